@@ -1,0 +1,105 @@
+/**
+ * The shape of config.json, validated on every load. Bump CONFIG_VERSION and add a step to
+ * migrations.ts whenever the shape changes.
+ */
+import { z } from 'zod';
+
+export const CONFIG_VERSION = 2;
+
+export const BUILTIN_PROVIDERS = ['anthropic', 'openai', 'openrouter', 'gemini'] as const;
+export type BuiltinProvider = (typeof BUILTIN_PROVIDERS)[number];
+
+/** URL-safe slug for endpoints, local servers and groups. */
+export const slugSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'use lowercase letters, digits, "-" or "_" (max 63 chars, starting with a letter or digit)');
+
+export const settingsSchema = z.object({
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(4545),
+  /** Request log: days to keep rotated files. */
+  logRetentionDays: z.number().int().min(0).default(14),
+  /** Request log: rotate the JSONL file past this size. */
+  logMaxBytes: z.number().int().positive().default(10 * 1024 * 1024),
+  /** Log request/response bodies (credentials and images redacted). Debugging only. */
+  logBodies: z.boolean().default(false),
+  /** Largest request body accepted (413 request_too_large past it). */
+  bodyLimitBytes: z.number().int().positive().default(32 * 1024 * 1024),
+  /** Upstream: connect timeout. */
+  connectTimeoutMs: z.number().int().positive().default(10_000),
+  /** Upstream: time to response headers (long: reasoning models think before answering). */
+  headersTimeoutMs: z.number().int().positive().default(600_000),
+  /** Upstream: longest silence between two chunks of a body or stream. */
+  idleTimeoutMs: z.number().int().positive().default(300_000),
+  /** Graceful drain of in-flight requests on stop. */
+  drainTimeoutMs: z.number().int().positive().default(10_000),
+  /** Extra Host header values accepted besides loopback/localhost at our port (DNS-rebinding guard). */
+  allowedHosts: z.array(z.string()).default([]),
+  /** Browser origins allowed by CORS; empty = no CORS headers at all. */
+  corsOrigins: z.array(z.string()).default([]),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const providerSettingsSchema = z.object({
+  baseUrl: z.string().url().optional(),
+  enabled: z.boolean().default(true),
+});
+export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
+
+export const endpointSchema = z.object({
+  url: z.string().url(),
+  /** a = Chat Completions (+ transcriptions); b = Anthropic Messages. */
+  format: z.enum(['a', 'b']),
+  /** A credential was stored for it (keychain or file); the secret itself never lives here. */
+  hasCredential: z.boolean().default(false),
+  created: z.string(),
+});
+export type Endpoint = z.infer<typeof endpointSchema>;
+
+export const localSchema = z.object({
+  url: z.string().url(),
+  created: z.string(),
+  /** Found by auto-detection (Ollama/LM Studio) rather than added by hand. */
+  detected: z.boolean().default(false),
+});
+export type LocalServer = z.infer<typeof localSchema>;
+
+export const groupModelSchema = z.object({
+  /** Any string a client sends as a model name, `/` and `.` included. */
+  name: z.string().min(1),
+  /** Ordered `provider/model` targets; tried in order. */
+  targets: z.array(z.string().min(3)).min(1),
+});
+export const groupSchema = z.object({
+  models: z.array(groupModelSchema),
+  created: z.string(),
+});
+export type Group = z.infer<typeof groupSchema>;
+
+export const serviceKeySchema = z.object({
+  id: z.string(),
+  name: z.string().min(1),
+  /** hex SHA-256 of the full key. */
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Short display prefix, e.g. "sk-svc-proxy-Ab3d". */
+  prefix: z.string(),
+  created: z.string(),
+  lastUsed: z.string().nullable().default(null),
+  revoked: z.string().nullable().default(null),
+});
+export type ServiceKeyRecord = z.infer<typeof serviceKeySchema>;
+
+export const configSchema = z.object({
+  version: z.literal(CONFIG_VERSION),
+  settings: settingsSchema.default(() => settingsSchema.parse({})),
+  providers: z.record(z.string(), providerSettingsSchema).default({}),
+  endpoints: z.record(slugSchema, endpointSchema).default({}),
+  locals: z.record(slugSchema, localSchema).default({}),
+  groups: z.record(slugSchema, groupSchema).default({}),
+  keys: z.array(serviceKeySchema).default([]),
+});
+export type Config = z.infer<typeof configSchema>;
+
+export function defaultConfig(): Config {
+  return configSchema.parse({ version: CONFIG_VERSION });
+}

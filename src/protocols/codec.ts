@@ -1,0 +1,59 @@
+/**
+ * The contract every dialect folder (chat/, responses/, messages/) implements. Codecs are pure:
+ * objects in, objects or SSE text out; no I/O, no config. Bad client input throws ProtocolError
+ * (a clean 4xx), never anything else.
+ */
+import type { HubEvent, HubRequest, HubResponse, ReasoningOrigin } from './hub.js';
+import type { SseEvent } from './sse.js';
+
+/** What the target accepts, decided by the provider adapter (codecs know no provider names). */
+export interface EncodeRequestOptions {
+  /** Which reasoning origins the target can take back in history; others are dropped. */
+  replayReasoning: ReadonlyArray<ReasoningOrigin['kind']>;
+  /** Chat targets: role used for system prompts (most non-OpenAI servers only know `system`). */
+  systemRole?: 'system' | 'developer';
+  /** Chat targets: which output cap field to send. */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** Chat targets: echo Gemini thought signatures on tool calls (extra_content.google.thought_signature). */
+  thoughtSignatures?: boolean;
+  /** Messages targets: max_tokens to send when the client gave none (Anthropic requires one). */
+  defaultMaxTokens?: number;
+  /** Keep cache_control hints (Messages targets only). */
+  keepCacheControl?: boolean;
+}
+
+/** Context for rendering an answer to the client. */
+export interface ResponseContext {
+  /** Model id shown to the client, e.g. "anthropic/claude-sonnet-4-5". */
+  model: string;
+  /** Chat streams: the client asked for stream_options.include_usage (we always ask upstream). */
+  includeUsage?: boolean;
+  /** Unix seconds used for created fields; injected so codecs stay deterministic in tests. */
+  created?: number;
+  /** Id generator seed/prefix for synthesised ids (deterministic in tests). */
+  idSuffix?: string;
+}
+
+export interface StreamDecoder {
+  /** Feed one upstream SSE event; returns the hub events it produced (often zero or one). */
+  push(event: SseEvent): HubEvent[];
+  /**
+   * The upstream body ended. Returns closing events: nothing if the stream already finished,
+   * else a final `error` event (stream cut short).
+   */
+  end(): HubEvent[];
+}
+
+export interface StreamEncoder {
+  /** Render one hub event as SSE text for the client ('' when it maps to nothing). */
+  encode(event: HubEvent): string;
+}
+
+export interface DialectCodec {
+  decodeRequest(body: unknown): HubRequest;
+  encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Record<string, unknown>;
+  decodeResponse(body: unknown): HubResponse;
+  encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown>;
+  createStreamDecoder(): StreamDecoder;
+  createStreamEncoder(ctx: ResponseContext): StreamEncoder;
+}

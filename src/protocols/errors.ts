@@ -1,0 +1,77 @@
+/**
+ * Errors as each dialect renders them. A ProtocolError is a clean, expected 4xx/5xx with a
+ * stable svc-proxy `code`; anything else thrown by a codec is a bug.
+ */
+import type { HubError } from './hub.js';
+
+export class ProtocolError extends Error implements HubError {
+  readonly status: number;
+  readonly code: string;
+  readonly param?: string;
+  constructor(status: number, code: string, message: string, param?: string) {
+    super(message);
+    this.name = 'ProtocolError';
+    this.status = status;
+    this.code = code;
+    if (param !== undefined) this.param = param;
+  }
+  toHub(): HubError {
+    return { status: this.status, code: this.code, message: this.message, ...(this.param ? { param: this.param } : {}) };
+  }
+}
+
+/** Shorthand for the common case: the client's request is wrong. */
+export function badRequest(code: string, message: string, param?: string): ProtocolError {
+  return new ProtocolError(400, code, message, param);
+}
+
+/** Protocol A (OpenAI) error `type` for a status. */
+export function openaiErrorType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 404) return 'not_found_error';
+  if (status === 429) return 'rate_limit_exceeded';
+  if (status === 402) return 'insufficient_quota';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+/** Protocol B (Anthropic) error `type` for a status. */
+export function anthropicErrorType(status: number): string {
+  switch (status) {
+    case 400:
+    case 422:
+      return 'invalid_request_error';
+    case 401:
+      return 'authentication_error';
+    case 402:
+      return 'billing_error';
+    case 403:
+      return 'permission_error';
+    case 404:
+      return 'not_found_error';
+    case 409:
+      return 'conflict_error';
+    case 413:
+      return 'request_too_large';
+    case 429:
+      return 'rate_limit_error';
+    case 503:
+    case 529:
+      return 'overloaded_error';
+    case 504:
+      return 'timeout_error';
+    default:
+      return status >= 500 ? 'api_error' : 'invalid_request_error';
+  }
+}
+
+/** `{"error":{"message","type","param","code"}}` */
+export function openaiErrorBody(err: HubError): { error: { message: string; type: string; param: string | null; code: string } } {
+  return { error: { message: err.message, type: openaiErrorType(err.status), param: err.param ?? null, code: err.code } };
+}
+
+/** `{"type":"error","error":{"type","message","code"}}` */
+export function anthropicErrorBody(err: HubError): { type: 'error'; error: { type: string; message: string; code: string } } {
+  return { type: 'error', error: { type: anthropicErrorType(err.status), message: err.message, code: err.code } };
+}

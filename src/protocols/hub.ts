@@ -1,0 +1,304 @@
+/**
+ * The hub: the one shared model every dialect converts to and from.
+ *
+ * It is shaped like a Responses item list (messages, reasoning, function calls, function call
+ * outputs, in order) because that is the only shape that keeps the order of everything the three
+ * dialects can say. Source codec -> hub -> target codec, and back. The hub must lose nothing that
+ * matters across a round trip: reasoning with its signature or encrypted content, tool-call ids,
+ * cache hints, usage with its cache semantics.
+ *
+ * Pure types: no I/O, no config.
+ */
+
+/** Reasoning effort, lowest to highest. `minimal` from a client is read as `low`. */
+export const EFFORTS = ['none', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type Effort = (typeof EFFORTS)[number];
+
+export type Dialect = 'chat' | 'responses' | 'messages';
+
+/** Anthropic-style prompt-cache hint, kept for Anthropic targets and stripped elsewhere. */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content
+// ---------------------------------------------------------------------------------------------
+
+export type MediaSource =
+  | { kind: 'url'; url: string }
+  | { kind: 'base64'; mediaType: string; data: string }
+  | { kind: 'file_id'; fileId: string }
+  /** Plain-text document (Anthropic `document` with `text` source). */
+  | { kind: 'text'; text: string; mediaType?: string };
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+  cacheControl?: CacheControl;
+}
+
+export interface ImagePart {
+  type: 'image';
+  source: MediaSource;
+  /** OpenAI detail hint (auto/low/high/original); dropped where not representable. */
+  detail?: string;
+  cacheControl?: CacheControl;
+}
+
+export interface AudioPart {
+  type: 'audio';
+  data: string; // base64
+  format: string; // wav | mp3 | …
+}
+
+export interface FilePart {
+  type: 'file';
+  source: MediaSource;
+  filename?: string;
+  title?: string;
+  cacheControl?: CacheControl;
+}
+
+export interface RefusalPart {
+  type: 'refusal';
+  text: string;
+}
+
+export type ContentPart = TextPart | ImagePart | AudioPart | FilePart | RefusalPart;
+
+// ---------------------------------------------------------------------------------------------
+// Reasoning and its proof of origin
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Where a piece of reasoning came from and what must be sent back to that provider so it accepts
+ * the reasoning on the next turn. A target codec only replays reasoning whose origin it can
+ * speak: Anthropic signatures to Messages upstreams, OpenAI encrypted content to Responses
+ * upstreams, OpenRouter details to OpenRouter. Everything else is dropped, never turned into text.
+ */
+export type ReasoningOrigin =
+  /** Anthropic thinking block: signature proves it; text may be empty (display: omitted). */
+  | { kind: 'anthropic'; signature: string }
+  /** Anthropic redacted_thinking block: opaque data, no text. */
+  | { kind: 'anthropic_redacted'; data: string }
+  /** OpenAI Responses reasoning item, replayable statelessly with its encrypted content. */
+  | { kind: 'openai'; id: string; encryptedContent: string }
+  /** OpenRouter reasoning_details entries, sent back verbatim. */
+  | { kind: 'openrouter'; details: ReadonlyArray<Record<string, unknown>> }
+  /** Plain reasoning text from a chat upstream (DeepSeek/vLLM/Ollama style): unsigned. */
+  | { kind: 'unsigned' };
+
+export interface ReasoningItem {
+  type: 'reasoning';
+  /** Visible reasoning text or summary; may be empty. Never becomes answer text. */
+  text: string;
+  origin: ReasoningOrigin;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Items (the conversation)
+// ---------------------------------------------------------------------------------------------
+
+export interface MessageItem {
+  type: 'message';
+  role: 'user' | 'assistant';
+  content: ContentPart[];
+  /** Chat `name` on a participant; dropped where not representable. */
+  name?: string;
+  /** Responses `phase` on assistant output messages (resent for codex models). */
+  phase?: string;
+}
+
+export interface FunctionCallItem {
+  type: 'function_call';
+  /** Correlation id, kept verbatim across dialects (call_…, toolu_…). */
+  callId: string;
+  name: string;
+  /** JSON text exactly as the model produced it (may be invalid when truncated). */
+  arguments: string;
+  /** Gemini 3 thought signature riding on this call (compat: extra_content.google.thought_signature). */
+  thoughtSignature?: string;
+  cacheControl?: CacheControl;
+}
+
+export interface FunctionCallOutputItem {
+  type: 'function_call_output';
+  callId: string;
+  /** Text, or parts (text/image/file) for results that hold media. */
+  output: string | ContentPart[];
+  isError?: boolean;
+  cacheControl?: CacheControl;
+}
+
+export type Item = MessageItem | ReasoningItem | FunctionCallItem | FunctionCallOutputItem;
+
+// ---------------------------------------------------------------------------------------------
+// Tools, tool choice, output format
+// ---------------------------------------------------------------------------------------------
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface FunctionTool {
+  type: 'function';
+  name: string;
+  description?: string;
+  /** JSON schema of the arguments; undefined = no arguments. */
+  parameters?: JsonSchema;
+  strict?: boolean;
+  cacheControl?: CacheControl;
+}
+
+/** A provider-hosted tool (Responses web_search, file_search, …), passed through only to openai. */
+export interface HostedTool {
+  type: 'hosted';
+  /** The Responses tool object exactly as the client sent it. */
+  raw: Record<string, unknown>;
+}
+
+export type Tool = FunctionTool | HostedTool;
+
+export type ToolChoice =
+  | { type: 'auto' }
+  | { type: 'none' }
+  | { type: 'required' }
+  | { type: 'function'; name: string }
+  | { type: 'allowed_tools'; mode: 'auto' | 'required'; names: string[] };
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema: JsonSchema; strict?: boolean; description?: string };
+
+// ---------------------------------------------------------------------------------------------
+// Request
+// ---------------------------------------------------------------------------------------------
+
+export interface SystemPart {
+  text: string;
+  cacheControl?: CacheControl;
+}
+
+export interface ReasoningRequest {
+  /** Normalised effort the client asked for (validated by the codec; policy lowers it per target). */
+  effort?: Effort;
+  /** Anthropic thinking.budget_tokens from a Messages client. */
+  budgetTokens?: number;
+  /** Anthropic thinking type as asked by a Messages client. */
+  thinkingType?: 'enabled' | 'adaptive' | 'disabled' | 'between_tools';
+  /** Anthropic thinking.display. */
+  display?: 'summarized' | 'omitted';
+  /** Responses reasoning.summary. */
+  summary?: 'auto' | 'concise' | 'detailed';
+}
+
+export interface HubRequest {
+  /** Upstream model id (routing fills it in; codecs read the client's string into it). */
+  model: string;
+  /** All system/developer texts in order (Chat system/developer messages, Responses instructions, Messages system). */
+  system: SystemPart[];
+  items: Item[];
+  tools: Tool[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  responseFormat?: ResponseFormat;
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  stop?: string[];
+  /** Number of choices (Chat `n`); >1 only where the target supports it. */
+  n?: number;
+  reasoning?: ReasoningRequest;
+  /** Opaque end-user id (Chat `user`/`safety_identifier`, Messages `metadata.user_id`). */
+  user?: string;
+  metadata?: Record<string, string>;
+  stream: boolean;
+  /** Top-level Anthropic automatic cache_control, when a Messages client sent one. */
+  cacheControl?: CacheControl;
+  /** Stateful Responses features the proxy cannot serve (checked by routing → 400 unsupported_feature). */
+  statefulFeature?: 'previous_response_id' | 'conversation' | 'background';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response (non-streamed)
+// ---------------------------------------------------------------------------------------------
+
+export type StopReason =
+  | 'end_turn'
+  | 'stop_sequence'
+  | 'max_tokens'
+  | 'tool_use'
+  | 'refusal'
+  | 'pause_turn'
+  | 'context_window_exceeded';
+
+/**
+ * Usage with explicit cache semantics. `inputTokens` is the TOTAL prompt size including cache
+ * reads and writes (OpenAI's meaning); Anthropic's uncached `input_tokens` is
+ * inputTokens - cacheReadTokens - cacheWriteTokens. `outputTokens` includes reasoning.
+ */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  reasoningTokens?: number;
+}
+
+export type OutputItem = MessageItem | ReasoningItem | FunctionCallItem;
+
+export interface HubResponse {
+  id: string;
+  /** Model id the upstream reports (e.g. OpenRouter's concrete model), else the one asked for. */
+  model: string;
+  /** Assistant output in order: reasoning, message text (role assistant), function calls. */
+  output: OutputItem[];
+  stopReason: StopReason;
+  stopSequence?: string;
+  usage?: Usage;
+  /** Unix seconds. */
+  created?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stream events
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Block-oriented stream events. Blocks have a hub index (0,1,2… in order of first appearance).
+ * Decoders may interleave deltas of several open blocks (parallel tool calls from a Chat
+ * upstream); encoders whose dialect needs strictly sequential blocks (Messages) serialise them.
+ */
+export type BlockStart =
+  | { type: 'text' }
+  | { type: 'reasoning'; origin?: ReasoningOrigin }
+  | { type: 'function_call'; callId: string; name: string; thoughtSignature?: string }
+  | { type: 'refusal' };
+
+export type HubEvent =
+  | { type: 'start'; id?: string; model?: string; usage?: Partial<Usage> }
+  | { type: 'block_start'; index: number; block: BlockStart }
+  | { type: 'text_delta'; index: number; text: string }
+  | { type: 'refusal_delta'; index: number; text: string }
+  | { type: 'reasoning_delta'; index: number; text: string }
+  /** Proof of origin for a reasoning block, known at (or near) its end. */
+  | { type: 'reasoning_origin'; index: number; origin: ReasoningOrigin }
+  | { type: 'arguments_delta'; index: number; json: string }
+  | { type: 'block_stop'; index: number }
+  /** Usage as known so far (cumulative; later values win field by field). */
+  | { type: 'usage'; usage: Partial<Usage> }
+  /** End of the answer. Always the last event of a successful stream. */
+  | { type: 'finish'; stopReason: StopReason; stopSequence?: string; usage?: Partial<Usage> }
+  /** Upstream failure after the stream started; always the last event. */
+  | { type: 'error'; error: HubError };
+
+/** An error in dialect-neutral form; renderers map `status` to each dialect's `type`. */
+export interface HubError {
+  status: number;
+  /** Stable svc-proxy code (e.g. upstream_error, invalid_reasoning). */
+  code: string;
+  message: string;
+  param?: string;
+}
