@@ -1,0 +1,50 @@
+/** One request-log record. Never holds a service key, a credential, or (unless logBodies) a body. */
+
+export interface LogAttempt {
+  /** `provider/model` as tried, e.g. "openai/gpt-5". */
+  target: string;
+  /** HTTP status the upstream answered (0 = no answer: connection error, timeout, or skipped). */
+  status: number;
+  latencyMs: number;
+  errorCode?: string;
+  /** Set when the target was skipped by policy before anything was sent (the reason). */
+  skipped?: string;
+}
+
+export interface LogUsage {
+  input?: number;
+  output?: number;
+  cached?: number;
+  reasoning?: number;
+}
+
+export interface RequestLogEntry {
+  id: string;
+  /** ISO time the request arrived. */
+  time: string;
+  keyId?: string;
+  keyName?: string;
+  /** "provider" for provider bases, "group:<slug>" for group bases. */
+  base: string;
+  /** chat | responses | messages | count_tokens | models | transcriptions | other */
+  endpoint: string;
+  /** Inbound dialect. */
+  dialect: 'chat' | 'responses' | 'messages' | 'none';
+  modelAsked?: string;
+  attempts: LogAttempt[];
+  /** Provider (or endpoint/local slug) and upstream model that answered. */
+  provider?: string;
+  model?: string;
+  status: number;
+  latencyMs: number;
+  ttfbMs?: number;
+  streamed: boolean;
+  usage?: LogUsage;
+  effortAsked?: string;
+  effortSent?: string;
+  errorCode?: string;
+  /** More than one attempt was made. */
+  fallback: boolean;
+  requestBody?: unknown;
+  responseBody?: unknown;
+}
