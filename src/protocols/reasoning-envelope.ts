@@ -1,0 +1,53 @@
+/**
+ * Carries reasoning proof of origin through a client whose dialect has no field for it.
+ *
+ * A Messages client only round-trips `signature` on thinking blocks; a Responses client only
+ * round-trips `encrypted_content` on reasoning items. When the reasoning came from another
+ * provider (OpenAI encrypted reasoning to a Messages client, an Anthropic signature to a Responses
+ * client, OpenRouter details, …) we pack the origin into that one opaque string and unpack it when
+ * the client sends it back. A string without our prefix is the dialect's own native value.
+ *
+ * Anthropic never sees an envelope and OpenAI never sees one: codecs unpack first and then replay
+ * only the origins the target accepts.
+ */
+import type { ReasoningOrigin } from './hub.js';
+
+const PREFIX = 'svcp1.';
+
+export function packOrigin(origin: ReasoningOrigin): string {
+  return PREFIX + Buffer.from(JSON.stringify(origin), 'utf8').toString('base64url');
+}
+
+export function isEnvelope(value: string): boolean {
+  return value.startsWith(PREFIX);
+}
+
+/** The origin inside an envelope, or undefined when the value is not (a valid) one of ours. */
+export function unpackOrigin(value: string): ReasoningOrigin | undefined {
+  if (!value.startsWith(PREFIX)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value.slice(PREFIX.length), 'base64url').toString('utf8'));
+    return isOrigin(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isOrigin(v: unknown): v is ReasoningOrigin {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  switch (o.kind) {
+    case 'anthropic':
+      return typeof o.signature === 'string';
+    case 'anthropic_redacted':
+      return typeof o.data === 'string';
+    case 'openai':
+      return typeof o.id === 'string' && typeof o.encryptedContent === 'string';
+    case 'openrouter':
+      return Array.isArray(o.details) && o.details.every((d) => typeof d === 'object' && d !== null);
+    case 'unsigned':
+      return true;
+    default:
+      return false;
+  }
+}
