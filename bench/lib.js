@@ -1,0 +1,151 @@
+// Small process and measurement helpers for the benchmark (Linux /proc based).
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import http from 'node:http';
+
+let clkTck = 100;
+try {
+  clkTck = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+} catch {}
+
+/** CPU time (user+system) a process has used so far, in ms. */
+export function procCpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the ")" that closes the command name: utime is the 14th field overall.
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(rest[11]);
+  const stime = Number(rest[12]);
+  return ((utime + stime) * 1000) / clkTck;
+}
+
+/** Resident set size of a process, in MB. */
+export function procRssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawn a process and resolve once its output matches `ready` (or reject after timeoutMs). */
+export function startProcess(cmd, args, { env, ready, timeoutMs = 30_000, cwd } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${cmd} ${args.join(' ')} did not become ready in ${timeoutMs} ms:\n${out.slice(-2000)}`));
+    }, timeoutMs);
+    const onData = (d) => {
+      out += d.toString();
+      if (ready.test(out)) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        child.stderr.off('data', onData);
+        child.stdout.resume();
+        child.stderr.resume();
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${cmd} exited with ${code} before ready:\n${out.slice(-2000)}`));
+    });
+  });
+}
+
+export async function waitForHttp(url, timeoutMs = 20_000) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const ok = await new Promise((resolve) => {
+      const req = http.get(url, (res) => {
+        res.resume();
+        resolve(res.statusCode !== undefined);
+      });
+      req.on('error', () => resolve(false));
+      req.setTimeout(1000, () => {
+        req.destroy();
+        resolve(false);
+      });
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+export function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Stream requests measured by hand: time to first body byte and total time, `concurrency`
+ * streams at once, `total` streams in all. Returns sorted arrays of ms.
+ */
+export async function measureStreams({ url, headers, body, concurrency, total, timeoutMs = 60_000 }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const ttfb = [];
+  const totalMs = [];
+  let failures = 0;
+  let started = 0;
+  const u = new URL(url);
+  const one = () =>
+    new Promise((resolve) => {
+      const t0 = process.hrtime.bigint();
+      let first = 0n;
+      const req = http.request(
+        { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent },
+        (res) => {
+          if (res.statusCode !== 200) failures++;
+          res.on('data', () => {
+            if (first === 0n) first = process.hrtime.bigint();
+          });
+          res.on('end', () => {
+            const t1 = process.hrtime.bigint();
+            ttfb.push(Number(first - t0) / 1e6);
+            totalMs.push(Number(t1 - t0) / 1e6);
+            resolve();
+          });
+          res.on('error', () => {
+            failures++;
+            resolve();
+          });
+        },
+      );
+      req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
+      req.on('error', () => {
+        failures++;
+        resolve();
+      });
+      req.end(body);
+    });
+  const worker = async () => {
+    while (started < total) {
+      started++;
+      await one();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  agent.destroy();
+  ttfb.sort((a, b) => a - b);
+  totalMs.sort((a, b) => a - b);
+  return { ttfb, totalMs, failures };
+}
