@@ -119,7 +119,9 @@ export class SseParser {
     const ev: SseEvent = { data: this.dataLines.length === 1 ? this.dataLines[0]! : this.dataLines.join('\n') };
     if (this.eventName !== undefined) ev.event = this.eventName;
     if (this.id !== undefined) ev.id = this.id;
+    // Unlike a browser's last-event-id, the id belongs to this event only: nothing here resumes streams.
     this.eventName = undefined;
+    this.id = undefined;
     this.dataLines = [];
     this.sawField = false;
     this.onEvent(ev);
