@@ -1,0 +1,209 @@
+/**
+ * The daemon's request log: `record()` is all the request path ever calls — an O(1) push into the
+ * ring and the pending batch, no I/O, no serialising. A short timer later, the batch is prepared
+ * (bodies redacted or dropped), serialised once, handed to live subscribers and appended to disk.
+ */
+import type { Settings } from '../config/schema.js';
+import type { RequestLogEntry } from './entry.js';
+import { FileSink, type SinkHealth } from './file-sink.js';
+import { compileFilter } from './filter.js';
+import { clampLimit, queryLog, statsLog, type LogQuery } from './query.js';
+import { redactBody } from './redact-body.js';
+import { Ring } from './ring.js';
+import type { LogFilter } from './filter.js';
+import type { StatsBy, StatsReport } from './stats.js';
+
+export type LogSettings = Pick<Settings, 'logMaxBytes' | 'logRetentionDays' | 'logBodies'>;
+
+export interface RequestLogOptions {
+  /** The log folder (see `logsDir(stateDir)`). */
+  dir: string;
+  /** A getter follows hot reloads of config.json. */
+  settings: LogSettings | (() => LogSettings);
+  /** The log cannot be written (reported once per failure episode). The proxy keeps serving. */
+  onError?: (err: Error) => void;
+  /** Writing works again after a failure. */
+  onRecover?: () => void;
+  /** Entries kept in memory (default 2,000). */
+  ringSize?: number;
+  /** Batch window (default 50 ms). */
+  flushIntervalMs?: number;
+  now?: () => number;
+}
+
+/** A live-feed subscriber gets each entry and its JSON text (already serialised for the file). */
+export type LogListener = (entry: RequestLogEntry, json: string) => void;
+
+export interface LogHealth extends SinkHealth {
+  /** Entries recorded since start. */
+  recorded: number;
+  subscribers: number;
+}
+
+export interface RequestLog {
+  /** Enqueue an entry. Never throws, never blocks, never touches the disk. */
+  record(entry: RequestLogEntry): void;
+  /** Latest matching entries held in memory, newest first. */
+  recent(q?: LogQuery): RequestLogEntry[];
+  /** Latest matching entries, from memory and then from the files, newest first. */
+  query(q: LogQuery): Promise<RequestLogEntry[]>;
+  stats(filter: LogFilter, by: StatsBy): Promise<StatsReport>;
+  /** Live feed; `onEnd` runs when the log closes (daemon stop). Returns the unsubscribe function. */
+  subscribe(fn: LogListener, onEnd?: () => void): () => void;
+  health(): LogHealth;
+  /** Write everything recorded so far. */
+  flush(): Promise<void>;
+  /** Flush, end every subscriber, and ignore later records. */
+  close(): Promise<void>;
+}
+
+interface Subscriber {
+  fn: LogListener;
+  onEnd?: () => void;
+}
+
+export function createRequestLog(opts: RequestLogOptions): RequestLog {
+  const settings = typeof opts.settings === 'function' ? opts.settings : () => opts.settings as LogSettings;
+  const now = opts.now ?? Date.now;
+  const interval = opts.flushIntervalMs ?? 50;
+  const ring = new Ring<RequestLogEntry>(opts.ringSize ?? 2000);
+  const prepared = new WeakSet<RequestLogEntry>();
+  const subscribers = new Set<Subscriber>();
+  const sink = new FileSink({
+    dir: opts.dir,
+    maxBytes: () => settings().logMaxBytes,
+    retentionDays: () => settings().logRetentionDays,
+    onError: (err) => opts.onError?.(err),
+    ...(opts.onRecover ? { onRecover: opts.onRecover } : {}),
+    now,
+  });
+  let pending: RequestLogEntry[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let recorded = 0;
+  let closed = false;
+
+  /** Bodies leave the log only redacted, and only when logging them is on. Idempotent. */
+  function prepare(e: RequestLogEntry): RequestLogEntry {
+    if (prepared.has(e)) return e;
+    prepared.add(e);
+    if (e.requestBody === undefined && e.responseBody === undefined) return e;
+    if (settings().logBodies) {
+      if (e.requestBody !== undefined) e.requestBody = redactBody(e.requestBody);
+      if (e.responseBody !== undefined) e.responseBody = redactBody(e.responseBody);
+    } else {
+      delete e.requestBody;
+      delete e.responseBody;
+    }
+    return e;
+  }
+
+  function tick(): void {
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    let text = '';
+    let lines = 0;
+    for (const e of batch) {
+      let json: string;
+      try {
+        json = JSON.stringify(prepare(e));
+      } catch {
+        continue; // a body we cannot serialise (cycle, BigInt): lose this line, not the batch
+      }
+      text += json + '\n';
+      lines++;
+      for (const s of subscribers) {
+        try {
+          s.fn(e, json);
+        } catch {
+          // A broken subscriber (closed socket) must not stop the others or the file.
+        }
+      }
+    }
+    sink.write(text, lines);
+  }
+
+  function ringNewestFirst(): Iterable<RequestLogEntry> {
+    return (function* () {
+      for (const e of ring.newestFirst()) yield prepare(e);
+    })();
+  }
+
+  return {
+    record(entry) {
+      if (closed) return;
+      try {
+        ring.push(entry);
+        pending.push(entry);
+        recorded++;
+        if (!timer) {
+          timer = setTimeout(tick, interval);
+          timer.unref();
+        }
+      } catch {
+        // Logging never fails a request.
+      }
+    },
+
+    recent(q = {}) {
+      const limit = clampLimit(q.limit);
+      const matches = compileFilter(q);
+      const out: RequestLogEntry[] = [];
+      for (const e of ringNewestFirst()) {
+        if (!matches(e)) continue;
+        out.push(e);
+        if (out.length >= limit) break;
+      }
+      return out;
+    },
+
+    query(q) {
+      return queryLog({ dir: opts.dir, ring: ringNewestFirst }, q);
+    },
+
+    stats(filter, by) {
+      return statsLog({ dir: opts.dir, ring: ringNewestFirst }, filter, by, now());
+    },
+
+    subscribe(fn, onEnd) {
+      if (closed) {
+        onEnd?.();
+        return () => {};
+      }
+      const s: Subscriber = onEnd ? { fn, onEnd } : { fn };
+      subscribers.add(s);
+      return () => {
+        subscribers.delete(s);
+      };
+    },
+
+    health() {
+      return { ...sink.health(), recorded, subscribers: subscribers.size };
+    },
+
+    async flush() {
+      tick();
+      await sink.drain();
+    },
+
+    async close() {
+      if (closed) return sink.drain();
+      closed = true;
+      tick();
+      await sink.drain();
+      const ending = [...subscribers];
+      subscribers.clear();
+      for (const s of ending) {
+        try {
+          s.onEnd?.();
+        } catch {
+          // Ending a feed whose client already left.
+        }
+      }
+    },
+  };
+}

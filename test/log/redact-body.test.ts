@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { redactBody, redactString } from '../../src/log/redact-body.js';
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+describe('redactBody', () => {
+  it('drops credential-named fields whatever they hold', () => {
+    const out = redactBody({ headers: { Authorization: 'Bearer abc', 'x-api-key': 'anything', 'X-Goog-Api-Key': 'k' }, api_key: 'v', max_tokens: 10 });
+    expect(out).toEqual({ headers: { Authorization: '[redacted]', 'x-api-key': '[redacted]', 'X-Goog-Api-Key': '[redacted]' }, api_key: '[redacted]', max_tokens: 10 });
+  });
+
+  it('redacts provider and service keys inside any text', () => {
+    const keys = [
+      'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345',
+      'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz',
+      'sk-or-v1-0123456789abcdef0123456789abcdef',
+      'sk-svc-proxy-3kTQm8VdPa1xZr9yLw2bNc5Hj7Fe4Gs6',
+      'AIzaSyA1234567890abcdefghijklmnopqrstuv',
+    ];
+    for (const k of keys) {
+      const out = JSON.stringify(redactBody({ messages: [{ role: 'user', content: `my key is ${k}, ok?` }] }));
+      expect(out).not.toContain(k.slice(8));
+      expect(out).toContain('[redacted]');
+      expect(out).toContain(', ok?');
+    }
+    expect(redactString('Authorization: Bearer abcdefghijklmnop')).toBe('Authorization: Bearer [redacted]');
+    // ordinary words that merely start with sk- stay
+    expect(redactString('sk-learn is a library')).toBe('sk-learn is a library');
+  });
+
+  it('replaces inline images and audio of every dialect with a size note', () => {
+    const body = {
+      messages: [
+        { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }] },
+        { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] },
+        { role: 'user', content: [{ type: 'input_audio', input_audio: { data: PNG, format: 'wav' } }] },
+        { role: 'user', content: [{ type: 'input_file', file_data: `data:application/pdf;base64,${PNG}`, filename: 'a.pdf' }] },
+      ],
+      input: [{ type: 'input_image', image_url: `data:image/jpeg;base64,${PNG}` }],
+      output: [{ type: 'image_generation_call', result: PNG }],
+    };
+    const out = JSON.stringify(redactBody(body));
+    expect(out).not.toContain(PNG.slice(0, 40));
+    expect(out).toContain('data:image/png;base64,[base64 redacted, 96 chars]');
+    expect(out).toContain('"media_type":"image/png"');
+    expect(out).toContain('"format":"wav"');
+    expect(out).toContain('"filename":"a.pdf"');
+  });
+
+  it('parses JSON text and bytes, keeps other text as redacted text, never mutates its input', () => {
+    expect(redactBody(Buffer.from('{"a":"sk-abcdefghijklmnopqrstuv"}'))).toEqual({ a: '[redacted]' });
+    expect(redactBody('data: {"x":1}\n\n')).toBe('data: {"x":1}\n\n');
+    expect(redactBody('{not json')).toBe('{not json');
+    const input = { x_api_key: 'k', api_key: 'secret-value' };
+    redactBody(input);
+    expect(input.api_key).toBe('secret-value');
+    expect(redactBody(undefined)).toBeUndefined();
+  });
+
+  it('keeps ordinary content intact', () => {
+    const body = { model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hello' }], data: 'short' };
+    expect(redactBody(body)).toEqual(body);
+  });
+});
