@@ -203,6 +203,8 @@ export interface HubRequest {
   toolChoice?: ToolChoice;
   parallelToolCalls?: boolean;
   responseFormat?: ResponseFormat;
+  /** Output verbosity hint (Responses `text.verbosity`, Chat `verbosity`); dropped where not representable. */
+  verbosity?: 'low' | 'medium' | 'high';
   maxOutputTokens?: number;
   temperature?: number;
   topP?: number;
