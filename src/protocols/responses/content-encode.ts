@@ -1,0 +1,80 @@
+/**
+ * Hub content parts → Responses input parts for an OpenAI upstream. Audio has no place in the
+ * Responses input union (400 unsupported_modality); assistant turns hold only text and refusals.
+ */
+import type {
+  ResponseInputContent,
+  ResponseInputFile,
+  ResponseInputImage,
+  ResponseOutputRefusal,
+  ResponseOutputText,
+} from 'openai/resources/responses/responses';
+import type { ContentPart, FilePart, ImagePart } from '../hub.js';
+import { badRequest } from '../errors.js';
+
+const DETAILS = new Set(['low', 'high', 'auto', 'original']);
+
+export function userPart(part: ContentPart): ResponseInputContent {
+  switch (part.type) {
+    case 'text':
+      return { type: 'input_text', text: part.text };
+    case 'refusal':
+      return { type: 'input_text', text: part.text };
+    case 'image':
+      return imagePart(part);
+    case 'file':
+      return filePart(part);
+    case 'audio':
+      throw badRequest('unsupported_modality', 'Audio input cannot be sent to this model (the Responses API takes no input_audio).');
+  }
+}
+
+export function assistantPart(part: ContentPart): ResponseOutputText | ResponseOutputRefusal {
+  if (part.type === 'text') return { type: 'output_text', text: part.text, annotations: [] };
+  if (part.type === 'refusal') return { type: 'refusal', refusal: part.text };
+  if (part.type === 'audio') throw badRequest('unsupported_modality', 'Audio cannot be sent to this model.');
+  throw badRequest('invalid_content_part', `An assistant message cannot hold ${part.type} content for this model; only text.`);
+}
+
+function imagePart(part: ImagePart): ResponseInputImage {
+  const detail = (part.detail && DETAILS.has(part.detail) ? part.detail : 'auto') as ResponseInputImage['detail'];
+  const source = part.source;
+  switch (source.kind) {
+    case 'url':
+      return { type: 'input_image', image_url: source.url, detail };
+    case 'base64':
+      return { type: 'input_image', image_url: `data:${source.mediaType};base64,${source.data}`, detail };
+    case 'file_id':
+      return { type: 'input_image', file_id: source.fileId, detail };
+    case 'text':
+      throw badRequest('invalid_image', 'An image must be a URL, base64 data or a file id, not text.');
+  }
+}
+
+function filePart(part: FilePart): ResponseInputContent {
+  const source = part.source;
+  switch (source.kind) {
+    case 'base64': {
+      // OpenAI wants a filename with inline file data; invent a plain one when the client gave none.
+      const filename = part.filename ?? part.title ?? defaultFilename(source.mediaType);
+      return { type: 'input_file', file_data: `data:${source.mediaType};base64,${source.data}`, filename };
+    }
+    case 'url':
+      return withName({ type: 'input_file', file_url: source.url }, part);
+    case 'file_id':
+      return withName({ type: 'input_file', file_id: source.fileId }, part);
+    case 'text':
+      // A plain-text document is just text to a Responses model.
+      return { type: 'input_text', text: part.title ? `${part.title}\n\n${source.text}` : source.text };
+  }
+}
+
+function withName(file: ResponseInputFile, part: FilePart): ResponseInputFile {
+  if (part.filename) file.filename = part.filename;
+  return file;
+}
+
+function defaultFilename(mediaType: string): string {
+  const sub = mediaType.split('/')[1]?.split(/[+;]/)[0]?.replace(/[^a-z0-9]/gi, '');
+  return `document.${sub || 'bin'}`;
+}

@@ -1,0 +1,135 @@
+/**
+ * The Responses `input` (a string or a list of items) → hub items and system texts.
+ * System and developer messages leave the item list for `hub.system`, in order.
+ */
+import type { ContentPart, Item, SystemPart } from '../hub.js';
+import { badRequest } from '../errors.js';
+import { decodeContent } from './content-decode.js';
+import { isObject, optString, reqString, type JsonObject } from './json.js';
+import { originOf, textOf } from './reasoning.js';
+
+export interface DecodedInput {
+  system: SystemPart[];
+  items: Item[];
+  /** For each hub item, its index in the client's `input` (to name it in errors). */
+  positions: number[];
+}
+
+/** Items that only OpenAI's hosted tools produce; the hub has no place for them. */
+const HOSTED_ITEM_TYPES = new Set([
+  'file_search_call',
+  'web_search_call',
+  'computer_call',
+  'computer_call_output',
+  'code_interpreter_call',
+  'image_generation_call',
+  'local_shell_call',
+  'local_shell_call_output',
+  'shell_call',
+  'shell_call_output',
+  'apply_patch_call',
+  'apply_patch_call_output',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_approval_response',
+  'mcp_call',
+  'tool_search_call',
+  'tool_search_output',
+  'additional_tools',
+  'compaction',
+  'compaction_trigger',
+  'program',
+  'program_output',
+]);
+
+export function decodeInput(input: unknown): DecodedInput {
+  const out: DecodedInput = { system: [], items: [], positions: [] };
+  if (typeof input === 'string') {
+    if (input.length > 0) {
+      out.items.push({ type: 'message', role: 'user', content: [{ type: 'text', text: input }] });
+      out.positions.push(0);
+    }
+    return out;
+  }
+  if (input === undefined || input === null) return out;
+  if (!Array.isArray(input)) throw badRequest('invalid_input', 'input must be a string or an array of input items.', 'input');
+  input.forEach((raw, i) => decodeItem(raw, `input[${i}]`, i, out));
+  return out;
+}
+
+function decodeItem(raw: unknown, param: string, position: number, out: DecodedInput): void {
+  if (!isObject(raw)) throw badRequest('invalid_input', `${param} must be an object.`, param);
+  const type = raw.type ?? (raw.role !== undefined ? 'message' : undefined);
+  const push = (item: Item): void => {
+    out.items.push(item);
+    out.positions.push(position);
+  };
+  switch (type) {
+    case 'message':
+      decodeMessage(raw, param, out, push);
+      return;
+    case 'function_call':
+      push({
+        type: 'function_call',
+        callId: callIdOf(raw, param),
+        name: reqString(raw, 'name', `${param}.name`, 'invalid_tool_call'),
+        arguments: reqString(raw, 'arguments', `${param}.arguments`, 'invalid_tool_call'),
+      });
+      return;
+    case 'function_call_output':
+      push({ type: 'function_call_output', callId: callIdOf(raw, param), output: toolOutput(raw.output, `${param}.output`) });
+      return;
+    case 'reasoning': {
+      const id = optString(raw, 'id', `${param}.id`, 'invalid_input');
+      const text = textOf(raw);
+      const origin = originOf(id, raw.encrypted_content);
+      // Unsigned reasoning with no text carries nothing at all.
+      if (origin.kind !== 'unsigned' || text) push({ type: 'reasoning', text, origin });
+      return;
+    }
+    case 'item_reference':
+      throw badRequest('unsupported_feature', `${param} is an item_reference: svc-proxy stores no responses, send the full item instead.`, param);
+    case 'custom_tool_call':
+    case 'custom_tool_call_output':
+      throw badRequest('unsupported_feature', `${param}: custom tools are not supported; use function tools.`, `${param}.type`);
+    default:
+      if (typeof type === 'string' && HOSTED_ITEM_TYPES.has(type)) {
+        throw badRequest('unsupported_feature', `${param} is a ${type} item: items of OpenAI-hosted tools can only be sent to openai models.`, `${param}.type`);
+      }
+      throw badRequest('invalid_input', `${param}.type ${JSON.stringify(type)} is not a supported input item type.`, `${param}.type`);
+  }
+}
+
+function decodeMessage(raw: JsonObject, param: string, out: DecodedInput, push: (item: Item) => void): void {
+  const role = raw.role;
+  if (role !== 'user' && role !== 'assistant' && role !== 'system' && role !== 'developer') {
+    throw badRequest('invalid_input', `${param}.role must be one of user, assistant, system, developer.`, `${param}.role`);
+  }
+  const content = dropEmptyText(decodeContent(raw.content, role, `${param}.content`));
+  if (role === 'system' || role === 'developer') {
+    for (const part of content) {
+      if (part.type === 'text') out.system.push(part.cacheControl ? { text: part.text, cacheControl: part.cacheControl } : { text: part.text });
+    }
+    return;
+  }
+  if (content.length === 0) return;
+  const phase = role === 'assistant' ? optString(raw, 'phase', `${param}.phase`, 'invalid_input') : undefined;
+  push(phase ? { type: 'message', role, content, phase } : { type: 'message', role, content });
+}
+
+function callIdOf(raw: JsonObject, param: string): string {
+  const callId = reqString(raw, 'call_id', `${param}.call_id`, 'invalid_tool_call');
+  if (callId.length === 0) throw badRequest('invalid_tool_call', `${param}.call_id must not be empty.`, `${param}.call_id`);
+  return callId;
+}
+
+function toolOutput(output: unknown, param: string): string | ContentPart[] {
+  if (typeof output === 'string') return output;
+  if (Array.isArray(output)) return decodeContent(output, 'tool_output', param);
+  throw badRequest('invalid_tool_call', `${param} must be a string or an array of input_text/input_image/input_file parts.`, param);
+}
+
+/** Empty text parts mean nothing and some targets reject them (Anthropic). */
+function dropEmptyText(parts: ContentPart[]): ContentPart[] {
+  return parts.filter((p) => !(p.type === 'text' && p.text.length === 0));
+}

@@ -1,0 +1,52 @@
+/**
+ * Output items as a Responses client receives them, shared by the non-streamed and the streamed
+ * encoders so both say exactly the same thing.
+ */
+import type {
+  ResponseFunctionToolCall,
+  ResponseOutputMessage,
+  ResponseOutputRefusal,
+  ResponseOutputText,
+} from 'openai/resources/responses/responses';
+import type { ContentPart } from '../hub.js';
+
+export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
+export type MessagePart = ResponseOutputText | ResponseOutputRefusal;
+
+export function textPart(text: string): ResponseOutputText {
+  return { type: 'output_text', text, annotations: [] };
+}
+
+export function refusalPart(refusal: string): ResponseOutputRefusal {
+  return { type: 'refusal', refusal };
+}
+
+/** Hub parts an assistant message can show: text and refusals (nothing else reaches output). */
+export function messageParts(content: readonly ContentPart[]): MessagePart[] {
+  const parts: MessagePart[] = [];
+  for (const part of content) {
+    if (part.type === 'text') parts.push(textPart(part.text));
+    else if (part.type === 'refusal') parts.push(refusalPart(part.text));
+  }
+  return parts;
+}
+
+export function messageItem(id: string, content: MessagePart[], status: ItemStatus, phase?: string): ResponseOutputMessage {
+  const item: ResponseOutputMessage = { id, type: 'message', role: 'assistant', status, content };
+  if (phase === 'commentary' || phase === 'final_answer') item.phase = phase;
+  return item;
+}
+
+export function functionCallItem(id: string, callId: string, name: string, args: string, status: ItemStatus): ResponseFunctionToolCall {
+  return { id, type: 'function_call', call_id: callId, name, arguments: args, status };
+}
+
+/** The SDK's `output_text` convenience: all output_text of all messages, in order. */
+export function outputText(items: ReadonlyArray<{ type: string }>): string {
+  let text = '';
+  for (const item of items) {
+    if (item.type !== 'message') continue;
+    for (const part of (item as ResponseOutputMessage).content) if (part.type === 'output_text') text += part.text;
+  }
+  return text;
+}

@@ -1,0 +1,155 @@
+/**
+ * Hub request → a Responses request for an OpenAI upstream (used when a Chat or Messages client
+ * targets an openai model). Stateless: `store:false` and the encrypted reasoning included, so the
+ * next turn can replay it. Effort is written as the hub says; the provider adapter applies its
+ * policy (e.g. leaving `none` out) afterwards.
+ *
+ * Not expressible in Responses: `stop` (dropped — OpenAI has no stop sequences here), `top_k`
+ * (dropped), `n > 1` (400 unsupported_feature), audio input (400 unsupported_modality).
+ */
+import type {
+  FunctionTool as WireFunctionTool,
+  ResponseFunctionCallOutputItemList,
+  ResponseInputItem,
+  Tool as WireTool,
+} from 'openai/resources/responses/responses';
+import type { EncodeRequestOptions } from '../codec.js';
+import type { FunctionCallOutputItem, HubRequest, Item, ResponseFormat, Tool, ToolChoice } from '../hub.js';
+import { badRequest } from '../errors.js';
+import { assistantPart, userPart } from './content-encode.js';
+import { wireReasoningItem } from './reasoning.js';
+
+export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Record<string, unknown> {
+  if (req.n !== undefined && req.n > 1) {
+    throw badRequest('unsupported_feature', 'n > 1 (several choices) is not supported for this model; send one request per choice.', 'n');
+  }
+  const body: Record<string, unknown> = { model: req.model, store: false, include: ['reasoning.encrypted_content'] };
+  const instructions = req.system
+    .map((s) => s.text)
+    .filter((t) => t.length > 0)
+    .join('\n\n');
+  if (instructions) body.instructions = instructions;
+  body.input = encodeItems(req.items, opts);
+
+  const tools = req.tools.map(encodeTool);
+  if (tools.length > 0) {
+    body.tools = tools;
+    // tool_choice and parallel_tool_calls only mean something next to tools.
+    if (req.toolChoice) body.tool_choice = encodeToolChoice(req.toolChoice);
+    if (req.parallelToolCalls !== undefined) body.parallel_tool_calls = req.parallelToolCalls;
+  }
+
+  const text: Record<string, unknown> = {};
+  if (req.responseFormat) text.format = encodeFormat(req.responseFormat);
+  if (req.verbosity) text.verbosity = req.verbosity;
+  if (Object.keys(text).length > 0) body.text = text;
+
+  if (req.maxOutputTokens !== undefined) body.max_output_tokens = req.maxOutputTokens;
+  if (req.temperature !== undefined) body.temperature = req.temperature;
+  if (req.topP !== undefined) body.top_p = req.topP;
+
+  const effort = req.reasoning?.effort;
+  const summary = req.reasoning?.summary;
+  if (effort !== undefined) body.reasoning = { effort, summary: summary ?? 'auto' };
+  else if (summary !== undefined) body.reasoning = { summary };
+
+  if (req.metadata && Object.keys(req.metadata).length > 0) body.metadata = req.metadata;
+  if (req.user) body.safety_identifier = req.user;
+  body.stream = req.stream;
+  return body;
+}
+
+function encodeItems(items: readonly Item[], opts: EncodeRequestOptions): ResponseInputItem[] {
+  const replayOpenai = opts.replayReasoning.includes('openai');
+  const out: ResponseInputItem[] = [];
+  for (const item of items) {
+    switch (item.type) {
+      case 'reasoning':
+        // Only OpenAI's own encrypted reasoning can go back to OpenAI; anything else is dropped,
+        // never turned into text.
+        if (replayOpenai && item.origin.kind === 'openai') out.push(wireReasoningItem(item.origin, item.text, item.origin.id));
+        break;
+      case 'message': {
+        if (item.role === 'user') {
+          if (item.content.length > 0) out.push({ type: 'message', role: 'user', content: item.content.map(userPart) });
+          break;
+        }
+        const content = item.content.filter((p) => !(p.type === 'text' && p.text.length === 0)).map(assistantPart);
+        if (content.length === 0) break;
+        // An output message without id/status is accepted as history; the SDK type insists on both.
+        const message = { type: 'message', role: 'assistant', content, ...(item.phase ? { phase: item.phase } : {}) };
+        out.push(message as ResponseInputItem);
+        break;
+      }
+      case 'function_call':
+        // No `id`: OpenAI demands ids starting with "fc" and call_id alone correlates.
+        out.push({ type: 'function_call', call_id: item.callId, name: item.name, arguments: item.arguments });
+        break;
+      case 'function_call_output':
+        out.push({ type: 'function_call_output', call_id: item.callId, output: encodeToolOutput(item) });
+        break;
+    }
+  }
+  return keepAnchoredReasoning(out);
+}
+
+/**
+ * OpenAI rejects a reasoning item that is not followed by the output item it led to. After
+ * dropping foreign items, keep only reasoning whose next non-reasoning item is an assistant
+ * message or a function call.
+ */
+function keepAnchoredReasoning(items: ResponseInputItem[]): ResponseInputItem[] {
+  const keep: ResponseInputItem[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (item.type === 'reasoning') {
+      let j = i + 1;
+      while (j < items.length && items[j]!.type === 'reasoning') j++;
+      const next = items[j];
+      const anchored = next !== undefined && (next.type === 'function_call' || ('role' in next && next.role === 'assistant'));
+      if (!anchored) continue;
+    }
+    keep.push(item);
+  }
+  return keep;
+}
+
+function encodeToolOutput(item: FunctionCallOutputItem): string | ResponseFunctionCallOutputItemList {
+  if (typeof item.output === 'string') return item.output;
+  if (item.output.every((p) => p.type === 'text')) return item.output.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  return item.output.map(userPart) as ResponseFunctionCallOutputItemList;
+}
+
+function encodeTool(tool: Tool): WireTool {
+  if (tool.type === 'hosted') return tool.raw as unknown as WireTool;
+  const fn: WireFunctionTool = {
+    type: 'function',
+    name: tool.name,
+    // Responses treats function tools as strict unless told otherwise: say it explicitly.
+    strict: tool.strict === true,
+    parameters: tool.parameters ?? { type: 'object', properties: {} },
+  };
+  if (tool.description !== undefined) fn.description = tool.description;
+  return fn;
+}
+
+function encodeToolChoice(choice: ToolChoice): unknown {
+  switch (choice.type) {
+    case 'auto':
+    case 'none':
+    case 'required':
+      return choice.type;
+    case 'function':
+      return { type: 'function', name: choice.name };
+    case 'allowed_tools':
+      return { type: 'allowed_tools', mode: choice.mode, tools: choice.names.map((name) => ({ type: 'function', name })) };
+  }
+}
+
+function encodeFormat(format: ResponseFormat): Record<string, unknown> {
+  if (format.type !== 'json_schema') return { type: format.type };
+  const out: Record<string, unknown> = { type: 'json_schema', name: format.name, schema: format.schema };
+  if (format.strict !== undefined) out.strict = format.strict;
+  if (format.description !== undefined) out.description = format.description;
+  return out;
+}

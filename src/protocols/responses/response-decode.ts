@@ -1,0 +1,90 @@
+/**
+ * A non-streamed Responses body from an OpenAI upstream → hub response. Output items of hosted
+ * tools (only present when the client used them, i.e. in passthrough) are skipped. A body that is
+ * not a response, or a failed/cancelled one, becomes a ProtocolError with the upstream's message.
+ */
+import type { ContentPart, HubResponse, OutputItem } from '../hub.js';
+import { ProtocolError } from '../errors.js';
+import { isObject, str, type JsonObject } from './json.js';
+import { originOf, textOf } from './reasoning.js';
+import { httpStatusForErrorCode, stopReasonFrom, type OutputFacts } from './status.js';
+import { usageFromWire } from './usage.js';
+
+export function decodeResponse(body: unknown): HubResponse {
+  if (!isObject(body) || !Array.isArray(body.output)) {
+    throw new ProtocolError(502, 'upstream_error', 'The upstream returned a malformed Responses body (no output array).');
+  }
+  const status = str(body.status);
+  if (status === 'failed' || status === 'cancelled') throw failure(body, status);
+
+  const facts: OutputFacts = { hasFunctionCall: false, hasText: false, hasRefusal: false };
+  const output: OutputItem[] = [];
+  for (const raw of body.output) {
+    const item = decodeOutputItem(raw, facts);
+    if (item) output.push(item);
+  }
+  const incomplete = isObject(body.incomplete_details) ? str(body.incomplete_details.reason) : undefined;
+  const res: HubResponse = {
+    id: str(body.id) ?? '',
+    model: str(body.model) ?? '',
+    output,
+    stopReason: stopReasonFrom(status, incomplete, facts),
+  };
+  const usage = usageFromWire(body.usage);
+  if (usage) res.usage = usage;
+  if (typeof body.created_at === 'number') res.created = body.created_at;
+  return res;
+}
+
+/** One upstream output item → hub item (undefined for items the hub has no place for). */
+export function decodeOutputItem(raw: unknown, facts: OutputFacts): OutputItem | undefined {
+  if (!isObject(raw)) return undefined;
+  switch (raw.type) {
+    case 'reasoning':
+      return { type: 'reasoning', text: textOf(raw), origin: originOf(str(raw.id), raw.encrypted_content) };
+    case 'function_call':
+      facts.hasFunctionCall = true;
+      return { type: 'function_call', callId: str(raw.call_id) ?? str(raw.id) ?? '', name: str(raw.name) ?? '', arguments: argumentsOf(raw.arguments) };
+    case 'message': {
+      const content = messageContent(raw.content, facts);
+      const phase = str(raw.phase);
+      return phase ? { type: 'message', role: 'assistant', content, phase } : { type: 'message', role: 'assistant', content };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function messageContent(content: unknown, facts: OutputFacts): ContentPart[] {
+  if (typeof content === 'string') {
+    facts.hasText = true;
+    return [{ type: 'text', text: content }];
+  }
+  if (!Array.isArray(content)) return [];
+  const parts: ContentPart[] = [];
+  for (const part of content) {
+    if (!isObject(part)) continue;
+    if (part.type === 'output_text' && typeof part.text === 'string') {
+      facts.hasText = true;
+      parts.push({ type: 'text', text: part.text });
+    } else if (part.type === 'refusal' && typeof part.refusal === 'string') {
+      facts.hasRefusal = true;
+      parts.push({ type: 'refusal', text: part.refusal });
+    }
+  }
+  return parts;
+}
+
+/** Arguments are JSON text; some servers send an object instead. */
+export function argumentsOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  return JSON.stringify(value);
+}
+
+function failure(body: JsonObject, status: string): ProtocolError {
+  const error = isObject(body.error) ? body.error : {};
+  const code = str(error.code);
+  const message = str(error.message) ?? (status === 'cancelled' ? 'The upstream cancelled the response.' : 'The upstream response failed.');
+  return new ProtocolError(httpStatusForErrorCode(code), 'upstream_error', code ? `${message} (${code})` : message);
+}

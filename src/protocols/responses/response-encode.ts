@@ -1,0 +1,80 @@
+/**
+ * Hub response → the full Responses `response` object a client expects from `POST /responses`.
+ * Request echo fields the proxy does not track get neutral values.
+ */
+import type { ResponseContext } from '../codec.js';
+import type { HubResponse, OutputItem } from '../hub.js';
+import { chooseSuffix, itemId } from './ids.js';
+import { functionCallItem, messageItem, messageParts, outputText } from './output-items.js';
+import { wireReasoningItem } from './reasoning.js';
+import { statusFor } from './status.js';
+import { usageToWire } from './usage.js';
+
+export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown> {
+  const suffix = chooseSuffix(ctx.idSuffix, res.id);
+  const output = res.output.map((item, i) => encodeOutputItem(item, suffix, i));
+  const hasRefusalPart = res.output.some((item) => item.type === 'message' && item.content.some((p) => p.type === 'refusal'));
+  const terminal = statusFor(res.stopReason, hasRefusalPart);
+  return responseObject({
+    id: `resp_${suffix}`,
+    createdAt: ctx.created ?? res.created ?? Math.floor(Date.now() / 1000),
+    model: ctx.model,
+    status: terminal.status,
+    incompleteDetails: terminal.incomplete_details,
+    output,
+    usage: usageToWire(res.usage),
+    error: null,
+  });
+}
+
+function encodeOutputItem(item: OutputItem, suffix: string, index: number): object {
+  switch (item.type) {
+    case 'reasoning':
+      return wireReasoningItem(item.origin, item.text, itemId('rs', suffix, index));
+    case 'message':
+      return messageItem(itemId('msg', suffix, index), messageParts(item.content), 'completed', item.phase);
+    case 'function_call':
+      return functionCallItem(itemId('fc', suffix, index), item.callId, item.name, item.arguments, 'completed');
+  }
+}
+
+export interface ResponseShape {
+  id: string;
+  createdAt: number;
+  model: string;
+  status: 'in_progress' | 'completed' | 'incomplete' | 'failed';
+  incompleteDetails: { reason: string } | null;
+  output: ReadonlyArray<object>;
+  usage: object | null;
+  error: { code: string; message: string } | null;
+}
+
+/** The response object, shared with the stream encoder (created / completed / failed events). */
+export function responseObject(shape: ResponseShape): Record<string, unknown> {
+  return {
+    id: shape.id,
+    object: 'response',
+    created_at: shape.createdAt,
+    status: shape.status,
+    background: false,
+    error: shape.error,
+    incomplete_details: shape.incompleteDetails,
+    instructions: null,
+    max_output_tokens: null,
+    metadata: {},
+    model: shape.model,
+    output: shape.output,
+    output_text: outputText(shape.output as ReadonlyArray<{ type: string }>),
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    reasoning: { effort: null, summary: null },
+    store: false,
+    temperature: null,
+    text: { format: { type: 'text' } },
+    tool_choice: 'auto',
+    tools: [],
+    top_p: null,
+    truncation: 'disabled',
+    usage: shape.usage,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Responses `status` + `incomplete_details` ↔ hub stop reasons (PROTOCOLS.md §6.8). Responses has
+ * no "tool_calls" finish reason: a turn that ends in calls is `completed` with function_call items.
+ */
+import type { StopReason } from '../hub.js';
+
+export interface OutputFacts {
+  hasFunctionCall: boolean;
+  hasText: boolean;
+  hasRefusal: boolean;
+}
+
+export function stopReasonFrom(status: string | undefined, incompleteReason: string | undefined, facts: OutputFacts): StopReason {
+  if (status === 'incomplete') return incompleteReason === 'content_filter' ? 'refusal' : 'max_tokens';
+  if (facts.hasFunctionCall) return 'tool_use';
+  if (facts.hasRefusal && !facts.hasText) return 'refusal';
+  return 'end_turn';
+}
+
+export type TerminalStatus =
+  | { status: 'completed'; incomplete_details: null }
+  | { status: 'incomplete'; incomplete_details: { reason: 'max_output_tokens' | 'content_filter' } };
+
+/**
+ * A refusal shown as a refusal part is a completed answer; a refusal without one (Anthropic's
+ * `refusal` stop with partial text) is reported as cut short by the content filter.
+ * `pause_turn` is not finished either: the closest honest Responses word is incomplete.
+ */
+export function statusFor(stop: StopReason, hasRefusalPart: boolean): TerminalStatus {
+  switch (stop) {
+    case 'max_tokens':
+    case 'context_window_exceeded':
+    case 'pause_turn':
+      return { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } };
+    case 'refusal':
+      return hasRefusalPart
+        ? { status: 'completed', incomplete_details: null }
+        : { status: 'incomplete', incomplete_details: { reason: 'content_filter' } };
+    default:
+      return { status: 'completed', incomplete_details: null };
+  }
+}
+
+/** HTTP status for an upstream Responses error code (response.error.code / error event code). */
+export function httpStatusForErrorCode(code: string | undefined): number {
+  switch (code) {
+    case 'rate_limit_exceeded':
+    case 'insufficient_quota':
+      return 429;
+    case 'server_error':
+      return 500;
+    case 'vector_store_timeout':
+      return 504;
+    default:
+      if (code && /^(invalid_|context_length|bio_policy|unsupported_)/.test(code)) return 400;
+      return 502;
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * Hub events → the full Responses event sequence for a client: response.created, in_progress,
+ * per item output_item.added / content_part.added / deltas / .done events / output_item.done,
+ * then response.completed or response.incomplete with the whole output — or, on failure, an
+ * `error` event followed by response.failed. Every event is named (`event:` line) and numbered
+ * (`sequence_number` from 0). Each hub block is one output item; its output_index is its
+ * position in the final output, so interleaved hub blocks are fine.
+ */
+import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { ResponseContext, StreamEncoder } from '../codec.js';
+import type { BlockStart, HubError, HubEvent, ReasoningOrigin, StopReason, Usage } from '../hub.js';
+import { sseNamed } from '../sse.js';
+import { chooseSuffix, itemId } from './ids.js';
+import { functionCallItem, messageItem, refusalPart, textPart, type ItemStatus } from './output-items.js';
+import { wireReasoningItem } from './reasoning.js';
+import { responseObject } from './response-encode.js';
+import { statusFor } from './status.js';
+import { mergeUsage, usageToWire } from './usage.js';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type Payload = DistributiveOmit<ResponseStreamEvent, 'sequence_number'>;
+
+interface Block {
+  kind: BlockStart['type'];
+  outputIndex: number;
+  id: string;
+  /** Accumulated text / refusal / reasoning / arguments (the final output needs it whole). */
+  text: string;
+  open: boolean;
+  callId: string;
+  name: string;
+  origin?: ReasoningOrigin;
+  /** Reasoning: the summary part has been announced. */
+  partOpen: boolean;
+}
+
+export function createStreamEncoder(ctx: ResponseContext): StreamEncoder {
+  return new ResponsesStreamEncoder(ctx);
+}
+
+class ResponsesStreamEncoder implements StreamEncoder {
+  private seq = 0;
+  private suffix = '';
+  private createdAt = 0;
+  private started = false;
+  private done = false;
+  private readonly blocks = new Map<number, Block>();
+  /** Final items by output_index (snapshots of open items until they close). */
+  private readonly output: object[] = [];
+  private readonly usage: Partial<Usage> = {};
+
+  constructor(private readonly ctx: ResponseContext) {}
+
+  encode(event: HubEvent): string {
+    if (this.done) return '';
+    let sse = event.type === 'start' ? '' : this.ensureStarted();
+    switch (event.type) {
+      case 'start':
+        mergeUsage(this.usage, event.usage);
+        return this.ensureStarted(event.id);
+      case 'block_start':
+        return sse + this.blockStart(event.index, event.block);
+      case 'text_delta':
+      case 'refusal_delta':
+      case 'reasoning_delta':
+      case 'arguments_delta':
+        return sse + this.delta(event.index, event.type, event.type === 'arguments_delta' ? event.json : event.text);
+      case 'reasoning_origin': {
+        const block = this.blocks.get(event.index);
+        if (block?.kind === 'reasoning') block.origin = event.origin;
+        return sse;
+      }
+      case 'block_stop': {
+        const block = this.blocks.get(event.index);
+        return sse + (block ? this.close(block, 'completed') : '');
+      }
+      case 'usage':
+        mergeUsage(this.usage, event.usage);
+        return sse;
+      case 'finish':
+        mergeUsage(this.usage, event.usage);
+        return sse + this.finish(event.stopReason);
+      case 'error':
+        return sse + this.fail(event.error);
+    }
+  }
+
+  private ensureStarted(upstreamId?: string): string {
+    if (this.started) return '';
+    this.started = true;
+    this.suffix = chooseSuffix(this.ctx.idSuffix, upstreamId);
+    this.createdAt = this.ctx.created ?? Math.floor(Date.now() / 1000);
+    const response = this.response('in_progress', null, null);
+    return this.emit({ type: 'response.created', response }) + this.emit({ type: 'response.in_progress', response });
+  }
+
+  private blockStart(index: number, start: BlockStart): string {
+    if (this.blocks.has(index)) return '';
+    const outputIndex = this.output.length;
+    const block: Block = { kind: start.type, outputIndex, id: '', text: '', open: true, callId: '', name: '', partOpen: false };
+    this.blocks.set(index, block);
+    switch (start.type) {
+      case 'text':
+      case 'refusal': {
+        block.id = itemId('msg', this.suffix, outputIndex);
+        const item = messageItem(block.id, [], 'in_progress');
+        this.output.push(item);
+        const part = start.type === 'text' ? textPart('') : refusalPart('');
+        return (
+          this.emit({ type: 'response.output_item.added', output_index: outputIndex, item }) +
+          this.emit({ type: 'response.content_part.added', item_id: block.id, output_index: outputIndex, content_index: 0, part })
+        );
+      }
+      case 'reasoning': {
+        if (start.origin) block.origin = start.origin;
+        block.id = start.origin?.kind === 'openai' ? start.origin.id : itemId('rs', this.suffix, outputIndex);
+        const item = { type: 'reasoning' as const, id: block.id, summary: [] };
+        this.output.push(item);
+        return this.emit({ type: 'response.output_item.added', output_index: outputIndex, item });
+      }
+      case 'function_call': {
+        block.id = itemId('fc', this.suffix, outputIndex);
+        block.callId = start.callId;
+        block.name = start.name;
+        const item = functionCallItem(block.id, start.callId, start.name, '', 'in_progress');
+        this.output.push(item);
+        return this.emit({ type: 'response.output_item.added', output_index: outputIndex, item });
+      }
+    }
+  }
+
+  private delta(index: number, type: 'text_delta' | 'refusal_delta' | 'reasoning_delta' | 'arguments_delta', delta: string): string {
+    const block = this.blocks.get(index);
+    if (!block || !block.open || delta.length === 0 || DELTA_KIND[type] !== block.kind) return '';
+    block.text += delta;
+    const at = { item_id: block.id, output_index: block.outputIndex };
+    switch (block.kind) {
+      case 'text':
+        return this.emit({ type: 'response.output_text.delta', ...at, content_index: 0, delta, logprobs: [] });
+      case 'refusal':
+        return this.emit({ type: 'response.refusal.delta', ...at, content_index: 0, delta });
+      case 'function_call':
+        return this.emit({ type: 'response.function_call_arguments.delta', ...at, delta });
+      case 'reasoning': {
+        let sse = '';
+        if (!block.partOpen) {
+          block.partOpen = true;
+          sse = this.emit({ type: 'response.reasoning_summary_part.added', ...at, summary_index: 0, part: { type: 'summary_text', text: '' } });
+        }
+        return sse + this.emit({ type: 'response.reasoning_summary_text.delta', ...at, summary_index: 0, delta });
+      }
+    }
+  }
+
+  /** Emits the closing events of a block and stores its final item at its output position. */
+  private close(block: Block, status: ItemStatus): string {
+    if (!block.open) return '';
+    block.open = false;
+    const at = { item_id: block.id, output_index: block.outputIndex };
+    let sse = '';
+    switch (block.kind) {
+      case 'text':
+        sse += this.emit({ type: 'response.output_text.done', ...at, content_index: 0, text: block.text, logprobs: [] });
+        sse += this.emit({ type: 'response.content_part.done', ...at, content_index: 0, part: textPart(block.text) });
+        break;
+      case 'refusal':
+        sse += this.emit({ type: 'response.refusal.done', ...at, content_index: 0, refusal: block.text });
+        sse += this.emit({ type: 'response.content_part.done', ...at, content_index: 0, part: refusalPart(block.text) });
+        break;
+      case 'function_call':
+        sse += this.emit({ type: 'response.function_call_arguments.done', ...at, arguments: block.text, name: block.name });
+        break;
+      case 'reasoning':
+        if (block.partOpen) {
+          const part = { type: 'summary_text' as const, text: block.text };
+          sse += this.emit({ type: 'response.reasoning_summary_text.done', ...at, summary_index: 0, text: block.text });
+          sse += this.emit({ type: 'response.reasoning_summary_part.done', ...at, summary_index: 0, part });
+        }
+        break;
+    }
+    const item = this.finalItem(block, status);
+    this.output[block.outputIndex] = item;
+    return sse + this.emit({ type: 'response.output_item.done', output_index: block.outputIndex, item } as Payload);
+  }
+
+  private finalItem(block: Block, status: ItemStatus): object {
+    switch (block.kind) {
+      case 'text':
+        return messageItem(block.id, [textPart(block.text)], status);
+      case 'refusal':
+        return messageItem(block.id, [refusalPart(block.text)], status);
+      case 'function_call':
+        return functionCallItem(block.id, block.callId, block.name, block.text, status);
+      case 'reasoning':
+        // Reasoning without a known origin is plain text: it still round-trips, as unsigned.
+        return wireReasoningItem(block.origin ?? { kind: 'unsigned' }, block.text, block.id);
+    }
+  }
+
+  private finish(stopReason: StopReason): string {
+    const hasRefusalPart = [...this.blocks.values()].some((b) => b.kind === 'refusal');
+    const terminal = statusFor(stopReason, hasRefusalPart);
+    // Items still open when the answer was cut short are themselves incomplete.
+    let sse = this.closeAll(terminal.status === 'incomplete' ? 'incomplete' : 'completed');
+    const response = this.response(terminal.status, terminal.incomplete_details, null);
+    sse += this.emit(
+      terminal.status === 'completed' ? { type: 'response.completed', response } : { type: 'response.incomplete', response },
+    );
+    this.done = true;
+    return sse;
+  }
+
+  private fail(error: HubError): string {
+    for (const block of this.blocks.values()) {
+      if (block.open) this.output[block.outputIndex] = this.finalItem(block, 'incomplete');
+    }
+    let sse = this.emit({ type: 'error', code: error.code, message: error.message, param: error.param ?? null });
+    const response = this.response('failed', null, { code: error.code, message: error.message });
+    sse += this.emit({ type: 'response.failed', response });
+    this.done = true;
+    return sse;
+  }
+
+  private closeAll(status: ItemStatus): string {
+    let sse = '';
+    const open = [...this.blocks.values()].filter((b) => b.open).sort((a, b) => a.outputIndex - b.outputIndex);
+    for (const block of open) sse += this.close(block, status);
+    return sse;
+  }
+
+  private response(status: 'in_progress' | 'completed' | 'incomplete' | 'failed', incompleteDetails: { reason: string } | null, error: { code: string; message: string } | null): Response {
+    return responseObject({
+      id: `resp_${this.suffix}`,
+      createdAt: this.createdAt,
+      model: this.ctx.model,
+      status,
+      incompleteDetails,
+      output: status === 'in_progress' ? [] : [...this.output],
+      usage: status === 'in_progress' ? null : usageToWire(this.usage),
+      error,
+    }) as unknown as Response;
+  }
+
+  private emit(payload: Payload): string {
+    const { type, ...rest } = payload;
+    return sseNamed(type, { type, sequence_number: this.seq++, ...rest });
+  }
+}
+
+const DELTA_KIND: Record<'text_delta' | 'refusal_delta' | 'reasoning_delta' | 'arguments_delta', BlockStart['type']> = {
+  text_delta: 'text',
+  refusal_delta: 'refusal',
+  reasoning_delta: 'reasoning',
+  arguments_delta: 'function_call',
+};

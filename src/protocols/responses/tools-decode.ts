@@ -1,0 +1,72 @@
+/**
+ * Responses `tools` and `tool_choice` → hub. Flat function tools become hub function tools;
+ * OpenAI-hosted tools are kept raw (routing passes them only to openai and rejects them
+ * elsewhere); `custom` (free-text grammar) tools have no counterpart anywhere else → 400.
+ */
+import type { FunctionTool, Tool, ToolChoice } from '../hub.js';
+import { badRequest } from '../errors.js';
+import { isObject, optBoolean, optString, reqString } from './json.js';
+
+export function decodeTools(value: unknown): Tool[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw badRequest('invalid_request', 'tools must be an array.', 'tools');
+  return value.map((tool, i) => decodeTool(tool, `tools[${i}]`));
+}
+
+function decodeTool(tool: unknown, param: string): Tool {
+  if (!isObject(tool)) throw badRequest('invalid_request', `${param} must be an object.`, param);
+  const type = tool.type;
+  if (typeof type !== 'string') throw badRequest('invalid_request', `${param}.type is required.`, `${param}.type`);
+  if (type === 'custom') {
+    throw badRequest('unsupported_feature', `${param}: custom (free-form) tools are not supported; declare a function tool instead.`, `${param}.type`);
+  }
+  if (type !== 'function') return { type: 'hosted', raw: tool };
+  const name = reqString(tool, 'name', `${param}.name`);
+  if (name.length === 0) throw badRequest('invalid_request', `${param}.name must not be empty.`, `${param}.name`);
+  const fn: FunctionTool = { type: 'function', name };
+  const description = optString(tool, 'description', `${param}.description`);
+  if (description !== undefined) fn.description = description;
+  const parameters = tool.parameters;
+  if (parameters !== undefined && parameters !== null) {
+    if (!isObject(parameters)) throw badRequest('invalid_request', `${param}.parameters must be a JSON schema object.`, `${param}.parameters`);
+    fn.parameters = parameters;
+  }
+  const strict = optBoolean(tool, 'strict', `${param}.strict`);
+  if (strict !== undefined) fn.strict = strict;
+  return fn;
+}
+
+export function decodeToolChoice(value: unknown): ToolChoice | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === 'auto' || value === 'none' || value === 'required') return { type: value };
+  if (!isObject(value)) {
+    throw badRequest('invalid_request', 'tool_choice must be "auto", "none", "required" or a tool choice object.', 'tool_choice');
+  }
+  switch (value.type) {
+    case 'function':
+      return { type: 'function', name: reqString(value, 'name', 'tool_choice.name') };
+    case 'allowed_tools': {
+      const mode = value.mode;
+      if (mode !== 'auto' && mode !== 'required') throw badRequest('invalid_request', 'tool_choice.mode must be "auto" or "required".', 'tool_choice.mode');
+      if (!Array.isArray(value.tools)) throw badRequest('invalid_request', 'tool_choice.tools must be an array.', 'tool_choice.tools');
+      const names: string[] = [];
+      value.tools.forEach((t, i) => {
+        if (!isObject(t)) throw badRequest('invalid_request', `tool_choice.tools[${i}] must be an object.`, `tool_choice.tools[${i}]`);
+        // Hosted entries only matter to openai, where the request is not converted.
+        if (t.type === 'function') names.push(reqString(t, 'name', `tool_choice.tools[${i}].name`));
+      });
+      return { type: 'allowed_tools', mode, names };
+    }
+    case 'custom':
+      throw badRequest('unsupported_feature', 'tool_choice: custom tools are not supported.', 'tool_choice');
+    default:
+      if (typeof value.type === 'string') {
+        throw badRequest(
+          'unsupported_feature',
+          `tool_choice ${JSON.stringify(value.type)} forces an OpenAI-hosted tool, which only openai models offer.`,
+          'tool_choice',
+        );
+      }
+      throw badRequest('invalid_request', 'tool_choice.type is required.', 'tool_choice.type');
+  }
+}
