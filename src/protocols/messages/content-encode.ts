@@ -1,0 +1,85 @@
+/**
+ * Hub content parts → Messages blocks for a Messages upstream. Anthropic takes images as
+ * jpeg/png/gif/webp only, documents as PDF (base64/url/file) or plain text, and no audio.
+ */
+import type { DocumentBlockParam, ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentPart, FilePart, ImagePart, MediaSource } from '../hub.js';
+import { badRequest } from '../errors.js';
+import { withCacheControl } from './cache-control.js';
+
+export type EncodedPart = TextBlockParam | ImageBlockParam | DocumentBlockParam;
+
+type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/** `keepCache`: whether cache hints survive (Messages targets that accept them). */
+export function encodePart(part: ContentPart, keepCache: boolean, where: string): EncodedPart | null {
+  switch (part.type) {
+    case 'text':
+    case 'refusal':
+      if (part.text === '') return null;
+      return withCacheControl<TextBlockParam>({ type: 'text', text: part.text }, part.type === 'text' ? part.cacheControl : undefined, keepCache);
+    case 'image':
+      return encodeImage(part, keepCache, where);
+    case 'file':
+      return encodeFile(part, keepCache, where);
+    case 'audio':
+      throw badRequest('unsupported_modality', `${where}: audio input is not supported by this model (Anthropic Messages takes no audio).`);
+  }
+}
+
+function encodeImage(part: ImagePart, keepCache: boolean, where: string): ImageBlockParam {
+  const source = fromDataUrl(part.source);
+  let block: ImageBlockParam;
+  switch (source.kind) {
+    case 'base64':
+      block = { type: 'image', source: { type: 'base64', media_type: imageMediaType(source.mediaType, where), data: source.data } };
+      break;
+    case 'url':
+      block = { type: 'image', source: { type: 'url', url: source.url } };
+      break;
+    case 'file_id':
+      block = { type: 'image', source: { type: 'file', file_id: source.fileId } };
+      break;
+    case 'text':
+      throw badRequest('unsupported_media_type', `${where}: an image part holds text, not image data.`);
+  }
+  return withCacheControl(block, part.cacheControl, keepCache);
+}
+
+function encodeFile(part: FilePart, keepCache: boolean, where: string): DocumentBlockParam | ImageBlockParam {
+  const source = fromDataUrl(part.source);
+  const title = part.title ?? part.filename;
+  const doc = (src: DocumentBlockParam['source']): DocumentBlockParam =>
+    withCacheControl({ type: 'document', source: src, ...(title ? { title } : {}) }, part.cacheControl, keepCache);
+  switch (source.kind) {
+    case 'base64': {
+      const mediaType = source.mediaType.toLowerCase();
+      if (mediaType === 'application/pdf') return doc({ type: 'base64', media_type: 'application/pdf', data: source.data });
+      if (mediaType.startsWith('text/')) return doc({ type: 'text', media_type: 'text/plain', data: Buffer.from(source.data, 'base64').toString('utf8') });
+      if (mediaType.startsWith('image/')) return encodeImage({ type: 'image', source, ...(part.cacheControl ? { cacheControl: part.cacheControl } : {}) }, keepCache, where);
+      throw badRequest('unsupported_media_type', `${where}: files of type ${source.mediaType} are not supported by this model (PDF, plain text and images are).`);
+    }
+    case 'url':
+      return doc({ type: 'url', url: source.url });
+    case 'file_id':
+      return doc({ type: 'file', file_id: source.fileId });
+    case 'text':
+      return doc({ type: 'text', media_type: 'text/plain', data: source.text });
+  }
+}
+
+function imageMediaType(mediaType: string, where: string): ImageMediaType {
+  const mt = mediaType.toLowerCase() === 'image/jpg' ? 'image/jpeg' : mediaType.toLowerCase();
+  if (!IMAGE_TYPES.has(mt)) {
+    throw badRequest('unsupported_media_type', `${where}: images of type ${mediaType} are not supported by this model (jpeg, png, gif and webp are).`);
+  }
+  return mt as ImageMediaType;
+}
+
+/** A `data:<type>;base64,<data>` URL is inline data, whatever field it arrived in. */
+function fromDataUrl(source: MediaSource): MediaSource {
+  if (source.kind !== 'url' || !source.url.startsWith('data:')) return source;
+  const m = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s.exec(source.url);
+  return m ? { kind: 'base64', mediaType: m[1]!, data: m[2]! } : source;
+}

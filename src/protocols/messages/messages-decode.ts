@@ -1,0 +1,215 @@
+/**
+ * `messages[]` of a Messages client → hub items (plus inline SDK 1.x `{role:"system"}` texts).
+ *
+ * Consecutive same-role turns are merged first, as Anthropic does server-side. A user turn's
+ * tool_result blocks become function_call_output items placed BEFORE the rest of that turn's
+ * content: that is what lets Chat targets see the tool messages right after the assistant turn.
+ * Every tool_use must be answered by the next user turn, except in the final assistant turn (the
+ * call still pending); every tool_result must answer an earlier tool_use.
+ */
+import type { ContentPart, FunctionCallItem, FunctionCallOutputItem, Item, MessageItem, SystemPart } from '../hub.js';
+import { badRequest } from '../errors.js';
+import { decodeCacheControl } from './cache-control.js';
+import { decodeMediaOrText, decodeTextBlock, decodeToolResultContent } from './content-decode.js';
+import { expectArray, expectString, isObject, optBoolean, optString, type JsonObject } from './json.js';
+import { originFromSignature } from './thinking.js';
+
+interface Block {
+  block: JsonObject;
+  path: string;
+}
+
+interface Turn {
+  role: 'user' | 'assistant';
+  /** Index of the first message of the (merged) turn, for error messages. */
+  at: number;
+  blocks: Block[];
+}
+
+/** Blocks produced by Anthropic's server tools: meaningless to any other provider. */
+const SERVER_BLOCKS = new Set([
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+  'tool_search_tool_result',
+  'container_upload',
+  'mcp_tool_use',
+  'mcp_tool_result',
+]);
+
+export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[] } {
+  const messages = expectArray(v, 'messages', 'invalid_messages');
+  if (messages.length === 0) throw badRequest('invalid_messages', 'messages must contain at least one message.', 'messages');
+  const system: SystemPart[] = [];
+  const turns: Turn[] = [];
+  messages.forEach((m, i) => {
+    const path = `messages[${i}]`;
+    if (!isObject(m)) throw badRequest('invalid_messages', `${path} must be an object with role and content.`, path);
+    if (m.role === 'system') {
+      system.push(...decodeSystemContent(m.content, `${path}.content`));
+      return;
+    }
+    if (m.role !== 'user' && m.role !== 'assistant') {
+      throw badRequest('invalid_messages', `${path}.role must be user, assistant or system.`, `${path}.role`);
+    }
+    const blocks = contentBlocks(m.content, `${path}.content`);
+    const last = turns[turns.length - 1];
+    if (last && last.role === m.role) last.blocks.push(...blocks);
+    else turns.push({ role: m.role, at: i, blocks });
+  });
+
+  const items: Item[] = [];
+  const pending = new Map<string, string>(); // tool_use id → path of the block, until answered
+  const answered = new Set<string>();
+  turns.forEach((turn, t) => {
+    if (turn.role === 'assistant') {
+      failIfUnanswered(pending);
+      decodeAssistantTurn(turn, items, pending, answered);
+    } else {
+      decodeUserTurn(turn, items, pending, answered);
+      // Results belong in the user turn right after the call; a later answer would be out of order.
+      if (t < turns.length - 1) failIfUnanswered(pending);
+    }
+  });
+  if (turns[turns.length - 1]?.role !== 'assistant') failIfUnanswered(pending);
+  return { items, system };
+}
+
+/** `system` (top level) or an inline system message's content: string or text blocks. */
+export function decodeSystemContent(v: unknown, path: string): SystemPart[] {
+  if (v === undefined || v === null) return [];
+  if (typeof v === 'string') return v === '' ? [] : [{ text: v }];
+  const blocks = expectArray(v, path);
+  const out: SystemPart[] = [];
+  blocks.forEach((b, i) => {
+    const p = `${path}[${i}]`;
+    if (!isObject(b) || b.type !== 'text') throw badRequest('invalid_request', `${p} must be a text block {"type":"text","text":…}.`, p);
+    const text = expectString(b.text, `${p}.text`);
+    if (text === '') return;
+    const cc = decodeCacheControl(b.cache_control, `${p}.cache_control`);
+    out.push(cc ? { text, cacheControl: cc } : { text });
+  });
+  return out;
+}
+
+function contentBlocks(v: unknown, path: string): Block[] {
+  if (typeof v === 'string') return [{ block: { type: 'text', text: v }, path }];
+  const arr = expectArray(v, path, 'invalid_messages');
+  return arr.map((b, i) => {
+    const p = `${path}[${i}]`;
+    if (!isObject(b) || typeof b.type !== 'string') throw badRequest('invalid_content_part', `${p} must be a content block with a type.`, p);
+    return { block: b, path: p };
+  });
+}
+
+function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>, answered: Set<string>): void {
+  const outputs: FunctionCallOutputItem[] = [];
+  const parts: ContentPart[] = [];
+  for (const { block, path } of turn.blocks) {
+    if (block.type === 'tool_result') {
+      outputs.push(decodeToolResult(block, path, pending, answered));
+      continue;
+    }
+    const media = decodeMediaOrText(block, path);
+    if (media) {
+      parts.push(...media);
+      continue;
+    }
+    rejectBlock(block, path, 'user');
+  }
+  items.push(...outputs);
+  if (parts.length > 0) items.push({ type: 'message', role: 'user', content: parts });
+}
+
+function decodeToolResult(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>): FunctionCallOutputItem {
+  const callId = expectString(block.tool_use_id, `${path}.tool_use_id`, 'invalid_tool_call');
+  if (!pending.delete(callId)) {
+    const why = answered.has(callId) ? 'answers a tool_use that already has a tool_result' : 'has no matching tool_use in the preceding assistant turn';
+    throw badRequest('invalid_tool_call', `${path}: tool_result for ${JSON.stringify(callId)} ${why}.`, `${path}.tool_use_id`);
+  }
+  answered.add(callId);
+  const item: FunctionCallOutputItem = { type: 'function_call_output', callId, output: decodeToolResultContent(block.content, `${path}.content`) };
+  if (optBoolean(block.is_error, `${path}.is_error`, 'invalid_tool_call')) item.isError = true;
+  const cc = decodeCacheControl(block.cache_control, `${path}.cache_control`);
+  if (cc) item.cacheControl = cc;
+  return item;
+}
+
+function decodeAssistantTurn(turn: Turn, items: Item[], pending: Map<string, string>, answered: Set<string>): void {
+  let message: MessageItem | undefined; // open text run; a later non-text block closes it
+  for (const { block, path } of turn.blocks) {
+    switch (block.type) {
+      case 'text': {
+        const part = decodeTextBlock(block, path);
+        if (!part) break;
+        if (!message) {
+          message = { type: 'message', role: 'assistant', content: [] };
+          items.push(message);
+        }
+        message.content.push(part);
+        break;
+      }
+      case 'thinking': {
+        const text = expectString(block.thinking, `${path}.thinking`, 'invalid_content_part');
+        const signature = optString(block.signature, `${path}.signature`, 'invalid_content_part') ?? '';
+        // A thinking block without a signature proves nothing: plain, unsigned reasoning.
+        items.push({ type: 'reasoning', text, origin: signature === '' ? { kind: 'unsigned' } : originFromSignature(signature) });
+        message = undefined;
+        break;
+      }
+      case 'redacted_thinking': {
+        const data = expectString(block.data, `${path}.data`, 'invalid_content_part');
+        items.push({ type: 'reasoning', text: '', origin: { kind: 'anthropic_redacted', data } });
+        message = undefined;
+        break;
+      }
+      case 'tool_use':
+        items.push(decodeToolUse(block, path, pending, answered));
+        message = undefined;
+        break;
+      default:
+        rejectBlock(block, path, 'assistant');
+    }
+  }
+}
+
+function decodeToolUse(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>): FunctionCallItem {
+  const callId = expectString(block.id, `${path}.id`, 'invalid_tool_call');
+  const name = expectString(block.name, `${path}.name`, 'invalid_tool_call');
+  if (callId === '' || name === '') throw badRequest('invalid_tool_call', `${path}: tool_use needs a non-empty id and name.`, path);
+  if (pending.has(callId) || answered.has(callId)) {
+    throw badRequest('invalid_tool_call', `${path}: tool_use id ${JSON.stringify(callId)} is used more than once.`, `${path}.id`);
+  }
+  pending.set(callId, path);
+  const input = block.input === undefined || block.input === null ? {} : block.input;
+  const item: FunctionCallItem = { type: 'function_call', callId, name, arguments: JSON.stringify(input) };
+  const cc = decodeCacheControl(block.cache_control, `${path}.cache_control`);
+  if (cc) item.cacheControl = cc;
+  return item;
+}
+
+function failIfUnanswered(pending: Map<string, string>): void {
+  for (const [id, path] of pending) {
+    throw badRequest(
+      'invalid_tool_call',
+      `${path}: tool_use ${JSON.stringify(id)} has no tool_result in the user turn that follows it.`,
+      path,
+    );
+  }
+}
+
+function rejectBlock(block: JsonObject, path: string, role: 'user' | 'assistant'): never {
+  const type = String(block.type);
+  if (SERVER_BLOCKS.has(type)) {
+    throw badRequest(
+      'unsupported_feature',
+      `${path}: "${type}" blocks come from Anthropic's server tools and cannot be sent to this model.`,
+      `${path}.type`,
+    );
+  }
+  const where = role === 'user' ? 'a user turn' : 'an assistant turn';
+  throw badRequest('invalid_content_part', `${path}: a "${type}" block is not allowed in ${where}.`, `${path}.type`);
+}

@@ -1,0 +1,161 @@
+/**
+ * Hub request → Messages request for a Messages upstream (a Chat or Responses client talking to
+ * an Anthropic-speaking provider).
+ *
+ * Shape rules Anthropic enforces: system prompts live in `system`; turns alternate, so
+ * consecutive same-role items merge into one turn; a user turn answering tool calls starts with
+ * its tool_result blocks; an assistant turn starts with its thinking blocks, then text, then
+ * tool_use; the conversation starts with a user turn; `max_tokens` is required.
+ */
+import type {
+  ContentBlockParam,
+  MessageCreateParamsBase,
+  MessageParam,
+  TextBlockParam,
+  ToolResultBlockParam,
+  ToolUseBlockParam,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { EncodeRequestOptions } from '../codec.js';
+import type { FunctionCallItem, FunctionCallOutputItem, HubRequest } from '../hub.js';
+import { badRequest } from '../errors.js';
+import { limitCacheBreakpoints, withCacheControl } from './cache-control.js';
+import { encodePart } from './content-encode.js';
+import { fitOutputSchema } from './output-schema.js';
+import { parseToolInput } from './tool-input.js';
+import { encodeReasoning, upstreamThinkingBlock } from './thinking.js';
+import { encodeTools } from './tools-encode.js';
+
+/** Used only when neither the client nor the provider adapter gave a cap (Anthropic requires one). */
+export const FALLBACK_MAX_TOKENS = 8192;
+
+/** Text of the user turn put first when a conversation would otherwise start with the assistant. */
+export const LEADING_USER_TEXT = '(continue)';
+
+export const JSON_OBJECT_INSTRUCTION = 'Respond only with a single valid JSON object. Do not add any text before or after it.';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Temperature, top_p and top_k exist on the API but not in SDK 1.x types. */
+type MessagesRequest = MessageCreateParamsBase & { temperature?: number; top_p?: number; top_k?: number };
+
+interface Turn {
+  role: 'user' | 'assistant';
+  /** Assistant: thinking blocks. User: tool_result blocks. Both come first in their turn. */
+  lead: ContentBlockParam[];
+  body: ContentBlockParam[];
+  /** Assistant only: tool_use blocks, last. */
+  tail: ContentBlockParam[];
+}
+
+export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Record<string, unknown> {
+  const keepCache = opts.keepCacheControl === true;
+  if (req.n !== undefined && req.n > 1) {
+    throw badRequest('unsupported_feature', 'n > 1 (several choices) is not supported by this model.', 'n');
+  }
+
+  const turns: Turn[] = [];
+  let historyHasTools = false;
+  const turn = (role: Turn['role']): Turn => {
+    const last = turns[turns.length - 1];
+    if (last && last.role === role) return last;
+    const t: Turn = { role, lead: [], body: [], tail: [] };
+    turns.push(t);
+    return t;
+  };
+  req.items.forEach((item, i) => {
+    const where = `items[${i}]`;
+    switch (item.type) {
+      case 'message': {
+        const t = turn(item.role);
+        for (const part of item.content) {
+          const block = encodePart(part, keepCache, where);
+          if (block) t.body.push(block);
+        }
+        break;
+      }
+      case 'reasoning': {
+        const block = upstreamThinkingBlock(item, opts.replayReasoning);
+        if (block) turn('assistant').lead.push(block);
+        break;
+      }
+      case 'function_call':
+        historyHasTools = true;
+        turn('assistant').tail.push(toolUse(item, keepCache));
+        break;
+      case 'function_call_output':
+        historyHasTools = true;
+        turn('user').lead.push(toolResult(item, keepCache, where));
+        break;
+    }
+  });
+
+  const messages = mergeTurns(turns.filter((t) => t.lead.length + t.body.length + t.tail.length > 0));
+  if (messages.length === 0) throw badRequest('invalid_messages', 'The conversation has no user or assistant message to send.', 'messages');
+  if (messages[0]!.role === 'assistant') messages.unshift({ role: 'user', content: [{ type: 'text', text: LEADING_USER_TEXT }] });
+
+  const out: MessagesRequest = {
+    model: req.model,
+    max_tokens: req.maxOutputTokens ?? opts.defaultMaxTokens ?? FALLBACK_MAX_TOKENS,
+    messages,
+  };
+
+  const system: TextBlockParam[] = req.system
+    .filter((s) => s.text !== '')
+    .map((s) => withCacheControl<TextBlockParam>({ type: 'text', text: s.text }, s.cacheControl, keepCache));
+  if (req.responseFormat?.type === 'json_object') system.push({ type: 'text', text: JSON_OBJECT_INSTRUCTION });
+  if (system.length > 0) out.system = system;
+
+  Object.assign(out, encodeTools(req, historyHasTools, keepCache));
+
+  if (req.temperature !== undefined) out.temperature = Math.min(Math.max(req.temperature, 0), 1);
+  if (req.topP !== undefined) out.top_p = req.topP;
+  if (req.topK !== undefined) out.top_k = req.topK;
+  const stop = req.stop?.filter((s) => s.trim() !== '');
+  if (stop && stop.length > 0) out.stop_sequences = stop;
+  if (req.user && !EMAIL.test(req.user)) out.metadata = { user_id: req.user };
+
+  const { thinking, effort } = encodeReasoning(req.reasoning);
+  if (thinking) out.thinking = thinking;
+  const format = req.responseFormat?.type === 'json_schema' ? { type: 'json_schema' as const, schema: fitOutputSchema(req.responseFormat.schema) } : undefined;
+  if (effort || format) out.output_config = { ...(effort ? { effort } : {}), ...(format ? { format } : {}) };
+
+  if (keepCache && req.cacheControl) out.cache_control = { ...req.cacheControl };
+  if (req.stream) out.stream = true;
+
+  const body = out as unknown as Record<string, unknown>;
+  if (keepCache) limitCacheBreakpoints(body);
+  return body;
+}
+
+function mergeTurns(turns: Turn[]): MessageParam[] {
+  const merged: Turn[] = [];
+  for (const t of turns) {
+    const last = merged[merged.length - 1];
+    if (last && last.role === t.role) {
+      last.lead.push(...t.lead);
+      last.body.push(...t.body);
+      last.tail.push(...t.tail);
+    } else merged.push({ role: t.role, lead: [...t.lead], body: [...t.body], tail: [...t.tail] });
+  }
+  return merged.map((t) => ({ role: t.role, content: [...t.lead, ...t.body, ...t.tail] }));
+}
+
+function toolUse(item: FunctionCallItem, keepCache: boolean): ToolUseBlockParam {
+  return withCacheControl<ToolUseBlockParam>({ type: 'tool_use', id: item.callId, name: item.name, input: parseToolInput(item.arguments) }, item.cacheControl, keepCache);
+}
+
+function toolResult(item: FunctionCallOutputItem, keepCache: boolean, where: string): ToolResultBlockParam {
+  const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: item.callId };
+  if (typeof item.output === 'string') {
+    if (item.output !== '') block.content = item.output;
+  } else {
+    const content: NonNullable<ToolResultBlockParam['content']> = [];
+    for (const part of item.output) {
+      const encoded = encodePart(part, keepCache, where);
+      if (encoded) content.push(encoded);
+    }
+    if (content.length > 0) block.content = content;
+  }
+  if (item.isError) block.is_error = true;
+  return withCacheControl(block, item.cacheControl, keepCache);
+}

@@ -1,0 +1,74 @@
+/**
+ * A Messages upstream's non-streamed answer → hub response. Upstream bodies are read leniently
+ * (unknown blocks such as server-tool results are skipped), but a body that is not a message at
+ * all is a 502, and an error body keeps the upstream's status.
+ */
+import type { HubResponse, OutputItem, MessageItem } from '../hub.js';
+import { ProtocolError } from '../errors.js';
+import { isObject, stringOr } from './json.js';
+import { hubStopReason, statusForErrorType } from './stop-reason.js';
+import { originFromSignature } from './thinking.js';
+import { hubUsage, readCounts } from './usage.js';
+
+export function decodeResponse(raw: unknown): HubResponse {
+  if (isObject(raw) && raw.type === 'error') {
+    const err = isObject(raw.error) ? raw.error : {};
+    throw new ProtocolError(statusForErrorType(err.type), 'upstream_error', stringOr(err.message) ?? 'The upstream reported an error.');
+  }
+  if (!isObject(raw) || !Array.isArray(raw.content)) {
+    throw new ProtocolError(502, 'upstream_invalid_response', 'The upstream answer is not a Messages response (no content array).');
+  }
+
+  const output: OutputItem[] = [];
+  let message: MessageItem | undefined; // adjacent text blocks form one assistant message
+  for (const block of raw.content) {
+    if (!isObject(block)) continue;
+    switch (block.type) {
+      case 'text': {
+        const text = stringOr(block.text) ?? '';
+        if (text === '') break;
+        if (!message) {
+          message = { type: 'message', role: 'assistant', content: [] };
+          output.push(message);
+        }
+        message.content.push({ type: 'text', text });
+        break;
+      }
+      case 'thinking': {
+        const signature = stringOr(block.signature) ?? '';
+        output.push({ type: 'reasoning', text: stringOr(block.thinking) ?? '', origin: signature === '' ? { kind: 'unsigned' } : originFromSignature(signature) });
+        message = undefined;
+        break;
+      }
+      case 'redacted_thinking':
+        output.push({ type: 'reasoning', text: '', origin: { kind: 'anthropic_redacted', data: stringOr(block.data) ?? '' } });
+        message = undefined;
+        break;
+      case 'tool_use':
+        output.push({
+          type: 'function_call',
+          callId: stringOr(block.id) ?? '',
+          name: stringOr(block.name) ?? '',
+          arguments: JSON.stringify(block.input ?? {}),
+        });
+        message = undefined;
+        break;
+      default:
+        break;
+    }
+  }
+
+  const res: HubResponse = {
+    id: stringOr(raw.id) ?? '',
+    model: stringOr(raw.model) ?? '',
+    output,
+    stopReason: hubStopReason(raw.stop_reason),
+  };
+  const stopSequence = stringOr(raw.stop_sequence);
+  if (stopSequence !== undefined) res.stopSequence = stopSequence;
+  if (isObject(raw.usage)) {
+    const u = hubUsage(readCounts(raw.usage));
+    res.usage = { inputTokens: u.inputTokens ?? 0, outputTokens: u.outputTokens ?? 0, ...u };
+  }
+  return res;
+}

@@ -1,0 +1,60 @@
+/**
+ * Hub response → the Messages answer a protocol B client receives: content blocks in order
+ * (thinking first as produced, text, tool_use with a parsed `input`), Anthropic usage semantics,
+ * and the Anthropic stop reason.
+ */
+import type { ContentBlock, Message, Usage as MessagesUsage } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ResponseContext } from '../codec.js';
+import type { HubResponse, Usage } from '../hub.js';
+import { clientMessageId } from './ids.js';
+import { messagesStopReason } from './stop-reason.js';
+import { clientThinkingBlock } from './thinking.js';
+import { parseToolInput } from './tool-input.js';
+import { anthropicUsage } from './usage.js';
+
+export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown> {
+  const content: ContentBlock[] = [];
+  for (const item of res.output) {
+    switch (item.type) {
+      case 'reasoning': {
+        const block = clientThinkingBlock(item);
+        if (block) content.push(block);
+        break;
+      }
+      case 'message':
+        for (const part of item.content) {
+          // Refusal text is still the answer the client must see; media in output has no Messages form.
+          if ((part.type === 'text' || part.type === 'refusal') && part.text !== '') content.push({ type: 'text', text: part.text, citations: null });
+        }
+        break;
+      case 'function_call':
+        content.push({ type: 'tool_use', id: item.callId, name: item.name, input: parseToolInput(item.arguments), caller: { type: 'direct' } });
+        break;
+    }
+  }
+  const message: Message = {
+    id: clientMessageId(res.id, ctx),
+    type: 'message',
+    role: 'assistant',
+    model: ctx.model,
+    content,
+    stop_reason: messagesStopReason(res.stopReason),
+    stop_sequence: res.stopSequence ?? null,
+    stop_details: null,
+    container: null,
+    diagnostics: null,
+    usage: messagesUsage(res.usage),
+  };
+  return message as unknown as Record<string, unknown>;
+}
+
+export function messagesUsage(u: Partial<Usage> | undefined): MessagesUsage {
+  return {
+    ...anthropicUsage(u ?? {}),
+    cache_creation: null,
+    inference_geo: null,
+    server_tool_use: null,
+    service_tier: null,
+    speed: null,
+  };
+}

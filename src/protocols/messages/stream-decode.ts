@@ -1,0 +1,198 @@
+/**
+ * A Messages upstream's event stream → hub events, one SSE event at a time.
+ *
+ * Upstream block indices are mapped to hub indices in order of appearance; blocks we cannot
+ * represent (server-tool use and results) are skipped with their deltas. Usage: input and cache
+ * counts from `message_start`, then `message_delta`'s cumulative counters, non-null fields
+ * overriding. `finish` is emitted at `message_stop` (the terminal event), so a body cut anywhere
+ * before it ends in an error event instead of a truncated answer that looks complete.
+ */
+import type { StreamDecoder } from '../codec.js';
+import type { HubEvent, StopReason } from '../hub.js';
+import type { SseEvent } from '../sse.js';
+import { isObject, numberOr, stringOr, type JsonObject } from './json.js';
+import { hubStopReason, statusForErrorType } from './stop-reason.js';
+import { originFromSignature } from './thinking.js';
+import { hubUsage, mergeCounts, readCounts, type AnthropicCounts } from './usage.js';
+
+type BlockKind = 'text' | 'reasoning' | 'function_call';
+
+export function createStreamDecoder(): StreamDecoder {
+  return new MessagesStreamDecoder();
+}
+
+class MessagesStreamDecoder implements StreamDecoder {
+  private started = false;
+  private done = false;
+  private counts: AnthropicCounts = {};
+  private stopReason: StopReason | undefined;
+  private stopSequence: string | undefined;
+  /** Open upstream blocks: upstream index → hub index and kind. */
+  private readonly open = new Map<number, { hub: number; kind: BlockKind }>();
+  private nextHub = 0;
+
+  push(ev: SseEvent): HubEvent[] {
+    if (this.done || ev.event === 'ping' || ev.data.trim() === '') return [];
+    let data: unknown;
+    try {
+      data = JSON.parse(ev.data);
+    } catch {
+      return this.fail(502, 'upstream_invalid_response', 'The upstream sent a malformed stream event (not JSON).');
+    }
+    if (!isObject(data)) return this.fail(502, 'upstream_invalid_response', 'The upstream sent a malformed stream event.');
+    switch (stringOr(data.type) ?? ev.event) {
+      case 'message_start':
+        return this.onMessageStart(data);
+      case 'content_block_start':
+        return this.onBlockStart(data);
+      case 'content_block_delta':
+        return this.onBlockDelta(data);
+      case 'content_block_stop':
+        return this.onBlockStop(data);
+      case 'message_delta':
+        this.onMessageDelta(data);
+        return [];
+      case 'message_stop':
+        return this.onMessageStop();
+      case 'error': {
+        const err = isObject(data.error) ? data.error : {};
+        return this.fail(statusForErrorType(err.type), 'upstream_error', stringOr(err.message) ?? 'The upstream reported an error mid-stream.');
+      }
+      default:
+        return []; // ping and event types newer than this code
+    }
+  }
+
+  end(): HubEvent[] {
+    if (this.done) return [];
+    return this.fail(502, 'upstream_stream_incomplete', 'The upstream stream ended before message_stop; the answer is incomplete.');
+  }
+
+  private fail(status: number, code: string, message: string): HubEvent[] {
+    this.done = true;
+    return [{ type: 'error', error: { status, code, message } }];
+  }
+
+  private ensureStarted(out: HubEvent[]): void {
+    if (this.started) return;
+    this.started = true;
+    out.push({ type: 'start' });
+  }
+
+  private onMessageStart(data: JsonObject): HubEvent[] {
+    if (this.started) return [];
+    this.started = true;
+    const msg = isObject(data.message) ? data.message : {};
+    this.counts = readCounts(msg.usage);
+    const ev: Extract<HubEvent, { type: 'start' }> = { type: 'start' };
+    const id = stringOr(msg.id);
+    if (id) ev.id = id;
+    const model = stringOr(msg.model);
+    if (model) ev.model = model;
+    // Only the input side is final at this point; output_tokens here is a placeholder.
+    const { outputTokens: _placeholder, ...input } = hubUsage(this.counts);
+    if (Object.keys(input).length > 0) ev.usage = input;
+    return [ev];
+  }
+
+  private onBlockStart(data: JsonObject): HubEvent[] {
+    const index = numberOr(data.index);
+    const block = data.content_block;
+    if (index === undefined || !isObject(block) || this.open.has(index)) return [];
+    const out: HubEvent[] = [];
+    this.ensureStarted(out);
+    const hub = this.nextHub;
+    switch (block.type) {
+      case 'text': {
+        out.push({ type: 'block_start', index: hub, block: { type: 'text' } });
+        const text = stringOr(block.text);
+        if (text) out.push({ type: 'text_delta', index: hub, text });
+        this.open.set(index, { hub, kind: 'text' });
+        break;
+      }
+      case 'thinking': {
+        out.push({ type: 'block_start', index: hub, block: { type: 'reasoning' } });
+        const text = stringOr(block.thinking);
+        if (text) out.push({ type: 'reasoning_delta', index: hub, text });
+        const signature = stringOr(block.signature);
+        if (signature) out.push({ type: 'reasoning_origin', index: hub, origin: originFromSignature(signature) });
+        this.open.set(index, { hub, kind: 'reasoning' });
+        break;
+      }
+      case 'redacted_thinking':
+        out.push({ type: 'block_start', index: hub, block: { type: 'reasoning', origin: { kind: 'anthropic_redacted', data: stringOr(block.data) ?? '' } } });
+        this.open.set(index, { hub, kind: 'reasoning' });
+        break;
+      case 'tool_use': {
+        out.push({ type: 'block_start', index: hub, block: { type: 'function_call', callId: stringOr(block.id) ?? '', name: stringOr(block.name) ?? '' } });
+        // Normally `{}` with the input streamed as deltas; some servers send it whole here.
+        if (isObject(block.input) && Object.keys(block.input).length > 0) out.push({ type: 'arguments_delta', index: hub, json: JSON.stringify(block.input) });
+        this.open.set(index, { hub, kind: 'function_call' });
+        break;
+      }
+      default:
+        return out; // server-tool blocks: nothing a non-Anthropic client can use
+    }
+    this.nextHub++;
+    return out;
+  }
+
+  private onBlockDelta(data: JsonObject): HubEvent[] {
+    const index = numberOr(data.index);
+    const block = index === undefined ? undefined : this.open.get(index);
+    const delta = data.delta;
+    if (!block || !isObject(delta)) return [];
+    const hub = block.hub;
+    switch (delta.type) {
+      case 'text_delta': {
+        const text = stringOr(delta.text);
+        return block.kind === 'text' && text ? [{ type: 'text_delta', index: hub, text }] : [];
+      }
+      case 'thinking_delta': {
+        const text = stringOr(delta.thinking);
+        return block.kind === 'reasoning' && text ? [{ type: 'reasoning_delta', index: hub, text }] : [];
+      }
+      case 'signature_delta': {
+        const signature = stringOr(delta.signature);
+        return block.kind === 'reasoning' && signature ? [{ type: 'reasoning_origin', index: hub, origin: originFromSignature(signature) }] : [];
+      }
+      case 'input_json_delta': {
+        const json = stringOr(delta.partial_json);
+        return block.kind === 'function_call' && json ? [{ type: 'arguments_delta', index: hub, json }] : [];
+      }
+      default:
+        return []; // citations_delta and newer delta types
+    }
+  }
+
+  private onBlockStop(data: JsonObject): HubEvent[] {
+    const index = numberOr(data.index);
+    const block = index === undefined ? undefined : this.open.get(index);
+    if (!block) return [];
+    this.open.delete(index!);
+    return [{ type: 'block_stop', index: block.hub }];
+  }
+
+  private onMessageDelta(data: JsonObject): void {
+    const delta = isObject(data.delta) ? data.delta : {};
+    if (delta.stop_reason !== undefined && delta.stop_reason !== null) this.stopReason = hubStopReason(delta.stop_reason);
+    const stopSequence = stringOr(delta.stop_sequence);
+    if (stopSequence !== undefined) this.stopSequence = stopSequence;
+    this.counts = mergeCounts(this.counts, readCounts(data.usage));
+  }
+
+  private onMessageStop(): HubEvent[] {
+    const out: HubEvent[] = [];
+    this.ensureStarted(out);
+    // A block the upstream never closed is closed here so encoders see a well-formed sequence.
+    for (const { hub } of this.open.values()) out.push({ type: 'block_stop', index: hub });
+    this.open.clear();
+    const finish: Extract<HubEvent, { type: 'finish' }> = { type: 'finish', stopReason: this.stopReason ?? 'end_turn' };
+    if (this.stopSequence !== undefined) finish.stopSequence = this.stopSequence;
+    const usage = hubUsage(this.counts);
+    if (Object.keys(usage).length > 0) finish.usage = usage;
+    out.push(finish);
+    this.done = true;
+    return out;
+  }
+}
