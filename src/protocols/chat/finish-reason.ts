@@ -1,0 +1,49 @@
+/** Chat finish_reason ↔ hub StopReason (PROTOCOLS.md §6.8). */
+import type { StopReason } from '../hub.js';
+
+export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
+
+/** Anthropic-style native reasons (OpenRouter `native_finish_reason`) that say more than `finish_reason`. */
+const NATIVE: Readonly<Record<string, StopReason>> = {
+  stop_sequence: 'stop_sequence',
+  pause_turn: 'pause_turn',
+  refusal: 'refusal',
+  model_context_window_exceeded: 'context_window_exceeded',
+};
+
+/**
+ * Hub stop reason for an upstream choice. Some servers (Gemini compat, older vLLM) report `stop`
+ * for a turn that ended in tool calls; the calls are what matters to the client.
+ */
+export function stopReasonFromChat(finish: unknown, native: unknown, hasToolCalls: boolean): StopReason {
+  if (typeof native === 'string') {
+    const refined = NATIVE[native.toLowerCase()];
+    if (refined) return refined;
+  }
+  switch (finish) {
+    case 'length':
+      return 'max_tokens';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return hasToolCalls ? 'tool_use' : 'end_turn';
+  }
+}
+
+/** Chat finish_reason for the client. A turn that produced tool calls always says so. */
+export function chatFinishReason(reason: StopReason, hadToolCalls: boolean): ChatFinishReason {
+  switch (reason) {
+    case 'max_tokens':
+    case 'context_window_exceeded':
+      return 'length';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'refusal':
+      return 'content_filter';
+    default:
+      return hadToolCalls ? 'tool_calls' : 'stop';
+  }
+}

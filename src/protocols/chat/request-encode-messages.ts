@@ -1,0 +1,217 @@
+/**
+ * Hub items → Chat `messages` for a Chat-speaking upstream (OpenRouter, Gemini compat, vLLM,
+ * Ollama, LM Studio, custom endpoints).
+ *
+ * Assistant output between two user/tool turns (reasoning, text, tool calls) becomes one
+ * assistant message, because Chat has one message per turn. Tool results that hold media become
+ * a text tool message plus the media in a user message after the run of tool messages (Chat
+ * tool messages are text-only, and a user message between two tool messages breaks pairing).
+ */
+import type {
+  ContentPart,
+  FunctionCallItem,
+  FunctionCallOutputItem,
+  HubRequest,
+  MessageItem,
+  ReasoningItem,
+  SystemPart,
+} from '../hub.js';
+import type { EncodeRequestOptions } from '../codec.js';
+import { badRequest } from '../errors.js';
+import { toDataUrl } from './data-url.js';
+import { replayReasoning } from './reasoning.js';
+import type { Json } from './guards.js';
+
+/** Prefix for results the client flagged as errors (Chat has no error flag). */
+export const TOOL_ERROR_PREFIX = 'Error: ';
+
+interface AssistantTurn {
+  reasoning: ReasoningItem[];
+  content: ContentPart[];
+  calls: FunctionCallItem[];
+  name?: string;
+}
+
+function cacheControl(part: { cacheControl?: unknown }, keep: boolean): Json {
+  return keep && part.cacheControl ? { cache_control: part.cacheControl } : {};
+}
+
+/** One hub part as a Chat user content part. */
+function encodePart(part: ContentPart, keepCache: boolean): Json {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text, ...cacheControl(part, keepCache) };
+    case 'refusal':
+      return { type: 'text', text: part.text };
+    case 'audio':
+      return { type: 'input_audio', input_audio: { data: part.data, format: part.format } };
+    case 'image': {
+      const s = part.source;
+      let url: string;
+      if (s.kind === 'url') url = s.url;
+      else if (s.kind === 'base64') url = toDataUrl(s.mediaType, s.data);
+      else if (s.kind === 'text') return { type: 'text', text: s.text };
+      else throw badRequest('unsupported_content', 'Images given by file id cannot be sent to this model; send the image data or a URL.');
+      const imageUrl: Json = { url };
+      if (part.detail === 'auto' || part.detail === 'low' || part.detail === 'high') imageUrl.detail = part.detail;
+      return { type: 'image_url', image_url: imageUrl, ...cacheControl(part, keepCache) };
+    }
+    case 'file': {
+      const s = part.source;
+      if (s.kind === 'text') return { type: 'text', text: part.title ? `${part.title}\n\n${s.text}` : s.text, ...cacheControl(part, keepCache) };
+      const file: Json = {};
+      if (s.kind === 'base64') file.file_data = toDataUrl(s.mediaType, s.data);
+      else if (s.kind === 'url') file.file_data = s.url;
+      else file.file_id = s.fileId;
+      const filename = part.filename ?? part.title;
+      if (filename) file.filename = filename;
+      return { type: 'file', file, ...cacheControl(part, keepCache) };
+    }
+  }
+}
+
+/** User content: a plain string when it is one uncached text, else parts. */
+function encodeUserContent(parts: ReadonlyArray<ContentPart>, keepCache: boolean): string | Json[] {
+  if (parts.length === 1 && parts[0]!.type === 'text' && !(keepCache && parts[0]!.cacheControl)) return parts[0]!.text;
+  return parts.map((p) => encodePart(p, keepCache));
+}
+
+function textOf(parts: ReadonlyArray<ContentPart>): string {
+  return parts.map((p) => (p.type === 'text' || p.type === 'refusal' ? p.text : '')).join('');
+}
+
+export class MessageWriter {
+  readonly messages: Json[] = [];
+  private turn: AssistantTurn | undefined;
+  private media: Array<{ callId: string; parts: ContentPart[] }> = [];
+
+  constructor(private readonly opts: EncodeRequestOptions) {}
+
+  system(parts: ReadonlyArray<SystemPart>): void {
+    const kept = parts.filter((p) => p.text.trim().length > 0);
+    if (kept.length === 0) return;
+    const role = this.opts.systemRole ?? 'system';
+    const keep = this.opts.keepCacheControl === true;
+    // One system message: many local chat templates accept a single leading system turn only.
+    const content = keep && kept.some((p) => p.cacheControl)
+      ? kept.map((p) => ({ type: 'text', text: p.text, ...cacheControl(p, true) }))
+      : kept.map((p) => p.text).join('\n\n');
+    this.messages.push({ role, content });
+  }
+
+  user(item: MessageItem): void {
+    this.flushTurn();
+    this.flushMedia();
+    const msg: Json = { role: 'user', content: encodeUserContent(item.content, this.opts.keepCacheControl === true) };
+    if (item.name) msg.name = item.name;
+    this.messages.push(msg);
+  }
+
+  private openTurn(): AssistantTurn {
+    this.flushMedia();
+    this.turn ??= { reasoning: [], content: [], calls: [] };
+    return this.turn;
+  }
+
+  reasoning(item: ReasoningItem): void {
+    this.openTurn().reasoning.push(item);
+  }
+
+  assistant(item: MessageItem): void {
+    const turn = this.openTurn();
+    turn.content.push(...item.content);
+    if (item.name && !turn.name) turn.name = item.name;
+  }
+
+  call(item: FunctionCallItem): void {
+    this.openTurn().calls.push(item);
+  }
+
+  result(item: FunctionCallOutputItem): void {
+    this.flushTurn();
+    const prefix = item.isError ? TOOL_ERROR_PREFIX : '';
+    if (typeof item.output === 'string') {
+      this.messages.push({ role: 'tool', tool_call_id: item.callId, content: prefix + item.output });
+      return;
+    }
+    const texts: string[] = [];
+    const media: ContentPart[] = [];
+    for (const p of item.output) {
+      if (p.type === 'text' || p.type === 'refusal') texts.push(p.text);
+      else if (p.type === 'file' && p.source.kind === 'text') texts.push(p.source.text);
+      else media.push(p);
+    }
+    let text = texts.join('\n');
+    if (!text && media.length > 0) text = `(${media.length} attachment${media.length > 1 ? 's' : ''} in the next user message)`;
+    this.messages.push({ role: 'tool', tool_call_id: item.callId, content: prefix + text });
+    if (media.length > 0) this.media.push({ callId: item.callId, parts: media });
+  }
+
+  /** Close everything still open; returns the messages. */
+  end(): Json[] {
+    this.flushTurn();
+    this.flushMedia();
+    return this.messages;
+  }
+
+  private flushMedia(): void {
+    if (this.media.length === 0) return;
+    const content: Json[] = [];
+    for (const { callId, parts } of this.media) {
+      content.push({ type: 'text', text: `Attachments returned by tool call ${callId}:` });
+      for (const p of parts) content.push(encodePart(p, false));
+    }
+    this.media = [];
+    this.messages.push({ role: 'user', content });
+  }
+
+  private flushTurn(): void {
+    const turn = this.turn;
+    if (!turn) return;
+    this.turn = undefined;
+    const replay = replayReasoning(turn.reasoning, this.opts.replayReasoning);
+    const text = textOf(turn.content);
+    if (!text && turn.calls.length === 0 && !replay.reasoning && !replay.reasoning_details) return;
+    const keep = this.opts.keepCacheControl === true;
+    const cached = keep && turn.content.some((p) => p.type === 'text' && p.cacheControl);
+    const msg: Json = {
+      role: 'assistant',
+      content: cached
+        ? turn.content.flatMap((p) => (p.type === 'text' || p.type === 'refusal' ? [encodePart(p, true)] : []))
+        : text || (turn.calls.length > 0 ? null : ''),
+    };
+    if (turn.name) msg.name = turn.name;
+    if (turn.calls.length > 0) msg.tool_calls = turn.calls.map((c) => this.toolCall(c));
+    Object.assign(msg, replay);
+    this.messages.push(msg);
+  }
+
+  private toolCall(c: FunctionCallItem): Json {
+    const tc: Json = { id: c.callId, type: 'function', function: { name: c.name, arguments: c.arguments || '{}' } };
+    if (this.opts.thoughtSignatures && c.thoughtSignature) tc.extra_content = { google: { thought_signature: c.thoughtSignature } };
+    return tc;
+  }
+}
+
+export function encodeMessages(req: HubRequest, opts: EncodeRequestOptions): Json[] {
+  const w = new MessageWriter(opts);
+  w.system(req.system);
+  for (const item of req.items) {
+    switch (item.type) {
+      case 'message':
+        if (item.role === 'user') w.user(item);
+        else w.assistant(item);
+        break;
+      case 'reasoning':
+        w.reasoning(item);
+        break;
+      case 'function_call':
+        w.call(item);
+        break;
+      case 'function_call_output':
+        w.result(item);
+        break;
+    }
+  }
+  return w.end();
+}

@@ -1,0 +1,71 @@
+/**
+ * A non-streamed upstream chat.completion → HubResponse. Upstream bodies are not client input:
+ * shape problems are a 502 `upstream_invalid_response`, an error object a mapped `upstream_error`.
+ */
+import type { ContentPart, HubResponse, MessageItem, OutputItem } from '../hub.js';
+import { ProtocolError } from '../errors.js';
+import { isRecord, num, str, type Json } from './guards.js';
+import { upstreamReasoningItem } from './reasoning.js';
+import { stopReasonFromChat } from './finish-reason.js';
+import { usageFromChat } from './usage.js';
+import { upstreamError } from './upstream-error.js';
+import { contentText, readMessageToolCalls } from './upstream-read.js';
+
+function invalid(message: string): ProtocolError {
+  return new ProtocolError(502, 'upstream_invalid_response', `The upstream returned an invalid chat completion: ${message}.`);
+}
+
+function firstChoice(choices: unknown[]): Json | undefined {
+  const records = choices.filter(isRecord);
+  return records.find((c) => c.index === 0 || c.index === undefined) ?? records[0];
+}
+
+export function decodeResponse(raw: unknown): HubResponse {
+  if (!isRecord(raw)) throw invalid('the body is not a JSON object');
+  if (raw.error !== undefined && raw.error !== null) {
+    const e = upstreamError(raw.error, 'The upstream reported an error.');
+    throw new ProtocolError(e.status, e.code, e.message);
+  }
+  if (!Array.isArray(raw.choices)) throw invalid('choices is missing');
+  const choice = firstChoice(raw.choices);
+  if (!choice) throw invalid('choices is empty');
+  if (choice.finish_reason === 'error') {
+    const e = upstreamError(choice.error ?? raw.error, 'The upstream stopped with an error.');
+    throw new ProtocolError(e.status, e.code, e.message);
+  }
+  const message = isRecord(choice.message) ? choice.message : {};
+  const id = str(raw.id) ?? '';
+
+  const output: OutputItem[] = [];
+  const reasoning = upstreamReasoningItem(message);
+  if (reasoning) output.push(reasoning);
+  const content: ContentPart[] = [];
+  const text = contentText(message.content);
+  if (text) content.push({ type: 'text', text });
+  const refusal = str(message.refusal);
+  if (refusal) content.push({ type: 'refusal', text: refusal });
+  if (content.length > 0) {
+    const item: MessageItem = { type: 'message', role: 'assistant', content };
+    output.push(item);
+  }
+  const calls = readMessageToolCalls(message, id || undefined);
+  output.push(...calls);
+
+  const res: HubResponse = {
+    id,
+    model: str(raw.model) ?? '',
+    output,
+    stopReason: stopReasonFromChat(choice.finish_reason, choice.native_finish_reason, calls.length > 0),
+  };
+  // vLLM reports the matched stop string in `stop_reason`.
+  const matched = str(choice.stop_reason);
+  if (matched && choice.finish_reason === 'stop') {
+    res.stopReason = 'stop_sequence';
+    res.stopSequence = matched;
+  }
+  const usage = usageFromChat(raw.usage);
+  if (usage) res.usage = usage;
+  const created = num(raw.created);
+  if (created !== undefined) res.created = created;
+  return res;
+}

@@ -1,0 +1,51 @@
+/** HubResponse → a `chat.completion` object for the Chat client. */
+import type { FunctionCallItem, HubResponse, ReasoningItem } from '../hub.js';
+import type { ResponseContext } from '../codec.js';
+import type { Json } from './guards.js';
+import { chatCompletionId } from './ids.js';
+import { renderClientReasoning } from './reasoning.js';
+import { chatFinishReason } from './finish-reason.js';
+import { usageToChat } from './usage.js';
+
+/** A tool call as the client sees it, with the Gemini thought signature where there is one. */
+export function clientToolCall(c: FunctionCallItem): Json {
+  const tc: Json = { id: c.callId, type: 'function', function: { name: c.name, arguments: c.arguments } };
+  if (c.thoughtSignature) tc.extra_content = { google: { thought_signature: c.thoughtSignature } };
+  return tc;
+}
+
+export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown> {
+  const reasoning: ReasoningItem[] = [];
+  const calls: FunctionCallItem[] = [];
+  let text = '';
+  let refusal = '';
+  for (const item of res.output) {
+    if (item.type === 'reasoning') reasoning.push(item);
+    else if (item.type === 'function_call') calls.push(item);
+    else {
+      for (const p of item.content) {
+        if (p.type === 'text') text += p.text;
+        else if (p.type === 'refusal') refusal += p.text;
+      }
+    }
+  }
+  const message: Json = {
+    role: 'assistant',
+    // OpenAI sends null, not "", when the turn is only tool calls (or only a refusal).
+    content: text || (calls.length > 0 || refusal ? null : ''),
+    refusal: refusal || null,
+  };
+  if (calls.length > 0) message.tool_calls = calls.map(clientToolCall);
+  const fields = renderClientReasoning(reasoning);
+  if (fields) Object.assign(message, fields);
+
+  const body: Json = {
+    id: chatCompletionId(res.id, ctx.idSuffix),
+    object: 'chat.completion',
+    created: res.created ?? ctx.created ?? Math.floor(Date.now() / 1000),
+    model: ctx.model,
+    choices: [{ index: 0, message, finish_reason: chatFinishReason(res.stopReason, calls.length > 0), logprobs: null }],
+  };
+  if (res.usage) body.usage = usageToChat(res.usage);
+  return body;
+}

@@ -1,0 +1,250 @@
+/**
+ * Upstream Chat chunks → hub events, one SSE event at a time, with state per stream only.
+ *
+ * Text, reasoning and refusal are sequential blocks (a new kind closes the open one); tool calls
+ * are blocks keyed by the chat `index` that stay open until the finish, so parallel calls may
+ * interleave. finish_reason is held until the usage chunk or [DONE], so the finish event carries
+ * the usage. Robust to servers that send a whole call in one chunk, repeat or omit ids, or send
+ * arguments as an object.
+ */
+import type { HubError, HubEvent, StopReason, Usage } from '../hub.js';
+import type { StreamDecoder } from '../codec.js';
+import type { SseEvent } from '../sse.js';
+import { isRecord, str, type Json } from './guards.js';
+import { DetailsAccumulator } from './details-accumulator.js';
+import { detailsText, upstreamDetails, upstreamReasoningText } from './reasoning.js';
+import { stopReasonFromChat } from './finish-reason.js';
+import { usageFromChat } from './usage.js';
+import { upstreamError } from './upstream-error.js';
+import { synthesizedCallId } from './ids.js';
+import { argumentsText, contentText, thoughtSignatureOf } from './upstream-read.js';
+
+type SequentialKind = 'text' | 'reasoning' | 'refusal';
+
+interface ToolState {
+  id?: string;
+  name?: string;
+  signature?: string;
+  /** Arguments received before the name (rare): sent once the block can start. */
+  pendingArgs: string;
+  hubIndex?: number;
+}
+
+export class ChatStreamDecoder implements StreamDecoder {
+  private started = false;
+  private done = false;
+  private responseId: string | undefined;
+  private nextIndex = 0;
+  private open: { kind: SequentialKind; index: number } | undefined;
+  private details: DetailsAccumulator | undefined;
+  private readonly toolsByIndex = new Map<number, ToolState>();
+  private readonly toolsById = new Map<string, ToolState>();
+  private readonly tools: ToolState[] = [];
+  private lastTool: ToolState | undefined;
+  private finishReason: unknown;
+  private nativeFinish: unknown;
+  private matchedStop: string | undefined;
+  private finished = false;
+  private usage: Usage | undefined;
+  private hadToolCalls = false;
+
+  push(ev: SseEvent): HubEvent[] {
+    if (this.done) return [];
+    const data = ev.data.trim();
+    if (data === '') return [];
+    if (data === '[DONE]') return this.complete([]);
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      return this.fail([], { status: 502, code: 'upstream_invalid_response', message: 'The upstream sent a malformed stream chunk (not JSON).' });
+    }
+    if (!isRecord(chunk)) {
+      return this.fail([], { status: 502, code: 'upstream_invalid_response', message: 'The upstream sent a malformed stream chunk.' });
+    }
+    const out: HubEvent[] = [];
+    if (ev.event === 'error' || (chunk.error !== undefined && chunk.error !== null)) {
+      return this.fail(out, upstreamError(chunk.error ?? chunk, 'The upstream reported an error during the stream.'));
+    }
+    if (!this.started) this.begin(chunk, out);
+    const usage = usageFromChat(chunk.usage);
+    if (usage) this.usage = usage;
+    const choice = pickChoice(chunk.choices);
+    if (choice) {
+      if (choice.finish_reason === 'error') {
+        return this.fail(out, upstreamError(choice.error, 'The upstream stopped with an error during the stream.'));
+      }
+      if (!this.finished && isRecord(choice.delta)) this.delta(choice.delta, out);
+      if (typeof choice.finish_reason === 'string' && choice.finish_reason && !this.finished) {
+        this.finished = true;
+        this.finishReason = choice.finish_reason;
+        this.nativeFinish = choice.native_finish_reason;
+        this.matchedStop = str(choice.stop_reason);
+        this.closeAll(out);
+      }
+    } else if (this.finished && usage) {
+      // The usage chunk after the finish: the answer is complete.
+      return this.complete(out);
+    }
+    return out;
+  }
+
+  end(): HubEvent[] {
+    if (this.done) return [];
+    if (this.finished) return this.complete([]);
+    return this.fail([], { status: 502, code: 'upstream_stream_incomplete', message: 'The upstream stream ended before the answer was complete.' });
+  }
+
+  private begin(chunk: Json, out: HubEvent[]): void {
+    this.started = true;
+    this.responseId = str(chunk.id) || undefined;
+    const start: HubEvent & { type: 'start' } = { type: 'start' };
+    if (this.responseId) start.id = this.responseId;
+    const model = str(chunk.model);
+    if (model) start.model = model;
+    out.push(start);
+  }
+
+  private delta(delta: Json, out: HubEvent[]): void {
+    const details = upstreamDetails(delta);
+    const reasoning = upstreamReasoningText(delta) ?? detailsText(details);
+    if (reasoning || details.length > 0) {
+      const index = this.sequential('reasoning', out);
+      if (reasoning) out.push({ type: 'reasoning_delta', index, text: reasoning });
+      for (const d of details) this.details!.add(d);
+    }
+    const text = contentText(delta.content);
+    if (text) out.push({ type: 'text_delta', index: this.sequential('text', out), text });
+    const refusal = str(delta.refusal);
+    if (refusal) out.push({ type: 'refusal_delta', index: this.sequential('refusal', out), text: refusal });
+    if (Array.isArray(delta.tool_calls)) {
+      for (const tc of delta.tool_calls) if (isRecord(tc)) this.toolFragment(tc, out);
+    } else if (isRecord(delta.function_call)) {
+      this.toolFragment({ index: 0, function: delta.function_call }, out);
+    }
+  }
+
+  /** Index of the open block of `kind`, opening it (and closing another sequential one) if needed. */
+  private sequential(kind: SequentialKind, out: HubEvent[]): number {
+    if (this.open?.kind === kind) return this.open.index;
+    this.closeSequential(out);
+    const index = this.nextIndex++;
+    this.open = { kind, index };
+    if (kind === 'reasoning') {
+      this.details = new DetailsAccumulator();
+      out.push({ type: 'block_start', index, block: { type: 'reasoning' } });
+    } else {
+      out.push({ type: 'block_start', index, block: { type: kind } });
+    }
+    return index;
+  }
+
+  private closeSequential(out: HubEvent[]): void {
+    const open = this.open;
+    if (!open) return;
+    this.open = undefined;
+    if (open.kind === 'reasoning') {
+      const details = this.details;
+      this.details = undefined;
+      out.push({
+        type: 'reasoning_origin',
+        index: open.index,
+        origin: details && details.size > 0 ? { kind: 'openrouter', details: details.snapshot() } : { kind: 'unsigned' },
+      });
+    }
+    out.push({ type: 'block_stop', index: open.index });
+  }
+
+  private toolState(tc: Json): ToolState {
+    const index = typeof tc.index === 'number' ? tc.index : undefined;
+    const id = str(tc.id) || undefined;
+    const fn = isRecord(tc.function) ? tc.function : {};
+    const name = str(fn.name) || undefined;
+    let state = index !== undefined ? this.toolsByIndex.get(index) : id ? this.toolsById.get(id) : this.lastTool;
+    // A different id with a name on a known index is a new call (servers that number every call 0).
+    if (state && id && state.id && id !== state.id && name) state = undefined;
+    if (!state) {
+      state = { pendingArgs: '' };
+      this.tools.push(state);
+    }
+    if (index !== undefined) this.toolsByIndex.set(index, state);
+    if (id && !state.id) state.id = id;
+    if (state.id) this.toolsById.set(state.id, state);
+    this.lastTool = state;
+    return state;
+  }
+
+  private toolFragment(tc: Json, out: HubEvent[]): void {
+    const state = this.toolState(tc);
+    const fn = isRecord(tc.function) ? tc.function : {};
+    const args = argumentsText(fn.arguments);
+    if (state.hubIndex !== undefined) {
+      if (args) out.push({ type: 'arguments_delta', index: state.hubIndex, json: args });
+      return;
+    }
+    const name = str(fn.name);
+    if (name && !state.name) state.name = name;
+    const signature = thoughtSignatureOf(tc);
+    if (signature) state.signature = signature;
+    state.pendingArgs += args;
+    if (state.name) this.startTool(state, out);
+  }
+
+  private startTool(state: ToolState, out: HubEvent[]): void {
+    this.closeSequential(out);
+    const index = this.nextIndex++;
+    state.hubIndex = index;
+    this.hadToolCalls = true;
+    const callId = state.id ?? synthesizedCallId(this.responseId, this.tools.indexOf(state));
+    const block: HubEvent & { type: 'block_start' } = {
+      type: 'block_start',
+      index,
+      block: { type: 'function_call', callId, name: state.name ?? '' },
+    };
+    if (state.signature && block.block.type === 'function_call') block.block.thoughtSignature = state.signature;
+    out.push(block);
+    if (state.pendingArgs) out.push({ type: 'arguments_delta', index, json: state.pendingArgs });
+    state.pendingArgs = '';
+  }
+
+  private closeAll(out: HubEvent[]): void {
+    this.closeSequential(out);
+    for (const t of this.tools) {
+      if (t.hubIndex === undefined) this.startTool(t, out);
+      out.push({ type: 'block_stop', index: t.hubIndex! });
+    }
+    this.tools.length = 0;
+    this.toolsByIndex.clear();
+    this.toolsById.clear();
+    this.lastTool = undefined;
+  }
+
+  private complete(out: HubEvent[]): HubEvent[] {
+    if (!this.started) this.begin({}, out);
+    this.closeAll(out);
+    this.done = true;
+    const stopReason: StopReason = stopReasonFromChat(this.finishReason, this.nativeFinish, this.hadToolCalls);
+    const finish: HubEvent & { type: 'finish' } = { type: 'finish', stopReason };
+    // vLLM reports the matched stop string in `stop_reason`.
+    if (this.matchedStop && this.finishReason === 'stop') {
+      finish.stopReason = 'stop_sequence';
+      finish.stopSequence = this.matchedStop;
+    }
+    if (this.usage) finish.usage = this.usage;
+    out.push(finish);
+    return out;
+  }
+
+  private fail(out: HubEvent[], error: HubError): HubEvent[] {
+    this.done = true;
+    out.push({ type: 'error', error });
+    return out;
+  }
+}
+
+function pickChoice(choices: unknown): Json | undefined {
+  if (!Array.isArray(choices)) return undefined;
+  for (const c of choices) if (isRecord(c) && (c.index === 0 || c.index === undefined)) return c;
+  return undefined;
+}
+

@@ -1,0 +1,44 @@
+/**
+ * Chat usage ↔ hub Usage. Both use OpenAI's meaning: prompt_tokens is the whole prompt including
+ * cache reads and writes; completion_tokens includes reasoning.
+ */
+import type { Usage } from '../hub.js';
+import { isRecord, num } from './guards.js';
+
+/** Hub usage from an upstream `usage` object, or undefined when there is none. */
+export function usageFromChat(u: unknown): Usage | undefined {
+  if (!isRecord(u)) return undefined;
+  const usage: Usage = { inputTokens: num(u.prompt_tokens) ?? 0, outputTokens: num(u.completion_tokens) ?? 0 };
+  const prompt = isRecord(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
+  // DeepSeek reports cache hits at the top level instead of in prompt_tokens_details.
+  const cacheRead = num(prompt.cached_tokens) ?? num(u.prompt_cache_hit_tokens);
+  const cacheWrite = num(prompt.cache_write_tokens);
+  const completion = isRecord(u.completion_tokens_details) ? u.completion_tokens_details : {};
+  const reasoning = num(completion.reasoning_tokens);
+  if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
+  if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
+  if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  return usage;
+}
+
+export interface ChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number; cache_write_tokens?: number };
+  completion_tokens_details: { reasoning_tokens: number };
+}
+
+export function usageToChat(u: Partial<Usage>): ChatUsage {
+  const prompt = u.inputTokens ?? 0;
+  const completion = u.outputTokens ?? 0;
+  const promptDetails: ChatUsage['prompt_tokens_details'] = { cached_tokens: u.cacheReadTokens ?? 0 };
+  if (u.cacheWriteTokens !== undefined) promptDetails.cache_write_tokens = u.cacheWriteTokens;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: promptDetails,
+    completion_tokens_details: { reasoning_tokens: u.reasoningTokens ?? 0 },
+  };
+}
