@@ -53,6 +53,11 @@ export interface RequestLog {
   health(): LogHealth;
   /** Write everything recorded so far. */
   flush(): Promise<void>;
+  /**
+   * End every live feed now and refuse new ones, while still recording: the first step of a
+   * daemon stop, so open SSE connections do not hold the drain up.
+   */
+  endFeeds(): void;
   /** Flush, end every subscriber, and ignore later records. */
   close(): Promise<void>;
 }
@@ -81,6 +86,20 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
   let timer: NodeJS.Timeout | null = null;
   let recorded = 0;
   let closed = false;
+  let feedsEnded = false;
+
+  function endAllFeeds(): void {
+    feedsEnded = true;
+    const ending = [...subscribers];
+    subscribers.clear();
+    for (const s of ending) {
+      try {
+        s.onEnd?.();
+      } catch {
+        // Ending a feed whose client already left.
+      }
+    }
+  }
 
   /** Bodies leave the log only redacted, and only when logging them is on. Idempotent. */
   function prepare(e: RequestLogEntry): RequestLogEntry {
@@ -170,7 +189,7 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
     },
 
     subscribe(fn, onEnd) {
-      if (closed) {
+      if (feedsEnded) {
         onEnd?.();
         return () => {};
       }
@@ -195,15 +214,12 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
       closed = true;
       tick();
       await sink.drain();
-      const ending = [...subscribers];
-      subscribers.clear();
-      for (const s of ending) {
-        try {
-          s.onEnd?.();
-        } catch {
-          // Ending a feed whose client already left.
-        }
-      }
+      endAllFeeds();
+    },
+
+    endFeeds() {
+      tick(); // what was recorded so far still reaches the feeds before they end
+      endAllFeeds();
     },
   };
 }

@@ -229,4 +229,23 @@ describe('request log writer', () => {
     expect(r.total).toMatchObject({ requests: 6, errors: 1, inputTokens: 60, outputTokens: 30, p50LatencyMs: 300, p95LatencyMs: 600 });
     expect(r.rows.map((x) => x.name)).toEqual(['openai']);
   });
+
+  it('endFeeds() ends live feeds (delivering what was recorded first) but keeps recording', async () => {
+    const log = open();
+    const got: string[] = [];
+    const ended = vi.fn();
+    log.subscribe((e) => got.push(e.id), ended);
+    const a = makeEntry();
+    log.record(a);
+    log.endFeeds();
+    expect(got).toEqual([a.id]);
+    expect(ended).toHaveBeenCalledOnce();
+    const late = vi.fn();
+    log.subscribe(() => {}, late);
+    expect(late).toHaveBeenCalledOnce();
+    const b = makeEntry();
+    log.record(b);
+    await log.flush();
+    expect((await lines()).map((e) => e.id)).toEqual([a.id, b.id]);
+  });
 });
