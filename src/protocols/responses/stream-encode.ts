@@ -53,7 +53,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
 
   encode(event: HubEvent): string {
     if (this.done) return '';
-    let sse = event.type === 'start' ? '' : this.ensureStarted();
+    const sse = event.type === 'start' ? '' : this.ensureStarted();
     switch (event.type) {
       case 'start':
         mergeUsage(this.usage, event.usage);
