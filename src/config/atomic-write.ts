@@ -1,0 +1,44 @@
+/**
+ * Atomic file replacement: readers see the old file or the new one, never half of either.
+ */
+import { randomBytes } from 'node:crypto';
+import { copyFile, open, rename, unlink } from 'node:fs/promises';
+
+export interface AtomicWriteOptions {
+  /** File mode of the new file (default 0600: everything in the state dir is private). */
+  mode?: number;
+  /** Keep the previous version of the file here (copied before the swap). */
+  backupPath?: string;
+}
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const handle = await open(tmp, 'wx', opts.mode ?? 0o600);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (err) {
+    await handle.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    throw err;
+  }
+  await handle.close();
+  try {
+    if (opts.backupPath) await backup(path, opts.backupPath);
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => {});
+    throw err;
+  }
+}
+
+async function backup(path: string, backupPath: string): Promise<void> {
+  const tmp = `${backupPath}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await copyFile(path, tmp);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // first write: nothing to keep
+    throw err;
+  }
+  await rename(tmp, backupPath);
+}

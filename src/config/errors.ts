@@ -1,0 +1,27 @@
+/** Errors of the config layer and of the management operations built on it. */
+
+/** config.json cannot be used: unreadable, not JSON, or not matching the schema. Never overwritten. */
+export class ConfigFileError extends Error {
+  readonly code = 'config_invalid';
+  readonly file: string;
+  constructor(file: string, message: string) {
+    super(message);
+    this.name = 'ConfigFileError';
+    this.file = file;
+  }
+}
+
+/**
+ * A management operation refused (bad argument, not found, conflict, keychain unavailable…).
+ * `status` follows HTTP so the admin API can send it as is; the CLI maps 400 to exit code 2.
+ */
+export class OperationError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = 'OperationError';
+    this.status = status;
+    this.code = code;
+  }
+}

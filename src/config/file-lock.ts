@@ -1,0 +1,75 @@
+/**
+ * A cross-process lock on a file path (O_EXCL lock file), so the CLI and the daemon never lose each
+ * other's writes. A lock left behind by a dead process, or older than `staleMs`, is broken.
+ */
+import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+
+export interface LockOptions {
+  /** Give up after this long (default 10 s). */
+  timeoutMs?: number;
+  /** A lock file older than this is considered abandoned (default 30 s). */
+  staleMs?: number;
+}
+
+export class LockTimeoutError extends Error {
+  constructor(lockPath: string, timeoutMs: number) {
+    super(`Timed out after ${timeoutMs} ms waiting for the lock ${lockPath}; if no svc-proxy process is running, delete that file.`);
+    this.name = 'LockTimeoutError';
+  }
+}
+
+export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
+  await acquire(lockPath, opts.timeoutMs ?? 10_000, opts.staleMs ?? 30_000);
+  try {
+    return await fn();
+  } finally {
+    await unlink(lockPath).catch(() => {});
+  }
+}
+
+async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let wait = 5;
+  for (;;) {
+    try {
+      const handle = await open(lockPath, 'wx', 0o600);
+      await handle.writeFile(`${process.pid}@${hostname()}\n`);
+      await handle.close();
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (await isAbandoned(lockPath, staleMs)) {
+      await unlink(lockPath).catch(() => {});
+      continue;
+    }
+    if (Date.now() >= deadline) throw new LockTimeoutError(lockPath, timeoutMs);
+    await new Promise((resolve) => setTimeout(resolve, wait + Math.random() * wait));
+    wait = Math.min(wait * 2, 100);
+  }
+}
+
+async function isAbandoned(lockPath: string, staleMs: number): Promise<boolean> {
+  try {
+    const [info, text] = await Promise.all([stat(lockPath), readFile(lockPath, 'utf8')]);
+    if (Date.now() - info.mtimeMs > staleMs) return true;
+    const [pidText, host] = text.trim().split('@');
+    const pid = Number(pidText);
+    if (host === hostname() && Number.isInteger(pid) && pid > 0 && !processAlive(pid)) return true;
+    return false;
+  } catch {
+    // Vanished between our open and stat (released): retry at once. A lock file that is still
+    // empty (being written) is not abandoned.
+    return false;
+  }
+}
+
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,37 @@
+/** Turning the text of config.json into a validated Config, with errors that name the file and the field. */
+import { ConfigFileError } from './errors.js';
+import { migrate, MigrationError } from './migrations.js';
+import { configSchema, type Config } from './schema.js';
+
+export function parseConfigText(text: string, file: string): { config: Config; migrated: boolean } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigFileError(file, `${file} is not valid JSON: ${(err as Error).message}. Fix it by hand or restore config.json.bak; svc-proxy will not overwrite it.`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ConfigFileError(file, `${file} must hold a JSON object.`);
+  }
+  let upgraded: { raw: Record<string, unknown>; migrated: boolean };
+  try {
+    upgraded = migrate(raw as Record<string, unknown>);
+  } catch (err) {
+    if (err instanceof MigrationError) throw new ConfigFileError(file, `${file}: ${err.message}`);
+    throw err;
+  }
+  const result = configSchema.safeParse(upgraded.raw);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
+      return `${where}: ${issue.message}`;
+    });
+    throw new ConfigFileError(file, `${file} does not match the config schema:\n  - ${problems.join('\n  - ')}\nFix it by hand or restore config.json.bak; svc-proxy will not overwrite it.`);
+  }
+  return { config: result.data, migrated: upgraded.migrated };
+}
+
+/** Stable serialisation of a config (what we write). */
+export function serializeConfig(config: Config): string {
+  return `${JSON.stringify(config, null, 2)}\n`;
+}

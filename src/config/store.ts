@@ -1,0 +1,129 @@
+/**
+ * config.json through lowdb: every read is validated (and migrated), every write happens under a
+ * cross-process lock on a fresh read of the file, atomically, keeping config.json.bak. A file that
+ * fails to parse or validate is reported and never overwritten.
+ */
+import { readFile } from 'node:fs/promises';
+import { Low, type Adapter } from 'lowdb';
+import { writeFileAtomic } from './atomic-write.js';
+import { ConfigFileError, OperationError } from './errors.js';
+import { withFileLock } from './file-lock.js';
+import { parseConfigText, serializeConfig } from './parse.js';
+import { configSchema, defaultConfig, type Config } from './schema.js';
+import type { StatePaths } from './paths.js';
+
+export type ConfigFiles = Pick<StatePaths, 'config' | 'configBackup' | 'configLock'>;
+
+/** lowdb adapter that validates on read and writes atomically with a backup. */
+class ValidatedConfigFile implements Adapter<Config> {
+  /** The file's text as last read or written by us: tells our own writes from hand edits. */
+  lastText: string | null = null;
+  constructor(private readonly files: ConfigFiles) {}
+
+  async read(): Promise<Config> {
+    const text = await readTextOrNull(this.files.config);
+    this.lastText = text;
+    return text === null ? defaultConfig() : parseConfigText(text, this.files.config).config;
+  }
+
+  async write(data: Config): Promise<void> {
+    const checked = configSchema.safeParse(data);
+    if (!checked.success) {
+      const first = checked.error.issues[0];
+      const where = first?.path.map(String).join('.') || '(top level)';
+      throw new OperationError(400, 'invalid_config_change', `That change would make config.json invalid (${where}: ${first?.message}).`);
+    }
+    const text = serializeConfig(checked.data);
+    await writeFileAtomic(this.files.config, text, { mode: 0o600, backupPath: this.files.configBackup });
+    this.lastText = text;
+  }
+}
+
+async function readTextOrNull(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new ConfigFileError(file, `Cannot read ${file}: ${(err as Error).message}`);
+  }
+}
+
+export type ConfigListener = (config: Config) => void;
+
+export class ConfigStore {
+  readonly file: string;
+  private readonly adapter: ValidatedConfigFile;
+  private readonly db: Low<Config>;
+  private snapshot: Config;
+  private readonly listeners = new Set<ConfigListener>();
+
+  private constructor(private readonly files: ConfigFiles, adapter: ValidatedConfigFile, db: Low<Config>) {
+    this.file = files.config;
+    this.adapter = adapter;
+    this.db = db;
+    this.snapshot = db.data;
+  }
+
+  /** Load (and validate) config.json; a missing file means the defaults. Throws ConfigFileError. */
+  static async open(files: ConfigFiles): Promise<ConfigStore> {
+    const adapter = new ValidatedConfigFile(files);
+    const db = new Low<Config>(adapter, defaultConfig());
+    await db.read();
+    return new ConfigStore(files, adapter, db);
+  }
+
+  /** The last good configuration. Treat as read-only. */
+  current(): Config {
+    return this.snapshot;
+  }
+
+  /** Whether config.json exists on disk as we last saw it. */
+  get existsOnDisk(): boolean {
+    return this.adapter.lastText !== null;
+  }
+
+  /**
+   * Apply a change: lock, re-read the file (so nobody's write is lost), mutate, validate, write.
+   * Listeners run before this resolves, so callers can rely on the change being in effect.
+   */
+  async update<T>(mutate: (draft: Config) => T): Promise<T> {
+    return withFileLock(this.files.configLock, async () => {
+      await this.db.read();
+      const result = mutate(this.db.data);
+      await this.db.write();
+      // Re-parse what was written so the snapshot carries schema defaults exactly as on disk.
+      this.setSnapshot(parseConfigText(this.adapter.lastText as string, this.file).config);
+      return result;
+    });
+  }
+
+  /** Write the current file out (creating it with defaults when missing). */
+  async ensureFile(): Promise<void> {
+    if (this.existsOnDisk) return;
+    await this.update(() => undefined);
+  }
+
+  /**
+   * Re-read the file after an outside edit. Returns false when the text is what we last saw.
+   * On an invalid file throws ConfigFileError and keeps the last good snapshot.
+   */
+  async reload(): Promise<boolean> {
+    const text = await readTextOrNull(this.file);
+    if (text === this.adapter.lastText) return false;
+    const config = text === null ? defaultConfig() : parseConfigText(text, this.file).config;
+    this.adapter.lastText = text;
+    this.setSnapshot(config);
+    return true;
+  }
+
+  onChange(listener: ConfigListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private setSnapshot(config: Config): void {
+    this.snapshot = config;
+    this.db.data = config;
+    for (const listener of this.listeners) listener(config);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Finding, starting and stopping the background daemon from another process (the CLI).
+ */
+import { spawn } from 'node:child_process';
+import { open, readFile, rename, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { origin } from '../config/base-urls.js';
+import { ensureStateDir, type StatePaths } from '../config/paths.js';
+import { processAlive } from '../config/file-lock.js';
+import { httpJson } from './http-json.js';
+import { isOurProcess, readRuntimeInfo, type RuntimeInfo } from './runtime-file.js';
+
+export interface DaemonLocation extends RuntimeInfo {
+  /** http://host:port */
+  origin: string;
+}
+
+/** The running daemon of this state dir, or null (no runtime file, dead pid, or a stranger's pid). */
+export async function findDaemon(paths: StatePaths): Promise<DaemonLocation | null> {
+  const info = await readRuntimeInfo(paths);
+  if (!info || !isOurProcess(info.pid)) return null;
+  return { ...info, origin: origin(info.host, info.port) };
+}
+
+export async function checkHealth(daemonOrigin: string, timeoutMs = 2_000): Promise<{ status: string; version: string } | null> {
+  try {
+    const res = await httpJson<{ status: string; version: string }>('GET', `${daemonOrigin}/health`, { timeoutMs });
+    return res.status === 200 && res.body?.status === 'ok' ? res.body : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function readAdminToken(paths: StatePaths): Promise<string | null> {
+  try {
+    const token = (await readFile(paths.adminToken, 'utf8')).trim();
+    return token || null;
+  } catch {
+    return null;
+  }
+}
+
+export interface SpawnOptions {
+  port?: number;
+  host?: string;
+  env?: Record<string, string | undefined>;
+  /** How long to wait for /health (default 15 s). */
+  timeoutMs?: number;
+}
+
+export class DaemonStartError extends Error {}
+
+const LOG_ROTATE_BYTES = 5 * 1024 * 1024;
+
+/** Keep daemon.log bounded: past 5 MB it moves to daemon.log.1 at the next start. */
+async function rotateDaemonLog(path: string): Promise<void> {
+  const info = await stat(path).catch(() => null);
+  if (info && info.size > LOG_ROTATE_BYTES) await rename(path, `${path}.1`).catch(() => {});
+}
+
+/**
+ * Spawn `dist/daemon/main.js` detached, its output appended to daemon.log, and wait until it has
+ * written its runtime file and answers /health. On failure the daemon's own last words are in
+ * the error message.
+ */
+export async function spawnDaemon(paths: StatePaths, opts: SpawnOptions = {}): Promise<DaemonLocation> {
+  await ensureStateDir(paths.dir);
+  await rotateDaemonLog(paths.daemonLog);
+  const log = await open(paths.daemonLog, 'a', 0o600);
+  const logStart = (await log.stat()).size;
+  const args = [fileURLToPath(new URL('./main.js', import.meta.url))];
+  if (opts.port !== undefined) args.push('--port', String(opts.port));
+  if (opts.host !== undefined) args.push('--host', opts.host);
+
+  const child = spawn(process.execPath, args, {
+    detached: true,
+    stdio: ['ignore', log.fd, log.fd],
+    env: { ...(opts.env ?? process.env), SVC_PROXY_HOME: paths.dir },
+    windowsHide: true,
+  });
+  await log.close();
+  let exited: number | null | undefined;
+  child.on('exit', (code) => (exited = code ?? -1));
+  child.on('error', () => (exited = -1));
+  child.unref();
+
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  while (Date.now() < deadline) {
+    if (exited !== undefined) throw new DaemonStartError(await failureMessage(paths, logStart, `the daemon exited (code ${exited})`));
+    const info = await readRuntimeInfo(paths);
+    if (info && info.pid === child.pid) {
+      const location = { ...info, origin: origin(info.host, info.port) };
+      if (await checkHealth(location.origin, 1_000)) return location;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if (child.pid !== undefined && processAlive(child.pid)) process.kill(child.pid, 'SIGTERM');
+  throw new DaemonStartError(await failureMessage(paths, logStart, 'the daemon did not answer /health in time'));
+}
+
+async function failureMessage(paths: StatePaths, from: number, what: string): Promise<string> {
+  const text = await readFile(paths.daemonLog, 'utf8').catch(() => '');
+  const lines = text.slice(from).trim().split('\n').filter(Boolean).slice(-8);
+  const tail = lines.map((l) => `  ${l.replace(/^\S+ (info |warn |error) ?/, '')}`).join('\n');
+  return `${what}.${tail ? `\n${tail}` : ''}\n(daemon log: ${paths.daemonLog})`;
+}
+
+export interface StopResult {
+  pid: number;
+  /** Had to be killed after the drain timeout. */
+  forced: boolean;
+}
+
+/**
+ * Ask the daemon to stop (admin API, falling back to SIGTERM) and wait for the process to end;
+ * after `timeoutMs` it is killed. Returns null when no daemon was running.
+ */
+export async function stopDaemon(paths: StatePaths, timeoutMs = 20_000): Promise<StopResult | null> {
+  const daemon = await findDaemon(paths);
+  if (!daemon) return null;
+  const token = await readAdminToken(paths);
+  let asked = false;
+  if (token) {
+    try {
+      const res = await httpJson('POST', `${daemon.origin}/admin/shutdown`, { headers: { authorization: `Bearer ${token}` }, timeoutMs: 3_000 });
+      asked = res.status === 202;
+    } catch {
+      asked = false;
+    }
+  }
+  if (!asked) {
+    try {
+      process.kill(daemon.pid, 'SIGTERM');
+    } catch {
+      return { pid: daemon.pid, forced: false };
+    }
+  }
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!processAlive(daemon.pid)) return { pid: daemon.pid, forced: false };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  try {
+    process.kill(daemon.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  return { pid: daemon.pid, forced: true };
+}

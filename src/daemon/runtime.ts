@@ -1,0 +1,264 @@
+/**
+ * The daemon itself, in-process: loads the config, builds the credential cache, the key verifier,
+ * the proxy handler and the admin API, listens, writes its runtime files, follows edits of
+ * config.json, flushes key last-used times in batches, and drains gracefully on stop.
+ * `main.ts` runs it as a background process; `start --foreground` and tests run it directly.
+ */
+import { randomBytes } from 'node:crypto';
+import { unlink } from 'node:fs/promises';
+import { getRequestListener } from '@hono/node-server';
+import { writeFileAtomic } from '../config/atomic-write.js';
+import { baseUrls, isLoopbackHost, type BaseUrls } from '../config/base-urls.js';
+import { ConfigFileError } from '../config/errors.js';
+import { ensureStateDir, statePaths, type StatePaths } from '../config/paths.js';
+import type { Config } from '../config/schema.js';
+import { ConfigStore } from '../config/store.js';
+import { packageVersion } from '../config/version.js';
+import { writeLastUsed } from '../keys/operations.js';
+import { KeyVerifier } from '../keys/verifier.js';
+import { createProxyHandler, type ProxyDeps, type ProxyHandler } from '../routing/proxy-handler.js';
+import { CredentialCache, credentialSlugs } from '../secrets/cache.js';
+import { CredentialStore } from '../secrets/credentials.js';
+import { CredentialFile } from '../secrets/file-store.js';
+import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, type KeychainStatus } from '../secrets/keychain.js';
+import type { AdminContext, ConfigProblem, ReloadOutcome } from '../server/admin/context.js';
+import { createAdminApp } from '../server/admin/index.js';
+import { ProxyServer } from '../server/proxy-server.js';
+import { watchConfigFile } from './config-watcher.js';
+import { createLogSink } from './log-sink.js';
+import { createDaemonLogger, type DaemonLogger } from './logger.js';
+import { claimPidFile, releaseRuntimeFiles, writeRuntimeInfo } from './runtime-file.js';
+
+type Env = Record<string, string | undefined>;
+
+export interface StartDaemonOptions {
+  stateDir: string;
+  /** Explicit --host (a non-loopback address is only honoured when given here). */
+  host?: string;
+  /** Explicit --port (0 = any free port). */
+  port?: number;
+  env?: Env;
+  logger?: DaemonLogger;
+  /** Replace the routing core (tests). */
+  createProxyHandler?: (deps: ProxyDeps) => ProxyHandler;
+  /** How often key last-used times are written (default 30 s). */
+  lastUsedFlushMs?: number;
+}
+
+export interface RunningDaemon {
+  pid: number;
+  host: string;
+  port: number;
+  baseUrls: BaseUrls;
+  paths: StatePaths;
+  store: ConfigStore;
+  /** Re-read config.json (SIGHUP); an invalid file is reported and the last good config kept. */
+  reload(): Promise<void>;
+  /** Graceful stop; safe to call more than once. */
+  stop(reason?: string): Promise<void>;
+  /** Resolves once the daemon has stopped (by stop() or an admin shutdown request). */
+  stopped: Promise<void>;
+}
+
+export class StartError extends Error {}
+
+const KEYCHAIN_TIMEOUT_MS = 5_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(fallback);
+      },
+    );
+  });
+}
+
+export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaemon> {
+  const env = opts.env ?? process.env;
+  const logger = opts.logger ?? createDaemonLogger();
+  const paths = statePaths(opts.stateDir);
+  await ensureStateDir(paths.dir);
+  const store = await ConfigStore.open(paths);
+  const initial = store.current().settings;
+
+  const host = opts.host ?? initial.host;
+  if (opts.host === undefined && !isLoopbackHost(host)) {
+    throw new StartError(
+      `settings.host in ${paths.config} is "${host}". Listening beyond loopback must be asked for explicitly: svc-proxy start --host ${host}`,
+    );
+  }
+  const port = opts.port ?? initial.port;
+
+  await claimPidFile(paths);
+  const cleanups: Array<() => Promise<void> | void> = [() => releaseRuntimeFiles(paths, process.pid)];
+  const undo = async () => {
+    for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => {});
+  };
+
+  try {
+    await store.ensureFile();
+    const adminToken = randomBytes(32).toString('base64url');
+    await writeFileAtomic(paths.adminToken, `${adminToken}\n`, { mode: 0o600 });
+    cleanups.push(() => unlink(paths.adminToken).catch(() => {}));
+
+    // Credentials: env > keychain > insecure file, cached for the synchronous request path.
+    const keychain = createKeychain(env.SVC_PROXY_KEYCHAIN_SERVICE || DEFAULT_KEYCHAIN_SERVICE);
+    const credentials = new CredentialCache(new CredentialStore(keychain, new CredentialFile(paths.credentialsFile), env));
+    let keychainStatus: KeychainStatus = await withTimeout(keychain.probe(), KEYCHAIN_TIMEOUT_MS, {
+      available: false,
+      reason: 'the keychain did not answer in time',
+    });
+    if (!keychainStatus.available) logger.warn(`OS keychain not usable: ${keychainStatus.reason}`);
+    await credentials.refresh(credentialSlugs(store.current()), KEYCHAIN_TIMEOUT_MS);
+    const refreshKeychainStatus = async () => {
+      keychainStatus = await withTimeout(keychain.probe(), KEYCHAIN_TIMEOUT_MS, keychainStatus);
+    };
+
+    const verifier = new KeyVerifier(store.current().keys);
+
+    const logSink = await createLogSink({ paths, store, logger });
+    cleanups.push(() => logSink.close());
+
+    const proxy = (opts.createProxyHandler ?? createProxyHandler)({
+      config: () => store.current(),
+      credential: (slug) => credentials.get(slug),
+      log: (entry) => logSink.write(entry),
+    });
+    cleanups.push(() => proxy.close());
+
+    let configProblem: ConfigProblem | null = null;
+    let stopRequested: (() => void) | undefined;
+    const startedAt = new Date();
+    const daemonInfo = { pid: process.pid, version: packageVersion(), host, port, startedAt, stateDir: paths.dir };
+
+    const reloadConfig = async (): Promise<ReloadOutcome> => {
+      try {
+        const changed = await store.reload();
+        if (configProblem) logger.info('config.json is valid again');
+        configProblem = null;
+        if (changed) logger.info('config.json changed on disk: reloaded');
+        return { changed, config: store.current() };
+      } catch (err) {
+        if (err instanceof ConfigFileError) {
+          if (configProblem?.message !== err.message) logger.error(`config.json edit not applied, keeping the last good config: ${err.message}`);
+          configProblem = { message: err.message, at: new Date().toISOString() };
+        }
+        throw err;
+      }
+    };
+
+    const ctx: AdminContext = {
+      store,
+      keys: verifier,
+      credentials,
+      daemon: daemonInfo,
+      configProblem: () => configProblem,
+      keychain: () => keychainStatus,
+      reloadConfig,
+      requestShutdown: () => setImmediate(() => stopRequested?.()),
+    };
+    const adminApp = await createAdminApp(ctx, {
+      adminToken,
+      version: daemonInfo.version,
+      report: (err) => logger.error('admin API error', err),
+    });
+    const server = new ProxyServer({
+      verifier,
+      proxy,
+      other: getRequestListener(adminApp.fetch, { overrideGlobalObjects: false }),
+      settings: store.current().settings,
+      onError: (err, where) => logger.error(`unexpected error in ${where}`, err),
+    });
+
+    // Config changes (admin writes and hand edits alike) take effect before the write returns.
+    let slugsKey = credentialSlugs(store.current()).join('\n');
+    let listening = { host, port };
+    store.onChange((config: Config) => {
+      verifier.load(config.keys);
+      server.reconfigure(config.settings);
+      const nextSlugs = credentialSlugs(config);
+      if (nextSlugs.join('\n') !== slugsKey) {
+        slugsKey = nextSlugs.join('\n');
+        void credentials.refresh(nextSlugs, KEYCHAIN_TIMEOUT_MS).then(refreshKeychainStatus);
+      }
+      const wanted = { host: opts.host ?? config.settings.host, port: opts.port ?? config.settings.port };
+      if (wanted.host !== listening.host || (opts.port === undefined && wanted.port !== listening.port)) {
+        logger.warn(`settings.host/port changed to ${wanted.host}:${wanted.port}; restart svc-proxy to listen there`);
+        listening = wanted;
+      }
+    });
+
+    const actualPort = await server.listen(port, host).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') throw new StartError(`${host}:${port} is already in use by another program; pick another port with --port (or settings.port).`);
+      if (err.code === 'EACCES') throw new StartError(`Not allowed to listen on ${host}:${port}; pick a port above 1023 with --port.`);
+      if (err.code === 'EADDRNOTAVAIL') throw new StartError(`${host} is not an address of this machine.`);
+      throw err;
+    });
+    daemonInfo.port = actualPort;
+    listening = { host, port: opts.port ?? initial.port };
+    await writeRuntimeInfo(paths, { pid: process.pid, host, port: actualPort, startedAt: startedAt.toISOString(), version: daemonInfo.version });
+
+    const watcher = watchConfigFile(paths.config, () => {
+      reloadConfig().catch(() => {});
+    });
+
+    let flushWarned = false;
+    const flushLastUsed = async () => {
+      const batch = verifier.takeLastUsed();
+      try {
+        await writeLastUsed(store, batch);
+        flushWarned = false;
+      } catch (err) {
+        verifier.restoreLastUsed(batch);
+        if (!flushWarned) logger.warn(`could not record key last-used times (will retry): ${(err as Error).message}`);
+        flushWarned = true;
+      }
+    };
+    const flushTimer = setInterval(() => void flushLastUsed(), opts.lastUsedFlushMs ?? 30_000);
+    flushTimer.unref();
+
+    logger.info(`svc-proxy ${daemonInfo.version} listening on ${host}:${actualPort} (pid ${process.pid}, state ${paths.dir})`);
+    if (!isLoopbackHost(host)) logger.warn(`listening on ${host}: reachable beyond this machine's loopback interface`);
+
+    let stopping: Promise<void> | undefined;
+    let markStopped!: () => void;
+    const stopped = new Promise<void>((resolve) => (markStopped = resolve));
+    const stop = (reason = 'stop requested'): Promise<void> => {
+      stopping ??= (async () => {
+        logger.info(`stopping (${reason}); draining in-flight requests for up to ${store.current().settings.drainTimeoutMs} ms`);
+        watcher.close();
+        clearInterval(flushTimer);
+        const cut = await server.drain(store.current().settings.drainTimeoutMs);
+        if (cut > 0) logger.warn(`closed ${cut} request(s) still running after the drain timeout`);
+        await flushLastUsed();
+        await undo();
+        logger.info('stopped');
+        markStopped();
+      })();
+      return stopping;
+    };
+    stopRequested = () => void stop('admin shutdown request');
+
+    return {
+      pid: process.pid,
+      host,
+      port: actualPort,
+      baseUrls: baseUrls(host, actualPort),
+      paths,
+      store,
+      reload: () => reloadConfig().then(() => undefined),
+      stop,
+      stopped,
+    };
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+}

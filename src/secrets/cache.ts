@@ -1,0 +1,78 @@
+/**
+ * The daemon's in-memory view of credentials, so the proxy can read one synchronously on every
+ * request. Loaded at start, refreshed on connect/disconnect and on config reload; writes go through
+ * to the backing store first, then update the cache before the call returns.
+ */
+import type { Config } from '../config/schema.js';
+import { BUILTIN_PROVIDERS } from '../config/schema.js';
+import type { CredentialService, CredentialStore, ResolvedCredential, StoreOptions, StoredIn } from './credentials.js';
+import type { KeychainStatus } from './keychain.js';
+
+/** Slugs that can have a credential: the built-ins and endpoints marked as having one. */
+export function credentialSlugs(config: Config): string[] {
+  const endpoints = Object.entries(config.endpoints)
+    .filter(([, e]) => e.hasCredential)
+    .map(([slug]) => slug);
+  return [...BUILTIN_PROVIDERS, ...endpoints];
+}
+
+export class CredentialCache implements CredentialService {
+  private values = new Map<string, ResolvedCredential>();
+
+  constructor(private readonly backing: CredentialStore) {}
+
+  /** Synchronous lookup for the request path. */
+  get(slug: string): string | undefined {
+    return this.values.get(slug)?.value;
+  }
+
+  /**
+   * Re-read the given slugs from every source (others are dropped). A keychain that does not
+   * answer within `timeoutMs` (e.g. waiting on an unlock prompt) leaves those slugs out for now.
+   */
+  async refresh(slugs: readonly string[], timeoutMs = 5_000): Promise<void> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const entries = await Promise.all(
+      slugs.map(async (slug) => {
+        try {
+          return [slug, await this.backing.resolve(slug, signal)] as const;
+        } catch {
+          return [slug, undefined] as const;
+        }
+      }),
+    );
+    const next = new Map<string, ResolvedCredential>();
+    for (const [slug, value] of entries) if (value) next.set(slug, value);
+    this.values = next;
+  }
+
+  async resolve(slug: string): Promise<ResolvedCredential | undefined> {
+    return this.values.get(slug);
+  }
+
+  async store(slug: string, secret: string, opts?: StoreOptions): Promise<StoredIn> {
+    const where = await this.backing.store(slug, secret, opts);
+    await this.reread(slug);
+    return where;
+  }
+
+  async remove(slug: string): Promise<StoredIn[]> {
+    const removed = await this.backing.remove(slug);
+    await this.reread(slug);
+    return removed;
+  }
+
+  envOverride(slug: string): string | undefined {
+    return this.backing.envOverride(slug);
+  }
+
+  keychainStatus(): Promise<KeychainStatus> {
+    return this.backing.keychainStatus();
+  }
+
+  private async reread(slug: string): Promise<void> {
+    const value = await this.backing.resolve(slug).catch(() => undefined);
+    if (value) this.values.set(slug, value);
+    else this.values.delete(slug);
+  }
+}

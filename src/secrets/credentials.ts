@@ -1,0 +1,115 @@
+/**
+ * Provider and endpoint credentials from every source, in order of precedence:
+ * environment variable (built-in providers only) > OS keychain > insecure file.
+ */
+import { BUILTIN_PROVIDERS, type BuiltinProvider } from '../config/schema.js';
+import { CREDENTIAL_ENV_VARS } from '../config/builtin-providers.js';
+import { OperationError } from '../config/errors.js';
+import { CredentialFile } from './file-store.js';
+import { KeychainUnavailableError, type Keychain, type KeychainStatus } from './keychain.js';
+
+export type CredentialSource = 'env' | 'keychain' | 'file';
+
+export interface ResolvedCredential {
+  value: string;
+  source: CredentialSource;
+}
+
+export type StoredIn = 'keychain' | 'file';
+
+export interface StoreOptions {
+  /** Allow the 0600 file when no keychain is usable. */
+  insecureStorage?: boolean;
+}
+
+/** What the management operations need from credentials, offline or inside the daemon. */
+export interface CredentialService {
+  resolve(slug: string): Promise<ResolvedCredential | undefined>;
+  store(slug: string, secret: string, opts?: StoreOptions): Promise<StoredIn>;
+  /** Removes the stored credential everywhere it is stored; returns where it was. */
+  remove(slug: string): Promise<StoredIn[]>;
+  /** The environment variable that overrides this slug, when set. */
+  envOverride(slug: string): string | undefined;
+  keychainStatus(): Promise<KeychainStatus>;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function isBuiltinProvider(slug: string): slug is BuiltinProvider {
+  return (BUILTIN_PROVIDERS as readonly string[]).includes(slug);
+}
+
+export class CredentialStore implements CredentialService {
+  constructor(
+    private readonly keychain: Keychain,
+    private readonly file: CredentialFile,
+    private readonly env: Env = process.env,
+  ) {}
+
+  envOverride(slug: string): string | undefined {
+    if (!isBuiltinProvider(slug)) return undefined;
+    const name = CREDENTIAL_ENV_VARS[slug];
+    return this.env[name]?.trim() ? name : undefined;
+  }
+
+  async resolve(slug: string, signal?: AbortSignal): Promise<ResolvedCredential | undefined> {
+    const envName = this.envOverride(slug);
+    if (envName) return { value: (this.env[envName] as string).trim(), source: 'env' };
+    try {
+      const fromKeychain = await this.keychain.get(slug, signal);
+      if (fromKeychain) return { value: fromKeychain, source: 'keychain' };
+    } catch (err) {
+      if (!(err instanceof KeychainUnavailableError)) throw err;
+    }
+    const fromFile = await this.file.get(slug);
+    return fromFile ? { value: fromFile, source: 'file' } : undefined;
+  }
+
+  async store(slug: string, secret: string, opts: StoreOptions = {}): Promise<StoredIn> {
+    try {
+      await this.keychain.set(slug, secret);
+      // One home per credential: drop an older insecure copy.
+      await this.file.delete(slug).catch(() => {});
+      return 'keychain';
+    } catch (err) {
+      if (!(err instanceof KeychainUnavailableError)) throw err;
+      if (!opts.insecureStorage) {
+        throw new OperationError(
+          503,
+          'keychain_unavailable',
+          `No usable OS keychain (${err.message}). Either run where a keychain (Secret Service) is available, ` +
+            `pass --insecure-storage to keep the credential in ${this.file.path} (mode 0600), ` +
+            `or give the daemon an environment variable${isBuiltinProvider(slug) ? ` (${CREDENTIAL_ENV_VARS[slug]})` : ''}.`,
+        );
+      }
+      await this.file.set(slug, secret);
+      return 'file';
+    }
+  }
+
+  async remove(slug: string): Promise<StoredIn[]> {
+    const removed: StoredIn[] = [];
+    let keychainError: KeychainUnavailableError | undefined;
+    try {
+      if (await this.keychain.delete(slug)) removed.push('keychain');
+    } catch (err) {
+      if (!(err instanceof KeychainUnavailableError)) throw err;
+      keychainError = err;
+    }
+    if (await this.file.delete(slug)) removed.push('file');
+    if (keychainError && removed.length === 0) {
+      // We cannot tell whether the keychain still holds it: say so rather than claim success.
+      throw new OperationError(503, 'keychain_unavailable', `Could not reach the OS keychain to remove the credential (${keychainError.message}).`);
+    }
+    return removed;
+  }
+
+  keychainStatus(): Promise<KeychainStatus> {
+    return this.keychain.probe();
+  }
+}
+
+/** Last four characters, for listings; short secrets show nothing. */
+export function last4(secret: string): string {
+  return secret.length >= 12 ? secret.slice(-4) : '';
+}

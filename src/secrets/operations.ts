@@ -1,0 +1,258 @@
+/**
+ * Management of upstreams — built-in providers, custom endpoints, local servers — implemented once
+ * and used by both the admin API (inside the daemon) and the CLI's offline path.
+ */
+import { DEFAULT_BASE_URLS } from '../config/builtin-providers.js';
+import { OperationError } from '../config/errors.js';
+import { BUILTIN_PROVIDERS, slugSchema, type BuiltinProvider, type Config } from '../config/schema.js';
+import type { ConfigStore } from '../config/store.js';
+import { isBuiltinProvider, last4, type CredentialService, type CredentialSource, type StoredIn } from './credentials.js';
+
+export interface ProviderInfo {
+  name: BuiltinProvider;
+  connected: boolean;
+  /** Where the credential in use lives; null when not connected. */
+  source: CredentialSource | null;
+  /** Last four characters of the credential ('' when not connected or too short to show). */
+  last4: string;
+  baseUrl: string;
+  baseUrlOverridden: boolean;
+  enabled: boolean;
+}
+
+export interface EndpointInfo {
+  slug: string;
+  url: string;
+  format: 'a' | 'b';
+  hasCredential: boolean;
+  source: CredentialSource | null;
+  last4: string;
+  created: string;
+}
+
+export interface LocalInfo {
+  slug: string;
+  url: string;
+  detected: boolean;
+  created: string;
+}
+
+export interface ConnectResult {
+  name: string;
+  storedIn: StoredIn;
+  last4: string;
+  /** Set when an environment variable overrides the stored credential in the daemon. */
+  overriddenByEnv?: string;
+}
+
+export interface DisconnectResult {
+  name: string;
+  removedFrom: StoredIn[];
+  /** Still connected through this environment variable. */
+  stillConnectedViaEnv?: string;
+}
+
+const MAX_CREDENTIAL = 8192;
+
+export function validateCredential(raw: unknown): string {
+  if (typeof raw !== 'string') throw new OperationError(400, 'invalid_credential', 'The credential must be a string.');
+  const value = raw.trim();
+  if (value === '') throw new OperationError(400, 'invalid_credential', 'The credential is empty.');
+  if (value.length > MAX_CREDENTIAL) throw new OperationError(400, 'invalid_credential', 'The credential is too long.');
+  // It becomes an HTTP header value upstream: no spaces, no control characters, ASCII only.
+  if (!/^[\x21-\x7e]+$/.test(value)) throw new OperationError(400, 'invalid_credential', 'The credential contains spaces, line breaks or non-ASCII characters.');
+  return value;
+}
+
+export function validateUrl(raw: unknown, what: string): string {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new OperationError(400, 'invalid_url', `${what} needs a URL (e.g. --url http://127.0.0.1:8000/v1).`);
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new OperationError(400, 'invalid_url', `${what}: "${raw}" is not a valid URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OperationError(400, 'invalid_url', `${what}: only http and https URLs are supported.`);
+  if (url.username || url.password) throw new OperationError(400, 'invalid_url', `${what}: put credentials in the keychain, not in the URL.`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+function requireBuiltin(name: unknown): BuiltinProvider {
+  if (typeof name === 'string' && isBuiltinProvider(name)) return name;
+  throw new OperationError(404, 'unknown_provider', `Unknown provider "${String(name)}". Built-in providers: ${BUILTIN_PROVIDERS.join(', ')}. Custom upstreams: svc-proxy endpoint add / svc-proxy local add.`);
+}
+
+function validateSlug(raw: unknown, what: string): string {
+  const parsed = slugSchema.safeParse(raw);
+  if (!parsed.success) throw new OperationError(400, 'invalid_slug', `${what} name "${String(raw)}": ${parsed.error.issues[0]?.message}.`);
+  return parsed.data;
+}
+
+/** Endpoints and local servers share the model-id namespace with the built-in providers. */
+function assertSlugFree(config: Config, slug: string): void {
+  if (isBuiltinProvider(slug)) throw new OperationError(409, 'slug_taken', `"${slug}" is a built-in provider name; pick another name.`);
+  if (config.endpoints[slug]) throw new OperationError(409, 'slug_taken', `A custom endpoint named "${slug}" already exists (svc-proxy endpoint remove ${slug} first).`);
+  if (config.locals[slug]) throw new OperationError(409, 'slug_taken', `A local server named "${slug}" already exists (svc-proxy local remove ${slug} first).`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Built-in providers
+// ---------------------------------------------------------------------------------------------
+
+export async function listProviders(config: Config, credentials: CredentialService): Promise<ProviderInfo[]> {
+  return Promise.all(
+    BUILTIN_PROVIDERS.map(async (name) => {
+      const settings = config.providers[name];
+      const resolved = await credentials.resolve(name);
+      return {
+        name,
+        connected: resolved !== undefined,
+        source: resolved?.source ?? null,
+        last4: resolved ? last4(resolved.value) : '',
+        baseUrl: settings?.baseUrl ?? DEFAULT_BASE_URLS[name],
+        baseUrlOverridden: settings?.baseUrl !== undefined,
+        enabled: settings?.enabled ?? true,
+      };
+    }),
+  );
+}
+
+export async function connectProvider(
+  credentials: CredentialService,
+  rawName: unknown,
+  rawCredential: unknown,
+  opts: { insecureStorage?: boolean } = {},
+): Promise<ConnectResult> {
+  const name = requireBuiltin(rawName);
+  const secret = validateCredential(rawCredential);
+  const storedIn = await credentials.store(name, secret, opts);
+  const env = credentials.envOverride(name);
+  return { name, storedIn, last4: last4(secret), ...(env ? { overriddenByEnv: env } : {}) };
+}
+
+export async function disconnectProvider(credentials: CredentialService, rawName: unknown): Promise<DisconnectResult> {
+  const name = requireBuiltin(rawName);
+  const removedFrom = await credentials.remove(name);
+  const env = credentials.envOverride(name);
+  return { name, removedFrom, ...(env ? { stillConnectedViaEnv: env } : {}) };
+}
+
+/** `null` (or '') restores the default base URL. */
+export async function setProviderBaseUrl(store: ConfigStore, rawName: unknown, rawUrl: unknown): Promise<{ name: string; baseUrl: string; overridden: boolean }> {
+  const name = requireBuiltin(rawName);
+  const reset = rawUrl === null || rawUrl === '' || rawUrl === undefined;
+  const url = reset ? undefined : validateUrl(rawUrl, `Base URL for ${name}`);
+  await store.update((config) => {
+    const current = config.providers[name] ?? { enabled: true };
+    const next = { ...current };
+    if (url === undefined) delete next.baseUrl;
+    else next.baseUrl = url;
+    config.providers[name] = next;
+  });
+  return { name, baseUrl: url ?? DEFAULT_BASE_URLS[name], overridden: url !== undefined };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Custom endpoints
+// ---------------------------------------------------------------------------------------------
+
+export async function listEndpoints(config: Config, credentials: CredentialService): Promise<EndpointInfo[]> {
+  return Promise.all(
+    Object.entries(config.endpoints).map(async ([slug, e]) => {
+      const resolved = e.hasCredential ? await credentials.resolve(slug) : undefined;
+      return {
+        slug,
+        url: e.url,
+        format: e.format,
+        hasCredential: e.hasCredential,
+        source: resolved?.source ?? null,
+        last4: resolved ? last4(resolved.value) : '',
+        created: e.created,
+      };
+    }),
+  );
+}
+
+export interface AddEndpointInput {
+  slug: unknown;
+  url: unknown;
+  format: unknown;
+  /** Optional; empty or missing = the endpoint needs no credential. */
+  credential?: unknown;
+  insecureStorage?: boolean;
+}
+
+export async function addEndpoint(store: ConfigStore, credentials: CredentialService, input: AddEndpointInput): Promise<EndpointInfo> {
+  const slug = validateSlug(input.slug, 'Endpoint');
+  const url = validateUrl(input.url, `Endpoint ${slug}`);
+  if (input.format !== 'a' && input.format !== 'b') {
+    throw new OperationError(400, 'invalid_format', 'Endpoint format must be "a" (OpenAI Chat Completions) or "b" (Anthropic Messages).');
+  }
+  const format = input.format;
+  const hasSecret = input.credential !== undefined && input.credential !== null && String(input.credential).trim() !== '';
+  const secret = hasSecret ? validateCredential(input.credential) : undefined;
+  assertSlugFree(store.current(), slug);
+
+  let storedIn: StoredIn | undefined;
+  if (secret) storedIn = await credentials.store(slug, secret, { insecureStorage: input.insecureStorage });
+  const created = new Date().toISOString();
+  try {
+    await store.update((config) => {
+      assertSlugFree(config, slug);
+      config.endpoints[slug] = { url, format, hasCredential: secret !== undefined, created };
+    });
+  } catch (err) {
+    if (storedIn) await credentials.remove(slug).catch(() => {});
+    throw err;
+  }
+  return {
+    slug,
+    url,
+    format,
+    hasCredential: secret !== undefined,
+    source: storedIn ?? null,
+    last4: secret ? last4(secret) : '',
+    created,
+  };
+}
+
+export async function removeEndpoint(store: ConfigStore, credentials: CredentialService, rawSlug: unknown): Promise<{ slug: string; removedCredentialFrom: StoredIn[] }> {
+  const slug = String(rawSlug ?? '');
+  let hadCredential = false;
+  await store.update((config) => {
+    const existing = config.endpoints[slug];
+    if (!existing) throw new OperationError(404, 'endpoint_not_found', `No custom endpoint named "${slug}". See: svc-proxy endpoint list`);
+    hadCredential = existing.hasCredential;
+    delete config.endpoints[slug];
+  });
+  const removedCredentialFrom = hadCredential ? await credentials.remove(slug).catch(() => [] as StoredIn[]) : [];
+  return { slug, removedCredentialFrom };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local servers
+// ---------------------------------------------------------------------------------------------
+
+export function listLocals(config: Config): LocalInfo[] {
+  return Object.entries(config.locals).map(([slug, l]) => ({ slug, url: l.url, detected: l.detected, created: l.created }));
+}
+
+export async function addLocal(store: ConfigStore, input: { slug: unknown; url: unknown }): Promise<LocalInfo> {
+  const slug = validateSlug(input.slug, 'Local server');
+  const url = validateUrl(input.url, `Local server ${slug}`);
+  const created = new Date().toISOString();
+  await store.update((config) => {
+    assertSlugFree(config, slug);
+    config.locals[slug] = { url, created, detected: false };
+  });
+  return { slug, url, detected: false, created };
+}
+
+export async function removeLocal(store: ConfigStore, rawSlug: unknown): Promise<{ slug: string }> {
+  const slug = String(rawSlug ?? '');
+  await store.update((config) => {
+    if (!config.locals[slug]) throw new OperationError(404, 'local_not_found', `No local server named "${slug}". See: svc-proxy local list`);
+    delete config.locals[slug];
+  });
+  return { slug };
+}

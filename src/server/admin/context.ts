@@ -1,0 +1,44 @@
+/**
+ * What the admin API's resource modules get from the daemon. Add a field here (and fill it in
+ * src/daemon/runtime.ts) when a new module needs another service.
+ */
+import type { Config } from '../../config/schema.js';
+import type { ConfigStore } from '../../config/store.js';
+import type { KeyVerifier } from '../../keys/verifier.js';
+import type { CredentialCache } from '../../secrets/cache.js';
+import type { KeychainStatus } from '../../secrets/keychain.js';
+
+export interface ConfigProblem {
+  message: string;
+  /** ISO time the problem was noticed. */
+  at: string;
+}
+
+export interface DaemonInfo {
+  pid: number;
+  version: string;
+  host: string;
+  port: number;
+  startedAt: Date;
+  stateDir: string;
+}
+
+export interface ReloadOutcome {
+  /** The file differed from what the daemon had. */
+  changed: boolean;
+  config: Config;
+}
+
+export interface AdminContext {
+  store: ConfigStore;
+  keys: KeyVerifier;
+  credentials: CredentialCache;
+  daemon: DaemonInfo;
+  /** The last hand edit of config.json that could not be used (null when the file is fine). */
+  configProblem(): ConfigProblem | null;
+  keychain(): KeychainStatus;
+  /** Re-read config.json now. Throws ConfigFileError (the last good config stays in force). */
+  reloadConfig(): Promise<ReloadOutcome>;
+  /** Begin a graceful stop (after the current response is sent). */
+  requestShutdown(): void;
+}

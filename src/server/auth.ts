@@ -1,0 +1,40 @@
+/** Service-key authentication for the proxy routes: `Authorization: Bearer <key>` or `x-api-key: <key>`. */
+import type { IncomingMessage } from 'node:http';
+import type { KeyVerifier, VerifiedKey } from '../keys/verifier.js';
+
+export type AuthResult = { ok: true; key: VerifiedKey } | { ok: false; code: 'missing_api_key' | 'invalid_api_key'; message: string };
+
+const MISSING = {
+  ok: false as const,
+  code: 'missing_api_key' as const,
+  message: 'No service key. Send it as "Authorization: Bearer sk-svc-proxy-…" or "x-api-key: sk-svc-proxy-…" (create one with: svc-proxy key create --name <name>).',
+};
+const INVALID = {
+  ok: false as const,
+  code: 'invalid_api_key' as const,
+  message: 'The service key is not valid (unknown or revoked). See: svc-proxy key list',
+};
+
+function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined || header.length < 8) return undefined;
+  if (header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  const token = header.slice(7).trim();
+  return token === '' ? undefined : token;
+}
+
+export function authenticate(req: IncomingMessage, verifier: KeyVerifier): AuthResult {
+  const rawApiKey = req.headers['x-api-key'];
+  const apiKey = typeof rawApiKey === 'string' ? rawApiKey.trim() : undefined;
+  const bearer = bearerToken(req.headers.authorization);
+  if (!apiKey && !bearer) return MISSING;
+  // Some clients send both (one of them a placeholder): either valid key is enough.
+  if (apiKey) {
+    const key = verifier.verify(apiKey);
+    if (key) return { ok: true, key };
+  }
+  if (bearer && bearer !== apiKey) {
+    const key = verifier.verify(bearer);
+    if (key) return { ok: true, key };
+  }
+  return INVALID;
+}

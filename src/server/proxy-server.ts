@@ -1,0 +1,175 @@
+/**
+ * The HTTP front door: raw node:http with a hand-written dispatcher for the proxy bases (the hot
+ * path: host check, route match, key check, then straight to the routing core), and hono only for
+ * /health and /admin/*. Also tracks in-flight requests for a graceful drain on stop.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Settings } from '../config/schema.js';
+import type { KeyVerifier } from '../keys/verifier.js';
+import type { ProxyHandler } from '../routing/proxy-handler.js';
+import { authenticate } from './auth.js';
+import { CorsPolicy } from './cors.js';
+import { HostGuard } from './host-guard.js';
+import { isProxyPath, matchProxyPath, protocolOfPath } from './route-table.js';
+import { sendProtocolError } from './send-error.js';
+
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+export interface ProxyServerOptions {
+  verifier: KeyVerifier;
+  proxy: ProxyHandler;
+  /** Everything that is not a proxy base: /health, /admin/*, and 404s (the hono app). */
+  other: NodeListener;
+  settings: Settings;
+  /** Report an unexpected error (daemon log). Never given request bodies or credentials. */
+  onError(err: unknown, context: string): void;
+}
+
+const UNAUTHORIZED_HEADERS = { 'www-authenticate': 'Bearer realm="svc-proxy"' };
+
+export class ProxyServer {
+  readonly server: Server;
+  private readonly opts: ProxyServerOptions;
+  private readonly cors: CorsPolicy;
+  private hostGuard: HostGuard;
+  private boundHost = '127.0.0.1';
+  private port = 0;
+  private inflight = 0;
+  private draining = false;
+  private onIdle: (() => void) | undefined;
+
+  constructor(opts: ProxyServerOptions) {
+    this.opts = opts;
+    this.cors = new CorsPolicy(opts.settings.corsOrigins);
+    this.hostGuard = new HostGuard(0, this.boundHost, opts.settings.allowedHosts);
+    this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => this.onRequest(req, res));
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+      // Malformed request line/headers (e.g. 431): answer if the socket still can, never crash.
+      if (socket.writable && !socket.writableEnded) {
+        const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+        socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      } else socket.destroy();
+    });
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.server.once('error', onError);
+      this.server.listen(port, host, () => {
+        this.server.off('error', onError);
+        this.boundHost = host;
+        this.port = (this.server.address() as AddressInfo).port;
+        this.reconfigure(this.opts.settings);
+        resolve(this.port);
+      });
+    });
+  }
+
+  /** Apply changed settings (hot reload). Host/port changes need a restart; the rest applies now. */
+  reconfigure(settings: Settings): void {
+    this.opts.settings = settings;
+    this.hostGuard.configure(this.port, this.boundHost, settings.allowedHosts);
+    this.cors.configure(settings.corsOrigins);
+  }
+
+  get inflightRequests(): number {
+    return this.inflight;
+  }
+
+  /**
+   * Stop accepting, let in-flight requests finish for up to `timeoutMs`, then close whatever is
+   * left. Returns how many requests had to be cut.
+   */
+  async drain(timeoutMs: number): Promise<number> {
+    this.draining = true;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    if (this.inflight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.onIdle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    const cut = this.inflight;
+    this.server.closeAllConnections();
+    await closed;
+    return cut;
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    this.inflight++;
+    res.once('close', () => {
+      this.inflight--;
+      if (this.inflight === 0 && this.onIdle) this.onIdle();
+    });
+
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+
+    if (this.draining) {
+      res.setHeader('connection', 'close');
+      sendProtocolError(res, protocolOfPath(path), 503, 'shutting_down', 'svc-proxy is shutting down; retry in a moment.');
+      return;
+    }
+    const host = req.headers.host;
+    if (host !== undefined && !this.hostGuard.allows(host)) {
+      sendProtocolError(
+        res,
+        protocolOfPath(path),
+        403,
+        'forbidden_host',
+        `Host "${host.slice(0, 100)}" is not allowed (DNS-rebinding guard). Use 127.0.0.1 or localhost, or add it to settings.allowedHosts in config.json.`,
+      );
+      return;
+    }
+    if (!isProxyPath(path)) {
+      this.callOther(req, res);
+      return;
+    }
+    this.proxyRequest(req, res, path);
+  }
+
+  private proxyRequest(req: IncomingMessage, res: ServerResponse, path: string): void {
+    if (this.cors.enabled && this.cors.apply(req, res)) return;
+    const method = req.method ?? 'GET';
+    const match = matchProxyPath(path, method);
+    const protocol = match.ok ? match.route.protocol : match.protocol;
+    const auth = authenticate(req, this.opts.verifier);
+    if (!auth.ok) {
+      sendProtocolError(res, protocol, 401, auth.code, auth.message, UNAUTHORIZED_HEADERS);
+      return;
+    }
+    if (!match.ok) {
+      sendProtocolError(res, protocol, match.status, match.code, match.message, match.allow ? { allow: match.allow } : {});
+      return;
+    }
+    let pending: Promise<void>;
+    try {
+      pending = this.opts.proxy.handle(req, res, match.route, { keyId: auth.key.id, keyName: auth.key.name });
+    } catch (err) {
+      this.failed(res, protocol, err);
+      return;
+    }
+    pending.catch((err: unknown) => this.failed(res, protocol, err));
+  }
+
+  private failed(res: ServerResponse, protocol: 'a' | 'b', err: unknown): void {
+    this.opts.onError(err, 'proxy handler');
+    sendProtocolError(res, protocol, 500, 'internal_error', 'svc-proxy hit an internal error; details are in the daemon log.');
+  }
+
+  private callOther(req: IncomingMessage, res: ServerResponse): void {
+    try {
+      const result = this.opts.other(req, res);
+      if (result instanceof Promise) result.catch((err: unknown) => this.failed(res, 'a', err));
+    } catch (err) {
+      this.failed(res, 'a', err);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The proxy's route table, as plain string matching (this runs on every request: no regex engine,
+ * no router). Bases:
+ *   /protocol-a/v1/…           OpenAI dialects (Chat Completions, Responses)
+ *   /protocol-b/v1/…           Anthropic Messages — reached both by SDKs whose base is /protocol-b
+ *                              (they append /v1/messages) and by clients whose base is
+ *                              /protocol-b/v1 (they append /messages)
+ *   /g/<slug>/protocol-a|b/…   the same, for a model group
+ * A missing or doubled `/v1` is tolerated on both bases (tools disagree on who appends it).
+ */
+import type { ProxyEndpoint, ProxyRoute } from '../routing/proxy-handler.js';
+import type { Protocol } from './send-error.js';
+
+export type ProxyMatch =
+  | { ok: true; route: ProxyRoute }
+  | { ok: false; protocol: Protocol; status: number; code: string; message: string; allow?: string };
+
+interface EndpointSpec {
+  endpoint: ProxyEndpoint;
+  methods: readonly string[];
+}
+
+const A_ENDPOINTS: Record<string, EndpointSpec> = {
+  '/chat/completions': { endpoint: 'chat', methods: ['POST'] },
+  '/responses': { endpoint: 'responses', methods: ['POST'] },
+  '/models': { endpoint: 'models', methods: ['GET'] },
+  '/audio/transcriptions': { endpoint: 'transcriptions', methods: ['POST'] },
+};
+const A_RESPONSES_ITEM: EndpointSpec = { endpoint: 'responses_item', methods: ['GET', 'DELETE', 'POST'] };
+
+/** OpenAI endpoints svc-proxy deliberately does not offer. */
+const A_UNSUPPORTED: Record<string, string> = {
+  '/embeddings': 'Embeddings are not offered by svc-proxy.',
+  '/images/generations': 'Image generation is not offered by svc-proxy.',
+  '/images/edits': 'Image editing is not offered by svc-proxy.',
+  '/images/variations': 'Image variations are not offered by svc-proxy.',
+  '/audio/speech': 'Speech (text to speech) is not offered by svc-proxy.',
+  '/audio/translations': 'Audio translation is not offered by svc-proxy; use /audio/transcriptions.',
+};
+
+const B_ENDPOINTS: Record<string, EndpointSpec> = {
+  '/messages': { endpoint: 'messages', methods: ['POST'] },
+  '/messages/count_tokens': { endpoint: 'count_tokens', methods: ['POST'] },
+  '/models': { endpoint: 'models', methods: ['GET'] },
+};
+
+const SLUG = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+/** Protocol whose error shape a path should get (A unless it is under a protocol B base). */
+export function protocolOfPath(path: string): Protocol {
+  let rest = path;
+  if (rest.startsWith('/g/')) {
+    const end = rest.indexOf('/', 3);
+    rest = end === -1 ? '' : rest.slice(end);
+  }
+  return rest === '/protocol-b' || rest.startsWith('/protocol-b/') ? 'b' : 'a';
+}
+
+export function isProxyPath(path: string): boolean {
+  return path.startsWith('/protocol-') || path.startsWith('/g/');
+}
+
+/** `path` is without the query string. */
+export function matchProxyPath(path: string, method: string): ProxyMatch {
+  let rest = path;
+  let group: string | undefined;
+  if (rest.startsWith('/g/')) {
+    const end = rest.indexOf('/', 3);
+    group = end === -1 ? rest.slice(3) : rest.slice(3, end);
+    rest = end === -1 ? '' : rest.slice(end);
+  }
+
+  let protocol: Protocol;
+  if (rest === '/protocol-a' || rest.startsWith('/protocol-a/')) protocol = 'a';
+  else if (rest === '/protocol-b' || rest.startsWith('/protocol-b/')) protocol = 'b';
+  else return notFound('a', path, group !== undefined ? 'A group base is /g/<slug>/protocol-a/v1 or /g/<slug>/protocol-b.' : undefined);
+
+  if (group !== undefined && !SLUG.test(group)) {
+    return { ok: false, protocol, status: 404, code: 'group_not_found', message: `No model group named "${group.slice(0, 80)}".` };
+  }
+
+  let sub = rest.slice('/protocol-a'.length);
+  while (sub.length > 1 && sub.endsWith('/')) sub = sub.slice(0, -1);
+  for (let i = 0; i < 2 && (sub === '/v1' || sub.startsWith('/v1/')); i++) sub = sub.slice(3);
+
+  let spec: EndpointSpec | undefined;
+  if (protocol === 'a') {
+    spec = A_ENDPOINTS[sub];
+    if (!spec && sub.startsWith('/responses/') && sub.length > '/responses/'.length) spec = A_RESPONSES_ITEM;
+    if (!spec) {
+      const unsupported = A_UNSUPPORTED[sub];
+      if (unsupported) return { ok: false, protocol, status: 404, code: 'unsupported_endpoint', message: unsupported };
+    }
+  } else {
+    spec = B_ENDPOINTS[sub];
+  }
+  if (!spec) return notFound(protocol, path);
+  if (!spec.methods.includes(method)) {
+    return {
+      ok: false,
+      protocol,
+      status: 405,
+      code: 'method_not_allowed',
+      message: `${method} is not allowed on ${path}; use ${spec.methods.join(' or ')}.`,
+      allow: spec.methods.join(', '),
+    };
+  }
+  return { ok: true, route: group === undefined ? { protocol, endpoint: spec.endpoint } : { protocol, group, endpoint: spec.endpoint } };
+}
+
+function notFound(protocol: Protocol, path: string, hint?: string): ProxyMatch {
+  const bases =
+    protocol === 'a'
+      ? 'Protocol A routes: /protocol-a/v1/chat/completions, /responses, /models, /audio/transcriptions.'
+      : 'Protocol B routes: /protocol-b/v1/messages, /v1/messages/count_tokens, /v1/models.';
+  return { ok: false, protocol, status: 404, code: 'not_found', message: `No route for ${path.slice(0, 200)}. ${hint ?? bases}` };
+}
