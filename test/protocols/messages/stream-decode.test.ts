@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { messagesCodec } from '../../../src/protocols/messages/index.js';
+import type { HubEvent } from '../../../src/protocols/hub.js';
+import { decodeChunks, fixtureBytes, fixtureJson, fixtureNames, prng, randomOffsets, splitAt } from './helpers.js';
+
+const names = fixtureNames('streams', '.sse');
+
+describe('Messages stream decoder (upstream SSE → hub events)', () => {
+  it('has the stream fixtures', () => {
+    expect(names).toEqual(['cut-short', 'error-mid-stream', 'redacted-server-tool', 'thinking-text-tool']);
+  });
+
+  for (const name of names) {
+    const bytes = fixtureBytes(`streams/${name}.sse`);
+    const expected = fixtureJson<HubEvent[]>(`streams/${name}.events.json`);
+
+    it(`${name}: whole body`, () => {
+      expect(decodeChunks(messagesCodec.createStreamDecoder(), [bytes])).toEqual(expected);
+    });
+
+    it(`${name}: split into two at every byte offset (incl. inside UTF-8 sequences)`, () => {
+      for (let k = 1; k < bytes.length; k++) {
+        const got = decodeChunks(messagesCodec.createStreamDecoder(), splitAt(bytes, [k]));
+        if (JSON.stringify(got) !== JSON.stringify(expected)) expect({ offset: k, got }).toEqual({ offset: k, got: expected });
+      }
+    });
+
+    it(`${name}: one byte at a time, and 300 random multi-way splits`, () => {
+      const single = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
+      expect(decodeChunks(messagesCodec.createStreamDecoder(), splitAt(bytes, single))).toEqual(expected);
+      const rnd = prng(name.length * 7919);
+      for (let r = 0; r < 300; r++) {
+        const offsets = randomOffsets(bytes.length, rnd);
+        expect(decodeChunks(messagesCodec.createStreamDecoder(), splitAt(bytes, offsets))).toEqual(expected);
+      }
+    });
+  }
+
+  it('keeps multi-byte characters intact when the split falls inside one', () => {
+    const bytes = fixtureBytes('streams/thinking-text-tool.sse');
+    const at = bytes.indexOf(Buffer.from('🌧️')) + 2; // in the middle of the 4-byte emoji
+    const events = decodeChunks(messagesCodec.createStreamDecoder(), splitAt(bytes, [at]));
+    expect(events).toContainEqual({ type: 'reasoning_delta', index: 0, text: 'Need weather for 東京 🌧️' });
+  });
+
+  it('emits nothing after the terminal event and nothing more at end()', () => {
+    const d = messagesCodec.createStreamDecoder();
+    decodeChunks(d, [fixtureBytes('streams/thinking-text-tool.sse')]);
+    expect(d.push({ event: 'content_block_start', data: '{"type":"content_block_start","index":9,"content_block":{"type":"text","text":"x"}}' })).toEqual([]);
+    expect(d.end()).toEqual([]);
+  });
+
+  it('turns a malformed event into a final 502 error', () => {
+    const d = messagesCodec.createStreamDecoder();
+    expect(d.push({ event: 'message_start', data: '{"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":3}}}' })).toHaveLength(1);
+    const out = d.push({ event: 'content_block_delta', data: '{not json' });
+    expect(out).toEqual([{ type: 'error', error: expect.objectContaining({ status: 502, code: 'upstream_invalid_response' }) }]);
+    expect(d.end()).toEqual([]);
+  });
+
+  it('maps error types to statuses', () => {
+    const cases: Array<[string, number]> = [
+      ['rate_limit_error', 429],
+      ['api_error', 500],
+      ['authentication_error', 401],
+      ['invalid_request_error', 400],
+      ['something_new', 502],
+    ];
+    for (const [type, status] of cases) {
+      const d = messagesCodec.createStreamDecoder();
+      const out = d.push({ event: 'error', data: JSON.stringify({ type: 'error', error: { type, message: 'm' } }) });
+      expect(out).toEqual([{ type: 'error', error: { status, code: 'upstream_error', message: 'm' } }]);
+    }
+  });
+
+  it('closes blocks the upstream left open, and starts when content precedes message_start', () => {
+    const d = messagesCodec.createStreamDecoder();
+    const out = [
+      ...d.push({ data: '{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_9","name":"f","input":{"a":1}}}' }),
+      ...d.push({ data: '{"type":"message_stop"}' }),
+    ];
+    expect(out).toEqual([
+      { type: 'start' },
+      { type: 'block_start', index: 0, block: { type: 'function_call', callId: 'toolu_9', name: 'f' } },
+      { type: 'arguments_delta', index: 0, json: '{"a":1}' },
+      { type: 'block_stop', index: 0 },
+      { type: 'finish', stopReason: 'end_turn' },
+    ]);
+  });
+
+  it('reads our reasoning envelope in a signature back into its origin', async () => {
+    const { packOrigin } = await import('../../../src/protocols/reasoning-envelope.js');
+    const origin = { kind: 'openai' as const, id: 'rs_1', encryptedContent: 'gAAAA' };
+    const d = messagesCodec.createStreamDecoder();
+    d.push({ data: '{"type":"message_start","message":{"id":"msg_1"}}' });
+    d.push({ data: '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}' });
+    const out = d.push({ data: JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: packOrigin(origin) } }) });
+    expect(out).toEqual([{ type: 'reasoning_origin', index: 0, origin }]);
+  });
+});
