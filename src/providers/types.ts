@@ -47,6 +47,11 @@ export interface ProviderAdapter {
     /** POST audio/transcriptions forwarded. */
     transcriptions: boolean;
   };
+  /**
+   * The configured base URL in canonical form (trailing slashes removed; Messages: trailing `/v1`
+   * removed; local servers: `/v1` added to a bare root). Registry applies it once per resolve.
+   */
+  normaliseBaseUrl(url: string): string;
   /** Full URL for an operation (generate may depend on the dialect; count_tokens on the model). */
   url(baseUrl: string, op: UpstreamOperation, model?: string): string;
   /**

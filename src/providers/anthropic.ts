@@ -1,0 +1,72 @@
+/**
+ * Anthropic Messages upstream (api.anthropic.com). Effort becomes each model's own controls:
+ * adaptive thinking + output_config.effort on 4.6+ and newer lines, budget thinking before that.
+ * A Messages client's own thinking settings pass through unchanged (only the effort level is
+ * capped to what the model takes).
+ */
+import { EFFORTS, type Effort } from '../protocols/hub.js';
+import { claudeTraits } from './anthropic-models.js';
+import { messagesHeaders } from './headers.js';
+import { messagesUrl, normaliseMessagesBase } from './messages-url.js';
+import {
+  applyClaudeEffort,
+  downgradeForcedToolChoice,
+  fixSampling,
+  outputConfig,
+  removeOutputEffort,
+  setOutputEffort,
+} from './messages-body.js';
+import { snapEffort } from './effort.js';
+import type { FinalizeContext, ProviderAdapter } from './types.js';
+
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+
+function isEffort(v: unknown): v is Effort {
+  return typeof v === 'string' && (EFFORTS as readonly string[]).includes(v);
+}
+
+function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
+  const traits = claudeTraits(ctx.model);
+  // `reasoning_effort` is how some Messages clients ask for a level; Anthropic has no such field.
+  delete body.reasoning_effort;
+  const clientEffort = outputConfig(body)?.effort;
+  const native = ctx.passthrough && ctx.from === 'messages' && (body.thinking !== undefined || clientEffort !== undefined);
+
+  let effortSent: string | undefined;
+  let mapped = false;
+  if (ctx.effort === 'none') {
+    effortSent = applyClaudeEffort(body, 'none', traits);
+  } else if (native) {
+    // The client's own thinking settings stay; only its effort level is capped for the model.
+    const asked = isEffort(clientEffort) ? clientEffort : ctx.effort;
+    const level = asked ? snapEffort(asked, traits.efforts) : undefined;
+    if (level) setOutputEffort(body, level);
+    else removeOutputEffort(body);
+    effortSent = level;
+  } else if (ctx.effort) {
+    effortSent = applyClaudeEffort(body, ctx.effort, traits);
+    mapped = true;
+  }
+  if (!ctx.passthrough || mapped) fixSampling(body, traits);
+  downgradeForcedToolChoice(body);
+  return effortSent === undefined ? {} : { effortSent };
+}
+
+export const anthropicAdapter: ProviderAdapter = {
+  kind: 'anthropic',
+  dialect: 'messages',
+  highestEffort: 'max',
+  accepts: { inputAudio: false, hostedTools: false, transcriptions: false },
+  normaliseBaseUrl: normaliseMessagesBase,
+  url: messagesUrl,
+  headers: messagesHeaders,
+  encodeOptions(model) {
+    return {
+      replayReasoning: ['anthropic', 'anthropic_redacted'],
+      defaultMaxTokens: claudeTraits(model).defaultMaxTokens,
+      keepCacheControl: true,
+    };
+  },
+  finalizeBody: finalize,
+  normaliseModelId: (id) => id,
+};

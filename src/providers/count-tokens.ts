@@ -1,0 +1,124 @@
+/**
+ * count_tokens for any target: Anthropic-speaking targets ask `/v1/messages/count_tokens`,
+ * OpenAI asks `/responses/input_tokens`, Gemini its native countTokens; everything else gets a
+ * local tokenizer estimate. Upstream failures become ProtocolErrors (they never count against a
+ * provider's health: that is routing's business).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { ProtocolError } from '../protocols/errors.js';
+import type { Dialect, HubRequest } from '../protocols/hub.js';
+import { messagesCodec } from '../protocols/messages/index.js';
+import { responsesCodec } from '../protocols/responses/index.js';
+import { geminiCountBody } from './gemini-count.js';
+import { estimateInputTokens } from './local-token-estimate.js';
+import type { ResolvedProvider } from './types.js';
+import { readUpstreamBody, toUpstreamError, upstreamRequest, UpstreamError } from './upstream-client.js';
+
+export interface CountTokensInput {
+  hub: HubRequest;
+  /** The client's body as received (used as-is for a Messages target when the client spoke Messages). */
+  raw: Record<string, unknown>;
+  from: Dialect;
+  /** The client's headers (anthropic-version / anthropic-beta reach Messages targets). */
+  headers?: IncomingHttpHeaders;
+}
+
+const TIMEOUTS = { connectTimeoutMs: 10_000, headersTimeoutMs: 60_000, idleTimeoutMs: 60_000 };
+
+/** Fields of a Messages create body that count_tokens rejects. */
+const NOT_FOR_COUNTING = ['max_tokens', 'stream', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'metadata', 'service_tier', 'reasoning_effort', 'container', 'inference_geo'];
+
+/** What `/responses/input_tokens` takes from a create body (PROTOCOLS.md §3.6). */
+const RESPONSES_COUNT_FIELDS = ['model', 'input', 'instructions', 'tools', 'tool_choice', 'text', 'reasoning', 'parallel_tool_calls', 'truncation'];
+
+export async function countTokens(target: ResolvedProvider, model: string, req: CountTokensInput, signal?: AbortSignal): Promise<number> {
+  const { adapter } = target;
+  switch (adapter.kind) {
+    case 'anthropic':
+    case 'custom-b': {
+      const body = messagesCountBody(target, model, req);
+      const res = await post(target, adapter.url(target.baseUrl, 'count_tokens'), adapter.headers(target.credential, req.headers ?? {}, req.from), body, signal);
+      return readCount(res, 'input_tokens', target.slug);
+    }
+    case 'openai': {
+      const encoded = responsesCodec.encodeRequest({ ...req.hub, model, stream: false }, adapter.encodeOptions(model));
+      encoded.model = model;
+      adapter.finalizeBody(encoded, { model, effort: req.hub.reasoning?.effort, from: req.from, passthrough: false, stream: false });
+      const body: Record<string, unknown> = {};
+      for (const key of RESPONSES_COUNT_FIELDS) if (encoded[key] !== undefined) body[key] = encoded[key];
+      const res = await post(target, adapter.url(target.baseUrl, 'count_tokens'), adapter.headers(target.credential, {}, req.from), body, signal);
+      return readCount(res, 'input_tokens', target.slug);
+    }
+    case 'gemini': {
+      const { body, extraTokens } = geminiCountBody(req.hub, model);
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'svc-proxy' };
+      if (target.credential) headers['x-goog-api-key'] = target.credential;
+      const res = await post(target, adapter.url(target.baseUrl, 'count_tokens', model), headers, body, signal);
+      return (await readCount(res, 'totalTokens', target.slug)) + extraTokens;
+    }
+    default:
+      return estimateInputTokens(req.hub);
+  }
+}
+
+function messagesCountBody(target: ResolvedProvider, model: string, req: CountTokensInput): Record<string, unknown> {
+  if (req.from === 'messages') {
+    const body: Record<string, unknown> = { ...req.raw, model };
+    for (const key of NOT_FOR_COUNTING) delete body[key];
+    return body;
+  }
+  const encoded = messagesCodec.encodeRequest({ ...req.hub, model, stream: false }, target.adapter.encodeOptions(model));
+  encoded.model = model;
+  for (const key of NOT_FOR_COUNTING) delete encoded[key];
+  return encoded;
+}
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+async function post(target: ResolvedProvider, url: string, headers: Record<string, string>, body: unknown, signal?: AbortSignal): Promise<Answer> {
+  try {
+    const res = await upstreamRequest({ url, method: 'POST', headers, body: JSON.stringify(body), signal, ...TIMEOUTS });
+    const text = await readUpstreamBody(res, url, 4 * 1024 * 1024);
+    return { status: res.status, text };
+  } catch (err) {
+    const e = err instanceof UpstreamError ? err : toUpstreamError(err, url, TIMEOUTS);
+    throw new ProtocolError(e.status, e.code, `Counting tokens with "${target.slug}" failed: ${e.message}`);
+  }
+}
+
+async function readCount(res: Answer, field: string, slug: string): Promise<number> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(res.text);
+  } catch {
+    parsed = undefined;
+  }
+  if (res.status < 200 || res.status >= 300) {
+    const detail = upstreamMessage(parsed);
+    // Client-side statuses keep their meaning (bad request, auth, not found, rate limit); the rest is a bad gateway.
+    const status = res.status >= 400 && res.status < 500 ? res.status : 502;
+    throw new ProtocolError(status, 'upstream_error', `Counting tokens with "${slug}" failed: the provider answered ${res.status}${detail ? `: ${detail}` : '.'}`);
+  }
+  const value = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[field] : undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new ProtocolError(502, 'upstream_invalid_response', `Counting tokens with "${slug}" failed: the provider's answer has no ${field}.`);
+  }
+  return value;
+}
+
+/** The error message in an OpenAI, Anthropic or Google error body (Google's may be wrapped in an array). */
+export function upstreamMessage(parsed: unknown): string | undefined {
+  const body = Array.isArray(parsed) ? parsed[0] : parsed;
+  if (typeof body !== 'object' || body === null) return undefined;
+  const error = (body as Record<string, unknown>).error;
+  if (typeof error === 'string') return error;
+  if (typeof error === 'object' && error !== null) {
+    const message = (error as Record<string, unknown>).message;
+    if (typeof message === 'string') return message;
+  }
+  const message = (body as Record<string, unknown>).message;
+  return typeof message === 'string' ? message : undefined;
+}

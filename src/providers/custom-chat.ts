@@ -1,0 +1,26 @@
+/**
+ * Custom endpoint, format `a`: any Chat Completions server the user added. Effort is sent as the
+ * client gave it, never lowered; transcriptions are forwarded.
+ */
+import { developerToSystem, setReasoningEffort } from './chat-body.js';
+import { chatUrl, normaliseChatBase } from './chat-url.js';
+import { bearerHeaders } from './headers.js';
+import type { ProviderAdapter } from './types.js';
+
+export const customChatAdapter: ProviderAdapter = {
+  kind: 'custom-a',
+  dialect: 'chat',
+  highestEffort: null,
+  accepts: { inputAudio: true, hostedTools: false, transcriptions: true },
+  normaliseBaseUrl: normaliseChatBase,
+  url: chatUrl,
+  headers: (credential) => bearerHeaders(credential),
+  encodeOptions() {
+    return { replayReasoning: ['unsigned'], systemRole: 'system', maxTokensField: 'max_tokens' };
+  },
+  finalizeBody(body, ctx) {
+    developerToSystem(body);
+    return setReasoningEffort(body, ctx.effort);
+  },
+  normaliseModelId: (id) => id,
+};

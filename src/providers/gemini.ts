@@ -1,0 +1,101 @@
+/**
+ * Google Gemini through its OpenAI-compatible Chat endpoint. Effort goes to `reasoning_effort`
+ * (at most `high`; `none` turns thinking off, except on Pro models that cannot, which get `low`).
+ * Tool and response schemas are cut down to what Gemini accepts. Model ids are listed with a
+ * `models/` prefix; it is removed for display and accepted either way.
+ */
+import { trimBase, joinUrl } from './base-url.js';
+import { developerToSystem, dropOpenAiOnlyParams } from './chat-body.js';
+import { chatUrl } from './chat-url.js';
+import { lowerEffort } from './effort.js';
+import { sanitizeGeminiSchema } from './gemini-schema.js';
+import { bearerHeaders } from './headers.js';
+import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
+
+export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta/openai';
+
+export function stripModelsPrefix(id: string): string {
+  return id.startsWith('models/') ? id.slice('models/'.length) : id;
+}
+
+/** Pro models cannot turn thinking off (2.5 Pro, 3.x Pro): `low` is the closest they take. */
+function cannotDisableThinking(model: string): boolean {
+  return /(^|[-/])pro($|[-.])/.test(model);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function sanitizeTools(body: Record<string, unknown>): void {
+  if (!Array.isArray(body.tools)) return;
+  for (const tool of body.tools) {
+    if (!isObject(tool) || !isObject(tool.function)) continue;
+    const fn = tool.function;
+    if (fn.parameters === undefined) continue;
+    const params = sanitizeGeminiSchema(fn.parameters);
+    // An object without properties is rejected ("should be non-empty for OBJECT type"): no parameters.
+    if (params.type === 'object' && !isObject(params.properties)) delete fn.parameters;
+    else fn.parameters = params;
+  }
+}
+
+function sanitizeResponseFormat(body: Record<string, unknown>): void {
+  const rf = body.response_format;
+  if (!isObject(rf) || rf.type !== 'json_schema' || !isObject(rf.json_schema)) return;
+  const js = rf.json_schema;
+  if (js.schema !== undefined) js.schema = sanitizeGeminiSchema(js.schema);
+}
+
+/** `reasoning_effort` and thinking_config are mutually exclusive: the level the client chose wins. */
+function dropThinkingConfig(body: Record<string, unknown>): void {
+  const extra = body.extra_body;
+  if (!isObject(extra) || !isObject(extra.google)) return;
+  delete extra.google.thinking_config;
+}
+
+function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
+  if (typeof body.model === 'string') body.model = stripModelsPrefix(body.model);
+  developerToSystem(body);
+  dropOpenAiOnlyParams(body);
+  delete body.reasoning;
+  sanitizeTools(body);
+  sanitizeResponseFormat(body);
+  if (ctx.effort === undefined) return {};
+  let effort: string = lowerEffort(ctx.effort, 'high');
+  if (effort === 'none' && cannotDisableThinking(stripModelsPrefix(ctx.model))) effort = 'low';
+  body.reasoning_effort = effort;
+  dropThinkingConfig(body);
+  return { effortSent: effort };
+}
+
+/** Native API root (`…/v1beta`) from the compat base (`…/v1beta/openai`). */
+export function geminiNativeRoot(baseUrl: string): string {
+  const base = trimBase(baseUrl);
+  const q = base.indexOf('?');
+  const path = q === -1 ? base : base.slice(0, q);
+  return path.replace(/\/openai$/, '') + (q === -1 ? '' : base.slice(q));
+}
+
+function url(baseUrl: string, op: UpstreamOperation, model?: string): string {
+  if (op === 'count_tokens') {
+    const id = stripModelsPrefix(model ?? '');
+    return joinUrl(geminiNativeRoot(baseUrl), `/models/${encodeURIComponent(id)}:countTokens`);
+  }
+  return chatUrl(baseUrl, op);
+}
+
+export const geminiAdapter: ProviderAdapter = {
+  kind: 'gemini',
+  dialect: 'chat',
+  highestEffort: 'high',
+  accepts: { inputAudio: true, hostedTools: false, transcriptions: false },
+  normaliseBaseUrl: trimBase,
+  url,
+  headers: (credential) => bearerHeaders(credential),
+  encodeOptions() {
+    return { replayReasoning: [], systemRole: 'system', maxTokensField: 'max_tokens', thoughtSignatures: true };
+  },
+  finalizeBody: finalize,
+  normaliseModelId: stripModelsPrefix,
+};

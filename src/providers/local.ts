@@ -1,0 +1,29 @@
+/**
+ * Local model servers (Ollama, LM Studio, llama.cpp, vLLM): Chat Completions without auth.
+ * Effort is sent as given; OpenAI-only parameters are dropped and `max_tokens` is used, since
+ * these servers reject or ignore the rest (PROTOCOLS.md §5.5).
+ */
+import { developerToSystem, dropOpenAiOnlyParams, setReasoningEffort, useMaxTokensField } from './chat-body.js';
+import { chatUrl, normaliseLocalBase } from './chat-url.js';
+import { bearerHeaders } from './headers.js';
+import type { ProviderAdapter } from './types.js';
+
+export const localAdapter: ProviderAdapter = {
+  kind: 'local',
+  dialect: 'chat',
+  highestEffort: null,
+  accepts: { inputAudio: true, hostedTools: false, transcriptions: false },
+  normaliseBaseUrl: normaliseLocalBase,
+  url: (baseUrl, op) => chatUrl(normaliseLocalBase(baseUrl), op),
+  headers: () => bearerHeaders(undefined),
+  encodeOptions() {
+    return { replayReasoning: ['unsigned'], systemRole: 'system', maxTokensField: 'max_tokens' };
+  },
+  finalizeBody(body, ctx) {
+    developerToSystem(body);
+    dropOpenAiOnlyParams(body);
+    useMaxTokensField(body);
+    return setReasoningEffort(body, ctx.effort);
+  },
+  normaliseModelId: (id) => id,
+};

@@ -1,0 +1,199 @@
+/**
+ * The live model catalog behind GET /models: every connected provider, custom endpoint and local
+ * server (configured or detected), ids prefixed with the provider slug. Each provider's list is
+ * cached (stale-while-revalidate: an expired list is served while a refresh runs), each fetch is
+ * bounded by a timeout, and one failing or slow provider never hides the others.
+ */
+import { createHash } from 'node:crypto';
+import { BUILTIN_PROVIDERS, type Config } from '../config/schema.js';
+import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
+import { detectedUnconfigured, isResolveFailure, resolveProvider } from './registry.js';
+import type { ResolvedProvider } from './types.js';
+import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
+
+export interface CatalogModel {
+  /** "provider/model" */
+  id: string;
+  provider: string;
+  /** Unix seconds. */
+  created?: number;
+  displayName?: string;
+}
+
+export interface CatalogDeps {
+  config(): Config;
+  credential(slug: string): string | undefined;
+  detector?: LocalDetector;
+  /** Fresh lifetime of a provider's list. */
+  ttlMs?: number;
+  /** Fresh lifetime of a failed fetch (the provider is retried in the background after it). */
+  failureTtlMs?: number;
+  /** Bound on one provider's fetch (all pages). */
+  timeoutMs?: number;
+}
+
+export interface ModelCatalog {
+  list(signal?: AbortSignal): Promise<CatalogModel[]>;
+}
+
+interface Entry {
+  models: CatalogModel[];
+  at: number;
+  failed: boolean;
+  refreshing?: Promise<Entry>;
+}
+
+/** Ids that are not text-generation models on the built-in providers' lists. */
+const NOT_CHAT = /(embed|tts|whisper|dall-e|moderation|transcribe|imagen|veo-|aqa|^babbage|^davinci|^sora|gpt-image|chatgpt-image|-realtime|^text-)/i;
+
+const ANTHROPIC_PAGE_LIMIT = 1000;
+const MAX_PAGES = 10;
+
+export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
+  const detector = deps.detector ?? defaultLocalDetector;
+  const ttlMs = deps.ttlMs ?? 60_000;
+  const failureTtlMs = deps.failureTtlMs ?? 10_000;
+  const timeoutMs = deps.timeoutMs ?? 3_000;
+  const cache = new Map<string, Entry>();
+
+  function fetchInto(key: string, target: ResolvedProvider, previous: Entry | undefined): Promise<Entry> {
+    const run = fetchModels(target, timeoutMs)
+      .then((models): Entry => ({ models, at: Date.now(), failed: false }))
+      // A failed refresh keeps the last good list (stale beats empty).
+      .catch((): Entry => ({ models: previous?.models ?? [], at: Date.now(), failed: true }))
+      .then((entry) => {
+        cache.set(key, entry);
+        return entry;
+      });
+    if (previous) previous.refreshing = run;
+    return run;
+  }
+
+  async function forTarget(target: ResolvedProvider): Promise<CatalogModel[]> {
+    const key = cacheKey(target);
+    const entry = cache.get(key);
+    if (!entry) {
+      const placeholder: Entry = { models: [], at: 0, failed: true };
+      cache.set(key, placeholder);
+      placeholder.refreshing = fetchInto(key, target, undefined);
+      return (await placeholder.refreshing).models;
+    }
+    if (entry.at === 0 && entry.refreshing) return (await entry.refreshing).models; // first fetch in flight
+    const age = Date.now() - entry.at;
+    if (age > (entry.failed ? failureTtlMs : ttlMs) && !entry.refreshing) void fetchInto(key, target, entry);
+    return entry.models;
+  }
+
+  return {
+    async list(signal) {
+      const config = deps.config();
+      // The first list waits for the (≤300 ms) probe; later ones use the last result and refresh it behind.
+      if (detector.enabled && !detector.snapshot()) await detector.detect().catch(() => undefined);
+      else detector.touch();
+      const slugs = [
+        ...BUILTIN_PROVIDERS,
+        ...Object.keys(config.endpoints),
+        ...Object.keys(config.locals),
+        ...detectedUnconfigured(config, detector).map((c) => c.slug),
+      ];
+      const targets: ResolvedProvider[] = [];
+      for (const slug of slugs) {
+        const r = resolveProvider(slug, { config: () => config, credential: deps.credential, detector });
+        if (!isResolveFailure(r)) targets.push(r);
+      }
+      const live = new Set(targets.map(cacheKey));
+      for (const key of cache.keys()) if (!live.has(key)) cache.delete(key);
+
+      const work = Promise.all(targets.map((t) => forTarget(t)));
+      const lists = signal ? await abortable(work, signal) : await work;
+      return lists.flat();
+    },
+  };
+}
+
+function cacheKey(t: ResolvedProvider): string {
+  const cred = t.credential ? createHash('sha256').update(t.credential).digest('base64url').slice(0, 16) : '';
+  return `${t.slug}|${t.adapter.kind}|${t.baseUrl}|${cred}`;
+}
+
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** One provider's models, all pages, within `timeoutMs`. Throws on any failure. */
+export async function fetchModels(target: ResolvedProvider, timeoutMs: number): Promise<CatalogModel[]> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const { adapter } = target;
+  const headers = adapter.headers(target.credential, {}, adapter.dialect === 'messages' ? 'chat' : adapter.dialect);
+  delete headers['content-type'];
+  headers.accept = 'application/json';
+  const base = adapter.url(target.baseUrl, 'models');
+  const builtin = (BUILTIN_PROVIDERS as readonly string[]).includes(target.slug);
+  const seen = new Set<string>();
+  const out: CatalogModel[] = [];
+  const add = (rawId: unknown, created: number | undefined, displayName: unknown) => {
+    if (typeof rawId !== 'string' || rawId === '') return;
+    const id = adapter.normaliseModelId(rawId);
+    if (seen.has(id) || (builtin && target.slug !== 'openrouter' && NOT_CHAT.test(id))) return;
+    seen.add(id);
+    const model: CatalogModel = { id: `${target.slug}/${id}`, provider: target.slug };
+    if (created !== undefined && Number.isFinite(created)) model.created = created;
+    if (typeof displayName === 'string' && displayName !== '') model.displayName = displayName;
+    out.push(model);
+  };
+
+  if (adapter.dialect === 'messages') {
+    let after: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const url = `${base}${base.includes('?') ? '&' : '?'}limit=${ANTHROPIC_PAGE_LIMIT}${after ? `&after_id=${encodeURIComponent(after)}` : ''}`;
+      const body = await getJson(url, headers, signal, timeoutMs);
+      const data = Array.isArray(body.data) ? body.data : [];
+      for (const m of data) {
+        if (typeof m !== 'object' || m === null) continue;
+        const r = m as Record<string, unknown>;
+        const created = typeof r.created_at === 'string' ? Math.floor(Date.parse(r.created_at) / 1000) : undefined;
+        add(r.id, created, r.display_name);
+      }
+      if (body.has_more !== true || typeof body.last_id !== 'string') break;
+      after = body.last_id;
+    }
+    return out;
+  }
+
+  const body = await getJson(base, headers, signal, timeoutMs);
+  const data = Array.isArray(body.data) ? body.data : Array.isArray(body.models) ? body.models : [];
+  for (const m of data) {
+    if (typeof m === 'string') {
+      add(m, undefined, undefined);
+      continue;
+    }
+    if (typeof m !== 'object' || m === null) continue;
+    const r = m as Record<string, unknown>;
+    add(r.id ?? r.name, typeof r.created === 'number' ? r.created : undefined, r.display_name ?? (r.id !== undefined ? r.name : undefined));
+  }
+  return out;
+}
+
+async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {
+  const res = await upstreamRequest({ url, method: 'GET', headers, signal, connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
+  const text = await readUpstreamBody(res, url, 32 * 1024 * 1024);
+  if (res.status < 200 || res.status >= 300) throw new Error(`models list answered ${res.status}`);
+  const parsed: unknown = JSON.parse(text);
+  if (Array.isArray(parsed)) return { data: parsed };
+  if (typeof parsed !== 'object' || parsed === null) throw new Error('models list is not JSON object');
+  return parsed as Record<string, unknown>;
+}
