@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import type { ResponseContext } from '../../../src/protocols/codec.js';
+import type { HubEvent } from '../../../src/protocols/hub.js';
+import { responsesCodec } from '../../../src/protocols/responses/index.js';
+import { SseParser, type SseEvent } from '../../../src/protocols/sse.js';
+import { jsonFixture } from './fixtures.js';
+import { replay } from './replay.js';
+
+type Wire = Record<string, unknown> & { type: string; sequence_number: number };
+
+function encodeAll(events: HubEvent[], ctx: ResponseContext = { model: 'p/m', created: 1, idSuffix: 'S' }): { sse: string; wire: Wire[] } {
+  const enc = responsesCodec.createStreamEncoder(ctx);
+  const sse = events.map((e) => enc.encode(e)).join('');
+  const parsed: SseEvent[] = [];
+  const parser = new SseParser((ev) => parsed.push(ev));
+  parser.push(Buffer.from(sse));
+  parser.end();
+  const wire = parsed.map((ev) => {
+    const data = JSON.parse(ev.data) as Wire;
+    // Every event is named, and the name is the type inside.
+    expect(ev.event).toBe(data.type);
+    return data;
+  });
+  return { sse, wire };
+}
+
+/** Invariants every Responses stream we emit must hold. */
+function checkSequence(wire: Wire[]): void {
+  expect(wire.map((w) => w.sequence_number)).toEqual(wire.map((_, i) => i));
+  expect(wire[0]?.type).toBe('response.created');
+  expect(wire[1]?.type).toBe('response.in_progress');
+  const last = wire.at(-1)!;
+  expect(['response.completed', 'response.incomplete', 'response.failed']).toContain(last.type);
+  const added = wire.filter((w) => w.type === 'response.output_item.added');
+  added.forEach((w, i) => expect(w.output_index).toBe(i));
+  const finalOutput = (last.response as { output: Array<{ id: string }> }).output;
+  expect(finalOutput).toHaveLength(added.length);
+  for (const w of wire.filter((x) => x.type === 'response.output_item.done')) {
+    expect(finalOutput[w.output_index as number]).toEqual(w.item);
+  }
+  // Item ids are unique and carry their dialect prefix.
+  const ids = added.map((w) => (w.item as { id: string }).id);
+  expect(new Set(ids).size).toBe(ids.length);
+  for (const id of ids) expect(id).toMatch(/^(msg|fc|rs)_/);
+  for (const w of wire) expect(w).not.toHaveProperty('error', expect.anything() as unknown);
+}
+
+describe('responses stream encoder: golden fixture', () => {
+  it('anthropic-tool-turn', () => {
+    const fx = jsonFixture<{ ctx: ResponseContext; events: HubEvent[]; expected: Wire[] }>('stream-encode', 'anthropic-tool-turn.json');
+    const { sse, wire } = encodeAll(fx.events, fx.ctx);
+    expect(wire).toEqual(fx.expected);
+    checkSequence(wire);
+    // Wire format: `event:` line, one `data:` line, blank line — for every event.
+    expect(sse).toMatch(/^(event: [a-z_.]+\ndata: [^\n]+\n\n)+$/);
+  });
+});
+
+describe('responses stream encoder: sequences', () => {
+  it('interleaved hub blocks keep output_index = position in the final output', () => {
+    const { wire } = encodeAll([
+      { type: 'start' },
+      { type: 'block_start', index: 0, block: { type: 'function_call', callId: 'call_a', name: 'a' } },
+      { type: 'block_start', index: 1, block: { type: 'function_call', callId: 'call_b', name: 'b' } },
+      { type: 'arguments_delta', index: 1, json: '{"y":' },
+      { type: 'arguments_delta', index: 0, json: '{"x":1}' },
+      { type: 'arguments_delta', index: 1, json: '2}' },
+      { type: 'block_stop', index: 1 },
+      { type: 'block_stop', index: 0 },
+      { type: 'finish', stopReason: 'tool_use', usage: { inputTokens: 3, outputTokens: 4 } },
+    ]);
+    checkSequence(wire);
+    const last = wire.at(-1)!;
+    expect(last.type).toBe('response.completed');
+    expect((last.response as { output: unknown[] }).output).toEqual([
+      { id: 'fc_S_0', type: 'function_call', call_id: 'call_a', name: 'a', arguments: '{"x":1}', status: 'completed' },
+      { id: 'fc_S_1', type: 'function_call', call_id: 'call_b', name: 'b', arguments: '{"y":2}', status: 'completed' },
+    ]);
+    const deltas = wire.filter((w) => w.type === 'response.function_call_arguments.delta').map((w) => [w.output_index, w.delta]);
+    expect(deltas).toEqual([
+      [1, '{"y":'],
+      [0, '{"x":1}'],
+      [1, '2}'],
+    ]);
+  });
+
+  it('max_tokens → response.incomplete, closing open items as incomplete', () => {
+    const { wire } = encodeAll([
+      { type: 'start', id: 'chatcmpl-1' },
+      { type: 'block_start', index: 0, block: { type: 'text' } },
+      { type: 'text_delta', index: 0, text: 'Once upon' },
+      { type: 'finish', stopReason: 'max_tokens' },
+    ]);
+    checkSequence(wire);
+    expect(wire.map((w) => w.type).slice(2)).toEqual([
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.incomplete',
+    ]);
+    const last = wire.at(-1)!.response as Record<string, unknown>;
+    expect(last.status).toBe('incomplete');
+    expect(last.incomplete_details).toEqual({ reason: 'max_output_tokens' });
+    expect(last.output).toEqual([
+      { id: 'msg_S_0', type: 'message', role: 'assistant', status: 'incomplete', content: [{ type: 'output_text', text: 'Once upon', annotations: [] }] },
+    ]);
+    expect(last.usage).toBeNull();
+  });
+
+  it('error → error event then response.failed, nothing after', () => {
+    const enc = responsesCodec.createStreamEncoder({ model: 'p/m', created: 1, idSuffix: 'E' });
+    const parts = [
+      enc.encode({ type: 'start' }),
+      enc.encode({ type: 'block_start', index: 0, block: { type: 'text' } }),
+      enc.encode({ type: 'text_delta', index: 0, text: 'Hal' }),
+      enc.encode({ type: 'error', error: { status: 529, code: 'upstream_error', message: 'anthropic: Overloaded' } }),
+      enc.encode({ type: 'text_delta', index: 0, text: 'lo' }),
+      enc.encode({ type: 'finish', stopReason: 'end_turn' }),
+    ];
+    expect(parts.slice(4)).toEqual(['', '']);
+    const { wire } = encodeAll([
+      { type: 'start' },
+      { type: 'block_start', index: 0, block: { type: 'text' } },
+      { type: 'text_delta', index: 0, text: 'Hal' },
+      { type: 'error', error: { status: 529, code: 'upstream_error', message: 'anthropic: Overloaded' } },
+    ]);
+    checkSequence(wire);
+    expect(wire.at(-2)).toEqual({ type: 'error', sequence_number: 5, code: 'upstream_error', message: 'anthropic: Overloaded', param: null });
+    const failed = wire.at(-1)!.response as Record<string, unknown>;
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toEqual({ code: 'upstream_error', message: 'anthropic: Overloaded' });
+    expect(failed.output).toEqual([
+      { id: 'msg_S_0', type: 'message', role: 'assistant', status: 'incomplete', content: [{ type: 'output_text', text: 'Hal', annotations: [] }] },
+    ]);
+  });
+
+  it('starts by itself when the first event is not start, and an empty reasoning block has no summary part', () => {
+    const { wire } = encodeAll([
+      { type: 'block_start', index: 0, block: { type: 'reasoning' } },
+      { type: 'reasoning_origin', index: 0, origin: { kind: 'anthropic_redacted', data: 'xyz' } },
+      { type: 'block_stop', index: 0 },
+      { type: 'block_start', index: 1, block: { type: 'refusal' } },
+      { type: 'refusal_delta', index: 1, text: 'No.' },
+      { type: 'finish', stopReason: 'refusal' },
+    ]);
+    checkSequence(wire);
+    expect(wire.some((w) => w.type.startsWith('response.reasoning_summary'))).toBe(false);
+    const out = (wire.at(-1)!.response as { status: string; output: Array<Record<string, unknown>> });
+    expect(out.status).toBe('completed');
+    expect(out.output[0]).toMatchObject({ type: 'reasoning', id: 'rs_S_0', summary: [] });
+    expect(String(out.output[0]!.encrypted_content)).toMatch(/^svcp1\./);
+    expect(out.output[1]).toEqual({ id: 'msg_S_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'refusal', refusal: 'No.' }] });
+    expect(wire.map((w) => w.type)).toContain('response.refusal.done');
+  });
+
+  it('reuses the upstream id suffix when no suffix is injected, and an openai origin keeps its native reasoning id', () => {
+    const { wire } = encodeAll(
+      [
+        { type: 'start', id: 'msg_01ABC' },
+        { type: 'block_start', index: 0, block: { type: 'reasoning', origin: { kind: 'openai', id: 'rs_native', encryptedContent: 'enc' } } },
+        { type: 'reasoning_delta', index: 0, text: 'x' },
+        { type: 'block_stop', index: 0 },
+        { type: 'finish', stopReason: 'end_turn' },
+      ],
+      { model: 'p/m' },
+    );
+    expect((wire[0]!.response as { id: string }).id).toBe('resp_01ABC');
+    expect(wire.at(-1)!.response).toMatchObject({ output: [{ type: 'reasoning', id: 'rs_native', encrypted_content: 'enc' }] });
+  });
+});
+
+describe('responses stream encoder → decoder round trip', () => {
+  it('the decoder reads back what the encoder wrote (origins via the envelope)', () => {
+    const fx = jsonFixture<{ ctx: ResponseContext; events: HubEvent[] }>('stream-encode', 'anthropic-tool-turn.json');
+    const { sse } = encodeAll(fx.events, fx.ctx);
+    const back = replay(responsesCodec.createStreamDecoder(), [Buffer.from(sse)]);
+    expect(back).toEqual([
+      { type: 'start', id: 'resp_01XYZ', model: 'anthropic/claude-sonnet-4-5' },
+      { type: 'block_start', index: 0, block: { type: 'reasoning' } },
+      { type: 'reasoning_delta', index: 0, text: 'Let me ' },
+      { type: 'reasoning_delta', index: 0, text: 'check.' },
+      { type: 'reasoning_origin', index: 0, origin: { kind: 'anthropic', signature: 'EqQBCkYIBxgCKkDsig' } },
+      { type: 'block_stop', index: 0 },
+      { type: 'block_start', index: 1, block: { type: 'text' } },
+      { type: 'text_delta', index: 1, text: 'Checking ☀' },
+      { type: 'block_stop', index: 1 },
+      { type: 'block_start', index: 2, block: { type: 'function_call', callId: 'toolu_01A', name: 'get_weather' } },
+      { type: 'arguments_delta', index: 2, json: '{"city":' },
+      { type: 'arguments_delta', index: 2, json: '"Paris"}' },
+      { type: 'block_stop', index: 2 },
+      { type: 'finish', stopReason: 'tool_use', usage: { inputTokens: 1200, outputTokens: 85, cacheReadTokens: 1000, cacheWriteTokens: 0, reasoningTokens: 0 } },
+    ]);
+  });
+});
