@@ -72,3 +72,7 @@ export function randomOffsets(len: number, rnd: () => number, max = 12): number[
   for (let i = 0; i < n; i++) set.add(1 + Math.floor(rnd() * Math.max(1, len - 1)));
   return [...set].sort((a, b) => a - b);
 }
+
+/** Wire JSON viewed loosely, for assertions on deep paths of encoded bodies. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only view of arbitrary JSON
+export type Loose = any;

@@ -1,0 +1,274 @@
+import { describe, expect, it } from 'vitest';
+import { ProtocolError } from '../../../src/protocols/errors.js';
+import { messagesCodec } from '../../../src/protocols/messages/index.js';
+import { packOrigin } from '../../../src/protocols/reasoning-envelope.js';
+
+const decode = messagesCodec.decodeRequest;
+
+function base(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { model: 'openai/gpt-5.2', max_tokens: 1024, messages: [{ role: 'user', content: 'hi' }], ...extra };
+}
+
+/** The ProtocolError `fn` throws (fails the test when it throws anything else or nothing). */
+function errorOf(fn: () => unknown): ProtocolError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ProtocolError);
+    return e as ProtocolError;
+  }
+  throw new Error('expected a ProtocolError');
+}
+
+function codeOf(body: unknown): string {
+  const e = errorOf(() => decode(body));
+  expect(e.status).toBe(400);
+  return e.code;
+}
+
+const toolTurn = (id = 'toolu_1') => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'f', input: {} }] });
+const resultTurn = (id = 'toolu_1', extra: unknown[] = []) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }, ...extra] });
+
+describe('Messages decodeRequest: validation', () => {
+  it('rejects bodies that are not objects', () => {
+    for (const b of [null, 1, 'x', [], true]) expect(codeOf(b)).toBe('invalid_request');
+  });
+
+  it('requires a model', () => {
+    expect(codeOf({ messages: [{ role: 'user', content: 'x' }] })).toBe('invalid_model');
+    expect(codeOf(base({ model: '  ' }))).toBe('invalid_model');
+    expect(codeOf(base({ model: 5 }))).toBe('invalid_model');
+  });
+
+  it('requires a non-empty messages array of valid turns', () => {
+    expect(codeOf(base({ messages: undefined }))).toBe('invalid_messages');
+    expect(codeOf(base({ messages: [] }))).toBe('invalid_messages');
+    expect(codeOf(base({ messages: ['hi'] }))).toBe('invalid_messages');
+    expect(codeOf(base({ messages: [{ role: 'tool', content: 'x' }] }))).toBe('invalid_messages');
+    expect(codeOf(base({ messages: [{ role: 'user', content: 5 }] }))).toBe('invalid_messages');
+    expect(codeOf(base({ messages: [{ role: 'user', content: [{ text: 'no type' }] }] }))).toBe('invalid_content_part');
+    expect(codeOf(base({ messages: [{ role: 'user', content: [{ type: 'text', text: 5 }] }] }))).toBe('invalid_content_part');
+  });
+
+  it('names the offending field in param', () => {
+    const e = errorOf(() => decode(base({ messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'image', source: { type: 'base64', media_type: 'text/html', data: 'x' } }] }] })));
+    expect(e.code).toBe('invalid_image');
+    expect(e.param).toBe('messages[0].content[1].source.media_type');
+  });
+
+  it('validates images', () => {
+    const img = (source: unknown) => base({ messages: [{ role: 'user', content: [{ type: 'image', source }] }] });
+    expect(codeOf(img(undefined))).toBe('invalid_image');
+    expect(codeOf(img({ type: 'base64', media_type: 'image/png', data: '' }))).toBe('invalid_image');
+    expect(codeOf(img({ type: 'base64', media_type: 'application/pdf', data: 'x' }))).toBe('invalid_image');
+    expect(codeOf(img({ type: 'url' }))).toBe('invalid_image');
+    expect(codeOf(img({ type: 'ftp', url: 'x' }))).toBe('invalid_image');
+    expect(decode(img({ type: 'url', url: 'https://x/y.png' })).items[0]).toEqual({
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'image', source: { kind: 'url', url: 'https://x/y.png' } }],
+    });
+  });
+
+  it('rejects blocks in the wrong turn', () => {
+    expect(codeOf(base({ messages: [{ role: 'user', content: [{ type: 'thinking', thinking: 'x', signature: 's' }] }] }))).toBe('invalid_content_part');
+    expect(codeOf(base({ messages: [{ role: 'user', content: [{ type: 'tool_use', id: 'a', name: 'f', input: {} }] }] }))).toBe('invalid_content_part');
+    expect(codeOf(base({ messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'image', source: { type: 'url', url: 'u' } }] }] }))).toBe('invalid_content_part');
+  });
+
+  it('rejects Anthropic server tools and their blocks with unsupported_feature', () => {
+    const e = errorOf(() => decode(base({ tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] })));
+    expect(e.code).toBe('unsupported_feature');
+    expect(e.message).toMatch(/web_search_20250305/);
+    expect(e.message).toMatch(/anthropic\//);
+    expect(codeOf(base({ tools: [{ type: 'bash_20250124', name: 'bash' }] }))).toBe('unsupported_feature');
+    expect(codeOf(base({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'server_tool_use', id: 's', name: 'web_search', input: {} }] }] }))).toBe('unsupported_feature');
+    expect(codeOf(base({ mcp_servers: [{ type: 'url', url: 'https://mcp', name: 'm' }] }))).toBe('unsupported_feature');
+    // A regular tool may say type "custom".
+    expect(decode(base({ tools: [{ type: 'custom', name: 'f', input_schema: { type: 'object' } }] })).tools).toEqual([
+      { type: 'function', name: 'f', parameters: { type: 'object' } },
+    ]);
+  });
+
+  it('validates tools', () => {
+    expect(codeOf(base({ tools: {} }))).toBe('invalid_request');
+    expect(codeOf(base({ tools: [{ name: '' }] }))).toBe('invalid_request');
+    expect(codeOf(base({ tools: [{ name: 'f', input_schema: 'x' }] }))).toBe('invalid_request');
+    expect(codeOf(base({ tools: [{ name: 'f', cache_control: { type: 'persistent' } }] }))).toBe('invalid_request');
+    expect(decode(base({ tools: [{ name: 'f' }] })).tools).toEqual([{ type: 'function', name: 'f' }]);
+  });
+});
+
+describe('Messages decodeRequest: tool call pairing', () => {
+  const user = { role: 'user', content: 'go' };
+
+  it('accepts a pending call in the final assistant turn', () => {
+    const req = decode(base({ messages: [user, toolTurn()] }));
+    expect(req.items.map((i) => i.type)).toEqual(['message', 'function_call']);
+  });
+
+  it('rejects a tool_use whose next user turn has no tool_result', () => {
+    const e = errorOf(() => decode(base({ messages: [user, toolTurn(), { role: 'user', content: 'never mind' }] })));
+    expect(e.code).toBe('invalid_tool_call');
+    expect(e.message).toMatch(/toolu_1/);
+  });
+
+  it('rejects an answer that comes a turn too late', () => {
+    const msgs = [user, toolTurn(), { role: 'user', content: 'wait' }, { role: 'assistant', content: 'ok' }, resultTurn()];
+    expect(codeOf(base({ messages: msgs }))).toBe('invalid_tool_call');
+  });
+
+  it('rejects a tool_result without a matching tool_use, and a duplicate one', () => {
+    expect(codeOf(base({ messages: [resultTurn('toolu_x')] }))).toBe('invalid_tool_call');
+    const dup = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1' }, { type: 'tool_result', tool_use_id: 'toolu_1' }] };
+    expect(errorOf(() => decode(base({ messages: [user, toolTurn(), dup] }))).message).toMatch(/already/);
+  });
+
+  it('rejects a reused tool_use id and a tool_use without id', () => {
+    const msgs = [user, toolTurn('a'), resultTurn('a'), toolTurn('a'), resultTurn('a')];
+    expect(codeOf(base({ messages: msgs }))).toBe('invalid_tool_call');
+    expect(codeOf(base({ messages: [user, { role: 'assistant', content: [{ type: 'tool_use', name: 'f', input: {} }] }] }))).toBe('invalid_tool_call');
+  });
+
+  it('puts tool results first, in order, then the text of the same turn', () => {
+    const turn = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'before' },
+        { type: 'tool_result', tool_use_id: 'b', content: 'B' },
+        { type: 'text', text: 'between' },
+        { type: 'tool_result', tool_use_id: 'a', content: 'A' },
+      ],
+    };
+    const assistant = { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'f', input: {} }, { type: 'tool_use', id: 'b', name: 'f', input: {} }] };
+    const req = decode(base({ messages: [user, assistant, turn] }));
+    expect(req.items.slice(3)).toEqual([
+      { type: 'function_call_output', callId: 'b', output: 'B' },
+      { type: 'function_call_output', callId: 'a', output: 'A' },
+      { type: 'message', role: 'user', content: [{ type: 'text', text: 'before' }, { type: 'text', text: 'between' }] },
+    ]);
+  });
+
+  it('merges consecutive same-role turns before pairing (as Anthropic does)', () => {
+    const msgs = [user, toolTurn('a'), { role: 'assistant', content: [{ type: 'tool_use', id: 'b', name: 'g', input: { x: 1 } }] }, resultTurn('a'), resultTurn('b')];
+    const req = decode(base({ messages: msgs }));
+    expect(req.items.map((i) => i.type)).toEqual(['message', 'function_call', 'function_call', 'function_call_output', 'function_call_output']);
+  });
+
+  it('reads tool_result content, errors and an empty result', () => {
+    const msgs = [user, toolTurn(), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true }] }];
+    expect(decode(base({ messages: msgs })).items[2]).toEqual({ type: 'function_call_output', callId: 'toolu_1', output: '', isError: true });
+    const bad = [user, toolTurn(), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'tool_reference', tool_name: 'x' }] }] }];
+    expect(codeOf(base({ messages: bad }))).toBe('unsupported_feature');
+  });
+});
+
+describe('Messages decodeRequest: reasoning and limits', () => {
+  it('validates effort from output_config.effort and reasoning_effort', () => {
+    expect(decode(base({ output_config: { effort: 'max' } })).reasoning).toEqual({ effort: 'max' });
+    expect(decode(base({ reasoning_effort: 'minimal' })).reasoning).toEqual({ effort: 'low' });
+    expect(decode(base({ output_config: { effort: 'none' } })).reasoning).toEqual({ effort: 'none' });
+    expect(decode(base({ output_config: { effort: 'high' }, reasoning_effort: 'low' })).reasoning).toEqual({ effort: 'high' });
+    expect(codeOf(base({ output_config: { effort: 'extreme' } }))).toBe('invalid_reasoning');
+    expect(codeOf(base({ reasoning_effort: 'HIGH' }))).toBe('invalid_reasoning');
+    expect(codeOf(base({ output_config: { effort: 'high' }, reasoning_effort: 3 }))).toBe('invalid_reasoning');
+    expect(decode(base({ output_config: { effort: null } })).reasoning).toBeUndefined();
+  });
+
+  it('reads every thinking type', () => {
+    expect(decode(base({ thinking: { type: 'enabled', budget_tokens: 1024, display: 'omitted' } })).reasoning).toEqual({ thinkingType: 'enabled', budgetTokens: 1024, display: 'omitted' });
+    expect(decode(base({ thinking: { type: 'adaptive' } })).reasoning).toEqual({ thinkingType: 'adaptive' });
+    expect(decode(base({ thinking: { type: 'disabled' } })).reasoning).toEqual({ thinkingType: 'disabled' });
+    expect(decode(base({ thinking: { type: 'between_tools' } })).reasoning).toEqual({ thinkingType: 'between_tools' });
+    expect(codeOf(base({ thinking: { type: 'enabled' } }))).toBe('invalid_reasoning');
+    expect(codeOf(base({ thinking: { type: 'enabled', budget_tokens: -5 } }))).toBe('invalid_reasoning');
+    expect(codeOf(base({ thinking: { type: 'sometimes' } }))).toBe('invalid_reasoning');
+    expect(codeOf(base({ thinking: { type: 'adaptive', display: 'full' } }))).toBe('invalid_reasoning');
+    expect(codeOf(base({ thinking: 'on' }))).toBe('invalid_reasoning');
+  });
+
+  it('is lenient about a missing max_tokens but rejects absurd ones', () => {
+    expect(decode(base({ max_tokens: undefined })).maxOutputTokens).toBeUndefined();
+    expect(decode(base({ max_tokens: 64000 })).maxOutputTokens).toBe(64000);
+    for (const v of [-1, 1.5, 0, 1e12, '100', Number.MAX_SAFE_INTEGER]) expect(codeOf(base({ max_tokens: v }))).toBe('invalid_max_tokens');
+  });
+
+  it('validates sampling and stop', () => {
+    expect(codeOf(base({ temperature: 3 }))).toBe('invalid_request');
+    expect(codeOf(base({ top_p: 1.5 }))).toBe('invalid_request');
+    expect(codeOf(base({ top_k: 2.5 }))).toBe('invalid_request');
+    expect(codeOf(base({ stop_sequences: 'END' }))).toBe('invalid_request');
+    expect(codeOf(base({ stop_sequences: [1] }))).toBe('invalid_request');
+    expect(codeOf(base({ stream: 'yes' }))).toBe('invalid_request');
+    expect(codeOf(base({ metadata: { user_id: 7 } }))).toBe('invalid_request');
+  });
+
+  it('maps tool_choice and disable_parallel_tool_use', () => {
+    expect(decode(base({ tool_choice: { type: 'auto', disable_parallel_tool_use: true } }))).toMatchObject({ toolChoice: { type: 'auto' }, parallelToolCalls: false });
+    expect(decode(base({ tool_choice: { type: 'any' } }))).toMatchObject({ toolChoice: { type: 'required' } });
+    expect(decode(base({ tool_choice: { type: 'tool', name: 'f' } }))).toMatchObject({ toolChoice: { type: 'function', name: 'f' } });
+    const none = decode(base({ tool_choice: { type: 'none' } }));
+    expect(none.toolChoice).toEqual({ type: 'none' });
+    expect(none.parallelToolCalls).toBeUndefined();
+    expect(codeOf(base({ tool_choice: 'auto' }))).toBe('invalid_request');
+    expect(codeOf(base({ tool_choice: { type: 'tool' } }))).toBe('invalid_request');
+    expect(codeOf(base({ tool_choice: { type: 'some' } }))).toBe('invalid_request');
+  });
+
+  it('reads structured output from output_config.format and the older output_format', () => {
+    const schema = { type: 'object', properties: {} };
+    const expected = { type: 'json_schema', name: 'response', schema, strict: true };
+    expect(decode(base({ output_config: { format: { type: 'json_schema', schema } } })).responseFormat).toEqual(expected);
+    expect(decode(base({ output_format: { type: 'json_schema', schema } })).responseFormat).toEqual(expected);
+    expect(codeOf(base({ output_config: { format: { type: 'json_object' } } }))).toBe('invalid_request');
+    expect(codeOf(base({ output_config: { format: { type: 'json_schema' } } }))).toBe('invalid_request');
+    expect(codeOf(base({ output_config: 'json' }))).toBe('invalid_request');
+  });
+
+  it('reads thinking blocks: native signatures, our envelopes, unsigned, redacted', () => {
+    const origin = { kind: 'openrouter' as const, details: [{ type: 'reasoning.text', text: 't' }] };
+    const req = decode(
+      base({
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: 'a', signature: 'native' },
+              { type: 'thinking', thinking: 'b', signature: packOrigin(origin) },
+              { type: 'thinking', thinking: 'c', signature: 'svcp1.not-base64-json' },
+              { type: 'thinking', thinking: 'd' },
+              { type: 'redacted_thinking', data: 'R' },
+              { type: 'text', text: 'answer' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(req.items.slice(1)).toEqual([
+      { type: 'reasoning', text: 'a', origin: { kind: 'anthropic', signature: 'native' } },
+      { type: 'reasoning', text: 'b', origin },
+      // Not one of ours after all: kept as the native signature it claims to be.
+      { type: 'reasoning', text: 'c', origin: { kind: 'anthropic', signature: 'svcp1.not-base64-json' } },
+      { type: 'reasoning', text: 'd', origin: { kind: 'unsigned' } },
+      { type: 'reasoning', text: '', origin: { kind: 'anthropic_redacted', data: 'R' } },
+      { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'answer' }] },
+    ]);
+  });
+
+  it('keeps the order of text and tool calls inside an assistant turn', () => {
+    const req = decode(
+      base({
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'tool_use', id: 't', name: 'f', input: { k: [1, '✓'] } }, { type: 'text', text: 'b' }] },
+        ],
+      }),
+    );
+    expect(req.items.slice(1)).toEqual([
+      { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'a' }] },
+      { type: 'function_call', callId: 't', name: 'f', arguments: '{"k":[1,"✓"]}' },
+      { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'b' }] },
+    ]);
+  });
+});
