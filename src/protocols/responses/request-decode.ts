@@ -136,10 +136,10 @@ function decodeIdentity(body: JsonObject, req: HubRequest): void {
   const metadata = body.metadata;
   if (metadata === undefined || metadata === null) return;
   if (!isObject(metadata)) throw badRequest('invalid_request', 'metadata must be an object of string values.', 'metadata');
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(metadata)) {
+  const entries = Object.entries(metadata);
+  for (const [key, value] of entries) {
     if (typeof value !== 'string') throw badRequest('invalid_request', `metadata.${key} must be a string.`, `metadata.${key}`);
-    out[key] = value;
   }
-  req.metadata = out;
+  // fromEntries defines own properties, so even a "__proto__" key stays an ordinary key.
+  req.metadata = Object.fromEntries(entries) as Record<string, string>;
 }
