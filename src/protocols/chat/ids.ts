@@ -17,11 +17,15 @@ export function chatCompletionId(hubId: string | undefined, idSuffix?: string): 
 }
 
 /**
- * A tool-call id for a server that sent none (or an empty one). It mixes in the upstream response
- * id so ids stay unique across turns (Anthropic rejects duplicate tool_use ids in one request),
- * yet stays deterministic for one upstream answer.
+ * The stem of tool-call ids we invent for one upstream answer: its response id (random when there
+ * is none), so invented ids stay unique across turns — Anthropic rejects duplicate tool_use ids
+ * in one request — yet stay deterministic for one answer.
  */
-export function synthesizedCallId(responseId: string | undefined, n: number): string {
-  const base = (responseId ?? '').replace(/[^A-Za-z0-9]/g, '').slice(-24);
-  return base ? `call_${base}_${n}` : `call_${n}`;
+export function callIdBase(responseId: string | undefined): string {
+  return (responseId ?? '').replace(/[^A-Za-z0-9]/g, '').slice(-24) || randomUUID().replace(/-/g, '').slice(0, 16);
+}
+
+/** A tool-call id for a call the server sent without one (or with another call's id). */
+export function synthesizedCallId(base: string, n: number): string {
+  return `call_${base}_${n}`;
 }

@@ -16,7 +16,7 @@ import { detailsText, upstreamDetails, upstreamReasoningText } from './reasoning
 import { stopReasonFromChat } from './finish-reason.js';
 import { usageFromChat } from './usage.js';
 import { upstreamError } from './upstream-error.js';
-import { synthesizedCallId } from './ids.js';
+import { callIdBase, synthesizedCallId } from './ids.js';
 import { argumentsText, contentText, thoughtSignatureOf } from './upstream-read.js';
 
 type SequentialKind = 'text' | 'reasoning' | 'refusal';
@@ -47,6 +47,9 @@ export class ChatStreamDecoder implements StreamDecoder {
   private finished = false;
   private usage: Usage | undefined;
   private hadToolCalls = false;
+  private idBase: string | undefined;
+  private readonly usedCallIds = new Set<string>();
+  private toolOrdinal = 0;
 
   push(ev: SseEvent): HubEvent[] {
     if (this.done) return [];
@@ -195,7 +198,10 @@ export class ChatStreamDecoder implements StreamDecoder {
     const index = this.nextIndex++;
     state.hubIndex = index;
     this.hadToolCalls = true;
-    const callId = state.id ?? synthesizedCallId(this.responseId, this.tools.indexOf(state));
+    const ordinal = this.toolOrdinal++;
+    let callId = state.id;
+    if (!callId || this.usedCallIds.has(callId)) callId = synthesizedCallId((this.idBase ??= callIdBase(this.responseId)), ordinal);
+    this.usedCallIds.add(callId);
     const block: HubEvent & { type: 'block_start' } = {
       type: 'block_start',
       index,

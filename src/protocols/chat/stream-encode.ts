@@ -9,7 +9,8 @@
  * Reasoning: every piece goes out in `reasoning_content` and `reasoning`, and (unless the origin
  * is known to carry its own text or none) as a `reasoning.text` detail of the block's index; the
  * proof of origin (signature, encrypted data) follows as its own detail entry when the block
- * stops, OpenRouter style. Anthropic origins also get LiteLLM `thinking_blocks`.
+ * stops, OpenRouter style. Anthropic origins (and blocks whose origin is not known yet) also get
+ * LiteLLM `thinking_blocks` pieces, the signature in a last block entry.
  *
  * Errors after the stream started: one `data: {"error":{…}}` line and then nothing, as OpenAI does
  * (no [DONE]); the official SDK throws an APIError with that message.
@@ -141,7 +142,8 @@ export class ChatStreamEncoder implements StreamEncoder {
     if (piecesAsDetails(r.origin)) {
       delta.reasoning_details = [{ type: 'reasoning.text', text, format: detailFormat(r.origin?.kind), index: r.detailIndex }];
     }
-    if (r.origin?.kind === 'anthropic') delta.thinking_blocks = [{ type: 'thinking', thinking: text, signature: '' }];
+    // Optimistic while the origin is unknown (a Messages upstream names it only at the block's end).
+    if (r.origin === undefined || r.origin.kind === 'anthropic') delta.thinking_blocks = [{ type: 'thinking', thinking: text, signature: '' }];
     return this.chunk(delta);
   }
 

@@ -1,13 +1,35 @@
 /**
  * Error objects a Chat upstream puts in a body or a stream chunk: OpenAI `{message,type,code}`
  * (string code), OpenRouter `{code:<HTTP status>, message, metadata}`, Google `{code, message, status}`.
+ * The status drives the client-facing error type, so we recover it from whichever field has it.
  */
 import type { HubError } from '../hub.js';
 import { isRecord, num, str } from './guards.js';
 
+/** OpenAI/Anthropic error `type` → the HTTP status it stands for. */
+const STATUS_BY_TYPE: Readonly<Record<string, number>> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  invalid_api_key: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  rate_limit_exceeded: 429,
+  rate_limit_error: 429,
+  insufficient_quota: 429,
+  server_error: 500,
+  api_error: 500,
+  overloaded_error: 503,
+  timeout_error: 504,
+};
+
+function isStatus(n: number | undefined): n is number {
+  return n !== undefined && Number.isInteger(n) && n >= 400 && n <= 599;
+}
+
 export function upstreamError(err: unknown, fallbackMessage: string): HubError {
   if (!isRecord(err)) return { status: 502, code: 'upstream_error', message: typeof err === 'string' && err ? err : fallbackMessage };
   const numeric = num(err.code) ?? num(err.status);
-  const status = numeric !== undefined && Number.isInteger(numeric) && numeric >= 400 && numeric <= 599 ? numeric : 502;
+  const byType = STATUS_BY_TYPE[str(err.type) ?? ''];
+  const status = isStatus(numeric) ? numeric : (byType ?? 502);
   return { status, code: 'upstream_error', message: str(err.message) || fallbackMessage };
 }

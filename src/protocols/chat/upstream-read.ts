@@ -1,7 +1,7 @@
 /** Reading upstream Chat messages and deltas the way servers actually send them. */
 import type { FunctionCallItem } from '../hub.js';
 import { isRecord, str, type Json } from './guards.js';
-import { synthesizedCallId } from './ids.js';
+import { callIdBase, synthesizedCallId } from './ids.js';
 
 /** Gemini's `extra_content.google.thought_signature` on a tool call. */
 export function thoughtSignatureOf(tc: Json): string | undefined {
@@ -22,12 +22,14 @@ export function readMessageToolCalls(message: Json, responseId: string | undefin
   const raw = message.tool_calls;
   const calls: FunctionCallItem[] = [];
   const seen = new Set<string>();
+  let base: string | undefined;
+  const invent = (n: number): string => synthesizedCallId((base ??= callIdBase(responseId)), n);
   if (Array.isArray(raw)) {
     for (const tc of raw) {
       if (!isRecord(tc)) continue;
       const fn = isRecord(tc.function) ? tc.function : {};
       let id = str(tc.id);
-      if (!id || seen.has(id)) id = synthesizedCallId(responseId, calls.length);
+      if (!id || seen.has(id)) id = invent(calls.length);
       seen.add(id);
       const call: FunctionCallItem = { type: 'function_call', callId: id, name: str(fn.name) ?? '', arguments: argumentsText(fn.arguments) || '{}' };
       const sig = thoughtSignatureOf(tc);
@@ -38,7 +40,7 @@ export function readMessageToolCalls(message: Json, responseId: string | undefin
   // The deprecated single function_call (old servers).
   if (calls.length === 0 && isRecord(message.function_call)) {
     const fc = message.function_call;
-    calls.push({ type: 'function_call', callId: synthesizedCallId(responseId, 0), name: str(fc.name) ?? '', arguments: argumentsText(fc.arguments) || '{}' });
+    calls.push({ type: 'function_call', callId: invent(0), name: str(fc.name) ?? '', arguments: argumentsText(fc.arguments) || '{}' });
   }
   return calls;
 }

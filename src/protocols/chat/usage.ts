@@ -18,6 +18,10 @@ export function usageFromChat(u: unknown): Usage | undefined {
   if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
   if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
   if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  // Gemini's compat layer leaves thinking out of completion_tokens (total = prompt + completion +
+  // reasoning); the hub's outputTokens includes reasoning, as OpenAI's completion_tokens does.
+  const total = num(u.total_tokens);
+  if (reasoning && total !== undefined && total === usage.inputTokens + usage.outputTokens + reasoning) usage.outputTokens += reasoning;
   return usage;
 }
 

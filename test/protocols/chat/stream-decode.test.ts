@@ -1,0 +1,205 @@
+/**
+ * Upstream Chat streams → hub events. Each fixture is replayed whole (golden `<name>.events.json`),
+ * then split into two pieces at EVERY byte offset and into random pieces: the hub events must be
+ * identical, whatever the chunking (multi-byte UTF-8 and CRLF included).
+ */
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { HubEvent } from '../../../src/protocols/hub.js';
+import { chatCodec } from '../../../src/protocols/chat/index.js';
+import { decodePieces, FIXTURES, plain, rng, UPDATE } from './helpers.js';
+
+const DIR = join(FIXTURES, 'streams');
+const streams = readdirSync(DIR).filter((f) => f.endsWith('.sse')).sort();
+
+function randomPieces(bytes: Buffer, next: () => number): Buffer[] {
+  const pieces: Buffer[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const size = 1 + Math.floor(next() * 40);
+    pieces.push(bytes.subarray(at, at + size));
+    at += size;
+  }
+  return pieces;
+}
+
+describe('chat stream decode fixtures', () => {
+  for (const file of streams) {
+    const bytes = readFileSync(join(DIR, file));
+    const goldenPath = join(DIR, file.replace(/\.sse$/, '.events.json'));
+
+    it(`${file}: golden hub events`, () => {
+      const events = plain(decodePieces([bytes]));
+      if (UPDATE) writeFileSync(goldenPath, JSON.stringify(events, null, 2) + '\n');
+      expect(existsSync(goldenPath), `${goldenPath} missing`).toBe(true);
+      expect(events).toEqual(JSON.parse(readFileSync(goldenPath, 'utf8')));
+    });
+
+    it(`${file}: identical events for a split at every byte offset`, () => {
+      const whole = decodePieces([bytes]);
+      for (let i = 0; i <= bytes.length; i++) {
+        const split = decodePieces([bytes.subarray(0, i), bytes.subarray(i)]);
+        if (JSON.stringify(split) !== JSON.stringify(whole)) {
+          expect(split, `split at byte ${i}`).toEqual(whole);
+        }
+      }
+    });
+
+    it(`${file}: identical events for random multi-piece splits`, () => {
+      const whole = decodePieces([bytes]);
+      const next = rng(file.length * 7919);
+      for (let round = 0; round < 200; round++) expect(decodePieces(randomPieces(bytes, next))).toEqual(whole);
+    });
+  }
+});
+
+function decodeLines(lines: string[]): HubEvent[] {
+  const d = chatCodec.createStreamDecoder();
+  const out: HubEvent[] = [];
+  for (const data of lines) out.push(...d.push({ data }));
+  out.push(...d.end());
+  return out;
+}
+
+const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({ id: 'chatcmpl-t', model: 'm', choices: [{ index: 0, delta, finish_reason: null }], ...extra });
+const finish = (reason: string): string => JSON.stringify({ id: 'chatcmpl-t', choices: [{ index: 0, delta: {}, finish_reason: reason }] });
+
+describe('chat stream decode behaviour', () => {
+  it('every stream ends in exactly one terminal event, and nothing follows it', () => {
+    for (const file of streams) {
+      const events = decodePieces([readFileSync(join(DIR, file))]);
+      const terminals = events.filter((e) => e.type === 'finish' || e.type === 'error');
+      expect(terminals, file).toHaveLength(1);
+      expect(events.at(-1), file).toBe(terminals[0]);
+    }
+  });
+
+  it('blocks open before their deltas and close exactly once, before the finish', () => {
+    for (const file of streams) {
+      const events = decodePieces([readFileSync(join(DIR, file))]);
+      const open = new Set<number>();
+      const closed = new Set<number>();
+      for (const e of events) {
+        if (e.type === 'block_start') {
+          expect(open.has(e.index) || closed.has(e.index), `${file} reopens ${e.index}`).toBe(false);
+          open.add(e.index);
+        } else if (e.type === 'block_stop') {
+          expect(open.delete(e.index), `${file} stops unopened ${e.index}`).toBe(true);
+          closed.add(e.index);
+        } else if ('index' in e) {
+          expect(open.has(e.index), `${file} ${e.type} on closed block ${e.index}`).toBe(true);
+        } else if (e.type === 'finish') {
+          expect(open.size, `${file} finish with open blocks`).toBe(0);
+        }
+      }
+    }
+  });
+
+  it('holds finish_reason until the usage chunk, then finishes with the usage', () => {
+    const d = chatCodec.createStreamDecoder();
+    d.push({ data: chunk({ role: 'assistant', content: 'hi' }) });
+    const atFinish = d.push({ data: finish('stop') });
+    expect(atFinish.map((e) => e.type)).toEqual(['block_stop']);
+    const atUsage = d.push({ data: JSON.stringify({ id: 'chatcmpl-t', choices: [], usage: { prompt_tokens: 3, completion_tokens: 2 } }) });
+    expect(atUsage).toEqual([{ type: 'finish', stopReason: 'end_turn', usage: { inputTokens: 3, outputTokens: 2 } }]);
+    expect(d.push({ data: '[DONE]' })).toEqual([]);
+    expect(d.end()).toEqual([]);
+  });
+
+  it('a finish without usage and without [DONE] still completes at end()', () => {
+    const events = decodeLines([chunk({ content: 'x' }), finish('length')]);
+    expect(events.at(-1)).toEqual({ type: 'finish', stopReason: 'max_tokens' });
+  });
+
+  it('[DONE] without a finish_reason ends the answer (end_turn, or tool_use after calls)', () => {
+    expect(decodeLines([chunk({ content: 'x' }), '[DONE]']).at(-1)).toEqual({ type: 'finish', stopReason: 'end_turn' });
+    const withCall = decodeLines([chunk({ tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{}' } }] }), '[DONE]']);
+    expect(withCall.at(-1)).toEqual({ type: 'finish', stopReason: 'tool_use' });
+  });
+
+  it('a body that ends early is an upstream_stream_incomplete error, also with no chunk at all', () => {
+    for (const lines of [[], [chunk({ content: 'x' })]]) {
+      const last = decodeLines(lines).at(-1);
+      expect(last).toMatchObject({ type: 'error', error: { status: 502, code: 'upstream_stream_incomplete' } });
+    }
+  });
+
+  it('a malformed chunk is a final error event; later chunks are ignored', () => {
+    const d = chatCodec.createStreamDecoder();
+    d.push({ data: chunk({ content: 'a' }) });
+    expect(d.push({ data: '{"id": nope' })).toEqual([
+      { type: 'error', error: { status: 502, code: 'upstream_invalid_response', message: expect.any(String) } },
+    ]);
+    expect(d.push({ data: chunk({ content: 'b' }) })).toEqual([]);
+    expect(d.end()).toEqual([]);
+  });
+
+  it('`event: error` with a Google-style body maps status and message', () => {
+    const d = chatCodec.createStreamDecoder();
+    const out = d.push({ event: 'error', data: JSON.stringify({ error: { code: 429, message: 'Resource exhausted', status: 'RESOURCE_EXHAUSTED' } }) });
+    expect(out).toEqual([{ type: 'error', error: { status: 429, code: 'upstream_error', message: 'Resource exhausted' } }]);
+  });
+
+  it('reads reasoning once per delta when a server sends both reasoning and reasoning_content', () => {
+    const events = decodeLines([chunk({ reasoning: 'abc', reasoning_content: 'abc' }), finish('stop'), '[DONE]']);
+    expect(events.filter((e) => e.type === 'reasoning_delta')).toEqual([{ type: 'reasoning_delta', index: 0, text: 'abc' }]);
+  });
+
+  it('reasoning_details without a reasoning string still carry their text', () => {
+    const events = decodeLines([
+      chunk({ reasoning_details: [{ type: 'reasoning.summary', summary: 'sum', format: 'openai-responses-v1', index: 0 }] }),
+      chunk({ reasoning_details: [{ type: 'reasoning.encrypted', id: 'rs_1', data: 'enc', format: 'openai-responses-v1', index: 0 }] }),
+      chunk({ content: 'ok' }),
+      finish('stop'),
+      '[DONE]',
+    ]);
+    expect(events.filter((e) => e.type === 'reasoning_delta')).toEqual([{ type: 'reasoning_delta', index: 0, text: 'sum' }]);
+    expect(events.find((e) => e.type === 'reasoning_origin')).toEqual({
+      type: 'reasoning_origin',
+      index: 0,
+      origin: {
+        kind: 'openrouter',
+        details: [
+          { type: 'reasoning.summary', summary: 'sum', format: 'openai-responses-v1', index: 0 },
+          { type: 'reasoning.encrypted', id: 'rs_1', data: 'enc', format: 'openai-responses-v1', index: 0 },
+        ],
+      },
+    });
+  });
+
+  it('tool-call fragments without index continue the last call; a call without a name waits for it', () => {
+    const events = decodeLines([
+      chunk({ tool_calls: [{ id: 'c1', function: { arguments: '{"a"' } }] }),
+      chunk({ tool_calls: [{ function: { name: 'late_name', arguments: ':1}' } }] }),
+      finish('tool_calls'),
+      '[DONE]',
+    ]);
+    expect(events.filter((e) => e.type !== 'start')).toEqual([
+      { type: 'block_start', index: 0, block: { type: 'function_call', callId: 'c1', name: 'late_name' } },
+      { type: 'arguments_delta', index: 0, json: '{"a":1}' },
+      { type: 'block_stop', index: 0 },
+      { type: 'finish', stopReason: 'tool_use' },
+    ]);
+  });
+
+  it('ignores choices other than index 0 (n > 1 upstream)', () => {
+    const events = decodeLines([
+      JSON.stringify({ id: 'x', choices: [{ index: 1, delta: { content: 'other' } }, { index: 0, delta: { content: 'mine' } }] }),
+      finish('stop'),
+      '[DONE]',
+    ]);
+    expect(events.filter((e) => e.type === 'text_delta')).toEqual([{ type: 'text_delta', index: 0, text: 'mine' }]);
+  });
+
+  it('synthesised ids differ between two answers without response ids', () => {
+    const ids = [0, 1].map(() => {
+      const ev = decodeLines([JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { name: 'f', arguments: '{}' } }] } }] }), '[DONE]']);
+      const start = ev.find((e) => e.type === 'block_start');
+      return start?.type === 'block_start' && start.block.type === 'function_call' ? start.block.callId : '';
+    });
+    expect(ids[0]).toMatch(/^call_[0-9a-f]{16}_0$/);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+});
