@@ -75,8 +75,7 @@ function fit(node: unknown): JsonSchema {
   return out;
 }
 
+/** fromEntries defines own properties, so a property literally named "__proto__" survives. */
 function mapValues(obj: Record<string, unknown>, f: (v: unknown) => JsonSchema): Record<string, JsonSchema> {
-  const out: Record<string, JsonSchema> = {};
-  for (const [k, v] of Object.entries(obj)) out[k] = f(v);
-  return out;
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, f(v)]));
 }
