@@ -94,24 +94,16 @@ function encodeItems(items: readonly Item[], opts: EncodeRequestOptions): Respon
 }
 
 /**
- * OpenAI rejects a reasoning item that is not followed by the output item it led to. After
- * dropping foreign items, keep only reasoning whose next non-reasoning item is an assistant
- * message or a function call.
+ * OpenAI rejects a reasoning item that is not followed by the output item it led to ("provided
+ * without its required following item"). After dropping foreign items, keep only reasoning
+ * directly followed by an assistant message or a function call.
  */
 function keepAnchoredReasoning(items: ResponseInputItem[]): ResponseInputItem[] {
-  const keep: ResponseInputItem[] = [];
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i]!;
-    if (item.type === 'reasoning') {
-      let j = i + 1;
-      while (j < items.length && items[j]!.type === 'reasoning') j++;
-      const next = items[j];
-      const anchored = next !== undefined && (next.type === 'function_call' || ('role' in next && next.role === 'assistant'));
-      if (!anchored) continue;
-    }
-    keep.push(item);
-  }
-  return keep;
+  return items.filter((item, i) => {
+    if (item.type !== 'reasoning') return true;
+    const next = items[i + 1];
+    return next !== undefined && (next.type === 'function_call' || ('role' in next && next.role === 'assistant'));
+  });
 }
 
 function encodeToolOutput(item: FunctionCallOutputItem): string | ResponseFunctionCallOutputItemList {

@@ -103,9 +103,10 @@ describe('responses encodeRequest: regressions', () => {
     }
   });
 
-  it('places replayed reasoning immediately before the item that followed it', () => {
+  it('places replayed reasoning immediately before the item that followed it, never two in a row', () => {
     const items: Item[] = [
       { type: 'message', role: 'user', content: [{ type: 'text', text: 'q' }] },
+      { type: 'reasoning', text: 'z', origin: { kind: 'openai', id: 'rs_z', encryptedContent: 'ez' } },
       { type: 'reasoning', text: 'a', origin: { kind: 'openai', id: 'rs_a', encryptedContent: 'ea' } },
       { type: 'reasoning', text: 'x', origin: { kind: 'anthropic', signature: 's' } },
       { type: 'function_call', callId: 'c1', name: 'f', arguments: '{}' },
