@@ -75,14 +75,14 @@ class MessagesStreamEncoder implements StreamEncoder {
         break;
       case 'text_delta':
       case 'refusal_delta':
-        this.onDelta(event.index, event.text, event.type === 'text_delta' ? { type: 'text' } : { type: 'refusal' });
+        this.onDelta(event.index, event.text, 'text', event.type === 'text_delta' ? { type: 'text' } : { type: 'refusal' });
         break;
       case 'reasoning_delta':
-        this.onDelta(event.index, event.text, { type: 'reasoning' });
+        this.onDelta(event.index, event.text, 'reasoning', { type: 'reasoning' });
         break;
       case 'arguments_delta':
         // Without its block_start a call has no id or name: nothing valid can be written.
-        if (this.blocks.has(event.index)) this.onDelta(event.index, event.json, undefined);
+        this.onDelta(event.index, event.json, 'function_call', undefined);
         break;
       case 'reasoning_origin':
         this.onOrigin(event.index, event.origin);
@@ -183,14 +183,19 @@ class MessagesStreamEncoder implements StreamEncoder {
     else this.waiting.push(index);
   }
 
-  /** `implicit`: the block type to assume when a delta arrives for a block never started. */
-  private onDelta(index: number, text: string, implicit: BlockStart | undefined): void {
+  /**
+   * `kind`: the block kind this delta belongs to; a delta aimed at a block of another kind is
+   * dropped, so reasoning can never land in a text block or the reverse. `implicit`: the block
+   * to assume when a delta arrives for a block never started.
+   */
+  private onDelta(index: number, text: string, kind: 'text' | 'reasoning' | 'function_call', implicit: BlockStart | undefined): void {
     if (!this.blocks.has(index)) {
       if (!implicit) return;
       this.onBlockStart(index, implicit);
     }
     const block = this.blocks.get(index)!;
-    if (block.closed || text === '' || block.redacted) return;
+    const blockKind = block.start.type === 'refusal' ? 'text' : block.start.type;
+    if (blockKind !== kind || block.closed || text === '' || block.redacted) return;
     if (index !== this.current || block.clientIndex === undefined) {
       block.pending += text;
       if (index === this.current) this.openIfReady(block);

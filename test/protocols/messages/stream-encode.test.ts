@@ -55,6 +55,23 @@ describe('Messages stream encoder: regressions', () => {
     expect(events.some((e) => e.data.delta?.type === 'text_delta')).toBe(false);
   });
 
+  it('drops a delta aimed at a block of another kind instead of mixing reasoning and text', () => {
+    const events = sseEvents(
+      encodeAll([
+        { type: 'start' },
+        { type: 'block_start', index: 0, block: { type: 'text' } },
+        { type: 'reasoning_delta', index: 0, text: 'PRIVATE' },
+        { type: 'text_delta', index: 0, text: 'visible' },
+        { type: 'block_start', index: 1, block: { type: 'reasoning' } },
+        { type: 'text_delta', index: 1, text: 'misrouted' },
+        { type: 'arguments_delta', index: 1, json: '{}' },
+        { type: 'finish', stopReason: 'end_turn' },
+      ]),
+    );
+    const deltas = events.filter((e) => e.event === 'content_block_delta').map((e) => e.data.delta);
+    expect(deltas).toEqual([{ type: 'text_delta', text: 'visible' }]);
+  });
+
   it('writes every event with an event: line matching its type', () => {
     const text = encodeAll([{ type: 'start' }, { type: 'text_delta', index: 0, text: 'a' }, { type: 'finish', stopReason: 'end_turn' }]);
     for (const e of sseEvents(text)) expect(e.event).toBe(e.data.type);
