@@ -4,7 +4,7 @@
  * whole. We merge entries of the same index and type (text/summary concatenated, other fields
  * set by the latest non-empty value) so the client gets back the array a non-streamed call holds.
  */
-import type { Json } from './guards.js';
+import { setOwn, type Json } from './guards.js';
 
 const CONCATENATED = new Set(['text', 'summary']);
 
@@ -24,9 +24,9 @@ export class DetailsAccumulator {
     }
     for (const [field, value] of Object.entries(detail)) {
       const prev = existing[field];
-      if (CONCATENATED.has(field) && typeof value === 'string' && typeof prev === 'string') existing[field] = prev + value;
-      else if (value !== undefined && value !== null && value !== '') existing[field] = value;
-      else if (!(field in existing)) existing[field] = value;
+      if (CONCATENATED.has(field) && typeof value === 'string' && typeof prev === 'string') setOwn(existing, field, prev + value);
+      else if (value !== undefined && value !== null && value !== '') setOwn(existing, field, value);
+      else if (!Object.prototype.hasOwnProperty.call(existing, field)) setOwn(existing, field, value);
     }
   }
 

@@ -74,3 +74,11 @@ export function str(v: unknown): string | undefined {
 export function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
+
+/**
+ * Sets an own property even for keys like `__proto__` (JSON.parse creates them as plain own keys;
+ * plain assignment would instead try to change the prototype and lose the value).
+ */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}

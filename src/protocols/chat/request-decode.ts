@@ -14,6 +14,7 @@ import {
   optIntegerInRange,
   optNumberInRange,
   optString,
+  setOwn,
   type Json,
 } from './guards.js';
 
@@ -64,7 +65,7 @@ function decodeMetadata(v: unknown): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(v)) {
     if (typeof val !== 'string') throw badRequest(REQ, `metadata.${k.slice(0, 64)} must be a string.`, `metadata.${k.slice(0, 64)}`);
-    out[k] = val;
+    setOwn(out, k, val);
   }
   return out;
 }

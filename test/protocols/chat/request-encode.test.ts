@@ -1,0 +1,83 @@
+/** Encoding a hub request for a Chat upstream: the cases golden files do not show. */
+import { describe, expect, it } from 'vitest';
+import type { HubRequest } from '../../../src/protocols/hub.js';
+import { ProtocolError } from '../../../src/protocols/errors.js';
+import { chatCodec } from '../../../src/protocols/chat/index.js';
+
+const base: HubRequest = { model: 'm', system: [], items: [{ type: 'message', role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [], stream: false };
+
+function thrown(run: () => unknown): ProtocolError {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof ProtocolError) return err;
+    throw err;
+  }
+  throw new Error('expected a ProtocolError');
+}
+
+describe('chat request encode', () => {
+  it('hosted tools are refused with unsupported_feature', () => {
+    const req: HubRequest = { ...base, tools: [{ type: 'hosted', raw: { type: 'web_search' } }] };
+    const err = thrown(() => chatCodec.encodeRequest(req, { replayReasoning: [] }));
+    expect(err).toMatchObject({ status: 400, code: 'unsupported_feature', param: 'tools[0]' });
+    expect(err.message).toContain('web_search');
+  });
+
+  it('images by file id cannot be sent to a Chat upstream', () => {
+    const req: HubRequest = { ...base, items: [{ type: 'message', role: 'user', content: [{ type: 'image', source: { kind: 'file_id', fileId: 'file_1' } }] }] };
+    expect(thrown(() => chatCodec.encodeRequest(req, { replayReasoning: [] }))).toMatchObject({ status: 400, code: 'unsupported_content' });
+  });
+
+  it('streaming always asks the upstream for usage; non-streaming sends no stream fields', () => {
+    expect(chatCodec.encodeRequest({ ...base, stream: true }, { replayReasoning: [] })).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    const plain = chatCodec.encodeRequest(base, { replayReasoning: [] });
+    expect(plain).not.toHaveProperty('stream');
+    expect(plain).not.toHaveProperty('stream_options');
+  });
+
+  it('the output cap goes into the field the adapter names (max_tokens by default)', () => {
+    const req = { ...base, maxOutputTokens: 77 };
+    expect(chatCodec.encodeRequest(req, { replayReasoning: [] })).toMatchObject({ max_tokens: 77 });
+    const modern = chatCodec.encodeRequest(req, { replayReasoning: [], maxTokensField: 'max_completion_tokens' });
+    expect(modern).toMatchObject({ max_completion_tokens: 77 });
+    expect(modern).not.toHaveProperty('max_tokens');
+  });
+
+  it('thought signatures are echoed only when the target wants them', () => {
+    const req: HubRequest = {
+      ...base,
+      items: [
+        ...base.items,
+        { type: 'function_call', callId: 'c', name: 'f', arguments: '{}', thoughtSignature: 'sig' },
+        { type: 'function_call_output', callId: 'c', output: 'r' },
+      ],
+    };
+    const withSig = JSON.stringify(chatCodec.encodeRequest(req, { replayReasoning: [], thoughtSignatures: true }));
+    expect(withSig).toContain('"extra_content":{"google":{"thought_signature":"sig"}}');
+    expect(JSON.stringify(chatCodec.encodeRequest(req, { replayReasoning: [] }))).not.toContain('thought_signature');
+  });
+
+  it('cache_control never reaches a Chat upstream unless the adapter keeps it', () => {
+    const req: HubRequest = {
+      ...base,
+      system: [{ text: 's', cacheControl: { type: 'ephemeral' } }],
+      items: [{ type: 'message', role: 'user', content: [{ type: 'text', text: 'hi', cacheControl: { type: 'ephemeral' } }] }],
+      tools: [{ type: 'function', name: 'f', cacheControl: { type: 'ephemeral' } }],
+    };
+    expect(JSON.stringify(chatCodec.encodeRequest(req, { replayReasoning: [] }))).not.toMatch(/cache_?[cC]ontrol/);
+  });
+
+  it('an assistant turn that only held dropped reasoning is left out', () => {
+    const req: HubRequest = {
+      ...base,
+      items: [
+        ...base.items,
+        { type: 'reasoning', text: 'x', origin: { kind: 'anthropic', signature: 's' } },
+        { type: 'message', role: 'user', content: [{ type: 'text', text: 'again' }] },
+      ],
+    };
+    const body = chatCodec.encodeRequest(req, { replayReasoning: ['unsigned'] }) as { messages: Array<{ role: string }> };
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'user']);
+  });
+});
