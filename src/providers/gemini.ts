@@ -52,6 +52,8 @@ function dropThinkingConfig(body: Record<string, unknown>): void {
   const extra = body.extra_body;
   if (!isObject(extra) || !isObject(extra.google)) return;
   delete extra.google.thinking_config;
+  if (Object.keys(extra.google).length === 0) delete extra.google;
+  if (Object.keys(extra).length === 0) delete body.extra_body;
 }
 
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {

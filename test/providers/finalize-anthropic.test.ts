@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { anthropicAdapter } from '../../src/providers/anthropic.js';
+import { claudeTraits } from '../../src/providers/anthropic-models.js';
+import type { Effort } from '../../src/protocols/hub.js';
+import type { FinalizeContext } from '../../src/providers/types.js';
+
+function run(body: Record<string, unknown>, ctx: Partial<FinalizeContext> & { model: string }) {
+  const full: FinalizeContext = { from: 'chat', passthrough: false, stream: false, ...ctx };
+  const out = structuredClone(body);
+  const res = anthropicAdapter.finalizeBody(out, full);
+  return { body: out, effortSent: res.effortSent };
+}
+
+const base = () => ({ model: 'm', max_tokens: 1000, messages: [{ role: 'user', content: 'hi' }] });
+
+describe('anthropic finalizeBody: effort from a converted request', () => {
+  const table: Array<[string, Effort, Record<string, unknown> | undefined, string | undefined, string | undefined]> = [
+    // model, effort, thinking expected, output_config.effort expected, effortSent
+    ['claude-opus-4-7', 'max', { type: 'adaptive' }, 'max', 'max'],
+    ['claude-opus-4-7', 'xhigh', { type: 'adaptive' }, 'xhigh', 'xhigh'],
+    ['claude-opus-4-6', 'xhigh', { type: 'adaptive' }, 'high', 'high'],
+    ['claude-sonnet-4-6', 'max', { type: 'adaptive' }, 'max', 'max'],
+    ['claude-sonnet-4-6', 'low', { type: 'adaptive' }, 'low', 'low'],
+    ['claude-opus-5-5', 'xhigh', { type: 'adaptive' }, 'xhigh', 'xhigh'],
+    ['claude-mythos-preview', 'medium', { type: 'adaptive' }, 'medium', 'medium'],
+    ['claude-fable-5', 'max', { type: 'adaptive' }, 'max', 'max'],
+    ['claude-opus-4-5-20251101', 'max', { type: 'enabled', budget_tokens: 16384 }, 'high', 'high (budget_tokens:16384)'],
+    ['claude-sonnet-4-5', 'max', { type: 'enabled', budget_tokens: 16384 }, undefined, 'budget_tokens:16384'],
+    ['claude-sonnet-4-5-20250929', 'low', { type: 'enabled', budget_tokens: 1024 }, undefined, 'budget_tokens:1024'],
+    ['claude-haiku-4-5', 'medium', { type: 'enabled', budget_tokens: 2048 }, undefined, 'budget_tokens:2048'],
+    ['claude-opus-4-1', 'high', { type: 'enabled', budget_tokens: 4096 }, undefined, 'budget_tokens:4096'],
+    ['claude-3-7-sonnet-latest', 'xhigh', { type: 'enabled', budget_tokens: 8192 }, undefined, 'budget_tokens:8192'],
+    ['claude-3-5-sonnet-20241022', 'high', undefined, undefined, undefined],
+  ];
+  for (const [model, effort, thinking, oc, sent] of table) {
+    it(`${effort} to ${model}`, () => {
+      const { body, effortSent } = run({ ...base(), output_config: { effort: 'medium' }, thinking: { type: 'adaptive' } }, { model, effort });
+      expect(body.thinking).toEqual(thinking);
+      expect((body.output_config as Record<string, unknown> | undefined)?.effort).toBe(oc);
+      expect(effortSent).toBe(sent);
+    });
+  }
+
+  it('max to sonnet-4-5 raises max_tokens above the budget, keeping the answer allowance', () => {
+    const { body } = run(base(), { model: 'claude-sonnet-4-5', effort: 'max' });
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 16384 });
+    expect(body.max_tokens).toBe(16384 + 1000);
+  });
+
+  it('keeps max_tokens when it already exceeds the budget', () => {
+    const { body } = run({ ...base(), max_tokens: 30000 }, { model: 'claude-sonnet-4-5', effort: 'high' });
+    expect(body.max_tokens).toBe(30000);
+  });
+
+  it('none removes thinking and output_config.effort but keeps output_config.format', () => {
+    const { body, effortSent } = run(
+      { ...base(), thinking: { type: 'adaptive' }, output_config: { effort: 'high', format: { type: 'json_schema', schema: {} } } },
+      { model: 'claude-opus-4-7', effort: 'none' },
+    );
+    expect(body.thinking).toBeUndefined();
+    expect(body.output_config).toEqual({ format: { type: 'json_schema', schema: {} } });
+    expect(effortSent).toBe('none');
+  });
+
+  it('none drops an output_config left empty', () => {
+    const { body } = run({ ...base(), thinking: { type: 'adaptive' }, output_config: { effort: 'high' } }, { model: 'claude-sonnet-4-6', effort: 'none' });
+    expect('output_config' in body).toBe(false);
+  });
+
+  it('keeps the display setting the codec chose', () => {
+    const { body } = run({ ...base(), thinking: { type: 'adaptive', display: 'summarized' } }, { model: 'claude-opus-4-7', effort: 'high' });
+    expect(body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+  });
+
+  it('forced tool_choice with thinking becomes auto (parallel flag kept)', () => {
+    const { body } = run({ ...base(), tool_choice: { type: 'tool', name: 'x', disable_parallel_tool_use: true } }, { model: 'claude-sonnet-4-6', effort: 'high' });
+    expect(body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    const any = run({ ...base(), tool_choice: { type: 'any' } }, { model: 'claude-sonnet-4-5', effort: 'low' });
+    expect(any.body.tool_choice).toEqual({ type: 'auto' });
+  });
+
+  it('forced tool_choice stays when thinking is off', () => {
+    const { body } = run({ ...base(), tool_choice: { type: 'any' } }, { model: 'claude-sonnet-4-6', effort: 'none' });
+    expect(body.tool_choice).toEqual({ type: 'any' });
+  });
+
+  it('drops sampling Opus 4.7 rejects, and temperature/top_k when thinking is on', () => {
+    const opus = run({ ...base(), temperature: 0.5, top_p: 0.9, top_k: 5 }, { model: 'claude-opus-4-7' });
+    expect(opus.body).not.toHaveProperty('temperature');
+    expect(opus.body).not.toHaveProperty('top_p');
+    expect(opus.body).not.toHaveProperty('top_k');
+    const thinking = run({ ...base(), temperature: 0.5, top_k: 5, top_p: 0.99 }, { model: 'claude-sonnet-4-5', effort: 'high' });
+    expect(thinking.body).not.toHaveProperty('temperature');
+    expect(thinking.body).not.toHaveProperty('top_k');
+    expect(thinking.body.top_p).toBe(0.99);
+    const pair = run({ ...base(), temperature: 0.5, top_p: 0.9 }, { model: 'claude-haiku-4-5' });
+    expect(pair.body.temperature).toBe(0.5);
+    expect(pair.body).not.toHaveProperty('top_p');
+  });
+
+  it('removes reasoning_effort, which Anthropic does not know', () => {
+    const { body } = run({ ...base(), reasoning_effort: 'high' }, { model: 'claude-opus-4-7', effort: 'high' });
+    expect(body).not.toHaveProperty('reasoning_effort');
+  });
+
+  it('no effort asked: body left alone (apart from fixes)', () => {
+    const { body, effortSent } = run({ ...base(), thinking: { type: 'adaptive' }, output_config: { effort: 'low' } }, { model: 'claude-opus-4-7' });
+    expect(body.thinking).toEqual({ type: 'adaptive' });
+    expect(body.output_config).toEqual({ effort: 'low' });
+    expect(effortSent).toBeUndefined();
+  });
+});
+
+describe('anthropic finalizeBody: Messages client passthrough', () => {
+  const pass = { from: 'messages' as const, passthrough: true };
+
+  it('budget thinking passes through unchanged', () => {
+    const body = { ...base(), thinking: { type: 'enabled', budget_tokens: 3000 }, temperature: 1 };
+    const { body: out, effortSent } = run(body, { ...pass, model: 'claude-sonnet-4-5' });
+    expect(out).toEqual(body);
+    expect(effortSent).toBeUndefined();
+  });
+
+  it('only the effort ceiling changes: xhigh on sonnet-4-6 becomes high, thinking untouched', () => {
+    const { body, effortSent } = run({ ...base(), thinking: { type: 'adaptive', display: 'omitted' }, output_config: { effort: 'xhigh' } }, { ...pass, model: 'claude-sonnet-4-6', effort: 'xhigh' });
+    expect(body.thinking).toEqual({ type: 'adaptive', display: 'omitted' });
+    expect(body.output_config).toEqual({ effort: 'high' });
+    expect(effortSent).toBe('high');
+  });
+
+  it('max passes on models that take it', () => {
+    const { body } = run({ ...base(), thinking: { type: 'adaptive' }, output_config: { effort: 'max' } }, { ...pass, model: 'claude-opus-4-7', effort: 'max' });
+    expect(body.output_config).toEqual({ effort: 'max' });
+  });
+
+  it('effort removed on a model that takes none (sonnet 4.5 rejects output_config.effort)', () => {
+    const { body } = run({ ...base(), thinking: { type: 'enabled', budget_tokens: 2048 }, output_config: { effort: 'high' } }, { ...pass, model: 'claude-sonnet-4-5', effort: 'high' });
+    expect(body).not.toHaveProperty('output_config');
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+  });
+
+  it('a Messages client asking with reasoning_effort (no native controls) gets the mapping', () => {
+    const { body, effortSent } = run({ ...base(), reasoning_effort: 'high' }, { ...pass, model: 'claude-opus-4-7', effort: 'high' });
+    expect(body.thinking).toEqual({ type: 'adaptive' });
+    expect(body.output_config).toEqual({ effort: 'high' });
+    expect(body).not.toHaveProperty('reasoning_effort');
+    expect(effortSent).toBe('high');
+  });
+
+  it('sampling of a native request is left alone', () => {
+    const body = { ...base(), temperature: 0.2, top_p: 0.5 };
+    const { body: out } = run(body, { ...pass, model: 'claude-opus-4-7' });
+    expect(out).toEqual(body);
+  });
+});
+
+describe('anthropic encodeOptions', () => {
+  it.each([
+    ['claude-sonnet-4-5', 64000],
+    ['claude-opus-4-5', 64000],
+    ['claude-opus-4-7', 64000],
+    ['claude-opus-4-1-20250805', 32000],
+    ['claude-opus-4-20250514', 32000],
+    ['claude-sonnet-4-20250514', 64000],
+    ['claude-3-5-haiku-latest', 8192],
+    ['claude-3-haiku-20240307', 4096],
+    ['claude-opus-5-5', 64000],
+  ])('%s default max_tokens %i', (model, expected) => {
+    expect(anthropicAdapter.encodeOptions(model).defaultMaxTokens).toBe(expected);
+  });
+
+  it('keeps cache_control and replays only Anthropic reasoning', () => {
+    const opts = anthropicAdapter.encodeOptions('claude-opus-4-7');
+    expect(opts.keepCacheControl).toBe(true);
+    expect(opts.replayReasoning).toEqual(['anthropic', 'anthropic_redacted']);
+  });
+
+  it('reads versions with dots and provider prefixes', () => {
+    expect(claudeTraits('claude-sonnet-4.6').thinking).toBe('adaptive');
+    expect(claudeTraits('anthropic/claude-sonnet-4.5').thinking).toBe('budget');
+    expect(claudeTraits('claude-sonnet-4-5@20250929').thinking).toBe('budget');
+  });
+});
