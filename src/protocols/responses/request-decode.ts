@@ -32,7 +32,7 @@ export function decodeRequest(body: unknown): HubRequest {
   // With server-side state the missing history lives upstream: routing answers unsupported_feature,
   // which is the error the client should see rather than one about the partial input.
   if (!stateful) {
-    if (input.items.length === 0) {
+    if (!input.items.some((item) => item.type !== 'reasoning')) {
       const missing = body.input === undefined || body.input === null;
       throw badRequest('invalid_input', missing ? 'input is required.' : 'input must contain at least one user or assistant item.', 'input');
     }

@@ -7,6 +7,7 @@
  * Not expressible in Responses: `stop` (dropped — OpenAI has no stop sequences here), `top_k`
  * (dropped), `n > 1` (400 unsupported_feature), audio input (400 unsupported_modality).
  */
+import { createHash } from 'node:crypto';
 import type {
   FunctionTool as WireFunctionTool,
   ResponseFunctionCallOutputItemList,
@@ -54,9 +55,17 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   else if (summary !== undefined) body.reasoning = { summary };
 
   if (req.metadata && Object.keys(req.metadata).length > 0) body.metadata = req.metadata;
-  if (req.user) body.safety_identifier = req.user;
+  if (req.user) body.safety_identifier = safetyIdentifier(req.user);
   body.stream = req.stream;
   return body;
+}
+
+/**
+ * OpenAI caps safety_identifier at 64 characters; longer ids (Claude Code's metadata.user_id is
+ * ~150) become their SHA-256, which stays stable per user and opaque.
+ */
+function safetyIdentifier(user: string): string {
+  return user.length <= 64 ? user : createHash('sha256').update(user).digest('hex');
 }
 
 function encodeItems(items: readonly Item[], opts: EncodeRequestOptions): ResponseInputItem[] {

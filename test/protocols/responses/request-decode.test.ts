@@ -33,6 +33,7 @@ describe('responses decodeRequest: clean 400s', () => {
     ['input empty string', { model: 'm/x', input: '' }, 'invalid_input', 'input'],
     ['input empty list', { model: 'm/x', input: [] }, 'invalid_input', 'input'],
     ['only system messages', { model: 'm/x', input: [{ role: 'system', content: 'x' }] }, 'invalid_input', 'input'],
+    ['only reasoning', { model: 'm/x', input: [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 't' }] }] }, 'invalid_input', 'input'],
     ['input a number', { model: 'm/x', input: 3 }, 'invalid_input', 'input'],
     ['item not an object', { model: 'm/x', input: ['hi'] }, 'invalid_input', 'input[0]'],
     ['bad role', { model: 'm/x', input: [{ role: 'tool', content: 'x' }] }, 'invalid_input', 'input[0].role'],

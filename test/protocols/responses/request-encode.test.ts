@@ -46,6 +46,16 @@ describe('responses encodeRequest: what Responses cannot express', () => {
     expect(() => responsesCodec.encodeRequest(hub(items), OPENAI)).toThrow(expect.objectContaining({ code: 'unsupported_modality' }));
   });
 
+  it('keeps safety_identifier within 64 characters by hashing longer user ids', () => {
+    const msg: Item[] = [{ type: 'message', role: 'user', content: [{ type: 'text', text: 'x' }] }];
+    const long = 'user_' + 'a'.repeat(64) + '_account__session_8c1a6c5e-9a8f-4f5e-b1a3-2f6a1c0e9d71';
+    const a = responsesCodec.encodeRequest(hub(msg, { user: long }), OPENAI).safety_identifier as string;
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(responsesCodec.encodeRequest(hub(msg, { user: long }), OPENAI).safety_identifier).toBe(a);
+    expect(responsesCodec.encodeRequest(hub(msg, { user: long + 'x' }), OPENAI).safety_identifier).not.toBe(a);
+    expect(responsesCodec.encodeRequest(hub(msg, { user: 'short-id' }), OPENAI).safety_identifier).toBe('short-id');
+  });
+
   it('drops stop sequences silently (Responses has none)', () => {
     const body = responsesCodec.encodeRequest(hub([{ type: 'message', role: 'user', content: [{ type: 'text', text: 'x' }] }], { stop: ['END'] }), OPENAI);
     expect(JSON.stringify(body)).not.toContain('END');
