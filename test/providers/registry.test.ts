@@ -1,0 +1,164 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configSchema, type Config } from '../../src/config/schema.js';
+import { LocalDetector } from '../../src/providers/local-detect.js';
+import { isResolveFailure, knownProviderSlugs, resolveProvider } from '../../src/providers/registry.js';
+import { closeUpstreamPools } from '../../src/providers/upstream-client.js';
+import type { ResolvedProvider } from '../../src/providers/types.js';
+import { closedPortUrl } from '../fixtures/ports.js';
+
+function config(extra: Record<string, unknown> = {}): Config {
+  return configSchema.parse({ version: 2, ...extra });
+}
+
+const created = '2026-01-01T00:00:00Z';
+const noDetect = new LocalDetector({ enabled: false });
+
+function resolved(r: ReturnType<typeof resolveProvider>): ResolvedProvider {
+  if (isResolveFailure(r)) throw new Error(`expected a provider, got ${JSON.stringify(r)}`);
+  return r;
+}
+
+describe('resolveProvider: built-ins', () => {
+  const creds: Record<string, string> = { anthropic: 'sk-ant', openai: 'sk-oa', openrouter: 'sk-or', gemini: 'g-key' };
+  const deps = (cfg: Config, c: Record<string, string> = creds) => ({ config: () => cfg, credential: (s: string) => c[s], detector: noDetect });
+
+  it('default base URLs and credentials', () => {
+    const cfg = config();
+    expect(resolved(resolveProvider('anthropic', deps(cfg)))).toMatchObject({ slug: 'anthropic', baseUrl: 'https://api.anthropic.com', credential: 'sk-ant' });
+    expect(resolved(resolveProvider('openai', deps(cfg))).baseUrl).toBe('https://api.openai.com/v1');
+    expect(resolved(resolveProvider('openrouter', deps(cfg))).baseUrl).toBe('https://openrouter.ai/api/v1');
+    expect(resolved(resolveProvider('gemini', deps(cfg))).baseUrl).toBe('https://generativelanguage.googleapis.com/v1beta/openai');
+    expect(resolved(resolveProvider('gemini', deps(cfg))).adapter.kind).toBe('gemini');
+  });
+
+  it('base URL overrides are normalised per adapter', () => {
+    const cfg = config({ providers: { anthropic: { baseUrl: 'http://127.0.0.1:9999/v1/' }, openai: { baseUrl: 'http://127.0.0.1:9998/v1/' } } });
+    expect(resolved(resolveProvider('anthropic', deps(cfg))).baseUrl).toBe('http://127.0.0.1:9999');
+    expect(resolved(resolveProvider('openai', deps(cfg))).baseUrl).toBe('http://127.0.0.1:9998/v1');
+  });
+
+  it('no credential → not_connected with the connect command and env var', () => {
+    const r = resolveProvider('openrouter', deps(config(), {}));
+    expect(r).toEqual({ error: 'not_connected', hint: expect.stringContaining('`svc-proxy provider connect openrouter`') });
+    expect((r as { hint: string }).hint).toContain('OPENROUTER_API_KEY');
+    expect((resolveProvider('gemini', deps(config(), {})) as { hint: string }).hint).toContain('GEMINI_API_KEY');
+  });
+
+  it('disabled → not_connected saying so', () => {
+    const r = resolveProvider('openai', deps(config({ providers: { openai: { enabled: false } } })));
+    expect(r).toMatchObject({ error: 'not_connected' });
+    expect((r as { hint: string }).hint).toContain('disabled');
+  });
+});
+
+describe('resolveProvider: endpoints and locals', () => {
+  const cfg = config({
+    endpoints: {
+      deepseek: { url: 'https://api.deepseek.com/v1/', format: 'a', hasCredential: true, created },
+      kimi: { url: 'https://api.moonshot.ai/anthropic/', format: 'b', hasCredential: true, created },
+      open: { url: 'http://127.0.0.1:7000/v1', format: 'a', hasCredential: false, created },
+    },
+    locals: { box: { url: 'http://127.0.0.1:11434', created } },
+  });
+
+  it('format a → custom chat, format b → custom messages, with credentials', () => {
+    const d = { config: () => cfg, credential: (s: string) => ({ deepseek: 'ds', kimi: 'km' })[s], detector: noDetect };
+    expect(resolved(resolveProvider('deepseek', d))).toMatchObject({ baseUrl: 'https://api.deepseek.com/v1', credential: 'ds' });
+    expect(resolved(resolveProvider('deepseek', d)).adapter.kind).toBe('custom-a');
+    expect(resolved(resolveProvider('kimi', d))).toMatchObject({ baseUrl: 'https://api.moonshot.ai/anthropic', credential: 'km' });
+    expect(resolved(resolveProvider('kimi', d)).adapter.kind).toBe('custom-b');
+    const open = resolved(resolveProvider('open', d));
+    expect(open.credential).toBeUndefined();
+  });
+
+  it('an endpoint whose stored credential is missing → not_connected with the re-add command', () => {
+    const r = resolveProvider('kimi', { config: () => cfg, credential: () => undefined, detector: noDetect });
+    expect(r).toMatchObject({ error: 'not_connected' });
+    expect((r as { hint: string }).hint).toContain('svc-proxy endpoint add kimi --url https://api.moonshot.ai/anthropic/ --format b');
+  });
+
+  it('local servers: no credential, root URL gets /v1', () => {
+    const r = resolved(resolveProvider('box', { config: () => cfg, credential: () => 'never-used', detector: noDetect }));
+    expect(r).toMatchObject({ slug: 'box', baseUrl: 'http://127.0.0.1:11434/v1' });
+    expect(r.credential).toBeUndefined();
+    expect(r.adapter.kind).toBe('local');
+  });
+
+  it('unknown → the known slugs', () => {
+    const r = resolveProvider('nope', { config: () => cfg, credential: () => undefined, detector: noDetect });
+    expect(r).toEqual({ error: 'unknown_provider', known: ['anthropic', 'openai', 'openrouter', 'gemini', 'deepseek', 'kimi', 'open', 'box'] });
+    expect(knownProviderSlugs(cfg, noDetect)).toEqual(['anthropic', 'openai', 'openrouter', 'gemini', 'deepseek', 'kimi', 'open', 'box']);
+  });
+});
+
+describe('resolveProvider: detected local servers', () => {
+  let server: Server;
+  let liveUrl: string;
+  let deadUrl: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'llama3.2:latest', object: 'model' }] }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const addr = server.address();
+    liveUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/v1`;
+    deadUrl = await closedPortUrl('/v1');
+  });
+  afterAll(async () => {
+    server.close();
+    await closeUpstreamPools();
+  });
+
+  function detector() {
+    return new LocalDetector({
+      candidates: [
+        { slug: 'ollama', url: liveUrl, label: 'Ollama' },
+        { slug: 'lmstudio', url: deadUrl, label: 'LM Studio' },
+      ],
+      enabled: true,
+    });
+  }
+
+  it('detected servers resolve, silent ones say how to fix it, unprobed ones are tried', async () => {
+    const det = detector();
+    const d = { config: () => config(), credential: () => undefined, detector: det };
+    // Never probed yet: resolves optimistically to the well-known address.
+    expect(resolved(resolveProvider('lmstudio', d)).baseUrl).toBe(deadUrl);
+    const found = await det.detect();
+    expect(found.map((c) => c.slug)).toEqual(['ollama']);
+    expect(resolved(resolveProvider('ollama', d))).toMatchObject({ slug: 'ollama', baseUrl: liveUrl });
+    const silent = resolveProvider('lmstudio', d);
+    expect(silent).toMatchObject({ error: 'not_connected' });
+    expect((silent as { hint: string }).hint).toContain('LM Studio does not answer');
+    expect(knownProviderSlugs(config(), det)).toContain('ollama');
+    expect(knownProviderSlugs(config(), det)).not.toContain('lmstudio');
+  });
+
+  it('a server added by hand at the same address is not listed twice', async () => {
+    const det = detector();
+    await det.detect();
+    const cfg = config({ locals: { mine: { url: liveUrl.replace('127.0.0.1', 'localhost'), created } } });
+    expect(knownProviderSlugs(cfg, det)).toEqual(['anthropic', 'openai', 'openrouter', 'gemini', 'mine']);
+  });
+
+  it('a configured local named ollama wins over detection', async () => {
+    const det = detector();
+    await det.detect();
+    const cfg = config({ locals: { ollama: { url: 'http://10.0.0.5:11434', created } } });
+    expect(resolved(resolveProvider('ollama', { config: () => cfg, credential: () => undefined, detector: det })).baseUrl).toBe('http://10.0.0.5:11434/v1');
+  });
+
+  it('the probe is quick even when a server never answers', async () => {
+    const hang = createServer(() => undefined);
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+    const addr = hang.address();
+    const det = new LocalDetector({ candidates: [{ slug: 'ollama', url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/v1`, label: 'Ollama' }], enabled: true });
+    const started = Date.now();
+    expect(await det.detect()).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    hang.closeAllConnections();
+    hang.close();
+  });
+});

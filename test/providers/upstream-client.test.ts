@@ -1,0 +1,218 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeUpstreamPools, readUpstreamBody, toUpstreamError, upstreamRequest, UpstreamError } from '../../src/providers/upstream-client.js';
+import { closedPortUrl } from '../fixtures/ports.js';
+
+const T = { connectTimeoutMs: 2000, headersTimeoutMs: 2000, idleTimeoutMs: 2000 };
+
+let server: Server;
+let base: string;
+const connections = new Set<Socket>();
+let connectionCount = 0;
+let lastBody = '';
+
+function route(req: IncomingMessage, res: ServerResponse): void {
+  const url = req.url ?? '/';
+  if (url === '/json') {
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'x-request-id': 'req_1',
+      'retry-after': '3',
+      'anthropic-ratelimit-requests-remaining': '9',
+      'x-ratelimit-remaining-tokens': '99',
+      'set-cookie': 'secret=1',
+      'x-internal-trace': 'leak',
+      server: 'mock',
+    });
+    res.end('{"ok":true}');
+    return;
+  }
+  if (url === '/echo') {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      lastBody = Buffer.concat(chunks).toString('utf8');
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`${req.method} ${lastBody.length} ${req.headers['x-test'] ?? ''}`);
+    });
+    return;
+  }
+  if (url === '/no-headers') return; // never answers
+  if (url === '/stall') {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: first\n\n'); // then silence
+    return;
+  }
+  if (url === '/slow-stream') {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    let n = 0;
+    const timer = setInterval(() => {
+      res.write(`data: ${n}\n\n`);
+      if (++n === 6) {
+        clearInterval(timer);
+        res.end();
+      }
+    }, 100);
+    return;
+  }
+  if (url === '/reset') {
+    req.socket.destroy();
+    return;
+  }
+  if (url === '/reset-mid-body') {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: partial\n\n', () => setTimeout(() => req.socket.destroy(), 20));
+    return;
+  }
+  res.writeHead(404);
+  res.end();
+}
+
+beforeAll(async () => {
+  server = createServer(route);
+  server.on('connection', (s) => {
+    connectionCount++;
+    connections.add(s);
+    s.on('close', () => connections.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+});
+
+afterAll(async () => {
+  await closeUpstreamPools(200);
+  for (const s of connections) s.destroy();
+  server.close();
+});
+
+async function expectUpstreamError(p: Promise<unknown>, code: UpstreamError['code']): Promise<UpstreamError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(UpstreamError);
+  expect((err as UpstreamError).code).toBe(code);
+  return err as UpstreamError;
+}
+
+describe('upstreamRequest', () => {
+  it('exposes only safe response headers', async () => {
+    const res = await upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, ...T });
+    expect(res.status).toBe(200);
+    expect(await readUpstreamBody(res, `${base}/json`)).toBe('{"ok":true}');
+    expect(res.headers).toEqual({
+      'content-type': 'application/json',
+      'x-request-id': 'req_1',
+      'retry-after': '3',
+      'anthropic-ratelimit-requests-remaining': '9',
+      'x-ratelimit-remaining-tokens': '99',
+    });
+  });
+
+  it('sends string, Buffer and stream bodies with the given headers', async () => {
+    for (const body of ['hello', Buffer.from('hello'), Readable.from([Buffer.from('hel'), Buffer.from('lo')])]) {
+      const res = await upstreamRequest({ url: `${base}/echo`, method: 'POST', headers: { 'x-test': 'yes' }, body, ...T });
+      expect(await readUpstreamBody(res, base)).toBe('POST 5 yes');
+      expect(lastBody).toBe('hello');
+    }
+  });
+
+  it('reuses keep-alive connections for sequential requests', async () => {
+    const fresh = { ...T, connectTimeoutMs: 2001 }; // a pool of its own
+    const before = connectionCount;
+    for (let i = 0; i < 20; i++) {
+      const res = await upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, ...fresh });
+      await readUpstreamBody(res, base);
+    }
+    // undici may open a second socket while the first is still finishing its response; never one per request.
+    expect(connectionCount - before).toBeGreaterThanOrEqual(1);
+    expect(connectionCount - before).toBeLessThanOrEqual(2);
+  });
+
+  it('refused connection → upstream_unreachable naming the origin only', async () => {
+    const url = (await closedPortUrl('/v1/messages')).replace('http://', 'http://user:pw@');
+    const err = await expectUpstreamError(upstreamRequest({ url, method: 'POST', headers: {}, body: '{}', ...T }), 'upstream_unreachable');
+    expect(err.message).toContain('ECONNREFUSED');
+    expect(err.message).not.toContain('pw');
+    expect(err.status).toBe(502);
+  });
+
+  it('connect timeout (TLS handshake that never completes) → upstream_timeout', async () => {
+    const silent: TcpServer = createTcpServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const addr = silent.address();
+    const started = Date.now();
+    const err = await expectUpstreamError(
+      upstreamRequest({ url: `https://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/x`, method: 'GET', headers: {}, connectTimeoutMs: 300, headersTimeoutMs: 5000, idleTimeoutMs: 5000 }),
+      'upstream_timeout',
+    );
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(err.message).toContain('Connecting');
+    expect(err.status).toBe(504);
+    silent.close();
+  });
+
+  it('headers timeout → upstream_timeout', async () => {
+    const started = Date.now();
+    const err = await expectUpstreamError(upstreamRequest({ url: `${base}/no-headers`, method: 'GET', headers: {}, connectTimeoutMs: 1000, headersTimeoutMs: 300, idleTimeoutMs: 5000 }), 'upstream_timeout');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(err.message).toContain('no response headers');
+  });
+
+  it('idle timeout applies between chunks, not to the whole body', async () => {
+    const ok = await upstreamRequest({ url: `${base}/slow-stream`, method: 'GET', headers: {}, connectTimeoutMs: 1000, headersTimeoutMs: 1000, idleTimeoutMs: 400 });
+    const text = await readUpstreamBody(ok, base); // 600 ms total, 100 ms gaps
+    expect(text.split('\n\n').filter(Boolean)).toHaveLength(6);
+
+    const res = await upstreamRequest({ url: `${base}/stall`, method: 'GET', headers: {}, connectTimeoutMs: 1000, headersTimeoutMs: 1000, idleTimeoutMs: 300 });
+    expect(res.status).toBe(200);
+    const err = await expectUpstreamError(readUpstreamBody(res, base), 'upstream_timeout');
+    expect(err.message).toContain('silent');
+  });
+
+  it('body stream errors map through toUpstreamError', async () => {
+    const res = await upstreamRequest({ url: `${base}/stall`, method: 'GET', headers: {}, connectTimeoutMs: 1000, headersTimeoutMs: 1000, idleTimeoutMs: 200 });
+    const err = await new Promise<unknown>((resolve) => {
+      res.body.on('error', resolve);
+      res.body.resume();
+    });
+    expect(toUpstreamError(err, base).code).toBe('upstream_timeout');
+  });
+
+  it('abort before headers and mid-body → aborted', async () => {
+    const early = new AbortController();
+    const p = upstreamRequest({ url: `${base}/no-headers`, method: 'GET', headers: {}, signal: early.signal, ...T });
+    setTimeout(() => early.abort(), 50);
+    const started = Date.now();
+    await expectUpstreamError(p, 'aborted');
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    const mid = new AbortController();
+    const res = await upstreamRequest({ url: `${base}/stall`, method: 'GET', headers: {}, signal: mid.signal, ...T });
+    const reading = readUpstreamBody(res, base);
+    setTimeout(() => mid.abort(), 50);
+    await expectUpstreamError(reading, 'aborted');
+
+    const already = new AbortController();
+    already.abort();
+    await expectUpstreamError(upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, signal: already.signal, ...T }), 'aborted');
+  });
+
+  it('connection reset before and after headers → upstream_reset', async () => {
+    await expectUpstreamError(upstreamRequest({ url: `${base}/reset`, method: 'POST', headers: {}, body: '{}', ...T }), 'upstream_reset');
+    const res = await upstreamRequest({ url: `${base}/reset-mid-body`, method: 'GET', headers: {}, ...T });
+    await expectUpstreamError(readUpstreamBody(res, base), 'upstream_reset');
+  });
+
+  it('closeUpstreamPools closes idle keep-alive connections', async () => {
+    const res = await upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, ...T });
+    await readUpstreamBody(res, base);
+    expect(connections.size).toBeGreaterThan(0);
+    await closeUpstreamPools(200);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(connections.size).toBe(0);
+  });
+});
