@@ -77,6 +77,7 @@ class MessageReader {
   private user(m: Json, path: string): void {
     if (m.content === undefined || m.content === null) throw badRequest('invalid_messages', `${path}.content is required.`, `${path}.content`);
     const content = decodeContent(m.content, `${path}.content`, ['text', 'image_url', 'input_audio', 'file']);
+    if (content.length === 0) throw badRequest('invalid_messages', `${path}.content must not be an empty array.`, `${path}.content`);
     const item: MessageItem = { type: 'message', role: 'user', content };
     const name = optString(m.name, 'invalid_messages', `${path}.name`);
     if (name) item.name = name;

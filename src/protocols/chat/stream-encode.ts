@@ -30,6 +30,8 @@ interface ReasoningBlock {
   detailIndex: number;
   origin?: ReasoningOrigin;
   emittedText: boolean;
+  /** The block stopped; a proof arriving now goes out at once. */
+  stopped: boolean;
 }
 
 /** Origins whose final entry does not repeat the text, so the pieces must go out as details. */
@@ -77,9 +79,11 @@ export class ChatStreamEncoder implements StreamEncoder {
         return ev.text ? this.chunk({ refusal: ev.text }) : '';
       case 'reasoning_delta':
         return this.reasoningDelta(ev.index, ev.text);
-      case 'reasoning_origin':
-        this.reasoningBlock(ev.index).origin = ev.origin;
-        return '';
+      case 'reasoning_origin': {
+        const r = this.reasoningBlock(ev.index);
+        r.origin = ev.origin;
+        return r.stopped ? this.proof(r) : '';
+      }
       case 'arguments_delta': {
         const index = this.toolIndex.get(ev.index);
         if (index === undefined || !ev.json) return '';
@@ -126,7 +130,7 @@ export class ChatStreamEncoder implements StreamEncoder {
   private reasoningBlock(index: number): ReasoningBlock {
     let r = this.reasoning.get(index);
     if (!r) {
-      r = { detailIndex: this.nextDetail++, emittedText: false };
+      r = { detailIndex: this.nextDetail++, emittedText: false, stopped: false };
       this.reasoning.set(index, r);
     }
     return r;
@@ -150,8 +154,16 @@ export class ChatStreamEncoder implements StreamEncoder {
   /** A reasoning block ends: its proof of origin goes out as its own entry. */
   private blockStop(index: number): string {
     const r = this.reasoning.get(index);
-    if (!r) return '';
-    this.reasoning.delete(index);
+    return r ? this.blockStopOf(r) : '';
+  }
+
+  private blockStopOf(r: ReasoningBlock): string {
+    if (r.stopped) return '';
+    r.stopped = true;
+    return this.proof(r);
+  }
+
+  private proof(r: ReasoningBlock): string {
     if (!r.origin) return '';
     const details = originDetails(r.origin, '', r.detailIndex);
     if (details.length === 0) return '';
@@ -163,7 +175,10 @@ export class ChatStreamEncoder implements StreamEncoder {
 
   private finish(reason: string): string {
     this.ended = true;
-    let out = this.head + `{},"finish_reason":${JSON.stringify(reason)}}]${this.ctx.includeUsage ? ',"usage":null' : ''}}\n\n`;
+    // Proofs of blocks the upstream never stopped must still reach the client.
+    let out = '';
+    for (const r of this.reasoning.values()) if (!r.stopped) out += this.blockStopOf(r);
+    out += this.head + `{},"finish_reason":${JSON.stringify(reason)}}]${this.ctx.includeUsage ? ',"usage":null' : ''}}\n\n`;
     if (this.ctx.includeUsage) {
       out += `data: ${this.envelope},"choices":[],"usage":${JSON.stringify(usageToChat(this.usage))}}\n\n`;
     }

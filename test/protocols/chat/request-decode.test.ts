@@ -29,6 +29,7 @@ const CASES: Array<[string, unknown, string, string | undefined]> = [
   ['unknown role', { ...base, messages: [{ role: 'robot', content: 'x' }] }, 'invalid_messages', 'messages[0].role'],
   ['role missing', { ...base, messages: [{ content: 'x' }] }, 'invalid_messages', 'messages[0].role'],
   ['user content missing', { ...base, messages: [{ role: 'user' }] }, 'invalid_messages', 'messages[0].content'],
+  ['user content an empty array', { ...base, messages: [{ role: 'user', content: [] }] }, 'invalid_messages', 'messages[0].content'],
   ['user content a number', { ...base, messages: [{ role: 'user', content: 3 }] }, 'invalid_messages', 'messages[0].content'],
   ['system content with an image', { ...base, messages: [{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x/y.png' } }] }, user] }, 'invalid_content_part', 'messages[0].content[0].type'],
   ['unknown part type', { ...base, messages: [{ role: 'user', content: [{ type: 'video', video: {} }] }] }, 'invalid_content_part', 'messages[0].content[0].type'],
