@@ -1,0 +1,191 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { configSchema, type Config } from '../../src/config/schema.js';
+import { LocalDetector } from '../../src/providers/local-detect.js';
+import { createModelCatalog } from '../../src/providers/models.js';
+import { closeUpstreamPools } from '../../src/providers/upstream-client.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+interface Mock {
+  url: string;
+  hits: string[];
+  headers: IncomingMessage['headers'][];
+  handler: Handler;
+  server: Server;
+}
+
+async function mock(handler: Handler): Promise<Mock> {
+  const m: Mock = { url: '', hits: [], headers: [], handler, server: createServer((req, res) => {
+    m.hits.push(req.url ?? '');
+    m.headers.push(req.headers);
+    m.handler(req, res);
+  }) };
+  await new Promise<void>((r) => m.server.listen(0, '127.0.0.1', r));
+  const addr = m.server.address();
+  m.url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  return m;
+}
+
+function json(res: ServerResponse, body: unknown, status = 200): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+let anthropic: Mock, openai: Mock, openrouter: Mock, gemini: Mock, custom: Mock, local: Mock, ollama: Mock;
+let openaiModels: string[];
+
+beforeAll(async () => {
+  anthropic = await mock((req, res) => {
+    const after = new URL(req.url ?? '/', 'http://x').searchParams.get('after_id');
+    if (!after) json(res, { data: [{ type: 'model', id: 'claude-opus-4-7', display_name: 'Claude Opus 4.7', created_at: '2026-04-01T00:00:00Z' }], has_more: true, first_id: 'claude-opus-4-7', last_id: 'claude-opus-4-7' });
+    else json(res, { data: [{ type: 'model', id: 'claude-sonnet-4-5', display_name: 'Claude Sonnet 4.5', created_at: '2025-09-29T00:00:00Z' }], has_more: false, last_id: 'claude-sonnet-4-5' });
+  });
+  openai = await mock((_req, res) => json(res, { object: 'list', data: openaiModels.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'openai' })) }));
+  openrouter = await mock((_req, res) => {
+    const t = setTimeout(() => json(res, { data: [{ id: 'meta-llama/llama-4', name: 'Llama 4' }] }), 5000);
+    res.on('close', () => clearTimeout(t));
+  });
+  gemini = await mock((_req, res) => json(res, [{ error: { code: 500, message: 'boom', status: 'INTERNAL' } }], 500));
+  custom = await mock((_req, res) => json(res, { object: 'list', data: [{ id: 'deepseek-chat', object: 'model' }] }));
+  local = await mock((_req, res) => json(res, { object: 'list', data: [{ id: 'qwen3:8b', object: 'model', created: 1 }] }));
+  ollama = await mock((_req, res) => json(res, { object: 'list', data: [{ id: 'llama3.2:latest', object: 'model' }] }));
+});
+
+afterAll(async () => {
+  await closeUpstreamPools(100);
+  for (const m of [anthropic, openai, openrouter, gemini, custom, local, ollama]) {
+    m.server.closeAllConnections();
+    m.server.close();
+  }
+});
+
+beforeEach(() => {
+  openaiModels = ['gpt-5.4', 'text-embedding-3-small', 'tts-1', 'gpt-4.1'];
+  for (const m of [anthropic, openai, openrouter, gemini, custom, local, ollama]) {
+    m.hits.length = 0;
+    m.headers.length = 0;
+  }
+});
+
+function config(): Config {
+  const created = '2026-01-01T00:00:00Z';
+  return configSchema.parse({
+    version: 2,
+    providers: {
+      anthropic: { baseUrl: anthropic.url },
+      openai: { baseUrl: `${openai.url}/v1` },
+      openrouter: { baseUrl: `${openrouter.url}/api/v1` },
+      gemini: { baseUrl: `${gemini.url}/v1beta/openai` },
+    },
+    endpoints: { deepseek: { url: `${custom.url}/v1`, format: 'a', hasCredential: true, created } },
+    locals: { box: { url: local.url, created } },
+  });
+}
+
+const creds: Record<string, string> = { anthropic: 'sk-ant-x', openai: 'sk-oa-x', openrouter: 'sk-or-x', gemini: 'g-x', deepseek: 'ds-x' };
+
+function detector(): LocalDetector {
+  return new LocalDetector({ candidates: [{ slug: 'ollama', url: `${ollama.url}/v1`, label: 'Ollama' }], enabled: true });
+}
+
+describe('model catalog', () => {
+  it('lists every connected provider live, prefixed; slow and failing providers leave the others listed', async () => {
+    const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: detector(), timeoutMs: 400 });
+    const started = Date.now();
+    const models = await catalog.list();
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(models.map((m) => m.id)).toEqual([
+      'anthropic/claude-opus-4-7',
+      'anthropic/claude-sonnet-4-5',
+      'openai/gpt-5.4',
+      'openai/gpt-4.1',
+      'deepseek/deepseek-chat',
+      'box/qwen3:8b',
+      'ollama/llama3.2:latest',
+    ]);
+    expect(models[0]).toEqual({ id: 'anthropic/claude-opus-4-7', provider: 'anthropic', created: Date.parse('2026-04-01T00:00:00Z') / 1000, displayName: 'Claude Opus 4.7' });
+    expect(models.find((m) => m.id === 'openai/gpt-5.4')).toMatchObject({ created: 1700000000, provider: 'openai' });
+
+    // Anthropic: paginated with a limit, authenticated with its own headers.
+    expect(anthropic.hits).toEqual(['/v1/models?limit=1000', '/v1/models?limit=1000&after_id=claude-opus-4-7']);
+    expect(anthropic.headers[0]!['x-api-key']).toBe('sk-ant-x');
+    expect(anthropic.headers[0]!['anthropic-version']).toBe('2023-06-01');
+    expect(openai.hits).toEqual(['/v1/models']);
+    expect(openai.headers[0]!.authorization).toBe('Bearer sk-oa-x');
+    expect(gemini.hits).toEqual(['/v1beta/openai/models']);
+    expect(custom.headers[0]!.authorization).toBe('Bearer ds-x');
+    expect(local.hits).toEqual(['/v1/models']);
+    expect(local.headers[0]!.authorization).toBeUndefined();
+  });
+
+  it('serves from cache within the TTL', async () => {
+    const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 300 });
+    await catalog.list();
+    const hits = openai.hits.length;
+    const again = await catalog.list();
+    expect(openai.hits.length).toBe(hits);
+    expect(again.some((m) => m.id === 'openai/gpt-5.4')).toBe(true);
+  });
+
+  it('stale lists are served at once and refreshed in the background; a failing refresh keeps the last good list', async () => {
+    const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 300, ttlMs: 50, failureTtlMs: 50 });
+    await catalog.list();
+    openaiModels = ['gpt-6'];
+    await new Promise((r) => setTimeout(r, 80));
+    const stale = await catalog.list();
+    expect(stale.some((m) => m.id === 'openai/gpt-5.4')).toBe(true); // served stale, refresh started
+    await new Promise((r) => setTimeout(r, 100));
+    const fresh = await catalog.list();
+    expect(fresh.filter((m) => m.provider === 'openai').map((m) => m.id)).toEqual(['openai/gpt-6']);
+
+    const original = openai.handler;
+    openai.handler = (_req, res) => json(res, { error: { message: 'down' } }, 503);
+    try {
+      await new Promise((r) => setTimeout(r, 80));
+      await catalog.list(); // triggers the failing refresh
+      await new Promise((r) => setTimeout(r, 100));
+      const afterFailure = await catalog.list();
+      expect(afterFailure.filter((m) => m.provider === 'openai').map((m) => m.id)).toEqual(['openai/gpt-6']);
+    } finally {
+      openai.handler = original;
+    }
+  });
+
+  it('a slow provider does not slow down later lists', async () => {
+    const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 300 });
+    await catalog.list();
+    const started = Date.now();
+    await catalog.list();
+    expect(Date.now() - started).toBeLessThan(150);
+  });
+
+  it('providers without a credential are neither listed nor asked', async () => {
+    const catalog = createModelCatalog({ config, credential: (s) => (s === 'openai' ? 'sk-oa-x' : undefined), detector: new LocalDetector({ enabled: false }), timeoutMs: 300 });
+    const models = await catalog.list();
+    expect(new Set(models.map((m) => m.provider))).toEqual(new Set(['openai', 'box']));
+    expect(anthropic.hits).toEqual([]);
+  });
+
+  it('gemini ids lose their models/ prefix', async () => {
+    const original = gemini.handler;
+    gemini.handler = (_req, res) => json(res, { object: 'list', data: [{ id: 'models/gemini-2.5-flash', object: 'model' }, { id: 'models/text-embedding-004' }] });
+    try {
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 300 });
+      const models = await catalog.list();
+      expect(models.filter((m) => m.provider === 'gemini').map((m) => m.id)).toEqual(['gemini/gemini-2.5-flash']);
+    } finally {
+      gemini.handler = original;
+    }
+  });
+
+  it('an aborted list rejects promptly', async () => {
+    const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 2000 });
+    const ac = new AbortController();
+    const p = catalog.list(ac.signal);
+    setTimeout(() => ac.abort(new Error('client left')), 50);
+    const started = Date.now();
+    await expect(p).rejects.toThrow('client left');
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+});
