@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { mayHoldEnvelopes, restoreNativeThinking } from '../../../src/protocols/messages/index.js';
+import { packOrigin } from '../../../src/protocols/reasoning-envelope.js';
+
+describe('restoreNativeThinking (Messages passthrough after a provider switch)', () => {
+  it('leaves a body without envelopes untouched', () => {
+    const body = { messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature: 'native' }, { type: 'text', text: 'a' }] }] };
+    const before = JSON.stringify(body);
+    expect(restoreNativeThinking(body)).toBe(false);
+    expect(JSON.stringify(body)).toBe(before);
+    expect(mayHoldEnvelopes(before)).toBe(false);
+  });
+
+  it('restores Anthropic proof, drops foreign reasoning, removes turns left empty', () => {
+    const redacted = packOrigin({ kind: 'anthropic_redacted', data: 'R' });
+    const openai = packOrigin({ kind: 'openai', id: 'rs_1', encryptedContent: 'E' });
+    const unsigned = packOrigin({ kind: 'unsigned' });
+    const body = {
+      model: 'claude',
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: '', signature: redacted }, { type: 'thinking', thinking: 'gpt summary', signature: openai }, { type: 'text', text: 'a' }] },
+        { role: 'user', content: 'q2' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'local', signature: unsigned }] },
+        { role: 'user', content: 'q3' },
+      ],
+    };
+    expect(mayHoldEnvelopes(JSON.stringify(body))).toBe(true);
+    expect(restoreNativeThinking(body)).toBe(true);
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'R' }, { type: 'text', text: 'a' }] },
+      { role: 'user', content: 'q2' },
+      { role: 'user', content: 'q3' },
+    ]);
+    expect(JSON.stringify(body)).not.toMatch(/svcp1\.|gpt summary|local/);
+  });
+});
