@@ -2,6 +2,7 @@
  * A cross-process lock on a file path (O_EXCL lock file), so the CLI and the daemon never lose each
  * other's writes. A lock left behind by a dead process, or older than `staleMs`, is broken.
  */
+import { readFileSync } from 'node:fs';
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
@@ -65,11 +66,18 @@ async function isAbandoned(lockPath: string, staleMs: number): Promise<boolean> 
   }
 }
 
+/** Is `pid` a running process? A zombie (exited, not yet reaped by its parent) counts as gone. */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }

@@ -15,11 +15,17 @@ export interface DaemonLocation extends RuntimeInfo {
   origin: string;
 }
 
-/** The running daemon of this state dir, or null (no runtime file, dead pid, or a stranger's pid). */
+/** The daemon registered for this state dir, or null (no runtime file, or its process is gone). */
 export async function findDaemon(paths: StatePaths): Promise<DaemonLocation | null> {
   const info = await readRuntimeInfo(paths);
-  if (!info || !isOurProcess(info.pid)) return null;
+  if (!info || !processAlive(info.pid)) return null;
   return { ...info, origin: origin(info.host, info.port) };
+}
+
+/** The registered daemon, only if it answers /health. */
+export async function findLiveDaemon(paths: StatePaths): Promise<DaemonLocation | null> {
+  const daemon = await findDaemon(paths);
+  return daemon && (await checkHealth(daemon.origin)) ? daemon : null;
 }
 
 export async function checkHealth(daemonOrigin: string, timeoutMs = 2_000): Promise<{ status: string; version: string } | null> {
@@ -129,6 +135,8 @@ export async function stopDaemon(paths: StatePaths, timeoutMs = 20_000): Promise
     }
   }
   if (!asked) {
+    // Signal only a process that is still svc-proxy: after a crash the pid may belong to a stranger.
+    if (!isOurProcess(daemon.pid)) return null;
     try {
       process.kill(daemon.pid, 'SIGTERM');
     } catch {
@@ -140,10 +148,12 @@ export async function stopDaemon(paths: StatePaths, timeoutMs = 20_000): Promise
     if (!processAlive(daemon.pid)) return { pid: daemon.pid, forced: false };
     await new Promise((r) => setTimeout(r, 50));
   }
-  try {
-    process.kill(daemon.pid, 'SIGKILL');
-  } catch {
-    // already gone
+  if (isOurProcess(daemon.pid)) {
+    try {
+      process.kill(daemon.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
   }
   return { pid: daemon.pid, forced: true };
 }

@@ -60,7 +60,8 @@ export async function claimPidFile(paths: Pick<StatePaths, 'pidFile'>): Promise<
     }
     const text = await readFile(paths.pidFile, 'utf8').catch(() => '');
     const pid = Number(text.trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isOurProcess(pid)) throw new AlreadyRunningError(pid);
+    // Our own pid: a daemon already runs in this very process (embedding, tests).
+    if (pid === process.pid || (Number.isInteger(pid) && pid > 0 && isOurProcess(pid))) throw new AlreadyRunningError(pid);
     if (text.trim() === '' && attempt === 0) {
       // Another daemon may be between creating and writing the file: look again shortly.
       await new Promise((r) => setTimeout(r, 100));

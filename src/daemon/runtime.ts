@@ -158,6 +158,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       store,
       keys: verifier,
       credentials,
+      log: logSink,
       daemon: daemonInfo,
       configProblem: () => configProblem,
       keychain: () => keychainStatus,
@@ -235,6 +236,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
         logger.info(`stopping (${reason}); draining in-flight requests for up to ${store.current().settings.drainTimeoutMs} ms`);
         watcher.close();
         clearInterval(flushTimer);
+        logSink.endFeeds(); // open `logs --follow`/TUI feeds end now instead of holding the drain up
         const cut = await server.drain(store.current().settings.drainTimeoutMs);
         if (cut > 0) logger.warn(`closed ${cut} request(s) still running after the drain timeout`);
         await flushLastUsed();

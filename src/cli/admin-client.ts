@@ -1,0 +1,107 @@
+/**
+ * Client of the daemon's admin API, for the CLI and the TUI. `AdminClient.connect(paths)` finds the
+ * daemon of a state dir (runtime file + live pid) and reads the admin token; `request()` is the
+ * generic call that resource-specific methods (here and in other modules) build on.
+ */
+import { OperationError } from '../config/errors.js';
+import type { StatePaths } from '../config/paths.js';
+import { findLiveDaemon, readAdminToken, type DaemonLocation } from '../daemon/control.js';
+import { httpJson } from '../daemon/http-json.js';
+import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
+import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
+import type { DaemonStatus } from '../server/admin/status.js';
+import type { Management } from './management.js';
+
+/** An error answer of the admin API (same status/code/message as the operation that failed). */
+export class AdminApiError extends OperationError {}
+
+export class AdminClient implements Management {
+  readonly mode = 'daemon' as const;
+
+  constructor(
+    readonly daemon: DaemonLocation,
+    private readonly token: string,
+  ) {}
+
+  /** null when no daemon runs (and answers) for these paths. */
+  static async connect(paths: StatePaths): Promise<AdminClient | null> {
+    const daemon = await findLiveDaemon(paths);
+    if (!daemon) return null;
+    const token = await readAdminToken(paths);
+    if (!token) throw new OperationError(503, 'admin_token_missing', `The daemon (pid ${daemon.pid}) is running but ${paths.adminToken} is missing; restart it: svc-proxy stop && svc-proxy start`);
+    return new AdminClient(daemon, token);
+  }
+
+  get origin(): string {
+    return this.daemon.origin;
+  }
+
+  /** Authorization header value, for callers that open their own connections (e.g. SSE). */
+  get authorization(): string {
+    return `Bearer ${this.token}`;
+  }
+
+  async request<T>(method: string, path: string, body?: unknown, timeoutMs?: number): Promise<T> {
+    const res = await httpJson<T | { error?: { code?: string; message?: string } }>(method, `${this.daemon.origin}${path}`, {
+      headers: { authorization: this.authorization },
+      body,
+      timeoutMs,
+    });
+    if (res.status >= 200 && res.status < 300) return res.body as T;
+    const err = (res.body as { error?: { code?: string; message?: string } } | null)?.error;
+    throw new AdminApiError(res.status, err?.code ?? 'admin_error', err?.message ?? `The daemon answered HTTP ${res.status}.`);
+  }
+
+  status(): Promise<DaemonStatus> {
+    return this.request('GET', '/admin/status');
+  }
+  reloadConfig(): Promise<{ reloaded: boolean; changed: boolean }> {
+    return this.request('POST', '/admin/config/reload');
+  }
+  shutdown(): Promise<{ stopping: boolean; pid: number }> {
+    return this.request('POST', '/admin/shutdown');
+  }
+
+  createKey(name: string): Promise<CreatedKey> {
+    return this.request('POST', '/admin/keys', { name });
+  }
+  async listKeys(): Promise<KeyInfo[]> {
+    return (await this.request<{ keys: KeyInfo[] }>('GET', '/admin/keys')).keys;
+  }
+  revokeKey(ref: string): Promise<RevokedKey> {
+    return this.request('POST', '/admin/keys/revoke', { key: ref });
+  }
+
+  async listProviders(): Promise<ProviderInfo[]> {
+    return (await this.request<{ providers: ProviderInfo[] }>('GET', '/admin/providers')).providers;
+  }
+  connectProvider(name: string, credential: string, opts: { insecureStorage?: boolean } = {}): Promise<ConnectResult> {
+    return this.request('PUT', `/admin/providers/${encodeURIComponent(name)}/credential`, { credential, insecureStorage: opts.insecureStorage === true });
+  }
+  disconnectProvider(name: string): Promise<DisconnectResult> {
+    return this.request('DELETE', `/admin/providers/${encodeURIComponent(name)}/credential`);
+  }
+  setProviderBaseUrl(name: string, baseUrl: string | null): Promise<{ name: string; baseUrl: string; overridden: boolean }> {
+    return this.request('PATCH', `/admin/providers/${encodeURIComponent(name)}`, { baseUrl });
+  }
+
+  async listEndpoints(): Promise<EndpointInfo[]> {
+    return (await this.request<{ endpoints: EndpointInfo[] }>('GET', '/admin/endpoints')).endpoints;
+  }
+  addEndpoint(input: AddEndpointInput): Promise<EndpointInfo> {
+    return this.request('POST', '/admin/endpoints', input);
+  }
+  removeEndpoint(slug: string): Promise<{ slug: string; removedCredentialFrom: string[] }> {
+    return this.request('DELETE', `/admin/endpoints/${encodeURIComponent(slug)}`);
+  }
+
+  async listLocals(): Promise<LocalInfo[]> {
+    return (await this.request<{ locals: LocalInfo[] }>('GET', '/admin/locals')).locals;
+  }
+  addLocal(input: { slug: string; url: string }): Promise<LocalInfo> {
+    return this.request('POST', '/admin/locals', input);
+  }
+  removeLocal(slug: string): Promise<{ slug: string }> {
+    return this.request('DELETE', `/admin/locals/${encodeURIComponent(slug)}`);
+  }
+}

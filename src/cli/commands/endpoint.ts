@@ -1,0 +1,66 @@
+/** `svc-proxy endpoint add|list|remove` — custom upstreams speaking protocol A (Chat Completions) or B (Messages). */
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import type { CliContext } from '../io.js';
+import { openManagement } from '../management.js';
+import { table } from '../output.js';
+import { readSecret } from '../prompt.js';
+
+export function register(program: Command, ctx: CliContext): void {
+  const endpoint = program.command('endpoint').description('Custom endpoints: any OpenAI-compatible (a) or Anthropic-compatible (b) server');
+  const manage = () => openManagement(ctx.paths(), ctx.io.env);
+
+  endpoint
+    .command('add')
+    .description('Add an endpoint; models are then addressed as <slug>/<model>. Asks for an optional API key (hidden; stdin when piped; empty = none)')
+    .argument('<slug>', 'its name in model ids (lowercase letters, digits, - and _)')
+    .requiredOption('--url <url>', 'base URL (format a: where /chat/completions is appended; format b: where /v1/messages is appended)')
+    .addOption(new Option('--format <format>', 'a = OpenAI Chat Completions, b = Anthropic Messages').choices(['a', 'b']).makeOptionMandatory())
+    .option('--no-credential', 'the endpoint needs no API key (do not ask)')
+    .option('--insecure-storage', 'when no OS keychain is usable, keep the key in a 0600 file in the state directory')
+    .option('--json', 'print as JSON')
+    .action(async (slug: string, flags: { url: string; format: 'a' | 'b'; credential: boolean; insecureStorage?: boolean; json?: boolean }) => {
+      const management = await manage();
+      const credential = flags.credential ? await readSecret(ctx.io, `API key for ${slug} (input hidden, empty for none): `) : '';
+      const added = await management.addEndpoint({ slug, url: flags.url, format: flags.format, credential, insecureStorage: flags.insecureStorage });
+      if (flags.json) {
+        ctx.json(added);
+        return;
+      }
+      ctx.out(`Endpoint ${added.slug} added (${added.format === 'a' ? 'OpenAI Chat Completions' : 'Anthropic Messages'} at ${added.url}${added.hasCredential ? `, key …${added.last4 || '****'} in ${added.source}` : ', no key'}).`);
+      ctx.out(`Use its models as ${added.slug}/<model> on either base.`);
+    });
+
+  endpoint
+    .command('list')
+    .description('List custom endpoints')
+    .option('--json', 'print as JSON')
+    .action(async (flags: { json?: boolean }) => {
+      const endpoints = await (await manage()).listEndpoints();
+      if (flags.json) {
+        ctx.json(endpoints);
+        return;
+      }
+      if (endpoints.length === 0) {
+        ctx.out('No custom endpoints. Add one: svc-proxy endpoint add <slug> --url <url> --format a|b');
+        return;
+      }
+      ctx.out(
+        table(
+          ['SLUG', 'FORMAT', 'URL', 'CREDENTIAL'],
+          endpoints.map((e) => [e.slug, e.format, e.url, e.hasCredential ? `${e.source ?? 'missing'}${e.last4 ? ` …${e.last4}` : ''}` : 'none']),
+        ),
+      );
+    });
+
+  endpoint
+    .command('remove')
+    .description('Remove an endpoint and its stored key')
+    .argument('<slug>')
+    .option('--json', 'print as JSON')
+    .action(async (slug: string, flags: { json?: boolean }) => {
+      const removed = await (await manage()).removeEndpoint(slug);
+      if (flags.json) ctx.json(removed);
+      else ctx.out(`Endpoint ${removed.slug} removed.`);
+    });
+}

@@ -1,0 +1,86 @@
+/** `svc-proxy provider list|connect|disconnect|set` — the built-in providers and their credentials. */
+import type { Command } from 'commander';
+import { CliError, type CliContext } from '../io.js';
+import { openManagement } from '../management.js';
+import { table } from '../output.js';
+import { readSecret } from '../prompt.js';
+
+const SOURCE_LABEL: Record<string, string> = { keychain: 'keychain', env: 'env', file: 'file (insecure)' };
+
+export function register(program: Command, ctx: CliContext): void {
+  const provider = program.command('provider').description('Built-in providers (anthropic, openai, openrouter, gemini)');
+  const manage = () => openManagement(ctx.paths(), ctx.io.env);
+
+  provider
+    .command('list')
+    .description('Each provider: connected?, where the credential lives, base URL')
+    .option('--json', 'print as JSON')
+    .action(async (flags: { json?: boolean }) => {
+      const providers = await (await manage()).listProviders();
+      if (flags.json) {
+        ctx.json(providers);
+        return;
+      }
+      ctx.out(
+        table(
+          ['PROVIDER', 'CONNECTED', 'CREDENTIAL', 'BASE URL'],
+          providers.map((p) => [
+            p.name,
+            p.connected ? 'yes' : 'no',
+            p.source ? `${SOURCE_LABEL[p.source] ?? p.source}${p.last4 ? ` …${p.last4}` : ''}` : '-',
+            `${p.baseUrl}${p.baseUrlOverridden ? ' (override)' : ''}`,
+          ]),
+        ),
+      );
+    });
+
+  provider
+    .command('connect')
+    .description('Store an API key for a provider in the OS keychain (hidden prompt; reads stdin when piped)')
+    .argument('<provider>', 'anthropic, openai, openrouter or gemini')
+    .option('--insecure-storage', 'when no OS keychain is usable, keep the key in a 0600 file in the state directory')
+    .option('--json', 'print as JSON')
+    .action(async (name: string, flags: { insecureStorage?: boolean; json?: boolean }) => {
+      const { isBuiltinProvider } = await import('../../secrets/credentials.js');
+      if (!isBuiltinProvider(name)) throw new CliError(`Unknown provider "${name}". Built-in providers: anthropic, openai, openrouter, gemini (custom upstreams: svc-proxy endpoint add).`);
+      const management = await manage();
+      const credential = await readSecret(ctx.io, `API key for ${name} (input hidden): `);
+      if (!credential) throw new CliError('No key given; nothing stored.');
+      const result = await management.connectProvider(name, credential, { insecureStorage: flags.insecureStorage });
+      if (flags.json) {
+        ctx.json(result);
+        return;
+      }
+      ctx.out(`${result.name} connected (key …${result.last4 || '****'} stored in ${result.storedIn === 'keychain' ? 'the OS keychain' : 'the insecure credentials file'}).`);
+      if (result.overriddenByEnv) ctx.err(`note: ${result.overriddenByEnv} is set in the daemon's environment and takes precedence.`);
+    });
+
+  provider
+    .command('disconnect')
+    .description('Remove the stored API key of a provider')
+    .argument('<provider>', 'anthropic, openai, openrouter or gemini')
+    .option('--json', 'print as JSON')
+    .action(async (name: string, flags: { json?: boolean }) => {
+      const result = await (await manage()).disconnectProvider(name);
+      if (flags.json) {
+        ctx.json(result);
+        return;
+      }
+      ctx.out(result.removedFrom.length ? `${result.name} disconnected (removed from ${result.removedFrom.join(' and ')}).` : `${result.name} had no stored key.`);
+      if (result.stillConnectedViaEnv) ctx.err(`note: still connected through ${result.stillConnectedViaEnv} in the daemon's environment.`);
+    });
+
+  provider
+    .command('set')
+    .description("Override a provider's base URL (--reset restores the default)")
+    .argument('<provider>', 'anthropic, openai, openrouter or gemini')
+    .option('--base-url <url>', 'the new base URL')
+    .option('--reset', 'restore the default base URL')
+    .option('--json', 'print as JSON')
+    .action(async (name: string, flags: { baseUrl?: string; reset?: boolean; json?: boolean }) => {
+      if (!flags.baseUrl === !flags.reset) throw new CliError('Give either --base-url <url> or --reset.', 2);
+      const result = await (await manage()).setProviderBaseUrl(name, flags.reset ? null : (flags.baseUrl as string));
+      if (flags.json) ctx.json(result);
+      else ctx.out(`${result.name} base URL: ${result.baseUrl}${result.overridden ? '' : ' (default)'}`);
+    });
+}

@@ -1,0 +1,74 @@
+/** `svc-proxy start [--foreground] [--port N] [--host ADDR] [--json]` */
+import type { Command } from 'commander';
+import { baseUrls } from '../../config/base-urls.js';
+import type { CliContext } from '../io.js';
+import { ensureDaemon, printBaseUrls, warnIfExposed } from '../daemon-control.js';
+import { parsePort } from '../parse-options.js';
+
+interface StartFlags {
+  foreground?: boolean;
+  port?: number;
+  host?: string;
+  json?: boolean;
+}
+
+export function register(program: Command, ctx: CliContext): void {
+  program
+    .command('start')
+    .description('Start the daemon in the background (default 127.0.0.1:4545) and print the base URLs')
+    .option('--foreground', 'run in this terminal instead (for launchd, systemd, containers)')
+    .option('--port <port>', 'port to listen on (0 = any free port)', parsePort)
+    .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from other machines)')
+    .option('--json', 'print pid, host, port and base URLs as JSON')
+    .action(async (flags: StartFlags) => {
+      warnIfExposed(ctx, flags.host);
+      if (flags.foreground) return runForeground(ctx, flags);
+      const { daemon, alreadyRunning } = await ensureDaemon(ctx, { port: flags.port, host: flags.host });
+      if (flags.json) {
+        ctx.json({ pid: daemon.pid, host: daemon.host, port: daemon.port, alreadyRunning, baseUrls: baseUrls(daemon.host, daemon.port) });
+        return;
+      }
+      ctx.out(alreadyRunning ? `svc-proxy is already running (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}` : `svc-proxy started (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}`);
+      printBaseUrls(ctx, daemon.host, daemon.port);
+      if (!alreadyRunning) ctx.out('Create a key for your tools: svc-proxy key create --name <name>');
+    });
+}
+
+async function runForeground(ctx: CliContext, flags: StartFlags): Promise<void> {
+  const [{ startDaemon }, { createDaemonLogger }, { AlreadyRunningError }] = await Promise.all([
+    import('../../daemon/runtime.js'),
+    import('../../daemon/logger.js'),
+    import('../../daemon/runtime-file.js'),
+  ]);
+  let daemon;
+  try {
+    daemon = await startDaemon({
+      stateDir: ctx.paths().dir,
+      port: flags.port,
+      host: flags.host,
+      env: ctx.io.env,
+      logger: createDaemonLogger((line) => ctx.io.stderr.write(line)),
+    });
+  } catch (err) {
+    if (err instanceof AlreadyRunningError) {
+      ctx.err(`svc-proxy: ${err.message} Stop it first (svc-proxy stop) to run in the foreground.`);
+      ctx.exitCode = 1;
+      return;
+    }
+    throw err;
+  }
+  if (flags.json) ctx.json({ pid: daemon.pid, host: daemon.host, port: daemon.port, alreadyRunning: false, baseUrls: daemon.baseUrls });
+  else {
+    ctx.out(`svc-proxy running in the foreground (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}; Ctrl-C stops it`);
+    printBaseUrls(ctx, daemon.host, daemon.port);
+  }
+  const onSignal = (signal: string) => void daemon.stop(signal);
+  const onHup = () => void daemon.reload().catch(() => {});
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onHup);
+  await daemon.stopped;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  process.off('SIGHUP', onHup);
+}

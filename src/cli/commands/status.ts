@@ -1,0 +1,41 @@
+/** `svc-proxy status` — exit 0 when the daemon runs, 1 when it does not. */
+import type { Command } from 'commander';
+import { AdminClient } from '../admin-client.js';
+import type { CliContext } from '../io.js';
+import { duration } from '../output.js';
+
+export function register(program: Command, ctx: CliContext): void {
+  program
+    .command('status')
+    .description('Is the daemon running? pid, port, uptime, base URLs, connected providers (exit 1 when not running)')
+    .option('--json', 'print the status as JSON')
+    .action(async (flags: { json?: boolean }) => {
+      const client = await AdminClient.connect(ctx.paths());
+      if (!client) {
+        if (flags.json) ctx.json({ running: false });
+        else ctx.out('svc-proxy is not running (start it with: svc-proxy start)');
+        ctx.exitCode = 1;
+        return;
+      }
+      const s = await client.status();
+      if (flags.json) {
+        ctx.json(s);
+        return;
+      }
+      ctx.out(`svc-proxy ${s.version} is running (pid ${s.pid}) on ${s.host}:${s.port}, up ${duration(s.uptimeSeconds)}`);
+      ctx.out(`  protocol A (OpenAI):    ${s.baseUrls.a}`);
+      ctx.out(`  protocol B (Anthropic): ${s.baseUrls.b}`);
+      const connected = s.providers.filter((p) => p.connected).map((p) => `${p.name} (${p.source})`);
+      const missing = s.providers.filter((p) => !p.connected).map((p) => p.name);
+      ctx.out(`providers: ${connected.length ? connected.join(', ') : 'none connected'}${missing.length ? `; not connected: ${missing.join(', ')}` : ''}`);
+      if (s.endpoints.length) ctx.out(`endpoints: ${s.endpoints.map((e) => `${e.slug} (${e.format})`).join(', ')}`);
+      if (s.locals.length) ctx.out(`local servers: ${s.locals.map((l) => l.slug).join(', ')}`);
+      ctx.out(`keys: ${s.keys.active} active, ${s.keys.revoked} revoked`);
+      if (!s.keychain.available) ctx.out(`keychain: not usable (${s.keychain.reason})`);
+      ctx.out(`state: ${s.stateDir}`);
+      if (s.configProblem) {
+        ctx.out(`config: the last edit of config.json was NOT applied (${s.configProblem.at}); running with the previous config:`);
+        ctx.out(s.configProblem.message.replace(/^/gm, '  '));
+      }
+    });
+}

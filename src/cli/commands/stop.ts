@@ -1,0 +1,32 @@
+/** `svc-proxy stop` — graceful: in-flight requests finish or are closed within the drain timeout. */
+import type { Command } from 'commander';
+import type { CliContext } from '../io.js';
+
+export function register(program: Command, ctx: CliContext): void {
+  program
+    .command('stop')
+    .description('Stop the daemon gracefully (in-flight requests get settings.drainTimeoutMs to finish)')
+    .option('--json', 'print the result as JSON')
+    .action(async (flags: { json?: boolean }) => {
+      const { stopDaemon } = await import('../../daemon/control.js');
+      const result = await stopDaemon(ctx.paths(), await drainBudget(ctx));
+      if (flags.json) {
+        ctx.json(result ? { stopped: true, pid: result.pid, forced: result.forced } : { stopped: false, running: false });
+        return;
+      }
+      if (!result) ctx.out('svc-proxy is not running.');
+      else if (result.forced) ctx.out(`svc-proxy (pid ${result.pid}) did not stop in time and was killed.`);
+      else ctx.out(`svc-proxy stopped (pid ${result.pid}).`);
+    });
+}
+
+/** Wait a little longer than the daemon's own drain timeout before killing it. */
+async function drainBudget(ctx: CliContext): Promise<number> {
+  try {
+    const { ConfigStore } = await import('../../config/store.js');
+    const store = await ConfigStore.open(ctx.paths());
+    return store.current().settings.drainTimeoutMs + 10_000;
+  } catch {
+    return 20_000;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Starting the daemon from the CLI, shared by `start`, `restart`, and commands that need a running
+ * daemon first (`run`, `tui`): `ensureDaemon(ctx)`.
+ */
+import { baseUrls, isLoopbackHost } from '../config/base-urls.js';
+import { DaemonStartError, checkHealth, findDaemon, spawnDaemon, type DaemonLocation } from '../daemon/control.js';
+import { isOurProcess } from '../daemon/runtime-file.js';
+import { CliError, type CliContext } from './io.js';
+
+export interface StartOptions {
+  port?: number;
+  host?: string;
+}
+
+export interface Started {
+  daemon: DaemonLocation;
+  alreadyRunning: boolean;
+}
+
+export function warnIfExposed(ctx: CliContext, host: string | undefined): void {
+  if (host !== undefined && !isLoopbackHost(host)) {
+    ctx.err(`warning: listening on ${host} makes the proxy reachable from other machines; every request still needs a service key.`);
+  }
+}
+
+/** Start the background daemon unless one already answers for this state dir. */
+export async function ensureDaemon(ctx: CliContext, opts: StartOptions = {}): Promise<Started> {
+  const paths = ctx.paths();
+  const running = await findDaemon(paths);
+  if (running && (await checkHealth(running.origin))) return { daemon: running, alreadyRunning: true };
+  // A registered pid that is no longer svc-proxy (reused after a crash) is just a stale file.
+  if (running && isOurProcess(running.pid)) throw new CliError(`A daemon (pid ${running.pid}) is registered but does not answer on ${running.origin}; stop it first: svc-proxy stop`);
+  // Fail early, with the file named, on a broken config.json (the daemon would refuse it too).
+  const { ConfigStore } = await import('../config/store.js');
+  await ConfigStore.open(paths);
+  try {
+    return { daemon: await spawnDaemon(paths, { ...opts, env: ctx.io.env }), alreadyRunning: false };
+  } catch (err) {
+    if (err instanceof DaemonStartError) throw new CliError(`could not start the daemon: ${err.message}`);
+    throw err;
+  }
+}
+
+export function printBaseUrls(ctx: CliContext, host: string, port: number): void {
+  const urls = baseUrls(host, port);
+  ctx.out(`  protocol A (OpenAI):    ${urls.a}`);
+  ctx.out(`  protocol B (Anthropic): ${urls.b}`);
+}

@@ -1,0 +1,86 @@
+/**
+ * The svc-proxy CLI. `main(argv)` returns the exit code: 0 ok, 1 error, 2 usage.
+ * Only the command being run is loaded (see registry.ts); `--version` loads nothing at all.
+ */
+import { ConfigFileError, OperationError } from '../config/errors.js';
+import { packageVersion } from '../config/version.js';
+import { CliError, createContext, processIo, type CliIo } from './io.js';
+import { COMMANDS, findCommand } from './registry.js';
+
+/** Commander errors that are not usage errors. */
+const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+
+export async function main(argv: readonly string[] = process.argv, io: CliIo = processIo()): Promise<number> {
+  const args = argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    io.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+
+  const { Command, CommanderError } = await import('commander');
+  const ctx = createContext(io);
+  const program = new Command('svc-proxy')
+    .description('One localhost proxy and one key for every coding tool and every model provider.')
+    .version(packageVersion(), '-V, --version')
+    .exitOverride()
+    .showSuggestionAfterError()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+
+  // The command to load: the first word, or the word after `help`.
+  const first = args.find((a) => !a.startsWith('-'));
+  const wanted = first === 'help' ? findCommand(args[args.indexOf('help') + 1]) : findCommand(first);
+  for (const entry of COMMANDS) {
+    if (entry === wanted) {
+      (await entry.load()).register(program, ctx);
+    } else {
+      // Listed in the help only; never run (its module is not loaded).
+      const placeholder = program.command(entry.name).description(entry.summary);
+      for (const alias of entry.aliases ?? []) placeholder.alias(alias);
+    }
+  }
+  // Subcommands inherit the exit override and output settings.
+  for (const cmd of program.commands) applySettings(cmd, io);
+
+  try {
+    if (args.length === 0) {
+      program.outputHelp({ error: true });
+      return 2;
+    }
+    await program.parseAsync(argv as string[]);
+    return ctx.exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (COMMANDER_OK.has(err.code)) return err.code === 'commander.help' ? 2 : 0;
+      return 2;
+    }
+    return reportError(err, io);
+  }
+}
+
+type CommandLike = import('commander').Command;
+
+function applySettings(cmd: CommandLike, io: CliIo): void {
+  cmd.exitOverride();
+  cmd.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  for (const sub of cmd.commands) applySettings(sub, io);
+}
+
+function reportError(err: unknown, io: CliIo): number {
+  if (err instanceof CliError) {
+    io.stderr.write(`svc-proxy: ${err.message}\n`);
+    return err.exitCode;
+  }
+  if (err instanceof OperationError) {
+    io.stderr.write(`svc-proxy: ${err.message}\n`);
+    return err.status === 400 ? 2 : 1;
+  }
+  if (err instanceof ConfigFileError) {
+    io.stderr.write(`svc-proxy: ${err.message}\n`);
+    return 1;
+  }
+  io.stderr.write(`svc-proxy: ${err instanceof Error ? err.message : String(err)}\n`);
+  return 1;
+}

@@ -1,0 +1,36 @@
+/**
+ * The management operations as the CLI (and the TUI) see them. Two implementations, one contract:
+ * through the running daemon's admin API (admin-client.ts), or, when no daemon runs, directly on
+ * config.json under its lock (offline-management.ts). Both end in the same operation functions
+ * (src/keys/operations.ts, src/secrets/operations.ts).
+ */
+import type { StatePaths } from '../config/paths.js';
+import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
+import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
+import { AdminClient } from './admin-client.js';
+
+export interface Management {
+  readonly mode: 'daemon' | 'offline';
+  createKey(name: string): Promise<CreatedKey>;
+  listKeys(): Promise<KeyInfo[]>;
+  revokeKey(ref: string): Promise<RevokedKey>;
+  listProviders(): Promise<ProviderInfo[]>;
+  connectProvider(name: string, credential: string, opts?: { insecureStorage?: boolean }): Promise<ConnectResult>;
+  disconnectProvider(name: string): Promise<DisconnectResult>;
+  /** null restores the default. */
+  setProviderBaseUrl(name: string, baseUrl: string | null): Promise<{ name: string; baseUrl: string; overridden: boolean }>;
+  listEndpoints(): Promise<EndpointInfo[]>;
+  addEndpoint(input: AddEndpointInput): Promise<EndpointInfo>;
+  removeEndpoint(slug: string): Promise<{ slug: string; removedCredentialFrom: string[] }>;
+  listLocals(): Promise<LocalInfo[]>;
+  addLocal(input: { slug: string; url: string }): Promise<LocalInfo>;
+  removeLocal(slug: string): Promise<{ slug: string }>;
+}
+
+/** The daemon's admin API when a daemon runs for this state dir, else direct file access. */
+export async function openManagement(paths: StatePaths, env: Record<string, string | undefined>): Promise<Management> {
+  const client = await AdminClient.connect(paths);
+  if (client) return client;
+  const { openOfflineManagement } = await import('./offline-management.js');
+  return openOfflineManagement(paths, env);
+}

@@ -1,0 +1,35 @@
+/**
+ * Every top-level command, loaded only when it is the one being run (so `--version` and `key list`
+ * stay cheap). Adding a command: write src/cli/commands/<name>.ts exporting `register(program, ctx)`
+ * and add one line below.
+ */
+import type { Command } from 'commander';
+import type { CliContext } from './io.js';
+
+export interface CommandModule {
+  register(program: Command, ctx: CliContext): void;
+}
+
+export interface CommandEntry {
+  name: string;
+  aliases?: readonly string[];
+  summary: string;
+  load(): Promise<CommandModule>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'start', summary: 'start the daemon (background; --foreground to stay attached)', load: () => import('./commands/start.js') },
+  { name: 'stop', summary: 'stop the daemon gracefully', load: () => import('./commands/stop.js') },
+  { name: 'restart', summary: 'stop the daemon if it runs, then start it', load: () => import('./commands/restart.js') },
+  { name: 'status', summary: 'is the daemon running? pid, port, uptime, base URLs, providers', load: () => import('./commands/status.js') },
+  { name: 'key', summary: 'service keys: create, list, revoke', load: () => import('./commands/key.js') },
+  { name: 'provider', summary: 'built-in providers: list, connect, disconnect, set --base-url', load: () => import('./commands/provider.js') },
+  { name: 'endpoint', summary: 'custom endpoints (OpenAI or Anthropic format): add, list, remove', load: () => import('./commands/endpoint.js') },
+  { name: 'local', summary: 'local model servers: add, list, remove', load: () => import('./commands/local.js') },
+  { name: 'config', summary: 'config.json: path, check, reload', load: () => import('./commands/config.js') },
+];
+
+export function findCommand(name: string | undefined): CommandEntry | undefined {
+  if (name === undefined) return undefined;
+  return COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));
+}
