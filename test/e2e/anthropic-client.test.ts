@@ -1,0 +1,144 @@
+/**
+ * The official `@anthropic-ai/sdk` client through protocol B against every provider kind:
+ * messages.create, messages.stream().finalMessage(), countTokens, models list; plus the header
+ * rules of passthrough (client's anthropic-version/beta forwarded, client credentials never).
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { collect, expectNoServiceKey, messagesWeatherTool, UPSTREAM_DIALECT, upstreamToolNames } from '../fixtures/e2e-helpers.js';
+import { anthropicCountTokens, geminiCountTokens, responsesCountTokens } from '../fixtures/mock-upstream/index.js';
+import { TEST_CREDENTIALS } from '../fixtures/daemon.js';
+import { KINDS, MODELS, SLUGS, startWorld, upstreamId, type World } from '../fixtures/world.js';
+
+let world: World;
+let client: Anthropic;
+
+beforeAll(async () => {
+  world = await startWorld();
+  client = world.daemon.anthropic();
+}, 60_000);
+afterAll(async () => world?.close());
+beforeEach(() => world?.reset());
+
+describe.each(KINDS)('anthropic client → %s', (kind) => {
+  const model = MODELS[kind];
+
+  it('messages.create answers text; upstream got the model id without the provider prefix', async () => {
+    const msg = await client.messages.create({
+      model,
+      max_tokens: 512,
+      system: 'You are terse.',
+      messages: [{ role: 'user', content: 'Hello there' }],
+    });
+    expect(msg.type).toBe('message');
+    expect(msg.role).toBe('assistant');
+    expect(msg.id).toMatch(/^msg_/);
+    expect(msg.content).toEqual([expect.objectContaining({ type: 'text', text: 'Echo: Hello there' })]);
+    expect(msg.stop_reason).toBe('end_turn');
+    expect(msg.usage.input_tokens).toBeGreaterThan(0);
+    expect(msg.usage.output_tokens).toBeGreaterThan(0);
+    const rec = world.mock(kind).lastGeneration();
+    expect(rec.body.model).toBe(upstreamId(model));
+    expect(JSON.stringify(rec.body)).toContain('You are terse.');
+    expectNoServiceKey(rec, world.daemon.key);
+  });
+
+  it('messages.stream().finalMessage() with tools yields the tool_use block; every block opened and closed', async () => {
+    const stream = client.messages.stream({
+      model,
+      max_tokens: 1024,
+      tools: [messagesWeatherTool],
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    });
+    const events: string[] = [];
+    stream.on('streamEvent', (e) => events.push(e.type));
+    const final = await stream.finalMessage();
+    const toolUse = final.content.find((b) => b.type === 'tool_use') as Anthropic.ToolUseBlock | undefined;
+    expect(toolUse?.name).toBe('get_weather');
+    expect(toolUse?.input).toEqual({ city: 'Paris' });
+    expect(final.stop_reason).toBe('tool_use');
+    expect(final.usage.input_tokens).toBeGreaterThan(0);
+    expect(events[0]).toBe('message_start');
+    expect(events.filter((t) => t === 'content_block_start').length).toBe(events.filter((t) => t === 'content_block_stop').length);
+    expect(events.slice(-2)).toEqual(['message_delta', 'message_stop']);
+    const rec = world.mock(kind).lastGeneration();
+    expect(rec.body.stream).toBe(true);
+    expect(upstreamToolNames(rec)).toEqual(['get_weather']);
+  });
+
+  it('messages.countTokens answers {input_tokens} from the provider where it has a counter', async () => {
+    const params = {
+      model,
+      system: 'You are terse.',
+      tools: [messagesWeatherTool],
+      messages: [{ role: 'user' as const, content: 'How many tokens is this sentence, roughly?' }],
+    };
+    const res = await client.messages.countTokens(params);
+    expect(Object.keys(res)).toEqual(['input_tokens']);
+    expect(res.input_tokens).toBeGreaterThan(0);
+    const m = world.mock(kind);
+    expect(m.generations(), 'count_tokens must not generate').toHaveLength(0);
+    if (kind === 'anthropic') {
+      const rec = m.requests.find((r) => r.path === '/v1/messages/count_tokens')!;
+      expect(rec.body.model).toBe(upstreamId(model));
+      expect(res.input_tokens).toBe(anthropicCountTokens(rec.body));
+    } else if (kind === 'openai') {
+      const rec = m.requests.find((r) => r.path === '/v1/responses/input_tokens');
+      expect(rec, 'openai counts with /v1/responses/input_tokens').toBeDefined();
+      expect(res.input_tokens).toBe(responsesCountTokens(rec!.body));
+    } else if (kind === 'gemini') {
+      const rec = m.requests.find((r) => r.path === `/v1beta/models/${upstreamId(model)}:countTokens`);
+      expect(rec, `gemini counts natively (saw ${m.describe()})`).toBeDefined();
+      expect(rec!.headers['x-goog-api-key'] ?? rec!.query.get('key')).toBe(TEST_CREDENTIALS.GEMINI_API_KEY);
+      expect(res.input_tokens).toBe(geminiCountTokens(rec!.body));
+    } else if (kind === 'customB') {
+      // Messages-speaking: its own count endpoint when it has one, else a local estimate.
+      const rec = m.requests.find((r) => r.path === '/v1/messages/count_tokens');
+      if (rec) expect(res.input_tokens).toBe(anthropicCountTokens(rec.body));
+    } else {
+      // Local estimate with a real tokenizer over system, tools and messages: more than the text alone.
+      const textOnly = await client.messages.countTokens({ model, messages: params.messages });
+      expect(res.input_tokens).toBeGreaterThan(textOnly.input_tokens);
+    }
+  });
+});
+
+describe('anthropic client: models list and headers', () => {
+  it('models.list shows every provider kind with the Messages list shape', async () => {
+    const page = await client.models.list();
+    const ids = page.data.map((m) => m.id);
+    for (const kind of KINDS) expect(ids, `models of ${kind}`).toContain(MODELS[kind]);
+    expect(ids.some((id) => id.includes('models/'))).toBe(false);
+    expect(page.data[0]).toMatchObject({ type: 'model', id: expect.any(String) });
+    expect(ids).toContain(`${SLUGS.local}/gpt-oss:20b`);
+  });
+
+  it('passthrough to anthropic: client anthropic-version and anthropic-beta forwarded; provider key, never the client credentials', async () => {
+    const c = world.daemon.anthropic({ defaultHeaders: { 'anthropic-beta': 'fine-grained-tool-streaming-2025-05-14' } });
+    await c.messages.create({ model: MODELS.anthropic, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
+    const rec = world.mocks.anthropic.lastGeneration();
+    expect(rec.headers['anthropic-version']).toBe('2026-10-21');
+    expect(rec.headers['anthropic-beta']).toBe('fine-grained-tool-streaming-2025-05-14');
+    const sentKey = rec.headers['x-api-key'] ?? String(rec.headers.authorization ?? '').replace(/^Bearer /, '');
+    expect(sentKey).toBe(TEST_CREDENTIALS.ANTHROPIC_API_KEY);
+    expect(rec.headers.cookie).toBeUndefined();
+    expectNoServiceKey(rec, world.daemon.key);
+  });
+
+  it('converted to anthropic from protocol A: a valid anthropic-version is set by the proxy', async () => {
+    await world.daemon.openai().chat.completions.create({ model: MODELS.anthropic, messages: [{ role: 'user', content: 'hi' }] });
+    const rec = world.mocks.anthropic.lastGeneration();
+    expect(rec.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expectNoServiceKey(rec, world.daemon.key);
+  });
+
+  it('message_start carries the real input_tokens when the upstream knows them (Messages upstreams)', async () => {
+    for (const kind of KINDS.filter((k) => UPSTREAM_DIALECT[k] === 'messages')) {
+      world.mock(kind).next({ kind: 'turn', turn: { text: 'ok', usage: { input: 1234, output: 5, cacheRead: 1000, cacheWrite: 0 } } });
+      const events = await collect(await client.messages.create({ model: MODELS[kind], max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+      const start = events.find((e) => e.type === 'message_start') as Anthropic.RawMessageStartEvent;
+      expect(start.message.usage.input_tokens, kind).toBe(234);
+      expect(start.message.usage.cache_read_input_tokens, kind).toBe(1000);
+    }
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Reasoning effort, exactly as issue 3 specifies it: read from each client dialect, lowered to
+ * the target's highest, `none` per provider, each provider's own field, invalid values refused
+ * before anything is sent, the value actually sent in the request log.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { errorCode, rejection } from '../fixtures/e2e-helpers.js';
+import { MODELS, startWorld, type Kind, type World } from '../fixtures/world.js';
+
+let world: World;
+let chat: OpenAI;
+let ant: Anthropic;
+
+beforeAll(async () => {
+  world = await startWorld();
+  chat = world.daemon.openai();
+  ant = world.daemon.anthropic();
+}, 60_000);
+afterAll(async () => world?.close());
+beforeEach(() => world?.reset());
+
+type Body = Record<string, unknown> & { reasoning?: Record<string, unknown>; thinking?: Record<string, unknown>; output_config?: Record<string, unknown> };
+
+async function viaChat(kind: Kind, effort: string): Promise<Body> {
+  await chat.chat.completions.create({
+    model: MODELS[kind],
+    messages: [{ role: 'user', content: 'think' }],
+    reasoning_effort: effort as OpenAI.ReasoningEffort,
+    max_completion_tokens: 32_000,
+  });
+  return world.mock(kind).lastGeneration().body as Body;
+}
+
+describe('chat client reasoning_effort → each provider', () => {
+  it.each([
+    ['xhigh', 'high'],
+    ['max', 'high'],
+    ['medium', 'medium'],
+    ['low', 'low'],
+    ['none', 'none'],
+  ])('gemini: %s arrives as reasoning_effort "%s"', async (asked, sent) => {
+    const body = await viaChat('gemini', asked);
+    expect(body.reasoning_effort).toBe(sent);
+  });
+
+  it('openai: none → no effort field at all (the model uses its default)', async () => {
+    const body = await viaChat('openai', 'none');
+    expect(body.reasoning?.effort).toBeUndefined();
+    expect(body.reasoning_effort).toBeUndefined();
+  });
+
+  it.each([
+    ['xhigh', 'xhigh'],
+    ['max', 'xhigh'],
+    ['low', 'low'],
+  ])('openai: %s arrives as reasoning.effort "%s"', async (asked, sent) => {
+    const body = await viaChat('openai', asked);
+    expect(body.reasoning?.effort).toBe(sent);
+  });
+
+  it.each([
+    ['high', 'high'],
+    ['max', 'xhigh'],
+  ])('openrouter: %s arrives as reasoning:{effort:"%s"} (its own field)', async (asked, sent) => {
+    const body = await viaChat('openrouter', asked);
+    expect(body.reasoning).toMatchObject({ effort: sent });
+    expect(body.reasoning_effort).toBeUndefined();
+  });
+
+  it('openrouter: none turns reasoning off', async () => {
+    const body = await viaChat('openrouter', 'none');
+    const r = body.reasoning ?? {};
+    expect(r.effort === 'none' || r.enabled === false, JSON.stringify(r)).toBe(true);
+  });
+
+  it('anthropic: high turns thinking on with Anthropic\'s own controls; none turns it off', async () => {
+    const on = await viaChat('anthropic', 'high');
+    expect(['enabled', 'adaptive']).toContain(on.thinking?.type);
+    if (on.thinking?.type === 'enabled') expect(on.max_tokens as number).toBeGreaterThan(on.thinking.budget_tokens as number);
+    expect(on.reasoning_effort).toBeUndefined();
+    const off = await viaChat('anthropic', 'none');
+    expect(off.thinking === undefined || off.thinking.type === 'disabled', JSON.stringify(off.thinking)).toBe(true);
+    expect(off.output_config?.effort).toBeUndefined();
+  });
+
+  it.each([
+    ['customA', 'xhigh'],
+    ['customA', 'max'],
+    ['local', 'max'],
+    ['local', 'none'],
+  ] as Array<[Kind, string]>)('%s: %s is sent as given, never lowered', async (kind, effort) => {
+    const body = await viaChat(kind, effort);
+    expect(body.reasoning_effort).toBe(effort);
+  });
+
+  it('custom endpoint format b from protocol A: effort not sent', async () => {
+    const body = await viaChat('customB', 'high');
+    expect(body.thinking).toBeUndefined();
+    expect(body.output_config?.effort).toBeUndefined();
+    expect(body.reasoning_effort).toBeUndefined();
+  });
+
+  it('an unknown effort is refused with 400 invalid_reasoning before anything goes upstream', async () => {
+    const e = await rejection(chat.chat.completions.create({ model: MODELS.gemini, messages: [{ role: 'user', content: 'x' }], reasoning_effort: 'extreme' as OpenAI.ReasoningEffort }));
+    expect(e.status).toBe(400);
+    expect(errorCode(e)).toBe('invalid_reasoning');
+    expect(world.mocks.gemini.requests).toHaveLength(0);
+  });
+});
+
+describe('responses client reasoning.effort', () => {
+  it('openai passthrough: none leaves the field out, max is lowered to xhigh', async () => {
+    await chat.responses.create({ model: MODELS.openai, input: 'x', reasoning: { effort: 'none' } });
+    expect((world.mocks.openai.lastGeneration().body as Body).reasoning?.effort).toBeUndefined();
+    await chat.responses.create({ model: MODELS.openai, input: 'x', reasoning: { effort: 'max' as OpenAI.ReasoningEffort } });
+    expect((world.mocks.openai.lastGeneration().body as Body).reasoning?.effort).toBe('xhigh');
+  });
+
+  it('gemini: xhigh → high', async () => {
+    await chat.responses.create({ model: MODELS.gemini, input: 'x', reasoning: { effort: 'xhigh' } });
+    expect(world.mocks.gemini.lastGeneration().body.reasoning_effort).toBe('high');
+  });
+});
+
+describe('messages client output_config.effort / thinking budget', () => {
+  it.each([
+    [{ output_config: { effort: 'xhigh' } }, 'high'],
+    [{ thinking: { type: 'enabled', budget_tokens: 20_000 } }, 'high'],
+    [{ thinking: { type: 'enabled', budget_tokens: 2_000 } }, 'low'],
+    [{ thinking: { type: 'disabled' } }, 'none'],
+  ])('gemini: %j → reasoning_effort %s', async (extra, sent) => {
+    await ant.messages.create({ model: MODELS.gemini, max_tokens: 32_000, messages: [{ role: 'user', content: 'x' }], ...(extra as object) });
+    expect(world.mocks.gemini.lastGeneration().body.reasoning_effort).toBe(sent);
+  });
+
+  it('custom endpoint format b: thinking settings pass through unchanged', async () => {
+    const thinking = { type: 'enabled' as const, budget_tokens: 3_000 };
+    await ant.messages.create({ model: MODELS.customB, max_tokens: 8_000, thinking, output_config: { effort: 'medium' }, messages: [{ role: 'user', content: 'x' }] });
+    const body = world.mocks.customB.lastGeneration().body as Body;
+    expect(body.thinking).toEqual(thinking);
+    expect(body.output_config).toEqual({ effort: 'medium' });
+  });
+
+  it('an unknown output_config.effort is refused with 400 invalid_reasoning', async () => {
+    const e = await rejection(
+      ant.messages.create({ model: MODELS.openrouter, max_tokens: 100, output_config: { effort: 'bogus' as 'high' }, messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(e.status).toBe(400);
+    expect(errorCode(e)).toBe('invalid_reasoning');
+    expect(world.mocks.openrouter.requests).toHaveLength(0);
+  });
+});
+
+describe('request log', () => {
+  it('records the effort asked and the effort actually sent', async () => {
+    await viaChat('gemini', 'xhigh');
+    const entries = await world.daemon.logs((l) => l.some((e) => e.effortAsked === 'xhigh'));
+    const entry = entries.filter((e) => e.modelAsked === MODELS.gemini && e.effortAsked === 'xhigh').pop();
+    expect(entry, 'log entry for the xhigh request').toBeDefined();
+    expect(entry!.effortSent).toBe('high');
+  });
+});

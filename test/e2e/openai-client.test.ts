@@ -1,0 +1,161 @@
+/**
+ * The official `openai` client through protocol A against every provider kind: chat create and
+ * stream with tools, responses create and stream, models list, transcriptions. Each test checks
+ * what the client got AND what the mock upstream received.
+ */
+import OpenAI, { toFile } from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  assembleChatToolCalls, chatStreamText, chatWeatherTool, collect, errorCode, expectNoServiceKey, rejection,
+  responsesWeatherTool, UPSTREAM_DIALECT, upstreamToolNames,
+} from '../fixtures/e2e-helpers.js';
+import { multipartOf } from '../fixtures/mock-upstream/index.js';
+import { KINDS, MODELS, SLUGS, startWorld, upstreamId, type World } from '../fixtures/world.js';
+
+let world: World;
+let client: OpenAI;
+
+beforeAll(async () => {
+  world = await startWorld();
+  client = world.daemon.openai();
+}, 60_000);
+afterAll(async () => world?.close());
+beforeEach(() => world?.reset());
+
+describe.each(KINDS)('openai client → %s', (kind) => {
+  const model = MODELS[kind];
+
+  it('chat.completions.create with tools returns the tool call; upstream got its own dialect', async () => {
+    const res = await client.chat.completions.create({
+      model,
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Weather in Paris?' },
+      ],
+      tools: [chatWeatherTool],
+    });
+    const choice = res.choices[0]!;
+    expect(choice.finish_reason).toBe('tool_calls');
+    const call = choice.message.tool_calls?.[0] as OpenAI.Chat.ChatCompletionMessageFunctionToolCall | undefined;
+    expect(call?.function.name).toBe('get_weather');
+    expect(JSON.parse(call!.function.arguments)).toEqual({ city: 'Paris' });
+    expect(res.id).toMatch(/^chatcmpl-/);
+    expect(res.usage?.prompt_tokens).toBeGreaterThan(0);
+
+    const rec = world.mock(kind).lastGeneration();
+    expect(rec.body.model).toBe(upstreamId(model));
+    expect(upstreamToolNames(rec)).toEqual(['get_weather']);
+    expect(rec.body.stream ?? false).toBe(false);
+    expectNoServiceKey(rec, world.daemon.key);
+    const dialect = UPSTREAM_DIALECT[kind];
+    if (dialect === 'messages') {
+      expect(rec.body.system === 'You are terse.' || JSON.stringify(rec.body.system).includes('You are terse.')).toBe(true);
+      expect(rec.body.max_tokens).toBeGreaterThan(0);
+    } else if (dialect === 'responses') {
+      const sys = JSON.stringify([rec.body.instructions, rec.body.input]);
+      expect(sys).toContain('You are terse.');
+      expect(rec.body.tools[0]).toMatchObject({ type: 'function', name: 'get_weather' });
+    } else {
+      expect(rec.body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
+    }
+  });
+
+  it('chat.completions stream with tools: role first, arguments on index 0, usage chunk, upstream streamed', async () => {
+    const stream = await client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [chatWeatherTool],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = await collect(stream);
+    expect(chunks[0]!.choices[0]!.delta.role).toBe('assistant');
+    const calls = assembleChatToolCalls(chunks);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ index: 0, name: 'get_weather' });
+    expect(JSON.parse(calls[0]!.arguments)).toEqual({ city: 'Paris' });
+    expect(chunks.some((c) => c.choices[0]?.finish_reason === 'tool_calls')).toBe(true);
+    const last = chunks[chunks.length - 1]!;
+    expect(last.choices).toEqual([]);
+    expect(last.usage?.prompt_tokens).toBeGreaterThan(0);
+    expect(last.usage?.completion_tokens).toBeGreaterThan(0);
+
+    const rec = world.mock(kind).lastGeneration();
+    expect(rec.body.stream).toBe(true);
+    expect(rec.body.model).toBe(upstreamId(model));
+    if (UPSTREAM_DIALECT[kind] === 'chat') expect(rec.body.stream_options).toMatchObject({ include_usage: true });
+  });
+
+  it('chat.completions stream of text arrives whole', async () => {
+    const stream = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Say hi to Zoë 🙂' }], stream: true });
+    const chunks = await collect(stream);
+    expect(chatStreamText(chunks)).toBe('Echo: Say hi to Zoë 🙂');
+    expect(chunks.some((c) => c.choices[0]?.finish_reason === 'stop')).toBe(true);
+  });
+
+  it('responses.create answers text with resp_ id and usage', async () => {
+    const res = await client.responses.create({ model, input: 'Hello there', instructions: 'Be brief.' });
+    expect(res.id).toMatch(/^resp_/);
+    expect(res.status).toBe('completed');
+    expect(res.output_text).toBe('Echo: Hello there');
+    expect(res.usage?.input_tokens).toBeGreaterThan(0);
+    const rec = world.mock(kind).lastGeneration();
+    expect(rec.body.model).toBe(upstreamId(model));
+    expect(JSON.stringify(rec.body)).toContain('Be brief.');
+    expectNoServiceKey(rec, world.daemon.key);
+  });
+
+  it('responses.stream with tools: full event sequence ending in response.completed with the function call', async () => {
+    const stream = client.responses.stream({ model, input: 'Weather in Paris?', tools: [responsesWeatherTool] });
+    const types: string[] = [];
+    stream.on('event', (e) => types.push(e.type));
+    const final = await stream.finalResponse();
+    expect(types[0]).toBe('response.created');
+    expect(types).toContain('response.output_item.added');
+    expect(types).toContain('response.function_call_arguments.delta');
+    expect(types).toContain('response.output_item.done');
+    expect(types[types.length - 1]).toBe('response.completed');
+    const fc = final.output.find((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall | undefined;
+    expect(fc?.name).toBe('get_weather');
+    expect(JSON.parse(fc!.arguments)).toEqual({ city: 'Paris' });
+    const rec = world.mock(kind).lastGeneration();
+    expect(rec.body.stream).toBe(true);
+    expect(upstreamToolNames(rec)).toEqual(['get_weather']);
+  });
+});
+
+describe('openai client: models and transcriptions', () => {
+  it('models.list shows every connected provider kind, prefixed, Gemini without models/', async () => {
+    const ids: string[] = [];
+    for await (const m of client.models.list()) ids.push(m.id);
+    for (const kind of KINDS) expect(ids, `models of ${kind}`).toContain(MODELS[kind]);
+    expect(ids).toContain('gemini/gemini-3-pro-preview');
+    expect(ids.some((id) => id.includes('models/'))).toBe(false);
+    expect(ids).toContain('openrouter/meta-llama/llama-4-maverick');
+    expect(ids).toContain(`${SLUGS.customB}/kimi-k2`);
+  });
+
+  it('audio.transcriptions to a custom endpoint (format a): multipart forwarded, model rewritten', async () => {
+    const res = await client.audio.transcriptions.create({
+      file: await toFile(Buffer.from('RIFF....WAVEfmt fake audio'), 'clip.wav', { type: 'audio/wav' }),
+      model: `${SLUGS.customA}/whisper-large-v3`,
+      language: 'en',
+    });
+    expect(res.text).toBe('transcribed clip.wav (26 bytes) with whisper-large-v3');
+    const rec = world.mocks.customA.requests.find((r) => r.path === '/v1/audio/transcriptions')!;
+    expect(rec).toBeDefined();
+    const parts = multipartOf(rec);
+    expect(parts.find((p) => p.name === 'model')?.data.toString()).toBe('whisper-large-v3');
+    expect(parts.find((p) => p.name === 'language')?.data.toString()).toBe('en');
+    expect(rec.headers.authorization).toBe(`Bearer ${world.mocks.customA.opts.apiKey}`);
+  });
+
+  it('audio.transcriptions to a provider that has none → 400 unsupported_modality, nothing sent', async () => {
+    const e = await rejection(
+      client.audio.transcriptions.create({ file: await toFile(Buffer.from('x'), 'a.wav'), model: MODELS.anthropic }),
+    );
+    expect(e.status).toBe(400);
+    expect(errorCode(e)).toBe('unsupported_modality');
+    expect(world.mocks.anthropic.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Upstream failures reach the client as clean errors in the client's own protocol: provider
+ * error shapes (OpenRouter numeric codes, Google's array-wrapped errors), HTML error pages,
+ * invalid JSON, connections reset mid-body, in-stream error events, streams that stop before
+ * their terminal event or stall. No credential ever shows in an error.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_CREDENTIALS } from '../fixtures/daemon.js';
+import { collect, errorCode, rejection } from '../fixtures/e2e-helpers.js';
+import { MODELS, startWorld, type World } from '../fixtures/world.js';
+
+let world: World;
+let chat: OpenAI;
+let ant: Anthropic;
+
+beforeAll(async () => {
+  world = await startWorld({ settings: { headersTimeoutMs: 1_500, idleTimeoutMs: 1_500 } });
+  chat = world.daemon.openai();
+  ant = world.daemon.anthropic();
+}, 60_000);
+afterAll(async () => world?.close());
+beforeEach(() => world?.reset());
+
+const hi = [{ role: 'user' as const, content: 'hi' }];
+
+/** Iterate a stream to its end; return the error it threw (undefined when it ended cleanly). */
+async function drain(stream: AsyncIterable<unknown>): Promise<Error | undefined> {
+  try {
+    await collect(stream);
+  } catch (e) {
+    return e as Error;
+  }
+  return undefined;
+}
+
+describe('provider error shapes', () => {
+  it('OpenRouter numeric error code → status kept, message kept, a string code for protocol A', async () => {
+    world.mocks.openrouter.next(world.mocks.openrouter.error(402, 'Insufficient credits. Add more using https://openrouter.ai/credits'));
+    const e = await rejection(chat.chat.completions.create({ model: MODELS.openrouter, messages: hi }));
+    expect(e.status).toBe(402);
+    expect(e.message).toContain('Insufficient credits');
+    expect(typeof errorCode(e)).toBe('string');
+
+    world.mocks.openrouter.next(world.mocks.openrouter.error(402, 'Insufficient credits'));
+    const b = await rejection(ant.messages.create({ model: MODELS.openrouter, max_tokens: 10, messages: hi }));
+    expect(b.status).toBe(402);
+    expect((b.error as { error?: { type?: string } }).error?.type).toBe('billing_error');
+  });
+
+  it('Gemini error wrapped in a JSON array → parsed: status and Google\'s message reach the client', async () => {
+    world.mocks.gemini.next(world.mocks.gemini.error(429, 'Resource has been exhausted (e.g. check quota).', { wrapped: true }));
+    const e = await rejection(chat.chat.completions.create({ model: MODELS.gemini, messages: hi }));
+    expect(e.status).toBe(429);
+    expect(e.message).toContain('Resource has been exhausted');
+    world.mocks.gemini.next(world.mocks.gemini.error(400, 'Request contains an invalid argument.', { wrapped: true }));
+    const b = await rejection(ant.messages.create({ model: MODELS.gemini, max_tokens: 10, messages: hi }));
+    expect(b.status).toBe(400);
+    expect(b.message).toContain('Request contains an invalid argument.');
+  });
+
+  it('an HTML error page → a JSON error in the client\'s shape', async () => {
+    world.mocks.openai.next({ kind: 'raw', status: 502, contentType: 'text/html', body: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>' });
+    const e = await rejection(chat.chat.completions.create({ model: MODELS.openai, messages: hi }));
+    expect(e.status).toBe(502);
+    expect(typeof errorCode(e)).toBe('string');
+    world.mocks.anthropic.next({ kind: 'raw', status: 503, contentType: 'text/html', body: '<html><body>Service Unavailable</body></html>' });
+    const b = await rejection(ant.messages.create({ model: MODELS.anthropic, max_tokens: 10, messages: hi }));
+    expect(b.status).toBe(503);
+    expect((b.error as { type?: string }).type).toBe('error');
+  });
+
+  it('invalid JSON with status 200 → 502 with a code, not a crash', async () => {
+    world.mocks.customA.next({ kind: 'raw', status: 200, body: '{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,' });
+    const e = await rejection(ant.messages.create({ model: MODELS.customA, max_tokens: 10, messages: hi }));
+    expect(e.status).toBe(502);
+    expect(typeof errorCode(e)).toBe('string');
+  });
+
+  it('connection reset in the middle of a JSON body → 502', async () => {
+    world.mocks.anthropic.next({ kind: 'truncated', chunk: '{"id":"msg_01","type":"message","content":[{"type":"te', ending: 'reset' });
+    const e = await rejection(chat.chat.completions.create({ model: MODELS.anthropic, messages: hi }));
+    expect(e.status).toBe(502);
+  });
+
+  it('an upstream error that echoes the credential never shows it to the client', async () => {
+    const key = TEST_CREDENTIALS.OPENAI_API_KEY;
+    world.mocks.openai.next(world.mocks.openai.error(401, `Incorrect API key provided: ${key}. You can find your API key at https://platform.openai.com/account/api-keys.`, { code: 'invalid_api_key' }));
+    const e = await rejection(chat.responses.create({ model: MODELS.openai, input: 'hi' }));
+    expect(e.status).toBe(401);
+    expect(JSON.stringify({ m: e.message, b: e.error })).not.toContain(key);
+  });
+});
+
+describe('failures after the stream started', () => {
+  it('Anthropic `event: error` mid-stream → Chat client stream throws with the upstream message', async () => {
+    world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'partial text here', stream: { chunk: 3, errorAfter: 4 } } });
+    const err = await drain(await chat.chat.completions.create({ model: MODELS.anthropic, messages: hi, stream: true }));
+    expect(err).toBeDefined();
+    expect(err!.message).toContain('Overloaded');
+  });
+
+  it('OpenRouter error chunk (finish_reason "error") → Messages client stream throws', async () => {
+    world.mocks.openrouter.next({ kind: 'turn', turn: { text: 'partial text here', stream: { chunk: 3, errorAfter: 4 } } });
+    const err = await drain(await ant.messages.create({ model: MODELS.openrouter, max_tokens: 100, messages: hi, stream: true }));
+    expect(err).toBeDefined();
+    expect(err!.message).toMatch(/Provider returned error|upstream/i);
+  });
+
+  it('Responses error event mid-stream → Messages client stream throws', async () => {
+    world.mocks.openai.next({ kind: 'turn', turn: { text: 'partial text here', stream: { chunk: 3, errorAfter: 6 } } });
+    const err = await drain(await ant.messages.create({ model: MODELS.openai, max_tokens: 100, messages: hi, stream: true }));
+    expect(err).toBeDefined();
+  });
+
+  it.each([
+    ['openai', 'responses upstream ends without response.completed'],
+    ['anthropic', 'messages upstream ends without message_stop'],
+    ['customA', 'chat upstream ends without [DONE]'],
+  ] as const)('%s: %s → the client stream errors (never a silent clean end)', async (kind, _why) => {
+    world.mock(kind).next({ kind: 'turn', turn: { text: 'cut short answer', stream: { chunk: 3, endAfter: 5 } } });
+    const chatErr = await drain(await chat.chat.completions.create({ model: MODELS[kind], messages: hi, stream: true }));
+    expect(chatErr, 'chat client').toBeDefined();
+    world.mock(kind).next({ kind: 'turn', turn: { text: 'cut short answer', stream: { chunk: 3, endAfter: 5 } } });
+    const msgErr = await drain(await ant.messages.create({ model: MODELS[kind], max_tokens: 100, messages: hi, stream: true }));
+    expect(msgErr, 'messages client').toBeDefined();
+  });
+
+  it('a stalled stream ends with an error after the idle timeout', async () => {
+    world.mocks.gemini.next({ kind: 'turn', turn: { text: 'stalls after a bit', stream: { chunk: 3, stallAfter: 3 } } });
+    const t0 = Date.now();
+    const err = await drain(await ant.messages.create({ model: MODELS.gemini, max_tokens: 100, messages: hi, stream: true }));
+    expect(err).toBeDefined();
+    expect(Date.now() - t0).toBeLessThan(8_000);
+  });
+});
+
+describe('model ids', () => {
+  it('no slash → 400 invalid_model; unknown provider → 400 invalid_model naming the known ones', async () => {
+    const a = await rejection(chat.chat.completions.create({ model: 'gpt-5', messages: hi }));
+    expect(a.status).toBe(400);
+    expect(errorCode(a)).toBe('invalid_model');
+    const b = await rejection(ant.messages.create({ model: 'nosuch/model', max_tokens: 10, messages: hi }));
+    expect(b.status).toBe(400);
+    expect(errorCode(b)).toBe('invalid_model');
+    expect(b.message).toContain('anthropic');
+  });
+});
