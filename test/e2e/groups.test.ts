@@ -36,7 +36,7 @@ beforeAll(async () => {
   world = await startWorld({
     settings: { connectTimeoutMs: 1_000, headersTimeoutMs: TIMEOUT_MS, idleTimeoutMs: TIMEOUT_MS },
     setup: async (d) => {
-      await d.cli(['endpoint', 'add', 'dead', '--url', await closedPortUrl('/v1'), '--format', 'a'], { input: '' });
+      await d.cli(['endpoint', 'add', 'dead', '--url', await closedPortUrl('/v1'), '--format', 'a', '--no-credential']);
       const args = ['group', 'add', GROUP];
       for (const [name, targets] of Object.entries(TARGETS)) args.push('--model', `${name}=${targets.join(',')}`);
       await d.cli(args);
