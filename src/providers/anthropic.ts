@@ -28,6 +28,7 @@ function isEffort(v: unknown): v is Effort {
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
   const traits = claudeTraits(ctx.model);
   // `reasoning_effort` is how some Messages clients ask for a level; Anthropic has no such field.
+  const askedByField = body.reasoning_effort !== undefined;
   delete body.reasoning_effort;
   const clientEffort = outputConfig(body)?.effort;
   const native = ctx.passthrough && ctx.from === 'messages' && (body.thinking !== undefined || clientEffort !== undefined);
@@ -38,7 +39,8 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
     effortSent = applyClaudeEffort(body, 'none', traits);
   } else if (native) {
     // The client's own thinking settings stay; only its effort level is capped for the model.
-    const asked = isEffort(clientEffort) ? clientEffort : ctx.effort;
+    // A level routing derived from a thinking budget is not added: the client did not name one.
+    const asked = isEffort(clientEffort) ? clientEffort : askedByField ? ctx.effort : undefined;
     const level = asked ? snapEffort(asked, traits.efforts) : undefined;
     if (level) setOutputEffort(body, level);
     else removeOutputEffort(body);

@@ -25,7 +25,7 @@ export class UpstreamError extends Error {
 
 export interface UpstreamRequest {
   url: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: string;
   headers: Record<string, string>;
   body?: string | Buffer | NodeJS.ReadableStream;
   signal?: AbortSignal;

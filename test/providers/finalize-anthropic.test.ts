@@ -181,3 +181,18 @@ describe('anthropic encodeOptions', () => {
     expect(claudeTraits('claude-sonnet-4-5@20250929').thinking).toBe('budget');
   });
 });
+
+describe('anthropic finalizeBody: levels routing derived', () => {
+  it('a level derived from a thinking budget is not added to a native request', () => {
+    const body = { ...base(), thinking: { type: 'enabled', budget_tokens: 4096 } };
+    const { body: out, effortSent } = run(body, { from: 'messages', passthrough: true, model: 'claude-opus-4-6', effort: 'medium' });
+    expect(out).toEqual(body);
+    expect(effortSent).toBeUndefined();
+  });
+
+  it('reasoning_effort next to native thinking sets the capped level', () => {
+    const { body } = run({ ...base(), thinking: { type: 'adaptive' }, reasoning_effort: 'xhigh' }, { from: 'messages', passthrough: true, model: 'claude-opus-4-6', effort: 'xhigh' });
+    expect(body.output_config).toEqual({ effort: 'high' });
+    expect(body.thinking).toEqual({ type: 'adaptive' });
+  });
+});
