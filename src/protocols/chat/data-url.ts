@@ -4,6 +4,9 @@
  * the way out.
  */
 
+/** Standard or URL-safe base64, optionally padded. */
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
 export interface Base64Data {
   mediaType: string;
   data: string;
@@ -27,7 +30,7 @@ export function parseBase64DataUrl(url: string): Base64Data | undefined {
   const mediaType = params[0]!.trim().toLowerCase();
   const isBase64 = params.slice(1).some((p) => p.trim().toLowerCase() === 'base64');
   const data = url.slice(comma + 1).trim();
-  if (!isBase64 || mediaType.length === 0 || !mediaType.includes('/') || data.length === 0) return undefined;
+  if (!isBase64 || mediaType.length === 0 || !mediaType.includes('/') || !BASE64.test(data)) return undefined;
   return { mediaType, data };
 }
 

@@ -37,6 +37,7 @@ const CASES: Array<[string, unknown, string, string | undefined]> = [
   ['image with ftp url', { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'ftp://x/y.png' } }] }] }, 'invalid_image', 'messages[0].content[0].image_url.url'],
   ['image with a broken data url', { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png,abc' } }] }] }, 'invalid_image', 'messages[0].content[0].image_url.url'],
   ['image data url without payload', { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,' } }] }] }, 'invalid_image', 'messages[0].content[0].image_url.url'],
+  ['image data url with a non-base64 payload', { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,<script>' } }] }] }, 'invalid_image', 'messages[0].content[0].image_url.url'],
   ['image_url missing', { ...base, messages: [{ role: 'user', content: [{ type: 'image_url' }] }] }, 'invalid_image', 'messages[0].content[0].image_url'],
   ['audio without format', { ...base, messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AA==' } }] }] }, 'invalid_content_part', 'messages[0].content[0].input_audio.format'],
   ['file without data or id', { ...base, messages: [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf' } }] }] }, 'invalid_content_part', 'messages[0].content[0].file'],
