@@ -27,6 +27,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'endpoint', summary: 'custom endpoints (OpenAI or Anthropic format): add, list, remove', load: () => import('./commands/endpoint.js') },
   { name: 'local', summary: 'local model servers: add, list, remove', load: () => import('./commands/local.js') },
   { name: 'config', summary: 'config.json: path, check, reload', load: () => import('./commands/config.js') },
+  { name: 'group', summary: 'model groups: your model names mapped to provider/model targets with fallback', load: () => import('./commands/group.js') },
+  { name: 'logs', summary: 'the request log: latest requests, --follow, --json, filters', load: () => import('./commands/logs.js') },
+  { name: 'stats', summary: 'requests, errors, tokens and p50/p95 latency by provider, model or key', load: () => import('./commands/stats.js') },
 ];
 
 export function findCommand(name: string | undefined): CommandEntry | undefined {

@@ -4,8 +4,9 @@
  * under its lock). Names are whatever a client sends as a model (`/` and `.` included); targets
  * are validated against the upstreams the config knows.
  */
+import { baseUrls, type BaseUrls } from './base-urls.js';
 import { OperationError } from './errors.js';
-import { BUILTIN_PROVIDERS, slugSchema, type Config, type Group, type Settings } from './schema.js';
+import { BUILTIN_PROVIDERS, slugSchema, type Config, type Group } from './schema.js';
 import type { ConfigStore } from './store.js';
 
 export interface GroupModel {
@@ -37,14 +38,8 @@ export interface GroupDetail {
   slug: string;
   created: string;
   models: { name: string; targets: TargetStatus[] }[];
-  baseUrls: GroupBaseUrls;
-}
-
-export interface GroupBaseUrls {
-  /** Protocol A (OpenAI Chat Completions / Responses). */
-  a: string;
-  /** Protocol B (Anthropic Messages). */
-  b: string;
+  /** `…/g/<slug>/protocol-a/v1` and `…/g/<slug>/protocol-b`. */
+  baseUrls: BaseUrls;
 }
 
 /** Whether an upstream has a usable credential; the caller knows where credentials live. */
@@ -132,20 +127,6 @@ function requireGroup(config: Config, slug: string): Group {
   return group;
 }
 
-/** The address clients use: a wildcard listen address is reached on loopback. */
-export function displayOrigin(host: string, port: number): string {
-  const h = host === '' || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
-}
-
-export function groupBaseUrls(origin: string, slug: string): GroupBaseUrls {
-  return { a: `${origin}/g/${slug}/protocol-a/v1`, b: `${origin}/g/${slug}/protocol-b` };
-}
-
-export function originFromSettings(settings: Pick<Settings, 'host' | 'port'>): string {
-  return displayOrigin(settings.host, settings.port);
-}
-
 export function listGroups(config: Config): GroupSummary[] {
   return Object.entries(config.groups).map(([slug, g]) => ({
     slug,
@@ -167,7 +148,26 @@ export async function targetStatus(config: Config, target: string, connected: Co
   return ok ? { target, provider, model, kind, connected: true } : { target, provider, model, kind, connected: false, problem: 'not connected' };
 }
 
-export async function showGroup(config: Config, rawSlug: unknown, opts: { origin: string; connected: ConnectedCheck }): Promise<GroupDetail> {
+/**
+ * Connection check from a credential lookup: local servers and endpoints without a credential need
+ * none; built-in providers and endpoints with one need it resolvable.
+ */
+export function connectedVia(config: Config, credentials: { resolve(slug: string): Promise<unknown> }): ConnectedCheck {
+  return async (slug, kind) => {
+    if (kind === 'local') return true;
+    if (kind === 'endpoint' && !config.endpoints[slug]?.hasCredential) return true;
+    return (await credentials.resolve(slug).catch(() => undefined)) !== undefined;
+  };
+}
+
+/** Where the daemon listens (or will): the group's base URLs are built from it. */
+export interface ShowGroupOptions {
+  host: string;
+  port: number;
+  connected: ConnectedCheck;
+}
+
+export async function showGroup(config: Config, rawSlug: unknown, opts: ShowGroupOptions): Promise<GroupDetail> {
   const slug = validateGroupSlug(rawSlug);
   const group = requireGroup(config, slug);
   // One check per upstream, however many names point at it.
@@ -178,7 +178,7 @@ export async function showGroup(config: Config, rawSlug: unknown, opts: { origin
     return p;
   };
   const models = await Promise.all(group.models.map(async (m) => ({ name: m.name, targets: await Promise.all(m.targets.map(status)) })));
-  return { slug, created: group.created, models, baseUrls: groupBaseUrls(opts.origin, slug) };
+  return { slug, created: group.created, models, baseUrls: baseUrls(opts.host, opts.port, slug) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,14 +187,14 @@ export async function showGroup(config: Config, rawSlug: unknown, opts: { origin
 
 export interface AddGroupInput {
   slug: unknown;
-  /** Names with their targets (a list or a comma-separated string). May be empty: add names later. */
-  models?: { name: unknown; targets: unknown }[];
+  /** `[{name, targets}]`, targets a list or a comma-separated string. May be empty: add names later. */
+  models?: unknown;
 }
 
 function validateModels(config: Config, raw: unknown): GroupModel[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw new OperationError(400, 'invalid_argument', '"models" must be a list of {name, targets}.');
-  const models = raw.map((m: { name?: unknown; targets?: unknown } | null) => ({
+  const models = raw.map((m: { name?: unknown; targets?: unknown } | null | undefined) => ({
     name: validateModelName(m?.name),
     targets: validateTargets(config, m?.targets),
   }));

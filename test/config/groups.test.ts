@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OperationError } from '../../src/config/errors.js';
 import {
   addGroup,
-  displayOrigin,
+  connectedVia,
   listGroups,
   parseModelSpec,
   removeGroup,
@@ -92,12 +92,6 @@ describe('validation', () => {
     expect(parseModelSpec('a/b.c=openai/x')).toEqual({ name: 'a/b.c', targets: 'openai/x' });
     expect(() => parseModelSpec('gpt-5')).toThrow(/must be <name>=/);
   });
-
-  it('display origin maps wildcard hosts to loopback and brackets IPv6', () => {
-    expect(displayOrigin('127.0.0.1', 4545)).toBe('http://127.0.0.1:4545');
-    expect(displayOrigin('0.0.0.0', 1)).toBe('http://127.0.0.1:1');
-    expect(displayOrigin('::1', 2)).toBe('http://[::1]:2');
-  });
 });
 
 describe('group operations on config.json', () => {
@@ -143,7 +137,7 @@ describe('group operations on config.json', () => {
     await rejectsWith(addGroup(store, { slug: 'three', models: [{ name: 'a', targets: 'nobody/x' }] }), 'unknown_provider');
     await rejectsWith(setGroupModel(store, 'empty', 'a', 'gpt-5'), 'invalid_target');
     await rejectsWith(setGroupModel(store, 'empty', '', 'openai/gpt-5'), 'invalid_model_name');
-    await rejectsWith(addGroup(store, { slug: 'four', models: 'nope' as never }), 'invalid_argument');
+    await rejectsWith(addGroup(store, { slug: 'four', models: 'nope' }), 'invalid_argument');
     expect(await readFile(join(dir, 'config.json'), 'utf8')).toBe(before);
   });
 
@@ -161,7 +155,8 @@ describe('group operations on config.json', () => {
     });
     const asked: string[] = [];
     const detail = await showGroup(store.current(), 'mix', {
-      origin: 'http://127.0.0.1:4545',
+      host: '127.0.0.1',
+      port: 4545,
       connected: (slug) => {
         asked.push(slug);
         return slug === 'anthropic' || slug === 'ollama';
@@ -176,6 +171,33 @@ describe('group operations on config.json', () => {
     ]);
     expect(detail.models[1]!.targets.map((t) => t.problem)).toEqual(['provider disabled', 'not connected']);
     expect(asked.filter((s) => s === 'openai')).toHaveLength(1); // one check per upstream
-    await rejectsWith(showGroup(store.current(), 'nope', { origin: '', connected: () => true }), 'group_not_found', 404);
+    // a wildcard bind is dialled on loopback
+    expect((await showGroup(store.current(), 'mix', { host: '0.0.0.0', port: 9, connected: () => true })).baseUrls.b).toBe('http://127.0.0.1:9/g/mix/protocol-b');
+    await rejectsWith(showGroup(store.current(), 'nope', { host: '127.0.0.1', port: 1, connected: () => true }), 'group_not_found', 404);
+  });
+});
+
+describe('connectedVia', () => {
+  it('locals and credential-less endpoints need nothing; the rest need a resolvable credential', async () => {
+    const config: Config = {
+      ...defaultConfig(),
+      endpoints: {
+        open: { url: 'http://x', format: 'a', hasCredential: false, created: '' },
+        locked: { url: 'http://y', format: 'b', hasCredential: true, created: '' },
+      },
+    };
+    const have = new Set(['anthropic']);
+    const check = connectedVia(config, {
+      resolve: async (slug) => {
+        if (slug === 'broken') throw new Error('keychain gone');
+        return have.has(slug) ? { value: 'x' } : undefined;
+      },
+    });
+    expect(await check('anthropic', 'provider')).toBe(true);
+    expect(await check('openai', 'provider')).toBe(false);
+    expect(await check('open', 'endpoint')).toBe(true);
+    expect(await check('locked', 'endpoint')).toBe(false);
+    expect(await check('ollama', 'local')).toBe(true);
+    expect(await check('broken', 'provider')).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
 import type { Config } from '../../config/schema.js';
 import type { ConfigStore } from '../../config/store.js';
 import type { KeyVerifier } from '../../keys/verifier.js';
+import type { RequestLog } from '../../log/writer.js';
 import type { CredentialCache } from '../../secrets/cache.js';
 import type { KeychainStatus } from '../../secrets/keychain.js';
 
@@ -33,6 +34,8 @@ export interface AdminContext {
   store: ConfigStore;
   keys: KeyVerifier;
   credentials: CredentialCache;
+  /** The request log: ring + files + live feed. */
+  log: RequestLog;
   daemon: DaemonInfo;
   /** The last hand edit of config.json that could not be used (null when the file is fine). */
   configProblem(): ConfigProblem | null;

@@ -20,6 +20,9 @@ const ADMIN_MODULES: ReadonlyArray<() => Promise<{ default: AdminModule }>> = [
   () => import('./locals.js'),
   () => import('./config.js'),
   () => import('./daemon.js'),
+  () => import('./groups.js'),
+  () => import('./logs.js'),
+  () => import('./stats.js'),
 ];
 
 export interface AdminAppOptions {
