@@ -53,7 +53,21 @@ const NEWEST: Omit<ClaudeTraits, 'line' | 'recognised'> = {
   exclusiveTemperatureTopP: true,
 };
 
+/** Traits per model id, memoised: the same few ids come back on every request. */
+const memo = new Map<string, ClaudeTraits>();
+const MEMO_LIMIT = 512;
+
 export function claudeTraits(model: string): ClaudeTraits {
+  let traits = memo.get(model);
+  if (!traits) {
+    traits = readTraits(model);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(model, traits);
+  }
+  return traits;
+}
+
+function readTraits(model: string): ClaudeTraits {
   const id = model.toLowerCase().replace(/^anthropic\//, '');
   const tokens = id.split(/[-.@:_/]/);
   const line = parseLine(tokens);
