@@ -62,15 +62,20 @@ export async function countTokens(target: ResolvedProvider, model: string, req: 
 }
 
 function messagesCountBody(target: ResolvedProvider, model: string, req: CountTokensInput): Record<string, unknown> {
-  if (req.from === 'messages') {
-    const body: Record<string, unknown> = { ...req.raw, model };
-    for (const key of NOT_FOR_COUNTING) delete body[key];
-    return body;
-  }
-  const encoded = messagesCodec.encodeRequest({ ...req.hub, model, stream: false }, target.adapter.encodeOptions(model));
-  encoded.model = model;
-  for (const key of NOT_FOR_COUNTING) delete encoded[key];
-  return encoded;
+  const passthrough = req.from === 'messages';
+  // Shallow copy of the client's body: finalize only replaces top-level fields it changes.
+  const body = passthrough
+    ? { ...req.raw, ...(isObject(req.raw.output_config) ? { output_config: { ...req.raw.output_config } } : {}), model }
+    : messagesCodec.encodeRequest({ ...req.hub, model, stream: false }, target.adapter.encodeOptions(model));
+  body.model = model;
+  // The same effort policy as the real request, so the count endpoint sees what generation would.
+  target.adapter.finalizeBody(body, { model, effort: req.hub.reasoning?.effort, from: req.from, passthrough, stream: false });
+  for (const key of NOT_FOR_COUNTING) delete body[key];
+  return body;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 interface Answer {

@@ -104,6 +104,15 @@ describe('countTokens via provider endpoints', () => {
     expect(raw.max_tokens).toBe(100); // the caller's object is not modified
   });
 
+  it('anthropic count bodies get the same effort cap as generation; the client body is not modified', async () => {
+    const raw = { model: 'x', messages: [{ role: 'user', content: 'hi' }], thinking: { type: 'adaptive' }, output_config: { effort: 'xhigh' }, tool_choice: { type: 'any' } };
+    const copy = structuredClone(raw);
+    await countTokens(target(anthropicAdapter, root, 'k'), 'claude-sonnet-4-6', { hub: hub({ reasoning: { effort: 'xhigh' } }), raw, from: 'messages' });
+    expect(seen[0]!.body.output_config).toEqual({ effort: 'high' });
+    expect(seen[0]!.body.tool_choice).toEqual({ type: 'auto' });
+    expect(raw).toEqual(copy);
+  });
+
   it('custom b from a converted request: the Messages encoding of the hub without max_tokens', async () => {
     const n = await countTokens(target(customMessagesAdapter, `${root}/v1`), 'glm-4.6', { hub: hub(), raw: {}, from: 'chat' });
     expect(n).toBe(111);
