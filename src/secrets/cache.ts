@@ -32,10 +32,12 @@ export class CredentialCache implements CredentialService {
    */
   async refresh(slugs: readonly string[], timeoutMs = 5_000): Promise<void> {
     const signal = AbortSignal.timeout(timeoutMs);
+    // The signal asks the keychain to give up; the race makes sure we stop waiting even if it does not.
+    const expired = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
     const entries = await Promise.all(
       slugs.map(async (slug) => {
         try {
-          return [slug, await this.backing.resolve(slug, signal)] as const;
+          return [slug, await Promise.race([this.backing.resolve(slug, signal), expired])] as const;
         } catch {
           return [slug, undefined] as const;
         }

@@ -1,0 +1,72 @@
+import { readdir, writeFile, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LockTimeoutError, processAlive, withFileLock } from '../../src/config/file-lock.js';
+import { writeFileAtomic } from '../../src/config/atomic-write.js';
+import { removeTempDirs, tempStateDir } from '../daemon/harness.js';
+
+afterEach(removeTempDirs);
+
+describe('withFileLock', () => {
+  it('runs critical sections one at a time', async () => {
+    const lock = join(await tempStateDir(), 'x.lock');
+    let inside = 0;
+    let maxInside = 0;
+    await Promise.all(
+      Array.from({ length: 10 }, () =>
+        withFileLock(lock, async () => {
+          inside++;
+          maxInside = Math.max(maxInside, inside);
+          await new Promise((r) => setTimeout(r, 5));
+          inside--;
+        }),
+      ),
+    );
+    expect(maxInside).toBe(1);
+  });
+
+  it('releases the lock when the section throws', async () => {
+    const dir = await tempStateDir();
+    const lock = join(dir, 'x.lock');
+    await expect(withFileLock(lock, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('breaks a lock left by a dead process', async () => {
+    const lock = join(await tempStateDir(), 'x.lock');
+    const { hostname } = await import('node:os');
+    await writeFile(lock, `999999999@${hostname()}\n`);
+    expect(processAlive(999999999)).toBe(false);
+    await expect(withFileLock(lock, async () => 'ran', { timeoutMs: 2_000 })).resolves.toBe('ran');
+  });
+
+  it('breaks a lock older than staleMs', async () => {
+    const lock = join(await tempStateDir(), 'x.lock');
+    await writeFile(lock, `${process.pid}@somewhere-else\n`);
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lock, old, old);
+    await expect(withFileLock(lock, async () => 'ran', { timeoutMs: 2_000, staleMs: 30_000 })).resolves.toBe('ran');
+  });
+
+  it('times out with a clear message while a live process holds it', async () => {
+    const lock = join(await tempStateDir(), 'x.lock');
+    const { hostname } = await import('node:os');
+    await writeFile(lock, `${process.pid}@${hostname()}\n`);
+    const err = await withFileLock(lock, async () => 'never', { timeoutMs: 200 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LockTimeoutError);
+    expect((err as Error).message).toContain(lock);
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('leaves no temp files behind and keeps a backup when asked', async () => {
+    const dir = await tempStateDir();
+    const file = join(dir, 'f.json');
+    await writeFileAtomic(file, 'one', { backupPath: join(dir, 'f.json.bak') });
+    await writeFileAtomic(file, 'two', { backupPath: join(dir, 'f.json.bak') });
+    expect((await readdir(dir)).sort()).toEqual(['f.json', 'f.json.bak']);
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(file, 'utf8')).toBe('two');
+    expect(await readFile(join(dir, 'f.json.bak'), 'utf8')).toBe('one');
+  });
+});

@@ -1,0 +1,118 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OperationError } from '../../src/config/errors.js';
+import { CredentialCache, credentialSlugs } from '../../src/secrets/cache.js';
+import { CredentialStore, last4 } from '../../src/secrets/credentials.js';
+import { CredentialFile } from '../../src/secrets/file-store.js';
+import { defaultConfig } from '../../src/config/schema.js';
+import { removeTempDirs, tempStateDir } from '../daemon/harness.js';
+import { FakeKeychain } from './fake-keychain.js';
+
+afterEach(removeTempDirs);
+
+async function setup(env: Record<string, string> = {}) {
+  const dir = await tempStateDir();
+  const keychain = new FakeKeychain();
+  const file = new CredentialFile(join(dir, 'credentials.json'));
+  return { dir, keychain, file, store: new CredentialStore(keychain, file, env) };
+}
+
+describe('CredentialStore', () => {
+  it('resolves env > keychain > file', async () => {
+    const { keychain, file, store } = await setup({ ANTHROPIC_API_KEY: ' env-secret-anthropic ' });
+    await file.set('anthropic', 'file-secret');
+    await file.set('openai', 'file-secret-openai');
+    keychain.entries.set('anthropic', 'keychain-secret');
+    keychain.entries.set('openrouter', 'keychain-secret-or');
+    expect(await store.resolve('anthropic')).toEqual({ value: 'env-secret-anthropic', source: 'env' });
+    expect(await store.resolve('openrouter')).toEqual({ value: 'keychain-secret-or', source: 'keychain' });
+    expect(await store.resolve('openai')).toEqual({ value: 'file-secret-openai', source: 'file' });
+    expect(await store.resolve('gemini')).toBeUndefined();
+  });
+
+  it('only built-in providers have environment overrides', async () => {
+    const { store } = await setup({ MYEP_API_KEY: 'x', GEMINI_API_KEY: 'g' });
+    expect(store.envOverride('gemini')).toBe('GEMINI_API_KEY');
+    expect(store.envOverride('myep')).toBeUndefined();
+  });
+
+  it('stores in the keychain, and drops an older insecure copy', async () => {
+    const { keychain, file, store } = await setup();
+    await file.set('openai', 'old');
+    expect(await store.store('openai', 'new-secret')).toBe('keychain');
+    expect(keychain.entries.get('openai')).toBe('new-secret');
+    expect(await file.get('openai')).toBeUndefined();
+  });
+
+  it('without a keychain: refuses plainly, or uses the 0600 file with insecureStorage', async () => {
+    const { dir, keychain, store } = await setup();
+    keychain.unavailable = 'DBus error: no bus';
+    const err = (await store.store('anthropic', 'sk-ant-secret-value').catch((e: unknown) => e)) as OperationError;
+    expect(err).toBeInstanceOf(OperationError);
+    expect(err.code).toBe('keychain_unavailable');
+    expect(err.message).toContain('--insecure-storage');
+    expect(err.message).toContain('ANTHROPIC_API_KEY');
+    expect(err.message).not.toContain('sk-ant-secret-value');
+
+    expect(await store.store('anthropic', 'sk-ant-secret-value', { insecureStorage: true })).toBe('file');
+    const path = join(dir, 'credentials.json');
+    if (process.platform !== 'win32') expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(path, 'utf8')).credentials.anthropic).toBe('sk-ant-secret-value');
+    expect(await store.resolve('anthropic')).toEqual({ value: 'sk-ant-secret-value', source: 'file' });
+  });
+
+  it('removes from everywhere, and will not claim success when the keychain cannot be asked', async () => {
+    const { keychain, file, store } = await setup();
+    keychain.entries.set('openai', 'k');
+    await file.set('openai', 'f');
+    expect(await store.remove('openai')).toEqual(['keychain', 'file']);
+    expect(await store.remove('openai')).toEqual([]);
+    keychain.unavailable = 'locked';
+    await expect(store.remove('openai')).rejects.toMatchObject({ code: 'keychain_unavailable' });
+    await file.set('openai', 'f2');
+    expect(await store.remove('openai')).toEqual(['file']);
+  });
+
+  it('shows only the last four characters of long secrets', () => {
+    expect(last4('sk-ant-api03-abcdefgh1234')).toBe('1234');
+    expect(last4('short')).toBe('');
+  });
+});
+
+describe('CredentialCache', () => {
+  it('serves credentials synchronously and updates on store/remove before returning', async () => {
+    const { keychain, store } = await setup({ GEMINI_API_KEY: 'gem-env' });
+    keychain.entries.set('openai', 'openai-key');
+    const cache = new CredentialCache(store);
+    await cache.refresh(credentialSlugs(defaultConfig()));
+    expect(cache.get('openai')).toBe('openai-key');
+    expect(cache.get('gemini')).toBe('gem-env');
+    expect(cache.get('anthropic')).toBeUndefined();
+    await cache.store('anthropic', 'ant-key');
+    expect(cache.get('anthropic')).toBe('ant-key');
+    await cache.remove('openai');
+    expect(cache.get('openai')).toBeUndefined();
+    // An env override survives a disconnect.
+    await cache.remove('gemini');
+    expect(cache.get('gemini')).toBe('gem-env');
+  });
+
+  it('includes endpoints that have a credential', () => {
+    const config = defaultConfig();
+    config.endpoints.mine = { url: 'http://x', format: 'a', hasCredential: true, created: '' };
+    config.endpoints.open = { url: 'http://y', format: 'b', hasCredential: false, created: '' };
+    expect(credentialSlugs(config)).toEqual(['anthropic', 'openai', 'openrouter', 'gemini', 'mine']);
+  });
+
+  it('does not wait forever on a keychain that never answers', async () => {
+    const { store } = await setup();
+    const hanging = new CredentialCache(
+      Object.assign(Object.create(store) as CredentialStore, { resolve: () => new Promise(() => {}) }),
+    );
+    const started = Date.now();
+    await hanging.refresh(['openai'], 100);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(hanging.get('openai')).toBeUndefined();
+  });
+});
