@@ -14,6 +14,8 @@ import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './type
 
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta/openai';
 
+const GEMINI_REFUSED = ['reasoning', 'thinking', 'output_config', 'cache_control', 'top_k'];
+
 export function stripModelsPrefix(id: string): string {
   return id.startsWith('models/') ? id.slice('models/'.length) : id;
 }
@@ -60,7 +62,8 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   if (typeof body.model === 'string') body.model = stripModelsPrefix(body.model);
   developerToSystem(body);
   dropOpenAiOnlyParams(body);
-  delete body.reasoning;
+  // Fields other gateways accept on Chat bodies but Gemini's compat layer refuses.
+  for (const key of GEMINI_REFUSED) delete body[key];
   sanitizeTools(body);
   sanitizeResponseFormat(body);
   if (ctx.effort === undefined) return {};

@@ -142,10 +142,11 @@ describe('gemini finalizeBody', () => {
   });
 
   it('effort replaces a thinking_config (they are mutually exclusive) and drops OpenAI-only params', () => {
-    const { body } = run(geminiAdapter, { ...chatBody(), store: true, metadata: { a: 'b' }, extra_body: { google: { thinking_config: { thinking_budget: 100 } } } }, { model: 'gemini-2.5-flash', effort: 'low' });
+    const { body } = run(geminiAdapter, { ...chatBody(), store: true, metadata: { a: 'b' }, top_k: 3, cache_control: { type: 'ephemeral' }, reasoning: { effort: 'low' }, extra_body: { google: { thinking_config: { thinking_budget: 100 } } } }, { model: 'gemini-2.5-flash', effort: 'low' });
     expect(body).not.toHaveProperty('extra_body');
     expect(body).not.toHaveProperty('store');
     expect(body).not.toHaveProperty('metadata');
+    for (const k of ['top_k', 'cache_control', 'reasoning']) expect(body).not.toHaveProperty(k);
   });
 
   it('echoes thought signatures, replays no reasoning, takes audio', () => {
