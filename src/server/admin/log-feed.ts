@@ -4,12 +4,13 @@
  * proxies and clients keep the connection, and a final `event: end` when the daemon stops.
  * A client that stops reading is cut off rather than buffered without bound.
  */
+import type { RequestLogEntry } from '../../log/entry.js';
 import { compileFilter, type LogFilter } from '../../log/filter.js';
 import type { RequestLog } from '../../log/writer.js';
 
 export interface FeedOptions {
   filter: LogFilter;
-  /** Send up to this many recent matching entries first (oldest first), then live ones. */
+  /** Send up to this many recent matching entries first (memory, then files; oldest first), then live ones. */
   recent?: number;
   heartbeatMs?: number;
   /** Queued events beyond which a client that does not read is dropped. */
@@ -57,25 +58,44 @@ export function logFeedResponse(log: RequestLog, opts: FeedOptions): Response {
       };
 
       send(': svc-proxy request log\n\n');
-      const sentIds = new Set<string>();
-      if (opts.recent && opts.recent > 0) {
-        const backlog = log.recent({ ...opts.filter, limit: opts.recent });
-        for (let i = backlog.length - 1; i >= 0; i--) {
-          const e = backlog[i]!;
-          sentIds.add(e.id);
-          send(`id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
-        }
-      }
-      // Subscribing in the same tick as reading the ring leaves no gap; entries still waiting for
-      // their batch may come twice, which sentIds absorbs.
+      // Live entries that arrive while the backlog is read (from memory and files) wait here, so
+      // nothing falls in the gap; the backlog's ids keep an entry from coming twice.
+      let waiting: { e: RequestLogEntry; json: string }[] | null = opts.recent && opts.recent > 0 ? [] : null;
+      let sentIds: Set<string> | null = null;
+      const deliver = (e: RequestLogEntry, json: string) => {
+        if (sentIds?.has(e.id)) return;
+        send(`id: ${e.id}\ndata: ${json}\n\n`);
+      };
       unsubscribe = log.subscribe(
         (e, json) => {
           if (!matches(e)) return;
-          if (sentIds.size > 0 && sentIds.delete(e.id)) return;
-          send(`id: ${e.id}\ndata: ${json}\n\n`);
+          if (waiting) waiting.push({ e, json });
+          else deliver(e, json);
         },
-        () => finish('daemon_stopping'),
+        () => {
+          if (waiting) for (const w of waiting.splice(0)) deliver(w.e, w.json);
+          waiting = null;
+          finish('daemon_stopping');
+        },
       );
+      if (waiting) {
+        log.query({ ...opts.filter, limit: opts.recent }).then(
+          (backlog) => {
+            if (done || !waiting) return;
+            sentIds = new Set(backlog.map((e) => e.id));
+            for (let i = backlog.length - 1; i >= 0; i--) send(`id: ${backlog[i]!.id}\ndata: ${JSON.stringify(backlog[i])}\n\n`);
+            const held = waiting;
+            waiting = null;
+            for (const w of held) deliver(w.e, w.json);
+          },
+          () => {
+            // The files cannot be read: go live without a backlog.
+            const held = waiting ?? [];
+            waiting = null;
+            for (const w of held) deliver(w.e, w.json);
+          },
+        );
+      }
       if (!done) {
         heartbeat = setInterval(() => send(': ping\n\n'), heartbeatMs);
         heartbeat.unref();

@@ -72,6 +72,20 @@ describe('log feed (SSE)', () => {
     expect(log.health().subscribers).toBe(0); // a client that leaves unsubscribes
   });
 
+  it('the backlog reaches into the files (earlier daemon runs); live entries wait behind it', async () => {
+    const earlier = createRequestLog({ dir, settings: { logMaxBytes: 1e7, logRetentionDays: 1, logBodies: false } });
+    const old = [makeEntry(), makeEntry()];
+    for (const e of old) earlier.record(e);
+    await earlier.close();
+    const feed = reader(logFeedResponse(log, { filter: {}, recent: 5 }));
+    const live = makeEntry();
+    log.record(live); // recorded while the files are still being read
+    await log.flush();
+    await until(() => feed.events.length >= 3);
+    expect(feed.events.map((e) => (JSON.parse(e.data) as { id: string }).id)).toEqual([old[0]!.id, old[1]!.id, live.id]);
+    await feed.cancel();
+  });
+
   it('heartbeats with comments and ends with event: end when the daemon stops', async () => {
     const feed = reader(logFeedResponse(log, { filter: {}, heartbeatMs: 20 }));
     await until(() => feed.raw.join('').includes(': ping'));
