@@ -1,0 +1,191 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { statePaths } from '../../src/config/paths.js';
+import { AlreadyRunningError } from '../../src/daemon/runtime-file.js';
+import { StartError, startDaemon } from '../../src/daemon/runtime.js';
+import { silentLogger } from '../../src/daemon/logger.js';
+import type { ProxyDeps } from '../../src/routing/proxy-handler.js';
+import { http, removeTempDirs, tempStateDir } from './harness.js';
+import { startInProcess, type InProcessDaemon } from './in-process.js';
+
+const daemons: InProcessDaemon[] = [];
+afterEach(async () => {
+  await Promise.all(daemons.splice(0).map((d) => d.daemon.stop('test done')));
+  await removeTempDirs();
+});
+
+async function start(opts: Parameters<typeof startInProcess>[0] = {}) {
+  const d = await startInProcess(opts);
+  daemons.push(d);
+  return d;
+}
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 8_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('daemon runtime', () => {
+  it('writes pid, runtime info and a 0600 admin token, serves /health, and cleans up on stop', async () => {
+    const d = await start();
+    const paths = d.daemon.paths;
+    expect(Number((await readFile(paths.pidFile, 'utf8')).trim())).toBe(process.pid);
+    expect(JSON.parse(await readFile(paths.runtimeFile, 'utf8'))).toMatchObject({ pid: process.pid, host: '127.0.0.1', port: d.daemon.port });
+    expect((await stat(paths.adminToken)).mode & 0o777).toBe(0o600);
+    expect((await stat(paths.dir)).mode & 0o777).toBe(0o700);
+    expect(d.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.parse(await readFile(paths.config, 'utf8')).version).toBe(2); // defaults written for hand editing
+    const health = await http('GET', `${d.origin}/health`);
+    expect(health.json()).toEqual({ status: 'ok', version: expect.any(String) });
+    expect(d.daemon.baseUrls).toEqual({ a: `${d.origin}/protocol-a/v1`, b: `${d.origin}/protocol-b` });
+
+    await d.daemon.stop();
+    daemons.pop();
+    for (const f of [paths.pidFile, paths.runtimeFile, paths.adminToken]) await expect(stat(f)).rejects.toThrow();
+  });
+
+  it('refuses a second daemon on the same state dir, and clears a stale pid file', async () => {
+    const dir = await tempStateDir();
+    await writeFile(statePaths(dir).pidFile, '999999999\n');
+    const d = await start({ stateDir: dir });
+    await expect(startDaemon({ stateDir: dir, port: 0, logger: silentLogger })).rejects.toBeInstanceOf(AlreadyRunningError);
+    // The refused start did not disturb the running one.
+    expect((await http('GET', `${d.origin}/health`)).status).toBe(200);
+    expect(Number((await readFile(statePaths(dir).pidFile, 'utf8')).trim())).toBe(process.pid);
+  });
+
+  it('says clearly when the port is taken, leaving nothing behind', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    const dir = await tempStateDir();
+    try {
+      const err = await startDaemon({ stateDir: dir, port, logger: silentLogger }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StartError);
+      expect((err as Error).message).toContain(`127.0.0.1:${port} is already in use`);
+      await expect(stat(statePaths(dir).pidFile)).rejects.toThrow();
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('listens beyond loopback only when --host says so explicitly', async () => {
+    const dir = await tempStateDir();
+    await writeFile(statePaths(dir).config, JSON.stringify({ version: 2, settings: { host: '0.0.0.0' } }));
+    const err = await startDaemon({ stateDir: dir, port: 0, logger: silentLogger }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartError);
+    expect((err as Error).message).toContain('--host 0.0.0.0');
+  });
+
+  it('refuses to start on an invalid config.json, naming the file', async () => {
+    const dir = await tempStateDir();
+    await writeFile(statePaths(dir).config, '{ nope');
+    await expect(startDaemon({ stateDir: dir, port: 0, logger: silentLogger })).rejects.toThrow(statePaths(dir).config);
+  });
+
+  it('gives the proxy credentials from the environment and config snapshots', async () => {
+    const d = await start({ env: { OPENAI_API_KEY: 'sk-env-openai-1234', SVC_PROXY_KEYCHAIN_SERVICE: 'svc-proxy-test-none' } });
+    expect(d.deps.credential('openai')).toBe('sk-env-openai-1234');
+    expect(d.deps.credential('anthropic')).toBeUndefined();
+    expect(d.deps.config().settings.port).toBe(4545);
+  });
+
+  it('applies a hand edit of config.json without a restart (revoking a key by hand works at once)', async () => {
+    const d = await start();
+    const created = (await d.admin('POST', '/admin/keys', { name: 'hand' })).json() as { key: string };
+    const url = `${d.origin}/protocol-a/v1/models`;
+    expect((await http('GET', url, { headers: { authorization: `Bearer ${created.key}` } })).status).toBe(200);
+
+    const file = d.daemon.paths.config;
+    const config = JSON.parse(await readFile(file, 'utf8'));
+    config.keys[0].revoked = new Date().toISOString();
+    config.settings.allowedHosts = ['proxy.internal'];
+    await writeFile(file, JSON.stringify(config, null, 2));
+    await until(async () => (await http('GET', url, { headers: { authorization: `Bearer ${created.key}` } })).status === 401);
+    expect(d.deps.config().settings.allowedHosts).toEqual(['proxy.internal']);
+    expect(d.logLines.some((l) => l.includes('reloaded'))).toBe(true);
+  });
+
+  it('keeps the last good config after an invalid hand edit, reports it, and recovers when fixed', async () => {
+    const d = await start();
+    const created = (await d.admin('POST', '/admin/keys', { name: 'survivor' })).json() as { key: string };
+    const file = d.daemon.paths.config;
+    const good = await readFile(file, 'utf8');
+    await writeFile(file, good.replace('"port": 4545', '"port": "not a number"'));
+    await until(async () => ((await d.admin('GET', '/admin/status')).json() as { configProblem: unknown }).configProblem !== null);
+    const status = (await d.admin('GET', '/admin/status')).json() as { configProblem: { message: string } };
+    expect(status.configProblem.message).toContain('settings.port');
+    expect(d.logLines.some((l) => l.startsWith('error') && l.includes('settings.port'))).toBe(true);
+    // Still serving with the previous config: the key works.
+    expect((await http('GET', `${d.origin}/protocol-b/v1/models`, { headers: { 'x-api-key': created.key } })).status).toBe(200);
+    // Writes through the admin API refuse to overwrite the broken file.
+    const refused = await d.admin('POST', '/admin/keys', { name: 'another' });
+    expect(refused.status).toBe(409);
+    expect(refused.json()).toMatchObject({ error: { code: 'config_invalid' } });
+    expect(await readFile(file, 'utf8')).toContain('not a number');
+
+    await writeFile(file, good);
+    await until(async () => ((await d.admin('GET', '/admin/status')).json() as { configProblem: unknown }).configProblem === null);
+  });
+
+  it('records key last-used times in memory and writes them in batches', async () => {
+    const d = await start({ lastUsedFlushMs: 150 });
+    const created = (await d.admin('POST', '/admin/keys', { name: 'used' })).json() as { key: string; id: string };
+    for (let i = 0; i < 5; i++) await http('GET', `${d.origin}/protocol-a/v1/models`, { headers: { 'x-api-key': created.key } });
+    // The listing shows the use before it is flushed…
+    const listed = (await d.admin('GET', '/admin/keys')).json() as { keys: Array<{ lastUsed: string | null }> };
+    expect(listed.keys[0]?.lastUsed).not.toBeNull();
+    // …and the file gets it in a batch.
+    await until(async () => JSON.parse(await readFile(d.daemon.paths.config, 'utf8')).keys[0].lastUsed !== null);
+  });
+
+  it('flushes last-used times on stop', async () => {
+    const d = await start({ lastUsedFlushMs: 60_000 });
+    const created = (await d.admin('POST', '/admin/keys', { name: 'at-stop' })).json() as { key: string };
+    await http('GET', `${d.origin}/protocol-a/v1/models`, { headers: { 'x-api-key': created.key } });
+    expect(JSON.parse(await readFile(d.daemon.paths.config, 'utf8')).keys[0].lastUsed).toBeNull();
+    await d.daemon.stop();
+    daemons.pop();
+    expect(JSON.parse(await readFile(d.daemon.paths.config, 'utf8')).keys[0].lastUsed).not.toBeNull();
+  });
+
+  it('drains in-flight requests on stop (settings.drainTimeoutMs)', async () => {
+    let deps: ProxyDeps | undefined;
+    const d = await start({
+      createProxyHandler: (x) => {
+        deps = x;
+        return {
+          async handle(_req, res) {
+            res.writeHead(200);
+            res.write('first ');
+            await new Promise((r) => setTimeout(r, 400));
+            res.end('last');
+          },
+          async close() {},
+        };
+      },
+    });
+    expect(deps).toBeDefined();
+    const created = (await d.admin('POST', '/admin/keys', { name: 'drain' })).json() as { key: string };
+    const pending = http('POST', `${d.origin}/protocol-b/v1/messages`, { headers: { 'x-api-key': created.key } });
+    await new Promise((r) => setTimeout(r, 100));
+    const stopping = d.daemon.stop('test');
+    daemons.pop();
+    expect((await pending).text).toBe('first last');
+    await stopping;
+    await d.daemon.stopped;
+  });
+
+  it('stops on an admin shutdown request', async () => {
+    const d = await start();
+    const res = await d.admin('POST', '/admin/shutdown');
+    expect(res.status).toBe(202);
+    await d.daemon.stopped;
+    daemons.pop();
+    await expect(stat(d.daemon.paths.runtimeFile)).rejects.toThrow();
+  });
+});

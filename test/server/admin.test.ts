@@ -1,0 +1,174 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statePaths } from '../../src/config/paths.js';
+import { http, keychainAvailability, removeTempDirs, tempStateDir, testKeychainService } from '../daemon/harness.js';
+import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
+
+let d: InProcessDaemon;
+const keychainOk = (await keychainAvailability()).ok;
+
+beforeAll(async () => {
+  const dir = await tempStateDir();
+  // CORS on for browser clients of the proxy: it must still never reach the admin API.
+  await writeFile(statePaths(dir).config, JSON.stringify({ version: 2, settings: { corsOrigins: ['https://app.example'] } }));
+  d = await startInProcess({ stateDir: dir, env: { SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService(), GEMINI_API_KEY: 'gemini-env-value-5555' } });
+});
+afterAll(async () => {
+  await d.admin('DELETE', '/admin/providers/anthropic/credential');
+  await d.admin('DELETE', '/admin/endpoints/vllm');
+  await d.daemon.stop();
+  await removeTempDirs();
+});
+
+describe('admin API: authentication', () => {
+  it('needs the admin token; a service key does not open it', async () => {
+    const none = await http('GET', `${d.origin}/admin/status`);
+    expect(none.status).toBe(401);
+    expect(none.json()).toMatchObject({ error: { code: 'missing_admin_token' } });
+    const key = (await d.admin('POST', '/admin/keys', { name: 'not-admin' })).json() as { key: string };
+    const withServiceKey = await http('GET', `${d.origin}/admin/status`, { headers: { authorization: `Bearer ${key.key}` } });
+    expect(withServiceKey.status).toBe(401);
+    expect(withServiceKey.json()).toMatchObject({ error: { code: 'invalid_admin_token' } });
+    expect((await http('GET', `${d.origin}/admin/keys`, { headers: { 'x-api-key': d.token } })).status).toBe(401);
+    expect((await d.admin('GET', '/admin/status', undefined, `${d.token}x`)).status).toBe(401);
+    expect((await d.admin('GET', '/admin/status')).status).toBe(200);
+  });
+
+  it('never sends CORS headers, whatever settings.corsOrigins says', async () => {
+    const headers = { origin: 'https://app.example', 'access-control-request-method': 'POST' };
+    const proxyPreflight = await http('OPTIONS', `${d.origin}/protocol-a/v1/chat/completions`, { headers });
+    expect(proxyPreflight.headers['access-control-allow-origin']).toBe('https://app.example');
+    const res = await http('OPTIONS', `${d.origin}/admin/keys`, { headers });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const get = await d.admin('GET', '/admin/keys');
+    expect(get.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('404s unknown admin paths and rejects malformed bodies', async () => {
+    expect((await d.admin('GET', '/admin/nothing-here')).status).toBe(404);
+    const bad = await d.admin('POST', '/admin/keys', '{not json');
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toMatchObject({ error: { code: 'invalid_json' } });
+    expect((await d.admin('POST', '/admin/keys', '[1,2]')).status).toBe(400);
+  });
+});
+
+describe('admin API: keys', () => {
+  it('create → use → revoke → the very next request is refused, on both header forms', async () => {
+    const created = await d.admin('POST', '/admin/keys', { name: 'race' });
+    expect(created.status).toBe(201);
+    const { key, id } = created.json() as { key: string; id: string };
+    const url = `${d.origin}/protocol-b/v1/messages`;
+    expect((await http('POST', url, { headers: { 'x-api-key': key } })).status).toBe(200);
+    expect((await http('POST', url, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    const revoked = await d.admin('POST', '/admin/keys/revoke', { key: 'race' });
+    expect(revoked.json()).toMatchObject({ id, alreadyRevoked: false });
+    const a = await http('POST', url, { headers: { 'x-api-key': key } });
+    const b = await http('POST', url, { headers: { authorization: `Bearer ${key}` } });
+    expect([a.status, b.status]).toEqual([401, 401]);
+    expect(a.json()).toMatchObject({ type: 'error', error: { code: 'invalid_api_key' } });
+  });
+
+  it('lists keys without the key material', async () => {
+    const created = (await d.admin('POST', '/admin/keys', { name: 'listed' })).json() as { key: string };
+    const list = await d.admin('GET', '/admin/keys');
+    expect(list.text).not.toContain(created.key);
+    expect((list.json() as { keys: Array<{ name: string; state: string }> }).keys.find((k) => k.name === 'listed')).toMatchObject({ state: 'active' });
+  });
+
+  it('maps operation errors to their status and code', async () => {
+    await d.admin('POST', '/admin/keys', { name: 'twice' });
+    expect((await d.admin('POST', '/admin/keys', { name: 'twice' })).json()).toMatchObject({ error: { code: 'key_name_taken' } });
+    const missing = await d.admin('POST', '/admin/keys/revoke', { key: 'who' });
+    expect(missing.status).toBe(404);
+    expect(missing.json()).toMatchObject({ error: { code: 'key_not_found' } });
+  });
+});
+
+describe('admin API: providers, endpoints, local servers', () => {
+  it('lists providers with source and last 4, never the credential', async () => {
+    const res = await d.admin('GET', '/admin/providers');
+    expect(res.text).not.toContain('gemini-env-value-5555');
+    const gemini = (res.json() as { providers: Array<{ name: string }> }).providers.find((p) => p.name === 'gemini');
+    expect(gemini).toMatchObject({ connected: true, source: 'env', last4: '5555' });
+  });
+
+  it('connect updates the proxy\'s credential cache before it returns; disconnect removes it', async () => {
+    const put = await d.admin('PUT', '/admin/providers/anthropic/credential', { credential: 'sk-ant-admin-test-0009', insecureStorage: true });
+    expect(put.status).toBe(200);
+    expect(put.text).not.toContain('sk-ant-admin-test-0009');
+    expect(put.json()).toMatchObject({ name: 'anthropic', storedIn: keychainOk ? 'keychain' : 'file', last4: '0009' });
+    expect(d.deps.credential('anthropic')).toBe('sk-ant-admin-test-0009');
+    const del = await d.admin('DELETE', '/admin/providers/anthropic/credential');
+    expect(del.json()).toMatchObject({ removedFrom: [keychainOk ? 'keychain' : 'file'] });
+    expect(d.deps.credential('anthropic')).toBeUndefined();
+  });
+
+  it.skipIf(keychainOk)('refuses to store without a keychain unless insecure storage is asked for', async () => {
+    const res = await d.admin('PUT', '/admin/providers/openai/credential', { credential: 'sk-plain-0001' });
+    expect(res.status).toBe(503);
+    expect(res.json()).toMatchObject({ error: { code: 'keychain_unavailable' } });
+  });
+
+  it('sets and resets a base URL', async () => {
+    expect((await d.admin('PATCH', '/admin/providers/openrouter', { baseUrl: 'http://127.0.0.1:7777/api/v1' })).json()).toMatchObject({ overridden: true });
+    expect(d.deps.config().providers.openrouter?.baseUrl).toBe('http://127.0.0.1:7777/api/v1');
+    expect((await d.admin('PATCH', '/admin/providers/openrouter', { baseUrl: null })).json()).toMatchObject({ overridden: false });
+    expect((await d.admin('PATCH', '/admin/providers/nope', { baseUrl: null })).status).toBe(404);
+  });
+
+  it('adds, lists and removes endpoints and local servers; the proxy sees endpoint credentials at once', async () => {
+    const ep = await d.admin('POST', '/admin/endpoints', { slug: 'vllm', url: 'http://127.0.0.1:8000/v1', format: 'a', credential: 'vllm-secret-4321', insecureStorage: true });
+    expect(ep.status).toBe(201);
+    expect(ep.text).not.toContain('vllm-secret-4321');
+    expect(d.deps.config().endpoints.vllm).toMatchObject({ format: 'a', hasCredential: true });
+    expect(d.deps.credential('vllm')).toBe('vllm-secret-4321');
+    expect(((await d.admin('GET', '/admin/endpoints')).json() as { endpoints: unknown[] }).endpoints).toHaveLength(1);
+    expect((await d.admin('POST', '/admin/endpoints', { slug: 'openai', url: 'http://x', format: 'b' })).status).toBe(409);
+    expect((await d.admin('POST', '/admin/endpoints', { slug: 'x', url: 'http://x', format: 'z' })).status).toBe(400);
+    expect((await d.admin('DELETE', '/admin/endpoints/vllm')).status).toBe(200);
+    expect(d.deps.credential('vllm')).toBeUndefined();
+
+    expect((await d.admin('POST', '/admin/locals', { slug: 'ollama', url: 'http://127.0.0.1:11434' })).status).toBe(201);
+    expect(((await d.admin('GET', '/admin/locals')).json() as { locals: Array<{ slug: string }> }).locals.map((l) => l.slug)).toEqual(['ollama']);
+    expect((await d.admin('DELETE', '/admin/locals/ollama')).status).toBe(200);
+    expect((await d.admin('DELETE', '/admin/locals/ollama')).status).toBe(404);
+  });
+});
+
+describe('admin API: status and config', () => {
+  it('reports pid, port, uptime, base URLs, providers and keys', async () => {
+    const s = (await d.admin('GET', '/admin/status')).json() as Record<string, unknown>;
+    expect(s).toMatchObject({
+      running: true,
+      pid: process.pid,
+      port: d.daemon.port,
+      host: '127.0.0.1',
+      baseUrls: { a: `${d.origin}/protocol-a/v1`, b: `${d.origin}/protocol-b` },
+      configProblem: null,
+    });
+    expect(typeof s.uptimeSeconds).toBe('number');
+    expect((s.providers as unknown[]).length).toBe(4);
+    expect(s.keychain).toHaveProperty('available');
+  });
+
+  it('reload applies a hand edit now, or answers 409 config_invalid and keeps the old config', async () => {
+    const file = d.daemon.paths.config;
+    const config = JSON.parse(await readFile(file, 'utf8'));
+    config.settings.logBodies = true;
+    await writeFile(file, JSON.stringify(config));
+    const ok = await d.admin('POST', '/admin/config/reload');
+    expect(ok.status).toBe(200);
+    expect(d.deps.config().settings.logBodies).toBe(true);
+
+    await writeFile(file, '{');
+    const bad = await d.admin('POST', '/admin/config/reload');
+    expect(bad.status).toBe(409);
+    expect(bad.json()).toMatchObject({ error: { code: 'config_invalid' } });
+    expect(d.deps.config().settings.logBodies).toBe(true);
+    config.settings.logBodies = false;
+    await writeFile(file, JSON.stringify(config));
+    expect((await d.admin('POST', '/admin/config/reload')).status).toBe(200);
+    expect(d.deps.config().settings.logBodies).toBe(false);
+  });
+});

@@ -1,0 +1,243 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { settingsSchema, type ServiceKeyRecord, type Settings } from '../../src/config/schema.js';
+import { displayPrefix, generateServiceKey, hashServiceKey } from '../../src/keys/format.js';
+import { KeyVerifier } from '../../src/keys/verifier.js';
+import type { ProxyCaller, ProxyHandler, ProxyRoute } from '../../src/routing/proxy-handler.js';
+import { ProxyServer, type NodeListener } from '../../src/server/proxy-server.js';
+import { http } from '../daemon/harness.js';
+
+const KEY = generateServiceKey();
+const OTHER_KEY = generateServiceKey();
+
+function rec(id: string, key: string): ServiceKeyRecord {
+  return { id, name: `${id}-name`, hash: hashServiceKey(key), prefix: displayPrefix(key), created: '', lastUsed: null, revoked: null };
+}
+
+interface Harness {
+  server: ProxyServer;
+  origin: string;
+  port: number;
+  verifier: KeyVerifier;
+  calls: Array<{ route: ProxyRoute; caller: ProxyCaller; url: string }>;
+  errors: unknown[];
+}
+
+const running: ProxyServer[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.drain(100)));
+});
+
+async function start(opts: { settings?: Partial<Settings>; handle?: ProxyHandler['handle']; other?: NodeListener } = {}): Promise<Harness> {
+  const calls: Harness['calls'] = [];
+  const errors: unknown[] = [];
+  const verifier = new KeyVerifier([rec('k1', KEY), rec('k2', OTHER_KEY)]);
+  const proxy: ProxyHandler = {
+    handle:
+      opts.handle ??
+      (async (req, res, route, caller) => {
+        calls.push({ route, caller, url: req.url ?? '' });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ route, caller }));
+      }),
+    close: async () => {},
+  };
+  const server = new ProxyServer({
+    verifier,
+    proxy,
+    other:
+      opts.other ??
+      ((_req, res) => {
+        res.writeHead(299);
+        res.end('other');
+      }),
+    settings: settingsSchema.parse(opts.settings ?? {}),
+    onError: (err) => errors.push(err),
+  });
+  const port = await server.listen(0, '127.0.0.1');
+  running.push(server);
+  return { server, origin: `http://127.0.0.1:${port}`, port, verifier, calls, errors };
+}
+
+describe('proxy server: authentication', () => {
+  it('401 missing_api_key in the protocol A and protocol B shapes', async () => {
+    const h = await start();
+    const a = await http('POST', `${h.origin}/protocol-a/v1/chat/completions`, { body: '{}' });
+    expect(a.status).toBe(401);
+    expect(a.headers['www-authenticate']).toMatch(/^Bearer/);
+    expect(a.json()).toMatchObject({ error: { type: 'authentication_error', code: 'missing_api_key', param: null } });
+    const b = await http('POST', `${h.origin}/protocol-b/v1/messages`, { body: '{}' });
+    expect(b.status).toBe(401);
+    expect(b.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', code: 'missing_api_key' } });
+    expect(h.calls).toHaveLength(0);
+  });
+
+  it('401 invalid_api_key for unknown keys, on group bases too', async () => {
+    const h = await start();
+    for (const headers of [{ authorization: 'Bearer sk-svc-proxy-nope' }, { 'x-api-key': 'sk-svc-proxy-nope' }]) {
+      const r = await http('POST', `${h.origin}/g/team/protocol-b/v1/messages`, { headers, body: '{}' });
+      expect(r.status).toBe(401);
+      expect(r.json()).toMatchObject({ type: 'error', error: { code: 'invalid_api_key' } });
+    }
+    const weird = await http('GET', `${h.origin}/protocol-a/v1/models`, { headers: { 'x-api-key': 'k\u00e9y with spaces' } });
+    expect(weird.status).toBe(401);
+  });
+
+  it('accepts Authorization: Bearer and x-api-key, and passes route and caller to the handler', async () => {
+    const h = await start();
+    const bearer = await http('POST', `${h.origin}/protocol-a/v1/chat/completions`, { headers: { authorization: `Bearer ${KEY}` }, body: '{}' });
+    expect(bearer.status).toBe(200);
+    expect(bearer.json()).toEqual({ route: { protocol: 'a', endpoint: 'chat' }, caller: { keyId: 'k1', keyName: 'k1-name' } });
+    const apiKey = await http('POST', `${h.origin}/g/grp/protocol-b/v1/messages?beta=true`, { headers: { 'x-api-key': OTHER_KEY }, body: '{}' });
+    expect(apiKey.json()).toEqual({ route: { protocol: 'b', group: 'grp', endpoint: 'messages' }, caller: { keyId: 'k2', keyName: 'k2-name' } });
+    expect(h.calls[1]?.url).toBe('/g/grp/protocol-b/v1/messages?beta=true');
+  });
+
+  it('accepts a request where one of two headers holds a placeholder', async () => {
+    const h = await start();
+    const r = await http('POST', `${h.origin}/protocol-b/v1/messages`, { headers: { 'x-api-key': 'placeholder', authorization: `Bearer ${KEY}` }, body: '{}' });
+    expect(r.status).toBe(200);
+  });
+
+  it('refuses a key the moment the verifier drops it', async () => {
+    const h = await start();
+    const url = `${h.origin}/protocol-a/v1/models`;
+    expect((await http('GET', url, { headers: { 'x-api-key': KEY } })).status).toBe(200);
+    h.verifier.load([rec('k2', OTHER_KEY)]);
+    expect((await http('GET', url, { headers: { 'x-api-key': KEY } })).status).toBe(401);
+    expect((await http('GET', url, { headers: { 'x-api-key': OTHER_KEY } })).status).toBe(200);
+  });
+});
+
+describe('proxy server: routes and errors', () => {
+  it('unknown paths, unsupported endpoints and wrong methods answer after auth, in the base\'s shape', async () => {
+    const h = await start();
+    const headers = { authorization: `Bearer ${KEY}` };
+    const unknownB = await http('POST', `${h.origin}/protocol-b/v1/nope`, { headers });
+    expect(unknownB.status).toBe(404);
+    expect(unknownB.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error', code: 'not_found' } });
+    const emb = await http('POST', `${h.origin}/protocol-a/v1/embeddings`, { headers });
+    expect(emb.status).toBe(404);
+    expect(emb.json()).toMatchObject({ error: { code: 'unsupported_endpoint', type: 'not_found_error' } });
+    const speech = await http('POST', `${h.origin}/g/grp/protocol-a/v1/audio/speech`, { headers });
+    expect(speech.json()).toMatchObject({ error: { code: 'unsupported_endpoint' } });
+    const wrong = await http('GET', `${h.origin}/protocol-a/v1/chat/completions`, { headers });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.allow).toBe('POST');
+    // Without a key, the same paths are 401: the route table is not an oracle for unauthenticated callers.
+    expect((await http('POST', `${h.origin}/protocol-a/v1/embeddings`)).status).toBe(401);
+    expect(h.calls).toHaveLength(0);
+  });
+
+  it('sends everything that is not a proxy base to the other listener', async () => {
+    const h = await start();
+    expect((await http('GET', `${h.origin}/health`)).status).toBe(299);
+    expect((await http('GET', `${h.origin}/admin/status`)).status).toBe(299);
+    expect((await http('GET', `${h.origin}/`)).status).toBe(299);
+  });
+
+  it('a handler that throws gives a 500 internal_error and is reported; the server keeps serving', async () => {
+    let n = 0;
+    const h = await start({
+      handle: async (_req, res) => {
+        n++;
+        if (n === 1) throw new Error('kaboom with sk-secret-value');
+        res.end('fine');
+      },
+    });
+    const r = await http('POST', `${h.origin}/protocol-b/v1/messages`, { headers: { 'x-api-key': KEY } });
+    expect(r.status).toBe(500);
+    expect(r.json()).toMatchObject({ type: 'error', error: { code: 'internal_error' } });
+    expect(r.text).not.toContain('kaboom');
+    expect(h.errors).toHaveLength(1);
+    expect((await http('POST', `${h.origin}/protocol-b/v1/messages`, { headers: { 'x-api-key': KEY } })).text).toBe('fine');
+  });
+});
+
+describe('proxy server: local security', () => {
+  it('403 forbidden_host for a foreign Host header (DNS rebinding), in the base\'s shape', async () => {
+    const h = await start();
+    const r = await http('POST', `${h.origin}/protocol-b/v1/messages`, { headers: { host: `attacker.example:${h.port}`, 'x-api-key': KEY } });
+    expect(r.status).toBe(403);
+    expect(r.json()).toMatchObject({ type: 'error', error: { code: 'forbidden_host', type: 'permission_error' } });
+    const admin = await http('GET', `${h.origin}/admin/status`, { headers: { host: 'attacker.example' } });
+    expect(admin.status).toBe(403);
+    expect((await http('GET', `${h.origin}/health`, { headers: { host: `localhost:${h.port}` } })).status).toBe(299);
+    expect(h.calls).toHaveLength(0);
+  });
+
+  it('honours settings.allowedHosts after a reconfigure', async () => {
+    const h = await start();
+    const headers = { host: 'proxy.internal', 'x-api-key': KEY };
+    expect((await http('GET', `${h.origin}/protocol-a/v1/models`, { headers })).status).toBe(403);
+    h.server.reconfigure(settingsSchema.parse({ allowedHosts: ['proxy.internal'] }));
+    expect((await http('GET', `${h.origin}/protocol-a/v1/models`, { headers })).status).toBe(200);
+  });
+
+  it('sends no CORS headers by default, even to a browser Origin', async () => {
+    const h = await start();
+    const pre = await http('OPTIONS', `${h.origin}/protocol-a/v1/chat/completions`, {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(Object.keys(pre.headers).filter((k) => k.startsWith('access-control'))).toEqual([]);
+    const r = await http('GET', `${h.origin}/protocol-a/v1/models`, { headers: { origin: 'https://evil.example', 'x-api-key': KEY } });
+    expect(Object.keys(r.headers).filter((k) => k.startsWith('access-control'))).toEqual([]);
+  });
+
+  it('answers preflights and echoes allowed origins when settings.corsOrigins lists them', async () => {
+    const h = await start({ settings: { corsOrigins: ['https://app.example'] } });
+    const pre = await http('OPTIONS', `${h.origin}/protocol-b/v1/messages`, {
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, content-type, anthropic-version' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(pre.headers['access-control-allow-headers']).toBe('x-api-key, content-type, anthropic-version');
+    expect(pre.headers['access-control-allow-methods']).toContain('POST');
+    const denied = await http('OPTIONS', `${h.origin}/protocol-b/v1/messages`, { headers: { origin: 'https://other.example', 'access-control-request-method': 'POST' } });
+    expect(denied.status).toBe(403);
+    expect(denied.headers['access-control-allow-origin']).toBeUndefined();
+    const actual = await http('POST', `${h.origin}/protocol-b/v1/messages`, { headers: { origin: 'https://app.example', 'x-api-key': KEY } });
+    expect(actual.status).toBe(200);
+    expect(actual.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(h.calls).toHaveLength(1);
+  });
+});
+
+describe('proxy server: graceful drain', () => {
+  it('lets in-flight requests finish, refuses new connections, and cuts what outlives the timeout', async () => {
+    const h = await start({
+      handle: async (req, res) => {
+        const ms = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('ms'));
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: start\n\n');
+        await new Promise((r) => setTimeout(r, ms));
+        res.end('data: end\n\n');
+      },
+    });
+    const body = (ms: number) =>
+      new Promise<{ text: string; aborted: boolean }>((resolve) => {
+        const req = request(`${h.origin}/protocol-a/v1/chat/completions?ms=${ms}`, { method: 'POST', headers: { 'x-api-key': KEY }, agent: false }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ text, aborted: false }));
+          res.on('aborted', () => resolve({ text, aborted: true }));
+          res.on('error', () => resolve({ text, aborted: true }));
+        });
+        req.on('error', () => resolve({ text: '', aborted: true }));
+        req.end();
+      });
+    const quick = body(200);
+    const slow = body(5_000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(h.server.inflightRequests).toBe(2);
+    const started = Date.now();
+    const cut = await h.server.drain(600);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(cut).toBe(1);
+    expect(await quick).toEqual({ text: 'data: start\n\ndata: end\n\n', aborted: false });
+    const slowResult = await slow;
+    expect(slowResult.text).toBe('data: start\n\n');
+    expect(slowResult.text).not.toContain('end');
+    await expect(http('GET', `${h.origin}/health`)).rejects.toThrow(/ECONNREFUSED/);
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { isProxyPath, matchProxyPath, protocolOfPath } from '../../src/server/route-table.js';
+
+const ok = (path: string, method: string) => {
+  const m = matchProxyPath(path, method);
+  if (!m.ok) throw new Error(`${method} ${path}: ${m.code}`);
+  return m.route;
+};
+const fail = (path: string, method = 'POST') => {
+  const m = matchProxyPath(path, method);
+  if (m.ok) throw new Error(`${method} ${path} matched`);
+  return m;
+};
+
+describe('route table', () => {
+  it('protocol A endpoints', () => {
+    expect(ok('/protocol-a/v1/chat/completions', 'POST')).toEqual({ protocol: 'a', endpoint: 'chat' });
+    expect(ok('/protocol-a/v1/responses', 'POST')).toEqual({ protocol: 'a', endpoint: 'responses' });
+    expect(ok('/protocol-a/v1/responses/resp_123', 'GET')).toEqual({ protocol: 'a', endpoint: 'responses_item' });
+    expect(ok('/protocol-a/v1/responses/resp_123', 'DELETE')).toEqual({ protocol: 'a', endpoint: 'responses_item' });
+    expect(ok('/protocol-a/v1/responses/resp_123/input_items', 'GET')).toEqual({ protocol: 'a', endpoint: 'responses_item' });
+    expect(ok('/protocol-a/v1/models', 'GET')).toEqual({ protocol: 'a', endpoint: 'models' });
+    expect(ok('/protocol-a/v1/audio/transcriptions', 'POST')).toEqual({ protocol: 'a', endpoint: 'transcriptions' });
+  });
+
+  it('protocol B endpoints, for SDKs that append /v1/messages and clients that append /messages', () => {
+    for (const base of ['/protocol-b/v1', '/protocol-b/v1/v1', '/protocol-b']) {
+      expect(ok(`${base}/messages`, 'POST')).toEqual({ protocol: 'b', endpoint: 'messages' });
+      expect(ok(`${base}/messages/count_tokens`, 'POST')).toEqual({ protocol: 'b', endpoint: 'count_tokens' });
+      expect(ok(`${base}/models`, 'GET')).toEqual({ protocol: 'b', endpoint: 'models' });
+    }
+  });
+
+  it('the same under a group base', () => {
+    expect(ok('/g/team-x/protocol-a/v1/chat/completions', 'POST')).toEqual({ protocol: 'a', group: 'team-x', endpoint: 'chat' });
+    expect(ok('/g/team_x/protocol-b/v1/messages', 'POST')).toEqual({ protocol: 'b', group: 'team_x', endpoint: 'messages' });
+    expect(ok('/g/t1/protocol-b/v1/v1/messages/count_tokens', 'POST')).toEqual({ protocol: 'b', group: 't1', endpoint: 'count_tokens' });
+    expect(ok('/g/t1/protocol-a/v1/models', 'GET')).toEqual({ protocol: 'a', group: 't1', endpoint: 'models' });
+  });
+
+  it('tolerates a trailing slash', () => {
+    expect(ok('/protocol-a/v1/models/', 'GET').endpoint).toBe('models');
+    expect(ok('/protocol-b/v1/messages/', 'POST').endpoint).toBe('messages');
+  });
+
+  it('answers embeddings, images and speech with unsupported_endpoint', () => {
+    for (const p of ['/embeddings', '/images/generations', '/images/edits', '/images/variations', '/audio/speech']) {
+      const m = fail(`/protocol-a/v1${p}`);
+      expect(m).toMatchObject({ status: 404, code: 'unsupported_endpoint', protocol: 'a' });
+      expect(m.message).toMatch(/not offered/);
+      expect(fail(`/g/grp/protocol-a/v1${p}`)).toMatchObject({ code: 'unsupported_endpoint' });
+    }
+  });
+
+  it('unknown paths are 404 not_found in the base\'s shape', () => {
+    expect(fail('/protocol-a/v1/completions')).toMatchObject({ status: 404, code: 'not_found', protocol: 'a' });
+    expect(fail('/protocol-b/v1/complete')).toMatchObject({ status: 404, code: 'not_found', protocol: 'b' });
+    expect(fail('/g/x/protocol-b/v1/nope')).toMatchObject({ status: 404, protocol: 'b' });
+    expect(fail('/g/x/other')).toMatchObject({ status: 404, protocol: 'a' });
+    expect(fail('/protocol-abc/v1/chat/completions')).toMatchObject({ status: 404, protocol: 'a' });
+  });
+
+  it('bad group slugs are group_not_found', () => {
+    expect(fail('/g/Bad!/protocol-a/v1/chat/completions')).toMatchObject({ status: 404, code: 'group_not_found', protocol: 'a' });
+    expect(fail('/g//protocol-b/v1/messages')).toMatchObject({ code: 'group_not_found', protocol: 'b' });
+  });
+
+  it('wrong methods are 405 with Allow', () => {
+    expect(fail('/protocol-a/v1/chat/completions', 'GET')).toMatchObject({ status: 405, code: 'method_not_allowed', allow: 'POST' });
+    expect(fail('/protocol-b/v1/models', 'POST')).toMatchObject({ status: 405, allow: 'GET', protocol: 'b' });
+  });
+
+  it('knows which paths are proxy paths and which shape their errors take', () => {
+    expect(isProxyPath('/protocol-a/v1/models')).toBe(true);
+    expect(isProxyPath('/g/x/protocol-b')).toBe(true);
+    expect(isProxyPath('/admin/status')).toBe(false);
+    expect(isProxyPath('/health')).toBe(false);
+    expect(protocolOfPath('/protocol-b/v1/messages')).toBe('b');
+    expect(protocolOfPath('/g/x/protocol-b/v1/messages')).toBe('b');
+    expect(protocolOfPath('/g/x/protocol-a/v1/models')).toBe('a');
+    expect(protocolOfPath('/admin/x')).toBe('a');
+  });
+});
