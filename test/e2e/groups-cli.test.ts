@@ -231,7 +231,7 @@ describe('without a daemon', () => {
 
 describe('with a running daemon', () => {
   let d: TestDaemon;
-  let followers: ChildProcess[] = [];
+  const followers: ChildProcess[] = [];
 
   beforeAll(async () => {
     const env = testEnv();
