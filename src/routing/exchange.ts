@@ -1,0 +1,27 @@
+/** Everything one request's handling needs, passed around as one object. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '../config/schema.js';
+import type { ProxyDeps, ProxyRoute } from './proxy-handler.js';
+import type { ReasoningCache } from './reasoning-cache.js';
+import type { RequestRecord } from './request-log.js';
+import type { RoutingServices } from './services.js';
+
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  route: ProxyRoute;
+  deps: ProxyDeps;
+  services: RoutingServices;
+  /** Config snapshot taken when the request arrived. */
+  config: Config;
+  record: RequestRecord;
+  /** Aborted when the client's response closes before it finished. */
+  signal: AbortSignal;
+  cache: ReasoningCache;
+}
+
+/** Upstream timeouts from the settings. */
+export function timeouts(config: Config): { connectTimeoutMs: number; headersTimeoutMs: number; idleTimeoutMs: number } {
+  const s = config.settings;
+  return { connectTimeoutMs: s.connectTimeoutMs, headersTimeoutMs: s.headersTimeoutMs, idleTimeoutMs: s.idleTimeoutMs };
+}

@@ -1,0 +1,27 @@
+/**
+ * When a group moves on to its next target.
+ *
+ * Move on when the provider could not or would not serve: no answer (connection error, timeout),
+ * 408, 409, 429, 5xx, a refused credential or model (401, 403, 404), or no credit left (402).
+ * Stay on a 4xx the request itself caused — the next target would refuse it too — except the
+ * context-length kind (and 413), where a model with a larger window may still take it.
+ */
+import type { UpstreamFailure } from './upstream-errors.js';
+
+export function shouldFallback(failure: Pick<UpstreamFailure, 'upstreamStatus' | 'contextLength'>): boolean {
+  const s = failure.upstreamStatus;
+  if (s === 0 || s >= 500) return true;
+  switch (s) {
+    case 401:
+    case 402:
+    case 403:
+    case 404:
+    case 408:
+    case 409:
+    case 413:
+    case 429:
+      return true;
+    default:
+      return failure.contextLength === true;
+  }
+}

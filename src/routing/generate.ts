@@ -1,0 +1,352 @@
+/**
+ * POST chat/completions, responses and messages: read and check the request, resolve its
+ * targets, and try them in order — policy checks, passthrough or conversion, the upstream call,
+ * and the answer back in the client's dialect (whole or streamed). Groups fall back per
+ * fallback.ts; a stream only until its first byte reached the client.
+ */
+import type { OutgoingHttpHeaders } from 'node:http';
+import { ProtocolError } from '../protocols/errors.js';
+import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
+import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
+import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
+import { timeouts, type Exchange } from './exchange.js';
+import { shouldFallback } from './fallback.js';
+import { editJsonBody } from './json-splice.js';
+import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
+import { attachToChatBody, attachToHub, dropUnprovenThinking, rememberChatAnswer, rememberOutput, StreamReasoningCollector } from './reasoning-continuity.js';
+import { redactForLog } from './redact.js';
+import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
+import { sendError, sendJson } from './respond.js';
+import type { UpstreamResponse } from './services.js';
+import { ConvertedRelay, PassthroughRelay, type StreamOutcome } from './stream-relay.js';
+import { StreamTap } from './stream-tap.js';
+import { resolveTargets, type Target } from './targets.js';
+import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
+import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
+import { isErrorBody, transportFailure, upstreamFailure, type UpstreamFailure } from './upstream-errors.js';
+import { fromHubUsage, readResponseUsage } from './usage.js';
+import type { LogUsage } from '../log/entry.js';
+
+type Obj = Record<string, unknown>;
+
+/** A request body ready for one target. */
+interface Built {
+  bytes: string | Buffer;
+  upstreamModel: string;
+  effortSent?: string;
+  passthrough: boolean;
+  toolNames?: ToolNameMap;
+}
+
+function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function isEventStream(headers: UpstreamResponse['headers']): boolean {
+  return (header(headers, 'content-type') ?? '').toLowerCase().includes('text/event-stream');
+}
+
+function roundMs(since: number): number {
+  return Math.round((performance.now() - since) * 100) / 100;
+}
+
+export function handleGenerate(x: Exchange, dialect: Dialect): Promise<void> {
+  return new GenerateRequest(x, dialect).run();
+}
+
+class GenerateRequest {
+  private readonly x: Exchange;
+  private readonly dialect: Dialect;
+  private raw!: Buffer;
+  private text!: string;
+  private body!: Obj;
+  private stream = false;
+  private includeUsage = false;
+  private asked!: EffortAsked;
+  /** Level implied by a Messages client's thinking settings (for non-Messages targets). */
+  private thinkingEffort: Effort | undefined;
+  private features!: RequestFeatures;
+  private bodyUsed = false;
+  private hub: HubRequest | undefined;
+  private toolNames: ToolNameMap | undefined;
+
+  constructor(x: Exchange, dialect: Dialect) {
+    this.x = x;
+    this.dialect = dialect;
+  }
+
+  async run(): Promise<void> {
+    const { x, dialect } = this;
+    const { req, config, record, route, services } = x;
+    const limit = config.settings.bodyLimitBytes;
+    checkDeclaredLength(req, limit);
+    checkJsonContentType(req);
+    this.raw = await readBody(req, limit);
+    const parsed = parseJsonRequest(this.raw);
+    this.text = parsed.text;
+    this.body = parsed.body;
+    this.stream = parsed.stream;
+    record.entry.modelAsked = parsed.model;
+    record.entry.streamed = parsed.stream;
+    if (config.settings.logBodies) record.entry.requestBody = redactForLog(parsed.body, undefined);
+
+    this.asked = readEffort(parsed.body, dialect);
+    if (this.asked.label !== undefined) record.entry.effortAsked = this.asked.label;
+    if (dialect === 'messages' && this.asked.effort === undefined) this.thinkingEffort = effortFromThinking(parsed.body.thinking);
+    if (dialect === 'responses') checkStatefulResponses(parsed.body);
+    if (dialect === 'chat') {
+      const so = parsed.body.stream_options;
+      this.includeUsage = typeof so === 'object' && so !== null && (so as Obj).include_usage === true;
+    }
+    const targets = resolveTargets(config, route.group, parsed.model, (slug) => services.resolveProvider(slug));
+    this.features = readFeatures(parsed.body, dialect);
+
+    let firstRefusal: ProtocolError | undefined;
+    let last: { failure: UpstreamFailure; slug: string; model: string } | undefined;
+    for (const target of targets) {
+      const provider = target.provider;
+      const refusal = target.refusal ?? (provider ? policyRefusal(this.features, provider.adapter, provider.slug, dialect) : undefined);
+      if (refusal || !provider) {
+        const r = refusal!;
+        record.skipped(target.label, r.code, r.message);
+        firstRefusal ??= r;
+        continue;
+      }
+      const passthrough = provider.adapter.dialect === dialect;
+      // decoding problems are the client's, whatever the target: they propagate as a 400
+      const hub = passthrough ? undefined : this.decoded();
+      let built: Built;
+      try {
+        built = hub ? this.buildConverted(provider, target.model, hub) : this.buildPassthrough(provider, target.model);
+      } catch (err) {
+        if (!(err instanceof ProtocolError)) throw err;
+        record.skipped(target.label, err.code, err.message);
+        firstRefusal ??= err;
+        continue;
+      }
+      if (built.effortSent !== undefined) record.entry.effortSent = built.effortSent;
+      else delete record.entry.effortSent;
+
+      const failure = await this.attempt(provider, target, built);
+      if (!failure) return;
+      last = { failure, slug: provider.slug, model: built.upstreamModel };
+      if (route.group === undefined || !shouldFallback(failure)) break;
+    }
+
+    if (last) {
+      const { failure } = last;
+      const headers: OutgoingHttpHeaders = { 'x-svc-upstream-provider': last.slug, 'x-svc-upstream-model': last.model };
+      if (failure.retryAfter) headers['retry-after'] = failure.retryAfter;
+      sendError(x.res, route.protocol, failure, headers);
+      record.finish(x.deps.log, failure.status, failure.code);
+      return;
+    }
+    throw firstRefusal!;
+  }
+
+  /** The parsed body the first time; a fresh parse afterwards (edits happen in place). */
+  private freshBody(): Obj {
+    if (!this.bodyUsed) {
+      this.bodyUsed = true;
+      return this.body;
+    }
+    return JSON.parse(this.text) as Obj;
+  }
+
+  /** The request in hub form, decoded once, tool names made safe. */
+  private decoded(): HubRequest {
+    if (!this.hub) {
+      const hub = this.x.services.codecs[this.dialect].decodeRequest(this.freshBody());
+      this.toolNames = shortenToolNames(hub);
+      this.hub = hub;
+    }
+    return this.hub;
+  }
+
+  private effortFor(adapter: ProviderAdapter): Effort | undefined {
+    let effort = this.asked.effort;
+    if (effort === undefined && adapter.dialect !== 'messages') effort = this.thinkingEffort;
+    return effort === undefined ? undefined : lowerEffort(effort, adapter.highestEffort);
+  }
+
+  private buildPassthrough(p: ResolvedProvider, model: string): Built {
+    const upstreamModel = p.adapter.normaliseModelId(model);
+    const effort = this.effortFor(p.adapter);
+    const { dialect, stream } = this;
+    const cache = this.x.cache;
+    const { bytes, result } = editJsonBody(
+      this.raw,
+      this.freshBody(),
+      () => JSON.parse(this.text) as Obj,
+      (body) => {
+        body.model = upstreamModel;
+        if (dialect === 'chat') attachToChatBody(cache, body, p.slug);
+        return p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
+      },
+    );
+    const built: Built = { bytes, upstreamModel, passthrough: true };
+    if (result.effortSent !== undefined) built.effortSent = result.effortSent;
+    return built;
+  }
+
+  private buildConverted(p: ResolvedProvider, model: string, hub: HubRequest): Built {
+    const upstreamModel = p.adapter.normaliseModelId(model);
+    const effort = this.effortFor(p.adapter);
+    const forTarget: HubRequest = { ...hub, model: upstreamModel, items: attachToHub(this.x.cache, hub.items, p.slug, this.dialect === 'chat') };
+    if (effort !== undefined) forTarget.reasoning = { ...hub.reasoning, effort };
+    const body = this.x.services.codecs[p.adapter.dialect].encodeRequest(forTarget, p.adapter.encodeOptions(upstreamModel));
+    body.model = upstreamModel;
+    const { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream });
+    if (p.adapter.dialect === 'messages') dropUnprovenThinking(body);
+    const built: Built = { bytes: JSON.stringify(body), upstreamModel, passthrough: false };
+    if (effortSent !== undefined) built.effortSent = effortSent;
+    if (this.toolNames) built.toolNames = this.toolNames;
+    return built;
+  }
+
+  /** One upstream call. Returns undefined when the client got its answer, else the failure. */
+  private async attempt(p: ResolvedProvider, target: Target, built: Built): Promise<UpstreamFailure | undefined> {
+    const { services, signal, record, req, config } = this.x;
+    const started = performance.now();
+    const note = (status: number, errorCode?: string): void => {
+      record.attempt(errorCode ? { target: target.label, status, latencyMs: roundMs(started), errorCode } : { target: target.label, status, latencyMs: roundMs(started) });
+    };
+
+    let up: UpstreamResponse;
+    try {
+      up = await services.upstreamRequest({
+        url: p.adapter.url(p.baseUrl, 'generate', built.upstreamModel),
+        method: 'POST',
+        headers: p.adapter.headers(p.credential, req.headers, this.dialect),
+        body: built.bytes,
+        signal,
+        ...timeouts(config),
+      });
+    } catch (err) {
+      if (signal.aborted) throw new ClientGone();
+      const code = (err as { code?: unknown } | null)?.code;
+      const failure = transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential);
+      note(0, failure.code);
+      return failure;
+    }
+
+    if (up.status < 200 || up.status >= 300) {
+      const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
+      if (signal.aborted) throw new ClientGone();
+      const failure = upstreamFailure(p.slug, up.status, buf, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
+      note(up.status, failure.code);
+      return failure;
+    }
+
+    if (this.stream && isEventStream(up.headers)) {
+      const outcome = await this.relay(p, built, up);
+      if (outcome.kind === 'precommit') {
+        note(outcome.failure.upstreamStatus || up.status, outcome.failure.code);
+        return outcome.failure;
+      }
+      const committed = this.x.res.headersSent;
+      note(up.status, outcome.errorCode);
+      record.answeredBy(p.slug, built.upstreamModel);
+      record.usage(outcome.usage);
+      const errorCode = outcome.errorCode ?? (outcome.clientGone ? 'client_disconnected' : undefined);
+      record.finish(this.x.deps.log, outcome.clientGone && !committed ? 499 : 200, errorCode);
+      return undefined;
+    }
+    return this.answer(p, built, up, note);
+  }
+
+  private relay(p: ResolvedProvider, built: Built, up: UpstreamResponse): Promise<StreamOutcome> {
+    const { x, dialect } = this;
+    const options = { res: x.res, body: up.body, record: x.record, signal: x.signal, slug: p.slug, credential: p.credential, clientDialect: dialect };
+    if (built.passthrough) {
+      const cache = x.cache;
+      const slug = p.slug;
+      const sink = dialect === 'chat' ? (callId: string, signature: string) => cache.set(callId, { slug, thoughtSignature: signature }) : undefined;
+      return new PassthroughRelay(options, new StreamTap(dialect, sink)).run();
+    }
+    const codecs = x.services.codecs;
+    const ctx = dialect === 'chat' ? { model: `${p.slug}/${built.upstreamModel}`, includeUsage: this.includeUsage } : { model: `${p.slug}/${built.upstreamModel}` };
+    return new ConvertedRelay(options, {
+      decoder: codecs[p.adapter.dialect].createStreamDecoder(),
+      encoder: codecs[dialect].createStreamEncoder(ctx),
+      toolNames: built.toolNames,
+      collector: dialect === 'responses' ? undefined : new StreamReasoningCollector(x.cache, p.slug, dialect === 'chat'),
+    }).run();
+  }
+
+  /** A whole 2xx answer: check it, render it for the client, send it. */
+  private async answer(
+    p: ResolvedProvider,
+    built: Built,
+    up: UpstreamResponse,
+    note: (status: number, errorCode?: string) => void,
+  ): Promise<UpstreamFailure | undefined> {
+    const { x, dialect } = this;
+    const fail = (failure: UpstreamFailure): UpstreamFailure => {
+      note(up.status, failure.code);
+      return failure;
+    };
+    const invalid = (message: string): UpstreamFailure =>
+      fail({ status: 502, code: 'upstream_invalid_response', message: `${p.slug}: ${message}`, upstreamStatus: 502 });
+
+    let buf: Buffer;
+    try {
+      buf = await readAll(up.body, MAX_ANSWER_BYTES);
+    } catch (err) {
+      if (x.signal.aborted) throw new ClientGone();
+      if (err instanceof AnswerTooLarge) return invalid(err.message);
+      const code = (err as { code?: unknown } | null)?.code === 'UND_ERR_BODY_TIMEOUT' ? 'upstream_timeout' : 'upstream_reset';
+      return fail(transportFailure(p.slug, code, code === 'upstream_timeout' ? 'the upstream went silent mid-answer' : 'the upstream connection broke mid-answer', p.credential));
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(buf.toString('utf8'));
+    } catch {
+      json = undefined;
+    }
+    if (json === undefined || isErrorBody(json)) {
+      return fail(upstreamFailure(p.slug, up.status, buf, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after')));
+    }
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalid('the upstream answer is not a JSON object');
+    if (this.stream) return invalid('the upstream answered a streaming request with a non-streaming body');
+
+    let answered: string;
+    let client: Obj;
+    let usage: LogUsage | undefined;
+    if (built.passthrough) {
+      client = json as Obj;
+      answered = typeof client.model === 'string' && client.model !== '' ? p.adapter.normaliseModelId(client.model) : built.upstreamModel;
+      client.model = `${p.slug}/${answered}`;
+      usage = readResponseUsage(client, dialect);
+      if (dialect === 'chat') rememberChatAnswer(x.cache, p.slug, client);
+    } else {
+      let hubRes;
+      try {
+        hubRes = x.services.codecs[p.adapter.dialect].decodeResponse(json);
+      } catch (err) {
+        if (!(err instanceof ProtocolError)) throw err;
+        return invalid(`unexpected answer: ${err.message}`);
+      }
+      if (built.toolNames) restoreResponseToolNames(hubRes, built.toolNames);
+      if (dialect !== 'responses') rememberOutput(x.cache, p.slug, hubRes.output, dialect === 'chat');
+      answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
+      const model = `${p.slug}/${answered}`;
+      client = x.services.codecs[dialect].encodeResponse(hubRes, dialect === 'chat' ? { model, includeUsage: this.includeUsage } : { model });
+      if (hubRes.usage) usage = fromHubUsage(hubRes.usage);
+    }
+
+    const headers: OutgoingHttpHeaders = { 'x-svc-upstream-provider': p.slug, 'x-svc-upstream-model': answered };
+    const requestId = header(up.headers, 'x-request-id') ?? header(up.headers, 'request-id');
+    if (requestId) headers['x-svc-upstream-request-id'] = requestId;
+    sendJson(x.res, 200, JSON.stringify(client), headers);
+    note(up.status);
+    const { record } = x;
+    record.firstByte();
+    record.answeredBy(p.slug, answered);
+    record.usage(usage);
+    if (x.config.settings.logBodies) record.entry.responseBody = redactForLog(client, p.credential);
+    record.finish(x.deps.log, 200);
+    return undefined;
+  }
+}

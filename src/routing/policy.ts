@@ -1,0 +1,116 @@
+/**
+ * Which targets can take a request. The features are read once from the raw body; each target
+ * is then checked against its adapter's `accepts` before anything is sent. A failed check is a
+ * skipped attempt with its reason (the first one becomes the client's 400 if no target fits).
+ */
+import { ProtocolError, badRequest } from '../protocols/errors.js';
+import type { Dialect } from '../protocols/hub.js';
+import type { ProviderAdapter } from '../providers/types.js';
+
+export interface RequestFeatures {
+  /** Chat `input_audio` content parts. */
+  inputAudio: boolean;
+  /** Responses hosted tool types (web_search, file_search, mcp, …) in `tools`. */
+  hostedTools: string[];
+  /** Anthropic server tool types (web_search_20250305, bash_…, …) in a Messages request. */
+  serverTools: string[];
+}
+
+export function readFeatures(body: Record<string, unknown>, dialect: Dialect): RequestFeatures {
+  return {
+    inputAudio: dialect === 'chat' ? hasChatAudio(body.messages) : dialect === 'responses' ? hasResponsesAudio(body.input) : false,
+    hostedTools: dialect === 'responses' ? nonFunctionToolTypes(body.tools) : [],
+    serverTools: dialect === 'messages' ? serverToolTypes(body.tools) : [],
+  };
+}
+
+/** Stateful Responses features: nothing is stored here, so no target can serve them. */
+export function checkStatefulResponses(body: Record<string, unknown>): void {
+  if (typeof body.previous_response_id === 'string' && body.previous_response_id !== '') {
+    throw badRequest(
+      'unsupported_feature',
+      'previous_response_id is not supported: svc-proxy stores no responses. Send the full conversation in `input` (and reasoning items with encrypted_content).',
+      'previous_response_id',
+    );
+  }
+  if (body.conversation !== undefined && body.conversation !== null) {
+    throw badRequest('unsupported_feature', 'conversation is not supported: svc-proxy stores no conversations. Send the full history in `input`.', 'conversation');
+  }
+  if (body.background === true) {
+    throw badRequest('unsupported_feature', 'background responses are not supported by svc-proxy (nothing is stored to poll). Use stream: true instead.', 'background');
+  }
+}
+
+/** Why this adapter cannot take the request, or undefined when it can. */
+export function policyRefusal(
+  features: RequestFeatures,
+  adapter: ProviderAdapter,
+  slug: string,
+  dialect: Dialect,
+): ProtocolError | undefined {
+  if (features.inputAudio && !adapter.accepts.inputAudio) {
+    return badRequest(
+      'unsupported_modality',
+      `${slug} does not accept audio input (input_audio). Use an openrouter, gemini, custom (format a) or local model for audio.`,
+    );
+  }
+  if (features.hostedTools.length > 0 && !adapter.accepts.hostedTools) {
+    return badRequest(
+      'unsupported_feature',
+      `Hosted tools (${features.hostedTools.join(', ')}) work only with openai models; ${slug} cannot run them. Remove them or define them as function tools.`,
+      'tools',
+    );
+  }
+  if (features.serverTools.length > 0 && adapter.dialect !== 'messages' && dialect === 'messages') {
+    return badRequest(
+      'unsupported_feature',
+      `Anthropic server tools (${features.serverTools.join(', ')}) work only with Messages-speaking targets; ${slug} cannot run them.`,
+      'tools',
+    );
+  }
+  return undefined;
+}
+
+function hasChatAudio(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  for (const m of messages) {
+    const content = (m as { content?: unknown } | null)?.content;
+    if (!Array.isArray(content)) continue;
+    for (const part of content) {
+      if ((part as { type?: unknown } | null)?.type === 'input_audio') return true;
+    }
+  }
+  return false;
+}
+
+function hasResponsesAudio(input: unknown): boolean {
+  if (!Array.isArray(input)) return false;
+  for (const item of input) {
+    const content = (item as { content?: unknown } | null)?.content;
+    if (!Array.isArray(content)) continue;
+    for (const part of content) {
+      if ((part as { type?: unknown } | null)?.type === 'input_audio') return true;
+    }
+  }
+  return false;
+}
+
+function nonFunctionToolTypes(tools: unknown): string[] {
+  if (!Array.isArray(tools)) return [];
+  const types: string[] = [];
+  for (const t of tools) {
+    const type = (t as { type?: unknown } | null)?.type;
+    if (typeof type === 'string' && type !== 'function' && !types.includes(type)) types.push(type);
+  }
+  return types;
+}
+
+function serverToolTypes(tools: unknown): string[] {
+  if (!Array.isArray(tools)) return [];
+  const types: string[] = [];
+  for (const t of tools) {
+    const type = (t as { type?: unknown } | null)?.type;
+    if (typeof type === 'string' && type !== 'custom' && !types.includes(type)) types.push(type);
+  }
+  return types;
+}

@@ -1,0 +1,225 @@
+/**
+ * Reasoning continuity across turns for clients that drop reasoning proof (see
+ * reasoning-cache.ts): remember it from answers, put it back on replayed tool-call turns, and —
+ * when it is still missing for an Anthropic target with thinking on — turn thinking off for that
+ * request instead of earning a 400 (LiteLLM's strategy).
+ */
+import type { FunctionCallItem, HubEvent, Item, OutputItem, ReasoningItem, ReasoningOrigin } from '../protocols/hub.js';
+import type { CachedTurn, ReasoningCache } from './reasoning-cache.js';
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function remember(cache: ReasoningCache, slug: string, reasoning: ReasoningItem[], calls: Array<{ callId: string; thoughtSignature?: string }>): void {
+  for (const call of calls) {
+    if (reasoning.length === 0 && !call.thoughtSignature) continue;
+    const turn: CachedTurn = { slug };
+    if (reasoning.length > 0) turn.reasoning = reasoning;
+    if (call.thoughtSignature) turn.thoughtSignature = call.thoughtSignature;
+    cache.set(call.callId, turn);
+  }
+}
+
+/** Remember the proof in a converted, non-streamed answer. `withReasoning`: the client cannot carry reasoning itself. */
+export function rememberOutput(cache: ReasoningCache, slug: string, output: OutputItem[], withReasoning: boolean): void {
+  const reasoning: ReasoningItem[] = [];
+  const calls: FunctionCallItem[] = [];
+  for (const item of output) {
+    if (item.type === 'reasoning') {
+      if (withReasoning && item.origin.kind !== 'unsigned') reasoning.push(item);
+    } else if (item.type === 'function_call') {
+      calls.push(item);
+    }
+  }
+  remember(cache, slug, reasoning, calls);
+}
+
+/** Collects the same from a converted stream, event by event; stored only when the answer finishes. */
+export class StreamReasoningCollector {
+  private readonly cache: ReasoningCache;
+  private readonly slug: string;
+  private readonly withReasoning: boolean;
+  private readonly open = new Map<number, { text: string; origin?: ReasoningOrigin }>();
+  private readonly reasoning: ReasoningItem[] = [];
+  private readonly calls: Array<{ callId: string; thoughtSignature?: string }> = [];
+
+  constructor(cache: ReasoningCache, slug: string, withReasoning: boolean) {
+    this.cache = cache;
+    this.slug = slug;
+    this.withReasoning = withReasoning;
+  }
+
+  onEvent(ev: HubEvent): void {
+    switch (ev.type) {
+      case 'block_start':
+        if (ev.block.type === 'reasoning') {
+          if (this.withReasoning) this.open.set(ev.index, ev.block.origin ? { text: '', origin: ev.block.origin } : { text: '' });
+        } else if (ev.block.type === 'function_call') {
+          this.calls.push(ev.block.thoughtSignature ? { callId: ev.block.callId, thoughtSignature: ev.block.thoughtSignature } : { callId: ev.block.callId });
+        }
+        break;
+      case 'reasoning_delta': {
+        const r = this.open.get(ev.index);
+        if (r) r.text += ev.text;
+        break;
+      }
+      case 'reasoning_origin': {
+        const r = this.open.get(ev.index);
+        if (r) r.origin = ev.origin;
+        break;
+      }
+      case 'block_stop': {
+        const r = this.open.get(ev.index);
+        if (r) {
+          this.open.delete(ev.index);
+          if (r.origin && r.origin.kind !== 'unsigned') this.reasoning.push({ type: 'reasoning', text: r.text, origin: r.origin });
+        }
+        break;
+      }
+      case 'finish':
+        remember(this.cache, this.slug, this.reasoning, this.calls);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+function isAssistantItem(item: Item): boolean {
+  return item.type === 'reasoning' || item.type === 'function_call' || (item.type === 'message' && item.role === 'assistant');
+}
+
+/**
+ * Cached proof put back into a decoded request's items: thought signatures on calls that lack
+ * them, and reasoning at the start of an assistant tool-call turn that has none. Copy-on-write:
+ * returns `items` itself when nothing applies, else a new array (changed items copied), so one
+ * decoded request can be encoded for several targets.
+ */
+export function attachToHub(cache: ReasoningCache, items: Item[], slug: string, withReasoning: boolean): Item[] {
+  if (cache.size === 0) return items;
+  let out: Item[] | undefined;
+  let i = 0;
+  while (i < items.length) {
+    if (!isAssistantItem(items[i]!)) {
+      out?.push(items[i]!);
+      i++;
+      continue;
+    }
+    const runStart = i;
+    const run: Item[] = [];
+    let hasReasoning = false;
+    let firstCall: FunctionCallItem | undefined;
+    let changed = false;
+    while (i < items.length && isAssistantItem(items[i]!)) {
+      let item = items[i]!;
+      if (item.type === 'reasoning') hasReasoning = true;
+      else if (item.type === 'function_call') {
+        firstCall ??= item;
+        if (!item.thoughtSignature) {
+          const turn = cache.get(item.callId);
+          if (turn?.slug === slug && turn.thoughtSignature) {
+            item = { ...item, thoughtSignature: turn.thoughtSignature };
+            changed = true;
+          }
+        }
+      }
+      run.push(item);
+      i++;
+    }
+    if (withReasoning && !hasReasoning && firstCall) {
+      const turn = cache.get(firstCall.callId);
+      if (turn?.slug === slug && turn.reasoning?.length) {
+        run.unshift(...turn.reasoning);
+        changed = true;
+      }
+    }
+    if (changed && !out) out = items.slice(0, runStart);
+    if (out) out.push(...run);
+  }
+  return out ?? items;
+}
+
+/** Remember the proof in a passthrough Chat answer (OpenRouter `reasoning_details`, Gemini signatures). */
+export function rememberChatAnswer(cache: ReasoningCache, slug: string, body: Obj): void {
+  const choices = body.choices;
+  if (!Array.isArray(choices)) return;
+  const message = isObj(choices[0]) ? choices[0].message : undefined;
+  if (!isObj(message) || !Array.isArray(message.tool_calls)) return;
+  const details = Array.isArray(message.reasoning_details) && message.reasoning_details.length > 0 ? message.reasoning_details : undefined;
+  for (const tc of message.tool_calls) {
+    if (!isObj(tc) || typeof tc.id !== 'string') continue;
+    const sig = chatThoughtSignature(tc);
+    if (!details && !sig) continue;
+    const turn: CachedTurn = { slug };
+    if (details) turn.reasoningDetails = details;
+    if (sig) turn.thoughtSignature = sig;
+    cache.set(tc.id, turn);
+  }
+}
+
+/** Put cached proof back into a passthrough Chat request body, in place. */
+export function attachToChatBody(cache: ReasoningCache, body: Obj, slug: string): void {
+  if (cache.size === 0 || !Array.isArray(body.messages)) return;
+  for (const m of body.messages) {
+    if (!isObj(m) || m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
+    let first: CachedTurn | undefined;
+    for (const tc of m.tool_calls) {
+      if (!isObj(tc) || typeof tc.id !== 'string') continue;
+      const turn = cache.get(tc.id);
+      if (!turn || turn.slug !== slug) continue;
+      first ??= turn;
+      if (turn.thoughtSignature && !chatThoughtSignature(tc)) {
+        const extra = isObj(tc.extra_content) ? tc.extra_content : {};
+        const google = isObj(extra.google) ? extra.google : {};
+        tc.extra_content = { ...extra, google: { ...google, thought_signature: turn.thoughtSignature } };
+      }
+    }
+    if (first?.reasoningDetails && (m.reasoning_details === undefined || m.reasoning_details === null)) {
+      m.reasoning_details = first.reasoningDetails;
+    }
+  }
+}
+
+function chatThoughtSignature(tc: Obj): string | undefined {
+  const extra = tc.extra_content;
+  const google = isObj(extra) ? extra.google : undefined;
+  const sig = isObj(google) ? google.thought_signature : undefined;
+  return typeof sig === 'string' && sig !== '' ? sig : undefined;
+}
+
+/**
+ * Anthropic rejects a request with thinking on whose latest assistant tool-use turn does not
+ * start with its thinking block. When the proof is gone (client dropped it, nothing cached),
+ * turn thinking off for this request and remove leftover thinking blocks, which a request with
+ * thinking off may not carry either. Returns true when it did so.
+ */
+export function dropUnprovenThinking(body: Obj): boolean {
+  const thinking = body.thinking;
+  if (!isObj(thinking) || (thinking.type !== 'enabled' && thinking.type !== 'adaptive')) return false;
+  const messages = body.messages;
+  if (!Array.isArray(messages)) return false;
+  let last: Obj | undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (isObj(m) && m.role === 'assistant') {
+      last = m;
+      break;
+    }
+  }
+  if (!last || !Array.isArray(last.content)) return false;
+  const blocks = last.content as unknown[];
+  if (!blocks.some((b) => isObj(b) && b.type === 'tool_use')) return false;
+  const first = blocks[0];
+  if (isObj(first) && (first.type === 'thinking' || first.type === 'redacted_thinking')) return false;
+
+  delete body.thinking;
+  for (const m of messages) {
+    if (!isObj(m) || m.role !== 'assistant' || !Array.isArray(m.content)) continue;
+    const kept = (m.content as unknown[]).filter((b) => !(isObj(b) && (b.type === 'thinking' || b.type === 'redacted_thinking')));
+    if (kept.length > 0) m.content = kept;
+  }
+  return true;
+}

@@ -1,0 +1,109 @@
+/**
+ * Reading and checking a client's request body: size limit first (Content-Length, then counted
+ * bytes — reading stops at the limit), JSON content type, JSON that is an object, a string model.
+ */
+import type { IncomingMessage } from 'node:http';
+import { ProtocolError, badRequest } from '../protocols/errors.js';
+
+/** The client went away before its body arrived; nobody is left to answer. */
+export class ClientGone extends Error {
+  constructor() {
+    super('client disconnected');
+    this.name = 'ClientGone';
+  }
+}
+
+export function tooLarge(limit: number): ProtocolError {
+  return new ProtocolError(413, 'request_too_large', `Request body is larger than the limit of ${limit} bytes (settings.bodyLimitBytes).`);
+}
+
+/** 413 from the declared length alone, before reading anything. */
+export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
+}
+
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  checkDeclaredLength(req, limit);
+  return new Promise<Buffer>((resolve, reject) => {
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
+    let size = 0;
+    const cleanup = (): void => {
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      req.removeListener('error', onError);
+      req.removeListener('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.pause();
+        reject(tooLarge(limit));
+        return;
+      }
+      if (!first) first = chunk;
+      else (chunks ??= [first]).push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0)));
+    };
+    const onError = (): void => {
+      cleanup();
+      reject(new ClientGone());
+    };
+    const onClose = (): void => {
+      if (req.complete) return;
+      cleanup();
+      reject(new ClientGone());
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+/** JSON endpoints take `application/json` (or any `+json` type); anything else is 415. */
+export function checkJsonContentType(req: IncomingMessage): void {
+  const ct = req.headers['content-type'];
+  if (ct !== undefined) {
+    const semi = ct.indexOf(';');
+    const type = (semi === -1 ? ct : ct.slice(0, semi)).trim().toLowerCase();
+    if (type === 'application/json' || type.endsWith('+json')) return;
+  }
+  throw new ProtocolError(
+    415,
+    'invalid_content_type',
+    `Send the request body as JSON with "Content-Type: application/json"${ct ? ` (got "${ct.slice(0, 100)}")` : ' (no Content-Type header was sent)'}.`,
+  );
+}
+
+export interface JsonRequest {
+  /** The body as text (kept for a fresh parse should the body be needed unedited again). */
+  text: string;
+  body: Record<string, unknown>;
+  model: string;
+  stream: boolean;
+}
+
+export function parseJsonRequest(raw: Buffer): JsonRequest {
+  const text = raw.toString('utf8');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (err) {
+    throw badRequest('invalid_json', `The request body is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest('invalid_request', `The request body must be a JSON object, not ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}.`);
+  }
+  const obj = body as Record<string, unknown>;
+  const model = obj.model;
+  if (typeof model !== 'string' || model.length === 0) {
+    throw badRequest('invalid_model', model === undefined ? 'The request has no "model" field.' : '"model" must be a non-empty string.', 'model');
+  }
+  return { text, body: obj, model, stream: obj.stream === true };
+}

@@ -1,0 +1,32 @@
+/**
+ * Writing whole (non-streamed) answers on the raw Node response, in the client's protocol shape.
+ */
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { anthropicErrorBody, openaiErrorBody } from '../protocols/errors.js';
+import type { HubError } from '../protocols/hub.js';
+
+export type Protocol = 'a' | 'b';
+
+export function errorJson(protocol: Protocol, err: HubError): string {
+  return JSON.stringify(protocol === 'b' ? anthropicErrorBody(err) : openaiErrorBody(err));
+}
+
+export function sendBody(res: ServerResponse, status: number, contentType: string, body: string | Buffer, headers?: OutgoingHttpHeaders): void {
+  if (res.headersSent || res.destroyed) {
+    if (!res.writableEnded) res.end();
+    return;
+  }
+  res.statusCode = status;
+  res.setHeader('content-type', contentType);
+  res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
+  res.end(body);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: string | Buffer, headers?: OutgoingHttpHeaders): void {
+  sendBody(res, status, 'application/json', body, headers);
+}
+
+export function sendError(res: ServerResponse, protocol: Protocol, err: HubError, headers?: OutgoingHttpHeaders): void {
+  sendJson(res, err.status, errorJson(protocol, err), headers);
+}

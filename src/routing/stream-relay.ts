@@ -1,0 +1,320 @@
+/**
+ * Relaying an upstream event stream to the client on the raw Node response.
+ *
+ * Nothing is written until the first bytes for the client exist: if the stream opens with an
+ * error event (or breaks before anything is sent), the relay reports a "precommit" failure and a
+ * group can still fall back. After the first byte, a failure becomes the client dialect's final
+ * error event and the status stays 200.
+ *
+ * Chunks are written as they arrive. When the client reads slowly (`write()` returns false) the
+ * upstream body is paused until 'drain', so memory stays flat; undici's body timeout does not
+ * run while paused, and otherwise bounds the silence between chunks (no timers here).
+ */
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { StreamDecoder, StreamEncoder } from '../protocols/codec.js';
+import type { Dialect, HubError, HubEvent } from '../protocols/hub.js';
+import { SseParser, type SseEvent } from '../protocols/sse.js';
+import type { LogUsage } from '../log/entry.js';
+import type { StreamReasoningCollector } from './reasoning-continuity.js';
+import { redactSecret } from './redact.js';
+import type { RequestRecord } from './request-log.js';
+import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
+import { firstEventError, type StreamTap } from './stream-tap.js';
+import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
+import { failureFromParsed, transportFailure, type UpstreamFailure } from './upstream-errors.js';
+import { fromHubUsage, mergeUsage } from './usage.js';
+
+export type StreamOutcome =
+  /** Nothing reached the client: the caller may try the next target. */
+  | { kind: 'precommit'; failure: UpstreamFailure }
+  | { kind: 'done'; usage?: LogUsage; errorCode?: string; clientGone?: boolean };
+
+export interface RelayOptions {
+  res: ServerResponse;
+  body: Readable;
+  record: RequestRecord;
+  signal: AbortSignal;
+  /** Provider slug, for error messages. */
+  slug: string;
+  credential: string | undefined;
+  /** The client's dialect (final error events). */
+  clientDialect: Dialect;
+}
+
+function bodyErrorCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'UND_ERR_BODY_TIMEOUT' || code === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_reset';
+}
+
+function bodyErrorMessage(code: string): string {
+  return code === 'upstream_timeout'
+    ? 'the upstream went silent mid-stream (settings.idleTimeoutMs)'
+    : 'the upstream connection broke before the stream was complete';
+}
+
+abstract class Relay {
+  protected readonly o: RelayOptions;
+  protected committed = false;
+  protected settled = false;
+  private resolve!: (outcome: StreamOutcome) => void;
+
+  constructor(o: RelayOptions) {
+    this.o = o;
+  }
+
+  run(): Promise<StreamOutcome> {
+    const { body, res } = this.o;
+    return new Promise<StreamOutcome>((resolve) => {
+      this.resolve = resolve;
+      body.on('data', this.onData);
+      body.on('end', this.onEnd);
+      body.on('error', this.onError);
+      res.on('drain', this.onDrain);
+      res.on('close', this.onClientClose);
+      if (res.destroyed) this.onClientClose();
+    });
+  }
+
+  protected abstract onData: (chunk: Buffer) => void;
+  protected abstract onEnd: () => void;
+  /** A transport failure of the upstream body after it started. */
+  protected abstract failLate(err: HubError): void;
+
+  protected settle(outcome: StreamOutcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    const { body, res } = this.o;
+    body.removeListener('data', this.onData);
+    res.removeListener('drain', this.onDrain);
+    res.removeListener('close', this.onClientClose);
+    if (!body.readableEnded) body.destroy();
+    // an error may still arrive from the destroyed body: keep a listener so it is not unhandled
+    this.resolve(outcome);
+  }
+
+  protected commit(): void {
+    if (this.committed) return;
+    this.committed = true;
+    const { res, record } = this.o;
+    res.writeHead(200, SSE_HEADERS);
+    record.firstByte();
+  }
+
+  /** Write to the client; pause the upstream while the client's buffer is full. */
+  protected write(data: string | Buffer): void {
+    const { res, body } = this.o;
+    if (res.destroyed) return;
+    if (!res.write(data)) body.pause();
+  }
+
+  private readonly onDrain = (): void => {
+    if (!this.settled) this.o.body.resume();
+  };
+
+  private readonly onClientClose = (): void => {
+    if (this.settled || this.o.res.writableFinished) return;
+    this.settle({ kind: 'done', clientGone: true });
+  };
+
+  private readonly onError = (err: unknown): void => {
+    if (this.settled) return;
+    if (this.o.signal.aborted) {
+      this.settle({ kind: 'done', clientGone: true });
+      return;
+    }
+    const code = bodyErrorCode(err);
+    const failure = transportFailure(this.o.slug, code, bodyErrorMessage(code), this.o.credential);
+    if (!this.committed) {
+      this.settle({ kind: 'precommit', failure });
+      return;
+    }
+    this.failLate(failure);
+  };
+}
+
+/** Same dialect in and out: bytes forwarded untouched; a tap reads usage and error events on the side. */
+export class PassthroughRelay extends Relay {
+  private readonly tap: StreamTap;
+
+  constructor(o: RelayOptions, tap: StreamTap) {
+    super(o);
+    this.tap = tap;
+  }
+
+  protected onData = (chunk: Buffer): void => {
+    if (!this.committed) {
+      const opening = firstEventError(chunk, this.o.clientDialect);
+      if (opening) {
+        const status = opening.impliedStatus ?? 502;
+        this.settle({ kind: 'precommit', failure: failureFromParsed(this.o.slug, opening, status, this.o.credential) });
+        return;
+      }
+      this.commit();
+    }
+    this.tap.push(chunk);
+    this.write(chunk);
+  };
+
+  protected onEnd = (): void => {
+    if (this.settled) return;
+    const terminal = this.tap.finish();
+    if (!this.committed) {
+      this.settle({
+        kind: 'precommit',
+        failure: { status: 502, code: 'upstream_stream_incomplete', message: `${this.o.slug}: the upstream ended the stream without any event`, upstreamStatus: 502 },
+      });
+      return;
+    }
+    let errorCode = this.tap.error ? 'upstream_error' : undefined;
+    if (!terminal && !this.tap.error) {
+      errorCode = 'upstream_stream_incomplete';
+      this.writeFinalError({ status: 502, code: errorCode, message: `${this.o.slug}: the upstream ended the stream before it was complete` });
+    }
+    this.o.res.end();
+    this.settle(this.outcome(errorCode));
+  };
+
+  protected failLate(err: HubError): void {
+    this.tap.finish();
+    this.writeFinalError(err);
+    this.o.res.end();
+    this.settle(this.outcome(err.code));
+  }
+
+  private writeFinalError(err: HubError): void {
+    const sep = this.tap.endsAtEventBoundary() ? '' : '\n\n';
+    this.write(sep + finalErrorEvent(this.o.clientDialect, err, this.tap.lastSequenceNumber() + 1));
+  }
+
+  private outcome(errorCode: string | undefined): StreamOutcome {
+    const out: StreamOutcome = { kind: 'done' };
+    if (this.tap.usage) out.usage = this.tap.usage;
+    if (errorCode) out.errorCode = errorCode;
+    return out;
+  }
+}
+
+export interface ConvertOptions {
+  decoder: StreamDecoder;
+  encoder: StreamEncoder;
+  toolNames: ToolNameMap | undefined;
+  collector: StreamReasoningCollector | undefined;
+}
+
+/** Different dialects: SSE parser → upstream decoder → hub events → client encoder, chunk by chunk. */
+export class ConvertedRelay extends Relay {
+  private readonly c: ConvertOptions;
+  private readonly parser: SseParser;
+  /** Client bytes produced from the current upstream chunk. */
+  private out = '';
+  /** A terminal event (finish or error) was rendered. */
+  private ended = false;
+  private usage: LogUsage | undefined;
+  private errorCode: string | undefined;
+
+  constructor(o: RelayOptions, c: ConvertOptions) {
+    super(o);
+    this.c = c;
+    this.parser = new SseParser(this.onEvent);
+  }
+
+  protected onData = (chunk: Buffer): void => {
+    this.parser.push(chunk);
+    this.flush();
+  };
+
+  protected onEnd = (): void => {
+    if (this.settled) return;
+    if (!this.ended) {
+      this.parser.end();
+      if (!this.ended && !this.settled) {
+        let closing: HubEvent[];
+        try {
+          closing = this.c.decoder.end();
+        } catch (err) {
+          closing = [this.malformed(err)];
+        }
+        for (const ev of closing) this.handle(ev);
+      }
+    }
+    if (this.settled) return;
+    if (!this.committed && this.out === '') {
+      this.settle({
+        kind: 'precommit',
+        failure: { status: 502, code: 'upstream_stream_incomplete', message: `${this.o.slug}: the upstream ended the stream without any event`, upstreamStatus: 502 },
+      });
+      return;
+    }
+    this.flush();
+    this.finish();
+  };
+
+  protected failLate(err: HubError): void {
+    this.handle({ type: 'error', error: err });
+    this.flush();
+  }
+
+  private readonly onEvent = (ev: SseEvent): void => {
+    if (this.ended || this.settled) return;
+    let events: HubEvent[];
+    try {
+      events = this.c.decoder.push(ev);
+    } catch (err) {
+      events = [this.malformed(err)];
+    }
+    for (let i = 0; i < events.length && !this.ended && !this.settled; i++) this.handle(events[i]!);
+  };
+
+  private malformed(err: unknown): HubEvent {
+    const detail = err instanceof Error ? err.message : String(err);
+    return { type: 'error', error: { status: 502, code: 'upstream_invalid_response', message: `the upstream sent a malformed stream event (${detail})` } };
+  }
+
+  private handle(ev: HubEvent): void {
+    if (this.ended || this.settled) return;
+    if (ev.type === 'error') {
+      const error: HubError = { ...ev.error, message: redactSecret(`${this.o.slug}: ${ev.error.message}`, this.o.credential) };
+      if (!this.committed) {
+        // nothing sent yet: the attempt failed as a whole and a group may fall back
+        this.settle({ kind: 'precommit', failure: { ...error, upstreamStatus: error.status } });
+        return;
+      }
+      this.ended = true;
+      this.errorCode = error.code;
+      this.out += this.c.encoder.encode({ type: 'error', error });
+      return;
+    }
+    if (this.c.toolNames) restoreEventToolName(ev, this.c.toolNames);
+    if (this.c.collector) this.c.collector.onEvent(ev);
+    if (ev.type === 'usage') this.usage = mergeUsage(this.usage, fromHubUsage(ev.usage));
+    else if (ev.type === 'start' && ev.usage) this.usage = mergeUsage(this.usage, fromHubUsage(ev.usage));
+    else if (ev.type === 'finish') {
+      if (ev.usage) this.usage = mergeUsage(this.usage, fromHubUsage(ev.usage));
+      this.ended = true;
+    }
+    this.out += this.c.encoder.encode(ev);
+  }
+
+  private flush(): void {
+    if (this.settled) return;
+    if (this.out !== '') {
+      // an error that arrives before anything was written is still a precommit failure (handled
+      // in handle()); the first non-empty output commits the stream
+      this.commit();
+      const data = this.out;
+      this.out = '';
+      this.write(data);
+    }
+    if (this.ended) this.finish();
+  }
+
+  private finish(): void {
+    if (this.settled) return;
+    this.o.res.end();
+    const out: StreamOutcome = { kind: 'done' };
+    if (this.usage) out.usage = this.usage;
+    if (this.errorCode) out.errorCode = this.errorCode;
+    this.settle(out);
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * Upstream error answers → one svc-proxy error: status preserved, message prefixed with the
+ * provider slug and redacted, a stable code, and whether it is the context-length kind (which
+ * groups may fall back on although it is a 400).
+ *
+ * Shapes understood: OpenAI `{error:{message,type,param,code}}`, Anthropic
+ * `{type:"error",error:{type,message}}`, OpenRouter `{error:{code:<number>,message,metadata}}`,
+ * Google `{error:{code,message,status}}` (also wrapped in a JSON array), and the loose shapes of
+ * local servers (`{error:"…"}`, `{detail:"…"}`, `{message:"…"}`).
+ */
+import type { HubError } from '../protocols/hub.js';
+import { redactSecret } from './redact.js';
+
+export interface UpstreamFailure extends HubError {
+  /** Status the upstream answered with (0 = no answer). Drives the fallback decision. */
+  upstreamStatus: number;
+  /** Request-caused but another model may take it (prompt too long for this one). */
+  contextLength?: boolean;
+  /** Upstream Retry-After, passed through on 429/503. */
+  retryAfter?: string;
+}
+
+export interface ParsedError {
+  message: string;
+  /** Upstream's own type/status/code words, for classification only. */
+  kind: string;
+  /** Status implied by the body (Google/OpenRouter numeric code, Anthropic type). */
+  impliedStatus?: number;
+  param?: string;
+}
+
+const CONTEXT_RE =
+  /context[ _-]?(length|window)|maximum context|prompt is too long|input is too long|too many (input )?tokens|token count.{0,40}exceeds|reduce the length of the (messages|prompt|input)/i;
+
+/** Build the failure for an upstream non-2xx answer (or a 2xx whose body is an error). */
+export function upstreamFailure(
+  slug: string,
+  status: number,
+  body: Buffer,
+  contentType: string | undefined,
+  credential: string | undefined,
+  retryAfter?: string,
+): UpstreamFailure {
+  const parsed = parseErrorBody(body);
+  if (!parsed) {
+    return {
+      status: 502,
+      code: 'upstream_invalid_response',
+      message: redactSecret(`${slug}: upstream answered HTTP ${status} with ${describeNonJson(body, contentType)}`, credential),
+      // a 2xx that is not JSON is the upstream's failure, like a 502
+      upstreamStatus: status >= 200 && status < 300 ? 502 : status,
+    };
+  }
+  const effective = status >= 200 && status < 300 ? (parsed.impliedStatus ?? 502) : status;
+  return failureFromParsed(slug, parsed, effective, credential, retryAfter);
+}
+
+/** The failure for an error the upstream described (HTTP body or stream error event). */
+export function failureFromParsed(
+  slug: string,
+  parsed: ParsedError,
+  status: number,
+  credential: string | undefined,
+  retryAfter?: string,
+): UpstreamFailure {
+  const contextLength = CONTEXT_RE.test(parsed.kind) || CONTEXT_RE.test(parsed.message);
+  const failure: UpstreamFailure = {
+    status,
+    code: contextLength ? 'context_length_exceeded' : codeForStatus(status),
+    message: redactSecret(`${slug}: ${parsed.message || `upstream answered HTTP ${status}`}`, credential),
+    upstreamStatus: status,
+  };
+  if (parsed.param) failure.param = parsed.param;
+  if (contextLength) failure.contextLength = true;
+  if (retryAfter && (status === 429 || status === 503)) failure.retryAfter = retryAfter;
+  return failure;
+}
+
+/** A failure without an HTTP answer (connection refused, reset, timeout). */
+export function transportFailure(slug: string, code: string, message: string, credential: string | undefined): UpstreamFailure {
+  const timeout = code === 'upstream_timeout';
+  return {
+    status: timeout ? 504 : 502,
+    code: code === 'upstream_unreachable' || timeout || code === 'upstream_reset' ? code : 'upstream_unreachable',
+    message: redactSecret(`${slug}: ${message}`, credential),
+    upstreamStatus: 0,
+  };
+}
+
+export function codeForStatus(status: number): string {
+  switch (status) {
+    case 401:
+    case 403:
+      return 'upstream_auth_failed';
+    case 402:
+      return 'upstream_billing';
+    case 404:
+      return 'upstream_not_found';
+    case 408:
+    case 504:
+      return 'upstream_timeout';
+    case 413:
+      return 'upstream_request_too_large';
+    case 429:
+      return 'upstream_rate_limited';
+    case 503:
+    case 529:
+      return 'upstream_overloaded';
+    default:
+      return 'upstream_error';
+  }
+}
+
+/**
+ * A 2xx JSON body that is really an error: Anthropic `type:"error"`, an `error` object with no
+ * answer fields beside it, or a Google-style array of errors.
+ */
+export function isErrorBody(json: unknown): boolean {
+  if (Array.isArray(json)) return json.length > 0 && isErrorBody(json[0]);
+  if (typeof json !== 'object' || json === null) return false;
+  const o = json as Record<string, unknown>;
+  if (o.type === 'error') return true;
+  const err = o.error;
+  if (err === null || err === undefined || err === false) return false;
+  return o.choices === undefined && o.output === undefined && o.content === undefined;
+}
+
+/** The parsed error, or undefined when the body is not JSON (HTML error pages and the like). */
+export function parseErrorBody(body: Buffer): ParsedError | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  return describeErrorJson(json);
+}
+
+export function describeErrorJson(json: unknown): ParsedError | undefined {
+  if (Array.isArray(json)) json = json[0];
+  if (typeof json !== 'object' || json === null) {
+    return typeof json === 'string' ? { message: json, kind: '' } : undefined;
+  }
+  const o = json as Record<string, unknown>;
+  const err = o.error;
+  if (typeof err === 'string') return { message: err, kind: str(o.type) };
+  if (typeof err === 'object' && err !== null) {
+    const e = err as Record<string, unknown>;
+    let message = str(e.message);
+    const metadata = e.metadata as Record<string, unknown> | undefined;
+    // OpenRouter wraps the provider's own error: "Provider returned error" + metadata.raw
+    if (metadata && typeof metadata === 'object') {
+      const raw = typeof metadata.raw === 'string' ? metadata.raw : undefined;
+      const provider = typeof metadata.provider_name === 'string' ? metadata.provider_name : undefined;
+      if (raw) message = `${message}${provider ? ` (${provider})` : ''}: ${truncate(raw, 500)}`;
+    }
+    const kind = [str(e.type), str(e.status), typeof e.code === 'string' ? e.code : ''].filter(Boolean).join(' ');
+    const parsed: ParsedError = { message, kind };
+    const implied = typeof e.code === 'number' ? e.code : statusForKind(kind);
+    if (implied !== undefined && implied >= 400 && implied <= 599) parsed.impliedStatus = implied;
+    if (typeof e.param === 'string') parsed.param = e.param;
+    return parsed;
+  }
+  if (typeof o.detail === 'string') return { message: o.detail, kind: '' };
+  if (typeof o.message === 'string') return { message: o.message, kind: str(o.type) || str(o.code) };
+  return undefined;
+}
+
+/** Status for the error words of OpenAI, Anthropic and Google (used when a 200 carries the error). */
+function statusForKind(kind: string): number | undefined {
+  const k = kind.toLowerCase();
+  if (/overloaded/.test(k)) return 529;
+  if (/rate_limit|resource_exhausted|quota/.test(k)) return 429;
+  if (/authentication|unauthenticated|invalid_api_key/.test(k)) return 401;
+  if (/permission|forbidden/.test(k)) return 403;
+  if (/not_found/.test(k)) return 404;
+  if (/timeout|deadline/.test(k)) return 504;
+  if (/unavailable/.test(k)) return 503;
+  if (/invalid_request|invalid_argument|failed_precondition/.test(k)) return 400;
+  if (/server_error|api_error|internal/.test(k)) return 500;
+  return undefined;
+}
+
+function describeNonJson(body: Buffer, contentType: string | undefined): string {
+  if (body.length === 0) return 'an empty body';
+  const text = body.toString('utf8', 0, Math.min(body.length, 4096));
+  const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text);
+  if (title) return `an HTML page ("${title[1]!.trim()}")`;
+  if (/^\s*</.test(text) || /html/i.test(contentType ?? '')) return 'an HTML page';
+  return `a non-JSON body: ${JSON.stringify(truncate(text.replace(/\s+/g, ' ').trim(), 200))}`;
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+/**
+ * The error a streamed event carries, if it is an error event of its dialect: Chat
+ * `{"error":{…}}` (OpenAI, OpenRouter), Messages `event: error`, Responses `error` and
+ * `response.failed`.
+ */
+export function describeStreamError(event: unknown, dialect: 'chat' | 'responses' | 'messages'): ParsedError | undefined {
+  if (typeof event !== 'object' || event === null) return undefined;
+  const o = event as Record<string, unknown>;
+  if (dialect === 'responses') {
+    if (o.type === 'error') {
+      const code = str(o.code);
+      const parsed: ParsedError = { message: str(o.message), kind: code };
+      const implied = statusForKind(code);
+      if (implied !== undefined) parsed.impliedStatus = implied;
+      return parsed;
+    }
+    if (o.type === 'response.failed') {
+      const err = (o.response as Record<string, unknown> | undefined)?.error as Record<string, unknown> | undefined;
+      const code = str(err?.code);
+      const parsed: ParsedError = { message: str(err?.message) || 'response failed', kind: code };
+      const implied = statusForKind(code);
+      if (implied !== undefined) parsed.impliedStatus = implied;
+      return parsed;
+    }
+    return undefined;
+  }
+  if (dialect === 'messages' && o.type !== 'error') return undefined;
+  if (o.error === undefined || o.error === null) return undefined;
+  return describeErrorJson(o);
+}
