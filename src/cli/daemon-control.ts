@@ -10,6 +10,8 @@ import { CliError, type CliContext } from './io.js';
 export interface StartOptions {
   port?: number;
   host?: string;
+  /** `start --log-bodies`. */
+  logBodies?: boolean;
 }
 
 export interface Started {

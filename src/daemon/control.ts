@@ -49,6 +49,8 @@ export async function readAdminToken(paths: StatePaths): Promise<string | null> 
 export interface SpawnOptions {
   port?: number;
   host?: string;
+  /** Log request/response bodies (redacted) for this run. */
+  logBodies?: boolean;
   env?: Record<string, string | undefined>;
   /** How long to wait for /health (default 15 s). */
   timeoutMs?: number;
@@ -77,6 +79,7 @@ export async function spawnDaemon(paths: StatePaths, opts: SpawnOptions = {}): P
   const args = [fileURLToPath(new URL('./main.js', import.meta.url))];
   if (opts.port !== undefined) args.push('--port', String(opts.port));
   if (opts.host !== undefined) args.push('--host', opts.host);
+  if (opts.logBodies) args.push('--log-bodies');
 
   const child = spawn(process.execPath, args, {
     detached: true,

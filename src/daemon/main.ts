@@ -10,7 +10,7 @@ import { startDaemon } from './runtime.js';
 
 async function run(): Promise<number> {
   const logger = createDaemonLogger();
-  const { values } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string' }, 'log-bodies': { type: 'boolean' } }, strict: true });
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     logger.error(`invalid --port ${values.port}`);
@@ -23,7 +23,7 @@ async function run(): Promise<number> {
 
   let daemon;
   try {
-    daemon = await startDaemon({ stateDir: resolveStateDir(), port, host: values.host, logger });
+    daemon = await startDaemon({ stateDir: resolveStateDir(), port, host: values.host, logBodies: values['log-bodies'] === true, logger });
   } catch (err) {
     logger.error(`failed to start: ${err instanceof Error ? err.message : String(err)}`);
     return 1;

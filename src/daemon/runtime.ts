@@ -37,6 +37,8 @@ export interface StartDaemonOptions {
   host?: string;
   /** Explicit --port (0 = any free port). */
   port?: number;
+  /** `start --log-bodies`: bodies (redacted) in the request log for this run. */
+  logBodies?: boolean;
   env?: Env;
   logger?: DaemonLogger;
   /** Replace the routing core (tests). */
@@ -123,11 +125,16 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
 
     const verifier = new KeyVerifier(store.current().keys);
 
-    const logSink = await createLogSink({ paths, store, logger });
+    const logSink = await createLogSink({ paths, store, logger, logBodies: opts.logBodies === true });
+    if (opts.logBodies || store.current().settings.logBodies) logger.warn('request and response bodies are being logged (credentials and images redacted); for debugging only');
     cleanups.push(() => logSink.close());
 
+    // `--log-bodies` overrides settings.logBodies for this run, for the routing core as well.
+    const withFlags = (c: Config): Config => (opts.logBodies ? { ...c, settings: { ...c.settings, logBodies: true } } : c);
+    let proxyConfig = withFlags(store.current());
+    store.onChange((c) => (proxyConfig = withFlags(c)));
     const proxy = (opts.createProxyHandler ?? createProxyHandler)({
-      config: () => store.current(),
+      config: () => proxyConfig,
       credential: (slug) => credentials.get(slug),
       log: (entry) => logSink.write(entry),
     });

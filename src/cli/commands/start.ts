@@ -9,6 +9,7 @@ interface StartFlags {
   foreground?: boolean;
   port?: number;
   host?: string;
+  logBodies?: boolean;
   json?: boolean;
 }
 
@@ -19,11 +20,12 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--foreground', 'run in this terminal instead (for launchd, systemd, containers)')
     .option('--port <port>', 'port to listen on (0 = any free port)', parsePort)
     .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from other machines)')
+    .option('--log-bodies', 'log request and response bodies in the request log for this run (debugging; credentials and images redacted)')
     .option('--json', 'print pid, host, port and base URLs as JSON')
     .action(async (flags: StartFlags) => {
       warnIfExposed(ctx, flags.host);
       if (flags.foreground) return runForeground(ctx, flags);
-      const { daemon, alreadyRunning } = await ensureDaemon(ctx, { port: flags.port, host: flags.host });
+      const { daemon, alreadyRunning } = await ensureDaemon(ctx, { port: flags.port, host: flags.host, logBodies: flags.logBodies });
       if (flags.json) {
         ctx.json({ pid: daemon.pid, host: daemon.host, port: daemon.port, alreadyRunning, baseUrls: baseUrls(daemon.host, daemon.port) });
         return;
@@ -46,6 +48,7 @@ async function runForeground(ctx: CliContext, flags: StartFlags): Promise<void> 
       stateDir: ctx.paths().dir,
       port: flags.port,
       host: flags.host,
+      logBodies: flags.logBodies,
       env: ctx.io.env,
       logger: createDaemonLogger((line) => ctx.io.stderr.write(line)),
     });
