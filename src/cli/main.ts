@@ -8,7 +8,7 @@ import { CliError, createContext, processIo, type CliIo } from './io.js';
 import { COMMANDS, findCommand } from './registry.js';
 
 /** Commander errors that are not usage errors. */
-const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version']);
 
 export async function main(argv: readonly string[] = process.argv, io: CliIo = processIo()): Promise<number> {
   const args = argv.slice(2);
@@ -53,7 +53,9 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
     return ctx.exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (COMMANDER_OK.has(err.code)) return err.code === 'commander.help' ? 2 : 0;
+      if (COMMANDER_OK.has(err.code)) return 0;
+      // Help asked for (`help <cmd>`) is 0; help shown because a subcommand was missing is a usage error.
+      if (err.code === 'commander.help') return err.exitCode === 0 ? 0 : 2;
       return 2;
     }
     return reportError(err, io);

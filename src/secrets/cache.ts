@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config/schema.js';
 import { BUILTIN_PROVIDERS } from '../config/schema.js';
-import type { CredentialService, CredentialStore, ResolvedCredential, StoreOptions, StoredIn } from './credentials.js';
+import type { CredentialService, CredentialStore, RemoveResult, ResolvedCredential, StoreOptions, StoredIn } from './credentials.js';
 import type { KeychainStatus } from './keychain.js';
 
 /** Slugs that can have a credential: the built-ins and endpoints marked as having one. */
@@ -58,7 +58,7 @@ export class CredentialCache implements CredentialService {
     return where;
   }
 
-  async remove(slug: string): Promise<StoredIn[]> {
+  async remove(slug: string): Promise<RemoveResult> {
     const removed = await this.backing.remove(slug);
     await this.reread(slug);
     return removed;

@@ -17,6 +17,12 @@ export interface ResolvedCredential {
 
 export type StoredIn = 'keychain' | 'file';
 
+export interface RemoveResult {
+  removedFrom: StoredIn[];
+  /** The keychain could not be asked (so it may still hold a copy). */
+  keychainError?: string;
+}
+
 export interface StoreOptions {
   /** Allow the 0600 file when no keychain is usable. */
   insecureStorage?: boolean;
@@ -26,8 +32,8 @@ export interface StoreOptions {
 export interface CredentialService {
   resolve(slug: string): Promise<ResolvedCredential | undefined>;
   store(slug: string, secret: string, opts?: StoreOptions): Promise<StoredIn>;
-  /** Removes the stored credential everywhere it is stored; returns where it was. */
-  remove(slug: string): Promise<StoredIn[]>;
+  /** Removes the stored credential everywhere it is stored; says where it was. */
+  remove(slug: string): Promise<RemoveResult>;
   /** The environment variable that overrides this slug, when set. */
   envOverride(slug: string): string | undefined;
   keychainStatus(): Promise<KeychainStatus>;
@@ -87,21 +93,17 @@ export class CredentialStore implements CredentialService {
     }
   }
 
-  async remove(slug: string): Promise<StoredIn[]> {
-    const removed: StoredIn[] = [];
-    let keychainError: KeychainUnavailableError | undefined;
+  async remove(slug: string): Promise<RemoveResult> {
+    const removedFrom: StoredIn[] = [];
+    let keychainError: string | undefined;
     try {
-      if (await this.keychain.delete(slug)) removed.push('keychain');
+      if (await this.keychain.delete(slug)) removedFrom.push('keychain');
     } catch (err) {
       if (!(err instanceof KeychainUnavailableError)) throw err;
-      keychainError = err;
+      keychainError = err.message;
     }
-    if (await this.file.delete(slug)) removed.push('file');
-    if (keychainError && removed.length === 0) {
-      // We cannot tell whether the keychain still holds it: say so rather than claim success.
-      throw new OperationError(503, 'keychain_unavailable', `Could not reach the OS keychain to remove the credential (${keychainError.message}).`);
-    }
-    return removed;
+    if (await this.file.delete(slug)) removedFrom.push('file');
+    return keychainError ? { removedFrom, keychainError } : { removedFrom };
   }
 
   keychainStatus(): Promise<KeychainStatus> {

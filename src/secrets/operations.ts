@@ -48,6 +48,8 @@ export interface ConnectResult {
 export interface DisconnectResult {
   name: string;
   removedFrom: StoredIn[];
+  /** The OS keychain could not be asked, so it may still hold a copy. */
+  keychainError?: string;
   /** Still connected through this environment variable. */
   stillConnectedViaEnv?: string;
 }
@@ -132,9 +134,9 @@ export async function connectProvider(
 
 export async function disconnectProvider(credentials: CredentialService, rawName: unknown): Promise<DisconnectResult> {
   const name = requireBuiltin(rawName);
-  const removedFrom = await credentials.remove(name);
+  const removed = await credentials.remove(name);
   const env = credentials.envOverride(name);
-  return { name, removedFrom, ...(env ? { stillConnectedViaEnv: env } : {}) };
+  return { name, ...removed, ...(env ? { stillConnectedViaEnv: env } : {}) };
 }
 
 /** `null` (or '') restores the default base URL. */
@@ -202,7 +204,7 @@ export async function addEndpoint(store: ConfigStore, credentials: CredentialSer
       config.endpoints[slug] = { url, format, hasCredential: secret !== undefined, created };
     });
   } catch (err) {
-    if (storedIn) await credentials.remove(slug).catch(() => {});
+    if (storedIn) await credentials.remove(slug).catch(() => undefined);
     throw err;
   }
   return {
@@ -225,7 +227,7 @@ export async function removeEndpoint(store: ConfigStore, credentials: Credential
     hadCredential = existing.hasCredential;
     delete config.endpoints[slug];
   });
-  const removedCredentialFrom = hadCredential ? await credentials.remove(slug).catch(() => [] as StoredIn[]) : [];
+  const removedCredentialFrom = hadCredential ? (await credentials.remove(slug).catch(() => ({ removedFrom: [] as StoredIn[] }))).removedFrom : [];
   return { slug, removedCredentialFrom };
 }
 

@@ -62,16 +62,16 @@ describe('CredentialStore', () => {
     expect(await store.resolve('anthropic')).toEqual({ value: 'sk-ant-secret-value', source: 'file' });
   });
 
-  it('removes from everywhere, and will not claim success when the keychain cannot be asked', async () => {
+  it('removes from everywhere, and says when the keychain could not be asked', async () => {
     const { keychain, file, store } = await setup();
     keychain.entries.set('openai', 'k');
     await file.set('openai', 'f');
-    expect(await store.remove('openai')).toEqual(['keychain', 'file']);
-    expect(await store.remove('openai')).toEqual([]);
+    expect(await store.remove('openai')).toEqual({ removedFrom: ['keychain', 'file'] });
+    expect(await store.remove('openai')).toEqual({ removedFrom: [] });
     keychain.unavailable = 'locked';
-    await expect(store.remove('openai')).rejects.toMatchObject({ code: 'keychain_unavailable' });
+    expect(await store.remove('openai')).toEqual({ removedFrom: [], keychainError: 'locked' });
     await file.set('openai', 'f2');
-    expect(await store.remove('openai')).toEqual(['file']);
+    expect(await store.remove('openai')).toEqual({ removedFrom: ['file'], keychainError: 'locked' });
   });
 
   it('shows only the last four characters of long secrets', () => {

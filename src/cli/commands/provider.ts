@@ -67,6 +67,7 @@ export function register(program: Command, ctx: CliContext): void {
         return;
       }
       ctx.out(result.removedFrom.length ? `${result.name} disconnected (removed from ${result.removedFrom.join(' and ')}).` : `${result.name} had no stored key.`);
+      if (result.keychainError) ctx.err(`warning: the OS keychain could not be checked (${result.keychainError}); if it holds a key for ${result.name}, remove it there.`);
       if (result.stillConnectedViaEnv) ctx.err(`note: still connected through ${result.stillConnectedViaEnv} in the daemon's environment.`);
     });
 

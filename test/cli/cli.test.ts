@@ -1,0 +1,226 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { statePaths } from '../../src/config/paths.js';
+import { http, keychainAvailability, removeTempDirs, runCli, tempStateDir, testKeychainService } from '../daemon/harness.js';
+import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
+
+const keychainOk = (await keychainAvailability()).ok;
+let home: string;
+let env: Record<string, string>;
+const cli = (args: string[], input?: string) => runCli(args, { env, input });
+
+beforeEach(async () => {
+  home = await tempStateDir();
+  env = { SVC_PROXY_HOME: home, SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() };
+});
+afterAll(removeTempDirs);
+
+describe('CLI basics and exit codes', () => {
+  it('--version prints the package version', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it('--help is 0; no command, unknown commands and options, missing arguments and bad values are 2', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    for (const name of ['start', 'stop', 'status', 'key', 'provider', 'endpoint', 'local']) expect(help.stdout).toContain(name);
+    expect((await cli([])).code).toBe(2);
+    const unknown = await cli(['frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command/);
+    expect((await cli(['key', 'list', '--bogus'])).code).toBe(2);
+    expect((await cli(['key', 'revoke'])).code).toBe(2);
+    expect((await cli(['key', 'create'])).code).toBe(2);
+    expect((await cli(['key'])).code).toBe(2);
+    expect((await cli(['start', '--port', 'eighty'])).code).toBe(2);
+    expect((await cli(['endpoint', 'add', 'x', '--url', 'http://x', '--format', 'c', '--no-credential'])).code).toBe(2);
+    expect((await cli(['endpoint', 'add', 'x', '--format', 'a', '--no-credential'])).code).toBe(2);
+    expect((await cli(['provider', 'set', 'openai'])).code).toBe(2);
+    expect((await cli(['local', 'add', 'x', '--url', 'not-a-url'])).code).toBe(2);
+  });
+
+  it('help for one command shows its options', async () => {
+    const res = await cli(['help', 'endpoint']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('add');
+    const sub = await cli(['endpoint', 'add', '--help']);
+    expect(sub.stdout).toContain('--format');
+  });
+});
+
+describe('CLI without a daemon (edits config.json under its lock)', () => {
+  it('key create / list / revoke, text and --json', async () => {
+    const created = await cli(['key', 'create', '--name', 'laptop-claude', '--json']);
+    expect(created.code).toBe(0);
+    const json = JSON.parse(created.stdout) as Record<string, string>;
+    expect(Object.keys(json).sort()).toEqual(['created', 'id', 'key', 'name']);
+    expect(json.key).toMatch(/^sk-svc-proxy-[0-9A-Za-z]{43}$/);
+
+    const text = await cli(['key', 'create', 'second']);
+    expect(text.stdout.trim()).toMatch(/^sk-svc-proxy-[0-9A-Za-z]{43}$/);
+    expect(text.stderr).toMatch(/not shown again/);
+
+    const list = await cli(['key', 'list']);
+    expect(list.stdout).toMatch(/ID\s+NAME\s+PREFIX\s+CREATED\s+LAST USED\s+STATE/);
+    expect(list.stdout).toContain('laptop-claude');
+    expect(list.stdout).not.toContain(json.key);
+    const listJson = JSON.parse((await cli(['key', 'list', '--json'])).stdout) as Array<Record<string, unknown>>;
+    expect(listJson.map((k) => k.name)).toEqual(['laptop-claude', 'second']);
+    expect(JSON.stringify(listJson)).not.toContain(json.key);
+
+    expect((await cli(['key', 'revoke', 'laptop-claude'])).stdout).toMatch(/revoked/);
+    const again = JSON.parse((await cli(['key', 'revoke', json.id as string, '--json'])).stdout);
+    expect(again).toMatchObject({ alreadyRevoked: true });
+    const missing = await cli(['key', 'revoke', 'nobody']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/No key with id or name "nobody"/);
+    expect((await cli(['key', 'create', '--name', 'second'])).code).toBe(1);
+  });
+
+  it('provider list / set / connect from stdin / disconnect', async () => {
+    const list = JSON.parse((await cli(['provider', 'list', '--json'])).stdout) as Array<{ name: string; connected: boolean }>;
+    expect(list.map((p) => p.name)).toEqual(['anthropic', 'openai', 'openrouter', 'gemini']);
+    expect(list.every((p) => !p.connected)).toBe(true);
+
+    const set = await cli(['provider', 'set', 'anthropic', '--base-url', 'http://127.0.0.1:9/']);
+    expect(set.stdout).toContain('http://127.0.0.1:9');
+    expect(JSON.parse(await readFile(join(home, 'config.json'), 'utf8')).providers.anthropic.baseUrl).toBe('http://127.0.0.1:9');
+    expect((await cli(['provider', 'set', 'anthropic', '--reset', '--json'])).stdout).toContain('"overridden": false');
+
+    const empty = await cli(['provider', 'connect', 'openai'], '');
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/No key given/);
+    expect((await cli(['provider', 'connect', 'mistral'], 'x')).code).toBe(1);
+
+    const connected = await cli(['provider', 'connect', 'openai', '--insecure-storage', '--json'], 'sk-openai-from-stdin-7777\n');
+    expect(connected.code).toBe(0);
+    expect(connected.stdout).not.toContain('sk-openai-from-stdin-7777');
+    expect(JSON.parse(connected.stdout)).toMatchObject({ name: 'openai', storedIn: keychainOk ? 'keychain' : 'file', last4: '7777' });
+    const table = (await cli(['provider', 'list'])).stdout;
+    expect(table).toMatch(new RegExp(`openai\\s+yes\\s+${keychainOk ? 'keychain' : 'file \\(insecure\\)'} …7777`));
+    expect(table).not.toContain('sk-openai-from-stdin');
+
+    const gone = await cli(['provider', 'disconnect', 'openai']);
+    expect(gone.stdout).toMatch(/openai disconnected/);
+    const twice = await cli(['provider', 'disconnect', 'openai']);
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toMatch(/had no stored key/);
+    if (!keychainOk) expect(twice.stderr).toMatch(/keychain could not be checked/);
+  });
+
+  it.skipIf(keychainOk)('without a keychain, connect explains --insecure-storage and stores nothing', async () => {
+    const res = await cli(['provider', 'connect', 'anthropic'], 'sk-ant-nokeychain-0001\n');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/--insecure-storage/);
+    expect(res.stderr).not.toContain('sk-ant-nokeychain');
+    await expect(readFile(statePaths(home).credentialsFile, 'utf8')).rejects.toThrow();
+  });
+
+  it('shows the environment override in provider list', async () => {
+    const res = await runCli(['provider', 'list', '--json'], { env: { ...env, ANTHROPIC_API_KEY: 'sk-ant-env-5678abcd' } });
+    expect(JSON.parse(res.stdout)[0]).toMatchObject({ name: 'anthropic', connected: true, source: 'env', last4: 'abcd' });
+  });
+
+  it('endpoint add (credential from stdin or none) / list / remove', async () => {
+    const added = await cli(['endpoint', 'add', 'vllm', '--url', 'http://127.0.0.1:8000/v1', '--format', 'a', '--insecure-storage', '--json'], 'vllm-token-9999\n');
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ slug: 'vllm', format: 'a', hasCredential: true, last4: '9999' });
+    const none = await cli(['endpoint', 'add', 'claude-gw', '--url', 'https://gw.example', '--format', 'b'], '');
+    expect(none.stdout).toMatch(/no key/);
+    const skip = await cli(['endpoint', 'add', 'quiet', '--url', 'https://q.example', '--format', 'a', '--no-credential']);
+    expect(skip.code).toBe(0);
+    const taken = await cli(['endpoint', 'add', 'anthropic', '--url', 'http://x', '--format', 'b', '--no-credential']);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toMatch(/built-in provider/);
+    const list = JSON.parse((await cli(['endpoint', 'list', '--json'])).stdout) as Array<{ slug: string }>;
+    expect(list.map((e) => e.slug)).toEqual(['vllm', 'claude-gw', 'quiet']);
+    expect((await cli(['endpoint', 'list'])).stdout).toMatch(/vllm\s+a\s+http:\/\/127\.0\.0\.1:8000\/v1/);
+    expect((await cli(['endpoint', 'remove', 'vllm'])).code).toBe(0);
+    expect((await cli(['endpoint', 'remove', 'vllm'])).code).toBe(1);
+  });
+
+  it('local add / list / remove', async () => {
+    expect((await cli(['local', 'add', 'ollama', '--url', 'http://127.0.0.1:11434'])).code).toBe(0);
+    expect(JSON.parse((await cli(['local', 'list', '--json'])).stdout)).toEqual([expect.objectContaining({ slug: 'ollama', url: 'http://127.0.0.1:11434' })]);
+    expect((await cli(['local', 'add', 'ollama', '--url', 'http://127.0.0.1:11434'])).code).toBe(1);
+    expect((await cli(['local', 'remove', 'ollama', '--json'])).stdout).toContain('"slug": "ollama"');
+    expect((await cli(['local', 'list'])).stdout).toMatch(/No local servers/);
+  });
+
+  it('status, stop and config with no daemon', async () => {
+    const status = await cli(['status', '--json']);
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.stdout)).toEqual({ running: false });
+    expect((await cli(['stop'])).stdout).toMatch(/not running/);
+    expect(JSON.parse((await cli(['config', 'path', '--json'])).stdout).dir).toBe(home);
+    expect((await cli(['config', 'check'])).stdout).toMatch(/does not exist yet/);
+    await writeFile(join(home, 'config.json'), '{"version": 2, "settings": {"port": "x"}}');
+    const bad = await cli(['config', 'check']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(join(home, 'config.json'));
+    expect(bad.stderr).toContain('settings.port');
+    // Every management command reports the broken file instead of overwriting it.
+    expect((await cli(['key', 'create', '--name', 'x'])).code).toBe(1);
+    expect(await readFile(join(home, 'config.json'), 'utf8')).toContain('"port": "x"');
+    expect((await cli(['config', 'reload'])).code).toBe(1);
+  });
+});
+
+describe('CLI with a running daemon (through the admin API)', () => {
+  let d: InProcessDaemon;
+  beforeEach(async () => {
+    d = await startInProcess({ stateDir: home, env });
+  });
+  afterEach(async () => {
+    await d.daemon.stop();
+  });
+
+  it('key create goes through the daemon and works at once; key revoke stops it before returning', async () => {
+    const created = JSON.parse((await cli(['key', 'create', '--name', 'via-daemon', '--json'])).stdout) as { key: string };
+    const url = `${d.origin}/protocol-a/v1/chat/completions`;
+    expect((await http('POST', url, { headers: { authorization: `Bearer ${created.key}` } })).status).toBe(200);
+    expect((await cli(['key', 'revoke', 'via-daemon'])).code).toBe(0);
+    expect((await http('POST', url, { headers: { authorization: `Bearer ${created.key}` } })).status).toBe(401);
+    expect((await http('POST', url, { headers: { 'x-api-key': created.key } })).status).toBe(401);
+  });
+
+  it('key list shows last use recorded in the daemon\'s memory', async () => {
+    const created = JSON.parse((await cli(['key', 'create', '--name', 'used', '--json'])).stdout) as { key: string };
+    await http('GET', `${d.origin}/protocol-b/v1/models`, { headers: { 'x-api-key': created.key } });
+    const [info] = JSON.parse((await cli(['key', 'list', '--json'])).stdout) as Array<{ lastUsed: string | null }>;
+    expect(info?.lastUsed).not.toBeNull();
+  });
+
+  it('provider connect through the daemon updates what the proxy uses', async () => {
+    const res = await cli(['provider', 'connect', 'openrouter', '--insecure-storage'], 'sk-or-daemon-test-2468\n');
+    expect(res.code).toBe(0);
+    expect(d.deps.credential('openrouter')).toBe('sk-or-daemon-test-2468');
+    expect((await cli(['provider', 'disconnect', 'openrouter'])).code).toBe(0);
+    expect(d.deps.credential('openrouter')).toBeUndefined();
+  });
+
+  it('operation errors from the daemon keep their exit codes', async () => {
+    expect((await cli(['key', 'revoke', 'nobody'])).code).toBe(1);
+    expect((await cli(['local', 'add', 'x', '--url', 'nope'])).code).toBe(2);
+  });
+
+  it('status shows pid, port, base URLs and providers; config reload asks the daemon', async () => {
+    const text = await cli(['status']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`pid ${process.pid}`);
+    expect(text.stdout).toContain(`${d.origin}/protocol-a/v1`);
+    expect(text.stdout).toContain(`${d.origin}/protocol-b`);
+    expect(text.stdout).toMatch(/providers: /);
+    const json = JSON.parse((await cli(['status', '--json'])).stdout);
+    expect(json).toMatchObject({ running: true, port: d.daemon.port });
+    expect((await cli(['config', 'reload'])).stdout).toMatch(/reloaded/);
+  });
+
+  it('start says it is already running', async () => {
+    const res = await cli(['start', '--json']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ alreadyRunning: true, pid: process.pid, port: d.daemon.port });
+  });
+});

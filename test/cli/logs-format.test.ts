@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { formatCount, formatMs, formatStats, formatTime, LogTable } from '../../src/cli/log-format.js';
+import { summarize } from '../../src/log/stats.js';
+import { makeEntry } from '../log/make-entry.js';
+
+describe('numbers', () => {
+  it('latency: ms, seconds, minutes', () => {
+    expect([undefined, 0, 12.6, 999, 1000, 1234, 12_345, 61_000, 600_000].map(formatMs)).toEqual(['-', '0ms', '13ms', '999ms', '1.00s', '1.23s', '12.3s', '1m01s', '10m00s']);
+  });
+  it('counts: plain, k, M', () => {
+    expect([undefined, 0, 999, 1000, 1234, 12_345, 1_234_567, 12_345_678].map(formatCount)).toEqual(['-', '0', '999', '1.0k', '1.2k', '12k', '1.2M', '12M']);
+  });
+  it('time: local clock today, with the date otherwise', () => {
+    const now = new Date(2026, 0, 10, 15, 0, 0);
+    expect(formatTime(new Date(2026, 0, 10, 9, 5, 7).toISOString(), now)).toBe('09:05:07');
+    expect(formatTime(new Date(2026, 0, 9, 23, 59, 59).toISOString(), now)).toBe('2026-01-09 23:59:59');
+    expect(formatTime('garbage', now)).toBe('garbage');
+  });
+});
+
+describe('LogTable', () => {
+  const now = new Date();
+  const entries = [
+    makeEntry({ time: now.toISOString(), modelAsked: 'openai/gpt-5', usage: { input: 1200, output: 34 }, ttfbMs: undefined }),
+    makeEntry({
+      time: now.toISOString(),
+      base: 'group:coding',
+      modelAsked: 'claude-sonnet-4-5',
+      provider: 'openrouter',
+      model: 'anthropic/claude-sonnet-4.5',
+      streamed: true,
+      ttfbMs: 321,
+      fallback: true,
+      attempts: [
+        { target: 'anthropic/claude-sonnet-4-5', status: 529, latencyMs: 10 },
+        { target: 'openrouter/anthropic/claude-sonnet-4.5', status: 200, latencyMs: 900 },
+      ],
+    }),
+    makeEntry({ time: now.toISOString(), status: 0, provider: undefined, model: undefined, errorCode: 'client_closed', usage: undefined }),
+  ];
+
+  it('aligns every column and shows markers, answered-by, tokens and errors', () => {
+    const t = new LogTable(entries, { now });
+    const lines = [t.header(), ...entries.map((e) => t.row(e, now))];
+    const starts = ['KEY', 'BASE', 'MODEL', 'STATUS', 'FLAGS'].map((c) => lines[0]!.indexOf(c));
+    expect(lines[1]!.slice(starts[1], starts[1]! + 6)).toBe('direct');
+    expect(lines[2]!.slice(starts[1], starts[1]! + 8)).toBe('g/coding');
+    expect(lines[2]).toContain('openrouter/anthropic/claude-sonnet-4.5');
+    expect(lines[2]).toContain('321ms');
+    expect(lines[2]!.slice(starts[4])).toMatch(/^S F2/);
+    expect(lines[1]).toContain('1.2k/34');
+    expect(lines[3]).toContain('client_closed');
+    expect(lines[3]!.slice(starts[3], starts[3]! + 6).trim()).toBe('-');
+    for (const l of lines.slice(1)) expect(l.slice(starts[0], starts[0]! + 6)).toBe('laptop');
+  });
+
+  it('cuts overlong cells with … so following rows never break the alignment', () => {
+    const t = new LogTable([], { minWidths: true, now });
+    const long = makeEntry({ time: now.toISOString(), modelAsked: `x/${'m'.repeat(100)}` });
+    const header = t.header();
+    const row = t.row(long, now);
+    expect(row).toContain('…');
+    expect(row.indexOf('200')).toBeGreaterThan(0);
+    // the STATUS cell ends where the header's STATUS column ends
+    expect(row.indexOf('200') + 3).toBe(header.indexOf('STATUS') + 'STATUS'.length);
+  });
+
+  it('colours the status only when asked', () => {
+    const t = new LogTable(entries, { colour: true, now });
+    expect(t.row(entries[0]!, now)).toContain('\x1b[32m');
+    expect(t.row(entries[2]!, now)).toContain('\x1b[31m');
+    expect(new LogTable(entries, { now }).row(entries[0]!, now)).not.toContain('\x1b[');
+  });
+});
+
+describe('formatStats', () => {
+  it('one row per group plus TOTAL, numbers right-aligned', () => {
+    const report = summarize(
+      [makeEntry({ latencyMs: 100 }), makeEntry({ latencyMs: 300, status: 500 }), makeEntry({ provider: 'anthropic', latencyMs: 2500 })],
+      'provider',
+      { since: Date.parse('2026-01-01T00:00:00Z'), until: Date.parse('2026-01-02T00:00:00Z') },
+    );
+    const lines = formatStats(report).split('\n');
+    expect(lines[0]).toMatch(/^Requests since .* by provider$/);
+    expect(lines[2]).toMatch(/^PROVIDER\s+REQUESTS\s+ERRORS\s+ERR%\s+FALLBACKS\s+TOKENS IN\s+TOKENS OUT\s+CACHED\s+P50\s+P95\s+P50 TTFB$/);
+    expect(lines[3]).toMatch(/^openai\s+2\s+1\s+50%\s+0\s+20\s+10\s+0\s+100ms\s+300ms\s+-$/);
+    expect(lines[5]).toMatch(/^TOTAL\s+3\s+1\s+33%/);
+    expect(lines[2]!.length).toBe(lines[3]!.length);
+  });
+});
