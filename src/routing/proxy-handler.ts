@@ -1,13 +1,20 @@
 /**
  * Seam between the HTTP server and the routing core. The server authenticates, works out the
- * route, and hands the raw Node request/response to the handler, which owns everything after.
- *
- * PLACEHOLDER until the routing core lands: answers 501 not_implemented.
+ * route, and hands the raw Node request/response to the handler, which owns everything after:
+ * body checks, target resolution (groups and fallback), policy, passthrough or conversion, the
+ * upstream call, the answer in the client's dialect, and the request-log record.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { RequestLogEntry } from '../log/entry.js';
-import { anthropicErrorBody, openaiErrorBody } from '../protocols/errors.js';
+import { chatCodec } from '../protocols/chat/index.js';
+import { messagesCodec } from '../protocols/messages/index.js';
+import { responsesCodec } from '../protocols/responses/index.js';
+import { createModelCatalog, type ModelCatalog } from '../providers/models.js';
+import { resolveProvider } from '../providers/registry.js';
+import { closeUpstreamPools, upstreamRequest } from '../providers/upstream-client.js';
+import { createRoutingEngine } from './engine.js';
+import type { RoutingServices } from './services.js';
 
 export type ProxyEndpoint =
   | 'chat' // POST protocol-a/v1/chat/completions
@@ -46,13 +53,22 @@ export interface ProxyHandler {
   close(): Promise<void>;
 }
 
-export function createProxyHandler(_deps: ProxyDeps): ProxyHandler {
-  return {
-    async handle(_req, res, route) {
-      const err = { status: 501, code: 'not_implemented', message: 'This endpoint is not implemented yet.' };
-      res.writeHead(501, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(route.protocol === 'a' ? openaiErrorBody(err) : anthropicErrorBody(err)));
-    },
-    async close() {},
+/**
+ * The handler the daemon uses. `overrides` replaces individual services (tests point them at
+ * fakes; everything else is the real provider modules and codecs).
+ */
+export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingServices> = {}): ProxyHandler {
+  const registryDeps = { config: deps.config, credential: deps.credential };
+  let catalog: ModelCatalog | undefined;
+  const services: RoutingServices = {
+    resolveProvider: (slug) => resolveProvider(slug, registryDeps),
+    upstreamRequest,
+    listModels: (signal) => (catalog ??= createModelCatalog(registryDeps)).list(signal),
+    // loaded on first use: the tokenizer behind local estimates is only needed for count_tokens
+    countTokens: async (target, model, req, signal) => (await import('../providers/count-tokens.js')).countTokens(target, model, req, signal),
+    codecs: { chat: chatCodec, responses: responsesCodec, messages: messagesCodec },
+    close: () => closeUpstreamPools(),
+    ...overrides,
   };
+  return createRoutingEngine(deps, services);
 }

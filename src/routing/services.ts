@@ -5,6 +5,7 @@
  * wires the real modules (proxy-handler.ts). The shapes mirror src/providers/{registry,
  * upstream-client,models,count-tokens}.ts exactly; the real functions are assignable to them.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { DialectCodec } from '../protocols/codec.js';
 import type { Dialect, HubRequest } from '../protocols/hub.js';
@@ -12,7 +13,7 @@ import type { ResolvedProvider } from '../providers/types.js';
 
 export interface UpstreamRequestOptions {
   url: string;
-  method: string;
+  method: 'GET' | 'POST' | 'DELETE';
   headers: Record<string, string>;
   body?: string | Buffer | NodeJS.ReadableStream;
   signal: AbortSignal;
@@ -48,6 +49,8 @@ export interface CountTokensRequest {
   hub: HubRequest;
   raw: Record<string, unknown>;
   from: Dialect;
+  /** The client's headers (anthropic-version / anthropic-beta reach Messages targets). */
+  headers?: IncomingHttpHeaders;
 }
 
 export interface RoutingServices {

@@ -1,0 +1,79 @@
+/**
+ * POST protocol-b …/messages/count_tokens → `{"input_tokens": N}`. The body is decoded with the
+ * Messages codec, the model resolved like a Messages request (groups: first target that can
+ * count), and the provider module counts (upstream count endpoints or a local tokenizer). A
+ * failure is an error in protocol B's shape; it never counts against a provider.
+ */
+import { ProtocolError } from '../protocols/errors.js';
+import type { HubRequest } from '../protocols/hub.js';
+import type { Exchange } from './exchange.js';
+import { redactSecret } from './redact.js';
+import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
+import { sendJson } from './respond.js';
+import { resolveTargets } from './targets.js';
+import { shortenToolNames } from './tool-names.js';
+
+export async function handleCountTokens(x: Exchange): Promise<void> {
+  const { req, config, record, services, route } = x;
+  const limit = config.settings.bodyLimitBytes;
+  checkDeclaredLength(req, limit);
+  checkJsonContentType(req);
+  const parsed = parseJsonRequest(await readBody(req, limit));
+  record.entry.modelAsked = parsed.model;
+  const codec = services.codecs.messages;
+  const hub = codec.decodeRequest(parsed.body);
+  // Targets with a 64-char tool-name limit count the names they would really receive.
+  let safeNames: HubRequest | undefined;
+  const hubFor = (messagesTarget: boolean): HubRequest => {
+    if (messagesTarget) return hub;
+    if (!safeNames) {
+      safeNames = codec.decodeRequest(JSON.parse(parsed.text));
+      shortenToolNames(safeNames);
+    }
+    return safeNames;
+  };
+
+  const targets = resolveTargets(config, route.group, parsed.model, (slug) => services.resolveProvider(slug));
+  let failure: ProtocolError | undefined;
+  for (const target of targets) {
+    const p = target.provider;
+    if (!p || target.refusal) {
+      const r = target.refusal!;
+      record.skipped(target.label, r.code, r.message);
+      failure ??= r;
+      continue;
+    }
+    const model = p.adapter.normaliseModelId(target.model);
+    const started = performance.now();
+    try {
+      const n = await services.countTokens(
+        p,
+        model,
+        { hub: hubFor(p.adapter.dialect === 'messages'), raw: parsed.body, from: 'messages', headers: req.headers },
+        x.signal,
+      );
+      record.attempt({ target: target.label, status: 200, latencyMs: Math.round(performance.now() - started) });
+      sendJson(x.res, 200, JSON.stringify({ input_tokens: n }), { 'x-svc-upstream-provider': p.slug, 'x-svc-upstream-model': model });
+      record.firstByte();
+      record.answeredBy(p.slug, model);
+      record.finish(x.deps.log, 200);
+      return;
+    } catch (err) {
+      if (x.signal.aborted) throw new ClientGone();
+      failure = asCountError(err, p.slug, p.credential);
+      record.attempt({ target: target.label, status: failure.status, latencyMs: Math.round(performance.now() - started), errorCode: failure.code });
+    }
+  }
+  throw failure!;
+}
+
+function asCountError(err: unknown, slug: string, credential: string | undefined): ProtocolError {
+  if (err instanceof ProtocolError) {
+    return new ProtocolError(err.status, err.code, redactSecret(err.message, credential), err.param);
+  }
+  const code = (err as { code?: unknown } | null)?.code;
+  const message = redactSecret(`${slug}: token counting failed: ${(err as Error)?.message ?? String(err)}`, credential);
+  if (code === 'upstream_timeout') return new ProtocolError(504, 'upstream_timeout', message);
+  if (code === 'upstream_unreachable' || code === 'upstream_reset') return new ProtocolError(502, code, message);
+  throw err;
+}

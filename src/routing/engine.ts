@@ -1,0 +1,83 @@
+/**
+ * The routing engine behind the ProxyHandler seam: one entry per request, dispatch by endpoint,
+ * and one place where errors become the client's protocol shape and every request is logged.
+ */
+import type { ServerResponse } from 'node:http';
+import { ProtocolError } from '../protocols/errors.js';
+import { handleCountTokens } from './count-tokens-endpoint.js';
+import type { Exchange } from './exchange.js';
+import { handleGenerate } from './generate.js';
+import { handleModels } from './models-endpoint.js';
+import type { ProxyDeps, ProxyHandler } from './proxy-handler.js';
+import { ReasoningCache } from './reasoning-cache.js';
+import { ClientGone } from './request-body.js';
+import { RequestRecord } from './request-log.js';
+import { sendError } from './respond.js';
+import type { RoutingServices } from './services.js';
+import { handleTranscriptions } from './transcriptions-endpoint.js';
+
+const ABORT = Symbol('svc-proxy.abort');
+type AbortableResponse = ServerResponse & { [ABORT]?: AbortController };
+
+/** 'close' listener shared by all requests: the client left before the answer was complete. */
+function abortIfUnfinished(this: AbortableResponse): void {
+  if (!this.writableFinished) this[ABORT]?.abort();
+}
+
+export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices): ProxyHandler {
+  const cache = new ReasoningCache();
+
+  async function dispatch(x: Exchange): Promise<void> {
+    switch (x.route.endpoint) {
+      case 'chat':
+        return handleGenerate(x, 'chat');
+      case 'responses':
+        return handleGenerate(x, 'responses');
+      case 'messages':
+        return handleGenerate(x, 'messages');
+      case 'count_tokens':
+        return handleCountTokens(x);
+      case 'models':
+        return handleModels(x);
+      case 'transcriptions':
+        return handleTranscriptions(x);
+      case 'responses_item':
+        throw new ProtocolError(
+          404,
+          'unsupported_feature',
+          'Stored responses are not supported: svc-proxy keeps nothing, so there is nothing to retrieve, cancel or delete. Send the full conversation with each request.',
+        );
+    }
+  }
+
+  return {
+    async handle(req, res, route, caller) {
+      const record = new RequestRecord(route, caller, performance.now());
+      res.setHeader('x-svc-request-id', record.entry.id);
+      const controller = new AbortController();
+      const r = res as AbortableResponse;
+      r[ABORT] = controller;
+      res.once('close', abortIfUnfinished);
+      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, signal: controller.signal, cache };
+      try {
+        await dispatch(x);
+      } catch (err) {
+        if (err instanceof ClientGone) {
+          record.finish(deps.log, 499, 'client_disconnected');
+          return;
+        }
+        if (err instanceof ProtocolError) {
+          // reading stopped at the limit: do not keep the connection for the unread rest
+          if (err.status === 413) res.setHeader('connection', 'close');
+          sendError(res, route.protocol, err);
+          record.finish(deps.log, err.status, err.code);
+          return;
+        }
+        record.finish(deps.log, 500, 'internal_error');
+        if (!res.headersSent) throw err; // the server renders the 500 and reports the bug
+        if (!res.writableEnded) res.end();
+      }
+    },
+    close: () => services.close(),
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * POST protocol-a/v1/audio/transcriptions: only custom endpoints of format a take it. The upload
+ * is forwarded as a stream with its `model` field rewritten (multipart-model.ts); the upstream's
+ * answer (JSON or text, per `response_format`) comes back as it is. The upload can be sent only
+ * once, so a group uses its first target that accepts transcriptions and does not fall back.
+ */
+import type { OutgoingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
+import { ProtocolError, badRequest } from '../protocols/errors.js';
+import { timeouts, type Exchange } from './exchange.js';
+import { MultipartError, MultipartModelRewriter, multipartBoundary } from './multipart-model.js';
+import { checkDeclaredLength, ClientGone, tooLarge } from './request-body.js';
+import { sendBody, sendError } from './respond.js';
+import type { UpstreamResponse } from './services.js';
+import { resolveTargets, type Target } from './targets.js';
+import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
+import { transportFailure, upstreamFailure } from './upstream-errors.js';
+
+function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export async function handleTranscriptions(x: Exchange): Promise<void> {
+  const { req, config, record, services, route } = x;
+  const limit = config.settings.bodyLimitBytes;
+  checkDeclaredLength(req, limit);
+  const contentType = req.headers['content-type'];
+  const boundary = multipartBoundary(contentType);
+  if (!boundary) {
+    throw new ProtocolError(415, 'invalid_content_type', 'Send the audio as multipart/form-data (a "file" part and a "model" field), as the OpenAI SDK does.');
+  }
+
+  // Phase 1: read until the model field's value is known (everything so far is held).
+  const rewriter = new MultipartModelRewriter(boundary);
+  const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const next = async (): Promise<IteratorResult<Buffer>> => {
+    try {
+      return await chunks.next();
+    } catch {
+      throw new ClientGone();
+    }
+  };
+  let received = 0;
+  for (;;) {
+    const { value, done } = await next();
+    if (done) throw badRequest('invalid_model', 'The upload has no "model" field.', 'model');
+    received += value.length;
+    if (received > limit) throw tooLarge(limit);
+    let found: boolean;
+    try {
+      found = rewriter.push(value);
+    } catch (err) {
+      if (!(err instanceof MultipartError)) throw err;
+      throw badRequest(/model/.test(err.message) ? 'invalid_model' : 'invalid_request', err.message, /model/.test(err.message) ? 'model' : undefined);
+    }
+    if (found) break;
+  }
+  const asked = rewriter.model!;
+  record.entry.modelAsked = asked;
+
+  const targets = resolveTargets(config, route.group, asked, (slug) => services.resolveProvider(slug));
+  let chosen: Target | undefined;
+  let firstRefusal: ProtocolError | undefined;
+  for (const t of targets) {
+    const refusal =
+      t.refusal ??
+      (t.provider && !t.provider.adapter.accepts.transcriptions
+        ? badRequest('unsupported_modality', `${t.provider.slug} does not offer audio transcriptions; only custom endpoints of format a do (svc-proxy endpoint add <slug> --url <url> --format a).`, 'model')
+        : undefined);
+    if (refusal) {
+      record.skipped(t.label, refusal.code, refusal.message);
+      firstRefusal ??= refusal;
+      continue;
+    }
+    chosen = t;
+    break;
+  }
+  if (!chosen) throw firstRefusal!;
+  const p = chosen.provider!;
+  const model = p.adapter.normaliseModelId(chosen.model);
+
+  // Phase 2: the held bytes with the model replaced, then the rest of the upload as it arrives.
+  const head = rewriter.release(model);
+  let overLimit = false;
+  async function* upload(): AsyncGenerator<Buffer> {
+    yield* head;
+    for (;;) {
+      const { value, done } = await next();
+      if (done) return;
+      received += value.length;
+      if (received > limit) {
+        overLimit = true;
+        throw tooLarge(limit);
+      }
+      yield value;
+    }
+  }
+  const headers: Record<string, string> = { ...p.adapter.headers(p.credential, req.headers, 'chat'), 'content-type': contentType! };
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && /^\d+$/.test(declared)) headers['content-length'] = String(Number(declared) + rewriter.lengthDelta(model));
+
+  const started = performance.now();
+  const note = (status: number, errorCode?: string): void =>
+    record.attempt(errorCode ? { target: chosen.label, status, latencyMs: Math.round(performance.now() - started), errorCode } : { target: chosen.label, status, latencyMs: Math.round(performance.now() - started) });
+  const answeredBy: OutgoingHttpHeaders = { 'x-svc-upstream-provider': p.slug, 'x-svc-upstream-model': model };
+
+  let up: UpstreamResponse;
+  try {
+    up = await services.upstreamRequest({
+      url: p.adapter.url(p.baseUrl, 'transcriptions', model),
+      method: 'POST',
+      headers,
+      body: Readable.from(upload(), { objectMode: false }),
+      signal: x.signal,
+      ...timeouts(config),
+    });
+  } catch (err) {
+    if (overLimit) throw tooLarge(limit);
+    if (x.signal.aborted) throw new ClientGone();
+    const code = (err as { code?: unknown } | null)?.code;
+    const failure = transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential);
+    note(0, failure.code);
+    sendError(x.res, 'a', failure, answeredBy);
+    record.finish(x.deps.log, failure.status, failure.code);
+    return;
+  }
+
+  if (up.status < 200 || up.status >= 300) {
+    const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
+    const failure = upstreamFailure(p.slug, up.status, buf, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
+    note(up.status, failure.code);
+    const out: OutgoingHttpHeaders = failure.retryAfter ? { ...answeredBy, 'retry-after': failure.retryAfter } : answeredBy;
+    sendError(x.res, 'a', failure, out);
+    record.finish(x.deps.log, failure.status, failure.code);
+    return;
+  }
+
+  let answer: Buffer;
+  try {
+    answer = await readAll(up.body, MAX_ANSWER_BYTES);
+  } catch (err) {
+    if (x.signal.aborted) throw new ClientGone();
+    const failure =
+      err instanceof AnswerTooLarge
+        ? { status: 502, code: 'upstream_invalid_response', message: `${p.slug}: ${err.message}`, upstreamStatus: 502 }
+        : transportFailure(p.slug, 'upstream_reset', 'the upstream connection broke mid-answer', p.credential);
+    note(up.status, failure.code);
+    sendError(x.res, 'a', failure, answeredBy);
+    record.finish(x.deps.log, failure.status, failure.code);
+    return;
+  }
+  sendBody(x.res, 200, header(up.headers, 'content-type') ?? 'application/json', answer, answeredBy);
+  note(up.status);
+  record.firstByte();
+  record.answeredBy(p.slug, model);
+  record.finish(x.deps.log, 200);
+}
