@@ -47,7 +47,7 @@ describe.skipIf(!enabled)('OS keychain (Secret Service)', () => {
     expect(await store.store('via-store', 'secret-via-store-0042')).toBe('keychain');
     expect(await store.resolve('via-store')).toEqual({ value: 'secret-via-store-0042', source: 'keychain' });
     expect(await file.readAll()).toEqual({});
-    expect(await store.remove('via-store')).toEqual(['keychain']);
+    expect(await store.remove('via-store')).toEqual({ removedFrom: ['keychain'] });
   });
 
   it('keeps services apart (tests never see the real "svc-proxy" entries)', async () => {
