@@ -32,6 +32,7 @@ export function register(program: Command, ctx: CliContext): void {
       if (s.locals.length) ctx.out(`local servers: ${s.locals.map((l) => l.slug).join(', ')}`);
       ctx.out(`keys: ${s.keys.active} active, ${s.keys.revoked} revoked`);
       if (!s.keychain.available) ctx.out(`keychain: not usable (${s.keychain.reason})`);
+      if (s.requestLog && !s.requestLog.ok) ctx.out(`request log: NOT written to disk (${s.requestLog.error}); ${s.requestLog.droppedLines} entries lost so far; proxying is unaffected`);
       ctx.out(`state: ${s.stateDir}`);
       if (s.configProblem) {
         ctx.out(`config: the last edit of config.json was NOT applied (${s.configProblem.at}); running with the previous config:`);

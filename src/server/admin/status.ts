@@ -4,6 +4,7 @@ import { baseUrls, type BaseUrls } from '../../config/base-urls.js';
 import { listKeys } from '../../keys/operations.js';
 import { listEndpoints, listLocals, listProviders, type EndpointInfo, type LocalInfo, type ProviderInfo } from '../../secrets/operations.js';
 import type { KeychainStatus } from '../../secrets/keychain.js';
+import type { LogHealth } from '../../log/writer.js';
 import type { ConfigProblem } from './context.js';
 import type { AdminModule } from './module.js';
 
@@ -23,6 +24,8 @@ export interface DaemonStatus {
   keys: { active: number; revoked: number };
   configProblem: ConfigProblem | null;
   keychain: KeychainStatus;
+  /** Whether the request log reaches its files (ok: false after a write failure, reported once). */
+  requestLog: LogHealth;
 }
 
 const statusModule: AdminModule = {
@@ -48,6 +51,7 @@ const statusModule: AdminModule = {
         keys: { active: keys.filter((k) => k.state === 'active').length, revoked: keys.filter((k) => k.state === 'revoked').length },
         configProblem: ctx.configProblem(),
         keychain: ctx.keychain(),
+        requestLog: ctx.log.health(),
       };
       return c.json(body);
     });
