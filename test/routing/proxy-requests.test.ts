@@ -1,0 +1,199 @@
+/**
+ * createProxyHandler end to end (in-process server, real providers and codecs, mock upstreams):
+ * request checks, target resolution, effort policy and per-target policy.
+ */
+import { request } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { KEYS, post, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ settings: { bodyLimitBytes: 64 * 1024 } });
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => h.reset());
+
+const chat = (model: string, extra: Record<string, unknown> = {}) => ({ model, messages: [{ role: 'user', content: 'hi' }], ...extra });
+const nothingSent = () => {
+  for (const m of Object.values(h.mocks)) expect(m.generations()).toHaveLength(0);
+};
+
+describe('request body checks', () => {
+  it('invalid JSON → 400 invalid_json (protocol A shape)', async () => {
+    const r = await post(`${h.a}/chat/completions`, '{"model": "openai/x",');
+    expect(r.status).toBe(400);
+    expect(r.json.error).toMatchObject({ code: 'invalid_json', type: 'invalid_request_error' });
+    nothingSent();
+  });
+
+  it('protocol B errors use the Anthropic shape', async () => {
+    const r = await post(`${h.b}/v1/messages`, '[1]');
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', code: 'invalid_request' } });
+  });
+
+  it('wrong content type → 415 invalid_content_type', async () => {
+    const r = await post(`${h.a}/chat/completions`, JSON.stringify(chat('openai/gpt-5.4')), { 'content-type': 'text/plain' });
+    expect(r.status).toBe(415);
+    expect(r.json.error.code).toBe('invalid_content_type');
+  });
+
+  it('model missing or not a string → 400 invalid_model', async () => {
+    expect((await post(`${h.a}/chat/completions`, { messages: [] })).json.error.code).toBe('invalid_model');
+    expect((await post(`${h.a}/chat/completions`, { model: 42, messages: [] })).json.error.code).toBe('invalid_model');
+  });
+
+  it('body over the limit by Content-Length → 413 without reading; connection closed', async () => {
+    const r = await post(`${h.a}/chat/completions`, 'x'.repeat(70 * 1024));
+    expect(r.status).toBe(413);
+    expect(r.json.error.code).toBe('request_too_large');
+    expect(r.headers.connection).toBe('close');
+    expect(h.logs[0]).toMatchObject({ status: 413, errorCode: 'request_too_large' });
+  });
+
+  it('chunked body over the limit → 413, reading stops', async () => {
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${h.a}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (r) => {
+        let body = '';
+        r.on('data', (c: Buffer) => (body += c.toString()));
+        r.on('end', () => resolve({ status: r.statusCode!, body }));
+      });
+      req.on('error', reject);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 10 * 1024 * 1024) {
+          sent += 16 * 1024;
+          if (!req.write(Buffer.alloc(16 * 1024, 0x20))) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      req.on('error', () => undefined);
+      pump();
+    });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body).error.code).toBe('request_too_large');
+  });
+});
+
+describe('targets', () => {
+  it('no slash → 400 invalid_model', async () => {
+    const r = await post(`${h.a}/chat/completions`, chat('gpt-5'));
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe('invalid_model');
+  });
+
+  it('unknown provider → 400 invalid_model naming the known ones', async () => {
+    const r = await post(`${h.a}/chat/completions`, chat('nope/model'));
+    expect(r.json.error.code).toBe('invalid_model');
+    for (const slug of ['anthropic', 'openai', 'openrouter', 'gemini', 'ca', 'cb']) expect(r.json.error.message).toContain(slug);
+  });
+
+  it('provider without credential → 400 provider_not_connected with how to connect', async () => {
+    h.credentials.delete('gemini');
+    try {
+      const r = await post(`${h.a}/chat/completions`, chat('gemini/gemini-2.5-flash'));
+      expect(r.status).toBe(400);
+      expect(r.json.error.code).toBe('provider_not_connected');
+      expect(r.json.error.message).toMatch(/svc-proxy provider connect gemini/);
+    } finally {
+      h.credentials.set('gemini', KEYS.gemini);
+    }
+  });
+
+  it('splits at the first slash: openrouter/vendor/model reaches OpenRouter as vendor/model', async () => {
+    const r = await post(`${h.a}/chat/completions`, chat('openrouter/meta-llama/llama-4-maverick'));
+    expect(r.status).toBe(200);
+    expect(h.mocks.openrouter.lastGeneration().body.model).toBe('meta-llama/llama-4-maverick');
+    expect(r.json.model).toBe('openrouter/meta-llama/llama-4-maverick');
+  });
+});
+
+describe('effort policy', () => {
+  it('an invalid value → 400 invalid_reasoning before anything is sent (passthrough and converted)', async () => {
+    for (const [url, body] of [
+      [`${h.a}/chat/completions`, chat('openrouter/openai/gpt-5', { reasoning_effort: 'ultra' })],
+      [`${h.a}/chat/completions`, chat('anthropic/claude-sonnet-4-5', { reasoning_effort: 'ultra' })],
+      [`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'hi', reasoning: { effort: 7 } }],
+      [`${h.b}/v1/messages`, { model: 'anthropic/claude-opus-4-7', max_tokens: 10, messages: [{ role: 'user', content: 'x' }], output_config: { effort: 'HIGH' } }],
+    ] as const) {
+      const r = await post(url, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.json.error.code ?? r.json.error.code).toBe('invalid_reasoning');
+    }
+    nothingSent();
+  });
+
+  it('xhigh to gemini arrives as high; the log shows asked and sent', async () => {
+    const r = await post(`${h.a}/chat/completions`, chat('gemini/gemini-2.5-flash', { reasoning_effort: 'xhigh' }));
+    expect(r.status).toBe(200);
+    expect(h.mocks.gemini.lastGeneration().body.reasoning_effort).toBe('high');
+    expect(h.logs[0]).toMatchObject({ effortAsked: 'xhigh', effortSent: 'high' });
+  });
+
+  it('max to openrouter arrives as xhigh in its reasoning object', async () => {
+    await post(`${h.a}/chat/completions`, chat('openrouter/openai/gpt-5', { reasoning_effort: 'max' }));
+    const body = h.mocks.openrouter.lastGeneration().body;
+    expect(body.reasoning).toEqual({ effort: 'xhigh' });
+    expect(body.reasoning_effort).toBeUndefined();
+  });
+
+  it('a custom endpoint (format a) gets the effort as given, never lowered', async () => {
+    await post(`${h.a}/chat/completions`, chat('ca/qwen3-coder', { reasoning_effort: 'max' }));
+    expect(h.mocks.ca.lastGeneration().body.reasoning_effort).toBe('max');
+  });
+
+  it('a Messages client budget maps to a level for a chat target', async () => {
+    await post(`${h.b}/v1/messages`, {
+      model: 'gemini/gemini-2.5-flash',
+      max_tokens: 20000,
+      thinking: { type: 'enabled', budget_tokens: 8000 },
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    expect(h.mocks.gemini.lastGeneration().body.reasoning_effort).toBe('medium');
+    expect(h.logs[0]!.effortAsked).toBe('thinking:enabled/8000');
+  });
+});
+
+describe('per-target policy', () => {
+  const audio = {
+    model: 'anthropic/claude-sonnet-4-5',
+    messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } }] }],
+  };
+
+  it('input_audio to anthropic → 400 unsupported_modality; to gemini it is delivered', async () => {
+    const r = await post(`${h.a}/chat/completions`, audio);
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe('unsupported_modality');
+    nothingSent();
+    const ok = await post(`${h.a}/chat/completions`, { ...audio, model: 'gemini/gemini-2.5-flash' });
+    expect(ok.status).toBe(200);
+    expect(JSON.stringify(h.mocks.gemini.lastGeneration().body.messages)).toContain('input_audio');
+  });
+
+  it('hosted tools on /responses with a non-openai model → 400 unsupported_feature', async () => {
+    const r = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', tools: [{ type: 'web_search' }] });
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe('unsupported_feature');
+    expect(r.json.error.message).toContain('web_search');
+    nothingSent();
+  });
+
+  it('previous_response_id, conversation and background → 400 unsupported_feature, even for openai', async () => {
+    for (const extra of [{ previous_response_id: 'resp_1' }, { conversation: 'conv_1' }, { background: true }]) {
+      const r = await post(`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'x', ...extra });
+      expect(r.status).toBe(400);
+      expect(r.json.error.code).toBe('unsupported_feature');
+    }
+    nothingSent();
+  });
+
+  it('a conversion the target cannot express is that target\'s 400, nothing sent', async () => {
+    const r = await post(`${h.a}/chat/completions`, chat('anthropic/claude-sonnet-4-5', { n: 3 }));
+    expect(r.status).toBe(400);
+    nothingSent();
+    expect(h.logs[0]!.attempts[0]).toMatchObject({ target: 'anthropic/claude-sonnet-4-5', status: 0 });
+    expect(h.logs[0]!.attempts[0]!.skipped).toBeTruthy();
+  });
+});
