@@ -3,6 +3,7 @@
  * log files edited/read directly) and against a running daemon (admin API, live SSE feed).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -29,10 +30,10 @@ function testEnv(): Record<string, string> {
 }
 
 const T0 = Date.parse('2026-01-10T10:00:00.000Z');
-function seedEntry(i: number, over: Partial<RequestLogEntry> = {}): RequestLogEntry {
+function seedEntry(i: number, over: Partial<RequestLogEntry> = {}, t0 = T0): RequestLogEntry {
   return {
     id: `seed-${i}`,
-    time: new Date(T0 + i * 1000).toISOString(),
+    time: new Date(t0 + i * 1000).toISOString(),
     keyId: 'k1',
     keyName: i % 2 ? 'ci' : 'laptop',
     base: 'provider',
@@ -51,18 +52,21 @@ function seedEntry(i: number, over: Partial<RequestLogEntry> = {}): RequestLogEn
   };
 }
 
-/** Older entries in a rotated file, newer ones in the current file, as the daemon writes them. */
-async function seedLogs(home: string): Promise<RequestLogEntry[]> {
+/**
+ * Older entries in a rotated file, newer ones in the current file, as the daemon writes them.
+ * A daemon prunes rotated files past retention (14 days) at start: seed it with recent times.
+ */
+async function seedLogs(home: string, t0 = T0): Promise<RequestLogEntry[]> {
   const entries = [
-    seedEntry(0),
-    seedEntry(1, { status: 500, errorCode: 'upstream_error', provider: undefined, model: undefined, attempts: [{ target: 'anthropic/claude-sonnet-4-5', status: 500, latencyMs: 50 }] }),
-    seedEntry(2, { base: 'group:coding', modelAsked: 'claude-sonnet-4-5', streamed: true, ttfbMs: 40, fallback: true, provider: 'anthropic', model: 'claude-sonnet-4-5' }),
-    seedEntry(3, { status: 429 }),
+    seedEntry(0, {}, t0),
+    seedEntry(1, { status: 500, errorCode: 'upstream_error', provider: undefined, model: undefined, attempts: [{ target: 'anthropic/claude-sonnet-4-5', status: 500, latencyMs: 50 }] }, t0),
+    seedEntry(2, { base: 'group:coding', modelAsked: 'claude-sonnet-4-5', streamed: true, ttfbMs: 40, fallback: true, provider: 'anthropic', model: 'claude-sonnet-4-5' }, t0),
+    seedEntry(3, { status: 429 }, t0),
   ];
   const dir = join(home, 'logs');
   await mkdir(dir, { recursive: true });
   const jsonl = (xs: RequestLogEntry[]) => xs.map((e) => JSON.stringify(e)).join('\n') + '\n';
-  await writeFile(join(dir, rotatedName(new Date(T0 + 1500))), jsonl(entries.slice(0, 2)));
+  await writeFile(join(dir, rotatedName(new Date(t0 + 1500))), jsonl(entries.slice(0, 2)));
   await writeFile(join(dir, 'requests.jsonl'), jsonl(entries.slice(2)));
   return entries;
 }
@@ -229,6 +233,8 @@ describe('without a daemon', () => {
   });
 });
 
+const OLD_FILE = rotatedName(new Date(Date.now() - 20 * 86_400_000));
+
 describe('with a running daemon', () => {
   let d: TestDaemon;
   const followers: ChildProcess[] = [];
@@ -238,7 +244,8 @@ describe('with a running daemon', () => {
     d = await startDaemon({
       env: { ANTHROPIC_API_KEY: env.ANTHROPIC_API_KEY!, SVC_PROXY_KEYCHAIN_SERVICE: env.SVC_PROXY_KEYCHAIN_SERVICE!, NO_COLOR: '1' },
       setup: async (t) => {
-        await seedLogs(t.home);
+        await seedLogs(t.home, Date.now() - 3_600_000);
+        await writeFile(join(t.home, 'logs', OLD_FILE), `${JSON.stringify(seedEntry(9, {}, Date.now() - 20 * 86_400_000))}\n`);
         await t.cli(['group', 'add', 'coding', '--model', 'claude=anthropic/claude-sonnet-4-5']);
       },
     });
@@ -308,10 +315,13 @@ describe('with a running daemon', () => {
     const live = entries.find((e) => e.modelAsked === 'not-in-group')!;
     expect(live).toMatchObject({ base: 'group:coding', status: 404, keyName: 'e2e', endpoint: 'chat' });
     expect(entries.filter((e) => e.id.startsWith('seed-'))).toHaveLength(4);
+    // the daemon pruned the rotated file past the 14-day retention when it started
+    expect(existsSync(join(d.home, 'logs', OLD_FILE))).toBe(false);
     expect(JSON.stringify(entries)).not.toContain(d.key);
 
     const stats = JSON.parse((await d.cli(['stats', '--json', '--by', 'key'])).stdout) as StatsReport;
     expect(stats.rows.find((r) => r.name === 'e2e')).toMatchObject({ requests: 1, errors: 1 });
+    expect(stats.total.requests).toBe(5); // the seeded hour-old entries are inside the default day
   });
 
   it('logs --follow prints new requests as they happen and ends cleanly on Ctrl-C', async () => {
