@@ -65,10 +65,13 @@ describe('provider error shapes', () => {
     const e = await rejection(chat.chat.completions.create({ model: MODELS.openai, messages: hi }));
     expect(e.status).toBe(502);
     expect(typeof errorCode(e)).toBe('string');
-    world.mocks.anthropic.next({ kind: 'raw', status: 503, contentType: 'text/html', body: '<html><body>Service Unavailable</body></html>' });
+    // Anthropic's 413 comes from Cloudflare as an HTML page (PROTOCOLS §4.4): the status must survive
+    // (§6.11 "preserve the upstream status"), or clients retry a request that can never fit.
+    world.mocks.anthropic.next({ kind: 'raw', status: 413, contentType: 'text/html', body: '<html><head><title>413 Request Entity Too Large</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>cloudflare</center></body></html>' });
     const b = await rejection(ant.messages.create({ model: MODELS.anthropic, max_tokens: 10, messages: hi }));
-    expect(b.status).toBe(503);
     expect((b.error as { type?: string }).type).toBe('error');
+    expect(b.status).toBe(413);
+    expect((b.error as { error?: { type?: string } }).error?.type).toBe('request_too_large');
   });
 
   it('invalid JSON with status 200 → 502 with a code, not a crash', async () => {
