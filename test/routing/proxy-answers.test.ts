@@ -1,0 +1,191 @@
+/** Non-streamed answers: rendering, answered-by headers, and upstream errors in the client's shape. */
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { KEYS, post, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => h.reset());
+
+const chat = (model: string) => ({ model, messages: [{ role: 'user', content: 'hi' }] });
+
+describe('successful answers', () => {
+  it('passthrough keeps the body, rewrites model, names the provider and the reported model', async () => {
+    h.mocks.openrouter.next({ kind: 'turn', turn: { model: 'anthropic/claude-4.5-sonnet-20250929', text: 'ok' } });
+    const r = await post(`${h.a}/chat/completions`, { ...chat('openrouter/anthropic/claude-sonnet-4.5'), temperature: 0.5, seed: 12345678901234 });
+    expect(r.status).toBe(200);
+    expect(r.headers['x-svc-upstream-provider']).toBe('openrouter');
+    expect(r.headers['x-svc-upstream-model']).toBe('anthropic/claude-4.5-sonnet-20250929');
+    expect(r.json.model).toBe('openrouter/anthropic/claude-4.5-sonnet-20250929');
+    expect(r.json.provider).toBe('Anthropic'); // OpenRouter's own field survives passthrough
+    const sent = h.mocks.openrouter.lastGeneration();
+    expect(sent.body).toMatchObject({ model: 'anthropic/claude-sonnet-4.5', temperature: 0.5, seed: 12345678901234 });
+    expect(sent.headers.authorization).toBe(`Bearer ${KEYS.openrouter}`);
+    expect(sent.headers['x-svc-request-id']).toBeUndefined();
+  });
+
+  it('converted: a chat client talks to anthropic; the client sees provider/model and usage', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const { data, response } = await client.chat.completions
+      .create({ model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'hello there' }] })
+      .withResponse();
+    expect(data.model).toBe('anthropic/claude-sonnet-4-5');
+    expect(data.choices[0]!.message.content).toBe('Echo: hello there');
+    expect(response.headers.get('x-svc-upstream-provider')).toBe('anthropic');
+    const sent = h.mocks.anthropic.lastGeneration();
+    expect(sent.headers['x-api-key']).toBe(KEYS.anthropic);
+    expect(sent.body.model).toBe('claude-sonnet-4-5');
+    expect(h.logs[0]).toMatchObject({ status: 200, provider: 'anthropic', model: 'claude-sonnet-4-5', streamed: false, fallback: false });
+    expect(h.logs[0]!.usage?.input).toBe(data.usage!.prompt_tokens);
+  });
+
+  it('a Messages client reaches openai (Responses upstream) and back', async () => {
+    const client = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+    const msg = await client.messages.create({ model: 'openai/gpt-5.4', max_tokens: 50, messages: [{ role: 'user', content: 'ping' }] });
+    expect(msg.model).toBe('openai/gpt-5.4');
+    expect(msg.content.find((b) => b.type === 'text')).toMatchObject({ text: 'Echo: ping' });
+    expect(h.mocks.openai.lastGeneration().path).toBe('/v1/responses');
+  });
+
+  it('a Responses client reaches gemini (chat upstream)', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const res = await client.responses.create({ model: 'gemini/gemini-2.5-flash', input: 'yo' });
+    expect(res.model).toBe('gemini/gemini-2.5-flash');
+    expect(res.output_text).toBe('Echo: yo');
+  });
+});
+
+describe('upstream errors', () => {
+  it('OpenAI error → client shape, status kept, slug prefix, retry-after passed on 429', async () => {
+    h.mocks.openai.next(h.mocks.openai.error(429, 'Rate limit reached for gpt-5.4', { retryAfter: 7, code: 'rate_limit_exceeded' }));
+    const r = await post(`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'x' });
+    expect(r.status).toBe(429);
+    expect(r.headers['retry-after']).toBe('7');
+    expect(r.json.error).toMatchObject({ code: 'upstream_rate_limited', message: 'openai: Rate limit reached for gpt-5.4' });
+    expect(r.headers['x-svc-upstream-provider']).toBe('openai');
+  });
+
+  it('Anthropic error to a protocol B client', async () => {
+    h.mocks.anthropic.next(h.mocks.anthropic.error(529, 'Overloaded'));
+    const r = await post(`${h.b}/v1/messages`, { model: 'anthropic/claude-sonnet-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
+    expect(r.status).toBe(529);
+    expect(r.json).toMatchObject({ type: 'error', error: { type: 'overloaded_error', message: 'anthropic: Overloaded', code: 'upstream_overloaded' } });
+  });
+
+  it('OpenRouter numeric code and Google array-wrapped errors are read', async () => {
+    h.mocks.openrouter.next(h.mocks.openrouter.error(402, 'Insufficient credits'));
+    const or = await post(`${h.a}/chat/completions`, chat('openrouter/openai/gpt-5'));
+    expect(or.status).toBe(402);
+    expect(or.json.error.message).toBe('openrouter: Insufficient credits');
+    h.mocks.gemini.next(h.mocks.gemini.error(400, 'API key not valid. Please pass a valid API key.', { wrapped: true }));
+    const gm = await post(`${h.a}/chat/completions`, chat('gemini/gemini-2.5-flash'));
+    expect(gm.status).toBe(400);
+    expect(gm.json.error.message).toBe('gemini: API key not valid. Please pass a valid API key.');
+  });
+
+  it('an error echoing the credential or its tail is redacted', async () => {
+    const tail = KEYS.openai.slice(-6);
+    h.mocks.openai.next(h.mocks.openai.error(401, `Incorrect API key provided: sk-proj-****${tail}. Full: ${KEYS.openai}`, { code: 'invalid_api_key' }));
+    const r = await post(`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'x' });
+    expect(r.status).toBe(401);
+    expect(r.json.error.code).toBe('upstream_auth_failed');
+    expect(r.text).not.toContain(tail.slice(-4));
+    expect(r.text).not.toContain(KEYS.openai);
+    expect(r.json.error.message).toContain('[REDACTED]');
+    expect(JSON.stringify(h.logs)).not.toContain(tail.slice(-4));
+  });
+
+  it('an HTML error page → 502 upstream_invalid_response naming the page', async () => {
+    h.mocks.anthropic.next({ kind: 'raw', status: 503, contentType: 'text/html', body: '<html><head><title>503 Service Temporarily Unavailable</title></head></html>' });
+    const r = await post(`${h.a}/chat/completions`, chat('anthropic/claude-sonnet-4-5'));
+    expect(r.status).toBe(502);
+    expect(r.json.error.code).toBe('upstream_invalid_response');
+    expect(r.json.error.message).toContain('503 Service Temporarily Unavailable');
+  });
+
+  it('a 200 whose body is an error is an error', async () => {
+    h.mocks.openrouter.next({ kind: 'json', status: 200, body: { error: { code: 502, message: 'Provider returned error', metadata: { raw: 'upstream boom', provider_name: 'Foo' } } } });
+    const r = await post(`${h.a}/chat/completions`, chat('openrouter/openai/gpt-5'));
+    expect(r.status).toBe(502);
+    expect(r.json.error.message).toBe('openrouter: Provider returned error (Foo): upstream boom');
+  });
+
+  it('a 200 with invalid JSON → 502', async () => {
+    h.mocks.ca.next({ kind: 'raw', status: 200, contentType: 'application/json', body: '{"choices": [' });
+    const r = await post(`${h.a}/chat/completions`, chat('ca/qwen3-coder'));
+    expect(r.status).toBe(502);
+    expect(r.json.error.code).toBe('upstream_invalid_response');
+  });
+
+  it('connection refused → 502 upstream_unreachable, logged as an attempt with status 0', async () => {
+    const saved = h.config.endpoints.ca!.url;
+    h.config.endpoints.ca!.url = 'http://127.0.0.1:9/v1';
+    try {
+      const r = await post(`${h.a}/chat/completions`, chat('ca/qwen3-coder'));
+      expect(r.status).toBe(502);
+      expect(r.json.error.code).toBe('upstream_unreachable');
+      expect(h.logs[0]!.attempts).toEqual([expect.objectContaining({ target: 'ca/qwen3-coder', status: 0, errorCode: 'upstream_unreachable' })]);
+    } finally {
+      h.config.endpoints.ca!.url = saved;
+    }
+  });
+});
+
+describe('other endpoints', () => {
+  it('GET/DELETE /responses/{id} → 404 unsupported_feature', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    await expect(client.responses.retrieve('resp_123')).rejects.toMatchObject({ status: 404, code: 'unsupported_feature' });
+    await expect(client.responses.delete('resp_123')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('GET /models on provider bases: live catalog in each base shape', async () => {
+    const a = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const ids: string[] = [];
+    for await (const m of a.models.list()) ids.push(m.id);
+    expect(ids).toEqual(expect.arrayContaining(['anthropic/claude-sonnet-4-5', 'openai/gpt-5.4', 'gemini/gemini-2.5-flash', 'ca/qwen3-coder']));
+    const b = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+    const page = await b.models.list();
+    expect(page.data[0]).toMatchObject({ type: 'model' });
+    expect(page.data.map((m) => m.id)).toContain('openrouter/meta-llama/llama-4-maverick');
+  });
+
+  it('count_tokens via anthropic and via a local estimate', async () => {
+    const b = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+    const viaAnthropic = await b.messages.countTokens({ model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'count me please' }] });
+    expect(viaAnthropic.input_tokens).toBeGreaterThan(0);
+    expect(h.mocks.anthropic.requests.some((r) => r.path === '/v1/messages/count_tokens')).toBe(true);
+    const local = await b.messages.countTokens({ model: 'ca/qwen3-coder', messages: [{ role: 'user', content: 'count me please' }] });
+    expect(local.input_tokens).toBeGreaterThan(0);
+    expect(h.mocks.ca.requests).toHaveLength(0);
+  });
+
+  it('count_tokens failure → error in B shape', async () => {
+    h.mocks.anthropic.on('/v1/messages/count_tokens', h.mocks.anthropic.error(500, 'boom'));
+    const r = await post(`${h.b}/v1/messages/count_tokens`, { model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'x' }] });
+    expect(r.status).toBeGreaterThanOrEqual(500);
+    expect(r.json.type).toBe('error');
+  });
+
+  it('transcriptions: custom endpoint a gets the upload with the model rewritten', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const file = new File([Buffer.alloc(5000, 3)], 'a.wav', { type: 'audio/wav' });
+    const t = await client.audio.transcriptions.create({ model: 'ca/whisper-large-v3', file });
+    expect(t).toBeTruthy();
+    const sent = h.mocks.ca.requests.find((r) => r.path === '/v1/audio/transcriptions')!;
+    expect(sent.raw.toString('latin1')).toContain('\r\n\r\nwhisper-large-v3\r\n');
+    expect(sent.raw.toString('latin1')).not.toContain('ca/whisper-large-v3');
+    expect(Number(sent.headers['content-length'] ?? sent.raw.length)).toBe(sent.raw.length);
+  });
+
+  it('transcriptions to any other provider → 400 unsupported_modality', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const file = new File([Buffer.alloc(100, 3)], 'a.wav', { type: 'audio/wav' });
+    await expect(client.audio.transcriptions.create({ model: 'openai/whisper-1', file })).rejects.toMatchObject({ status: 400, code: 'unsupported_modality' });
+  });
+});
