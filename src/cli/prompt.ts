@@ -30,6 +30,7 @@ function hiddenPrompt(io: CliIo, prompt: string): Promise<string> {
     };
     const onData = (chunk: Buffer | string) => {
       // Bracketed-paste markers and other escape sequences are not part of a key.
+      // eslint-disable-next-line no-control-regex -- matching the ESC character is the point
       const text = chunk.toString().replace(/\x1b\[[0-9;]*[~A-Za-z]/g, '');
       for (const ch of text) {
         if (ch === '\r' || ch === '\n') return finish();

@@ -141,7 +141,8 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     cleanups.push(() => proxy.close());
 
     let configProblem: ConfigProblem | null = null;
-    let stopRequested: (() => void) | undefined;
+    // Filled in once stop() exists; the admin API only needs a way to ask for it.
+    const shutdown = { request: (): void => undefined };
     const startedAt = new Date();
     const daemonInfo = { pid: process.pid, version: packageVersion(), host, port, startedAt, stateDir: paths.dir };
 
@@ -170,7 +171,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       configProblem: () => configProblem,
       keychain: () => keychainStatus,
       reloadConfig,
-      requestShutdown: () => setImmediate(() => stopRequested?.()),
+      requestShutdown: () => setImmediate(() => shutdown.request()),
     };
     const adminApp = await createAdminApp(ctx, {
       adminToken,
@@ -253,7 +254,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       })();
       return stopping;
     };
-    stopRequested = () => void stop('admin shutdown request');
+    shutdown.request = () => void stop('admin shutdown request');
 
     return {
       pid: process.pid,

@@ -74,7 +74,7 @@ describe('proxy server: authentication', () => {
 
   it('401 invalid_api_key for unknown keys, on group bases too', async () => {
     const h = await start();
-    for (const headers of [{ authorization: 'Bearer sk-svc-proxy-nope' }, { 'x-api-key': 'sk-svc-proxy-nope' }]) {
+    for (const headers of [{ authorization: 'Bearer sk-svc-proxy-nope' }, { 'x-api-key': 'sk-svc-proxy-nope' }] as Array<Record<string, string>>) {
       const r = await http('POST', `${h.origin}/g/team/protocol-b/v1/messages`, { headers, body: '{}' });
       expect(r.status).toBe(401);
       expect(r.json()).toMatchObject({ type: 'error', error: { code: 'invalid_api_key' } });
