@@ -1,0 +1,238 @@
+/** Streamed answers: passthrough and converted relays, late failures, client disconnects, backpressure. */
+import Anthropic from '@anthropic-ai/sdk';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ settings: { idleTimeoutMs: 400 } });
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => h.reset());
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+function streamRaw(url: string, body: unknown): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const chatStream = (model: string, extra: Record<string, unknown> = {}) => ({
+  model,
+  stream: true,
+  stream_options: { include_usage: true },
+  messages: [{ role: 'user', content: 'tell me' }],
+  ...extra,
+});
+
+describe('successful streams', () => {
+  it('passthrough: bytes relayed as sent, usage read on the side, no answered-by headers', async () => {
+    h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'abcdefghijklmnop', usage: { input: 11, output: 7, cacheRead: 3, reasoning: 2 } } });
+    const r = await streamRaw(`${h.a}/chat/completions`, chatStream('openrouter/openai/gpt-5'));
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(r.headers['x-svc-upstream-provider']).toBeUndefined();
+    expect(r.text).toContain(': OPENROUTER PROCESSING'); // untouched bytes, comments included
+    expect(r.text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    const [log] = await h.waitForLogs(1);
+    expect(log).toMatchObject({ status: 200, streamed: true, provider: 'openrouter', usage: { input: 11, output: 7, cached: 3, reasoning: 2 } });
+    expect(log!.errorCode).toBeUndefined();
+    expect(log!.ttfbMs).toBeGreaterThan(0);
+  });
+
+  it('converted: a Messages client streams from gemini with a tool call', async () => {
+    h.mocks.gemini.next({ kind: 'turn', turn: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], usage: { input: 30, output: 9 } } });
+    const client = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+    const msg = await client.messages
+      .stream({
+        model: 'gemini/gemini-2.5-flash',
+        max_tokens: 100,
+        tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
+        messages: [{ role: 'user', content: 'weather?' }],
+      })
+      .finalMessage();
+    expect(msg.model).toBe('gemini/gemini-2.5-flash');
+    expect(msg.stop_reason).toBe('tool_use');
+    expect(msg.content.find((b) => b.type === 'tool_use')).toMatchObject({ name: 'get_weather', input: { city: 'Paris' } });
+    const [log] = await h.waitForLogs(1);
+    expect(log!.usage).toMatchObject({ input: 30, output: 9 });
+  });
+
+  it('converted: a chat client streams from anthropic with the SDK', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const stream = await client.chat.completions.create(chatStream('anthropic/claude-sonnet-4-5') as never);
+    let text = '';
+    let usage: unknown;
+    for await (const c of stream as unknown as AsyncIterable<OpenAI.Chat.ChatCompletionChunk>) {
+      text += c.choices[0]?.delta.content ?? '';
+      if (c.usage) usage = c.usage;
+    }
+    expect(text).toBe('Echo: tell me');
+    expect(usage).toBeTruthy();
+  });
+});
+
+describe('failures after the first byte', () => {
+  it('passthrough: connection reset mid-stream → the Chat error event, status 200, logged', async () => {
+    h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'a long answer that breaks', stream: { chunk: 3, resetAfter: 4 } } });
+    const r = await streamRaw(`${h.a}/chat/completions`, chatStream('openrouter/openai/gpt-5'));
+    expect(r.status).toBe(200);
+    const last = r.text.trim().split('\n\n').pop()!;
+    expect(JSON.parse(last.slice('data: '.length)).error).toMatchObject({ code: 'upstream_reset' });
+    const [log] = await h.waitForLogs(1);
+    expect(log).toMatchObject({ status: 200, errorCode: 'upstream_reset' });
+  });
+
+  it('passthrough: a stream that ends without its terminal event gets one final error event', async () => {
+    h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'cut short', stream: { endAfter: 3 } } });
+    const r = await streamRaw(`${h.b}/v1/messages`, { model: 'anthropic/claude-sonnet-4-5', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] });
+    expect(r.status).toBe(200);
+    expect(r.text).toMatch(/event: error\ndata: \{"type":"error","error":\{"type":"api_error".*"upstream_stream_incomplete"/);
+    expect(r.text.match(/event: error/g)).toHaveLength(1);
+  });
+
+  it('passthrough: an upstream error event is forwarded once and logged', async () => {
+    h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will fail here', stream: { errorAfter: 3 } } });
+    const r = await streamRaw(`${h.b}/v1/messages`, { model: 'anthropic/claude-sonnet-4-5', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] });
+    expect(r.text.match(/event: error/g)).toHaveLength(1);
+    const [log] = await h.waitForLogs(1);
+    expect(log!.errorCode).toBe('upstream_error');
+  });
+
+  it('converted: reset mid-stream → the Messages error event after what was sent', async () => {
+    h.mocks.openai.next({ kind: 'turn', turn: { text: 'a long answer that breaks', stream: { chunk: 3, resetAfter: 6 } } });
+    const r = await streamRaw(`${h.b}/v1/messages`, { model: 'openai/gpt-5.4', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] });
+    expect(r.status).toBe(200);
+    expect(r.text.startsWith('event: message_start')).toBe(true);
+    expect(r.text.trim().split('\n\n').pop()).toMatch(/^event: error\ndata: .*upstream_reset/);
+  });
+
+  it('converted: an upstream error event mid-stream becomes the client dialect error (Responses client)', async () => {
+    h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will fail here', stream: { errorAfter: 4 } } });
+    const r = await streamRaw(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', stream: true, input: 'x' });
+    expect(r.status).toBe(200);
+    expect(r.text).toMatch(/"type":"(error|response\.failed)"/);
+    expect(r.text).toContain('anthropic: ');
+  });
+
+  it('idle timeout between chunks → final error event upstream_timeout', async () => {
+    h.mocks.ca.next({ kind: 'turn', turn: { text: 'stalls after a bit', stream: { stallAfter: 3 } } });
+    const started = Date.now();
+    const r = await streamRaw(`${h.a}/chat/completions`, chatStream('ca/qwen3-coder'));
+    expect(Date.now() - started).toBeLessThan(3000);
+    const last = r.text.trim().split('\n\n').pop()!;
+    expect(JSON.parse(last.slice(6)).error.code).toBe('upstream_timeout');
+  });
+
+  it('an opening error event before any byte is an HTTP error (fallback-able), not a 200', async () => {
+    h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'x', stream: { errorAfter: 0 } } });
+    const r = await streamRaw(`${h.b}/v1/messages`, { model: 'anthropic/claude-sonnet-4-5', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] });
+    expect(r.status).toBeGreaterThanOrEqual(500);
+    expect(JSON.parse(r.text)).toMatchObject({ type: 'error' });
+  });
+});
+
+describe('client disconnects', () => {
+  it('closing the response mid-stream aborts the upstream within 100 ms', async () => {
+    h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'x'.repeat(400), stream: { chunk: 2, delayMs: 20 } } });
+    let closedAt = 0;
+    await new Promise<void>((resolve, reject) => {
+      const req = request(`${h.a}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        let n = 0;
+        res.on('data', () => {
+          if (++n === 3) {
+            closedAt = performance.now();
+            req.destroy();
+            resolve();
+          }
+        });
+      });
+      req.on('error', () => undefined);
+      req.on('close', () => resolve());
+      req.end(JSON.stringify(chatStream('anthropic/claude-sonnet-4-5')));
+      setTimeout(() => reject(new Error('no data')), 5000);
+    });
+    const upstream = h.mocks.anthropic.lastGeneration();
+    await upstream.done;
+    expect(upstream.closedEarly).toBe(true);
+    expect(upstream.closedAt! - closedAt).toBeLessThan(100);
+    const [log] = await h.waitForLogs(1);
+    expect(log).toMatchObject({ status: 200, errorCode: 'client_disconnected' });
+  });
+});
+
+describe('backpressure', () => {
+  let upstream: Server;
+  let written = 0;
+  const TOTAL = 48 * 1024 * 1024;
+  const CHUNK = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'y'.repeat(64 * 1024) } }] })}\n\n`;
+
+  beforeAll(async () => {
+    upstream = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      written = 0;
+      const pump = (): void => {
+        while (written < TOTAL) {
+          written += CHUNK.length;
+          if (!res.write(CHUNK)) return void res.once('drain', pump);
+        }
+        res.end('data: [DONE]\n\n');
+      };
+      pump();
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+    h.config.endpoints.bp = { url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`, format: 'a', hasCredential: false, created: '2026-01-01T00:00:00Z' };
+  });
+  afterAll(async () => {
+    delete h.config.endpoints.bp;
+    upstream.closeAllConnections();
+    await new Promise<void>((r) => upstream.close(() => r()));
+  });
+
+  it('a client that stops reading pauses the upstream; nothing is lost when it reads again', async () => {
+    let received = 0;
+    let sampleEarly = 0;
+    let sampleLate = 0;
+    await new Promise<void>((resolve, reject) => {
+      const req = request(`${h.a}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        res.once('data', (c: Buffer) => {
+          received += c.length;
+          res.pause();
+          setTimeout(() => (sampleEarly = written), 500);
+          setTimeout(() => {
+            sampleLate = written;
+            res.on('data', (d: Buffer) => (received += d.length));
+            res.resume();
+          }, 1000);
+        });
+        res.on('end', () => resolve());
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ model: 'bp/any', stream: true, messages: [{ role: 'user', content: 'x' }] }));
+    });
+    // the proxy stopped pulling far short of the whole stream while the client did not read
+    expect(sampleEarly).toBeLessThan(TOTAL / 2);
+    expect(sampleLate).toBe(sampleEarly); // stalled, not buffering in the proxy
+    expect(written).toBeGreaterThanOrEqual(TOTAL);
+    expect(received).toBe(written + 'data: [DONE]\n\n'.length);
+  });
+});
