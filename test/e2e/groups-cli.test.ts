@@ -15,6 +15,7 @@ import type { RequestLogEntry } from '../../src/log/entry.js';
 import { rotatedName } from '../../src/log/paths.js';
 import type { StatsReport } from '../../src/log/stats.js';
 import { parseEntries, sleep, startDaemon, stopDaemon, TestDaemon } from '../fixtures/daemon.js';
+import { freePort } from '../fixtures/ports.js';
 
 const BIN = resolve(fileURLToPath(new URL('../../bin/svc-proxy.js', import.meta.url)));
 const SCRUB = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'GEMINI_API_KEY', 'SVC_PROXY_HOME'];
@@ -347,5 +348,70 @@ describe('with a running daemon', () => {
     expect(await f.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(5_000); // the feed did not hold the drain up
     expect(f.stderr()).toContain('The daemon stopped');
+  });
+});
+
+describe('start --log-bodies', () => {
+  it('logs request bodies for that run, with keys and images redacted', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'svc-log-bodies-'));
+    const d = new TestDaemon(home, testEnv());
+    const env = { ...testEnv(), SVC_PROXY_HOME: home };
+    let child: ChildProcess | undefined;
+    try {
+      await d.cli(['group', 'add', 'g1', '--model', 'claude=anthropic/claude-sonnet-4-5']);
+      const key = (JSON.parse((await d.cli(['key', 'create', '--name', 'bodies', '--json'])).stdout) as { key: string }).key;
+      const port = await freePort();
+      child = spawn(process.execPath, [BIN, 'start', '--foreground', '--port', String(port), '--log-bodies'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+      const deadline = Date.now() + 15_000;
+      while (!output.includes('running in the foreground')) {
+        if (Date.now() > deadline) throw new Error(`daemon did not start:\n${output}`);
+        await sleep(50);
+      }
+      expect(output).toContain('bodies are being logged');
+
+      const png = 'iVBORw0KGgo'.repeat(20);
+      const secret = 'sk-ant-api03-ThisIsNotARealKeyButLooksLikeOne0123';
+      const body = JSON.stringify({
+        model: 'not-in-group',
+        messages: [{ role: 'user', content: [{ type: 'text', text: `my key is ${secret}` }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }] }],
+      });
+      const status = await new Promise<number>((ok, fail) => {
+        const req = request(
+          `http://127.0.0.1:${port}/g/g1/protocol-a/v1/chat/completions`,
+          { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
+          (res) => {
+            res.resume();
+            res.on('end', () => ok(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', fail);
+        req.end(body);
+      });
+      expect(status).toBe(404);
+
+      const entries = await d.logs((l) => l.some((e) => e.modelAsked === 'not-in-group'));
+      const entry = entries.find((e) => e.modelAsked === 'not-in-group')!;
+      const logged = JSON.stringify(entry.requestBody);
+      expect(logged).toContain('my key is');
+      expect(logged).not.toContain(secret.slice(8));
+      expect(logged).not.toContain(png);
+      expect(logged).toMatch(/data URL|base64/); // the image is noted, its bytes are not kept
+      expect(JSON.stringify(entry)).not.toContain(key);
+      // and on disk
+      const text = await readFile(join(home, 'logs', 'requests.jsonl'), 'utf8');
+      expect(text).toContain('my key is');
+      expect(text).not.toContain(secret.slice(8));
+      expect(text).not.toContain(key);
+    } finally {
+      if (child && child.exitCode === null) {
+        const gone = new Promise((r) => child!.once('exit', r));
+        child.kill('SIGTERM');
+        await gone;
+      }
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
