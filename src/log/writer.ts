@@ -28,6 +28,11 @@ export interface RequestLogOptions {
   ringSize?: number;
   /** Batch window (default 50 ms). */
   flushIntervalMs?: number;
+  /**
+   * With logBodies, how many of the latest entries keep their bodies in memory (default 100);
+   * older ring entries drop them (the files keep them), so large bodies cannot pile up.
+   */
+  bodiesInMemory?: number;
   now?: () => number;
 }
 
@@ -82,6 +87,8 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
     ...(opts.onRecover ? { onRecover: opts.onRecover } : {}),
     now,
   });
+  const bodiesInMemory = opts.bodiesInMemory ?? 100;
+  const withBodies: RequestLogEntry[] = [];
   let pending: RequestLogEntry[] = [];
   let timer: NodeJS.Timeout | null = null;
   let recorded = 0;
@@ -135,6 +142,14 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
       }
       text += json + '\n';
       lines++;
+      if (e.requestBody !== undefined || e.responseBody !== undefined) {
+        withBodies.push(e);
+        if (withBodies.length > bodiesInMemory) {
+          const old = withBodies.shift()!;
+          delete old.requestBody;
+          delete old.responseBody;
+        }
+      }
       for (const s of subscribers) {
         try {
           s.fn(e, json);

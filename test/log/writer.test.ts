@@ -221,6 +221,15 @@ describe('request log writer', () => {
     expect(body.messages[0]!.content).toContain('abcdefghijklmnop'); // the caller's object is not modified
   });
 
+  it('keeps bodies in memory only for the latest entries; the file keeps them all', async () => {
+    const log = open({ settings: { ...SETTINGS, logBodies: true }, bodiesInMemory: 2 });
+    const all = Array.from({ length: 4 }, (_, i) => makeEntry({ requestBody: { n: i } }));
+    for (const e of all) log.record(e);
+    await log.flush();
+    expect(log.recent().map((e) => e.requestBody)).toEqual([{ n: 3 }, { n: 2 }, undefined, undefined]);
+    expect((await lines()).map((e) => e.requestBody)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }]);
+  });
+
   it('stats() covers ring and files', async () => {
     const log = open({ ringSize: 2 });
     for (let i = 0; i < 6; i++) log.record(makeEntry({ latencyMs: (i + 1) * 100, status: i === 5 ? 502 : 200 }));
