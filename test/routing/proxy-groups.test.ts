@@ -1,0 +1,194 @@
+/** Group bases: ordered fallback, policy skips, names, answered-by headers and the log's attempts. */
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { request } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { post, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({
+    settings: { headersTimeoutMs: 400 },
+    groups: {
+      team: [
+        { name: 'claude-sonnet-4-5', targets: ['anthropic/claude-sonnet-4-5', 'openai/gpt-5.4'] },
+        { name: 'fast', targets: ['ca/qwen3-coder', 'gemini/gemini-2.5-flash'] },
+        { name: 'audio', targets: ['anthropic/claude-sonnet-4-5', 'gemini/gemini-2.5-flash'] },
+        { name: 'audio-only-anthropic', targets: ['anthropic/claude-sonnet-4-5', 'cb/glm-4.6'] },
+        { name: 'vendor/model.v1', targets: ['openrouter/openai/gpt-5'] },
+        { name: 'half-connected', targets: ['nope/x', 'gemini/gemini-2.5-flash'] },
+      ],
+    },
+  });
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => h.reset());
+
+const msg = (model: string, extra: Record<string, unknown> = {}) => ({ model, max_tokens: 20, messages: [{ role: 'user', content: 'hi' }], ...extra });
+const chat = (model: string, extra: Record<string, unknown> = {}) => ({ model, messages: [{ role: 'user', content: 'hi' }], ...extra });
+
+describe('fallback', () => {
+  it('500 on the first target → the second answers; headers and log name it', async () => {
+    h.mocks.anthropic.next(h.mocks.anthropic.error(500, 'Internal server error'));
+    const r = await post(`${h.groupB('team')}/v1/messages`, msg('claude-sonnet-4-5'));
+    expect(r.status).toBe(200);
+    expect(r.headers['x-svc-upstream-provider']).toBe('openai');
+    expect(r.headers['x-svc-upstream-model']).toBe('gpt-5.4');
+    expect(r.json.model).toBe('openai/gpt-5.4');
+    const [log] = h.logs;
+    expect(log).toMatchObject({ base: 'group:team', modelAsked: 'claude-sonnet-4-5', provider: 'openai', status: 200, fallback: true });
+    expect(log!.attempts).toEqual([
+      expect.objectContaining({ target: 'anthropic/claude-sonnet-4-5', status: 500, errorCode: 'upstream_error' }),
+      expect.objectContaining({ target: 'openai/gpt-5.4', status: 200 }),
+    ]);
+  });
+
+  it('429, 401, 404 and 408 also move on', async () => {
+    for (const status of [429, 401, 404, 408]) {
+      h.reset();
+      h.mocks.anthropic.next(h.mocks.anthropic.error(status, `status ${status}`));
+      const r = await post(`${h.groupB('team')}/v1/messages`, msg('claude-sonnet-4-5'));
+      expect(r.status, String(status)).toBe(200);
+      expect(h.mocks.openai.generations()).toHaveLength(1);
+    }
+  });
+
+  it('connection refused → next target', async () => {
+    const saved = h.config.endpoints.ca!.url;
+    h.config.endpoints.ca!.url = 'http://127.0.0.1:9/v1';
+    try {
+      const r = await post(`${h.groupA('team')}/chat/completions`, chat('fast'));
+      expect(r.status).toBe(200);
+      expect(r.headers['x-svc-upstream-provider']).toBe('gemini');
+      expect(h.logs[0]!.attempts[0]).toMatchObject({ status: 0, errorCode: 'upstream_unreachable' });
+    } finally {
+      h.config.endpoints.ca!.url = saved;
+    }
+  });
+
+  it('no response headers in time → next target', async () => {
+    h.mocks.ca.next({ kind: 'hang' });
+    const r = await post(`${h.groupA('team')}/chat/completions`, chat('fast'));
+    expect(r.status).toBe(200);
+    expect(h.logs[0]!.attempts[0]).toMatchObject({ target: 'ca/qwen3-coder', status: 0, errorCode: 'upstream_timeout' });
+  });
+
+  it('no fallback on a 400 the request caused', async () => {
+    h.mocks.anthropic.next(h.mocks.anthropic.error(400, 'messages.0.content: bad block'));
+    const r = await post(`${h.groupB('team')}/v1/messages`, msg('claude-sonnet-4-5'));
+    expect(r.status).toBe(400);
+    expect(r.json.error.message).toBe('anthropic: messages.0.content: bad block');
+    expect(h.mocks.openai.generations()).toHaveLength(0);
+    expect(h.logs[0]!.fallback).toBe(false);
+  });
+
+  it('but a context-length 400 does fall back', async () => {
+    h.mocks.anthropic.next(h.mocks.anthropic.error(400, 'prompt is too long: 210000 tokens > 200000 maximum'));
+    const r = await post(`${h.groupB('team')}/v1/messages`, msg('claude-sonnet-4-5'));
+    expect(r.status).toBe(200);
+    expect(h.logs[0]!.attempts[0]!.errorCode).toBe('context_length_exceeded');
+  });
+
+  it('a stream falls back before its first byte', async () => {
+    h.mocks.anthropic.next(h.mocks.anthropic.error(529, 'Overloaded'));
+    const client = new Anthropic({ baseURL: h.groupB('team'), apiKey: 'k', maxRetries: 0 });
+    const m = await client.messages.stream(msg('claude-sonnet-4-5') as never).finalMessage();
+    expect(m.model).toBe('openai/gpt-5.4');
+    const [log] = await h.waitForLogs(1);
+    expect(log).toMatchObject({ streamed: true, fallback: true, provider: 'openai' });
+  });
+
+  it('a stream whose first event is an error falls back too', async () => {
+    h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'x', stream: { errorAfter: 0 } } });
+    const client = new Anthropic({ baseURL: h.groupB('team'), apiKey: 'k', maxRetries: 0 });
+    const m = await client.messages.stream(msg('claude-sonnet-4-5') as never).finalMessage();
+    expect(m.model).toBe('openai/gpt-5.4');
+  });
+
+  it('every target failing → the last one\'s error in the client\'s shape', async () => {
+    h.mocks.anthropic.next(h.mocks.anthropic.error(503, 'first down'));
+    h.mocks.openai.next(h.mocks.openai.error(502, 'second down'));
+    const r = await post(`${h.groupB('team')}/v1/messages`, msg('claude-sonnet-4-5'));
+    expect(r.status).toBe(502);
+    expect(r.json).toMatchObject({ type: 'error', error: { message: 'openai: second down' } });
+    expect(r.headers['x-svc-upstream-provider']).toBe('openai');
+    expect(h.logs[0]!.attempts).toHaveLength(2);
+  });
+});
+
+describe('policy per target', () => {
+  const audio = (model: string) => ({ model, messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } }] }] });
+
+  it('a target that cannot take the request is skipped with its reason', async () => {
+    const r = await post(`${h.groupA('team')}/chat/completions`, audio('audio'));
+    expect(r.status).toBe(200);
+    expect(r.headers['x-svc-upstream-provider']).toBe('gemini');
+    expect(h.mocks.anthropic.generations()).toHaveLength(0);
+    expect(h.logs[0]!.attempts[0]).toMatchObject({ target: 'anthropic/claude-sonnet-4-5', status: 0, errorCode: 'unsupported_modality' });
+    expect(h.logs[0]!.attempts[0]!.skipped).toMatch(/audio/);
+  });
+
+  it('when no target can, the client gets the first one\'s 400', async () => {
+    const r = await post(`${h.groupA('team')}/chat/completions`, audio('audio-only-anthropic'));
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe('unsupported_modality');
+    expect(r.json.error.message).toMatch(/^anthropic /);
+    expect(h.logs[0]!.attempts).toHaveLength(2);
+  });
+
+  it('an unknown provider in a group is skipped, the next target answers', async () => {
+    const r = await post(`${h.groupA('team')}/chat/completions`, chat('half-connected'));
+    expect(r.status).toBe(200);
+    expect(h.logs[0]!.attempts[0]).toMatchObject({ target: 'nope/x', errorCode: 'invalid_model' });
+  });
+});
+
+describe('names and bases', () => {
+  it('names may contain / and .', async () => {
+    const r = await post(`${h.groupA('team')}/chat/completions`, chat('vendor/model.v1'));
+    expect(r.status).toBe(200);
+    expect(h.mocks.openrouter.lastGeneration().body.model).toBe('openai/gpt-5');
+  });
+
+  it('an unknown name → 404 model_not_found listing the names; unknown group → 404 group_not_found', async () => {
+    const r = await post(`${h.groupA('team')}/chat/completions`, chat('gpt-9'));
+    expect(r.status).toBe(404);
+    expect(r.json.error.code).toBe('model_not_found');
+    expect(r.json.error.message).toContain('claude-sonnet-4-5, fast');
+    const b = await post(`${h.groupB('ghost')}/v1/messages`, msg('x'));
+    expect(b.status).toBe(404);
+    expect(b.json).toMatchObject({ type: 'error', error: { type: 'not_found_error', code: 'group_not_found' } });
+  });
+
+  it('a provider id is not a group name', async () => {
+    const r = await post(`${h.groupA('team')}/chat/completions`, chat('openai/gpt-5.4'));
+    expect(r.status).toBe(404);
+  });
+
+  it('GET models on a group base lists exactly its names, in each shape', async () => {
+    const a = new OpenAI({ baseURL: h.groupA('team'), apiKey: 'k', maxRetries: 0 });
+    const ids: string[] = [];
+    for await (const m of a.models.list()) ids.push(m.id);
+    expect(ids).toEqual(['claude-sonnet-4-5', 'fast', 'audio', 'audio-only-anthropic', 'vendor/model.v1', 'half-connected']);
+    const b = new Anthropic({ baseURL: h.groupB('team'), apiKey: 'k', maxRetries: 0 });
+    const page = await b.models.list();
+    expect(page.data.map((m) => m.id)).toEqual(ids);
+    expect(page.data[0]).toMatchObject({ type: 'model', display_name: 'claude-sonnet-4-5', created_at: '2026-01-02T03:04:05Z' });
+    const raw = await new Promise<string>((resolve) => {
+      request(`${h.groupB('team')}/v1/models`, (res) => {
+        let t = '';
+        res.on('data', (c: Buffer) => (t += c.toString()));
+        res.on('end', () => resolve(t));
+      }).end();
+    });
+    expect(JSON.parse(raw)).toMatchObject({ has_more: false, first_id: 'claude-sonnet-4-5', last_id: 'half-connected' });
+  });
+
+  it('count_tokens on a group base resolves the name', async () => {
+    const b = new Anthropic({ baseURL: h.groupB('team'), apiKey: 'k', maxRetries: 0 });
+    const n = await b.messages.countTokens({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hello' }] });
+    expect(n.input_tokens).toBeGreaterThan(0);
+  });
+});
