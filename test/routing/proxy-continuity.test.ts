@@ -1,0 +1,153 @@
+/**
+ * Reasoning continuity for clients that drop reasoning proof (the reasoning cache), the
+ * thinking-off fallback, and tool names longer than 64 characters.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { post, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => h.reset());
+
+const weatherTool = { type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } };
+
+describe('Anthropic thinking through a Chat client that drops reasoning fields', () => {
+  it('the cached thinking block is put back on the replayed tool-call turn', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const first = await client.chat.completions.create({
+      model: 'anthropic/claude-sonnet-4-5',
+      reasoning_effort: 'high',
+      tools: [weatherTool],
+      messages: [{ role: 'user', content: 'weather in Paris?' }],
+    });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    expect(h.mocks.anthropic.lastGeneration().body.thinking).toMatchObject({ type: 'enabled' });
+    // a typical client: keeps only role/content/tool_calls of the assistant message
+    const second = await client.chat.completions.create({
+      model: 'anthropic/claude-sonnet-4-5',
+      reasoning_effort: 'high',
+      tools: [weatherTool],
+      messages: [
+        { role: 'user', content: 'weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [call] },
+        { role: 'tool', tool_call_id: call.id, content: '21°C' },
+      ],
+    });
+    expect(second.choices[0]!.message.content).toContain('21°C');
+    const sent = h.mocks.anthropic.lastGeneration().body;
+    expect(sent.thinking).toMatchObject({ type: 'enabled' });
+    expect(sent.messages[1].content[0].type).toBe('thinking');
+  });
+
+  it('with nothing cached, thinking is turned off for that request instead of a 400', async () => {
+    const r = await post(`${h.a}/chat/completions`, {
+      model: 'anthropic/claude-sonnet-4-5',
+      reasoning_effort: 'high',
+      tools: [weatherTool],
+      messages: [
+        { role: 'user', content: 'weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_never_seen', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'toolu_never_seen', content: '21°C' },
+      ],
+    });
+    expect(r.status).toBe(200);
+    expect(h.mocks.anthropic.lastGeneration().body.thinking).toBeUndefined();
+  });
+});
+
+describe('Gemini thought signatures', () => {
+  it('round-trip through a Messages client (which has no field for them)', async () => {
+    const client = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+    const tools = [{ name: 'get_weather', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] } }];
+    const first = await client.messages.create({ model: 'gemini/gemini-3-pro-preview', max_tokens: 100, tools, messages: [{ role: 'user', content: 'weather?' }] });
+    const use = first.content.find((b) => b.type === 'tool_use')!;
+    expect(use).toBeTruthy();
+    const second = await client.messages.create({
+      model: 'gemini/gemini-3-pro-preview',
+      max_tokens: 100,
+      tools,
+      messages: [
+        { role: 'user', content: 'weather?' },
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'sunny' }] },
+      ],
+    });
+    expect(second.content.find((b) => b.type === 'text')).toMatchObject({ text: 'Tool said: sunny' });
+    const replayed = h.mocks.gemini.lastGeneration().body.messages.find((m: { role: string }) => m.role === 'assistant');
+    expect(replayed.tool_calls[0].extra_content.google.thought_signature).toMatch(/^CiQB/);
+  });
+
+  it('are re-attached for a Chat client (passthrough) that dropped extra_content, streamed answer', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const stream = await client.chat.completions.create({ model: 'gemini/gemini-3-pro-preview', stream: true, tools: [weatherTool], messages: [{ role: 'user', content: 'weather?' }] });
+    let id = '';
+    let args = '';
+    for await (const c of stream) {
+      const tc = c.choices[0]?.delta.tool_calls?.[0];
+      if (tc?.id) id = tc.id;
+      if (tc?.function?.arguments) args += tc.function.arguments;
+    }
+    expect(id).not.toBe('');
+    const r = await client.chat.completions.create({
+      model: 'gemini/gemini-3-pro-preview',
+      tools: [weatherTool],
+      messages: [
+        { role: 'user', content: 'weather?' },
+        { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'get_weather', arguments: args } }] },
+        { role: 'tool', tool_call_id: id, content: 'sunny' },
+      ],
+    });
+    expect(r.choices[0]!.message.content).toBe('Tool said: sunny');
+  });
+});
+
+describe('tool names over 64 characters', () => {
+  const long = `mcp__a_really_long_server_name__${'and_a_very_descriptive_tool_name_'.repeat(2)}v2`;
+
+  it('reach a 64-char target shortened and come back restored (non-stream and stream)', async () => {
+    expect(long.length).toBeGreaterThan(64);
+    const client = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+    const tools = [{ name: long, input_schema: { type: 'object' as const, properties: { q: { type: 'string' } }, required: ['q'] } }];
+    const res = await client.messages.create({ model: 'openai/gpt-5.4', max_tokens: 100, tools, messages: [{ role: 'user', content: 'go' }] });
+    const sentName: string = h.mocks.openai.lastGeneration().body.tools[0].name;
+    expect(sentName.length).toBeLessThanOrEqual(64);
+    expect(sentName).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(res.content.find((b) => b.type === 'tool_use')).toMatchObject({ name: long });
+
+    const streamed = await client.messages.stream({ model: 'openai/gpt-5.4', max_tokens: 100, tools, messages: [{ role: 'user', content: 'go' }] }).finalMessage();
+    expect(streamed.content.find((b) => b.type === 'tool_use')).toMatchObject({ name: long });
+
+    // history with the long name is shortened the same way
+    const use = res.content.find((b) => b.type === 'tool_use')!;
+    await client.messages.create({
+      model: 'openai/gpt-5.4',
+      max_tokens: 100,
+      tools,
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [use] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'done' }] },
+      ],
+    });
+    const input = h.mocks.openai.lastGeneration().body.input as Array<{ type: string; name?: string }>;
+    expect(input.find((i) => i.type === 'function_call')!.name).toBe(sentName);
+  });
+
+  it('a passthrough target receives the names untouched', async () => {
+    const client = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+    await client.messages.create({
+      model: 'anthropic/claude-sonnet-4-5',
+      max_tokens: 100,
+      tools: [{ name: long, input_schema: { type: 'object', properties: {} } }],
+      messages: [{ role: 'user', content: 'go' }],
+    });
+    expect(h.mocks.anthropic.lastGeneration().body.tools[0].name).toBe(long);
+  });
+});
