@@ -119,6 +119,88 @@ describe('thinking signature survives across turns', () => {
     expect(JSON.stringify(input)).not.toContain('svcp1.'); // no envelope reaches OpenAI
   });
 
+  it('Anthropic thinking → Responses client (reasoning item) → back as the same signed thinking block', async () => {
+    const m = world.mocks.anthropic;
+    m.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const params = { model: MODELS.anthropic, reasoning: { effort: 'high' as const }, max_output_tokens: 8000, tools: [responsesWeatherTool] };
+    const first = await chat.responses.create({ ...params, input: 'Weather in Paris?' });
+    const sig = m.lastSignature!;
+    const rs = first.output.find((o) => o.type === 'reasoning') as OpenAI.Responses.ResponseReasoningItem;
+    const fc = first.output.find((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
+    expect(rs?.id).toMatch(/^rs_/);
+    expect(rs.encrypted_content).toBeTruthy();
+    expect(first.output_text ?? '').not.toContain(THOUGHT);
+    await chat.responses.create({
+      ...params,
+      input: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { type: 'reasoning', id: rs.id, summary: rs.summary, encrypted_content: rs.encrypted_content },
+        { type: 'function_call', call_id: fc.call_id, name: fc.name, arguments: fc.arguments },
+        { type: 'function_call_output', call_id: fc.call_id, output: 'sunny' },
+      ],
+    });
+    const turn = m.lastGeneration().body.messages.find((x: { role: string }) => x.role === 'assistant');
+    expect(turn.content[0]).toMatchObject({ type: 'thinking', signature: sig });
+    expect(turn.content[1]).toMatchObject({ type: 'tool_use', id: fc.call_id });
+  });
+
+  it('OpenRouter signed reasoning_details → Messages client → back to OpenRouter verbatim', async () => {
+    const m = world.mocks.openrouter;
+    m.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const question: Anthropic.MessageParam = { role: 'user', content: 'Weather in Paris?' };
+    const params = { model: MODELS.openrouter, max_tokens: 8000, thinking: { type: 'enabled' as const, budget_tokens: 4000 }, tools: [messagesWeatherTool] };
+    const first = await ant.messages.stream({ ...params, messages: [question] }).finalMessage();
+    const issued = [...m.signatures].pop(); // the signature this OpenRouter mock just issued
+    expect(first.content[0]).toMatchObject({ type: 'thinking', thinking: THOUGHT });
+    const toolUse = first.content.find((b) => b.type === 'tool_use') as Anthropic.ToolUseBlock;
+    await ant.messages.create({
+      ...params,
+      messages: [question, { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: 'sunny' }] }],
+    });
+    const assistant = (m.lastGeneration().body.messages as Array<Record<string, unknown>>).find((x) => x.role === 'assistant')!;
+    const details = assistant.reasoning_details as Array<Record<string, unknown>> | undefined;
+    expect(details, 'reasoning_details replayed on the assistant message').toBeDefined();
+    expect(details!.find((d) => d.signature)?.signature).toBe(issued);
+  });
+
+  it.each(['chat', 'responses'] as const)('Gemini 3 thought signature restored when a %s client cannot carry it', async (via) => {
+    const m = world.mocks.gemini;
+    const model = 'gemini/gemini-3-pro-preview';
+    let callId: string;
+    if (via === 'chat') {
+      const first = await chat.chat.completions.create({ model, messages: [{ role: 'user', content: 'Weather?' }], tools: [chatWeatherTool] });
+      const call = first.choices[0]!.message.tool_calls![0]! as OpenAI.Chat.ChatCompletionMessageFunctionToolCall;
+      callId = call.id;
+      // A client that keeps only the standard fields (no extra_content).
+      await chat.chat.completions.create({
+        model,
+        tools: [chatWeatherTool],
+        messages: [
+          { role: 'user', content: 'Weather?' },
+          { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: call.function }] },
+          { role: 'tool', tool_call_id: call.id, content: 'sunny' },
+        ],
+      });
+    } else {
+      const first = await chat.responses.create({ model, input: 'Weather?', tools: [responsesWeatherTool] });
+      const fc = first.output.find((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
+      callId = fc.call_id;
+      await chat.responses.create({
+        model,
+        tools: [responsesWeatherTool],
+        input: [
+          { role: 'user', content: 'Weather?' },
+          { type: 'function_call', call_id: fc.call_id, name: fc.name, arguments: fc.arguments },
+          { type: 'function_call_output', call_id: fc.call_id, output: 'sunny' },
+        ],
+      });
+    }
+    const sent = (m.lastGeneration().body.messages as Array<Record<string, unknown>>).find((x) => x.role === 'assistant')!;
+    const tc = (sent.tool_calls as Array<{ id: string; extra_content?: { google?: { thought_signature?: string } } }>)[0]!;
+    expect(tc.id).toBe(callId);
+    expect(tc.extra_content?.google?.thought_signature).toBe(m.thoughtSignatures.get(callId));
+  });
+
   it('Gemini thought signatures on tool calls round-trip through a Messages client', async () => {
     const m = world.mocks.gemini;
     const model = 'gemini/gemini-3-pro-preview';
