@@ -19,12 +19,16 @@ const NAMES = {
   gpt: 'gpt-5.4/fast', // a name with "/" and "."
   refused: 'refused', // an endpoint where nothing listens, then ca
   allFail: 'all-fail', // anthropic, then openrouter
+  audio: 'listen', // anthropic (cannot take input_audio), then openrouter
+  audioNone: 'listen-nowhere', // anthropic, then openai: neither takes input_audio
 };
 const TARGETS = {
   [NAMES.claude]: [MODELS.anthropic, MODELS.customA],
   [NAMES.gpt]: [MODELS.openai, 'openrouter/openai/gpt-5'],
   [NAMES.refused]: ['dead/m1', MODELS.customA],
   [NAMES.allFail]: [MODELS.anthropic, MODELS.openrouter],
+  [NAMES.audio]: [MODELS.anthropic, MODELS.openrouter],
+  [NAMES.audioNone]: [MODELS.anthropic, MODELS.openai],
 };
 const TIMEOUT_MS = 1_500;
 
@@ -121,6 +125,8 @@ describe('fallback, not streamed', () => {
       [MODELS.customA, 200],
     ]);
     expect(entry).toMatchObject({ status: 200, provider: 'ca', model: 'qwen3-coder', fallback: true, streamed: false });
+    for (const a of entry.attempts) expect(a.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(entry.attempts[0]!.errorCode).toBeTruthy();
   });
 
   it('429 (with Retry-After) → next target; Messages client', async () => {
@@ -207,6 +213,37 @@ describe('fallback, not streamed', () => {
     const b = await rejection(ant.messages.create({ model: NAMES.allFail, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }));
     expect(b.status).toBe(429);
     expect((b.error as { type?: string; error?: { type?: string } }).error?.type).toBe('rate_limit_error');
+  });
+});
+
+describe('policy checks per target', () => {
+  const audio: OpenAI.Chat.ChatCompletionMessageParam = {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'What is said here?' },
+      { type: 'input_audio', input_audio: { data: Buffer.from('RIFFfakewav').toString('base64'), format: 'wav' } },
+    ],
+  };
+
+  it('a target that cannot take the request is skipped with its reason; the next one answers', async () => {
+    const { response } = await chat.chat.completions.create({ model: NAMES.audio, messages: [audio] }).withResponse();
+    expect(response.headers.get('x-svc-upstream-provider')).toBe('openrouter');
+    expect(world.mocks.anthropic.requests).toHaveLength(0);
+    const entry = await logged(NAMES.audio);
+    expect(entry.attempts.map((a) => [a.target, a.status])).toEqual([
+      [MODELS.anthropic, 0],
+      [MODELS.openrouter, 200],
+    ]);
+    expect(entry.attempts[0]!.skipped, 'the skip reason').toBeTruthy();
+  });
+
+  it('when no target can take it, the client gets the 400 of the first', async () => {
+    const e = await rejection(chat.chat.completions.create({ model: NAMES.audioNone, messages: [audio] }));
+    expect(e.status).toBe(400);
+    expect(errorCode(e)).toBe('unsupported_modality');
+    expect(e.message).toMatch(/anthropic/i);
+    expect(world.mocks.anthropic.requests).toHaveLength(0);
+    expect(world.mocks.openai.requests).toHaveLength(0);
   });
 });
 
