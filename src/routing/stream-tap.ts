@@ -19,6 +19,8 @@ const NEEDLE_ERROR = Buffer.from('"error"');
 const NEEDLE_SIGNATURE = Buffer.from('"thought_signature"');
 /** Longest line we assemble for inspection; longer ones are forwarded but not read. */
 const MAX_LINE = 16 * 1024 * 1024;
+/** How far from the end the terminal event is looked for. */
+const TAIL = 512;
 
 const TERMINATORS: Readonly<Record<Dialect, readonly string[]>> = {
   chat: ['[DONE]'],
@@ -42,6 +44,9 @@ export class StreamTap {
   private lineWanted = false;
   private last: Buffer | undefined;
   private beforeLast: Buffer | undefined;
+  /** The latest chunks (by reference) covering at least TAIL bytes, to find the terminal event. */
+  private readonly recent: Buffer[] = [];
+  private recentBytes = 0;
 
   constructor(dialect: Dialect, onSignature?: SignatureSink) {
     this.dialect = dialect;
@@ -52,6 +57,9 @@ export class StreamTap {
   push(chunk: Buffer): void {
     this.beforeLast = this.last;
     this.last = chunk;
+    this.recent.push(chunk);
+    this.recentBytes += chunk.length;
+    while (this.recent.length > 1 && this.recentBytes - this.recent[0]!.length >= TAIL) this.recentBytes -= this.recent.shift()!.length;
     let pos = 0;
 
     // The line left unfinished by earlier chunks.
@@ -109,13 +117,9 @@ export class StreamTap {
   finish(): boolean {
     if (this.lineWanted && this.lineParts.length > 0) this.inspect(Buffer.concat(this.lineParts));
     this.resetLine();
-    const last = this.last;
-    if (!last) return false;
-    const tailLen = 512;
-    const window =
-      this.beforeLast && last.length < tailLen
-        ? Buffer.concat([this.beforeLast.subarray(Math.max(0, this.beforeLast.length - tailLen)), last])
-        : last.subarray(Math.max(0, last.length - tailLen));
+    if (this.recent.length === 0) return false;
+    const joined = this.recent.length === 1 ? this.recent[0]! : Buffer.concat(this.recent);
+    const window = joined.subarray(Math.max(0, joined.length - TAIL));
     return TERMINATORS[this.dialect].some((t) => window.includes(t));
   }
 
@@ -174,7 +178,18 @@ export class StreamTap {
 
   /** A needle split between the end of the unfinished line and the start of this chunk. */
   private needleAcrossBoundary(chunk: Buffer): boolean {
-    const prev = this.lineParts[this.lineParts.length - 1]!;
+    const want = NEEDLE_SIGNATURE.length - 1;
+    let prev = this.lineParts[this.lineParts.length - 1]!;
+    if (prev.length < want && this.lineParts.length > 1) {
+      // tiny chunks: gather the line's last bytes from several parts (rare; a small copy)
+      const parts: Buffer[] = [];
+      let n = 0;
+      for (let i = this.lineParts.length - 1; i >= 0 && n < want; i--) {
+        parts.unshift(this.lineParts[i]!);
+        n += this.lineParts[i]!.length;
+      }
+      prev = Buffer.concat(parts);
+    }
     for (const needle of this.needles) {
       for (let k = 1; k < needle.length; k++) {
         if (k > prev.length || needle.length - k > chunk.length) continue;

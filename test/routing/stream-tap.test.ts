@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { firstEventError, StreamTap } from '../../src/routing/stream-tap.js';
+
+const chatStream = [
+  ...Array.from({ length: 200 }, (_, i) => `data: {"id":"c","choices":[{"index":0,"delta":{"content":"tok${i} \\"usage\\": {"}}],"usage":null}\n\n`),
+  'data: {"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}\n\n',
+  'data: {"id":"c","choices":[],"usage": {"prompt_tokens":120,"completion_tokens":30,"prompt_tokens_details":{"cached_tokens":64},"completion_tokens_details":{"reasoning_tokens":12}}}\n\n',
+  'data: [DONE]\n\n',
+].join('');
+
+const messagesStream = [
+  'event: message_start\ndata: {"type":"message_start","message":{"id":"m","usage":{"input_tokens":40,"cache_creation_input_tokens":5,"cache_read_input_tokens":80,"output_tokens":1}}}\n\n',
+  'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n',
+  'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hé🎉"}}\n\n',
+  'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n',
+  'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":90,"output_tokens_details":{"thinking_tokens":50}}}\n\n',
+  'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+].join('');
+
+const responsesStream = [
+  'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"r","status":"in_progress","error":null,"usage":null,"tools":[{"type":"function","name":"f","parameters":{"properties":{"usage":{"type":"string"}}}}]}}\n\n',
+  'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":1,"delta":"x"}\n\n',
+  'event: response.completed\ndata: {"type":"response.completed","sequence_number":2,"response":{"id":"r","status":"completed","error":null,"usage":{"input_tokens":120,"input_tokens_details":{"cached_tokens":64},"output_tokens":30,"output_tokens_details":{"reasoning_tokens":12}}}}\n\n',
+].join('');
+
+function feed(tap: StreamTap, text: string, cuts: number[]): boolean {
+  const buf = Buffer.from(text);
+  let prev = 0;
+  for (const c of [...cuts, buf.length]) {
+    tap.push(buf.subarray(prev, c));
+    prev = c;
+  }
+  return tap.finish();
+}
+
+describe('StreamTap', () => {
+  const cases = [
+    ['chat', chatStream, { input: 120, output: 30, cached: 64, reasoning: 12 }],
+    ['messages', messagesStream, { input: 125, output: 90, cached: 80, reasoning: 50 }],
+    ['responses', responsesStream, { input: 120, output: 30, cached: 64, reasoning: 12 }],
+  ] as const;
+
+  for (const [dialect, text, usage] of cases) {
+    it(`${dialect}: usage and terminal event, whole and split at every byte`, () => {
+      const whole = new StreamTap(dialect);
+      expect(feed(whole, text, [])).toBe(true);
+      expect(whole.usage).toEqual(usage);
+      const bytes = Buffer.byteLength(text);
+      const step = dialect === 'chat' ? 7 : 1; // the chat stream is long: every 7th byte still covers all phases
+      for (let i = 1; i < bytes; i += step) {
+        const tap = new StreamTap(dialect);
+        expect(feed(tap, text, [i]), `cut ${i}`).toBe(true);
+        expect(tap.usage, `cut ${i}`).toEqual(usage);
+        expect(tap.error).toBeUndefined();
+      }
+    });
+  }
+
+  it('byte-by-byte feeding gives the same usage', () => {
+    const tap = new StreamTap('messages');
+    const cuts = Array.from({ length: Buffer.byteLength(messagesStream) - 1 }, (_, i) => i + 1);
+    expect(feed(tap, messagesStream, cuts)).toBe(true);
+    expect(tap.usage?.input).toBe(125);
+  });
+
+  it('parses only candidate events: one JSON.parse for a 200-chunk chat stream', () => {
+    const original = JSON.parse;
+    let parses = 0;
+    JSON.parse = ((...args: Parameters<typeof JSON.parse>) => {
+      parses++;
+      return original(...args);
+    }) as typeof JSON.parse;
+    try {
+      const tap = new StreamTap('chat');
+      for (const event of chatStream.split(/(?<=\n\n)/)) tap.push(Buffer.from(event));
+      tap.finish();
+    } finally {
+      JSON.parse = original;
+    }
+    expect(parses).toBe(1);
+  });
+
+  it('notices a stream cut short, and upstream error events', () => {
+    const cut = new StreamTap('messages');
+    expect(feed(cut, messagesStream.slice(0, 400), [])).toBe(false);
+    const err = new StreamTap('chat');
+    feed(err, 'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"error":{"message":"boom","type":"server_error"}}\n\n', []);
+    expect(err.error).toMatchObject({ message: 'boom', impliedStatus: 500 });
+  });
+
+  it('hands Gemini thought signatures to the sink', () => {
+    const seen: Array<[string, string]> = [];
+    const tap = new StreamTap('chat', (id, sig) => seen.push([id, sig]));
+    const text = 'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"},"extra_content":{"google":{"thought_signature":"CiQBsig"}}}]}}]}\n\ndata: [DONE]\n\n';
+    for (let i = 1; i < text.length; i += 13) {
+      seen.length = 0;
+      feed(tap, text, [i]);
+    }
+    expect(seen).toEqual([['call_1', 'CiQBsig']]);
+  });
+
+  it('reads the last Responses sequence number and whether the bytes end at an event boundary', () => {
+    const tap = new StreamTap('responses');
+    tap.push(Buffer.from(responsesStream.slice(0, responsesStream.indexOf('event: response.completed'))));
+    expect(tap.lastSequenceNumber()).toBe(1);
+    expect(tap.endsAtEventBoundary()).toBe(true);
+    tap.push(Buffer.from('event: response.completed\ndata: {"ty'));
+    expect(tap.endsAtEventBoundary()).toBe(false);
+  });
+});
+
+describe('firstEventError', () => {
+  it('recognises a stream that opens with an error event', () => {
+    expect(firstEventError(Buffer.from('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'), 'messages')).toMatchObject({
+      message: 'Overloaded',
+      impliedStatus: 529,
+    });
+    expect(firstEventError(Buffer.from('event: message_start\ndata: {"type":"message_start","message":{}}\n\n'), 'messages')).toBeUndefined();
+    expect(firstEventError(Buffer.from('data: {"error":{"message":"x","type":"server_error"}}'), 'chat')).toBeUndefined(); // incomplete line: not judged
+  });
+});
