@@ -1,7 +1,7 @@
 /**
  * The HTTP front door: raw node:http with a hand-written dispatcher for the proxy bases (the hot
  * path: host check, route match, key check, then straight to the routing core), and hono only for
- * /health and /admin/*. Also tracks in-flight requests for a graceful drain on stop.
+ * /health and /admin/*. Drains gracefully on stop without any per-request bookkeeping.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,9 +35,7 @@ export class ProxyServer {
   private hostGuard: HostGuard;
   private boundHost = '127.0.0.1';
   private port = 0;
-  private inflight = 0;
   private draining = false;
-  private onIdle: (() => void) | undefined;
 
   constructor(opts: ProxyServerOptions) {
     this.opts = opts;
@@ -74,40 +72,37 @@ export class ProxyServer {
     this.cors.configure(settings.corsOrigins);
   }
 
-  get inflightRequests(): number {
-    return this.inflight;
-  }
-
   /**
    * Stop accepting, let in-flight requests finish for up to `timeoutMs`, then close whatever is
-   * left. Returns how many requests had to be cut.
+   * left. Returns how many connections were still busy and had to be cut.
+   *
+   * Node keeps a kept-alive connection open after its last response, so connections are closed
+   * as soon as they turn idle (polled here, which keeps the request path free of bookkeeping).
    */
   async drain(timeoutMs: number): Promise<number> {
     this.draining = true;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeIdleConnections();
-    if (this.inflight > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
-        this.onIdle = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+    let closed = false;
+    const allClosed = new Promise<void>((resolve) =>
+      this.server.close(() => {
+        closed = true;
+        resolve();
+      }),
+    );
+    const deadline = Date.now() + timeoutMs;
+    while (!closed && Date.now() < deadline) {
+      this.server.closeIdleConnections();
+      await Promise.race([allClosed, new Promise((r) => setTimeout(r, 25))]);
     }
-    const cut = this.inflight;
-    this.server.closeAllConnections();
-    await closed;
+    let cut = 0;
+    if (!closed) {
+      cut = await new Promise<number>((resolve) => this.server.getConnections((err, n) => resolve(err ? 0 : n)));
+      this.server.closeAllConnections();
+    }
+    await allClosed;
     return cut;
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    this.inflight++;
-    res.once('close', () => {
-      this.inflight--;
-      if (this.inflight === 0 && this.onIdle) this.onIdle();
-    });
-
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);

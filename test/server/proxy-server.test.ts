@@ -229,7 +229,6 @@ describe('proxy server: graceful drain', () => {
     const quick = body(200);
     const slow = body(5_000);
     await new Promise((r) => setTimeout(r, 100));
-    expect(h.server.inflightRequests).toBe(2);
     const started = Date.now();
     const cut = await h.server.drain(600);
     expect(Date.now() - started).toBeLessThan(2_000);
