@@ -95,6 +95,13 @@ function rejectUnconvertible(body: Json): void {
   }
 }
 
+/** `verbosity` (gpt-5 family): kept in the hub so a Responses target gets it as text.verbosity. */
+function decodeVerbosity(v: unknown): HubRequest['verbosity'] {
+  if (v === undefined || v === null) return undefined;
+  if (v === 'low' || v === 'medium' || v === 'high') return v;
+  throw badRequest(REQ, 'verbosity must be "low", "medium" or "high".', 'verbosity');
+}
+
 /** `top_k` from clients of vLLM/OpenRouter-style servers; 0 and -1 mean "off". */
 function decodeTopK(v: unknown): number | undefined {
   const k = optIntegerInRange(v, -1, 1_000_000, REQ, 'top_k');
@@ -116,6 +123,8 @@ export function decodeRequest(raw: unknown): HubRequest {
   if (parallel !== undefined) req.parallelToolCalls = parallel;
   const responseFormat = decodeResponseFormat(body.response_format);
   if (responseFormat) req.responseFormat = responseFormat;
+  const verbosity = decodeVerbosity(body.verbosity);
+  if (verbosity) req.verbosity = verbosity;
 
   const maxOutputTokens = decodeMaxTokens(body);
   if (maxOutputTokens !== undefined) req.maxOutputTokens = maxOutputTokens;

@@ -66,6 +66,7 @@ const CASES: Array<[string, unknown, string, string | undefined]> = [
   ['tool_choice custom', { ...base, tools, tool_choice: { type: 'custom', custom: { name: 'g' } } }, 'unsupported_feature', 'tool_choice'],
   ['parallel_tool_calls not boolean', { ...base, parallel_tool_calls: 'yes' }, 'invalid_request', 'parallel_tool_calls'],
   ['response_format unknown type', { ...base, response_format: { type: 'yaml' } }, 'invalid_response_format', 'response_format.type'],
+  ['verbosity unknown', { ...base, verbosity: 'chatty' }, 'invalid_request', 'verbosity'],
   ['json_schema without json_schema', { ...base, response_format: { type: 'json_schema' } }, 'invalid_response_format', 'response_format.json_schema'],
   ['reasoning_effort unknown', { ...base, reasoning_effort: 'extreme' }, 'invalid_reasoning', 'reasoning_effort'],
   ['reasoning_effort upper case', { ...base, reasoning_effort: 'HIGH' }, 'invalid_reasoning', 'reasoning_effort'],

@@ -1,0 +1,133 @@
+/**
+ * Helpers every protocol test folder shares: a seeded random generator, byte splitting, SSE
+ * replay through the real parser, golden-file reading and writing, and the "only clean errors"
+ * check used by the property tests.
+ */
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import type { StreamDecoder, StreamEncoder } from '../../../src/protocols/codec.js';
+import { ProtocolError } from '../../../src/protocols/errors.js';
+import type { HubEvent } from '../../../src/protocols/hub.js';
+import { SseParser, type SseEvent } from '../../../src/protocols/sse.js';
+
+/** `UPDATE_GOLDEN=1` rewrites the expected side of golden files; review the diff before committing. */
+export const UPDATE_GOLDEN = process.env.UPDATE_GOLDEN === '1';
+
+/** Deterministic pseudo-random generator (mulberry32): reproducible random splits and picks. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `bytes` cut at the given offsets (any order, duplicates and out-of-range values tolerated). */
+export function splitAt(bytes: Uint8Array, offsets: ReadonlyArray<number>): Uint8Array[] {
+  const points = [...new Set(offsets.map((o) => Math.max(0, Math.min(bytes.length, o))))].sort((a, b) => a - b);
+  const chunks: Uint8Array[] = [];
+  let last = 0;
+  for (const p of points) {
+    chunks.push(bytes.subarray(last, p));
+    last = p;
+  }
+  chunks.push(bytes.subarray(last));
+  return chunks;
+}
+
+/** Between 1 and `max` distinct cut points inside a buffer of `len` bytes. */
+export function randomOffsets(len: number, rnd: () => number, max = 12): number[] {
+  const n = 1 + Math.floor(rnd() * max);
+  const set = new Set<number>();
+  for (let i = 0; i < n; i++) set.add(1 + Math.floor(rnd() * Math.max(1, len - 1)));
+  return [...set].sort((a, b) => a - b);
+}
+
+/** Every way the tests cut a stream: in two at each byte offset, one byte at a time, and seeded random cuts. */
+export function* everySplit(bytes: Uint8Array, randomRuns = 20, seed = 7): Generator<Uint8Array[]> {
+  for (let i = 0; i <= bytes.length; i++) yield [bytes.subarray(0, i), bytes.subarray(i)];
+  yield [...bytes].map((b) => Uint8Array.of(b));
+  const rnd = rng(seed);
+  for (let r = 0; r < randomRuns; r++) yield splitAt(bytes, randomOffsets(bytes.length, rnd));
+}
+
+/** SSE events of `chunks` as the real parser delivers them. */
+export function parseSseEvents(chunks: Iterable<Uint8Array>): SseEvent[] {
+  const events: SseEvent[] = [];
+  const parser = new SseParser((e) => events.push(e));
+  for (const c of chunks) parser.push(c);
+  parser.end();
+  return events;
+}
+
+/** Bytes (in the given chunks) through the SSE parser and a stream decoder, ended: every hub event. */
+export function decodeChunks(decoder: StreamDecoder, chunks: Iterable<Uint8Array>): HubEvent[] {
+  const out: HubEvent[] = [];
+  const parser = new SseParser((e) => out.push(...decoder.push(e)));
+  for (const c of chunks) parser.push(c);
+  parser.end();
+  out.push(...decoder.end());
+  return out;
+}
+
+/**
+ * Upstream bytes → parser → decoder → encoder → the client's SSE text, written as it is produced
+ * chunk by chunk (what the proxy flushes), joined.
+ */
+export function relayChunks(decoder: StreamDecoder, encoder: StreamEncoder, chunks: Iterable<Uint8Array>): string {
+  let text = '';
+  const parser = new SseParser((e) => {
+    for (const ev of decoder.push(e)) text += encoder.encode(ev);
+  });
+  for (const c of chunks) parser.push(c);
+  parser.end();
+  for (const ev of decoder.end()) text += encoder.encode(ev);
+  return text;
+}
+
+/** The `data:` payloads of an SSE text: parsed JSON, or the string "[DONE]". */
+export function sseData(text: string): unknown[] {
+  return parseSseEvents([Buffer.from(text, 'utf8')]).map((ev) => (ev.data === '[DONE]' ? '[DONE]' : JSON.parse(ev.data)));
+}
+
+/** Drops undefined fields the way a JSON round trip does, so objects compare like their fixtures. */
+export function plain<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+export function readJson<T = unknown>(path: string): T {
+  return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+export function writeJson(path: string, data: unknown): void {
+  writeFileSync(path, JSON.stringify(data, null, 2) + '\n');
+}
+
+/** Names of the files in `dir` ending in `ext` (extension removed), sorted. */
+export function namesIn(dir: string, ext: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(ext))
+    .map((f) => f.slice(0, -ext.length))
+    .sort();
+}
+
+/** Runs `fn`; anything it throws must be a clean ProtocolError (a 4xx/5xx with a stable code). */
+export function onlyProtocolErrors(fn: () => unknown): ProtocolError | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof ProtocolError)) throw err;
+    expect(err.status).toBeGreaterThanOrEqual(400);
+    expect(typeof err.code).toBe('string');
+    expect(err.code.length).toBeGreaterThan(0);
+    return err;
+  }
+}
+
+/** Wire JSON viewed loosely, for assertions on deep paths of encoded bodies. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only view of arbitrary JSON
+export type Loose = any;
