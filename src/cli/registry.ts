@@ -30,6 +30,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'group', summary: 'model groups: your model names mapped to provider/model targets with fallback', load: () => import('./commands/group.js') },
   { name: 'logs', summary: 'the request log: latest requests, --follow, --json, filters', load: () => import('./commands/logs.js') },
   { name: 'stats', summary: 'requests, errors, tokens and p50/p95 latency by provider, model or key', load: () => import('./commands/stats.js') },
+  { name: 'tui', aliases: ['ui'], summary: 'terminal UI: live request log, keys, groups, providers', load: () => import('./commands/tui.js') },
 ];
 
 export function findCommand(name: string | undefined): CommandEntry | undefined {

@@ -11,6 +11,8 @@ interface StartFlags {
   host?: string;
   logBodies?: boolean;
   json?: boolean;
+  /** `--no-tui` sets false. */
+  tui?: boolean;
 }
 
 export function register(program: Command, ctx: CliContext): void {
@@ -22,6 +24,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from other machines)')
     .option('--log-bodies', 'log request and response bodies in the request log for this run (debugging; credentials and images redacted)')
     .option('--json', 'print pid, host, port and base URLs as JSON')
+    .option('--no-tui', 'with --foreground in a terminal: print the daemon log instead of opening the terminal UI')
     .action(async (flags: StartFlags) => {
       warnIfExposed(ctx, flags.host);
       if (flags.foreground) return runForeground(ctx, flags);
@@ -42,6 +45,11 @@ async function runForeground(ctx: CliContext, flags: StartFlags): Promise<void> 
     import('../../daemon/logger.js'),
     import('../../daemon/runtime-file.js'),
   ]);
+  // In an interactive terminal the TUI takes the screen (src/tui/foreground.ts); the daemon's own
+  // log then goes to daemon.log instead of stderr.
+  const withTui = flags.tui !== false && !flags.json && ctx.io.stdin.isTTY === true && (ctx.io.stdout as { isTTY?: boolean }).isTTY === true;
+  const foregroundTui = withTui ? await import('../../tui/foreground.js') : undefined;
+  const logFile = foregroundTui?.daemonLogFile(ctx.paths().daemonLog);
   let daemon;
   try {
     daemon = await startDaemon({
@@ -50,15 +58,21 @@ async function runForeground(ctx: CliContext, flags: StartFlags): Promise<void> 
       host: flags.host,
       logBodies: flags.logBodies,
       env: ctx.io.env,
-      logger: createDaemonLogger((line) => ctx.io.stderr.write(line)),
+      logger: createDaemonLogger(logFile ? logFile.write : (line) => ctx.io.stderr.write(line)),
     });
   } catch (err) {
+    await logFile?.close();
     if (err instanceof AlreadyRunningError) {
       ctx.err(`svc-proxy: ${err.message} Stop it first (svc-proxy stop) to run in the foreground.`);
       ctx.exitCode = 1;
       return;
     }
     throw err;
+  }
+  if (foregroundTui) {
+    await foregroundTui.runForegroundTui({ paths: ctx.paths(), env: ctx.io.env, daemon, stdin: ctx.io.stdin as NodeJS.ReadStream, stdout: ctx.io.stdout as NodeJS.WriteStream });
+    await logFile?.close();
+    return;
   }
   if (flags.json) ctx.json({ pid: daemon.pid, host: daemon.host, port: daemon.port, alreadyRunning: false, baseUrls: daemon.baseUrls });
   else {

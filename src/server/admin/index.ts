@@ -23,6 +23,7 @@ const ADMIN_MODULES: ReadonlyArray<() => Promise<{ default: AdminModule }>> = [
   () => import('./groups.js'),
   () => import('./logs.js'),
   () => import('./stats.js'),
+  () => import('./models.js'),
 ];
 
 export interface AdminAppOptions {

@@ -1,0 +1,29 @@
+/**
+ * GET /admin/models — the live model catalog (every connected provider, endpoint and local server),
+ * for the TUI's provider screen: `{models: [{id, provider, …}], counts: {<slug>: n}}`.
+ * A provider whose list cannot be fetched simply has no entry in `counts`.
+ */
+import { Hono } from 'hono';
+import { createModelCatalog, type CatalogModel, type ModelCatalog } from '../../providers/models.js';
+import type { AdminModule } from './module.js';
+
+export interface ModelsAnswer {
+  models: CatalogModel[];
+  counts: Record<string, number>;
+}
+
+const modelsModule: AdminModule = {
+  path: '/models',
+  routes(ctx) {
+    // Created on first use: a daemon nobody asks never fetches a list for the admin API.
+    let catalog: ModelCatalog | undefined;
+    return new Hono().get('/', async (c) => {
+      catalog ??= createModelCatalog({ config: () => ctx.store.current(), credential: (slug) => ctx.credentials.get(slug) });
+      const models = await catalog.list(c.req.raw.signal);
+      const counts: Record<string, number> = {};
+      for (const m of models) counts[m.provider] = (counts[m.provider] ?? 0) + 1;
+      return c.json({ models, counts } satisfies ModelsAnswer);
+    });
+  },
+};
+export default modelsModule;

@@ -1,0 +1,104 @@
+/**
+ * The whole TUI: tab bar, connection line, the current screen, help. Draws exactly one line less
+ * than the terminal's height so Ink never falls back to clearing the screen on each frame.
+ */
+import { Box, useApp, useInput } from 'ink';
+import { useCallback, useEffect, useState } from 'react';
+import { Help } from './components/Help.js';
+import { StatusLine } from './components/StatusLine.js';
+import { TabBar } from './components/TabBar.js';
+import type { DaemonLink } from './daemon-link.js';
+import { CaptureContext } from './hooks/use-capture.js';
+import { LinkContext, useLinkState } from './hooks/use-link.js';
+import { useLogFeed, type FeedOptions } from './hooks/use-log-feed.js';
+import { useTerminalSize, type TerminalSize } from './hooks/use-terminal-size.js';
+import { GroupsScreen } from './screens/GroupsScreen.js';
+import { KeysScreen } from './screens/KeysScreen.js';
+import { LogScreen } from './screens/LogScreen.js';
+import { ProvidersScreen } from './screens/ProvidersScreen.js';
+import { SCREENS, type ScreenId } from './screens/screens.js';
+import { ThemeContext, type Theme } from './theme.js';
+
+export interface AppProps {
+  link: DaemonLink;
+  theme: Theme;
+  /** A fixed size (tests); otherwise the terminal's, following resizes. */
+  size?: TerminalSize;
+  /** Shown on the status line, e.g. that the daemon was started for us. */
+  notice?: string;
+  /** Running inside `start --foreground`: quitting stops the daemon. */
+  foreground?: boolean;
+  initialScreen?: ScreenId;
+  feed?: FeedOptions;
+  statsPollMs?: number;
+}
+
+function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOptions, statsPollMs }: Omit<AppProps, 'link' | 'theme'>) {
+  const { exit } = useApp();
+  const { columns, rows } = useTerminalSize(size);
+  const state = useLinkState();
+  const feed = useLogFeed(feedOptions);
+  const [screen, setScreen] = useState<ScreenId>(initialScreen);
+  const [help, setHelp] = useState(false);
+  const [captures, setCaptures] = useState<ReadonlySet<string>>(new Set());
+
+  const capture = useCallback((id: string, on: boolean) => {
+    setCaptures((prev) => {
+      if (prev.has(id) === on) return prev;
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }, []);
+
+  useInput(
+    (input, key) => {
+      if (input === 'q') return exit();
+      if (input === '?') return setHelp(true);
+      const byKey = SCREENS.find((s) => s.key === input);
+      if (byKey) return setScreen(byKey.id);
+      if (key.tab) {
+        const i = SCREENS.findIndex((s) => s.id === screen);
+        setScreen(SCREENS[(i + (key.shift ? SCREENS.length - 1 : 1)) % SCREENS.length]!.id);
+      }
+    },
+    { isActive: captures.size === 0 },
+  );
+
+  const width = Math.max(20, columns);
+  const height = Math.max(6, rows - 1);
+  const body = height - 2;
+  return (
+    <CaptureContext.Provider value={capture}>
+      <Box flexDirection="column" width={width} height={height} overflow="hidden">
+        <TabBar current={screen} width={width} />
+        <StatusLine state={state} notice={notice} width={width} foreground={foreground} />
+        {help ? (
+          <Help screen={screen} height={body} onClose={() => setHelp(false)} />
+        ) : screen === 'log' ? (
+          <LogScreen feed={feed} width={width} height={body} statsPollMs={statsPollMs} />
+        ) : screen === 'keys' ? (
+          <KeysScreen width={width} height={body} />
+        ) : screen === 'groups' ? (
+          <GroupsScreen width={width} height={body} />
+        ) : (
+          <ProvidersScreen width={width} height={body} feed={feed} />
+        )}
+      </Box>
+    </CaptureContext.Provider>
+  );
+}
+
+export function App({ link, theme, ...rest }: AppProps) {
+  useEffect(() => {
+    link.start();
+  }, [link]);
+  return (
+    <ThemeContext.Provider value={theme}>
+      <LinkContext.Provider value={link}>
+        <Shell {...rest} />
+      </LinkContext.Provider>
+    </ThemeContext.Provider>
+  );
+}

@@ -1,0 +1,27 @@
+/** A yes/no question; only "y" says yes (Enter, Esc and "n" say no). */
+import { Text, useInput } from 'ink';
+import { useCaptureKeys } from '../hooks/use-capture.js';
+import { useTheme } from '../theme.js';
+
+export interface ConfirmProps {
+  question: string;
+  onYes(): void;
+  onNo(): void;
+}
+
+export function Confirm({ question, onYes, onNo }: ConfirmProps) {
+  const theme = useTheme();
+  useCaptureKeys(true);
+  useInput((input, key) => {
+    if (input === 'y' || input === 'Y') onYes();
+    else if (input === 'n' || input === 'N' || key.escape || key.return) onNo();
+  });
+  return (
+    <Text wrap="wrap">
+      <Text color={theme.warn} bold>
+        {question}
+      </Text>{' '}
+      [y/N]
+    </Text>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * A table with a selected row, scrolled to keep it in view. Columns are as wide as their widest
+ * cell up to a cap; the last column takes what is left of the width.
+ */
+import { Box, Text } from 'ink';
+import { useRef } from 'react';
+import { windowStart } from '../hooks/cursor.js';
+import { clip, widthsOf } from '../format.js';
+import { useTheme } from '../theme.js';
+
+export interface TableRow {
+  id: string;
+  cells: string[];
+  /** Per-cell colour (undefined = default). */
+  colours?: Array<string | undefined>;
+  dim?: boolean;
+  bold?: boolean;
+}
+
+export interface TableProps {
+  headers: string[];
+  rows: TableRow[];
+  caps: number[];
+  width: number;
+  /** Rows of data shown (the header comes on top). */
+  height: number;
+  /** Selected row index; -1 for none. */
+  cursor: number;
+  empty?: string;
+}
+
+export function Table({ headers, rows, caps, width, height, cursor, empty }: TableProps) {
+  const theme = useTheme();
+  const start = useRef(0);
+  start.current = windowStart(Math.max(0, cursor), rows.length, height, start.current);
+  const widths = widthsOf([headers, ...rows.map((r) => r.cells)], caps);
+  const shown = rows.slice(start.current, start.current + height);
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : clip(c, widths[i]!).padEnd(widths[i]!)));
+
+  return (
+    <Box flexDirection="column" height={height + 1} overflow="hidden">
+      <Text bold wrap="truncate-end">
+        {clip(line(headers).join('  '), width)}
+      </Text>
+      {rows.length === 0 && empty ? (
+        <Text color={theme.muted} wrap="truncate-end">
+          {empty}
+        </Text>
+      ) : null}
+      {shown.map((r, i) => {
+        const cells = line(r.cells);
+        const selected = start.current + i === cursor;
+        return (
+          <Text key={r.id} wrap="truncate-end" inverse={selected} dimColor={r.dim && !selected} bold={r.bold}>
+            {cells.map((c, j) => (
+              <Text key={j} color={r.colours?.[j]}>
+                {j === 0 ? '' : '  '}
+                {c}
+              </Text>
+            ))}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * Data loaded from the daemon: loads when the backend (re)appears, on `reload()`, and every
+ * `pollMs` while mounted. The last good data stays on screen while a reload runs or fails.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { isDaemonLoss, type TuiBackend } from '../backend.js';
+import { useBackend } from './use-link.js';
+
+export interface Resource<T> {
+  data: T | undefined;
+  error: string | undefined;
+  loading: boolean;
+  reload(): void;
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function useResource<T>(load: (b: TuiBackend) => Promise<T>, opts: { pollMs?: number } = {}): Resource<T> {
+  const backend = useBackend();
+  const loader = useRef(load);
+  loader.current = load;
+  const [state, setState] = useState<{ data: T | undefined; error: string | undefined; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [tick, setTick] = useState(0);
+
+  useEffect(() => {
+    if (!backend) return;
+    let cancelled = false;
+    setState((s) => (s.loading ? s : { ...s, loading: true }));
+    loader.current(backend).then(
+      (data) => {
+        if (!cancelled) setState({ data, error: undefined, loading: false });
+      },
+      (err: unknown) => {
+        // A lost daemon is shown once, by the status line; the data stays as it was.
+        if (!cancelled) setState((s) => ({ ...s, error: isDaemonLoss(err) ? s.error : errorText(err), loading: false }));
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [backend, tick]);
+
+  useEffect(() => {
+    if (!opts.pollMs || !backend) return;
+    const t = setInterval(() => setTick((n) => n + 1), opts.pollMs);
+    return () => clearInterval(t);
+  }, [opts.pollMs, backend]);
+
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+  return { ...state, reload };
+}

@@ -1,0 +1,68 @@
+/**
+ * Every field of one log entry as lines for the detail pane, attempts one per line, bodies (when
+ * the daemon logs them) pretty-printed. The entry never holds a key or a credential, so nothing
+ * here needs hiding.
+ */
+import { formatMs } from '../../cli/log-format.js';
+import type { RequestLogEntry } from '../../log/entry.js';
+import { statusText } from './columns.js';
+
+export interface DetailLine {
+  label?: string;
+  text: string;
+  /** Colour the text as this HTTP status. */
+  status?: number;
+  heading?: boolean;
+}
+
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+}
+
+function yesNo(b: boolean): string {
+  return b ? 'yes' : 'no';
+}
+
+function count(n: number | undefined): string {
+  return n === undefined ? '-' : String(n);
+}
+
+function bodyLines(title: string, body: unknown): DetailLine[] {
+  if (body === undefined) return [];
+  const text = typeof body === 'string' ? body : JSON.stringify(body, null, 2);
+  return [{ heading: true, text: title }, ...text.split('\n').map((l) => ({ text: `  ${l}` }))];
+}
+
+export function detailLines(e: RequestLogEntry): DetailLine[] {
+  const lines: DetailLine[] = [
+    { heading: true, text: `Request ${e.id}` },
+    { label: 'time', text: `${localTime(e.time)} (${e.time})` },
+    { label: 'key', text: e.keyName ? `${e.keyName}${e.keyId ? ` (${e.keyId})` : ''}` : (e.keyId ?? '-') },
+    { label: 'base', text: e.base.startsWith('group:') ? `group ${e.base.slice(6)}` : e.base },
+    { label: 'endpoint', text: `${e.endpoint} (inbound dialect ${e.dialect})` },
+    { label: 'model asked', text: e.modelAsked ?? '-' },
+    { label: 'answered by', text: e.provider ? `${e.provider} / ${e.model ?? '?'}` : '-' },
+    { label: 'status', text: statusText(e.status) + (e.status === 0 ? ' (no answer)' : ''), status: e.status },
+    { label: 'latency', text: formatMs(e.latencyMs) },
+    { label: 'TTFB', text: formatMs(e.ttfbMs) },
+    { label: 'streamed', text: yesNo(e.streamed) },
+    { label: 'fallback', text: e.fallback ? `yes (${e.attempts.length} attempts)` : 'no' },
+    {
+      label: 'tokens',
+      text: e.usage ? `in ${count(e.usage.input)} · out ${count(e.usage.output)} · cached ${count(e.usage.cached)} · reasoning ${count(e.usage.reasoning)}` : '-',
+    },
+    { label: 'effort', text: e.effortAsked || e.effortSent ? `asked ${e.effortAsked ?? '-'} → sent ${e.effortSent ?? '-'}` : '-' },
+    { label: 'error', text: e.errorCode ?? '-' },
+    { heading: true, text: `Attempts (${e.attempts.length})` },
+  ];
+  if (e.attempts.length === 0) lines.push({ text: '  none (refused before any upstream was tried)' });
+  e.attempts.forEach((a, i) => {
+    const outcome = a.skipped ? `skipped: ${a.skipped}` : [statusText(a.status), formatMs(a.latencyMs), a.errorCode].filter(Boolean).join('  ');
+    lines.push({ text: `  ${i + 1}. ${a.target}  ${outcome}`, status: a.skipped ? undefined : a.status });
+  });
+  lines.push(...bodyLines('Request body', e.requestBody), ...bodyLines('Response body', e.responseBody));
+  return lines;
+}

@@ -1,0 +1,73 @@
+/**
+ * The providers screen's rows: built-in providers, custom endpoints, configured local servers, and
+ * local servers the daemon found by itself (they appear in the model catalog under their own slug).
+ */
+import type { EndpointInfo, LocalInfo, ProviderInfo } from '../../secrets/operations.js';
+import type { LastError } from '../log/last-errors.js';
+
+export type UpstreamRow =
+  | { kind: 'provider'; name: string; info: ProviderInfo }
+  | { kind: 'endpoint'; name: string; info: EndpointInfo }
+  | { kind: 'local'; name: string; info: LocalInfo }
+  | { kind: 'detected'; name: string };
+
+export interface Upstreams {
+  providers: ProviderInfo[];
+  endpoints: EndpointInfo[];
+  locals: LocalInfo[];
+}
+
+export function upstreamRows(u: Upstreams, counts: Record<string, number> | undefined): UpstreamRow[] {
+  const rows: UpstreamRow[] = [
+    ...u.providers.map((info) => ({ kind: 'provider' as const, name: info.name, info })),
+    ...u.endpoints.map((info) => ({ kind: 'endpoint' as const, name: info.slug, info })),
+    ...u.locals.map((info) => ({ kind: 'local' as const, name: info.slug, info })),
+  ];
+  const known = new Set(rows.map((r) => r.name));
+  for (const slug of Object.keys(counts ?? {}).sort()) if (!known.has(slug)) rows.push({ kind: 'detected', name: slug });
+  return rows;
+}
+
+const SOURCE: Record<string, string> = { keychain: 'keychain', env: 'env var', file: 'file (insecure)' };
+
+export function kindText(r: UpstreamRow): string {
+  if (r.kind === 'provider') return 'built-in';
+  if (r.kind === 'endpoint') return r.info.format === 'a' ? 'endpoint A' : 'endpoint B';
+  return r.kind === 'local' ? 'local' : 'local (found)';
+}
+
+/** Connected = a request routed here has what it needs (a credential, or none is needed). */
+export function isConnected(r: UpstreamRow): boolean {
+  if (r.kind === 'provider') return r.info.connected;
+  if (r.kind === 'endpoint') return !r.info.hasCredential || r.info.source !== null;
+  return true;
+}
+
+/** Where the credential lives (source and last four characters), never the credential. */
+export function credentialText(r: UpstreamRow): string {
+  if (r.kind === 'provider' || r.kind === 'endpoint') {
+    if (r.kind === 'endpoint' && !r.info.hasCredential) return 'none needed';
+    if (!r.info.source) return r.kind === 'endpoint' ? 'missing' : '-';
+    return `${SOURCE[r.info.source] ?? r.info.source}${r.info.last4 ? ` …${r.info.last4}` : ''}`;
+  }
+  return 'none needed';
+}
+
+export function baseUrlText(r: UpstreamRow): string {
+  if (r.kind === 'provider') return `${r.info.baseUrl}${r.info.baseUrlOverridden ? ' (override)' : ''}`;
+  if (r.kind === 'endpoint' || r.kind === 'local') return r.info.url;
+  return '(found on this machine)';
+}
+
+export function modelsText(r: UpstreamRow, counts: Record<string, number> | undefined): string {
+  if (!counts) return '…';
+  const n = counts[r.name];
+  if (n !== undefined) return String(n);
+  // Connected but nothing listed: the list failed or is empty; either way we cannot say.
+  return isConnected(r) ? '?' : '-';
+}
+
+export function lastErrorText(e: LastError | undefined, ago: (iso: string) => string): string {
+  if (!e) return '-';
+  return `${e.status === 0 ? 'no answer' : e.status}${e.code ? ` ${e.code}` : ''}, ${ago(e.time)}`;
+}

@@ -1,0 +1,247 @@
+/**
+ * Model groups: each group, its model names and their targets in fallback order, with the
+ * group's two base URLs. Add a group, add or edit a name, reorder or remove targets, remove a
+ * name or a group — the same admin calls as `svc-proxy group add|set|unset|remove`.
+ */
+import { Box, Text, useInput } from 'ink';
+import { useRef, useState } from 'react';
+import { useLatestState } from '../hooks/use-latest-state.js';
+import type { GroupDetail } from '../../config/groups.js';
+import { Confirm } from '../components/Confirm.js';
+import { Message, type Flash } from '../components/Message.js';
+import { TextField } from '../components/TextField.js';
+import { Wizard } from '../components/Wizard.js';
+import { clip } from '../format.js';
+import { groupRows, moveTarget, parseTargets, rowId, type GroupRow } from '../groups/rows.js';
+import { moveIndex, windowStart } from '../hooks/cursor.js';
+import { useBackend } from '../hooks/use-link.js';
+import { errorText, useResource } from '../hooks/use-resource.js';
+import { useTheme, type Theme } from '../theme.js';
+
+type Mode =
+  | { kind: 'list' }
+  | { kind: 'adding-group' }
+  | { kind: 'adding-name'; slug: string }
+  | { kind: 'editing'; slug: string; name: string; targets: string[] }
+  | { kind: 'removing'; row: GroupRow };
+
+const TARGETS_HINT = 'provider/model, comma-separated, in fallback order (e.g. anthropic/claude-sonnet-4-5, openrouter/anthropic/claude-sonnet-4.5)';
+
+function RowLine({ row, selected, width, theme }: { row: GroupRow; selected: boolean; width: number; theme: Theme }) {
+  if (row.kind === 'group') {
+    return (
+      <Text wrap="truncate-end" inverse={selected} bold>
+        {clip(`▸ ${row.slug}`, width - 14)}
+        <Text color={selected ? undefined : theme.muted}> ({row.names === 1 ? '1 name' : `${row.names} names`})</Text>
+      </Text>
+    );
+  }
+  if (row.kind === 'name') {
+    return (
+      <Text wrap="truncate-end" inverse={selected}>
+        {'    '}
+        <Text bold>{row.name}</Text>
+        <Text color={selected ? undefined : theme.muted}> → {row.targets.length === 1 ? '1 target' : `${row.targets.length} targets`}</Text>
+      </Text>
+    );
+  }
+  const { status } = row;
+  return (
+    <Text wrap="truncate-end" inverse={selected}>
+      {`        ${row.index + 1}. ${status.target}`}
+      {status.problem ? <Text color={selected ? undefined : theme.warn}> ⚠ {status.problem}</Text> : null}
+    </Text>
+  );
+}
+
+export function GroupsScreen({ width, height }: { width: number; height: number }) {
+  const theme = useTheme();
+  const backend = useBackend();
+  const groups = useResource<GroupDetail[]>(async (b) => Promise.all((await b.groups.list()).map((g) => b.groups.show(g.slug))), { pollMs: 15_000 });
+  const [cursor, setCursor, getCursor] = useLatestState(0);
+  const start = useRef(0);
+  const [mode, setMode, getMode] = useLatestState<Mode>({ kind: 'list' });
+  const [flash, setFlash] = useState<Flash | undefined>();
+
+  const details = groups.data ?? [];
+  const rows = groupRows(details);
+  const clamp = (i: number) => Math.min(i, Math.max(0, rows.length - 1));
+  const at = clamp(cursor);
+  const row = rows[at];
+  const group = row ? details.find((g) => g.slug === row.slug) : undefined;
+
+  const footer = mode.kind === 'adding-name' ? 5 : mode.kind === 'list' ? 1 : 2;
+  const listRows = Math.max(1, height - 1 - 3 - footer);
+  const first = (start.current = windowStart(at, rows.length, listRows, start.current));
+
+  const act = (what: () => Promise<Flash>, then?: () => void) => {
+    setMode({ kind: 'list' });
+    if (!backend) return;
+    void (async () => {
+      try {
+        setFlash(await what());
+        then?.();
+      } catch (err) {
+        setFlash({ kind: 'error', text: errorText(err) });
+      }
+      groups.reload();
+    })();
+  };
+
+  const move = (at: number, row: GroupRow | undefined, delta: -1 | 1) => {
+    if (row?.kind !== 'target') return;
+    const next = moveTarget(row.targets, row.index, delta);
+    if (!next) return;
+    act(
+      async () => {
+        await backend!.groups.set(row.slug, row.name, next);
+        return { kind: 'ok', text: `${row.slug} / ${row.name}: ${next.join(' → ')}` };
+      },
+      () => setCursor(at + delta),
+    );
+  };
+
+  useInput(
+    (input, key) => {
+      if (getMode().kind !== 'list') return;
+      const at = clamp(getCursor());
+      const row = rows[at];
+      if (input === 'a') return setMode({ kind: 'adding-group' });
+      if (input === 'r') return groups.reload();
+      if (!row) return;
+      if (input === 'n') return setMode({ kind: 'adding-name', slug: row.slug });
+      if (input === 'e' || key.return) {
+        if (row.kind === 'name' || row.kind === 'target') return setMode({ kind: 'editing', slug: row.slug, name: row.name, targets: row.targets });
+        return setFlash({ kind: 'info', text: 'Select a model name (or one of its targets) to edit its targets; n adds a name.' });
+      }
+      if (input === 'd' || key.delete) return setMode({ kind: 'removing', row });
+      if (input === '[' || (key.shift && key.upArrow)) return move(at, row, -1);
+      if (input === ']' || (key.shift && key.downArrow)) return move(at, row, 1);
+      const next = moveIndex(at, rows.length, key, listRows);
+      if (next !== undefined) setCursor(next);
+    },
+    { isActive: mode.kind === 'list' },
+  );
+
+  const remove = (r: GroupRow) => {
+    if (r.kind === 'group') {
+      act(async () => {
+        await backend!.groups.remove(r.slug);
+        return { kind: 'ok', text: `Group "${r.slug}" removed.` };
+      });
+    } else if (r.kind === 'name') {
+      act(async () => {
+        await backend!.groups.unset(r.slug, r.name);
+        return { kind: 'ok', text: `"${r.name}" removed from ${r.slug}.` };
+      });
+    } else {
+      if (r.targets.length === 1) {
+        setMode({ kind: 'list' });
+        setFlash({ kind: 'error', text: `"${r.name}" needs at least one target: remove the name instead (select it, then d).` });
+        return;
+      }
+      const rest = r.targets.filter((_, i) => i !== r.index);
+      act(async () => {
+        await backend!.groups.set(r.slug, r.name, rest);
+        return { kind: 'ok', text: `${r.slug} / ${r.name}: ${rest.join(' → ')}` };
+      });
+    }
+  };
+
+  const question = (r: GroupRow) =>
+    r.kind === 'group'
+      ? `Remove group "${r.slug}" and its ${r.names} name(s)? Tools using its base URLs stop working.`
+      : r.kind === 'name'
+        ? `Remove "${r.name}" from group ${r.slug}?`
+        : `Remove target ${r.status.target} from "${r.name}"?`;
+
+  let bottom;
+  if (mode.kind === 'adding-group') {
+    bottom = (
+      <TextField
+        label="New group name:"
+        hint="letters, digits, - and _ (it becomes part of the URL: /g/<name>/…)"
+        onSubmit={(slug) =>
+          slug.trim()
+            ? act(async () => {
+                const g = await backend!.groups.add(slug.trim(), []);
+                return { kind: 'ok', text: `Group "${g.slug}" added: select it and press n to add a model name.` };
+              })
+            : setMode({ kind: 'list' })
+        }
+        onCancel={() => setMode({ kind: 'list' })}
+      />
+    );
+  } else if (mode.kind === 'adding-name') {
+    const slug = mode.slug;
+    bottom = (
+      <Wizard
+        title={`Add a model name to ${slug}`}
+        fields={[
+          { key: 'name', label: 'Model name (as clients send it):', check: (v) => (v ? undefined : 'A model name cannot be empty.') },
+          { key: 'targets', label: 'Targets:', hint: TARGETS_HINT, check: (v) => (parseTargets(v).length ? undefined : 'Give at least one provider/model target.') },
+        ]}
+        onDone={(v) =>
+          act(async () => {
+            const res = await backend!.groups.set(slug, v.name!, parseTargets(v.targets!));
+            return { kind: 'ok', text: `${res.replaced ? 'Updated' : 'Added'} "${v.name}" in ${slug}.` };
+          })
+        }
+        onCancel={() => setMode({ kind: 'list' })}
+      />
+    );
+  } else if (mode.kind === 'editing') {
+    const { slug, name } = mode;
+    bottom = (
+      <TextField
+        label={`Targets of "${name}":`}
+        initial={mode.targets.join(', ')}
+        hint={TARGETS_HINT}
+        onSubmit={(text) =>
+          act(async () => {
+            const targets = parseTargets(text);
+            await backend!.groups.set(slug, name, targets);
+            return { kind: 'ok', text: `${slug} / ${name}: ${targets.join(' → ')}` };
+          })
+        }
+        onCancel={() => setMode({ kind: 'list' })}
+      />
+    );
+  } else if (mode.kind === 'removing') {
+    const r = mode.row;
+    bottom = <Confirm question={question(r)} onYes={() => remove(r)} onNo={() => setMode({ kind: 'list' })} />;
+  } else {
+    bottom = <Message flash={flash ?? (groups.error ? { kind: 'error', text: groups.error } : undefined)} />;
+  }
+
+  const shown = rows.slice(first, first + listRows);
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text wrap="truncate-end">
+        <Text bold>Model groups</Text>
+        <Text color={theme.muted}> {details.length} · a add group · n add name · e edit · [ ] reorder · d remove</Text>
+      </Text>
+      <Box flexDirection="column" height={listRows} overflow="hidden">
+        {rows.length === 0 ? (
+          <Text color={theme.muted}>{groups.loading ? 'Loading…' : 'No groups yet: press a to add one.'}</Text>
+        ) : (
+          shown.map((r, i) => <RowLine key={rowId(r)} row={r} selected={first + i === at} width={width} theme={theme} />)
+        )}
+      </Box>
+      <Box flexDirection="column" height={3}>
+        {group ? (
+          <>
+            <Text color={theme.accent} bold wrap="truncate-end">
+              Base URLs of {group.slug}
+            </Text>
+            <Text wrap="truncate-end">  A (OpenAI)    {group.baseUrls.a}</Text>
+            <Text wrap="truncate-end">  B (Anthropic) {group.baseUrls.b}</Text>
+          </>
+        ) : null}
+      </Box>
+      <Box flexDirection="column" height={footer}>
+        {bottom}
+      </Box>
+    </Box>
+  );
+}

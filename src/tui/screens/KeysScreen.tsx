@@ -1,0 +1,158 @@
+/**
+ * Service keys: the list (never a key), create (the full key shown once, with "copy it now"), and
+ * revoke after a confirmation. Same admin calls as `svc-proxy key create|list|revoke`.
+ */
+import { Box, Text, useInput } from 'ink';
+import { useState } from 'react';
+import { useLatestState } from '../hooks/use-latest-state.js';
+import type { CreatedKey, KeyInfo } from '../../keys/operations.js';
+import { Confirm } from '../components/Confirm.js';
+import { Message, type Flash } from '../components/Message.js';
+import { Table } from '../components/Table.js';
+import { TextField } from '../components/TextField.js';
+import { ago } from '../format.js';
+import { useCaptureKeys } from '../hooks/use-capture.js';
+import { moveIndex } from '../hooks/cursor.js';
+import { useBackend } from '../hooks/use-link.js';
+import { errorText, useResource } from '../hooks/use-resource.js';
+import { useTheme } from '../theme.js';
+
+type Mode = { kind: 'list' } | { kind: 'naming' } | { kind: 'revoking'; key: KeyInfo } | { kind: 'created'; key: CreatedKey };
+
+function shortDay(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+/** The one-time display of a new key. Any of Enter/Esc dismisses it, and it is gone for good. */
+function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
+  const theme = useTheme();
+  useCaptureKeys(true);
+  useInput((_input, key) => {
+    if (key.return || key.escape) onDone();
+  });
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.ok} paddingX={1}>
+      <Text bold color={theme.ok}>
+        Key "{created.name}" created ({created.id}).
+      </Text>
+      <Text>{created.key}</Text>
+      <Text bold color={theme.warn}>
+        Copy it now: it is not shown again.
+      </Text>
+      <Text color={theme.muted}>Enter when done.</Text>
+    </Box>
+  );
+}
+
+export function KeysScreen({ width, height }: { width: number; height: number }) {
+  const theme = useTheme();
+  const backend = useBackend();
+  const keys = useResource((b) => b.management.listKeys(), { pollMs: 10_000 });
+  const [cursor, setCursor, getCursor] = useLatestState(0);
+  const [mode, setMode, getMode] = useLatestState<Mode>({ kind: 'list' });
+  const [flash, setFlash] = useState<Flash | undefined>();
+  const list = keys.data ?? [];
+  const clamp = (i: number) => Math.min(i, Math.max(0, list.length - 1));
+  const at = clamp(cursor);
+
+  const run = async (what: () => Promise<Flash>) => {
+    try {
+      setFlash(await what());
+    } catch (err) {
+      setFlash({ kind: 'error', text: errorText(err) });
+    }
+    keys.reload();
+  };
+
+  const create = (name: string) => {
+    setMode({ kind: 'list' });
+    if (!name.trim() || !backend) return;
+    void (async () => {
+      try {
+        const created = await backend.management.createKey(name.trim());
+        setFlash(undefined);
+        setMode({ kind: 'created', key: created });
+      } catch (err) {
+        setFlash({ kind: 'error', text: errorText(err) });
+      }
+      keys.reload();
+    })();
+  };
+
+  const revoke = (key: KeyInfo) => {
+    setMode({ kind: 'list' });
+    if (!backend) return;
+    void run(async () => {
+      const r = await backend.management.revokeKey(key.id);
+      return r.alreadyRevoked ? { kind: 'info', text: `Key "${r.name}" was already revoked.` } : { kind: 'ok', text: `Key "${r.name}" revoked: it no longer works.` };
+    });
+  };
+
+  const rows = Math.max(1, height - 4);
+  useInput(
+    (input, key) => {
+      if (getMode().kind !== 'list') return;
+      const at = clamp(getCursor());
+      const selected = list[at];
+      if (input === 'n') return setMode({ kind: 'naming' });
+      if (input === 'r') return keys.reload();
+      if ((input === 'd' || key.delete) && selected) {
+        if (selected.state === 'revoked') return setFlash({ kind: 'info', text: `Key "${selected.name}" is already revoked.` });
+        return setMode({ kind: 'revoking', key: selected });
+      }
+      const next = moveIndex(at, list.length, key, rows);
+      if (next !== undefined) setCursor(next);
+    },
+    { isActive: mode.kind === 'list' },
+  );
+
+  if (mode.kind === 'created') {
+    return (
+      <Box flexDirection="column" height={height}>
+        <NewKey
+          created={mode.key}
+          onDone={() => {
+            setMode({ kind: 'list' });
+            setFlash({ kind: 'info', text: `Key "${mode.key.name}" is ready; only its prefix is shown from now on.` });
+          }}
+        />
+      </Box>
+    );
+  }
+
+  const active = list.filter((k) => k.state === 'active').length;
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text wrap="truncate-end">
+        <Text bold>Service keys</Text>
+        <Text color={theme.muted}>
+          {' '}
+          {active} active, {list.length - active} revoked · n new · d revoke
+        </Text>
+      </Text>
+      <Table
+        headers={['NAME', 'PREFIX', 'CREATED', 'LAST USED', 'STATE']}
+        caps={[24, 22, 10, 12, 20]}
+        width={width}
+        height={rows}
+        cursor={mode.kind === 'list' || mode.kind === 'revoking' ? at : -1}
+        empty={keys.loading ? 'Loading…' : 'No keys yet: press n to create one.'}
+        rows={list.map((k) => ({
+          id: k.id,
+          cells: [k.name, `${k.prefix}…`, shortDay(k.created), ago(k.lastUsed), k.state === 'revoked' ? `revoked ${ago(k.revoked)}` : 'active'],
+          colours: [undefined, undefined, undefined, undefined, k.state === 'revoked' ? theme.error : theme.ok],
+          dim: k.state === 'revoked',
+        }))}
+      />
+      <Box height={2} flexDirection="column">
+        {mode.kind === 'naming' ? (
+          <TextField label="Name for the new key:" hint="e.g. laptop-claude · Enter creates it, Esc cancels" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
+        ) : mode.kind === 'revoking' ? (
+          <Confirm question={`Revoke key "${mode.key.name}" (${mode.key.prefix}…)? Tools using it stop working at once.`} onYes={() => revoke(mode.key)} onNo={() => setMode({ kind: 'list' })} />
+        ) : (
+          <Message flash={flash ?? (keys.error ? { kind: 'error', text: keys.error } : undefined)} />
+        )}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,171 @@
+/**
+ * The live request log: newest on top, filters (text, status class, key), pause, and a detail pane
+ * for the selected request. With nothing selected the view follows new requests; once a row is
+ * selected it stays where it is on screen while new rows arrive above.
+ */
+import { Box, Text, useInput } from 'ink';
+import { useMemo, useRef, useState } from 'react';
+import { useLatestState } from '../hooks/use-latest-state.js';
+import type { RequestLogEntry } from '../../log/entry.js';
+import { TextField } from '../components/TextField.js';
+import { moveIndex } from '../hooks/cursor.js';
+import type { LogFeed } from '../hooks/use-log-feed.js';
+import { useResource } from '../hooks/use-resource.js';
+import { fitColumns } from '../log/columns.js';
+import { detailLines } from '../log/detail-lines.js';
+import { formatRecentStats, recentStats, RECENT_WINDOW_MS } from '../log/recent-stats.js';
+import { compileViewFilter, isFiltering, nextKey, nextStatusClass, NO_FILTER, type ViewFilter } from '../log/view-filter.js';
+import { useTheme } from '../theme.js';
+import { LogDetail } from './LogDetail.js';
+import { LogTable } from './LogTable.js';
+
+export interface LogScreenProps {
+  feed: LogFeed;
+  width: number;
+  height: number;
+  /** Footer refresh interval (default 5 s). */
+  statsPollMs?: number;
+}
+
+const FOOTER = 2;
+
+export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScreenProps) {
+  const theme = useTheme();
+  const [filter, setFilter] = useState<ViewFilter>(NO_FILTER);
+  const [editing, setEditing, getEditing] = useLatestState<boolean>(false);
+  const [selectedId, setSelectedId, getSelectedId] = useLatestState<string | null>(null);
+  const [detail, setDetail, getDetail] = useLatestState<{ entry: RequestLogEntry; offset: number } | null>(null);
+  // Screen row of the selection, kept while new rows push the list down.
+  const anchor = useRef(0);
+
+  const stats = useResource((b) => b.logs.stats({ since: Date.now() - RECENT_WINDOW_MS }, 'provider'), { pollMs: statsPollMs });
+  const keys = useResource((b) => b.management.listKeys(), { pollMs: 30_000 });
+
+  const all = feed.buffer.entries();
+  const visible = useMemo(() => (isFiltering(filter) ? all.filter(compileViewFilter(filter)) : all), [all, feed.version, filter]);
+  const columns = useMemo(() => fitColumns(width), [width]);
+  const rows = Math.max(1, height - 1 - FOOTER);
+
+  // -1: nothing selected, or the selection was evicted or filtered out (back to live).
+  const indexOf = (id: string | null) => (id === null ? -1 : visible.findIndex((e) => e.id === id));
+  const index = indexOf(selectedId);
+  const start = index < 0 ? 0 : Math.max(0, Math.min(index - anchor.current, Math.max(0, visible.length - rows)));
+  const page = visible.slice(start, start + rows);
+
+  const keyNames = useMemo(() => {
+    const names = new Set<string>((keys.data ?? []).map((k) => k.name));
+    for (const e of all.slice(0, 200)) if (e.keyName) names.add(e.keyName);
+    return [...names].sort();
+  }, [keys.data, all]);
+
+  const select = (i: number, from: number) => {
+    const e = visible[i];
+    if (!e) return;
+    // Keep the selection inside the window; remember where it sits on screen.
+    const current = from < 0 ? 0 : Math.max(0, Math.min(from - anchor.current, Math.max(0, visible.length - rows)));
+    let s = current;
+    if (i < s) s = i;
+    if (i >= s + rows) s = i - rows + 1;
+    anchor.current = i - s;
+    setSelectedId(e.id);
+  };
+
+  const lines = useMemo(() => (detail ? detailLines(detail.entry) : []), [detail?.entry]);
+  const lineCount = (d: { entry: RequestLogEntry } | null) => (d === detail ? lines.length : d ? detailLines(d.entry).length : 0);
+  const detailRows = Math.max(1, height - 1);
+
+  useInput(
+    (input, key) => {
+      if (getEditing()) return;
+      const open = getDetail();
+      if (open) {
+        if (key.escape || key.return || key.backspace || key.delete) return setDetail(null);
+        const next = moveIndex(open.offset, Math.max(1, lineCount(open) - detailRows + 1), key, detailRows);
+        if (next !== undefined) setDetail({ ...open, offset: next });
+        return;
+      }
+      const index = indexOf(getSelectedId());
+      if (input === '/') return setEditing(true);
+      if (input === 's') return setFilter((f) => ({ ...f, status: nextStatusClass(f.status) }));
+      if (input === 'k') return setFilter((f) => ({ ...f, key: nextKey(f.key, keyNames) }));
+      if (input === ' ' || input === 'p') return feed.setPaused(!feed.paused);
+      if (input === 'r') return stats.reload();
+      if (key.escape) {
+        setFilter(NO_FILTER);
+        setSelectedId(null);
+        return;
+      }
+      if (key.return) {
+        const e = index >= 0 ? visible[index] : visible[0];
+        if (e) {
+          if (index < 0) select(0, index);
+          setDetail({ entry: e, offset: 0 });
+        }
+        return;
+      }
+      if (key.downArrow && index < 0) return select(0, index);
+      if (key.upArrow && index <= 0) return setSelectedId(null); // back to following the newest
+      const next = moveIndex(Math.max(index, 0), visible.length, key, rows);
+      if (next !== undefined) select(next, index);
+    },
+    { isActive: !editing },
+  );
+
+  if (detail) {
+    return (
+      <Box flexDirection="column" height={height}>
+        <LogDetail lines={lines} offset={detail.offset} rows={detailRows} />
+        <Text color={theme.muted} wrap="truncate-end">
+          ↑↓ PgUp PgDn scroll · Esc/Enter back to the log
+        </Text>
+      </Box>
+    );
+  }
+
+  const s = stats.data ? formatRecentStats(recentStats(stats.data)) : stats.error ? `stats unavailable: ${stats.error}` : 'last 5 min: …';
+  const parts: string[] = [];
+  if (filter.text) parts.push(`/${filter.text}`);
+  if (filter.status !== 'all') parts.push(`status ${filter.status}`);
+  if (filter.key !== null) parts.push(`key ${filter.key}`);
+  const counts = isFiltering(filter) ? `${visible.length} of ${all.length}` : `${all.length}`;
+  const empty = all.length === 0 ? 'No requests yet: they appear here as they arrive.' : 'No request matches the filter (Esc clears it).';
+
+  return (
+    <Box flexDirection="column" height={height}>
+      <LogTable entries={page} columns={columns} selectedId={index >= 0 ? selectedId : null} rows={rows} empty={empty} />
+      <Box height={1} width={width}>
+        {editing ? (
+          <TextField
+            label="filter /"
+            initial={filter.text}
+            onChange={(text) => setFilter((f) => ({ ...f, text }))}
+            onSubmit={() => setEditing(false)}
+            onCancel={() => {
+              setFilter((f) => ({ ...f, text: '' }));
+              setEditing(false);
+            }}
+          />
+        ) : (
+          <Text wrap="truncate-end">
+            {feed.paused ? (
+              <Text color={theme.warn} bold inverse>
+                {` PAUSED${feed.held ? ` +${feed.held} new` : ''} `}
+              </Text>
+            ) : (
+              <Text color={theme.ok} bold>
+                LIVE
+              </Text>
+            )}
+            <Text> {counts} requests</Text>
+            {parts.length ? <Text color={theme.accent}> · filter: {parts.join(' · ')}</Text> : null}
+            {feed.error ? <Text color={theme.error}> · {feed.error}</Text> : null}
+            <Text color={theme.muted}> · / filter · s status · k key · space pause · Enter details</Text>
+          </Text>
+        )}
+      </Box>
+      <Text color={theme.muted} wrap="truncate-end">
+        {s}
+      </Text>
+    </Box>
+  );
+}

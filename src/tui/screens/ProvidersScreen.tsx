@@ -1,0 +1,297 @@
+/**
+ * Upstreams: built-in providers, custom endpoints and local servers — connected or not, where the
+ * credential lives, base URL, model count, last error. Connect (hidden input, straight to the
+ * daemon and from there to the OS keychain), disconnect, set a base URL, add an endpoint or a
+ * local server: the same admin calls as `svc-proxy provider|endpoint|local …`.
+ */
+import { Box, Text, useInput } from 'ink';
+import { useMemo, useRef, useState } from 'react';
+import { useLatestState } from '../hooks/use-latest-state.js';
+import { AdminApiError } from '../../cli/admin-client.js';
+import type { ConnectResult } from '../../secrets/operations.js';
+import { Confirm } from '../components/Confirm.js';
+import { Message, type Flash } from '../components/Message.js';
+import { Table } from '../components/Table.js';
+import { TextField } from '../components/TextField.js';
+import { Wizard } from '../components/Wizard.js';
+import { ago } from '../format.js';
+import { moveIndex } from '../hooks/cursor.js';
+import { useBackend } from '../hooks/use-link.js';
+import type { LogFeed } from '../hooks/use-log-feed.js';
+import { errorText, useResource } from '../hooks/use-resource.js';
+import { lastErrors } from '../log/last-errors.js';
+import { baseUrlText, credentialText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
+import { useTheme } from '../theme.js';
+
+type Mode =
+  | { kind: 'list' }
+  | { kind: 'connecting'; name: string }
+  | { kind: 'insecure'; name: string }
+  | { kind: 'base-url'; name: string; current: string }
+  | { kind: 'removing'; row: UpstreamRow }
+  | { kind: 'adding-endpoint' }
+  | { kind: 'adding-local' };
+
+function connectedFlash(r: ConnectResult): Flash {
+  const where = r.storedIn === 'keychain' ? 'the OS keychain' : 'the insecure credentials file';
+  const env = r.overriddenByEnv ? ` Note: ${r.overriddenByEnv} is set in the daemon's environment and takes precedence.` : '';
+  return { kind: 'ok', text: `${r.name} connected (key …${r.last4 || '****'} stored in ${where}).${env}` };
+}
+
+export function ProvidersScreen({ width, height, feed }: { width: number; height: number; feed: LogFeed }) {
+  const theme = useTheme();
+  const backend = useBackend();
+  const upstreams = useResource<Upstreams>(
+    async (b) => {
+      const [providers, endpoints, locals] = await Promise.all([b.management.listProviders(), b.management.listEndpoints(), b.management.listLocals()]);
+      return { providers, endpoints, locals };
+    },
+    { pollMs: 10_000 },
+  );
+  // The catalog may take a few seconds (each upstream's /models); it never holds up the list.
+  const models = useResource((b) => b.modelCounts(), { pollMs: 60_000 });
+  const [cursor, setCursor, getCursor] = useLatestState(0);
+  const [mode, setMode, getMode] = useLatestState<Mode>({ kind: 'list' });
+  const [flash, setFlash] = useState<Flash | undefined>();
+  // A credential typed in, held only while we ask whether to store it insecurely.
+  const pendingSecret = useRef<string | null>(null);
+
+  const counts = models.data?.counts;
+  const rows = useMemo(() => (upstreams.data ? upstreamRows(upstreams.data, counts) : []), [upstreams.data, counts]);
+  const errors = useMemo(() => lastErrors(feed.buffer.entries()), [feed.version]);
+  const clamp = (i: number) => Math.min(i, Math.max(0, rows.length - 1));
+  const at = clamp(cursor);
+  const row = rows[at];
+
+  const act = (what: () => Promise<Flash>) => {
+    setMode({ kind: 'list' });
+    if (!backend) return;
+    void (async () => {
+      try {
+        setFlash(await what());
+      } catch (err) {
+        setFlash({ kind: 'error', text: errorText(err) });
+      }
+      upstreams.reload();
+      models.reload();
+    })();
+  };
+
+  const connect = (name: string, secret: string, insecureStorage: boolean) => {
+    setMode({ kind: 'list' });
+    if (!backend || !secret.trim()) {
+      if (!secret.trim()) setFlash({ kind: 'info', text: 'No key given; nothing stored.' });
+      return;
+    }
+    void (async () => {
+      try {
+        setFlash(connectedFlash(await backend.management.connectProvider(name, secret.trim(), { insecureStorage })));
+        pendingSecret.current = null;
+      } catch (err) {
+        if (err instanceof AdminApiError && err.code === 'keychain_unavailable' && !insecureStorage) {
+          pendingSecret.current = secret;
+          setMode({ kind: 'insecure', name });
+          return;
+        }
+        pendingSecret.current = null;
+        setFlash({ kind: 'error', text: errorText(err) });
+      }
+      upstreams.reload();
+      models.reload();
+    })();
+  };
+
+  const footer = mode.kind === 'adding-endpoint' ? 7 : mode.kind === 'adding-local' ? 5 : 2;
+  const tableRows = Math.max(1, height - 1 - 1 - 4 - footer);
+
+  useInput(
+    (input, key) => {
+      if (getMode().kind !== 'list') return;
+      const at = clamp(getCursor());
+      const row = rows[at];
+      if (input === 'e') return setMode({ kind: 'adding-endpoint' });
+      if (input === 'l') return setMode({ kind: 'adding-local' });
+      if (input === 'r') {
+        upstreams.reload();
+        models.reload();
+        return;
+      }
+      if (!row) return;
+      if (input === 'c') {
+        if (row.kind === 'provider') return setMode({ kind: 'connecting', name: row.name });
+        return setFlash({
+          kind: 'info',
+          text: row.kind === 'endpoint' ? 'An endpoint gets its credential when it is added: remove it (d) and add it again (e) to change it.' : 'Local servers need no credential.',
+        });
+      }
+      if (input === 'u') {
+        if (row.kind === 'provider') return setMode({ kind: 'base-url', name: row.name, current: row.info.baseUrl });
+        return setFlash({ kind: 'info', text: 'Only built-in providers have a base URL to override; endpoints and local servers are re-added with a new URL.' });
+      }
+      if (input === 'd' || key.delete) {
+        if (row.kind === 'detected') return setFlash({ kind: 'info', text: `${row.name} was found running on this machine; there is nothing to remove.` });
+        if (row.kind === 'provider' && !row.info.connected) return setFlash({ kind: 'info', text: `${row.name} is not connected.` });
+        return setMode({ kind: 'removing', row });
+      }
+      const next = moveIndex(at, rows.length, key, tableRows);
+      if (next !== undefined) setCursor(next);
+    },
+    { isActive: mode.kind === 'list' },
+  );
+
+  const remove = (r: UpstreamRow) => {
+    if (r.kind === 'provider') {
+      act(async () => {
+        const res = await backend!.management.disconnectProvider(r.name);
+        const notes = [
+          res.keychainError ? `the OS keychain could not be checked (${res.keychainError})` : '',
+          res.stillConnectedViaEnv ? `still connected through ${res.stillConnectedViaEnv} in the daemon's environment` : '',
+        ].filter(Boolean);
+        const base = res.removedFrom.length ? `${res.name} disconnected (removed from ${res.removedFrom.join(' and ')}).` : `${res.name} had no stored key.`;
+        return { kind: notes.length ? 'info' : 'ok', text: notes.length ? `${base} Note: ${notes.join('; ')}.` : base };
+      });
+    } else if (r.kind === 'endpoint') {
+      act(async () => {
+        await backend!.management.removeEndpoint(r.name);
+        return { kind: 'ok', text: `Endpoint ${r.name} removed.` };
+      });
+    } else if (r.kind === 'local') {
+      act(async () => {
+        await backend!.management.removeLocal(r.name);
+        return { kind: 'ok', text: `Local server ${r.name} removed.` };
+      });
+    }
+  };
+
+  let bottom;
+  if (mode.kind === 'connecting') {
+    const { name } = mode;
+    bottom = (
+      <TextField
+        label={`API key for ${name}:`}
+        hidden
+        hint="Goes straight to the daemon and into the OS keychain; it is never shown. Enter stores it, Esc cancels."
+        onSubmit={(v) => connect(name, v, false)}
+        onCancel={() => setMode({ kind: 'list' })}
+      />
+    );
+  } else if (mode.kind === 'insecure') {
+    const { name } = mode;
+    bottom = (
+      <Confirm
+        question={`No usable OS keychain. Store the ${name} key in a 0600 file in the state directory instead (insecure)?`}
+        onYes={() => connect(name, pendingSecret.current ?? '', true)}
+        onNo={() => {
+          pendingSecret.current = null;
+          setMode({ kind: 'list' });
+          setFlash({ kind: 'info', text: 'Nothing stored.' });
+        }}
+      />
+    );
+  } else if (mode.kind === 'base-url') {
+    const { name } = mode;
+    bottom = (
+      <TextField
+        label={`Base URL for ${name}:`}
+        initial={mode.current}
+        hint="Empty restores the default. Enter saves, Esc cancels."
+        onSubmit={(v) =>
+          act(async () => {
+            const res = await backend!.management.setProviderBaseUrl(name, v.trim() === '' ? null : v.trim());
+            return { kind: 'ok', text: `${res.name} base URL: ${res.baseUrl}${res.overridden ? '' : ' (default)'}` };
+          })
+        }
+        onCancel={() => setMode({ kind: 'list' })}
+      />
+    );
+  } else if (mode.kind === 'removing') {
+    const r = mode.row;
+    const q = r.kind === 'provider' ? `Disconnect ${r.name} (remove its stored API key)?` : r.kind === 'endpoint' ? `Remove endpoint ${r.name} and its stored credential?` : `Remove local server ${r.name}?`;
+    bottom = <Confirm question={q} onYes={() => remove(r)} onNo={() => setMode({ kind: 'list' })} />;
+  } else if (mode.kind === 'adding-endpoint') {
+    bottom = (
+      <Wizard
+        title="Add a custom endpoint"
+        fields={[
+          { key: 'slug', label: 'Name (used as provider in model ids):', check: (v) => (v ? undefined : 'A name is needed.') },
+          { key: 'url', label: 'Base URL:', hint: 'e.g. https://api.example.com/v1', check: (v) => (v ? undefined : 'A URL is needed.') },
+          { key: 'format', label: 'Format, a (OpenAI Chat Completions) or b (Anthropic Messages):', check: (v) => (v === 'a' || v === 'b' ? undefined : 'Type a or b.') },
+          { key: 'credential', label: 'API key (hidden; empty if it needs none):', hidden: true },
+        ]}
+        onDone={(v) =>
+          act(async () => {
+            const e = await backend!.management.addEndpoint({ slug: v.slug, url: v.url, format: v.format, credential: v.credential?.trim() || undefined });
+            return { kind: 'ok', text: `Endpoint ${e.slug} added: use models as ${e.slug}/<model>.` };
+          })
+        }
+        onCancel={() => setMode({ kind: 'list' })}
+      />
+    );
+  } else if (mode.kind === 'adding-local') {
+    bottom = (
+      <Wizard
+        title="Add a local model server (OpenAI-compatible, no key)"
+        fields={[
+          { key: 'slug', label: 'Name:', check: (v) => (v ? undefined : 'A name is needed.') },
+          { key: 'url', label: 'URL:', hint: 'e.g. http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8000/v1 (vLLM)', check: (v) => (v ? undefined : 'A URL is needed.') },
+        ]}
+        onDone={(v) =>
+          act(async () => {
+            const l = await backend!.management.addLocal({ slug: v.slug!, url: v.url! });
+            return { kind: 'ok', text: `Local server ${l.slug} added: use models as ${l.slug}/<model>.` };
+          })
+        }
+        onCancel={() => setMode({ kind: 'list' })}
+      />
+    );
+  } else {
+    bottom = <Message flash={flash ?? (upstreams.error ? { kind: 'error', text: upstreams.error } : undefined)} />;
+  }
+
+  const selectedError = row ? errors.get(row.name) : undefined;
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text wrap="truncate-end">
+        <Text bold>Providers</Text>
+        <Text color={theme.muted}> c connect · d disconnect/remove · u base URL · e add endpoint · l add local</Text>
+      </Text>
+      <Table
+        headers={['NAME', 'KIND', 'CONNECTED', 'CREDENTIAL', 'MODELS', 'LAST ERROR', 'BASE URL']}
+        caps={[14, 13, 9, 20, 6, 24, 60]}
+        width={width}
+        height={tableRows}
+        cursor={at}
+        empty={upstreams.loading ? 'Loading…' : 'Nothing configured.'}
+        rows={rows.map((r) => {
+          const ok = isConnected(r);
+          const err = errors.get(r.name);
+          return {
+            id: `${r.kind}:${r.name}`,
+            cells: [r.name, kindText(r), ok ? 'yes' : 'no', credentialText(r), modelsText(r, counts), lastErrorText(err, (t) => ago(t)), baseUrlText(r)],
+            colours: [undefined, theme.muted, ok ? theme.ok : theme.error, undefined, undefined, err ? theme.error : undefined, undefined],
+          };
+        })}
+      />
+      <Box flexDirection="column" height={4} marginTop={0}>
+        {row ? (
+          <>
+            <Text bold color={theme.accent} wrap="truncate-end">
+              {row.name} <Text color={theme.muted}>({kindText(row)})</Text>
+            </Text>
+            <Text wrap="truncate-end">  base URL    {baseUrlText(row)}</Text>
+            <Text wrap="truncate-end">
+              {'  '}credential  {credentialText(row)} · models {modelsText(row, counts)}
+              {models.error ? <Text color={theme.muted}> (catalog: {models.error})</Text> : null}
+            </Text>
+            <Text wrap="truncate-end">
+              {'  '}last error  <Text color={selectedError ? theme.error : undefined}>{lastErrorText(selectedError, (t) => ago(t))}</Text>
+            </Text>
+          </>
+        ) : null}
+      </Box>
+      <Box flexDirection="column" height={footer}>
+        {bottom}
+      </Box>
+    </Box>
+  );
+}

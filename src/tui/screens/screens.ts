@@ -1,0 +1,48 @@
+/** The four screens, in tab order, and the keys each one answers (shown by `?`). */
+
+export const SCREENS = [
+  { id: 'log', key: '1', title: 'Log' },
+  { id: 'keys', key: '2', title: 'Keys' },
+  { id: 'groups', key: '3', title: 'Groups' },
+  { id: 'providers', key: '4', title: 'Providers' },
+] as const;
+
+export type ScreenId = (typeof SCREENS)[number]['id'];
+
+export const GLOBAL_KEYS: ReadonlyArray<readonly [string, string]> = [
+  ['1-4, Tab, Shift-Tab', 'switch screen'],
+  ['↑ ↓  PgUp PgDn  Home End', 'move'],
+  ['r', 'refresh from the daemon'],
+  ['?', 'this help (any key closes it)'],
+  ['q, Ctrl-C', 'quit'],
+];
+
+export const SCREEN_KEYS: Record<ScreenId, ReadonlyArray<readonly [string, string]>> = {
+  log: [
+    ['Enter', 'details of the selected request (every field, each attempt)'],
+    ['/', 'filter by text (Enter keeps it, Esc clears it)'],
+    ['s', 'status filter: all, ok, 4xx, 5xx, error'],
+    ['k', 'key filter: cycle through service keys'],
+    ['Space, p', 'pause / resume the live view'],
+    ['Esc', 'clear filters, back to the live top'],
+    ['columns', 'S = streamed, F<n> = fell back over n attempts, ERR = no answer'],
+  ],
+  keys: [
+    ['n', 'new key (shown once: copy it then)'],
+    ['d', 'revoke the selected key (asks first)'],
+  ],
+  groups: [
+    ['a', 'add a group'],
+    ['n', 'add a model name to the selected group'],
+    ['e, Enter', 'edit the targets of the selected name'],
+    ['[ ]  Shift-↑ Shift-↓', 'move the selected target up / down'],
+    ['d', 'remove the selected group, name or target (asks first)'],
+  ],
+  providers: [
+    ['c', 'connect: store an API key in the OS keychain (hidden input)'],
+    ['d', 'disconnect a provider / remove an endpoint or local server (asks first)'],
+    ['u', 'set or reset the base URL of a built-in provider'],
+    ['e', 'add a custom endpoint (OpenAI or Anthropic format)'],
+    ['l', 'add a local model server'],
+  ],
+};
