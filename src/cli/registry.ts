@@ -30,6 +30,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'group', summary: 'model groups: your model names mapped to provider/model targets with fallback', load: () => import('./commands/group.js') },
   { name: 'logs', summary: 'the request log: latest requests, --follow, --json, filters', load: () => import('./commands/logs.js') },
   { name: 'stats', summary: 'requests, errors, tokens and p50/p95 latency by provider, model or key', load: () => import('./commands/stats.js') },
+  { name: 'env', summary: 'print the settings that point a coding tool at the proxy (claude-code, codex, openai, anthropic, …)', load: () => import('./commands/env.js') },
+  { name: 'run', summary: 'start the daemon if needed and run a coding tool pointed at it', load: () => import('./commands/run.js') },
   { name: 'tui', aliases: ['ui'], summary: 'terminal UI: live request log, keys, groups, providers', load: () => import('./commands/tui.js') },
 ];
 

@@ -1,0 +1,46 @@
+/**
+ * Claude Code (`claude`): reads everything from the environment. The service key goes in
+ * ANTHROPIC_AUTH_TOKEN (sent as `Authorization: Bearer`), and ANTHROPIC_API_KEY is removed: with
+ * both set Claude Code warns about two credentials, and in interactive mode it asks to approve an
+ * API key before using it. AUTH_TOKEN alone works in every mode, `--bare` included.
+ */
+import { emptySetup, type ToolProfile } from './types.js';
+
+/**
+ * The model variables Claude Code reads: the main model, one per tier its picker and sub-tasks use,
+ * the sub-agent model, and ANTHROPIC_SMALL_FAST_MODEL (the 1.x name of the Haiku tier).
+ */
+export const CLAUDE_MODEL_VARS = [
+  'ANTHROPIC_MODEL',
+  'ANTHROPIC_DEFAULT_OPUS_MODEL',
+  'ANTHROPIC_DEFAULT_SONNET_MODEL',
+  'ANTHROPIC_DEFAULT_HAIKU_MODEL',
+  'ANTHROPIC_SMALL_FAST_MODEL',
+  'CLAUDE_CODE_SUBAGENT_MODEL',
+] as const;
+
+export const claudeCode: ToolProfile = {
+  id: 'claude-code',
+  aliases: ['claude'],
+  title: 'Claude Code',
+  base: 'b',
+  via: 'env',
+  command: 'claude',
+  install: 'npm install -g @anthropic-ai/claude-code',
+  setup({ baseUrl, key, model, group }) {
+    const s = emptySetup();
+    s.env.push(['ANTHROPIC_BASE_URL', baseUrl], ['ANTHROPIC_AUTH_TOKEN', key]);
+    // Telemetry, error reports, update checks: none of it should leave the machine behind the user's back.
+    s.env.push(['CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', '1']);
+    if (model) for (const name of CLAUDE_MODEL_VARS) s.env.push([name, model]);
+    s.unset.push('ANTHROPIC_API_KEY');
+    if (!model) {
+      s.notes.push(
+        group
+          ? `Claude Code asks for its own model names (claude-sonnet-…, claude-haiku-…): map them in group "${group}", or add --model <name of the group> to use one name for every tier.`
+          : 'Claude Code asks for its own model names (claude-…), which are not provider/model ids: add --model provider/model (e.g. --model anthropic/claude-sonnet-4-5), or use --group.',
+      );
+    }
+    return s;
+  },
+};

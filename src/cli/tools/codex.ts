@@ -1,0 +1,77 @@
+/**
+ * Codex CLI (`codex`): a model provider whose `env_key` names the variable holding the service
+ * key, speaking the Responses API (the only wire API current Codex accepts). The settings are
+ * printed as a Codex profile file, ~/.codex/svc-proxy.config.toml, used with
+ * `codex --profile svc-proxy` (or merged into config.toml to make it the default).
+ * `svc-proxy run codex` passes the same settings as `-c key=value` overrides and touches no file.
+ *
+ * Codex also offers the model two tools that are not plain functions: `web_search` (hosted) and
+ * the multi-agent `namespace` tool. svc-proxy runs hosted tools only on openai/… models, so unless
+ * the model is an openai one they are switched off (`web_search = "disabled"`, `agents.enabled`).
+ */
+import { emptySetup, type ToolInput, type ToolProfile } from './types.js';
+
+export const CODEX_PROVIDER_ID = 'svc-proxy';
+export const CODEX_KEY_VAR = 'SVC_PROXY_KEY';
+
+/** A TOML basic string (JSON's escapes are valid TOML for the text we put in). */
+function tomlString(value: string): string {
+  return JSON.stringify(value);
+}
+
+/** Only an openai/… model on a provider base is sure to accept Codex's hosted tools. */
+function hostedToolsOk({ model, group }: ToolInput): boolean {
+  return !group && model !== undefined && model.startsWith('openai/');
+}
+
+/** The settings as [dotted key, TOML value] pairs: the file and the -c overrides come from one list. */
+function settings(input: ToolInput): Array<[string, string]> {
+  const root: Array<[string, string]> = [['model_provider', tomlString(CODEX_PROVIDER_ID)]];
+  if (input.model) root.push(['model', tomlString(input.model)]);
+  if (!hostedToolsOk(input)) root.push(['web_search', tomlString('disabled')], ['agents.enabled', 'false']);
+  const p = `model_providers.${CODEX_PROVIDER_ID}`;
+  return [
+    ...root,
+    [`${p}.name`, tomlString('svc-proxy')],
+    [`${p}.base_url`, tomlString(input.baseUrl)],
+    [`${p}.env_key`, tomlString(CODEX_KEY_VAR)],
+    [`${p}.wire_api`, tomlString('responses')],
+  ];
+}
+
+function configToml(input: ToolInput): string {
+  const lines: string[] = [];
+  const providerPrefix = `model_providers.${CODEX_PROVIDER_ID}.`;
+  const all = settings(input);
+  for (const [key, value] of all) {
+    if (key.startsWith(providerPrefix)) continue;
+    if (key === 'web_search') lines.push('# Hosted tools run only on openai/… models through svc-proxy; other providers refuse them.');
+    lines.push(`${key} = ${value}`);
+  }
+  lines.push('', `[model_providers.${CODEX_PROVIDER_ID}]`);
+  for (const [key, value] of all) if (key.startsWith(providerPrefix)) lines.push(`${key.slice(providerPrefix.length)} = ${value}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const codex: ToolProfile = {
+  id: 'codex',
+  aliases: ['codex-cli'],
+  title: 'Codex CLI',
+  base: 'a',
+  via: 'env+file',
+  command: 'codex',
+  install: 'npm install -g @openai/codex',
+  setup(input) {
+    const s = emptySetup();
+    s.env.push([CODEX_KEY_VAR, input.key]);
+    s.file = {
+      path: `~/.codex/${CODEX_PROVIDER_ID}.config.toml`,
+      format: 'toml',
+      content: configToml(input),
+      how: `save as that file ($CODEX_HOME/${CODEX_PROVIDER_ID}.config.toml) and run codex --profile ${CODEX_PROVIDER_ID}; or merge it into config.toml (top-level keys above the first [table]) to make it the default`,
+    };
+    for (const [key, value] of settings(input)) s.runArgs.push('-c', `${key}=${value}`);
+    if (!input.model) s.notes.push('No --model given: Codex uses the model set in its config.toml (it must be a provider/model id or, with --group, a name of the group), or pass -m provider/model.');
+    return s;
+  },
+};

@@ -1,0 +1,22 @@
+/** Every tool profile `svc-proxy env` and `svc-proxy run` know, and lookup by name or alias. */
+import { aider } from './aider.js';
+import { anthropicSdk } from './anthropic-sdk.js';
+import { claudeCode } from './claude-code.js';
+import { cline } from './cline.js';
+import { codex } from './codex.js';
+import { continueDev } from './continue.js';
+import { cursor } from './cursor.js';
+import { opencode } from './opencode.js';
+import { openaiSdk } from './openai-sdk.js';
+import type { ToolProfile } from './types.js';
+
+export const TOOLS: readonly ToolProfile[] = [claudeCode, codex, openaiSdk, anthropicSdk, aider, opencode, continueDev, cline, cursor];
+
+export function findTool(name: string): ToolProfile | undefined {
+  const n = name.trim().toLowerCase();
+  return TOOLS.find((t) => t.id === n || t.aliases.includes(n));
+}
+
+export function toolNames(): string {
+  return TOOLS.map((t) => t.id).join(', ');
+}

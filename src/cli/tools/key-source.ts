@@ -1,0 +1,106 @@
+/**
+ * Which service key `svc-proxy env|run <tool>` hands to the tool. config.json stores only key
+ * hashes, so a key can be printed only if the user supplies it or svc-proxy saved it when it
+ * created it. In order:
+ *   1. `--key sk-svc-proxy-…`: that key (it must be active).
+ *      `--key <name or id>`: the key svc-proxy saved under that name for a tool.
+ *   2. `--new-key [name]`: a new key (default name: the tool's id), saved as the tool's key.
+ *   3. `SVC_PROXY_KEY` in the environment: that key (it must be active).
+ *   4. The key saved for this tool, while it is active.
+ *   5. Otherwise a new key named after the tool, saved as the tool's key.
+ */
+import { ensureStateDir } from '../../config/paths.js';
+import type { Config, ServiceKeyRecord } from '../../config/schema.js';
+import { hashServiceKey, KEY_PREFIX } from '../../keys/format.js';
+import { CliError, type CliContext } from '../io.js';
+import { openManagement } from '../management.js';
+import { readSavedKeys, saveToolKey, savedKeysPath, type SavedKey } from './saved-keys.js';
+import type { ToolProfile } from './types.js';
+
+export type KeySource = 'flag' | 'saved' | 'new' | 'env' | 'created';
+
+export interface ResolvedKey {
+  key: string;
+  id: string;
+  name: string;
+  source: KeySource;
+}
+
+export interface KeyRequest {
+  /** `--key`: a full key, or the name or id of a key svc-proxy saved. */
+  key?: string;
+  /** `--new-key [name]`: true, or the name to give it. */
+  newKey?: string | boolean;
+}
+
+function activeRecordFor(config: Config, key: string): ServiceKeyRecord | undefined {
+  const hash = hashServiceKey(key);
+  return config.keys.find((k) => k.hash === hash && !k.revoked);
+}
+
+function requireActive(config: Config, key: string, from: string): ServiceKeyRecord {
+  if (!key.startsWith(KEY_PREFIX)) throw new CliError(`${from} is not a service key (they start with ${KEY_PREFIX}).`, 2);
+  const record = activeRecordFor(config, key);
+  if (!record) throw new CliError(`${from} is not an active key of this svc-proxy (unknown or revoked). See: svc-proxy key list`);
+  return record;
+}
+
+/** A saved key, by tool, key name or key id, that is still active. */
+function findSaved(config: Config, saved: Record<string, SavedKey>, ref: string): SavedKey | undefined {
+  return Object.values(saved).find((s) => (s.name === ref || s.id === ref) && activeRecordFor(config, s.key)?.id === s.id);
+}
+
+/** The tool's id, or with -2, -3 … when an active key already has that name. */
+function freeName(config: Config, base: string): string {
+  const taken = new Set(config.keys.filter((k) => !k.revoked).map((k) => k.name));
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+async function create(ctx: CliContext, tool: ToolProfile, name: string): Promise<SavedKey> {
+  // Without a daemon the key is written straight to config.json, whose directory may not exist yet.
+  await ensureStateDir(ctx.paths().dir);
+  const created = await (await openManagement(ctx.paths(), ctx.io.env)).createKey(name);
+  const entry = { id: created.id, name: created.name, key: created.key };
+  await saveToolKey(ctx.paths(), tool.id, entry);
+  ctx.err(`svc-proxy: created key "${entry.name}" (${entry.id}) for ${tool.title}, saved in ${savedKeysPath(ctx.paths())} for the next time. Revoke it with: svc-proxy key revoke ${entry.id}`);
+  return entry;
+}
+
+export async function resolveKey(ctx: CliContext, tool: ToolProfile, req: KeyRequest): Promise<ResolvedKey> {
+  if (req.key !== undefined && req.newKey !== undefined) throw new CliError('Give either --key or --new-key, not both.', 2);
+  const { ConfigStore } = await import('../../config/store.js');
+  const config = (await ConfigStore.open(ctx.paths())).current();
+
+  if (req.key !== undefined) {
+    const ref = req.key.trim();
+    if (ref.startsWith(KEY_PREFIX)) {
+      const record = requireActive(config, ref, 'The key given with --key');
+      return { key: ref, id: record.id, name: record.name, source: 'flag' };
+    }
+    const saved = findSaved(config, await readSavedKeys(ctx.paths()), ref);
+    if (saved) return { ...saved, source: 'saved' };
+    const known = config.keys.some((k) => !k.revoked && (k.name === ref || k.id === ref));
+    throw new CliError(
+      known
+        ? `svc-proxy stores only a hash of key "${ref}", so it cannot print it. Pass the key itself (--key sk-svc-proxy-… or SVC_PROXY_KEY=…), or make a new one with --new-key.`
+        : `No active key named "${ref}". See: svc-proxy key list (or make one with --new-key).`,
+    );
+  }
+
+  if (req.newKey !== undefined) {
+    const name = typeof req.newKey === 'string' ? req.newKey : freeName(config, tool.id);
+    return { ...(await create(ctx, tool, name)), source: 'new' };
+  }
+
+  const fromEnv = ctx.io.env.SVC_PROXY_KEY?.trim();
+  if (fromEnv) {
+    const record = requireActive(config, fromEnv, 'SVC_PROXY_KEY');
+    return { key: fromEnv, id: record.id, name: record.name, source: 'env' };
+  }
+
+  const saved = (await readSavedKeys(ctx.paths()))[tool.id];
+  if (saved && activeRecordFor(config, saved.key)?.id === saved.id) return { ...saved, source: 'saved' };
+
+  return { ...(await create(ctx, tool, freeName(config, tool.id))), source: 'created' };
+}

@@ -1,0 +1,82 @@
+/**
+ * Everything `env` and `run` share: check --group and --model against the config, find the
+ * address the tool must dial, pick the service key, and let the tool's profile build its setup.
+ * Nothing is created (no key) until every check has passed.
+ */
+import { baseUrls } from '../../config/base-urls.js';
+import { BUILTIN_PROVIDERS, type Config } from '../../config/schema.js';
+import { CliError, type CliContext } from '../io.js';
+import { resolveKey, type KeyRequest, type ResolvedKey } from './key-source.js';
+import type { ToolInput, ToolProfile, ToolSetup } from './types.js';
+
+export interface PrepareOptions extends KeyRequest {
+  group?: string;
+  model?: string;
+}
+
+export interface Address {
+  host: string;
+  port: number;
+}
+
+export interface Prepared {
+  tool: ToolProfile;
+  input: ToolInput;
+  setup: ToolSetup;
+  key: ResolvedKey;
+}
+
+/** Local servers the daemon finds by itself (no config entry): see src/providers/local-detect.ts. */
+const DETECTED_LOCALS = ['ollama', 'lmstudio'];
+
+function checkGroup(config: Config, slug: string, model: string | undefined): void {
+  const group = Object.hasOwn(config.groups, slug) ? config.groups[slug] : undefined;
+  if (!group) {
+    const known = Object.keys(config.groups);
+    throw new CliError(`No group named "${slug}".${known.length ? ` Groups: ${known.join(', ')}.` : ''} See: svc-proxy group list`);
+  }
+  if (model === undefined) return;
+  const names = group.models.map((m) => m.name);
+  if (!names.includes(model)) {
+    throw new CliError(
+      names.length
+        ? `Group "${slug}" has no model named "${model}". Its names: ${names.join(', ')}.`
+        : `Group "${slug}" has no model names yet. Add one: svc-proxy group set ${slug} ${model} <provider/model>`,
+    );
+  }
+}
+
+/** On a provider base a model id is provider/model; an unknown provider only warns (the daemon may know it). */
+function checkProviderModel(ctx: CliContext, config: Config, model: string): void {
+  const slash = model.indexOf('/');
+  if (slash <= 0 || slash === model.length - 1) {
+    throw new CliError(`--model "${model}" must be provider/model (e.g. anthropic/claude-sonnet-4-5); a bare name works only on a group base (--group).`, 2);
+  }
+  const provider = model.slice(0, slash);
+  const known = [...BUILTIN_PROVIDERS, ...Object.keys(config.endpoints), ...Object.keys(config.locals), ...DETECTED_LOCALS];
+  if (!known.includes(provider)) {
+    ctx.err(`svc-proxy: warning: "${provider}" is not a provider, endpoint or local server of this svc-proxy (known: ${known.join(', ')}).`);
+  }
+}
+
+/**
+ * Check, then build. `locate` says where the daemon listens (for `run`, after starting it);
+ * it is called only once the checks passed.
+ */
+export async function prepare(ctx: CliContext, tool: ToolProfile, opts: PrepareOptions, locate: (config: Config) => Promise<Address>): Promise<Prepared> {
+  const { ConfigStore } = await import('../../config/store.js');
+  const config = (await ConfigStore.open(ctx.paths())).current();
+  const model = opts.model?.trim() || undefined;
+  const group = opts.group?.trim() || undefined;
+  if (group) checkGroup(config, group, model);
+  else if (model) checkProviderModel(ctx, config, model);
+  if (tool.needsModel && !model) {
+    throw new CliError(`${tool.title} needs a model for its settings: add --model ${group ? `<a model name of group "${group}">` : 'provider/model'}.`, 2);
+  }
+
+  const { host, port } = await locate(config);
+  const urls = baseUrls(host, port, group);
+  const key = await resolveKey(ctx, tool, opts);
+  const input: ToolInput = { baseUrl: tool.base === 'a' ? urls.a : urls.b, key: key.key, model, group };
+  return { tool, input, setup: tool.setup(input), key };
+}

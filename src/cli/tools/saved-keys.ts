@@ -1,0 +1,61 @@
+/**
+ * Service keys svc-proxy created for tools (`svc-proxy env|run <tool>` without a key), kept so the
+ * next `env`/`run` for the same tool reuses them: config.json holds only hashes, so a key that
+ * is not saved somewhere can never be printed again. The file lives in the state dir (0600, like
+ * the admin token beside it, which is the stronger secret) and holds nothing but these keys.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../config/atomic-write.js';
+import { withFileLock } from '../../config/file-lock.js';
+import { ensureStateDir, type StatePaths } from '../../config/paths.js';
+
+export interface SavedKey {
+  id: string;
+  name: string;
+  key: string;
+}
+
+interface SavedKeysFile {
+  version: 1;
+  /** Tool id → the key last created for it. */
+  tools: Record<string, SavedKey>;
+}
+
+export function savedKeysPath(paths: StatePaths): string {
+  return join(paths.dir, 'tool-keys.json');
+}
+
+function isSavedKey(v: unknown): v is SavedKey {
+  const o = v as Partial<SavedKey> | null;
+  return typeof o === 'object' && o !== null && typeof o.id === 'string' && typeof o.name === 'string' && typeof o.key === 'string';
+}
+
+/** The saved keys; a missing or unreadable file is an empty list (a fresh key is made instead). */
+export async function readSavedKeys(paths: StatePaths): Promise<Record<string, SavedKey>> {
+  let text: string;
+  try {
+    text = await readFile(savedKeysPath(paths), 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<SavedKeysFile>;
+    const out: Record<string, SavedKey> = Object.create(null) as Record<string, SavedKey>;
+    for (const [tool, entry] of Object.entries(parsed.tools ?? {})) if (isSavedKey(entry)) out[tool] = entry;
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+export async function saveToolKey(paths: StatePaths, tool: string, entry: SavedKey): Promise<void> {
+  await ensureStateDir(paths.dir);
+  const file = savedKeysPath(paths);
+  await withFileLock(`${file}.lock`, async () => {
+    const tools = await readSavedKeys(paths);
+    tools[tool] = entry;
+    const body: SavedKeysFile = { version: 1, tools };
+    await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
+  });
+}

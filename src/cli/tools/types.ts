@@ -1,0 +1,70 @@
+/**
+ * What a tool profile is: how one coding tool (or SDK) is pointed at the proxy. `svc-proxy env`
+ * prints a profile's setup, `svc-proxy run` starts the tool with it. One file per tool in this
+ * folder; the list is in index.ts.
+ */
+
+/** Which base the tool speaks: A = OpenAI (Chat Completions / Responses), B = Anthropic Messages. */
+export type BaseKind = 'a' | 'b';
+
+export interface ToolInput {
+  /** The base URL for the tool's protocol: a provider base, or a group's base with --group. */
+  baseUrl: string;
+  /** The service key (sk-svc-proxy-…). */
+  key: string;
+  /** `provider/model` on a provider base, a group's model name on a group base. */
+  model?: string;
+  /** The group slug when the tool is pointed at a group base. */
+  group?: string;
+}
+
+/** A snippet for the tool's own config file, for tools that read their settings from one. */
+export interface ConfigFileSnippet {
+  /** Where it goes, as the user would write it (e.g. ~/.codex/config.toml). */
+  path: string;
+  format: 'toml' | 'json' | 'yaml';
+  content: string;
+  /** One line: how to apply it (merge into the file, or create it). */
+  how: string;
+}
+
+/** A value typed into an app's settings screen (editor extensions and IDEs that read no env). */
+export interface ManualSetting {
+  label: string;
+  value: string;
+}
+
+export interface ToolSetup {
+  /** Variables to set, in the order they are printed. */
+  env: Array<[name: string, value: string]>;
+  /** Variables to remove because they would override or conflict with the ones set. */
+  unset: string[];
+  file?: ConfigFileSnippet;
+  settings?: ManualSetting[];
+  /** Arguments `svc-proxy run` puts before the user's own (e.g. Codex `-c` overrides). */
+  runArgs: string[];
+  /** Short lines shown as comments after the exports (and in --json). */
+  notes: string[];
+}
+
+export interface ToolProfile {
+  /** The name on the command line (`svc-proxy env claude-code`). */
+  id: string;
+  aliases: readonly string[];
+  title: string;
+  base: BaseKind;
+  /** How the tool takes its settings. */
+  via: 'env' | 'env+file' | 'file' | 'app';
+  /** The executable `svc-proxy run` starts; absent for apps it cannot start. */
+  command?: string;
+  /** How to install the executable, shown when it is not on PATH. */
+  install?: string;
+  /** The tool cannot be set up without a model (its config entry names one). */
+  needsModel?: boolean;
+  setup(input: ToolInput): ToolSetup;
+}
+
+/** A setup with nothing in it yet (profiles fill in what they need). */
+export function emptySetup(): ToolSetup {
+  return { env: [], unset: [], runArgs: [], notes: [] };
+}
