@@ -12,7 +12,7 @@ export type EncodedPart = TextBlockParam | ImageBlockParam | DocumentBlockParam;
 type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
-/** `keepCache`: whether cache hints survive (Messages targets that accept them). */
+/** `keepCache`: whether cache hints survive (Messages targets that accept them); `where`: "a user message", … for errors. */
 export function encodePart(part: ContentPart, keepCache: boolean, where: string): EncodedPart | null {
   switch (part.type) {
     case 'text':
@@ -24,7 +24,7 @@ export function encodePart(part: ContentPart, keepCache: boolean, where: string)
     case 'file':
       return encodeFile(part, keepCache, where);
     case 'audio':
-      throw badRequest('unsupported_modality', `${where}: audio input is not supported by this model (Anthropic Messages takes no audio).`);
+      throw badRequest('unsupported_modality', `In ${where}: audio input is not supported by this model (Anthropic Messages takes no audio).`);
   }
 }
 
@@ -42,7 +42,7 @@ function encodeImage(part: ImagePart, keepCache: boolean, where: string): ImageB
       block = { type: 'image', source: { type: 'file', file_id: source.fileId } };
       break;
     case 'text':
-      throw badRequest('unsupported_media_type', `${where}: an image part holds text, not image data.`);
+      throw badRequest('unsupported_media_type', `In ${where}: an image part holds text, not image data.`);
   }
   return withCacheControl(block, part.cacheControl, keepCache);
 }
@@ -58,7 +58,7 @@ function encodeFile(part: FilePart, keepCache: boolean, where: string): Document
       if (mediaType === 'application/pdf') return doc({ type: 'base64', media_type: 'application/pdf', data: source.data });
       if (mediaType.startsWith('text/')) return doc({ type: 'text', media_type: 'text/plain', data: Buffer.from(source.data, 'base64').toString('utf8') });
       if (mediaType.startsWith('image/')) return encodeImage({ type: 'image', source, ...(part.cacheControl ? { cacheControl: part.cacheControl } : {}) }, keepCache, where);
-      throw badRequest('unsupported_media_type', `${where}: files of type ${source.mediaType} are not supported by this model (PDF, plain text and images are).`);
+      throw badRequest('unsupported_media_type', `In ${where}: files of type ${source.mediaType} are not supported by this model (PDF, plain text and images are).`);
     }
     case 'url':
       return doc({ type: 'url', url: source.url });
@@ -72,7 +72,7 @@ function encodeFile(part: FilePart, keepCache: boolean, where: string): Document
 function imageMediaType(mediaType: string, where: string): ImageMediaType {
   const mt = mediaType.toLowerCase() === 'image/jpg' ? 'image/jpeg' : mediaType.toLowerCase();
   if (!IMAGE_TYPES.has(mt)) {
-    throw badRequest('unsupported_media_type', `${where}: images of type ${mediaType} are not supported by this model (jpeg, png, gif and webp are).`);
+    throw badRequest('unsupported_media_type', `In ${where}: images of type ${mediaType} are not supported by this model (jpeg, png, gif and webp are).`);
   }
   return mt as ImageMediaType;
 }

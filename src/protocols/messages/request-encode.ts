@@ -62,8 +62,9 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
     turns.push(t);
     return t;
   };
-  req.items.forEach((item, i) => {
-    const where = `items[${i}]`;
+  req.items.forEach((item) => {
+    // Hub positions mean nothing to the client: errors name the kind of turn instead.
+    const where = item.type === 'function_call_output' ? 'a tool result' : item.type === 'message' && item.role === 'user' ? 'a user message' : 'an assistant message';
     switch (item.type) {
       case 'message': {
         const t = turn(item.role);

@@ -11,6 +11,8 @@ import { httpStatusForErrorCode, stopReasonFrom, type OutputFacts } from './stat
 import { usageFromWire } from './usage.js';
 
 export function decodeResponse(body: unknown): HubResponse {
+  // An error object in place of a response (some gateways answer 200 with one): keep its message.
+  if (isObject(body) && !Array.isArray(body.output) && isObject(body.error)) throw errorBody(body.error);
   if (!isObject(body) || !Array.isArray(body.output)) {
     throw new ProtocolError(502, 'upstream_error', 'The upstream returned a malformed Responses body (no output array).');
   }
@@ -80,6 +82,14 @@ export function argumentsOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return '';
   return JSON.stringify(value);
+}
+
+function errorBody(error: JsonObject): ProtocolError {
+  const code = str(error.code);
+  const byCode = httpStatusForErrorCode(code);
+  const status = byCode !== 502 ? byCode : httpStatusForErrorCode(str(error.type));
+  const message = str(error.message) ?? 'The upstream reported an error.';
+  return new ProtocolError(status, 'upstream_error', code ? `${message} (${code})` : message);
 }
 
 function failure(body: JsonObject, status: string): ProtocolError {

@@ -51,6 +51,8 @@ export function httpStatusForErrorCode(code: string | undefined): number {
       return 500;
     case 'vector_store_timeout':
       return 504;
+    case 'model_not_found':
+      return 404;
     default:
       if (code && /^(invalid_|context_length|bio_policy|unsupported_)/.test(code)) return 400;
       return 502;
