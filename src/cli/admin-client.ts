@@ -5,7 +5,8 @@
  */
 import { OperationError } from '../config/errors.js';
 import type { StatePaths } from '../config/paths.js';
-import { findLiveDaemon, readAdminToken, type DaemonLocation } from '../daemon/control.js';
+import { findDaemon, readAdminToken, type DaemonLocation } from '../daemon/control.js';
+import { isOurProcess } from '../daemon/runtime-file.js';
 import { httpJson } from '../daemon/http-json.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
 import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
@@ -23,10 +24,15 @@ export class AdminClient implements Management {
     private readonly token: string,
   ) {}
 
-  /** null when no daemon runs (and answers) for these paths. */
+  /**
+   * null when no daemon runs for these paths. A registered daemon that is alive is always used,
+   * even when slow to answer: quietly editing the file behind its back would break the promise
+   * that a change (e.g. a revoke) is in force when the command returns.
+   */
   static async connect(paths: StatePaths): Promise<AdminClient | null> {
-    const daemon = await findLiveDaemon(paths);
-    if (!daemon) return null;
+    const daemon = await findDaemon(paths);
+    // A registered pid that is no longer svc-proxy (reused after a crash) is a stale file.
+    if (!daemon || !(daemon.pid === process.pid || isOurProcess(daemon.pid))) return null;
     const token = await readAdminToken(paths);
     if (!token) throw new OperationError(503, 'admin_token_missing', `The daemon (pid ${daemon.pid}) is running but ${paths.adminToken} is missing; restart it: svc-proxy stop && svc-proxy start`);
     return new AdminClient(daemon, token);

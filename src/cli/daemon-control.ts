@@ -29,9 +29,9 @@ export function warnIfExposed(ctx: CliContext, host: string | undefined): void {
 export async function ensureDaemon(ctx: CliContext, opts: StartOptions = {}): Promise<Started> {
   const paths = ctx.paths();
   const running = await findDaemon(paths);
-  if (running && (await checkHealth(running.origin))) return { daemon: running, alreadyRunning: true };
+  if (running && (await checkHealth(running.origin, 5_000))) return { daemon: running, alreadyRunning: true };
   // A registered pid that is no longer svc-proxy (reused after a crash) is just a stale file.
-  if (running && isOurProcess(running.pid)) throw new CliError(`A daemon (pid ${running.pid}) is registered but does not answer on ${running.origin}; stop it first: svc-proxy stop`);
+  if (running && (running.pid === process.pid || isOurProcess(running.pid))) throw new CliError(`A daemon (pid ${running.pid}) is registered but does not answer on ${running.origin}; stop it first: svc-proxy stop`);
   // Fail early, with the file named, on a broken config.json (the daemon would refuse it too).
   const { ConfigStore } = await import('../config/store.js');
   await ConfigStore.open(paths);

@@ -108,14 +108,19 @@ export class ConfigStore {
    * On an invalid file throws ConfigFileError and keeps the last good snapshot.
    */
   async reload(): Promise<boolean> {
-    const text = await readTextOrNull(this.file);
-    if (text === this.adapter.lastText) return false;
-    const config = text === null ? defaultConfig() : parseConfigText(text, this.file).config;
-    this.adapter.lastText = text;
-    this.setSnapshot(config);
-    return true;
+    // Under the lock, so a read that started before one of our writes can never be applied
+    // after it (which would put the older config back).
+    return withFileLock(this.files.configLock, async () => {
+      const text = await readTextOrNull(this.file);
+      if (text === this.adapter.lastText) return false;
+      const config = text === null ? defaultConfig() : parseConfigText(text, this.file).config;
+      this.adapter.lastText = text;
+      this.setSnapshot(config);
+      return true;
+    });
   }
 
+  /** Listeners run synchronously while the file lock is held: they must not call update() or reload(). */
   onChange(listener: ConfigListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

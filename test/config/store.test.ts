@@ -199,3 +199,21 @@ describe('ConfigStore', () => {
     await expect(ConfigStore.open(paths)).rejects.toThrow(/newer svc-proxy/);
   });
 });
+
+describe('ConfigStore: reloads racing with writes', () => {
+  it('never lets a reload that read the file before a write put the older config back', async () => {
+    const { paths, store } = await freshStore();
+    await store.ensureFile();
+    for (let i = 0; i < 40; i++) {
+      await Promise.all([
+        store.update((c) => {
+          c.locals[`l${i}`] = { url: `http://127.0.0.1:${3000 + i}`, created: new Date(0).toISOString(), detected: false };
+        }),
+        store.reload().catch(() => false),
+        store.reload().catch(() => false),
+      ]);
+      expect(Object.keys(store.current().locals), `after write ${i}`).toHaveLength(i + 1);
+    }
+    expect(JSON.parse(await readFile(paths.config, 'utf8')).locals).toEqual(store.current().locals);
+  });
+});
