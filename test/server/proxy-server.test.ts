@@ -203,6 +203,42 @@ describe('proxy server: local security', () => {
   });
 });
 
+describe('proxy server: header abuse', () => {
+  it('answers oversized headers with 431 and keeps serving', async () => {
+    const h = await start();
+    const { connect } = await import('node:net');
+    const raw = await new Promise<string>((resolve) => {
+      const sock = connect(h.port, '127.0.0.1', () => {
+        sock.write(`GET /protocol-a/v1/models HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${'k'.repeat(64 * 1024)}\r\n\r\n`);
+      });
+      let text = '';
+      sock.on('data', (c: Buffer) => (text += c.toString()));
+      sock.on('close', () => resolve(text));
+      sock.on('error', () => resolve(text));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 431/);
+    expect((await http('GET', `${h.origin}/protocol-a/v1/models`, { headers: { 'x-api-key': KEY } })).status).toBe(200);
+  });
+
+  it('refuses keys with whitespace, control or non-ASCII bytes, and many-key headers, as invalid', async () => {
+    const h = await start();
+    const { connect } = await import('node:net');
+    const send = (headerLines: string) =>
+      new Promise<string>((resolve) => {
+        const sock = connect(h.port, '127.0.0.1', () => sock.write(`GET /protocol-a/v1/models HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nConnection: close\r\n${headerLines}\r\n`));
+        let text = '';
+        sock.on('data', (c: Buffer) => (text += c.toString('latin1')));
+        sock.on('close', () => resolve(text));
+        sock.on('error', () => resolve(text));
+      });
+    expect(await send(`x-api-key: ${KEY.slice(0, 20)} ${KEY.slice(20)}\r\n`)).toMatch(/^HTTP\/1\.1 401[\s\S]*invalid_api_key/);
+    expect(await send(`x-api-key: ${KEY}\u00e9\r\n`)).toMatch(/^HTTP\/1\.1 401/);
+    expect(await send(`x-api-key: a\r\nx-api-key: b\r\nx-api-key: ${KEY}\r\n`)).toMatch(/^HTTP\/1\.1 401/);
+    expect(await send(`authorization: Bearer\r\n`)).toMatch(/^HTTP\/1\.1 401[\s\S]*missing_api_key/);
+    expect(h.calls).toHaveLength(0);
+  });
+});
+
 describe('proxy server: graceful drain', () => {
   it('lets in-flight requests finish, refuses new connections, and cuts what outlives the timeout', async () => {
     const h = await start({
