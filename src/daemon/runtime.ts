@@ -119,8 +119,16 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     });
     if (!keychainStatus.available) logger.warn(`OS keychain not usable: ${keychainStatus.reason}`);
     await credentials.refresh(credentialSlugs(store.current()), KEYCHAIN_TIMEOUT_MS);
+    // A keychain can come and go (unlocked later, D-Bus restarted): re-probe in the background
+    // when the reported state is older than this.
+    let keychainProbedAt = Date.now();
     const refreshKeychainStatus = async () => {
+      keychainProbedAt = Date.now();
       keychainStatus = await withTimeout(keychain.probe(), KEYCHAIN_TIMEOUT_MS, keychainStatus);
+    };
+    const currentKeychainStatus = (): KeychainStatus => {
+      if (Date.now() - keychainProbedAt > 30_000) void refreshKeychainStatus();
+      return keychainStatus;
     };
 
     const verifier = new KeyVerifier(store.current().keys);
@@ -169,7 +177,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       log: logSink,
       daemon: daemonInfo,
       configProblem: () => configProblem,
-      keychain: () => keychainStatus,
+      keychain: currentKeychainStatus,
       reloadConfig,
       requestShutdown: () => setImmediate(() => shutdown.request()),
     };
