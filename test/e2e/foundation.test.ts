@@ -234,6 +234,24 @@ describe('svc-proxy foundation, end to end', () => {
     }
   });
 
+  it('restart keeps keys and providers; stop --json reports what it stopped', async () => {
+    const first = JSON.parse((await bin(['start', '--port', '0', '--json'])).stdout) as { pid: number };
+    const { key } = JSON.parse((await bin(['key', 'create', '--name', 'survives-restart', '--json'])).stdout) as { key: string };
+    const res = await bin(['restart', '--port', '0']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain(`stopped (pid ${first.pid})`);
+    await waitGone(first.pid);
+    const runtime = JSON.parse(await readFile(join(home, 'daemon.json'), 'utf8')) as { pid: number; port: number };
+    expect(runtime.pid).not.toBe(first.pid);
+    pid = runtime.pid;
+    const call = await http('GET', `http://127.0.0.1:${runtime.port}/protocol-a/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect(call.status).not.toBe(401);
+    const stopped = JSON.parse((await bin(['stop', '--json'])).stdout);
+    expect(stopped).toEqual({ stopped: true, pid: runtime.pid, forced: false });
+    await waitGone(runtime.pid);
+    expect(JSON.parse((await bin(['stop', '--json'])).stdout)).toEqual({ stopped: false, running: false });
+  });
+
   it('start --foreground runs in the terminal and stops on SIGINT', async () => {
     const child = spawn(process.execPath, [BIN, 'start', '--foreground', '--port', '0'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
