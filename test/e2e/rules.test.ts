@@ -158,3 +158,22 @@ describe('JSON output', () => {
     expect(world.mocks.openrouter.lastGeneration().body.response_format).toEqual({ type: 'json_object' });
   });
 });
+
+describe('tool names over 64 characters', () => {
+  const long = `mcp__workspace_server__${'very_long_tool_name_'.repeat(4)}search`;
+
+  it.each(['openai', 'gemini'] as Kind[])('shortened for %s, restored in the answer (Messages client)', async (kind) => {
+    expect(long.length).toBeGreaterThan(64);
+    const msg = await ant.messages.create({
+      model: MODELS[kind],
+      max_tokens: 200,
+      tools: [{ name: long, input_schema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }],
+      messages: [{ role: 'user', content: 'search it' }],
+    });
+    const sentName = (world.mock(kind).lastGeneration().body.tools[0] as { name?: string; function?: { name: string } });
+    expect((sentName.function?.name ?? sentName.name)!.length).toBeLessThanOrEqual(64);
+    const use = msg.content.find((b) => b.type === 'tool_use') as Anthropic.ToolUseBlock;
+    expect(use.name).toBe(long);
+    expect(use.input).toEqual({ q: 'sample-q' });
+  });
+});
