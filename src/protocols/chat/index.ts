@@ -17,4 +17,4 @@ export const chatCodec: DialectCodec = {
 };
 
 export { wantsStreamUsage, parseEffort } from './request-decode.js';
-export { TOOL_ERROR_PREFIX } from './request-encode-messages.js';
+export { TOOL_ERROR_PREFIX } from '../tool-error.js';

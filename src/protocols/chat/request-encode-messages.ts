@@ -18,12 +18,11 @@ import type {
 } from '../hub.js';
 import type { EncodeRequestOptions } from '../codec.js';
 import { badRequest } from '../errors.js';
+import { TOOL_ERROR_PREFIX } from '../tool-error.js';
 import { toDataUrl } from './data-url.js';
 import { replayReasoning } from './reasoning.js';
 import type { Json } from './guards.js';
 
-/** Prefix for results the client flagged as errors (Chat has no error flag). */
-export const TOOL_ERROR_PREFIX = 'Error: ';
 
 interface AssistantTurn {
   reasoning: ReasoningItem[];

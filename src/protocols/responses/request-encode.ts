@@ -17,6 +17,7 @@ import type {
 import type { EncodeRequestOptions } from '../codec.js';
 import type { FunctionCallOutputItem, HubRequest, Item, ResponseFormat, Tool, ToolChoice } from '../hub.js';
 import { badRequest } from '../errors.js';
+import { TOOL_ERROR_PREFIX } from '../tool-error.js';
 import { assistantPart, userPart } from './content-encode.js';
 import { wireReasoningItem } from './reasoning.js';
 
@@ -116,9 +117,12 @@ function keepAnchoredReasoning(items: ResponseInputItem[]): ResponseInputItem[] 
 }
 
 function encodeToolOutput(item: FunctionCallOutputItem): string | ResponseFunctionCallOutputItemList {
-  if (typeof item.output === 'string') return item.output;
-  if (item.output.every((p) => p.type === 'text')) return item.output.map((p) => (p.type === 'text' ? p.text : '')).join('');
-  return item.output.map(userPart) as ResponseFunctionCallOutputItemList;
+  // No error flag in Responses: a failed result says so in its text.
+  const prefix = item.isError ? TOOL_ERROR_PREFIX : '';
+  if (typeof item.output === 'string') return prefix + item.output;
+  if (item.output.every((p) => p.type === 'text')) return prefix + item.output.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  const parts = item.output.map(userPart) as ResponseFunctionCallOutputItemList;
+  return prefix ? [{ type: 'input_text', text: prefix.trimEnd() }, ...parts] : parts;
 }
 
 function encodeTool(tool: Tool): WireTool {
