@@ -8,6 +8,7 @@
  * Codex also offers the model two tools that are not plain functions: `web_search` (hosted) and
  * the multi-agent `namespace` tool. svc-proxy runs hosted tools only on openai/… models, so unless
  * the model is an openai one they are switched off (`web_search = "disabled"`, `agents.enabled`).
+ * Usage analytics are switched off too (`analytics.enabled`), as Claude Code's non-essential traffic is.
  */
 import { emptySetup, type ToolInput, type ToolProfile } from './types.js';
 
@@ -29,6 +30,8 @@ function settings(input: ToolInput): Array<[string, string]> {
   const root: Array<[string, string]> = [['model_provider', tomlString(CODEX_PROVIDER_ID)]];
   if (input.model) root.push(['model', tomlString(input.model)]);
   if (!hostedToolsOk(input)) root.push(['web_search', tomlString('disabled')], ['agents.enabled', 'false']);
+  // Like CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC for Claude Code: no usage analytics behind the user's back.
+  root.push(['analytics.enabled', 'false']);
   const p = `model_providers.${CODEX_PROVIDER_ID}`;
   return [
     ...root,
@@ -46,6 +49,7 @@ function configToml(input: ToolInput): string {
   for (const [key, value] of all) {
     if (key.startsWith(providerPrefix)) continue;
     if (key === 'web_search') lines.push('# Hosted tools run only on openai/… models through svc-proxy; other providers refuse them.');
+    if (key === 'analytics.enabled') lines.push('# No usage analytics sent to OpenAI.');
     lines.push(`${key} = ${value}`);
   }
   lines.push('', `[model_providers.${CODEX_PROVIDER_ID}]`);
