@@ -3,9 +3,9 @@
  * picks out only the few events the log needs — usage, an upstream error event — plus Gemini
  * thought signatures for the reasoning cache.
  *
- * It never splits the stream into events. Per chunk it runs a native byte search for each
- * needle (`"usage"`, `"error"`, …); only a line holding a real hit (`"usage":{`, not
- * `"usage":null`) is assembled and JSON-parsed. Lines may span chunks: the unfinished line is
+ * It never splits the stream into events. Per chunk one byte loop looks for the needles
+ * (`"usage"`, `"error"`, …); only a line holding a real hit (`"usage":{`, not `"usage":null`)
+ * is assembled and JSON-parsed. Lines may span chunks: the unfinished line is
  * kept as references to the chunk tails, never copied until it is wanted.
  */
 import type { Dialect } from '../protocols/hub.js';
@@ -17,6 +17,7 @@ const LF = 0x0a;
 const NEEDLE_USAGE = Buffer.from('"usage"');
 const NEEDLE_ERROR = Buffer.from('"error"');
 const NEEDLE_SIGNATURE = Buffer.from('"thought_signature"');
+const QUOTE = 0x22;
 /** Longest line we assemble for inspection; longer ones are forwarded but not read. */
 const MAX_LINE = 16 * 1024 * 1024;
 /** How far from the end the terminal event is looked for. */
@@ -66,7 +67,7 @@ export class StreamTap {
     if (this.lineParts.length > 0) {
       const firstLf = chunk.indexOf(LF);
       const segEnd = firstLf === -1 ? chunk.length : firstLf;
-      const wanted = this.lineWanted || this.needleAcrossBoundary(chunk) || this.hasCandidate(chunk, 0, segEnd);
+      const wanted = this.lineWanted || this.hasCandidate(chunk, 0, segEnd);
       if (firstLf === -1) {
         this.lineWanted = wanted;
         this.keepLinePart(chunk);
@@ -83,26 +84,16 @@ export class StreamTap {
     // Complete lines of this chunk holding a hit; the unfinished tail is kept for later.
     const tailStart = chunk.lastIndexOf(LF) + 1;
     let tailWanted = false;
-    let inspected: number[] | undefined;
-    for (const needle of this.needles) {
-      let hit = chunk.indexOf(needle, pos);
-      while (hit !== -1) {
-        if (!this.isCandidate(chunk, hit + needle.length, needle)) {
-          hit = chunk.indexOf(needle, hit + needle.length);
-          continue;
-        }
-        if (hit >= tailStart) {
-          tailWanted = true;
-          break;
-        }
-        const lineStart = Math.max(pos, chunk.lastIndexOf(LF, hit) + 1);
-        const lineEnd = chunk.indexOf(LF, hit);
-        if (!inspected?.includes(lineStart)) {
-          (inspected ??= []).push(lineStart);
-          this.inspect(chunk.subarray(lineStart, lineEnd));
-        }
-        hit = chunk.indexOf(needle, lineEnd + 1);
+    let hit = this.nextCandidate(chunk, pos, chunk.length);
+    while (hit !== -1) {
+      if (hit >= tailStart) {
+        tailWanted = true;
+        break;
       }
+      const lineStart = Math.max(pos, chunk.lastIndexOf(LF, hit) + 1);
+      const lineEnd = chunk.indexOf(LF, hit);
+      this.inspect(chunk.subarray(lineStart, lineEnd));
+      hit = this.nextCandidate(chunk, lineEnd + 1, chunk.length);
     }
     if (tailStart < chunk.length) {
       this.lineWanted = tailWanted;
@@ -153,52 +144,47 @@ export class StreamTap {
     return n === 1 && this.beforeLast !== undefined && this.beforeLast[this.beforeLast.length - 1] === LF;
   }
 
+  private hasCandidate(chunk: Buffer, from: number, to: number): boolean {
+    return this.nextCandidate(chunk, from, to) !== -1;
+  }
+
+  /**
+   * Offset of the next needle hit in [from, to) that may hold what we read, or -1. A plain byte
+   * loop: Buffer#indexOf with a multi-byte needle costs ~1 µs per call (it builds a search table),
+   * far more than scanning a typical 100–300 byte chunk here.
+   */
+  private nextCandidate(buf: Buffer, from: number, to: number): number {
+    const needles = this.needles;
+    // second bytes of the needles: `u`sage, `e`rror, `t`hought_signature (-1 when not looked for)
+    const a = 0x75;
+    const b = 0x65;
+    const c = needles.length > 2 ? 0x74 : -1;
+    for (let i = from; i < to; i++) {
+      if (buf[i] !== QUOTE) continue;
+      // a quote at the very end may open a needle that continues in the next chunk
+      if (i + 1 === to) return i;
+      const second = buf[i + 1];
+      if (second !== a && second !== b && second !== c) continue;
+      const needle = second === a ? NEEDLE_USAGE : second === b ? NEEDLE_ERROR : NEEDLE_SIGNATURE;
+      const len = needle.length;
+      let k = 2;
+      while (k < len && i + k < to && buf[i + k] === needle[k]) k++;
+      // a needle running past the end of the chunk may continue in the next: look at the line
+      if (k === len ? this.isCandidate(buf, i + len, to, needle) : i + k >= to) return i;
+    }
+    return -1;
+  }
+
   /** `"usage"` followed by `:` and `{` (so `"usage":null` on every OpenAI chunk is skipped). */
-  private isCandidate(chunk: Buffer, after: number, needle: Buffer): boolean {
+  private isCandidate(buf: Buffer, after: number, to: number, needle: Buffer): boolean {
     if (needle === NEEDLE_SIGNATURE) return true;
     let i = after;
-    while (i < chunk.length && chunk[i] === 0x20) i++;
-    if (i >= chunk.length) return true; // cannot tell yet: look at the whole line
-    if (chunk[i] !== 0x3a) return false;
+    while (i < to && buf[i] === 0x20) i++;
+    if (i >= to) return true; // cannot tell yet: look at the whole line
+    if (buf[i] !== 0x3a) return false;
     i++;
-    while (i < chunk.length && chunk[i] === 0x20) i++;
-    return i >= chunk.length || chunk[i] === 0x7b;
-  }
-
-  private hasCandidate(chunk: Buffer, from: number, to: number): boolean {
-    for (const needle of this.needles) {
-      let hit = chunk.indexOf(needle, from);
-      while (hit !== -1 && hit < to) {
-        if (this.isCandidate(chunk, hit + needle.length, needle)) return true;
-        hit = chunk.indexOf(needle, hit + needle.length);
-      }
-    }
-    return false;
-  }
-
-  /** A needle split between the end of the unfinished line and the start of this chunk. */
-  private needleAcrossBoundary(chunk: Buffer): boolean {
-    const want = NEEDLE_SIGNATURE.length - 1;
-    let prev = this.lineParts[this.lineParts.length - 1]!;
-    if (prev.length < want && this.lineParts.length > 1) {
-      // tiny chunks: gather the line's last bytes from several parts (rare; a small copy)
-      const parts: Buffer[] = [];
-      let n = 0;
-      for (let i = this.lineParts.length - 1; i >= 0 && n < want; i--) {
-        parts.unshift(this.lineParts[i]!);
-        n += this.lineParts[i]!.length;
-      }
-      prev = Buffer.concat(parts);
-    }
-    for (const needle of this.needles) {
-      for (let k = 1; k < needle.length; k++) {
-        if (k > prev.length || needle.length - k > chunk.length) continue;
-        if (prev.compare(needle, 0, k, prev.length - k, prev.length) === 0 && chunk.compare(needle, k, needle.length, 0, needle.length - k) === 0) {
-          return true;
-        }
-      }
-    }
-    return false;
+    while (i < to && buf[i] === 0x20) i++;
+    return i >= to || buf[i] === 0x7b;
   }
 
   private keepLinePart(part: Buffer): void {
