@@ -2,7 +2,8 @@
  * The whole TUI: tab bar, connection line, the current screen, help. Draws exactly one line less
  * than the terminal's height so Ink never falls back to clearing the screen on each frame.
  */
-import { Box, useApp, useInput } from 'ink';
+import { Box, useApp } from 'ink';
+import { useKeys } from './hooks/use-keys.js';
 import { useCallback, useEffect, useState } from 'react';
 import { Help } from './components/Help.js';
 import { StatusLine } from './components/StatusLine.js';
@@ -52,7 +53,7 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
     });
   }, []);
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (input === 'q') return exit();
       if (input === '?') return setHelp(true);

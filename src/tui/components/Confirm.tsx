@@ -1,5 +1,6 @@
 /** A yes/no question; only "y" says yes (Enter, Esc and "n" say no). */
-import { Text, useInput } from 'ink';
+import { Text } from 'ink';
+import { useKeys } from '../hooks/use-keys.js';
 import { useCaptureKeys } from '../hooks/use-capture.js';
 import { useTheme } from '../theme.js';
 
@@ -12,7 +13,7 @@ export interface ConfirmProps {
 export function Confirm({ question, onYes, onNo }: ConfirmProps) {
   const theme = useTheme();
   useCaptureKeys(true);
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (input === 'y' || input === 'Y') onYes();
     else if (input === 'n' || input === 'N' || key.escape || key.return) onNo();
   });

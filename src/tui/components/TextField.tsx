@@ -3,7 +3,8 @@
  * echoes nothing but a count, for credentials: the value lives only in this component until it is
  * handed to the daemon.
  */
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks/use-keys.js';
 import { useRef, useState } from 'react';
 import { useCaptureKeys } from '../hooks/use-capture.js';
 import { useTheme } from '../theme.js';
@@ -36,7 +37,7 @@ export function TextField({ label, initial = '', hidden = false, hint, onSubmit,
     onChange?.(v);
   };
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.return) return onSubmit(value.current);
     if (key.escape) return onCancel();
     if (key.backspace || key.delete) return set(value.current.slice(0, -1));

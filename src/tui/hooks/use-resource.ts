@@ -27,7 +27,8 @@ export function useResource<T>(load: (b: TuiBackend) => Promise<T>, opts: { poll
   useEffect(() => {
     if (!backend) return;
     let cancelled = false;
-    setState((s) => (s.loading ? s : { ...s, loading: true }));
+    // Only the first load shows as loading: a poll keeps the screen as it is until new data comes.
+    setState((s) => (s.loading || s.data !== undefined ? s : { ...s, loading: true }));
     loader.current(backend).then(
       (data) => {
         if (!cancelled) setState({ data, error: undefined, loading: false });

@@ -3,7 +3,8 @@
  * group's two base URLs. Add a group, add or edit a name, reorder or remove targets, remove a
  * name or a group — the same admin calls as `svc-proxy group add|set|unset|remove`.
  */
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks/use-keys.js';
 import { useRef, useState } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { GroupDetail } from '../../config/groups.js';
@@ -101,7 +102,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
     );
   };
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (getMode().kind !== 'list') return;
       const at = clamp(getCursor());

@@ -2,7 +2,8 @@
  * Service keys: the list (never a key), create (the full key shown once, with "copy it now"), and
  * revoke after a confirmation. Same admin calls as `svc-proxy key create|list|revoke`.
  */
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks/use-keys.js';
 import { useState } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { CreatedKey, KeyInfo } from '../../keys/operations.js';
@@ -27,7 +28,7 @@ function shortDay(iso: string): string {
 function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
   const theme = useTheme();
   useCaptureKeys(true);
-  useInput((_input, key) => {
+  useKeys((_input, key) => {
     if (key.return || key.escape) onDone();
   });
   return (
@@ -89,7 +90,7 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   };
 
   const rows = Math.max(1, height - 4);
-  useInput(
+  useKeys(
     (input, key) => {
       if (getMode().kind !== 'list') return;
       const at = clamp(getCursor());

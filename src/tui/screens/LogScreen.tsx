@@ -3,7 +3,8 @@
  * for the selected request. With nothing selected the view follows new requests; once a row is
  * selected it stays where it is on screen while new rows arrive above.
  */
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks/use-keys.js';
 import { useMemo, useRef, useState } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { RequestLogEntry } from '../../log/entry.js';
@@ -74,7 +75,7 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
   const lineCount = (d: { entry: RequestLogEntry } | null) => (d === detail ? lines.length : d ? detailLines(d.entry).length : 0);
   const detailRows = Math.max(1, height - 1);
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (getEditing()) return;
       const open = getDetail();

@@ -4,7 +4,8 @@
  * daemon and from there to the OS keychain), disconnect, set a base URL, add an endpoint or a
  * local server: the same admin calls as `svc-proxy provider|endpoint|local …`.
  */
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks/use-keys.js';
 import { useMemo, useRef, useState } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import { AdminApiError } from '../../cli/admin-client.js';
@@ -104,7 +105,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const footer = mode.kind === 'adding-endpoint' ? 7 : mode.kind === 'adding-local' ? 5 : 2;
   const tableRows = Math.max(1, height - 1 - 1 - 4 - footer);
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (getMode().kind !== 'list') return;
       const at = clamp(getCursor());
