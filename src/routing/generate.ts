@@ -209,9 +209,7 @@ class GenerateRequest {
   private async attempt(p: ResolvedProvider, target: Target, built: Built): Promise<UpstreamFailure | undefined> {
     const { services, signal, record, req, config } = this.x;
     const started = performance.now();
-    const note = (status: number, errorCode?: string): void => {
-      record.attempt(errorCode ? { target: target.label, status, latencyMs: roundMs(started), errorCode } : { target: target.label, status, latencyMs: roundMs(started) });
-    };
+    const note = (status: number, errorCode?: string): void => this.note(target, started, status, errorCode);
 
     let up: UpstreamResponse;
     try {
@@ -254,6 +252,11 @@ class GenerateRequest {
       return undefined;
     }
     return this.answer(p, built, up, note);
+  }
+
+  private note(target: Target, started: number, status: number, errorCode?: string): void {
+    const latencyMs = roundMs(started);
+    this.x.record.attempt(errorCode ? { target: target.label, status, latencyMs, errorCode } : { target: target.label, status, latencyMs });
   }
 
   private relay(p: ResolvedProvider, built: Built, up: UpstreamResponse): Promise<StreamOutcome> {

@@ -251,7 +251,8 @@ export class ConvertedRelay extends Relay {
   };
 
   protected failLate(err: HubError): void {
-    this.handle({ type: 'error', error: err });
+    // already prefixed and redacted (transportFailure)
+    this.handle({ type: 'error', error: err }, true);
     this.flush();
   }
 
@@ -271,10 +272,10 @@ export class ConvertedRelay extends Relay {
     return { type: 'error', error: { status: 502, code: 'upstream_invalid_response', message: `the upstream sent a malformed stream event (${detail})` } };
   }
 
-  private handle(ev: HubEvent): void {
+  private handle(ev: HubEvent, ours = false): void {
     if (this.ended || this.settled) return;
     if (ev.type === 'error') {
-      const error: HubError = { ...ev.error, message: redactSecret(`${this.o.slug}: ${ev.error.message}`, this.o.credential) };
+      const error: HubError = ours ? ev.error : { ...ev.error, message: redactSecret(`${this.o.slug}: ${ev.error.message}`, this.o.credential) };
       if (!this.committed) {
         // nothing sent yet: the attempt failed as a whole and a group may fall back
         this.settle({ kind: 'precommit', failure: { ...error, upstreamStatus: error.status } });

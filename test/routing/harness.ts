@@ -130,6 +130,7 @@ export async function post(
   url: string,
   body: unknown,
   headers: Record<string, string> = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire data, asserted field by field
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any }> {
   const { request } = await import('node:http');
   const payload = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);

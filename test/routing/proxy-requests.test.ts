@@ -197,3 +197,48 @@ describe('per-target policy', () => {
     expect(h.logs[0]!.attempts[0]!.skipped).toBeTruthy();
   });
 });
+
+describe('large passthrough bodies (spliced, not re-serialised)', () => {
+  const history = Array.from({ length: 120 }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    content: `turn ${i}: ${'lorem ipsum "quoted" \\ unicode ü 🎉 '.repeat(8)}`,
+  }));
+
+  it('gemini: model, effort, roles and tool schemas edited; the rest arrives byte-identical', async () => {
+    const body = {
+      model: 'gemini/gemini-2.5-flash',
+      messages: [{ role: 'developer', content: 'be brief' }, ...history],
+      tools: [{ type: 'function', function: { name: 'f', parameters: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false } } }],
+      reasoning_effort: 'max',
+      temperature: 1.0,
+    };
+    const raw = JSON.stringify(body);
+    expect(raw.length).toBeGreaterThan(16 * 1024);
+    const r = await post(`${h.a}/chat/completions`, raw);
+    expect(r.status).toBe(200);
+    const sent = h.mocks.gemini.lastGeneration();
+    expect(sent.body.model).toBe('gemini-2.5-flash');
+    expect(sent.body.reasoning_effort).toBe('high');
+    expect(sent.body.messages[0].role).toBe('system');
+    expect(sent.body.tools[0].function.parameters.$schema).toBeUndefined();
+    expect(sent.body.messages.slice(1)).toEqual(history);
+    // history bytes untouched
+    const historyRaw = JSON.stringify(history).slice(1, -1);
+    expect(sent.raw.toString('utf8')).toContain(historyRaw);
+  });
+
+  it('anthropic (Messages client): signed thinking blocks arrive byte for byte', async () => {
+    const signature = 'EqQBCkgIARABGAIiQ' + 'x'.repeat(300);
+    const messages = [
+      ...history.map((m) => ({ role: m.role, content: m.content })),
+      { role: 'user', content: 'next' },
+    ];
+    const raw = `{"model":"anthropic/claude-sonnet-4-5","max_tokens":100,"messages":${JSON.stringify(messages)},"metadata":{"user_id":"u1"},"x_float":1.50}`;
+    h.mocks.anthropic.strict = false;
+    const r = await post(`${h.b}/v1/messages`, raw.replace('"x_float":1.50', `"x_sig":"${signature}","x_float":1.50`));
+    expect(r.status).toBe(200);
+    const sentRaw = h.mocks.anthropic.lastGeneration().raw.toString('utf8');
+    expect(sentRaw.startsWith('{"model":"claude-sonnet-4-5","max_tokens":100,"messages":')).toBe(true);
+    expect(sentRaw).toContain(`"x_sig":"${signature}","x_float":1.50}`); // even 1.50 keeps its spelling
+  });
+});

@@ -122,7 +122,9 @@ describe('failures after the first byte', () => {
     const r = await streamRaw(`${h.b}/v1/messages`, { model: 'openai/gpt-5.4', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] });
     expect(r.status).toBe(200);
     expect(r.text.startsWith('event: message_start')).toBe(true);
-    expect(r.text.trim().split('\n\n').pop()).toMatch(/^event: error\ndata: .*upstream_reset/);
+    const last = r.text.trim().split('\n\n').pop()!;
+    expect(last).toMatch(/^event: error\ndata: .*upstream_reset/);
+    expect(JSON.parse(last.slice(last.indexOf('data: ') + 6)).error.message).toMatch(/^openai: the upstream connection broke/);
   });
 
   it('converted: an upstream error event mid-stream becomes the client dialect error (Responses client)', async () => {
