@@ -181,6 +181,23 @@ describe('client disconnects', () => {
   });
 });
 
+describe('client disconnects before the answer', () => {
+  it('aborts the upstream request that has not answered yet; logged as 499', async () => {
+    h.mocks.openai.next({ kind: 'hang' });
+    const req = request(`${h.a}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    req.on('error', () => undefined);
+    req.end(JSON.stringify({ model: 'openai/gpt-5.4', input: 'x' }));
+    while (h.mocks.openai.generations().length === 0) await new Promise((r) => setTimeout(r, 5));
+    const gone = performance.now();
+    req.destroy();
+    const upstream = h.mocks.openai.lastGeneration();
+    await upstream.done;
+    expect(upstream.closedAt! - gone).toBeLessThan(100);
+    const [log] = await h.waitForLogs(1);
+    expect(log).toMatchObject({ status: 499, errorCode: 'client_disconnected' });
+  });
+});
+
 describe('backpressure', () => {
   let upstream: Server;
   let written = 0;
