@@ -6,11 +6,14 @@
  * Tool calls: the hub index maps to a chat tool index that counts tool blocks only; the first
  * fragment carries id, type, name and `arguments:""`, later ones only the argument pieces.
  *
- * Reasoning: every piece goes out in `reasoning_content` and `reasoning`, and (unless the origin
- * is known to carry its own text or none) as a `reasoning.text` detail of the block's index; the
- * proof of origin (signature, encrypted data) follows as its own detail entry when the block
- * stops, OpenRouter style. Anthropic origins (and blocks whose origin is not known yet) also get
- * LiteLLM `thinking_blocks` pieces, the signature in a last block entry.
+ * Reasoning: every piece goes out in `reasoning_content` and `reasoning` as it arrives. The proof
+ * of origin goes out once per block, whole — text and signature (or encrypted data) in one
+ * `reasoning_details` entry and one LiteLLM `thinking_blocks` entry — in a single chunk for the run
+ * of reasoning blocks, written when the run ends (the next text, tool call or the finish). That
+ * chunk is the last `reasoning_details` delta of the run, so every way clients accumulate works:
+ * concatenating entries, merging them by index, or keeping only the latest delta's fields
+ * (openai-node's stream helper does `Object.assign`, which kept only a text-less signature entry
+ * when pieces and proof went out separately — and Anthropic rejects a signature whose text changed).
  *
  * Errors after the stream started: one `data: {"error":{…}}` line and then nothing, as OpenAI does
  * (no [DONE]); the official SDK throws an APIError with that message.
@@ -21,7 +24,7 @@ import { openaiErrorBody } from '../errors.js';
 import { SSE_DONE, sseData } from '../sse.js';
 import type { Json } from './guards.js';
 import { chatCompletionId } from './ids.js';
-import { BLOCK_SEPARATOR, detailFormat, originDetails, originThinkingBlock } from './reasoning.js';
+import { BLOCK_SEPARATOR, originDetails, originThinkingBlock } from './reasoning.js';
 import { chatFinishReason } from './finish-reason.js';
 import { usageToChat } from './usage.js';
 import { clientToolCall } from './response-encode.js';
@@ -29,14 +32,10 @@ import { clientToolCall } from './response-encode.js';
 interface ReasoningBlock {
   detailIndex: number;
   origin?: ReasoningOrigin;
-  emittedText: boolean;
-  /** The block stopped; a proof arriving now goes out at once. */
-  stopped: boolean;
-}
-
-/** Origins whose final entry does not repeat the text, so the pieces must go out as details. */
-function piecesAsDetails(origin: ReasoningOrigin | undefined): boolean {
-  return origin === undefined || origin.kind === 'anthropic' || origin.kind === 'openai';
+  /** The block's text so far: its proof entry repeats it whole (bounded by one reasoning block). */
+  text: string;
+  /** Its proof went out (or was due while the origin was unknown): a late origin goes out at once. */
+  flushed: boolean;
 }
 
 export class ChatStreamEncoder implements StreamEncoder {
@@ -49,6 +48,8 @@ export class ChatStreamEncoder implements StreamEncoder {
   private readonly created: number;
   private readonly toolIndex = new Map<number, number>();
   private readonly reasoning = new Map<number, ReasoningBlock>();
+  /** Reasoning blocks of the current run whose proof is not written yet, in order. */
+  private run: ReasoningBlock[] = [];
   private nextDetail = 0;
   private reasoningSoFar = false;
   private usage: Partial<Usage> = {};
@@ -72,25 +73,26 @@ export class ChatStreamEncoder implements StreamEncoder {
   private body(ev: Exclude<HubEvent, { type: 'start' | 'error' }>): string {
     switch (ev.type) {
       case 'block_start':
-        return this.blockStart(ev.index, ev.block);
+        return ev.block.type === 'reasoning' ? this.reasoningStart(ev.index, ev.block.origin) : this.flushRun() + this.blockStart(ev.index, ev.block);
       case 'text_delta':
-        return ev.text ? this.chunk({ content: ev.text }) : '';
+        return ev.text ? this.flushRun() + this.chunk({ content: ev.text }) : '';
       case 'refusal_delta':
-        return ev.text ? this.chunk({ refusal: ev.text }) : '';
+        return ev.text ? this.flushRun() + this.chunk({ refusal: ev.text }) : '';
       case 'reasoning_delta':
         return this.reasoningDelta(ev.index, ev.text);
       case 'reasoning_origin': {
         const r = this.reasoningBlock(ev.index);
         r.origin = ev.origin;
-        return r.stopped ? this.proof(r) : '';
+        // Too late for its run's chunk: the proof goes out on its own.
+        return r.flushed ? this.proofChunk([r]) : '';
       }
       case 'arguments_delta': {
         const index = this.toolIndex.get(ev.index);
         if (index === undefined || !ev.json) return '';
-        return this.chunk({ tool_calls: [{ index, function: { arguments: ev.json } }] });
+        return this.flushRun() + this.chunk({ tool_calls: [{ index, function: { arguments: ev.json } }] });
       }
       case 'block_stop':
-        return this.blockStop(ev.index);
+        return '';
       case 'usage':
         Object.assign(this.usage, ev.usage);
         return '';
@@ -113,12 +115,13 @@ export class ChatStreamEncoder implements StreamEncoder {
     return this.head + JSON.stringify(delta) + this.tail;
   }
 
+  private reasoningStart(index: number, origin: ReasoningOrigin | undefined): string {
+    const r = this.reasoningBlock(index);
+    if (origin) r.origin = origin;
+    return '';
+  }
+
   private blockStart(index: number, block: Extract<HubEvent, { type: 'block_start' }>['block']): string {
-    if (block.type === 'reasoning') {
-      const r = this.reasoningBlock(index);
-      if (block.origin) r.origin = block.origin;
-      return '';
-    }
     if (block.type !== 'function_call') return '';
     const toolIndex = this.toolIndex.size;
     this.toolIndex.set(index, toolIndex);
@@ -130,8 +133,9 @@ export class ChatStreamEncoder implements StreamEncoder {
   private reasoningBlock(index: number): ReasoningBlock {
     let r = this.reasoning.get(index);
     if (!r) {
-      r = { detailIndex: this.nextDetail++, emittedText: false, stopped: false };
+      r = { detailIndex: this.nextDetail++, text: '', flushed: false };
       this.reasoning.set(index, r);
+      this.run.push(r);
     }
     return r;
   }
@@ -139,45 +143,41 @@ export class ChatStreamEncoder implements StreamEncoder {
   private reasoningDelta(index: number, text: string): string {
     if (!text) return '';
     const r = this.reasoningBlock(index);
-    const flat = !r.emittedText && this.reasoningSoFar ? BLOCK_SEPARATOR + text : text;
-    r.emittedText = true;
+    const flat = r.text === '' && this.reasoningSoFar ? BLOCK_SEPARATOR + text : text;
+    // Text after its proof went out is still shown, but cannot join the proof any more.
+    if (!r.flushed) r.text += text;
     this.reasoningSoFar = true;
-    const delta: Json = { reasoning_content: flat, reasoning: flat };
-    if (piecesAsDetails(r.origin)) {
-      delta.reasoning_details = [{ type: 'reasoning.text', text, format: detailFormat(r.origin?.kind), index: r.detailIndex }];
+    return this.chunk({ reasoning_content: flat, reasoning: flat });
+  }
+
+  /** The run of reasoning blocks ended: the proofs of all its blocks go out together. */
+  private flushRun(): string {
+    if (this.run.length === 0) return '';
+    const blocks = this.run;
+    this.run = [];
+    for (const r of blocks) r.flushed = true;
+    return this.proofChunk(blocks.filter((r) => r.origin !== undefined));
+  }
+
+  private proofChunk(blocks: ReadonlyArray<ReasoningBlock>): string {
+    const details: Json[] = [];
+    const thinking: Json[] = [];
+    for (const r of blocks) {
+      if (!r.origin) continue;
+      details.push(...originDetails(r.origin, r.text, r.detailIndex));
+      const block = originThinkingBlock(r.origin, r.text);
+      if (block) thinking.push(block);
     }
-    // Optimistic while the origin is unknown (a Messages upstream names it only at the block's end).
-    if (r.origin === undefined || r.origin.kind === 'anthropic') delta.thinking_blocks = [{ type: 'thinking', thinking: text, signature: '' }];
-    return this.chunk(delta);
-  }
-
-  /** A reasoning block ends: its proof of origin goes out as its own entry. */
-  private blockStop(index: number): string {
-    const r = this.reasoning.get(index);
-    return r ? this.blockStopOf(r) : '';
-  }
-
-  private blockStopOf(r: ReasoningBlock): string {
-    if (r.stopped) return '';
-    r.stopped = true;
-    return this.proof(r);
-  }
-
-  private proof(r: ReasoningBlock): string {
-    if (!r.origin) return '';
-    const details = originDetails(r.origin, '', r.detailIndex);
     if (details.length === 0) return '';
     const delta: Json = { reasoning_details: details };
-    const block = originThinkingBlock(r.origin, '');
-    if (block) delta.thinking_blocks = [block];
+    if (thinking.length > 0) delta.thinking_blocks = thinking;
     return this.chunk(delta);
   }
 
   private finish(reason: string): string {
+    // Proofs of the last run (blocks the upstream never stopped included) before the finish chunk.
+    let out = this.flushRun();
     this.ended = true;
-    // Proofs of blocks the upstream never stopped must still reach the client.
-    let out = '';
-    for (const r of this.reasoning.values()) if (!r.stopped) out += this.blockStopOf(r);
     out += this.head + `{},"finish_reason":${JSON.stringify(reason)}}]${this.ctx.includeUsage ? ',"usage":null' : ''}}\n\n`;
     if (this.ctx.includeUsage) {
       out += `data: ${this.envelope},"choices":[],"usage":${JSON.stringify(usageToChat(this.usage))}}\n\n`;

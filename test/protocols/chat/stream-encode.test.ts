@@ -79,22 +79,63 @@ describe('chat stream encoder output for every upstream fixture', () => {
 });
 
 describe('chat stream encoder details', () => {
-  it('a proof of origin that arrives after its block stopped still goes out, on the block detail index', () => {
+  const detailsOf = (sse: string): Json[][] =>
+    parseSse(sse).flatMap((c) => {
+      const d = typeof c === 'object' ? (((c as Json).choices as Json[])[0]?.delta as Json | undefined)?.reasoning_details : undefined;
+      return d ? [d as Json[]] : [];
+    });
+
+  it('a proof of origin that arrives after its block stopped joins the run, whole, on the block detail index', () => {
     const sse = encodeAll(
       [
         { type: 'start' },
         { type: 'block_start', index: 0, block: { type: 'reasoning' } },
         { type: 'reasoning_delta', index: 0, text: 'a' },
+        { type: 'reasoning_delta', index: 0, text: 'b' },
         { type: 'block_stop', index: 0 },
         { type: 'reasoning_origin', index: 0, origin: { kind: 'anthropic', signature: 'late' } },
         { type: 'finish', stopReason: 'end_turn' },
       ],
       false,
     );
-    const details = parseSse(sse).flatMap((c) => (typeof c === 'object' ? (((c as Json).choices as Json[])[0]?.delta as Json | undefined)?.reasoning_details ?? [] : []) as Json[]);
-    expect(details).toEqual([
-      { type: 'reasoning.text', text: 'a', format: 'unknown', index: 0 },
-      { type: 'reasoning.text', text: '', signature: 'late', format: 'anthropic-claude-v1', index: 0 },
+    expect(detailsOf(sse)).toEqual([[{ type: 'reasoning.text', text: 'ab', signature: 'late', format: 'anthropic-claude-v1', index: 0 }]]);
+  });
+
+  it('a proof that arrives after its run was written goes out on its own', () => {
+    const sse = encodeAll(
+      [
+        { type: 'block_start', index: 0, block: { type: 'reasoning' } },
+        { type: 'reasoning_delta', index: 0, text: 'a' },
+        { type: 'block_start', index: 1, block: { type: 'text' } },
+        { type: 'text_delta', index: 1, text: 'answer' },
+        { type: 'reasoning_origin', index: 0, origin: { kind: 'anthropic', signature: 'very-late' } },
+        { type: 'finish', stopReason: 'end_turn' },
+      ],
+      false,
+    );
+    expect(detailsOf(sse)).toEqual([[{ type: 'reasoning.text', text: 'a', signature: 'very-late', format: 'anthropic-claude-v1', index: 0 }]]);
+  });
+
+  it('the proofs of a run of reasoning blocks go out in one chunk, the last reasoning_details delta before the answer', () => {
+    const sse = encodeAll(
+      [
+        { type: 'block_start', index: 0, block: { type: 'reasoning' } },
+        { type: 'reasoning_delta', index: 0, text: 'one' },
+        { type: 'reasoning_origin', index: 0, origin: { kind: 'anthropic', signature: 's1' } },
+        { type: 'block_stop', index: 0 },
+        { type: 'block_start', index: 1, block: { type: 'reasoning', origin: { kind: 'anthropic_redacted', data: 'r' } } },
+        { type: 'block_stop', index: 1 },
+        { type: 'block_start', index: 2, block: { type: 'function_call', callId: 'c', name: 'f' } },
+        { type: 'block_stop', index: 2 },
+        { type: 'finish', stopReason: 'tool_use' },
+      ],
+      false,
+    );
+    expect(detailsOf(sse)).toEqual([
+      [
+        { type: 'reasoning.text', text: 'one', signature: 's1', format: 'anthropic-claude-v1', index: 0 },
+        { type: 'reasoning.encrypted', data: 'r', format: 'anthropic-claude-v1', index: 1 },
+      ],
     ]);
   });
 
