@@ -24,7 +24,9 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
       case 'message':
         for (const part of item.content) {
           // Refusal text is still the answer the client must see; media in output has no Messages form.
-          if ((part.type === 'text' || part.type === 'refusal') && part.text !== '') content.push({ type: 'text', text: part.text, citations: null });
+          // No `citations` key when there are none, as Anthropic answers: `citations: null` breaks
+          // clients that validate strictly (the Vercel AI SDK accepts only an array or no key).
+          if ((part.type === 'text' || part.type === 'refusal') && part.text !== '') content.push({ type: 'text', text: part.text } as ContentBlock);
         }
         break;
       case 'function_call':
