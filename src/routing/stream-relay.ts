@@ -20,7 +20,7 @@ import type { StreamReasoningCollector } from './reasoning-continuity.js';
 import { redactSecret } from './redact.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
-import { firstEventError, type StreamTap } from './stream-tap.js';
+import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
 import { failureFromParsed, transportFailure, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, mergeUsage } from './usage.js';
@@ -143,8 +143,9 @@ export class PassthroughRelay extends Relay {
   }
 
   protected onData = (chunk: Buffer): void => {
+    this.tap.push(chunk);
     if (!this.committed) {
-      const opening = firstEventError(chunk, this.o.clientDialect);
+      const opening = this.tap.opening;
       if (opening) {
         const status = opening.impliedStatus ?? 502;
         this.settle({ kind: 'precommit', failure: failureFromParsed(this.o.slug, opening, status, this.o.credential) });
@@ -152,7 +153,6 @@ export class PassthroughRelay extends Relay {
       }
       this.commit();
     }
-    this.tap.push(chunk);
     this.write(chunk);
   };
 

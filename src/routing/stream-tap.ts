@@ -1,27 +1,34 @@
 /**
  * A light reader beside a passthrough stream: the bytes go to the client untouched, and this
- * picks out only the few events the log needs — usage, an upstream error event — plus Gemini
- * thought signatures for the reasoning cache.
+ * picks out only what the log needs — usage, an upstream error event, whether the stream ended
+ * with its terminal event — plus Gemini thought signatures for the reasoning cache.
  *
- * It never splits the stream into events. Per chunk one byte loop looks for the needles
- * (`"usage"`, `"error"`, …); only a line holding a real hit (`"usage":{`, not `"usage":null`)
- * is assembled and JSON-parsed. Lines may span chunks: the unfinished line is
- * kept as references to the chunk tails, never copied until it is wanted.
+ * It never splits the stream into events. What it needs sits at the two ends of a stream: the
+ * first event (Messages `message_start` carries input usage; an error there still allows a
+ * fallback) and the last few events (final usage, error events, the terminal event). So per
+ * chunk it only keeps references to the latest chunks; the head is parsed once, and the tail
+ * once, when the stream ends. Only streams that may carry thought signatures are scanned
+ * chunk by chunk (a byte loop looking for `"thought_signature"`, parsing only the lines that
+ * hold it).
  */
 import type { Dialect } from '../protocols/hub.js';
 import type { LogUsage } from '../log/entry.js';
 import { describeStreamError, type ParsedError } from './upstream-errors.js';
-import { mergeUsage, readEventUsage } from './usage.js';
+import { mergeUsage, readEventUsage, readUsageObject } from './usage.js';
 
 const LF = 0x0a;
-const NEEDLE_USAGE = Buffer.from('"usage"');
-const NEEDLE_ERROR = Buffer.from('"error"');
-const NEEDLE_SIGNATURE = Buffer.from('"thought_signature"');
 const QUOTE = 0x22;
-/** Longest line we assemble for inspection; longer ones are forwarded but not read. */
-const MAX_LINE = 16 * 1024 * 1024;
-/** How far from the end the terminal event is looked for. */
-const TAIL = 512;
+const SIGNATURE = Buffer.from('"thought_signature"');
+/** Bytes kept from the end of the stream: the last events live there. */
+const TAIL = 16 * 1024;
+/** The terminal event is looked for this close to the end. */
+const TERMINAL_TAIL = 512;
+/** Data lines read from the end (usage chunk, message_delta, completed, error, [DONE] …). */
+const LAST_EVENTS = 4;
+/** A last event longer than this (a whole Responses output) is not parsed: only its usage is read. */
+const MAX_TAIL_EVENT = 64 * 1024;
+/** Longest first event / signature line we assemble; longer ones are forwarded but not read. */
+const MAX_LINE = 4 * 1024 * 1024;
 
 const TERMINATORS: Readonly<Record<Dialect, readonly string[]>> = {
   chat: ['[DONE]'],
@@ -33,90 +40,59 @@ export type SignatureSink = (callId: string, signature: string) => void;
 
 export class StreamTap {
   usage: LogUsage | undefined;
-  /** The first upstream error event seen. */
+  /** The upstream error event the stream ended with (or opened with). */
   error: ParsedError | undefined;
+  /** The stream's first event was an error (known once that event is complete). */
+  opening: ParsedError | undefined;
 
   private readonly dialect: Dialect;
   private readonly onSignature: SignatureSink | undefined;
-  private readonly needles: Buffer[];
-  /** The unfinished line: tails of earlier chunks, by reference. */
+  /** The latest chunks, by reference, covering at least TAIL bytes. */
+  private readonly recent: Buffer[] = [];
+  private recentBytes = 0;
+  /** Older chunks were let go: the window no longer starts at the stream's start. */
+  private dropped = false;
+  /** The first event is still being assembled (chunks by reference). */
+  private head: Buffer[] | undefined = [];
+  private headBytes = 0;
+  /** Signature scanning: the unfinished line (by reference) and whether it holds a hit. */
   private lineParts: Buffer[] = [];
   private lineBytes = 0;
   private lineWanted = false;
-  private last: Buffer | undefined;
-  private beforeLast: Buffer | undefined;
-  /** The latest chunks (by reference) covering at least TAIL bytes, to find the terminal event. */
-  private readonly recent: Buffer[] = [];
-  private recentBytes = 0;
 
   constructor(dialect: Dialect, onSignature?: SignatureSink) {
     this.dialect = dialect;
     this.onSignature = onSignature;
-    this.needles = onSignature ? [NEEDLE_USAGE, NEEDLE_ERROR, NEEDLE_SIGNATURE] : [NEEDLE_USAGE, NEEDLE_ERROR];
   }
 
   push(chunk: Buffer): void {
-    this.beforeLast = this.last;
-    this.last = chunk;
     this.recent.push(chunk);
     this.recentBytes += chunk.length;
-    while (this.recent.length > 1 && this.recentBytes - this.recent[0]!.length >= TAIL) this.recentBytes -= this.recent.shift()!.length;
-    let pos = 0;
-
-    // The line left unfinished by earlier chunks.
-    if (this.lineParts.length > 0) {
-      const firstLf = chunk.indexOf(LF);
-      const segEnd = firstLf === -1 ? chunk.length : firstLf;
-      const wanted = this.lineWanted || this.hasCandidate(chunk, 0, segEnd);
-      if (firstLf === -1) {
-        this.lineWanted = wanted;
-        this.keepLinePart(chunk);
-        return;
-      }
-      if (wanted) {
-        this.lineParts.push(chunk.subarray(0, firstLf));
-        this.inspect(Buffer.concat(this.lineParts));
-      }
-      this.resetLine();
-      pos = firstLf + 1;
+    while (this.recent.length > 1 && this.recentBytes - this.recent[0]!.length >= TAIL) {
+      this.recentBytes -= this.recent.shift()!.length;
+      this.dropped = true;
     }
-
-    // Complete lines of this chunk holding a hit; the unfinished tail is kept for later.
-    const tailStart = chunk.lastIndexOf(LF) + 1;
-    let tailWanted = false;
-    let hit = this.nextCandidate(chunk, pos, chunk.length);
-    while (hit !== -1) {
-      if (hit >= tailStart) {
-        tailWanted = true;
-        break;
-      }
-      const lineStart = Math.max(pos, chunk.lastIndexOf(LF, hit) + 1);
-      const lineEnd = chunk.indexOf(LF, hit);
-      this.inspect(chunk.subarray(lineStart, lineEnd));
-      hit = this.nextCandidate(chunk, lineEnd + 1, chunk.length);
-    }
-    if (tailStart < chunk.length) {
-      this.lineWanted = tailWanted;
-      this.keepLinePart(chunk.subarray(Math.max(tailStart, pos)));
-    }
+    if (this.head) this.readHead(chunk);
+    if (this.onSignature) this.scanSignatures(chunk);
   }
 
   /**
-   * The upstream body ended: inspect a wanted last line that had no final newline, and say
-   * whether the stream ended with its dialect's terminal event.
+   * The upstream body ended: read the last events (usage, error) and say whether the stream
+   * ended with its dialect's terminal event.
    */
   finish(): boolean {
-    if (this.lineWanted && this.lineParts.length > 0) this.inspect(Buffer.concat(this.lineParts));
-    this.resetLine();
+    if (this.lineWanted && this.lineParts.length > 0) this.inspectSignatureLine(Buffer.concat(this.lineParts));
+    this.lineParts = [];
     if (this.recent.length === 0) return false;
-    const joined = this.recent.length === 1 ? this.recent[0]! : Buffer.concat(this.recent);
-    const window = joined.subarray(Math.max(0, joined.length - TAIL));
-    return TERMINATORS[this.dialect].some((t) => window.includes(t));
+    const joined = this.recent.length === 1 ? this.recent[0]! : Buffer.concat(this.recent, this.recentBytes);
+    this.readTail(joined);
+    const end = joined.subarray(Math.max(0, joined.length - TERMINAL_TAIL));
+    return TERMINATORS[this.dialect].some((t) => end.includes(t));
   }
 
   /** The `sequence_number` of the last Responses event seen (for a final error event), or -1. */
   lastSequenceNumber(): number {
-    const last = this.last;
+    const last = this.recent[this.recent.length - 1];
     if (!last) return -1;
     const key = '"sequence_number":';
     const at = last.lastIndexOf(key);
@@ -135,66 +111,156 @@ export class StreamTap {
 
   /** The stream so far ends at an event boundary (a blank line), so a new event can follow. */
   endsAtEventBoundary(): boolean {
-    const last = this.last;
-    if (!last || last.length === 0) return true;
-    const n = last.length;
-    if (last[n - 1] !== LF) return false;
-    if (n >= 2 && last[n - 2] === LF) return true;
-    if (n >= 3 && last[n - 2] === 0x0d && last[n - 3] === LF) return true;
-    return n === 1 && this.beforeLast !== undefined && this.beforeLast[this.beforeLast.length - 1] === LF;
+    const n = this.recent.length;
+    if (n === 0) return true;
+    const last = this.recent[n - 1]!;
+    const len = last.length;
+    if (len === 0) return true;
+    if (last[len - 1] !== LF) return false;
+    if (len >= 2) return last[len - 2] === LF || (len >= 3 && last[len - 2] === 0x0d && last[len - 3] === LF);
+    const before = n > 1 ? this.recent[n - 2]! : undefined;
+    return before !== undefined && before[before.length - 1] === LF;
   }
 
-  private hasCandidate(chunk: Buffer, from: number, to: number): boolean {
-    return this.nextCandidate(chunk, from, to) !== -1;
+  // -------------------------------------------------------------------------------------------
+  // head: the first event
+
+  private readHead(chunk: Buffer): void {
+    const parts = this.head!;
+    parts.push(chunk);
+    this.headBytes += chunk.length;
+    const all = parts.length === 1 ? chunk : Buffer.concat(parts, this.headBytes);
+    const line = firstDataLine(all);
+    if (line === undefined && this.headBytes < MAX_LINE) return;
+    this.head = undefined;
+    if (line) this.readEvent(line, true);
   }
 
-  /**
-   * Offset of the next needle hit in [from, to) that may hold what we read, or -1. A plain byte
-   * loop: Buffer#indexOf with a multi-byte needle costs ~1 µs per call (it builds a search table),
-   * far more than scanning a typical 100–300 byte chunk here.
-   */
-  private nextCandidate(buf: Buffer, from: number, to: number): number {
-    const needles = this.needles;
-    // second bytes of the needles: `u`sage, `e`rror, `t`hought_signature (-1 when not looked for)
-    const a = 0x75;
-    const b = 0x65;
-    const c = needles.length > 2 ? 0x74 : -1;
-    for (let i = from; i < to; i++) {
-      if (buf[i] !== QUOTE) continue;
-      // a quote at the very end may open a needle that continues in the next chunk
-      if (i + 1 === to) return i;
-      const second = buf[i + 1];
-      if (second !== a && second !== b && second !== c) continue;
-      const needle = second === a ? NEEDLE_USAGE : second === b ? NEEDLE_ERROR : NEEDLE_SIGNATURE;
-      const len = needle.length;
-      let k = 2;
-      while (k < len && i + k < to && buf[i + k] === needle[k]) k++;
-      // a needle running past the end of the chunk may continue in the next: look at the line
-      if (k === len ? this.isCandidate(buf, i + len, to, needle) : i + k >= to) return i;
+  // -------------------------------------------------------------------------------------------
+  // tail: the last events
+
+  private readTail(joined: Buffer): void {
+    const lines: Buffer[] = [];
+    let truncated: Buffer | undefined;
+    let end = joined.length;
+    while (end > 0 && lines.length < LAST_EVENTS) {
+      const lf = joined.lastIndexOf(LF, end - 1);
+      if (lf === -1 && this.dropped) {
+        // the line began in a chunk no longer kept
+        truncated = joined.subarray(0, end);
+        break;
+      }
+      const line = joined.subarray(lf + 1, end);
+      if (isDataLine(line)) {
+        if (line.length > MAX_TAIL_EVENT) {
+          truncated = line;
+          break;
+        }
+        lines.push(line);
+      }
+      if (lf === -1) break;
+      end = lf;
     }
-    return -1;
+    // stream order: oldest first (later usage wins)
+    if (truncated) this.readTruncatedUsage(truncated);
+    for (let i = lines.length - 1; i >= 0; i--) this.readEvent(lines[i]!, false);
   }
 
-  /** `"usage"` followed by `:` and `{` (so `"usage":null` on every OpenAI chunk is skipped). */
-  private isCandidate(buf: Buffer, after: number, to: number, needle: Buffer): boolean {
-    if (needle === NEEDLE_SIGNATURE) return true;
-    let i = after;
-    while (i < to && buf[i] === 0x20) i++;
-    if (i >= to) return true; // cannot tell yet: look at the whole line
-    if (buf[i] !== 0x3a) return false;
-    i++;
-    while (i < to && buf[i] === 0x20) i++;
-    return i >= to || buf[i] === 0x7b;
+  /** A huge last event (e.g. `response.completed` with the whole output): read its usage object only. */
+  private readTruncatedUsage(part: Buffer): void {
+    const at = part.lastIndexOf('"usage":{');
+    if (at === -1) return;
+    const open = at + '"usage":'.length;
+    const close = objectEnd(part, open);
+    if (close === -1) return;
+    try {
+      const u = JSON.parse(part.toString('utf8', open, close)) as unknown;
+      if (typeof u === 'object' && u !== null) this.usage = mergeUsage(this.usage, readUsageObject(u as Record<string, unknown>, this.dialect));
+    } catch {
+      // not a usage object after all
+    }
+  }
+
+  private readEvent(line: Buffer, opening: boolean): void {
+    let start = line.indexOf(0x3a) + 1; // after "data:"
+    if (line[start] === 0x20) start++;
+    let end = line.length;
+    if (end > start && line[end - 1] === 0x0d) end--;
+    if (end - start === 6 && line.toString('latin1', start, end) === '[DONE]') return;
+    let event: unknown;
+    try {
+      event = JSON.parse(line.toString('utf8', start, end));
+    } catch {
+      return;
+    }
+    if (typeof event !== 'object' || event === null) return;
+    const obj = event as Record<string, unknown>;
+    this.usage = mergeUsage(this.usage, readEventUsage(obj, this.dialect));
+    const error = describeStreamError(obj, this.dialect);
+    if (error) {
+      if (opening) this.opening = error;
+      this.error ??= error;
+    }
+    if (this.onSignature) readSignatures(obj, this.onSignature);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Gemini thought signatures, mid-stream
+
+  private scanSignatures(chunk: Buffer): void {
+    let pos = 0;
+    if (this.lineParts.length > 0) {
+      const firstLf = chunk.indexOf(LF);
+      const segEnd = firstLf === -1 ? chunk.length : firstLf;
+      const wanted = this.lineWanted || nextSignature(chunk, 0, segEnd) !== -1;
+      if (firstLf === -1) {
+        this.lineWanted = wanted;
+        this.keepLinePart(chunk);
+        return;
+      }
+      if (wanted) {
+        this.lineParts.push(chunk.subarray(0, firstLf));
+        this.inspectSignatureLine(Buffer.concat(this.lineParts));
+      }
+      this.resetLine();
+      pos = firstLf + 1;
+    }
+    const tailStart = chunk.lastIndexOf(LF) + 1;
+    let tailWanted = false;
+    let hit = nextSignature(chunk, pos, chunk.length);
+    while (hit !== -1) {
+      if (hit >= tailStart) {
+        tailWanted = true;
+        break;
+      }
+      const lineStart = Math.max(pos, chunk.lastIndexOf(LF, hit) + 1);
+      const lineEnd = chunk.indexOf(LF, hit);
+      this.inspectSignatureLine(chunk.subarray(lineStart, lineEnd));
+      hit = nextSignature(chunk, lineEnd + 1, chunk.length);
+    }
+    if (tailStart < chunk.length) {
+      this.lineWanted = tailWanted;
+      this.keepLinePart(chunk.subarray(Math.max(tailStart, pos)));
+    }
+  }
+
+  private inspectSignatureLine(line: Buffer): void {
+    if (!isDataLine(line)) return;
+    let start = line.indexOf(0x3a) + 1;
+    if (line[start] === 0x20) start++;
+    try {
+      const event = JSON.parse(line.toString('utf8', start)) as unknown;
+      if (typeof event === 'object' && event !== null) readSignatures(event as Record<string, unknown>, this.onSignature!);
+    } catch {
+      // not JSON: nothing to read
+    }
   }
 
   private keepLinePart(part: Buffer): void {
     if (part.length === 0) return;
     this.lineBytes += part.length;
     if (this.lineBytes > MAX_LINE) {
-      // too long to inspect: forget it (the bytes still reach the client)
-      this.lineParts = [];
-      this.lineBytes = 0;
-      this.lineWanted = false;
+      this.resetLine();
       return;
     }
     this.lineParts.push(part);
@@ -205,43 +271,67 @@ export class StreamTap {
     this.lineBytes = 0;
     this.lineWanted = false;
   }
-
-  private inspect(line: Buffer): void {
-    // `data: {…}` — other fields never hold the needles we look for
-    let start = 0;
-    while (start < line.length && (line[start] === 0x20 || line[start] === 0x0d)) start++;
-    if (line.toString('latin1', start, start + 5) !== 'data:') return;
-    start += 5;
-    let end = line.length;
-    if (end > start && line[end - 1] === 0x0d) end--;
-    let event: unknown;
-    try {
-      event = JSON.parse(line.toString('utf8', start, end));
-    } catch {
-      return;
-    }
-    if (typeof event !== 'object' || event === null) return;
-    const obj = event as Record<string, unknown>;
-    this.usage = mergeUsage(this.usage, readEventUsage(obj, this.dialect));
-    if (!this.error) this.error = describeStreamError(obj, this.dialect);
-    if (this.onSignature) readSignatures(obj, this.onSignature);
-  }
 }
 
-/** Parse the first complete `data:` event of a stream's first chunk (to fall back on an error that opens the stream). */
-export function firstEventError(chunk: Buffer, dialect: Dialect): ParsedError | undefined {
-  const at = chunk.indexOf('data:');
-  if (at === -1 || (at > 0 && chunk[at - 1] !== LF)) return undefined;
-  const end = chunk.indexOf(LF, at);
-  if (end === -1) return undefined;
-  try {
-    return describeStreamError(JSON.parse(chunk.toString('utf8', at + 5, end)), dialect);
-  } catch {
-    return undefined;
-  }
+/** `data:` line (leading spaces and a CR tolerated). */
+function isDataLine(line: Buffer): boolean {
+  let i = 0;
+  while (i < line.length && (line[i] === 0x20 || line[i] === 0x0d)) i++;
+  return line[i] === 0x64 && line[i + 1] === 0x61 && line[i + 2] === 0x74 && line[i + 3] === 0x61 && line[i + 4] === 0x3a;
 }
 
-/** Gemini thought signatures on Chat tool-call deltas: `tool_calls[i].extra_content.google.thought_signature`. */
+/** The first complete `data:` line of the buffer, or undefined while it is incomplete. */
+function firstDataLine(buf: Buffer): Buffer | undefined {
+  let start = 0;
+  while (start < buf.length) {
+    const lf = buf.indexOf(LF, start);
+    if (lf === -1) return undefined;
+    const line = buf.subarray(start, lf);
+    if (isDataLine(line)) return line;
+    start = lf + 1;
+  }
+  return undefined;
+}
+
+/** Offset just past the JSON object opening at `open`, or -1 (string-aware brace matching). */
+function objectEnd(buf: Buffer, open: number): number {
+  if (buf[open] !== 0x7b) return -1;
+  let depth = 0;
+  let inString = false;
+  for (let i = open; i < buf.length; i++) {
+    const b = buf[i];
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === QUOTE) inString = false;
+    } else if (b === QUOTE) inString = true;
+    else if (b === 0x7b) depth++;
+    else if (b === 0x7d && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * Offset of the next `"thought_signature"` in [from, to) — or of a partial one cut by the end of
+ * the chunk — else -1. A byte loop: Buffer#indexOf with a multi-byte needle costs ~1 µs a call.
+ */
+function nextSignature(buf: Buffer, from: number, to: number): number {
+  const len = SIGNATURE.length;
+  for (let i = from; i < to; i++) {
+    if (buf[i] !== QUOTE) continue;
+    if (i + 1 === to) return i;
+    if (buf[i + 1] !== 0x74) continue;
+    let k = 2;
+    while (k < len && i + k < to && buf[i + k] === SIGNATURE[k]) k++;
+    if (k === len || i + k >= to) return i;
+  }
+  return -1;
+}
+
+/** Gemini thought signatures on Chat tool calls: `tool_calls[i].extra_content.google.thought_signature`. */
+export function readChatThoughtSignatures(event: Record<string, unknown>, sink: SignatureSink): void {
+  readSignatures(event, sink);
+}
+
 function readSignatures(event: Record<string, unknown>, sink: SignatureSink): void {
   const choices = event.choices;
   if (!Array.isArray(choices)) return;
@@ -258,5 +348,3 @@ function readSignatures(event: Record<string, unknown>, sink: SignatureSink): vo
     }
   }
 }
-
-export { readSignatures as readChatThoughtSignatures };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstEventError, StreamTap } from '../../src/routing/stream-tap.js';
+import { StreamTap } from '../../src/routing/stream-tap.js';
 
 const chatStream = [
   ...Array.from({ length: 200 }, (_, i) => `data: {"id":"c","choices":[{"index":0,"delta":{"content":"tok${i} \\"usage\\": {"}}],"usage":null}\n\n`),
@@ -63,21 +63,32 @@ describe('StreamTap', () => {
     expect(tap.usage?.input).toBe(125);
   });
 
-  it('parses only candidate events: one JSON.parse for a 200-chunk chat stream', () => {
+  it('parses only the first event and the last few, however long the stream', () => {
     const original = JSON.parse;
     let parses = 0;
     JSON.parse = ((...args: Parameters<typeof JSON.parse>) => {
       parses++;
       return original(...args);
     }) as typeof JSON.parse;
+    const long = chatStream.replace(/^(data: [^\n]*\n\n)/, (m) => m.repeat(5000));
+    let tap: StreamTap;
     try {
-      const tap = new StreamTap('chat');
-      for (const event of chatStream.split(/(?<=\n\n)/)) tap.push(Buffer.from(event));
-      tap.finish();
+      tap = new StreamTap('chat');
+      for (const event of long.split(/(?<=\n\n)/)) tap.push(Buffer.from(event));
+      expect(tap.finish()).toBe(true);
     } finally {
       JSON.parse = original;
     }
-    expect(parses).toBe(1);
+    expect(parses).toBeLessThanOrEqual(5);
+    expect(tap.usage?.input).toBe(120);
+  });
+
+  it('reads the usage of a last event larger than it keeps (a long Responses output)', () => {
+    const huge = 'x'.repeat(200_000);
+    const text = responsesStream.replace('"status":"completed",', `"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"${huge}"}]}],`);
+    const tap = new StreamTap('responses');
+    feed(tap, text, Array.from({ length: 60 }, (_, i) => (i + 1) * 4000));
+    expect(tap.usage).toEqual({ input: 120, output: 30, cached: 64, reasoning: 12 });
   });
 
   it('notices a stream cut short, and upstream error events', () => {
@@ -89,14 +100,15 @@ describe('StreamTap', () => {
   });
 
   it('hands Gemini thought signatures to the sink', () => {
-    const seen: Array<[string, string]> = [];
-    const tap = new StreamTap('chat', (id, sig) => seen.push([id, sig]));
-    const text = 'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"},"extra_content":{"google":{"thought_signature":"CiQBsig"}}}]}}]}\n\ndata: [DONE]\n\n';
-    for (let i = 1; i < text.length; i += 13) {
-      seen.length = 0;
-      feed(tap, text, [i]);
+    const first = 'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}\n\n';
+    const call = 'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"},"extra_content":{"google":{"thought_signature":"CiQBsig"}}}]}}]}\n\n';
+    const filler = 'data: {"choices":[{"index":0,"delta":{"content":"' + 'z'.repeat(300) + '"}}]}\n\n';
+    const text = first + call + filler.repeat(80) + 'data: [DONE]\n\n';
+    for (let i = 1; i < first.length + call.length + 5; i++) {
+      const seen = new Map<string, string>();
+      feed(new StreamTap('chat', (id, sig) => seen.set(id, sig)), text, [i]);
+      expect([...seen], `cut ${i}`).toEqual([['call_1', 'CiQBsig']]);
     }
-    expect(seen).toEqual([['call_1', 'CiQBsig']]);
   });
 
   it('reads the last Responses sequence number and whether the bytes end at an event boundary', () => {
@@ -109,13 +121,17 @@ describe('StreamTap', () => {
   });
 });
 
-describe('firstEventError', () => {
-  it('recognises a stream that opens with an error event', () => {
-    expect(firstEventError(Buffer.from('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'), 'messages')).toMatchObject({
-      message: 'Overloaded',
-      impliedStatus: 529,
-    });
-    expect(firstEventError(Buffer.from('event: message_start\ndata: {"type":"message_start","message":{}}\n\n'), 'messages')).toBeUndefined();
-    expect(firstEventError(Buffer.from('data: {"error":{"message":"x","type":"server_error"}}'), 'chat')).toBeUndefined(); // incomplete line: not judged
+describe('opening error', () => {
+  it('recognises a stream that opens with an error event, once that event is complete', () => {
+    const err = new StreamTap('messages');
+    err.push(Buffer.from('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'));
+    expect(err.opening).toMatchObject({ message: 'Overloaded', impliedStatus: 529 });
+    const ok = new StreamTap('messages');
+    ok.push(Buffer.from('event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":3}}}\n\n'));
+    expect(ok.opening).toBeUndefined();
+    expect(ok.usage?.input).toBe(3);
+    const partial = new StreamTap('chat');
+    partial.push(Buffer.from('data: {"error":{"message":"x","type":"server_error"}}'));
+    expect(partial.opening).toBeUndefined(); // incomplete line: not judged yet
   });
 });
