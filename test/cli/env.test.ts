@@ -1,0 +1,282 @@
+/**
+ * `svc-proxy env` in-process, without a daemon: tool list, each profile's output, the key choice
+ * (created, saved and reused, --new-key, --key, SVC_PROXY_KEY, revoked keys), --group/--model
+ * checks, shells and JSON. The real tools using this output are in test/e2e/tools-*.test.ts.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { CONFIG_VERSION } from '../../src/config/schema.js';
+import { removeTempDirs, runCli, tempStateDir, testKeychainService } from '../daemon/harness.js';
+
+let home: string;
+let env: Record<string, string | undefined>;
+const cli = (args: string[], extraEnv: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extraEnv } });
+
+/** `env <tool> --json`, parsed; fails the test on a non-zero exit. */
+async function envJson(args: string[], extraEnv: Record<string, string> = {}) {
+  const res = await cli(['env', ...args, '--json'], extraEnv);
+  if (res.code !== 0) throw new Error(`env ${args.join(' ')} exited ${res.code}: ${res.stderr}`);
+  return JSON.parse(res.stdout) as {
+    tool: string;
+    baseUrl: string;
+    group: string | null;
+    model: string | null;
+    key: { id: string; name: string; source: string; value: string };
+    env: Record<string, string>;
+    unset: string[];
+    file: { path: string; format: string; content: string } | null;
+    settings: Array<{ label: string; value: string }> | null;
+    runArgs: string[];
+    notes: string[];
+  };
+}
+
+beforeEach(async () => {
+  home = await tempStateDir('svc-env-');
+  env = { SVC_PROXY_HOME: home, SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService(), SHELL: '/bin/bash' };
+});
+afterAll(removeTempDirs);
+
+describe('svc-proxy env: tools and usage errors', () => {
+  it('--list names every tool, as a table and as JSON', async () => {
+    const text = await cli(['env', '--list']);
+    expect(text.code).toBe(0);
+    for (const id of ['claude-code', 'codex', 'openai', 'anthropic', 'aider', 'opencode', 'continue', 'cline', 'cursor']) expect(text.stdout).toMatch(new RegExp(`^${id}\\s`, 'm'));
+    const json = JSON.parse((await cli(['env', '--list', '--json'])).stdout) as Array<{ id: string; protocol: string; run: boolean }>;
+    expect(json.find((t) => t.id === 'claude-code')).toMatchObject({ protocol: 'b', run: true });
+    expect(json.find((t) => t.id === 'cursor')).toMatchObject({ protocol: 'a', run: false });
+  });
+
+  it('no tool, an unknown tool, conflicting flags and bad values are usage errors (2), and create no key', async () => {
+    expect((await cli(['env'])).code).toBe(2);
+    const unknown = await cli(['env', 'vim']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown tool "vim". Known: claude-code, codex/);
+    expect((await cli(['env', '--list', 'codex'])).code).toBe(2);
+    expect((await cli(['env', 'codex', '--key', 'x', '--new-key'])).code).toBe(2);
+    expect((await cli(['env', 'codex', '--shell', 'tcsh'])).code).toBe(2);
+    expect((await cli(['env', 'claude-code', '--config-file'])).code).toBe(2);
+    expect((await cli(['env', 'codex', '--config-file', '--json'])).code).toBe(2);
+    const bare = await cli(['env', 'claude-code', '--model', 'gpt-5']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/must be provider\/model/);
+    for (const tool of ['opencode', 'continue', 'cline']) {
+      const res = await cli(['env', tool]);
+      expect(res.code, tool).toBe(2);
+      expect(res.stderr).toMatch(/needs a model/);
+    }
+    expect((await cli(['key', 'list', '--json'])).stdout.trim()).toBe('[]');
+  });
+
+  it('an unknown provider in --model only warns (the daemon may detect a local server)', async () => {
+    const res = await cli(['env', 'openai', '--model', 'nowhere/model-x']);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/warning: "nowhere" is not a provider/);
+  });
+});
+
+describe('svc-proxy env: which key', () => {
+  it('creates a key named after the tool once, saves it (0600) and reuses it; a revoked one is replaced', async () => {
+    const first = await cli(['env', 'claude-code', '--model', 'anthropic/claude-sonnet-4-5']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/created key "claude-code" \(key_\w+\) for Claude Code, saved in .*tool-keys\.json/);
+    expect(first.stderr).toMatch(/the daemon is not running/);
+    const key = /ANTHROPIC_AUTH_TOKEN='(sk-svc-proxy-\w+)'/.exec(first.stdout)?.[1];
+    expect(key).toBeDefined();
+    const file = join(home, 'tool-keys.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await readFile(file, 'utf8')).toContain(key!);
+
+    const again = await envJson(['claude-code']);
+    expect(again.key).toMatchObject({ value: key, name: 'claude-code', source: 'saved' });
+
+    expect((await cli(['key', 'revoke', 'claude-code'])).code).toBe(0);
+    const replaced = await envJson(['claude', '--model', 'anthropic/claude-sonnet-4-5']); // alias
+    expect(replaced.key.source).toBe('created');
+    expect(replaced.key.name).toBe('claude-code');
+    expect(replaced.key.value).not.toBe(key);
+  });
+
+  it('--new-key makes a fresh key (next free name, or the one given) and it becomes the saved one', async () => {
+    const a = await envJson(['codex']);
+    const b = await envJson(['codex', '--new-key']);
+    expect(b.key).toMatchObject({ name: 'codex-2', source: 'new' });
+    expect(b.key.value).not.toBe(a.key.value);
+    expect((await envJson(['codex'])).key.value).toBe(b.key.value);
+    const named = await envJson(['codex', '--new-key', 'ci-bot']);
+    expect(named.key).toMatchObject({ name: 'ci-bot', source: 'new' });
+    const taken = await cli(['env', 'codex', '--new-key', 'ci-bot']);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toMatch(/already exists/);
+  });
+
+  it('--key takes a full key (active only) or the name of a saved key; a key it never saw cannot be printed', async () => {
+    const created = JSON.parse((await cli(['key', 'create', '--name', 'laptop', '--json'])).stdout) as { key: string; id: string };
+    const byValue = await envJson(['openai', '--key', created.key]);
+    expect(byValue.key).toMatchObject({ id: created.id, name: 'laptop', source: 'flag' });
+    expect(byValue.env.OPENAI_API_KEY).toBe(created.key);
+
+    const hashOnly = await cli(['env', 'openai', '--key', 'laptop']);
+    expect(hashOnly.code).toBe(1);
+    expect(hashOnly.stderr).toMatch(/stores only a hash of key "laptop"/);
+    const nobody = await cli(['env', 'openai', '--key', 'nobody']);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toMatch(/No active key named "nobody"/);
+
+    const saved = await envJson(['claude-code']);
+    expect((await envJson(['openai', '--key', 'claude-code'])).key).toMatchObject({ value: saved.key.value, source: 'saved' });
+    expect((await envJson(['openai', '--key', saved.key.id])).key.value).toBe(saved.key.value);
+
+    await cli(['key', 'revoke', 'laptop']);
+    const revoked = await cli(['env', 'openai', '--key', created.key]);
+    expect(revoked.code).toBe(1);
+    expect(revoked.stderr).toMatch(/not an active key/);
+    expect((await cli(['env', 'openai', '--key', 'sk-svc-proxy-unknown'])).code).toBe(1);
+  });
+
+  it('SVC_PROXY_KEY supplies the key when no flag does (and must be active)', async () => {
+    const created = JSON.parse((await cli(['key', 'create', '--name', 'shell', '--json'])).stdout) as { key: string };
+    const res = await envJson(['anthropic'], { SVC_PROXY_KEY: created.key });
+    expect(res.key).toMatchObject({ name: 'shell', source: 'env' });
+    expect(res.env.ANTHROPIC_API_KEY).toBe(created.key);
+    const bad = await cli(['env', 'anthropic'], { SVC_PROXY_KEY: 'sk-svc-proxy-revoked-or-unknown' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/SVC_PROXY_KEY is not an active key/);
+  });
+});
+
+describe('svc-proxy env: profiles', () => {
+  it('claude-code: protocol B base, AUTH_TOKEN, every model variable, traffic off, API key removed', async () => {
+    const s = await envJson(['claude-code', '--model', 'openai/gpt-5.4']);
+    expect(s.baseUrl).toBe('http://127.0.0.1:4545/protocol-b');
+    expect(s.env).toEqual({
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:4545/protocol-b',
+      ANTHROPIC_AUTH_TOKEN: s.key.value,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      ANTHROPIC_MODEL: 'openai/gpt-5.4',
+      ANTHROPIC_DEFAULT_OPUS_MODEL: 'openai/gpt-5.4',
+      ANTHROPIC_DEFAULT_SONNET_MODEL: 'openai/gpt-5.4',
+      ANTHROPIC_DEFAULT_HAIKU_MODEL: 'openai/gpt-5.4',
+      ANTHROPIC_SMALL_FAST_MODEL: 'openai/gpt-5.4',
+      CLAUDE_CODE_SUBAGENT_MODEL: 'openai/gpt-5.4',
+    });
+    expect(s.unset).toEqual(['ANTHROPIC_API_KEY']);
+    expect((await envJson(['claude-code'])).notes.join(' ')).toMatch(/add --model provider\/model/);
+  });
+
+  it('codex: profile file with the Responses wire API and env_key; hosted tools off unless the model is openai; the same as -c overrides', async () => {
+    const s = await envJson(['codex', '--model', 'anthropic/claude-sonnet-4-5']);
+    expect(s.env).toEqual({ SVC_PROXY_KEY: s.key.value });
+    expect(s.file!.path).toBe('~/.codex/svc-proxy.config.toml');
+    const toml = s.file!.content;
+    expect(toml).toBe(
+      [
+        'model_provider = "svc-proxy"',
+        'model = "anthropic/claude-sonnet-4-5"',
+        '# Hosted tools run only on openai/… models through svc-proxy; other providers refuse them.',
+        'web_search = "disabled"',
+        'agents.enabled = false',
+        '# No usage analytics sent to OpenAI.',
+        'analytics.enabled = false',
+        '',
+        '[model_providers.svc-proxy]',
+        'name = "svc-proxy"',
+        'base_url = "http://127.0.0.1:4545/protocol-a/v1"',
+        'env_key = "SVC_PROXY_KEY"',
+        'wire_api = "responses"',
+        '',
+      ].join('\n'),
+    );
+    expect(s.runArgs).toEqual([
+      '-c', 'model_provider="svc-proxy"',
+      '-c', 'model="anthropic/claude-sonnet-4-5"',
+      '-c', 'web_search="disabled"',
+      '-c', 'agents.enabled=false',
+      '-c', 'analytics.enabled=false',
+      '-c', 'model_providers.svc-proxy.name="svc-proxy"',
+      '-c', 'model_providers.svc-proxy.base_url="http://127.0.0.1:4545/protocol-a/v1"',
+      '-c', 'model_providers.svc-proxy.env_key="SVC_PROXY_KEY"',
+      '-c', 'model_providers.svc-proxy.wire_api="responses"',
+    ]);
+    const openaiModel = await envJson(['codex', '--model', 'openai/gpt-5.4']);
+    expect(openaiModel.file!.content).not.toContain('web_search');
+    expect(openaiModel.runArgs).not.toContain('agents.enabled=false');
+    const only = await cli(['env', 'codex', '--model', 'anthropic/claude-sonnet-4-5', '--config-file']);
+    expect(only.stdout).toBe(toml);
+  });
+
+  it('openai / anthropic / aider: the variables each reads', async () => {
+    const o = await envJson(['openai']);
+    expect(o.env).toEqual({ OPENAI_BASE_URL: 'http://127.0.0.1:4545/protocol-a/v1', OPENAI_API_KEY: o.key.value });
+    const a = await envJson(['anthropic']);
+    expect(a.env).toEqual({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:4545/protocol-b', ANTHROPIC_API_KEY: a.key.value });
+    const aider = await envJson(['aider', '--model', 'gemini/gemini-2.5-pro']);
+    expect(aider.env).toMatchObject({ OPENAI_API_BASE: 'http://127.0.0.1:4545/protocol-a/v1', AIDER_MODEL: 'openai/gemini/gemini-2.5-pro', AIDER_WEAK_MODEL: 'openai/gemini/gemini-2.5-pro' });
+  });
+
+  it('opencode: inline config in OPENCODE_CONFIG_CONTENT (key by {env:SVC_PROXY_KEY}), the same JSON as a file', async () => {
+    const s = await envJson(['opencode', '--model', 'openrouter/qwen/qwen3-coder']);
+    const inline = JSON.parse(s.env.OPENCODE_CONFIG_CONTENT!) as { model: string; provider: Record<string, unknown> };
+    expect(inline.model).toBe('svc-proxy/openrouter/qwen/qwen3-coder');
+    expect(inline.provider['svc-proxy']).toMatchObject({
+      npm: '@ai-sdk/openai-compatible',
+      options: { baseURL: 'http://127.0.0.1:4545/protocol-a/v1', apiKey: '{env:SVC_PROXY_KEY}' },
+      models: { 'openrouter/qwen/qwen3-coder': { name: 'openrouter/qwen/qwen3-coder' } },
+    });
+    expect(s.env.SVC_PROXY_KEY).toBe(s.key.value);
+    expect(JSON.parse(s.file!.content)).toEqual(inline);
+    expect(s.env.OPENCODE_CONFIG_CONTENT).not.toContain(s.key.value);
+  });
+
+  it('continue, cline, cursor: a config entry or the settings to type, printed as comments; cursor says why loopback fails', async () => {
+    const c = await cli(['env', 'continue', '--model', 'anthropic/claude-sonnet-4-5']);
+    expect(c.stdout).toMatch(/^# {7}apiBase: "http:\/\/127\.0\.0\.1:4545\/protocol-a\/v1"$/m);
+    expect(c.stdout.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual([]);
+    const cline = await cli(['env', 'cline', '--model', 'openai/gpt-5.4']);
+    expect(cline.stdout).toMatch(/^# {3}API Provider: OpenAI Compatible$/m);
+    expect(cline.stdout).toMatch(/^# {3}Model ID: openai\/gpt-5\.4$/m);
+    const cursor = await envJson(['cursor']);
+    expect(cursor.settings).toContainEqual({ label: 'Override OpenAI Base URL', value: 'http://127.0.0.1:4545/protocol-a/v1' });
+    expect(cursor.notes.join(' ')).toMatch(/Cursor's servers/);
+  });
+});
+
+describe('svc-proxy env: groups, address, shells', () => {
+  async function writeConfig(extra: Record<string, unknown>): Promise<void> {
+    await writeFile(join(home, 'config.json'), JSON.stringify({ version: CONFIG_VERSION, ...extra }), { mode: 0o600 });
+  }
+
+  it('--group points at the group base; the model must be one of its names; the port comes from settings', async () => {
+    await writeConfig({
+      settings: { port: 4999 },
+      groups: { team: { created: new Date().toISOString(), models: [{ name: 'claude-sonnet-4-5', targets: ['openai/gpt-5.4'] }] } },
+    });
+    const s = await envJson(['claude-code', '--group', 'team', '--model', 'claude-sonnet-4-5']);
+    expect(s.env.ANTHROPIC_BASE_URL).toBe('http://127.0.0.1:4999/g/team/protocol-b');
+    expect(s.env.ANTHROPIC_MODEL).toBe('claude-sonnet-4-5');
+    expect((await envJson(['codex', '--group', 'team'])).file!.content).toContain('base_url = "http://127.0.0.1:4999/g/team/protocol-a/v1"');
+    const notInGroup = await cli(['env', 'claude-code', '--group', 'team', '--model', 'gpt-5']);
+    expect(notInGroup.code).toBe(1);
+    expect(notInGroup.stderr).toMatch(/Group "team" has no model named "gpt-5". Its names: claude-sonnet-4-5/);
+    const noGroup = await cli(['env', 'claude-code', '--group', 'nope']);
+    expect(noGroup.code).toBe(1);
+    expect(noGroup.stderr).toMatch(/No group named "nope". Groups: team/);
+  });
+
+  it('sh output survives eval in a real shell, quotes included; fish and PowerShell have their own syntax', async () => {
+    const sh = await cli(['env', 'claude-code', '--model', "openai/it's-a-test"]);
+    const evaluated = spawnSync('/bin/sh', ['-c', 'ANTHROPIC_API_KEY=leftover; eval "$1"; printf "%s|%s" "$ANTHROPIC_MODEL" "${ANTHROPIC_API_KEY-unset}"', 'sh', sh.stdout], { encoding: 'utf8' });
+    expect(evaluated.stdout).toBe("openai/it's-a-test|unset");
+
+    const fish = (await cli(['env', 'claude-code', '--model', "openai/it's", '--shell', 'fish'])).stdout;
+    expect(fish).toContain("set -gx ANTHROPIC_MODEL 'openai/it\\'s'");
+    expect(fish).toContain('set -e ANTHROPIC_API_KEY');
+    const ps = (await cli(['env', 'claude-code', '--model', "openai/it's", '--shell', 'pwsh'])).stdout;
+    expect(ps).toContain("$env:ANTHROPIC_MODEL = 'openai/it''s'");
+    expect(ps).toContain('Remove-Item Env:ANTHROPIC_API_KEY -ErrorAction SilentlyContinue');
+    // Without --shell the shell comes from $SHELL.
+    expect((await cli(['env', 'openai'], { SHELL: '/usr/bin/fish' })).stdout).toMatch(/^set -gx OPENAI_BASE_URL /m);
+  });
+});
