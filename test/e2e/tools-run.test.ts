@@ -1,0 +1,114 @@
+/**
+ * `svc-proxy run` as a user runs it (the real binary), with a stand-in `claude` on PATH (a shell
+ * script) so what run does is visible: it starts the daemon when none runs, hands the tool the
+ * `env` settings (API key variable removed, arguments after the tool name untouched), passes the
+ * exit code through, forwards SIGTERM/SIGINT to the tool, and ends by the tool's own signal.
+ * The real Claude Code and Codex under `run` are in tools-claude-code / tools-codex.
+ */
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_VERSION } from '../../src/config/schema.js';
+import { BIN } from '../daemon/harness.js';
+import { freePort } from '../fixtures/ports.js';
+import { runProcess, sandbox, type ProcResult, type Sandbox } from '../fixtures/tools.js';
+
+const FAKE_CLAUDE = `#!/bin/sh
+case "$1" in
+  env) printf 'BASE=%s\\nTOKEN=%s\\nAPIKEY=%s\\nMODEL=%s\\nTRAFFIC=%s\\nARGS=%s\\n' "$ANTHROPIC_BASE_URL" "$ANTHROPIC_AUTH_TOKEN" "\${ANTHROPIC_API_KEY-unset}" "$ANTHROPIC_MODEL" "$CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC" "$*" ;;
+  exit) exit "$2" ;;
+  signal) kill -"$2" $$ ; sleep 5 ;;
+  wait) trap 'echo got-TERM; exit 42' TERM; trap 'echo got-INT; exit 43' INT; echo ready; while :; do sleep 0.05; done ;;
+esac
+`;
+
+let box: Sandbox;
+let env: Record<string, string>;
+let port: number;
+
+beforeAll(async () => {
+  box = await sandbox();
+  const bin = join(box.home, 'fake-bin');
+  await mkdir(bin, { recursive: true });
+  await writeFile(join(bin, 'claude'), FAKE_CLAUDE);
+  await chmod(join(bin, 'claude'), 0o755);
+  const state = join(box.home, 'state');
+  await mkdir(state, { recursive: true, mode: 0o700 });
+  port = await freePort();
+  await writeFile(join(state, 'config.json'), JSON.stringify({ version: CONFIG_VERSION, settings: { port } }), { mode: 0o600 });
+  // The developer's real ANTHROPIC_API_KEY must not reach the tool: plant one to see it removed.
+  env = { ...box.env, PATH: `${bin}:/usr/bin:/bin`, SVC_PROXY_HOME: state, ANTHROPIC_API_KEY: 'sk-ant-real-user-key' };
+}, 30_000);
+
+afterAll(async () => {
+  if (env) await runProcess(process.execPath, [BIN, 'stop'], { env, timeoutMs: 15_000 }).catch(() => undefined);
+  await box?.remove();
+});
+
+const run = (args: string[], timeoutMs = 20_000): Promise<ProcResult> => runProcess(process.execPath, [BIN, 'run', ...args], { env, cwd: box.work, timeoutMs });
+
+describe('svc-proxy run', () => {
+  it('starts the daemon when none runs, then runs the tool with the env settings; arguments after the tool are the tool’s', async () => {
+    const res = await run(['--model', 'openai/gpt-5.4', 'claude', 'env', '--model', 'not-ours', '--', 'x']);
+    expect(res.stderr).toMatch(/created key "claude-code"/);
+    expect(res.code).toBe(0);
+    const out = Object.fromEntries(res.stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    expect(out).toMatchObject({
+      BASE: `http://127.0.0.1:${port}/protocol-b`,
+      APIKEY: 'unset',
+      MODEL: 'openai/gpt-5.4',
+      TRAFFIC: '1',
+      ARGS: 'env --model not-ours -- x',
+    });
+    expect(out.TOKEN).toMatch(/^sk-svc-proxy-\w{43}$/);
+    const status = await runProcess(process.execPath, [BIN, 'status', '--json'], { env, timeoutMs: 15_000 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ running: true });
+
+    // A leading `--` is only a separator; the saved key is reused.
+    const again = await run(['claude', '--', 'env']);
+    expect(again.stdout).toContain(`TOKEN=${out.TOKEN}`);
+    expect(again.stderr).not.toMatch(/created key/);
+  });
+
+  it('passes the exit code through', async () => {
+    expect((await run(['claude', 'exit', '7'])).code).toBe(7);
+    expect((await run(['claude', 'exit', '0'])).code).toBe(0);
+  });
+
+  it('a tool killed by a signal ends svc-proxy by the same signal', async () => {
+    const res = await run(['claude', 'signal', 'TERM']);
+    expect(res.signal).toBe('SIGTERM');
+    expect(res.code).toBeNull();
+  });
+
+  it('SIGTERM and SIGINT sent to svc-proxy reach the tool (which decides how to end)', async () => {
+    for (const [sig, expected] of [['SIGTERM', 42], ['SIGINT', 43]] as const) {
+      const child = spawn(process.execPath, [BIN, 'run', 'claude', 'wait'], { env, cwd: box.work, stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      const deadline = Date.now() + 15_000;
+      while (!out.includes('ready') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(out, 'the stand-in tool started').toContain('ready');
+      child.kill(sig);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const code = await ended;
+      clearTimeout(timer);
+      expect(code, sig).toBe(expected);
+      expect(out).toContain(sig === 'SIGTERM' ? 'got-TERM' : 'got-INT');
+    }
+  });
+
+  it('a tool that is not installed, an app it cannot start, and an unknown tool are clear errors', async () => {
+    const missing = await run(['aider']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/aider is not on PATH. Install Aider: /);
+    const app = await run(['cursor']);
+    expect(app.code).toBe(2);
+    expect(app.stderr).toMatch(/svc-proxy env cursor/);
+    const unknown = await run(['vim']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown tool "vim"/);
+  });
+});
