@@ -11,6 +11,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
 import { envJson, runProcess, sandbox, toolBinary, type EnvJson, type Sandbox } from '../fixtures/tools.js';
@@ -155,6 +156,22 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     // Gemini refuses a replayed call without its signature; the mock enforces that, so the second request got it back.
     expect(assistant!.tool_calls![0]!.extra_content?.google?.thought_signature).toBeTruthy();
     for (const g of gens) expectNoServiceKey(g, s.key.value);
+  });
+
+  it('with `svc-proxy run claude` (daemon already running, key saved by `env`): the same tool turn', async () => {
+    if ('missing' in claude) return;
+    scriptToolTurn(world, 'openai', { name: 'Bash', arguments: { command: "printf 'run-%s-%s\\n' marker 9", description: 'Print the marker' } }, responsesToolOutput);
+    const env = { ...box.env, CLAUDE_CONFIG_DIR: join(box.home, '.claude'), SVC_PROXY_HOME: world.daemon.home };
+    const res = await runProcess(
+      process.execPath,
+      [BIN, 'run', '--model', 'openai/gpt-5.4', 'claude', '-p', 'Print the marker.', '--output-format', 'json', '--no-session-persistence', '--tools', 'Bash', '--allowedTools', 'Bash(printf:*)'],
+      { env, cwd: box.work, timeoutMs: RUN_TIMEOUT },
+    );
+    if (res.code !== 0) throw new Error(`svc-proxy run claude exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
+    const parsed = JSON.parse(res.stdout.trim().split('\n').pop() ?? '') as ClaudeResult;
+    expect(parsed).toMatchObject({ subtype: 'success', is_error: false });
+    expect(parsed.result).toContain('Tool output received: run-marker-9');
+    expect(world.mocks.openai.generations().length).toBeGreaterThanOrEqual(2);
   });
 });
 
