@@ -3,8 +3,8 @@
  * than the terminal's height so Ink never falls back to clearing the screen on each frame.
  */
 import { Box, useApp } from 'ink';
-import { useKeys } from './hooks/use-keys.js';
-import { useCallback, useEffect, useState } from 'react';
+import { KeyRouterProvider, useKeyRouterRoot, useKeys } from './hooks/use-keys.js';
+import { useEffect, useRef, useState } from 'react';
 import { Help } from './components/Help.js';
 import { StatusLine } from './components/StatusLine.js';
 import { TabBar } from './components/TabBar.js';
@@ -41,20 +41,12 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
   const feed = useLogFeed(feedOptions);
   const [screen, setScreen] = useState<ScreenId>(initialScreen);
   const [help, setHelp] = useState(false);
-  const [captures, setCaptures] = useState<ReadonlySet<string>>(new Set());
-
-  const capture = useCallback((id: string, on: boolean) => {
-    setCaptures((prev) => {
-      if (prev.has(id) === on) return prev;
-      const next = new Set(prev);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  }, []);
+  // Open fields and dialogs (see useCaptureKeys); read when a key arrives, never rendered.
+  const captures = useRef(new Set<symbol>()).current;
 
   useKeys(
     (input, key) => {
+      if (captures.size > 0) return;
       if (input === 'q') return exit();
       if (input === '?') return setHelp(true);
       const byKey = SCREENS.find((s) => s.key === input);
@@ -64,14 +56,13 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
         setScreen(SCREENS[(i + (key.shift ? SCREENS.length - 1 : 1)) % SCREENS.length]!.id);
       }
     },
-    { isActive: captures.size === 0 },
   );
 
   const width = Math.max(20, columns);
   const height = Math.max(6, rows - 1);
   const body = height - 2;
   return (
-    <CaptureContext.Provider value={capture}>
+    <CaptureContext.Provider value={captures}>
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
         <TabBar current={screen} width={width} />
         <StatusLine state={state} notice={notice} width={width} foreground={foreground} />
@@ -92,13 +83,16 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
 }
 
 export function App({ link, theme, ...rest }: AppProps) {
+  const router = useKeyRouterRoot();
   useEffect(() => {
     link.start();
   }, [link]);
   return (
     <ThemeContext.Provider value={theme}>
       <LinkContext.Provider value={link}>
-        <Shell {...rest} />
+        <KeyRouterProvider value={router}>
+          <Shell {...rest} />
+        </KeyRouterProvider>
       </LinkContext.Provider>
     </ThemeContext.Provider>
   );

@@ -41,6 +41,8 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
     exitOnCtrlC: true,
     patchConsole: true,
   });
+  // Ink makes the exit promise on the first call; an exit before it would never be seen.
+  const exited = instance.waitUntilExit();
 
   const close = () => instance.unmount();
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -59,7 +61,7 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
   void opts.closeWhen?.then(close, close);
 
   try {
-    await instance.waitUntilExit();
+    await exited;
   } finally {
     for (const s of signals) process.off(s, close);
     stdout.off('resize', onResize);

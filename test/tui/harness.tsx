@@ -21,6 +21,8 @@ export const KEYS = {
   backspace: '\x7f',
   shiftUp: '\x1b[1;2A',
   shiftDown: '\x1b[1;2B',
+  home: '\x1b[H',
+  end: '\x1b[F',
 } as const;
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -74,7 +76,11 @@ export async function startTui(opts: HarnessOptions = {}): Promise<TuiHarness> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const f = frame();
-        if (check(f)) return f;
+        if (check(f)) {
+          // What is on screen is committed; give its effects (key handlers of a new field) a moment.
+          await sleep(30);
+          return f;
+        }
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last frame:\n${f}`);
         await sleep(20);
       }

@@ -1,18 +1,20 @@
 /**
  * While a dialog or text field is open it owns the keyboard: the app's own keys (screen numbers,
- * Tab, q, ?) stand down so typing "q" into a name does not quit.
+ * Tab, q, ?) stand down so typing "q" into a name does not quit. Registered in a layout effect, so
+ * the very next key already knows.
  */
-import { createContext, useContext, useEffect, useId } from 'react';
+import { createContext, useContext, useLayoutEffect } from 'react';
 
-export type CaptureSetter = (id: string, on: boolean) => void;
-
-export const CaptureContext = createContext<CaptureSetter>(() => {});
+export const CaptureContext = createContext<Set<symbol>>(new Set());
 
 export function useCaptureKeys(on: boolean): void {
-  const set = useContext(CaptureContext);
-  const id = useId();
-  useEffect(() => {
-    set(id, on);
-    return () => set(id, false);
-  }, [set, id, on]);
+  const captures = useContext(CaptureContext);
+  useLayoutEffect(() => {
+    if (!on) return;
+    const id = Symbol('capture');
+    captures.add(id);
+    return () => {
+      captures.delete(id);
+    };
+  }, [captures, on]);
 }

@@ -1,14 +1,52 @@
 /**
- * Ink's useInput with the handler of the latest render. Ink re-subscribes a new handler in an
- * effect, which can run after the next key has arrived; a key must never act on a list that is no
- * longer on screen. The subscription itself stays put.
+ * Keyboard routing. Ink's useInput (re)subscribes handlers in passive effects, which can run after
+ * the next key has arrived: a key typed right after a field opens would be lost, or acted on by a
+ * list no longer on screen. So the app subscribes once, at its root, and hands each key to the
+ * handlers registered here — registered in layout effects (at once on commit), each called in its
+ * latest version and only while active.
  */
 import { useInput, type Key } from 'ink';
-import { useCallback, useRef } from 'react';
+import { createContext, useContext, useLayoutEffect, useMemo, useRef } from 'react';
 
-export function useKeys(handler: (input: string, key: Key) => void, opts: { isActive?: boolean } = {}): void {
+type Handler = (input: string, key: Key) => void;
+
+interface Registration {
+  handler: { current: Handler };
+  active: { current: boolean };
+}
+
+export class KeyRouter {
+  private readonly registrations = new Set<Registration>();
+
+  add(r: Registration): () => void {
+    this.registrations.add(r);
+    return () => {
+      this.registrations.delete(r);
+    };
+  }
+
+  dispatch(input: string, key: Key): void {
+    // A handler registered while this key is handled (a field it opened) starts with the next key.
+    for (const r of [...this.registrations]) if (r.active.current) r.handler.current(input, key);
+  }
+}
+
+const KeyRouterContext = createContext<KeyRouter | null>(null);
+export const KeyRouterProvider = KeyRouterContext.Provider;
+
+/** The app root's single subscription to Ink's input. */
+export function useKeyRouterRoot(): KeyRouter {
+  const router = useMemo(() => new KeyRouter(), []);
+  useInput((input, key) => router.dispatch(input, key));
+  return router;
+}
+
+export function useKeys(handler: Handler, opts: { isActive?: boolean } = {}): void {
+  const router = useContext(KeyRouterContext);
+  if (!router) throw new Error('useKeys outside <KeyRouterProvider>');
   const latest = useRef(handler);
   latest.current = handler;
-  const stable = useCallback((input: string, key: Key) => latest.current(input, key), []);
-  useInput(stable, opts);
+  const active = useRef(opts.isActive !== false);
+  active.current = opts.isActive !== false;
+  useLayoutEffect(() => router.add({ handler: latest, active }), [router]);
 }

@@ -60,11 +60,12 @@ export function baseUrlText(r: UpstreamRow): string {
 }
 
 export function modelsText(r: UpstreamRow, counts: Record<string, number> | undefined): string {
+  if (!isConnected(r)) return '-';
   if (!counts) return '…';
   const n = counts[r.name];
   if (n !== undefined) return String(n);
   // Connected but nothing listed: the list failed or is empty; either way we cannot say.
-  return isConnected(r) ? '?' : '-';
+  return '?';
 }
 
 export function lastErrorText(e: LastError | undefined, ago: (iso: string) => string): string {

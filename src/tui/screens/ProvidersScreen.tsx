@@ -258,7 +258,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       </Text>
       <Table
         headers={['NAME', 'KIND', 'CONNECTED', 'CREDENTIAL', 'MODELS', 'LAST ERROR', 'BASE URL']}
-        caps={[14, 13, 9, 20, 6, 24, 60]}
+        caps={[14, 13, 9, 20, 6, 30, 60]}
         width={width}
         height={tableRows}
         cursor={at}

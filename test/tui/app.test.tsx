@@ -1,0 +1,208 @@
+/**
+ * The app shell in a fake terminal (Ink's own render, so the terminal size, resizes and exit are
+ * the real code paths): screen switching, help, quitting, keys owned by an open field, layout at
+ * 80×24 and after a resize, and losing and regaining the daemon.
+ */
+import { EventEmitter } from 'node:events';
+import { render } from 'ink';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { AdminClient } from '../../src/cli/admin-client.js';
+import { App } from '../../src/tui/App.js';
+import { DaemonLink } from '../../src/tui/daemon-link.js';
+import { createTheme } from '../../src/tui/theme.js';
+import { removeTempDirs } from '../daemon/harness.js';
+import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
+import { makeEntry } from '../log/make-entry.js';
+import { KEYS, sleep, startTui, type TuiHarness } from './harness.js';
+
+class FakeStdout extends EventEmitter {
+  isTTY = true;
+  frames: string[] = [];
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  write = (s: string) => {
+    this.frames.push(s);
+    return true;
+  };
+  last(): string {
+    return this.frames.at(-1) ?? '';
+  }
+  resize(columns: number, rows: number) {
+    this.columns = columns;
+    this.rows = rows;
+    this.emit('resize');
+  }
+}
+
+class FakeStdin extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+  read = () => {
+    const d = this.data;
+    this.data = null;
+    return d;
+  };
+  write(d: string) {
+    this.data = d;
+    this.emit('readable');
+    this.emit('data', d);
+  }
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+afterAll(removeTempDirs);
+
+async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+  await sleep(30);
+}
+
+async function fakeTerminal(d: InProcessDaemon, columns = 80, rows = 24) {
+  const stdout = new FakeStdout(columns, rows);
+  const stdin = new FakeStdin();
+  const link = new DaemonLink({ open: () => AdminClient.connect(d.daemon.paths), retryMs: 100 });
+  const app = render(<App link={link} theme={createTheme({})} feed={{ flushMs: 50 }} />, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    debug: true,
+    exitOnCtrlC: true,
+    patchConsole: false,
+  });
+  // Ink creates the exit promise on first call: ask before anything can exit.
+  const exited = app.waitUntilExit();
+  cleanups.push(() => {
+    app.unmount();
+    link.stop();
+  });
+  const press = async (...keys: string[]) => {
+    for (const k of keys) {
+      stdin.write(k);
+      await sleep(k === KEYS.escape ? 80 : 30);
+    }
+  };
+  await until(() => stdout.last().includes('● daemon'), 'the connection');
+  return { stdout, stdin, app, press, exited };
+}
+
+describe('app shell', () => {
+  it('switches screens with 1-4, Tab and Shift-Tab; ? shows the keys; q quits', async () => {
+    const d = await startInProcess();
+    cleanups.push(() => d.daemon.stop());
+    const t = await fakeTerminal(d);
+    const title = () => t.stdout.last().split('\n')[2] ?? '';
+    await t.press('2');
+    await until(() => title().startsWith('Service keys'), 'keys');
+    await t.press('3');
+    await until(() => title().startsWith('Model groups'), 'groups');
+    await t.press('4');
+    await until(() => title().startsWith('Providers'), 'providers');
+    await t.press(KEYS.tab);
+    await until(() => title().startsWith('TIME'), 'log (Tab wraps around)');
+    await t.press(KEYS.shiftTab);
+    await until(() => title().startsWith('Providers'), 'providers (Shift-Tab)');
+    await t.press('1', '?');
+    await until(() => t.stdout.last().includes('Log screen'), 'the help');
+    const help = t.stdout.last();
+    for (const text of ['/', 'status filter', 'key filter', 'pause / resume', 'switch screen', 'quit', 'S = streamed']) expect(help).toContain(text);
+    await t.press('x'); // any key closes it
+    await until(() => title().startsWith('TIME'), 'the log again');
+    await t.press('q');
+    await t.exited;
+  });
+
+  it('Ctrl-C quits', async () => {
+    const d = await startInProcess();
+    cleanups.push(() => d.daemon.stop());
+    const t = await fakeTerminal(d);
+    await t.press('\x03');
+    await t.exited;
+  });
+
+  it('an open text field owns the keyboard: q, digits and ? are typed, not obeyed', async () => {
+    const d = await startInProcess();
+    cleanups.push(() => d.daemon.stop());
+    const t = await fakeTerminal(d);
+    await t.press('2', 'n');
+    await until(() => t.stdout.last().includes('Name for the new key:'), 'the prompt');
+    await t.press('q', '1', '?', KEYS.tab);
+    await until(() => t.stdout.last().includes('Name for the new key: q1?'), 'the typed text');
+    expect(t.stdout.last()).toContain('Service keys');
+    await t.press(KEYS.escape);
+    await until(() => !t.stdout.last().includes('Name for the new key'), 'the prompt to close');
+  });
+
+  it('fills 80×24 minus one line on every screen, and follows a resize', async () => {
+    const d = await startInProcess();
+    cleanups.push(() => d.daemon.stop());
+    d.deps.log(makeEntry({ base: 'group:work', modelAsked: 'fast' }));
+    const t = await fakeTerminal(d);
+    await until(() => t.stdout.last().includes('fast'), 'the row');
+    for (const key of ['1', '2', '3', '4', '?']) {
+      await t.press(key);
+      await sleep(150);
+      const lines = t.stdout.last().split('\n');
+      expect(lines, `screen ${key}`).toHaveLength(23);
+      for (const l of lines) expect(l.length, `screen ${key}: ${l}`).toBeLessThanOrEqual(80);
+      if (key === '?') await t.press('x');
+    }
+    await t.press('1');
+    expect(t.stdout.last()).not.toContain('g/work'); // the base column does not fit at 80
+    t.stdout.resize(120, 40);
+    await until(() => t.stdout.last().split('\n').length === 39, 'the new height');
+    expect(t.stdout.last()).toContain('g/work');
+    t.stdout.resize(60, 15);
+    await until(() => t.stdout.last().split('\n').length === 14, 'the smaller height');
+    for (const l of t.stdout.last().split('\n')) expect(l.length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('daemon loss', () => {
+  let h: TuiHarness | undefined;
+  let second: InProcessDaemon | undefined;
+  afterEach(async () => {
+    await h?.close();
+    await second?.daemon.stop();
+    h = second = undefined;
+  });
+
+  it('shows "daemon stopped — reconnecting", then reconnects to the new daemon and its live log', async () => {
+    h = await startTui();
+    h.log(makeEntry({ modelAsked: 'old/one' }));
+    await h.waitFor((f) => f.includes('old/one'), 'the first row');
+    await h.d.daemon.stop('test');
+    let f = await h.waitFor((fr) => fr.includes('daemon stopped — reconnecting'), 'the lost banner');
+    expect(f).toContain('old/one'); // what was shown stays
+    second = await startInProcess({ stateDir: h.d.dir });
+    const port = second.daemon.port;
+    f = await h.waitFor((fr) => fr.includes(`● daemon 127.0.0.1:${port}`), 'the reconnect');
+    expect(f).not.toContain('reconnecting');
+    second.deps.log(makeEntry({ modelAsked: 'new/one' }));
+    f = await h.waitFor((fr) => fr.includes('new/one'), 'the new live row');
+    expect(f).toContain('old/one');
+    // Management goes to the new daemon too.
+    await h.press('2', 'n');
+    await h.waitFor((fr) => fr.includes('Name for the new key:'), 'the prompt');
+    await h.type('after-restart');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('Key "after-restart" created'), 'the key');
+    const keys = (await second.admin('GET', '/admin/keys')).json() as { keys: { name: string }[] };
+    expect(keys.keys.map((k) => k.name)).toContain('after-restart');
+  });
+});

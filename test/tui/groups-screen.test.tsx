@@ -1,0 +1,115 @@
+/** The groups screen against a real daemon: add a group, add/edit/remove names, reorder targets. */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { removeTempDirs } from '../daemon/harness.js';
+import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
+
+let h: TuiHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+afterAll(removeTempDirs);
+
+async function targetsOf(h: TuiHarness, slug: string, name: string): Promise<string[] | undefined> {
+  const g = (await h.d.admin('GET', `/admin/groups/${slug}`)).json() as { models: { name: string; targets: { target: string }[] }[] };
+  return g.models.find((m) => m.name === name)?.targets.map((t) => t.target);
+}
+
+describe('groups screen', () => {
+  it('adds a group and shows both of its base URLs', async () => {
+    h = await startTui({ initialScreen: 'groups' });
+    await h.waitFor((f) => f.includes('No groups yet'), 'the empty screen');
+    await h.press('a');
+    await h.waitFor((f) => f.includes('New group name:'), 'the prompt');
+    await h.type('work');
+    await h.press(KEYS.enter);
+    const f = await h.waitFor((fr) => fr.includes('▸ work'), 'the new group');
+    expect(f).toContain('(0 names)');
+    expect(f).toContain(`A (OpenAI)    ${h.d.origin}/g/work/protocol-a/v1`);
+    expect(f).toContain(`B (Anthropic) ${h.d.origin}/g/work/protocol-b`);
+    expect(f).toContain('Group "work" added');
+  });
+
+  it('adds a model name with ordered targets, reorders them, edits and removes them', async () => {
+    h = await startTui({ initialScreen: 'groups' });
+    await h.d.admin('POST', '/admin/groups', { slug: 'work', models: [] });
+    await h.press('r');
+    await h.waitFor((f) => f.includes('▸ work'), 'the group');
+
+    await h.press('n');
+    await h.waitFor((f) => f.includes('Add a model name to work'), 'the wizard');
+    await h.type('claude-sonnet-4-5');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('Targets:'), 'the targets question');
+    await h.type('anthropic/claude-sonnet-4-5, openai/gpt-5');
+    await h.press(KEYS.enter);
+    let f = await h.waitFor((fr) => fr.includes('2. openai/gpt-5'), 'the targets');
+    expect(f).toContain('claude-sonnet-4-5 → 2 targets');
+    expect(f).toContain('1. anthropic/claude-sonnet-4-5 ⚠ not connected');
+    expect(await targetsOf(h, 'work', 'claude-sonnet-4-5')).toEqual(['anthropic/claude-sonnet-4-5', 'openai/gpt-5']);
+
+    // Rows: group, name, target 1, target 2. Move target 2 up with "[".
+    await h.press(KEYS.down, KEYS.down, KEYS.down, '[');
+    f = await h.waitFor((fr) => fr.includes('1. openai/gpt-5'), 'the reorder');
+    expect(await targetsOf(h, 'work', 'claude-sonnet-4-5')).toEqual(['openai/gpt-5', 'anthropic/claude-sonnet-4-5']);
+    // The selection followed the target: Shift-↓ moves it back down.
+    await h.press(KEYS.shiftDown);
+    await h.waitFor((fr) => fr.includes('1. anthropic/claude-sonnet-4-5'), 'the move back');
+    expect(await targetsOf(h, 'work', 'claude-sonnet-4-5')).toEqual(['anthropic/claude-sonnet-4-5', 'openai/gpt-5']);
+    // "]" on the last target cannot move it further: nothing changes.
+    await h.press(']');
+
+    // Edit the targets of the name: the field starts with the current ones.
+    await h.press('e');
+    f = await h.waitFor((fr) => fr.includes('Targets of "claude-sonnet-4-5":'), 'the edit field');
+    expect(f).toContain('anthropic/claude-sonnet-4-5, openai/gpt-5');
+    await h.press('\x15'); // Ctrl-U clears
+    await h.type('nope/model');
+    await h.press(KEYS.enter);
+    f = await h.waitFor((fr) => fr.includes('✗'), 'the refusal');
+    expect(f).toContain('unknown provider "nope"');
+    await h.press('e');
+    await h.waitFor((fr) => fr.includes('Targets of'), 'the edit field');
+    await h.press('\x15');
+    await h.type('gemini/gemini-2.5-flash,openrouter/anthropic/claude-sonnet-4.5,openai/gpt-5');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('3. openai/gpt-5'), 'the edited targets');
+    expect(await targetsOf(h, 'work', 'claude-sonnet-4-5')).toEqual(['gemini/gemini-2.5-flash', 'openrouter/anthropic/claude-sonnet-4.5', 'openai/gpt-5']);
+
+    // Remove one target (asks first).
+    await h.press(KEYS.home, KEYS.down, KEYS.down, 'd');
+    f = await h.waitFor((fr) => fr.includes('Remove target gemini/gemini-2.5-flash'), 'the question');
+    await h.press('y');
+    await h.waitFor((fr) => fr.includes('2. openai/gpt-5') && !fr.includes('gemini/'), 'the removal');
+    expect(await targetsOf(h, 'work', 'claude-sonnet-4-5')).toEqual(['openrouter/anthropic/claude-sonnet-4.5', 'openai/gpt-5']);
+
+    // Remove the name.
+    await h.press(KEYS.up, 'd');
+    await h.waitFor((fr) => fr.includes('Remove "claude-sonnet-4-5" from group work?'), 'the question');
+    await h.press('y');
+    f = await h.waitFor((fr) => fr.includes('(0 names)'), 'the name gone');
+    expect(await targetsOf(h, 'work', 'claude-sonnet-4-5')).toBeUndefined();
+
+    // Remove the group.
+    await h.press(KEYS.up, 'd');
+    await h.waitFor((fr) => fr.includes('Remove group "work"'), 'the question');
+    await h.press('y');
+    await h.waitFor((fr) => fr.includes('No groups yet'), 'the group gone');
+    expect((await h.d.admin('GET', '/admin/groups/work')).status).toBe(404);
+  });
+
+  it('names may contain "/" and "."; several groups list in order with their names', async () => {
+    h = await startTui({ initialScreen: 'groups' });
+    await h.d.admin('POST', '/admin/groups', { slug: 'alpha', models: [{ name: 'org/model.v1', targets: 'openai/gpt-5' }] });
+    await h.d.admin('POST', '/admin/groups', { slug: 'beta', models: [{ name: 'gpt-5', targets: ['anthropic/claude-opus-4-1'] }] });
+    await h.press('r');
+    const f = await h.waitFor((fr) => fr.includes('▸ beta'), 'both groups');
+    const order = lines(f)
+      .map((l) => l.trim())
+      .filter((l) => /^(▸ |org\/|gpt-5|1\. )/.test(l));
+    expect(order).toEqual(['▸ alpha (1 name)', 'org/model.v1 → 1 target', '1. openai/gpt-5 ⚠ not connected', '▸ beta (1 name)', 'gpt-5 → 1 target', '1. anthropic/claude-opus-4-1 ⚠ not connected']);
+    // The base URLs follow the selection.
+    await h.press(KEYS.end);
+    expect(await h.waitFor((fr) => fr.includes('/g/beta/protocol-a/v1'), 'beta URLs')).toContain('Base URLs of beta');
+  });
+});

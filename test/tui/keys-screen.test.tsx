@@ -1,0 +1,101 @@
+/** The keys screen against a real daemon: list, create (key shown once), revoke with confirmation. */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { removeTempDirs } from '../daemon/harness.js';
+import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
+
+let h: TuiHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+afterAll(removeTempDirs);
+
+const KEY_RE = /sk-svc-proxy-[A-Za-z0-9]{20,}/;
+
+/** A request to the proxy with this key: 200 past auth (the test daemon echoes), else 401. */
+async function callWith(h: TuiHarness, key: string): Promise<number> {
+  const res = await fetch(`${h.d.origin}/protocol-a/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'openai/gpt-5', messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  await res.text();
+  return res.status;
+}
+
+describe('keys screen', () => {
+  it('creates a key: asks a name, shows the full key once with "copy it now", then only its prefix', async () => {
+    h = await startTui({ initialScreen: 'keys' });
+    await h.waitFor((f) => f.includes('No keys yet'), 'the empty list');
+    await h.press('n');
+    await h.waitFor((f) => f.includes('Name for the new key:'), 'the name prompt');
+    await h.type('laptop-claude');
+    await h.press(KEYS.enter);
+    const shown = await h.waitFor((f) => KEY_RE.test(f), 'the new key');
+    expect(shown).toContain('Key "laptop-claude" created');
+    expect(shown).toContain('Copy it now: it is not shown again.');
+    const key = shown.match(KEY_RE)![0];
+    // The whole key is on screen, uncut.
+    expect(lines(shown).some((l) => l.includes(key))).toBe(true);
+    expect(await callWith(h, key)).toBe(200);
+
+    await h.press(KEYS.enter);
+    const listed = await h.waitFor((f) => f.includes('laptop-claude') && f.includes('active') && !f.includes('Copy it now'), 'the list');
+    expect(listed).not.toContain(key);
+    expect(listed).toContain(`${key.slice(0, 17)}`); // the stored display prefix
+    expect(listed).toContain('1 active, 0 revoked');
+    // Switching screens and back never brings the key back.
+    await h.press('1', '2');
+    expect(await h.waitFor((f) => f.includes('laptop-claude'), 'the list again')).not.toMatch(KEY_RE);
+  });
+
+  it('refuses a duplicate name with the daemon\'s message; Esc cancels naming', async () => {
+    h = await startTui({ initialScreen: 'keys' });
+    await h.d.admin('POST', '/admin/keys', { name: 'ci' });
+    await h.press('r');
+    await h.waitFor((f) => f.includes('ci ') && f.includes('active'), 'the listed key');
+    await h.press('n');
+    await h.waitFor((f) => f.includes('Name for the new key:'), 'the prompt');
+    await h.type('ci');
+    await h.press(KEYS.enter);
+    const f = await h.waitFor((fr) => fr.includes('✗'), 'the error');
+    expect(f).toContain('An active key named "ci" already exists');
+    expect(f).not.toMatch(KEY_RE);
+    await h.press('n');
+    await h.waitFor((fr) => fr.includes('Name for the new key:'), 'the prompt');
+    await h.type('never');
+    await h.press(KEYS.escape);
+    await h.waitFor((fr) => !fr.includes('Name for the new key:'), 'the prompt to close');
+    const keys = (await h.d.admin('GET', '/admin/keys')).json() as { keys: { name: string }[] };
+    expect(keys.keys.map((k) => k.name)).toEqual(['ci']);
+  });
+
+  it('revokes the selected key after a confirmation; the key stops working at once', async () => {
+    h = await startTui({ initialScreen: 'keys' });
+    const first = (await h.d.admin('POST', '/admin/keys', { name: 'first' })).json() as { key: string };
+    const second = (await h.d.admin('POST', '/admin/keys', { name: 'second' })).json() as { key: string };
+    await h.press('r');
+    await h.waitFor((f) => f.includes('second'), 'both keys');
+
+    // "n" (or Enter, or Esc) at the question keeps the key.
+    await h.press(KEYS.down, 'd');
+    let f = await h.waitFor((fr) => fr.includes('Revoke key "second"'), 'the confirmation');
+    expect(f).toContain('[y/N]');
+    await h.press('n');
+    await h.waitFor((fr) => !fr.includes('Revoke key'), 'the question to close');
+    expect(await callWith(h, second.key)).toBe(200);
+
+    await h.press('d');
+    await h.waitFor((fr) => fr.includes('Revoke key "second"'), 'the confirmation');
+    await h.press('y');
+    f = await h.waitFor((fr) => fr.includes('revoked: it no longer works'), 'the revoke');
+    expect(await callWith(h, second.key)).toBe(401);
+    expect(await callWith(h, first.key)).toBe(200);
+    f = await h.waitFor((fr) => fr.includes('1 active, 1 revoked'), 'the refreshed list');
+    expect(lines(f).find((l) => l.startsWith('second'))).toMatch(/revoked/);
+
+    // Revoking it again is refused politely, without a question.
+    await h.press('d');
+    await h.waitFor((fr) => fr.includes('is already revoked'), 'the note');
+  });
+});

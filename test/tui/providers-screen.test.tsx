@@ -1,0 +1,183 @@
+/**
+ * The providers screen against a real daemon with no usable OS keychain (this file points D-Bus
+ * nowhere): connect offers the 0600 file instead, disconnect, base URL, custom endpoints and local
+ * servers with their model counts from real mock upstreams, and last errors from the request log.
+ * The keychain path itself is in providers-keychain.test.tsx.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+vi.hoisted(() => {
+  process.env.DBUS_SESSION_BUS_ADDRESS = 'unix:path=/nonexistent/svc-proxy-tui-test-bus';
+});
+
+import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
+import { removeTempDirs } from '../daemon/harness.js';
+import { makeEntry } from '../log/make-entry.js';
+import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
+
+let h: TuiHarness | undefined;
+let chat: GenericChatMock;
+let local: GenericChatMock;
+beforeAll(async () => {
+  chat = await new GenericChatMock({ name: 'custom', models: ['qwen3-coder', 'deepseek-r1', 'glm-4.6'] }).listen();
+  local = await new GenericChatMock({ name: 'local', models: ['llama3.1:8b'] }).listen();
+});
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+afterAll(async () => {
+  await chat.close();
+  await local.close();
+  await removeTempDirs();
+});
+
+function rowOf(frame: string, name: string): string {
+  return lines(frame).find((l) => l.startsWith(`${name} `)) ?? '';
+}
+
+describe('providers screen', () => {
+  it('lists the built-in providers, not connected, with their base URLs', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 160, rows: 30 } });
+    const f = await h.waitFor((fr) => fr.includes('gemini'), 'the providers');
+    expect(f).toMatch(/NAME\s+KIND\s+CONNECTED\s+CREDENTIAL\s+MODELS\s+LAST ERROR\s+BASE URL/);
+    for (const name of ['anthropic', 'openai', 'openrouter', 'gemini']) expect(rowOf(f, name)).toMatch(new RegExp(`^${name}\\s+built-in\\s+no\\s+-\\s+-\\s+-\\s+https://`));
+    expect(rowOf(f, 'anthropic')).toContain('https://api.anthropic.com');
+  });
+
+  it('connect: hidden input, no keychain → asks before using the 0600 file; the key is never shown', async () => {
+    const secret = 'sk-ant-tui-test-secret-9876';
+    h = await startTui({ initialScreen: 'providers' });
+    await h.waitFor((f) => f.includes('anthropic'), 'the list');
+    await h.press('c');
+    await h.waitFor((f) => f.includes('API key for anthropic:'), 'the hidden prompt');
+    await h.type(secret);
+    let f = await h.waitFor((fr) => fr.includes(`(hidden, ${secret.length} characters)`), 'the hidden echo');
+    await h.press(KEYS.enter);
+    f = await h.waitFor((fr) => fr.includes('No usable OS keychain'), 'the insecure-storage question');
+    await h.press('y');
+    f = await h.waitFor((fr) => fr.includes('anthropic connected'), 'the connect');
+    expect(f).toContain('key …9876 stored in the insecure credentials file');
+    f = await h.waitFor((fr) => /^anthropic\s+built-in\s+yes\s/m.test(fr), 'the connected row');
+    expect(f).toContain('credential  file (insecure) …9876');
+    for (const frame of h.ui.frames) expect(frame).not.toContain(secret);
+    const providers = (await h.d.admin('GET', '/admin/providers')).json() as { providers: { name: string; connected: boolean; source: string }[] };
+    expect(providers.providers.find((p) => p.name === 'anthropic')).toMatchObject({ connected: true, source: 'file' });
+
+    // Saying no stores nothing.
+    await h.press(KEYS.down, 'c');
+    await h.waitFor((fr) => fr.includes('API key for openai:'), 'the prompt');
+    await h.type('sk-openai-nope-1111');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('No usable OS keychain'), 'the question');
+    await h.press('n');
+    await h.waitFor((fr) => fr.includes('Nothing stored.'), 'the refusal');
+    expect(rowOf(h.frame(), 'openai')).toMatch(/^openai\s+built-in\s+no/);
+
+    // Disconnect anthropic (asks first).
+    await h.press(KEYS.up, 'd');
+    await h.waitFor((fr) => fr.includes('Disconnect anthropic'), 'the question');
+    await h.press('y');
+    f = await h.waitFor((fr) => fr.includes('anthropic disconnected'), 'the disconnect');
+    expect(f).toContain('removed from file');
+    await h.waitFor((fr) => /^anthropic\s+built-in\s+no/m.test(fr), 'the row');
+    // A provider that is not connected has nothing to disconnect.
+    await h.press('d');
+    await h.waitFor((fr) => fr.includes('anthropic is not connected.'), 'the note');
+  });
+
+  it('sets and resets a base URL', async () => {
+    h = await startTui({ initialScreen: 'providers' });
+    await h.waitFor((f) => f.includes('openrouter'), 'the list');
+    await h.press(KEYS.down, KEYS.down, 'u');
+    let f = await h.waitFor((fr) => fr.includes('Base URL for openrouter:'), 'the field');
+    expect(f).toContain('https://openrouter.ai/api/v1');
+    await h.press('\x15');
+    await h.type('http://127.0.0.1:9/v1');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('openrouter base URL: http://127.0.0.1:9/v1'), 'the change');
+    await h.waitFor((fr) => fr.includes('base URL    http://127.0.0.1:9/v1 (override)'), 'the refreshed row');
+    await h.press('u');
+    await h.waitFor((fr) => fr.includes('Base URL for openrouter:'), 'the field');
+    await h.press('\x15', KEYS.enter);
+    await h.waitFor((fr) => fr.includes('(default)'), 'the reset');
+  });
+
+  it('adds a custom endpoint and a local server; model counts come from the upstreams; removes them', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 120, rows: 30 } });
+    await h.waitFor((f) => f.includes('gemini'), 'the list');
+    await h.press('e');
+    await h.waitFor((f) => f.includes('Add a custom endpoint'), 'the wizard');
+    await h.type('mychat');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('Base URL:'), 'the URL question');
+    await h.type(chat.baseUrl);
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('Format, a'), 'the format question');
+    await h.type('x');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('Type a or b.'), 'the format check');
+    await h.press(KEYS.backspace);
+    await h.type('a');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('API key (hidden'), 'the credential question');
+    await h.press(KEYS.enter); // none
+    let f = await h.waitFor((fr) => fr.includes('Endpoint mychat added'), 'the endpoint');
+    f = await h.waitFor((fr) => /^mychat\s+endpoint A\s+yes\s+none needed\s+3\s/m.test(fr), 'its model count', 10_000);
+    expect(rowOf(f, 'mychat')).toContain(chat.baseUrl);
+
+    await h.press('l');
+    await h.waitFor((fr) => fr.includes('Add a local model server'), 'the wizard');
+    await h.type('lm');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('URL:'), 'the URL question');
+    await h.type(local.origin);
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('Local server lm added'), 'the local server');
+    f = await h.waitFor((fr) => /^lm\s+local\s+yes\s+none needed\s+1\s/m.test(fr), 'its model count', 10_000);
+
+    // Remove both (each asks first).
+    await h.press(KEYS.end, 'd');
+    await h.waitFor((fr) => fr.includes('Remove local server lm?'), 'the question');
+    await h.press('y');
+    await h.waitFor((fr) => fr.includes('Local server lm removed.'), 'the removal');
+    await h.press(KEYS.end, 'd');
+    await h.waitFor((fr) => fr.includes('Remove endpoint mychat'), 'the question');
+    await h.press('y');
+    await h.waitFor((fr) => fr.includes('Endpoint mychat removed.'), 'the removal');
+    await h.waitFor((fr) => rowOf(fr, 'mychat') === '', 'the row to go');
+    const endpoints = (await h.d.admin('GET', '/admin/endpoints')).json() as { endpoints: unknown[] };
+    expect(endpoints.endpoints).toEqual([]);
+  });
+
+  it('shows each provider\'s last error from the request log, fallbacks included', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 140, rows: 30 } });
+    h.log(
+      makeEntry({
+        status: 200,
+        provider: 'anthropic',
+        fallback: true,
+        attempts: [
+          { target: 'openai/gpt-5', status: 429, latencyMs: 30, errorCode: 'rate_limited' },
+          { target: 'anthropic/claude-sonnet-4-5', status: 200, latencyMs: 500 },
+        ],
+      }),
+      makeEntry({ status: 400, modelAsked: 'gemini/gemini-2.5-flash', provider: undefined, model: undefined, attempts: [], errorCode: 'provider_not_connected' }),
+    );
+    const f = await h.waitFor((fr) => rowOf(fr, 'openai').includes('429 rate_limited'), 'the last errors');
+    expect(rowOf(f, 'openai')).toContain('429 rate_limited, just now');
+    expect(rowOf(f, 'gemini')).toContain('400 provider_not_connected');
+    expect(rowOf(f, 'anthropic')).toMatch(/built-in\s+no\s+-\s+-\s+-\s+https/);
+  });
+
+  it('explains what c, u and d do not do for endpoints and local servers', async () => {
+    h = await startTui({ initialScreen: 'providers' });
+    await h.d.admin('POST', '/admin/locals', { slug: 'box', url: local.origin });
+    await h.press('r');
+    await h.waitFor((f) => f.includes('box'), 'the local server');
+    await h.press(KEYS.end, 'c');
+    await h.waitFor((f) => f.includes('Local servers need no credential.'), 'the note');
+    await h.press('u');
+    await h.waitFor((f) => f.includes('Only built-in providers have a base URL to override'), 'the note');
+  });
+});
