@@ -57,6 +57,9 @@ const origin: fc.Arbitrary<ReasoningOrigin> = fc.oneof(
 
 const TOOL_NAMES = ['get_weather', 'run_shell', 'read_file', 'search'] as const;
 
+/** Prefix of every generated reasoning text. */
+export const REASONING_MARK = 'RZN~';
+
 /** A valid conversation: every call answered right after its turn, ids unique across the whole conversation. */
 export const conversation: fc.Arbitrary<Conversation> = fc
   .record({
@@ -89,7 +92,8 @@ export const conversation: fc.Arbitrary<Conversation> = fc
         calls.push({ id: `${g.idStyle}${n++}x${j}`, name: tools[r.toolPicks[j]! % tools.length]!.name, args: { q: j, s: 'é' } });
       }
       const round: Round = { user: r.user, calls, results: r.results.slice(0, calls.length) };
-      if (r.reasoning) round.reasoning = r.reasoning;
+      // Reasoning text is marked so a check can tell if it ever became visible text.
+      if (r.reasoning) round.reasoning = { ...r.reasoning, text: r.reasoning.text && `${REASONING_MARK}${r.reasoning.text}` };
       // An assistant turn says something: text, a call, or at least reasoning followed by text.
       if (r.reply !== undefined || calls.length === 0) round.reply = r.reply ?? 'ok';
       if (r.after !== undefined) round.after = r.after;
@@ -305,4 +309,58 @@ export function resultsFollowCalls(body: Json, upstream: Dialect): boolean {
     }
   }
   return pending.length === 0;
+}
+
+/**
+ * What every upstream rejects or must never see, listed (empty = well formed): our reasoning
+ * envelopes, reasoning text turned into visible text, and each dialect's shape rules.
+ */
+export function upstreamProblems(body: Json, upstream: Dialect): string[] {
+  const problems: string[] = [];
+  if (JSON.stringify(body).includes('svcp1.')) problems.push('an envelope reached the upstream');
+  const visible: string[] = [];
+  if (upstream === 'chat') {
+    const messages = body.messages as Json[];
+    messages.forEach((m, i) => {
+      if (m.role === 'system' && i > 0) problems.push('system message not first');
+      visible.push(JSON.stringify(m.content ?? ''));
+      if (m.role === 'assistant' && m.content === null && !m.tool_calls) problems.push('assistant message with neither content nor calls');
+    });
+  } else if (upstream === 'responses') {
+    const input = body.input as Json[];
+    input.forEach((item, i) => {
+      if (item.type === 'message') visible.push(JSON.stringify(item.content));
+      if (item.type === 'function_call' && 'id' in item) problems.push('function_call item with an id');
+      if (item.type === 'reasoning') {
+        const next = input[i + 1];
+        if (!next || !(next.type === 'function_call' || (next.type === 'message' && next.role === 'assistant'))) problems.push('reasoning item not followed by its output item');
+      }
+    });
+    if (typeof body.instructions === 'string') visible.push(body.instructions);
+  } else {
+    const messages = body.messages as Json[];
+    if (messages[0]?.role !== 'user') problems.push('first turn is not a user turn');
+    let breakpoints = body.cache_control ? 1 : 0;
+    messages.forEach((m, i) => {
+      if (i > 0 && messages[i - 1]!.role === m.role) problems.push('two turns of the same role in a row');
+      const blocks = m.content as Json[];
+      if (blocks.length === 0) problems.push('empty turn');
+      let leading = true;
+      for (const b of blocks) {
+        if (b.cache_control) breakpoints++;
+        if (b.type === 'text' && b.text === '') problems.push('empty text block');
+        if (b.type === 'text') visible.push(b.text as string);
+        if (b.type === 'thinking' || b.type === 'redacted_thinking') {
+          if (m.role !== 'assistant' || !leading) problems.push('thinking block not first in an assistant turn');
+          if (b.cache_control) problems.push('cache_control on a thinking block');
+        } else leading = false;
+        if (b.type === 'tool_result' && m.role !== 'user') problems.push('tool_result outside a user turn');
+        if (b.type === 'tool_use' && m.role !== 'assistant') problems.push('tool_use outside an assistant turn');
+      }
+    });
+    if (breakpoints > 4) problems.push('more than 4 cache breakpoints');
+    if (typeof body.max_tokens !== 'number' || body.max_tokens < 1) problems.push('no max_tokens');
+  }
+  if (visible.some((t) => t.includes(REASONING_MARK))) problems.push('reasoning text became visible text');
+  return problems;
 }
