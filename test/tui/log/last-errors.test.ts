@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { lastErrors } from '../../../src/tui/log/last-errors.js';
+import { makeEntry } from '../../log/make-entry.js';
+
+describe('lastErrors', () => {
+  it('takes the newest failure per provider, from attempts (fallbacks too) and from refused requests', () => {
+    const newest = makeEntry({
+      time: '2026-01-01T10:00:03Z',
+      status: 200,
+      provider: 'anthropic',
+      attempts: [
+        { target: 'openai/gpt-5', status: 429, latencyMs: 5, errorCode: 'rate_limited' },
+        { target: 'gemini/x', status: 0, latencyMs: 0, skipped: 'no audio' }, // policy, not the provider's fault
+        { target: 'anthropic/claude', status: 200, latencyMs: 9 },
+      ],
+    });
+    const refused = makeEntry({ time: '2026-01-01T10:00:02Z', status: 400, attempts: [], provider: undefined, modelAsked: 'openrouter/a/b', errorCode: 'provider_not_connected' });
+    const older = makeEntry({ time: '2026-01-01T10:00:01Z', status: 502, attempts: [{ target: 'openai/gpt-5', status: 0, latencyMs: 9, errorCode: 'upstream_timeout' }] });
+    const groupRefused = makeEntry({ base: 'group:work', status: 404, attempts: [], provider: undefined, modelAsked: 'x/y', errorCode: 'model_not_found' });
+    const errors = lastErrors([newest, refused, older, groupRefused]);
+    expect(errors.get('openai')).toEqual({ time: '2026-01-01T10:00:03Z', status: 429, code: 'rate_limited' });
+    expect(errors.get('openrouter')).toEqual({ time: '2026-01-01T10:00:02Z', status: 400, code: 'provider_not_connected' });
+    expect(errors.has('anthropic')).toBe(false);
+    expect(errors.has('gemini')).toBe(false);
+    expect(errors.has('x')).toBe(false); // a group's name is not a provider
+  });
+});

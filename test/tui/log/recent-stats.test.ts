@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import type { StatsReport } from '../../../src/log/stats.js';
+import { formatRecentStats, recentStats } from '../../../src/tui/log/recent-stats.js';
+
+function report(requests: number, errors: number, p50: number, p95: number): StatsReport {
+  const row = { name: 'total', requests, errors, fallbacks: 0, streamed: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0, p50LatencyMs: p50, p95LatencyMs: p95, p50TtfbMs: null };
+  return { by: 'provider', until: new Date().toISOString(), total: row, rows: [] };
+}
+
+describe('recent stats', () => {
+  it('requests per minute over 5 minutes, error rate, percentiles', () => {
+    expect(formatRecentStats(recentStats(report(1500, 15, 420, 1900)))).toBe('last 5 min: 300 req/min · errors 1.0% · p50 420ms · p95 1.90s');
+    expect(formatRecentStats(recentStats(report(3, 1, 100, 200)))).toBe('last 5 min: 0.6 req/min · errors 33% · p50 100ms · p95 200ms');
+    expect(formatRecentStats(recentStats(report(60, 0, 5, 9)))).toBe('last 5 min: 12.0 req/min · errors 0% · p50 5ms · p95 9ms');
+  });
+
+  it('without requests', () => {
+    expect(formatRecentStats(recentStats(report(0, 0, 0, 0)))).toBe('last 5 min: 0 req/min · errors - · p50 - · p95 -');
+  });
+});

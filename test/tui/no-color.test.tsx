@@ -1,0 +1,48 @@
+/** NO_COLOR turns every colour off (bold and inverse stay); without it, statuses are coloured. */
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+
+// Ink's chalk decides its colour level when it loads; tests do not run in a terminal.
+vi.hoisted(() => {
+  process.env.FORCE_COLOR = '1';
+});
+
+import { removeTempDirs } from '../daemon/harness.js';
+import { makeEntry } from '../log/make-entry.js';
+import { startTui, type TuiHarness } from './harness.js';
+
+let h: TuiHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+afterAll(removeTempDirs);
+
+// SGR colour codes: 30-37, 39, 40-47, 49, 90-97, 100-107, 38;…, 48;…
+// eslint-disable-next-line no-control-regex -- matching escape sequences is the point
+const COLOUR = /\x1b\[(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m/;
+
+describe('colour', () => {
+  it('colours the status of a request by class', async () => {
+    h = await startTui();
+    h.log(makeEntry({ status: 503, modelAsked: 'x/broken' }), makeEntry({ status: 200, modelAsked: 'x/fine' }));
+    const f = await h.waitFor((fr) => fr.includes('x/broken') && fr.includes('x/fine'), 'rows');
+    expect(f).toMatch(/\x1b\[31m(\x1b\[1m)?503/); // red (and bold) 5xx
+    expect(f).toMatch(/\x1b\[32m200/); // green 2xx
+  });
+
+  it('NO_COLOR: no colour anywhere, on any screen', async () => {
+    h = await startTui({ env: { NO_COLOR: '1' } });
+    h.log(makeEntry({ status: 503, modelAsked: 'x/broken' }), makeEntry({ status: 429, modelAsked: 'x/limited' }));
+    await h.waitFor((fr) => fr.includes('x/broken') && fr.includes('x/limited'), 'rows');
+    for (const key of ['2', '3', '4', '?']) {
+      await h.press(key);
+      await h.waitFor((fr) => fr.length > 0, `screen ${key}`);
+    }
+    await h.press('x', '1');
+    await h.waitFor((fr) => fr.includes('x/broken'), 'the log again');
+    expect(h.ui.frames.length).toBeGreaterThan(5);
+    for (const frame of h.ui.frames) expect(frame).not.toMatch(COLOUR);
+    // Emphasis that is not colour stays: the current tab is inverse.
+    expect(h.frame()).toContain('\x1b[7m');
+  });
+});
