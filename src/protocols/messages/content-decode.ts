@@ -7,6 +7,10 @@ import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
 import { expectArray, expectObject, expectString, isObject, optString, type JsonObject } from './json.js';
 
+/** Standard or URL-safe base64, optionally padded (what Anthropic accepts as source.data). */
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+const HTTP_URL = /^https?:\/\/\S+$/i;
+
 export function decodeTextBlock(block: JsonObject, path: string): TextPart | null {
   const text = expectString(block.text, `${path}.text`, 'invalid_content_part');
   if (text === '') return null;
@@ -25,12 +29,16 @@ export function decodeImageBlock(block: JsonObject, path: string): ImagePart {
       }
       const data = expectString(src.data, `${path}.source.data`, 'invalid_image');
       if (data === '') throw badRequest('invalid_image', `${path}.source.data is empty.`, `${path}.source.data`);
+      if (!BASE64.test(data)) throw badRequest('invalid_image', `${path}.source.data is not base64 (standard or URL-safe, no data: prefix).`, `${path}.source.data`);
       source = { kind: 'base64', mediaType, data };
       break;
     }
-    case 'url':
-      source = { kind: 'url', url: nonEmpty(src.url, `${path}.source.url`, 'invalid_image') };
+    case 'url': {
+      const url = nonEmpty(src.url, `${path}.source.url`, 'invalid_image');
+      if (!HTTP_URL.test(url)) throw badRequest('invalid_image', `${path}.source.url must be an http(s) URL.`, `${path}.source.url`);
+      source = { kind: 'url', url };
       break;
+    }
     case 'file':
       source = { kind: 'file_id', fileId: nonEmpty(src.file_id, `${path}.source.file_id`, 'invalid_image') };
       break;
