@@ -11,6 +11,8 @@ import { decodeToolChoice, decodeTools } from './tools-decode.js';
 
 const EFFORT_VALUES = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 const SUMMARY_VALUES = ['auto', 'concise', 'detailed'] as const;
+/** Larger than any model produces; past it the value is a mistake (same bound as Chat and Messages). */
+const MAX_OUTPUT_TOKENS_LIMIT = 10_000_000;
 
 export function decodeRequest(body: unknown): HubRequest {
   if (!isObject(body)) throw badRequest('invalid_request', 'The request body must be a JSON object.');
@@ -97,8 +99,8 @@ function decodeFormat(format: unknown): ResponseFormat {
 function decodeSampling(body: JsonObject, req: HubRequest): void {
   const max = body.max_output_tokens;
   if (max !== undefined && max !== null) {
-    if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) {
-      throw badRequest('invalid_max_tokens', 'max_output_tokens must be a positive integer.', 'max_output_tokens');
+    if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1 || max > MAX_OUTPUT_TOKENS_LIMIT) {
+      throw badRequest('invalid_max_tokens', `max_output_tokens must be a positive integer no larger than ${MAX_OUTPUT_TOKENS_LIMIT}.`, 'max_output_tokens');
     }
     req.maxOutputTokens = max;
   }
