@@ -56,6 +56,7 @@ describe('svc-proxy env: tools and usage errors', () => {
     expect(unknown.stderr).toMatch(/Unknown tool "vim". Known: claude-code, codex/);
     expect((await cli(['env', '--list', 'codex'])).code).toBe(2);
     expect((await cli(['env', 'codex', '--key', 'x', '--new-key'])).code).toBe(2);
+    expect((await cli(['env', 'codex', '--key-name', 'x'])).code).toBe(2);
     expect((await cli(['env', 'codex', '--shell', 'tcsh'])).code).toBe(2);
     expect((await cli(['env', 'claude-code', '--config-file'])).code).toBe(2);
     expect((await cli(['env', 'codex', '--config-file', '--json'])).code).toBe(2);
@@ -105,11 +106,16 @@ describe('svc-proxy env: which key', () => {
     expect(b.key).toMatchObject({ name: 'codex-2', source: 'new' });
     expect(b.key.value).not.toBe(a.key.value);
     expect((await envJson(['codex'])).key.value).toBe(b.key.value);
-    const named = await envJson(['codex', '--new-key', 'ci-bot']);
+    const named = await envJson(['codex', '--new-key', '--key-name', 'ci-bot']);
     expect(named.key).toMatchObject({ name: 'ci-bot', source: 'new' });
-    const taken = await cli(['env', 'codex', '--new-key', 'ci-bot']);
+    const taken = await cli(['env', 'codex', '--new-key', '--key-name', 'ci-bot']);
     expect(taken.code).toBe(1);
     expect(taken.stderr).toMatch(/already exists/);
+    // --new-key takes no value, so a tool name after it stays the tool name.
+    const before = await envJson(['openai']);
+    const fresh = await envJson(['--new-key', 'openai']);
+    expect(fresh.key).toMatchObject({ name: 'openai-2', source: 'new' });
+    expect(fresh.key.value).not.toBe(before.key.value);
   });
 
   it('--key takes a full key (active only) or the name of a saved key; a key it never saw cannot be printed', async () => {

@@ -1,5 +1,5 @@
 /**
- * `svc-proxy env <tool> [--key K|--new-key [NAME]] [--group SLUG] [--model ID] [--json] [--shell S]`
+ * `svc-proxy env <tool> [--key K|--new-key [--key-name N]] [--group SLUG] [--model ID] [--json] [--shell S]`
  * prints what points a tool at the proxy: shell exports (config snippets and app settings as
  * comments), or JSON. `svc-proxy env --list` names the tools. Which key is used: see
  * src/cli/tools/key-source.ts.
@@ -16,7 +16,8 @@ import { SHELLS, type Shell } from '../tools/render.js';
 interface EnvFlags {
   list?: boolean;
   key?: string;
-  newKey?: string | boolean;
+  newKey?: boolean;
+  keyName?: string;
   group?: string;
   model?: string;
   json?: boolean;
@@ -64,7 +65,8 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('[tool]', `one of: ${toolNames()}`)
     .option('--list', 'list the tools svc-proxy knows')
     .option('--key <key>', 'use this service key (sk-svc-proxy-…), or the name of a key svc-proxy saved for a tool')
-    .option('--new-key [name]', 'create a new service key for the tool (default name: the tool id) and use it')
+    .option('--new-key', 'create a new service key for the tool and use it')
+    .option('--key-name <name>', 'name for the key --new-key creates (default: the tool id, then -2, -3 …)')
     .option('--group <slug>', "point the tool at a model group's base (for tools that send fixed model names)")
     .option('--model <id>', 'the model the tool should use: provider/model, or with --group one of its names')
     .option('--shell <shell>', `output for ${SHELLS.join(', ')} (default: from $SHELL)`, parseShell)
@@ -98,7 +100,7 @@ export function register(program: Command, ctx: CliContext): void {
       }
 
       const [{ prepare }, { defaultShell, renderShell, toJson }] = await Promise.all([import('../tools/prepare.js'), import('../tools/render.js')]);
-      const prepared = await prepare(ctx, tool, { key: flags.key, newKey: flags.newKey, group: flags.group, model: flags.model }, (config) => locate(ctx, config));
+      const prepared = await prepare(ctx, tool, { key: flags.key, newKey: flags.newKey, keyName: flags.keyName, group: flags.group, model: flags.model }, (config) => locate(ctx, config));
       if (flags.json) ctx.json(toJson(prepared));
       else if (flags.configFile) ctx.io.stdout.write(prepared.setup.file!.content);
       else ctx.io.stdout.write(renderShell(prepared, flags.shell ?? defaultShell(ctx.io.env)));

@@ -1,5 +1,5 @@
 /**
- * `svc-proxy run [--key K|--new-key [NAME]] [--group SLUG] [--model ID] <tool> [args…]`: start the
+ * `svc-proxy run [--key K|--new-key [--key-name N]] [--group SLUG] [--model ID] <tool> [args…]`: start the
  * daemon if it is not running, then run the tool with the environment `svc-proxy env <tool>`
  * prints (plus the tool's own overrides, e.g. Codex `-c …`), in this terminal, and exit with the
  * tool's exit code. A tool killed by a signal makes svc-proxy end by the same signal.
@@ -7,11 +7,12 @@
 import type { Command } from 'commander';
 import { CliError, type CliContext } from '../io.js';
 import { ensureDaemon } from '../daemon-control.js';
-import { findTool, toolNames } from '../tools/index.js';
+import { findTool, TOOLS, toolNames } from '../tools/index.js';
 
 interface RunFlags {
   key?: string;
-  newKey?: string | boolean;
+  newKey?: boolean;
+  keyName?: string;
   group?: string;
   model?: string;
 }
@@ -22,10 +23,11 @@ export function register(program: Command, ctx: CliContext): void {
   program
     .command('run')
     .description('Start the daemon if needed and run a coding tool pointed at it (exit code passed through)')
-    .argument('<tool>', `one of: ${toolNames()}`)
+    .argument('<tool>', `one of: ${TOOLS.filter((t) => t.command).map((t) => t.id).join(', ')}`)
     .argument('[args...]', 'arguments for the tool (everything after the tool name goes to it)')
     .option('--key <key>', 'use this service key (sk-svc-proxy-…), or the name of a key svc-proxy saved for a tool')
-    .option('--new-key [name]', 'create a new service key for the tool and use it')
+    .option('--new-key', 'create a new service key for the tool and use it')
+    .option('--key-name <name>', 'name for the key --new-key creates (default: the tool id, then -2, -3 …)')
     .option('--group <slug>', "point the tool at a model group's base")
     .option('--model <id>', 'the model the tool should use: provider/model, or with --group one of its names')
     .passThroughOptions()

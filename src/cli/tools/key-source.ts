@@ -4,7 +4,8 @@
  * created it. In order:
  *   1. `--key sk-svc-proxy-…`: that key (it must be active).
  *      `--key <name or id>`: the key svc-proxy saved under that name for a tool.
- *   2. `--new-key [name]`: a new key (default name: the tool's id), saved as the tool's key.
+ *   2. `--new-key [--key-name NAME]`: a new key (default name: the tool's id, then -2, -3 …), saved
+ *      as the tool's key.
  *   3. `SVC_PROXY_KEY` in the environment: that key (it must be active).
  *   4. The key saved for this tool, while it is active.
  *   5. Otherwise a new key named after the tool, saved as the tool's key.
@@ -29,8 +30,10 @@ export interface ResolvedKey {
 export interface KeyRequest {
   /** `--key`: a full key, or the name or id of a key svc-proxy saved. */
   key?: string;
-  /** `--new-key [name]`: true, or the name to give it. */
-  newKey?: string | boolean;
+  /** `--new-key`: make a new key. */
+  newKey?: boolean;
+  /** `--key-name`: the name for the new key. */
+  keyName?: string;
 }
 
 function activeRecordFor(config: Config, key: string): ServiceKeyRecord | undefined {
@@ -68,7 +71,8 @@ async function create(ctx: CliContext, tool: ToolProfile, name: string): Promise
 }
 
 export async function resolveKey(ctx: CliContext, tool: ToolProfile, req: KeyRequest): Promise<ResolvedKey> {
-  if (req.key !== undefined && req.newKey !== undefined) throw new CliError('Give either --key or --new-key, not both.', 2);
+  if (req.key !== undefined && req.newKey) throw new CliError('Give either --key or --new-key, not both.', 2);
+  if (req.keyName !== undefined && !req.newKey) throw new CliError('--key-name names the key --new-key creates; add --new-key.', 2);
   const { ConfigStore } = await import('../../config/store.js');
   const config = (await ConfigStore.open(ctx.paths())).current();
 
@@ -88,8 +92,8 @@ export async function resolveKey(ctx: CliContext, tool: ToolProfile, req: KeyReq
     );
   }
 
-  if (req.newKey !== undefined) {
-    const name = typeof req.newKey === 'string' ? req.newKey : freeName(config, tool.id);
+  if (req.newKey) {
+    const name = req.keyName ?? freeName(config, tool.id);
     return { ...(await create(ctx, tool, name)), source: 'new' };
   }
 

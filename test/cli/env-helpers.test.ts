@@ -1,0 +1,70 @@
+/** Pieces of `svc-proxy env|run` that need no CLI: PATH lookup, the tool's environment, the default shell. */
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defaultShell } from '../../src/cli/tools/render.js';
+import { findExecutable, toolEnv } from '../../src/cli/tools/spawn-tool.js';
+import { findTool, TOOLS } from '../../src/cli/tools/index.js';
+import { removeTempDirs, tempStateDir } from '../daemon/harness.js';
+
+afterAll(removeTempDirs);
+
+describe('findExecutable', () => {
+  it('takes the first executable file on PATH; skips directories and files without the x bit', async () => {
+    const root = await tempStateDir('svc-path-');
+    const [a, b, c] = ['a', 'b', 'c'].map((d) => join(root, d));
+    await Promise.all([a, b, c].map((d) => mkdir(d!)));
+    await mkdir(join(a!, 'tool')); // a directory of that name
+    await writeFile(join(b!, 'tool'), '#!/bin/sh\n'); // not executable
+    await writeFile(join(c!, 'tool'), '#!/bin/sh\n');
+    await chmod(join(c!, 'tool'), 0o755);
+    expect(findExecutable('tool', { PATH: [a, b, c].join(':') }, 'linux')).toBe(join(c!, 'tool'));
+    expect(findExecutable('tool', { PATH: [a, b].join(':') }, 'linux')).toBeUndefined();
+    expect(findExecutable('tool', {}, 'linux')).toBeUndefined();
+    expect(findExecutable(join(c!, 'tool'), { PATH: '' }, 'linux')).toBe(join(c!, 'tool'));
+  });
+
+  it('on Windows tries the PATHEXT extensions (npm installs tools as .cmd shims)', async () => {
+    const dir = await tempStateDir('svc-pathext-');
+    await writeFile(join(dir, 'claude.CMD'), '@echo off\n');
+    expect(findExecutable('claude', { Path: dir, PATHEXT: '.EXE;.CMD' }, 'win32')).toBe(join(dir, 'claude.CMD'));
+    expect(findExecutable('claude', { Path: dir, PATHEXT: '.EXE' }, 'win32')).toBeUndefined();
+  });
+});
+
+describe('toolEnv', () => {
+  it('keeps the environment, sets the tool variables over it, removes the conflicting ones', () => {
+    const env = toolEnv({ PATH: '/bin', ANTHROPIC_API_KEY: 'real', ANTHROPIC_BASE_URL: 'https://api.anthropic.com', EMPTY: undefined }, [['ANTHROPIC_BASE_URL', 'http://127.0.0.1:4545/protocol-b']], ['ANTHROPIC_API_KEY']);
+    expect(env).toEqual({ PATH: '/bin', ANTHROPIC_BASE_URL: 'http://127.0.0.1:4545/protocol-b' });
+  });
+});
+
+describe('defaultShell', () => {
+  it('fish or PowerShell when $SHELL says so, PowerShell on Windows without $SHELL, else sh', () => {
+    expect(defaultShell({ SHELL: '/usr/local/bin/fish' }, 'darwin')).toBe('fish');
+    expect(defaultShell({ SHELL: '/usr/bin/pwsh' }, 'linux')).toBe('powershell');
+    expect(defaultShell({ SHELL: '/bin/zsh' }, 'darwin')).toBe('sh');
+    expect(defaultShell({}, 'win32')).toBe('powershell');
+    expect(defaultShell({ SHELL: 'C:\\Program Files\\Git\\usr\\bin\\bash.exe' }, 'win32')).toBe('sh');
+    expect(defaultShell({}, 'linux')).toBe('sh');
+  });
+});
+
+describe('tool profiles', () => {
+  it('ids and aliases are unique and found case-insensitively', () => {
+    const names = TOOLS.flatMap((t) => [t.id, ...t.aliases]);
+    expect(new Set(names).size).toBe(names.length);
+    expect(findTool('Claude')?.id).toBe('claude-code');
+    expect(findTool(' codex-cli ')?.id).toBe('codex');
+    expect(findTool('emacs')).toBeUndefined();
+  });
+
+  it('every profile puts the key and the base URL somewhere the tool reads them', () => {
+    for (const t of TOOLS) {
+      const s = t.setup({ baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'p/m' });
+      const everything = JSON.stringify([s.env, s.file, s.settings, s.runArgs]);
+      expect(everything, `${t.id} hands over the base URL`).toContain('http://127.0.0.1:1/base');
+      expect(everything, `${t.id} hands over the key`).toContain('sk-svc-proxy-K');
+    }
+  });
+});
