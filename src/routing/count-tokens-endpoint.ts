@@ -50,7 +50,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
         p,
         model,
         { hub: hubFor(p.adapter.dialect === 'messages'), raw: parsed.body, from: 'messages', headers: req.headers },
-        x.signal,
+        x.abort.signal,
       );
       record.attempt({ target: target.label, status: 200, latencyMs: Math.round(performance.now() - started) });
       sendJson(x.res, 200, JSON.stringify({ input_tokens: n }), { 'x-svc-upstream-provider': p.slug, 'x-svc-upstream-model': model });
@@ -59,7 +59,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
       record.finish(x.deps.log, 200);
       return;
     } catch (err) {
-      if (x.signal.aborted) throw new ClientGone();
+      if (x.abort.aborted) throw new ClientGone();
       failure = asCountError(err, p.slug, p.credential);
       record.attempt({ target: target.label, status: failure.status, latencyMs: Math.round(performance.now() - started), errorCode: failure.code });
     }

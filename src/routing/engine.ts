@@ -4,6 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ProtocolError } from '../protocols/errors.js';
+import { ClientAbort } from './client-abort.js';
 import { handleCountTokens } from './count-tokens-endpoint.js';
 import type { Exchange } from './exchange.js';
 import { handleGenerate } from './generate.js';
@@ -17,7 +18,7 @@ import type { RoutingServices } from './services.js';
 import { handleTranscriptions } from './transcriptions-endpoint.js';
 
 const ABORT = Symbol('svc-proxy.abort');
-type AbortableResponse = ServerResponse & { [ABORT]?: AbortController };
+type AbortableResponse = ServerResponse & { [ABORT]?: ClientAbort };
 
 /** 'close' listener shared by all requests: the client left before the answer was complete. */
 function abortIfUnfinished(this: AbortableResponse): void {
@@ -54,11 +55,10 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
     async handle(req, res, route, caller) {
       const record = new RequestRecord(route, caller, performance.now());
       res.setHeader('x-svc-request-id', record.entry.id);
-      const controller = new AbortController();
-      const r = res as AbortableResponse;
-      r[ABORT] = controller;
+      const abort = new ClientAbort();
+      (res as AbortableResponse)[ABORT] = abort;
       res.once('close', abortIfUnfinished);
-      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, signal: controller.signal, cache };
+      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache };
       try {
         await dispatch(x);
       } catch (err) {

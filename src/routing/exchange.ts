@@ -1,6 +1,7 @@
 /** Everything one request's handling needs, passed around as one object. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
+import type { ClientAbort } from './client-abort.js';
 import type { ProxyDeps, ProxyRoute } from './proxy-handler.js';
 import type { ReasoningCache } from './reasoning-cache.js';
 import type { RequestRecord } from './request-log.js';
@@ -16,7 +17,7 @@ export interface Exchange {
   config: Config;
   record: RequestRecord;
   /** Aborted when the client's response closes before it finished. */
-  signal: AbortSignal;
+  abort: ClientAbort;
   cache: ReasoningCache;
 }
 

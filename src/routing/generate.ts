@@ -207,7 +207,7 @@ class GenerateRequest {
 
   /** One upstream call. Returns undefined when the client got its answer, else the failure. */
   private async attempt(p: ResolvedProvider, target: Target, built: Built): Promise<UpstreamFailure | undefined> {
-    const { services, signal, record, req, config } = this.x;
+    const { services, abort, record, req, config } = this.x;
     const started = performance.now();
     const note = (status: number, errorCode?: string): void => this.note(target, started, status, errorCode);
 
@@ -218,11 +218,11 @@ class GenerateRequest {
         method: 'POST',
         headers: p.adapter.headers(p.credential, req.headers, this.dialect),
         body: built.bytes,
-        signal,
+        signal: abort.upstreamSignal,
         ...timeouts(config),
       });
     } catch (err) {
-      if (signal.aborted) throw new ClientGone();
+      if (abort.aborted) throw new ClientGone();
       const code = (err as { code?: unknown } | null)?.code;
       const failure = transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential);
       note(0, failure.code);
@@ -231,7 +231,7 @@ class GenerateRequest {
 
     if (up.status < 200 || up.status >= 300) {
       const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
-      if (signal.aborted) throw new ClientGone();
+      if (abort.aborted) throw new ClientGone();
       const failure = upstreamFailure(p.slug, up.status, buf, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
       note(up.status, failure.code);
       return failure;
@@ -261,11 +261,13 @@ class GenerateRequest {
 
   private relay(p: ResolvedProvider, built: Built, up: UpstreamResponse): Promise<StreamOutcome> {
     const { x, dialect } = this;
-    const options = { res: x.res, body: up.body, record: x.record, signal: x.signal, slug: p.slug, credential: p.credential, clientDialect: dialect };
+    const options = { res: x.res, body: up.body, record: x.record, abort: x.abort, slug: p.slug, credential: p.credential, clientDialect: dialect };
     if (built.passthrough) {
       const cache = x.cache;
       const slug = p.slug;
-      const sink = dialect === 'chat' ? (callId: string, signature: string) => cache.set(callId, { slug, thoughtSignature: signature }) : undefined;
+      // only upstreams that put thought signatures on tool calls are scanned for them
+      const signatures = dialect === 'chat' && p.adapter.encodeOptions(built.upstreamModel).thoughtSignatures === true;
+      const sink = signatures ? (callId: string, signature: string) => cache.set(callId, { slug, thoughtSignature: signature }) : undefined;
       return new PassthroughRelay(options, new StreamTap(dialect, sink)).run();
     }
     const codecs = x.services.codecs;
@@ -297,7 +299,7 @@ class GenerateRequest {
     try {
       buf = await readAll(up.body, MAX_ANSWER_BYTES);
     } catch (err) {
-      if (x.signal.aborted) throw new ClientGone();
+      if (x.abort.aborted) throw new ClientGone();
       if (err instanceof AnswerTooLarge) return invalid(err.message);
       const code = (err as { code?: unknown } | null)?.code === 'UND_ERR_BODY_TIMEOUT' ? 'upstream_timeout' : 'upstream_reset';
       return fail(transportFailure(p.slug, code, code === 'upstream_timeout' ? 'the upstream went silent mid-answer' : 'the upstream connection broke mid-answer', p.credential));

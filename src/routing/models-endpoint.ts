@@ -40,7 +40,7 @@ export async function handleModels(x: Exchange): Promise<void> {
     const created = Number.isFinite(parsed) ? Math.floor(parsed / 1000) : 0;
     models = group.models.map((m) => ({ id: m.name, owner: `group:${route.group}`, created, displayName: m.name }));
   } else {
-    const catalog = await x.services.listModels(x.signal);
+    const catalog = await x.services.listModels(x.abort.signal);
     models = catalog.map((m) => ({ id: m.id, owner: m.provider, created: m.created ?? 0, displayName: m.displayName ?? m.id }));
   }
   sendJson(x.res, 200, modelListBody(route.protocol, models));

@@ -34,7 +34,8 @@ export interface RelayOptions {
   res: ServerResponse;
   body: Readable;
   record: RequestRecord;
-  signal: AbortSignal;
+  /** The client went away (the upstream request is aborted with it). */
+  abort: { readonly aborted: boolean };
   /** Provider slug, for error messages. */
   slug: string;
   credential: string | undefined;
@@ -119,7 +120,7 @@ abstract class Relay {
 
   private readonly onError = (err: unknown): void => {
     if (this.settled) return;
-    if (this.o.signal.aborted) {
+    if (this.o.abort.aborted) {
       this.settle({ kind: 'done', clientGone: true });
       return;
     }

@@ -112,12 +112,12 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
       method: 'POST',
       headers,
       body: Readable.from(upload(), { objectMode: false }),
-      signal: x.signal,
+      signal: x.abort.upstreamSignal,
       ...timeouts(config),
     });
   } catch (err) {
     if (overLimit) throw tooLarge(limit);
-    if (x.signal.aborted) throw new ClientGone();
+    if (x.abort.aborted) throw new ClientGone();
     const code = (err as { code?: unknown } | null)?.code;
     const failure = transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential);
     note(0, failure.code);
@@ -140,7 +140,7 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
   try {
     answer = await readAll(up.body, MAX_ANSWER_BYTES);
   } catch (err) {
-    if (x.signal.aborted) throw new ClientGone();
+    if (x.abort.aborted) throw new ClientGone();
     const failure =
       err instanceof AnswerTooLarge
         ? { status: 502, code: 'upstream_invalid_response', message: `${p.slug}: ${err.message}`, upstreamStatus: 502 }
