@@ -4,7 +4,7 @@
  */
 import type { CacheControl, ContentPart, FilePart, ImagePart, MediaSource, TextPart } from '../hub.js';
 import { badRequest } from '../errors.js';
-import { isDataUrl, isHttpUrl, parseBase64DataUrl } from './data-url.js';
+import { fileMediaType, imageMediaType, isBase64, isDataUrl, isHttpUrl, parseDataUrl } from '../media.js';
 import { expectArray, expectNonEmptyString, expectRecord, expectString, isRecord, jsonType, optString, type Json } from './guards.js';
 
 const PART = 'invalid_content_part';
@@ -42,9 +42,9 @@ function imagePart(p: Json, path: string): ImagePart {
   const url = expectNonEmptyString(obj.url, 'invalid_image', urlPath);
   let source: MediaSource;
   if (isDataUrl(url)) {
-    const parsed = parseBase64DataUrl(url);
+    const parsed = parseDataUrl(url);
     if (!parsed) throw badRequest('invalid_image', `${urlPath} is not a valid base64 data URL (expected data:<media type>;base64,<data>).`, urlPath);
-    source = { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data };
+    source = { kind: 'base64', mediaType: parsed.mediaType || imageMediaType(parsed.data), data: parsed.data };
   } else if (isHttpUrl(url)) {
     source = { kind: 'url', url };
   } else {
@@ -67,26 +67,6 @@ function audioPart(p: Json, path: string): ContentPart {
   };
 }
 
-const MEDIA_BY_EXTENSION: Readonly<Record<string, string>> = {
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  json: 'application/json',
-  html: 'text/html',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
-
-/** Media type of raw base64 file data: from the filename's extension, else PDF (what Chat files mostly are). */
-function guessMediaType(filename: string | undefined): string {
-  const ext = filename?.split('.').pop()?.toLowerCase();
-  return (ext && MEDIA_BY_EXTENSION[ext]) || 'application/pdf';
-}
-
 function filePart(p: Json, path: string): FilePart {
   const file = expectRecord(p.file, PART, `${path}.file`);
   const filename = optString(file.filename, PART, `${path}.file.filename`);
@@ -96,13 +76,16 @@ function filePart(p: Json, path: string): FilePart {
   if (fileData) {
     const dataPath = `${path}.file.file_data`;
     if (isDataUrl(fileData)) {
-      const parsed = parseBase64DataUrl(fileData);
+      const parsed = parseDataUrl(fileData);
       if (!parsed) throw badRequest(PART, `${dataPath} is not a valid base64 data URL.`, dataPath);
-      source = { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data };
+      source = { kind: 'base64', mediaType: parsed.mediaType || fileMediaType(filename, parsed.data), data: parsed.data };
     } else if (isHttpUrl(fileData)) {
       source = { kind: 'url', url: fileData };
     } else {
-      source = { kind: 'base64', mediaType: guessMediaType(filename), data: fileData };
+      // Bare base64 (what the type describes): the file name or the bytes say what it is.
+      const data = fileData.trim();
+      if (!isBase64(data)) throw badRequest(PART, `${dataPath} must be base64 data, a base64 data URL or an http(s) URL.`, dataPath);
+      source = { kind: 'base64', mediaType: fileMediaType(filename, data), data };
     }
   } else if (fileId) {
     source = { kind: 'file_id', fileId };

@@ -19,7 +19,7 @@ import type {
 import type { EncodeRequestOptions } from '../codec.js';
 import { badRequest } from '../errors.js';
 import { TOOL_ERROR_PREFIX } from '../tool-error.js';
-import { toDataUrl } from './data-url.js';
+import { toDataUrl } from '../media.js';
 import { replayReasoning } from './reasoning.js';
 import type { Json } from './guards.js';
 

@@ -4,12 +4,10 @@
  */
 import type { ContentPart, FilePart, ImagePart, MediaSource, TextPart } from '../hub.js';
 import { badRequest } from '../errors.js';
+import { fileMediaType, imageMediaType, isBase64, isDataUrl, isHttpUrl, parseDataUrl } from '../media.js';
 import { decodeCacheControl } from './cache-control.js';
 import { expectArray, expectObject, expectString, isObject, optString, type JsonObject } from './json.js';
 
-/** Standard or URL-safe base64, optionally padded (what Anthropic accepts as source.data). */
-const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
-const HTTP_URL = /^https?:\/\/\S+$/i;
 
 export function decodeTextBlock(block: JsonObject, path: string): TextPart | null {
   const text = expectString(block.text, `${path}.text`, 'invalid_content_part');
@@ -27,18 +25,12 @@ export function decodeImageBlock(block: JsonObject, path: string): ImagePart {
       if (!mediaType.startsWith('image/')) {
         throw badRequest('invalid_image', `${path}.source.media_type must be an image type (got ${JSON.stringify(mediaType)}).`, `${path}.source.media_type`);
       }
-      const data = expectString(src.data, `${path}.source.data`, 'invalid_image');
-      if (data === '') throw badRequest('invalid_image', `${path}.source.data is empty.`, `${path}.source.data`);
-      if (!BASE64.test(data)) throw badRequest('invalid_image', `${path}.source.data is not base64 (standard or URL-safe, no data: prefix).`, `${path}.source.data`);
-      source = { kind: 'base64', mediaType, data };
+      source = { kind: 'base64', mediaType, data: base64Data(src.data, `${path}.source.data`, 'invalid_image') };
       break;
     }
-    case 'url': {
-      const url = nonEmpty(src.url, `${path}.source.url`, 'invalid_image');
-      if (!HTTP_URL.test(url)) throw badRequest('invalid_image', `${path}.source.url must be an http(s) URL.`, `${path}.source.url`);
-      source = { kind: 'url', url };
+    case 'url':
+      source = urlSource(src.url, `${path}.source.url`, 'invalid_image', imageMediaType);
       break;
-    }
     case 'file':
       source = { kind: 'file_id', fileId: nonEmpty(src.file_id, `${path}.source.file_id`, 'invalid_image') };
       break;
@@ -68,8 +60,7 @@ export function decodeDocumentBlock(block: JsonObject, path: string): ContentPar
   switch (src.type) {
     case 'base64': {
       const mediaType = expectString(src.media_type, `${path}.source.media_type`, 'invalid_content_part');
-      const data = nonEmpty(src.data, `${path}.source.data`, 'invalid_content_part');
-      return [file({ kind: 'base64', mediaType, data })];
+      return [file({ kind: 'base64', mediaType, data: base64Data(src.data, `${path}.source.data`, 'invalid_content_part') })];
     }
     case 'text': {
       const text = expectString(src.data, `${path}.source.data`, 'invalid_content_part');
@@ -77,7 +68,7 @@ export function decodeDocumentBlock(block: JsonObject, path: string): ContentPar
       return [file({ kind: 'text', text, mediaType })];
     }
     case 'url':
-      return [file({ kind: 'url', url: nonEmpty(src.url, `${path}.source.url`, 'invalid_content_part') })];
+      return [file(urlSource(src.url, `${path}.source.url`, 'invalid_content_part', (data) => fileMediaType(title, data)))];
     case 'file':
       return [file({ kind: 'file_id', fileId: nonEmpty(src.file_id, `${path}.source.file_id`, 'invalid_content_part') })];
     case 'content': {
@@ -150,6 +141,25 @@ export function decodeToolResultContent(content: unknown, path: string): string 
     parts.push(...decoded);
   });
   return parts;
+}
+
+/** Base64 payload of a `base64` source (standard or URL-safe, no data: prefix), checked so a broken one is a clean 400. */
+function base64Data(v: unknown, path: string, code: string): string {
+  const data = nonEmpty(v, path, code);
+  if (!isBase64(data)) throw badRequest(code, `${path} is not base64 (standard or URL-safe, no data: prefix).`, path);
+  return data;
+}
+
+/** A `url` source: an http(s) URL, or a data URL some clients put there (kept as the inline data it is). */
+function urlSource(v: unknown, path: string, code: string, unlabelled: (data: string) => string): MediaSource {
+  const url = nonEmpty(v, path, code);
+  if (isDataUrl(url)) {
+    const inline = parseDataUrl(url);
+    if (!inline) throw badRequest(code, `${path} is not a valid base64 data URL.`, path);
+    return { kind: 'base64', mediaType: inline.mediaType || unlabelled(inline.data), data: inline.data };
+  }
+  if (!isHttpUrl(url)) throw badRequest(code, `${path} must be an http(s) URL.`, path);
+  return { kind: 'url', url };
 }
 
 function nonEmpty(v: unknown, path: string, code: string): string {

@@ -5,6 +5,7 @@
 import type { DocumentBlockParam, ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ContentPart, FilePart, ImagePart, MediaSource } from '../hub.js';
 import { badRequest } from '../errors.js';
+import { parseDataUrl, sniffMediaType } from '../media.js';
 import { withCacheControl } from './cache-control.js';
 
 export type EncodedPart = TextBlockParam | ImageBlockParam | DocumentBlockParam;
@@ -79,7 +80,7 @@ function imageMediaType(mediaType: string, where: string): ImageMediaType {
 
 /** A `data:<type>;base64,<data>` URL is inline data, whatever field it arrived in. */
 function fromDataUrl(source: MediaSource): MediaSource {
-  if (source.kind !== 'url' || !source.url.startsWith('data:')) return source;
-  const m = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s.exec(source.url);
-  return m ? { kind: 'base64', mediaType: m[1]!, data: m[2]! } : source;
+  if (source.kind !== 'url') return source;
+  const inline = parseDataUrl(source.url);
+  return inline ? { kind: 'base64', mediaType: inline.mediaType || sniffMediaType(inline.data) || 'application/octet-stream', data: inline.data } : source;
 }

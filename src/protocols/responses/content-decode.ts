@@ -6,6 +6,7 @@
  */
 import type { CacheControl, ContentPart, FilePart, ImagePart, MediaSource, TextPart } from '../hub.js';
 import { badRequest } from '../errors.js';
+import { fileMediaType, imageMediaType, isBase64, isDataUrl, isHttpUrl, parseDataUrl } from '../media.js';
 import { isObject, optString, reqString, type JsonObject } from './json.js';
 
 export type ContentRole = 'user' | 'assistant' | 'system' | 'developer' | 'tool_output';
@@ -72,12 +73,12 @@ function decodeImage(part: JsonObject, param: string): ImagePart {
 }
 
 function imageUrlSource(url: string, param: string): MediaSource {
-  if (url.startsWith('data:')) {
+  if (isDataUrl(url)) {
     const parsed = parseDataUrl(url);
     if (!parsed) throw badRequest('invalid_image', `${param} is not a valid base64 data URL (data:<media type>;base64,<data>).`, param);
-    return { kind: 'base64', mediaType: parsed.mediaType || 'image/png', data: parsed.data };
+    return { kind: 'base64', mediaType: parsed.mediaType || imageMediaType(parsed.data), data: parsed.data };
   }
-  if (/^https?:\/\/\S+$/i.test(url)) return { kind: 'url', url };
+  if (isHttpUrl(url)) return { kind: 'url', url };
   throw badRequest('invalid_image', `${param} must be an http(s) URL or a base64 data URL.`, param);
 }
 
@@ -88,17 +89,18 @@ function decodeFile(part: JsonObject, param: string): FilePart {
   const filename = optString(part, 'filename', `${param}.filename`, 'invalid_content_part');
   let source: MediaSource;
   if (data) {
-    if (data.startsWith('data:')) {
+    if (isDataUrl(data)) {
       const parsed = parseDataUrl(data);
       if (!parsed) throw badRequest('invalid_content_part', `${param}.file_data is not a valid base64 data URL.`, `${param}.file_data`);
-      source = { kind: 'base64', mediaType: parsed.mediaType || mediaTypeFor(filename), data: parsed.data };
+      source = { kind: 'base64', mediaType: parsed.mediaType || fileMediaType(filename, parsed.data), data: parsed.data };
     } else {
-      // Some clients send bare base64 with a filename: the extension tells the media type (PDF,
-      // the common case, when it does not).
-      source = { kind: 'base64', mediaType: mediaTypeFor(filename), data };
+      // Some clients send bare base64 with a filename: the name (or the bytes) say what it is.
+      const bare = data.trim();
+      if (!isBase64(bare)) throw badRequest('invalid_content_part', `${param}.file_data must be base64 data or a base64 data URL.`, `${param}.file_data`);
+      source = { kind: 'base64', mediaType: fileMediaType(filename, bare), data: bare };
     }
   } else if (url) {
-    if (!/^https?:\/\/\S+$/i.test(url)) throw badRequest('invalid_content_part', `${param}.file_url must be an http(s) URL.`, `${param}.file_url`);
+    if (!isHttpUrl(url)) throw badRequest('invalid_content_part', `${param}.file_url must be an http(s) URL.`, `${param}.file_url`);
     source = { kind: 'url', url };
   } else if (fileId) {
     source = { kind: 'file_id', fileId };
@@ -125,34 +127,4 @@ function withCache<T extends { cacheControl?: CacheControl }>(target: T, part: J
   const breakpoint = part.prompt_cache_breakpoint;
   if (isObject(breakpoint) && breakpoint.mode === 'explicit') target.cacheControl = { type: 'ephemeral' };
   return target;
-}
-
-/** `data:<type>[;params];base64,<data>` → parts; undefined when malformed or not base64. */
-export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  const comma = url.indexOf(',');
-  if (!url.startsWith('data:') || comma === -1) return undefined;
-  const meta = url.slice(5, comma).split(';');
-  if (meta[meta.length - 1]?.toLowerCase() !== 'base64') return undefined;
-  const data = url.slice(comma + 1);
-  if (data.length === 0 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(data)) return undefined;
-  return { mediaType: (meta[0] ?? '').trim().toLowerCase(), data };
-}
-
-const EXTENSION_TYPES: Record<string, string> = {
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  json: 'application/json',
-  html: 'text/html',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
-
-function mediaTypeFor(filename: string | undefined): string {
-  const ext = filename?.split('.').pop()?.toLowerCase();
-  return (ext && EXTENSION_TYPES[ext]) ?? 'application/pdf';
 }

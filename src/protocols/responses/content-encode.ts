@@ -11,6 +11,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { ContentPart, FilePart, ImagePart } from '../hub.js';
 import { badRequest } from '../errors.js';
+import { extensionFor, toDataUrl } from '../media.js';
 
 const DETAILS = new Set(['low', 'high', 'auto', 'original']);
 
@@ -43,7 +44,7 @@ function imagePart(part: ImagePart): ResponseInputImage {
     case 'url':
       return { type: 'input_image', image_url: source.url, detail };
     case 'base64':
-      return { type: 'input_image', image_url: `data:${source.mediaType};base64,${source.data}`, detail };
+      return { type: 'input_image', image_url: toDataUrl(source.mediaType, source.data), detail };
     case 'file_id':
       return { type: 'input_image', file_id: source.fileId, detail };
     case 'text':
@@ -57,7 +58,7 @@ function filePart(part: FilePart): ResponseInputContent {
     case 'base64': {
       // OpenAI wants a filename with inline file data; invent a plain one when the client gave none.
       const filename = part.filename ?? part.title ?? defaultFilename(source.mediaType);
-      return { type: 'input_file', file_data: `data:${source.mediaType};base64,${source.data}`, filename };
+      return { type: 'input_file', file_data: toDataUrl(source.mediaType, source.data), filename };
     }
     case 'url':
       return withName({ type: 'input_file', file_url: source.url }, part);
@@ -74,7 +75,7 @@ function withName(file: ResponseInputFile, part: FilePart): ResponseInputFile {
   return file;
 }
 
+/** OpenAI reads a file's type from its name's extension: text/plain must be `.txt`, not `.plain`. */
 function defaultFilename(mediaType: string): string {
-  const sub = mediaType.split('/')[1]?.split(/[+;]/)[0]?.replace(/[^a-z0-9]/gi, '');
-  return `document.${sub || 'bin'}`;
+  return `document.${extensionFor(mediaType)}`;
 }
