@@ -10,28 +10,16 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
-import { envJson, runProcess, sandbox, toolBinary, type EnvJson, type Sandbox } from '../fixtures/tools.js';
-import { startWorld, type World } from '../fixtures/world.js';
+import { envJson, runProcess, toolBinary, useToolWorld, type EnvJson } from '../fixtures/tools.js';
 
 const claude = toolBinary('claude');
 const RUN_TIMEOUT = 45_000;
 
-let world: World;
-let box: Sandbox;
-
-beforeAll(async () => {
-  world = await startWorld();
-  box = await sandbox();
-}, 60_000);
-afterAll(async () => {
-  await world?.close();
-  await box?.remove();
-});
-beforeEach(() => world.reset());
+const t = useToolWorld();
 
 interface ClaudeResult {
   type: string;
@@ -45,17 +33,17 @@ interface ClaudeResult {
 /** Run `claude -p` with exactly the variables `svc-proxy env` printed (plus a sealed HOME). */
 async function runClaude(settings: EnvJson, prompt: string, extra: string[]): Promise<{ parsed: ClaudeResult; stderr: string }> {
   if ('missing' in claude) throw new Error(claude.missing);
-  const env: Record<string, string> = { ...box.env, CLAUDE_CONFIG_DIR: join(box.home, '.claude'), ...settings.env };
+  const env: Record<string, string> = { ...t.box.env, CLAUDE_CONFIG_DIR: join(t.box.home, '.claude'), ...settings.env };
   for (const name of settings.unset) delete env[name];
-  const res = await runProcess(claude.path, ['-p', prompt, '--output-format', 'json', '--no-session-persistence', ...extra], { env, cwd: box.work, timeoutMs: RUN_TIMEOUT });
-  if (res.code !== 0) throw new Error(`claude exited ${res.code} (${res.signal})\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${world.daemon.log.slice(-3000)}`);
+  const res = await runProcess(claude.path, ['-p', prompt, '--output-format', 'json', '--no-session-persistence', ...extra], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
+  if (res.code !== 0) throw new Error(`claude exited ${res.code} (${res.signal})\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${t.world.daemon.log.slice(-3000)}`);
   const line = res.stdout.trim().split('\n').pop() ?? '';
   return { parsed: JSON.parse(line) as ClaudeResult, stderr: res.stderr };
 }
 
 /** Answer every generation: a tool call first, then (once the tool's result is in) a final text. */
-function scriptToolTurn(world: World, kind: 'openai' | 'gemini', call: { name: string; arguments: Record<string, unknown> }, resultOf: (r: RecordedRequest) => string | undefined): void {
-  const mock = world.mock(kind);
+function scriptToolTurn(kind: 'openai' | 'gemini', call: { name: string; arguments: Record<string, unknown> }, resultOf: (r: RecordedRequest) => string | undefined): void {
+  const mock = t.world.mock(kind);
   mock.always(
     (r) => mock.plugin.isGeneration(r),
     (r): Reply => {
@@ -85,9 +73,9 @@ function chatToolOutput(r: RecordedRequest): string | undefined {
 
 describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () => {
   it('svc-proxy env claude-code: base, auth token, model variables, traffic off, API key removed', async () => {
-    const s = await envJson(world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4']);
+    const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4']);
     expect(s.env).toMatchObject({
-      ANTHROPIC_BASE_URL: world.daemon.baseB(),
+      ANTHROPIC_BASE_URL: t.world.daemon.baseB(),
       ANTHROPIC_AUTH_TOKEN: s.key.value,
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       ANTHROPIC_MODEL: 'openai/gpt-5.4',
@@ -97,13 +85,13 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     expect(s.unset).toEqual(['ANTHROPIC_API_KEY']);
     // No key given: svc-proxy made one for the tool through the running daemon, and reuses it.
     expect(s.key).toMatchObject({ name: 'claude-code', source: 'created' });
-    expect((await envJson(world.daemon, 'claude-code')).key).toMatchObject({ id: s.key.id, source: 'saved' });
+    expect((await envJson(t.world.daemon, 'claude-code')).key).toMatchObject({ id: s.key.id, source: 'saved' });
   });
 
   it('to an openai target: Claude Code runs the Bash tool the model asked for; the Responses upstream gets its output', async () => {
-    const s = await envJson(world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4']);
+    const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4']);
     // The command prints text that is not in the command itself, so the output can only come from running it.
-    scriptToolTurn(world, 'openai', { name: 'Bash', arguments: { command: "printf 'svc-%s-%s\\n' marker 42", description: 'Print the marker' } }, responsesToolOutput);
+    scriptToolTurn('openai', { name: 'Bash', arguments: { command: "printf 'svc-%s-%s\\n' marker 42", description: 'Print the marker' } }, responsesToolOutput);
 
     const { parsed } = await runClaude(s, 'Print the marker with the shell.', ['--tools', 'Bash', '--allowedTools', 'Bash(printf:*)']);
 
@@ -111,7 +99,7 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     expect(parsed.result).toContain('Tool output received: svc-marker-42');
     expect(Object.keys(parsed.modelUsage ?? {})).toContain('openai/gpt-5.4');
 
-    const gens = world.mocks.openai.generations();
+    const gens = t.world.mocks.openai.generations();
     expect(gens.length).toBeGreaterThanOrEqual(2);
     const first = gens[0]!;
     expect(first.path).toBe('/v1/responses');
@@ -129,18 +117,18 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
   });
 
   it('to a gemini target: Claude Code reads the file the model asked for; the Chat upstream gets its content (thought signature kept)', async () => {
-    const s = await envJson(world.daemon, 'claude-code', ['--model', 'gemini/gemini-3-pro-preview', '--key', world.daemon.key]);
+    const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'gemini/gemini-3-pro-preview', '--key', t.world.daemon.key]);
     expect(s.key.source).toBe('flag');
-    const file = join(box.work, 'notes.txt');
+    const file = join(t.box.work, 'notes.txt');
     await writeFile(file, 'gemini-secret-phrase: tangerine-17\n');
-    scriptToolTurn(world, 'gemini', { name: 'Read', arguments: { file_path: file } }, chatToolOutput);
+    scriptToolTurn('gemini', { name: 'Read', arguments: { file_path: file } }, chatToolOutput);
 
     const { parsed } = await runClaude(s, 'What does notes.txt say?', ['--tools', 'Read', '--allowedTools', 'Read']);
 
     expect(parsed).toMatchObject({ subtype: 'success', is_error: false });
     expect(parsed.result).toContain('tangerine-17');
 
-    const gens = world.mocks.gemini.generations();
+    const gens = t.world.mocks.gemini.generations();
     expect(gens.length).toBeGreaterThanOrEqual(2);
     expect(gens[0]!.path).toBe('/v1beta/openai/chat/completions');
     expect(gens[0]!.body.model).toBe('gemini-3-pro-preview');
@@ -160,18 +148,18 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
 
   it('with `svc-proxy run claude` (daemon already running, key saved by `env`): the same tool turn', async () => {
     if ('missing' in claude) return;
-    scriptToolTurn(world, 'openai', { name: 'Bash', arguments: { command: "printf 'run-%s-%s\\n' marker 9", description: 'Print the marker' } }, responsesToolOutput);
-    const env = { ...box.env, CLAUDE_CONFIG_DIR: join(box.home, '.claude'), SVC_PROXY_HOME: world.daemon.home };
+    scriptToolTurn('openai', { name: 'Bash', arguments: { command: "printf 'run-%s-%s\\n' marker 9", description: 'Print the marker' } }, responsesToolOutput);
+    const env = { ...t.box.env, CLAUDE_CONFIG_DIR: join(t.box.home, '.claude'), SVC_PROXY_HOME: t.world.daemon.home };
     const res = await runProcess(
       process.execPath,
       [BIN, 'run', '--model', 'openai/gpt-5.4', 'claude', '-p', 'Print the marker.', '--output-format', 'json', '--no-session-persistence', '--tools', 'Bash', '--allowedTools', 'Bash(printf:*)'],
-      { env, cwd: box.work, timeoutMs: RUN_TIMEOUT },
+      { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT },
     );
     if (res.code !== 0) throw new Error(`svc-proxy run claude exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
     const parsed = JSON.parse(res.stdout.trim().split('\n').pop() ?? '') as ClaudeResult;
     expect(parsed).toMatchObject({ subtype: 'success', is_error: false });
     expect(parsed.result).toContain('Tool output received: run-marker-9');
-    expect(world.mocks.openai.generations().length).toBeGreaterThanOrEqual(2);
+    expect(t.world.mocks.openai.generations().length).toBeGreaterThanOrEqual(2);
   });
 });
 

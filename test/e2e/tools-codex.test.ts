@@ -10,29 +10,17 @@
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
-import { envJson, runProcess, sandbox, toolBinary, type Sandbox } from '../fixtures/tools.js';
-import { startWorld, type World } from '../fixtures/world.js';
+import { envJson, runProcess, toolBinary, useToolWorld } from '../fixtures/tools.js';
 
 const codex = toolBinary('codex');
 const RUN_TIMEOUT = 45_000;
 const MODEL = 'anthropic/claude-sonnet-4-5';
 
-let world: World;
-let box: Sandbox;
-
-beforeAll(async () => {
-  world = await startWorld();
-  box = await sandbox();
-}, 60_000);
-afterAll(async () => {
-  await world?.close();
-  await box?.remove();
-});
-beforeEach(() => world.reset());
+const t = useToolWorld();
 
 /** The last tool_result text in a Messages request, if any. */
 function toolResult(r: RecordedRequest): string | undefined {
@@ -45,7 +33,7 @@ function toolResult(r: RecordedRequest): string | undefined {
 
 /** A tool call first; once the tool's result is in, a final answer that quotes it. */
 function scriptExecTurn(marker: string): void {
-  const mock = world.mocks.anthropic;
+  const mock = t.world.mocks.anthropic;
   mock.always(
     (r) => mock.plugin.isGeneration(r),
     (r): Reply => {
@@ -58,7 +46,7 @@ function scriptExecTurn(marker: string): void {
 }
 
 function checkUpstream(marker: string, serviceKey: string): void {
-  const gens = world.mocks.anthropic.generations();
+  const gens = t.world.mocks.anthropic.generations();
   expect(gens.length).toBeGreaterThanOrEqual(2);
   const first = gens[0]!;
   expect(first.path).toBe('/v1/messages');
@@ -81,22 +69,22 @@ function checkUpstream(marker: string, serviceKey: string): void {
 describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', () => {
   it('with the profile file from `svc-proxy env codex --config-file`: exec_command runs, the Messages upstream gets its output', async () => {
     if ('missing' in codex) return;
-    const settings = await envJson(world.daemon, 'codex', ['--model', MODEL]);
+    const settings = await envJson(t.world.daemon, 'codex', ['--model', MODEL]);
     expect(settings.env).toEqual({ SVC_PROXY_KEY: settings.key.value });
-    const toml = (await world.daemon.cli(['env', 'codex', '--model', MODEL, '--config-file'])).stdout;
-    expect(toml).toContain(`base_url = "${world.daemon.baseA()}"`);
+    const toml = (await t.world.daemon.cli(['env', 'codex', '--model', MODEL, '--config-file'])).stdout;
+    expect(toml).toContain(`base_url = "${t.world.daemon.baseA()}"`);
     expect(toml).toContain('wire_api = "responses"');
-    const codexHome = join(box.home, 'codex-profile');
+    const codexHome = join(t.box.home, 'codex-profile');
     await mkdir(codexHome, { recursive: true });
     await writeFile(join(codexHome, 'svc-proxy.config.toml'), toml);
 
     scriptExecTurn('marker 77');
     const res = await runProcess(codex.path, ['exec', '--skip-git-repo-check', '--profile', 'svc-proxy', 'Print the marker with the shell.'], {
-      env: { ...box.env, CODEX_HOME: codexHome, ...settings.env },
-      cwd: box.work,
+      env: { ...t.box.env, CODEX_HOME: codexHome, ...settings.env },
+      cwd: t.box.work,
       timeoutMs: RUN_TIMEOUT,
     });
-    if (res.code !== 0) throw new Error(`codex exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${world.daemon.log.slice(-3000)}`);
+    if (res.code !== 0) throw new Error(`codex exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${t.world.daemon.log.slice(-3000)}`);
 
     expect(res.stdout).toContain('The command printed cx-marker-77.');
     expect(res.stderr).toContain('provider: svc-proxy');
@@ -105,22 +93,22 @@ describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', (
   });
 
   it('with `svc-proxy run codex` (settings as -c overrides, no config file): same turn, and the exit code passes through', async () => {
-    const codexHome = join(box.home, 'codex-run');
+    const codexHome = join(t.box.home, 'codex-run');
     await mkdir(codexHome, { recursive: true });
-    const env = { ...box.env, CODEX_HOME: codexHome, SVC_PROXY_HOME: world.daemon.home };
+    const env = { ...t.box.env, CODEX_HOME: codexHome, SVC_PROXY_HOME: t.world.daemon.home };
 
     scriptExecTurn('runner 5');
-    const res = await runProcess(process.execPath, [BIN, 'run', '--model', MODEL, 'codex', 'exec', '--skip-git-repo-check', 'Print the marker with the shell.'], { env, cwd: box.work, timeoutMs: RUN_TIMEOUT });
+    const res = await runProcess(process.execPath, [BIN, 'run', '--model', MODEL, 'codex', 'exec', '--skip-git-repo-check', 'Print the marker with the shell.'], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
     if (res.code !== 0) throw new Error(`svc-proxy run codex exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
     expect(res.stdout).toContain('The command printed cx-runner-5.');
     // No key given and none in the environment: run uses the key saved for Codex (made by `env codex`
     // in the test above, or by this run through the daemon when it runs alone): one codex key either way.
-    const keys = JSON.parse((await world.daemon.cli(['key', 'list', '--json'])).stdout) as Array<{ name: string }>;
+    const keys = JSON.parse((await t.world.daemon.cli(['key', 'list', '--json'])).stdout) as Array<{ name: string }>;
     expect(keys.filter((k) => k.name.startsWith('codex')).map((k) => k.name)).toEqual(['codex']);
     checkUpstream('runner 5', 'sk-svc-proxy-');
 
     // Codex's own usage error (exit 2) comes back as svc-proxy's exit code.
-    const bad = await runProcess(process.execPath, [BIN, 'run', 'codex', 'exec', '--no-such-codex-flag'], { env, cwd: box.work, timeoutMs: RUN_TIMEOUT });
+    const bad = await runProcess(process.execPath, [BIN, 'run', 'codex', 'exec', '--no-such-codex-flag'], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no-such-codex-flag/);
   });
