@@ -17,11 +17,9 @@ export function register(program: Command, ctx: CliContext): void {
         throw new CliError('The TUI needs an interactive terminal. In scripts and pipes, follow the request log with: svc-proxy logs --follow', 2);
       }
       const { daemon, alreadyRunning } = await ensureDaemon(ctx);
-      let notice: string | undefined;
-      if (!alreadyRunning) {
-        notice = `No daemon was running: started one (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}.`;
-        ctx.err(notice);
-      }
+      if (!alreadyRunning) ctx.err(`No daemon was running: started one (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}.`);
+      // The status line already names the daemon's address and pid.
+      const notice = alreadyRunning ? undefined : 'No daemon was running: started it.';
       const { runTui } = await import('../../tui/run.js');
       await runTui({
         paths: ctx.paths(),

@@ -1,0 +1,178 @@
+/**
+ * The TUI in a real terminal (tmux, 80×24): the real binary against a running daemon and a mock
+ * upstream on 127.0.0.1. A request through the proxy shows up in the log; a key is created and
+ * revoked with keystrokes and the next request with it gets 401; resize; quitting restores the
+ * terminal. A second run starts without a daemon: `tui` starts one and says so, follows it through
+ * a stop and a start, and respects NO_COLOR. Ink under CI=true draws only at exit, so the TUI runs
+ * with CI=false.
+ */
+import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_VERSION } from '../../src/config/schema.js';
+import { startDaemon, stopDaemon, type TestDaemon } from '../fixtures/daemon.js';
+import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
+import { freePort } from '../fixtures/ports.js';
+import { colourSequences } from '../tui/sgr.js';
+import { sh, TmuxPane, tmuxAvailable } from '../tui/tmux.js';
+
+const BIN = resolve(fileURLToPath(new URL('../../bin/svc-proxy.js', import.meta.url)));
+const KEY_RE = /sk-svc-proxy-[A-Za-z0-9]{20,}/;
+
+const hasTmux = tmuxAvailable();
+if (!hasTmux) console.warn('[skipped: TUI end-to-end] tmux is not installed');
+
+/** The TUI's command line: a clean environment (no provider keys), CI=false, and a marker on exit. */
+function tuiCommand(home: string, extra: Record<string, string> = {}): string {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    CI: 'false',
+    // chalk turns colour off whenever CI is set (even to "false"); this asks for it back, so the
+    // colour checks below see what the TUI itself decides.
+    FORCE_COLOR: '1',
+    SVC_PROXY_HOME: home,
+    SVC_PROXY_KEYCHAIN_SERVICE: `svc-proxy-test-tui-${process.pid}`,
+    ...extra,
+  };
+  const vars = Object.entries(env).map(([k, v]) => `${k}=${sh(v)}`);
+  return `env -i ${vars.join(' ')} ${sh(process.execPath)} ${sh(BIN)} tui; echo "TUI-EXIT=$?"; sleep 600`;
+}
+
+async function chat(d: TestDaemon, apiKey: string): Promise<number> {
+  try {
+    const res = await d.openai({ apiKey }).chat.completions.create({ model: 'mock/qwen3-coder', messages: [{ role: 'user', content: 'hello from the tui test' }] });
+    expect(res.choices[0]?.message).toBeDefined();
+    return 200;
+  } catch (err) {
+    const status = (err as { status?: number }).status;
+    if (typeof status === 'number') return status;
+    throw err;
+  }
+}
+
+describe.skipIf(!hasTmux)('TUI in a real terminal', () => {
+  let mock: GenericChatMock;
+  let d: TestDaemon;
+  let pane: TmuxPane | undefined;
+
+  beforeAll(async () => {
+    mock = await new GenericChatMock({ name: 'tui-mock', models: ['qwen3-coder'] }).listen();
+    d = await startDaemon({
+      setup: (t) => t.cli(['endpoint', 'add', 'mock', '--url', mock.baseUrl, '--format', 'a', '--no-credential']).then(() => undefined),
+    });
+  });
+  afterAll(async () => {
+    await pane?.kill();
+    await stopDaemon(d);
+    await mock.close();
+  });
+
+  it('shows a proxied request live; creates and revokes a key by keystrokes; the revoked key gets 401', async () => {
+    pane = await TmuxPane.start(tuiCommand(d.home), { columns: 80, rows: 24 });
+    let screen = await pane.waitFor((s) => s.includes(`● daemon 127.0.0.1:${d.port}`), 'the TUI to connect');
+    expect(screen).toContain('1 Log');
+    expect(screen.split('\n')[0]).toMatch(/^svc-proxy\s+1 Log\s+2 Keys\s+3 Groups\s+4 Providers/);
+
+    // One request through the proxy appears in the log, with its key, model, provider and status.
+    expect(await chat(d, d.key)).toBe(200);
+    screen = await pane.waitFor((s) => /e2e\s+mock\/qwen3.*200/.test(s), 'the request in the log');
+    const row = screen.split('\n').find((l) => /e2e\s+mock\/qwen3/.test(l))!;
+    expect(row).toMatch(/^\d\d:\d\d:\d\d e2e\s+mock\/qwen3\S*\s+mock\/qwen3-coder\s+200\s+\d+ms/);
+    expect(screen).toMatch(/LIVE 1 requests/);
+    for (const line of screen.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+
+    // Create a key: name asked, full key shown once.
+    await pane.keys('2');
+    await pane.waitFor((s) => s.includes('Service keys'), 'the keys screen');
+    await pane.keys('n');
+    await pane.waitFor((s) => s.includes('Name for the new key:'), 'the name prompt');
+    await pane.text('tui-e2e');
+    await pane.keys('Enter');
+    screen = await pane.waitFor((s) => KEY_RE.test(s), 'the new key');
+    expect(screen).toContain('Copy it now: it is not shown again.');
+    const key = screen.match(KEY_RE)![0];
+    expect(key.length).toBeGreaterThanOrEqual(13 + 43);
+    expect(await chat(d, key)).toBe(200);
+
+    await pane.keys('Enter');
+    screen = await pane.waitFor((s) => /^tui-e2e\s/m.test(s) && !s.includes('Copy it now'), 'the key list');
+    expect(screen).not.toContain(key);
+
+    // Revoke it: select it, d, confirm with y.
+    await pane.keys('Down', 'd');
+    await pane.waitFor((s) => s.includes('Revoke key "tui-e2e"'), 'the confirmation');
+    await pane.keys('y');
+    await pane.waitFor((s) => s.includes('revoked: it no longer works'), 'the revoke');
+    expect(await chat(d, key)).toBe(401);
+    expect(await chat(d, d.key)).toBe(200);
+
+    // The log shows the requests made with the new key too.
+    await pane.keys('1');
+    screen = await pane.waitFor((s) => /LIVE [34] requests/.test(s), 'the log again');
+    expect(screen).toMatch(/tui-e2e\s+mock\/qwen3/);
+
+    // A bigger terminal: redrawn in full at the new size, with the base column back.
+    await pane.resize(120, 30);
+    screen = await pane.waitFor((s) => /TIME\s+KEY\s+BASE\s+MODEL/.test(s), 'the wider layout');
+    expect(screen.split('\n')[0]).toMatch(/^svc-proxy\s+1 Log/);
+    expect(screen.match(/svc-proxy\s+1 Log/g)).toHaveLength(1);
+    await pane.resize(80, 24);
+    screen = await pane.waitFor((s) => /TIME\s+KEY\s+MODEL/.test(s) && !/BASE/.test(s.split('\n')[2] ?? ''), 'the narrow layout');
+    expect(screen.match(/svc-proxy\s+1 Log/g)).toHaveLength(1);
+
+    // The default colours are on (statuses are coloured).
+    expect(colourSequences(await pane.capture(true)).length).toBeGreaterThan(0);
+
+    // q: the TUI exits 0 and the terminal is back as it was (no UI left on the screen).
+    await pane.keys('q');
+    screen = await pane.waitFor((s) => s.includes('TUI-EXIT=0'), 'the exit');
+    expect(screen).not.toContain('1 Log');
+    expect(screen).not.toContain('LIVE');
+  });
+});
+
+describe.skipIf(!hasTmux)('TUI without a running daemon', () => {
+  let home: string;
+  let pane: TmuxPane | undefined;
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'svc-tui-e2e-'));
+    await writeFile(join(home, 'config.json'), JSON.stringify({ version: CONFIG_VERSION, settings: { port: await freePort() } }), { mode: 0o600 });
+  });
+  afterAll(async () => {
+    await pane?.kill();
+    const { spawnSync } = await import('node:child_process');
+    spawnSync(process.execPath, [BIN, 'stop'], { env: { ...process.env, SVC_PROXY_HOME: home }, timeout: 20_000 });
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('starts the daemon and says so, follows it through stop and start, respects NO_COLOR, Ctrl-C restores', async () => {
+    pane = await TmuxPane.start(tuiCommand(home, { NO_COLOR: '1' }), { columns: 80, rows: 24 });
+    let screen = await pane.waitFor((s) => s.includes('● daemon 127.0.0.1:'), 'the TUI to start a daemon and connect', 25_000);
+    expect(screen).toMatch(/● daemon 127\.0\.0\.1:\d+ \(pid \d+\)\s+No daemon was running: started it\./);
+
+    const { spawnSync } = await import('node:child_process');
+    const env = { ...process.env, SVC_PROXY_HOME: home, CI: 'false' };
+    expect(spawnSync(process.execPath, [BIN, 'stop'], { env, timeout: 20_000 }).status).toBe(0);
+    screen = await pane.waitFor((s) => s.includes('daemon stopped — reconnecting'), 'the lost banner');
+    expect(spawnSync(process.execPath, [BIN, 'start'], { env, timeout: 20_000 }).status).toBe(0);
+    screen = await pane.waitFor((s) => s.includes('● daemon 127.0.0.1:') && !s.includes('reconnecting'), 'the reconnect', 20_000);
+
+    // NO_COLOR: bold and inverse only, no colour anywhere on screen.
+    await pane.keys('4');
+    await pane.waitFor((s) => s.includes('anthropic'), 'the providers screen');
+    const raw = await pane.capture(true);
+    expect(colourSequences(raw)).toEqual([]);
+    expect(raw).toMatch(/\x1b\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m/); // inverse (the current tab) is not colour
+
+    await pane.keys('C-c');
+    screen = await pane.waitFor((s) => s.includes('TUI-EXIT=0'), 'the exit');
+    expect(screen).not.toContain('4 Providers');
+  });
+});
