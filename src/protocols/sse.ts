@@ -3,9 +3,21 @@
  *
  * The parser splits on line ends in bytes and decodes a line only once it is complete, so a chunk
  * boundary anywhere — including inside a multi-byte UTF-8 character or between \r and \n — is
- * harmless. It keeps only the unfinished tail of the input; memory stays flat however long the
- * stream runs.
+ * harmless. It keeps only the unfinished tail of the input, as a list of pieces joined once when
+ * the line ends (a long line arriving in many chunks costs linear time, not quadratic); memory
+ * stays flat however long the stream runs, and one event may not grow past `maxEventBytes`.
  */
+
+/** An event (or an unfinished line) grew past the parser's bound; the stream cannot be trusted. */
+export class SseEventTooLarge extends Error {
+  constructor(limit: number) {
+    super(`an event-stream event is larger than ${limit} bytes`);
+    this.name = 'SseEventTooLarge';
+  }
+}
+
+/** Default bound on one event: far above any real event, far below what would exhaust memory. */
+export const MAX_SSE_EVENT_BYTES = 32 * 1024 * 1024;
 
 export interface SseEvent {
   /** The `event:` field, when present. */
@@ -19,25 +31,30 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 export class SseParser {
-  private tail: Buffer | null = null;
+  /** The unfinished line, as copied pieces of earlier chunks (joined once the line ends). */
+  private tail: Buffer[] | null = null;
+  private tailBytes = 0;
+  /** Bytes of the event being assembled (its data lines so far). */
+  private eventBytes = 0;
   private skipLeadingLF = false;
   private eventName: string | undefined;
   private dataLines: string[] = [];
   private id: string | undefined;
   private sawField = false;
   private readonly onEvent: (ev: SseEvent) => void;
+  private readonly maxEventBytes: number;
 
-  constructor(onEvent: (ev: SseEvent) => void) {
+  constructor(onEvent: (ev: SseEvent) => void, maxEventBytes = MAX_SSE_EVENT_BYTES) {
     this.onEvent = onEvent;
+    this.maxEventBytes = maxEventBytes;
   }
 
-  /** Feed bytes as they arrive. Events are delivered synchronously through the callback. */
+  /**
+   * Feed bytes as they arrive. Events are delivered synchronously through the callback. Throws
+   * SseEventTooLarge when one event (or line) grows past the bound.
+   */
   push(chunk: Uint8Array): void {
-    let buf: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (this.tail) {
-      buf = Buffer.concat([this.tail, buf]);
-      this.tail = null;
-    }
+    const buf: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let start = 0;
     if (this.skipLeadingLF) {
       this.skipLeadingLF = false;
@@ -48,7 +65,15 @@ export class SseParser {
     while (i < len) {
       const b = buf[i];
       if (b === LF || b === CR) {
-        this.line(buf, start, i);
+        if (this.tail) {
+          this.tail.push(buf.subarray(start, i));
+          const whole = Buffer.concat(this.tail, this.tailBytes + i - start);
+          this.tail = null;
+          this.tailBytes = 0;
+          this.line(whole, 0, whole.length);
+        } else {
+          this.line(buf, start, i);
+        }
         if (b === CR) {
           if (i + 1 < len) {
             if (buf[i + 1] === LF) i++;
@@ -60,17 +85,32 @@ export class SseParser {
       }
       i++;
     }
-    if (start < len) this.tail = Buffer.from(buf.subarray(start));
+    if (start < len) {
+      // copied: the caller's chunk may be reused, and a small tail must not pin a large chunk
+      (this.tail ??= []).push(Buffer.from(buf.subarray(start)));
+      this.tailBytes += len - start;
+      if (this.tailBytes + this.eventBytes > this.maxEventBytes) this.overflow();
+    }
   }
 
   /** The stream ended: a final event without its blank line is still delivered (as browsers do not, but upstreams sometimes omit it). */
   end(): void {
     if (this.tail) {
-      const t = this.tail;
+      const t = Buffer.concat(this.tail, this.tailBytes);
       this.tail = null;
+      this.tailBytes = 0;
       this.line(t, 0, t.length);
     }
     this.dispatch();
+  }
+
+  private overflow(): never {
+    this.tail = null;
+    this.tailBytes = 0;
+    this.dataLines = [];
+    this.eventBytes = 0;
+    this.sawField = false;
+    throw new SseEventTooLarge(this.maxEventBytes);
   }
 
   private line(buf: Buffer, from: number, to: number): void {
@@ -97,6 +137,8 @@ export class SseParser {
       case 'data':
         this.dataLines.push(value);
         this.sawField = true;
+        this.eventBytes += to - from;
+        if (this.eventBytes > this.maxEventBytes) this.overflow();
         break;
       case 'event':
         this.eventName = value;
@@ -123,6 +165,7 @@ export class SseParser {
     this.eventName = undefined;
     this.id = undefined;
     this.dataLines = [];
+    this.eventBytes = 0;
     this.sawField = false;
     this.onEvent(ev);
   }

@@ -221,7 +221,12 @@ export class ConvertedRelay extends Relay {
   }
 
   protected onData = (chunk: Buffer): void => {
-    this.parser.push(chunk);
+    try {
+      this.parser.push(chunk);
+    } catch (err) {
+      // an event past the parser's bound (SseEventTooLarge): the stream cannot go on
+      this.handle(this.malformed(err));
+    }
     this.flush();
   };
 
