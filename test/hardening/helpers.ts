@@ -32,7 +32,9 @@ export interface Lean {
  * A daemon wired to an Anthropic mock (Messages upstream), an OpenAI mock (Responses upstream)
  * and a custom endpoint `ca` speaking Chat Completions with a credential kept in the file store.
  */
-export async function startLean(opts: { settings?: Record<string, unknown>; env?: Record<string, string> } = {}): Promise<Lean> {
+export async function startLean(
+  opts: { settings?: Record<string, unknown>; env?: Record<string, string>; setup?: (d: TestDaemon) => Promise<void> } = {},
+): Promise<Lean> {
   const anthropic = await new AnthropicMock({ apiKey: TEST_CREDENTIALS.ANTHROPIC_API_KEY }).listen();
   const openai = await new ResponsesMock({ apiKey: TEST_CREDENTIALS.OPENAI_API_KEY }).listen();
   const chat = await new GenericChatMock({ apiKey: CA_CREDENTIAL, name: 'ca', models: ['qwen3-coder'] }).listen();
@@ -46,6 +48,7 @@ export async function startLean(opts: { settings?: Record<string, unknown>; env?
         await t.cli(['provider', 'set', 'anthropic', '--base-url', anthropic.baseUrl]);
         await t.cli(['provider', 'set', 'openai', '--base-url', openai.baseUrl]);
         await t.cli(['endpoint', 'add', 'ca', '--url', chat.baseUrl, '--format', 'a', '--insecure-storage'], { input: `${CA_CREDENTIAL}\n` });
+        await opts.setup?.(t);
       },
     });
   } catch (err) {
