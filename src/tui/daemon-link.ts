@@ -89,10 +89,7 @@ export class DaemonLink {
       this.schedule();
       return;
     }
-    let backend: TuiBackend | undefined;
-    backend = backendFor(client, (err) => {
-      if (backend) this.lost(backend, err instanceof Error ? err.message : String(err));
-    });
+    const backend: TuiBackend = backendFor(client, (err) => this.lost(backend, err instanceof Error ? err.message : String(err)));
     this.set({ status: 'connected', backend });
   }
 }

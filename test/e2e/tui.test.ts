@@ -169,10 +169,65 @@ describe.skipIf(!hasTmux)('TUI without a running daemon', () => {
     await pane.waitFor((s) => s.includes('anthropic'), 'the providers screen');
     const raw = await pane.capture(true);
     expect(colourSequences(raw)).toEqual([]);
+    // eslint-disable-next-line no-control-regex -- matching escape sequences is the point
     expect(raw).toMatch(/\x1b\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m/); // inverse (the current tab) is not colour
 
     await pane.keys('C-c');
     screen = await pane.waitFor((s) => s.includes('TUI-EXIT=0'), 'the exit');
     expect(screen).not.toContain('4 Providers');
+  });
+});
+
+describe.skipIf(!hasTmux)('start --foreground in a terminal', () => {
+  let home: string;
+  let port: number;
+  let pane: TmuxPane | undefined;
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'svc-tui-fg-'));
+    port = await freePort();
+  });
+  afterAll(async () => {
+    await pane?.kill();
+    const { spawnSync } = await import('node:child_process');
+    spawnSync(process.execPath, [BIN, 'stop'], { env: { ...process.env, SVC_PROXY_HOME: home }, timeout: 20_000 });
+    await rm(home, { recursive: true, force: true });
+  });
+
+  function foregroundCommand(flags: string): string {
+    return tuiCommand(home).replace(/ tui; echo/, ` start --foreground --port ${port}${flags}; echo`);
+  }
+
+  async function healthy(): Promise<boolean> {
+    try {
+      return (await fetch(`http://127.0.0.1:${port}/health`)).ok;
+    } catch {
+      return false;
+    }
+  }
+
+  it('opens the TUI on the daemon it runs; q closes both; the daemon log goes to daemon.log', async () => {
+    pane = await TmuxPane.start(foregroundCommand(''), { columns: 80, rows: 24 });
+    const screen = await pane.waitFor((s) => s.includes(`● daemon 127.0.0.1:${port}`), 'the foreground TUI', 25_000);
+    expect(screen).toContain('foreground: q stops it');
+    expect(screen).toContain('daemon log:');
+    expect(await healthy()).toBe(true);
+    await pane.keys('q');
+    await pane.waitFor((s) => s.includes('TUI-EXIT=0'), 'the exit', 25_000);
+    expect(await healthy()).toBe(false);
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(join(home, 'daemon.log'), 'utf8')).toMatch(/listening|started|stopp/i);
+    await pane.kill();
+    pane = undefined;
+  });
+
+  it('--no-tui keeps the plain foreground output', async () => {
+    pane = await TmuxPane.start(foregroundCommand(' --no-tui'), { columns: 80, rows: 24 });
+    const screen = await pane.waitFor((s) => s.includes('running in the foreground'), 'the plain output', 25_000);
+    expect(screen).not.toContain('1 Log');
+    expect(await healthy()).toBe(true);
+    await pane.keys('C-c');
+    await pane.waitFor((s) => s.includes('TUI-EXIT=0'), 'the exit', 25_000);
+    expect(await healthy()).toBe(false);
   });
 });

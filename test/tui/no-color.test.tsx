@@ -24,7 +24,9 @@ describe('colour', () => {
     h = await startTui();
     h.log(makeEntry({ status: 503, modelAsked: 'x/broken' }), makeEntry({ status: 200, modelAsked: 'x/fine' }));
     const f = await h.waitFor((fr) => fr.includes('x/broken') && fr.includes('x/fine'), 'rows');
+    // eslint-disable-next-line no-control-regex -- matching escape sequences is the point
     expect(f).toMatch(/\x1b\[31m(\x1b\[1m)?503/); // red (and bold) 5xx
+    // eslint-disable-next-line no-control-regex -- matching escape sequences is the point
     expect(f).toMatch(/\x1b\[32m200/); // green 2xx
   });
 

@@ -52,7 +52,8 @@ describe('providers screen', () => {
     await h.press('c');
     await h.waitFor((f) => f.includes('API key for anthropic:'), 'the hidden prompt');
     await h.type(secret);
-    let f = await h.waitFor((fr) => fr.includes(`(hidden, ${secret.length} characters)`), 'the hidden echo');
+    await h.waitFor((fr) => fr.includes(`(hidden, ${secret.length} characters)`), 'the hidden echo');
+    let f: string;
     await h.press(KEYS.enter);
     f = await h.waitFor((fr) => fr.includes('No usable OS keychain'), 'the insecure-storage question');
     await h.press('y');
@@ -90,7 +91,7 @@ describe('providers screen', () => {
     h = await startTui({ initialScreen: 'providers' });
     await h.waitFor((f) => f.includes('openrouter'), 'the list');
     await h.press(KEYS.down, KEYS.down, 'u');
-    let f = await h.waitFor((fr) => fr.includes('Base URL for openrouter:'), 'the field');
+    const f = await h.waitFor((fr) => fr.includes('Base URL for openrouter:'), 'the field');
     expect(f).toContain('https://openrouter.ai/api/v1');
     await h.press('\x15');
     await h.type('http://127.0.0.1:9/v1');

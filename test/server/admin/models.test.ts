@@ -1,0 +1,61 @@
+/** GET /admin/models: the live catalog with a count per upstream (the TUI's providers screen). */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statePaths } from '../../../src/config/paths.js';
+import { ConfigStore } from '../../../src/config/store.js';
+import type { AdminContext } from '../../../src/server/admin/context.js';
+import { createAdminApp } from '../../../src/server/admin/index.js';
+import type { ModelsAnswer } from '../../../src/server/admin/models.js';
+import { GenericChatMock } from '../../fixtures/mock-upstream/index.js';
+import { closedPortUrl } from '../../fixtures/ports.js';
+
+const TOKEN = 'models-admin-token';
+let dir: string;
+let open: GenericChatMock;
+let locked: GenericChatMock;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-admin-models-'));
+  open = await new GenericChatMock({ name: 'open', models: ['qwen3-coder', 'deepseek-r1'] }).listen();
+  locked = await new GenericChatMock({ name: 'locked', apiKey: 'right-key', models: ['secret-model'] }).listen();
+});
+afterAll(async () => {
+  await open.close();
+  await locked.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('/admin/models', () => {
+  it('counts the models each upstream lists; one that fails or is down adds nothing', async () => {
+    const store = await ConfigStore.open(statePaths(dir));
+    const created = new Date().toISOString();
+    const down = await closedPortUrl('/v1');
+    await store.update((c) => {
+      c.endpoints.open = { url: open.baseUrl, format: 'a', hasCredential: false, created };
+      c.endpoints.locked = { url: locked.baseUrl, format: 'a', hasCredential: true, created };
+      c.endpoints.down = { url: down, format: 'a', hasCredential: false, created };
+    });
+    const credentials: Record<string, string> = { locked: 'wrong-key' };
+    const ctx = {
+      store,
+      credentials: { get: (slug: string) => credentials[slug], resolve: async () => undefined },
+      daemon: { pid: 1, version: 't', host: '127.0.0.1', port: 4545, startedAt: new Date(), stateDir: dir },
+    } as unknown as AdminContext;
+    const app = await createAdminApp(ctx, { adminToken: TOKEN, version: 't', report: (err) => console.error(err) });
+
+    const unauth = await app.request('/admin/models');
+    expect(unauth.status).toBe(401);
+
+    const res = await app.request('/admin/models', { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as ModelsAnswer;
+    expect(body.counts.open).toBe(2);
+    expect(body.counts.locked).toBeUndefined();
+    expect(body.counts.down).toBeUndefined();
+    expect(body.models.filter((m) => m.provider === 'open').map((m) => m.id).sort()).toEqual(['open/deepseek-r1', 'open/qwen3-coder']);
+    // Built-in providers without a credential are not asked at all.
+    expect(Object.keys(body.counts).filter((k) => ['anthropic', 'openai', 'openrouter', 'gemini'].includes(k))).toEqual([]);
+  });
+});
