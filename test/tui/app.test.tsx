@@ -120,7 +120,7 @@ describe('app shell', () => {
     await t.press('1', '?');
     await until(() => t.stdout.last().includes('Log screen'), 'the help');
     const help = t.stdout.last();
-    for (const text of ['/', 'status filter', 'key filter', 'pause / resume', 'switch screen', 'quit', 'S = streamed']) expect(help).toContain(text);
+    for (const text of ['/', 'status filter', 'key filter', 'pause / resume', 'switch screen', 'quit', 'S streamed, F<n> fell back']) expect(help).toContain(text);
     await t.press('x'); // any key closes it
     await until(() => title().startsWith('TIME'), 'the log again');
     await t.press('q');

@@ -20,7 +20,7 @@ export function Help({ screen, height, onClose }: { screen: ScreenId; height: nu
             {l}
           </Text>
         ) : (
-          <Text key={i} wrap="truncate-end">
+          <Text key={i} wrap="wrap">
             {'  '}
             <Text bold>{l[0].padEnd(keyWidth)}</Text>
             {'  '}

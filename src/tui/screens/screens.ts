@@ -11,7 +11,7 @@ export type ScreenId = (typeof SCREENS)[number]['id'];
 
 export const GLOBAL_KEYS: ReadonlyArray<readonly [string, string]> = [
   ['1-4, Tab, Shift-Tab', 'switch screen'],
-  ['↑ ↓  PgUp PgDn  Home End', 'move'],
+  ['↑ ↓ PgUp PgDn Home End', 'move'],
   ['r', 'refresh from the daemon'],
   ['?', 'this help (any key closes it)'],
   ['q, Ctrl-C', 'quit'],
@@ -19,13 +19,13 @@ export const GLOBAL_KEYS: ReadonlyArray<readonly [string, string]> = [
 
 export const SCREEN_KEYS: Record<ScreenId, ReadonlyArray<readonly [string, string]>> = {
   log: [
-    ['Enter', 'details of the selected request (every field, each attempt)'],
+    ['Enter', 'details of a request: every field, each attempt'],
     ['/', 'filter by text (Enter keeps it, Esc clears it)'],
     ['s', 'status filter: all, ok, 4xx, 5xx, error'],
     ['k', 'key filter: cycle through service keys'],
     ['Space, p', 'pause / resume the live view'],
     ['Esc', 'clear filters, back to the live top'],
-    ['columns', 'S = streamed, F<n> = fell back over n attempts, ERR = no answer'],
+    ['S/F column', 'S streamed, F<n> fell back (n attempts), ERR no answer'],
   ],
   keys: [
     ['n', 'new key (shown once: copy it then)'],
@@ -35,13 +35,13 @@ export const SCREEN_KEYS: Record<ScreenId, ReadonlyArray<readonly [string, strin
     ['a', 'add a group'],
     ['n', 'add a model name to the selected group'],
     ['e, Enter', 'edit the targets of the selected name'],
-    ['[ ]  Shift-↑ Shift-↓', 'move the selected target up / down'],
-    ['d', 'remove the selected group, name or target (asks first)'],
+    ['[ ] Shift-↑ Shift-↓', 'move the selected target up / down'],
+    ['d', 'remove the selected group, name or target (asks)'],
   ],
   providers: [
-    ['c', 'connect: store an API key in the OS keychain (hidden input)'],
-    ['d', 'disconnect a provider / remove an endpoint or local server (asks first)'],
-    ['u', 'set or reset the base URL of a built-in provider'],
+    ['c', 'connect: API key into the OS keychain (hidden input)'],
+    ['d', 'disconnect a provider, remove an endpoint (asks)'],
+    ['u', 'set or reset a built-in provider\'s base URL'],
     ['e', 'add a custom endpoint (OpenAI or Anthropic format)'],
     ['l', 'add a local model server'],
   ],
