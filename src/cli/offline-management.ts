@@ -1,5 +1,5 @@
 /** Management without a daemon: the same operations, straight on config.json (under its lock). */
-import type { StatePaths } from '../config/paths.js';
+import { ensureStateDir, type StatePaths } from '../config/paths.js';
 import { ConfigStore } from '../config/store.js';
 import { createKey, listKeys, revokeKey } from '../keys/operations.js';
 import { CredentialStore } from '../secrets/credentials.js';
@@ -9,6 +9,8 @@ import * as upstreams from '../secrets/operations.js';
 import type { Management } from './management.js';
 
 export async function openOfflineManagement(paths: StatePaths, env: Record<string, string | undefined>): Promise<Management> {
+  // a fresh machine has no state dir yet: the first write (its lock file) needs it, 0700
+  await ensureStateDir(paths.dir);
   const store = await ConfigStore.open(paths);
   const credentials = new CredentialStore(
     createKeychain(env.SVC_PROXY_KEYCHAIN_SERVICE || DEFAULT_KEYCHAIN_SERVICE),
