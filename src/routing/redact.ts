@@ -59,3 +59,42 @@ export function redactForLog(value: unknown, secret: string | undefined): unknow
   }
   return value;
 }
+
+/**
+ * Redaction for the bytes of a passthrough stream, which otherwise reach the client untouched: an
+ * upstream error event may echo the credential or its tail. The common case is one byte search
+ * per chunk (memchr for the secret's last character) and the chunk returned as it is. Only when
+ * the secret's last four characters are there is the chunk split into lines: a line holding the
+ * whole secret is always redacted; one holding just its tail only when it is an error event (or
+ * continues a line from an earlier chunk), so model output that happens to contain four such
+ * characters is left alone. An echo split across two chunks is not seen.
+ */
+export function redactStreamChunk(chunk: Buffer, secret: string | undefined): Buffer {
+  if (!secret || secret.length < MIN_TAIL || !/^[\x21-\x7e]+$/.test(secret)) return chunk;
+  const last = secret.charCodeAt(secret.length - 1);
+  let hit = chunk.indexOf(last);
+  while (hit !== -1 && !endsWithTail(chunk, hit, secret)) hit = chunk.indexOf(last, hit + 1);
+  if (hit === -1) return chunk;
+
+  const tail = secret.slice(-MIN_TAIL);
+  const lines = chunk.toString('latin1').split(/(?<=\n)/);
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.includes(tail)) continue;
+    const continuation = i === 0 && !/^(data|event|id|retry)?:|^\r?\n/.test(line);
+    if (line.includes(secret) || continuation || /error|failed/i.test(line)) {
+      lines[i] = redactSecret(line, secret);
+      changed = true;
+    }
+  }
+  return changed ? Buffer.from(lines.join(''), 'latin1') : chunk;
+}
+
+/** The MIN_TAIL bytes ending at `end` (inclusive) are the secret's last characters. */
+function endsWithTail(buf: Buffer, end: number, secret: string): boolean {
+  if (end < MIN_TAIL - 1) return false;
+  const s = secret.length - 1;
+  for (let k = 1; k < MIN_TAIL; k++) if (buf[end - k] !== secret.charCodeAt(s - k)) return false;
+  return true;
+}

@@ -17,7 +17,7 @@ import type { Dialect, HubError, HubEvent } from '../protocols/hub.js';
 import { SseParser, type SseEvent } from '../protocols/sse.js';
 import type { LogUsage } from '../log/entry.js';
 import type { StreamReasoningCollector } from './reasoning-continuity.js';
-import { redactSecret } from './redact.js';
+import { redactSecret, redactStreamChunk } from './redact.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
 import type { StreamTap } from './stream-tap.js';
@@ -154,7 +154,7 @@ export class PassthroughRelay extends Relay {
       }
       this.commit();
     }
-    this.write(chunk);
+    this.write(redactStreamChunk(chunk, this.o.credential));
   };
 
   protected onEnd = (): void => {
