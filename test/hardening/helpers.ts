@@ -6,11 +6,19 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { expect } from 'vitest';
-import { startDaemon, stopDaemon, TEST_CREDENTIALS, type TestDaemon } from '../fixtures/daemon.js';
+import { startDaemon, stopDaemon, type TestDaemon } from '../fixtures/daemon.js';
 import { AnthropicMock, GenericChatMock, ResponsesMock } from '../fixtures/mock-upstream/index.js';
 
-/** Credential of the chat-format custom endpoint `ca` (stored in the 0600 credentials file). */
-export const CA_CREDENTIAL = 'ca-hardening-secret-7Qx9';
+/**
+ * Provider credentials of the lean daemon, with tails no id or timestamp will contain by chance,
+ * so a test can search every output byte for them (and for their last characters). `ca` is the
+ * chat-format custom endpoint; its credential lives in the 0600 credentials file.
+ */
+export const CREDS = {
+  anthropic: 'sk-ant-api03-hardening-key-Zq7Xw',
+  openai: 'sk-proj-hardening-key-Vb4Tj',
+  ca: 'ca-hardening-secret-Mn5Rk',
+} as const;
 
 /** One model per upstream dialect. */
 export const M = {
@@ -35,19 +43,19 @@ export interface Lean {
 export async function startLean(
   opts: { settings?: Record<string, unknown>; env?: Record<string, string>; setup?: (d: TestDaemon) => Promise<void> } = {},
 ): Promise<Lean> {
-  const anthropic = await new AnthropicMock({ apiKey: TEST_CREDENTIALS.ANTHROPIC_API_KEY }).listen();
-  const openai = await new ResponsesMock({ apiKey: TEST_CREDENTIALS.OPENAI_API_KEY }).listen();
-  const chat = await new GenericChatMock({ apiKey: CA_CREDENTIAL, name: 'ca', models: ['qwen3-coder'] }).listen();
+  const anthropic = await new AnthropicMock({ apiKey: CREDS.anthropic }).listen();
+  const openai = await new ResponsesMock({ apiKey: CREDS.openai }).listen();
+  const chat = await new GenericChatMock({ apiKey: CREDS.ca, name: 'ca', models: ['qwen3-coder'] }).listen();
   const mocks = [anthropic, openai, chat];
   let d: TestDaemon;
   try {
     d = await startDaemon({
       settings: opts.settings,
-      env: { ...TEST_CREDENTIALS, ...opts.env },
+      env: { ANTHROPIC_API_KEY: CREDS.anthropic, OPENAI_API_KEY: CREDS.openai, ...opts.env },
       setup: async (t) => {
         await t.cli(['provider', 'set', 'anthropic', '--base-url', anthropic.baseUrl]);
         await t.cli(['provider', 'set', 'openai', '--base-url', openai.baseUrl]);
-        await t.cli(['endpoint', 'add', 'ca', '--url', chat.baseUrl, '--format', 'a', '--insecure-storage'], { input: `${CA_CREDENTIAL}\n` });
+        await t.cli(['endpoint', 'add', 'ca', '--url', chat.baseUrl, '--format', 'a', '--insecure-storage'], { input: `${CREDS.ca}\n` });
         await opts.setup?.(t);
       },
     });
