@@ -4,63 +4,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProtocolError } from '../../../src/protocols/errors.js';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
 import type { EncodeRequestOptions } from '../../../src/protocols/codec.js';
+import { mutatedSamples, onlyProtocolErrors } from '../shared/helpers.js';
 import { goldenFiles } from './helpers.js';
 
 const validRequests = goldenFiles('request-decode').map((g) => g.data.input as Record<string, unknown>);
 const validResponses = goldenFiles('response-decode').map((g) => g.data.input as Record<string, unknown>);
 
-function onlyProtocolErrors(run: () => unknown): void {
-  try {
-    run();
-  } catch (err) {
-    if (!(err instanceof ProtocolError)) throw err;
-    expect(err.status).toBeGreaterThanOrEqual(400);
-    expect(typeof err.code).toBe('string');
-  }
-}
-
-type Path = Array<string | number>;
-
-function paths(v: unknown, at: Path = [], out: Path[] = []): Path[] {
-  out.push(at);
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out));
-  else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) paths(x, [...at, k], out);
-  return out;
-}
-
-type Mutation = 'replace' | 'delete' | 'wrap' | 'stringify';
-
-function mutate(root: unknown, path: Path, op: Mutation, replacement: unknown): unknown {
-  const copy: unknown = structuredClone(root);
-  if (path.length === 0) return replacement;
-  let parent = copy as Record<string | number, unknown>;
-  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-  const last = path[path.length - 1]!;
-  const current = parent[last];
-  if (op === 'delete') {
-    if (Array.isArray(parent)) parent.splice(last as number, 1);
-    else delete parent[last];
-  } else if (op === 'wrap') parent[last] = [current];
-  else if (op === 'stringify') parent[last] = JSON.stringify(current);
-  else parent[last] = replacement;
-  return copy;
-}
-
-const mutated = (samples: ReadonlyArray<unknown>) =>
-  fc
-    .record({
-      sample: fc.constantFrom(...samples),
-      pick: fc.nat(),
-      op: fc.constantFrom<Mutation>('replace', 'delete', 'wrap', 'stringify'),
-      replacement: fc.jsonValue(),
-    })
-    .map(({ sample, pick, op, replacement }) => {
-      const all = paths(sample);
-      return mutate(sample, all[pick % all.length]!, op, replacement);
-    });
+const mutated = (samples: ReadonlyArray<unknown>) => mutatedSamples(samples);
 
 const OPTS: EncodeRequestOptions[] = [
   { replayReasoning: ['unsigned'] },

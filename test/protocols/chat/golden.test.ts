@@ -1,12 +1,13 @@
 /**
  * Golden fixtures for every direction of the Chat codec. Each file holds an input and the exact
- * expected output; CHAT_GOLDEN_UPDATE=1 rewrites `expected` (review the diff: it is the spec).
+ * expected output; UPDATE_GOLDEN=1 rewrites `expected` (review the diff: it is the spec).
  */
 import { describe, expect, it } from 'vitest';
 import type { HubEvent, HubRequest, HubResponse } from '../../../src/protocols/hub.js';
 import type { EncodeRequestOptions, ResponseContext } from '../../../src/protocols/codec.js';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
-import { goldenFiles, parseSse, plain, UPDATE, writeGolden } from './helpers.js';
+import { plain, sseData as parseSse, UPDATE_GOLDEN as UPDATE } from '../shared/helpers.js';
+import { goldenFiles, writeGolden } from './helpers.js';
 
 function check(g: { file: string; path: string; data: Record<string, unknown> }, actual: unknown): void {
   if (UPDATE) {

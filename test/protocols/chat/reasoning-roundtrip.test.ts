@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HubEvent, HubResponse, ReasoningItem } from '../../../src/protocols/hub.js';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
-import { parseSse } from './helpers.js';
+import { sseData as parseSse } from '../shared/helpers.js';
 
 type Json = Record<string, unknown>;
 

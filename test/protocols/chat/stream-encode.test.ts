@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HubEvent } from '../../../src/protocols/hub.js';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
-import { decodePieces, FIXTURES, parseSse } from './helpers.js';
+import { sseData as parseSse } from '../shared/helpers.js';
+import { decodePieces, FIXTURES } from './helpers.js';
 
 type Json = Record<string, unknown>;
 const DIR = join(FIXTURES, 'streams');

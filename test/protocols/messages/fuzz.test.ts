@@ -4,20 +4,10 @@
  * encoded for a Messages upstream, which must hold to the same rule.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { ProtocolError } from '../../../src/protocols/errors.js';
+import { describe, it } from 'vitest';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
-import { fixtureJson, fixtureNames, type Loose } from './helpers.js';
-
-function onlyProtocolErrors(fn: () => unknown): void {
-  try {
-    fn();
-  } catch (e) {
-    if (!(e instanceof ProtocolError)) throw e;
-    expect(e.status).toBeGreaterThanOrEqual(400);
-    expect(typeof e.code).toBe('string');
-  }
-}
+import { awkwardJson, jsonPaths, mutateAt, mutation, onlyProtocolErrors, type Loose } from '../shared/helpers.js';
+import { fixtureJson, fixtureNames } from './helpers.js';
 
 function decodeThenEncode(body: unknown): void {
   onlyProtocolErrors(() => {
@@ -28,30 +18,7 @@ function decodeThenEncode(body: unknown): void {
 
 const seeds: Loose[] = fixtureNames('request-decode', '.json').map((n) => fixtureJson<{ input: Loose }>(`request-decode/${n}.json`).input);
 
-/** Every path (array of keys) into a JSON value. */
-function paths(v: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(prefix);
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...prefix, i], out));
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) paths(x, [...prefix, k], out);
-  return out;
-}
-
-function mutate(root: Loose, path: (string | number)[], replacement: unknown, del: boolean): Loose {
-  if (path.length === 0) return replacement;
-  const copy = structuredClone(root);
-  let node = copy;
-  for (const k of path.slice(0, -1)) node = node[k];
-  const last = path[path.length - 1]!;
-  if (del && Array.isArray(node)) node.splice(Number(last), 1);
-  else if (del) delete node[last];
-  else node[last] = replacement;
-  return copy;
-}
-
-const jsonish = fc.oneof(
-  fc.jsonValue(),
-  fc.constantFrom(null, '', 0, -1, 1e308, true, [], {}, 'svcp1.', 'svcp1.eyJraW5kIjoib3BlbmFpIn0', '__proto__', { type: 'text' }, { type: 'tool_use' }, { type: 'ephemeral' }),
-);
+const jsonish = awkwardJson;
 
 describe('Messages codec never throws anything but a ProtocolError', () => {
   it('arbitrary JSON bodies', () => {
@@ -84,9 +51,9 @@ describe('Messages codec never throws anything but a ProtocolError', () => {
   });
 
   it('valid requests with one part replaced, deleted or retyped', () => {
-    const cases = seeds.flatMap((seed) => paths(seed).map((p) => ({ seed, p })));
+    const cases = seeds.flatMap((seed) => jsonPaths(seed).map((p) => ({ seed, p })));
     fc.assert(
-      fc.property(fc.constantFrom(...cases), jsonish, fc.boolean(), ({ seed, p }, replacement, del) => decodeThenEncode(mutate(seed, p, replacement, del))),
+      fc.property(fc.constantFrom(...cases), mutation, ({ seed, p }, m) => decodeThenEncode(mutateAt(seed, p, m))),
       { numRuns: 2000 },
     );
   });

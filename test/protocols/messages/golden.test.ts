@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import type { EncodeRequestOptions, ResponseContext } from '../../../src/protocols/codec.js';
 import type { HubEvent, HubRequest, HubResponse } from '../../../src/protocols/hub.js';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
+import { UPDATE_GOLDEN as UPDATE } from '../shared/helpers.js';
 import { FIXTURES, fixtureJson, fixtureNames } from './helpers.js';
 
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 interface Fixture {
   input: unknown;

@@ -4,7 +4,8 @@ import { ProtocolError } from '../../../src/protocols/errors.js';
 import type { HubRequest, Item } from '../../../src/protocols/hub.js';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
 import { FALLBACK_MAX_TOKENS } from '../../../src/protocols/messages/request-encode.js';
-import { fixtureJson, type Loose } from './helpers.js';
+import type { Loose } from '../shared/helpers.js';
+import { fixtureJson } from './helpers.js';
 
 const ANTHROPIC: EncodeRequestOptions = { replayReasoning: ['anthropic', 'anthropic_redacted'], defaultMaxTokens: 8192, keepCacheControl: true };
 

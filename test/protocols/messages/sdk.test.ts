@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubEvent, HubResponse } from '../../../src/protocols/hub.js';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
 import { unpackOrigin } from '../../../src/protocols/reasoning-envelope.js';
-import { decodeChunks, fixtureBytes, fixtureJson } from './helpers.js';
+import { decodeChunks } from '../shared/helpers.js';
+import { fixtureBytes, fixtureJson } from './helpers.js';
 
 type Answer = { kind: 'sse'; text: string } | { kind: 'json'; body: unknown };
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
 import type { HubEvent } from '../../../src/protocols/hub.js';
-import { decodeChunks, fixtureBytes, fixtureJson, fixtureNames, prng, randomOffsets, splitAt } from './helpers.js';
+import { decodeChunks, everySplit, splitAt } from '../shared/helpers.js';
+import { fixtureBytes, fixtureJson, fixtureNames } from './helpers.js';
 
 const names = fixtureNames('streams', '.sse');
 
@@ -18,20 +19,10 @@ describe('Messages stream decoder (upstream SSE → hub events)', () => {
       expect(decodeChunks(messagesCodec.createStreamDecoder(), [bytes])).toEqual(expected);
     });
 
-    it(`${name}: split into two at every byte offset (incl. inside UTF-8 sequences)`, () => {
-      for (let k = 1; k < bytes.length; k++) {
-        const got = decodeChunks(messagesCodec.createStreamDecoder(), splitAt(bytes, [k]));
-        if (JSON.stringify(got) !== JSON.stringify(expected)) expect({ offset: k, got }).toEqual({ offset: k, got: expected });
-      }
-    });
-
-    it(`${name}: one byte at a time, and 300 random multi-way splits`, () => {
-      const single = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
-      expect(decodeChunks(messagesCodec.createStreamDecoder(), splitAt(bytes, single))).toEqual(expected);
-      const rnd = prng(name.length * 7919);
-      for (let r = 0; r < 300; r++) {
-        const offsets = randomOffsets(bytes.length, rnd);
-        expect(decodeChunks(messagesCodec.createStreamDecoder(), splitAt(bytes, offsets))).toEqual(expected);
+    it(`${name}: the same events however the bytes are cut (every offset incl. inside UTF-8 sequences, byte by byte, 300 random cuts)`, () => {
+      for (const pieces of everySplit(bytes, 300, name.length * 7919)) {
+        const got = decodeChunks(messagesCodec.createStreamDecoder(), pieces);
+        if (JSON.stringify(got) !== JSON.stringify(expected)) expect({ cut: pieces.map((p) => p.length), got }).toEqual({ cut: pieces.map((p) => p.length), got: expected });
       }
     });
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { HubEvent, ReasoningOrigin } from '../../../src/protocols/hub.js';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
 import { packOrigin } from '../../../src/protocols/reasoning-envelope.js';
-import { decodeChunks, parseSse, type Loose } from './helpers.js';
+import { decodeChunks, parseSseEvents, type Loose } from '../shared/helpers.js';
 
 const ctx = { model: 'openrouter/x/y', idSuffix: 't' };
 
@@ -13,7 +13,7 @@ function encodeAll(events: HubEvent[]): string {
 }
 
 function sseEvents(text: string): Array<{ event?: string; data: Loose }> {
-  return parseSse([Buffer.from(text)]).map((e) => ({ event: e.event, data: JSON.parse(e.data) }));
+  return parseSseEvents([Buffer.from(text)]).map((e) => ({ event: e.event, data: JSON.parse(e.data) }));
 }
 
 describe('Messages stream encoder: regressions', () => {

@@ -4,45 +4,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProtocolError } from '../../../src/protocols/errors.js';
 import type { HubEvent } from '../../../src/protocols/hub.js';
 import { responsesCodec } from '../../../src/protocols/responses/index.js';
+import { mutatedSamples, onlyProtocolErrors } from '../shared/helpers.js';
 import { fixtureNames, jsonFixture } from './fixtures.js';
 
-function onlyProtocolErrors(fn: () => unknown): void {
-  try {
-    fn();
-  } catch (err) {
-    if (!(err instanceof ProtocolError)) throw err;
-    expect(err.status).toBeGreaterThanOrEqual(400);
-    expect(typeof err.code).toBe('string');
-  }
-}
-
 type Json = unknown;
-
-/** Every path (list of keys) into a JSON value. */
-function paths(value: Json, prefix: Array<string | number> = []): Array<Array<string | number>> {
-  const out: Array<Array<string | number>> = [prefix];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...paths(v, [...prefix, i])));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]));
-  return out;
-}
-
-function mutate(value: Json, path: Array<string | number>, op: 'replace' | 'delete' | 'wrap', replacement: Json): Json {
-  if (path.length === 0) return op === 'wrap' ? [value] : op === 'delete' ? undefined : replacement;
-  const copy: Json = structuredClone(value);
-  let parent = copy as Record<string | number, Json>;
-  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, Json>;
-  const last = path[path.length - 1]!;
-  if (op === 'delete') {
-    if (Array.isArray(parent)) parent.splice(Number(last), 1);
-    else delete parent[last];
-  } else {
-    parent[last] = op === 'wrap' ? [parent[last]] : replacement;
-  }
-  return copy;
-}
 
 const validRequests = fixtureNames('request-decode').map((n) => jsonFixture<{ request: Json }>('request-decode', `${n}.json`).request);
 
@@ -58,12 +25,7 @@ describe('responses codec never throws anything but ProtocolError', () => {
   });
 
   it('decodeRequest (and then encodeRequest) on mutated valid requests', () => {
-    const arb = fc
-      .tuple(fc.constantFrom(...validRequests), fc.nat(), fc.constantFrom('replace' as const, 'delete' as const, 'wrap' as const), fc.jsonValue({ maxDepth: 3 }))
-      .map(([req, n, op, replacement]) => {
-        const all = paths(req);
-        return mutate(req, all[n % all.length]!, op, replacement);
-      });
+    const arb = mutatedSamples(validRequests);
     fc.assert(
       fc.property(arb, (body) =>
         onlyProtocolErrors(() => {
@@ -77,12 +39,7 @@ describe('responses codec never throws anything but ProtocolError', () => {
 
   it('decodeResponse on arbitrary and mutated bodies', () => {
     const valid = fixtureNames('response-decode').map((n) => jsonFixture<{ body: Json }>('response-decode', `${n}.json`).body);
-    const mutated = fc
-      .tuple(fc.constantFrom(...valid), fc.nat(), fc.constantFrom('replace' as const, 'delete' as const, 'wrap' as const), fc.jsonValue({ maxDepth: 3 }))
-      .map(([body, n, op, replacement]) => {
-        const all = paths(body);
-        return mutate(body, all[n % all.length]!, op, replacement);
-      });
+    const mutated = mutatedSamples(valid);
     fc.assert(fc.property(fc.oneof(fc.jsonValue(), mutated), (body) => onlyProtocolErrors(() => responsesCodec.decodeResponse(body))), { numRuns: 2000 });
   });
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubEvent, HubRequest, Item, OutputItem } from '../../../src/protocols/hub.js';
 import { responsesCodec } from '../../../src/protocols/responses/index.js';
 import { startResponsesMock, type ResponsesMock } from '../../fixtures/mock-upstream/index.js';
-import { replay } from './replay.js';
+import { decodeChunks as replay } from '../shared/helpers.js';
 
 let mock: ResponsesMock;
 

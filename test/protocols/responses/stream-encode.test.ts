@@ -4,7 +4,7 @@ import type { HubEvent } from '../../../src/protocols/hub.js';
 import { responsesCodec } from '../../../src/protocols/responses/index.js';
 import { SseParser, type SseEvent } from '../../../src/protocols/sse.js';
 import { jsonFixture } from './fixtures.js';
-import { replay } from './replay.js';
+import { decodeChunks as replay } from '../shared/helpers.js';
 
 type Wire = Record<string, unknown> & { type: string; sequence_number: number };
 

@@ -4,6 +4,7 @@
  * check used by the property tests.
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { StreamDecoder, StreamEncoder } from '../../../src/protocols/codec.js';
 import { ProtocolError } from '../../../src/protocols/errors.js';
@@ -115,17 +116,70 @@ export function namesIn(dir: string, ext: string): string[] {
 }
 
 /** Runs `fn`; anything it throws must be a clean ProtocolError (a 4xx/5xx with a stable code). */
-export function onlyProtocolErrors(fn: () => unknown): ProtocolError | undefined {
+export function onlyProtocolErrors(fn: () => unknown): void {
   try {
     fn();
-    return undefined;
   } catch (err) {
     if (!(err instanceof ProtocolError)) throw err;
     expect(err.status).toBeGreaterThanOrEqual(400);
     expect(typeof err.code).toBe('string');
     expect(err.code.length).toBeGreaterThan(0);
-    return err;
   }
+}
+
+export type JsonPath = Array<string | number>;
+
+/** Every path (list of keys, the root included) into a JSON value. */
+export function jsonPaths(v: unknown, at: JsonPath = [], out: JsonPath[] = []): JsonPath[] {
+  out.push(at);
+  if (Array.isArray(v)) v.forEach((x, i) => jsonPaths(x, [...at, i], out));
+  else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) jsonPaths(x, [...at, k], out);
+  return out;
+}
+
+export type Mutation = { op: 'replace'; value: unknown } | { op: 'delete' } | { op: 'wrap' } | { op: 'stringify' };
+
+/** A copy of `root` with the part at `path` replaced, removed, wrapped in an array or turned into its JSON text. */
+export function mutateAt(root: unknown, path: JsonPath, m: Mutation): unknown {
+  // At the root "delete" leaves JSON null, so the result is still a JSON value.
+  if (path.length === 0) return m.op === 'replace' ? m.value : m.op === 'wrap' ? [root] : m.op === 'stringify' ? JSON.stringify(root) : null;
+  const copy: unknown = structuredClone(root);
+  let parent = copy as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+  const last = path[path.length - 1]!;
+  if (m.op === 'delete') {
+    if (Array.isArray(parent)) parent.splice(Number(last), 1);
+    else delete parent[last];
+  } else if (m.op === 'wrap') parent[last] = [parent[last]];
+  else if (m.op === 'stringify') parent[last] = JSON.stringify(parent[last]);
+  else parent[last] = m.value;
+  return copy;
+}
+
+/** Values that trip up codecs more often than random JSON does. */
+export const awkwardJson: fc.Arbitrary<unknown> = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.constantFrom(null, '', 0, -1, 1e308, true, [], {}, 'svcp1.', 'svcp1.eyJraW5kIjoib3BlbmFpIn0', '__proto__', 'data:image/png;base64,', { type: 'text' }, { type: 'tool_use' }, { type: 'ephemeral' }),
+);
+
+export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  awkwardJson.map((value): Mutation => ({ op: 'replace', value })),
+  fc.constantFrom<Mutation>({ op: 'delete' }, { op: 'wrap' }, { op: 'stringify' }),
+);
+
+/** One of `samples` with `edits` random parts replaced, removed, wrapped or stringified ("valid-ish" input). */
+export function mutatedSamples(samples: ReadonlyArray<unknown>, edits: { minLength: number; maxLength: number } = { minLength: 1, maxLength: 1 }): fc.Arbitrary<unknown> {
+  return fc.tuple(fc.constantFrom(...samples), fc.nat(), fc.array(mutation, edits)).map(([sample, pick, ms]) => mutateAll(sample, pick, ms));
+}
+
+/** Applies mutations one after the other, each at a path chosen from `pick` among the current value's paths. */
+export function mutateAll(value: unknown, pick: number, ms: ReadonlyArray<Mutation>): unknown {
+  let out = value;
+  ms.forEach((m, i) => {
+    const all = jsonPaths(out);
+    out = mutateAt(out, all[(pick + i * 7919) % all.length]!, m);
+  });
+  return out;
 }
 
 /** Wire JSON viewed loosely, for assertions on deep paths of encoded bodies. */
