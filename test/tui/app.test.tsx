@@ -189,6 +189,13 @@ describe('daemon loss', () => {
     await h.d.daemon.stop('test');
     let f = await h.waitFor((fr) => fr.includes('daemon stopped — reconnecting'), 'the lost banner');
     expect(f).toContain('old/one'); // what was shown stays
+    // An action meanwhile says the daemon is away instead of doing nothing.
+    await h.press('2', 'n');
+    await h.waitFor((fr) => fr.includes('Name for the new key:'), 'the prompt');
+    await h.type('while-away');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('The daemon is not reachable right now; nothing was changed.'), 'the away note');
+    await h.press('1');
     second = await startInProcess({ stateDir: h.d.dir });
     const port = second.daemon.port;
     f = await h.waitFor((fr) => fr.includes(`● daemon 127.0.0.1:${port}`), 'the reconnect');
@@ -203,6 +210,6 @@ describe('daemon loss', () => {
     await h.press(KEYS.enter);
     await h.waitFor((fr) => fr.includes('Key "after-restart" created'), 'the key');
     const keys = (await second.admin('GET', '/admin/keys')).json() as { keys: { name: string }[] };
-    expect(keys.keys.map((k) => k.name)).toContain('after-restart');
+    expect(keys.keys.map((k) => k.name)).toEqual(['after-restart']);
   });
 });

@@ -7,6 +7,9 @@ export interface Flash {
   text: string;
 }
 
+/** What an action says while the daemon is away (the status line says it is reconnecting). */
+export const DAEMON_AWAY: Flash = { kind: 'error', text: 'The daemon is not reachable right now; nothing was changed. Try again once it is back.' };
+
 export function Message({ flash }: { flash: Flash | undefined }) {
   const theme = useTheme();
   if (!flash) return <Text> </Text>;

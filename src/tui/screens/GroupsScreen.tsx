@@ -9,7 +9,7 @@ import { useRef, useState } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { GroupDetail } from '../../config/groups.js';
 import { Confirm } from '../components/Confirm.js';
-import { Message, type Flash } from '../components/Message.js';
+import { DAEMON_AWAY, Message, type Flash } from '../components/Message.js';
 import { TextField } from '../components/TextField.js';
 import { Wizard } from '../components/Wizard.js';
 import { clip } from '../format.js';
@@ -77,7 +77,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
 
   const act = (what: () => Promise<Flash>, then?: () => void) => {
     setMode({ kind: 'list' });
-    if (!backend) return;
+    if (!backend) return setFlash(DAEMON_AWAY);
     void (async () => {
       try {
         setFlash(await what());

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { CreatedKey, KeyInfo } from '../../keys/operations.js';
 import { Confirm } from '../components/Confirm.js';
-import { Message, type Flash } from '../components/Message.js';
+import { DAEMON_AWAY, Message, type Flash } from '../components/Message.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { ago } from '../format.js';
@@ -67,7 +67,8 @@ export function KeysScreen({ width, height }: { width: number; height: number })
 
   const create = (name: string) => {
     setMode({ kind: 'list' });
-    if (!name.trim() || !backend) return;
+    if (!name.trim()) return;
+    if (!backend) return setFlash(DAEMON_AWAY);
     void (async () => {
       try {
         const created = await backend.management.createKey(name.trim());
@@ -82,7 +83,7 @@ export function KeysScreen({ width, height }: { width: number; height: number })
 
   const revoke = (key: KeyInfo) => {
     setMode({ kind: 'list' });
-    if (!backend) return;
+    if (!backend) return setFlash(DAEMON_AWAY);
     void run(async () => {
       const r = await backend.management.revokeKey(key.id);
       return r.alreadyRevoked ? { kind: 'info', text: `Key "${r.name}" was already revoked.` } : { kind: 'ok', text: `Key "${r.name}" revoked: it no longer works.` };

@@ -11,7 +11,7 @@ import { useLatestState } from '../hooks/use-latest-state.js';
 import { AdminApiError } from '../../cli/admin-client.js';
 import type { ConnectResult } from '../../secrets/operations.js';
 import { Confirm } from '../components/Confirm.js';
-import { Message, type Flash } from '../components/Message.js';
+import { DAEMON_AWAY, Message, type Flash } from '../components/Message.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { Wizard } from '../components/Wizard.js';
@@ -66,7 +66,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
 
   const act = (what: () => Promise<Flash>) => {
     setMode({ kind: 'list' });
-    if (!backend) return;
+    if (!backend) return setFlash(DAEMON_AWAY);
     void (async () => {
       try {
         setFlash(await what());
@@ -80,9 +80,10 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
 
   const connect = (name: string, secret: string, insecureStorage: boolean) => {
     setMode({ kind: 'list' });
-    if (!backend || !secret.trim()) {
-      if (!secret.trim()) setFlash({ kind: 'info', text: 'No key given; nothing stored.' });
-      return;
+    if (!secret.trim()) return setFlash({ kind: 'info', text: 'No key given; nothing stored.' });
+    if (!backend) {
+      pendingSecret.current = null;
+      return setFlash(DAEMON_AWAY);
     }
     void (async () => {
       try {
