@@ -276,7 +276,7 @@ class GenerateRequest {
       decoder: codecs[p.adapter.dialect].createStreamDecoder(),
       encoder: codecs[dialect].createStreamEncoder(ctx),
       toolNames: built.toolNames,
-      collector: dialect === 'responses' ? undefined : new StreamReasoningCollector(x.cache, p.slug, dialect === 'chat'),
+      collector: new StreamReasoningCollector(x.cache, p.slug, dialect === 'chat'),
     }).run();
   }
 
@@ -334,7 +334,8 @@ class GenerateRequest {
         return invalid(`unexpected answer: ${err.message}`);
       }
       if (built.toolNames) restoreResponseToolNames(hubRes, built.toolNames);
-      if (dialect !== 'responses') rememberOutput(x.cache, p.slug, hubRes.output, dialect === 'chat');
+      // reasoning only for Chat clients (the others carry it themselves); thought signatures for all
+      rememberOutput(x.cache, p.slug, hubRes.output, dialect === 'chat');
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;
       client = x.services.codecs[dialect].encodeResponse(hubRes, dialect === 'chat' ? { model, includeUsage: this.includeUsage } : { model });

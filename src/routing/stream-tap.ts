@@ -21,8 +21,6 @@ const QUOTE = 0x22;
 const SIGNATURE = Buffer.from('"thought_signature"');
 /** Bytes kept from the end of the stream: the last events live there. */
 const TAIL = 16 * 1024;
-/** The terminal event is looked for this close to the end. */
-const TERMINAL_TAIL = 512;
 /** Data lines read from the end (usage chunk, message_delta, completed, error, [DONE] …). */
 const LAST_EVENTS = 4;
 /** A last event longer than this (a whole Responses output) is not parsed: only its usage is read. */
@@ -30,7 +28,8 @@ const MAX_TAIL_EVENT = 64 * 1024;
 /** Longest first event / signature line we assemble; longer ones are forwarded but not read. */
 const MAX_LINE = 4 * 1024 * 1024;
 
-const TERMINATORS: Readonly<Record<Dialect, readonly string[]>> = {
+/** The last event of a complete stream (Chat's `[DONE]` stands for its terminator line). */
+const TERMINAL_TYPES: Readonly<Record<Dialect, readonly string[]>> = {
   chat: ['[DONE]'],
   messages: ['message_stop'],
   responses: ['response.completed', 'response.incomplete', 'response.failed'],
@@ -85,9 +84,7 @@ export class StreamTap {
     this.lineParts = [];
     if (this.recent.length === 0) return false;
     const joined = this.recent.length === 1 ? this.recent[0]! : Buffer.concat(this.recent, this.recentBytes);
-    this.readTail(joined);
-    const end = joined.subarray(Math.max(0, joined.length - TERMINAL_TAIL));
-    return TERMINATORS[this.dialect].some((t) => end.includes(t));
+    return this.readTail(joined);
   }
 
   /** The `sequence_number` of the last Responses event seen (for a final error event), or -1. */
@@ -139,7 +136,8 @@ export class StreamTap {
   // -------------------------------------------------------------------------------------------
   // tail: the last events
 
-  private readTail(joined: Buffer): void {
+  /** Read the last events; true when the very last one is the dialect's terminal event. */
+  private readTail(joined: Buffer): boolean {
     const lines: Buffer[] = [];
     let truncated: Buffer | undefined;
     let end = joined.length;
@@ -147,13 +145,13 @@ export class StreamTap {
       const lf = joined.lastIndexOf(LF, end - 1);
       if (lf === -1 && this.dropped) {
         // the line began in a chunk no longer kept
-        truncated = joined.subarray(0, end);
+        if (lines.length === 0) truncated = joined.subarray(0, end);
         break;
       }
       const line = joined.subarray(lf + 1, end);
       if (isDataLine(line)) {
         if (line.length > MAX_TAIL_EVENT) {
-          truncated = line;
+          if (lines.length === 0) truncated = line;
           break;
         }
         lines.push(line);
@@ -162,38 +160,48 @@ export class StreamTap {
       end = lf;
     }
     // stream order: oldest first (later usage wins)
-    if (truncated) this.readTruncatedUsage(truncated);
-    for (let i = lines.length - 1; i >= 0; i--) this.readEvent(lines[i]!, false);
+    let lastType: string | undefined;
+    for (let i = lines.length - 1; i >= 0; i--) lastType = this.readEvent(lines[i]!, false);
+    if (truncated) {
+      // a huge last event: only Responses ends with one (response.completed/incomplete/failed
+      // carry the whole response); it is terminal when it holds the final usage object
+      return this.readTruncatedUsage(truncated) && this.dialect === 'responses';
+    }
+    return lastType !== undefined && TERMINAL_TYPES[this.dialect].includes(lastType);
   }
 
   /** A huge last event (e.g. `response.completed` with the whole output): read its usage object only. */
-  private readTruncatedUsage(part: Buffer): void {
+  private readTruncatedUsage(part: Buffer): boolean {
     const at = part.lastIndexOf('"usage":{');
-    if (at === -1) return;
+    if (at === -1) return false;
     const open = at + '"usage":'.length;
     const close = objectEnd(part, open);
-    if (close === -1) return;
+    if (close === -1) return false;
     try {
       const u = JSON.parse(part.toString('utf8', open, close)) as unknown;
-      if (typeof u === 'object' && u !== null) this.usage = mergeUsage(this.usage, readUsageObject(u as Record<string, unknown>, this.dialect));
+      if (typeof u !== 'object' || u === null) return false;
+      const usage = readUsageObject(u as Record<string, unknown>, this.dialect);
+      this.usage = mergeUsage(this.usage, usage);
+      return usage !== undefined;
     } catch {
-      // not a usage object after all
+      return false; // not a usage object after all
     }
   }
 
-  private readEvent(line: Buffer, opening: boolean): void {
+  /** Read one `data:` event; returns its type (`[DONE]` for Chat's terminator). */
+  private readEvent(line: Buffer, opening: boolean): string | undefined {
     let start = line.indexOf(0x3a) + 1; // after "data:"
     if (line[start] === 0x20) start++;
     let end = line.length;
     if (end > start && line[end - 1] === 0x0d) end--;
-    if (end - start === 6 && line.toString('latin1', start, end) === '[DONE]') return;
+    if (end - start === 6 && line.toString('latin1', start, end) === '[DONE]') return '[DONE]';
     let event: unknown;
     try {
       event = JSON.parse(line.toString('utf8', start, end));
     } catch {
-      return;
+      return undefined;
     }
-    if (typeof event !== 'object' || event === null) return;
+    if (typeof event !== 'object' || event === null) return undefined;
     const obj = event as Record<string, unknown>;
     this.usage = mergeUsage(this.usage, readEventUsage(obj, this.dialect));
     const error = describeStreamError(obj, this.dialect);
@@ -202,6 +210,7 @@ export class StreamTap {
       this.error ??= error;
     }
     if (this.onSignature) readSignatures(obj, this.onSignature);
+    return typeof obj.type === 'string' ? obj.type : undefined;
   }
 
   // -------------------------------------------------------------------------------------------

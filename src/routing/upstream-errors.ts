@@ -43,10 +43,18 @@ export function upstreamFailure(
 ): UpstreamFailure {
   const parsed = parseErrorBody(body);
   if (!parsed) {
+    const message = redactSecret(`${slug}: upstream answered HTTP ${status} with ${describeNonJson(body, contentType)}`, credential);
+    // A 4xx keeps its status even as an HTML page (Cloudflare's 413 in front of Anthropic): the
+    // client must not retry what cannot succeed. 2xx and 5xx garbage is a bad gateway.
+    if (status >= 400 && status < 500) {
+      const failure: UpstreamFailure = { status, code: codeForStatus(status), message, upstreamStatus: status };
+      if (retryAfter && status === 429) failure.retryAfter = retryAfter;
+      return failure;
+    }
     return {
       status: 502,
       code: 'upstream_invalid_response',
-      message: redactSecret(`${slug}: upstream answered HTTP ${status} with ${describeNonJson(body, contentType)}`, credential),
+      message,
       // a 2xx that is not JSON is the upstream's failure, like a 502
       upstreamStatus: status >= 200 && status < 300 ? 502 : status,
     };

@@ -151,3 +151,22 @@ describe('tool names over 64 characters', () => {
     expect(h.mocks.anthropic.lastGeneration().body.tools[0].name).toBe(long);
   });
 });
+
+describe('Gemini thought signatures through a Responses client', () => {
+  it('are put back on the replayed function_call item', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const tools = [{ type: 'function' as const, name: 'get_weather', parameters: weatherTool.function.parameters, strict: false }];
+    const first = await client.responses.create({ model: 'gemini/gemini-3-pro-preview', input: 'weather?', tools });
+    const fc = first.output.find((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
+    const second = await client.responses.create({
+      model: 'gemini/gemini-3-pro-preview',
+      tools,
+      input: [
+        { role: 'user', content: 'weather?' },
+        { type: 'function_call', call_id: fc.call_id, name: fc.name, arguments: fc.arguments },
+        { type: 'function_call_output', call_id: fc.call_id, output: 'sunny' },
+      ],
+    });
+    expect(second.output_text).toBe('Tool said: sunny');
+  });
+});

@@ -83,13 +83,19 @@ describe('StreamTap', () => {
     expect(tap.usage?.input).toBe(120);
   });
 
-  it('reads the usage of a last event larger than it keeps (a long Responses output)', () => {
-    const huge = 'x'.repeat(200_000);
-    const text = responsesStream.replace('"status":"completed",', `"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"${huge}"}]}],`);
-    const tap = new StreamTap('responses');
-    feed(tap, text, Array.from({ length: 60 }, (_, i) => (i + 1) * 4000));
-    expect(tap.usage).toEqual({ input: 120, output: 30, cached: 64, reasoning: 12 });
-  });
+  for (const size of [600, 20_000, 200_000]) {
+    it(`a last Responses event of ${size} bytes: terminal, and its usage read`, () => {
+      const big = 'x'.repeat(size);
+      const text = responsesStream.replace('"status":"completed",', `"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"${big}"}]}],`);
+      for (const step of [1000, 4000, 1 << 20]) {
+        const tap = new StreamTap('responses');
+        const cuts = [];
+        for (let c = step; c < text.length; c += step) cuts.push(c);
+        expect(feed(tap, text, cuts), `step ${step}`).toBe(true);
+        expect(tap.usage).toEqual({ input: 120, output: 30, cached: 64, reasoning: 12 });
+      }
+    });
+  }
 
   it('notices a stream cut short, and upstream error events', () => {
     const cut = new StreamTap('messages');

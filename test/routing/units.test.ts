@@ -211,6 +211,12 @@ describe('upstream error shapes', () => {
   it('non-JSON bodies → 502 upstream_invalid_response; 2xx bodies map their implied status', () => {
     expect(upstreamFailure('p', 502, buf('<html><title>Bad Gateway</title></html>'), 'text/html', undefined)).toMatchObject({ status: 502, code: 'upstream_invalid_response', upstreamStatus: 502 });
     expect(upstreamFailure('p', 200, buf('not json'), 'application/json', undefined)).toMatchObject({ status: 502, upstreamStatus: 502 });
+    // a 4xx page keeps its status (Cloudflare's 413 in front of Anthropic)
+    expect(upstreamFailure('anthropic', 413, buf('<html><title>413 Request Entity Too Large</title></html>'), 'text/html', undefined)).toMatchObject({
+      status: 413,
+      code: 'upstream_request_too_large',
+      message: 'anthropic: upstream answered HTTP 413 with an HTML page ("413 Request Entity Too Large")',
+    });
     expect(upstreamFailure('p', 200, buf({ type: 'error', error: { type: 'rate_limit_error', message: 'x' } }), undefined, undefined).status).toBe(429);
     expect(isErrorBody({ error: { message: 'x' } })).toBe(true);
     expect(isErrorBody({ id: 'r', output: [], error: null })).toBe(false);
