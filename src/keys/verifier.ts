@@ -70,8 +70,8 @@ export class KeyVerifier {
   }
 }
 
-/** Compare two equal-length ASCII strings without an early exit. */
-function constantTimeEqual(a: string, b: string): boolean {
+/** Compare two equal-length ASCII strings without an early exit (exported for its test). */
+export function constantTimeEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
