@@ -5,13 +5,12 @@
  * parser and its ChatCompletionStream accumulator must rebuild the text and tool calls.
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubEvent, HubResponse } from '../../../src/protocols/hub.js';
 import { chatCodec, wantsStreamUsage } from '../../../src/protocols/chat/index.js';
+import { startAnswerServer, type AnswerServer } from '../shared/answer-server.js';
 import { decodePieces, FIXTURES } from './helpers.js';
 
 function upstreamEvents(fixture: string): HubEvent[] {
@@ -30,40 +29,22 @@ const WHOLE: HubResponse = {
   usage: { inputTokens: 7, outputTokens: 9, cacheReadTokens: 2 },
 };
 
-let server: Server;
+let server: AnswerServer;
 let client: OpenAI;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => {
-      const parsed = JSON.parse(body) as { model: string; stream?: boolean };
-      const ctx = { model: `test/${parsed.model}`, created: 1750000000, includeUsage: wantsStreamUsage(parsed) };
-      if (!parsed.stream) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(chatCodec.encodeResponse(WHOLE, ctx)));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const enc = chatCodec.createStreamEncoder(ctx);
-      // One write per event, as the relay flushes them.
-      for (const ev of upstreamEvents(parsed.model)) {
-        const text = enc.encode(ev);
-        if (text) res.write(text);
-      }
-      res.end();
-    });
+  server = await startAnswerServer(({ body }) => {
+    const model = body.model as string;
+    const ctx = { model: `test/${model}`, created: 1750000000, includeUsage: wantsStreamUsage(body) };
+    if (!body.stream) return { json: chatCodec.encodeResponse(WHOLE, ctx) };
+    // One write per event, as the relay flushes them.
+    const enc = chatCodec.createStreamEncoder(ctx);
+    return { sse: upstreamEvents(model).map((ev) => enc.encode(ev)) };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'x', maxRetries: 0, timeout: 10_000 });
+  client = new OpenAI({ baseURL: `${server.origin}/v1`, apiKey: 'x', maxRetries: 0, timeout: 10_000 });
 });
 
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server.close());
 
 const messages = [{ role: 'user' as const, content: 'hi' }];
 

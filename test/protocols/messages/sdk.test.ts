@@ -4,57 +4,27 @@
  * accumulator must produce the expected message.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubEvent, HubResponse } from '../../../src/protocols/hub.js';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
 import { unpackOrigin } from '../../../src/protocols/reasoning-envelope.js';
+import { startAnswerServer, type Answer, type AnswerServer } from '../shared/answer-server.js';
 import { decodeChunks } from '../shared/helpers.js';
 import { fixtureBytes, fixtureJson } from './helpers.js';
 
-type Answer = { kind: 'sse'; text: string } | { kind: 'json'; body: unknown };
-
-let server: Server;
+let server: AnswerServer;
 let client: Anthropic;
+/** What the next request gets: SSE text sent in 7-byte chunks, or a JSON body. */
 let answer: Answer;
-let lastRequest: Record<string, unknown> | undefined;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      lastRequest = JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>;
-      if (answer.kind === 'json') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer.body));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      // Small chunks with a pause between: boundaries fall inside events and UTF-8 sequences.
-      const bytes = Buffer.from(answer.text);
-      let at = 0;
-      const pump = (): void => {
-        if (at >= bytes.length) {
-          res.end();
-          return;
-        }
-        res.write(bytes.subarray(at, at + 7));
-        at += 7;
-        setImmediate(pump);
-      };
-      pump();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  client = new Anthropic({ apiKey: 'sk-test', baseURL: `http://127.0.0.1:${port}`, maxRetries: 0, timeout: 10_000 });
+  server = await startAnswerServer(() => answer);
+  client = new Anthropic({ apiKey: 'sk-test', baseURL: server.origin, maxRetries: 0, timeout: 10_000 });
 });
 
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server.close());
+
+const lastRequest = (): Record<string, unknown> | undefined => server.received.at(-1)?.body;
 
 const params = { model: 'openrouter/qwen/qwen3-coder', max_tokens: 1024, messages: [{ role: 'user' as const, content: 'weather?' }] };
 
@@ -66,11 +36,11 @@ function sse(events: HubEvent[], model = params.model): string {
 describe('@anthropic-ai/sdk accepts the Messages encoders', () => {
   it('messages.stream().finalMessage(): parallel tool calls serialised, inputs parsed, usage at the end', async () => {
     const { input } = fixtureJson<{ input: HubEvent[] }>('stream-encode/chat-upstream-parallel-tools.json');
-    answer = { kind: 'sse', text: sse(input) };
+    answer = { sse: sse(input), chunkBytes: 7 };
     const texts: string[] = [];
     const stream = client.messages.stream(params).on('text', (t) => texts.push(t));
     const msg = await stream.finalMessage();
-    expect(lastRequest?.stream).toBe(true);
+    expect(lastRequest()?.stream).toBe(true);
     expect(msg.id).toBe('msg_xyz789');
     expect(msg.model).toBe(params.model);
     expect(msg.content.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use', 'tool_use']);
@@ -88,7 +58,7 @@ describe('@anthropic-ai/sdk accepts the Messages encoders', () => {
   it('messages.stream(): an Anthropic thinking signature survives decode → hub → encode intact', async () => {
     const upstream = fixtureBytes('streams/thinking-text-tool.sse');
     const hubEvents = decodeChunks(messagesCodec.createStreamDecoder(), [upstream]);
-    answer = { kind: 'sse', text: sse(hubEvents) };
+    answer = { sse: sse(hubEvents), chunkBytes: 7 };
     const msg = await client.messages.stream(params).finalMessage();
     expect(msg.content[0]).toEqual({ type: 'thinking', thinking: 'Need weather for 東京 🌧️ and Paris.', signature: 'EqQBCkgIARABGAIiQL+sig==' });
     expect(msg.content[1]).toMatchObject({ type: 'text', text: 'Let me check — 天気を確認します 🔎' });
@@ -100,7 +70,7 @@ describe('@anthropic-ai/sdk accepts the Messages encoders', () => {
 
   it('messages.create(): full message with parsed tool input and thinking signatures', async () => {
     const { input, ctx } = fixtureJson<{ input: HubResponse; ctx: { model: string } }>('response-encode/mixed-origins-tool-use.json');
-    answer = { kind: 'json', body: messagesCodec.encodeResponse(input, ctx) };
+    answer = { json: messagesCodec.encodeResponse(input, ctx) };
     const msg = await client.messages.create({ ...params, stream: false });
     expect(msg.content.map((b) => b.type)).toEqual(['thinking', 'thinking', 'thinking', 'redacted_thinking', 'thinking', 'text', 'text', 'tool_use', 'tool_use']);
     expect(msg.content[0]).toMatchObject({ type: 'thinking', signature: 'EqQB' });
@@ -112,7 +82,7 @@ describe('@anthropic-ai/sdk accepts the Messages encoders', () => {
 
   it('messages.create({stream:true}) iterates the raw events in order', async () => {
     const { input } = fixtureJson<{ input: HubEvent[] }>('stream-encode/responses-upstream-usage-at-start.json');
-    answer = { kind: 'sse', text: sse(input) };
+    answer = { sse: sse(input), chunkBytes: 7 };
     const types: string[] = [];
     for await (const ev of await client.messages.create({ ...params, stream: true })) types.push(ev.type);
     expect(types[0]).toBe('message_start');
@@ -122,7 +92,7 @@ describe('@anthropic-ai/sdk accepts the Messages encoders', () => {
 
   it('an upstream failure mid-stream makes the SDK throw with the mapped error type', async () => {
     const { input } = fixtureJson<{ input: HubEvent[] }>('stream-encode/error-after-start.json');
-    answer = { kind: 'sse', text: sse(input) };
+    answer = { sse: sse(input), chunkBytes: 7 };
     const err = await client.messages.stream(params).finalMessage().then(
       () => undefined,
       (e: unknown) => e,

@@ -2,12 +2,11 @@
  * Proves the official `openai` SDK accepts what the encoders write: a local 127.0.0.1 server
  * answers POST /v1/responses with encoder output for a scenario named by the request's model.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubEvent, HubResponse } from '../../../src/protocols/hub.js';
 import { responsesCodec } from '../../../src/protocols/responses/index.js';
+import { startAnswerServer, type AnswerServer } from '../shared/answer-server.js';
 import { jsonFixture } from './fixtures.js';
 
 const toolTurn = jsonFixture<{ events: HubEvent[] }>('stream-encode', 'anthropic-tool-turn.json').events;
@@ -64,42 +63,22 @@ const WHOLE: HubResponse = {
   usage: { inputTokens: 7, outputTokens: 9, cacheReadTokens: 2 },
 };
 
-let server: Server;
+let server: AnswerServer;
 let client: OpenAI;
-const received: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => {
-      const parsed = JSON.parse(body) as { model: string; stream?: boolean };
-      received.push({ url: req.url, ...parsed });
-      const ctx = { model: `test/${parsed.model}`, created: 1750000000 };
-      if (!parsed.stream) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(responsesCodec.encodeResponse(WHOLE, ctx)));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const enc = responsesCodec.createStreamEncoder(ctx);
-      // One write per event, as the proxy flushes them.
-      for (const ev of SCENARIOS[parsed.model] ?? []) {
-        const text = enc.encode(ev);
-        if (text) res.write(text);
-      }
-      res.end();
-    });
+  server = await startAnswerServer(({ body }) => {
+    const model = body.model as string;
+    const ctx = { model: `test/${model}`, created: 1750000000 };
+    if (!body.stream) return { json: responsesCodec.encodeResponse(WHOLE, ctx) };
+    // One write per event, as the proxy flushes them.
+    const enc = responsesCodec.createStreamEncoder(ctx);
+    return { sse: (SCENARIOS[model] ?? []).map((ev) => enc.encode(ev)) };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  client = new OpenAI({ apiKey: 'sk-svc-proxy-test', baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0, timeout: 10_000 });
+  client = new OpenAI({ apiKey: 'sk-svc-proxy-test', baseURL: `${server.origin}/v1`, maxRetries: 0, timeout: 10_000 });
 });
 
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server.close());
 
 describe('the openai SDK accepts the Responses encoders', () => {
   it('responses.create({stream:true}) iterates the whole event sequence', async () => {
@@ -110,7 +89,7 @@ describe('the openai SDK accepts the Responses encoders', () => {
       types.push(event.type);
       if (event.type === 'response.completed') completed = event.response;
     }
-    expect(received.at(-1)).toMatchObject({ url: '/v1/responses', model: 'tool-turn', stream: true });
+    expect(server.received.at(-1)).toMatchObject({ url: '/v1/responses', body: { model: 'tool-turn', stream: true } });
     expect(types[0]).toBe('response.created');
     expect(types.at(-1)).toBe('response.completed');
     expect(completed?.output.map((o) => o.type)).toEqual(['reasoning', 'message', 'function_call']);
