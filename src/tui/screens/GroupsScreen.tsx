@@ -5,18 +5,19 @@
  */
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { GroupDetail } from '../../config/groups.js';
 import { Confirm } from '../components/Confirm.js';
-import { DAEMON_AWAY, Message, type Flash } from '../components/Message.js';
+import { Message, type Flash } from '../components/Message.js';
 import { TextField } from '../components/TextField.js';
 import { Wizard } from '../components/Wizard.js';
 import { clip } from '../format.js';
 import { groupRows, moveTarget, parseTargets, rowId, type GroupRow } from '../groups/rows.js';
 import { moveIndex, windowStart } from '../hooks/cursor.js';
-import { useBackend } from '../hooks/use-link.js';
-import { errorText, useResource } from '../hooks/use-resource.js';
+import { useResource } from '../hooks/use-resource.js';
+import { useAction } from '../hooks/use-action.js';
+import type { TuiBackend } from '../backend.js';
 import { useTheme, type Theme } from '../theme.js';
 
 type Mode =
@@ -57,12 +58,11 @@ function RowLine({ row, selected, width, theme }: { row: GroupRow; selected: boo
 
 export function GroupsScreen({ width, height }: { width: number; height: number }) {
   const theme = useTheme();
-  const backend = useBackend();
   const groups = useResource<GroupDetail[]>(async (b) => Promise.all((await b.groups.list()).map((g) => b.groups.show(g.slug))), { pollMs: 15_000 });
   const [cursor, setCursor, getCursor] = useLatestState(0);
   const start = useRef(0);
   const [mode, setMode, getMode] = useLatestState<Mode>({ kind: 'list' });
-  const [flash, setFlash] = useState<Flash | undefined>();
+  const { flash, setFlash, run } = useAction(() => groups.reload());
 
   const details = groups.data ?? [];
   const rows = groupRows(details);
@@ -75,27 +75,17 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const listRows = Math.max(1, height - 1 - 3 - footer);
   const first = (start.current = windowStart(at, rows.length, listRows, start.current));
 
-  const act = (what: () => Promise<Flash>, then?: () => void) => {
+  const act = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void) => {
     setMode({ kind: 'list' });
-    if (!backend) return setFlash(DAEMON_AWAY);
-    void (async () => {
-      try {
-        setFlash(await what());
-        then?.();
-      } catch (err) {
-        setFlash({ kind: 'error', text: errorText(err) });
-      }
-      groups.reload();
-    })();
+    run(what, then);
   };
 
   const move = (at: number, row: GroupRow | undefined, delta: -1 | 1) => {
     if (row?.kind !== 'target') return;
     const next = moveTarget(row.targets, row.index, delta);
     if (!next) return;
-    act(
-      async () => {
-        await backend!.groups.set(row.slug, row.name, next);
+    act(async (b) => {
+        await b.groups.set(row.slug, row.name, next);
         return { kind: 'ok', text: `${row.slug} / ${row.name}: ${next.join(' → ')}` };
       },
       () => setCursor(at + delta),
@@ -126,13 +116,13 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
 
   const remove = (r: GroupRow) => {
     if (r.kind === 'group') {
-      act(async () => {
-        await backend!.groups.remove(r.slug);
+      act(async (b) => {
+        await b.groups.remove(r.slug);
         return { kind: 'ok', text: `Group "${r.slug}" removed.` };
       });
     } else if (r.kind === 'name') {
-      act(async () => {
-        await backend!.groups.unset(r.slug, r.name);
+      act(async (b) => {
+        await b.groups.unset(r.slug, r.name);
         return { kind: 'ok', text: `"${r.name}" removed from ${r.slug}.` };
       });
     } else {
@@ -142,8 +132,8 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
         return;
       }
       const rest = r.targets.filter((_, i) => i !== r.index);
-      act(async () => {
-        await backend!.groups.set(r.slug, r.name, rest);
+      act(async (b) => {
+        await b.groups.set(r.slug, r.name, rest);
         return { kind: 'ok', text: `${r.slug} / ${r.name}: ${rest.join(' → ')}` };
       });
     }
@@ -164,8 +154,8 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
         hint="letters, digits, - and _ (it becomes part of the URL: /g/<name>/…)"
         onSubmit={(slug) =>
           slug.trim()
-            ? act(async () => {
-                const g = await backend!.groups.add(slug.trim(), []);
+            ? act(async (b) => {
+                const g = await b.groups.add(slug.trim(), []);
                 return { kind: 'ok', text: `Group "${g.slug}" added: select it and press n to add a model name.` };
               })
             : setMode({ kind: 'list' })
@@ -183,8 +173,8 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
           { key: 'targets', label: 'Targets:', hint: TARGETS_HINT, check: (v) => (parseTargets(v).length ? undefined : 'Give at least one provider/model target.') },
         ]}
         onDone={(v) =>
-          act(async () => {
-            const res = await backend!.groups.set(slug, v.name!, parseTargets(v.targets!));
+          act(async (b) => {
+            const res = await b.groups.set(slug, v.name!, parseTargets(v.targets!));
             return { kind: 'ok', text: `${res.replaced ? 'Updated' : 'Added'} "${v.name}" in ${slug}.` };
           })
         }
@@ -199,9 +189,9 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
         initial={mode.targets.join(', ')}
         hint={TARGETS_HINT}
         onSubmit={(text) =>
-          act(async () => {
+          act(async (b) => {
             const targets = parseTargets(text);
-            await backend!.groups.set(slug, name, targets);
+            await b.groups.set(slug, name, targets);
             return { kind: 'ok', text: `${slug} / ${name}: ${targets.join(' → ')}` };
           })
         }

@@ -4,18 +4,17 @@
  */
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
-import { useState } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { CreatedKey, KeyInfo } from '../../keys/operations.js';
 import { Confirm } from '../components/Confirm.js';
-import { DAEMON_AWAY, Message, type Flash } from '../components/Message.js';
+import { Message } from '../components/Message.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { ago } from '../format.js';
 import { useCaptureKeys } from '../hooks/use-capture.js';
 import { moveIndex } from '../hooks/cursor.js';
-import { useBackend } from '../hooks/use-link.js';
-import { errorText, useResource } from '../hooks/use-resource.js';
+import { useResource } from '../hooks/use-resource.js';
+import { useAction } from '../hooks/use-action.js';
 import { useTheme } from '../theme.js';
 
 type Mode = { kind: 'list' } | { kind: 'naming' } | { kind: 'revoking'; key: KeyInfo } | { kind: 'created'; key: CreatedKey };
@@ -47,45 +46,28 @@ function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
 
 export function KeysScreen({ width, height }: { width: number; height: number }) {
   const theme = useTheme();
-  const backend = useBackend();
   const keys = useResource((b) => b.management.listKeys(), { pollMs: 10_000 });
   const [cursor, setCursor, getCursor] = useLatestState(0);
   const [mode, setMode, getMode] = useLatestState<Mode>({ kind: 'list' });
-  const [flash, setFlash] = useState<Flash | undefined>();
+  const { flash, setFlash, run } = useAction(() => keys.reload());
   const list = keys.data ?? [];
   const clamp = (i: number) => Math.min(i, Math.max(0, list.length - 1));
   const at = clamp(cursor);
 
-  const run = async (what: () => Promise<Flash>) => {
-    try {
-      setFlash(await what());
-    } catch (err) {
-      setFlash({ kind: 'error', text: errorText(err) });
-    }
-    keys.reload();
-  };
-
   const create = (name: string) => {
     setMode({ kind: 'list' });
     if (!name.trim()) return;
-    if (!backend) return setFlash(DAEMON_AWAY);
-    void (async () => {
-      try {
-        const created = await backend.management.createKey(name.trim());
-        setFlash(undefined);
-        setMode({ kind: 'created', key: created });
-      } catch (err) {
-        setFlash({ kind: 'error', text: errorText(err) });
-      }
-      keys.reload();
-    })();
+    run(async (b) => {
+      const created = await b.management.createKey(name.trim());
+      setMode({ kind: 'created', key: created });
+      return { kind: 'info', text: `Key "${created.name}" created.` };
+    });
   };
 
   const revoke = (key: KeyInfo) => {
     setMode({ kind: 'list' });
-    if (!backend) return setFlash(DAEMON_AWAY);
-    void run(async () => {
-      const r = await backend.management.revokeKey(key.id);
+    run(async (b) => {
+      const r = await b.management.revokeKey(key.id);
       return r.alreadyRevoked ? { kind: 'info', text: `Key "${r.name}" was already revoked.` } : { kind: 'ok', text: `Key "${r.name}" revoked: it no longer works.` };
     });
   };

@@ -6,20 +6,21 @@
  */
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import { AdminApiError } from '../../cli/admin-client.js';
 import type { ConnectResult } from '../../secrets/operations.js';
 import { Confirm } from '../components/Confirm.js';
-import { DAEMON_AWAY, Message, type Flash } from '../components/Message.js';
+import { Message, type Flash } from '../components/Message.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { Wizard } from '../components/Wizard.js';
 import { ago } from '../format.js';
 import { moveIndex } from '../hooks/cursor.js';
-import { useBackend } from '../hooks/use-link.js';
 import type { LogFeed } from '../hooks/use-log-feed.js';
-import { errorText, useResource } from '../hooks/use-resource.js';
+import { useResource } from '../hooks/use-resource.js';
+import { useAction } from '../hooks/use-action.js';
+import type { TuiBackend } from '../backend.js';
 import { lastErrors } from '../log/last-errors.js';
 import { baseUrlText, credentialText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
 import { useTheme } from '../theme.js';
@@ -41,7 +42,6 @@ function connectedFlash(r: ConnectResult): Flash {
 
 export function ProvidersScreen({ width, height, feed }: { width: number; height: number; feed: LogFeed }) {
   const theme = useTheme();
-  const backend = useBackend();
   const upstreams = useResource<Upstreams>(
     async (b) => {
       const [providers, endpoints, locals] = await Promise.all([b.management.listProviders(), b.management.listEndpoints(), b.management.listLocals()]);
@@ -53,7 +53,10 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const models = useResource((b) => b.modelCounts(), { pollMs: 60_000 });
   const [cursor, setCursor, getCursor] = useLatestState(0);
   const [mode, setMode, getMode] = useLatestState<Mode>({ kind: 'list' });
-  const [flash, setFlash] = useState<Flash | undefined>();
+  const { flash, setFlash, run } = useAction(() => {
+    upstreams.reload();
+    models.reload();
+  });
   // A credential typed in, held only while we ask whether to store it insecurely.
   const pendingSecret = useRef<string | null>(null);
 
@@ -64,43 +67,26 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const at = clamp(cursor);
   const row = rows[at];
 
-  const act = (what: () => Promise<Flash>) => {
+  const act = (what: (b: TuiBackend) => Promise<Flash>) => {
     setMode({ kind: 'list' });
-    if (!backend) return setFlash(DAEMON_AWAY);
-    void (async () => {
-      try {
-        setFlash(await what());
-      } catch (err) {
-        setFlash({ kind: 'error', text: errorText(err) });
-      }
-      upstreams.reload();
-      models.reload();
-    })();
+    run(what);
   };
 
   const connect = (name: string, secret: string, insecureStorage: boolean) => {
     setMode({ kind: 'list' });
+    pendingSecret.current = null;
     if (!secret.trim()) return setFlash({ kind: 'info', text: 'No key given; nothing stored.' });
-    if (!backend) {
-      pendingSecret.current = null;
-      return setFlash(DAEMON_AWAY);
-    }
-    void (async () => {
+    run(async (b) => {
       try {
-        setFlash(connectedFlash(await backend.management.connectProvider(name, secret.trim(), { insecureStorage })));
-        pendingSecret.current = null;
+        return connectedFlash(await b.management.connectProvider(name, secret.trim(), { insecureStorage }));
       } catch (err) {
-        if (err instanceof AdminApiError && err.code === 'keychain_unavailable' && !insecureStorage) {
-          pendingSecret.current = secret;
-          setMode({ kind: 'insecure', name });
-          return;
-        }
-        pendingSecret.current = null;
-        setFlash({ kind: 'error', text: errorText(err) });
+        if (!(err instanceof AdminApiError && err.code === 'keychain_unavailable' && !insecureStorage)) throw err;
+        // Held only until the question is answered.
+        pendingSecret.current = secret;
+        setMode({ kind: 'insecure', name });
+        return { kind: 'info', text: 'No usable OS keychain: nothing stored yet.' };
       }
-      upstreams.reload();
-      models.reload();
-    })();
+    });
   };
 
   const footer = mode.kind === 'adding-endpoint' ? 7 : mode.kind === 'adding-local' ? 5 : 2;
@@ -143,8 +129,8 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
 
   const remove = (r: UpstreamRow) => {
     if (r.kind === 'provider') {
-      act(async () => {
-        const res = await backend!.management.disconnectProvider(r.name);
+      act(async (b) => {
+        const res = await b.management.disconnectProvider(r.name);
         const notes = [
           res.keychainError ? `the OS keychain could not be checked (${res.keychainError})` : '',
           res.stillConnectedViaEnv ? `still connected through ${res.stillConnectedViaEnv} in the daemon's environment` : '',
@@ -153,13 +139,13 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         return { kind: notes.length ? 'info' : 'ok', text: notes.length ? `${base} Note: ${notes.join('; ')}.` : base };
       });
     } else if (r.kind === 'endpoint') {
-      act(async () => {
-        await backend!.management.removeEndpoint(r.name);
+      act(async (b) => {
+        await b.management.removeEndpoint(r.name);
         return { kind: 'ok', text: `Endpoint ${r.name} removed.` };
       });
     } else if (r.kind === 'local') {
-      act(async () => {
-        await backend!.management.removeLocal(r.name);
+      act(async (b) => {
+        await b.management.removeLocal(r.name);
         return { kind: 'ok', text: `Local server ${r.name} removed.` };
       });
     }
@@ -198,8 +184,8 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         initial={mode.current}
         hint="Empty restores the default. Enter saves, Esc cancels."
         onSubmit={(v) =>
-          act(async () => {
-            const res = await backend!.management.setProviderBaseUrl(name, v.trim() === '' ? null : v.trim());
+          act(async (b) => {
+            const res = await b.management.setProviderBaseUrl(name, v.trim() === '' ? null : v.trim());
             return { kind: 'ok', text: `${res.name} base URL: ${res.baseUrl}${res.overridden ? '' : ' (default)'}` };
           })
         }
@@ -221,8 +207,8 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
           { key: 'credential', label: 'API key (hidden; empty if it needs none):', hidden: true },
         ]}
         onDone={(v) =>
-          act(async () => {
-            const e = await backend!.management.addEndpoint({ slug: v.slug, url: v.url, format: v.format, credential: v.credential?.trim() || undefined });
+          act(async (b) => {
+            const e = await b.management.addEndpoint({ slug: v.slug, url: v.url, format: v.format, credential: v.credential?.trim() || undefined });
             return { kind: 'ok', text: `Endpoint ${e.slug} added: use models as ${e.slug}/<model>.` };
           })
         }
@@ -238,8 +224,8 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
           { key: 'url', label: 'URL:', hint: 'e.g. http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8000/v1 (vLLM)', check: (v) => (v ? undefined : 'A URL is needed.') },
         ]}
         onDone={(v) =>
-          act(async () => {
-            const l = await backend!.management.addLocal({ slug: v.slug!, url: v.url! });
+          act(async (b) => {
+            const l = await b.management.addLocal({ slug: v.slug!, url: v.url! });
             return { kind: 'ok', text: `Local server ${l.slug} added: use models as ${l.slug}/<model>.` };
           })
         }
