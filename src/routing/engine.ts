@@ -15,7 +15,14 @@ import { ClientGone } from './request-body.js';
 import { RequestRecord } from './request-log.js';
 import { sendError } from './respond.js';
 import type { RoutingServices } from './services.js';
+import { endCommittedStreams } from './stream-relay.js';
 import { handleTranscriptions } from './transcriptions-endpoint.js';
+
+const SHUTTING_DOWN = {
+  status: 503,
+  code: 'shutting_down',
+  message: 'svc-proxy is shutting down and could not wait for the end of this answer (settings.drainTimeoutMs); retry the request.',
+};
 
 const ABORT = Symbol('svc-proxy.abort');
 type AbortableResponse = ServerResponse & { [ABORT]?: ClientAbort };
@@ -79,5 +86,6 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       }
     },
     close: () => services.close(),
+    endStreams: () => endCommittedStreams(SHUTTING_DOWN),
   };
 }

@@ -51,6 +51,11 @@ export interface ProxyHandler {
   handle(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, caller: ProxyCaller): Promise<void>;
   /** Close upstream connection pools (daemon shutdown). */
   close(): Promise<void>;
+  /**
+   * The drain timeout is up: end every stream that has started with a final error event in its
+   * client's dialect (code `shutting_down`) and drop its upstream. Returns how many it ended.
+   */
+  endStreams?(): number;
 }
 
 /**

@@ -54,6 +54,20 @@ function bodyErrorMessage(code: string): string {
     : 'the upstream connection broke before the stream was complete';
 }
 
+/**
+ * Streams that have sent their first byte and not ended: a stopping daemon ends them with a final
+ * event (endCommittedStreams) instead of cutting their connections. Streams only, not every
+ * request: one Set add/delete per stream.
+ */
+const committedStreams = new Set<Relay>();
+
+/** End every committed stream with the client dialect's final error event; returns how many. */
+export function endCommittedStreams(err: HubError): number {
+  const streams = [...committedStreams];
+  for (const relay of streams) relay.interrupt(err);
+  return streams.length;
+}
+
 abstract class Relay {
   protected readonly o: RelayOptions;
   protected committed = false;
@@ -62,6 +76,11 @@ abstract class Relay {
 
   constructor(o: RelayOptions) {
     this.o = o;
+  }
+
+  /** End now with a final error event (the daemon is stopping). */
+  interrupt(err: HubError): void {
+    if (!this.settled && this.committed) this.failLate(err);
   }
 
   run(): Promise<StreamOutcome> {
@@ -85,6 +104,7 @@ abstract class Relay {
   protected settle(outcome: StreamOutcome): void {
     if (this.settled) return;
     this.settled = true;
+    if (this.committed) committedStreams.delete(this);
     const { body, res } = this.o;
     body.removeListener('data', this.onData);
     res.removeListener('drain', this.onDrain);
@@ -97,6 +117,7 @@ abstract class Relay {
   protected commit(): void {
     if (this.committed) return;
     this.committed = true;
+    committedStreams.add(this);
     const { res, record } = this.o;
     res.writeHead(200, SSE_HEADERS);
     record.firstByte();

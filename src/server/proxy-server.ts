@@ -26,6 +26,9 @@ export interface ProxyServerOptions {
   onError(err: unknown, context: string): void;
 }
 
+/** After the drain timeout, how long streams ended with a final event get to flush it. */
+const STREAM_END_GRACE_MS = 500;
+
 const UNAUTHORIZED_HEADERS = { 'www-authenticate': 'Bearer realm="svc-proxy"' };
 
 export class ProxyServer {
@@ -73,8 +76,9 @@ export class ProxyServer {
   }
 
   /**
-   * Stop accepting, let in-flight requests finish for up to `timeoutMs`, then close whatever is
-   * left. Returns how many connections were still busy and had to be cut.
+   * Stop accepting, let in-flight requests finish for up to `timeoutMs`, then end the streams
+   * still running with a final event in their dialect (ProxyHandler.endStreams), and close
+   * whatever is left. Returns how many connections were still busy and had to be cut.
    *
    * Node keeps a kept-alive connection open after its last response, so connections are closed
    * as soon as they turn idle (polled here, which keeps the request path free of bookkeeping).
@@ -94,6 +98,14 @@ export class ProxyServer {
       await Promise.race([allClosed, new Promise((r) => setTimeout(r, 25))]);
     }
     let cut = 0;
+    if (!closed && this.opts.proxy.endStreams && this.opts.proxy.endStreams() > 0) {
+      // streams still running got their final event: give it a moment to reach the clients
+      const grace = Date.now() + STREAM_END_GRACE_MS;
+      while (!closed && Date.now() < grace) {
+        this.server.closeIdleConnections();
+        await Promise.race([allClosed, new Promise((r) => setTimeout(r, 10))]);
+      }
+    }
     if (!closed) {
       cut = await new Promise<number>((resolve) => this.server.getConnections((err, n) => resolve(err ? 0 : n)));
       this.server.closeAllConnections();
