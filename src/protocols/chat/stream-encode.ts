@@ -34,6 +34,8 @@ interface ReasoningBlock {
   origin?: ReasoningOrigin;
   /** The block's text so far: its proof entry repeats it whole (bounded by one reasoning block). */
   text: string;
+  /** Some of its text went out in reasoning_content (the next block's text starts with a separator). */
+  shown: boolean;
   /** Its proof went out (or was due while the origin was unknown): a late origin goes out at once. */
   flushed: boolean;
 }
@@ -133,7 +135,7 @@ export class ChatStreamEncoder implements StreamEncoder {
   private reasoningBlock(index: number): ReasoningBlock {
     let r = this.reasoning.get(index);
     if (!r) {
-      r = { detailIndex: this.nextDetail++, text: '', flushed: false };
+      r = { detailIndex: this.nextDetail++, text: '', shown: false, flushed: false };
       this.reasoning.set(index, r);
       this.run.push(r);
     }
@@ -143,7 +145,8 @@ export class ChatStreamEncoder implements StreamEncoder {
   private reasoningDelta(index: number, text: string): string {
     if (!text) return '';
     const r = this.reasoningBlock(index);
-    const flat = r.text === '' && this.reasoningSoFar ? BLOCK_SEPARATOR + text : text;
+    const flat = !r.shown && this.reasoningSoFar ? BLOCK_SEPARATOR + text : text;
+    r.shown = true;
     // Text after its proof went out is still shown, but cannot join the proof any more.
     if (!r.flushed) r.text += text;
     this.reasoningSoFar = true;
