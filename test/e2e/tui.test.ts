@@ -221,6 +221,20 @@ describe.skipIf(!hasTmux)('start --foreground in a terminal', () => {
     pane = undefined;
   });
 
+  it('SIGTERM closes the TUI, restores the terminal and stops the daemon', async () => {
+    pane = await TmuxPane.start(foregroundCommand(''), { columns: 80, rows: 24 });
+    await pane.waitFor((s) => s.includes(`● daemon 127.0.0.1:${port}`), 'the foreground TUI', 25_000);
+    const { readFile } = await import('node:fs/promises');
+    // The foreground daemon is the CLI process itself: its pid is in the runtime file.
+    const { pid } = JSON.parse(await readFile(join(home, 'daemon.json'), 'utf8')) as { pid: number };
+    process.kill(pid, 'SIGTERM');
+    const screen = await pane.waitFor((s) => s.includes('TUI-EXIT=0'), 'the exit', 25_000);
+    expect(screen).not.toContain('1 Log');
+    expect(await healthy()).toBe(false);
+    await pane.kill();
+    pane = undefined;
+  });
+
   it('--no-tui keeps the plain foreground output', async () => {
     pane = await TmuxPane.start(foregroundCommand(' --no-tui'), { columns: 80, rows: 24 });
     const screen = await pane.waitFor((s) => s.includes('running in the foreground'), 'the plain output', 25_000);
