@@ -1,63 +1,23 @@
 /**
- * What the routing engine needs from the provider modules and the codecs, as structural types.
- *
- * The engine takes these as one object so tests can run it against small fakes and the daemon
- * wires the real modules (proxy-handler.ts). The shapes mirror src/providers/{registry,
- * upstream-client,models,count-tokens}.ts exactly; the real functions are assignable to them.
+ * What the routing engine needs from the provider modules and the codecs, as one object: the
+ * daemon wires the real modules (proxy-handler.ts); tests may replace any of them.
  */
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Readable } from 'node:stream';
 import type { DialectCodec } from '../protocols/codec.js';
-import type { Dialect, HubRequest } from '../protocols/hub.js';
+import type { Dialect } from '../protocols/hub.js';
+import type { CountTokensInput } from '../providers/count-tokens.js';
+import type { CatalogModel } from '../providers/models.js';
+import type { ResolveResult } from '../providers/registry.js';
 import type { ResolvedProvider } from '../providers/types.js';
+import type { UpstreamRequest, UpstreamResponse } from '../providers/upstream-client.js';
 
-export interface UpstreamRequestOptions {
-  url: string;
-  method: 'GET' | 'POST' | 'DELETE';
-  headers: Record<string, string>;
-  body?: string | Buffer | NodeJS.ReadableStream;
-  signal: AbortSignal;
-  connectTimeoutMs: number;
-  headersTimeoutMs: number;
-  idleTimeoutMs: number;
-}
-
-export interface UpstreamResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Readable;
-}
-
-/** How upstreamRequest rejects (UpstreamError in src/providers/upstream-client.ts). */
-export type UpstreamErrorCode = 'upstream_unreachable' | 'upstream_timeout' | 'upstream_reset' | 'aborted';
-
-export type ProviderResolution =
-  | ResolvedProvider
-  | { error: 'unknown_provider'; known: string[] }
-  | { error: 'not_connected'; hint: string };
-
-export interface CatalogModel {
-  /** Prefixed id, `provider/model`. */
-  id: string;
-  provider: string;
-  /** Unix seconds. */
-  created?: number;
-  displayName?: string;
-}
-
-export interface CountTokensRequest {
-  hub: HubRequest;
-  raw: Record<string, unknown>;
-  from: Dialect;
-  /** The client's headers (anthropic-version / anthropic-beta reach Messages targets). */
-  headers?: IncomingHttpHeaders;
-}
+export type { CatalogModel, CountTokensInput, UpstreamRequest, UpstreamResponse };
+export type ProviderResolution = ResolveResult;
 
 export interface RoutingServices {
   resolveProvider(slug: string): ProviderResolution;
-  upstreamRequest(opts: UpstreamRequestOptions): Promise<UpstreamResponse>;
+  upstreamRequest(opts: UpstreamRequest): Promise<UpstreamResponse>;
   listModels(signal?: AbortSignal): Promise<CatalogModel[]>;
-  countTokens(target: ResolvedProvider, model: string, req: CountTokensRequest, signal: AbortSignal): Promise<number>;
+  countTokens(target: ResolvedProvider, model: string, req: CountTokensInput, signal: AbortSignal): Promise<number>;
   codecs: Readonly<Record<Dialect, DialectCodec>>;
   /** Close upstream pools (daemon shutdown). */
   close(): Promise<void>;
