@@ -37,6 +37,7 @@ async function backup(path: string, backupPath: string): Promise<void> {
   try {
     await copyFile(path, tmp);
   } catch (err) {
+    await unlink(tmp).catch(() => {}); // a full disk may leave a partial copy
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // first write: nothing to keep
     throw err;
   }

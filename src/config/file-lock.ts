@@ -33,13 +33,24 @@ async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Pr
   const deadline = Date.now() + timeoutMs;
   let wait = 5;
   for (;;) {
+    let handle;
     try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      await handle.writeFile(`${process.pid}@${hostname()}\n`);
-      await handle.close();
-      return;
+      handle = await open(lockPath, 'wx', 0o600);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (handle) {
+      try {
+        await handle.writeFile(`${process.pid}@${hostname()}\n`);
+      } catch (err) {
+        // e.g. a full disk: creating the file worked, writing the owner did not. Leave no lock
+        // (nor an open descriptor) behind, or every later change waits for it to go stale.
+        await handle.close().catch(() => {});
+        await unlink(lockPath).catch(() => {});
+        throw err;
+      }
+      await handle.close();
+      return;
     }
     if (await isAbandoned(lockPath, staleMs)) {
       await unlink(lockPath).catch(() => {});
