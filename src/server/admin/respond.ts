@@ -25,6 +25,28 @@ export function errorResponse(c: Context, err: unknown, report: (err: unknown) =
   if (err instanceof OperationError) return c.json<AdminErrorBody>({ error: { code: err.code, message: err.message } }, err.status as ContentfulStatusCode);
   if (err instanceof ConfigFileError) return c.json<AdminErrorBody>({ error: { code: err.code, message: err.message } }, 409);
   if (err instanceof LockTimeoutError) return c.json<AdminErrorBody>({ error: { code: 'config_locked', message: err.message } }, 503);
+  const disk = diskProblem(err);
+  if (disk) return c.json<AdminErrorBody>({ error: { code: 'state_dir_unwritable', message: disk } }, 507);
   report(err);
   return c.json<AdminErrorBody>({ error: { code: 'internal_error', message: 'Internal error; details are in the daemon log.' } }, 500);
+}
+
+const DISK_ERRORS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exhausted',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+};
+
+/**
+ * A change that could not be written because the state directory is full or read-only: say so
+ * plainly (the daemon keeps serving with what it has in memory; nothing was changed).
+ */
+function diskProblem(err: unknown): string | undefined {
+  const e = err as { code?: unknown; path?: unknown } | null;
+  const why = typeof e?.code === 'string' ? DISK_ERRORS[e.code] : undefined;
+  if (!why) return undefined;
+  const where = typeof e?.path === 'string' ? ` (${e.path})` : '';
+  return `Cannot write to the state directory${where}: ${why} (${e!.code as string}). Nothing was changed; svc-proxy keeps serving with its current configuration. Free space or fix the permissions, then retry.`;
 }
