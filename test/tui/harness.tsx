@@ -72,7 +72,7 @@ export async function startTui(opts: HarnessOptions = {}): Promise<TuiHarness> {
       ui.stdin.write(text);
       await sleep(40);
     },
-    async waitFor(check, what, timeoutMs = 5_000) {
+    async waitFor(check, what, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const f = frame();
