@@ -76,7 +76,8 @@ const EXTENSION_BY_TYPE: ReadonlyMap<string, string> = new Map(
 export function mediaTypeOfName(filename: string | undefined): string | undefined {
   const dot = filename?.lastIndexOf('.') ?? -1;
   if (!filename || dot === -1) return undefined;
-  return BY_EXTENSION[filename.slice(dot + 1).toLowerCase()];
+  const ext = filename.slice(dot + 1).toLowerCase();
+  return Object.hasOwn(BY_EXTENSION, ext) ? BY_EXTENSION[ext] : undefined;
 }
 
 /** A file extension for a media type (`text/plain` → `txt`), else its subtype made safe. */

@@ -170,7 +170,7 @@ function clean(input: unknown, walk: Walk, refs: string[], depth: number): Schem
     }
   }
 
-  if (typeof node.format === 'string' && typeof out.type === 'string' && FORMATS[out.type]?.has(node.format)) {
+  if (typeof node.format === 'string' && typeof out.type === 'string' && Object.hasOwn(FORMATS, out.type) && FORMATS[out.type]!.has(node.format)) {
     out.format = node.format;
   }
 

@@ -17,7 +17,9 @@ const NATIVE: Readonly<Record<string, StopReason>> = {
  */
 export function stopReasonFromChat(finish: unknown, native: unknown, hasToolCalls: boolean): StopReason {
   if (typeof native === 'string') {
-    const refined = NATIVE[native.toLowerCase()];
+    const key = native.toLowerCase();
+    // own keys only: "constructor" from an upstream is not a stop reason
+    const refined = Object.hasOwn(NATIVE, key) ? NATIVE[key] : undefined;
     if (refined) return refined;
   }
   switch (finish) {

@@ -29,7 +29,8 @@ function isStatus(n: number | undefined): n is number {
 export function upstreamError(err: unknown, fallbackMessage: string): HubError {
   if (!isRecord(err)) return { status: 502, code: 'upstream_error', message: typeof err === 'string' && err ? err : fallbackMessage };
   const numeric = num(err.code) ?? num(err.status);
-  const byType = STATUS_BY_TYPE[str(err.type) ?? ''];
+  const type = str(err.type) ?? '';
+  const byType = Object.hasOwn(STATUS_BY_TYPE, type) ? STATUS_BY_TYPE[type] : undefined;
   const status = isStatus(numeric) ? numeric : (byType ?? 502);
   return { status, code: 'upstream_error', message: str(err.message) || fallbackMessage };
 }

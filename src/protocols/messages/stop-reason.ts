@@ -41,5 +41,5 @@ const STATUS_BY_ERROR_TYPE: Record<string, number> = {
 
 /** HTTP status for an Anthropic `error.type` (an unknown type is an upstream failure: 502). */
 export function statusForErrorType(type: unknown): number {
-  return (typeof type === 'string' ? STATUS_BY_ERROR_TYPE[type] : undefined) ?? 502;
+  return (typeof type === 'string' && Object.hasOwn(STATUS_BY_ERROR_TYPE, type) ? STATUS_BY_ERROR_TYPE[type] : undefined) ?? 502;
 }

@@ -45,7 +45,7 @@ const DISK_ERRORS: Readonly<Record<string, string>> = {
  */
 function diskProblem(err: unknown): string | undefined {
   const e = err as { code?: unknown; path?: unknown } | null;
-  const why = typeof e?.code === 'string' ? DISK_ERRORS[e.code] : undefined;
+  const why = typeof e?.code === 'string' && Object.hasOwn(DISK_ERRORS, e.code) ? DISK_ERRORS[e.code] : undefined;
   if (!why) return undefined;
   const where = typeof e?.path === 'string' ? ` (${e.path})` : '';
   return `Cannot write to the state directory${where}: ${why} (${e!.code as string}). Nothing was changed; svc-proxy keeps serving with its current configuration. Free space or fix the permissions, then retry.`;
