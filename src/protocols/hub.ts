@@ -116,6 +116,8 @@ export interface FunctionCallItem {
   /** Correlation id, kept verbatim across dialects (call_…, toolu_…). */
   callId: string;
   name: string;
+  /** Responses namespace the function belongs to (`name` is then the name inside it). */
+  namespace?: string;
   /** JSON text exactly as the model produced it (may be invalid when truncated). */
   arguments: string;
   /** Gemini 3 thought signature riding on this call (compat: extra_content.google.thought_signature). */
@@ -143,6 +145,12 @@ export type JsonSchema = Record<string, unknown>;
 export interface FunctionTool {
   type: 'function';
   name: string;
+  /**
+   * Responses `namespace` tool this function was declared in (`name` is the name inside it).
+   * Routing folds it into the target-facing name and restores it on the answer; codecs of
+   * dialects without namespaces never see it set.
+   */
+  namespace?: string;
   description?: string;
   /** JSON schema of the arguments; undefined = no arguments. */
   parameters?: JsonSchema;
@@ -163,7 +171,8 @@ export type ToolChoice =
   | { type: 'auto' }
   | { type: 'none' }
   | { type: 'required' }
-  | { type: 'function'; name: string }
+  /** `namespace` when the client named it; routing otherwise resolves `name` against the tools. */
+  | { type: 'function'; name: string; namespace?: string }
   | { type: 'allowed_tools'; mode: 'auto' | 'required'; names: string[] };
 
 export type ResponseFormat =
@@ -276,7 +285,7 @@ export interface HubResponse {
 export type BlockStart =
   | { type: 'text' }
   | { type: 'reasoning'; origin?: ReasoningOrigin }
-  | { type: 'function_call'; callId: string; name: string; thoughtSignature?: string }
+  | { type: 'function_call'; callId: string; name: string; namespace?: string; thoughtSignature?: string }
   | { type: 'refusal' };
 
 export type HubEvent =

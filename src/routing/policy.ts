@@ -10,7 +10,7 @@ import type { ProviderAdapter } from '../providers/types.js';
 export interface RequestFeatures {
   /** Chat `input_audio` content parts. */
   inputAudio: boolean;
-  /** Responses hosted tool types (web_search, file_search, mcp, …) in `tools`. */
+  /** Responses hosted tool types (web_search, file_search, mcp, …) in `tools` (not function/namespace). */
   hostedTools: string[];
   /** Anthropic server tool types (web_search_20250305, bash_…, …) in a Messages request. */
   serverTools: string[];
@@ -100,7 +100,9 @@ function nonFunctionToolTypes(tools: unknown): string[] {
   const types: string[] = [];
   for (const t of tools) {
     const type = (t as { type?: unknown } | null)?.type;
-    if (typeof type === 'string' && type !== 'function' && !types.includes(type)) types.push(type);
+    // A namespace groups function tools (any target can take them, routing flattens the names);
+    // custom tools inside one are refused by the codec like top-level ones.
+    if (typeof type === 'string' && type !== 'function' && type !== 'namespace' && !types.includes(type)) types.push(type);
   }
   return types;
 }

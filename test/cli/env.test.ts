@@ -172,7 +172,7 @@ describe('svc-proxy env: profiles', () => {
     expect((await envJson(['claude-code'])).notes.join(' ')).toMatch(/add --model provider\/model/);
   });
 
-  it('codex: profile file with the Responses wire API and env_key; hosted tools off unless the model is openai; the same as -c overrides', async () => {
+  it('codex: profile file with the Responses wire API and env_key; hosted web_search off unless the model is openai, multi-agent tools on; the same as -c overrides', async () => {
     const s = await envJson(['codex', '--model', 'anthropic/claude-sonnet-4-5']);
     expect(s.env).toEqual({ SVC_PROXY_KEY: s.key.value });
     expect(s.file!.path).toBe('~/.codex/svc-proxy.config.toml');
@@ -183,7 +183,6 @@ describe('svc-proxy env: profiles', () => {
         'model = "anthropic/claude-sonnet-4-5"',
         '# Hosted tools run only on openai/… models through svc-proxy; other providers refuse them.',
         'web_search = "disabled"',
-        'agents.enabled = false',
         '# No usage analytics sent to OpenAI.',
         'analytics.enabled = false',
         '',
@@ -199,7 +198,6 @@ describe('svc-proxy env: profiles', () => {
       '-c', 'model_provider="svc-proxy"',
       '-c', 'model="anthropic/claude-sonnet-4-5"',
       '-c', 'web_search="disabled"',
-      '-c', 'agents.enabled=false',
       '-c', 'analytics.enabled=false',
       '-c', 'model_providers.svc-proxy.name="svc-proxy"',
       '-c', 'model_providers.svc-proxy.base_url="http://127.0.0.1:4545/protocol-a/v1"',
@@ -208,7 +206,8 @@ describe('svc-proxy env: profiles', () => {
     ]);
     const openaiModel = await envJson(['codex', '--model', 'openai/gpt-5.4']);
     expect(openaiModel.file!.content).not.toContain('web_search');
-    expect(openaiModel.runArgs).not.toContain('agents.enabled=false');
+    expect(openaiModel.runArgs).not.toContain('web_search="disabled"');
+    expect([...s.runArgs, ...openaiModel.runArgs].some((a) => a.startsWith('agents.'))).toBe(false);
     const only = await cli(['env', 'codex', '--model', 'anthropic/claude-sonnet-4-5', '--config-file']);
     expect(only.stdout).toBe(toml);
   });

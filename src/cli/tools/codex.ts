@@ -5,9 +5,10 @@
  * `codex --profile svc-proxy` (or merged into config.toml to make it the default).
  * `svc-proxy run codex` passes the same settings as `-c key=value` overrides and touches no file.
  *
- * Codex also offers the model two tools that are not plain functions: `web_search` (hosted) and
- * the multi-agent `namespace` tool. svc-proxy runs hosted tools only on openai/… models, so unless
- * the model is an openai one they are switched off (`web_search = "disabled"`, `agents.enabled`).
+ * Codex also offers the model the hosted `web_search` tool, which svc-proxy runs only on
+ * openai/… models, so unless the model is an openai one it is switched off
+ * (`web_search = "disabled"`). The multi-agent `namespace` tool stays on: its functions are
+ * converted for every provider.
  * Usage analytics are switched off too (`analytics.enabled`), as Claude Code's non-essential traffic is.
  */
 import { emptySetup, type ToolInput, type ToolProfile } from './types.js';
@@ -20,7 +21,7 @@ function tomlString(value: string): string {
   return JSON.stringify(value);
 }
 
-/** Only an openai/… model on a provider base is sure to accept Codex's hosted tools. */
+/** Only an openai/… model on a provider base is sure to accept Codex's hosted tool. */
 function hostedToolsOk({ model, group }: ToolInput): boolean {
   return !group && model !== undefined && model.startsWith('openai/');
 }
@@ -29,7 +30,7 @@ function hostedToolsOk({ model, group }: ToolInput): boolean {
 function settings(input: ToolInput): Array<[string, string]> {
   const root: Array<[string, string]> = [['model_provider', tomlString(CODEX_PROVIDER_ID)]];
   if (input.model) root.push(['model', tomlString(input.model)]);
-  if (!hostedToolsOk(input)) root.push(['web_search', tomlString('disabled')], ['agents.enabled', 'false']);
+  if (!hostedToolsOk(input)) root.push(['web_search', tomlString('disabled')]);
   // Like CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC for Claude Code: no usage analytics behind the user's back.
   root.push(['analytics.enabled', 'false']);
   const p = `model_providers.${CODEX_PROVIDER_ID}`;

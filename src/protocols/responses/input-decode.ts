@@ -2,7 +2,7 @@
  * The Responses `input` (a string or a list of items) → hub items and system texts.
  * System and developer messages leave the item list for `hub.system`, in order.
  */
-import type { ContentPart, Item, SystemPart } from '../hub.js';
+import type { ContentPart, FunctionCallItem, Item, SystemPart } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { decodeContent } from './content-decode.js';
 import { isObject, optString, reqString, type JsonObject } from './json.js';
@@ -68,14 +68,18 @@ function decodeItem(raw: unknown, param: string, position: number, out: DecodedI
     case 'message':
       decodeMessage(raw, param, out, push);
       return;
-    case 'function_call':
-      push({
+    case 'function_call': {
+      const call: FunctionCallItem = {
         type: 'function_call',
         callId: callIdOf(raw, param),
         name: reqString(raw, 'name', `${param}.name`, 'invalid_tool_call'),
         arguments: reqString(raw, 'arguments', `${param}.arguments`, 'invalid_tool_call'),
-      });
+      };
+      const namespace = optString(raw, 'namespace', `${param}.namespace`, 'invalid_tool_call');
+      if (namespace !== undefined && namespace !== '') call.namespace = namespace;
+      push(call);
       return;
+    }
     case 'function_call_output':
       push({ type: 'function_call_output', callId: callIdOf(raw, param), output: toolOutput(raw.output, `${param}.output`) });
       return;

@@ -52,3 +52,8 @@ export function str(value: unknown): string | undefined {
 export function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
+
+/** The `namespace` an upstream function call names, as a field to spread (lenient read). */
+export function namespaceField(value: unknown): { namespace?: string } {
+  return typeof value === 'string' && value !== '' ? { namespace: value } : {};
+}

@@ -37,8 +37,18 @@ export function messageItem(id: string, content: MessagePart[], status: ItemStat
   return item;
 }
 
-export function functionCallItem(id: string, callId: string, name: string, args: string, status: ItemStatus): ResponseFunctionToolCall {
-  return { id, type: 'function_call', call_id: callId, name, arguments: args, status };
+export function functionCallItem(
+  id: string,
+  callId: string,
+  name: string,
+  args: string,
+  status: ItemStatus,
+  namespace?: string,
+): ResponseFunctionToolCall {
+  const item: ResponseFunctionToolCall = { id, type: 'function_call', call_id: callId, name, arguments: args, status };
+  // Calls of a namespace tool say which namespace they belong to, as OpenAI answers them.
+  if (namespace !== undefined) item.namespace = namespace;
+  return item;
 }
 
 /** The SDK's `output_text` convenience: all output_text of all messages, in order. */

@@ -5,7 +5,7 @@
  */
 import type { ContentPart, HubResponse, OutputItem } from '../hub.js';
 import { ProtocolError } from '../errors.js';
-import { isObject, str, type JsonObject } from './json.js';
+import { isObject, str, namespaceField, type JsonObject } from './json.js';
 import { originOf, textOf } from './reasoning.js';
 import { httpStatusForErrorCode, stopReasonFrom, type OutputFacts } from './status.js';
 import { usageFromWire } from './usage.js';
@@ -46,7 +46,13 @@ export function decodeOutputItem(raw: unknown, facts: OutputFacts): OutputItem |
       return { type: 'reasoning', text: textOf(raw), origin: originOf(str(raw.id), raw.encrypted_content) };
     case 'function_call':
       facts.hasFunctionCall = true;
-      return { type: 'function_call', callId: str(raw.call_id) ?? str(raw.id) ?? '', name: str(raw.name) ?? '', arguments: argumentsOf(raw.arguments) };
+      return {
+        type: 'function_call',
+        callId: str(raw.call_id) ?? str(raw.id) ?? '',
+        name: str(raw.name) ?? '',
+        ...namespaceField(raw.namespace),
+        arguments: argumentsOf(raw.arguments),
+      };
     case 'message': {
       const content = messageContent(raw.content, facts);
       const phase = str(raw.phase);

@@ -34,7 +34,7 @@ function encodeOutputItem(item: OutputItem, suffix: string, index: number): obje
     case 'message':
       return messageItem(itemId('msg', suffix, index), messageParts(item.content), 'completed', item.phase);
     case 'function_call':
-      return functionCallItem(itemId('fc', suffix, index), item.callId, item.name, item.arguments, 'completed');
+      return functionCallItem(itemId('fc', suffix, index), item.callId, item.name, item.arguments, 'completed', item.namespace);
   }
 }
 

@@ -8,7 +8,7 @@
 import type { StreamDecoder } from '../codec.js';
 import type { BlockStart, HubEvent } from '../hub.js';
 import type { SseEvent } from '../sse.js';
-import { isObject, str, type JsonObject } from './json.js';
+import { isObject, str, namespaceField, type JsonObject } from './json.js';
 import { PART_SEPARATOR, originOf, textOf } from './reasoning.js';
 import { argumentsOf } from './response-decode.js';
 import { httpStatusForErrorCode, stopReasonFrom, type OutputFacts } from './status.js';
@@ -239,7 +239,7 @@ class ResponsesStreamDecoder implements StreamDecoder {
     if (existing) return existing;
     this.facts.hasFunctionCall = true;
     const callId = str(item.call_id) ?? str(item.id) ?? `call_${oi}`;
-    return this.open(String(oi), { type: 'function_call', callId, name: str(item.name) ?? '' }, out);
+    return this.open(String(oi), { type: 'function_call', callId, name: str(item.name) ?? '', ...namespaceField(item.namespace) }, out);
   }
 
   private partBlock(oi: number, ci: number, kind: 'text' | 'refusal', out: HubEvent[]): Block {

@@ -29,6 +29,7 @@ interface Block {
   open: boolean;
   callId: string;
   name: string;
+  namespace?: string;
   origin?: ReasoningOrigin;
   /** Reasoning: the summary part has been announced. */
   partOpen: boolean;
@@ -122,7 +123,8 @@ class ResponsesStreamEncoder implements StreamEncoder {
         block.id = itemId('fc', this.suffix, outputIndex);
         block.callId = start.callId;
         block.name = start.name;
-        const item = functionCallItem(block.id, start.callId, start.name, '', 'in_progress');
+        if (start.namespace !== undefined) block.namespace = start.namespace;
+        const item = functionCallItem(block.id, start.callId, start.name, '', 'in_progress', start.namespace);
         this.output.push(item);
         return this.emit({ type: 'response.output_item.added', output_index: outputIndex, item });
       }
@@ -167,9 +169,12 @@ class ResponsesStreamEncoder implements StreamEncoder {
         sse += this.emit({ type: 'response.refusal.done', ...at, content_index: 0, refusal: block.text });
         sse += this.emit({ type: 'response.content_part.done', ...at, content_index: 0, part: refusalPart(block.text) });
         break;
-      case 'function_call':
-        sse += this.emit({ type: 'response.function_call_arguments.done', ...at, arguments: block.text, name: block.name });
+      case 'function_call': {
+        const done = { type: 'response.function_call_arguments.done' as const, ...at, arguments: block.text, name: block.name };
+        // The SDK type lacks it, but the item says it too: a client matching by name needs both.
+        sse += this.emit(block.namespace === undefined ? done : ({ ...done, namespace: block.namespace } as Payload));
         break;
+      }
       case 'reasoning':
         if (block.partOpen) {
           const part = { type: 'summary_text' as const, text: block.text };
@@ -190,7 +195,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
       case 'refusal':
         return messageItem(block.id, [refusalPart(block.text)], status);
       case 'function_call':
-        return functionCallItem(block.id, block.callId, block.name, block.text, status);
+        return functionCallItem(block.id, block.callId, block.name, block.text, status, block.namespace);
       case 'reasoning':
         // Reasoning without a known origin is plain text: it still round-trips, as unsigned.
         return wireReasoningItem(block.origin ?? { kind: 'unsigned' }, block.text, block.id);

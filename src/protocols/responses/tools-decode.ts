@@ -1,7 +1,9 @@
 /**
  * Responses `tools` and `tool_choice` → hub. Flat function tools become hub function tools;
- * OpenAI-hosted tools are kept raw (routing passes them only to openai and rejects them
- * elsewhere); `custom` (free-text grammar) tools have no counterpart anywhere else → 400.
+ * a `namespace` tool (Codex's `multi_agent_v1`) becomes one hub function tool per function in
+ * it, each carrying the namespace (routing folds it into the target-facing name). OpenAI-hosted
+ * tools are kept raw (routing passes them only to openai and rejects them elsewhere); `custom`
+ * (free-text grammar) tools have no counterpart anywhere else → 400, inside a namespace too.
  */
 import type { FunctionTool, Tool, ToolChoice } from '../hub.js';
 import { badRequest } from '../errors.js';
@@ -10,17 +12,38 @@ import { isObject, optBoolean, optString, reqString } from './json.js';
 export function decodeTools(value: unknown): Tool[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw badRequest('invalid_request', 'tools must be an array.', 'tools');
-  return value.map((tool, i) => decodeTool(tool, `tools[${i}]`));
+  return value.flatMap((tool, i) => decodeTool(tool, `tools[${i}]`));
 }
 
-function decodeTool(tool: unknown, param: string): Tool {
+function decodeTool(tool: unknown, param: string): Tool[] {
   if (!isObject(tool)) throw badRequest('invalid_request', `${param} must be an object.`, param);
   const type = tool.type;
   if (typeof type !== 'string') throw badRequest('invalid_request', `${param}.type is required.`, `${param}.type`);
-  if (type === 'custom') {
-    throw badRequest('unsupported_feature', `${param}: custom (free-form) tools are not supported; declare a function tool instead.`, `${param}.type`);
-  }
-  if (type !== 'function') return { type: 'hosted', raw: tool };
+  if (type === 'custom') throw customTool(param);
+  if (type === 'namespace') return decodeNamespace(tool, param);
+  if (type !== 'function') return [{ type: 'hosted', raw: tool }];
+  return [decodeFunction(tool, param)];
+}
+
+function customTool(param: string) {
+  return badRequest('unsupported_feature', `${param}: custom (free-form) tools are not supported; declare a function tool instead.`, `${param}.type`);
+}
+
+function decodeNamespace(tool: Record<string, unknown>, param: string): FunctionTool[] {
+  const namespace = reqString(tool, 'name', `${param}.name`);
+  if (namespace.length === 0) throw badRequest('invalid_request', `${param}.name must not be empty.`, `${param}.name`);
+  const inner = tool.tools;
+  if (!Array.isArray(inner)) throw badRequest('invalid_request', `${param}.tools must be an array.`, `${param}.tools`);
+  return inner.map((fn, i) => {
+    const at = `${param}.tools[${i}]`;
+    if (!isObject(fn)) throw badRequest('invalid_request', `${at} must be an object.`, at);
+    if (fn.type === 'custom') throw customTool(at);
+    if (fn.type !== 'function') throw badRequest('invalid_request', `${at}.type must be "function" or "custom".`, `${at}.type`);
+    return { ...decodeFunction(fn, at), namespace };
+  });
+}
+
+function decodeFunction(tool: Record<string, unknown>, param: string): FunctionTool {
   const name = reqString(tool, 'name', `${param}.name`);
   if (name.length === 0) throw badRequest('invalid_request', `${param}.name must not be empty.`, `${param}.name`);
   const fn: FunctionTool = { type: 'function', name };
@@ -43,8 +66,12 @@ export function decodeToolChoice(value: unknown): ToolChoice | undefined {
     throw badRequest('invalid_request', 'tool_choice must be "auto", "none", "required" or a tool choice object.', 'tool_choice');
   }
   switch (value.type) {
-    case 'function':
-      return { type: 'function', name: reqString(value, 'name', 'tool_choice.name') };
+    case 'function': {
+      const choice: ToolChoice = { type: 'function', name: reqString(value, 'name', 'tool_choice.name') };
+      const namespace = optString(value, 'namespace', 'tool_choice.namespace');
+      if (namespace !== undefined && namespace !== '') choice.namespace = namespace;
+      return choice;
+    }
     case 'allowed_tools': {
       const mode = value.mode;
       if (mode !== 'auto' && mode !== 'required') throw badRequest('invalid_request', 'tool_choice.mode must be "auto" or "required".', 'tool_choice.mode');
