@@ -71,7 +71,8 @@ export function resolveProvider(slug: string, deps: RegistryDeps): ResolveResult
     return { slug, adapter, baseUrl: adapter.normaliseBaseUrl(settings?.baseUrl ?? DEFAULT_BASE_URLS[slug]), credential };
   }
 
-  const endpoint = config.endpoints[slug];
+  // own keys only: a model id like "constructor/x" must not find Object.prototype's members
+  const endpoint = Object.hasOwn(config.endpoints, slug) ? config.endpoints[slug] : undefined;
   if (endpoint) {
     const adapter = endpoint.format === 'a' ? customChatAdapter : customMessagesAdapter;
     const credential = deps.credential(slug);
@@ -84,7 +85,7 @@ export function resolveProvider(slug: string, deps: RegistryDeps): ResolveResult
     return { slug, adapter, baseUrl: adapter.normaliseBaseUrl(endpoint.url), ...(credential ? { credential } : {}) };
   }
 
-  const local = config.locals[slug];
+  const local = Object.hasOwn(config.locals, slug) ? config.locals[slug] : undefined;
   if (local) return { slug, adapter: localAdapter, baseUrl: localAdapter.normaliseBaseUrl(local.url) };
 
   const candidate = detector.candidate(slug);

@@ -93,8 +93,8 @@ function validateSlug(raw: unknown, what: string): string {
 /** Endpoints and local servers share the model-id namespace with the built-in providers. */
 function assertSlugFree(config: Config, slug: string): void {
   if (isBuiltinProvider(slug)) throw new OperationError(409, 'slug_taken', `"${slug}" is a built-in provider name; pick another name.`);
-  if (config.endpoints[slug]) throw new OperationError(409, 'slug_taken', `A custom endpoint named "${slug}" already exists (svc-proxy endpoint remove ${slug} first).`);
-  if (config.locals[slug]) throw new OperationError(409, 'slug_taken', `A local server named "${slug}" already exists (svc-proxy local remove ${slug} first).`);
+  if (Object.hasOwn(config.endpoints, slug)) throw new OperationError(409, 'slug_taken', `A custom endpoint named "${slug}" already exists (svc-proxy endpoint remove ${slug} first).`);
+  if (Object.hasOwn(config.locals, slug)) throw new OperationError(409, 'slug_taken', `A local server named "${slug}" already exists (svc-proxy local remove ${slug} first).`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,7 +222,7 @@ export async function removeEndpoint(store: ConfigStore, credentials: Credential
   const slug = String(rawSlug ?? '');
   let hadCredential = false;
   await store.update((config) => {
-    const existing = config.endpoints[slug];
+    const existing = Object.hasOwn(config.endpoints, slug) ? config.endpoints[slug] : undefined;
     if (!existing) throw new OperationError(404, 'endpoint_not_found', `No custom endpoint named "${slug}". See: svc-proxy endpoint list`);
     hadCredential = existing.hasCredential;
     delete config.endpoints[slug];
@@ -253,7 +253,7 @@ export async function addLocal(store: ConfigStore, input: { slug: unknown; url: 
 export async function removeLocal(store: ConfigStore, rawSlug: unknown): Promise<{ slug: string }> {
   const slug = String(rawSlug ?? '');
   await store.update((config) => {
-    if (!config.locals[slug]) throw new OperationError(404, 'local_not_found', `No local server named "${slug}". See: svc-proxy local list`);
+    if (!Object.hasOwn(config.locals, slug)) throw new OperationError(404, 'local_not_found', `No local server named "${slug}". See: svc-proxy local list`);
     delete config.locals[slug];
   });
   return { slug };
