@@ -7,8 +7,6 @@
  * upstream decoder and every client encoder. Only ProtocolError may be thrown (decoders), nothing
  * by encoders; every stream ends with exactly one terminal event and valid SSE for the client.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DialectCodec } from '../../src/protocols/codec.js';
@@ -27,108 +25,11 @@ import { openaiAdapter } from '../../src/providers/openai.js';
 import { openrouterAdapter } from '../../src/providers/openrouter.js';
 import type { ProviderAdapter } from '../../src/providers/types.js';
 import { restoreResponseToolNames, shortenToolNames } from '../../src/routing/tool-names.js';
+import { DIALECTS, mutate, mutatedFrom, oddValue, paths, requests, responses, streams, type Op } from './seeds.js';
 
 const CODECS: Readonly<Record<Dialect, DialectCodec>> = { chat: chatCodec, responses: responsesCodec, messages: messagesCodec };
-const DIALECTS: readonly Dialect[] = ['chat', 'responses', 'messages'];
 const ADAPTERS: readonly ProviderAdapter[] = [anthropicAdapter, customMessagesAdapter, openaiAdapter, openrouterAdapter, geminiAdapter, customChatAdapter, localAdapter];
 const MODEL_FOR: Readonly<Record<string, string>> = { gemini: 'gemini-3-pro-preview', anthropic: 'claude-sonnet-4-5', openai: 'gpt-5.4' };
-
-const PROTOCOLS = join(import.meta.dirname, '..', 'protocols');
-
-// ---------------------------------------------------------------- seeds: the repo's real fixtures
-
-function jsonFiles(dir: string): Array<Record<string, unknown>> {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
-  } catch {
-    return [];
-  }
-  return names.map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as Record<string, unknown>);
-}
-
-function sseFiles(dir: string, suffix: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((n) => n.endsWith(suffix))
-      .map((n) => readFileSync(join(dir, n), 'utf8'));
-  } catch {
-    return [];
-  }
-}
-
-const PAIRS = DIALECTS.flatMap((c) => DIALECTS.filter((u) => u !== c).map((u) => ({ client: c, upstream: u, dir: join(PROTOCOLS, 'pairs', 'fixtures', `${c}-to-${u}`) })));
-
-const requests: Record<Dialect, unknown[]> = {
-  chat: jsonFiles(join(PROTOCOLS, 'chat', 'fixtures', 'request-decode')).map((f) => f.input),
-  responses: jsonFiles(join(PROTOCOLS, 'responses', 'fixtures', 'request-decode')).map((f) => f.request ?? f.input),
-  messages: jsonFiles(join(PROTOCOLS, 'messages', 'fixtures', 'request-decode')).map((f) => f.input),
-};
-const responses: Record<Dialect, unknown[]> = {
-  chat: jsonFiles(join(PROTOCOLS, 'chat', 'fixtures', 'response-decode')).map((f) => f.input),
-  responses: jsonFiles(join(PROTOCOLS, 'responses', 'fixtures', 'response-decode')).map((f) => f.body ?? f.input),
-  messages: jsonFiles(join(PROTOCOLS, 'messages', 'fixtures', 'response-decode')).map((f) => f.input),
-};
-const streams: Record<Dialect, string[]> = {
-  chat: sseFiles(join(PROTOCOLS, 'chat', 'fixtures', 'streams'), '.sse'),
-  responses: sseFiles(join(PROTOCOLS, 'responses', 'fixtures', 'stream-decode'), '.sse'),
-  messages: sseFiles(join(PROTOCOLS, 'messages', 'fixtures', 'streams'), '.sse'),
-};
-for (const p of PAIRS) {
-  requests[p.client].push(...jsonFiles(join(p.dir, 'request')).map((f) => f.input));
-  responses[p.upstream].push(...jsonFiles(join(p.dir, 'response')).map((f) => f.input));
-  streams[p.upstream].push(...sseFiles(join(p.dir, 'stream'), '.upstream.sse'));
-}
-for (const d of DIALECTS) for (const list of [requests[d], responses[d], streams[d]]) for (let i = list.length - 1; i >= 0; i--) if (list[i] === undefined) list.splice(i, 1);
-
-// ---------------------------------------------------------------- mutations
-
-type Path = Array<string | number>;
-
-function paths(v: unknown, at: Path = [], out: Path[] = []): Path[] {
-  out.push(at);
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out));
-  else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) paths(x, [...at, k], out);
-  return out;
-}
-
-type Op = 'replace' | 'delete' | 'wrap' | 'stringify' | 'duplicate';
-
-function mutate(root: unknown, path: Path, op: Op, replacement: unknown): unknown {
-  if (path.length === 0) return op === 'wrap' ? [root] : replacement;
-  const copy = structuredClone(root) as Record<string | number, unknown>;
-  let parent = copy;
-  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-  const last = path[path.length - 1]!;
-  const current = parent[last];
-  if (op === 'delete') {
-    if (Array.isArray(parent)) parent.splice(last as number, 1);
-    else delete parent[last];
-  } else if (op === 'wrap') parent[last] = [current];
-  else if (op === 'stringify') parent[last] = JSON.stringify(current);
-  else if (op === 'duplicate' && Array.isArray(parent)) parent.splice(last as number, 0, structuredClone(current));
-  else parent[last] = replacement;
-  return copy;
-}
-
-const oddValue = fc.oneof(
-  fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom(null, '', 0, -1, 1e308, 2 ** 53, true, [], {}, 'svcp1.', 'svcp1.eyJraW5kIjoib3BlbmFpIn0', '__proto__', 'constructor', '\u0000', '\ud800', { type: 'text' }, { type: 'function' }),
-);
-
-/** One to three mutations of one of the samples. */
-const mutatedFrom = (samples: readonly unknown[]) =>
-  fc
-    .record({
-      sample: fc.constantFrom(...samples),
-      edits: fc.array(fc.record({ pick: fc.nat(), op: fc.constantFrom<Op>('replace', 'delete', 'wrap', 'stringify', 'duplicate'), value: oddValue }), { minLength: 1, maxLength: 3 }),
-    })
-    .map(({ sample, edits }) =>
-      edits.reduce<unknown>((v, e) => {
-        const all = paths(v);
-        return mutate(v, all[e.pick % all.length]!, e.op, e.value);
-      }, sample),
-    );
 
 function onlyProtocolErrors(what: string, run: () => void): void {
   try {

@@ -96,7 +96,8 @@ export interface SendOptions {
 /** One request to the daemon with node:http (no SDK retries or reshaping). */
 export function send(d: TestDaemon, path: string, opts: SendOptions = {}): Promise<Raw> {
   const body = opts.body === undefined ? undefined : typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
-  const headers: Record<string, string> = { ...(body !== undefined ? { 'content-type': 'application/json' } : {}) };
+  // an explicit length: node's client sends a GET/OPTIONS body without one, which HTTP reads as a second request
+  const headers: Record<string, string> = body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {};
   const key = opts.key === undefined ? d.key : opts.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;
   Object.assign(headers, opts.headers);
