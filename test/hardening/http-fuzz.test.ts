@@ -69,7 +69,7 @@ const shot: fc.Arbitrary<Shot> = fc.oneof(
       ct: fc.constantFrom('application/json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/vnd.api+json', ''),
       body: fc.oneof(fc.constant(undefined), fc.jsonValue().map((v) => JSON.stringify(v))),
     })
-    .map(({ path, method, ct, body }) => ({ method, path, headers: ct ? { 'content-type': ct } : {}, body: method === 'GET' ? undefined : body })),
+    .map(({ path, method, ct, body }): Shot => ({ method, path, headers: ct ? { 'content-type': ct } : {}, body: method === 'GET' ? undefined : body })),
 );
 
 const answered: Array<{ shot: Shot; r: Raw }> = [];
