@@ -2,7 +2,8 @@
 // numbers measure the gateway, not the mock. Runs as its own process (argv[2] = port).
 //
 // Dialect is chosen by path (chat / messages / responses); streaming by `"stream":true` in the
-// body; pacing (a chunk every 5 ms) by a model id starting with "paced".
+// body; pacing (a chunk every 5 ms) by a model id starting with "paced"; slow pacing for long
+// streams (a chunk every N ms, for the soak) by a model id containing "drip<N>".
 import http from 'node:http';
 
 const CHUNKS = 200;
@@ -74,7 +75,7 @@ function dialectOf(url) {
   return 'unknown';
 }
 
-function sendPaced(res, chunks) {
+function sendPaced(res, chunks, paceMs = PACE_MS) {
   let i = 0;
   const timer = setInterval(() => {
     if (res.destroyed) {
@@ -86,7 +87,7 @@ function sendPaced(res, chunks) {
       clearInterval(timer);
       res.end();
     }
-  }, PACE_MS);
+  }, paceMs);
   res.on('close', () => clearInterval(timer));
 }
 
@@ -109,6 +110,7 @@ const server = http.createServer((req, res) => {
     const head = Buffer.concat(parts).subarray(0, 4096).toString('latin1');
     const stream = /"stream"\s*:\s*true/.test(head);
     const paced = /"model"\s*:\s*"[^"]*paced/.test(head);
+    const drip = /"model"\s*:\s*"[^"]*drip(\d+)/.exec(head);
     if (!stream) {
       const body = dialect === 'chat' ? chatJson : messagesJson;
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
@@ -117,6 +119,10 @@ const server = http.createServer((req, res) => {
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const chunks = dialect === 'chat' ? chatStream : messagesStream;
+    if (drip) {
+      sendPaced(res, chunks, Math.max(1, Number(drip[1])));
+      return;
+    }
     if (paced) {
       sendPaced(res, chunks);
       return;
