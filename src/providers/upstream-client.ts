@@ -4,8 +4,9 @@
  * chunks (undici's bodyTimeout), so a long stream never times out while data keeps coming.
  * Failures reject with an UpstreamError carrying a stable code; messages name the origin only.
  */
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import { Pool } from 'undici';
+import type { Dispatcher, Pool as UndiciPool } from 'undici';
 import { displayOrigin } from './base-url.js';
 
 export type UpstreamErrorCode = 'upstream_unreachable' | 'upstream_timeout' | 'upstream_reset' | 'aborted';
@@ -41,6 +42,15 @@ export interface UpstreamResponse {
   headers: Record<string, string | string[] | undefined>;
   body: Readable;
 }
+
+// Only the Pool and its request() API: undici's index also loads fetch, WebSocket, caches, mocks
+// and more (about 8 MB of RSS an idle daemon would carry for nothing). The index is what attaches
+// request() to every dispatcher, so it is called here as a plain function on the pool.
+// These are undici-internal paths (version pinned in package-lock); the upstream tests catch a move.
+const requireUndici = createRequire(import.meta.url);
+const Pool = requireUndici('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
+type Pool = UndiciPool;
+const poolRequest = requireUndici('undici/lib/api/api-request.js') as (this: Pool, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 const pools = new Map<string, Pool>();
 
@@ -133,7 +143,7 @@ export async function upstreamRequest(req: UpstreamRequest): Promise<UpstreamRes
   const { origin, path } = splitUrl(req.url);
   const pool = poolFor(origin, req.connectTimeoutMs);
   try {
-    const res = await pool.request({
+    const res = await poolRequest.call(pool, {
       path,
       method: req.method,
       headers: req.headers,
