@@ -25,6 +25,7 @@ import { openaiAdapter } from '../../src/providers/openai.js';
 import { openrouterAdapter } from '../../src/providers/openrouter.js';
 import type { ProviderAdapter } from '../../src/providers/types.js';
 import { restoreResponseToolNames, shortenToolNames } from '../../src/routing/tool-names.js';
+import { splitAt } from '../protocols/shared/helpers.js';
 import { DIALECTS, mutate, mutatedFrom, oddValue, paths, requests, responses, streams, type Op } from './seeds.js';
 
 const CODECS: Readonly<Record<Dialect, DialectCodec>> = { chat: chatCodec, responses: responsesCodec, messages: messagesCodec };
@@ -138,15 +139,7 @@ const upstreamChunks = (dialect: Dialect) =>
         else buf.splice(i, 1);
       }
       const bytesOut = Buffer.from(buf);
-      const offsets = [...new Set(cuts.map((c) => (bytesOut.length === 0 ? 0 : c % bytesOut.length)))].sort((a, b) => a - b);
-      const chunks: Buffer[] = [];
-      let from = 0;
-      for (const o of offsets) {
-        chunks.push(bytesOut.subarray(from, o));
-        from = o;
-      }
-      chunks.push(bytesOut.subarray(from));
-      return chunks;
+      return splitAt(bytesOut, cuts.map((c) => (bytesOut.length === 0 ? 0 : c % bytesOut.length)));
     });
 
 /** The checks a client's SSE must pass: Chat data lines are JSON or [DONE]; named events carry their own type. */

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Dialect } from '../../src/protocols/hub.js';
+import { awkwardJson, jsonPaths, mutateAt, type JsonPath, type Mutation } from '../protocols/shared/helpers.js';
 
 export const DIALECTS: readonly Dialect[] = ['chat', 'responses', 'messages'];
 
@@ -59,38 +60,24 @@ for (const d of DIALECTS) for (const list of [requests[d], responses[d], streams
 
 // ---------------------------------------------------------------- mutations
 
-export type Path = Array<string | number>;
-
-export function paths(v: unknown, at: Path = [], out: Path[] = []): Path[] {
-  out.push(at);
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out));
-  else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) paths(x, [...at, k], out);
-  return out;
-}
-
-export type Op = 'replace' | 'delete' | 'wrap' | 'stringify' | 'duplicate';
+/** The shared protocol-test mutations (replace, delete, wrap, stringify), plus duplicating an array element. */
+export type Op = Mutation['op'] | 'duplicate';
+export type Path = JsonPath;
+export const paths = jsonPaths;
 
 export function mutate(root: unknown, path: Path, op: Op, replacement: unknown): unknown {
-  if (path.length === 0) return op === 'wrap' ? [root] : replacement;
+  if (op !== 'duplicate') return mutateAt(root, path, op === 'replace' ? { op, value: replacement } : { op });
+  if (path.length === 0) return root;
   const copy = structuredClone(root) as Record<string | number, unknown>;
   let parent = copy;
   for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
   const last = path[path.length - 1]!;
-  const current = parent[last];
-  if (op === 'delete') {
-    if (Array.isArray(parent)) parent.splice(last as number, 1);
-    else delete parent[last];
-  } else if (op === 'wrap') parent[last] = [current];
-  else if (op === 'stringify') parent[last] = JSON.stringify(current);
-  else if (op === 'duplicate' && Array.isArray(parent)) parent.splice(last as number, 0, structuredClone(current));
-  else parent[last] = replacement;
+  if (Array.isArray(parent)) parent.splice(last as number, 0, structuredClone(parent[last]));
   return copy;
 }
 
-export const oddValue = fc.oneof(
-  fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom(null, '', 0, -1, 1e308, 2 ** 53, true, [], {}, 'svcp1.', 'svcp1.eyJraW5kIjoib3BlbmFpIn0', '__proto__', 'constructor', '\u0000', '\ud800', { type: 'text' }, { type: 'function' }),
-);
+/** The shared awkward values, plus inherited property names and lone surrogates. */
+export const oddValue = fc.oneof(awkwardJson, fc.constantFrom(2 ** 53, 'constructor', 'toString', '\u0000', '\ud800', { type: 'function' }));
 
 /** One to three mutations of one of the samples. */
 export const mutatedFrom = (samples: readonly unknown[]) =>
@@ -105,4 +92,3 @@ export const mutatedFrom = (samples: readonly unknown[]) =>
         return mutate(v, all[e.pick % all.length]!, e.op, e.value);
       }, sample),
     );
-
