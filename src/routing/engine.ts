@@ -11,7 +11,7 @@ import { handleGenerate } from './generate.js';
 import { handleModels } from './models-endpoint.js';
 import type { ProxyDeps, ProxyHandler } from './proxy-handler.js';
 import { ReasoningCache } from './reasoning-cache.js';
-import { ClientGone } from './request-body.js';
+import { ClientGone, closeAfterAnswer } from './request-body.js';
 import { RequestRecord } from './request-log.js';
 import { sendError } from './respond.js';
 import type { RoutingServices } from './services.js';
@@ -75,7 +75,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
         }
         if (err instanceof ProtocolError) {
           // reading stopped at the limit: do not keep the connection for the unread rest
-          if (err.status === 413) res.setHeader('connection', 'close');
+          if (err.status === 413) closeAfterAnswer(req, res);
           sendError(res, route.protocol, err);
           record.finish(deps.log, err.status, err.code);
           return;

@@ -2,7 +2,8 @@
  * Reading and checking a client's request body: size limit first (Content-Length, then counted
  * bytes — reading stops at the limit), JSON content type, JSON that is an object, a string model.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
 
 /** The client went away before its body arrived; nobody is left to answer. */
@@ -15,6 +16,36 @@ export class ClientGone extends Error {
 
 export function tooLarge(limit: number): ProtocolError {
   return new ProtocolError(413, 'request_too_large', `Request body is larger than the limit of ${limit} bytes (settings.bodyLimitBytes).`);
+}
+
+/** After an early 413, how long and how much of a body still arriving is discarded (see closeAfterAnswer). */
+const LINGER_MS = 1_000;
+const LINGER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Close the connection once the early answer (413) is out, but not abruptly: a socket closed while
+ * the client is still sending is reset, and the reset makes the client lose the answer it has not
+ * read yet (it sees ECONNRESET instead of request_too_large). So our side is shut after the
+ * answer, and what the client still sends is dropped unread for at most LINGER_MS / LINGER_BYTES
+ * (lingering close, as web servers do); then the socket goes.
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('connection', 'close');
+  if (req.complete) return;
+  const socket = req.socket;
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) socket.destroy();
+  });
+  req.resume();
+  // node ends a `connection: close` socket with destroySoon() once the answer is written
+  socket.destroySoon = function lingeringClose(this: Socket): void {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+  };
 }
 
 /** 413 from the declared length alone, before reading anything. */
