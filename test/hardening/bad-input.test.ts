@@ -4,6 +4,7 @@
  * logged, and the daemon keeps serving. Body limit (413 without reading the rest) and header
  * abuse (431, many headers, keys with whitespace or unicode) too.
  */
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { crashLines, expectShapeA, expectShapeB, M, rawExchange, send, startLean, type Lean } from './helpers.js';
@@ -241,6 +242,23 @@ describe('body over the limit (settings.bodyLimitBytes)', () => {
     expect(result.sent).toBeLessThan(CAP / 2);
     expect(result.ms).toBeLessThan(2_000);
     expect((await send(w.d, CHAT, { body: chatValid })).status).toBe(200);
+  });
+
+  it('clients that send a big body in one go (as SDKs do) read the 413, not a connection reset', async () => {
+    const body = Buffer.alloc(8 * LIMIT, 0x20);
+    const one = () =>
+      new Promise<string>((resolve) => {
+        const req = request(`${w.d.origin}${CHAT}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length, authorization: `Bearer ${w.d.key}` } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve(`${res.statusCode} ${text}`));
+          res.on('error', (e: NodeJS.ErrnoException) => resolve(`${res.statusCode} ${e.code}`));
+        });
+        req.on('error', (e: NodeJS.ErrnoException) => resolve(`error ${e.code}`));
+        req.end(body);
+      });
+    const results = await Promise.all(Array.from({ length: 12 }, one));
+    for (const r of results) expect(r).toMatch(/^413 .*request_too_large/);
   });
 
   it('a body just under the limit is read and checked normally', async () => {
