@@ -20,6 +20,13 @@ export const CREDS = {
   ca: 'ca-hardening-secret-Mn5Rk',
 } as const;
 
+/**
+ * No OS keychain for the hardening daemons, whatever the machine has: `--insecure-storage` then
+ * puts `ca`'s credential in the 0600 file (which the tests check), and nothing is shared with the
+ * keyring other test files use.
+ */
+export const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/svc-proxy-hardening-bus' } as const;
+
 /** One model per upstream dialect. */
 export const M = {
   anthropic: 'anthropic/claude-sonnet-4-5',
@@ -51,7 +58,7 @@ export async function startLean(
   try {
     d = await startDaemon({
       settings: opts.settings,
-      env: { ANTHROPIC_API_KEY: CREDS.anthropic, OPENAI_API_KEY: CREDS.openai, ...opts.env },
+      env: { ANTHROPIC_API_KEY: CREDS.anthropic, OPENAI_API_KEY: CREDS.openai, ...NO_KEYCHAIN, ...opts.env },
       setup: async (t) => {
         await t.cli(['provider', 'set', 'anthropic', '--base-url', anthropic.baseUrl]);
         await t.cli(['provider', 'set', 'openai', '--base-url', openai.baseUrl]);

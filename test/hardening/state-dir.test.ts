@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_VERSION } from '../../src/config/schema.js';
 import { parseEntries, TestDaemon } from '../fixtures/daemon.js';
 import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
-import { CREDS, send, sleep } from './helpers.js';
+import { CREDS, NO_KEYCHAIN, send, sleep } from './helpers.js';
 
 const isRoot = process.getuid?.() === 0;
 const home = await mkdtemp(join(tmpdir(), 'svc-hz-state-'));
@@ -37,7 +37,7 @@ beforeAll(async () => {
   mock = await new GenericChatMock({ apiKey: CREDS.ca, name: 'ca', models: ['qwen3-coder'] }).listen();
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/_API_KEY$|^SVC_PROXY_HOME$|_PROXY$|_proxy$/.test(k)) env[k] = v;
-  d = new TestDaemon(home, env);
+  d = new TestDaemon(home, { ...env, ...NO_KEYCHAIN });
   await writeFile(join(home, 'config.json'), JSON.stringify({ version: CONFIG_VERSION, settings: { logRetentionDays: 1 } }), { mode: 0o600 });
   await d.cli(['endpoint', 'add', 'ca', '--url', mock.baseUrl, '--format', 'a', '--insecure-storage'], { input: `${CREDS.ca}\n` });
   d.key = (JSON.parse((await d.cli(['key', 'create', '--name', 'survivor', '--json'])).stdout) as { key: string }).key;
