@@ -194,7 +194,7 @@ function clean(input: unknown, walk: Walk, refs: string[], depth: number): Schem
 
   if (Array.isArray(node.required) && isObject(out.properties)) {
     const props = out.properties;
-    const required = [...new Set(node.required.filter((r): r is string => typeof r === 'string' && r in props))];
+    const required = [...new Set(node.required.filter((r): r is string => typeof r === 'string' && Object.hasOwn(props, r)))];
     if (required.length > 0) out.required = required;
   }
 
