@@ -149,3 +149,25 @@ export async function measureStreams({ url, headers, body, concurrency, total, t
   totalMs.sort((a, b) => a - b);
   return { ttfb, totalMs, failures };
 }
+
+/**
+ * Child processes of a bench script: all killed when the script exits, and the whole script
+ * stopped after `limitMs` so a wedged component never holds the machine. Returns the list to
+ * push children into.
+ */
+export function superviseChildren(label, limitMs) {
+  const children = [];
+  process.on('exit', () => {
+    for (const c of children) {
+      try {
+        c.kill('SIGKILL');
+      } catch {}
+    }
+  });
+  process.on('SIGINT', () => process.exit(130));
+  setTimeout(() => {
+    console.error(`${label}: hard time limit (${Math.round(limitMs / 60_000)} min) reached, stopping`);
+    process.exit(2);
+  }, limitMs).unref();
+  return children;
+}

@@ -10,7 +10,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, measureStreams, percentile, procCpuMs, procRssMb, sleep, startProcess, waitForHttp } from './lib.js';
+import { freePort, measureStreams, superviseChildren, percentile, procCpuMs, procRssMb, sleep, startProcess, waitForHttp } from './lib.js';
 import { buildBodies } from './bodies.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -21,22 +21,8 @@ const WARMUP_SECONDS = 1;
 const CONNECTIONS = 50;
 const PORTKEY_VERSION = '1.15.2';
 
-const children = [];
-function cleanup() {
-  for (const c of children) {
-    try {
-      c.kill('SIGKILL');
-    } catch {}
-  }
-}
-process.on('exit', cleanup);
-process.on('SIGINT', () => process.exit(130));
 // The whole run is bounded: never let a wedged component hold the machine.
-const hardStop = setTimeout(() => {
-  console.error('bench: hard time limit (12 min) reached, stopping');
-  process.exit(2);
-}, 12 * 60_000);
-hardStop.unref();
+const children = superviseChildren('bench', 12 * 60_000);
 
 function log(...a) {
   console.log(...a);
@@ -334,7 +320,7 @@ async function main() {
   try {
     svc(proxy.home, ['stop']);
   } catch {}
-  cleanup();
+  for (const c of children) c.kill('SIGKILL');
   rmSync(proxy.home, { recursive: true, force: true });
 }
 

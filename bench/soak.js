@@ -25,7 +25,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, procRssMb, sleep, startProcess, waitForHttp } from './lib.js';
+import { freePort, procRssMb, superviseChildren, sleep, startProcess, waitForHttp } from './lib.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, '..', 'bin', 'svc-proxy.js');
@@ -42,21 +42,7 @@ const RSS_BOUND_MB = Number(process.env.SOAK_RSS_BOUND_MB ?? 200);
  */
 const IDLE_WAIT_MS = 65_000;
 
-const children = [];
-const cleanup = () => {
-  for (const c of children) {
-    try {
-      c.kill('SIGKILL');
-    } catch {}
-  }
-};
-process.on('exit', cleanup);
-process.on('SIGINT', () => process.exit(130));
-const hardStop = setTimeout(() => {
-  console.error('soak: hard time limit (4 min) reached, stopping');
-  process.exit(2);
-}, 4 * 60_000);
-hardStop.unref();
+const children = superviseChildren('soak', 4 * 60_000);
 
 const log = (...a) => console.log(...a);
 
