@@ -209,7 +209,7 @@ export class StreamTap {
       if (opening) this.opening = error;
       this.error ??= error;
     }
-    if (this.onSignature) readSignatures(obj, this.onSignature);
+    // signatures are not read here: scanSignatures already saw every line, head and tail included
     return typeof obj.type === 'string' ? obj.type : undefined;
   }
 
@@ -337,10 +337,6 @@ function nextSignature(buf: Buffer, from: number, to: number): number {
 }
 
 /** Gemini thought signatures on Chat tool calls: `tool_calls[i].extra_content.google.thought_signature`. */
-export function readChatThoughtSignatures(event: Record<string, unknown>, sink: SignatureSink): void {
-  readSignatures(event, sink);
-}
-
 function readSignatures(event: Record<string, unknown>, sink: SignatureSink): void {
   const choices = event.choices;
   if (!Array.isArray(choices)) return;
