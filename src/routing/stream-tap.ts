@@ -126,6 +126,8 @@ export class StreamTap {
     const parts = this.head!;
     parts.push(chunk);
     this.headBytes += chunk.length;
+    // no line ends in this chunk: no new complete line either, so skip the concat and rescan
+    if (parts.length > 1 && chunk.indexOf(LF) === -1 && this.headBytes < MAX_LINE) return;
     const all = parts.length === 1 ? chunk : Buffer.concat(parts, this.headBytes);
     const line = firstDataLine(all);
     if (line === undefined && this.headBytes < MAX_LINE) return;
