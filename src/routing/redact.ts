@@ -70,7 +70,17 @@ export function redactForLog(value: unknown, secret: string | undefined): unknow
  * characters is left alone. An echo split across two chunks is not seen.
  */
 export function redactStreamChunk(chunk: Buffer, secret: string | undefined): Buffer {
-  if (!secret || secret.length < MIN_TAIL || !/^[\x21-\x7e]+$/.test(secret)) return chunk;
+  const usable = streamSecret(secret);
+  return usable === undefined ? chunk : redactCheckedChunk(chunk, usable);
+}
+
+/** The secret when stream chunks can be searched for it (printable ASCII, not too short): checked once per stream. */
+export function streamSecret(secret: string | undefined): string | undefined {
+  return secret && secret.length >= MIN_TAIL && /^[\x21-\x7e]+$/.test(secret) ? secret : undefined;
+}
+
+/** redactStreamChunk for a secret streamSecret() accepted (the per-chunk path). */
+export function redactCheckedChunk(chunk: Buffer, secret: string): Buffer {
   const last = secret.charCodeAt(secret.length - 1);
   let hit = chunk.indexOf(last);
   while (hit !== -1 && !endsWithTail(chunk, hit, secret)) hit = chunk.indexOf(last, hit + 1);

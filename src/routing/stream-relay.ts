@@ -17,7 +17,7 @@ import type { Dialect, HubError, HubEvent } from '../protocols/hub.js';
 import { SseParser, type SseEvent } from '../protocols/sse.js';
 import type { LogUsage } from '../log/entry.js';
 import type { StreamReasoningCollector } from './reasoning-continuity.js';
-import { redactSecret, redactStreamChunk } from './redact.js';
+import { redactCheckedChunk, redactSecret, streamSecret } from './redact.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
 import type { StreamTap } from './stream-tap.js';
@@ -158,10 +158,13 @@ abstract class Relay {
 /** Same dialect in and out: bytes forwarded untouched; a tap reads usage and error events on the side. */
 export class PassthroughRelay extends Relay {
   private readonly tap: StreamTap;
+  /** The credential if chunks can be searched for it (checked once, not per chunk). */
+  private readonly secret: string | undefined;
 
   constructor(o: RelayOptions, tap: StreamTap) {
     super(o);
     this.tap = tap;
+    this.secret = streamSecret(o.credential);
   }
 
   protected onData = (chunk: Buffer): void => {
@@ -175,7 +178,7 @@ export class PassthroughRelay extends Relay {
       }
       this.commit();
     }
-    this.write(redactStreamChunk(chunk, this.o.credential));
+    this.write(this.secret === undefined ? chunk : redactCheckedChunk(chunk, this.secret));
   };
 
   protected onEnd = (): void => {
