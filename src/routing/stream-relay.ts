@@ -114,6 +114,14 @@ abstract class Relay {
     this.resolve(outcome);
   }
 
+  /** The upstream body ended before anything reached the client. */
+  protected settleEmpty(): void {
+    this.settle({
+      kind: 'precommit',
+      failure: { status: 502, code: 'upstream_stream_incomplete', message: `${this.o.slug}: the upstream ended the stream without any event`, upstreamStatus: 502 },
+    });
+  }
+
   protected commit(): void {
     if (this.committed) return;
     this.committed = true;
@@ -185,10 +193,7 @@ export class PassthroughRelay extends Relay {
     if (this.settled) return;
     const terminal = this.tap.finish();
     if (!this.committed) {
-      this.settle({
-        kind: 'precommit',
-        failure: { status: 502, code: 'upstream_stream_incomplete', message: `${this.o.slug}: the upstream ended the stream without any event`, upstreamStatus: 502 },
-      });
+      this.settleEmpty();
       return;
     }
     let errorCode = this.tap.error ? 'upstream_error' : undefined;
@@ -270,10 +275,7 @@ export class ConvertedRelay extends Relay {
     }
     if (this.settled) return;
     if (!this.committed && this.out === '') {
-      this.settle({
-        kind: 'precommit',
-        failure: { status: 502, code: 'upstream_stream_incomplete', message: `${this.o.slug}: the upstream ended the stream without any event`, upstreamStatus: 502 },
-      });
+      this.settleEmpty();
       return;
     }
     this.flush();
