@@ -18,7 +18,7 @@ import { redactForLog } from './redact.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
 import { sendError, sendJson } from './respond.js';
 import type { UpstreamResponse } from './services.js';
-import { ConvertedRelay, PassthroughRelay, type StreamOutcome } from './stream-relay.js';
+import { bodyErrorCode, ConvertedRelay, PassthroughRelay, type StreamOutcome } from './stream-relay.js';
 import { StreamTap } from './stream-tap.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
@@ -301,7 +301,7 @@ class GenerateRequest {
     } catch (err) {
       if (x.abort.aborted) throw new ClientGone();
       if (err instanceof AnswerTooLarge) return invalid(err.message);
-      const code = (err as { code?: unknown } | null)?.code === 'UND_ERR_BODY_TIMEOUT' ? 'upstream_timeout' : 'upstream_reset';
+      const code = bodyErrorCode(err);
       return fail(transportFailure(p.slug, code, code === 'upstream_timeout' ? 'the upstream went silent mid-answer' : 'the upstream connection broke mid-answer', p.credential));
     }
     let json: unknown;

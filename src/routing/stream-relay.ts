@@ -43,7 +43,8 @@ export interface RelayOptions {
   clientDialect: Dialect;
 }
 
-function bodyErrorCode(err: unknown): string {
+/** Our code for an error while reading an upstream body (streamed or whole). */
+export function bodyErrorCode(err: unknown): string {
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'UND_ERR_BODY_TIMEOUT' || code === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_reset';
 }
