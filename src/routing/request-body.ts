@@ -54,8 +54,11 @@ export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
   if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
 }
 
+/**
+ * Read the body, counting bytes against `limit`. Callers run checkDeclaredLength first (before
+ * their other header checks, so a 413 wins), hence it is not repeated here.
+ */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  checkDeclaredLength(req, limit);
   return new Promise<Buffer>((resolve, reject) => {
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
