@@ -38,11 +38,9 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
   async function dispatch(x: Exchange): Promise<void> {
     switch (x.route.endpoint) {
       case 'chat':
-        return handleGenerate(x, 'chat');
       case 'responses':
-        return handleGenerate(x, 'responses');
       case 'messages':
-        return handleGenerate(x, 'messages');
+        return handleGenerate(x, x.route.endpoint);
       case 'count_tokens':
         return handleCountTokens(x);
       case 'models':
