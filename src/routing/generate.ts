@@ -15,6 +15,7 @@ import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import { attachToChatBody, attachToHub, dropUnprovenThinking, rememberChatAnswer, rememberOutput, StreamReasoningCollector } from './reasoning-continuity.js';
 import { redactForLog } from './redact.js';
+import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
 import { sendError, sendJson } from './respond.js';
 import type { UpstreamResponse } from './services.js';
@@ -45,10 +46,6 @@ function header(headers: UpstreamResponse['headers'], name: string): string | un
 
 function isEventStream(headers: UpstreamResponse['headers']): boolean {
   return (header(headers, 'content-type') ?? '').toLowerCase().includes('text/event-stream');
-}
-
-function roundMs(since: number): number {
-  return Math.round((performance.now() - since) * 100) / 100;
 }
 
 export function handleGenerate(x: Exchange, dialect: Dialect): Promise<void> {
@@ -255,7 +252,7 @@ class GenerateRequest {
   }
 
   private note(target: Target, started: number, status: number, errorCode?: string): void {
-    const latencyMs = roundMs(started);
+    const latencyMs = msSince(started);
     this.x.record.attempt(errorCode ? { target: target.label, status, latencyMs, errorCode } : { target: target.label, status, latencyMs });
   }
 

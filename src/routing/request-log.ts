@@ -17,6 +17,11 @@ const DIALECTS: Readonly<Record<ProxyRoute['endpoint'], RequestLogEntry['dialect
   transcriptions: 'none',
 };
 
+/** Milliseconds since a performance.now() reading, to 0.01 ms. */
+export function msSince(since: number, now = performance.now()): number {
+  return Math.round((now - since) * 100) / 100;
+}
+
 export class RequestRecord {
   readonly entry: RequestLogEntry;
   /** performance.now() when the request arrived. */
@@ -42,7 +47,7 @@ export class RequestRecord {
   }
 
   elapsed(now = performance.now()): number {
-    return Math.round((now - this.t0) * 100) / 100;
+    return msSince(this.t0, now);
   }
 
   attempt(a: LogAttempt): void {
