@@ -321,12 +321,9 @@ export class ConvertedRelay extends Relay {
     }
     if (this.c.toolNames) restoreEventToolName(ev, this.c.toolNames);
     if (this.c.collector) this.c.collector.onEvent(ev);
-    if (ev.type === 'usage') this.usage = mergeUsage(this.usage, fromHubUsage(ev.usage));
-    else if (ev.type === 'start' && ev.usage) this.usage = mergeUsage(this.usage, fromHubUsage(ev.usage));
-    else if (ev.type === 'finish') {
-      if (ev.usage) this.usage = mergeUsage(this.usage, fromHubUsage(ev.usage));
-      this.ended = true;
-    }
+    const usage = ev.type === 'usage' || ev.type === 'start' || ev.type === 'finish' ? ev.usage : undefined;
+    if (usage) this.usage = mergeUsage(this.usage, fromHubUsage(usage));
+    if (ev.type === 'finish') this.ended = true;
     this.out += this.c.encoder.encode(ev);
   }
 
