@@ -115,6 +115,14 @@ abstract class Relay {
     this.resolve(outcome);
   }
 
+  /** The stream was relayed to its end (or its final error event). */
+  protected done(usage: LogUsage | undefined, errorCode: string | undefined): StreamOutcome {
+    const out: StreamOutcome = { kind: 'done' };
+    if (usage) out.usage = usage;
+    if (errorCode) out.errorCode = errorCode;
+    return out;
+  }
+
   /** The upstream body ended before anything reached the client. */
   protected settleEmpty(): void {
     this.settle({
@@ -203,26 +211,19 @@ export class PassthroughRelay extends Relay {
       this.writeFinalError({ status: 502, code: errorCode, message: `${this.o.slug}: the upstream ended the stream before it was complete` });
     }
     this.o.res.end();
-    this.settle(this.outcome(errorCode));
+    this.settle(this.done(this.tap.usage, errorCode));
   };
 
   protected failLate(err: HubError): void {
     this.tap.finish();
     this.writeFinalError(err);
     this.o.res.end();
-    this.settle(this.outcome(err.code));
+    this.settle(this.done(this.tap.usage, err.code));
   }
 
   private writeFinalError(err: HubError): void {
     const sep = this.tap.endsAtEventBoundary() ? '' : '\n\n';
     this.write(sep + finalErrorEvent(this.o.clientDialect, err, this.tap.lastSequenceNumber() + 1));
-  }
-
-  private outcome(errorCode: string | undefined): StreamOutcome {
-    const out: StreamOutcome = { kind: 'done' };
-    if (this.tap.usage) out.usage = this.tap.usage;
-    if (errorCode) out.errorCode = errorCode;
-    return out;
   }
 }
 
@@ -343,9 +344,6 @@ export class ConvertedRelay extends Relay {
   private finish(): void {
     if (this.settled) return;
     this.o.res.end();
-    const out: StreamOutcome = { kind: 'done' };
-    if (this.usage) out.usage = this.usage;
-    if (this.errorCode) out.errorCode = this.errorCode;
-    this.settle(out);
+    this.settle(this.done(this.usage, this.errorCode));
   }
 }
