@@ -35,7 +35,7 @@ export class ProxyServer {
   readonly server: Server;
   private readonly opts: ProxyServerOptions;
   private readonly cors: CorsPolicy;
-  private hostGuard: HostGuard;
+  private readonly hostGuard: HostGuard;
   private boundHost = '127.0.0.1';
   private port = 0;
   private draining = false;
