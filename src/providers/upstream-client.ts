@@ -182,7 +182,7 @@ export async function readUpstreamBody(res: UpstreamResponse, url: string, limit
   } catch (err) {
     throw toUpstreamError(err, url);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 /** Close every pool (daemon shutdown): graceful first, then forced after a short grace. */
