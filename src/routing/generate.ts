@@ -44,6 +44,11 @@ function header(headers: UpstreamResponse['headers'], name: string): string | un
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** An upstream error answer (or a 2xx that is not a usable body) as our failure. */
+function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer): UpstreamFailure {
+  return upstreamFailure(p.slug, up.status, buf, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
+}
+
 function isEventStream(headers: UpstreamResponse['headers']): boolean {
   return (header(headers, 'content-type') ?? '').toLowerCase().includes('text/event-stream');
 }
@@ -229,7 +234,7 @@ class GenerateRequest {
     if (up.status < 200 || up.status >= 300) {
       const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
       if (abort.aborted) throw new ClientGone();
-      const failure = upstreamFailure(p.slug, up.status, buf, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
+      const failure = failureOf(p, up, buf);
       note(up.status, failure.code);
       return failure;
     }
@@ -308,7 +313,7 @@ class GenerateRequest {
       json = undefined;
     }
     if (json === undefined || isErrorBody(json)) {
-      return fail(upstreamFailure(p.slug, up.status, buf, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after')));
+      return fail(failureOf(p, up, buf));
     }
     if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalid('the upstream answer is not a JSON object');
     if (this.stream) return invalid('the upstream answered a streaming request with a non-streaming body');
