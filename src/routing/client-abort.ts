@@ -7,6 +7,7 @@
  * AbortSignal (model catalog, token counting) gets one bridged on demand.
  */
 import { EventEmitter } from 'node:events';
+import type { AbortEmitter } from '../providers/upstream-client.js';
 
 export class ClientAbort extends EventEmitter {
   aborted = false;
@@ -21,8 +22,8 @@ export class ClientAbort extends EventEmitter {
   }
 
   /** For upstreamRequest → undici, which accepts EventEmitter signals (`once('abort')`, `aborted`). */
-  get upstreamSignal(): AbortSignal {
-    return this as unknown as AbortSignal;
+  get upstreamSignal(): AbortEmitter {
+    return this;
   }
 
   /** A real AbortSignal, for consumers that use the AbortSignal API. */
