@@ -62,43 +62,107 @@ export function redactForLog(value: unknown, secret: string | undefined): unknow
 
 /**
  * Redaction for the bytes of a passthrough stream, which otherwise reach the client untouched: an
- * upstream error event may echo the credential or its tail. The common case is one byte search
- * per chunk (memchr for the secret's last character) and the chunk returned as it is. Only when
- * the secret's last four characters are there is the chunk split into lines: a line holding the
- * whole secret is always redacted; one holding just its tail only when it is an error event (or
- * continues a line from an earlier chunk), so model output that happens to contain four such
- * characters is left alone. An echo split across two chunks is not seen.
+ * upstream error event may echo the credential or its tail, and the network may cut that echo
+ * anywhere. So the redactor works on whole lines: the bytes after a chunk's last newline are held
+ * back until the line is complete (an SSE client cannot act on half an event anyway; upstreams
+ * nearly always flush at event boundaries, so the common chunk ends in a newline and passes as the
+ * same Buffer after one byte search for the secret's last character).
+ *
+ * A line holding the whole secret is always redacted; one holding just its tail (≥ 4 characters)
+ * only when it reads as an error, so model output that happens to contain those characters is
+ * left alone. A line longer than HOLD_LIMIT is let go in pieces, keeping the last
+ * `secret.length - 1` bytes (enough for any echo that ends in a later chunk) and remembering
+ * whether the line so far read as an error.
  */
-export function redactStreamChunk(chunk: Buffer, secret: string | undefined): Buffer {
-  const usable = streamSecret(secret);
-  return usable === undefined ? chunk : redactCheckedChunk(chunk, usable);
+export class StreamRedactor {
+  private readonly secret: string;
+  private readonly last: number;
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  /** The current line's part already let go (a line past HOLD_LIMIT) read as an error. */
+  private lineIsError = false;
+
+  constructor(secret: string) {
+    this.secret = secret;
+    this.last = secret.charCodeAt(secret.length - 1);
+  }
+
+  /** The bytes that may go to the client now (possibly empty). */
+  push(chunk: Buffer): Buffer {
+    const nl = chunk.lastIndexOf(NEWLINE);
+    if (this.heldBytes === 0 && nl === chunk.length - 1) return this.redactLines(chunk, false);
+    if (nl === -1) {
+      this.hold(chunk);
+      return this.heldBytes > HOLD_LIMIT ? this.letGoLongLine() : EMPTY;
+    }
+    const complete = nl === chunk.length - 1 ? chunk : chunk.subarray(0, nl + 1);
+    const ready = this.heldBytes === 0 ? complete : Buffer.concat([...this.held, complete]);
+    const continuesError = this.lineIsError;
+    this.held = [];
+    this.heldBytes = 0;
+    this.lineIsError = false;
+    if (nl !== chunk.length - 1) this.hold(chunk.subarray(nl + 1));
+    return this.redactLines(ready, continuesError);
+  }
+
+  /** The stream ended (or is being ended): whatever is still held, redacted. */
+  flush(): Buffer {
+    if (this.heldBytes === 0) return EMPTY;
+    const rest = Buffer.concat(this.held, this.heldBytes);
+    const continuesError = this.lineIsError;
+    this.held = [];
+    this.heldBytes = 0;
+    this.lineIsError = false;
+    return this.redactLines(rest, continuesError);
+  }
+
+  private hold(bytes: Buffer): void {
+    this.held.push(bytes);
+    this.heldBytes += bytes.length;
+  }
+
+  private letGoLongLine(): Buffer {
+    const line = Buffer.concat(this.held, this.heldBytes).toString('latin1');
+    this.lineIsError ||= ERRORISH.test(line);
+    const redacted = this.lineIsError || line.includes(this.secret) ? redactSecret(line, this.secret) : line;
+    const keep = this.secret.length - 1;
+    const out = Buffer.from(redacted.slice(0, redacted.length - keep), 'latin1');
+    const rest = Buffer.from(redacted.slice(redacted.length - keep), 'latin1');
+    this.held = [rest];
+    this.heldBytes = rest.length;
+    return out;
+  }
+
+  /** `buf` starts at a line start, or continues a line whose earlier part read as an error. */
+  private redactLines(buf: Buffer, continuesError: boolean): Buffer {
+    let hit = buf.indexOf(this.last);
+    while (hit !== -1 && !endsWithTail(buf, hit, this.secret)) hit = buf.indexOf(this.last, hit + 1);
+    if (hit === -1) return buf;
+
+    const tail = this.secret.slice(-MIN_TAIL);
+    const lines = buf.toString('latin1').split(/(?<=\n)/);
+    let changed = false;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (!line.includes(tail)) continue;
+      if (line.includes(this.secret) || (i === 0 && continuesError) || ERRORISH.test(line)) {
+        lines[i] = redactSecret(line, this.secret);
+        changed = true;
+      }
+    }
+    return changed ? Buffer.from(lines.join(''), 'latin1') : buf;
+  }
 }
+
+const NEWLINE = 0x0a;
+const EMPTY = Buffer.alloc(0);
+const ERRORISH = /error|failed/i;
+/** The longest line held whole before it is let go in pieces. */
+const HOLD_LIMIT = 64 * 1024;
 
 /** The secret when stream chunks can be searched for it (printable ASCII, not too short): checked once per stream. */
 export function streamSecret(secret: string | undefined): string | undefined {
   return secret && secret.length >= MIN_TAIL && /^[\x21-\x7e]+$/.test(secret) ? secret : undefined;
-}
-
-/** redactStreamChunk for a secret streamSecret() accepted (the per-chunk path). */
-export function redactCheckedChunk(chunk: Buffer, secret: string): Buffer {
-  const last = secret.charCodeAt(secret.length - 1);
-  let hit = chunk.indexOf(last);
-  while (hit !== -1 && !endsWithTail(chunk, hit, secret)) hit = chunk.indexOf(last, hit + 1);
-  if (hit === -1) return chunk;
-
-  const tail = secret.slice(-MIN_TAIL);
-  const lines = chunk.toString('latin1').split(/(?<=\n)/);
-  let changed = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (!line.includes(tail)) continue;
-    const continuation = i === 0 && !/^(data|event|id|retry)?:|^\r?\n/.test(line);
-    if (line.includes(secret) || continuation || /error|failed/i.test(line)) {
-      lines[i] = redactSecret(line, secret);
-      changed = true;
-    }
-  }
-  return changed ? Buffer.from(lines.join(''), 'latin1') : chunk;
 }
 
 /** The MIN_TAIL bytes ending at `end` (inclusive) are the secret's last characters. */

@@ -17,7 +17,7 @@ import type { Dialect, HubError, HubEvent } from '../protocols/hub.js';
 import { SseParser, type SseEvent } from '../protocols/sse.js';
 import type { LogUsage } from '../log/entry.js';
 import type { StreamReasoningCollector } from './reasoning-continuity.js';
-import { redactCheckedChunk, redactSecret, streamSecret } from './redact.js';
+import { redactSecret, StreamRedactor, streamSecret } from './redact.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
 import type { StreamTap } from './stream-tap.js';
@@ -134,6 +134,8 @@ abstract class Relay {
   protected commit(): void {
     if (this.committed) return;
     this.committed = true;
+    // answered already (a 503 at the drain deadline): nothing more may be written
+    if (this.o.res.headersSent) return;
     committedStreams.add(this);
     const { res, record } = this.o;
     res.writeHead(200, SSE_HEADERS);
@@ -143,7 +145,7 @@ abstract class Relay {
   /** Write to the client; pause the upstream while the client's buffer is full. */
   protected write(data: string | Buffer): void {
     const { res, body } = this.o;
-    if (res.destroyed) return;
+    if (res.destroyed || res.writableEnded) return;
     if (!res.write(data)) body.pause();
   }
 
@@ -175,13 +177,14 @@ abstract class Relay {
 /** Same dialect in and out: bytes forwarded untouched; a tap reads usage and error events on the side. */
 export class PassthroughRelay extends Relay {
   private readonly tap: StreamTap;
-  /** The credential if chunks can be searched for it (checked once, not per chunk). */
-  private readonly secret: string | undefined;
+  /** Masks an echoed credential, also one cut across chunks (none when it cannot be searched for). */
+  private readonly redactor: StreamRedactor | undefined;
 
   constructor(o: RelayOptions, tap: StreamTap) {
     super(o);
     this.tap = tap;
-    this.secret = streamSecret(o.credential);
+    const secret = streamSecret(o.credential);
+    this.redactor = secret === undefined ? undefined : new StreamRedactor(secret);
   }
 
   protected onData = (chunk: Buffer): void => {
@@ -195,8 +198,18 @@ export class PassthroughRelay extends Relay {
       }
       this.commit();
     }
-    this.write(this.secret === undefined ? chunk : redactCheckedChunk(chunk, this.secret));
+    if (this.redactor === undefined) this.write(chunk);
+    else {
+      const ready = this.redactor.push(chunk);
+      if (ready.length > 0) this.write(ready);
+    }
   };
+
+  /** Bytes the redactor still holds (an unfinished last line) go out before the stream ends. */
+  private flushHeld(): void {
+    const rest = this.redactor?.flush();
+    if (rest && rest.length > 0) this.write(rest);
+  }
 
   protected onEnd = (): void => {
     if (this.settled) return;
@@ -205,6 +218,7 @@ export class PassthroughRelay extends Relay {
       this.settleEmpty();
       return;
     }
+    this.flushHeld();
     let errorCode = this.tap.error ? 'upstream_error' : undefined;
     if (!terminal && !this.tap.error) {
       errorCode = 'upstream_stream_incomplete';
@@ -216,6 +230,7 @@ export class PassthroughRelay extends Relay {
 
   protected failLate(err: HubError): void {
     this.tap.finish();
+    this.flushHeld();
     this.writeFinalError(err);
     this.o.res.end();
     this.settle(this.done(this.tap.usage, err.code));

@@ -311,6 +311,38 @@ describe('credentials never leave', () => {
     for (const text of received) expectNoCredential(text, 'a client response');
   });
 
+  it('a passthrough stream whose echo of the credential the network cuts in two is still redacted', async () => {
+    w.reset();
+    const chatChunk = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'qwen3-coder', choices: [{ index: 0, delta: { role: 'assistant', content: 'partial' }, finish_reason: null }] };
+    const msgStart = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } };
+    const respCreated = { type: 'response.created', sequence_number: 0, response: { id: 'resp_1', object: 'response', status: 'in_progress', output: [], model: 'gpt-5.4' } };
+    /** The error event in two writes 30 ms apart, cut `at` characters into the credential's echo. */
+    const cutIn = (event: string, secret: string, at: number) => {
+      const i = event.indexOf(secret) + at;
+      return [{ raw: event.slice(0, i) }, { raw: event.slice(i), delayMs: 30 }];
+    };
+    const chatErr = (s: string) => `data: ${JSON.stringify({ error: { message: echo(s), type: 'invalid_request_error', param: null, code: 'invalid_api_key' } })}\n\n`;
+    const antErr = `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: echo(CREDS.anthropic) } })}\n\n`;
+    const respErr = `event: error\ndata: ${JSON.stringify({ type: 'error', sequence_number: 1, code: 'invalid_api_key', message: echo(CREDS.openai), param: null })}\n\n`;
+    const texts: string[] = [];
+    for (const at of [1, 7, CREDS.ca.length - 2]) {
+      w.chat.next({ kind: 'sse', events: [{ data: chatChunk }, ...cutIn(chatErr(CREDS.ca), CREDS.ca, at)] });
+      w.anthropic.next({ kind: 'sse', events: [{ event: 'message_start', data: msgStart }, ...cutIn(antErr, CREDS.anthropic, at)] });
+      w.openai.next({ kind: 'sse', events: [{ event: 'response.created', data: respCreated }, ...cutIn(respErr, CREDS.openai, at)] });
+      const answers = [
+        await send(w.d, CHAT, { body: { model: M.chat, messages: hi, stream: true } }),
+        await send(w.d, MESSAGES, { body: { model: M.anthropic, max_tokens: 50, messages: hi, stream: true } }),
+        await send(w.d, RESPONSES, { body: { model: M.openai, input: 'hi', stream: true } }),
+      ].map(record);
+      for (const r of answers) {
+        expect(r.status).toBe(200);
+        expect(r.text, r.text).toContain('[REDACTED]');
+        texts.push(r.text);
+      }
+    }
+    for (const text of texts) expectNoCredential(text, 'a client response');
+  });
+
   it('…and nowhere in the daemon output, the request log files, logs --json or the admin log API', async () => {
     await w.d.logs((e) => e.length >= 12);
     const logsJson = (await w.d.cli(['logs', '--json', '--limit', '500'])).stdout;
