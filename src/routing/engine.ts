@@ -24,6 +24,21 @@ const SHUTTING_DOWN = {
   message: 'svc-proxy is shutting down and could not wait for the end of this answer (settings.drainTimeoutMs); retry the request.',
 };
 
+/** Answer every request still waiting (for its body or its upstream) with 503 and drop its upstream call. */
+function answerWaiting(inFlight: Set<Exchange>): number {
+  let answered = 0;
+  for (const x of [...inFlight]) {
+    if (x.res.headersSent || x.res.destroyed) continue;
+    x.res.setHeader('connection', 'close');
+    sendError(x.res, x.route.protocol, SHUTTING_DOWN);
+    x.record.finish(x.deps.log, SHUTTING_DOWN.status, SHUTTING_DOWN.code);
+    // the handler unwinds as if the client had left; its own answer and record are no-ops now
+    x.abort.abort();
+    answered++;
+  }
+  return answered;
+}
+
 const ABORT = Symbol('svc-proxy.abort');
 type AbortableResponse = ServerResponse & { [ABORT]?: ClientAbort };
 
@@ -34,6 +49,11 @@ function abortIfUnfinished(this: AbortableResponse): void {
 
 export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices): ProxyHandler {
   const cache = new ReasoningCache();
+  /**
+   * Requests in the handler (one Set add/delete each): at the drain deadline, those whose answer
+   * has not started get a 503 instead of a closed connection.
+   */
+  const inFlight = new Set<Exchange>();
 
   async function dispatch(x: Exchange): Promise<void> {
     switch (x.route.endpoint) {
@@ -64,6 +84,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       (res as AbortableResponse)[ABORT] = abort;
       res.once('close', abortIfUnfinished);
       const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache };
+      inFlight.add(x);
       try {
         await dispatch(x);
       } catch (err) {
@@ -81,9 +102,11 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
         record.finish(deps.log, 500, 'internal_error');
         if (!res.headersSent) throw err; // the server renders the 500 and reports the bug
         if (!res.writableEnded) res.end();
+      } finally {
+        inFlight.delete(x);
       }
     },
     close: () => services.close(),
-    endStreams: () => endCommittedStreams(SHUTTING_DOWN),
+    endInFlight: () => endCommittedStreams(SHUTTING_DOWN) + answerWaiting(inFlight),
   };
 }

@@ -53,9 +53,11 @@ export interface ProxyHandler {
   close(): Promise<void>;
   /**
    * The drain timeout is up: end every stream that has started with a final error event in its
-   * client's dialect (code `shutting_down`) and drop its upstream. Returns how many it ended.
+   * client's dialect, answer every request still waiting (for its body or its upstream) with a
+   * 503 in its protocol's shape — both with code `shutting_down` — and drop their upstream calls.
+   * Returns how many requests it ended.
    */
-  endStreams?(): number;
+  endInFlight?(): number;
 }
 
 /**

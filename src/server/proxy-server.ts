@@ -1,7 +1,8 @@
 /**
  * The HTTP front door: raw node:http with a hand-written dispatcher for the proxy bases (the hot
  * path: host check, route match, key check, then straight to the routing core), and hono only for
- * /health and /admin/*. Drains gracefully on stop without any per-request bookkeeping.
+ * /health and /admin/*. Drains gracefully on stop; what is still in flight at the deadline gets
+ * an answer from the routing core (ProxyHandler.endInFlight).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -77,8 +78,8 @@ export class ProxyServer {
 
   /**
    * Stop accepting, let in-flight requests finish for up to `timeoutMs`, then end the streams
-   * still running with a final event in their dialect (ProxyHandler.endStreams), and close
-   * whatever is left. Returns how many connections were still busy and had to be cut.
+   * still running with a final event in their dialect and answer the requests still waiting with
+   * a 503 (ProxyHandler.endInFlight), and close whatever is left. Returns how many connections were still busy and had to be cut.
    *
    * Node keeps a kept-alive connection open after its last response, so connections are closed
    * as soon as they turn idle (polled here, which keeps the request path free of bookkeeping).
@@ -98,8 +99,8 @@ export class ProxyServer {
       await Promise.race([allClosed, new Promise((r) => setTimeout(r, 25))]);
     }
     let cut = 0;
-    if (!closed && this.opts.proxy.endStreams && this.opts.proxy.endStreams() > 0) {
-      // streams still running got their final event: give it a moment to reach the clients
+    if (!closed && this.opts.proxy.endInFlight && this.opts.proxy.endInFlight() > 0) {
+      // streams still running got their final event, waiting requests their 503: give those a moment to reach the clients
       const grace = Date.now() + STREAM_END_GRACE_MS;
       while (!closed && Date.now() < grace) {
         this.server.closeIdleConnections();

@@ -108,6 +108,51 @@ describe('SIGTERM with streams in flight', () => {
     expect(entries.filter((x) => x.errorCode === 'shutting_down')).toHaveLength(3);
     expect(entries.filter((x) => x.streamed && x.status === 200 && !x.errorCode).length).toBeGreaterThanOrEqual(1);
   });
+
+  it('requests still waiting at the drain timeout — for upstream headers or a first event — get a 503 shutting_down in their protocol\'s shape', async () => {
+    w.reset();
+    w.chat.next({ kind: 'hang' });
+    w.anthropic.next({ kind: 'hang' });
+    w.openai.next({ kind: 'sse', events: [], ending: 'stall' }, { kind: 'hang' });
+    const waiting = {
+      chatWhole: openStream('/protocol-a/v1/chat/completions', { model: M.chat, messages: hi }),
+      messagesStream: openStream('/protocol-b/v1/messages', { model: M.anthropic, stream: true, max_tokens: 50, messages: hi }),
+      noFirstEvent: openStream('/protocol-b/v1/messages', { model: M.openai, stream: true, max_tokens: 50, messages: hi }),
+      responsesWhole: openStream('/protocol-a/v1/responses', { model: M.openai, input: 'hi' }),
+    };
+    // every upstream has the request (and the stalled one has sent its headers)
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && (w.chat.requests.length < 1 || w.anthropic.requests.length < 1 || w.openai.requests.length < 2)) await sleep(20);
+    await sleep(100);
+    const pid = await pidOf(w.d);
+    const signalledAt = Date.now();
+    process.kill(pid, 'SIGTERM');
+
+    const answers = await Promise.all(Object.values(waiting).map((r) => r.done));
+    for (const r of answers) {
+      expect(r.status, r.text).toBe(503);
+      expect(r.endedAt - signalledAt).toBeGreaterThanOrEqual(DRAIN_MS - 100);
+      expect(r.endedAt - signalledAt).toBeLessThan(DRAIN_MS + 1_500);
+    }
+    const [chatWhole, messagesStream, noFirstEvent, responsesWhole] = answers.map((r) => JSON.parse(r.text) as unknown);
+    for (const a of [chatWhole, responsesWhole]) expect(a).toMatchObject({ error: { code: 'shutting_down', type: expect.any(String), message: expect.stringMatching(/shutting down/) } });
+    for (const b of [messagesStream, noFirstEvent]) expect(b).toMatchObject({ type: 'error', error: { code: 'shutting_down', type: 'overloaded_error' } });
+    // their upstream calls were dropped with them
+    for (const mock of [w.chat, w.anthropic, w.openai]) {
+      const rec = mock.lastGeneration();
+      await rec.done;
+      expect(rec.closedEarly).toBe(true);
+    }
+    const exited = Date.now() + 5_000;
+    while (Date.now() < exited && alive(pid)) await sleep(50);
+    expect(alive(pid)).toBe(false);
+    expect(crashLines(w.d.log)).toEqual([]);
+
+    await w.d.stop();
+    await w.d.start();
+    const entries = await w.d.logs((e) => e.filter((x) => x.status === 503 && x.errorCode === 'shutting_down').length >= 4);
+    expect(entries.filter((x) => x.status === 503 && x.errorCode === 'shutting_down')).toHaveLength(4);
+  });
 });
 
 function alive(pid: number): boolean {
