@@ -69,10 +69,36 @@ export function endCommittedStreams(err: HubError): number {
   return streams.length;
 }
 
+/** After a stream's terminal event, how much more of the upstream body is read before giving up on its connection. */
+const REST_LIMIT = 64 * 1024;
+
+function readRestAndDrop(body: Readable): void {
+  let left = REST_LIMIT;
+  body.on('data', (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) body.destroy();
+  });
+  body.resume();
+}
+
+function flushRelay(relay: Relay): void {
+  relay.flushWrites();
+}
+
+/** The pieces one tick wrote, as one string (converted streams) or one Buffer (passthrough). */
+function joinPieces(pieces: (string | Buffer)[]): string | Buffer {
+  let allText = true;
+  for (const p of pieces) if (typeof p !== 'string') allText = false;
+  if (allText) return pieces.join('');
+  return Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+}
+
 abstract class Relay {
   protected readonly o: RelayOptions;
   protected committed = false;
   protected settled = false;
+  /** Written in this tick, not yet handed to the response (see write()). */
+  private pending: (string | Buffer)[] = [];
   private resolve!: (outcome: StreamOutcome) => void;
 
   constructor(o: RelayOptions) {
@@ -102,7 +128,13 @@ abstract class Relay {
   /** A transport failure of the upstream body after it started. */
   protected abstract failLate(err: HubError): void;
 
-  protected settle(outcome: StreamOutcome): void {
+  /**
+   * `keepUpstream`: the stream ended normally at its terminal event, and what the upstream still
+   * sends (usually just the chunked-encoding terminator, a moment later) is read and dropped, so
+   * its keep-alive connection goes back to the pool instead of being torn down (a new connection
+   * and an error object per request otherwise).
+   */
+  protected settle(outcome: StreamOutcome, keepUpstream = false): void {
     if (this.settled) return;
     this.settled = true;
     if (this.committed) committedStreams.delete(this);
@@ -110,7 +142,10 @@ abstract class Relay {
     body.removeListener('data', this.onData);
     res.removeListener('drain', this.onDrain);
     res.removeListener('close', this.onClientClose);
-    if (!body.readableEnded) body.destroy();
+    if (!body.readableEnded) {
+      if (keepUpstream && !body.destroyed) readRestAndDrop(body);
+      else body.destroy();
+    }
     // an error may still arrive from the destroyed body: keep a listener so it is not unhandled
     this.resolve(outcome);
   }
@@ -142,11 +177,31 @@ abstract class Relay {
     record.firstByte();
   }
 
-  /** Write to the client; pause the upstream while the client's buffer is full. */
+  /**
+   * Write to the client. undici hands over one upstream socket read as many small body chunks in
+   * one go (one per HTTP chunk, often one per event); what is written in that same tick leaves as
+   * one write at the end of it (one chunk frame, one syscall) instead of one each. The upstream is
+   * paused while the client's buffer is full.
+   */
   protected write(data: string | Buffer): void {
+    if (this.o.res.destroyed || this.o.res.writableEnded) return;
+    this.pending.push(data);
+    if (this.pending.length === 1) process.nextTick(flushRelay, this);
+  }
+
+  /** Send what this tick wrote (also right before the response ends). */
+  flushWrites(): void {
+    const pieces = this.pending;
+    if (pieces.length === 0) return;
+    this.pending = [];
     const { res, body } = this.o;
     if (res.destroyed || res.writableEnded) return;
-    if (!res.write(data)) body.pause();
+    if (!res.write(pieces.length === 1 ? pieces[0]! : joinPieces(pieces))) body.pause();
+  }
+
+  protected end(): void {
+    this.flushWrites();
+    this.o.res.end();
   }
 
   private readonly onDrain = (): void => {
@@ -224,7 +279,7 @@ export class PassthroughRelay extends Relay {
       errorCode = 'upstream_stream_incomplete';
       this.writeFinalError({ status: 502, code: errorCode, message: `${this.o.slug}: the upstream ended the stream before it was complete` });
     }
-    this.o.res.end();
+    this.end();
     this.settle(this.done(this.tap.usage, errorCode));
   };
 
@@ -232,7 +287,7 @@ export class PassthroughRelay extends Relay {
     this.tap.finish();
     this.flushHeld();
     this.writeFinalError(err);
-    this.o.res.end();
+    this.end();
     this.settle(this.done(this.tap.usage, err.code));
   }
 
@@ -358,7 +413,7 @@ export class ConvertedRelay extends Relay {
 
   private finish(): void {
     if (this.settled) return;
-    this.o.res.end();
-    this.settle(this.done(this.usage, this.errorCode));
+    this.end();
+    this.settle(this.done(this.usage, this.errorCode), this.errorCode === undefined && !this.o.res.destroyed);
   }
 }

@@ -44,6 +44,28 @@ const chatStream = (model: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('successful streams', () => {
+  it('finished streams hand their upstream connection back: sequential streams, passthrough and converted, share one keep-alive connection', async () => {
+    const ant = h.mocks.anthropic;
+    const or = h.mocks.openrouter;
+    // the first request opens the connection, the ones after it must reuse it
+    for (let i = 0; i < 4; i++) {
+      ant.next({ kind: 'turn', turn: { text: `converted ${i}` } });
+      or.next({ kind: 'turn', turn: { text: `passthrough ${i}` } });
+      const converted = await streamRaw(`${h.a}/chat/completions`, chatStream('anthropic/claude-sonnet-4-5'));
+      const passthrough = await streamRaw(`${h.a}/chat/completions`, chatStream('openrouter/openai/gpt-5'));
+      for (const r of [converted, passthrough]) {
+        expect(r.status).toBe(200);
+        expect(r.text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+      }
+      if (i === 0) {
+        ant.connectionsAccepted = 0;
+        or.connectionsAccepted = 0;
+      }
+    }
+    expect(ant.connectionsAccepted).toBe(0);
+    expect(or.connectionsAccepted).toBe(0);
+  });
+
   it('passthrough: bytes relayed as sent, usage read on the side, no answered-by headers', async () => {
     h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'abcdefghijklmnop', usage: { input: 11, output: 7, cacheRead: 3, reasoning: 2 } } });
     const r = await streamRaw(`${h.a}/chat/completions`, chatStream('openrouter/openai/gpt-5'));
