@@ -61,29 +61,32 @@ export class SseParser {
       if (buf.length > 0 && buf[0] === LF) start = 1;
     }
     const len = buf.length;
-    let i = start;
-    while (i < len) {
-      const b = buf[i];
-      if (b === LF || b === CR) {
-        if (this.tail) {
-          this.tail.push(buf.subarray(start, i));
-          const whole = Buffer.concat(this.tail, this.tailBytes + i - start);
-          this.tail = null;
-          this.tailBytes = 0;
-          this.line(whole, 0, whole.length);
-        } else {
-          this.line(buf, start, i);
-        }
-        if (b === CR) {
-          if (i + 1 < len) {
-            if (buf[i + 1] === LF) i++;
-          } else {
-            this.skipLeadingLF = true;
-          }
-        }
-        start = i + 1;
+    // line ends found with indexOf (memchr), not a byte loop; a CR is rare (most upstreams end
+    // lines with LF alone), so its next position is looked up once and reused until passed
+    let cr = buf.indexOf(CR, start);
+    while (start < len) {
+      const lf = buf.indexOf(LF, start);
+      if (cr !== -1 && cr < start) cr = buf.indexOf(CR, start);
+      const end = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf;
+      if (end === -1) break;
+      if (this.tail) {
+        this.tail.push(buf.subarray(start, end));
+        const whole = Buffer.concat(this.tail, this.tailBytes + end - start);
+        this.tail = null;
+        this.tailBytes = 0;
+        this.line(whole, 0, whole.length);
+      } else {
+        this.line(buf, start, end);
       }
-      i++;
+      let next = end + 1;
+      if (end === cr) {
+        if (next < len) {
+          if (buf[next] === LF) next++;
+        } else {
+          this.skipLeadingLF = true;
+        }
+      }
+      start = next;
     }
     if (start < len) {
       // copied: the caller's chunk may be reused, and a small tail must not pin a large chunk
@@ -119,21 +122,16 @@ export class SseParser {
       return;
     }
     if (buf[from] === 0x3a /* ':' comment, e.g. ": OPENROUTER PROCESSING" */) return;
-    let colon = -1;
-    for (let j = from; j < to; j++) {
-      if (buf[j] === 0x3a) {
-        colon = j;
-        break;
-      }
-    }
-    const field = buf.toString('utf8', from, colon === -1 ? to : colon);
+    const colon = buf.indexOf(0x3a, from);
+    const fieldEnd = colon === -1 || colon > to ? to : colon;
     let value = '';
-    if (colon !== -1) {
-      let vStart = colon + 1;
+    if (fieldEnd < to) {
+      let vStart = fieldEnd + 1;
       if (vStart < to && buf[vStart] === 0x20) vStart++;
       value = buf.toString('utf8', vStart, to);
     }
-    switch (field) {
+    // the field name compared as bytes: no string for it on every line
+    switch (fieldName(buf, from, fieldEnd)) {
       case 'data':
         this.dataLines.push(value);
         this.sawField = true;
@@ -169,6 +167,15 @@ export class SseParser {
     this.sawField = false;
     this.onEvent(ev);
   }
+}
+
+/** The field names the parser acts on, read from bytes; anything else is `undefined`. */
+function fieldName(buf: Buffer, from: number, to: number): 'data' | 'event' | 'id' | undefined {
+  const n = to - from;
+  if (n === 4 && buf[from] === 0x64 && buf[from + 1] === 0x61 && buf[from + 2] === 0x74 && buf[from + 3] === 0x61) return 'data';
+  if (n === 5 && buf[from] === 0x65 && buf[from + 1] === 0x76 && buf[from + 2] === 0x65 && buf[from + 3] === 0x6e && buf[from + 4] === 0x74) return 'event';
+  if (n === 2 && buf[from] === 0x69 && buf[from + 1] === 0x64) return 'id';
+  return undefined;
 }
 
 /** `event: <name>\ndata: <json>\n\n` — Messages and Responses streams always name their events. */

@@ -17,6 +17,36 @@ import { hubUsage, mergeCounts, readCounts, type AnthropicCounts } from './usage
 
 type BlockKind = 'text' | 'reasoning' | 'function_call';
 
+const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
+const TEXT_DELTA_MID = ',"delta":{"type":"text_delta","text":';
+
+/**
+ * Most of a Messages stream is text deltas, serialised by Anthropic in one fixed shape. Those are
+ * read without building the event's objects: only the text's string literal is parsed (so its
+ * escapes are undone and it is validated as JSON). Any other spelling returns undefined and takes
+ * the full parse.
+ */
+export function readTextDelta(data: string): { index: number; text: string } | undefined {
+  if (!data.startsWith(TEXT_DELTA_HEAD) || !data.endsWith('}}')) return undefined;
+  let i = TEXT_DELTA_HEAD.length;
+  const digits = i;
+  let index = 0;
+  for (; i < data.length && i - digits < 9; i++) {
+    const c = data.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    index = index * 10 + (c - 0x30);
+  }
+  if (i === digits || (data.charCodeAt(digits) === 0x30 && i - digits > 1) || !data.startsWith(TEXT_DELTA_MID, i)) return undefined;
+  const literal = data.slice(i + TEXT_DELTA_MID.length, data.length - 2);
+  if (literal.charCodeAt(0) !== 0x22) return undefined;
+  try {
+    const text: unknown = JSON.parse(literal);
+    return typeof text === 'string' ? { index, text } : undefined;
+  } catch {
+    return undefined; // not one string literal after all: the full parse decides
+  }
+}
+
 export function createStreamDecoder(): StreamDecoder {
   return new MessagesStreamDecoder();
 }
@@ -33,6 +63,11 @@ class MessagesStreamDecoder implements StreamDecoder {
 
   push(ev: SseEvent): HubEvent[] {
     if (this.done || ev.event === 'ping' || ev.data.trim() === '') return [];
+    const fast = readTextDelta(ev.data);
+    if (fast !== undefined) {
+      const block = this.open.get(fast.index);
+      return block?.kind === 'text' && fast.text ? [{ type: 'text_delta', index: block.hub, text: fast.text }] : [];
+    }
     let data: unknown;
     try {
       data = JSON.parse(ev.data);
