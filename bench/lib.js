@@ -100,7 +100,9 @@ export function sleep(ms) {
  * Stream requests measured by hand: time to first body byte and total time, `concurrency`
  * streams at once, `total` streams in all. Returns sorted arrays of ms.
  */
-export async function measureStreams({ url, headers, body, concurrency, total, timeoutMs = 60_000 }) {
+// `staggerMs`: worker i opens its first stream i × staggerMs after the start, so the streams
+// arrive spread out as independent clients' would, not as one synchronized burst.
+export async function measureStreams({ url, headers, body, concurrency, total, timeoutMs = 60_000, staggerMs = 0 }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const ttfb = [];
   const totalMs = [];
@@ -137,7 +139,8 @@ export async function measureStreams({ url, headers, body, concurrency, total, t
       });
       req.end(body);
     });
-  const worker = async () => {
+  const worker = async (_, i) => {
+    if (staggerMs > 0) await sleep(i * staggerMs);
     while (started < total) {
       started++;
       await one();
