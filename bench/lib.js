@@ -26,6 +26,23 @@ export function procRssMb(pid) {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/**
+ * RSS once it stops moving: sampled every 500 ms until four samples in a row (2 s) lie within
+ * 1 MB, or `maxMs` passes (then the last sample). Memory freed by a collection shows up seconds
+ * after load ends, so a single early read reports garbage as if it were held.
+ */
+export async function settledRssMb(pid, maxMs = 30_000) {
+  const until = Date.now() + maxMs;
+  const window = [];
+  for (;;) {
+    window.push(procRssMb(pid));
+    if (window.length > 4) window.shift();
+    if (window.length === 4 && Math.max(...window) - Math.min(...window) <= 1) return window[3];
+    if (Date.now() >= until) return window[window.length - 1];
+    await sleep(500);
+  }
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();

@@ -6,7 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
-import { getRequestListener } from '@hono/node-server';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import { baseUrls, isLoopbackHost, type BaseUrls } from '../config/base-urls.js';
 import { ConfigFileError } from '../config/errors.js';
@@ -22,7 +21,7 @@ import { CredentialStore } from '../secrets/credentials.js';
 import { CredentialFile } from '../secrets/file-store.js';
 import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, type KeychainStatus } from '../secrets/keychain.js';
 import type { AdminContext, ConfigProblem, ReloadOutcome } from '../server/admin/context.js';
-import { createAdminApp } from '../server/admin/index.js';
+import { lazyAdminListener } from '../server/admin/lazy-listener.js';
 import { ProxyServer } from '../server/proxy-server.js';
 import { watchConfigFile } from './config-watcher.js';
 import { createLogSink } from './log-sink.js';
@@ -181,15 +180,14 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       reloadConfig,
       requestShutdown: () => setImmediate(() => shutdown.request()),
     };
-    const adminApp = await createAdminApp(ctx, {
-      adminToken,
-      version: daemonInfo.version,
-      report: (err) => logger.error('admin API error', err),
-    });
     const server = new ProxyServer({
       verifier,
       proxy,
-      other: getRequestListener(adminApp.fetch, { overrideGlobalObjects: false }),
+      other: lazyAdminListener(ctx, {
+        adminToken,
+        version: daemonInfo.version,
+        report: (err) => logger.error('admin API error', err),
+      }),
       settings: store.current().settings,
       onError: (err, where) => logger.error(`unexpected error in ${where}`, err),
     });

@@ -1,7 +1,7 @@
 /**
  * The HTTP front door: raw node:http with a hand-written dispatcher for the proxy bases (the hot
- * path: host check, route match, key check, then straight to the routing core), and hono only for
- * /health and /admin/*. Drains gracefully on stop; what is still in flight at the deadline gets
+ * path: host check, route match, key check, then straight to the routing core); everything else
+ * (/health, /admin/*, 404s) goes to `other` (admin/lazy-listener.ts). Drains gracefully on stop; what is still in flight at the deadline gets
  * an answer from the routing core (ProxyHandler.endInFlight).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -20,7 +20,7 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknow
 export interface ProxyServerOptions {
   verifier: KeyVerifier;
   proxy: ProxyHandler;
-  /** Everything that is not a proxy base: /health, /admin/*, and 404s (the hono app). */
+  /** Everything that is not a proxy base: /health, /admin/*, and 404s. */
   other: NodeListener;
   settings: Settings;
   /** Report an unexpected error (daemon log). Never given request bodies or credentials. */

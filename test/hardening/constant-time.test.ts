@@ -29,7 +29,7 @@ class CountingString extends String {
 describe('constant-time comparisons', () => {
   it('the admin token is checked with crypto.timingSafeEqual on equal-length digests', async () => {
     const token = 'admin-token-for-the-test-0123456789';
-    const app = await createAdminApp({} as AdminContext, { adminToken: token, version: 't', report: () => undefined });
+    const app = await createAdminApp({} as AdminContext, { adminToken: token, report: () => undefined });
     const spy = vi.mocked(crypto.timingSafeEqual);
     spy.mockClear();
     for (const presented of ['x', `${token}x`, token.slice(0, -1), 'a'.repeat(10_000)]) {

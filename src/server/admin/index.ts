@@ -1,5 +1,6 @@
 /**
- * The admin API (hono) plus /health. Everything under /admin/ needs the admin token from the 0600
+ * The admin API (hono), loaded on first use by lazy-listener.ts (which answers /health itself).
+ * Everything under /admin/ needs the admin token from the 0600
  * `admin-token` file in the state dir — never a service key.
  *
  * Adding a resource: write src/server/admin/<name>.ts default-exporting an AdminModule, then add
@@ -28,7 +29,6 @@ const ADMIN_MODULES: ReadonlyArray<() => Promise<{ default: AdminModule }>> = [
 
 export interface AdminAppOptions {
   adminToken: string;
-  version: string;
   report(err: unknown): void;
 }
 
@@ -39,8 +39,6 @@ function digest(value: string): Buffer {
 export async function createAdminApp(ctx: AdminContext, opts: AdminAppOptions): Promise<Hono> {
   const expected = digest(opts.adminToken);
   const app = new Hono();
-
-  app.get('/health', (c) => c.json({ status: 'ok', version: opts.version }));
 
   app.use('/admin/*', async (c, next) => {
     const header = c.req.header('authorization');

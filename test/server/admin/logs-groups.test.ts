@@ -28,9 +28,9 @@ beforeAll(async () => {
     store,
     log,
     credentials: { resolve: async (slug: string) => (connected.has(slug) ? { value: 'x', source: 'env' } : undefined) },
-    daemon: { pid: 1, version: 't', host: '127.0.0.1', port: 4545, startedAt: new Date(), stateDir: dir },
+    daemon: { pid: 1, host: '127.0.0.1', port: 4545, startedAt: new Date(), stateDir: dir },
   } as unknown as AdminContext;
-  app = await createAdminApp(ctx, { adminToken: TOKEN, version: 't', report: (err) => console.error(err) });
+  app = await createAdminApp(ctx, { adminToken: TOKEN, report: (err) => console.error(err) });
 });
 afterAll(async () => {
   await log.close();

@@ -41,9 +41,9 @@ describe('/admin/models', () => {
     const ctx = {
       store,
       credentials: { get: (slug: string) => credentials[slug], resolve: async () => undefined },
-      daemon: { pid: 1, version: 't', host: '127.0.0.1', port: 4545, startedAt: new Date(), stateDir: dir },
+      daemon: { pid: 1, host: '127.0.0.1', port: 4545, startedAt: new Date(), stateDir: dir },
     } as unknown as AdminContext;
-    const app = await createAdminApp(ctx, { adminToken: TOKEN, version: 't', report: (err) => console.error(err) });
+    const app = await createAdminApp(ctx, { adminToken: TOKEN, report: (err) => console.error(err) });
 
     const unauth = await app.request('/admin/models');
     expect(unauth.status).toBe(401);
