@@ -27,12 +27,14 @@ export function procRssMb(pid) {
 }
 
 /**
- * RSS once it stops moving: sampled every 500 ms until four samples in a row (2 s) lie within
- * 1 MB, or `maxMs` passes (then the last sample). Memory freed by a collection shows up seconds
- * after load ends, so a single early read reports garbage as if it were held.
+ * RSS once it has settled: after `minMs` (the daemon's idle collector looks every 5 s and acts
+ * after one idle look), sampled every 500 ms until four samples in a row (2 s) lie within 1 MB,
+ * or `maxMs` passes (then the last sample). Memory freed by a collection shows up seconds after
+ * load ends, so an early read reports garbage as if it were held.
  */
-export async function settledRssMb(pid, maxMs = 30_000) {
+export async function settledRssMb(pid, minMs = 12_000, maxMs = 30_000) {
   const until = Date.now() + maxMs;
+  await sleep(minMs);
   const window = [];
   for (;;) {
     window.push(procRssMb(pid));

@@ -24,11 +24,14 @@ import type { AdminContext, ConfigProblem, ReloadOutcome } from '../server/admin
 import { lazyAdminListener } from '../server/admin/lazy-listener.js';
 import { ProxyServer } from '../server/proxy-server.js';
 import { watchConfigFile } from './config-watcher.js';
+import { processIdleCollector } from './idle-collector.js';
 import { createLogSink } from './log-sink.js';
 import { createDaemonLogger, type DaemonLogger } from './logger.js';
 import { claimPidFile, releaseRuntimeFiles, writeRuntimeInfo } from './runtime-file.js';
 
 type Env = Record<string, string | undefined>;
+
+const toMb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
 
 export interface StartDaemonOptions {
   stateDir: string;
@@ -169,6 +172,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       }
     };
 
+    const collector = processIdleCollector();
     const ctx: AdminContext = {
       store,
       keys: verifier,
@@ -177,6 +181,10 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       daemon: daemonInfo,
       configProblem: () => configProblem,
       keychain: currentKeychainStatus,
+      memory: () => {
+        const m = process.memoryUsage();
+        return { rssMb: toMb(m.rss), heapUsedMb: toMb(m.heapUsed), idleCollections: collector?.collections ?? null };
+      },
       reloadConfig,
       requestShutdown: () => setImmediate(() => shutdown.request()),
     };
@@ -238,6 +246,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     };
     const flushTimer = setInterval(() => void flushLastUsed(), opts.lastUsedFlushMs ?? 30_000);
     flushTimer.unref();
+    const stopCollector = collector?.start();
 
     logger.info(`svc-proxy ${daemonInfo.version} listening on ${host}:${actualPort} (pid ${process.pid}, state ${paths.dir})`);
     if (!isLoopbackHost(host)) logger.warn(`listening on ${host}: reachable beyond this machine's loopback interface`);
@@ -250,6 +259,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
         logger.info(`stopping (${reason}); draining in-flight requests for up to ${store.current().settings.drainTimeoutMs} ms`);
         watcher.close();
         clearInterval(flushTimer);
+        stopCollector?.();
         logSink.endFeeds(); // open `logs --follow`/TUI feeds end now instead of holding the drain up
         const cut = await server.drain(store.current().settings.drainTimeoutMs);
         if (cut > 0) logger.warn(`closed ${cut} request(s) still running after the drain timeout`);

@@ -84,6 +84,15 @@ describe('svc-proxy foundation, end to end', () => {
     expect(res.stdout).toMatch(new RegExp(`running \\(pid ${pid}\\) on 127\\.0\\.0\\.1:${port}, up \\d+s`));
     expect(res.stdout).toContain(`${origin()}/protocol-a/v1`);
     expect(res.stdout).toMatch(/providers: none connected; not connected: anthropic, openai, openrouter, gemini/);
+    expect(res.stdout).toMatch(/memory: [\d.]+ MB resident, heap [\d.]+ MB in use/);
+  });
+
+  it('the background daemon runs with its idle collector (node started with --expose-gc)', async () => {
+    const status = JSON.parse((await bin(['status', '--json'])).stdout) as { memory: { rssMb: number; heapUsedMb: number; idleCollections: number | null } };
+    expect(status.memory.idleCollections).toBe(0);
+    expect(status.memory.rssMb).toBeGreaterThan(status.memory.heapUsedMb);
+    // and without TurboFan for undici's WebAssembly parser (its compile memory stayed resident)
+    if (process.platform === 'linux') expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')).toContain('--no-wasm-tier-up');
   });
 
   it('key create → both header forms pass auth → key revoke → the very next request is 401', async () => {

@@ -24,6 +24,13 @@ export interface DaemonInfo {
   stateDir: string;
 }
 
+export interface MemoryStatus {
+  rssMb: number;
+  heapUsedMb: number;
+  /** Full collections run after a busy spell (src/daemon/idle-collector.ts); null without --expose-gc. */
+  idleCollections: number | null;
+}
+
 export interface ReloadOutcome {
   /** The file differed from what the daemon had. */
   changed: boolean;
@@ -40,6 +47,8 @@ export interface AdminContext {
   /** The last hand edit of config.json that could not be used (null when the file is fine). */
   configProblem(): ConfigProblem | null;
   keychain(): KeychainStatus;
+  /** Resident and heap memory now, and how often the idle collector ran (null: not running). */
+  memory(): MemoryStatus;
   /** Re-read config.json now. Throws ConfigFileError (the last good config stays in force). */
   reloadConfig(): Promise<ReloadOutcome>;
   /** Begin a graceful stop (after the current response is sent). */

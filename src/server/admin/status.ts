@@ -5,7 +5,7 @@ import { listKeys } from '../../keys/operations.js';
 import { listEndpoints, listLocals, listProviders, type EndpointInfo, type LocalInfo, type ProviderInfo } from '../../secrets/operations.js';
 import type { KeychainStatus } from '../../secrets/keychain.js';
 import type { LogHealth } from '../../log/writer.js';
-import type { ConfigProblem } from './context.js';
+import type { ConfigProblem, MemoryStatus } from './context.js';
 import type { AdminModule } from './module.js';
 
 export interface DaemonStatus {
@@ -26,6 +26,7 @@ export interface DaemonStatus {
   keychain: KeychainStatus;
   /** Whether the request log reaches its files (ok: false after a write failure, reported once). */
   requestLog: LogHealth;
+  memory: MemoryStatus;
 }
 
 const statusModule: AdminModule = {
@@ -52,6 +53,7 @@ const statusModule: AdminModule = {
         configProblem: ctx.configProblem(),
         keychain: ctx.keychain(),
         requestLog: ctx.log.health(),
+        memory: ctx.memory(),
       };
       return c.json(body);
     });
