@@ -32,7 +32,7 @@ export function procRssMb(pid) {
  * or `maxMs` passes (then the last sample). Memory freed by a collection shows up seconds after
  * load ends, so an early read reports garbage as if it were held.
  */
-export async function settledRssMb(pid, minMs = 12_000, maxMs = 30_000) {
+export async function settledRssMb(pid, minMs = 20_000, maxMs = 40_000) {
   const until = Date.now() + maxMs;
   await sleep(minMs);
   const window = [];
