@@ -9,6 +9,7 @@ import { ensureStateDir, type StatePaths } from '../config/paths.js';
 import { processAlive } from '../config/file-lock.js';
 import { httpJson } from './http-json.js';
 import { isOurProcess, readRuntimeInfo, type RuntimeInfo } from './runtime-file.js';
+import { DAEMON_NODE_FLAGS } from './v8-settings.js';
 
 export interface DaemonLocation extends RuntimeInfo {
   /** http://host:port */
@@ -76,12 +77,7 @@ export async function spawnDaemon(paths: StatePaths, opts: SpawnOptions = {}): P
   await rotateDaemonLog(paths.daemonLog);
   const log = await open(paths.daemonLog, 'a', 0o600);
   const logStart = (await log.stat()).size;
-  // --expose-gc: the idle collector hands memory back after a burst (src/daemon/idle-collector.ts).
-  // --no-wasm-tier-up: undici's HTTP parser is WebAssembly; optimising it with TurboFan took
-  // ~37 MB of compiler memory on the first upstream request (valgrind massif), which glibc kept:
-  // RSS after one request went 71 → 85 MB with it and 71 → 74 MB without, and the bench's proxy
-  // CPU per request did not get worse (it measured 3–25% lower).
-  const args = ['--expose-gc', '--no-wasm-tier-up', fileURLToPath(new URL('./main.js', import.meta.url))];
+  const args = [...DAEMON_NODE_FLAGS, fileURLToPath(new URL('./main.js', import.meta.url))];
   if (opts.port !== undefined) args.push('--port', String(opts.port));
   if (opts.host !== undefined) args.push('--host', opts.host);
   if (opts.logBodies) args.push('--log-bodies');

@@ -4,8 +4,7 @@
  * which 18 MB was live, and 30 s of idleness collected none of it. So every few seconds this
  * looks at the process: when it used almost no CPU since the last look (idle) and the heap has
  * grown well past what was live after the last collection, it runs one full collection — when
- * no request is waiting for it. Needs `--expose-gc`, which the spawned daemon has; without it
- * (start --foreground, in-process tests) nothing runs.
+ * no request is waiting for it. V8's collection function comes from v8-settings.ts.
  */
 import { getHeapStatistics } from 'node:v8';
 
@@ -64,12 +63,10 @@ export class IdleCollector {
   }
 }
 
-/** The collector over this process, or undefined when Node was started without --expose-gc. */
-export function processIdleCollector(): IdleCollector | undefined {
-  const gc: unknown = (globalThis as { gc?: unknown }).gc;
-  if (typeof gc !== 'function') return undefined;
+/** The collector over this process, given V8's full-collection function. */
+export function processIdleCollector(gc: () => void): IdleCollector {
   return new IdleCollector({
-    gc: () => void (gc as () => void)(),
+    gc,
     cpuMs: () => {
       const u = process.cpuUsage();
       return (u.user + u.system) / 1000;

@@ -26,6 +26,7 @@ import { ProxyServer } from '../server/proxy-server.js';
 import { watchConfigFile } from './config-watcher.js';
 import { processIdleCollector } from './idle-collector.js';
 import { createLogSink } from './log-sink.js';
+import { applyDaemonV8Settings } from './v8-settings.js';
 import { createDaemonLogger, type DaemonLogger } from './logger.js';
 import { claimPidFile, releaseRuntimeFiles, writeRuntimeInfo } from './runtime-file.js';
 
@@ -172,7 +173,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       }
     };
 
-    const collector = processIdleCollector();
+    const collector = processIdleCollector(applyDaemonV8Settings());
     const ctx: AdminContext = {
       store,
       keys: verifier,
@@ -183,7 +184,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       keychain: currentKeychainStatus,
       memory: () => {
         const m = process.memoryUsage();
-        return { rssMb: toMb(m.rss), heapUsedMb: toMb(m.heapUsed), idleCollections: collector?.collections ?? null };
+        return { rssMb: toMb(m.rss), heapUsedMb: toMb(m.heapUsed), idleCollections: collector.collections };
       },
       reloadConfig,
       requestShutdown: () => setImmediate(() => shutdown.request()),
@@ -246,7 +247,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     };
     const flushTimer = setInterval(() => void flushLastUsed(), opts.lastUsedFlushMs ?? 30_000);
     flushTimer.unref();
-    const stopCollector = collector?.start();
+    const stopCollector = collector.start();
 
     logger.info(`svc-proxy ${daemonInfo.version} listening on ${host}:${actualPort} (pid ${process.pid}, state ${paths.dir})`);
     if (!isLoopbackHost(host)) logger.warn(`listening on ${host}: reachable beyond this machine's loopback interface`);
@@ -259,7 +260,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
         logger.info(`stopping (${reason}); draining in-flight requests for up to ${store.current().settings.drainTimeoutMs} ms`);
         watcher.close();
         clearInterval(flushTimer);
-        stopCollector?.();
+        stopCollector();
         logSink.endFeeds(); // open `logs --follow`/TUI feeds end now instead of holding the drain up
         const cut = await server.drain(store.current().settings.drainTimeoutMs);
         if (cut > 0) logger.warn(`closed ${cut} request(s) still running after the drain timeout`);

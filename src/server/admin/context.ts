@@ -27,8 +27,8 @@ export interface DaemonInfo {
 export interface MemoryStatus {
   rssMb: number;
   heapUsedMb: number;
-  /** Full collections run after a busy spell (src/daemon/idle-collector.ts); null without --expose-gc. */
-  idleCollections: number | null;
+  /** Full collections run after a busy spell (src/daemon/idle-collector.ts). */
+  idleCollections: number;
 }
 
 export interface ReloadOutcome {
@@ -47,7 +47,7 @@ export interface AdminContext {
   /** The last hand edit of config.json that could not be used (null when the file is fine). */
   configProblem(): ConfigProblem | null;
   keychain(): KeychainStatus;
-  /** Resident and heap memory now, and how often the idle collector ran (null: not running). */
+  /** Resident and heap memory now, and how often the idle collector ran. */
   memory(): MemoryStatus;
   /** Re-read config.json now. Throws ConfigFileError (the last good config stays in force). */
   reloadConfig(): Promise<ReloadOutcome>;
