@@ -1,8 +1,12 @@
-/** Error responses in the shape of the base the client called (protocol A or B). */
+/**
+ * Error responses in the shape of the base the client called (protocol A or B), for the server's
+ * own refusals (host, auth, route, draining). The body is rendered by routing's errorJson, the one
+ * place both shapes are written.
+ */
 import type { ServerResponse } from 'node:http';
-import { anthropicErrorBody, openaiErrorBody } from '../protocols/errors.js';
+import { errorJson, type Protocol } from '../routing/respond.js';
 
-export type Protocol = 'a' | 'b';
+export type { Protocol };
 
 export function sendProtocolError(
   res: ServerResponse,
@@ -16,8 +20,7 @@ export function sendProtocolError(
     res.destroy();
     return;
   }
-  const err = { status, code, message };
-  const body = JSON.stringify(protocol === 'b' ? anthropicErrorBody(err) : openaiErrorBody(err));
+  const body = errorJson(protocol, { status, code, message });
   res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
