@@ -175,9 +175,21 @@ export class ProxyServer {
   private callOther(req: IncomingMessage, res: ServerResponse): void {
     try {
       const result = this.opts.other(req, res);
-      if (result instanceof Promise) result.catch((err: unknown) => this.failed(res, 'a', err));
+      if (result instanceof Promise) result.catch((err: unknown) => this.otherFailed(res, err));
     } catch (err) {
-      this.failed(res, 'a', err);
+      this.otherFailed(res, err);
     }
+  }
+
+  /** /health and /admin/* speak the admin API's error shape ({error: {code, message}}), not a protocol's. */
+  private otherFailed(res: ServerResponse, err: unknown): void {
+    this.opts.onError(err, 'admin API');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const body = JSON.stringify({ error: { code: 'internal_error', message: 'svc-proxy hit an internal error; details are in the daemon log.' } });
+    res.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
   }
 }

@@ -152,6 +152,28 @@ describe('proxy server: routes and errors', () => {
     expect(h.errors).toHaveLength(1);
     expect((await http('POST', `${h.origin}/protocol-b/v1/messages`, { headers: { 'x-api-key': KEY } })).text).toBe('fine');
   });
+
+  it('a crash outside the proxy bases (admin API, /health) is answered in the admin shape and reported', async () => {
+    let n = 0;
+    const h = await start({
+      other: (_req, res) => {
+        n++;
+        if (n === 1) throw new Error('sync kaboom');
+        if (n === 2) return Promise.reject(new Error('async kaboom'));
+        res.writeHead(200);
+        res.end('fine');
+        return undefined;
+      },
+    });
+    for (const path of ['/admin/status', '/health']) {
+      const r = await http('GET', `${h.origin}${path}`);
+      expect(r.status).toBe(500);
+      expect(r.json()).toEqual({ error: { code: 'internal_error', message: expect.stringContaining('daemon log') } });
+      expect(r.text).not.toContain('kaboom');
+    }
+    expect(h.errors).toHaveLength(2);
+    expect((await http('GET', `${h.origin}/admin/status`)).text).toBe('fine');
+  });
 });
 
 describe('proxy server: local security', () => {
