@@ -320,13 +320,16 @@ class GenerateRequest {
 
     let answered: string;
     let client: Obj;
+    let bytes: Buffer | string;
     let usage: LogUsage | undefined;
     if (built.passthrough) {
       client = json as Obj;
       answered = typeof client.model === 'string' && client.model !== '' ? p.adapter.normaliseModelId(client.model) : built.upstreamModel;
-      client.model = `${p.slug}/${answered}`;
       usage = readResponseUsage(client, dialect);
       if (dialect === 'chat') rememberChatAnswer(x.cache, p.slug, client);
+      // only `model` changes: a large answer keeps its other bytes instead of being re-serialised
+      const model = `${p.slug}/${answered}`;
+      bytes = editJsonBody(buf, client, () => JSON.parse(buf.toString('utf8')) as Obj, (body) => void (body.model = model)).bytes;
     } else {
       let hubRes;
       try {
@@ -341,13 +344,14 @@ class GenerateRequest {
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;
       client = x.services.codecs[dialect].encodeResponse(hubRes, dialect === 'chat' ? { model, includeUsage: this.includeUsage } : { model });
+      bytes = JSON.stringify(client);
       if (hubRes.usage) usage = fromHubUsage(hubRes.usage);
     }
 
     const headers: OutgoingHttpHeaders = { 'x-svc-upstream-provider': p.slug, 'x-svc-upstream-model': answered };
     const requestId = header(up.headers, 'x-request-id') ?? header(up.headers, 'request-id');
     if (requestId) headers['x-svc-upstream-request-id'] = requestId;
-    sendJson(x.res, 200, JSON.stringify(client), headers);
+    sendJson(x.res, 200, bytes, headers);
     note(up.status);
     const { record } = x;
     record.firstByte();

@@ -30,6 +30,30 @@ describe('successful answers', () => {
     expect(sent.headers['x-svc-request-id']).toBeUndefined();
   });
 
+  it('a large passthrough answer keeps its bytes: only model is replaced (spliced, not re-serialised)', async () => {
+    // a 64-bit number JSON.parse would round, and spacing JSON.stringify would drop: both survive
+    const content = 'z'.repeat(40 * 1024);
+    const members = [
+      '"id": "chatcmpl-big"',
+      '"object": "chat.completion"',
+      '"created": 1730000000',
+      '"model": "anthropic/claude-4.5-sonnet-20250929"',
+      '"x_trace": 18446744073709551615',
+      `"choices": [{"index": 0, "message": {"role": "assistant", "content": "${content}"}, "finish_reason": "stop"}]`,
+      '"usage": {"prompt_tokens": 9, "completion_tokens": 10000, "total_tokens": 10009}',
+    ];
+    h.mocks.openrouter.next({ kind: 'raw', body: `{${members.join(', ')}}`, contentType: 'application/json' });
+    const r = await post(`${h.a}/chat/completions`, chat('openrouter/anthropic/claude-sonnet-4.5'));
+    expect(r.status).toBe(200);
+    // each member's bytes as the upstream wrote them (joined by plain commas), model replaced
+    const spliced = members.map((m) => (m.startsWith('"model"') ? '"model":"openrouter/anthropic/claude-4.5-sonnet-20250929"' : m));
+    expect(r.text).toBe(`{${spliced.join(',')}}`);
+    expect(r.text).toContain('"x_trace": 18446744073709551615');
+    expect(r.headers['content-length']).toBe(String(Buffer.byteLength(r.text)));
+    const [entry] = await h.waitForLogs(1);
+    expect(entry?.usage).toMatchObject({ input: 9, output: 10000 });
+  });
+
   it('converted: a chat client talks to anthropic; the client sees provider/model and usage', async () => {
     const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
     const { data, response } = await client.chat.completions
