@@ -1,8 +1,9 @@
 /**
  * The HTTP front door: raw node:http with a hand-written dispatcher for the proxy bases (the hot
  * path: host check, route match, key check, then straight to the routing core); everything else
- * (/health, /admin/*, 404s) goes to `other` (admin/lazy-listener.ts). Drains gracefully on stop; what is still in flight at the deadline gets
- * an answer from the routing core (ProxyHandler.endInFlight).
+ * (/health, /admin/*, 404s) goes to `other` (admin/lazy-listener.ts). Drains gracefully on stop;
+ * what is still in flight at the deadline gets an answer from the routing core
+ * (ProxyHandler.endInFlight).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,7 @@ import { authenticate } from './auth.js';
 import { CorsPolicy } from './cors.js';
 import { HostGuard } from './host-guard.js';
 import { isProxyPath, matchProxyPath, protocolOfPath } from './route-table.js';
-import { sendProtocolError } from './send-error.js';
+import { sendAdminError, sendProtocolError } from './send-error.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
@@ -181,15 +182,9 @@ export class ProxyServer {
     }
   }
 
-  /** /health and /admin/* speak the admin API's error shape ({error: {code, message}}), not a protocol's. */
+  /** /health and /admin/* speak the admin API's error shape, not a protocol's. */
   private otherFailed(res: ServerResponse, err: unknown): void {
     this.opts.onError(err, 'admin API');
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    const body = JSON.stringify({ error: { code: 'internal_error', message: 'svc-proxy hit an internal error; details are in the daemon log.' } });
-    res.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
+    sendAdminError(res, 500, 'internal_error', 'svc-proxy hit an internal error; details are in the daemon log.');
   }
 }

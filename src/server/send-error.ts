@@ -1,12 +1,23 @@
 /**
- * Error responses in the shape of the base the client called (protocol A or B), for the server's
- * own refusals (host, auth, route, draining). The body is rendered by routing's errorJson, the one
- * place both shapes are written.
+ * Error responses the server writes itself: in the shape of the base the client called (protocol
+ * A or B, rendered by routing's errorJson, the one place both shapes are written) for refusals on
+ * the proxy bases, and in the admin API's shape for failures on /health and /admin/*.
  */
 import type { ServerResponse } from 'node:http';
 import { errorJson, type Protocol } from '../routing/respond.js';
+import type { AdminErrorBody } from './admin/respond.js';
 
 export type { Protocol };
+
+/** Send a JSON error body; once an answer has started there is nothing to say, so the connection goes. */
+function sendErrorBody(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
 
 export function sendProtocolError(
   res: ServerResponse,
@@ -16,11 +27,10 @@ export function sendProtocolError(
   message: string,
   headers: Record<string, string> = {},
 ): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = errorJson(protocol, { status, code, message });
-  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  sendErrorBody(res, status, errorJson(protocol, { status, code, message }), headers);
+}
+
+export function sendAdminError(res: ServerResponse, status: number, code: string, message: string): void {
+  const body: AdminErrorBody = { error: { code, message } };
+  sendErrorBody(res, status, JSON.stringify(body));
 }
