@@ -19,4 +19,14 @@ export default tseslint.config(
     files: ['bin/**/*.js', 'bench/**/*.js', 'scripts/**/*.js', 'test/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', URL: 'readonly' } },
   },
+  {
+    // CommonJS on purpose (the bin shim starts faster; the install script and a test child run
+    // with plain node): require and the CommonJS module globals.
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', __dirname: 'readonly', module: 'writable', process: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', gc: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

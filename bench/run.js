@@ -15,7 +15,7 @@ import { buildBodies } from './bodies.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const bin = path.join(root, 'bin', 'svc-proxy.js');
+const bin = path.join(root, 'bin', 'svc-proxy.cjs');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = 1;
 const CONNECTIONS = 50;

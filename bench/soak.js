@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, procRssMb, superviseChildren, sleep, startProcess, waitForHttp } from './lib.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const bin = path.join(here, '..', 'bin', 'svc-proxy.js');
+const bin = path.join(here, '..', 'bin', 'svc-proxy.cjs');
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const STREAMS = Number(process.env.SOAK_STREAMS ?? 1000);
 const CHUNK_MS = Number(process.env.SOAK_CHUNK_MS ?? 50);

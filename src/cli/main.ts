@@ -1,6 +1,7 @@
 /**
  * The svc-proxy CLI. `main(argv)` returns the exit code: 0 ok, 1 error, 2 usage.
- * Only the command being run is loaded (see registry.ts); `--version` loads nothing at all.
+ * Only the command being run is loaded (see registry.ts). The bin shim (bin/svc-proxy.cjs) answers
+ * `--version` itself, before any ESM loads; main() answers it too for in-process callers.
  */
 import { ConfigFileError, OperationError } from '../config/errors.js';
 import { packageVersion } from '../config/version.js';

@@ -15,7 +15,7 @@ import { main } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const BIN = join(ROOT, 'bin', 'svc-proxy.js');
+export const BIN = join(ROOT, 'bin', 'svc-proxy.cjs');
 
 const tempDirs: string[] = [];
 

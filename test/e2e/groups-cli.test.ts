@@ -17,7 +17,7 @@ import type { StatsReport } from '../../src/log/stats.js';
 import { parseEntries, sleep, startDaemon, stopDaemon, TestDaemon } from '../fixtures/daemon.js';
 import { freePort } from '../fixtures/ports.js';
 
-const BIN = resolve(fileURLToPath(new URL('../../bin/svc-proxy.js', import.meta.url)));
+const BIN = resolve(fileURLToPath(new URL('../../bin/svc-proxy.cjs', import.meta.url)));
 const SCRUB = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'GEMINI_API_KEY', 'SVC_PROXY_HOME'];
 
 /** Only anthropic is connected (through its environment variable); a private keychain service. */

@@ -19,7 +19,7 @@ import { freePort } from '../fixtures/ports.js';
 import { colourSequences } from '../tui/sgr.js';
 import { sh, TmuxPane, tmuxAvailable } from '../tui/tmux.js';
 
-const BIN = resolve(fileURLToPath(new URL('../../bin/svc-proxy.js', import.meta.url)));
+const BIN = resolve(fileURLToPath(new URL('../../bin/svc-proxy.cjs', import.meta.url)));
 const KEY_RE = /sk-svc-proxy-[A-Za-z0-9]{20,}/;
 
 const hasTmux = tmuxAvailable();
