@@ -25,6 +25,8 @@ import { lazyAdminListener } from '../server/admin/lazy-listener.js';
 import { ProxyServer } from '../server/proxy-server.js';
 import { watchConfigFile } from './config-watcher.js';
 import { processIdleCollector } from './idle-collector.js';
+import { loadMallocTrim } from './malloc-trim.js';
+import { reduceHeap } from './reduce-heap.js';
 import { createLogSink } from './log-sink.js';
 import { applyDaemonV8Settings } from './v8-settings.js';
 import { createDaemonLogger, type DaemonLogger } from './logger.js';
@@ -173,7 +175,9 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       }
     };
 
-    const collector = processIdleCollector(applyDaemonV8Settings());
+    const trim = loadMallocTrim();
+    applyDaemonV8Settings();
+    const collector = processIdleCollector(() => proxy.shedIdleConnections?.() ?? 0, reduceHeap, trim);
     const ctx: AdminContext = {
       store,
       keys: verifier,
@@ -184,7 +188,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       keychain: currentKeychainStatus,
       memory: () => {
         const m = process.memoryUsage();
-        return { rssMb: toMb(m.rss), heapUsedMb: toMb(m.heapUsed), idleCollections: collector.collections };
+        return { rssMb: toMb(m.rss), heapUsedMb: toMb(m.heapUsed), idleCollections: collector.collections, idleTrims: trim ? collector.trims : null };
       },
       reloadConfig,
       requestShutdown: () => setImmediate(() => shutdown.request()),

@@ -63,6 +63,8 @@ type Pool = UndiciPool;
 const poolRequest = requireUndici('undici/lib/api/api-request.js') as (this: Pool, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 const pools = new Map<string, Pool>();
+/** More idle connections than a laptop's tools keep busy at once: past this a pool is a burst's leftover. */
+const BURST_CONNECTIONS_KEPT = 32;
 
 function poolFor(origin: string, connectTimeoutMs: number): Pool {
   const key = `${origin}|${connectTimeoutMs}`;
@@ -193,6 +195,25 @@ export async function readUpstreamBody(res: UpstreamResponse, url: string, limit
     throw toUpstreamError(err, url);
   }
   return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/**
+ * After a burst a pool keeps one connection per request that ran at once: 1,000 concurrent
+ * streams leave 1,000 open sockets and 1,000 undici clients, which a Pool never drops. An idle
+ * daemon calls this (the idle collector, after a burst): a pool with nothing in flight that holds
+ * more than `keep` connections is closed and forgotten, and the next request to its origin opens
+ * a fresh one. Returns how many pools it closed.
+ */
+export function shedBurstConnections(keep = BURST_CONNECTIONS_KEPT): number {
+  let shed = 0;
+  for (const [key, pool] of pools) {
+    const s = pool.stats;
+    if (s.running + s.pending + s.queued > 0 || s.connected <= keep) continue;
+    pools.delete(key);
+    pool.close().catch(() => undefined);
+    shed++;
+  }
+  return shed;
 }
 
 /** Close every pool (daemon shutdown): graceful first, then forced after a short grace. */

@@ -107,6 +107,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       }
     },
     close: () => services.close(),
+    shedIdleConnections: () => services.shedIdleConnections(),
     endInFlight: () => endCommittedStreams(SHUTTING_DOWN) + answerWaiting(inFlight),
   };
 }

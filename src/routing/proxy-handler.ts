@@ -12,7 +12,7 @@ import { messagesCodec } from '../protocols/messages/index.js';
 import { responsesCodec } from '../protocols/responses/index.js';
 import { createModelCatalog, type ModelCatalog } from '../providers/models.js';
 import { resolveProvider } from '../providers/registry.js';
-import { closeUpstreamPools, upstreamRequest } from '../providers/upstream-client.js';
+import { closeUpstreamPools, shedBurstConnections, upstreamRequest } from '../providers/upstream-client.js';
 import { createRoutingEngine } from './engine.js';
 import type { RoutingServices } from './services.js';
 
@@ -51,6 +51,8 @@ export interface ProxyHandler {
   handle(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, caller: ProxyCaller): Promise<void>;
   /** Close upstream connection pools (daemon shutdown). */
   close(): Promise<void>;
+  /** Close idle upstream pools a burst left with many connections (upstream-client.ts). */
+  shedIdleConnections?(): number;
   /**
    * The drain timeout is up: end every stream that has started with a final error event in its
    * client's dialect, answer every request still waiting (for its body or its upstream) with a
@@ -75,6 +77,7 @@ export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingSe
     countTokens: async (target, model, req, signal) => (await import('../providers/count-tokens.js')).countTokens(target, model, req, signal),
     codecs: { chat: chatCodec, responses: responsesCodec, messages: messagesCodec },
     close: () => closeUpstreamPools(),
+    shedIdleConnections: () => shedBurstConnections(),
     ...overrides,
   };
   return createRoutingEngine(deps, services);

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeUpstreamPools, readUpstreamBody, toUpstreamError, upstreamRequest, UpstreamError } from '../../src/providers/upstream-client.js';
+import { closeUpstreamPools, readUpstreamBody, shedBurstConnections, toUpstreamError, upstreamRequest, UpstreamError } from '../../src/providers/upstream-client.js';
 import { closedPortUrl } from '../fixtures/ports.js';
 
 const T = { connectTimeoutMs: 2000, headersTimeoutMs: 2000, idleTimeoutMs: 2000 };
@@ -205,6 +205,49 @@ describe('upstreamRequest', () => {
     await expectUpstreamError(upstreamRequest({ url: `${base}/reset`, method: 'POST', headers: {}, body: '{}', ...T }), 'upstream_reset');
     const res = await upstreamRequest({ url: `${base}/reset-mid-body`, method: 'GET', headers: {}, ...T });
     await expectUpstreamError(readUpstreamBody(res, base), 'upstream_reset');
+  });
+
+  it('shedBurstConnections closes an idle pool a burst left with many connections, and only that one', async () => {
+    // a server that answers only once 40 requests wait at once: the pool opens 40 connections
+    const waiting: ServerResponse[] = [];
+    const open = new Set<Socket>();
+    const burst = createServer((_req, res) => {
+      waiting.push(res);
+      if (waiting.length === 40) for (const r of waiting.splice(0)) r.end('ok');
+    });
+    burst.on('connection', (sock) => {
+      open.add(sock);
+      sock.on('close', () => open.delete(sock));
+    });
+    await new Promise<void>((r) => burst.listen(0, '127.0.0.1', r));
+    const addr = burst.address();
+    const burstBase = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, async () => readUpstreamBody(await upstreamRequest({ url: `${burstBase}/x`, method: 'GET', headers: {}, ...T }), burstBase)),
+      );
+      expect(answers.every((a) => a === 'ok')).toBe(true);
+      expect(open.size).toBe(40);
+      // a pool with a request in flight is never shed, however small `keep` is
+      const streaming = await upstreamRequest({ url: `${base}/slow-stream`, method: 'GET', headers: {}, ...T });
+      expect(shedBurstConnections(1)).toBe(1);
+      const streamed = await readUpstreamBody(streaming, base);
+      expect(streamed).toContain('data: 5');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(open.size).toBe(0);
+      // small and idle: kept
+      expect(shedBurstConnections(32)).toBe(0);
+      // the next request to the shed origin opens a fresh connection and works
+      const again = upstreamRequest({ url: `${burstBase}/x`, method: 'GET', headers: {}, ...T });
+      while (waiting.length === 0) await new Promise((r) => setTimeout(r, 5));
+      for (const r of waiting.splice(0)) r.end('ok');
+      expect(await readUpstreamBody(await again, burstBase)).toBe('ok');
+      expect(open.size).toBe(1);
+    } finally {
+      await closeUpstreamPools(200);
+      for (const sock of open) sock.destroy();
+      burst.close();
+    }
   });
 
   it('closeUpstreamPools closes idle keep-alive connections', async () => {

@@ -33,7 +33,7 @@ export function register(program: Command, ctx: CliContext): void {
       ctx.out(`keys: ${s.keys.active} active, ${s.keys.revoked} revoked`);
       if (!s.keychain.available) ctx.out(`keychain: not usable (${s.keychain.reason})`);
       if (s.requestLog && !s.requestLog.ok) ctx.out(`request log: NOT written to disk (${s.requestLog.error}); ${s.requestLog.droppedLines} entries lost so far; proxying is unaffected`);
-      if (s.memory) ctx.out(`memory: ${s.memory.rssMb} MB resident, heap ${s.memory.heapUsedMb} MB in use`);
+      if (s.memory) ctx.out(`memory: ${s.memory.rssMb} MB resident, heap ${s.memory.heapUsedMb} MB in use${s.memory.idleTrims === null ? ' (C-heap trim not built)' : ''}`);
       ctx.out(`state: ${s.stateDir}`);
       if (s.configProblem) {
         ctx.out(`config: the last edit of config.json was NOT applied (${s.configProblem.at}); running with the previous config:`);

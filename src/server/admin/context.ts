@@ -29,6 +29,8 @@ export interface MemoryStatus {
   heapUsedMb: number;
   /** Full collections run after a busy spell (src/daemon/idle-collector.ts). */
   idleCollections: number;
+  /** C-heap trims after them; null where the native helper is not built (src/daemon/malloc-trim.ts). */
+  idleTrims: number | null;
 }
 
 export interface ReloadOutcome {
