@@ -7,21 +7,22 @@
  *
  * So every few seconds this looks at the process. When it used almost no CPU since the last look
  * (idle) and has grown well past where it settled last time — more heap than was live after the
- * last collection, or more resident memory — it closes the upstream connections a burst left
- * open, and at the next idle look (they close asynchronously) runs one full, memory-reducing
- * collection (reduce-heap.ts). At the look after that it trims the C heap (malloc-trim.ts): V8
- * frees ArrayBuffer stores on a background thread after a collection, so a trim right after it
- * would find them still in use.
+ * last collection, or more resident memory — it runs one sequence: close the upstream connections
+ * a burst left open and wait until they are closed (their sockets and buffers become garbage), run
+ * one full, memory-reducing collection (reduce-heap.ts), wait a moment — V8 frees ArrayBuffer
+ * stores on a background thread after a collection — and trim the C heap (malloc-trim.ts).
+ * Earlier each step waited for its own idle look; closing a thousand sockets alone made the next
+ * look seem busy, so the trim came 15–25 s after the burst, and often after anyone was looking.
  */
 import { getHeapStatistics } from 'node:v8';
 import type { MallocTrim } from './malloc-trim.js';
 
 export interface CollectorProbes {
   /**
-   * Let go of what a burst left outside the heap (idle upstream connections); how many things it
-   * let go. They close asynchronously, so the collection waits for the next idle look.
+   * Let go of what a burst left outside the heap (idle upstream connections); resolves once it is
+   * gone, with how many things it let go.
    */
-  shed(): number;
+  shed(): Promise<number>;
   gc(): void;
   /** glibc's malloc_trim, or null where the native helper is not built. */
   trim: MallocTrim | null;
@@ -38,9 +39,19 @@ export interface CollectorOptions {
   idleCpuShare: number;
   /** Collect when heap or RSS is this much above where it settled last time (default 16 MB). */
   growthBytes: number;
+  /** Wait between the collection and the trim, for V8's background freeing (default 1 s). */
+  trimDelayMs: number;
 }
 
-const DEFAULTS: CollectorOptions = { intervalMs: 5_000, idleCpuShare: 0.01, growthBytes: 16 * 1024 * 1024 };
+/** What one look did. */
+export type CollectorOutcome = 'nothing' | 'collected' | 'collected-and-trimmed';
+
+const DEFAULTS: CollectorOptions = {
+  intervalMs: 5_000,
+  idleCpuShare: 0.01,
+  growthBytes: 16 * 1024 * 1024,
+  trimDelayMs: 1_000,
+};
 
 export class IdleCollector {
   /** Full collections run so far. */
@@ -52,8 +63,8 @@ export class IdleCollector {
   private lastCpuMs: number;
   private liveBytes: number;
   private settledRssBytes: number;
-  /** What the next idle look does, when a step of the last one is still to come. */
-  private next: 'collect' | 'trim' | null = null;
+  /** A sequence is under way: looks meanwhile do nothing. */
+  private working = false;
 
   constructor(probes: CollectorProbes, opts: Partial<CollectorOptions> = {}) {
     this.probes = probes;
@@ -63,54 +74,55 @@ export class IdleCollector {
     this.settledRssBytes = probes.rssBytes();
   }
 
-  /** One look; what it did. The timer calls it; tests call it directly. */
-  check(): 'shed' | 'collected' | 'trimmed' | 'nothing' {
+  /** One look, and the sequence if it is due; what it did. The timer calls it; tests call it directly. */
+  async check(): Promise<CollectorOutcome> {
+    if (this.working) return 'nothing';
     const cpu = this.probes.cpuMs();
     const idle = cpu - this.lastCpuMs <= this.opts.intervalMs * this.opts.idleCpuShare;
     this.lastCpuMs = cpu;
     if (!idle) return 'nothing';
-    if (this.next === 'collect') return this.collect();
-    if (this.next === 'trim' && this.probes.trim) {
-      this.next = null;
-      this.probes.trim();
-      this.trims++;
-      this.settle();
-      return 'trimmed';
-    }
     const heapGrowth = this.probes.heapUsedBytes() - this.liveBytes;
     const rssGrowth = this.probes.rssBytes() - this.settledRssBytes;
     if (heapGrowth < this.opts.growthBytes && rssGrowth < this.opts.growthBytes) return 'nothing';
-    if (this.probes.shed() === 0) return this.collect();
-    this.next = 'collect';
-    this.settle();
-    return 'shed';
+    this.working = true;
+    try {
+      await this.probes.shed();
+      this.probes.gc();
+      this.collections++;
+      this.liveBytes = this.probes.heapUsedBytes();
+      let outcome: CollectorOutcome = 'collected';
+      if (this.probes.trim) {
+        await delay(this.opts.trimDelayMs);
+        this.probes.trim();
+        this.trims++;
+        outcome = 'collected-and-trimmed';
+      }
+      this.settledRssBytes = this.probes.rssBytes();
+      return outcome;
+    } finally {
+      // its own work's CPU time must not make the next look see a busy daemon
+      this.lastCpuMs = this.probes.cpuMs();
+      this.working = false;
+    }
   }
 
   /** Look every `intervalMs` until the returned function is called; never keeps the process up. */
   start(): () => void {
-    const timer = setInterval(() => this.check(), this.opts.intervalMs);
+    const timer = setInterval(() => {
+      // the steps do not throw; a rejection here must still never become an unhandled one
+      this.check().catch(() => undefined);
+    }, this.opts.intervalMs);
     timer.unref();
     return () => clearInterval(timer);
   }
+}
 
-  private collect(): 'collected' {
-    this.probes.gc();
-    this.collections++;
-    this.liveBytes = this.probes.heapUsedBytes();
-    this.next = this.probes.trim ? 'trim' : null;
-    this.settle();
-    return 'collected';
-  }
-
-  private settle(): void {
-    this.settledRssBytes = this.probes.rssBytes();
-    // its own work's CPU time must not make the next look see a busy daemon
-    this.lastCpuMs = this.probes.cpuMs();
-  }
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** The collector over this process, given what it sheds, the full collection and the C-heap trim. */
-export function processIdleCollector(shed: () => number, gc: () => void, trim: MallocTrim | null): IdleCollector {
+export function processIdleCollector(shed: () => Promise<number>, gc: () => void, trim: MallocTrim | null): IdleCollector {
   return new IdleCollector({
     shed,
     gc,

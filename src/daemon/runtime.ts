@@ -177,7 +177,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
 
     const trim = loadMallocTrim();
     applyDaemonV8Settings();
-    const collector = processIdleCollector(() => proxy.shedIdleConnections?.() ?? 0, reduceHeap, trim);
+    const collector = processIdleCollector(async () => (await proxy.shedIdleConnections?.()) ?? 0, reduceHeap, trim);
     const ctx: AdminContext = {
       store,
       keys: verifier,

@@ -202,34 +202,39 @@ export async function readUpstreamBody(res: UpstreamResponse, url: string, limit
  * streams leave 1,000 open sockets and 1,000 undici clients, which a Pool never drops. An idle
  * daemon calls this (the idle collector, after a burst): a pool with nothing in flight that holds
  * more than `keep` connections is closed and forgotten, and the next request to its origin opens
- * a fresh one. Returns how many pools it closed.
+ * a fresh one. Resolves once they are closed, with how many pools it closed.
  */
-export function shedBurstConnections(keep = BURST_CONNECTIONS_KEPT): number {
-  let shed = 0;
+export async function shedBurstConnections(keep = BURST_CONNECTIONS_KEPT, graceMs = 1000): Promise<number> {
+  const shed: Pool[] = [];
   for (const [key, pool] of pools) {
     const s = pool.stats;
     if (s.running + s.pending + s.queued > 0 || s.connected <= keep) continue;
     pools.delete(key);
-    pool.close().catch(() => undefined);
-    shed++;
+    shed.push(pool);
   }
-  return shed;
+  await Promise.all(shed.map((pool) => closeWithin(pool, graceMs)));
+  return shed.length;
 }
 
 /** Close every pool (daemon shutdown): graceful first, then forced after a short grace. */
 export async function closeUpstreamPools(graceMs = 1000): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
-  await Promise.all(
-    all.map(async (pool) => {
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), graceMs);
-        timer.unref();
-      });
-      const result = await Promise.race([pool.close().then(() => 'closed' as const), grace]);
-      if (timer) clearTimeout(timer);
-      if (result === 'timeout') await pool.destroy().catch(() => undefined);
-    }),
+  await Promise.all(all.map((pool) => closeWithin(pool, graceMs)));
+}
+
+/** Close a pool gracefully, forcing it shut if that takes longer than `graceMs`. */
+async function closeWithin(pool: Pool, graceMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), graceMs);
+    timer.unref();
+  });
+  const closing = pool.close().then(
+    () => 'closed' as const,
+    () => 'failed' as const,
   );
+  const result = await Promise.race([closing, grace]);
+  if (timer) clearTimeout(timer);
+  if (result !== 'closed') await pool.destroy().catch(() => undefined);
 }

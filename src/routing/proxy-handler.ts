@@ -52,7 +52,7 @@ export interface ProxyHandler {
   /** Close upstream connection pools (daemon shutdown). */
   close(): Promise<void>;
   /** Close idle upstream pools a burst left with many connections (upstream-client.ts). */
-  shedIdleConnections?(): number;
+  shedIdleConnections?(): Promise<number>;
   /**
    * The drain timeout is up: end every stream that has started with a final error event in its
    * client's dialect, answer every request still waiting (for its body or its upstream) with a

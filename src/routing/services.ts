@@ -21,6 +21,6 @@ export interface RoutingServices {
   codecs: Readonly<Record<Dialect, DialectCodec>>;
   /** Close upstream pools (daemon shutdown). */
   close(): Promise<void>;
-  /** Close idle upstream pools a burst left with many connections; how many it closed. */
-  shedIdleConnections(): number;
+  /** Close idle upstream pools a burst left with many connections; resolves once closed, with how many. */
+  shedIdleConnections(): Promise<number>;
 }
