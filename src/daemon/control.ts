@@ -9,6 +9,7 @@ import { ensureStateDir, type StatePaths } from '../config/paths.js';
 import { processAlive } from '../config/file-lock.js';
 import { httpJson } from './http-json.js';
 import { isOurProcess, readRuntimeInfo, type RuntimeInfo } from './runtime-file.js';
+import { daemonMallocEnv } from './malloc-env.js';
 import { DAEMON_NODE_FLAGS } from './v8-settings.js';
 
 export interface DaemonLocation extends RuntimeInfo {
@@ -82,10 +83,11 @@ export async function spawnDaemon(paths: StatePaths, opts: SpawnOptions = {}): P
   if (opts.host !== undefined) args.push('--host', opts.host);
   if (opts.logBodies) args.push('--log-bodies');
 
+  const env = opts.env ?? process.env;
   const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ['ignore', log.fd, log.fd],
-    env: { ...(opts.env ?? process.env), SVC_PROXY_HOME: paths.dir },
+    env: { ...env, ...daemonMallocEnv(env), SVC_PROXY_HOME: paths.dir },
     windowsHide: true,
   });
   await log.close();

@@ -87,12 +87,15 @@ describe('svc-proxy foundation, end to end', () => {
     expect(res.stdout).toMatch(/memory: [\d.]+ MB resident, heap [\d.]+ MB in use/);
   });
 
-  it('the background daemon runs with its idle collector and the V8 flags it needs', async () => {
+  it('the background daemon runs with its idle collector, the V8 flags and the malloc setting it needs', async () => {
     const status = JSON.parse((await bin(['status', '--json'])).stdout) as { memory: { rssMb: number; heapUsedMb: number; idleCollections: number } };
     expect(status.memory.idleCollections).toBe(0);
     expect(status.memory.rssMb).toBeGreaterThan(status.memory.heapUsedMb);
-    // started with the flags themselves (gc exposed; no TurboFan for undici's WebAssembly parser)
-    if (process.platform === 'linux') expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')).toEqual(expect.arrayContaining(['--no-wasm-tier-up']));
+    // started with the flag itself (no TurboFan for undici's WebAssembly parser) and one malloc arena
+    if (process.platform === 'linux') {
+      expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')).toEqual(expect.arrayContaining(['--no-wasm-tier-up']));
+      expect((await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0')).toContain('MALLOC_ARENA_MAX=1');
+    }
   });
 
   it('key create → both header forms pass auth → key revoke → the very next request is 401', async () => {
