@@ -177,7 +177,12 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
 
     const trim = loadMallocTrim();
     applyDaemonV8Settings();
-    const collector = processIdleCollector(async () => (await proxy.shedIdleConnections?.()) ?? 0, reduceHeap, trim);
+    const collector = processIdleCollector(
+      async () => (await proxy.shedIdleConnections?.()) ?? 0,
+      (force) => reduceHeap(force) !== 'full-young-kept',
+      trim,
+      () => proxy.requestsInFlight?.() ?? 0,
+    );
     const ctx: AdminContext = {
       store,
       keys: verifier,

@@ -108,6 +108,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
     },
     close: () => services.close(),
     shedIdleConnections: () => services.shedIdleConnections(),
+    requestsInFlight: () => inFlight.size,
     endInFlight: () => endCommittedStreams(SHUTTING_DOWN) + answerWaiting(inFlight),
   };
 }

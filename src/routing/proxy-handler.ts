@@ -53,6 +53,8 @@ export interface ProxyHandler {
   close(): Promise<void>;
   /** Close idle upstream pools a burst left with many connections (upstream-client.ts). */
   shedIdleConnections?(): Promise<number>;
+  /** Requests being answered now, streams included (the idle collector waits for none). */
+  requestsInFlight?(): number;
   /**
    * The drain timeout is up: end every stream that has started with a final error event in its
    * client's dialect, answer every request still waiting (for its body or its upstream) with a

@@ -1,7 +1,9 @@
 /**
- * The idle collector acts only when the daemon is idle and has grown (heap or resident memory):
- * then, in one sequence, it sheds a burst's upstream connections and waits until they have
- * closed, runs a full collection, and trims the C heap a moment later.
+ * The idle collector acts only when the daemon is idle (almost no CPU, no request in flight) and
+ * has grown (heap or resident memory): then, in one sequence, it collects, sheds a burst's
+ * upstream connections and, once they have closed, collects again, and trims the C heap a moment
+ * later. When a collection kept the grown heap (V8 gives it back only after a quiet spell), the
+ * sequence runs again at an idle look a few seconds on; after repeated tries it is forced.
  */
 import { describe, expect, it } from 'vitest';
 import { IdleCollector, type CollectorProbes } from '../../src/daemon/idle-collector.js';
@@ -38,15 +40,24 @@ function fakeProcess(withTrim = true) {
       if (!hold) return Promise.resolve(closed);
       return new Promise<number>((resolve) => hold(() => resolve(closed)));
     },
-    gc: () => {
+    /** whether a plain collection gives the grown heap back (V8: only after a quiet spell) */
+    givesBack: true,
+    /** 'forced-gc' for a collection that must give the grown heap back, 'gc' for a plain one */
+    gc: (force: boolean): boolean => {
       p.gcs++;
-      p.steps.push('gc');
+      p.steps.push(force ? 'forced-gc' : 'gc');
       p.rss -= p.heap - p.live;
       p.heap = p.live;
       p.cpu += 40; // a full collection costs CPU; the next look must not count it as traffic
+      return force || p.givesBack;
     },
     trim: null as CollectorProbes['trim'],
     cpuMs: () => p.cpu,
+    now: 0,
+    nowMs: () => p.now,
+    /** requests the daemon is answering */
+    inFlight: 0,
+    requestsInFlight: () => p.inFlight,
     heapUsedBytes: () => p.heap,
     rssBytes: () => p.rss,
   };
@@ -62,10 +73,10 @@ function fakeProcess(withTrim = true) {
   return p;
 }
 
-const opts = { intervalMs: 5_000, idleCpuShare: 0.01, growthBytes: 16 * MB, trimDelayMs: 0 };
+const opts = { intervalMs: 5_000, idleCpuShare: 0.01, growthBytes: 16 * MB, trimDelayMs: 0, giveBackAfterMs: 6_000, plainTries: 2 };
 
 describe('IdleCollector', () => {
-  it('once idle after a burst it sheds, collects and trims in one look, then rests until the daemon grows anew', async () => {
+  it('once idle after a burst it collects, sheds, collects and trims in one look, then rests until the daemon grows anew', async () => {
     const p = fakeProcess();
     const c = new IdleCollector(p, opts);
     p.cpu += 3_000; // a burst: 3 s of CPU in one interval
@@ -77,18 +88,69 @@ describe('IdleCollector', () => {
     expect(p.steps).toEqual([]);
     p.cpu += 10; // idle interval
     expect(await c.check()).toBe('collected-and-trimmed');
-    expect(p.steps).toEqual(['shed', 'gc', 'trim']);
-    expect([p.heap, p.rss, c.collections, c.trims]).toEqual([10 * MB, 70 * MB, 1, 1]);
+    expect(p.steps).toEqual(['gc', 'shed', 'gc', 'trim']);
+    expect([p.heap, p.rss, c.collections, c.trims]).toEqual([10 * MB, 70 * MB, 2, 1]);
     p.cpu += 5;
     expect(await c.check()).toBe('nothing'); // settled: nothing more to do
     p.heap += 15 * MB;
     expect(await c.check()).toBe('nothing'); // under the growth threshold
     p.heap += 2 * MB;
     expect(await c.check()).toBe('collected-and-trimmed');
-    expect(c.collections).toBe(2);
+    expect(p.steps.slice(4)).toEqual(['gc', 'shed', 'trim']); // nothing shed: no second collection
+    expect(c.collections).toBe(3);
   });
 
-  it("collects only once the shed connections have closed, and a look meanwhile starts nothing", async () => {
+  it('when a collection kept the grown heap, runs again at the first idle look after a quiet spell, and forces it after two more', async () => {
+    const p = fakeProcess();
+    const c = new IdleCollector(p, opts);
+    p.givesBack = false; // the burst's tail counts against the allocation rate
+    p.heap = 80 * MB;
+    expect(await c.check()).toBe('collected-and-trimmed');
+    p.now += 3_000;
+    expect(await c.check()).toBe('nothing'); // V8 would still count the last collection's window
+    p.now += 3_000;
+    p.cpu += 100; // busy
+    expect(await c.check()).toBe('nothing');
+    p.now += 3_000;
+    expect(await c.check()).toBe('collected-and-trimmed'); // quiet: a plain try
+    p.now += 6_000;
+    expect(await c.check()).toBe('collected-and-trimmed'); // kept again: a second plain try
+    p.now += 6_000;
+    expect(await c.check()).toBe('collected-and-trimmed');
+    expect(p.steps).toEqual(['gc', 'shed', 'trim', 'gc', 'shed', 'trim', 'gc', 'shed', 'trim', 'forced-gc', 'shed', 'trim']);
+    p.now += 60_000;
+    expect(await c.check()).toBe('nothing'); // given back: done
+  });
+
+  it('a quiet plain collection that gives the heap back ends it there', async () => {
+    const p = fakeProcess();
+    const c = new IdleCollector(p, opts);
+    p.givesBack = false;
+    p.heap = 80 * MB;
+    expect(await c.check()).toBe('collected-and-trimmed');
+    p.givesBack = true;
+    p.now += 6_000;
+    expect(await c.check()).toBe('collected-and-trimmed');
+    p.now += 60_000;
+    expect(await c.check()).toBe('nothing');
+    expect(p.steps).toEqual(['gc', 'shed', 'trim', 'gc', 'shed', 'trim']);
+  });
+
+  it('the collection after closing connections is no try of its own', async () => {
+    const p = fakeProcess();
+    const c = new IdleCollector(p, opts);
+    p.givesBack = false;
+    p.heap = 80 * MB;
+    p.burstPools = 1;
+    expect(await c.check()).toBe('collected-and-trimmed');
+    for (let i = 0; i < 2; i++) {
+      p.now += 6_000;
+      expect(await c.check()).toBe('collected-and-trimmed');
+    }
+    expect(p.steps.filter((s) => s.endsWith('gc'))).toEqual(['gc', 'gc', 'gc', 'gc']); // two quiet plain tries, not forced yet
+  });
+
+  it('collects the second time only once the shed connections have closed, and a look meanwhile starts nothing', async () => {
     const p = fakeProcess();
     const c = new IdleCollector(p, opts);
     p.heap = 60 * MB;
@@ -98,11 +160,45 @@ describe('IdleCollector', () => {
     p.holdShed = (r) => (release = r);
     const first = c.check();
     await new Promise((r) => setTimeout(r, 5));
-    expect(p.steps).toEqual(['shed']); // the sockets are still closing: their buffers are not garbage yet
+    expect(p.steps).toEqual(['gc', 'shed']); // the sockets are still closing: their buffers are not garbage yet
     expect(await c.check()).toBe('nothing'); // the next timer tick does not start a second sequence
     release();
     expect(await first).toBe('collected-and-trimmed');
-    expect(p.steps).toEqual(['shed', 'gc', 'trim']);
+    expect(p.steps).toEqual(['gc', 'shed', 'gc', 'trim']);
+  });
+
+  it('never collects while a request is being answered, even a slow stream that uses almost no CPU', async () => {
+    const p = fakeProcess();
+    const c = new IdleCollector(p, opts);
+    p.heap = 60 * MB;
+    p.rss = 200 * MB;
+    p.inFlight = 1;
+    p.cpu += 3; // a stream trickling tokens: well under 1% of a core
+    expect(await c.check()).toBe('nothing');
+    expect(p.steps).toEqual([]);
+    p.inFlight = 0;
+    expect(await c.check()).toBe('collected-and-trimmed');
+  });
+
+  it('a request that arrives while the connections close puts the rest off to a later idle look', async () => {
+    const p = fakeProcess();
+    const c = new IdleCollector(p, opts);
+    p.heap = 60 * MB;
+    p.rss = 200 * MB;
+    p.burstPools = 1;
+    let release: () => void = () => undefined;
+    p.holdShed = (r) => (release = r);
+    const first = c.check();
+    await new Promise((r) => setTimeout(r, 5));
+    p.inFlight = 1;
+    release();
+    expect(await first).toBe('collected');
+    expect(p.steps).toEqual(['gc', 'shed']); // a second collection would have held that request up
+    expect(c.collections).toBe(1);
+    p.inFlight = 0;
+    p.holdShed = null;
+    expect(await c.check()).toBe('collected-and-trimmed'); // not settled yet: the next idle look finishes
+    expect(p.steps).toEqual(['gc', 'shed', 'gc', 'shed', 'trim']);
   });
 
   it('trims a moment after the collection, for V8 frees ArrayBuffer stores on a background thread', async () => {
@@ -111,7 +207,7 @@ describe('IdleCollector', () => {
     p.heap = 50 * MB;
     const at: Record<string, number> = {};
     const { gc, trim } = p;
-    p.gc = () => ((at.gc = performance.now()), gc());
+    p.gc = (force: boolean) => ((at.gc = performance.now()), gc(force));
     p.trim = () => ((at.trim = performance.now()), trim?.() ?? true);
     expect(await c.check()).toBe('collected-and-trimmed');
     expect(at.trim - at.gc).toBeGreaterThanOrEqual(35);

@@ -1,14 +1,19 @@
 /**
- * reduceHeap(): V8's memory-reducing collection without --expose-gc. After a burst of allocation
- * it collects the garbage and shrinks the young generation that a plain collection keeps, and it
- * prints no ExperimentalWarning.
+ * reduceHeap(): after a burst of allocation it collects the garbage and shrinks the grown young
+ * generation — with a plain full collection after a quiet spell (in a child process that nothing
+ * else allocates in; the built module), forced with the memory-reducing one (v8.queryObjects) — without --expose-gc on the command line, a
+ * `gc` in the global scope, or an ExperimentalWarning.
  */
-import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { getHeapStatistics } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reduceHeap } from '../../src/daemon/reduce-heap.js';
+import { reduceHeap, youngGenerationBytes } from '../../src/daemon/reduce-heap.js';
 
 const MB = 1024 * 1024;
-const newSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.physical_space_size ?? 0;
+const run = promisify(execFile);
+const newSpace = youngGenerationBytes;
 
 let sink: unknown[] = [];
 function burst(): void {
@@ -28,7 +33,7 @@ describe('reduceHeap', () => {
     sink = [];
   });
 
-  it('collects garbage and gives back the grown young generation', () => {
+  it('right after a burst, forced: the memory-reducing collection gives back the grown young generation', () => {
     process.on('warning', onWarning);
     let garbage: unknown[] | null = Array.from({ length: 200_000 }, (_, i) => ({ i, s: `item ${i}` }));
     burst();
@@ -36,7 +41,7 @@ describe('reduceHeap', () => {
     const youngBefore = newSpace();
     expect((garbage as unknown[]).length).toBe(200_000);
     garbage = null;
-    reduceHeap();
+    expect(reduceHeap(true)).toBe('memory-reducing'); // a plain collection keeps it while allocation is fast
     const after = getHeapStatistics();
     expect(garbage).toBeNull();
     expect(after.used_heap_size).toBeLessThan(before.used_heap_size - 5 * MB);
@@ -45,10 +50,29 @@ describe('reduceHeap', () => {
     expect(newSpace()).toBeLessThan(youngBefore / 2);
   });
 
+  it('right after a burst, not forced: a plain collection that says it kept the young generation', () => {
+    burst();
+    expect(newSpace()).toBeGreaterThan(4 * MB);
+    expect(reduceHeap(false)).toBe('full-young-kept');
+    expect(newSpace()).toBeGreaterThan(4 * MB);
+  });
+
+  it('a plain collection 5.5 quiet seconds after the one that counted the burst gives it back', async () => {
+    const child = fileURLToPath(new URL('../fixtures/reduce-heap-after-idle.mjs', import.meta.url));
+    const { stdout } = await run(process.execPath, [child], { encoding: 'utf8', timeout: 20_000 });
+    const out = JSON.parse(stdout) as { youngBefore: number; first: string; result: string; youngAfter: number; globalGc: string };
+    expect(out.youngBefore).toBeGreaterThan(4 * MB);
+    expect(['full', 'full-young-kept']).toContain(out.first); // depends on how much of the burst came after its last collection
+    expect(out.result).toBe('full');
+    expect(out.youngAfter).toBeLessThanOrEqual(4 * MB);
+    expect(out.globalGc).toBe('undefined'); // taken from a vm context of its own
+  }, 25_000);
+
   it('swallows only its own ExperimentalWarning and puts process.emitWarning back', async () => {
     const original = process.emitWarning;
     process.on('warning', onWarning);
-    reduceHeap();
+    burst();
+    expect(reduceHeap(true)).toBe('memory-reducing');
     expect(process.emitWarning).toBe(original);
     process.emitWarning('something else', 'ExperimentalWarning');
     await new Promise((r) => setImmediate(r));

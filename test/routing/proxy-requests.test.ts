@@ -242,3 +242,23 @@ describe('large passthrough bodies (spliced, not re-serialised)', () => {
     expect(sentRaw).toContain(`"x_sig":"${signature}","x_float":1.50}`); // even 1.50 keeps its spelling
   });
 });
+
+describe('requests in flight (the idle collector waits for none)', () => {
+  it('counts a request from its arrival until its answer is done', async () => {
+    expect(h.handler.requestsInFlight?.()).toBe(0);
+    let answered: (status: number) => void = () => undefined;
+    const status = new Promise<number>((resolve) => (answered = resolve));
+    const req = request(`${h.a}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (r) => {
+      r.resume();
+      r.on('end', () => answered(r.statusCode ?? 0));
+    });
+    req.write('{"model": "ca/x", "messages": [');
+    const deadline = Date.now() + 5_000;
+    while (h.handler.requestsInFlight?.() !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(h.handler.requestsInFlight?.()).toBe(1); // still reading its body
+    req.end('{"role": "user", "content": "hi"}]}');
+    expect(await status).toBe(200);
+    while (h.handler.requestsInFlight?.() !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(h.handler.requestsInFlight?.()).toBe(0);
+  });
+});
