@@ -12,7 +12,7 @@
 //     ends (≤ 65 s); then the daemon's open file descriptors are back to what they were before
 //     the load (/proc/<pid>/fd, sockets matched to /proc/net/tcp);
 //   - memory: the live heap after the run (read from `status` once the daemon's idle collector has
-//     run its full collection) is within HEAP_BOUND_MB (16 MB) of the heap after warm-up, and idle
+//     run after the load and RSS has settled) is within HEAP_BOUND_MB (16 MB) of the heap after warm-up, and idle
 //     RSS after the run is within SOAK_RSS_BOUND_MB (200 MB) of idle RSS before it. RSS over the
 //     run is reported, not judged: it follows V8's and glibc's retention (a sawtooth between
 //     200 and 330 MB here), not what the daemon holds — four rounds of 1,000 streams left the
@@ -30,7 +30,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, procRssMb, superviseChildren, sleep, startProcess, waitForHttp } from './lib.js';
+import { freePort, procRssMb, settledRssMb, superviseChildren, sleep, startProcess, waitForHttp } from './lib.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, '..', 'bin', 'svc-proxy.cjs');
@@ -204,7 +204,8 @@ async function main() {
   for (const r of streamRoutes('bench-model')) for (let i = 0; i < 20; i++) await request(warmAgent, port, key, r);
   await sleep(1_000);
   const rssWarm = procRssMb(pid);
-  const heapWarm = daemonMemory(home).heapUsedMb;
+  const warm = daemonMemory(home);
+  const heapWarm = warm.heapUsedMb;
   log(`daemon pid ${pid}: ${fdBefore} fds before load, RSS ${rssWarm.toFixed(1)} MB and heap ${heapWarm} MB after warm-up`);
 
   // ---- the soak: STREAMS slots, each running streams back to back until the end
@@ -276,14 +277,16 @@ async function main() {
   }
   await sleep(500);
   const fdAfter = fdCount(pid);
-  // the idle collector runs once the daemon has been idle for one of its 5 s looks
+  // the idle collector runs at its first idle look (every 3 s) after the load, and gives the grown
+  // heap back at a quiet look 6 s after that: wait for its collection, then for RSS to settle
   let memAfter = daemonMemory(home);
   const collectDeadline = Date.now() + 20_000;
-  while (memAfter.idleCollections === 0 && Date.now() < collectDeadline) {
+  while (memAfter.idleCollections <= warm.idleCollections && Date.now() < collectDeadline) {
     await sleep(1_000);
     memAfter = daemonMemory(home);
   }
-  const rssAfter = procRssMb(pid);
+  const rssAfter = await settledRssMb(pid, 10_000, 30_000);
+  memAfter = daemonMemory(home);
 
   // ---- accounting: every answered request is in the log
   // `logs --json` prints one JSON entry per line

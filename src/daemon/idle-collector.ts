@@ -132,6 +132,9 @@ export class IdleCollector {
       let outcome: CollectorOutcome = 'collected';
       if (this.probes.trim) {
         await delay(this.opts.trimDelayMs);
+        // the trim walks glibc's free pages (a few ms): not under a request that came in meanwhile;
+        // the settled size stays where it was, so a later idle look runs the sequence again
+        if (this.probes.requestsInFlight() > 0) return 'collected';
         this.probes.trim();
         this.trims++;
         outcome = 'collected-and-trimmed';

@@ -201,6 +201,22 @@ describe('IdleCollector', () => {
     expect(p.steps).toEqual(['gc', 'shed', 'gc', 'shed', 'trim']);
   });
 
+  it('leaves the trim to a later idle look when a request came in during the wait before it', async () => {
+    const p = fakeProcess();
+    const c = new IdleCollector(p, { ...opts, trimDelayMs: 20 });
+    p.heap = 60 * MB;
+    p.rss = 200 * MB;
+    p.freeCHeap = 100 * MB;
+    const first = c.check();
+    await new Promise((r) => setTimeout(r, 5));
+    p.inFlight = 1;
+    expect(await first).toBe('collected');
+    expect(p.trimCalls).toBe(0);
+    p.inFlight = 0;
+    expect(await c.check()).toBe('collected-and-trimmed'); // RSS never settled: the next idle look finishes
+    expect(p.trimCalls).toBe(1);
+  });
+
   it('trims a moment after the collection, for V8 frees ArrayBuffer stores on a background thread', async () => {
     const p = fakeProcess();
     const c = new IdleCollector(p, { ...opts, trimDelayMs: 40 });
