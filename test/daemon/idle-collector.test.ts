@@ -75,6 +75,20 @@ function fakeProcess(withTrim = true) {
 
 const opts = { intervalMs: 5_000, idleCpuShare: 0.01, growthBytes: 16 * MB, trimDelayMs: 0, giveBackAfterMs: 6_000, plainTries: 2 };
 
+/** A grown daemon whose sequence has started and waits for the connections it shed to close. */
+async function sequenceWaitingOnShed() {
+  const p = fakeProcess();
+  const c = new IdleCollector(p, opts);
+  p.heap = 60 * MB;
+  p.rss = 200 * MB;
+  p.burstPools = 1;
+  let closed: () => void = () => undefined;
+  p.holdShed = (r) => (closed = r);
+  const first = c.check();
+  await new Promise((r) => setTimeout(r, 5));
+  return { p, c, first, release: () => closed() };
+}
+
 describe('IdleCollector', () => {
   it('once idle after a burst it collects, sheds, collects and trims in one look, then rests until the daemon grows anew', async () => {
     const p = fakeProcess();
@@ -151,15 +165,7 @@ describe('IdleCollector', () => {
   });
 
   it('collects the second time only once the shed connections have closed, and a look meanwhile starts nothing', async () => {
-    const p = fakeProcess();
-    const c = new IdleCollector(p, opts);
-    p.heap = 60 * MB;
-    p.rss = 200 * MB;
-    p.burstPools = 1;
-    let release: () => void = () => undefined;
-    p.holdShed = (r) => (release = r);
-    const first = c.check();
-    await new Promise((r) => setTimeout(r, 5));
+    const { p, c, first, release } = await sequenceWaitingOnShed();
     expect(p.steps).toEqual(['gc', 'shed']); // the sockets are still closing: their buffers are not garbage yet
     expect(await c.check()).toBe('nothing'); // the next timer tick does not start a second sequence
     release();
@@ -181,15 +187,7 @@ describe('IdleCollector', () => {
   });
 
   it('a request that arrives while the connections close puts the rest off to a later idle look', async () => {
-    const p = fakeProcess();
-    const c = new IdleCollector(p, opts);
-    p.heap = 60 * MB;
-    p.rss = 200 * MB;
-    p.burstPools = 1;
-    let release: () => void = () => undefined;
-    p.holdShed = (r) => (release = r);
-    const first = c.check();
-    await new Promise((r) => setTimeout(r, 5));
+    const { p, c, first, release } = await sequenceWaitingOnShed();
     p.inFlight = 1;
     release();
     expect(await first).toBe('collected');
