@@ -19,6 +19,7 @@
  * gives it back for 30–60 ms of CPU. Only when plain collections keep it twice does the
  * memory-reducing one run, which walks the whole heap (0.3–0.4 s).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
 import type { MallocTrim } from './malloc-trim.js';
 
@@ -131,7 +132,7 @@ export class IdleCollector {
       }
       let outcome: CollectorOutcome = 'collected';
       if (this.probes.trim) {
-        await delay(this.opts.trimDelayMs);
+        await delay(this.opts.trimDelayMs, undefined, { ref: false });
         // the trim walks glibc's free pages (a few ms): not under a request that came in meanwhile;
         // the settled size stays where it was, so a later idle look runs the sequence again
         if (this.probes.requestsInFlight() > 0) return 'collected';
@@ -170,10 +171,6 @@ export class IdleCollector {
     timer.unref();
     return () => clearInterval(timer);
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** The collector over this process, given what it sheds, the full collection and the C-heap trim. */

@@ -34,9 +34,11 @@ function fullCollection(): (() => void) | null {
   if (plainGc !== undefined) return plainGc;
   plainGc = null;
   try {
-    const own: unknown = (globalThis as { gc?: unknown }).gc; // node --expose-gc
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = typeof own === 'function' ? own : runInNewContext('gc');
+    let gc: unknown = (globalThis as { gc?: unknown }).gc; // node --expose-gc
+    if (typeof gc !== 'function') {
+      setFlagsFromString('--expose-gc');
+      gc = runInNewContext('gc');
+    }
     if (typeof gc === 'function') plainGc = () => (gc as () => void)();
   } catch {
     // a runtime without the gc extension: the memory-reducing collection does the whole job
