@@ -16,7 +16,8 @@
  * a plain collection only when little was allocated since the one before, over its 5 s window
  * (reduce-heap.ts). The first collection after a burst counts the burst's tail, so it usually
  * keeps the heap; the sequence then runs again at the first idle look 6 s later, whose collection
- * gives it back for 30–60 ms of CPU. Only when plain collections keep it twice does the
+ * gives it back for 30–60 ms of CPU. Each collection also compacts the old generation's half-empty
+ * pages. Only when plain collections keep it twice does the
  * memory-reducing one run, which walks the whole heap (0.3–0.4 s).
  */
 import { setTimeout as delay } from 'node:timers/promises';

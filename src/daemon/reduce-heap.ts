@@ -12,6 +12,13 @@
  *
  * The plain collection is V8's gc() extension, switched on at run time (--expose-gc) and taken from
  * a fresh vm context, where V8 installs it; the daemon's own global scope never gets a `gc`.
+ *
+ * It also compacts the old generation (--compact-on-every-full-gc, on for that one collection
+ * only). By its own measure V8 evacuates only pages that are mostly empty, so the pages a burst
+ * left a quarter or half full stay resident: in the daemon after the bench's scenarios, old space
+ * held 15.7 MB for 13.2 MB of live objects; compacted, 13.7. RSS at rest after them went 74.5 →
+ * 71.5 MB, after 1,000 streams on top 81 → 75, for ~15–20 ms more per collection (30–50 ms in
+ * all, on V8's parallel compaction threads).
  */
 import { getHeapSpaceStatistics, queryObjects, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -30,6 +37,14 @@ class NothingToCount {}
 
 let plainGc: (() => void) | null | undefined;
 
+const COMPACT_FLAG = 'compact-on-every-full-gc';
+
+/** The user runs node with the flag on: it stays on, rather than being switched off after ours. */
+function compactingAlready(): boolean {
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').replaceAll('_', '-');
+  return given.includes(`--${COMPACT_FLAG}`);
+}
+
 function fullCollection(): (() => void) | null {
   if (plainGc !== undefined) return plainGc;
   plainGc = null;
@@ -39,7 +54,18 @@ function fullCollection(): (() => void) | null {
       setFlagsFromString('--expose-gc');
       gc = runInNewContext('gc');
     }
-    if (typeof gc === 'function') plainGc = () => (gc as () => void)();
+    if (typeof gc === 'function') {
+      const collect = gc as () => void;
+      const toggle = !compactingAlready();
+      plainGc = () => {
+        if (toggle) setFlagsFromString(`--${COMPACT_FLAG}`);
+        try {
+          collect();
+        } finally {
+          if (toggle) setFlagsFromString(`--no-${COMPACT_FLAG}`);
+        }
+      };
+    }
   } catch {
     // a runtime without the gc extension: the memory-reducing collection does the whole job
   }
@@ -51,7 +77,7 @@ export function youngGenerationBytes(): number {
 }
 
 /**
- * One full collection. A plain one first; with `force`, the memory-reducing one follows when the
+ * One full collection. A plain (compacting) one first; with `force`, the memory-reducing one follows when the
  * plain one kept the grown heap. The idle collector decides when that is worth its cost.
  */
 export function reduceHeap(force: boolean): HeapReduction {
