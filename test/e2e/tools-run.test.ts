@@ -98,7 +98,7 @@ describe('svc-proxy run', () => {
       expect(code, sig).toBe(expected);
       expect(out).toContain(sig === 'SIGTERM' ? 'got-TERM' : 'got-INT');
     }
-  });
+  }, 60_000); // two runs, each allowed 15 s to start and 10 s to end
 
   it('a tool that is not installed, an app it cannot start, and an unknown tool are clear errors', async () => {
     const missing = await run(['aider']);
