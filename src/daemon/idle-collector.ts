@@ -12,13 +12,14 @@
  * another collection for their sockets and buffers; a moment's wait — V8 frees ArrayBuffer stores
  * on a background thread after a collection — and a trim of the C heap (malloc-trim.ts).
  *
- * The grown heap itself (the young generation's 32 MB, emptied old-space pages) V8 gives back in
- * a plain collection only when little was allocated since the one before, over its 5 s window
- * (reduce-heap.ts). The first collection after a burst counts the burst's tail, so it usually
- * keeps the heap; the sequence then runs again at the first idle look 6 s later, whose collection
- * gives it back for 30–60 ms of CPU. Each collection also compacts the old generation's half-empty
- * pages. Only when plain collections keep it twice does the
- * memory-reducing one run, which walks the whole heap (0.3–0.4 s).
+ * The grown heap itself (the young generation's 32 MB, emptied old-space pages) Node 22+ gives
+ * back in the memory-reducing collection each sequence runs there (reduce-heap.ts). Node 20 gives
+ * it back in a plain collection only when little was allocated since the one before, over its 5 s
+ * window. The first collection after a burst counts the burst's tail, so it usually keeps the heap;
+ * the sequence then runs again at the first idle look 6 s later, whose collection gives it back
+ * for 30–60 ms of CPU. Only when plain collections keep it twice does the memory-reducing one run,
+ * which on Node 20 walks the whole heap (0.3–0.4 s). Each collection also compacts the old
+ * generation's half-empty pages.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
