@@ -49,7 +49,8 @@ describe('heap given back after a burst', () => {
     const summary = `${seen.node}: RSS ${seen.beforeMb.toFixed(1)} MB before, ${seen.peakMb.toFixed(1)} at peak, ${seen.afterMb.toFixed(1)} after ${seen.outcomes.join(', ')}`;
     expect(seen.peakMb - seen.beforeMb, summary).toBeGreaterThan(50); // the burst did grow it
     expect(seen.collections, summary).toBeGreaterThan(0);
-    expect(seen.afterMb - seen.beforeMb, summary).toBeLessThanOrEqual(20);
+    // alone 4-6 MB above; pooled pages kept (Node 22 before the memory-reducing path): ~105
+    expect(seen.afterMb - seen.beforeMb, summary).toBeLessThanOrEqual(25);
     // where freed pages are pooled only the memory-reducing collection releases them
     if (seen.poolsFreedPages) expect(seen.outcomes, summary).toEqual(['memory-reducing']);
   }, 45_000);
