@@ -114,6 +114,24 @@ describe('IdleCollector', () => {
     expect(c.collections).toBe(3);
   });
 
+  it('with afterStart, the first idle look runs the sequence once though nothing grew; later looks rest', async () => {
+    const p = fakeProcess();
+    const c = new IdleCollector(p, { ...opts, afterStart: true });
+    p.cpu += 200; // still starting
+    expect(await c.check()).toBe('nothing');
+    p.cpu += 10;
+    expect(await c.check()).toBe('collected-and-trimmed');
+    expect(p.steps).toEqual(['gc', 'shed', 'trim']);
+    p.cpu += 10;
+    expect(await c.check()).toBe('nothing');
+    expect(c.collections).toBe(1);
+    // without it, an ungrown daemon is left alone
+    const q = fakeProcess();
+    const d = new IdleCollector(q, opts);
+    expect(await d.check()).toBe('nothing');
+    expect(q.steps).toEqual([]);
+  });
+
   it('when a collection kept the grown heap, runs again at the first idle look after a quiet spell, and forces it after two more', async () => {
     const p = fakeProcess();
     const c = new IdleCollector(p, opts);
