@@ -13,10 +13,10 @@
 //     the load (/proc/<pid>/fd, sockets matched to /proc/net/tcp);
 //   - memory: the live heap after the run (read from `status` once the daemon's idle collector has
 //     run after the load and RSS has settled) is within HEAP_BOUND_MB (16 MB) of the heap after
-//     warm-up, and idle RSS after the run is within SOAK_RSS_BOUND_MB (200 MB) of idle RSS before it. RSS over the
-//     run is reported, not judged: it follows V8's and glibc's retention (a sawtooth between
-//     200 and 330 MB here), not what the daemon holds — four rounds of 1,000 streams left the
-//     live heap at 18.5, 19.9, 20.2, 20.4 MB while RSS read 236, 273, 257, 283 MB.
+//     warm-up, and idle RSS after the run is within SOAK_RSS_BOUND_MB (200 MB) of idle RSS before
+//     it. RSS over the run is reported, not judged: it follows V8's and glibc's retention (a
+//     sawtooth between 200 and 330 MB here), not what the daemon holds — four rounds of 1,000
+//     streams left the live heap at 18.5, 19.9, 20.2, 20.4 MB while RSS read 236, 273, 257, 283 MB.
 //   - every request the daemon answered (x-svc-request-id) is in the request log
 //     (`svc-proxy logs --json`), and the log holds no more requests than were sent;
 //   - the daemon printed no crash, unhandled rejection or unexpected error.

@@ -186,12 +186,16 @@ export class IdleCollector {
   }
 }
 
-/** The collector over this process, given what it sheds, the full collection and the C-heap trim. */
+/**
+ * The collector over this process, given what it sheds, the full collection and the C-heap trim.
+ * The daemon runs it with the defaults and the after-start sequence.
+ */
 export function processIdleCollector(
   shed: () => Promise<number>,
   gc: (force: boolean) => boolean,
   trim: MallocTrim | null,
   requestsInFlight: () => number,
+  opts: Partial<CollectorOptions> = {},
 ): IdleCollector {
   return new IdleCollector(
     {
@@ -207,6 +211,6 @@ export function processIdleCollector(
       heapUsedBytes: () => getHeapStatistics().used_heap_size,
       rssBytes: () => process.memoryUsage.rss(),
     },
-    { afterStart: true },
+    { afterStart: true, ...opts },
   );
 }

@@ -45,15 +45,10 @@ class NothingToCount {}
 /** Node 22+: freed pages are pooled, and gc({ flavor: 'last-resort' }) is the memory-reducing collection. */
 export const POOLS_FREED_PAGES = Number(process.versions.v8.split('.')[0]) >= 12;
 
-interface Collections {
-  plain(): void;
-  /** Only where POOLS_FREED_PAGES. */
-  lastResort(): void;
-}
-
-let collections: Collections | null | undefined;
+let compactingGc: GcExtension | null | undefined;
 
 const COMPACT_FLAG = 'compact-on-every-full-gc';
+const LAST_RESORT = { type: 'major', flavor: 'last-resort' } as const;
 
 /** The user runs node with the flag on: it stays on, rather than being switched off after ours. */
 function compactingAlready(): boolean {
@@ -61,11 +56,12 @@ function compactingAlready(): boolean {
   return given.includes(`--${COMPACT_FLAG}`);
 }
 
-type GcExtension = (options?: { type: 'major'; flavor: 'last-resort' }) => void;
+type GcExtension = (options?: typeof LAST_RESORT) => void;
 
-function fullCollections(): Collections | null {
-  if (collections !== undefined) return collections;
-  collections = null;
+/** The gc() extension, compacting for each call; null where the runtime has none. */
+function fullCollection(): GcExtension | null {
+  if (compactingGc !== undefined) return compactingGc;
+  compactingGc = null;
   try {
     let gc: unknown = (globalThis as { gc?: unknown }).gc; // node --expose-gc
     if (typeof gc !== 'function') {
@@ -75,23 +71,19 @@ function fullCollections(): Collections | null {
     if (typeof gc === 'function') {
       const collect = gc as GcExtension;
       const toggle = !compactingAlready();
-      const compacting = (run: () => void) => () => {
+      compactingGc = (options) => {
         if (toggle) setFlagsFromString(`--${COMPACT_FLAG}`);
         try {
-          run();
+          collect(options);
         } finally {
           if (toggle) setFlagsFromString(`--no-${COMPACT_FLAG}`);
         }
-      };
-      collections = {
-        plain: compacting(() => collect()),
-        lastResort: compacting(() => collect({ type: 'major', flavor: 'last-resort' })),
       };
     }
   } catch {
     // a runtime without the gc extension: the memory-reducing collection does the whole job
   }
-  return collections;
+  return compactingGc;
 }
 
 export function youngGenerationBytes(): number {
@@ -104,13 +96,13 @@ export function youngGenerationBytes(): number {
  * the grown heap. The idle collector decides when that is worth its cost.
  */
 export function reduceHeap(force: boolean): HeapReduction {
-  const gc = fullCollections();
+  const gc = fullCollection();
   if (gc && POOLS_FREED_PAGES) {
-    gc.lastResort();
+    gc(LAST_RESORT);
     return 'memory-reducing';
   }
   if (gc) {
-    gc.plain();
+    gc();
     if (youngGenerationBytes() <= YOUNG_SHRUNK_BYTES) return 'full';
     if (!force) return 'full-young-kept';
   }
