@@ -1,5 +1,6 @@
-// `npm run bench`: svc-proxy against the mock served directly and Portkey's gateway, back to
-// back in one run so the ratios hold on a noisy machine. Loopback only, bounded in time.
+// `npm run bench`: svc-proxy against the mock served directly, a bare node:http + undici
+// forwarder (the floor of that stack on this machine) and Portkey's gateway, back to back in one
+// run so the ratios hold on a noisy machine. Loopback only, bounded in time.
 //
 // Writes bench/results.md and bench/results.json. Options (env):
 //   BENCH_SECONDS   seconds per load run (default 5)
@@ -46,6 +47,18 @@ async function startMock() {
   const child = await startProcess(process.execPath, [path.join(here, 'mock-upstream.js'), String(port)], { ready: /ready/ });
   children.push(child);
   return { port, child, url: `http://127.0.0.1:${port}` };
+}
+
+async function startBareForwarder(mockUrl) {
+  const port = await freePort();
+  const child = await startProcess(process.execPath, [path.join(here, 'bare-forwarder.js'), String(port), mockUrl], { ready: /ready/ });
+  children.push(child);
+  return { port, child, url: `http://127.0.0.1:${port}` };
+}
+
+/** The same request as `direct`, sent through the bare forwarder (it keeps the mock's paths). */
+function viaForwarder(forwarder, direct) {
+  return { ...direct, url: forwarder.url + new URL(direct.url).pathname };
 }
 
 async function startSvcProxy(mockUrl) {
@@ -134,8 +147,9 @@ function fmt(n, digits = 2) {
 async function main() {
   const started = Date.now();
   const bodies = buildBodies();
-  log('starting mock, svc-proxy and Portkey on 127.0.0.1 …');
+  log('starting mock, bare forwarder, svc-proxy and Portkey on 127.0.0.1 …');
   const mock = await startMock();
+  const forwarder = await startBareForwarder(mock.url);
   const proxy = await startSvcProxy(mock.url);
   const portkey = await startPortkey();
   // Idle is read once the daemon's memory has settled (startup garbage collected), as a daemon
@@ -155,7 +169,8 @@ async function main() {
   const pkAnthropic = pkHeaders('anthropic', { 'x-api-key': 'sk-ant-bench', 'anthropic-version': '2023-06-01' });
   const jsonH = { 'content-type': 'application/json' };
 
-  // Each scenario: the same client body to (1) the mock's own path, (2) svc-proxy, (3) Portkey.
+  // Each scenario: the same client body to (1) the mock's own path, (2) svc-proxy, (3) Portkey;
+  // and the mock's own request through the bare forwarder (what any proxy on this stack costs).
   // Streams run first, on the freshly started daemon, so their peak RSS is theirs and not what the
   // 300 KB scenarios left behind (V8 and malloc keep freed memory; see the README).
   const scenarios = [
@@ -228,6 +243,8 @@ async function main() {
     const row = { id: s.id, title: s.title, kind: s.kind };
     row.direct = await load(mock, s.direct);
     log(`  direct   ${fmt(row.direct.rps, 0)} req/s  p50 ${row.direct.p50} ms  p99 ${row.direct.p99} ms`);
+    row.forwarder = await load(forwarder, viaForwarder(forwarder, s.direct));
+    log(`  forwarder ${fmt(row.forwarder.rps, 0)} req/s  CPU ${fmt(row.forwarder.cpuMsPerReq, 3)} ms/req  non2xx ${row.forwarder.non2xx}`);
     row.svc = await load(proxy, s.svc);
     if (s.kind === 'streamPass' || s.kind === 'streamConv') peakRssStreams = Math.max(peakRssStreams, row.svc.peakRssMb);
     log(`  svc-proxy ${fmt(row.svc.rps, 0)} req/s  p50 ${row.svc.p50} ms  p99 ${row.svc.p99} ms  CPU ${fmt(row.svc.cpuMsPerReq, 3)} ms/req  non2xx ${row.svc.non2xx} errors ${row.svc.errors}`);
@@ -254,6 +271,9 @@ async function main() {
     const opts = { concurrency: 20, total: 100, staggerMs: PACED_STAGGER_MS };
     await measureStreams({ ...p.svc, ...opts, total: 20 }); // warm-up
     const d = await measureStreams({ ...p.direct, ...opts });
+    const fwCpu0 = procCpuMs(forwarder.child.pid);
+    const f = await measureStreams({ ...viaForwarder(forwarder, p.direct), ...opts });
+    const fwCpuPerStream = (procCpuMs(forwarder.child.pid) - fwCpu0) / opts.total;
     const cpu0 = procCpuMs(proxy.child.pid);
     const v = await measureStreams({ ...p.svc, ...opts });
     const cpuPerStream = (procCpuMs(proxy.child.pid) - cpu0) / opts.total;
@@ -261,16 +281,19 @@ async function main() {
     const row = {
       id: p.id, title: p.title,
       direct: { ttfbP50: percentile(d.ttfb, 50), ttfbP99: percentile(d.ttfb, 99), totalP50: percentile(d.totalMs, 50), totalP99: percentile(d.totalMs, 99), failures: d.failures },
+      forwarder: { ttfbP50: percentile(f.ttfb, 50), ttfbP99: percentile(f.ttfb, 99), failures: f.failures, cpuMsPerStream: fwCpuPerStream },
       svc: { ttfbP50: percentile(v.ttfb, 50), ttfbP99: percentile(v.ttfb, 99), totalP50: percentile(v.totalMs, 50), totalP99: percentile(v.totalMs, 99), failures: v.failures, cpuMsPerStream: cpuPerStream },
       portkey: k ? { ttfbP50: percentile(k.ttfb, 50), ttfbP99: percentile(k.ttfb, 99), totalP50: percentile(k.totalMs, 50), totalP99: percentile(k.totalMs, 99), failures: k.failures } : null,
     };
     row.svc.addedTtfbP50 = row.svc.ttfbP50 - row.direct.ttfbP50;
     row.svc.addedTtfbP99 = row.svc.ttfbP99 - row.direct.ttfbP99;
+    row.forwarder.addedTtfbP50 = row.forwarder.ttfbP50 - row.direct.ttfbP50;
+    row.forwarder.addedTtfbP99 = row.forwarder.ttfbP99 - row.direct.ttfbP99;
     if (row.portkey) {
       row.portkey.addedTtfbP50 = row.portkey.ttfbP50 - row.direct.ttfbP50;
       row.portkey.addedTtfbP99 = row.portkey.ttfbP99 - row.direct.ttfbP99;
     }
-    log(`  TTFB p50/p99 direct ${fmt(row.direct.ttfbP50)}/${fmt(row.direct.ttfbP99)} ms, svc-proxy ${fmt(row.svc.ttfbP50)}/${fmt(row.svc.ttfbP99)} ms${row.portkey ? `, portkey ${fmt(row.portkey.ttfbP50)}/${fmt(row.portkey.ttfbP99)} ms` : ''}`);
+    log(`  TTFB p50/p99 direct ${fmt(row.direct.ttfbP50)}/${fmt(row.direct.ttfbP99)} ms, forwarder ${fmt(row.forwarder.ttfbP50)}/${fmt(row.forwarder.ttfbP99)} ms, svc-proxy ${fmt(row.svc.ttfbP50)}/${fmt(row.svc.ttfbP99)} ms${row.portkey ? `, portkey ${fmt(row.portkey.ttfbP50)}/${fmt(row.portkey.ttfbP99)} ms` : ''}`);
     paced.push(row);
   }
 
@@ -355,8 +378,10 @@ export function renderMarkdown(r) {
   lines.push('');
   lines.push(`${r.date.slice(0, 10)} · ${r.machine} · ${r.seconds} s per run at ${r.connections} connections (autocannon) · Portkey gateway ${r.portkeyVersion ?? 'not run'} · mock, gateways and load generator share the machine.`);
   lines.push('');
-  lines.push('| scenario | direct req/s | svc-proxy req/s | svc-proxy p50 / p99 ms | svc-proxy CPU ms/req (target) | Portkey req/s | Portkey CPU ms/req | svc-proxy ÷ Portkey throughput |');
-  lines.push('|---|---|---|---|---|---|---|---|');
+  lines.push('"Bare forwarder": `bench/bare-forwarder.js`, a node:http server relaying the mock\'s own request through undici with nothing else (no key, no parsing, no log), run in the same pass: the floor this machine sets for any proxy on that stack.');
+  lines.push('');
+  lines.push('| scenario | direct req/s | svc-proxy req/s | svc-proxy p50 / p99 ms | svc-proxy CPU ms/req (target) | bare forwarder CPU ms/req | Portkey req/s | Portkey CPU ms/req | svc-proxy ÷ Portkey throughput |');
+  lines.push('|---|---|---|---|---|---|---|---|---|');
   for (const s of r.scenarios) {
     const target = TARGETS[s.kind];
     const cpu = s.svc.cpuMsPerReq;
@@ -365,7 +390,7 @@ export function renderMarkdown(r) {
     const ratio = s.portkey && !pkFailed ? `${fmt(s.svc.rps / s.portkey.rps, 1)}×` : '—';
     const pkRps = !s.portkey ? 'no route' : pkFailed ? `fails (${s.portkey.non2xx} of ${s.portkey.total} non-2xx)¹` : fmt(s.portkey.rps, 0);
     lines.push(
-      `| ${s.title} | ${fmt(s.direct.rps, 0)} | ${fmt(s.svc.rps, 0)} | ${s.svc.p50} / ${s.svc.p99} | ${fmt(cpu, 3)}${met} | ${pkRps} | ${s.portkey && !pkFailed ? fmt(s.portkey.cpuMsPerReq, 3) : '—'} | ${ratio} |`,
+      `| ${s.title} | ${fmt(s.direct.rps, 0)} | ${fmt(s.svc.rps, 0)} | ${s.svc.p50} / ${s.svc.p99} | ${fmt(cpu, 3)}${met} | ${s.forwarder ? fmt(s.forwarder.cpuMsPerReq, 3) : '—'} | ${pkRps} | ${s.portkey && !pkFailed ? fmt(s.portkey.cpuMsPerReq, 3) : '—'} | ${ratio} |`,
     );
   }
   lines.push('');
@@ -375,12 +400,12 @@ export function renderMarkdown(r) {
   lines.push('');
   lines.push(`Paced streams (200 chunks, one every 5 ms, 20 concurrent clients started ${PACED_STAGGER_MS} ms apart, 100 streams): time to first byte and total time, ms.`);
   lines.push('');
-  lines.push('| scenario | direct TTFB p50 / p99 | svc-proxy TTFB p50 / p99 | added by svc-proxy p50 / p99 (target ≤ 0.5 / ≤ 2) | svc-proxy total p50 / p99 | svc-proxy CPU ms/stream | Portkey added TTFB p50 / p99 |');
-  lines.push('|---|---|---|---|---|---|---|');
+  lines.push('| scenario | direct TTFB p50 / p99 | svc-proxy TTFB p50 / p99 | added by svc-proxy p50 / p99 (target ≤ 0.5 / ≤ 2) | added by bare forwarder p50 / p99 | svc-proxy total p50 / p99 | svc-proxy CPU ms/stream | bare forwarder CPU ms/stream | Portkey added TTFB p50 / p99 |');
+  lines.push('|---|---|---|---|---|---|---|---|---|');
   for (const p of r.paced) {
     const ok = p.svc.addedTtfbP50 <= 0.5 && p.svc.addedTtfbP99 <= 2 ? '✓' : '✗ missed';
     lines.push(
-      `| ${p.title} | ${fmt(p.direct.ttfbP50)} / ${fmt(p.direct.ttfbP99)} | ${fmt(p.svc.ttfbP50)} / ${fmt(p.svc.ttfbP99)} | ${fmt(p.svc.addedTtfbP50)} / ${fmt(p.svc.addedTtfbP99)} ${ok} | ${fmt(p.svc.totalP50, 1)} / ${fmt(p.svc.totalP99, 1)} | ${fmt(p.svc.cpuMsPerStream, 3)} | ${!p.portkey ? '—' : p.portkey.failures > 0 ? `fails (${p.portkey.failures} of 100)¹` : `${fmt(p.portkey.addedTtfbP50)} / ${fmt(p.portkey.addedTtfbP99)}`} |`,
+      `| ${p.title} | ${fmt(p.direct.ttfbP50)} / ${fmt(p.direct.ttfbP99)} | ${fmt(p.svc.ttfbP50)} / ${fmt(p.svc.ttfbP99)} | ${fmt(p.svc.addedTtfbP50)} / ${fmt(p.svc.addedTtfbP99)} ${ok} | ${p.forwarder ? `${fmt(p.forwarder.addedTtfbP50)} / ${fmt(p.forwarder.addedTtfbP99)}` : '—'} | ${fmt(p.svc.totalP50, 1)} / ${fmt(p.svc.totalP99, 1)} | ${fmt(p.svc.cpuMsPerStream, 3)} | ${p.forwarder ? fmt(p.forwarder.cpuMsPerStream, 3) : '—'} | ${!p.portkey ? '—' : p.portkey.failures > 0 ? `fails (${p.portkey.failures} of 100)¹` : `${fmt(p.portkey.addedTtfbP50)} / ${fmt(p.portkey.addedTtfbP99)}`} |`,
     );
   }
   lines.push('');
