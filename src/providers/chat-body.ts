@@ -1,9 +1,12 @@
 /** Edits of a Chat Completions request body for upstreams that are not OpenAI itself. */
 
+import { mayContain } from '../protocols/lazy-json.js';
+
 type Body = Record<string, unknown>;
 
 /** `developer` is an OpenAI-only role: other servers know `system`. */
 export function developerToSystem(body: Body): void {
+  if (!mayContain(body, 'messages', 'developer')) return;
   const messages = body.messages;
   if (!Array.isArray(messages)) return;
   for (const m of messages) {

@@ -27,7 +27,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
   const hubFor = (messagesTarget: boolean): HubRequest => {
     if (messagesTarget) return hub;
     if (!safeNames) {
-      safeNames = codec.decodeRequest(JSON.parse(parsed.text));
+      safeNames = codec.decodeRequest(parsed.fresh());
       shortenToolNames(safeNames);
     }
     return safeNames;

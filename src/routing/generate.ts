@@ -11,6 +11,7 @@ import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
+import type { TopLevelMember } from '../protocols/json-members.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import { attachToChatBody, attachToHub, dropUnprovenThinking, rememberChatAnswer, rememberOutput, StreamReasoningCollector } from './reasoning-continuity.js';
@@ -61,7 +62,10 @@ class GenerateRequest {
   private readonly x: Exchange;
   private readonly dialect: Dialect;
   private raw!: Buffer;
-  private text!: string;
+  /** A new, unedited copy of the body. */
+  private fresh!: () => Obj;
+  /** The body's top-level spans, when it is read lazily. */
+  private members: TopLevelMember[] | undefined;
   private body!: Obj;
   private stream = false;
   private includeUsage = false;
@@ -86,7 +90,8 @@ class GenerateRequest {
     checkJsonContentType(req);
     this.raw = await readBody(req, limit);
     const parsed = parseJsonRequest(this.raw);
-    this.text = parsed.text;
+    this.fresh = parsed.fresh;
+    this.members = parsed.members;
     this.body = parsed.body;
     this.stream = parsed.stream;
     record.entry.modelAsked = parsed.model;
@@ -147,13 +152,13 @@ class GenerateRequest {
     throw firstRefusal!;
   }
 
-  /** The parsed body the first time; a fresh parse afterwards (edits happen in place). */
+  /** The parsed body the first time; a fresh copy afterwards (edits happen in place). */
   private freshBody(): Obj {
     if (!this.bodyUsed) {
       this.bodyUsed = true;
       return this.body;
     }
-    return JSON.parse(this.text) as Obj;
+    return this.fresh();
   }
 
   /** The request in hub form, decoded once, tool names made safe. */
@@ -180,12 +185,13 @@ class GenerateRequest {
     const { bytes, result } = editJsonBody(
       this.raw,
       this.freshBody(),
-      () => JSON.parse(this.text) as Obj,
+      this.fresh,
       (body) => {
         body.model = upstreamModel;
         if (dialect === 'chat') attachToChatBody(cache, body, p.slug);
         return p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
       },
+      this.members,
     );
     const built: Built = { bytes, upstreamModel, passthrough: true };
     if (result.effortSent !== undefined) built.effortSent = result.effortSent;

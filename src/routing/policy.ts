@@ -5,7 +5,10 @@
  */
 import { ProtocolError, badRequest } from '../protocols/errors.js';
 import type { Dialect } from '../protocols/hub.js';
+import { mayContain } from '../protocols/lazy-json.js';
 import type { ProviderAdapter } from '../providers/types.js';
+
+const AUDIO_PART = 'input_audio';
 
 export interface RequestFeatures {
   /** Chat `input_audio` content parts. */
@@ -18,7 +21,13 @@ export interface RequestFeatures {
 
 export function readFeatures(body: Record<string, unknown>, dialect: Dialect): RequestFeatures {
   return {
-    inputAudio: dialect === 'chat' ? hasChatAudio(body.messages) : dialect === 'responses' ? hasResponsesAudio(body.input) : false,
+    // a conversation still unparsed is read only when its bytes could hold an audio part
+    inputAudio:
+      dialect === 'chat'
+        ? mayContain(body, 'messages', AUDIO_PART) && hasChatAudio(body.messages)
+        : dialect === 'responses'
+          ? mayContain(body, 'input', AUDIO_PART) && hasResponsesAudio(body.input)
+          : false,
     hostedTools: dialect === 'responses' ? nonFunctionToolTypes(body.tools) : [],
     serverTools: dialect === 'messages' ? serverToolTypes(body.tools) : [],
   };
@@ -77,7 +86,7 @@ function hasChatAudio(messages: unknown): boolean {
     const content = (m as { content?: unknown } | null)?.content;
     if (!Array.isArray(content)) continue;
     for (const part of content) {
-      if ((part as { type?: unknown } | null)?.type === 'input_audio') return true;
+      if ((part as { type?: unknown } | null)?.type === AUDIO_PART) return true;
     }
   }
   return false;
@@ -89,7 +98,7 @@ function hasResponsesAudio(input: unknown): boolean {
     const content = (item as { content?: unknown } | null)?.content;
     if (!Array.isArray(content)) continue;
     for (const part of content) {
-      if ((part as { type?: unknown } | null)?.type === 'input_audio') return true;
+      if ((part as { type?: unknown } | null)?.type === AUDIO_PART) return true;
     }
   }
   return false;

@@ -5,6 +5,7 @@
  * request instead of earning a 400 (LiteLLM's strategy).
  */
 import type { FunctionCallItem, HubEvent, Item, OutputItem, ReasoningItem, ReasoningOrigin } from '../protocols/hub.js';
+import { mayContain } from '../protocols/lazy-json.js';
 import type { CachedTurn, ReasoningCache } from './reasoning-cache.js';
 
 type Obj = Record<string, unknown>;
@@ -162,7 +163,8 @@ export function rememberChatAnswer(cache: ReasoningCache, slug: string, body: Ob
 
 /** Put cached proof back into a passthrough Chat request body, in place. */
 export function attachToChatBody(cache: ReasoningCache, body: Obj, slug: string): void {
-  if (cache.size === 0 || !Array.isArray(body.messages)) return;
+  // only assistant turns with tool calls get anything: a conversation without them stays unparsed
+  if (cache.size === 0 || !mayContain(body, 'messages', 'tool_calls') || !Array.isArray(body.messages)) return;
   for (const m of body.messages) {
     if (!isObj(m) || m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
     let first: CachedTurn | undefined;

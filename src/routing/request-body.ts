@@ -5,6 +5,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
+import { scanTopLevelMembers, type TopLevelMember } from '../protocols/json-members.js';
+import { lazyJsonBody } from '../protocols/lazy-json.js';
+import { SPLICE_MIN_BYTES } from './json-splice.js';
 
 /** The client went away before its body arrived; nobody is left to answer. */
 export class ClientGone extends Error {
@@ -116,28 +119,43 @@ export function checkJsonContentType(req: IncomingMessage): void {
 }
 
 export interface JsonRequest {
-  /** The body as text (kept for a fresh parse should the body be needed unedited again). */
-  text: string;
   body: Record<string, unknown>;
   model: string;
   stream: boolean;
+  /** A new copy of the body as the client sent it (`body` may be edited in place). */
+  fresh(): Record<string, unknown>;
+  /** The top-level members' spans, when the body is read lazily (for a splice to reuse). */
+  members?: TopLevelMember[];
 }
 
+/**
+ * The request body as an object. A large one (the bodies a splice pays for) is read lazily:
+ * its small top-level members at once, its bulky ones (the conversation) only when something
+ * reads them (protocols/lazy-json.ts). Anything else is parsed whole.
+ */
 export function parseJsonRequest(raw: Buffer): JsonRequest {
+  const members = raw.length >= SPLICE_MIN_BYTES ? scanTopLevelMembers(raw) : undefined;
+  if (members) return { ...withModel(lazyJsonBody(raw, members), () => lazyJsonBody(raw, members)), members };
   const text = raw.toString('utf8');
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (err) {
-    throw badRequest('invalid_json', `The request body is not valid JSON: ${(err as Error).message}`);
-  }
+  const body = parseWhole(text);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw badRequest('invalid_request', `The request body must be a JSON object, not ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}.`);
   }
-  const obj = body as Record<string, unknown>;
-  const model = obj.model;
+  return withModel(body as Record<string, unknown>, () => parseWhole(text) as Record<string, unknown>);
+}
+
+function parseWhole(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badRequest('invalid_json', `The request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function withModel(body: Record<string, unknown>, fresh: () => Record<string, unknown>): JsonRequest {
+  const model = body.model;
   if (typeof model !== 'string' || model.length === 0) {
     throw badRequest('invalid_model', model === undefined ? 'The request has no "model" field.' : '"model" must be a non-empty string.', 'model');
   }
-  return { text, body: obj, model, stream: obj.stream === true };
+  return { body, model, stream: body.stream === true, fresh };
 }

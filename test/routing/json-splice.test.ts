@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { editJsonBody, scanTopLevelMembers, spliceMembers, trackWrites, SPLICE_MIN_BYTES } from '../../src/routing/json-splice.js';
+import { editJsonBody, spliceMembers, trackWrites, SPLICE_MIN_BYTES } from '../../src/routing/json-splice.js';
+import { scanTopLevelMembers } from '../../src/protocols/json-members.js';
 
 function big(extra: Record<string, unknown> = {}): Buffer {
   const messages = Array.from({ length: 200 }, (_, i) => ({

@@ -106,6 +106,29 @@ describe('Gemini thought signatures', () => {
     });
     expect(r.choices[0]!.message.content).toBe('Tool said: sunny');
   });
+
+  it('are re-attached in a large conversation too (read lazily, parsed because it has tool calls)', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const first = await client.chat.completions.create({ model: 'gemini/gemini-3-pro-preview', tools: [weatherTool], messages: [{ role: 'user', content: 'weather?' }] });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    expect(call.type).toBe('function');
+    const earlier = { role: 'user' as const, content: 'x'.repeat(24 * 1024) };
+    const r = await client.chat.completions.create({
+      model: 'gemini/gemini-3-pro-preview',
+      tools: [weatherTool],
+      messages: [
+        earlier,
+        { role: 'user', content: 'weather?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: { name: 'get_weather', arguments: call.type === 'function' ? call.function.arguments : '' } }] },
+        { role: 'tool', tool_call_id: call.id, content: 'sunny' },
+      ],
+    });
+    expect(r.choices[0]!.message.content).toBe('Tool said: sunny');
+    const sent = h.mocks.gemini.lastGeneration();
+    expect(sent.raw.length).toBeGreaterThan(24 * 1024);
+    const replayed = sent.body.messages.find((m: { role: string }) => m.role === 'assistant');
+    expect(replayed.tool_calls[0].extra_content.google.thought_signature).toMatch(/^CiQB/);
+  });
 });
 
 describe('tool names over 64 characters', () => {

@@ -243,6 +243,54 @@ describe('large passthrough bodies (spliced, not re-serialised)', () => {
   });
 });
 
+describe('large bodies: the conversation is parsed only when something needs it', () => {
+  const pad = { role: 'user', content: 'x'.repeat(20 * 1024) };
+  const audioTurn = { role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } }] };
+
+  it('input_audio is still refused for a target without audio, plainly or \\u-escaped', async () => {
+    // a Responses client to openai is passthrough: only the feature check stands in the way
+    const responses = JSON.stringify({ model: 'openai/gpt-5.4', input: [pad, audioTurn] });
+    const chat = JSON.stringify({ model: 'anthropic/claude-sonnet-4-5', messages: [pad, audioTurn] });
+    for (const [url, raw] of [[`${h.a}/responses`, responses], [`${h.a}/chat/completions`, chat]] as const) {
+      // escaped everywhere: as the part's type and as its payload's key
+      for (const sent of [raw, raw.replaceAll('"input_audio"', '"input\\u005faudio"')]) {
+        const r = await post(url, sent);
+        expect(r.status).toBe(400);
+        expect(r.json.error.code).toBe('unsupported_modality');
+      }
+    }
+    nothingSent();
+  });
+
+  it('a developer turn still becomes system for a custom endpoint, plainly or \\u-escaped', async () => {
+    const raw = JSON.stringify({ model: 'ca/qwen3-coder', messages: [{ role: 'developer', content: 'be brief' }, pad] });
+    for (const sent of [raw, raw.replace('"developer"', '"develop\\u0065r"')]) {
+      expect((await post(`${h.a}/chat/completions`, sent)).status).toBe(200);
+      const upstream = h.mocks.ca.lastGeneration().body;
+      expect(upstream.messages[0]).toEqual({ role: 'system', content: 'be brief' });
+      expect(upstream.messages[1]).toEqual(pad);
+    }
+  });
+
+  it('a conversation with neither goes upstream as its bytes, unparsed', async () => {
+    const raw = `{"model":"ca/qwen3-coder","messages":[${JSON.stringify(pad)},{"role":"user","content":"hi"}],"temperature":1.50}`;
+    expect((await post(`${h.a}/chat/completions`, raw)).status).toBe(200);
+    expect(h.mocks.ca.lastGeneration().raw.toString()).toBe(raw.replace('"ca/qwen3-coder"', '"qwen3-coder"'));
+  });
+
+  it('a JSON error inside it: sent on as is to a same-dialect target (the upstream judges); 400 invalid_json where svc-proxy must read it', async () => {
+    const raw = JSON.stringify({ model: 'ca/qwen3-coder', messages: [pad, { role: 'user', content: 'hi' }] }).replace('"content":"hi"}', '"content":"hi",}');
+    await post(`${h.a}/chat/completions`, raw);
+    expect(h.mocks.ca.lastGeneration().raw.toString()).toContain('"content":"hi",}]}');
+    h.reset();
+    const converted = await post(`${h.a}/chat/completions`, raw.replace('"ca/qwen3-coder"', '"anthropic/claude-sonnet-4-5"'));
+    expect(converted.status).toBe(400);
+    expect(converted.json.error.code).toBe('invalid_json');
+    expect(converted.json.error.message).toContain('"messages"');
+    nothingSent();
+  });
+});
+
 describe('requests in flight (the idle collector waits for none)', () => {
   it('counts a request from its arrival until its answer is done', async () => {
     expect(h.handler.requestsInFlight?.()).toBe(0);
