@@ -112,6 +112,13 @@ export class IdleCollector {
   private working = false;
   /** The after-start sequence has not run yet. */
   private startPending: boolean;
+  /**
+   * The last sequence stopped early for a request: the next idle look runs it again, grown or not.
+   * Growth alone would not do: where the sequence before settled can be above the current size
+   * (it had kept the grown heap, this one gave it back and was cut off before the trim), and the
+   * daemon then rested 15 MB above its settled size with nothing due (seen in the bench).
+   */
+  private unfinished = false;
 
   constructor(probes: CollectorProbes, opts: Partial<CollectorOptions> = {}) {
     this.probes = probes;
@@ -133,9 +140,10 @@ export class IdleCollector {
     const rssGrowth = this.probes.rssBytes() - this.settledRssBytes;
     const grown = heapGrowth >= this.opts.growthBytes || rssGrowth >= this.opts.growthBytes;
     const giveBackDue = this.kept !== null && this.probes.nowMs() - this.kept.atMs >= this.opts.giveBackAfterMs;
-    if (!grown && !giveBackDue && !this.startPending) return 'nothing';
+    if (!grown && !giveBackDue && !this.startPending && !this.unfinished) return 'nothing';
     this.startPending = false;
     this.working = true;
+    this.unfinished = true;
     try {
       this.collect(giveBackDue);
       if ((await this.probes.shed()) > 0) {
@@ -147,13 +155,14 @@ export class IdleCollector {
       if (this.probes.trim) {
         await delay(this.opts.trimDelayMs, undefined, { ref: false });
         // the trim walks glibc's free pages (a few ms): not under a request that came in meanwhile;
-        // the settled size stays where it was, so a later idle look runs the sequence again
+        // the sequence stays unfinished and a later idle look runs it again
         if (this.probes.requestsInFlight() > 0) return 'collected';
         this.probes.trim();
         this.trims++;
         outcome = 'collected-and-trimmed';
       }
       this.settledRssBytes = this.probes.rssBytes();
+      this.unfinished = false;
       return outcome;
     } finally {
       // its own work's CPU time must not make the next look see a busy daemon

@@ -233,6 +233,28 @@ describe('IdleCollector', () => {
     expect(p.trimCalls).toBe(1);
   });
 
+  it('finishes a give-back cut off before its trim at the next idle look, though RSS is now below where the kept one settled', async () => {
+    const p = fakeProcess();
+    const c = new IdleCollector(p, { ...opts, trimDelayMs: 20 });
+    p.givesBack = false;
+    p.heap = 60 * MB;
+    p.rss = 200 * MB;
+    expect(await c.check()).toBe('collected-and-trimmed'); // kept the grown heap: settled at 150
+    p.now += opts.giveBackAfterMs;
+    p.givesBack = true;
+    p.freeCHeap = 80 * MB;
+    const giveBack = c.check();
+    await new Promise((r) => setTimeout(r, 5));
+    p.inFlight = 1; // a request arrives during the wait before the trim
+    expect(await giveBack).toBe('collected');
+    p.inFlight = 0;
+    p.rss = 130 * MB; // the young generation went back: below the 150 the kept collection settled at
+    expect(await c.check()).toBe('collected-and-trimmed');
+    expect(p.rss).toBe(50 * MB);
+    expect(await c.check()).toBe('nothing');
+    expect(p.trimCalls).toBe(2);
+  });
+
   it('trims a moment after the collection, for V8 frees ArrayBuffer stores on a background thread', async () => {
     const p = fakeProcess();
     const c = new IdleCollector(p, { ...opts, trimDelayMs: 40 });
