@@ -7,11 +7,11 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { ProtocolError } from '../protocols/errors.js';
 import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
+import type { TopLevelMember } from '../protocols/json-members.js';
 import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
-import type { TopLevelMember } from '../protocols/json-members.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import { attachToChatBody, attachToHub, dropUnprovenThinking, rememberChatAnswer, rememberOutput, StreamReasoningCollector } from './reasoning-continuity.js';
