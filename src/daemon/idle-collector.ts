@@ -110,15 +110,14 @@ export class IdleCollector {
   private kept: { atMs: number; tries: number } | null = null;
   /** A sequence is under way: looks meanwhile do nothing. */
   private working = false;
-  /** The after-start sequence has not run yet. */
-  private startPending: boolean;
   /**
-   * The last sequence stopped early for a request: the next idle look runs it again, grown or not.
-   * Growth alone would not do: where the sequence before settled can be above the current size
-   * (it had kept the grown heap, this one gave it back and was cut off before the trim), and the
-   * daemon then rested 15 MB above its settled size with nothing due (seen in the bench).
+   * A sequence is owed, grown or not: the after-start one has not run yet, or the last one stopped
+   * early for a request. Growth alone would not bring the latter back: where the sequence before
+   * settled can be above the current size (it had kept the grown heap, this one gave it back and
+   * was cut off before the trim), and the daemon then rested 15 MB above its settled size with
+   * nothing due (seen in the bench).
    */
-  private unfinished = false;
+  private owed: boolean;
 
   constructor(probes: CollectorProbes, opts: Partial<CollectorOptions> = {}) {
     this.probes = probes;
@@ -126,7 +125,7 @@ export class IdleCollector {
     this.lastCpuMs = probes.cpuMs();
     this.liveBytes = probes.heapUsedBytes();
     this.settledRssBytes = probes.rssBytes();
-    this.startPending = this.opts.afterStart;
+    this.owed = this.opts.afterStart;
   }
 
   /** One look, and the sequence if it is due; what it did. The timer calls it; tests call it directly. */
@@ -140,10 +139,9 @@ export class IdleCollector {
     const rssGrowth = this.probes.rssBytes() - this.settledRssBytes;
     const grown = heapGrowth >= this.opts.growthBytes || rssGrowth >= this.opts.growthBytes;
     const giveBackDue = this.kept !== null && this.probes.nowMs() - this.kept.atMs >= this.opts.giveBackAfterMs;
-    if (!grown && !giveBackDue && !this.startPending && !this.unfinished) return 'nothing';
-    this.startPending = false;
+    if (!grown && !giveBackDue && !this.owed) return 'nothing';
     this.working = true;
-    this.unfinished = true;
+    this.owed = true; // until the sequence gets to its end
     try {
       this.collect(giveBackDue);
       if ((await this.probes.shed()) > 0) {
@@ -155,14 +153,14 @@ export class IdleCollector {
       if (this.probes.trim) {
         await delay(this.opts.trimDelayMs, undefined, { ref: false });
         // the trim walks glibc's free pages (a few ms): not under a request that came in meanwhile;
-        // the sequence stays unfinished and a later idle look runs it again
+        // the sequence stays owed and a later idle look runs it again
         if (this.probes.requestsInFlight() > 0) return 'collected';
         this.probes.trim();
         this.trims++;
         outcome = 'collected-and-trimmed';
       }
       this.settledRssBytes = this.probes.rssBytes();
-      this.unfinished = false;
+      this.owed = false;
       return outcome;
     } finally {
       // its own work's CPU time must not make the next look see a busy daemon
