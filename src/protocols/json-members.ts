@@ -29,7 +29,7 @@ function skipWs(raw: Buffer, i: number): number {
 }
 
 /** Offset just past the string starting at `i` (an opening quote), or -1. */
-function stringEnd(raw: Buffer, i: number): number {
+export function stringEnd(raw: Buffer, i: number): number {
   const n = raw.length;
   let j = i + 1;
   // short strings: a plain loop beats a native call

@@ -12,9 +12,12 @@
  *
  * A member nobody reads is never validated: its bytes go upstream as they came, and the upstream
  * judges them. A member that is read and is not valid JSON is the client's 400 `invalid_json`.
+ * A member that is read keeps its long strings' bytes (verbatim-strings.ts), so a conversion or
+ * an edit writes them back without serialising them again.
  */
 import { badRequest } from './errors.js';
 import type { TopLevelMember } from './json-members.js';
+import { parseKeepingStrings, VerbatimStrings } from './verbatim-strings.js';
 
 type Obj = Record<string, unknown>;
 
@@ -22,6 +25,7 @@ type Obj = Record<string, unknown>;
 export const LAZY_MEMBER_BYTES = 4 * 1024;
 
 const UNPARSED = Symbol('svc-proxy.unparsed-members');
+const KEPT = Symbol('svc-proxy.verbatim-strings');
 
 interface UnparsedMember {
   span: Buffer;
@@ -34,9 +38,9 @@ interface UnparsedMember {
 
 type Unparsed = Map<string, UnparsedMember>;
 
-function parseMember(span: Buffer, key: string): unknown {
+function parseMember(span: Buffer, key: string, kept: VerbatimStrings): unknown {
   try {
-    return JSON.parse(span.toString('utf8'));
+    return parseKeepingStrings(span, kept);
   } catch (err) {
     throw badRequest('invalid_json', `The request body is not valid JSON (in "${key}"): ${(err as Error).message}`);
   }
@@ -51,10 +55,11 @@ function plainProperty(body: Obj, key: string, value: unknown): void {
 export function lazyJsonBody(raw: Buffer, members: readonly TopLevelMember[]): Obj {
   const body: Obj = {};
   const unparsed: Unparsed = new Map();
+  const kept = new VerbatimStrings();
   for (const { key, valueStart, end } of members) {
     const span = raw.subarray(valueStart, end);
     if (span.length < LAZY_MEMBER_BYTES) {
-      plainProperty(body, key, parseMember(span, key));
+      plainProperty(body, key, parseMember(span, key, kept));
       continue;
     }
     unparsed.set(key, { span });
@@ -66,7 +71,7 @@ export function lazyJsonBody(raw: Buffer, members: readonly TopLevelMember[]): O
       enumerable: true,
       configurable: true,
       get() {
-        const value = parseMember(span, key);
+        const value = parseMember(span, key, kept);
         settle(value);
         return value;
       },
@@ -76,7 +81,13 @@ export function lazyJsonBody(raw: Buffer, members: readonly TopLevelMember[]): O
     });
   }
   Object.defineProperty(body, UNPARSED, { value: unparsed });
+  Object.defineProperty(body, KEPT, { value: kept });
   return body;
+}
+
+/** The long strings read so far from a lazily read body, as the client's bytes (verbatim-strings.ts). */
+export function verbatimStringsOf(body: Obj): VerbatimStrings | undefined {
+  return (body as { [KEPT]?: VerbatimStrings })[KEPT];
 }
 
 function unparsedEntry(body: Obj, key: string): UnparsedMember | undefined {

@@ -8,6 +8,8 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { ProtocolError } from '../protocols/errors.js';
 import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
+import { verbatimStringsOf } from '../protocols/lazy-json.js';
+import { stringifyKeepingStrings, type VerbatimStrings } from '../protocols/verbatim-strings.js';
 import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { timeouts, type Exchange } from './exchange.js';
@@ -76,6 +78,8 @@ class GenerateRequest {
   private bodyUsed = false;
   private hub: HubRequest | undefined;
   private toolNames: ToolNameMap | undefined;
+  /** The decoded body's long strings as the client's bytes, for the converted body to reuse. */
+  private verbatim: VerbatimStrings | undefined;
 
   constructor(x: Exchange, dialect: Dialect) {
     this.x = x;
@@ -164,7 +168,9 @@ class GenerateRequest {
   /** The request in hub form, decoded once, tool names made safe. */
   private decoded(): HubRequest {
     if (!this.hub) {
-      const hub = this.x.services.codecs[this.dialect].decodeRequest(this.freshBody());
+      const body = this.freshBody();
+      const hub = this.x.services.codecs[this.dialect].decodeRequest(body);
+      this.verbatim = verbatimStringsOf(body);
       this.toolNames = shortenToolNames(hub);
       this.hub = hub;
     }
@@ -207,7 +213,7 @@ class GenerateRequest {
     body.model = upstreamModel;
     const { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream });
     if (p.adapter.dialect === 'messages') dropUnprovenThinking(body);
-    const built: Built = { bytes: JSON.stringify(body), upstreamModel, passthrough: false };
+    const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false };
     if (effortSent !== undefined) built.effortSent = effortSent;
     if (this.toolNames) built.toolNames = this.toolNames;
     return built;

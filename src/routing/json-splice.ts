@@ -11,6 +11,8 @@
  */
 
 import { scanTopLevelMembers, type TopLevelMember } from '../protocols/json-members.js';
+import { verbatimStringsOf } from '../protocols/lazy-json.js';
+import { stringifyKeepingStrings } from '../protocols/verbatim-strings.js';
 
 type Obj = Record<string, unknown>;
 
@@ -85,12 +87,14 @@ const COMMA = Buffer.from(',');
 export function spliceMembers(raw: Buffer, members: TopLevelMember[], body: Obj, dirty: Set<string>): Buffer {
   const parts: Buffer[] = [OPEN];
   let first = true;
-  const push = (piece: Buffer): void => {
+  const push = (...pieces: Buffer[]): void => {
     if (!first) parts.push(COMMA);
-    parts.push(piece);
+    parts.push(...pieces);
     first = false;
   };
   const known = new Set<string>();
+  // a member that was read and then edited still holds the client's long strings
+  const kept = verbatimStringsOf(body);
   for (const m of members) {
     known.add(m.key);
     if (!Object.prototype.hasOwnProperty.call(body, m.key)) continue;
@@ -98,8 +102,9 @@ export function spliceMembers(raw: Buffer, members: TopLevelMember[], body: Obj,
       push(raw.subarray(m.start, m.end));
       continue;
     }
-    const json = JSON.stringify(body[m.key]);
-    if (json !== undefined) push(Buffer.from(`${JSON.stringify(m.key)}:${json}`));
+    const json = stringifyKeepingStrings(body[m.key], kept);
+    if (typeof json === 'string') push(Buffer.from(`${JSON.stringify(m.key)}:${json}`));
+    else if (json !== undefined) push(Buffer.from(`${JSON.stringify(m.key)}:`), json);
   }
   for (const key of Object.keys(body)) {
     if (known.has(key)) continue;

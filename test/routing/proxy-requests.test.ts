@@ -278,6 +278,41 @@ describe('large bodies: the conversation is parsed only when something needs it'
     expect(h.mocks.ca.lastGeneration().raw.toString()).toBe(raw.replace('"ca/qwen3-coder"', '"qwen3-coder"'));
   });
 
+  // escapes JSON.stringify would spell otherwise (é, /): seeing them upstream proves the bytes were reused
+  const spelled = `"${'x'.repeat(4 * 1024)}\\u00e9\\/\\n\\"quoted\\""`;
+  const decoded = `${'x'.repeat(4 * 1024)}é/\n"quoted"`;
+
+  it('a converted conversation carries its long strings upstream as the client spelled them', async () => {
+    const raw = `{"model":"anthropic/claude-sonnet-4-5","max_tokens":50,"messages":[${JSON.stringify(pad)},{"role":"user","content":${spelled}}]}`;
+    expect((await post(`${h.a}/chat/completions`, raw)).status).toBe(200);
+    const sent = h.mocks.anthropic.lastGeneration();
+    expect(sent.raw.toString()).toContain(spelled);
+    expect(sent.body.messages.at(-1).content).toContainEqual({ type: 'text', text: decoded }); // one user turn with pad's
+    h.reset();
+    // the other way: a Messages tool result becomes a chat tool message
+    const messages = JSON.stringify({
+      model: 'ca/qwen3-coder',
+      max_tokens: 50,
+      messages: [
+        { role: 'user', content: pad.content },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'a.ts' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'TOOL_RESULT' }] },
+      ],
+    }).replace('"TOOL_RESULT"', spelled);
+    expect((await post(`${h.b}/v1/messages`, messages)).status).toBe(200);
+    const chatSent = h.mocks.ca.lastGeneration();
+    expect(chatSent.raw.toString()).toContain(spelled);
+    expect(chatSent.body.messages).toContainEqual({ role: 'tool', tool_call_id: 'toolu_1', content: decoded });
+  });
+
+  it('a passthrough member that was edited keeps its long strings as sent', async () => {
+    const turns = `${JSON.stringify(pad)},{"role":"user","content":${spelled}}`;
+    const raw = `{"model":"ca/qwen3-coder","messages":[{"role":"developer","content":"be brief"},${turns}]}`;
+    expect((await post(`${h.a}/chat/completions`, raw)).status).toBe(200);
+    const sent = h.mocks.ca.lastGeneration().raw.toString();
+    expect(sent === `{"model":"qwen3-coder","messages":[{"role":"system","content":"be brief"},${turns}]}`).toBe(true);
+  });
+
   it('a JSON error inside it: sent on as is to a same-dialect target (the upstream judges); 400 invalid_json where svc-proxy must read it', async () => {
     const raw = JSON.stringify({ model: 'ca/qwen3-coder', messages: [pad, { role: 'user', content: 'hi' }] }).replace('"content":"hi"}', '"content":"hi",}');
     await post(`${h.a}/chat/completions`, raw);
