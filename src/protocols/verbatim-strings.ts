@@ -31,18 +31,40 @@ const MARK = `\u0000${randomBytes(8).toString('hex')}:`;
 /** MARK as JSON.stringify writes it, opening quote included. */
 const MARK_IN_JSON = `"${JSON.stringify(MARK).slice(1, -1)}`;
 
-/** JSON forbids raw control characters inside strings; JSON.parse would refuse them. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL_CHARACTER = /[\u0000-\u001f]/;
+/**
+ * Whether buf[start, end) holds a byte below 0x20: JSON forbids raw control characters inside
+ * strings, and JSON.parse refuses them. Four bytes at a time (a byte b < 0x20 is the only one for
+ * which (b - 0x20) & ~b has its top bit set; a borrow only spreads upwards from such a byte):
+ * 0.11 ms per 300 KB here, a regular expression over the decoded string 0.26.
+ */
+function hasControlByte(buf: Buffer, start: number, end: number): boolean {
+  let i = start;
+  const aligned = Math.min(end, start + ((4 - ((buf.byteOffset + start) & 3)) & 3));
+  for (; i < aligned; i++) if (buf[i]! < 0x20) return true;
+  const words = (end - i) >> 2;
+  if (words > 0) {
+    const view = new Int32Array(buf.buffer, buf.byteOffset + i, words);
+    for (let k = 0; k < words; k++) {
+      const w = view[k]!;
+      if (((w - 0x20202020) & ~w & 0x80808080) !== 0) return true;
+    }
+    i += words * 4;
+  }
+  for (; i < end; i++) if (buf[i]! < 0x20) return true;
+  return false;
+}
 
 /** Decoded long strings and the JSON tokens (quotes included) they were read from. */
 export class VerbatimStrings {
   /**
    * By length, not by content: a Map keyed by the strings would hash every character of each
    * (~1.5 ns a character here, a third of the reading). Strings of one length are told apart by
-   * ===, which for the very string read is a pointer comparison.
+   * their middle and last characters, then ===, which for the very string read is a pointer
+   * comparison (and for another string of that length compares characters up to the first that
+   * differs: tool results of one length that differ only at the end would otherwise cost that
+   * many full comparisons each).
    */
-  private readonly byLength = new Map<number, { value: string; token: Buffer }[]>();
+  private readonly byLength = new Map<number, { value: string; middle: number; last: number; token: Buffer }[]>();
   private count = 0;
   /** No kept string is shorter: shorter ones are not looked up. */
   private shortest = Infinity;
@@ -52,9 +74,10 @@ export class VerbatimStrings {
   }
 
   add(value: string, token: Buffer): void {
+    const entry = { value, middle: value.charCodeAt(value.length >> 1), last: value.charCodeAt(value.length - 1), token };
     const same = this.byLength.get(value.length);
-    if (same === undefined) this.byLength.set(value.length, [{ value, token }]);
-    else same.push({ value, token });
+    if (same === undefined) this.byLength.set(value.length, [entry]);
+    else same.push(entry);
     this.count++;
     if (value.length < this.shortest) this.shortest = value.length;
   }
@@ -64,7 +87,9 @@ export class VerbatimStrings {
     if (value.length < this.shortest) return undefined;
     const same = this.byLength.get(value.length);
     if (same === undefined) return undefined;
-    for (const kept of same) if (kept.value === value) return kept.token;
+    const middle = value.charCodeAt(value.length >> 1);
+    const last = value.charCodeAt(value.length - 1);
+    for (const kept of same) if (kept.last === last && kept.middle === middle && kept.value === value) return kept.token;
     return undefined;
   }
 }
@@ -106,9 +131,8 @@ class TokenDecoder {
     if (this.nextBackslash !== -1 && this.nextBackslash < start) this.nextBackslash = span.indexOf(BACKSLASH, start);
     if (this.nextBackslash === -1 || this.nextBackslash >= end) {
       // no escapes: the bytes between the quotes are the string
-      const value = span.toString('utf8', start + 1, end - 1);
-      if (CONTROL_CHARACTER.test(value)) throw new SyntaxError('Bad control character in string literal');
-      return value;
+      if (hasControlByte(span, start + 1, end - 1)) throw new SyntaxError('Bad control character in string literal');
+      return span.toString('utf8', start + 1, end - 1);
     }
     const value: unknown = JSON.parse(span.toString('utf8', start, end));
     return value as string;

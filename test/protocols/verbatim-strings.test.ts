@@ -87,6 +87,20 @@ describe('parseKeepingStrings', () => {
     }
   });
 
+  it('finds a raw control character at any position and alignment, and nothing else', () => {
+    const body = `${long(VERBATIM_MIN_BYTES)}ü😀\u007f`;
+    for (let pad = 0; pad < 4; pad++) {
+      const ok = Buffer.from(`${' '.repeat(pad)}["${body}"]`);
+      expect(read(ok.subarray(pad)).value).toEqual([JSON.parse(`"${body}"`)]); // subarray: every byte offset mod 4
+      for (const at of [0, 1, 2, 3, 4, 5, 100, VERBATIM_MIN_BYTES - 1, body.length - 1, body.length]) {
+        for (const control of [0x00, 0x09, 0x1f]) {
+          const bad = Buffer.from(`${' '.repeat(pad)}["${body.slice(0, at)}${String.fromCharCode(control)}${body.slice(at)}"]`);
+          expect(() => read(bad.subarray(pad)), `${control} at ${at}, offset ${pad}`).toThrow(SyntaxError);
+        }
+      }
+    }
+  });
+
   it('does not keep a string whose bytes are not UTF-8 (it was decoded to U+FFFD)', () => {
     const raw = Buffer.concat([Buffer.from(`{"a":"${long(VERBATIM_MIN_BYTES)}`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
     const { value, kept } = read(raw);
