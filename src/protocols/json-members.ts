@@ -18,7 +18,8 @@ export interface TopLevelMember {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-function skipWs(raw: Buffer, i: number): number {
+/** Offset of the first byte at or after `i` that is not JSON whitespace. */
+export function skipWs(raw: Buffer, i: number): number {
   const n = raw.length;
   while (i < n) {
     const c = raw[i];

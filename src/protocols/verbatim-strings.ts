@@ -14,7 +14,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
-import { stringEnd } from './json-members.js';
+import { skipWs, stringEnd } from './json-members.js';
 
 /** String tokens this long or longer (quotes included) are kept as bytes. */
 export const VERBATIM_MIN_BYTES = 1024;
@@ -91,14 +91,6 @@ export class VerbatimStrings {
     const last = value.charCodeAt(value.length - 1);
     for (const kept of same) if (kept.last === last && kept.middle === middle && kept.value === value) return kept.token;
     return undefined;
-  }
-}
-
-function skipWs(raw: Buffer, i: number): number {
-  for (;;) {
-    const c = raw[i];
-    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-    else return i;
   }
 }
 
