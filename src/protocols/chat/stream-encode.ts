@@ -77,9 +77,9 @@ export class ChatStreamEncoder implements StreamEncoder {
       case 'block_start':
         return ev.block.type === 'reasoning' ? this.reasoningStart(ev.index, ev.block.origin) : this.flushRun() + this.blockStart(ev.index, ev.block);
       case 'text_delta':
-        return ev.text ? this.flushRun() + this.chunk({ content: ev.text }) : '';
+        return ev.text ? this.flushRun() + this.textChunk('content', ev.text) : '';
       case 'refusal_delta':
-        return ev.text ? this.flushRun() + this.chunk({ refusal: ev.text }) : '';
+        return ev.text ? this.flushRun() + this.textChunk('refusal', ev.text) : '';
       case 'reasoning_delta':
         return this.reasoningDelta(ev.index, ev.text);
       case 'reasoning_origin': {
@@ -115,6 +115,11 @@ export class ChatStreamEncoder implements StreamEncoder {
 
   private chunk(delta: Json): string {
     return this.head + JSON.stringify(delta) + this.tail;
+  }
+
+  /** chunk({ [field]: text }) for the most frequent chunk, without the object (~0.1 µs less each). */
+  private textChunk(field: 'content' | 'refusal', text: string): string {
+    return `${this.head}{"${field}":${JSON.stringify(text)}}${this.tail}`;
   }
 
   private reasoningStart(index: number, origin: ReasoningOrigin | undefined): string {
