@@ -50,12 +50,22 @@ export class ChatStreamDecoder implements StreamDecoder {
   private idBase: string | undefined;
   private readonly usedCallIds = new Set<string>();
   private toolOrdinal = 0;
+  /** The last text-alone chunk with its text literal cut out (see pieces()), and whether the
+   * literal is proven to be the delta's content (then sameFrameText reads chunks like it). */
+  private textFrame: string | undefined;
+  /** Where the literal starts in that chunk (the frame's first part is that long). */
+  private textBefore = -1;
+  private frameProven = false;
 
   push(ev: SseEvent): HubEvent[] {
     if (this.done) return [];
     const data = ev.data.trim();
     if (data === '') return [];
     if (data === '[DONE]') return this.complete([]);
+    if (this.frameProven && ev.event !== 'error' && !this.finished) {
+      const text = this.sameFrameText(data);
+      if (text !== undefined) return this.textDelta(text);
+    }
     let chunk: unknown;
     try {
       chunk = JSON.parse(data);
@@ -73,6 +83,7 @@ export class ChatStreamDecoder implements StreamDecoder {
     const usage = usageFromChat(chunk.usage);
     if (usage) this.usage = usage;
     const choice = pickChoice(chunk.choices);
+    this.noteFrame(data, chunk, choice);
     if (choice) {
       if (choice.finish_reason === 'error') {
         return this.fail(out, upstreamError(choice.error, 'The upstream stopped with an error during the stream.'));
@@ -89,6 +100,60 @@ export class ChatStreamDecoder implements StreamDecoder {
       // The usage chunk after the finish: the answer is complete.
       return this.complete(out);
     }
+    return out;
+  }
+
+  /**
+   * Most chunks of a stream are text alone, and differ from the one before only in their text:
+   * same id, model, created, field order. Such a chunk — the same bytes as the last text-alone
+   * chunk once each one's text literal is cut out — is read by parsing that literal only (~0.1 µs
+   * against ~1 µs for the whole chunk). Its parse would give the same objects but for the text.
+   */
+  private sameFrameText(data: string): string | undefined {
+    const cut = pieces(data);
+    // the same bytes before the literal and after it: the chunk is the proven one but for its text
+    if (cut === undefined || cut.before !== this.textBefore || cut.frame !== this.textFrame) return undefined;
+    try {
+      const text: unknown = JSON.parse(cut.literal);
+      return typeof text === 'string' ? text : undefined;
+    } catch {
+      return undefined; // the full parse reports it
+    }
+  }
+
+  /**
+   * Remember a text-alone chunk's frame. The second one in a row with the same frame proves it:
+   * the frame around another literal must parse to that literal as the delta's content (so the
+   * literal cut out is not some other field that happens to be spelled `"content":"…"`).
+   */
+  private noteFrame(data: string, chunk: Json, choice: Json | undefined): void {
+    const cut = isTextAlone(chunk, choice) ? pieces(data) : undefined;
+    if (cut === undefined) {
+      this.textFrame = undefined;
+      this.frameProven = false;
+      return;
+    }
+    if (cut.frame !== this.textFrame || cut.before !== this.textBefore) {
+      this.textFrame = cut.frame;
+      this.textBefore = cut.before;
+      this.frameProven = false;
+      return;
+    }
+    if (this.frameProven) return;
+    const probe = `${(choice!.delta as Json).content as string}!`;
+    try {
+      const parsed: unknown = JSON.parse(cut.frame.slice(0, cut.before) + JSON.stringify(probe) + cut.frame.slice(cut.before));
+      const delta = isRecord(parsed) ? pickChoice(parsed.choices)?.delta : undefined;
+      this.frameProven = isRecord(delta) && delta.content === probe;
+    } catch {
+      this.frameProven = false;
+    }
+  }
+
+  /** What a text-alone chunk produces once the stream has started (as delta() does for it). */
+  private textDelta(text: string): HubEvent[] {
+    const out: HubEvent[] = [];
+    if (text) out.push({ type: 'text_delta', index: this.sequential('text', out), text });
     return out;
   }
 
@@ -246,6 +311,42 @@ export class ChatStreamDecoder implements StreamDecoder {
     out.push({ type: 'error', error });
     return out;
   }
+}
+
+const CONTENT_KEY = '"content":"';
+
+/**
+ * `data` as the part before its content string literal and the part after it (`frame`, the first
+ * part `before` long), and the literal; undefined unless `"content":"` occurs exactly once. It
+ * cannot occur inside a string: there every quote is escaped.
+ */
+function pieces(data: string): { frame: string; literal: string; before: number } | undefined {
+  const key = data.indexOf(CONTENT_KEY);
+  if (key === -1 || data.indexOf(CONTENT_KEY, key + 1) !== -1) return undefined;
+  const start = key + CONTENT_KEY.length - 1;
+  let i = start + 1;
+  for (; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    if (c === 0x22) break;
+    if (c === 0x5c) i++;
+  }
+  if (i >= data.length) return undefined;
+  return { frame: data.slice(0, start) + data.slice(i + 1), literal: data.slice(start, i + 1), before: start };
+}
+
+/**
+ * A chunk whose only content is text: no usage, one choice whose delta holds `content` (a string)
+ * and nothing else, no finish reason (an error chunk has been answered before this is asked).
+ * push() reads nothing else from such a chunk.
+ */
+function isTextAlone(chunk: Json, choice: Json | undefined): boolean {
+  if (choice === undefined || !Array.isArray(chunk.choices) || chunk.choices.length !== 1) return false;
+  if (chunk.usage !== undefined && chunk.usage !== null) return false;
+  if (choice.finish_reason !== undefined && choice.finish_reason !== null) return false;
+  const delta = choice.delta;
+  if (!isRecord(delta) || typeof delta.content !== 'string') return false;
+  for (const key in delta) if (key !== 'content') return false;
+  return true;
 }
 
 function pickChoice(choices: unknown): Json | undefined {

@@ -5,7 +5,8 @@
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
 import type { HubEvent } from '../../../src/protocols/hub.js';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
 import { everySplit, plain, UPDATE_GOLDEN } from '../shared/helpers.js';
@@ -183,5 +184,66 @@ describe('chat stream decode behaviour', () => {
     });
     expect(ids[0]).toMatch(/^call_[0-9a-f]{16}_0$/);
     expect(ids[0]).not.toBe(ids[1]);
+  });
+});
+
+describe('chat stream decode: chunks that differ from the last only in their text', () => {
+  // what the decoder makes of each chunk when every chunk takes the full parse: the same JSON
+  // spaced out, so that `"content":"` never matches
+  const spaceOut = (line: string): string => {
+    try {
+      return JSON.stringify(JSON.parse(line), null, 1);
+    } catch {
+      return line; // not JSON: the full parse refuses it either way
+    }
+  };
+  const spaced = (lines: string[]) => decodeLines(lines.map((l) => (l.startsWith('{') ? spaceOut(l) : l)));
+
+  it('give the same events as a full parse of each (property)', () => {
+    const text = fc.string({ maxLength: 12, unit: fc.constantFrom('a', 'é', '😀', '"', '\\', '\n', '\u0001', ' ', '"content":"') });
+    const kinds: ((t: string) => string)[] = [
+      (t) => chunk({ content: t }),
+      (t) => chunk({ content: t }, { id: 'chatcmpl-other' }), // another frame
+      (t) => chunk({ reasoning_content: t }),
+      (t) => chunk({ content: t, refusal: 'no' }), // not text alone
+      (t) => chunk({ content: t }, { usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } }),
+      (t) => chunk({ content: t }, { error: { message: t } }),
+      () => chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] }),
+      () => chunk({ content: null }),
+      () => '{"id":"chatcmpl-t","choices":[{"index":0,"delta":{"content":"cut', // malformed
+    ];
+    // runs of one kind (three in a row engage the shortcut), each chunk with its own text
+    const run = fc.tuple(fc.integer({ min: 0, max: kinds.length - 1 }), fc.array(text, { minLength: 1, maxLength: 4 })).map(([k, texts]) => texts.map((t) => kinds[k]!(t)));
+    fc.assert(
+      fc.property(fc.array(run, { maxLength: 6 }).map((runs) => runs.flat()), fc.boolean(), (middle, finished) => {
+        const lines = [chunk({ role: 'assistant', content: '' }), ...middle, ...(finished ? [finish('stop'), chunk({ content: 'late' })] : []), '[DONE]'];
+        expect(decodeLines(lines)).toEqual(spaced(lines));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('parse only the text literal once two in a row share their frame', () => {
+    const lines = [chunk({ role: 'assistant', content: '' }), ...Array.from({ length: 50 }, (_, i) => chunk({ content: `tok${i} "q" ` })), finish('stop'), '[DONE]'];
+    const parse = vi.spyOn(JSON, 'parse');
+    let events: HubEvent[];
+    let wholeChunks: number;
+    try {
+      events = decodeLines(lines);
+      wholeChunks = parse.mock.calls.filter(([arg]) => String(arg).startsWith('{')).length;
+    } finally {
+      parse.mockRestore();
+    }
+    expect(wholeChunks).toBeLessThanOrEqual(5); // role chunk, two text chunks (the second proves the frame, with a probe), finish
+    expect(events.filter((e) => e.type === 'text_delta').map((e) => (e as { text: string }).text).join('')).toBe(Array.from({ length: 50 }, (_, i) => `tok${i} "q" `).join(''));
+  });
+
+  it('a frame whose "content" literal is not the delta\'s content is never taken for it', () => {
+    // the delta's key escaped, and another member spelled "content": cutting that one out leaves
+    // frames that match; the probe parse shows its literal is not the text
+    const line = (meta: string) => `{"id":"x","choices":[{"index":0,"delta":{"cont\\u0065nt":"A"},"finish_reason":null}],"meta":{"content":${JSON.stringify(meta)}}}`;
+    const lines = [chunk({ role: 'assistant', content: '' }), line('A'), line('A'), line('B'), line('C'), finish('stop'), '[DONE]'];
+    const texts = decodeLines(lines).filter((e) => e.type === 'text_delta').map((e) => (e as { text: string }).text);
+    expect(texts).toEqual(['A', 'A', 'A', 'A']);
   });
 });
