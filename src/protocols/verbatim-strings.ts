@@ -175,7 +175,8 @@ function restore(value: unknown, strings: string[]): unknown {
  * JSON.parse's own SyntaxError for the whole span.
  */
 export function parseKeepingStrings(span: Buffer, kept: VerbatimStrings): unknown {
-  const tokens = longStringTokens(span);
+  // too short to hold a long string: no scan (a large body's small members come this way)
+  const tokens = span.length < VERBATIM_MIN_BYTES ? [] : longStringTokens(span);
   if (tokens.length === 0) return JSON.parse(span.toString('utf8'));
   const strings: string[] = [];
   let skeleton = '';

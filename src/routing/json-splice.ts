@@ -92,25 +92,21 @@ export function spliceMembers(raw: Buffer, members: TopLevelMember[], body: Obj,
     parts.push(...pieces);
     first = false;
   };
-  const known = new Set<string>();
   // a member that was read and then edited still holds the client's long strings
   const kept = verbatimStringsOf(body);
+  const pushSerialised = (key: string): void => {
+    const json = stringifyKeepingStrings(body[key], kept);
+    if (typeof json === 'string') push(Buffer.from(`${JSON.stringify(key)}:${json}`));
+    else if (json !== undefined) push(Buffer.from(`${JSON.stringify(key)}:`), json);
+  };
+  const known = new Set<string>();
   for (const m of members) {
     known.add(m.key);
     if (!Object.prototype.hasOwnProperty.call(body, m.key)) continue;
-    if (!dirty.has(m.key)) {
-      push(raw.subarray(m.start, m.end));
-      continue;
-    }
-    const json = stringifyKeepingStrings(body[m.key], kept);
-    if (typeof json === 'string') push(Buffer.from(`${JSON.stringify(m.key)}:${json}`));
-    else if (json !== undefined) push(Buffer.from(`${JSON.stringify(m.key)}:`), json);
+    if (dirty.has(m.key)) pushSerialised(m.key);
+    else push(raw.subarray(m.start, m.end));
   }
-  for (const key of Object.keys(body)) {
-    if (known.has(key)) continue;
-    const json = JSON.stringify(body[key]);
-    if (json !== undefined) push(Buffer.from(`${JSON.stringify(key)}:${json}`));
-  }
+  for (const key of Object.keys(body)) if (!known.has(key)) pushSerialised(key);
   parts.push(CLOSE);
   return Buffer.concat(parts);
 }

@@ -50,11 +50,11 @@ export class ChatStreamDecoder implements StreamDecoder {
   private idBase: string | undefined;
   private readonly usedCallIds = new Set<string>();
   private toolOrdinal = 0;
-  /** The last text-alone chunk with its text literal cut out (see pieces()), and whether the
-   * literal is proven to be the delta's content (then sameFrameText reads chunks like it). */
+  /** The last text-alone chunk with its text literal cut out (see pieces()). */
   private textFrame: string | undefined;
   /** Where the literal starts in that chunk (the frame's first part is that long). */
   private textBefore = -1;
+  /** The literal is proven to be the delta's content: sameFrameText reads such chunks. */
   private frameProven = false;
 
   push(ev: SseEvent): HubEvent[] {
