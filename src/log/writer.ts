@@ -28,6 +28,10 @@ export interface RequestLogOptions {
   ringSize?: number;
   /** Batch window (default 50 ms). */
   flushIntervalMs?: number;
+  /** How often, at most, the open log file is checked against its name (default 1 s; FileSink). */
+  recheckMs?: number;
+  /** Close the log file after this long without a batch (default 5 s; FileSink). */
+  idleCloseMs?: number;
   /**
    * With logBodies, how many of the latest entries keep their bodies in memory (default 100);
    * older ring entries drop them (the files keep them), so large bodies cannot pile up.
@@ -84,6 +88,8 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
     maxBytes: () => settings().logMaxBytes,
     retentionDays: () => settings().logRetentionDays,
     onError: (err) => opts.onError?.(err),
+    ...(opts.recheckMs !== undefined ? { recheckMs: opts.recheckMs } : {}),
+    ...(opts.idleCloseMs !== undefined ? { idleCloseMs: opts.idleCloseMs } : {}),
     ...(opts.onRecover ? { onRecover: opts.onRecover } : {}),
     now,
   });
@@ -228,7 +234,7 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
       if (closed) return sink.drain();
       closed = true;
       tick();
-      await sink.drain();
+      await sink.close();
       endAllFeeds();
     },
 

@@ -23,6 +23,24 @@ const mounted = tryMountTmpfs(home);
 let mock: GenericChatMock;
 let d: TestDaemon;
 
+/**
+ * Linux refuses a read-only remount while a file on it is open for writing (EBUSY): the daemon
+ * keeps its request log open between batches and closes it after 5 s without one, so this is
+ * retried until then (and so also checks that an idle daemon lets go of the file).
+ */
+async function remountReadOnly(): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      execFileSync('mount', ['-o', 'remount,ro', home], { stdio: 'pipe' });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await sleep(250);
+    }
+  }
+}
+
 function tryMountTmpfs(dir: string): boolean {
   if (!isRoot || process.platform !== 'linux') return false;
   try {
@@ -136,7 +154,7 @@ describe('state directory read-only', () => {
     // a new episode: the previous test recovered, so the next failure is reported again
     const before = (await linesMatching(/request log: cannot write/, 0, 0)).length;
     const recoveredBefore = (await linesMatching(/request log: writing to .* again/, 0, 0)).length;
-    if (mounted) execFileSync('mount', ['-o', 'remount,ro', home], { stdio: 'pipe' });
+    if (mounted) await remountReadOnly();
     else {
       // without root: the folders and the log file itself lose their write bits
       await chmod(join(home, 'logs', 'requests.jsonl'), 0o400);

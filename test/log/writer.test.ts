@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -196,6 +196,90 @@ describe('request log writer', () => {
     expect(await lines()).toHaveLength(1);
     expect(onRecover).toHaveBeenCalledOnce();
     expect(onError).toHaveBeenCalledOnce();
+  });
+
+  // Linux exposes a process's open files in /proc/self/fd; elsewhere these two checks cannot look.
+  const procFd = process.platform === 'linux';
+  async function openLogFds(): Promise<number> {
+    const target = join(home, 'logs', CURRENT_LOG);
+    let n = 0;
+    for (const fd of await readdir('/proc/self/fd')) {
+      try {
+        if ((await readlink(join('/proc/self/fd', fd))).startsWith(target)) n++;
+      } catch {
+        // an fd closed while we looked
+      }
+    }
+    return n;
+  }
+
+  it.runIf(procFd)('keeps one file open across batches (one write each) and closes it on close()', async () => {
+    const log = open();
+    for (let i = 0; i < 5; i++) {
+      log.record(makeEntry());
+      await log.flush();
+    }
+    expect(await openLogFds()).toBe(1);
+    expect(await lines()).toHaveLength(5);
+    await log.close();
+    expect(await openLogFds()).toBe(0);
+  });
+
+  it.runIf(procFd)('closes the file once batches stop, and opens it again for the next one', async () => {
+    const log = open({ idleCloseMs: 30 });
+    log.record(makeEntry());
+    await log.flush();
+    expect(await openLogFds()).toBe(1);
+    await vi.waitFor(async () => expect(await openLogFds()).toBe(0), { timeout: 2000, interval: 10 });
+    log.record(makeEntry());
+    await log.flush();
+    expect(await openLogFds()).toBe(1);
+    expect(await lines()).toHaveLength(2);
+  });
+
+  it.runIf(procFd)('rotation closes the full file before starting the next one', async () => {
+    const log = open({ settings: { ...SETTINGS, logMaxBytes: 600 } });
+    for (let i = 0; i < 6; i++) {
+      log.record(makeEntry());
+      await log.flush();
+    }
+    expect((await readdir(join(home, 'logs'))).length).toBeGreaterThan(1);
+    expect(await openLogFds()).toBe(1);
+  });
+
+  it('a log file deleted or moved by hand is noticed at the next check, and a new one is started', async () => {
+    const dir = join(home, 'logs');
+    const log = open({ recheckMs: 0 });
+    const first = makeEntry();
+    log.record(first);
+    await log.flush();
+    await rm(join(dir, CURRENT_LOG));
+    const second = makeEntry();
+    log.record(second);
+    await log.flush();
+    expect((await lines()).map((e) => e.id)).toEqual([second.id]);
+
+    await rename(join(dir, CURRENT_LOG), join(dir, 'kept.jsonl'));
+    const third = makeEntry();
+    log.record(third);
+    await log.flush();
+    expect((await lines()).map((e) => e.id)).toEqual([third.id]);
+    expect((await lines('kept.jsonl')).map((e) => e.id)).toEqual([second.id]);
+    expect(log.health()).toMatchObject({ ok: true, droppedLines: 0 });
+  });
+
+  it('a log folder removed by hand is made again at the next check, without an error', async () => {
+    const onError = vi.fn();
+    const log = open({ onError, recheckMs: 0 });
+    log.record(makeEntry());
+    await log.flush();
+    await rm(join(home, 'logs'), { recursive: true });
+    const e = makeEntry();
+    log.record(e);
+    await log.flush();
+    expect((await lines()).map((x) => x.id)).toEqual([e.id]);
+    expect(onError).not.toHaveBeenCalled();
+    expect(log.health()).toMatchObject({ ok: true, droppedLines: 0 });
   });
 
   it('drops bodies unless logBodies is on, and redacts them when it is', async () => {
