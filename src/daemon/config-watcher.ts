@@ -2,29 +2,73 @@
  * Notices hand edits of config.json. Editors and our own atomic writes replace the file, so the
  * directory is watched (a watch on the file itself would follow the old inode). Events are
  * debounced; the store tells real changes from our own writes by comparing text.
+ *
+ * Where directory watching is unreliable (network filesystems) a slow poll backs it up. The poll
+ * is a stat: only when the file's inode, size or times moved does it ask for a reload. A reload
+ * takes the config lock (a lock file created and removed) and reads the file, eight trips through
+ * libuv's thread pool and two directory writes; done every 5 s, that kept an idle daemon writing
+ * to the disk for ever.
  */
 import { watch, type FSWatcher } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 
-export function watchConfigFile(file: string, onChange: () => void, debounceMs = 150): { close(): void } {
+export interface ConfigWatchOptions {
+  /** Quiet time after a watch event before the reload (default 150 ms). */
+  debounceMs?: number;
+  /** How often the file is looked at by stat (default 5 s). */
+  pollMs?: number;
+  /** Watch the directory too (default true; tests turn it off to exercise the poll alone). */
+  watchDirectory?: boolean;
+}
+
+/** What a stat tells about the file; a new value means it may have changed. */
+async function fileSignature(file: string): Promise<string> {
+  try {
+    const s = await stat(file, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch (err) {
+    return `absent:${(err as NodeJS.ErrnoException).code ?? 'error'}`;
+  }
+}
+
+export function watchConfigFile(file: string, onChange: () => void, opts: ConfigWatchOptions = {}): { close(): void } {
   const name = basename(file);
+  const debounceMs = opts.debounceMs ?? 150;
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
-  try {
-    watcher = watch(dirname(file), { persistent: false }, (_event, changed) => {
-      if (changed !== null && changed !== name) return;
-      clearTimeout(timer);
-      timer = setTimeout(onChange, debounceMs);
-    });
-    watcher.on('error', () => {});
-  } catch {
-    watcher = undefined;
+  if (opts.watchDirectory !== false) {
+    try {
+      watcher = watch(dirname(file), { persistent: false }, (_event, changed) => {
+        if (changed !== null && changed !== name) return;
+        clearTimeout(timer);
+        timer = setTimeout(onChange, debounceMs);
+      });
+      watcher.on('error', () => {});
+    } catch {
+      watcher = undefined;
+    }
   }
-  // Safety net where directory watching is unreliable (network filesystems): poll slowly too.
-  const poll = setInterval(onChange, 5_000);
+
+  // undefined until the first look, which reloads once: an edit between the daemon's load and
+  // the start of the watch is otherwise seen by nothing where the watch does not work
+  let seen: string | undefined;
+  let looking = false;
+  let closed = false;
+  const poll = setInterval(() => {
+    if (looking) return;
+    looking = true;
+    void fileSignature(file).then((signature) => {
+      looking = false;
+      if (closed || signature === seen) return;
+      seen = signature;
+      onChange();
+    });
+  }, opts.pollMs ?? 5_000);
   poll.unref();
   return {
     close() {
+      closed = true;
       clearTimeout(timer);
       clearInterval(poll);
       watcher?.close();

@@ -1,0 +1,76 @@
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { watchConfigFile } from '../../src/daemon/config-watcher.js';
+
+let dir: string;
+let file: string;
+const closers: { close(): void }[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-watch-'));
+  file = join(dir, 'config.json');
+  await writeFile(file, '{"version":2}');
+});
+afterEach(async () => {
+  for (const c of closers.splice(0)) c.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The poll alone (as where directory watching does not work), looking every 10 ms. */
+function pollOnly(onChange: () => void): void {
+  closers.push(watchConfigFile(file, onChange, { pollMs: 10, watchDirectory: false }));
+}
+
+describe('config watcher', () => {
+  it('the poll reloads once at its first look, then not again while the file is unchanged', async () => {
+    const onChange = vi.fn();
+    pollOnly(onChange);
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
+    await sleep(150); // ~15 more looks
+    expect(onChange).toHaveBeenCalledTimes(1);
+  });
+
+  it('the poll notices an edit in place, a replaced file and a removed one', async () => {
+    const onChange = vi.fn();
+    pollOnly(onChange);
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
+
+    await writeFile(file, '{"version":2,"settings":{}}'); // same inode, new size
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(2));
+
+    await writeFile(join(dir, 'config.json.tmp'), '{"version":2,"settings":{}}'); // same size, new inode
+    await rename(join(dir, 'config.json.tmp'), file);
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(3));
+
+    await rm(file);
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(4));
+    await sleep(100);
+    expect(onChange).toHaveBeenCalledTimes(4);
+  });
+
+  it('the directory watch reports an edit without waiting for the poll, once per burst of events', async () => {
+    const onChange = vi.fn();
+    closers.push(watchConfigFile(file, onChange, { pollMs: 60_000, debounceMs: 20 }));
+    await writeFile(file, '{"version":2,"a":1}');
+    await writeFile(file, '{"version":2,"a":2}');
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
+    await sleep(100);
+    expect(onChange).toHaveBeenCalledTimes(1);
+    await writeFile(join(dir, 'other.json'), '{}'); // another file in the folder: not ours
+    await sleep(100);
+    expect(onChange).toHaveBeenCalledTimes(1);
+  });
+
+  it('nothing is reported after close()', async () => {
+    const onChange = vi.fn();
+    const w = watchConfigFile(file, onChange, { pollMs: 10, debounceMs: 5 });
+    w.close();
+    await writeFile(file, '{"version":2,"b":1}');
+    await sleep(100);
+    expect(onChange).not.toHaveBeenCalled();
+  });
+});
