@@ -173,6 +173,48 @@ export async function measureStreams({ url, headers, body, concurrency, total, t
 }
 
 /**
+ * One request at a time on one kept-alive connection, `gapMs` apart, `total` of them: the way one
+ * coding tool uses a local proxy, with the process idle in between. Returns sorted latencies (ms,
+ * until the whole answer is read) and how many failed.
+ */
+export async function measureSporadic({ url, headers, body, total, gapMs }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const u = new URL(url);
+  const latency = [];
+  let failures = 0;
+  for (let i = 0; i < total; i++) {
+    await new Promise((resolve) => {
+      const t0 = process.hrtime.bigint();
+      const req = http.request(
+        { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent },
+        (res) => {
+          if (res.statusCode !== 200) failures++;
+          res.resume();
+          res.on('end', () => {
+            latency.push(Number(process.hrtime.bigint() - t0) / 1e6);
+            resolve();
+          });
+          res.on('error', () => {
+            failures++;
+            resolve();
+          });
+        },
+      );
+      req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+      req.on('error', () => {
+        failures++;
+        resolve();
+      });
+      req.end(body);
+    });
+    await sleep(gapMs);
+  }
+  agent.destroy();
+  latency.sort((a, b) => a - b);
+  return { latency, failures };
+}
+
+/**
  * Child processes of a bench script: all killed when the script exits, and the whole script
  * stopped after `limitMs` so a wedged component never holds the machine. Returns the list to
  * push children into.

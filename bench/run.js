@@ -11,7 +11,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, measureStreams, superviseChildren, percentile, procCpuMs, procRssMb, settledRssMb, startProcess, waitForHttp } from './lib.js';
+import { freePort, measureSporadic, measureStreams, superviseChildren, percentile, procCpuMs, procRssMb, settledRssMb, startProcess, waitForHttp } from './lib.js';
 import { buildBodies } from './bodies.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,6 +25,9 @@ const PORTKEY_VERSION = '1.15.2';
 // out as independent tools' requests do; started in the same millisecond, the 20 would also measure
 // the queue of one synchronized burst (see the README).
 const PACED_STAGGER_MS = 50;
+// Sporadic requests: one at a time, this far apart, this many (after 20 to warm up).
+const SPORADIC_GAP_MS = 40;
+const SPORADIC_TOTAL = 150;
 
 // The whole run is bounded: never let a wedged component hold the machine.
 const children = superviseChildren('bench', 12 * 60_000);
@@ -297,6 +300,38 @@ async function main() {
     paced.push(row);
   }
 
+  // Sporadic requests: one at a time with the process idle in between, as one coding tool uses
+  // the proxy. Every row above keeps the gateway busy; here each request meets cold caches and
+  // sleeping threads, and what a request costs is what a user waits for.
+  const sporadic = [];
+  for (const p of [
+    { id: 'sporadic-pass', title: 'chat → custom endpoint (a), 1 KB, passthrough',
+      direct: { url: `${mock.url}/v1/chat/completions`, headers: jsonH, body: bodies.chat1k('bench-model') },
+      svc: { url: `${proxy.url}/protocol-a/v1/chat/completions`, headers: svcA, body: bodies.chat1k('bencha/bench-model') },
+      portkey: { url: `/v1/chat/completions`, headers: pkOpenAI, body: bodies.chat1k('bench-model') } },
+    { id: 'sporadic-conv', title: 'chat → anthropic, 1 KB, converted',
+      direct: { url: `${mock.url}/v1/messages`, headers: jsonH, body: bodies.messages1k('bench-model') },
+      svc: { url: `${proxy.url}/protocol-a/v1/chat/completions`, headers: svcA, body: bodies.chat1k('anthropic/bench-model') },
+      portkey: { url: `/v1/chat/completions`, headers: pkAnthropic, body: bodies.chat1k('bench-model') } },
+  ]) {
+    log(`\n▶ sporadic: ${p.title} (one request every ${SPORADIC_GAP_MS} ms, ${SPORADIC_TOTAL} requests)`);
+    const one = async (target, req) => {
+      await measureSporadic({ ...req, total: 20, gapMs: SPORADIC_GAP_MS });
+      const cpu0 = target ? procCpuMs(target.child.pid) : 0;
+      const r = await measureSporadic({ ...req, total: SPORADIC_TOTAL, gapMs: SPORADIC_GAP_MS });
+      const cpuMsPerReq = target ? (procCpuMs(target.child.pid) - cpu0) / SPORADIC_TOTAL : undefined;
+      return { p50: percentile(r.latency, 50), p99: percentile(r.latency, 99), failures: r.failures, cpuMsPerReq };
+    };
+    const row = { id: p.id, title: p.title };
+    row.direct = await one(null, p.direct);
+    row.forwarder = await one(forwarder, viaForwarder(forwarder, p.direct));
+    row.svc = await one(proxy, p.svc);
+    row.portkey = portkey ? await one(portkey, { ...p.portkey, url: portkey.url + p.portkey.url }) : null;
+    for (const k of ['forwarder', 'svc', 'portkey']) if (row[k]) row[k].addedP50 = row[k].p50 - row.direct.p50;
+    log(`  latency p50 direct ${fmt(row.direct.p50)} ms, forwarder +${fmt(row.forwarder.addedP50)}, svc-proxy +${fmt(row.svc.addedP50)}${row.portkey ? `, portkey +${fmt(row.portkey.addedP50)}` : ''}; CPU ms/req forwarder ${fmt(row.forwarder.cpuMsPerReq)}, svc-proxy ${fmt(row.svc.cpuMsPerReq)}${row.portkey ? `, portkey ${fmt(row.portkey.cpuMsPerReq)}` : ''}`);
+    sporadic.push(row);
+  }
+
   // What a daemon that has served every scenario holds at rest (code compiled for each route, the
   // request log's ring filled): the floor the after-burst reading can come back to.
   const warmRssMb = await settledRssMb(proxy.child.pid);
@@ -349,6 +384,7 @@ async function main() {
     portkeyVersion: portkey ? PORTKEY_VERSION : null,
     scenarios: results,
     paced,
+    sporadic,
     memory: { idleRssMb, warmRssMb, peakRssStreamsMb: peakRssStreams, peakRss1000Mb: peak1000, afterRss1000Mb: afterRssMb, failures1000: thousand.failures },
     cli: { versionMs: cliVersionMs, keyListMs: cliKeyListMs, nodeBaselineMs },
     durationS: (Date.now() - started) / 1000,
@@ -409,6 +445,19 @@ export function renderMarkdown(r) {
     );
   }
   lines.push('');
+  if (r.sporadic?.length) {
+    lines.push(`Sporadic requests (not a target row): one 1 KB request at a time, one every ${SPORADIC_GAP_MS} ms, ${SPORADIC_TOTAL} of them, on one kept-alive connection, as one coding tool uses the proxy. The gateway sleeps between requests, so each meets cold caches and idle threads: the CPU per request is several times those of the loaded rows, on every gateway. Latency is to the end of the answer, ms.`);
+    lines.push('');
+    lines.push('| scenario | direct p50 / p99 | svc-proxy p50 / p99 | added by svc-proxy p50 | added by bare forwarder p50 | svc-proxy CPU ms/req | bare forwarder CPU ms/req | Portkey added p50 | Portkey CPU ms/req |');
+    lines.push('|---|---|---|---|---|---|---|---|---|');
+    for (const p of r.sporadic) {
+      const pk = !p.portkey ? ['—', '—'] : p.portkey.failures > 0 ? [`fails (${p.portkey.failures} of ${SPORADIC_TOTAL})`, '—'] : [fmt(p.portkey.addedP50), fmt(p.portkey.cpuMsPerReq, 3)];
+      lines.push(
+        `| ${p.title} | ${fmt(p.direct.p50)} / ${fmt(p.direct.p99)} | ${fmt(p.svc.p50)} / ${fmt(p.svc.p99)} | ${fmt(p.svc.addedP50)} | ${fmt(p.forwarder.addedP50)} | ${fmt(p.svc.cpuMsPerReq, 3)} | ${fmt(p.forwarder.cpuMsPerReq, 3)} | ${pk[0]} | ${pk[1]} |`,
+      );
+    }
+    lines.push('');
+  }
   const m = r.memory;
   const backOk = m.afterRss1000Mb <= m.idleRssMb * 1.1 ? '✓' : '✗ missed';
   lines.push('| memory (svc-proxy RSS) | MB | target |');
