@@ -116,6 +116,33 @@ export function sleep(ms) {
 }
 
 /**
+ * One POST on `agent`: its status, and the time to its first body byte and to its end (ms), or
+ * null when it failed before ending.
+ */
+function timedPost(agent, url, headers, body, timeoutMs) {
+  return new Promise((resolve) => {
+    const t0 = process.hrtime.bigint();
+    let first = 0n;
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent },
+      (res) => {
+        res.on('data', () => {
+          if (first === 0n) first = process.hrtime.bigint();
+        });
+        res.on('end', () => {
+          const t1 = process.hrtime.bigint();
+          resolve({ status: res.statusCode, ttfbMs: Number((first || t1) - t0) / 1e6, totalMs: Number(t1 - t0) / 1e6 });
+        });
+        res.on('error', () => resolve(null));
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve(null));
+    req.end(body);
+  });
+}
+
+/**
  * Stream requests measured by hand: time to first body byte and total time, `concurrency`
  * streams at once, `total` streams in all. Returns sorted arrays of ms.
  */
@@ -128,41 +155,15 @@ export async function measureStreams({ url, headers, body, concurrency, total, t
   let failures = 0;
   let started = 0;
   const u = new URL(url);
-  const one = () =>
-    new Promise((resolve) => {
-      const t0 = process.hrtime.bigint();
-      let first = 0n;
-      const req = http.request(
-        { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent },
-        (res) => {
-          if (res.statusCode !== 200) failures++;
-          res.on('data', () => {
-            if (first === 0n) first = process.hrtime.bigint();
-          });
-          res.on('end', () => {
-            const t1 = process.hrtime.bigint();
-            ttfb.push(Number(first - t0) / 1e6);
-            totalMs.push(Number(t1 - t0) / 1e6);
-            resolve();
-          });
-          res.on('error', () => {
-            failures++;
-            resolve();
-          });
-        },
-      );
-      req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
-      req.on('error', () => {
-        failures++;
-        resolve();
-      });
-      req.end(body);
-    });
   const worker = async (_, i) => {
     if (staggerMs > 0) await sleep(i * staggerMs);
     while (started < total) {
       started++;
-      await one();
+      const r = await timedPost(agent, u, headers, body, timeoutMs);
+      if (r === null || r.status !== 200) failures++;
+      if (r === null) continue;
+      ttfb.push(r.ttfbMs);
+      totalMs.push(r.totalMs);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -183,30 +184,9 @@ export async function measureSporadic({ url, headers, body, total, gapMs }) {
   const latency = [];
   let failures = 0;
   for (let i = 0; i < total; i++) {
-    await new Promise((resolve) => {
-      const t0 = process.hrtime.bigint();
-      const req = http.request(
-        { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent },
-        (res) => {
-          if (res.statusCode !== 200) failures++;
-          res.resume();
-          res.on('end', () => {
-            latency.push(Number(process.hrtime.bigint() - t0) / 1e6);
-            resolve();
-          });
-          res.on('error', () => {
-            failures++;
-            resolve();
-          });
-        },
-      );
-      req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
-      req.on('error', () => {
-        failures++;
-        resolve();
-      });
-      req.end(body);
-    });
+    const r = await timedPost(agent, u, headers, body, 10_000);
+    if (r === null || r.status !== 200) failures++;
+    if (r !== null) latency.push(r.totalMs);
     await sleep(gapMs);
   }
   agent.destroy();
