@@ -1,11 +1,13 @@
 /**
  * Server-sent events: an incremental parser over raw bytes and a writer.
  *
- * The parser splits on line ends in bytes and decodes a line only once it is complete, so a chunk
- * boundary anywhere — including inside a multi-byte UTF-8 character or between \r and \n — is
- * harmless. It keeps only the unfinished tail of the input, as a list of pieces joined once when
- * the line ends (a long line arriving in many chunks costs linear time, not quadratic); memory
- * stays flat however long the stream runs, and one event may not grow past `maxEventBytes`.
+ * Each push decodes its bytes up to their last line end once, as one string, and splits that
+ * string into lines: a chunk holding many events costs one decode instead of one per line, and
+ * a chunk boundary anywhere — inside a multi-byte UTF-8 character or between \r and \n — is
+ * harmless, because a line end is one ASCII byte and never part of a multi-byte character. The
+ * bytes after the last line end wait as a list of pieces, joined once their line ends (a long
+ * line arriving in many chunks costs linear time, not quadratic); memory stays flat however long
+ * the stream runs, and one event may not grow past `maxEventBytes`.
  */
 
 /** An event (or an unfinished line) grew past the parser's bound; the stream cannot be trusted. */
@@ -29,6 +31,10 @@ export interface SseEvent {
 
 const LF = 0x0a;
 const CR = 0x0d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+/** How far back from a chunk's end a byte loop looks for its last line end before asking memrchr. */
+const NEAR_END = 64;
 
 export class SseParser {
   /** The unfinished line, as copied pieces of earlier chunks (joined once the line ends). */
@@ -36,6 +42,8 @@ export class SseParser {
   private tailBytes = 0;
   /** Bytes of the event being assembled (its data lines so far). */
   private eventBytes = 0;
+  /** The text being split decoded from ASCII alone: its lengths are byte counts. */
+  private ascii = true;
   private skipLeadingLF = false;
   private eventName: string | undefined;
   private dataLines: string[] = [];
@@ -55,56 +63,105 @@ export class SseParser {
    */
   push(chunk: Uint8Array): void {
     const buf: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    let start = 0;
-    if (this.skipLeadingLF) {
-      this.skipLeadingLF = false;
-      if (buf.length > 0 && buf[0] === LF) start = 1;
+    const last = lastLineEnd(buf);
+    if (last === -1) {
+      this.keep(buf, 0);
+      return;
     }
-    const len = buf.length;
-    // line ends found with indexOf (memchr), not a byte loop; a CR is rare (most upstreams end
-    // lines with LF alone), so its next position is looked up once and reused until passed
-    let cr = buf.indexOf(CR, start);
-    while (start < len) {
-      const lf = buf.indexOf(LF, start);
-      if (cr !== -1 && cr < start) cr = buf.indexOf(CR, start);
-      const end = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf;
-      if (end === -1) break;
-      if (this.tail) {
-        this.tail.push(buf.subarray(start, end));
-        const whole = Buffer.concat(this.tail, this.tailBytes + end - start);
-        this.tail = null;
-        this.tailBytes = 0;
-        this.line(whole, 0, whole.length);
-      } else {
-        this.line(buf, start, end);
-      }
-      let next = end + 1;
-      if (end === cr) {
-        if (next < len) {
-          if (buf[next] === LF) next++;
-        } else {
-          this.skipLeadingLF = true;
-        }
-      }
-      start = next;
+    let text: string;
+    let bytes = last + 1;
+    if (this.tail) {
+      this.tail.push(buf.subarray(0, last + 1));
+      bytes += this.tailBytes;
+      text = Buffer.concat(this.tail, bytes).toString('utf8');
+      this.tail = null;
+      this.tailBytes = 0;
+    } else {
+      text = buf.toString('utf8', 0, last + 1);
     }
-    if (start < len) {
-      // copied: the caller's chunk may be reused, and a small tail must not pin a large chunk
-      (this.tail ??= []).push(Buffer.from(buf.subarray(start)));
-      this.tailBytes += len - start;
-      if (this.tailBytes + this.eventBytes > this.maxEventBytes) this.overflow();
-    }
+    this.ascii = text.length === bytes;
+    this.lines(text);
+    if (last + 1 < buf.length) this.keep(buf, last + 1);
   }
 
   /** The stream ended: a final event without its blank line is still delivered (as browsers do not, but upstreams sometimes omit it). */
   end(): void {
     if (this.tail) {
-      const t = Buffer.concat(this.tail, this.tailBytes);
+      const bytes = this.tailBytes;
+      const text = Buffer.concat(this.tail, bytes).toString('utf8');
       this.tail = null;
       this.tailBytes = 0;
-      this.line(t, 0, t.length);
+      this.ascii = text.length === bytes;
+      this.skipLeadingLF = false;
+      this.line(text, 0, text.length);
     }
     this.dispatch();
+  }
+
+  /** Bytes after the last line end: copied (the caller's chunk may be reused, and a small tail must not pin a large chunk). */
+  private keep(buf: Buffer, from: number): void {
+    (this.tail ??= []).push(Buffer.from(buf.subarray(from)));
+    this.tailBytes += buf.length - from;
+    if (this.tailBytes + this.eventBytes > this.maxEventBytes) this.overflow();
+  }
+
+  /** Split text that ends with a line end (LF, CR or CRLF) into lines. */
+  private lines(text: string): void {
+    const len = text.length;
+    let start = 0;
+    if (this.skipLeadingLF) {
+      this.skipLeadingLF = false;
+      if (text.charCodeAt(0) === LF) start = 1;
+    }
+    let cr = text.indexOf('\r', start);
+    if (cr === -1) {
+      // most upstreams end lines with LF alone: one search per line
+      while (start < len) {
+        const end = text.indexOf('\n', start);
+        this.line(text, start, end);
+        start = end + 1;
+      }
+      return;
+    }
+    while (start < len) {
+      if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
+      const lf = text.indexOf('\n', start);
+      const end = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf;
+      let next = end + 1;
+      if (end === cr) {
+        if (next === len) this.skipLeadingLF = true;
+        else if (text.charCodeAt(next) === LF) next++;
+      }
+      this.line(text, start, end);
+      start = next;
+    }
+  }
+
+  private line(text: string, from: number, to: number): void {
+    if (from === to) {
+      this.dispatch();
+      return;
+    }
+    // the field names this parser acts on, compared by character; comments (": OPENROUTER
+    // PROCESSING"), retry and unknown fields are ignored, as the spec says
+    const c = text.charCodeAt(from);
+    if (c === 0x64 /* d */) {
+      const valueAt = fieldValueAt(text, from, to, 'data');
+      if (valueAt === -1) return;
+      const value = text.slice(valueAt, to);
+      this.dataLines.push(value);
+      this.sawField = true;
+      this.eventBytes += valueAt - from + (this.ascii ? value.length : Buffer.byteLength(value));
+      if (this.eventBytes > this.maxEventBytes) this.overflow();
+    } else if (c === 0x65 /* e */) {
+      const valueAt = fieldValueAt(text, from, to, 'event');
+      if (valueAt === -1) return;
+      this.eventName = text.slice(valueAt, to);
+      this.sawField = true;
+    } else if (c === 0x69 /* i */) {
+      const valueAt = fieldValueAt(text, from, to, 'id');
+      if (valueAt !== -1) this.id = text.slice(valueAt, to);
+    }
   }
 
   private overflow(): never {
@@ -116,44 +173,11 @@ export class SseParser {
     throw new SseEventTooLarge(this.maxEventBytes);
   }
 
-  private line(buf: Buffer, from: number, to: number): void {
-    if (from === to) {
-      this.dispatch();
-      return;
-    }
-    if (buf[from] === 0x3a /* ':' comment, e.g. ": OPENROUTER PROCESSING" */) return;
-    const colon = buf.indexOf(0x3a, from);
-    const fieldEnd = colon === -1 || colon > to ? to : colon;
-    let value = '';
-    if (fieldEnd < to) {
-      let vStart = fieldEnd + 1;
-      if (vStart < to && buf[vStart] === 0x20) vStart++;
-      value = buf.toString('utf8', vStart, to);
-    }
-    // the field name compared as bytes: no string for it on every line
-    switch (fieldName(buf, from, fieldEnd)) {
-      case 'data':
-        this.dataLines.push(value);
-        this.sawField = true;
-        this.eventBytes += to - from;
-        if (this.eventBytes > this.maxEventBytes) this.overflow();
-        break;
-      case 'event':
-        this.eventName = value;
-        this.sawField = true;
-        break;
-      case 'id':
-        this.id = value;
-        break;
-      default:
-        // retry and unknown fields are ignored, as the spec says
-        break;
-    }
-  }
-
   private dispatch(): void {
     if (!this.sawField) {
+      // an event without data is dropped whole: its name and id do not carry over to the next
       this.eventName = undefined;
+      this.id = undefined;
       return;
     }
     const ev: SseEvent = { data: this.dataLines.length === 1 ? this.dataLines[0]! : this.dataLines.join('\n') };
@@ -169,13 +193,30 @@ export class SseParser {
   }
 }
 
-/** The field names the parser acts on, read from bytes; anything else is `undefined`. */
-function fieldName(buf: Buffer, from: number, to: number): 'data' | 'event' | 'id' | undefined {
-  const n = to - from;
-  if (n === 4 && buf[from] === 0x64 && buf[from + 1] === 0x61 && buf[from + 2] === 0x74 && buf[from + 3] === 0x61) return 'data';
-  if (n === 5 && buf[from] === 0x65 && buf[from + 1] === 0x76 && buf[from + 2] === 0x65 && buf[from + 3] === 0x6e && buf[from + 4] === 0x74) return 'event';
-  if (n === 2 && buf[from] === 0x69 && buf[from + 1] === 0x64) return 'id';
-  return undefined;
+/** The position of the last LF or CR in `buf`, or -1. Chunks nearly always end with one. */
+function lastLineEnd(buf: Buffer): number {
+  const stop = Math.max(0, buf.length - NEAR_END);
+  for (let i = buf.length - 1; i >= stop; i--) {
+    const b = buf[i]!;
+    if (b === LF || b === CR) return i;
+  }
+  if (stop === 0) return -1;
+  return Math.max(buf.lastIndexOf(LF, stop - 1), buf.lastIndexOf(CR, stop - 1));
+}
+
+/**
+ * Where the value of field `name` starts on the line text[from, to) (after the colon and one
+ * optional space), or -1 when the line is another field. A line that is the name alone is that
+ * field with an empty value.
+ */
+function fieldValueAt(text: string, from: number, to: number, name: string): number {
+  const n = name.length;
+  if (to - from < n) return -1;
+  for (let i = 1; i < n; i++) if (text.charCodeAt(from + i) !== name.charCodeAt(i)) return -1;
+  const after = from + n;
+  if (after === to) return to;
+  if (text.charCodeAt(after) !== COLON) return -1;
+  return after + 1 < to && text.charCodeAt(after + 1) === SPACE ? after + 2 : after + 1;
 }
 
 /** `event: <name>\ndata: <json>\n\n` — Messages and Responses streams always name their events. */

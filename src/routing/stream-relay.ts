@@ -85,6 +85,10 @@ function flushRelay(relay: Relay): void {
   relay.flushWrites();
 }
 
+function catchUpRelay(relay: Relay): void {
+  relay.catchUp();
+}
+
 /** The pieces one tick wrote, as one string (converted streams) or one Buffer (passthrough). */
 function joinPieces(pieces: (string | Buffer)[]): string | Buffer {
   let allText = true;
@@ -107,8 +111,12 @@ abstract class Relay {
 
   /** End now with a final error event (the daemon is stopping). */
   interrupt(err: HubError): void {
+    this.catchUp();
     if (!this.settled && this.committed) this.failLate(err);
   }
+
+  /** Handle what has arrived but waits for the end of this tick (a converted stream's chunks). */
+  catchUp(): void {}
 
   run(): Promise<StreamOutcome> {
     const { body, res } = this.o;
@@ -214,6 +222,8 @@ abstract class Relay {
   };
 
   private readonly onError = (err: unknown): void => {
+    // what arrived before the failure goes first (and may have committed the stream)
+    this.catchUp();
     if (this.settled) return;
     if (this.o.abort.aborted) {
       this.settle({ kind: 'done', clientGone: true });
@@ -308,6 +318,8 @@ export interface ConvertOptions {
 export class ConvertedRelay extends Relay {
   private readonly c: ConvertOptions;
   private readonly parser: SseParser;
+  /** Upstream chunks that arrived in this tick, parsed together at its end (see onData). */
+  private inbox: Buffer[] = [];
   /** Client bytes produced from the current upstream chunk. */
   private out = '';
   /** A terminal event (finish or error) was rendered. */
@@ -321,17 +333,34 @@ export class ConvertedRelay extends Relay {
     this.parser = new SseParser(this.onEvent);
   }
 
+  /**
+   * undici hands one upstream socket read over as one chunk per HTTP chunk, usually one event
+   * each, all in one tick. They are parsed together at the end of that tick: one UTF-8 decode and
+   * one pass over their lines instead of one per event (the bytes written are the same, and leave
+   * in that same tick as before).
+   */
   protected onData = (chunk: Buffer): void => {
+    this.inbox.push(chunk);
+    if (this.inbox.length === 1) process.nextTick(catchUpRelay, this);
+  };
+
+  /** Parse, convert and write what arrived in this tick (also right before the end or a failure). */
+  override catchUp(): void {
+    const chunks = this.inbox;
+    if (chunks.length === 0) return;
+    this.inbox = [];
+    if (this.settled) return;
     try {
-      this.parser.push(chunk);
+      this.parser.push(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     } catch (err) {
       // an event past the parser's bound (SseEventTooLarge): the stream cannot go on
       this.handle(this.malformed(err));
     }
     this.flush();
-  };
+  }
 
   protected onEnd = (): void => {
+    this.catchUp();
     if (this.settled) return;
     if (!this.ended) {
       this.parser.end();
@@ -381,9 +410,14 @@ export class ConvertedRelay extends Relay {
     if (ev.type === 'error') {
       const error: HubError = ours ? ev.error : { ...ev.error, message: redactSecret(`${this.o.slug}: ${ev.error.message}`, this.o.credential) };
       if (!this.committed) {
-        // nothing sent yet: the attempt failed as a whole and a group may fall back
-        this.settle({ kind: 'precommit', failure: { ...error, upstreamStatus: error.status } });
-        return;
+        if (this.out === '') {
+          // nothing for the client yet: the attempt failed as a whole and a group may fall back
+          this.settle({ kind: 'precommit', failure: { ...error, upstreamStatus: error.status } });
+          return;
+        }
+        // events before it produced output (in the same tick): the answer is under way, however
+        // the upstream's bytes were cut into reads
+        this.commit();
       }
       this.ended = true;
       this.errorCode = error.code;

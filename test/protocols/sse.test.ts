@@ -1,12 +1,56 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SseParser, sseData, sseNamed, SSE_DONE, type SseEvent } from '../../src/protocols/sse.js';
+import { SseEventTooLarge, SseParser, sseData, sseNamed, SSE_DONE, type SseEvent } from '../../src/protocols/sse.js';
 
 function parseAll(pieces: Uint8Array[], end = true): SseEvent[] {
   const out: SseEvent[] = [];
   const p = new SseParser((e) => out.push(e));
   for (const piece of pieces) p.push(piece);
   if (end) p.end();
+  return out;
+}
+
+/**
+ * The event-stream spec read over a whole input at once: decode, split at CRLF / CR / LF, one
+ * rule per line; an unfinished last line and event are delivered at the end (as SseParser.end does).
+ */
+function specReading(bytes: Buffer): SseEvent[] {
+  const out: SseEvent[] = [];
+  let data: string[] = [];
+  let event: string | undefined;
+  let id: string | undefined;
+  let saw = false;
+  const dispatch = () => {
+    if (saw) {
+      const ev: SseEvent = { data: data.join('\n') };
+      if (event !== undefined) ev.event = event;
+      if (id !== undefined) ev.id = id;
+      out.push(ev);
+    }
+    data = [];
+    event = undefined;
+    id = undefined;
+    saw = false;
+  };
+  for (const line of bytes.toString('utf8').split(/\r\n|\r|\n/)) {
+    if (line === '') {
+      dispatch();
+      continue;
+    }
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') {
+      data.push(value);
+      saw = true;
+    } else if (field === 'event') {
+      event = value;
+      saw = true;
+    } else if (field === 'id') id = value;
+  }
+  dispatch();
   return out;
 }
 
@@ -63,6 +107,20 @@ describe('SseParser', () => {
     }
   });
 
+  it('delivers the events of a chunk at once, however long the unfinished line after them', () => {
+    const out: SseEvent[] = [];
+    const p = new SseParser((e) => out.push(e));
+    p.push(Buffer.from(`data: a\r\n\r\ndata: b\n\ndata: ${'x'.repeat(5000)}`));
+    expect(out).toEqual([{ data: 'a' }, { data: 'b' }]);
+    p.push(Buffer.from('\n\n'));
+    expect(out).toHaveLength(3);
+    expect(out[2]!.data).toHaveLength(5000);
+    // lone CR line ends likewise
+    const q = new SseParser((e) => out.push(e));
+    q.push(Buffer.from(`data: c\r\rdata: ${'y'.repeat(5000)}`));
+    expect(out.at(-1)).toEqual({ data: 'c' });
+  });
+
   it('delivers a final event that lacks its blank line at end of stream', () => {
     expect(parseAll([Buffer.from('data: {"a":1}')])).toEqual([{ data: '{"a":1}' }]);
     expect(parseAll([Buffer.from('data: {"a":1}')], false)).toEqual([]);
@@ -103,6 +161,43 @@ describe('SseParser', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('matches a whole-input reading of the spec for any stream cut anywhere (line ends, fields, UTF-8, invalid bytes)', () => {
+    // the pieces a stream is made of: field lines, comments, line ends of all three kinds,
+    // multi-byte characters and bytes that are not UTF-8
+    const piece = fc.constantFrom(
+      ...['data', 'data:', 'data: ', 'event: ', 'event:', 'id: ', 'id', 'retry: 5', 'dat', 'datum: x', 'events: x', ': c', ':'].map((t) => Buffer.from(t)),
+      ...['\n', '\r', '\r\n', '\n\n', '\r\n\r\n', 'x', ' ', ':', '{"a":1}', 'é', '你', '🎉'].map((t) => Buffer.from(t)),
+      Buffer.from([0xe2, 0x82]),
+      Buffer.from([0xff]),
+      Buffer.from([0xf0, 0x9f]),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 8 }), (parts, cuts) => {
+        const bytes = Buffer.concat(parts);
+        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const pieces: Buffer[] = [];
+        let prev = 0;
+        for (const p of points) {
+          pieces.push(bytes.subarray(prev, p));
+          prev = p;
+        }
+        pieces.push(bytes.subarray(prev));
+        expect(parseAll(pieces)).toEqual(specReading(bytes));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('counts an event against its bound in bytes, multi-byte characters too', () => {
+    const events: SseEvent[] = [];
+    const p = new SseParser((e) => events.push(e), 1024);
+    // 500 characters, 1,000 bytes: under the bound
+    p.push(Buffer.from(`data: ${'é'.repeat(500)}\n\n`));
+    expect(events).toHaveLength(1);
+    // 600 characters, 1,200 bytes: over it, though 606 characters would pass a count of characters
+    expect(() => p.push(Buffer.from(`data: ${'é'.repeat(600)}\n\n`))).toThrow(SseEventTooLarge);
   });
 
   it('never throws on random bytes', () => {

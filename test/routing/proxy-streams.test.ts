@@ -158,6 +158,36 @@ describe('failures after the first byte', () => {
     expect(r.text).toContain('anthropic: ');
   });
 
+  it('converted: text and an error event in one upstream read → the text, then the error event (200)', async () => {
+    // one write, so one read: the relay parses a read's chunks together, and an error after
+    // events that produced output ends a stream under way instead of failing it before the first byte
+    const ev = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+    const body =
+      ev('message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } }) +
+      ev('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
+      ev('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'partial é answer' } }) +
+      ev('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+    h.mocks.anthropic.next({ kind: 'raw', contentType: 'text/event-stream', body });
+    const r = await streamRaw(`${h.a}/chat/completions`, chatStream('anthropic/claude-sonnet-4-5'));
+    expect(r.status).toBe(200);
+    const events = r.text.trim().split('\n\n');
+    expect(events.some((e) => e.includes('"content":"partial é answer"'))).toBe(true);
+    const last = JSON.parse(events.at(-1)!.slice(6)) as { error: { code: string; message: string } };
+    expect(last.error.code).toBe('upstream_error');
+    expect(last.error.message).toBe('anthropic: Overloaded');
+    const [log] = await h.waitForLogs(1);
+    expect(log!.status).toBe(200);
+    expect(log!.errorCode).toBe('upstream_error');
+  });
+
+  it('converted: an error event alone in the first read still fails before the first byte', async () => {
+    const body = `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })}\n\n`;
+    h.mocks.anthropic.next({ kind: 'raw', contentType: 'text/event-stream', body });
+    const r = await streamRaw(`${h.a}/chat/completions`, chatStream('anthropic/claude-sonnet-4-5'));
+    expect(r.status).toBe(529);
+    expect(JSON.parse(r.text)).toMatchObject({ error: { message: 'anthropic: Overloaded' } });
+  });
+
   it('idle timeout between chunks → final error event upstream_timeout', async () => {
     h.mocks.ca.next({ kind: 'turn', turn: { text: 'stalls after a bit', stream: { stallAfter: 3 } } });
     const started = Date.now();

@@ -9,6 +9,7 @@
  */
 import type { HubError, HubEvent, StopReason, Usage } from '../hub.js';
 import type { StreamDecoder } from '../codec.js';
+import { stringTokenValue } from '../json-string-token.js';
 import type { SseEvent } from '../sse.js';
 import { isRecord, str, type Json } from './guards.js';
 import { DetailsAccumulator } from './details-accumulator.js';
@@ -113,12 +114,7 @@ export class ChatStreamDecoder implements StreamDecoder {
     const cut = pieces(data);
     // the same bytes before the literal and after it: the chunk is the proven one but for its text
     if (cut === undefined || cut.before !== this.textBefore || cut.frame !== this.textFrame) return undefined;
-    try {
-      const text: unknown = JSON.parse(cut.literal);
-      return typeof text === 'string' ? text : undefined;
-    } catch {
-      return undefined; // the full parse reports it
-    }
+    return stringTokenValue(cut.literal); // not a string token (undefined): the full parse reports it
   }
 
   /**

@@ -9,6 +9,7 @@
  */
 import type { StreamDecoder } from '../codec.js';
 import type { HubEvent, StopReason } from '../hub.js';
+import { stringTokenValue } from '../json-string-token.js';
 import type { SseEvent } from '../sse.js';
 import { isObject, numberOr, stringOr, type JsonObject } from './json.js';
 import { hubStopReason, statusForErrorType } from './stop-reason.js';
@@ -45,14 +46,9 @@ export function readTextDelta(data: string): { index: number; text: string } | u
     index = index * 10 + (c - 0x30);
   }
   if (i === digits || (data.charCodeAt(digits) === 0x30 && i - digits > 1) || !hasAt(data, i, TEXT_DELTA_MID)) return undefined;
-  const literal = data.slice(i + TEXT_DELTA_MID.length, data.length - 2);
-  if (literal.charCodeAt(0) !== 0x22) return undefined;
-  try {
-    const text: unknown = JSON.parse(literal);
-    return typeof text === 'string' ? { index, text } : undefined;
-  } catch {
-    return undefined; // not one string literal after all: the full parse decides
-  }
+  // not one string literal after all (undefined): the full parse decides
+  const text = stringTokenValue(data.slice(i + TEXT_DELTA_MID.length, data.length - 2));
+  return text === undefined ? undefined : { index, text };
 }
 
 export function createStreamDecoder(): StreamDecoder {
