@@ -100,6 +100,7 @@ export class SseParser {
 
   /** Bytes after the last line end: copied (the caller's chunk may be reused, and a small tail must not pin a large chunk). */
   private keep(buf: Buffer, from: number): void {
+    if (from === buf.length) return;
     (this.tail ??= []).push(Buffer.from(buf.subarray(from)));
     this.tailBytes += buf.length - from;
     if (this.tailBytes + this.eventBytes > this.maxEventBytes) this.overflow();
