@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SseEventTooLarge, SseParser, sseData, sseNamed, SSE_DONE, type SseEvent } from '../../src/protocols/sse.js';
+import { splitAt } from './shared/helpers.js';
 
 function parseAll(pieces: Uint8Array[], end = true): SseEvent[] {
   const out: SseEvent[] = [];
@@ -142,15 +143,7 @@ describe('SseParser', () => {
         (events, cuts) => {
           const text = events.map((e) => (e.name ? sseNamed(e.name, e.payload) : sseData(e.payload))).join('') + SSE_DONE;
           const bytes = Buffer.from(text);
-          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-          const pieces: Buffer[] = [];
-          let prev = 0;
-          for (const p of points) {
-            pieces.push(bytes.subarray(prev, p));
-            prev = p;
-          }
-          pieces.push(bytes.subarray(prev));
-          const got = parseAll(pieces);
+          const got = parseAll(splitAt(bytes, cuts.map((c) => c % (bytes.length + 1))));
           expect(got.length).toBe(events.length + 1);
           events.forEach((e, i) => {
             expect(got[i]!.event).toBe(e.name);
@@ -176,15 +169,7 @@ describe('SseParser', () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 8 }), (parts, cuts) => {
         const bytes = Buffer.concat(parts);
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        const pieces: Buffer[] = [];
-        let prev = 0;
-        for (const p of points) {
-          pieces.push(bytes.subarray(prev, p));
-          prev = p;
-        }
-        pieces.push(bytes.subarray(prev));
-        expect(parseAll(pieces)).toEqual(specReading(bytes));
+        expect(parseAll(splitAt(bytes, cuts.map((c) => c % (bytes.length + 1))))).toEqual(specReading(bytes));
       }),
       { numRuns: 1000 },
     );
