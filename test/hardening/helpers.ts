@@ -206,6 +206,12 @@ export async function rssOf(pid: number): Promise<number | undefined> {
   }
 }
 
+/** The same string with its last character changed; random keys end in any letter, so a fixed
+ * replacement would sometimes give back the key itself. */
+export function lastCharChanged(s: string): string {
+  return s.slice(0, -1) + (s.endsWith('x') ? 'y' : 'x');
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** The daemon's pid, from its runtime file. */
