@@ -1,4 +1,5 @@
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -39,7 +40,11 @@ describe('config watcher', () => {
     pollOnly(onChange);
     await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
 
-    await writeFile(file, '{"version":2,"settings":{}}'); // same inode, new size
+    // same inode, new size, in one write: writeFile's truncate first would show the poll an
+    // empty file in between (one more change)
+    const handle = await open(file, 'r+');
+    await handle.write('{"version":2,"settings":{}}', 0);
+    await handle.close();
     await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(2));
 
     await writeFile(join(dir, 'config.json.tmp'), '{"version":2,"settings":{}}'); // same size, new inode
@@ -55,8 +60,10 @@ describe('config watcher', () => {
   it('the directory watch reports an edit without waiting for the poll, once per burst of events', async () => {
     const onChange = vi.fn();
     closers.push(watchConfigFile(file, onChange, { pollMs: 60_000, debounceMs: 20 }));
-    await writeFile(file, '{"version":2,"a":1}');
-    await writeFile(file, '{"version":2,"a":2}');
+    // one burst: both writes before the event loop reads the first event (awaited writes could
+    // be more than the 20 ms debounce apart on a busy machine)
+    writeFileSync(file, '{"version":2,"a":1}');
+    writeFileSync(file, '{"version":2,"a":2}');
     await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
     await sleep(100);
     expect(onChange).toHaveBeenCalledTimes(1);

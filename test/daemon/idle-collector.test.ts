@@ -5,7 +5,7 @@
  * later. When a collection kept the grown heap (V8 gives it back only after a quiet spell), the
  * sequence runs again at an idle look a few seconds on; after repeated tries it is forced.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IdleCollector, type CollectorProbes } from '../../src/daemon/idle-collector.js';
 
 const MB = 1024 * 1024;
@@ -330,9 +330,8 @@ describe('IdleCollector', () => {
     const c = new IdleCollector(p, { ...opts, intervalMs: 10 });
     p.heap = 50 * MB;
     const stop = c.start();
-    await new Promise((r) => setTimeout(r, 60));
+    await vi.waitFor(() => expect([p.gcs, p.trimCalls]).toEqual([1, 1]));
     stop();
-    expect([p.gcs, p.trimCalls]).toEqual([1, 1]);
     p.heap = 50 * MB;
     await new Promise((r) => setTimeout(r, 40));
     expect(p.gcs).toBe(1);

@@ -155,11 +155,13 @@ describe('daemon runtime', () => {
 
   it('drains in-flight requests on stop (settings.drainTimeoutMs)', async () => {
     let deps: ProxyDeps | undefined;
+    let handling = false;
     const d = await start({
       createProxyHandler: (x) => {
         deps = x;
         return {
           async handle(_req, res) {
+            handling = true;
             res.writeHead(200);
             res.write('first ');
             await new Promise((r) => setTimeout(r, 400));
@@ -172,7 +174,7 @@ describe('daemon runtime', () => {
     expect(deps).toBeDefined();
     const created = (await d.admin('POST', '/admin/keys', { name: 'drain' })).json() as { key: string };
     const pending = http('POST', `${d.origin}/protocol-b/v1/messages`, { headers: { 'x-api-key': created.key } });
-    await new Promise((r) => setTimeout(r, 100));
+    while (!handling) await new Promise((r) => setTimeout(r, 5));
     const stopping = d.daemon.stop('test');
     daemons.pop();
     expect((await pending).text).toBe('first last');

@@ -507,7 +507,7 @@ describe('client abort stops the upstream request', () => {
     await Promise.race([rec.done, new Promise((r) => setTimeout(r, 2_000))]);
     expect(rec.closedEarly, 'upstream stream was still running').toBe(true);
     const lag = rec.closedAt! - abortedAt;
-    expect(lag, `upstream closed ${lag.toFixed(0)} ms after the client aborted`).toBeLessThan(150);
+    expect(lag, `upstream closed ${lag.toFixed(0)} ms after the client aborted`).toBeLessThan(500);
   });
 
   it('Messages client aborts a stream from openai → upstream closed', async () => {
@@ -525,6 +525,6 @@ describe('client abort stops the upstream request', () => {
     const rec = m.lastGeneration();
     await Promise.race([rec.done, new Promise((r) => setTimeout(r, 2_000))]);
     expect(rec.closedEarly).toBe(true);
-    expect(rec.closedAt! - abortedAt).toBeLessThan(150);
+    expect(rec.closedAt! - abortedAt).toBeLessThan(500);
   });
 });

@@ -15,9 +15,9 @@ import { AnthropicMock, GenericChatMock, ResponsesMock } from '../fixtures/mock-
  * chat-format custom endpoint; its credential lives in the 0600 credentials file.
  */
 export const CREDS = {
-  anthropic: 'sk-ant-api03-hardening-key-Zq7Xw',
-  openai: 'sk-proj-hardening-key-Vb4Tj',
-  ca: 'ca-hardening-secret-Mn5Rk',
+  anthropic: 'sk-ant-api03-hardening-key-Zq_Xw',
+  openai: 'sk-proj-hardening-key-Vb_Tj',
+  ca: 'ca-hardening-secret-Mn_Rk',
 } as const;
 
 /**

@@ -117,7 +117,8 @@ describe('StreamRedactor', () => {
 
   it('property: any cut of any stream gives the same bytes as the uncut stream, and no echo survives', () => {
     const line = fc.oneof(
-      fc.string({ maxLength: 40 }).map((s) => `data: {"choices":[{"delta":{"content":${JSON.stringify(s)}}}]}\n\n`),
+      // model text may hold the tail (left alone there by design); the check below is about the error events
+      fc.string({ maxLength: 40 }).filter((s) => !s.includes('z7Xw')).map((s) => `data: {"choices":[{"delta":{"content":${JSON.stringify(s)}}}]}\n\n`),
       fc.constantFrom(...ERROR_EVENTS),
     );
     fc.assert(

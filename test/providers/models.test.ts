@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configSchema, type Config } from '../../src/config/schema.js';
 import { LocalDetector } from '../../src/providers/local-detect.js';
 import { createModelCatalog } from '../../src/providers/models.js';
@@ -135,9 +135,11 @@ describe('model catalog', () => {
     await new Promise((r) => setTimeout(r, 80));
     const stale = await catalog.list();
     expect(stale.some((m) => m.id === 'openai/gpt-5.4')).toBe(true); // served stale, refresh started
-    await new Promise((r) => setTimeout(r, 100));
-    const fresh = await catalog.list();
-    expect(fresh.filter((m) => m.provider === 'openai').map((m) => m.id)).toEqual(['openai/gpt-6']);
+    // the background refresh lands when it lands: look until it has (list() serves from the cache)
+    await vi.waitFor(async () => {
+      const fresh = await catalog.list();
+      expect(fresh.filter((m) => m.provider === 'openai').map((m) => m.id)).toEqual(['openai/gpt-6']);
+    });
 
     const original = openai.handler;
     openai.handler = (_req, res) => json(res, { error: { message: 'down' } }, 503);

@@ -12,11 +12,13 @@ import type { RoutingServices } from '../../src/routing/services.js';
 import { matchProxyPath } from '../../src/server/route-table.js';
 import { AnthropicMock, GeminiMock, GenericChatMock, OpenRouterMock, ResponsesMock } from '../fixtures/mock-upstream/index.js';
 
+// Tails hold '_', which no UUID, base64 id or mock id contains: tests look for a key's last
+// characters in logs full of random ids, and a hex tail matched one of them 1 run in ~4,000.
 export const KEYS = {
-  anthropic: 'sk-ant-harness-key-7f3a9c',
-  openai: 'sk-proj-harness-key-1b2c3d',
-  openrouter: 'sk-or-harness-key-4e5f6a',
-  gemini: 'AIza-harness-key-8b9c0d',
+  anthropic: 'sk-ant-harness-key-7f3_Qc',
+  openai: 'sk-proj-harness-key-1b2_Kd',
+  openrouter: 'sk-or-harness-key-4e5_Wf',
+  gemini: 'AIza-harness-key-8b9_Tg',
   ca: 'ca-harness-secret-0005',
 } as const;
 

@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 import { loopbackBufferLimit, MB } from '../fixtures/loopback-buffers.js';
+import { settledValue } from '../fixtures/settle.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -228,7 +229,8 @@ describe('client disconnects', () => {
     const upstream = h.mocks.anthropic.lastGeneration();
     await upstream.done;
     expect(upstream.closedEarly).toBe(true);
-    expect(upstream.closedAt! - closedAt).toBeLessThan(100);
+    // generous: a busy machine can stall a loop this long; a missing abort takes the whole stream
+    expect(upstream.closedAt! - closedAt).toBeLessThan(500);
     const [log] = await h.waitForLogs(1);
     expect(log).toMatchObject({ status: 200, errorCode: 'client_disconnected' });
   });
@@ -245,7 +247,7 @@ describe('client disconnects before the answer', () => {
     req.destroy();
     const upstream = h.mocks.openai.lastGeneration();
     await upstream.done;
-    expect(upstream.closedAt! - gone).toBeLessThan(100);
+    expect(upstream.closedAt! - gone).toBeLessThan(500);
     const [log] = await h.waitForLogs(1);
     expect(log).toMatchObject({ status: 499, errorCode: 'client_disconnected' });
   });
@@ -291,12 +293,13 @@ describe('backpressure', () => {
         res.once('data', (c: Buffer) => {
           received += c.length;
           res.pause();
-          setTimeout(() => (sampleEarly = written), 500);
-          setTimeout(() => {
+          void (async () => {
+            sampleEarly = await settledValue(() => written);
+            await new Promise((r) => setTimeout(r, 500));
             sampleLate = written;
             res.on('data', (d: Buffer) => (received += d.length));
             res.resume();
-          }, 1000);
+          })();
         });
         res.on('end', () => resolve());
         res.on('error', reject);

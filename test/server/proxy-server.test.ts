@@ -263,8 +263,10 @@ describe('proxy server: header abuse', () => {
 
 describe('proxy server: graceful drain', () => {
   it('lets in-flight requests finish, refuses new connections, and cuts what outlives the timeout', async () => {
+    let handling = 0;
     const h = await start({
       handle: async (req, res) => {
+        handling++;
         const ms = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('ms'));
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write('data: start\n\n');
@@ -286,7 +288,7 @@ describe('proxy server: graceful drain', () => {
       });
     const quick = body(200);
     const slow = body(5_000);
-    await new Promise((r) => setTimeout(r, 100));
+    while (handling < 2) await new Promise((r) => setTimeout(r, 5));
     const started = Date.now();
     const cut = await h.server.drain(600);
     expect(Date.now() - started).toBeLessThan(2_000);
