@@ -8,8 +8,9 @@
  * So every few seconds this looks at the process. When it is idle (almost no CPU used since the
  * last look, no request being answered) and has grown well past where it settled last time — more
  * heap than was live after the last collection, or more resident memory — it runs one sequence: a
- * full collection; closing the upstream connections a burst left open and, once they are closed,
- * another collection for their sockets and buffers; a moment's wait — V8 frees ArrayBuffer stores
+ * full collection; closing the upstream connections a burst left open (and the spare HTTP parsers
+ * of its client connections, http-parser-pool.ts) and, once they are closed, another collection
+ * for their sockets and buffers; a moment's wait — V8 frees ArrayBuffer stores
  * on a background thread after a collection — and a trim of the C heap (malloc-trim.ts).
  *
  * The grown heap itself (the young generation's 32 MB, emptied old-space pages) Node 22+ gives
@@ -27,8 +28,8 @@ import type { MallocTrim } from './malloc-trim.js';
 
 export interface CollectorProbes {
   /**
-   * Let go of what a burst left outside the heap (idle upstream connections); resolves once it is
-   * gone, with how many things it let go.
+   * Let go of what a burst left outside the heap (idle upstream connections, the HTTP server's
+   * spare parsers); resolves once it is gone, with how many things it let go.
    */
   shed(): Promise<number>;
   /**

@@ -29,6 +29,7 @@ import { loadMallocTrim } from './malloc-trim.js';
 import { reduceHeap } from './reduce-heap.js';
 import { createLogSink } from './log-sink.js';
 import { applyDaemonV8Settings } from './v8-settings.js';
+import { releaseSpareHttpParsers } from './http-parser-pool.js';
 import { createDaemonLogger, type DaemonLogger } from './logger.js';
 import { claimPidFile, releaseRuntimeFiles, writeRuntimeInfo } from './runtime-file.js';
 
@@ -178,7 +179,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     const trim = loadMallocTrim();
     applyDaemonV8Settings();
     const collector = processIdleCollector(
-      async () => (await proxy.shedIdleConnections?.()) ?? 0,
+      async () => releaseSpareHttpParsers() + ((await proxy.shedIdleConnections?.()) ?? 0),
       (force) => reduceHeap(force) !== 'full-young-kept',
       trim,
       () => proxy.requestsInFlight?.() ?? 0,
