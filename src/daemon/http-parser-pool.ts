@@ -2,12 +2,15 @@
  * Node's HTTP server keeps the parser of each closed connection for the next one, up to 1,000 of
  * them (the `parsers` free list in node's internal `_http_common` module), and each holds its
  * native half in the C heap. After a burst of concurrent connections the list stays full for the
- * life of the process: with 1,000 spare parsers, the C heap was 2.0 MB larger on Node 20, 1.3 MB
- * on Node 22 and 7.3 MB on Node 24 than once they were closed (this VM, after malloc_trim).
+ * life of the process: with 1,000 spare parsers, the C heap was 1.9-2.0 MB larger on Node 20,
+ * 1.3-1.6 MB on Node 22 and 7.3-7.6 MB on Node 24 than once they were closed (after malloc_trim,
+ * two runs each).
  *
  * The idle collector calls releaseSpareHttpParsers: the spares beyond a few are closed, as node
- * itself closes those that find the list full. A later connection gets a new parser (a few µs).
- * The list is internal; when it is not where this looks (another Node), nothing is released.
+ * itself closes those that find the list full; a later connection gets a new one, as the first
+ * connections after start do.
+ * The list is internal (`_http_common` is a documentation-only deprecation, DEP0199, since Node
+ * 24: no warning at run time); where a Node no longer has it there, nothing is released.
  */
 import { createRequire } from 'node:module';
 
