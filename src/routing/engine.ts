@@ -8,6 +8,7 @@ import { ClientAbort } from './client-abort.js';
 import { handleCountTokens } from './count-tokens-endpoint.js';
 import type { Exchange } from './exchange.js';
 import { handleGenerate } from './generate.js';
+import { LiveSet } from './live-set.js';
 import { handleModels } from './models-endpoint.js';
 import type { ProxyDeps, ProxyHandler } from './proxy-handler.js';
 import { ReasoningCache } from './reasoning-cache.js';
@@ -25,9 +26,9 @@ const SHUTTING_DOWN = {
 };
 
 /** Answer every request still waiting (for its body or its upstream) with 503 and drop its upstream call. */
-function answerWaiting(inFlight: Set<Exchange>): number {
+function answerWaiting(inFlight: LiveSet<Exchange>): number {
   let answered = 0;
-  for (const x of [...inFlight]) {
+  for (const x of inFlight.items()) {
     if (x.res.headersSent || x.res.destroyed) continue;
     x.res.setHeader('connection', 'close');
     sendError(x.res, x.route.protocol, SHUTTING_DOWN);
@@ -50,10 +51,10 @@ function abortIfUnfinished(this: AbortableResponse): void {
 export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices): ProxyHandler {
   const cache = new ReasoningCache();
   /**
-   * Requests in the handler (one Set add/delete each): at the drain deadline, those whose answer
+   * Requests in the handler (one add and remove each): at the drain deadline, those whose answer
    * has not started get a 503 instead of a closed connection.
    */
-  const inFlight = new Set<Exchange>();
+  const inFlight = new LiveSet<Exchange>();
 
   async function dispatch(x: Exchange): Promise<void> {
     switch (x.route.endpoint) {
@@ -84,7 +85,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       (res as AbortableResponse)[ABORT] = abort;
       res.once('close', abortIfUnfinished);
       const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache };
-      inFlight.add(x);
+      const ticket = inFlight.add(x);
       try {
         await dispatch(x);
       } catch (err) {
@@ -103,7 +104,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
         if (!res.headersSent) throw err; // the server renders the 500 and reports the bug
         if (!res.writableEnded) res.end();
       } finally {
-        inFlight.delete(x);
+        inFlight.remove(ticket, x);
       }
     },
     close: () => services.close(),

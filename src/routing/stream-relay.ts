@@ -18,6 +18,7 @@ import { SseParser, type SseEvent } from '../protocols/sse.js';
 import type { LogUsage } from '../log/entry.js';
 import type { StreamReasoningCollector } from './reasoning-continuity.js';
 import { redactSecret, StreamRedactor, streamSecret } from './redact.js';
+import { LiveSet } from './live-set.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
 import type { StreamTap } from './stream-tap.js';
@@ -58,13 +59,13 @@ function bodyErrorMessage(code: string): string {
 /**
  * Streams that have sent their first byte and not ended: a stopping daemon ends them with a final
  * event (endCommittedStreams) instead of cutting their connections. Streams only, not every
- * request: one Set add/delete per stream.
+ * request: one add and remove per stream.
  */
-const committedStreams = new Set<Relay>();
+const committedStreams = new LiveSet<Relay>();
 
 /** End every committed stream with the client dialect's final error event; returns how many. */
 export function endCommittedStreams(err: HubError): number {
-  const streams = [...committedStreams];
+  const streams = committedStreams.items();
   for (const relay of streams) relay.interrupt(err);
   return streams.length;
 }
@@ -101,6 +102,8 @@ abstract class Relay {
   protected readonly o: RelayOptions;
   protected committed = false;
   protected settled = false;
+  /** This stream's place in committedStreams while it is there, else -1. */
+  private liveTicket = -1;
   /** Written in this tick, not yet handed to the response (see write()). */
   private pending: (string | Buffer)[] = [];
   private resolve!: (outcome: StreamOutcome) => void;
@@ -145,7 +148,10 @@ abstract class Relay {
   protected settle(outcome: StreamOutcome, keepUpstream = false): void {
     if (this.settled) return;
     this.settled = true;
-    if (this.committed) committedStreams.delete(this);
+    if (this.liveTicket !== -1) {
+      committedStreams.remove(this.liveTicket, this);
+      this.liveTicket = -1;
+    }
     const { body, res } = this.o;
     body.removeListener('data', this.onData);
     res.removeListener('drain', this.onDrain);
@@ -179,7 +185,7 @@ abstract class Relay {
     this.committed = true;
     // answered already (a 503 at the drain deadline): nothing more may be written
     if (this.o.res.headersSent) return;
-    committedStreams.add(this);
+    this.liveTicket = committedStreams.add(this);
     const { res, record } = this.o;
     res.writeHead(200, SSE_HEADERS);
     record.firstByte();
