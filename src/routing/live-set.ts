@@ -2,13 +2,14 @@
  * The objects in use right now (requests in flight, streams under way): O(1) add and remove
  * without allocating, and a walk for the rare moment that needs one (the daemon's stop).
  *
- * Not a Set, for memory: a long-lived Set that takes and drops an entry per request replaces its
- * hash table every few hundred operations, and V8 links each replaced table to its successor,
- * still holding the entries of its time. Once one such table is in the old generation, every
- * young-generation collection reaches through it — to those requests and to the next table — so
- * the whole object graph of every request in flight was promoted, to die in the old generation.
- * Measured under 50 concurrent streams: ~515 KB promoted per scavenge with the two Sets, ~20 KB
- * without, and the old generation grew to ~60 MB between full collections (peak RSS ~185 MB).
+ * Not a Set, for memory. A long-lived Set that takes and drops an entry per request is rehashed
+ * into a new table every few hundred operations (V8 cannot compact one in place). The replaced
+ * table keeps the entries it held and a link to its successor until a full collection, and once
+ * the Set's table is in the old generation every successor is allocated there too. Each young
+ * collection then treats those dead tables as roots: every request in flight at each rehash was
+ * kept alive, promoted, and left to die in the old generation. Measured under 50 concurrent
+ * streams: ~515 KB promoted per young collection with the two Sets, 66–133 KB without (a bare
+ * forwarder 11 KB; the same with one such Set 213 KB); peak RSS ~170–187 MB → ~151–164 MB.
  */
 export class LiveSet<T> {
   private readonly slots: (T | undefined)[] = [];
