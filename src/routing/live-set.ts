@@ -3,7 +3,7 @@
  * without allocating, and a walk for the rare moment that needs one (the daemon's stop).
  *
  * Not a Set, for memory. A long-lived Set that takes and drops an entry per request is rehashed
- * into a new table every few hundred operations (V8 cannot compact one in place). The replaced
+ * into a new table every few dozen operations (V8 cannot compact one in place). The replaced
  * table keeps the entries it held and a link to its successor until a full collection, and once
  * the Set's table is in the old generation every successor is allocated there too. Each young
  * collection then treats those dead tables as roots: every request in flight at each rehash was
