@@ -114,11 +114,15 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
     }
   }
 
-  /** Bodies leave the log only redacted, and only when logging them is on. Idempotent. */
+  /**
+   * Bodies leave the log only redacted, and only when logging them is on. Idempotent. Only
+   * entries that carry a body are remembered as done: a WeakSet given every entry grew its table
+   * to ~1 MB under load (it keeps the capacity its peak needed) and kept it for good.
+   */
   function prepare(e: RequestLogEntry): RequestLogEntry {
+    if (e.requestBody === undefined && e.responseBody === undefined) return e;
     if (prepared.has(e)) return e;
     prepared.add(e);
-    if (e.requestBody === undefined && e.responseBody === undefined) return e;
     if (settings().logBodies) {
       if (e.requestBody !== undefined) e.requestBody = redactBody(e.requestBody);
       if (e.responseBody !== undefined) e.responseBody = redactBody(e.responseBody);
