@@ -8,8 +8,9 @@
  * the Set's table is in the old generation every successor is allocated there too. Each young
  * collection then treats those dead tables as roots: every request in flight at each rehash was
  * kept alive, promoted, and left to die in the old generation. Measured under 50 concurrent
- * passthrough streams: ~515 KB promoted per young collection with the two Sets, 66–133 KB without (a bare
- * forwarder 11 KB; the same with one such Set 213 KB); peak RSS ~170–189 MB → ~151–164 MB.
+ * passthrough streams: ~515 KB promoted per young collection with the two Sets, 66–133 KB
+ * without (a bare forwarder 11 KB; the same with one such Set 213 KB); peak RSS ~170–189 MB →
+ * ~151–164 MB.
  */
 export class LiveSet<T> {
   private readonly slots: (T | undefined)[] = [];
