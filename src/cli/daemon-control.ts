@@ -38,8 +38,28 @@ export async function ensureDaemon(ctx: CliContext, opts: StartOptions = {}): Pr
   try {
     return { daemon: await spawnDaemon(paths, { ...opts, env: ctx.io.env }), alreadyRunning: false };
   } catch (err) {
-    if (err instanceof DaemonStartError) throw new CliError(`could not start the daemon: ${err.message}`);
-    throw err;
+    if (!(err instanceof DaemonStartError)) throw err;
+    // Several commands started at once (two `svc-proxy run` in two terminals): one daemon wins
+    // the state dir and the port, the others' exit. Use the winner rather than fail.
+    const winner = await liveDaemonWithin(paths, RACE_WAIT_MS);
+    if (winner) return { daemon: winner, alreadyRunning: true };
+    throw new CliError(`could not start the daemon: ${err.message}`);
+  }
+}
+
+/** How long a start that lost a race waits for the winner to answer. */
+const RACE_WAIT_MS = 5_000;
+/** A failure with no other daemon registered by then is a failure of its own (port taken, …). */
+const RACE_REGISTER_MS = 1_000;
+
+async function liveDaemonWithin(paths: ReturnType<CliContext['paths']>, ms: number): Promise<DaemonLocation | null> {
+  const started = Date.now();
+  for (;;) {
+    const daemon = await findDaemon(paths);
+    if (daemon && (await checkHealth(daemon.origin, 1_000))) return daemon;
+    const waited = Date.now() - started;
+    if (waited >= ms || (!daemon && waited >= RACE_REGISTER_MS)) return null;
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

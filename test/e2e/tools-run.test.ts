@@ -19,7 +19,7 @@ case "$1" in
   env) printf 'BASE=%s\\nTOKEN=%s\\nAPIKEY=%s\\nMODEL=%s\\nTRAFFIC=%s\\nARGS=%s\\n' "$ANTHROPIC_BASE_URL" "$ANTHROPIC_AUTH_TOKEN" "\${ANTHROPIC_API_KEY-unset}" "$ANTHROPIC_MODEL" "$CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC" "$*" ;;
   exit) exit "$2" ;;
   signal) kill -"$2" $$ ; sleep 5 ;;
-  wait) trap 'echo got-TERM; exit 42' TERM; trap 'echo got-INT; exit 43' INT; echo ready; while :; do sleep 0.05; done ;;
+  wait) trap 'echo got-TERM; exit 42' TERM; trap 'echo got-INT; exit 43' INT; echo "ready $$"; while :; do sleep 0.05; done ;;
 esac
 `;
 
@@ -91,14 +91,73 @@ describe('svc-proxy run', () => {
       const deadline = Date.now() + 15_000;
       while (!out.includes('ready') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(out, 'the stand-in tool started').toContain('ready');
+      const toolPid = Number(/ready (\d+)/.exec(out)?.[1]);
       child.kill(sig);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      // a tool left running would hold the output pipe open (no 'close'): end both, fail, not hang
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        try {
+          process.kill(toolPid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, 10_000);
       const code = await ended;
       clearTimeout(timer);
       expect(code, sig).toBe(expected);
       expect(out).toContain(sig === 'SIGTERM' ? 'got-TERM' : 'got-INT');
     }
   }, 60_000); // two runs, each allowed 15 s to start and 10 s to end
+
+  it('eight first runs at once (no daemon, no key yet), each sent SIGTERM the moment its tool starts', async () => {
+    // Eight starts at once load the cores the way a busy machine does. This found three faults:
+    // a SIGTERM that beat the forwarding handlers ended svc-proxy and left the tool running (8 to
+    // 10 of 24 runs; its output pipe then never closes); the runs whose daemon lost the start race
+    // failed instead of using the winner; and those that lost the race to create the tool's key
+    // failed with "already exists" instead of using the key the winner saved.
+    const state = join(box.home, 'state-burst');
+    await mkdir(state, { recursive: true, mode: 0o700 });
+    await writeFile(join(state, 'config.json'), JSON.stringify({ version: CONFIG_VERSION, settings: { port: await freePort() } }), { mode: 0o600 });
+    const burstEnv = { ...env, SVC_PROXY_HOME: state };
+    const once = () =>
+      new Promise<{ code: number | null; toolAlive: boolean; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'run', 'claude', 'wait'], { env: burstEnv, cwd: box.work, stdio: ['pipe', 'pipe', 'pipe'] });
+        let out = '';
+        let stderr = '';
+        let toolPid = NaN;
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (Number.isNaN(toolPid) && /ready (\d+)/.test(out)) {
+            toolPid = Number(/ready (\d+)/.exec(out)![1]);
+            child.kill('SIGTERM');
+          }
+        });
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          let toolAlive = false;
+          if (!Number.isNaN(toolPid)) {
+            try {
+              process.kill(toolPid, 0);
+              toolAlive = true;
+              process.kill(toolPid, 'SIGKILL');
+            } catch {
+              // gone, as it should be
+            }
+          }
+          resolve({ code, toolAlive, stderr });
+        });
+      });
+    try {
+      const runs = await Promise.all(Array.from({ length: 8 }, once));
+      expect(runs.map((r) => r.toolAlive)).toEqual(Array(8).fill(false));
+      expect(runs.map((r) => r.code), runs.map((r) => r.stderr).join('\n')).toEqual(Array(8).fill(42));
+      expect(runs.filter((r) => /created key "claude-code"/.test(r.stderr))).toHaveLength(1);
+    } finally {
+      await runProcess(process.execPath, [BIN, 'stop'], { env: burstEnv, timeoutMs: 15_000 }).catch(() => undefined);
+    }
+  }, 60_000);
 
   it('a tool that is not installed, an app it cannot start, and an unknown tool are clear errors', async () => {
     const missing = await run(['aider']);

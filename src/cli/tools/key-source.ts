@@ -11,6 +11,7 @@
  *   5. Otherwise a new key named after the tool, saved as the tool's key.
  */
 import { ensureStateDir } from '../../config/paths.js';
+import { OperationError } from '../../config/errors.js';
 import type { Config, ServiceKeyRecord } from '../../config/schema.js';
 import { hashServiceKey, KEY_PREFIX } from '../../keys/format.js';
 import { CliError, type CliContext } from '../io.js';
@@ -106,5 +107,30 @@ export async function resolveKey(ctx: CliContext, tool: ToolProfile, req: KeyReq
   const saved = (await readSavedKeys(ctx.paths()))[tool.id];
   if (saved && activeRecordFor(config, saved.key)?.id === saved.id) return { ...saved, source: 'saved' };
 
-  return { ...(await create(ctx, tool, freeName(config, tool.id))), source: 'created' };
+  try {
+    return { ...(await create(ctx, tool, freeName(config, tool.id))), source: 'created' };
+  } catch (err) {
+    // Two first runs of a tool at once (two terminals): both found no key, the other one made it.
+    if (!(err instanceof OperationError && err.code === 'key_name_taken')) throw err;
+    const winner = await savedKeyWithin(ctx, tool, WINNER_SAVE_MS);
+    if (winner) return { ...winner, source: 'saved' };
+    throw err;
+  }
+}
+
+/** How long a run that lost the race to create the tool's key waits for the winner to save it. */
+const WINNER_SAVE_MS = 2_000;
+
+async function savedKeyWithin(ctx: CliContext, tool: ToolProfile, ms: number): Promise<SavedKey | undefined> {
+  const { ConfigStore } = await import('../../config/store.js');
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const saved = (await readSavedKeys(ctx.paths()))[tool.id];
+    if (saved) {
+      const config = (await ConfigStore.open(ctx.paths())).current();
+      if (activeRecordFor(config, saved.key)?.id === saved.id) return saved;
+    }
+    if (Date.now() >= deadline) return undefined;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -2,7 +2,7 @@
  * Start a tool as a child with this terminal (inherited stdio) and the environment built for it,
  * and report how it ended. The child stays in our process group so it keeps the terminal.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -67,17 +67,19 @@ function forwarded(interactive: boolean): NodeJS.Signals[] {
  * Run to completion. While the tool runs, Ctrl-C in the terminal reaches it directly (same
  * process group), so we ignore SIGINT ourselves instead of dying before it; other signals sent to
  * us are passed on.
+ *
+ * The handlers go in before the spawn: a signal that arrives after the tool has started but
+ * before they are in place ends us by its default action and leaves the tool running, orphaned
+ * (the likely cause of a hang seen once in a loaded `.ci/run` dry run, which left the stand-in
+ * tool behind). Node runs signal handlers from the event loop, so none runs before `child` is set.
  */
 export function runTool(file: string, args: readonly string[], env: Record<string, string>, opts: { interactive: boolean }): Promise<Ended> {
-  const shim = process.platform === 'win32' && /\.(cmd|bat)$/i.test(file);
-  const child = shim
-    ? spawn([`"${file}"`, ...args.map(quoteForCmdShim)].join(' '), { stdio: 'inherit', env, shell: true })
-    : spawn(file, [...args], { stdio: 'inherit', env });
+  let child: ChildProcess | undefined;
   const ignoreInt = () => {};
   const handlers = new Map<NodeJS.Signals, () => void>();
   for (const sig of forwarded(opts.interactive)) {
     const h = () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+      if (child && child.exitCode === null && child.signalCode === null) child.kill(sig);
     };
     handlers.set(sig, h);
     process.on(sig, h);
@@ -87,12 +89,22 @@ export function runTool(file: string, args: readonly string[], env: Record<strin
     for (const [sig, h] of handlers) process.off(sig, h);
     process.off('SIGINT', ignoreInt);
   };
+  const shim = process.platform === 'win32' && /\.(cmd|bat)$/i.test(file);
+  try {
+    child = shim
+      ? spawn([`"${file}"`, ...args.map(quoteForCmdShim)].join(' '), { stdio: 'inherit', env, shell: true })
+      : spawn(file, [...args], { stdio: 'inherit', env });
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+  const started = child;
   return new Promise((resolve, reject) => {
-    child.once('error', (err) => {
+    started.once('error', (err) => {
       cleanup();
       reject(err);
     });
-    child.once('exit', (code, signal) => {
+    started.once('exit', (code, signal) => {
       cleanup();
       resolve({ code, signal });
     });
