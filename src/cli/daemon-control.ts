@@ -3,6 +3,7 @@
  * daemon first (`run`, `tui`): `ensureDaemon(ctx)`.
  */
 import { baseUrls, isLoopbackHost } from '../config/base-urls.js';
+import type { StatePaths } from '../config/paths.js';
 import { DaemonStartError, checkHealth, findDaemon, spawnDaemon, type DaemonLocation } from '../daemon/control.js';
 import { isOurProcess } from '../daemon/runtime-file.js';
 import { CliError, type CliContext } from './io.js';
@@ -52,7 +53,7 @@ const RACE_WAIT_MS = 5_000;
 /** A failure with no other daemon registered by then is a failure of its own (port taken, …). */
 const RACE_REGISTER_MS = 1_000;
 
-async function liveDaemonWithin(paths: ReturnType<CliContext['paths']>, ms: number): Promise<DaemonLocation | null> {
+async function liveDaemonWithin(paths: StatePaths, ms: number): Promise<DaemonLocation | null> {
   const started = Date.now();
   for (;;) {
     const daemon = await findDaemon(paths);

@@ -48,6 +48,17 @@ afterAll(async () => {
 
 const run = (args: string[], timeoutMs = 20_000): Promise<ProcResult> => runProcess(process.execPath, [BIN, 'run', ...args], { env, cwd: box.work, timeoutMs });
 
+/** Kill the stand-in tool if it still runs (it holds the output pipe open); whether it did. */
+function killIfAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    process.kill(pid, 'SIGKILL');
+    return true;
+  } catch {
+    return false; // gone (or never known)
+  }
+}
+
 describe('svc-proxy run', () => {
   it('starts the daemon when none runs, then runs the tool with the env settings; arguments after the tool are the tool’s', async () => {
     const res = await run(['--model', 'openai/gpt-5.4', 'claude', 'env', '--model', 'not-ours', '--', 'x']);
@@ -96,11 +107,7 @@ describe('svc-proxy run', () => {
       // a tool left running would hold the output pipe open (no 'close'): end both, fail, not hang
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        try {
-          process.kill(toolPid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
+        killIfAlive(toolPid);
       }, 10_000);
       const code = await ended;
       clearTimeout(timer);
@@ -128,25 +135,16 @@ describe('svc-proxy run', () => {
         child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
         child.stdout.on('data', (c: Buffer) => {
           out += c.toString();
-          if (Number.isNaN(toolPid) && /ready (\d+)/.test(out)) {
-            toolPid = Number(/ready (\d+)/.exec(out)![1]);
+          const ready = Number.isNaN(toolPid) ? /ready (\d+)/.exec(out) : null;
+          if (ready) {
+            toolPid = Number(ready[1]);
             child.kill('SIGTERM');
           }
         });
         const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
         child.on('exit', (code) => {
           clearTimeout(timer);
-          let toolAlive = false;
-          if (!Number.isNaN(toolPid)) {
-            try {
-              process.kill(toolPid, 0);
-              toolAlive = true;
-              process.kill(toolPid, 'SIGKILL');
-            } catch {
-              // gone, as it should be
-            }
-          }
-          resolve({ code, toolAlive, stderr });
+          resolve({ code, toolAlive: killIfAlive(toolPid), stderr });
         });
       });
     try {
