@@ -10,11 +10,14 @@
  * a remembered one is written as those bytes.
  *
  * Reading this way is no dearer than JSON.parse on a whole member: long strings skip one 300 KB
- * decode of the member, and finding them costs a scan that jumps from quote to quote.
+ * decode of the member, and finding them costs a scan that jumps from quote to quote. Strings
+ * longer than a piece are decoded as ropes (rope-decode.ts), and nothing here reads their
+ * characters, so a long prompt never becomes one large V8 allocation on its way through.
  */
 import { isUtf8 } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
 import { skipWs, stringEnd } from './json-members.js';
+import { decodeTokenAsRope, PIECE_BYTES } from './rope-decode.js';
 
 /** String tokens this long or longer (quotes included) are kept as bytes. */
 export const VERBATIM_MIN_BYTES = 1024;
@@ -58,13 +61,15 @@ function hasControlByte(buf: Buffer, start: number, end: number): boolean {
 export class VerbatimStrings {
   /**
    * By length, not by content: a Map keyed by the strings would hash every character of each
-   * (~1.5 ns a character here, a third of the reading). Strings of one length are told apart by
-   * their middle and last characters, then ===, which for the very string read is a pointer
-   * comparison (and for another string of that length compares characters up to the first that
-   * differs: tool results of one length that differ only at the end would otherwise cost that
-   * many full comparisons each).
+   * (~1.5 ns a character here, a third of the reading). The string looked up is almost always the
+   * very one read, and === finds it by pointer. Reading any character of a long string would
+   * flatten it if it is a rope (rope-decode.ts), so characters are looked at only when two kept
+   * strings share a length: then each is told apart by its middle and last characters before ===
+   * (which for another string of that length compares characters up to the first that differs:
+   * tool results of one length that differ only at the end would otherwise cost that many full
+   * comparisons each).
    */
-  private readonly byLength = new Map<number, { value: string; middle: number; last: number; token: Buffer }[]>();
+  private readonly byLength = new Map<number, Kept[]>();
   private count = 0;
   /** No kept string is shorter: shorter ones are not looked up. */
   private shortest = Infinity;
@@ -74,10 +79,13 @@ export class VerbatimStrings {
   }
 
   add(value: string, token: Buffer): void {
-    const entry = { value, middle: value.charCodeAt(value.length >> 1), last: value.charCodeAt(value.length - 1), token };
+    const entry: Kept = { value, token, middle: -1, last: -1 };
     const same = this.byLength.get(value.length);
     if (same === undefined) this.byLength.set(value.length, [entry]);
-    else same.push(entry);
+    else {
+      same.push(entry);
+      for (const kept of same) if (kept.last === -1) setEnds(kept);
+    }
     this.count++;
     if (value.length < this.shortest) this.shortest = value.length;
   }
@@ -87,11 +95,25 @@ export class VerbatimStrings {
     if (value.length < this.shortest) return undefined;
     const same = this.byLength.get(value.length);
     if (same === undefined) return undefined;
+    if (same.length === 1) return same[0]!.value === value ? same[0]!.token : undefined;
     const middle = value.charCodeAt(value.length >> 1);
     const last = value.charCodeAt(value.length - 1);
     for (const kept of same) if (kept.last === last && kept.middle === middle && kept.value === value) return kept.token;
     return undefined;
   }
+}
+
+interface Kept {
+  value: string;
+  token: Buffer;
+  /** Character codes, set once another kept string has the same length (else -1). */
+  middle: number;
+  last: number;
+}
+
+function setEnds(kept: Kept): void {
+  kept.middle = kept.value.charCodeAt(kept.value.length >> 1);
+  kept.last = kept.value.charCodeAt(kept.value.length - 1);
 }
 
 /** [start, end) of every long string value in `span` (keys stay where they are). */
@@ -118,14 +140,18 @@ class TokenDecoder {
 
   constructor(private readonly span: Buffer) {}
 
-  decode(start: number, end: number): string {
+  /** `utf8`: the token's bytes are valid UTF-8 (only then may it be cut into a rope). */
+  decode(start: number, end: number, utf8: boolean): string {
     const { span } = this;
     if (this.nextBackslash !== -1 && this.nextBackslash < start) this.nextBackslash = span.indexOf(BACKSLASH, start);
-    if (this.nextBackslash === -1 || this.nextBackslash >= end) {
-      // no escapes: the bytes between the quotes are the string
-      if (hasControlByte(span, start + 1, end - 1)) throw new SyntaxError('Bad control character in string literal');
-      return span.toString('utf8', start + 1, end - 1);
+    const escaped = this.nextBackslash !== -1 && this.nextBackslash < end;
+    // no escapes: the bytes between the quotes are the string
+    if (!escaped && hasControlByte(span, start + 1, end - 1)) throw new SyntaxError('Bad control character in string literal');
+    if (utf8 && end - start > PIECE_BYTES) {
+      const rope = decodeTokenAsRope(span, start, end, escaped);
+      if (rope !== undefined) return rope;
     }
+    if (!escaped) return span.toString('utf8', start + 1, end - 1);
     const value: unknown = JSON.parse(span.toString('utf8', start, end));
     return value as string;
   }
@@ -183,19 +209,21 @@ export function parseKeepingStrings(span: Buffer, kept: VerbatimStrings): unknow
   let at = 0;
   try {
     const decoder = new TokenDecoder(span);
+    const utf8: boolean[] = [];
     for (let t = 0; t < tokens.length; t += 2) {
       const start = tokens[t]!;
       const end = tokens[t + 1]!;
       skeleton += `${span.toString('utf8', at, start)}${MARK_IN_JSON}${strings.length}"`;
-      strings.push(decoder.decode(start, end));
+      const valid = isUtf8(span.subarray(start, end));
+      utf8.push(valid);
+      strings.push(decoder.decode(start, end, valid));
       at = end;
     }
     skeleton += span.toString('utf8', at);
     const value = restore(JSON.parse(skeleton), strings);
     for (let t = 0; t < tokens.length; t += 2) {
-      const token = span.subarray(tokens[t], tokens[t + 1]);
       // bytes that are not UTF-8 were decoded to U+FFFD: the string is theirs no longer
-      if (isUtf8(token)) kept.add(strings[t / 2]!, token);
+      if (utf8[t / 2]) kept.add(strings[t / 2]!, span.subarray(tokens[t], tokens[t + 1]));
     }
     return value;
   } catch {

@@ -50,6 +50,20 @@ describe('parseKeepingStrings', () => {
     expect(kept.tokenFor(long(VERBATIM_MIN_BYTES) + 'x/\n')).toBeUndefined(); // same length, other text
   });
 
+  it('finds a kept string alone at its length, and no other string of that length', () => {
+    const a = long(VERBATIM_MIN_BYTES * 2, 'a');
+    const { value, kept } = read(JSON.stringify({ a, b: long(VERBATIM_MIN_BYTES * 3) }));
+    const parsed = value as { a: string; b: string };
+    expect(kept.tokenFor(parsed.a)?.toString()).toBe(JSON.stringify(a));
+    expect(kept.tokenFor(`${a.slice(0, -1)}b`)).toBeUndefined();
+    expect(kept.tokenFor(a.slice(0, -1))).toBeUndefined();
+    // a third string of a kept one's length: both are then told apart by their characters
+    kept.add(`${a.slice(0, -1)}c`, Buffer.from('"c"'));
+    expect(kept.tokenFor(parsed.a)?.toString()).toBe(JSON.stringify(a));
+    expect(kept.tokenFor(`${a.slice(0, -1)}c`)?.toString()).toBe('"c"');
+    expect(kept.tokenFor(`${a.slice(0, -1)}b`)).toBeUndefined();
+  });
+
   it('a long "__proto__" member is an own member, as JSON.parse makes it', () => {
     const json = JSON.stringify({ a: { ['__proto__']: 1 } }).replace('1', JSON.stringify(long(VERBATIM_MIN_BYTES)));
     const { value, kept } = read(json);
