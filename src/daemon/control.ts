@@ -10,6 +10,7 @@ import { processAlive } from '../config/file-lock.js';
 import { httpJson } from './http-json.js';
 import { isOurProcess, readRuntimeInfo, type RuntimeInfo } from './runtime-file.js';
 import { daemonMallocEnv } from './malloc-env.js';
+import { loadMallocTrim } from './malloc-trim.js';
 import { DAEMON_NODE_FLAGS } from './v8-settings.js';
 
 export interface DaemonLocation extends RuntimeInfo {
@@ -87,7 +88,7 @@ export async function spawnDaemon(paths: StatePaths, opts: SpawnOptions = {}): P
   const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ['ignore', log.fd, log.fd],
-    env: { ...env, ...daemonMallocEnv(env), SVC_PROXY_HOME: paths.dir },
+    env: { ...env, ...daemonMallocEnv(env, loadMallocTrim() !== null), SVC_PROXY_HOME: paths.dir },
     windowsHide: true,
   });
   await log.close();

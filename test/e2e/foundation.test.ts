@@ -9,6 +9,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, http, keychainAvailability, removeTempDirs, runBin, tempStateDir, testKeychainService } from '../daemon/harness.js';
+import { loadMallocTrim } from '../../src/daemon/malloc-trim.js';
 
 const keychainOk = (await keychainAvailability()).ok;
 let home: string;
@@ -95,7 +96,11 @@ describe('svc-proxy foundation, end to end', () => {
     // started with the flag itself (no TurboFan for undici's WebAssembly parser) and one malloc arena
     if (process.platform === 'linux') {
       expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')).toEqual(expect.arrayContaining(['--no-wasm-tier-up']));
-      expect((await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0')).toContain('MALLOC_ARENA_MAX=1');
+      const environ = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+      expect(environ).toContain('MALLOC_ARENA_MAX=1');
+      // glibc keeps freed memory under load only where the daemon trims it when idle
+      const keeps = environ.some((v) => v.startsWith('MALLOC_TRIM_THRESHOLD_='));
+      expect(keeps).toBe(loadMallocTrim() !== null);
     }
   });
 
