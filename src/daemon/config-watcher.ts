@@ -8,6 +8,9 @@
  * takes the config lock (a lock file created and removed) and reads the file, eight trips through
  * libuv's thread pool and two directory writes; done every 5 s, that kept an idle daemon writing
  * to the disk for ever.
+ *
+ * One change, one report: the watch and the poll share the signature last reported, so an edit
+ * the watch reported is not reported again by the poll's next look.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -37,12 +40,45 @@ export function watchConfigFile(file: string, onChange: () => void, opts: Config
   const debounceMs = opts.debounceMs ?? 150;
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
+
+  // The signature last reported, taken before the reload reads the file. undefined until the
+  // first look, which reloads once: an edit between the daemon's load and the start of the watch
+  // is otherwise seen by nothing where the watch does not work. A watch report records it too,
+  // or the poll would see the same edit as new and reload a second time.
+  let seen: string | undefined;
+  let looking = false;
+  /** A watch event's debounce ran out while a look was under way: one more look, that reports. */
+  let forced = false;
+  let closed = false;
+  // One look at a time, so a poll and a watch event never both report the same edit. A watch
+  // event always reports, even when the signature did not move: two same-size edits within one
+  // tick of the file clock look alike to stat, and the second must not be lost.
+  const look = (): void => {
+    if (looking) return;
+    looking = true;
+    const force = forced;
+    forced = false;
+    void fileSignature(file).then((signature) => {
+      looking = false;
+      // a watch event waiting out its debounce reports with a look of its own
+      if (closed || timer !== undefined) return;
+      if (forced) return look();
+      if (!force && signature === seen) return;
+      seen = signature;
+      onChange();
+    });
+  };
+
   if (opts.watchDirectory !== false) {
     try {
       watcher = watch(dirname(file), { persistent: false }, (_event, changed) => {
         if (changed !== null && changed !== name) return;
         clearTimeout(timer);
-        timer = setTimeout(onChange, debounceMs);
+        timer = setTimeout(() => {
+          timer = undefined;
+          forced = true;
+          look();
+        }, debounceMs);
       });
       watcher.on('error', () => {});
     } catch {
@@ -50,20 +86,8 @@ export function watchConfigFile(file: string, onChange: () => void, opts: Config
     }
   }
 
-  // undefined until the first look, which reloads once: an edit between the daemon's load and
-  // the start of the watch is otherwise seen by nothing where the watch does not work
-  let seen: string | undefined;
-  let looking = false;
-  let closed = false;
   const poll = setInterval(() => {
-    if (looking) return;
-    looking = true;
-    void fileSignature(file).then((signature) => {
-      looking = false;
-      if (closed || signature === seen) return;
-      seen = signature;
-      onChange();
-    });
+    if (timer === undefined) look();
   }, opts.pollMs ?? 5_000);
   poll.unref();
   return {

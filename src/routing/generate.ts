@@ -27,7 +27,7 @@ import { StreamTap } from './stream-tap.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { isErrorBody, transportFailure, upstreamFailure, type UpstreamFailure } from './upstream-errors.js';
+import { describeErrorJson, failureOfBody, isErrorBody, parseErrorBody, transportFailure, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogUsage } from '../log/entry.js';
 
@@ -47,9 +47,12 @@ function header(headers: UpstreamResponse['headers'], name: string): string | un
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** An upstream error answer (or a 2xx that is not a usable body) as our failure. */
-function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer): UpstreamFailure {
-  return upstreamFailure(p.slug, up.status, buf, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
+/**
+ * An upstream error answer (or a 2xx that is not a usable body) as our failure. `parsed` is the
+ * body's error as already read (undefined: not JSON, or no error shape).
+ */
+function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer, parsed: ParsedError | undefined): UpstreamFailure {
+  return failureOfBody(p.slug, up.status, buf, parsed, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
 }
 
 function isEventStream(headers: UpstreamResponse['headers']): boolean {
@@ -246,7 +249,7 @@ class GenerateRequest {
     if (up.status < 200 || up.status >= 300) {
       const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
       if (abort.aborted) throw new ClientGone();
-      const failure = failureOf(p, up, buf);
+      const failure = failureOf(p, up, buf, parseErrorBody(buf));
       note(up.status, failure.code);
       return failure;
     }
@@ -325,7 +328,8 @@ class GenerateRequest {
       json = undefined;
     }
     if (json === undefined || isErrorBody(json)) {
-      return fail(failureOf(p, up, buf));
+      // the parse above is the only one: the error is described from it
+      return fail(failureOf(p, up, buf, json === undefined ? undefined : describeErrorJson(json)));
     }
     if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalid('the upstream answer is not a JSON object');
     if (this.stream) return invalid('the upstream answered a streaming request with a non-streaming body');

@@ -41,7 +41,23 @@ export function upstreamFailure(
   credential: string | undefined,
   retryAfter?: string,
 ): UpstreamFailure {
-  const parsed = parseErrorBody(body);
+  return failureOfBody(slug, status, body, parseErrorBody(body), contentType, credential, retryAfter);
+}
+
+/**
+ * upstreamFailure for a body the caller has already parsed: `parsed` is describeErrorJson of
+ * it, or undefined when it is not JSON or no error shape. A 2xx answer is parsed to see whether
+ * it is an error at all; parsing it again here would read the whole body twice.
+ */
+export function failureOfBody(
+  slug: string,
+  status: number,
+  body: Buffer,
+  parsed: ParsedError | undefined,
+  contentType: string | undefined,
+  credential: string | undefined,
+  retryAfter?: string,
+): UpstreamFailure {
   if (!parsed) {
     const message = redactSecret(`${slug}: upstream answered HTTP ${status} with ${describeNonJson(body, contentType)}`, credential);
     // A 4xx keeps its status even as an HTML page (Cloudflare's 413 in front of Anthropic): the

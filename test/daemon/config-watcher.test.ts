@@ -72,6 +72,32 @@ describe('config watcher', () => {
     expect(onChange).toHaveBeenCalledTimes(1);
   });
 
+  it('an edit the directory watch reported is not reported again by the poll', async () => {
+    const onChange = vi.fn();
+    closers.push(watchConfigFile(file, onChange, { pollMs: 30, debounceMs: 10 }));
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1)); // the poll's first look
+    await sleep(100);
+    expect(onChange).toHaveBeenCalledTimes(1);
+    writeFileSync(file, '{"version":2,"c":1}');
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(2));
+    await sleep(200); // several more looks of the poll: the file is as the watch reported it
+    expect(onChange).toHaveBeenCalledTimes(2);
+  });
+
+  it('an edit made while the last one is being reloaded is reported too', async () => {
+    const edits = ['{"version":2,"d":1}', '{"version":2,"d":22}'];
+    const onChange = vi.fn(() => {
+      // the reload this stands for is still running when the next edit lands
+      const next = edits.shift();
+      if (next !== undefined) writeFileSync(file, next);
+    });
+    closers.push(watchConfigFile(file, onChange, { pollMs: 60_000, debounceMs: 10 }));
+    writeFileSync(file, '{"version":2,"d":0}');
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(3));
+    await sleep(100);
+    expect(onChange).toHaveBeenCalledTimes(3);
+  });
+
   it('nothing is reported after close()', async () => {
     const onChange = vi.fn();
     const w = watchConfigFile(file, onChange, { pollMs: 10, debounceMs: 5 });

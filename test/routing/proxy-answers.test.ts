@@ -1,7 +1,7 @@
 /** Non-streamed answers: rendering, answered-by headers, and upstream errors in the client's shape. */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { KEYS, post, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -138,6 +138,20 @@ describe('upstream errors', () => {
     const r = await post(`${h.a}/chat/completions`, chat('openrouter/openai/gpt-5'));
     expect(r.status).toBe(502);
     expect(r.json.error.message).toBe('openrouter: Provider returned error (Foo): upstream boom');
+  });
+
+  it('a 200 whose body is an error is read once: the error is described from the parse that found it', async () => {
+    const text = JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+    h.mocks.anthropic.next({ kind: 'raw', status: 200, contentType: 'application/json', body: text });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const r = await post(`${h.a}/chat/completions`, chat('anthropic/claude-sonnet-4-5'));
+      expect(r.status).toBe(529);
+      expect(r.json.error).toMatchObject({ code: 'upstream_overloaded', message: 'anthropic: Overloaded' });
+      expect(parse.mock.calls.filter(([arg]) => arg === text)).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('a 200 with invalid JSON → 502', async () => {
