@@ -300,9 +300,12 @@ describe('upstream faults, streams', () => {
 });
 
 describe('client faults', () => {
-  /** Open a request and destroy it after `ms` (or after `afterBytes` bytes of the answer). */
-  function abandon(path: string, body: unknown, opts: { ms?: number; afterBytes?: number }): Promise<{ got: string; at: number }> {
-    return new Promise((resolve) => {
+  /**
+   * Open a request and destroy it once `leaveWhen()` resolves (or after `afterBytes` bytes of the
+   * answer); `at` is when the client left. Rejects when `leaveWhen()` does.
+   */
+  function abandon(path: string, body: unknown, opts: { leaveWhen?: () => Promise<unknown>; afterBytes?: number }): Promise<{ got: string; at: number }> {
+    return new Promise((resolve, reject) => {
       let got = '';
       const req = request(`${w.d.origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${w.d.key}` } }, (res) => {
         res.on('data', (c: Buffer) => {
@@ -315,18 +318,25 @@ describe('client faults', () => {
       });
       req.on('error', () => undefined);
       req.end(JSON.stringify(body));
-      if (opts.ms !== undefined) {
-        setTimeout(() => {
+      opts.leaveWhen?.().then(
+        () => {
           req.destroy();
           resolve({ got, at: performance.now() });
-        }, opts.ms);
-      }
+        },
+        (err: unknown) => {
+          req.destroy();
+          reject(err);
+        },
+      );
     });
   }
 
   it('leaving before the answer\'s headers aborts the upstream request at once; logged as 499', async () => {
     w.anthropic.next({ kind: 'hang' });
-    const left = await abandon(CHAT, { model: M.anthropic, messages: hi }, { ms: 300 });
+    // leave once the upstream has the whole request (a fixed delay could leave before the daemon
+    // reached the mock on a slow machine, and then there is no upstream request to abort)
+    const left = await abandon(CHAT, { model: M.anthropic, messages: hi }, { leaveWhen: () => w.anthropic.waitForGeneration({ timeoutMs: 15_000 }) });
+    expect(w.anthropic.generations()).toHaveLength(1);
     const rec = w.anthropic.lastGeneration();
     await rec.done;
     expect(rec.closedEarly).toBe(true);

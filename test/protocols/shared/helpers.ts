@@ -156,7 +156,13 @@ export function mutateAt(root: unknown, path: JsonPath, m: Mutation): unknown {
   return copy;
 }
 
-/** Values that trip up codecs more often than random JSON does. */
+/**
+ * Values that trip up codecs more often than random JSON does. The two `svcp1.` strings look like
+ * our reasoning envelope but are damaged ones (no JSON; an `openai` origin without id/content):
+ * codecs must take them as native values. They cannot fail a property by chance: the properties
+ * fed from here assert only clean errors and stream/SSE shape, never a round-trip value an envelope
+ * would change, and the codecs are pure, so any failure replays from fast-check's seed.
+ */
 export const awkwardJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.constantFrom(null, '', 0, -1, 1e308, true, [], {}, 'svcp1.', 'svcp1.eyJraW5kIjoib3BlbmFpIn0', '__proto__', 'data:image/png;base64,', { type: 'text' }, { type: 'tool_use' }, { type: 'ephemeral' }),
