@@ -11,11 +11,13 @@
  * MALLOC_TRIM_THRESHOLD_ / MALLOC_MMAP_THRESHOLD_: by default glibc hands the top of its heap
  * back to the OS as soon as more than ~2 freed allocations' worth is there, and V8 frees request
  * bodies in batches after each collection: under a stream of 300 KB requests every body was
- * written into freshly faulted pages (6–25 page faults a request, each costly on a VM), and a
- * 300 KB passthrough request cost 2.0–3.1 ms of CPU against 1.0–1.4 with these settings
- * (interleaved runs). Freed memory stays in the heap under load instead and is reused; the idle
- * collector's malloc_trim (idle-collector.ts) hands it back once the daemon rests, so these are set
- * only where that trim is there. Bodies of 1 MB and more still get mappings of their own.
+ * written into freshly faulted pages (13–20 page faults a request, each costly on a VM): a 300 KB
+ * passthrough request cost 1.37–1.53 ms of CPU against 1.02–1.14 with these settings (1–6 faults;
+ * interleaved runs). A 4 MB trim threshold kept most of the faults. Freed memory stays in the heap
+ * under load instead and is reused; the idle collector's malloc_trim (idle-collector.ts) hands it
+ * back once the daemon rests, so these are set only where that trim is there. Bodies of 1 MB and
+ * more still get mappings of their own. The price is the top of the heap under load: the peak over
+ * the bench's two 50-connection stream rows read 153–174 MB in three runs, 148–164 in six without.
  *
  * A value the user set (the variable, or the glibc.malloc tunable in GLIBC_TUNABLES) is kept.
  */
