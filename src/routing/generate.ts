@@ -9,7 +9,7 @@ import { ProtocolError } from '../protocols/errors.js';
 import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
 import { verbatimStringsOf } from '../protocols/lazy-json.js';
-import { stringifyKeepingStrings, type VerbatimStrings } from '../protocols/verbatim-strings.js';
+import { parseKeepingStrings, stringifyKeepingStrings, VerbatimStrings } from '../protocols/verbatim-strings.js';
 import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { timeouts, type Exchange } from './exchange.js';
@@ -321,9 +321,12 @@ class GenerateRequest {
       const code = bodyErrorCode(err);
       return fail(transportFailure(p.slug, code, code === 'upstream_timeout' ? 'the upstream went silent mid-answer' : 'the upstream connection broke mid-answer', p.credential));
     }
+    // long strings (the answer's text) are read as ropes and kept with their bytes: a large answer
+    // is neither one string over V8's large-object threshold nor serialised again for the client
+    const kept = new VerbatimStrings();
     let json: unknown;
     try {
-      json = JSON.parse(buf.toString('utf8'));
+      json = parseKeepingStrings(buf, kept);
     } catch {
       json = undefined;
     }
@@ -360,7 +363,7 @@ class GenerateRequest {
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;
       client = x.services.codecs[dialect].encodeResponse(hubRes, dialect === 'chat' ? { model, includeUsage: this.includeUsage } : { model });
-      bytes = JSON.stringify(client);
+      bytes = stringifyKeepingStrings(client, kept);
       if (hubRes.usage) usage = fromHubUsage(hubRes.usage);
     }
 

@@ -54,6 +54,24 @@ describe('successful answers', () => {
     expect(entry?.usage).toMatchObject({ input: 9, output: 10000 });
   });
 
+  it('a large converted answer reaches the client whole, its text written as the upstream spelled it', async () => {
+    // \u00e9 and \/ are spellings JSON.stringify would not use: seeing them proves the bytes were kept
+    const unit = 'caf\\u00e9 \\/ "q" \\"esc\\" — ok\\n';
+    const token = `"${unit.replaceAll('"q"', 'q').repeat(8_000)}"`;
+    const text = JSON.parse(token) as string;
+    h.mocks.anthropic.next({
+      kind: 'raw',
+      contentType: 'application/json',
+      body: `{"id":"msg_big","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":${token}}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":60000}}`,
+    });
+    const r = await post(`${h.a}/chat/completions`, chat('anthropic/claude-sonnet-4-5'));
+    expect(r.status).toBe(200);
+    expect(r.json.choices[0].message.content).toBe(text);
+    expect(r.text).toContain(`"content":${token}`);
+    expect(r.json.model).toBe('anthropic/claude-sonnet-4-5');
+    expect(r.json.usage).toMatchObject({ prompt_tokens: 5, completion_tokens: 60000 });
+  });
+
   it('converted: a chat client talks to anthropic; the client sees provider/model and usage', async () => {
     const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
     const { data, response } = await client.chat.completions
