@@ -9,7 +9,7 @@ import { ProtocolError } from '../protocols/errors.js';
 import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
 import { verbatimStringsOf } from '../protocols/lazy-json.js';
-import { parseKeepingStrings, stringifyKeepingStrings, VerbatimStrings } from '../protocols/verbatim-strings.js';
+import { parseKeepingStrings, stringifyKeepingStrings, VERBATIM_MIN_BYTES, VerbatimStrings } from '../protocols/verbatim-strings.js';
 import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { timeouts, type Exchange } from './exchange.js';
@@ -323,10 +323,10 @@ class GenerateRequest {
     }
     // long strings (the answer's text) are read as ropes and kept with their bytes: a large answer
     // is neither one string over V8's large-object threshold nor serialised again for the client
-    const kept = new VerbatimStrings();
+    const kept = buf.length >= VERBATIM_MIN_BYTES ? new VerbatimStrings() : undefined;
     let json: unknown;
     try {
-      json = parseKeepingStrings(buf, kept);
+      json = kept ? parseKeepingStrings(buf, kept) : JSON.parse(buf.toString('utf8'));
     } catch {
       json = undefined;
     }
