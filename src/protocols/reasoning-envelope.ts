@@ -22,6 +22,17 @@ export function isEnvelope(value: string): boolean {
   return value.startsWith(PREFIX);
 }
 
+/**
+ * The origin an opaque reasoning value proves: our envelope's, or `native()` for a value without
+ * our prefix (the dialect's own). A value with our prefix that does not unpack (cut short, edited)
+ * proves nothing and is unsigned reasoning: as a "native" value it would reach the provider, an
+ * envelope it cannot read.
+ */
+export function originOfOpaque(value: string, native: () => ReasoningOrigin): ReasoningOrigin {
+  if (!isEnvelope(value)) return native();
+  return unpackOrigin(value) ?? { kind: 'unsigned' };
+}
+
 /** The origin inside an envelope, or undefined when the value is not (a valid) one of ours. */
 export function unpackOrigin(value: string): ReasoningOrigin | undefined {
   if (!value.startsWith(PREFIX)) return undefined;

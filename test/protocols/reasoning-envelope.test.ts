@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isEnvelope, packOrigin, unpackOrigin } from '../../src/protocols/reasoning-envelope.js';
+import { isEnvelope, originOfOpaque, packOrigin, unpackOrigin } from '../../src/protocols/reasoning-envelope.js';
 import type { ReasoningOrigin } from '../../src/protocols/hub.js';
 
 describe('reasoning envelope', () => {
@@ -25,6 +25,17 @@ describe('reasoning envelope', () => {
     expect(unpackOrigin('svcp1.!!!not-base64')).toBeUndefined();
     expect(unpackOrigin('svcp1.' + Buffer.from('{"kind":"openai"}').toString('base64url'))).toBeUndefined();
     expect(unpackOrigin('svcp1.' + Buffer.from('{"kind":"mystery"}').toString('base64url'))).toBeUndefined();
+  });
+
+  it('an opaque value proves its envelope\'s origin, the native one without our prefix, and nothing when damaged', () => {
+    const native = (value: string) => () => ({ kind: 'anthropic' as const, signature: value });
+    for (const o of origins) expect(originOfOpaque(packOrigin(o), native('x'))).toEqual(o);
+    expect(originOfOpaque('EqQBCkgIARAB', native('EqQBCkgIARAB'))).toEqual({ kind: 'anthropic', signature: 'EqQBCkgIARAB' });
+    // cut short or edited: never handed to the provider as if it were its own value
+    const cut = packOrigin(origins[0]!).slice(0, 20);
+    for (const damaged of ['svcp1.', 'svcp1.!!!not-base64', cut, 'svcp1.' + Buffer.from('{"kind":"mystery"}').toString('base64url')]) {
+      expect(originOfOpaque(damaged, native(damaged))).toEqual({ kind: 'unsigned' });
+    }
   });
 
   it('never throws on arbitrary strings', () => {

@@ -4,7 +4,7 @@
  * (an Anthropic signature, OpenRouter details, …) so a Responses client can hand it back.
  */
 import type { ReasoningOrigin } from '../hub.js';
-import { packOrigin, unpackOrigin } from '../reasoning-envelope.js';
+import { originOfOpaque, packOrigin } from '../reasoning-envelope.js';
 import { isObject, str } from './json.js';
 
 /** Separates summary parts (and raw reasoning parts) when they become one hub text. */
@@ -17,9 +17,7 @@ export const PART_SEPARATOR = '\n\n';
 export function originOf(id: string | undefined, encryptedContent: unknown): ReasoningOrigin {
   const ec = str(encryptedContent);
   if (ec) {
-    const unpacked = unpackOrigin(ec);
-    if (unpacked) return unpacked;
-    if (id) return { kind: 'openai', id, encryptedContent: ec };
+    return originOfOpaque(ec, () => (id ? { kind: 'openai', id, encryptedContent: ec } : { kind: 'unsigned' }));
   }
   return { kind: 'unsigned' };
 }

@@ -35,4 +35,17 @@ describe('restoreNativeThinking (Messages passthrough after a provider switch)',
     ]);
     expect(JSON.stringify(body)).not.toMatch(/svcp1\.|gpt summary|local/);
   });
+
+  it('drops a damaged envelope rather than passing it to Anthropic as a signature', () => {
+    const cut = packOrigin({ kind: 'anthropic', signature: 'EqQBCkgIARAB' }).slice(0, 12);
+    const body = {
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'kept?', signature: cut }, { type: 'text', text: 'a' }] },
+      ],
+    };
+    expect(restoreNativeThinking(body)).toBe(true);
+    expect(body.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'a' }] });
+    expect(JSON.stringify(body)).not.toContain('svcp1.');
+  });
 });

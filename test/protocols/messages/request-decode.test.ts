@@ -248,8 +248,9 @@ describe('Messages decodeRequest: reasoning and limits', () => {
     expect(req.items.slice(1)).toEqual([
       { type: 'reasoning', text: 'a', origin: { kind: 'anthropic', signature: 'native' } },
       { type: 'reasoning', text: 'b', origin },
-      // Not one of ours after all: kept as the native signature it claims to be.
-      { type: 'reasoning', text: 'c', origin: { kind: 'anthropic', signature: 'svcp1.not-base64-json' } },
+      // Our prefix but damaged: it proves nothing (no provider's base64 signature has a '.'), and
+      // as a native signature it would reach Anthropic, which only rejects it.
+      { type: 'reasoning', text: 'c', origin: { kind: 'unsigned' } },
       { type: 'reasoning', text: 'd', origin: { kind: 'unsigned' } },
       { type: 'reasoning', text: '', origin: { kind: 'anthropic_redacted', data: 'R' } },
       { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'answer' }] },

@@ -159,7 +159,7 @@ export function mutateAt(root: unknown, path: JsonPath, m: Mutation): unknown {
 /**
  * Values that trip up codecs more often than random JSON does. The two `svcp1.` strings look like
  * our reasoning envelope but are damaged ones (no JSON; an `openai` origin without id/content):
- * codecs must take them as native values. They cannot fail a property by chance: the properties
+ * codecs must take them as unsigned reasoning, never as a provider's own value. They cannot fail a property by chance: the properties
  * fed from here assert only clean errors and stream/SSE shape, never a round-trip value an envelope
  * would change, and the codecs are pure, so any failure replays from fast-check's seed.
  */
