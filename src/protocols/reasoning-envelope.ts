@@ -33,6 +33,11 @@ export function originOfOpaque(value: string, native: () => ReasoningOrigin): Re
   return unpackOrigin(value) ?? { kind: 'unsigned' };
 }
 
+/** Origin of a thinking block's `signature` (Messages, or a chat upstream that carries one): our envelope, else Anthropic's own. */
+export function originFromSignature(signature: string): ReasoningOrigin {
+  return originOfOpaque(signature, () => ({ kind: 'anthropic', signature }));
+}
+
 /** The origin inside an envelope, or undefined when the value is not (a valid) one of ours. */
 export function unpackOrigin(value: string): ReasoningOrigin | undefined {
   if (!value.startsWith(PREFIX)) return undefined;

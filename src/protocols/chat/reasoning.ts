@@ -12,7 +12,7 @@
  *   unsigned           → text only
  */
 import type { ReasoningItem, ReasoningOrigin } from '../hub.js';
-import { originOfOpaque } from '../reasoning-envelope.js';
+import { originFromSignature } from '../reasoning-envelope.js';
 import { badRequest } from '../errors.js';
 import { isRecord, str, type Json } from './guards.js';
 
@@ -147,7 +147,7 @@ function groupToItem(group: Json[]): ReasoningItem | undefined {
   if (ownFormat) {
     let signature = '';
     for (const d of group) if (typeof d.signature === 'string' && d.signature) signature = d.signature;
-    if (signature) return { type: 'reasoning', text, origin: originOfOpaque(signature, () => ({ kind: 'anthropic', signature })) };
+    if (signature) return { type: 'reasoning', text, origin: originFromSignature(signature) };
     return text ? { type: 'reasoning', text, origin: { kind: 'unsigned' } } : undefined;
   }
   return { type: 'reasoning', text, origin: { kind: 'openrouter', details: group.map((d) => ({ ...d })) } };
@@ -161,7 +161,7 @@ function fromThinkingBlocks(blocks: Json[]): ReasoningItem[] {
     } else if (b.type === 'thinking') {
       const text = str(b.thinking) ?? '';
       const signature = str(b.signature) ?? '';
-      if (signature) items.push({ type: 'reasoning', text, origin: originOfOpaque(signature, () => ({ kind: 'anthropic', signature })) });
+      if (signature) items.push({ type: 'reasoning', text, origin: originFromSignature(signature) });
       else if (text) items.push({ type: 'reasoning', text, origin: { kind: 'unsigned' } });
     }
   }

@@ -12,7 +12,7 @@ import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
 import { decodeMediaOrText, decodeTextBlock, decodeToolResultContent } from './content-decode.js';
 import { expectArray, expectString, isObject, optBoolean, optString, type JsonObject } from './json.js';
-import { originFromSignature } from './thinking.js';
+import { originFromSignature } from '../reasoning-envelope.js';
 
 interface Block {
   block: JsonObject;

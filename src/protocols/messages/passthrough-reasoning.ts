@@ -7,7 +7,7 @@
  */
 import { isEnvelope } from '../reasoning-envelope.js';
 import { isObject } from './json.js';
-import { originFromSignature } from './thinking.js';
+import { originFromSignature } from '../reasoning-envelope.js';
 
 /** Cheap pre-check on the raw body text, so the common case never parses for this. */
 export function mayHoldEnvelopes(rawBody: string): boolean {

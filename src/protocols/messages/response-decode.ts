@@ -7,7 +7,7 @@ import type { HubResponse, OutputItem, MessageItem } from '../hub.js';
 import { ProtocolError } from '../errors.js';
 import { isObject, stringOr } from './json.js';
 import { hubStopReason, statusForErrorType } from './stop-reason.js';
-import { originFromSignature } from './thinking.js';
+import { originFromSignature } from '../reasoning-envelope.js';
 import { hubUsage, readCounts } from './usage.js';
 
 export function decodeResponse(raw: unknown): HubResponse {

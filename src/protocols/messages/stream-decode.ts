@@ -13,7 +13,7 @@ import { stringTokenValue } from '../json-string-token.js';
 import type { SseEvent } from '../sse.js';
 import { isObject, numberOr, stringOr, type JsonObject } from './json.js';
 import { hubStopReason, statusForErrorType } from './stop-reason.js';
-import { originFromSignature } from './thinking.js';
+import { originFromSignature } from '../reasoning-envelope.js';
 import { hubUsage, mergeCounts, readCounts, type AnthropicCounts } from './usage.js';
 
 type BlockKind = 'text' | 'reasoning' | 'function_call';

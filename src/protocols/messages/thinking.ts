@@ -5,7 +5,7 @@
 import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Effort, ReasoningItem, ReasoningOrigin, ReasoningRequest } from '../hub.js';
 import { badRequest } from '../errors.js';
-import { originOfOpaque, packOrigin } from '../reasoning-envelope.js';
+import { packOrigin } from '../reasoning-envelope.js';
 import { isObject, optNumber, type JsonObject } from './json.js';
 
 const EFFORT_VALUES: ReadonlySet<string> = new Set(['none', 'low', 'medium', 'high', 'xhigh', 'max']);
@@ -101,11 +101,6 @@ export function encodeReasoning(r: ReasoningRequest | undefined): { thinking?: T
       thinking = undefined;
   }
   return { ...(thinking ? { thinking } : {}), ...(effort ? { effort } : {}) };
-}
-
-/** Origin of a thinking block a client or upstream sent: our envelope, else a native signature. */
-export function originFromSignature(signature: string): ReasoningOrigin {
-  return originOfOpaque(signature, () => ({ kind: 'anthropic', signature }));
 }
 
 export type ClientThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };

@@ -16,10 +16,8 @@ export const PART_SEPARATOR = '\n\n';
  */
 export function originOf(id: string | undefined, encryptedContent: unknown): ReasoningOrigin {
   const ec = str(encryptedContent);
-  if (ec) {
-    return originOfOpaque(ec, () => (id ? { kind: 'openai', id, encryptedContent: ec } : { kind: 'unsigned' }));
-  }
-  return { kind: 'unsigned' };
+  if (!ec) return { kind: 'unsigned' };
+  return originOfOpaque(ec, () => (id ? { kind: 'openai', id, encryptedContent: ec } : { kind: 'unsigned' }));
 }
 
 /** Visible text of a reasoning item: its summary parts, else its raw reasoning_text parts. */
