@@ -22,6 +22,18 @@ export function isEnvelope(value: string): boolean {
   return value.startsWith(PREFIX);
 }
 
+/** An envelope as it opens in JSON text: always at the start of a string value. */
+const IN_JSON = Buffer.from(`"${PREFIX}`);
+
+/**
+ * Cheap pre-check on a raw JSON request body: without an envelope opening anywhere in it, none
+ * needs unpacking, and a passthrough body is never walked for one. The leading quote makes the
+ * search jump from quote to quote: 3–26 µs per 300 KB here, against ~100 µs for the bare prefix.
+ */
+export function mayHoldEnvelopes(raw: Buffer | string): boolean {
+  return typeof raw === 'string' ? raw.includes(`"${PREFIX}`) : raw.includes(IN_JSON);
+}
+
 /**
  * The origin an opaque reasoning value proves: our envelope's, or `native()` for a value without
  * our prefix (the dialect's own). A value with our prefix that does not unpack (cut short, edited)

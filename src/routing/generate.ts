@@ -17,6 +17,7 @@ import { shouldFallback } from './fallback.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import { attachToChatBody, attachToHub, dropUnprovenThinking, rememberChatAnswer, rememberOutput, StreamReasoningCollector } from './reasoning-continuity.js';
+import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
 import { redactForLog } from './redact.js';
 import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
@@ -191,6 +192,7 @@ class GenerateRequest {
     const effort = this.effortFor(p.adapter);
     const { dialect, stream } = this;
     const cache = this.x.cache;
+    const envelopes = needsNativeProof(dialect, this.raw);
     const { bytes, result } = editJsonBody(
       this.raw,
       this.freshBody(),
@@ -198,7 +200,11 @@ class GenerateRequest {
       (body) => {
         body.model = upstreamModel;
         if (dialect === 'chat') attachToChatBody(cache, body, p.slug);
-        return p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
+        const restored = envelopes && restoreNativeProof(dialect, body);
+        const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
+        // foreign thinking removed from the turn whose tools are answered: thinking off, not a 400
+        if (restored && dialect === 'messages') dropUnprovenThinking(body);
+        return finalized;
       },
       this.members,
     );

@@ -5,14 +5,8 @@
  * back in native form when they hold Anthropic proof, and removed otherwise. Everything else in
  * the body is left as received, byte-for-byte in meaning (signed native blocks are untouched).
  */
-import { isEnvelope } from '../reasoning-envelope.js';
+import { isEnvelope, originFromSignature } from '../reasoning-envelope.js';
 import { isObject } from './json.js';
-import { originFromSignature } from '../reasoning-envelope.js';
-
-/** Cheap pre-check on the raw body text, so the common case never parses for this. */
-export function mayHoldEnvelopes(rawBody: string): boolean {
-  return rawBody.includes('svcp1.');
-}
 
 /**
  * Rewrite `body.messages` in place. Returns true when something changed (the caller then

@@ -18,3 +18,5 @@ export const responsesCodec: DialectCodec = {
   createStreamDecoder,
   createStreamEncoder,
 };
+
+export { restoreNativeReasoning } from './passthrough-reasoning.js';

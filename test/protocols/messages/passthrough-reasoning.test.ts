@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mayHoldEnvelopes, restoreNativeThinking } from '../../../src/protocols/messages/index.js';
-import { packOrigin } from '../../../src/protocols/reasoning-envelope.js';
+import { restoreNativeThinking } from '../../../src/protocols/messages/index.js';
+import { mayHoldEnvelopes, packOrigin } from '../../../src/protocols/reasoning-envelope.js';
 
 describe('restoreNativeThinking (Messages passthrough after a provider switch)', () => {
   it('leaves a body without envelopes untouched', () => {

@@ -1,0 +1,130 @@
+/**
+ * A client that switches model mid-conversation (Claude Code's /model, a Codex profile change)
+ * sends back reasoning another provider produced. When the new target speaks the client's own
+ * dialect the body is passed through, and our envelopes must still never reach it
+ * (PROTOCOLS.md §7.5): the provider's own proof is restored, anything foreign removed, and with
+ * the proof of a pending tool turn gone, thinking is turned off for that request rather than
+ * earning a 400. The mocks reject any signature or encrypted content they did not issue.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { messagesWeatherTool, responsesWeatherTool } from '../fixtures/e2e-helpers.js';
+import { MODELS, startWorld, type World } from '../fixtures/world.js';
+
+let world: World;
+let openai: OpenAI;
+let ant: Anthropic;
+
+beforeAll(async () => {
+  world = await startWorld();
+  openai = world.daemon.openai();
+  ant = world.daemon.anthropic();
+}, 60_000);
+afterAll(async () => world?.close());
+beforeEach(() => world?.reset());
+
+const THOUGHT = 'The user wants weather; call get_weather for Paris.';
+const paris = { name: 'get_weather', arguments: { city: 'Paris' } };
+const question: Anthropic.MessageParam = { role: 'user', content: 'Weather in Paris?' };
+const thinkingParams = { max_tokens: 8000, thinking: { type: 'enabled' as const, budget_tokens: 4000 }, tools: [messagesWeatherTool] };
+
+function answered(first: Anthropic.Message, result: string): Anthropic.MessageParam[] {
+  const toolUse = first.content.find((b) => b.type === 'tool_use') as Anthropic.ToolUseBlock;
+  return [{ role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: result }] }];
+}
+
+describe('Messages client switching to an Anthropic target (passthrough)', () => {
+  it('from OpenRouter, mid tool loop: its reasoning is removed and thinking is off for the turn', async () => {
+    world.mocks.openrouter.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const first = await ant.messages.create({ ...thinkingParams, model: MODELS.openrouter, messages: [question] });
+    expect((first.content[0] as Anthropic.ThinkingBlock).signature).toMatch(/^svcp1\./);
+
+    const second = await ant.messages.create({ ...thinkingParams, model: MODELS.anthropic, messages: [question, ...answered(first, 'sunny')] });
+    expect(second.content).toEqual([expect.objectContaining({ type: 'text', text: 'Tool said: sunny' })]);
+    const sent = world.mocks.anthropic.lastGeneration().body;
+    expect(JSON.stringify(sent)).not.toContain('svcp1.');
+    expect(sent.thinking, 'the answered tool turn lost its proof: thinking off for this request').toBeUndefined();
+    expect(sent.messages[1].content.map((b: { type: string }) => b.type)).toEqual(['tool_use']);
+    expect(sent.messages[1].content[0].input).toEqual({ city: 'Paris' });
+  });
+
+  it('back from OpenAI: Anthropic’s own thinking stays signed, OpenAI’s is removed, thinking stays on', async () => {
+    const anthropic = world.mocks.anthropic;
+    anthropic.next({ kind: 'turn', turn: { reasoning: { text: 'Anthropic thought.' }, text: 'It is sunny.' } });
+    const first = await ant.messages.create({ ...thinkingParams, model: MODELS.anthropic, messages: [question] });
+    const signed = first.content[0] as Anthropic.ThinkingBlock;
+    expect(signed.signature).toBe(anthropic.lastSignature);
+
+    world.mocks.openai.next({ kind: 'turn', turn: { reasoning: { text: 'OpenAI thought.' }, text: 'Still sunny.' } });
+    const history: Anthropic.MessageParam[] = [question, { role: 'assistant', content: first.content }, { role: 'user', content: 'And tomorrow?' }];
+    const second = await ant.messages.create({ ...thinkingParams, model: MODELS.openai, messages: history });
+    expect((second.content[0] as Anthropic.ThinkingBlock).signature).toMatch(/^svcp1\./);
+
+    await ant.messages.create({ ...thinkingParams, model: MODELS.anthropic, messages: [...history, { role: 'assistant', content: second.content }, { role: 'user', content: 'Thanks!' }] });
+    const sent = anthropic.lastGeneration().body;
+    expect(JSON.stringify(sent)).not.toContain('svcp1.');
+    expect(JSON.stringify(sent)).not.toContain('OpenAI thought.');
+    expect(sent.thinking).toEqual({ type: 'enabled', budget_tokens: 4000 });
+    expect(sent.messages[1].content[0]).toEqual({ type: 'thinking', thinking: 'Anthropic thought.', signature: signed.signature });
+    expect(sent.messages[3].content).toEqual([{ type: 'text', text: 'Still sunny.' }]);
+  });
+
+  it('count_tokens after a switch never sends an envelope either', async () => {
+    world.mocks.openrouter.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const first = await ant.messages.create({ ...thinkingParams, model: MODELS.openrouter, messages: [question] });
+    const res = await ant.messages.countTokens({ model: MODELS.anthropic, tools: [messagesWeatherTool], messages: [question, ...answered(first, 'sunny')] });
+    expect(res.input_tokens).toBeGreaterThan(0);
+    const rec = world.mocks.anthropic.requests.find((r) => r.path === '/v1/messages/count_tokens')!;
+    expect(JSON.stringify(rec.body)).not.toContain('svcp1.');
+    expect(rec.body.messages[1].content.map((b: { type: string }) => b.type)).toEqual(['tool_use']);
+  });
+});
+
+describe('Responses client switching to OpenAI (passthrough)', () => {
+  it('from Anthropic, mid tool loop: the enveloped reasoning item is removed, the call and its output stay', async () => {
+    world.mocks.anthropic.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const params = { reasoning: { effort: 'high' as const }, max_output_tokens: 8000, tools: [responsesWeatherTool] };
+    const first = await openai.responses.create({ ...params, model: MODELS.anthropic, input: 'Weather in Paris?' });
+    const rs = first.output.find((o) => o.type === 'reasoning') as OpenAI.Responses.ResponseReasoningItem;
+    const fc = first.output.find((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
+    expect(rs.encrypted_content).toMatch(/^svcp1\./);
+
+    const second = await openai.responses.create({
+      ...params,
+      model: MODELS.openai,
+      input: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { type: 'reasoning', id: rs.id, summary: rs.summary, encrypted_content: rs.encrypted_content },
+        { type: 'function_call', call_id: fc.call_id, name: fc.name, arguments: fc.arguments },
+        { type: 'function_call_output', call_id: fc.call_id, output: 'sunny' },
+      ],
+    });
+    expect(second.output_text).toBe('Tool said: sunny');
+    const input = world.mocks.openai.lastGeneration().body.input as Array<Record<string, unknown>>;
+    expect(JSON.stringify(input)).not.toContain('svcp1.');
+    expect(input.map((i) => i.type ?? i.role)).toEqual(['user', 'function_call', 'function_call_output']);
+  });
+
+  it('OpenAI’s own reasoning items pass through untouched beside a removed foreign one', async () => {
+    const m = world.mocks.openai;
+    m.next({ kind: 'turn', turn: { reasoning: { text: 'OpenAI thought.' }, text: 'Sunny.' } });
+    const params = { reasoning: { effort: 'high' as const }, max_output_tokens: 8000, include: ['reasoning.encrypted_content' as const], store: false };
+    const first = await openai.responses.create({ ...params, model: MODELS.openai, input: 'Weather in Paris?' });
+    const own = first.output.find((o) => o.type === 'reasoning') as OpenAI.Responses.ResponseReasoningItem;
+    expect(own.encrypted_content).toBe([...m.encrypted].pop());
+
+    world.mocks.anthropic.next({ kind: 'turn', turn: { reasoning: { text: 'Anthropic thought.' }, text: 'Still sunny.' } });
+    const history: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'Weather in Paris?' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { role: 'user', content: 'And tomorrow?' }];
+    const second = await openai.responses.create({ ...params, model: MODELS.anthropic, input: history });
+    const foreign = second.output.find((o) => o.type === 'reasoning') as OpenAI.Responses.ResponseReasoningItem;
+    expect(foreign.encrypted_content).toMatch(/^svcp1\./);
+
+    await openai.responses.create({ ...params, model: MODELS.openai, input: [...history, ...(second.output as OpenAI.Responses.ResponseInputItem[]), { role: 'user', content: 'Thanks!' }] });
+    const input = m.lastGeneration().body.input as Array<Record<string, unknown>>;
+    expect(JSON.stringify(input)).not.toContain('svcp1.');
+    const reasoning = input.filter((i) => i.type === 'reasoning');
+    expect(reasoning).toHaveLength(1);
+    expect(reasoning[0]).toMatchObject({ id: own.id, encrypted_content: own.encrypted_content });
+  });
+});
