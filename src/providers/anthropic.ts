@@ -19,8 +19,6 @@ import {
 import { snapEffort } from './effort.js';
 import type { FinalizeContext, ProviderAdapter } from './types.js';
 
-export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
-
 function isEffort(v: unknown): v is Effort {
   return typeof v === 'string' && (EFFORTS as readonly string[]).includes(v);
 }

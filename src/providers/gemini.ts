@@ -12,8 +12,6 @@ import { sanitizeGeminiSchema } from './gemini-schema.js';
 import { bearerHeaders } from './headers.js';
 import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
 
-export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta/openai';
-
 const GEMINI_REFUSED = ['reasoning', 'thinking', 'output_config', 'cache_control', 'top_k'];
 
 export function stripModelsPrefix(id: string): string {

@@ -118,8 +118,3 @@ export class LocalDetector {
 
 /** The daemon-wide detector shared by the registry and the model catalog. */
 export const defaultLocalDetector = new LocalDetector();
-
-/** Probe Ollama and LM Studio (cached); the servers that answered. */
-export function detectLocalServers(detector: LocalDetector = defaultLocalDetector): Promise<readonly LocalCandidate[]> {
-  return detector.detect();
-}

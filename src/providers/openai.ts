@@ -9,8 +9,6 @@ import { bearerHeaders } from './headers.js';
 import { openaiEffortLevels } from './openai-models.js';
 import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
 
-export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-
 function removeEffort(body: Record<string, unknown>): void {
   const r = body.reasoning;
   if (typeof r !== 'object' || r === null || Array.isArray(r)) return;

@@ -9,8 +9,6 @@ import { lowerEffort } from './effort.js';
 import { bearerHeaders } from './headers.js';
 import type { FinalizeContext, ProviderAdapter } from './types.js';
 
-export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
-
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
   developerToSystem(body);
   delete body.reasoning_effort;

@@ -13,7 +13,7 @@ import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
 import { localAdapter } from './local.js';
 import { openaiAdapter } from './openai.js';
 import { openrouterAdapter } from './openrouter.js';
-import type { ProviderAdapter, ProviderKind, ResolvedProvider } from './types.js';
+import type { ProviderAdapter, ResolvedProvider } from './types.js';
 
 export interface RegistryDeps {
   config(): Config;
@@ -31,17 +31,6 @@ const BUILTIN_ADAPTERS: Readonly<Record<BuiltinProvider, ProviderAdapter>> = {
   openrouter: openrouterAdapter,
   gemini: geminiAdapter,
 };
-
-const ADAPTERS: Readonly<Record<ProviderKind, ProviderAdapter>> = {
-  ...BUILTIN_ADAPTERS,
-  'custom-a': customChatAdapter,
-  'custom-b': customMessagesAdapter,
-  local: localAdapter,
-};
-
-export function adapterFor(kind: ProviderKind): ProviderAdapter {
-  return ADAPTERS[kind];
-}
 
 function isBuiltin(slug: string): slug is BuiltinProvider {
   return (BUILTIN_PROVIDERS as readonly string[]).includes(slug);

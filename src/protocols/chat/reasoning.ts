@@ -23,13 +23,6 @@ export const UNKNOWN_FORMAT = 'unknown';
 /** Separator between the texts of two reasoning blocks in the flat `reasoning_content` string. */
 export const BLOCK_SEPARATOR = '\n\n';
 
-/** The `format` a reasoning_details entry gets for an origin kind. */
-export function detailFormat(kind: ReasoningOrigin['kind'] | undefined): string {
-  if (kind === 'anthropic' || kind === 'anthropic_redacted') return ANTHROPIC_FORMAT;
-  if (kind === 'openai') return OPENAI_FORMAT;
-  return UNKNOWN_FORMAT;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Rendering (hub → Chat client)
 // ---------------------------------------------------------------------------------------------
