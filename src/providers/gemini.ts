@@ -7,6 +7,7 @@
 import { trimBase, joinUrl } from './base-url.js';
 import { developerToSystem, dropOpenAiOnlyParams } from './chat-body.js';
 import { chatUrl } from './chat-url.js';
+import { mayContain } from '../protocols/lazy-json.js';
 import { lowerEffort } from './effort.js';
 import { sanitizeGeminiSchema } from './gemini-schema.js';
 import { bearerHeaders } from './headers.js';
@@ -47,6 +48,18 @@ function sanitizeResponseFormat(body: Record<string, unknown>): void {
   if (js.schema !== undefined) js.schema = sanitizeGeminiSchema(js.schema);
 }
 
+/**
+ * OpenAI's SDKs put `refusal: null` on every assistant message they return, and clients send it
+ * back as history; Gemini's compat layer answers 400 "Value is not a string: null". A null
+ * refusal says nothing, so it goes.
+ */
+function dropNullRefusals(body: Record<string, unknown>): void {
+  if (!mayContain(body, 'messages', 'refusal') || !Array.isArray(body.messages)) return;
+  for (const m of body.messages) {
+    if (isObject(m) && m.role === 'assistant' && m.refusal === null) delete m.refusal;
+  }
+}
+
 /** `reasoning_effort` and thinking_config are mutually exclusive: the level the client chose wins. */
 function dropThinkingConfig(body: Record<string, unknown>): void {
   const extra = body.extra_body;
@@ -62,6 +75,7 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   dropOpenAiOnlyParams(body);
   // Fields other gateways accept on Chat bodies but Gemini's compat layer refuses.
   for (const key of GEMINI_REFUSED) delete body[key];
+  dropNullRefusals(body);
   sanitizeTools(body);
   sanitizeResponseFormat(body);
   if (ctx.effort === undefined) return {};

@@ -9,7 +9,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { messagesWeatherTool, responsesWeatherTool } from '../fixtures/e2e-helpers.js';
+import { chatWeatherTool, messagesWeatherTool, responsesWeatherTool } from '../fixtures/e2e-helpers.js';
 import { MODELS, startWorld, type World } from '../fixtures/world.js';
 
 let world: World;
@@ -126,5 +126,26 @@ describe('Responses client switching to OpenAI (passthrough)', () => {
     const reasoning = input.filter((i) => i.type === 'reasoning');
     expect(reasoning).toHaveLength(1);
     expect(reasoning[0]).toMatchObject({ id: own.id, encrypted_content: own.encrypted_content });
+  });
+});
+
+describe('Chat client switching to Gemini (passthrough)', () => {
+  it('history as the OpenAI SDK returned it (refusal: null) reaches Gemini without the null', async () => {
+    world.mocks.anthropic.next({ kind: 'turn', turn: { toolCalls: [paris] } });
+    const question = { role: 'user' as const, content: 'Weather in Paris?' };
+    const first = await openai.chat.completions.create({ model: MODELS.anthropic, max_completion_tokens: 1000, messages: [question], tools: [chatWeatherTool] });
+    const assistant = first.choices[0]!.message;
+    expect(assistant.refusal).toBeNull();
+    const call = assistant.tool_calls![0]!;
+
+    const second = await openai.chat.completions.create({
+      model: MODELS.gemini,
+      tools: [chatWeatherTool],
+      messages: [question, assistant, { role: 'tool', tool_call_id: call.id, content: 'sunny' }],
+    });
+    expect(second.choices[0]!.message.content).toBe('Tool said: sunny');
+    const sent = world.mocks.gemini.lastGeneration().body.messages as Array<Record<string, unknown>>;
+    expect(sent[1]).not.toHaveProperty('refusal');
+    expect(sent[1]!.tool_calls).toEqual([expect.objectContaining({ id: call.id })]);
   });
 });

@@ -149,6 +149,20 @@ describe('gemini finalizeBody', () => {
     for (const k of ['top_k', 'cache_control', 'reasoning']) expect(body).not.toHaveProperty(k);
   });
 
+  it('drops the null refusal OpenAI SDKs leave on assistant history (Gemini answers 400 to it)', () => {
+    const messages = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      { role: 'assistant', content: 'no', refusal: 'I will not.' },
+    ];
+    const { body } = run(geminiAdapter, { model: 'm', messages }, { model: 'gemini-2.5-flash' });
+    const out = body.messages as Array<Record<string, unknown>>;
+    expect(out[1]).not.toHaveProperty('refusal');
+    expect(out[1]!.tool_calls).toEqual(messages[1]!.tool_calls);
+    expect(out[3]!.refusal).toBe('I will not.');
+  });
+
   it('echoes thought signatures, replays no reasoning, takes audio', () => {
     const opts = geminiAdapter.encodeOptions('gemini-3-pro-preview');
     expect(opts.thoughtSignatures).toBe(true);
