@@ -16,7 +16,7 @@
  * an edit writes them back without serialising them again.
  */
 import { badRequest } from './errors.js';
-import type { TopLevelMember } from './json-members.js';
+import { scanArrayElements, type TopLevelMember } from './json-members.js';
 import { parseKeepingStrings, VerbatimStrings } from './verbatim-strings.js';
 
 type Obj = Record<string, unknown>;
@@ -113,4 +113,36 @@ export function mayContain(body: Obj, key: string, word: string): boolean {
   if (entry === undefined) return true;
   entry.escapes ??= entry.span.includes('\\u');
   return entry.escapes || entry.span.includes(`"${word}"`);
+}
+
+/**
+ * The last element of array member `key` that `accept` takes, or undefined. A member still
+ * unparsed stays so: a scan finds its elements (json-members.ts) and, from the last one back, only
+ * those whose bytes may hold the JSON string `word` are parsed; a check on the latest turn of a long
+ * conversation costs a scan, not a parse of all of it. The element is then a copy: read it only.
+ */
+export function lastElement(body: Obj, key: string, word: string, accept: (element: unknown) => boolean): unknown {
+  const entry = unparsedEntry(body, key);
+  const elements = entry && scanArrayElements(entry.span);
+  if (!entry || !elements) {
+    const value = body[key];
+    if (!Array.isArray(value)) return undefined;
+    for (let i = value.length - 1; i >= 0; i--) if (accept(value[i])) return value[i];
+    return undefined;
+  }
+  entry.escapes ??= entry.span.includes('\\u');
+  const quoted = `"${word}"`;
+  for (let i = elements.length - 1; i >= 0; i--) {
+    const { start, end } = elements[i]!;
+    const bytes = entry.span.subarray(start, end);
+    if (!entry.escapes && !bytes.includes(quoted)) continue;
+    let element: unknown;
+    try {
+      element = JSON.parse(bytes.toString('utf8'));
+    } catch (err) {
+      throw badRequest('invalid_json', `The request body is not valid JSON (in "${key}"): ${(err as Error).message}`);
+    }
+    if (accept(element)) return element;
+  }
+  return undefined;
 }

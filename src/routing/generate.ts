@@ -16,7 +16,15 @@ import { timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
-import { attachToChatBody, attachToHub, dropUnprovenThinking, rememberChatAnswer, rememberOutput, StreamReasoningCollector } from './reasoning-continuity.js';
+import {
+  attachToChatBody,
+  attachToHub,
+  dropUnprovenManualThinking,
+  dropUnprovenThinking,
+  rememberChatAnswer,
+  rememberOutput,
+  StreamReasoningCollector,
+} from './reasoning-continuity.js';
 import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
 import { redactForLog } from './redact.js';
 import { msSince } from './request-log.js';
@@ -202,8 +210,12 @@ class GenerateRequest {
         if (dialect === 'chat') attachToChatBody(cache, body, p.slug);
         const restored = envelopes && restoreNativeProof(dialect, body);
         const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
-        // foreign thinking removed from the turn whose tools are answered: thinking off, not a 400
-        if (restored && dialect === 'messages') dropUnprovenThinking(body);
+        // the turn whose tools are answered lost its foreign thinking, or a model that does not
+        // think wrote it (manual thinking only): thinking off, not a 400
+        if (dialect === 'messages') {
+          if (restored) dropUnprovenThinking(body);
+          else dropUnprovenManualThinking(body);
+        }
         return finalized;
       },
       this.members,

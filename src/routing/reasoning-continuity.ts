@@ -5,7 +5,7 @@
  * request instead of earning a 400 (LiteLLM's strategy).
  */
 import type { FunctionCallItem, HubEvent, Item, OutputItem, ReasoningItem, ReasoningOrigin } from '../protocols/hub.js';
-import { mayContain } from '../protocols/lazy-json.js';
+import { lastElement, mayContain } from '../protocols/lazy-json.js';
 import type { CachedTurn, ReasoningCache } from './reasoning-cache.js';
 
 type Obj = Record<string, unknown>;
@@ -196,32 +196,35 @@ function chatThoughtSignature(tc: Obj): string | undefined {
  * Anthropic rejects a request with thinking on whose latest assistant tool-use turn does not
  * start with its thinking block. When the proof is gone (client dropped it, nothing cached),
  * turn thinking off for this request and remove leftover thinking blocks, which a request with
- * thinking off may not carry either. Returns true when it did so.
+ * thinking off may not carry either. Returns true when it did so. Only the latest assistant turn
+ * is read until then (a scan, when the conversation is still unparsed).
  */
 export function dropUnprovenThinking(body: Obj): boolean {
   const thinking = body.thinking;
   if (!isObj(thinking) || (thinking.type !== 'enabled' && thinking.type !== 'adaptive')) return false;
-  const messages = body.messages;
-  if (!Array.isArray(messages)) return false;
-  let last: Obj | undefined;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (isObj(m) && m.role === 'assistant') {
-      last = m;
-      break;
-    }
-  }
-  if (!last || !Array.isArray(last.content)) return false;
+  const last = lastElement(body, 'messages', 'assistant', (m) => isObj(m) && m.role === 'assistant');
+  if (!isObj(last) || !Array.isArray(last.content)) return false;
   const blocks = last.content as unknown[];
   if (!blocks.some((b) => isObj(b) && b.type === 'tool_use')) return false;
   const first = blocks[0];
   if (isObj(first) && (first.type === 'thinking' || first.type === 'redacted_thinking')) return false;
 
   delete body.thinking;
+  const messages = body.messages as unknown[];
   for (const m of messages) {
     if (!isObj(m) || m.role !== 'assistant' || !Array.isArray(m.content)) continue;
     const kept = (m.content as unknown[]).filter((b) => !(isObj(b) && (b.type === 'thinking' || b.type === 'redacted_thinking')));
     if (kept.length > 0) m.content = kept;
   }
   return true;
+}
+
+/**
+ * The same for a passthrough Messages body whose thinking blocks are all the client's own, where
+ * only manual thinking (`enabled`) is sure to have opened each of Claude's turns with one: a
+ * tool-use turn without it came from a model that did not think (a switch from Gemini, say). With
+ * adaptive thinking Claude may skip it, and such a turn goes back as it came.
+ */
+export function dropUnprovenManualThinking(body: Obj): boolean {
+  return isObj(body.thinking) && body.thinking.type === 'enabled' && dropUnprovenThinking(body);
 }

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/protocols/errors.js';
-import { scanTopLevelMembers } from '../../src/protocols/json-members.js';
-import { LAZY_MEMBER_BYTES, lazyJsonBody, mayContain, unparsedMember } from '../../src/protocols/lazy-json.js';
+import { scanArrayElements, scanTopLevelMembers } from '../../src/protocols/json-members.js';
+import { LAZY_MEMBER_BYTES, lastElement, lazyJsonBody, mayContain, unparsedMember } from '../../src/protocols/lazy-json.js';
 
 const FILLER = 'The function reads the configuration and writes it atomically. ';
 const long = (n: number) => FILLER.repeat(Math.ceil(n / FILLER.length)).slice(0, n);
@@ -121,5 +121,55 @@ describe('mayContain', () => {
   it('a body parsed whole, or a member absent: true', () => {
     expect(mayContain({ messages: [] }, 'messages', 'x')).toBe(true);
     expect(mayContain(lazy(JSON.stringify(conversation())), 'input', 'x')).toBe(true);
+  });
+});
+
+describe('scanArrayElements', () => {
+  it('agrees with JSON.parse on arbitrary arrays, whitespace included (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 8 }), fc.constantFrom(undefined, 2), (arr, indent) => {
+        const raw = Buffer.from(JSON.stringify(arr, null, indent));
+        const spans = scanArrayElements(raw)!;
+        expect(spans.map(({ start, end }) => JSON.parse(raw.toString('utf8', start, end)) as unknown)).toEqual(JSON.parse(raw.toString()));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('is undefined for anything but an array', () => {
+    expect(scanArrayElements(Buffer.from('{"a":[1]}'))).toBeUndefined();
+    expect(scanArrayElements(Buffer.from('"[1]"'))).toBeUndefined();
+    expect(scanArrayElements(Buffer.from(' [ ] '))).toEqual([]);
+  });
+});
+
+describe('lastElement', () => {
+  const isAssistant = (m: unknown) => (m as { role?: string }).role === 'assistant';
+  const turns = [
+    { role: 'user', content: long(LAZY_MEMBER_BYTES) },
+    { role: 'assistant', content: 'first' },
+    { role: 'user', content: 'mentions "assistant" in passing' },
+    { role: 'assistant', content: 'second' },
+    { role: 'user', content: long(LAZY_MEMBER_BYTES) },
+  ];
+
+  it('finds the last element it accepts, leaving an unparsed member unparsed', () => {
+    const body = lazy(JSON.stringify(conversation({ messages: turns })));
+    expect(lastElement(body, 'messages', 'assistant', isAssistant)).toEqual({ role: 'assistant', content: 'second' });
+    expect(unparsedMember(body, 'messages')).toBeDefined();
+    expect(lastElement(body, 'messages', 'tool', isAssistant)).toBeUndefined(); // no element holds "tool"
+  });
+
+  it('reads a parsed member, or a body parsed whole, the same way', () => {
+    const body = lazy(JSON.stringify(conversation({ messages: turns })));
+    void body.messages;
+    expect(lastElement(body, 'messages', 'assistant', isAssistant)).toBe((body.messages as unknown[])[3]);
+    expect(lastElement({ messages: turns }, 'messages', 'assistant', isAssistant)).toBe(turns[3]);
+    expect(lastElement({ messages: 'x' }, 'messages', 'assistant', isAssistant)).toBeUndefined();
+  });
+
+  it('a \\u escape in the member could spell the word: every element is looked at', () => {
+    const raw = JSON.stringify(conversation({ messages: turns })).replace('"role":"assistant","content":"second"', '"role":"\\u0061ssistant","content":"second"');
+    expect(lastElement(lazy(raw), 'messages', 'assistant', isAssistant)).toEqual({ role: 'assistant', content: 'second' });
   });
 });

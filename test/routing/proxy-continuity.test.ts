@@ -62,6 +62,35 @@ describe('Anthropic thinking through a Chat client that drops reasoning fields',
   });
 });
 
+describe('a Messages client back on Anthropic after a model that did not think (passthrough)', () => {
+  const tools = [{ name: 'get_weather', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] } }];
+  // the turn a converted answer from Gemini gives a Messages client: a tool call, no thinking
+  const history = (earlier = 'weather?'): Anthropic.MessageParam[] => [
+    { role: 'user', content: earlier },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'function-call-1', name: 'get_weather', input: { city: 'Paris' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'function-call-1', content: 'sunny' }] },
+  ];
+
+  it.each([['small', 'weather?'], ['large (read lazily)', `weather? ${'x'.repeat(24 * 1024)}`]])(
+    'manual thinking: turned off for that request instead of a 400 (%s body)',
+    async (_size, earlier) => {
+      const client = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+      const r = await client.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 8000, thinking: { type: 'enabled', budget_tokens: 4000 }, tools, messages: history(earlier) });
+      expect(r.content.find((b) => b.type === 'text')).toMatchObject({ text: 'Tool said: sunny' });
+      const sent = h.mocks.anthropic.lastGeneration().body;
+      expect(sent.thinking).toBeUndefined();
+      expect(sent.messages).toEqual(history(earlier));
+    },
+  );
+
+  it('adaptive thinking: the turn goes back as it came (Claude itself may skip thinking there)', async () => {
+    h.mocks.anthropic.strict = false;
+    const client = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+    await client.messages.create({ model: 'anthropic/claude-sonnet-4-6', max_tokens: 8000, thinking: { type: 'adaptive' }, tools, messages: history() });
+    expect(h.mocks.anthropic.lastGeneration().body.thinking).toEqual({ type: 'adaptive' });
+  });
+});
+
 describe('Gemini thought signatures', () => {
   it('round-trip through a Messages client (which has no field for them)', async () => {
     const client = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });

@@ -3,12 +3,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { configSchema, CONFIG_VERSION } from '../../src/config/schema.js';
 import type { HubEvent, HubRequest, HubResponse } from '../../src/protocols/hub.js';
+import { scanTopLevelMembers } from '../../src/protocols/json-members.js';
+import { LAZY_MEMBER_BYTES, lazyJsonBody, unparsedMember } from '../../src/protocols/lazy-json.js';
 import type { ProviderAdapter } from '../../src/providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort } from '../../src/routing/effort.js';
 import { shouldFallback } from '../../src/routing/fallback.js';
 import { policyRefusal, readFeatures } from '../../src/routing/policy.js';
 import { ReasoningCache } from '../../src/routing/reasoning-cache.js';
-import { attachToHub, dropUnprovenThinking, rememberOutput } from '../../src/routing/reasoning-continuity.js';
+import { attachToHub, dropUnprovenManualThinking, dropUnprovenThinking, rememberOutput } from '../../src/routing/reasoning-continuity.js';
 import { redactSecret } from '../../src/routing/redact.js';
 import { resolveTargets, splitModelId } from '../../src/routing/targets.js';
 import { restoreEventToolName, restoreResponseToolNames, safeToolName, shortenToolNames } from '../../src/routing/tool-names.js';
@@ -310,5 +312,31 @@ describe('reasoning cache and continuity', () => {
     expect(JSON.stringify(body.messages)).not.toContain('"thinking"');
     const ok = { thinking: { type: 'adaptive' }, messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: '', signature: 's' }, { type: 'tool_use' }] }] };
     expect(dropUnprovenThinking(ok)).toBe(false);
+  });
+
+  it('in passthrough, only manual thinking is sure to open each of Claude’s turns: adaptive turns go back as they came', () => {
+    const toolTurn = () => [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'r' }] },
+    ];
+    const manual: Record<string, unknown> = { thinking: { type: 'enabled', budget_tokens: 2048 }, messages: toolTurn() };
+    expect(dropUnprovenManualThinking(manual)).toBe(true);
+    expect(manual.thinking).toBeUndefined();
+    const adaptive: Record<string, unknown> = { thinking: { type: 'adaptive' }, messages: toolTurn() };
+    expect(dropUnprovenManualThinking(adaptive)).toBe(false);
+    expect(adaptive.thinking).toEqual({ type: 'adaptive' });
+  });
+
+  it('reads only the latest assistant turn of a conversation still unparsed', () => {
+    const messages = [
+      { role: 'user', content: 'x'.repeat(LAZY_MEMBER_BYTES) },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature: 's' }, { type: 'tool_use', id: 't1', name: 'f', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'r' }] },
+    ];
+    const raw = Buffer.from(JSON.stringify({ model: 'm', thinking: { type: 'enabled', budget_tokens: 2048 }, messages }));
+    const body = lazyJsonBody(raw, scanTopLevelMembers(raw)!);
+    expect(dropUnprovenManualThinking(body)).toBe(false);
+    expect(unparsedMember(body, 'messages'), 'the conversation was not parsed').toBeDefined();
   });
 });
