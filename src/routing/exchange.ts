@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { ClientAbort } from './client-abort.js';
+import type { ProofIssuers } from './proof-issuers.js';
 import type { ProxyDeps, ProxyRoute } from './proxy-handler.js';
 import type { ReasoningCache } from './reasoning-cache.js';
 import type { RequestRecord } from './request-log.js';
@@ -19,6 +20,8 @@ export interface Exchange {
   /** Aborted when the client's response closes before it finished. */
   abort: ClientAbort;
   cache: ReasoningCache;
+  /** Which custom Messages endpoint issued a thinking signature (proof-issuers.ts). */
+  issuers: ProofIssuers;
 }
 
 /** Upstream timeouts from the settings. */

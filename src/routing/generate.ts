@@ -26,13 +26,14 @@ import {
   StreamReasoningCollector,
 } from './reasoning-continuity.js';
 import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
+import { dropForeignThinking, recordMessagesAnswer, recordOrigin, remembersSignatures, withoutForeignProof } from './proof-issuers.js';
 import { redactForLog } from './redact.js';
 import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
 import { sendError, sendJson } from './respond.js';
 import type { UpstreamResponse } from './services.js';
 import { bodyErrorCode, ConvertedRelay, PassthroughRelay, type StreamOutcome } from './stream-relay.js';
-import { StreamTap } from './stream-tap.js';
+import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureScan } from './stream-tap.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
@@ -199,7 +200,7 @@ class GenerateRequest {
     const upstreamModel = p.adapter.normaliseModelId(model);
     const effort = this.effortFor(p.adapter);
     const { dialect, stream } = this;
-    const cache = this.x.cache;
+    const { cache, issuers } = this.x;
     const envelopes = needsNativeProof(dialect, this.raw);
     const { bytes, result } = editJsonBody(
       this.raw,
@@ -208,7 +209,8 @@ class GenerateRequest {
       (body) => {
         body.model = upstreamModel;
         if (dialect === 'chat') attachToChatBody(cache, body, p.slug);
-        const restored = envelopes && restoreNativeProof(dialect, body);
+        let restored = envelopes && restoreNativeProof(dialect, body);
+        if (dialect === 'messages') restored = dropForeignThinking(body, issuers, p.slug) || restored;
         const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
         // think wrote it (manual thinking only): thinking off, not a 400
@@ -228,7 +230,9 @@ class GenerateRequest {
   private buildConverted(p: ResolvedProvider, model: string, hub: HubRequest): Built {
     const upstreamModel = p.adapter.normaliseModelId(model);
     const effort = this.effortFor(p.adapter);
-    const forTarget: HubRequest = { ...hub, model: upstreamModel, items: attachToHub(this.x.cache, hub.items, p.slug, this.dialect === 'chat') };
+    let items = attachToHub(this.x.cache, hub.items, p.slug, this.dialect === 'chat');
+    if (p.adapter.dialect === 'messages') items = withoutForeignProof(items, this.x.issuers, p.slug);
+    const forTarget: HubRequest = { ...hub, model: upstreamModel, items };
     if (effort !== undefined) forTarget.reasoning = { ...hub.reasoning, effort };
     const body = this.x.services.codecs[p.adapter.dialect].encodeRequest(forTarget, p.adapter.encodeOptions(upstreamModel));
     body.model = upstreamModel;
@@ -298,12 +302,17 @@ class GenerateRequest {
     const { x, dialect } = this;
     const options = { res: x.res, body: up.body, record: x.record, abort: x.abort, slug: p.slug, credential: p.credential, clientDialect: dialect };
     if (built.passthrough) {
-      const cache = x.cache;
+      const { cache, issuers } = x;
       const slug = p.slug;
-      // only upstreams that put thought signatures on tool calls are scanned for them
-      const signatures = dialect === 'chat' && p.adapter.encodeOptions(built.upstreamModel).thoughtSignatures === true;
-      const sink = signatures ? (callId: string, signature: string) => cache.set(callId, { slug, thoughtSignature: signature }) : undefined;
-      return new PassthroughRelay(options, new StreamTap(dialect, sink)).run();
+      // only upstreams that put thought signatures on tool calls are scanned for them, and only
+      // custom Messages endpoints for their thinking signatures
+      let scan: SignatureScan | undefined;
+      if (dialect === 'chat' && p.adapter.encodeOptions(built.upstreamModel).thoughtSignatures === true) {
+        scan = thoughtSignatureScan((callId, signature) => cache.set(callId, { slug, thoughtSignature: signature }));
+      } else if (remembersSignatures(p.adapter)) {
+        scan = thinkingSignatureScan((signature) => issuers.record(signature, slug));
+      }
+      return new PassthroughRelay(options, new StreamTap(dialect, scan)).run();
     }
     const codecs = x.services.codecs;
     const ctx = dialect === 'chat' ? { model: `${p.slug}/${built.upstreamModel}`, includeUsage: this.includeUsage } : { model: `${p.slug}/${built.upstreamModel}` };
@@ -311,7 +320,7 @@ class GenerateRequest {
       decoder: codecs[p.adapter.dialect].createStreamDecoder(),
       encoder: codecs[dialect].createStreamEncoder(ctx),
       toolNames: built.toolNames,
-      collector: new StreamReasoningCollector(x.cache, p.slug, dialect === 'chat'),
+      collector: new StreamReasoningCollector(x.cache, p.slug, dialect === 'chat', remembersSignatures(p.adapter) ? x.issuers : undefined),
     }).run();
   }
 
@@ -364,6 +373,7 @@ class GenerateRequest {
       answered = typeof client.model === 'string' && client.model !== '' ? p.adapter.normaliseModelId(client.model) : built.upstreamModel;
       usage = readResponseUsage(client, dialect);
       if (dialect === 'chat') rememberChatAnswer(x.cache, p.slug, client);
+      else if (remembersSignatures(p.adapter)) recordMessagesAnswer(x.issuers, p.slug, client);
       // only `model` changes: a large answer keeps its other bytes instead of being re-serialised
       const model = `${p.slug}/${answered}`;
       bytes = editJsonBody(buf, client, () => JSON.parse(buf.toString('utf8')) as Obj, (body) => void (body.model = model)).bytes;
@@ -378,6 +388,7 @@ class GenerateRequest {
       if (built.toolNames) restoreResponseToolNames(hubRes, built.toolNames);
       // reasoning only for Chat clients (the others carry it themselves); thought signatures for all
       rememberOutput(x.cache, p.slug, hubRes.output, dialect === 'chat');
+      if (remembersSignatures(p.adapter)) for (const item of hubRes.output) if (item.type === 'reasoning') recordOrigin(x.issuers, p.slug, item.origin);
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;
       client = x.services.codecs[dialect].encodeResponse(hubRes, dialect === 'chat' ? { model, includeUsage: this.includeUsage } : { model });

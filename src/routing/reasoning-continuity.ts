@@ -6,6 +6,7 @@
  */
 import type { FunctionCallItem, HubEvent, Item, OutputItem, ReasoningItem, ReasoningOrigin } from '../protocols/hub.js';
 import { lastElement, mayContain } from '../protocols/lazy-json.js';
+import { recordOrigin, type ProofIssuers } from './proof-issuers.js';
 import type { CachedTurn, ReasoningCache } from './reasoning-cache.js';
 
 type Obj = Record<string, unknown>;
@@ -43,14 +44,17 @@ export class StreamReasoningCollector {
   private readonly cache: ReasoningCache;
   private readonly slug: string;
   private readonly withReasoning: boolean;
+  private readonly issuers: ProofIssuers | undefined;
   private readonly open = new Map<number, { text: string; origin?: ReasoningOrigin }>();
   private readonly reasoning: ReasoningItem[] = [];
   private readonly calls: Array<{ callId: string; thoughtSignature?: string }> = [];
 
-  constructor(cache: ReasoningCache, slug: string, withReasoning: boolean) {
+  /** `issuers`: where the upstream's thinking signatures are remembered (custom Messages endpoints). */
+  constructor(cache: ReasoningCache, slug: string, withReasoning: boolean, issuers?: ProofIssuers) {
     this.cache = cache;
     this.slug = slug;
     this.withReasoning = withReasoning;
+    this.issuers = issuers;
   }
 
   onEvent(ev: HubEvent): void {
@@ -68,6 +72,7 @@ export class StreamReasoningCollector {
         break;
       }
       case 'reasoning_origin': {
+        if (this.issuers) recordOrigin(this.issuers, this.slug, ev.origin);
         const r = this.open.get(ev.index);
         if (r) r.origin = ev.origin;
         break;

@@ -1,15 +1,16 @@
 /**
  * A light reader beside a passthrough stream: the bytes go to the client untouched, and this
  * picks out only what the log needs — usage, an upstream error event, whether the stream ended
- * with its terminal event — plus Gemini thought signatures for the reasoning cache.
+ * with its terminal event — plus signatures: Gemini's thought signatures for the reasoning cache,
+ * a custom Messages endpoint's thinking signatures for proof-issuers.ts.
  *
  * It never splits the stream into events. What it needs sits at the two ends of a stream: the
  * first event (Messages `message_start` carries input usage; an error there still allows a
  * fallback) and the last few events (final usage, error events, the terminal event). So per
  * chunk it only keeps references to the latest chunks; the head is parsed once, and the tail
  * once, when the stream ends. Only streams that may carry thought signatures are scanned
- * chunk by chunk (a byte loop looking for `"thought_signature"`, parsing only the lines that
- * hold it).
+ * chunk by chunk (a byte loop looking for `"thought_signature"` or `"signature_delta"`, parsing
+ * only the lines that hold it).
  */
 import type { Dialect } from '../protocols/hub.js';
 import type { LogUsage } from '../log/entry.js';
@@ -18,7 +19,6 @@ import { mergeUsage, readEventUsage, readUsageObject } from './usage.js';
 
 const LF = 0x0a;
 const QUOTE = 0x22;
-const SIGNATURE = Buffer.from('"thought_signature"');
 /** Bytes kept from the end of the stream: the last events live there. */
 const TAIL = 16 * 1024;
 /** Data lines read from the end (usage chunk, message_delta, completed, error, [DONE] …). */
@@ -37,6 +37,28 @@ const TERMINAL_TYPES: Readonly<Record<Dialect, readonly string[]>> = {
 
 export type SignatureSink = (callId: string, signature: string) => void;
 
+/** What a stream is scanned for, chunk by chunk: lines holding `needle`, each event read by `read`. */
+export interface SignatureScan {
+  needle: Buffer;
+  read(event: Record<string, unknown>): void;
+}
+
+/** Gemini thought signatures on Chat tool calls: `tool_calls[i].extra_content.google.thought_signature`. */
+export function thoughtSignatureScan(sink: SignatureSink): SignatureScan {
+  return { needle: Buffer.from('"thought_signature"'), read: (event) => readThoughtSignatures(event, sink) };
+}
+
+/** Thinking signatures of a Messages stream: `signature_delta` events. */
+export function thinkingSignatureScan(sink: (signature: string) => void): SignatureScan {
+  return {
+    needle: Buffer.from('"signature_delta"'),
+    read: (event) => {
+      const delta = event.delta as Record<string, unknown> | undefined;
+      if (event.type === 'content_block_delta' && delta?.type === 'signature_delta' && typeof delta.signature === 'string') sink(delta.signature);
+    },
+  };
+}
+
 export class StreamTap {
   usage: LogUsage | undefined;
   /** The upstream error event the stream ended with (or opened with). */
@@ -45,7 +67,7 @@ export class StreamTap {
   opening: ParsedError | undefined;
 
   private readonly dialect: Dialect;
-  private readonly onSignature: SignatureSink | undefined;
+  private readonly scan: SignatureScan | undefined;
   /** The latest chunks, by reference, covering at least TAIL bytes. */
   private readonly recent: Buffer[] = [];
   private recentBytes = 0;
@@ -59,9 +81,9 @@ export class StreamTap {
   private lineBytes = 0;
   private lineWanted = false;
 
-  constructor(dialect: Dialect, onSignature?: SignatureSink) {
+  constructor(dialect: Dialect, scan?: SignatureScan) {
     this.dialect = dialect;
-    this.onSignature = onSignature;
+    this.scan = scan;
   }
 
   push(chunk: Buffer): void {
@@ -72,7 +94,7 @@ export class StreamTap {
       this.dropped = true;
     }
     if (this.head) this.readHead(chunk);
-    if (this.onSignature) this.scanSignatures(chunk);
+    if (this.scan) this.scanSignatures(chunk, this.scan.needle);
   }
 
   /**
@@ -216,14 +238,14 @@ export class StreamTap {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Gemini thought signatures, mid-stream
+  // signatures, mid-stream
 
-  private scanSignatures(chunk: Buffer): void {
+  private scanSignatures(chunk: Buffer, needle: Buffer): void {
     let pos = 0;
     if (this.lineParts.length > 0) {
       const firstLf = chunk.indexOf(LF);
       const segEnd = firstLf === -1 ? chunk.length : firstLf;
-      const wanted = this.lineWanted || nextSignature(chunk, 0, segEnd) !== -1;
+      const wanted = this.lineWanted || nextSignature(chunk, 0, segEnd, needle) !== -1;
       if (firstLf === -1) {
         this.lineWanted = wanted;
         this.keepLinePart(chunk);
@@ -238,7 +260,7 @@ export class StreamTap {
     }
     const tailStart = chunk.lastIndexOf(LF) + 1;
     let tailWanted = false;
-    let hit = nextSignature(chunk, pos, chunk.length);
+    let hit = nextSignature(chunk, pos, chunk.length, needle);
     while (hit !== -1) {
       if (hit >= tailStart) {
         tailWanted = true;
@@ -247,7 +269,7 @@ export class StreamTap {
       const lineStart = Math.max(pos, chunk.lastIndexOf(LF, hit) + 1);
       const lineEnd = chunk.indexOf(LF, hit);
       this.inspectSignatureLine(chunk.subarray(lineStart, lineEnd));
-      hit = nextSignature(chunk, lineEnd + 1, chunk.length);
+      hit = nextSignature(chunk, lineEnd + 1, chunk.length, needle);
     }
     if (tailStart < chunk.length) {
       this.lineWanted = tailWanted;
@@ -261,7 +283,7 @@ export class StreamTap {
     if (line[start] === 0x20) start++;
     try {
       const event = JSON.parse(line.toString('utf8', start)) as unknown;
-      if (typeof event === 'object' && event !== null) readSignatures(event as Record<string, unknown>, this.onSignature!);
+      if (typeof event === 'object' && event !== null) this.scan!.read(event as Record<string, unknown>);
     } catch {
       // not JSON: nothing to read
     }
@@ -322,24 +344,25 @@ function objectEnd(buf: Buffer, open: number): number {
 }
 
 /**
- * Offset of the next `"thought_signature"` in [from, to) — or of a partial one cut by the end of
- * the chunk — else -1. A byte loop: Buffer#indexOf with a multi-byte needle costs ~1 µs a call.
+ * Offset of the next `needle` (a quoted JSON key or value) in [from, to) — or of a partial one cut
+ * by the end of the chunk — else -1. A byte loop: Buffer#indexOf with a multi-byte needle costs
+ * ~1 µs a call.
  */
-function nextSignature(buf: Buffer, from: number, to: number): number {
-  const len = SIGNATURE.length;
+function nextSignature(buf: Buffer, from: number, to: number, needle: Buffer): number {
+  const len = needle.length;
+  const second = needle[1];
   for (let i = from; i < to; i++) {
     if (buf[i] !== QUOTE) continue;
     if (i + 1 === to) return i;
-    if (buf[i + 1] !== 0x74) continue;
+    if (buf[i + 1] !== second) continue;
     let k = 2;
-    while (k < len && i + k < to && buf[i + k] === SIGNATURE[k]) k++;
+    while (k < len && i + k < to && buf[i + k] === needle[k]) k++;
     if (k === len || i + k >= to) return i;
   }
   return -1;
 }
 
-/** Gemini thought signatures on Chat tool calls: `tool_calls[i].extra_content.google.thought_signature`. */
-function readSignatures(event: Record<string, unknown>, sink: SignatureSink): void {
+function readThoughtSignatures(event: Record<string, unknown>, sink: SignatureSink): void {
   const choices = event.choices;
   if (!Array.isArray(choices)) return;
   for (const choice of choices) {

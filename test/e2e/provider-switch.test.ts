@@ -9,7 +9,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chatWeatherTool, messagesWeatherTool, responsesWeatherTool } from '../fixtures/e2e-helpers.js';
+import { assembleChatMessage, chatWeatherTool, collect, messagesWeatherTool, responsesWeatherTool } from '../fixtures/e2e-helpers.js';
 import { MODELS, startWorld, type World } from '../fixtures/world.js';
 
 let world: World;
@@ -147,5 +147,45 @@ describe('Chat client switching to Gemini (passthrough)', () => {
     const sent = world.mocks.gemini.lastGeneration().body.messages as Array<Record<string, unknown>>;
     expect(sent[1]).not.toHaveProperty('refusal');
     expect(sent[1]!.tool_calls).toEqual([expect.objectContaining({ id: call.id })]);
+  });
+});
+
+describe('a custom Messages endpoint’s signatures never reach another provider (streamed turns)', () => {
+  it('Messages client: streamed from custom-b (passthrough), then Anthropic: its thinking removed, thinking off for the tool turn', async () => {
+    world.mocks.customB.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris], stream: { chunk: 7 } } });
+    const first = await ant.messages.stream({ ...thinkingParams, model: MODELS.customB, messages: [question] }).finalMessage();
+    const glmSignature = (first.content[0] as Anthropic.ThinkingBlock).signature;
+    expect(glmSignature).toBe(world.mocks.customB.lastSignature);
+
+    const second = await ant.messages.create({ ...thinkingParams, model: MODELS.anthropic, messages: [question, ...answered(first, 'sunny')] });
+    expect(second.content).toEqual([expect.objectContaining({ type: 'text', text: 'Tool said: sunny' })]);
+    const sent = world.mocks.anthropic.lastGeneration();
+    expect(sent.raw.toString('utf8')).not.toContain(glmSignature);
+    expect(sent.body.thinking).toBeUndefined();
+
+    // back to the endpoint that issued it: the signature goes with it
+    await ant.messages.create({ ...thinkingParams, model: MODELS.customB, messages: [question, ...answered(first, 'sunny')] });
+    expect(world.mocks.customB.lastGeneration().body.messages[1].content[0]).toMatchObject({ type: 'thinking', signature: glmSignature });
+  });
+
+  it('Chat client: streamed from custom-b (converted), then Anthropic (converted): the signature stays behind', async () => {
+    world.mocks.customB.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris], stream: { chunk: 5 } } });
+    const q = { role: 'user' as const, content: 'Weather in Paris?' };
+    const params = { reasoning_effort: 'high' as const, max_completion_tokens: 8000, tools: [chatWeatherTool] };
+    const chunks = await collect(await openai.chat.completions.create({ ...params, model: MODELS.customB, messages: [q], stream: true }));
+    const message = assembleChatMessage(chunks);
+    const glmSignature = world.mocks.customB.lastSignature!;
+    expect(JSON.stringify(message)).toContain(glmSignature);
+    const call = (message.tool_calls as Array<{ id: string }>)[0]!;
+
+    const second = await openai.chat.completions.create({
+      ...params,
+      model: MODELS.anthropic,
+      messages: [q, message as unknown as OpenAI.Chat.ChatCompletionAssistantMessageParam, { role: 'tool', tool_call_id: call.id, content: 'sunny' }],
+    });
+    expect(second.choices[0]!.message.content).toBe('Tool said: sunny');
+    const sent = world.mocks.anthropic.lastGeneration();
+    expect(sent.raw.toString('utf8')).not.toContain(glmSignature);
+    expect(sent.body.thinking).toBeUndefined();
   });
 });

@@ -166,9 +166,10 @@ const CONVERSE: Record<Client, (a: Kind, b: Kind) => Promise<string | null>> = {
  * takes back only proof it issued, while the proxy knows what a proof is (an Anthropic-format
  * signature), not who issued it. Anthropic documents signatures as valid across its own platforms
  * (API, Bedrock, Vertex), so a custom-b gateway to Claude, or OpenRouter serving Claude, may well
- * accept Anthropic's and the reverse; a custom-b model that is not Claude (glm-4.6 here) signs in a
- * way Anthropic rejects (anomalyco/opencode#6418). Settling it needs the issuer recorded with the
- * proof, which Messages passthrough cannot do for a client's native signature.
+ * accept Anthropic's. The other way is settled: a custom-b model that is not Claude (glm-4.6 here)
+ * signs in a way Anthropic rejects (anomalyco/opencode#6418), so the daemon remembers which custom
+ * endpoint issued each signature it relayed and sends it nowhere else (proof-issuers.ts); Anthropic's
+ * own are not remembered, so where they may go stays the open question.
  */
 const LEFT_OUT: Record<Client, Array<[Kind, Kind]>> = {
   chat: [
@@ -181,16 +182,9 @@ const LEFT_OUT: Record<Client, Array<[Kind, Kind]>> = {
     ['openrouter', 'anthropic'],
     ['openrouter', 'customB'],
     ['anthropic', 'customB'],
-    ['customB', 'anthropic'],
   ],
-  responses: [
-    ['anthropic', 'customB'],
-    ['customB', 'anthropic'],
-  ],
-  messages: [
-    ['anthropic', 'customB'],
-    ['customB', 'anthropic'],
-  ],
+  responses: [['anthropic', 'customB']],
+  messages: [['anthropic', 'customB']],
 };
 
 /** Kinds whose reasoning is plain text: nothing to prove, but the text goes back in `reasoning`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StreamTap } from '../../src/routing/stream-tap.js';
+import { StreamTap, thinkingSignatureScan, thoughtSignatureScan } from '../../src/routing/stream-tap.js';
 
 const chatStream = [
   ...Array.from({ length: 200 }, (_, i) => `data: {"id":"c","choices":[{"index":0,"delta":{"content":"tok${i} \\"usage\\": {"}}],"usage":null}\n\n`),
@@ -112,8 +112,25 @@ describe('StreamTap', () => {
     const text = first + call + filler.repeat(80) + 'data: [DONE]\n\n';
     for (let i = 1; i < first.length + call.length + 5; i++) {
       const seen = new Map<string, string>();
-      feed(new StreamTap('chat', (id, sig) => seen.set(id, sig)), text, [i]);
+      feed(new StreamTap('chat', thoughtSignatureScan((id, sig) => seen.set(id, sig))), text, [i]);
       expect([...seen], `cut ${i}`).toEqual([['call_1', 'CiQBsig']]);
+    }
+  });
+
+  it('hands a Messages stream\'s thinking signatures to the sink, wherever the stream is cut', () => {
+    const start = 'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":3}}}\n\n';
+    const block = 'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}\n\n';
+    const thought = 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"the signature_delta word in a thought"}}\n\n';
+    const sig = 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"glm-sig-1"}}\n\n';
+    const text = 'event: content_block_delta\ndata: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"' + 'z'.repeat(200) + '"}}\n\n';
+    const stop = 'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+    const stream = start + block + thought + sig + text.repeat(40) + sig.replace('glm-sig-1', 'glm-sig-2') + stop;
+    const head = start.length + block.length + thought.length + sig.length + 5;
+    for (let i = 1; i < head; i++) {
+      const seen: string[] = [];
+      const tap = new StreamTap('messages', thinkingSignatureScan((s) => seen.push(s)));
+      expect(feed(tap, stream, [i, head + 3000]), `cut ${i}`).toBe(true);
+      expect(seen, `cut ${i}`).toEqual(['glm-sig-1', 'glm-sig-2']);
     }
   });
 

@@ -1,0 +1,110 @@
+/**
+ * Which custom endpoint issued an Anthropic-format thinking signature, for the signatures this
+ * daemon relayed.
+ *
+ * A thinking block's signature looks the same whoever wrote it: Anthropic, or a custom endpoint
+ * of format b (GLM, MiniMax, Kimi …, Anthropic-compatible APIs with thinking of their own). Sent
+ * to Anthropic, another model's signature is a 400 ("Invalid `signature` in `thinking` block",
+ * reported when a session moves from GLM to Claude: anomalyco/opencode#6418), and the reverse is
+ * no better. So each signature a custom Messages endpoint answers with is remembered with its
+ * slug, and a signature remembered as one endpoint's never goes to another provider: the block is
+ * removed (and with it, for a pending tool turn, thinking for that request).
+ *
+ * Anthropic's own signatures are not remembered: they stay valid across Anthropic's platforms, and
+ * a daemon that only ever talks to Anthropic pays nothing here. Bounded LRU keyed by a SHA-256 of
+ * the signature; it lives as long as the daemon (after a restart, unknown signatures pass as
+ * before).
+ */
+import { createHash } from 'node:crypto';
+import type { Item, ReasoningOrigin } from '../protocols/hub.js';
+import { mayContain } from '../protocols/lazy-json.js';
+import type { ProviderAdapter } from '../providers/types.js';
+
+function keyOf(signature: string): string {
+  return createHash('sha256').update(signature).digest('base64');
+}
+
+export class ProofIssuers {
+  private readonly map = new Map<string, string>();
+  private readonly maxEntries: number;
+
+  constructor(maxEntries = 8192) {
+    this.maxEntries = maxEntries;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  /** `slug` answered with this signature. */
+  record(signature: string, slug: string): void {
+    if (signature === '') return;
+    const key = keyOf(signature);
+    this.map.delete(key);
+    this.map.set(key, slug);
+    if (this.map.size > this.maxEntries) this.map.delete(this.map.keys().next().value as string);
+  }
+
+  /** The signature is known to be another provider's than `slug`'s. */
+  foreignTo(signature: string, slug: string): boolean {
+    if (this.map.size === 0) return false;
+    const issuer = this.map.get(keyOf(signature));
+    return issuer !== undefined && issuer !== slug;
+  }
+}
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Whether a provider's thinking signatures are remembered: a Messages-speaking one that is not Anthropic. */
+export function remembersSignatures(adapter: Pick<ProviderAdapter, 'kind' | 'dialect'>): boolean {
+  return adapter.dialect === 'messages' && adapter.kind !== 'anthropic';
+}
+
+/** Remember the signatures of a whole Messages answer's thinking blocks. */
+export function recordMessagesAnswer(issuers: ProofIssuers, slug: string, answer: Obj): void {
+  if (!Array.isArray(answer.content)) return;
+  for (const block of answer.content) {
+    if (isObj(block) && block.type === 'thinking' && typeof block.signature === 'string') issuers.record(block.signature, slug);
+  }
+}
+
+/** Remember the signature an answer's reasoning carried, in hub form. */
+export function recordOrigin(issuers: ProofIssuers, slug: string, origin: ReasoningOrigin): void {
+  if (origin.kind === 'anthropic') issuers.record(origin.signature, slug);
+}
+
+/**
+ * Remove from a Messages request body the thinking blocks whose signature is known to be another
+ * provider's than `slug`'s, and assistant turns left empty. Returns true when it removed one.
+ */
+export function dropForeignThinking(body: Obj, issuers: ProofIssuers, slug: string): boolean {
+  if (issuers.size === 0 || !mayContain(body, 'messages', 'thinking') || !Array.isArray(body.messages)) return false;
+  let changed = false;
+  const kept: unknown[] = [];
+  for (const m of body.messages) {
+    if (!isObj(m) || m.role !== 'assistant' || !Array.isArray(m.content)) {
+      kept.push(m);
+      continue;
+    }
+    const content = m.content.filter((b) => !(isObj(b) && b.type === 'thinking' && typeof b.signature === 'string' && issuers.foreignTo(b.signature, slug)));
+    if (content.length === m.content.length) kept.push(m);
+    else {
+      changed = true;
+      // a turn left empty would be rejected; Anthropic merges the neighbours that now touch
+      if (content.length > 0) kept.push({ ...m, content });
+    }
+  }
+  if (changed) body.messages = kept;
+  return changed;
+}
+
+/** Hub items without the reasoning whose Anthropic-format proof is another provider's (copy-on-write). */
+export function withoutForeignProof(items: Item[], issuers: ProofIssuers, slug: string): Item[] {
+  if (issuers.size === 0) return items;
+  const foreign = (item: Item): boolean => item.type === 'reasoning' && item.origin.kind === 'anthropic' && issuers.foreignTo(item.origin.signature, slug);
+  return items.some(foreign) ? items.filter((item) => !foreign(item)) : items;
+}
