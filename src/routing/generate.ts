@@ -26,7 +26,7 @@ import {
   StreamReasoningCollector,
 } from './reasoning-continuity.js';
 import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
-import { dropForeignThinking, recordMessagesAnswer, recordOrigin, remembersSignatures, withoutForeignProof } from './proof-issuers.js';
+import { dropForeignChatReasoning, dropForeignThinking, recordMessagesAnswer, recordOrigin, remembersSignatures, withoutForeignProof } from './proof-issuers.js';
 import { redactForLog } from './redact.js';
 import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
@@ -208,7 +208,10 @@ class GenerateRequest {
       this.fresh,
       (body) => {
         body.model = upstreamModel;
-        if (dialect === 'chat') attachToChatBody(cache, body, p.slug);
+        if (dialect === 'chat') {
+          attachToChatBody(cache, body, p.slug);
+          dropForeignChatReasoning(body, issuers, p.slug);
+        }
         let restored = envelopes && restoreNativeProof(dialect, body);
         if (dialect === 'messages') restored = dropForeignThinking(body, issuers, p.slug) || restored;
         const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });

@@ -102,6 +102,29 @@ export function dropForeignThinking(body: Obj, issuers: ProofIssuers, slug: stri
   return changed;
 }
 
+/**
+ * The same for a Chat request body (passthrough to OpenRouter and the other Chat providers): a
+ * Chat client carries Anthropic-format proof in `reasoning_details` and `thinking_blocks`; entries
+ * signed by another provider are removed (the text stays in `reasoning_content` / `reasoning`).
+ */
+export function dropForeignChatReasoning(body: Obj, issuers: ProofIssuers, slug: string): boolean {
+  if (issuers.size === 0 || !mayContain(body, 'messages', 'signature') || !Array.isArray(body.messages)) return false;
+  const foreign = (entry: unknown): boolean => isObj(entry) && typeof entry.signature === 'string' && issuers.foreignTo(entry.signature, slug);
+  let changed = false;
+  for (const m of body.messages) {
+    if (!isObj(m) || m.role !== 'assistant') continue;
+    for (const field of ['reasoning_details', 'thinking_blocks'] as const) {
+      const list = m[field];
+      if (!Array.isArray(list) || !list.some(foreign)) continue;
+      const kept = list.filter((entry) => !foreign(entry));
+      if (kept.length > 0) m[field] = kept;
+      else delete m[field];
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 /** Hub items without the reasoning whose Anthropic-format proof is another provider's (copy-on-write). */
 export function withoutForeignProof(items: Item[], issuers: ProofIssuers, slug: string): Item[] {
   if (issuers.size === 0) return items;

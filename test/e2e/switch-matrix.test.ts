@@ -174,9 +174,8 @@ const CONVERSE: Record<Client, (a: Kind, b: Kind) => Promise<string | null>> = {
 const LEFT_OUT: Record<Client, Array<[Kind, Kind]>> = {
   chat: [
     // a Chat client's anthropic-format reasoning_details reach OpenRouter verbatim by passthrough
-    // (anthropic → openrouter is the known open case; custom-b's signature is the same question)
+    // (custom-b's signatures are remembered and kept from it; Anthropic's are the open question)
     ['anthropic', 'openrouter'],
-    ['customB', 'openrouter'],
     // OpenRouter's own `anthropic-claude-v1` details look like ours for an Anthropic signature,
     // so they are replayed as Anthropic's (Messages and Responses clients drop them instead)
     ['openrouter', 'anthropic'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../src/protocols/hub.js';
-import { dropForeignThinking, ProofIssuers, recordMessagesAnswer, remembersSignatures, withoutForeignProof } from '../../src/routing/proof-issuers.js';
+import { dropForeignChatReasoning, dropForeignThinking, ProofIssuers, recordMessagesAnswer, remembersSignatures, withoutForeignProof } from '../../src/routing/proof-issuers.js';
 
 describe('ProofIssuers', () => {
   it('knows a signature as another provider’s only once it was recorded for one', () => {
@@ -80,5 +80,23 @@ describe('withoutForeignProof (conversion to a Messages target)', () => {
     const out = withoutForeignProof(items, issuers, 'anthropic');
     expect(out.map((i) => (i.type === 'reasoning' ? i.text : i.type))).toEqual(['message', 'claude', 'local']);
     expect(items).toHaveLength(4);
+  });
+});
+
+describe('dropForeignChatReasoning (Chat passthrough)', () => {
+  it('removes the reasoning_details and thinking_blocks entries another provider signed, keeping the text', () => {
+    const issuers = new ProofIssuers();
+    issuers.record('GLM', 'glm');
+    const glmDetail = { type: 'reasoning.text', text: 'glm', signature: 'GLM', format: 'anthropic-claude-v1', index: 0 };
+    const ownDetail = { type: 'reasoning.text', text: 'or', signature: 'OR', format: 'anthropic-claude-v1', index: 1 };
+    const body = {
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: null, reasoning_content: 'glm', reasoning_details: [glmDetail, ownDetail], thinking_blocks: [{ type: 'thinking', thinking: 'glm', signature: 'GLM' }] },
+      ],
+    };
+    expect(dropForeignChatReasoning(body, issuers, 'glm')).toBe(false);
+    expect(dropForeignChatReasoning(body, issuers, 'openrouter')).toBe(true);
+    expect(body.messages[1]).toEqual({ role: 'assistant', content: null, reasoning_content: 'glm', reasoning_details: [ownDetail] });
   });
 });
