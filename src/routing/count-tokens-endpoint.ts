@@ -7,6 +7,7 @@
 import { ProtocolError } from '../protocols/errors.js';
 import type { HubRequest } from '../protocols/hub.js';
 import type { Exchange } from './exchange.js';
+import { dropForeignThinking } from './proof-issuers.js';
 import { redactSecret } from './redact.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
 import { sendJson } from './respond.js';
@@ -33,6 +34,13 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
     return safeNames;
   };
 
+  // as for generation, a thinking signature a custom endpoint issued goes to no other provider
+  const rawFor = (slug: string): Record<string, unknown> => {
+    if (x.issuers.size === 0) return parsed.body;
+    const copy = { ...parsed.body };
+    return dropForeignThinking(copy, x.issuers, slug) ? copy : parsed.body;
+  };
+
   const targets = resolveTargets(config, route.group, parsed.model, (slug) => services.resolveProvider(slug));
   let failure: ProtocolError | undefined;
   for (const target of targets) {
@@ -49,7 +57,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
       const n = await services.countTokens(
         p,
         model,
-        { hub: hubFor(p.adapter.dialect === 'messages'), raw: parsed.body, from: 'messages', headers: req.headers },
+        { hub: hubFor(p.adapter.dialect === 'messages'), raw: rawFor(p.slug), from: 'messages', headers: req.headers },
         x.abort.signal,
       );
       record.attempt({ target: target.label, status: 200, latencyMs: Math.round(performance.now() - started) });

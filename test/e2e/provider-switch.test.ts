@@ -70,6 +70,17 @@ describe('Messages client switching to an Anthropic target (passthrough)', () =>
     expect(sent.messages[3].content).toEqual([{ type: 'text', text: 'Still sunny.' }]);
   });
 
+  it('count_tokens after a switch from a custom endpoint sends none of its signatures', async () => {
+    world.mocks.customB.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const first = await ant.messages.create({ ...thinkingParams, model: MODELS.customB, messages: [question] });
+    const glmSignature = (first.content[0] as Anthropic.ThinkingBlock).signature;
+    const res = await ant.messages.countTokens({ model: MODELS.anthropic, tools: [messagesWeatherTool], messages: [question, ...answered(first, 'sunny')] });
+    expect(res.input_tokens).toBeGreaterThan(0);
+    const rec = world.mocks.anthropic.requests.find((r) => r.path === '/v1/messages/count_tokens')!;
+    expect(rec.raw.toString('utf8')).not.toContain(glmSignature);
+    expect(rec.body.messages[1].content.map((b: { type: string }) => b.type)).toEqual(['tool_use']);
+  });
+
   it('count_tokens after a switch never sends an envelope either', async () => {
     world.mocks.openrouter.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
     const first = await ant.messages.create({ ...thinkingParams, model: MODELS.openrouter, messages: [question] });
