@@ -2,7 +2,7 @@
  * Custom endpoint, format `a`: any Chat Completions server the user added. Effort is sent as the
  * client gave it, never lowered; transcriptions are forwarded.
  */
-import { developerToSystem, setReasoningEffort } from './chat-body.js';
+import { developerToSystem, mirrorReasoningContent, setReasoningEffort } from './chat-body.js';
 import { chatUrl, normaliseChatBase } from './chat-url.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
@@ -20,6 +20,7 @@ export const customChatAdapter: ProviderAdapter = {
   },
   finalizeBody(body, ctx) {
     developerToSystem(body);
+    mirrorReasoningContent(body);
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,

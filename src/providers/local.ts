@@ -3,7 +3,7 @@
  * Effort is sent as given; OpenAI-only parameters are dropped and `max_tokens` is used, since
  * these servers reject or ignore the rest (PROTOCOLS.md §5.5).
  */
-import { developerToSystem, dropOpenAiOnlyParams, setReasoningEffort, useMaxTokensField } from './chat-body.js';
+import { developerToSystem, dropOpenAiOnlyParams, mirrorReasoningContent, setReasoningEffort, useMaxTokensField } from './chat-body.js';
 import { chatUrl, normaliseLocalBase } from './chat-url.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
@@ -23,6 +23,7 @@ export const localAdapter: ProviderAdapter = {
     developerToSystem(body);
     dropOpenAiOnlyParams(body);
     useMaxTokensField(body);
+    mirrorReasoningContent(body);
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,

@@ -6,6 +6,8 @@ import { localAdapter } from '../../src/providers/local.js';
 import { openaiAdapter } from '../../src/providers/openai.js';
 import { openrouterAdapter } from '../../src/providers/openrouter.js';
 import type { Effort } from '../../src/protocols/hub.js';
+import { scanTopLevelMembers } from '../../src/protocols/json-members.js';
+import { LAZY_MEMBER_BYTES, lazyJsonBody, unparsedMember } from '../../src/protocols/lazy-json.js';
 import type { FinalizeContext, ProviderAdapter } from '../../src/providers/types.js';
 
 function run(adapter: ProviderAdapter, body: Record<string, unknown>, ctx: Partial<FinalizeContext> & { model: string }) {
@@ -186,6 +188,43 @@ describe('custom endpoint format a finalizeBody', () => {
     const { body } = run(customChatAdapter, chatBody(), { model: 'x' });
     expect((body.messages as Array<{ role: string }>)[0]!.role).toBe('system');
     expect(body).not.toHaveProperty('reasoning_effort');
+  });
+});
+
+describe('local and custom format a: plain reasoning sent back in reasoning_content', () => {
+  const history = () => ({
+    model: 'm',
+    messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: null, reasoning_content: 'thought', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      { role: 'assistant', content: 'done', reasoning_content: 'mine', reasoning: 'theirs' },
+    ],
+  });
+
+  it.each([
+    ['local', localAdapter],
+    ['custom-a', customChatAdapter],
+  ] as const)('%s: also goes in `reasoning`, which vLLM ≥0.16 reads; a message with its own is left alone', (_, adapter) => {
+    const { body } = run(adapter, history(), { model: 'm', passthrough: true });
+    const out = body.messages as Array<Record<string, unknown>>;
+    expect(out[1]).toMatchObject({ reasoning: 'thought', reasoning_content: 'thought' });
+    expect(out[3]).toMatchObject({ reasoning: 'theirs', reasoning_content: 'mine' });
+    expect(out[0]).not.toHaveProperty('reasoning');
+  });
+
+  it('a long conversation without it stays unparsed', () => {
+    const raw = Buffer.from(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x'.repeat(LAZY_MEMBER_BYTES) }, { role: 'assistant', content: 'hi', reasoning: 'r' }] }));
+    const body = lazyJsonBody(raw, scanTopLevelMembers(raw)!);
+    localAdapter.finalizeBody(body, { model: 'm', from: 'chat', passthrough: true, stream: false });
+    expect(unparsedMember(body, 'messages')).toBeDefined();
+  });
+
+  it('OpenRouter and Gemini bodies are not touched', () => {
+    for (const adapter of [openrouterAdapter, geminiAdapter]) {
+      const { body } = run(adapter, history(), { model: 'gemini-2.5-flash', passthrough: true });
+      expect((body.messages as Array<Record<string, unknown>>)[1]).not.toHaveProperty('reasoning');
+    }
   });
 });
 
