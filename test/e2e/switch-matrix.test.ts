@@ -6,11 +6,16 @@
  * envelopes may reach B (PROTOCOLS.md §7.5), and B gets its own proof back when it issued it.
  * The mocks reject proof they did not issue, and the Messages mocks a tool turn without its thinking
  * while thinking is on, as the real providers do.
+ *
+ * Turn 1 runs twice: non-streamed, and streamed the way each SDK's user rebuilds the answer (Chat
+ * chunks merged as assembleChatMessage does, Responses items from `response.completed`, Messages
+ * from the SDK's own accumulator), since proof arrives in pieces on a stream (a signature on a later
+ * delta, encrypted content only on the finished item). Turn 2 is non-streamed in both.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chatWeatherTool, messagesWeatherTool, responsesWeatherTool, UPSTREAM_DIALECT } from '../fixtures/e2e-helpers.js';
+import { assembleChatMessage, chatWeatherTool, collect, messagesWeatherTool, responsesWeatherTool, UPSTREAM_DIALECT } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest } from '../fixtures/mock-upstream/index.js';
 import { KINDS, MODELS, startWorld, type Kind, type World } from '../fixtures/world.js';
 
@@ -46,21 +51,30 @@ function objects(v: unknown): Obj[] {
  * issue fresh values per answer): a thinking signature, encrypted_content, a signed
  * reasoning_details entry, or Gemini's thought signature on the call (its compat endpoint sends no
  * reasoning text unless asked with include_thoughts). Plain-text reasoning (custom-a, local) has none.
+ * A streamed answer is read event by event, where each dialect puts its proof on the wire.
  */
 function issuedProof(kind: Kind, rec: RecordedRequest): string | undefined {
   const replied = isObj(rec.replied) ? rec.replied : {};
+  const events = objects(rec.streamed);
+  const streamed = rec.streamed !== undefined;
   switch (UPSTREAM_DIALECT[kind]) {
     case 'messages':
+      if (streamed) return events.map((e) => e.delta).find((d): d is Obj => isObj(d) && d.type === 'signature_delta')?.signature as string | undefined;
       return objects(replied.content).find((b) => b.type === 'thinking')?.signature as string | undefined;
-    case 'responses':
-      return objects(replied.output).find((o) => o.type === 'reasoning')?.encrypted_content as string | undefined;
+    case 'responses': {
+      const completed = events.find((e) => e.type === 'response.completed')?.response;
+      const output = streamed ? (isObj(completed) ? completed.output : undefined) : replied.output;
+      return objects(output).find((o) => o.type === 'reasoning')?.encrypted_content as string | undefined;
+    }
     case 'chat': {
-      const message = objects(replied.choices)[0]?.message;
-      if (!isObj(message)) return undefined;
-      const signed = objects(message.reasoning_details).find((d) => typeof d.signature === 'string');
-      if (signed) return signed.signature as string;
-      const extra = objects(message.tool_calls)[0]?.extra_content;
-      return isObj(extra) && isObj(extra.google) ? (extra.google.thought_signature as string | undefined) : undefined;
+      const deltas = streamed ? events.map((e) => objects(e.choices)[0]?.delta) : [objects(replied.choices)[0]?.message];
+      for (const message of deltas.filter(isObj)) {
+        const signed = objects(message.reasoning_details).find((d) => typeof d.signature === 'string');
+        if (signed) return signed.signature as string;
+        const extra = objects(message.tool_calls)[0]?.extra_content;
+        if (isObj(extra) && isObj(extra.google)) return extra.google.thought_signature as string | undefined;
+      }
+      return undefined;
     }
   }
 }
@@ -70,7 +84,8 @@ function expectProofReplayed(kind: Kind, body: Obj, proof: string): void {
   switch (UPSTREAM_DIALECT[kind]) {
     case 'messages': {
       const assistant = objects(body.messages).find((m) => m.role === 'assistant');
-      expect(objects(assistant?.content)[0], 'the tool turn opens with its signed thinking').toMatchObject({ type: 'thinking', signature: proof });
+      // the signature covers the text: a turn rebuilt from a stream must bring the whole of it back
+      expect(objects(assistant?.content)[0], 'the tool turn opens with its signed thinking').toMatchObject({ type: 'thinking', thinking: THOUGHT, signature: proof });
       break;
     }
     case 'responses': {
@@ -86,7 +101,8 @@ function expectProofReplayed(kind: Kind, body: Obj, proof: string): void {
         const call = objects(assistant.tool_calls)[0];
         expect(call?.extra_content, 'the thought signature rides on its call').toEqual({ google: { thought_signature: proof } });
       } else {
-        expect(objects(assistant.reasoning_details).map((d) => d.signature), 'the signed details come back').toContain(proof);
+        const signed = objects(assistant.reasoning_details).filter((d) => d.signature === proof);
+        expect(signed, 'the signed details come back, with their text').toEqual([expect.objectContaining({ text: THOUGHT })]);
       }
       break;
     }
@@ -94,27 +110,34 @@ function expectProofReplayed(kind: Kind, body: Obj, proof: string): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// One conversation per client dialect: turn 1 to A, turn 2 (history + tool result) to B.
-// Each returns the text of turn 2.
+// One conversation per client dialect: turn 1 to A (streamed or not), turn 2 (history + tool
+// result) to B, never streamed. Each returns the text of turn 2.
 // ---------------------------------------------------------------------------------------------
 
-async function viaChat(a: Kind, b: Kind): Promise<string | null> {
-  const params = { reasoning_effort: 'high' as const, max_completion_tokens: 8000, tools: [chatWeatherTool] };
+const chatParams = { reasoning_effort: 'high' as const, max_completion_tokens: 8000, tools: [chatWeatherTool] };
+
+/** Turn 1's assistant message, as the client will send it back. */
+async function chatTurn1(model: string, messages: OpenAI.Chat.ChatCompletionMessageParam[], streamed: boolean): Promise<OpenAI.Chat.ChatCompletionAssistantMessageParam> {
+  // non-streamed, sent back exactly as received: the SDK keeps the fields it does not know (reasoning_details …)
+  if (!streamed) return (await openai.chat.completions.create({ ...chatParams, model, messages })).choices[0]!.message;
+  const chunks = await collect(await openai.chat.completions.create({ ...chatParams, model, messages, stream: true }));
+  return assembleChatMessage(chunks) as unknown as OpenAI.Chat.ChatCompletionAssistantMessageParam;
+}
+
+async function viaChat(a: Kind, b: Kind, streamed: boolean): Promise<string | null> {
   const question: OpenAI.Chat.ChatCompletionMessageParam = { role: 'user', content: QUESTION };
-  const first = await openai.chat.completions.create({ ...params, model: MODELS[a], messages: [question] });
-  const message = first.choices[0]!.message;
+  const message = await chatTurn1(MODELS[a], [question], streamed);
   const call = message.tool_calls?.[0];
   expect(call?.type, 'turn 1 ends in a tool call').toBe('function');
-  // sent back exactly as received: the SDK keeps the fields it does not know (reasoning_details …)
   const second = await openai.chat.completions.create({
-    ...params,
+    ...chatParams,
     model: MODELS[b],
-    messages: [question, message as OpenAI.Chat.ChatCompletionAssistantMessageParam, { role: 'tool', tool_call_id: call!.id, content: RESULT }],
+    messages: [question, message, { role: 'tool', tool_call_id: call!.id, content: RESULT }],
   });
   return second.choices[0]!.message.content;
 }
 
-async function viaResponses(a: Kind, b: Kind): Promise<string> {
+async function viaResponses(a: Kind, b: Kind, streamed: boolean): Promise<string> {
   // stateless, as Codex runs: every turn carries its reasoning items with their encrypted content
   const params = {
     reasoning: { effort: 'high' as const },
@@ -123,7 +146,9 @@ async function viaResponses(a: Kind, b: Kind): Promise<string> {
     store: false,
     include: ['reasoning.encrypted_content' as const],
   };
-  const first = await openai.responses.create({ ...params, model: MODELS[a], input: QUESTION });
+  const request = { ...params, model: MODELS[a], input: QUESTION };
+  // streamed: the SDK's final response is the one `response.completed` carried
+  const first: OpenAI.Responses.Response = streamed ? await openai.responses.stream(request).finalResponse() : await openai.responses.create(request);
   const call = first.output.find((o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === 'function_call');
   expect(call, 'turn 1 ends in a tool call').toBeDefined();
   const second = await openai.responses.create({
@@ -138,10 +163,11 @@ async function viaResponses(a: Kind, b: Kind): Promise<string> {
   return second.output_text;
 }
 
-async function viaMessages(a: Kind, b: Kind): Promise<string> {
+async function viaMessages(a: Kind, b: Kind, streamed: boolean): Promise<string> {
   const params = { max_tokens: 8000, thinking: { type: 'enabled' as const, budget_tokens: 4000 }, tools: [messagesWeatherTool] };
   const question: Anthropic.MessageParam = { role: 'user', content: QUESTION };
-  const first = await ant.messages.create({ ...params, model: MODELS[a], messages: [question] });
+  const request = { ...params, model: MODELS[a], messages: [question] };
+  const first = streamed ? await ant.messages.stream(request).finalMessage() : await ant.messages.create(request);
   const toolUse = first.content.find((c): c is Anthropic.ToolUseBlock => c.type === 'tool_use');
   expect(toolUse, 'turn 1 ends in a tool call').toBeDefined();
   const second = await ant.messages.create({
@@ -159,7 +185,11 @@ async function viaMessages(a: Kind, b: Kind): Promise<string> {
     .join('');
 }
 
-const CONVERSE: Record<Client, (a: Kind, b: Kind) => Promise<string | null>> = { chat: viaChat, responses: viaResponses, messages: viaMessages };
+const CONVERSE: Record<Client, (a: Kind, b: Kind, streamed: boolean) => Promise<string | null>> = {
+  chat: viaChat,
+  responses: viaResponses,
+  messages: viaMessages,
+};
 
 /**
  * Pairs left out, each a question the mocks cannot settle: every mock is a provider of its own and
@@ -169,7 +199,8 @@ const CONVERSE: Record<Client, (a: Kind, b: Kind) => Promise<string | null>> = {
  * accept Anthropic's. The other way is settled: a custom-b model that is not Claude (glm-4.6 here)
  * signs in a way Anthropic rejects (anomalyco/opencode#6418), so the daemon remembers which custom
  * endpoint issued each signature it relayed and sends it nowhere else (proof-issuers.ts); Anthropic's
- * own are not remembered, so where they may go stays the open question.
+ * own are not remembered, so where they may go stays the open question. The same pairs are left out
+ * whether turn 1 streamed or not: a stream carries the same proof, only in pieces.
  */
 const LEFT_OUT: Record<Client, Array<[Kind, Kind]>> = {
   chat: [
@@ -195,27 +226,36 @@ function pairs(client: Client): Array<[Kind, Kind]> {
 }
 
 describe.each(['chat', 'responses', 'messages'] as const)('%s client', (client) => {
-  it.each(pairs(client))('%s → %s', async (a, b) => {
-    world.mock(a).next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } });
-    const text = await CONVERSE[client](a, b);
-    const proof = issuedProof(a, world.mock(a).generations()[0]!);
-    expect(proof !== undefined, 'turn 1 carried proof of origin exactly when A signs its reasoning').toBe(!UNSIGNED.has(a));
+  describe.each([
+    ['non-streamed', false],
+    ['streamed', true],
+  ] as const)('turn 1 %s', (_, streamed) => {
+    it.each(pairs(client))('%s → %s', async (a, b) => {
+      // chunk: small pieces, so reasoning and its proof arrive over several deltas when streamed
+      const turn = { reasoning: { text: THOUGHT }, toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], stream: { chunk: 7 } };
+      world.mock(a).next({ kind: 'turn', turn });
+      const text = await CONVERSE[client](a, b, streamed);
+      const issued = world.mock(a).generations()[0]!;
+      expect(issued.streamed !== undefined, 'A answered turn 1 the way the client asked').toBe(streamed);
+      const proof = issuedProof(a, issued);
+      expect(proof !== undefined, 'turn 1 carried proof of origin exactly when A signs its reasoning').toBe(!UNSIGNED.has(a));
 
-    expect(text).toBe(`Tool said: ${RESULT}`);
-    const sent = world.mock(b).lastGeneration();
-    const body = sent.body as Obj;
-    expect(sent.raw.toString('utf8'), 'no envelope reaches the provider').not.toContain('svcp1.');
-    if (a === b) {
-      // proof is only valid for the provider that issued it: each kind is a provider of its own
-      if (proof !== undefined) expectProofReplayed(b, body, proof);
-      if (UNSIGNED.has(b)) {
-        const assistant = objects(body.messages).find((m) => m.role === 'assistant');
-        expect(assistant?.reasoning, 'plain reasoning goes back where vLLM ≥0.16 reads it').toBe(THOUGHT);
+      expect(text).toBe(`Tool said: ${RESULT}`);
+      const sent = world.mock(b).lastGeneration();
+      const body = sent.body as Obj;
+      expect(sent.raw.toString('utf8'), 'no envelope reaches the provider').not.toContain('svcp1.');
+      if (a === b) {
+        // proof is only valid for the provider that issued it: each kind is a provider of its own
+        if (proof !== undefined) expectProofReplayed(b, body, proof);
+        if (UNSIGNED.has(b)) {
+          const assistant = objects(body.messages).find((m) => m.role === 'assistant');
+          expect(assistant?.reasoning, 'plain reasoning goes back where vLLM ≥0.16 reads it').toBe(THOUGHT);
+        }
+      } else if (UPSTREAM_DIALECT[b] === 'messages') {
+        // the answered tool turn has no thinking B can verify: thinking off for this request, not a 400
+        expect(body.thinking).toBeUndefined();
+        expect(JSON.stringify(body.messages)).not.toContain('"thinking"');
       }
-    } else if (UPSTREAM_DIALECT[b] === 'messages') {
-      // the answered tool turn has no thinking B can verify: thinking off for this request, not a 400
-      expect(body.thinking).toBeUndefined();
-      expect(JSON.stringify(body.messages)).not.toContain('"thinking"');
-    }
+    });
   });
 });
