@@ -3,6 +3,7 @@
  * encrypted reasoning for stateless replay). Effort goes to `reasoning.effort`; `none` has no
  * off switch here, so the field is left out and the model uses its default.
  */
+import { mayContain } from '../protocols/lazy-json.js';
 import { joinUrl, trimBase } from './base-url.js';
 import { lowerEffort, snapEffort } from './effort.js';
 import { bearerHeaders } from './headers.js';
@@ -27,7 +28,39 @@ function dropReasoningSettings(body: Record<string, unknown>): void {
   }
 }
 
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * With `store: false` nothing is kept upstream, yet an input item that names an `id` is looked up:
+ * "Item with id '…' not found. Items are not persisted when `store` is set to false" (reported for
+ * `msg_…`, `fc_…` and `rs_…` items sent back as they came: langchain-ai/langchain#38372,
+ * jrkropp/open-webui-developer-toolkit#715). An inline item's id adds nothing its content does not
+ * say, so it goes, and so do the ids of our own converted answers, which OpenAI never issued. A
+ * reasoning item keeps its id when it carries encrypted content (that pair is how reasoning is
+ * replayed); without it, it is a bare reference and is removed.
+ */
+function dropUnstoredItemIds(body: Record<string, unknown>): void {
+  if (body.store !== false || !mayContain(body, 'input', 'id') || !Array.isArray(body.input)) return;
+  const input = body.input as unknown[];
+  if (!input.some((item) => isObject(item) && (item.id !== undefined || (item.type === 'reasoning' && typeof item.encrypted_content !== 'string')))) return;
+  const kept: unknown[] = [];
+  for (const item of input) {
+    if (!isObject(item)) kept.push(item);
+    else if (item.type === 'reasoning') {
+      if (typeof item.encrypted_content === 'string') kept.push(item);
+    } else if (item.id === undefined) kept.push(item);
+    else {
+      const { id: _id, ...rest } = item;
+      kept.push(rest);
+    }
+  }
+  body.input = kept;
+}
+
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
+  dropUnstoredItemIds(body);
   const levels = openaiEffortLevels(ctx.model);
   if (levels.length === 0 && !ctx.passthrough) {
     dropReasoningSettings(body);

@@ -60,6 +60,28 @@ describe('openai (Responses) finalizeBody', () => {
     expect(effortSent).toBeUndefined();
   });
 
+  it('with store: false, drops item ids OpenAI would look up in vain, and bare reasoning references', () => {
+    const input = [
+      { role: 'user', content: 'q' },
+      { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAA' },
+      { type: 'function_call', id: 'fc_01ab_1', call_id: 'call_1', name: 'f', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'ok' },
+      { type: 'reasoning', id: 'rs_2', summary: [] },
+      { type: 'message', id: 'msg_01ab_2', role: 'assistant', content: [{ type: 'output_text', text: 'a' }] },
+    ];
+    const stateless = run(openaiAdapter, { model: 'gpt-5.4', store: false, input }, { model: 'gpt-5.4', from: 'responses', passthrough: true }).body;
+    expect(stateless.input).toEqual([
+      { role: 'user', content: 'q' },
+      { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAA' },
+      { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'ok' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a' }] },
+    ]);
+    // stored conversations keep their ids: OpenAI can resolve those
+    const stored = run(openaiAdapter, { model: 'gpt-5.4', input }, { model: 'gpt-5.4', from: 'responses', passthrough: true }).body;
+    expect(stored.input).toEqual(input);
+  });
+
   it('passes hosted tools, does not take input_audio', () => {
     expect(openaiAdapter.accepts).toEqual({ inputAudio: false, hostedTools: true, transcriptions: false });
     expect(openaiAdapter.encodeOptions('gpt-5').replayReasoning).toEqual(['openai']);
