@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ProtocolError } from '../protocols/errors.js';
 import type { Dialect, HubRequest } from '../protocols/hub.js';
-import { messagesCodec, restoreNativeThinking } from '../protocols/messages/index.js';
+import { messagesCodec } from '../protocols/messages/index.js';
 import { responsesCodec } from '../protocols/responses/index.js';
 import { geminiCountBody } from './gemini-count.js';
 import { estimateInputTokens } from './local-token-estimate.js';
@@ -16,7 +16,10 @@ import { readUpstreamBody, toUpstreamError, upstreamRequest, UpstreamError } fro
 
 export interface CountTokensInput {
   hub: HubRequest;
-  /** The client's body as received (used as-is for a Messages target when the client spoke Messages). */
+  /**
+   * The client's body, its reasoning proof fitted for this target by routing (sent as it is to a
+   * Messages target when the client spoke Messages).
+   */
   raw: Record<string, unknown>;
   from: Dialect;
   /** The client's headers (anthropic-version / anthropic-beta reach Messages targets). */
@@ -68,8 +71,6 @@ function messagesCountBody(target: ResolvedProvider, model: string, req: CountTo
     ? { ...req.raw, ...(isObject(req.raw.output_config) ? { output_config: { ...req.raw.output_config } } : {}), model }
     : messagesCodec.encodeRequest({ ...req.hub, model, stream: false }, target.adapter.encodeOptions(model));
   body.model = model;
-  // Our envelopes are put back in Anthropic's own form (or removed), as for generation.
-  if (passthrough) restoreNativeThinking(body);
   // The same effort policy as the real request, so the count endpoint sees what generation would.
   target.adapter.finalizeBody(body, { model, effort: req.hub.reasoning?.effort, from: req.from, passthrough, stream: false });
   for (const key of NOT_FOR_COUNTING) delete body[key];

@@ -43,20 +43,19 @@ function isObject(v: unknown): v is Record<string, unknown> {
  */
 function dropUnstoredItemIds(body: Record<string, unknown>): void {
   if (body.store !== false || !mayContain(body, 'input', 'id') || !Array.isArray(body.input)) return;
-  const input = body.input as unknown[];
-  if (!input.some((item) => isObject(item) && (item.id !== undefined || (item.type === 'reasoning' && typeof item.encrypted_content !== 'string')))) return;
+  let changed = false;
   const kept: unknown[] = [];
-  for (const item of input) {
-    if (!isObject(item)) kept.push(item);
-    else if (item.type === 'reasoning') {
-      if (typeof item.encrypted_content === 'string') kept.push(item);
-    } else if (item.id === undefined) kept.push(item);
-    else {
-      const { id: _id, ...rest } = item;
-      kept.push(rest);
+  for (const item of body.input) {
+    if (!isObject(item) || (item.type === 'reasoning' ? typeof item.encrypted_content === 'string' : item.id === undefined)) {
+      kept.push(item);
+      continue;
     }
+    changed = true;
+    if (item.type === 'reasoning') continue; // a bare reference: nothing to replay
+    const { id: _id, ...rest } = item;
+    kept.push(rest);
   }
-  body.input = kept;
+  if (changed) body.input = kept;
 }
 
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {

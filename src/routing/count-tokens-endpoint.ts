@@ -7,6 +7,7 @@
 import { ProtocolError } from '../protocols/errors.js';
 import type { HubRequest } from '../protocols/hub.js';
 import type { Exchange } from './exchange.js';
+import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
 import { dropForeignThinking } from './proof-issuers.js';
 import { redactSecret } from './redact.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
@@ -19,7 +20,8 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
   const limit = config.settings.bodyLimitBytes;
   checkDeclaredLength(req, limit);
   checkJsonContentType(req);
-  const parsed = parseJsonRequest(await readBody(req, limit));
+  const raw = await readBody(req, limit);
+  const parsed = parseJsonRequest(raw);
   record.entry.modelAsked = parsed.model;
   const codec = services.codecs.messages;
   const hub = codec.decodeRequest(parsed.body);
@@ -34,11 +36,15 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
     return safeNames;
   };
 
-  // as for generation, a thinking signature a custom endpoint issued goes to no other provider
+  // the proof a Messages target sees is fitted as for generation: our envelopes put back in
+  // Anthropic's form or removed, and no signature another provider issued (on a shallow copy:
+  // both replace `messages` rather than edit it)
+  const envelopes = needsNativeProof('messages', raw);
   const rawFor = (slug: string): Record<string, unknown> => {
-    if (x.issuers.size === 0) return parsed.body;
+    if (!envelopes && x.issuers.size === 0) return parsed.body;
     const copy = { ...parsed.body };
-    return dropForeignThinking(copy, x.issuers, slug) ? copy : parsed.body;
+    const restored = envelopes && restoreNativeProof('messages', copy);
+    return dropForeignThinking(copy, x.issuers, slug) || restored ? copy : parsed.body;
   };
 
   const targets = resolveTargets(config, route.group, parsed.model, (slug) => services.resolveProvider(slug));

@@ -26,7 +26,7 @@ import {
   StreamReasoningCollector,
 } from './reasoning-continuity.js';
 import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
-import { dropForeignChatReasoning, dropForeignThinking, recordMessagesAnswer, recordOrigin, remembersSignatures, withoutForeignProof } from './proof-issuers.js';
+import { dropForeignChatReasoning, dropForeignThinking, recordMessagesAnswer, recordOutput, remembersSignatures, withoutForeignProof } from './proof-issuers.js';
 import { redactForLog } from './redact.js';
 import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
@@ -391,7 +391,7 @@ class GenerateRequest {
       if (built.toolNames) restoreResponseToolNames(hubRes, built.toolNames);
       // reasoning only for Chat clients (the others carry it themselves); thought signatures for all
       rememberOutput(x.cache, p.slug, hubRes.output, dialect === 'chat');
-      if (remembersSignatures(p.adapter)) for (const item of hubRes.output) if (item.type === 'reasoning') recordOrigin(x.issuers, p.slug, item.origin);
+      if (remembersSignatures(p.adapter)) recordOutput(x.issuers, p.slug, hubRes.output);
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;
       client = x.services.codecs[dialect].encodeResponse(hubRes, dialect === 'chat' ? { model, includeUsage: this.includeUsage } : { model });

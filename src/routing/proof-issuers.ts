@@ -16,7 +16,8 @@
  * before).
  */
 import { createHash } from 'node:crypto';
-import type { Item, ReasoningOrigin } from '../protocols/hub.js';
+import type { Item, OutputItem, ReasoningOrigin } from '../protocols/hub.js';
+import { rewriteAssistantBlocks } from '../protocols/messages/index.js';
 import { mayContain } from '../protocols/lazy-json.js';
 import type { ProviderAdapter } from '../providers/types.js';
 
@@ -77,29 +78,20 @@ export function recordOrigin(issuers: ProofIssuers, slug: string, origin: Reason
   if (origin.kind === 'anthropic') issuers.record(origin.signature, slug);
 }
 
+/** The same for every reasoning item of a converted whole answer. */
+export function recordOutput(issuers: ProofIssuers, slug: string, output: readonly OutputItem[]): void {
+  for (const item of output) if (item.type === 'reasoning') recordOrigin(issuers, slug, item.origin);
+}
+
 /**
  * Remove from a Messages request body the thinking blocks whose signature is known to be another
  * provider's than `slug`'s, and assistant turns left empty. Returns true when it removed one.
  */
 export function dropForeignThinking(body: Obj, issuers: ProofIssuers, slug: string): boolean {
-  if (issuers.size === 0 || !mayContain(body, 'messages', 'thinking') || !Array.isArray(body.messages)) return false;
-  let changed = false;
-  const kept: unknown[] = [];
-  for (const m of body.messages) {
-    if (!isObj(m) || m.role !== 'assistant' || !Array.isArray(m.content)) {
-      kept.push(m);
-      continue;
-    }
-    const content = m.content.filter((b) => !(isObj(b) && b.type === 'thinking' && typeof b.signature === 'string' && issuers.foreignTo(b.signature, slug)));
-    if (content.length === m.content.length) kept.push(m);
-    else {
-      changed = true;
-      // a turn left empty would be rejected; Anthropic merges the neighbours that now touch
-      if (content.length > 0) kept.push({ ...m, content });
-    }
-  }
-  if (changed) body.messages = kept;
-  return changed;
+  if (issuers.size === 0 || !mayContain(body, 'messages', 'thinking')) return false;
+  return rewriteAssistantBlocks(body, (block) =>
+    block.type === 'thinking' && typeof block.signature === 'string' && issuers.foreignTo(block.signature, slug) ? [] : undefined,
+  );
 }
 
 /**

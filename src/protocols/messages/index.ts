@@ -20,4 +20,4 @@ export const messagesCodec: DialectCodec = {
 };
 
 export { PLACEHOLDER_TOOL_NAME } from './tools-encode.js';
-export { restoreNativeThinking } from './passthrough-reasoning.js';
+export { restoreNativeThinking, rewriteAssistantBlocks } from './passthrough-reasoning.js';

@@ -6,13 +6,16 @@
  * the body is left as received, byte-for-byte in meaning (signed native blocks are untouched).
  */
 import { isEnvelope, originFromSignature } from '../reasoning-envelope.js';
-import { isObject } from './json.js';
+import { isObject, type JsonObject } from './json.js';
 
 /**
- * Rewrite `body.messages` in place. Returns true when something changed (the caller then
- * re-serialises; otherwise the original bytes can go out unchanged).
+ * Rewrite the content blocks of every assistant turn in `body.messages`. `rewrite` returns
+ * undefined to keep a block as it is, or the blocks that replace it (none to remove it). A turn
+ * left empty is removed: Anthropic would reject it, and merges the neighbours that now touch.
+ * Returns true when something changed; `body.messages` is then a new array, and each changed turn
+ * a new object (the client's own objects are never edited).
  */
-export function restoreNativeThinking(body: Record<string, unknown>): boolean {
+export function rewriteAssistantBlocks(body: Record<string, unknown>, rewrite: (block: JsonObject) => unknown[] | undefined): boolean {
   if (!Array.isArray(body.messages)) return false;
   let changed = false;
   const kept: unknown[] = [];
@@ -24,21 +27,32 @@ export function restoreNativeThinking(body: Record<string, unknown>): boolean {
     const content: unknown[] = [];
     let touched = false;
     for (const block of m.content) {
-      if (!isObject(block) || block.type !== 'thinking' || typeof block.signature !== 'string' || !isEnvelope(block.signature)) {
-        content.push(block);
-        continue;
+      const replaced = isObject(block) ? rewrite(block) : undefined;
+      if (replaced === undefined) content.push(block);
+      else {
+        touched = true;
+        content.push(...replaced);
       }
-      touched = true;
-      const origin = originFromSignature(block.signature);
-      if (origin.kind === 'anthropic') content.push({ ...block, signature: origin.signature });
-      else if (origin.kind === 'anthropic_redacted') content.push({ type: 'redacted_thinking', data: origin.data });
-      // Any other origin is foreign reasoning Anthropic cannot verify: dropped, never made text.
     }
-    // A turn left empty would be rejected; Anthropic merges the neighbours that now touch.
     if (!touched) kept.push(m);
     else if (content.length > 0) kept.push({ ...m, content });
     changed ||= touched;
   }
   if (changed) body.messages = kept;
   return changed;
+}
+
+/**
+ * Our envelopes in `body.messages` put back in Anthropic's form, or removed when they hold another
+ * provider's reasoning (never made text). Returns true when something changed (the caller then
+ * re-serialises; otherwise the original bytes can go out unchanged).
+ */
+export function restoreNativeThinking(body: Record<string, unknown>): boolean {
+  return rewriteAssistantBlocks(body, (block) => {
+    if (block.type !== 'thinking' || typeof block.signature !== 'string' || !isEnvelope(block.signature)) return undefined;
+    const origin = originFromSignature(block.signature);
+    if (origin.kind === 'anthropic') return [{ ...block, signature: origin.signature }];
+    if (origin.kind === 'anthropic_redacted') return [{ type: 'redacted_thinking', data: origin.data }];
+    return [];
+  });
 }

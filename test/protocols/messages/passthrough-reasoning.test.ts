@@ -8,7 +8,7 @@ describe('restoreNativeThinking (Messages passthrough after a provider switch)',
     const before = JSON.stringify(body);
     expect(restoreNativeThinking(body)).toBe(false);
     expect(JSON.stringify(body)).toBe(before);
-    expect(mayHoldEnvelopes(before)).toBe(false);
+    expect(mayHoldEnvelopes(Buffer.from(before))).toBe(false);
   });
 
   it('restores Anthropic proof, drops foreign reasoning, removes turns left empty', () => {
@@ -25,7 +25,7 @@ describe('restoreNativeThinking (Messages passthrough after a provider switch)',
         { role: 'user', content: 'q3' },
       ],
     };
-    expect(mayHoldEnvelopes(JSON.stringify(body))).toBe(true);
+    expect(mayHoldEnvelopes(Buffer.from(JSON.stringify(body)))).toBe(true);
     expect(restoreNativeThinking(body)).toBe(true);
     expect(body.messages).toEqual([
       { role: 'user', content: 'q' },

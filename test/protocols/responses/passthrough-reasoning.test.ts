@@ -12,7 +12,6 @@ describe('restoreNativeReasoning (Responses passthrough to OpenAI after a provid
       ],
     };
     const before = JSON.stringify(body);
-    expect(mayHoldEnvelopes(before)).toBe(false);
     expect(mayHoldEnvelopes(Buffer.from(before))).toBe(false);
     expect(restoreNativeReasoning(body)).toBe(false);
     expect(JSON.stringify(body)).toBe(before);
@@ -35,7 +34,7 @@ describe('restoreNativeReasoning (Responses passthrough to OpenAI after a provid
         { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'plain text: svcp1. is no envelope here' }] },
       ],
     };
-    expect(mayHoldEnvelopes(JSON.stringify(body))).toBe(true);
+    expect(mayHoldEnvelopes(Buffer.from(JSON.stringify(body)))).toBe(true);
     expect(restoreNativeReasoning(body)).toBe(true);
     expect(body.input).toEqual([
       { role: 'user', content: 'q' },
