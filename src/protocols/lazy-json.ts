@@ -122,27 +122,41 @@ export function mayContain(body: Obj, key: string, word: string): boolean {
  * conversation costs a scan, not a parse of all of it. The element is then a copy: read it only.
  */
 export function lastElement(body: Obj, key: string, word: string, accept: (element: unknown) => boolean): unknown {
+  let found: unknown;
+  walkBack(body, key, [word], (element) => {
+    if (!accept(element)) return true;
+    found = element;
+    return false;
+  });
+  return found;
+}
+
+/**
+ * Visit the elements of array member `key` from the last one back until `visit` returns false,
+ * skipping, while the member is still unparsed, those whose bytes hold none of the JSON strings
+ * `words` (each is parsed on its own, as in `lastElement`: read it only).
+ */
+export function walkBack(body: Obj, key: string, words: readonly string[], visit: (element: unknown) => boolean): void {
   const entry = unparsedEntry(body, key);
   const elements = entry && scanArrayElements(entry.span);
   if (!entry || !elements) {
     const value = body[key];
-    if (!Array.isArray(value)) return undefined;
-    for (let i = value.length - 1; i >= 0; i--) if (accept(value[i])) return value[i];
-    return undefined;
+    if (!Array.isArray(value)) return;
+    for (let i = value.length - 1; i >= 0; i--) if (!visit(value[i])) return;
+    return;
   }
   entry.escapes ??= entry.span.includes('\\u');
-  const quoted = `"${word}"`;
+  const quoted = words.map((word) => `"${word}"`);
   for (let i = elements.length - 1; i >= 0; i--) {
     const { start, end } = elements[i]!;
     const bytes = entry.span.subarray(start, end);
-    if (!entry.escapes && !bytes.includes(quoted)) continue;
+    if (!entry.escapes && !quoted.some((q) => bytes.includes(q))) continue;
     let element: unknown;
     try {
       element = JSON.parse(bytes.toString('utf8'));
     } catch (err) {
       throw badRequest('invalid_json', `The request body is not valid JSON (in "${key}"): ${(err as Error).message}`);
     }
-    if (accept(element)) return element;
+    if (!visit(element)) return;
   }
-  return undefined;
 }

@@ -10,6 +10,7 @@ import { chatUrl } from './chat-url.js';
 import { mayContain } from '../protocols/lazy-json.js';
 import { lowerEffort } from './effort.js';
 import { sanitizeGeminiSchema } from './gemini-schema.js';
+import { signCurrentTurn } from './gemini-signatures.js';
 import { bearerHeaders } from './headers.js';
 import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
 
@@ -76,6 +77,7 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   // Fields other gateways accept on Chat bodies but Gemini's compat layer refuses.
   for (const key of GEMINI_REFUSED) delete body[key];
   dropNullRefusals(body);
+  signCurrentTurn(body, stripModelsPrefix(ctx.model));
   sanitizeTools(body);
   sanitizeResponseFormat(body);
   if (ctx.effort === undefined) return {};

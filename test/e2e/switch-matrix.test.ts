@@ -17,9 +17,15 @@ import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assembleChatMessage, chatWeatherTool, collect, messagesWeatherTool, responsesWeatherTool, UPSTREAM_DIALECT } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest } from '../fixtures/mock-upstream/index.js';
-import { KINDS, MODELS, startWorld, type Kind, type World } from '../fixtures/world.js';
+import { KINDS, MODELS as WORLD_MODELS, startWorld, type Kind, type World } from '../fixtures/world.js';
 
 type Client = 'chat' | 'responses' | 'messages';
+
+/**
+ * Gemini 3, not the world's 2.5: Gemini 3 validates the thought signatures of the current turn, so
+ * a tool call another model made must reach it signed with Google's sentinel (gemini-signatures.ts).
+ */
+const MODELS: Record<Kind, string> = { ...WORLD_MODELS, gemini: 'gemini/gemini-3-flash-preview' };
 type Obj = Record<string, unknown>;
 
 let world: World;
@@ -251,6 +257,10 @@ describe.each(['chat', 'responses', 'messages'] as const)('%s client', (client) 
           const assistant = objects(body.messages).find((m) => m.role === 'assistant');
           expect(assistant?.reasoning, 'plain reasoning goes back where vLLM ≥0.16 reads it').toBe(THOUGHT);
         }
+      } else if (b === 'gemini') {
+        // a call Gemini 3 did not make has no signature to give: Google's sentinel skips the check
+        const assistant = objects(body.messages).find((m) => m.role === 'assistant');
+        expect(objects(assistant?.tool_calls)[0]?.extra_content).toEqual({ google: { thought_signature: 'skip_thought_signature_validator' } });
       } else if (UPSTREAM_DIALECT[b] === 'messages') {
         // the answered tool turn has no thinking B can verify: thinking off for this request, not a 400
         expect(body.thinking).toBeUndefined();

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/protocols/errors.js';
 import { scanArrayElements, scanTopLevelMembers } from '../../src/protocols/json-members.js';
-import { LAZY_MEMBER_BYTES, lastElement, lazyJsonBody, mayContain, unparsedMember } from '../../src/protocols/lazy-json.js';
+import { LAZY_MEMBER_BYTES, lastElement, lazyJsonBody, mayContain, unparsedMember, walkBack } from '../../src/protocols/lazy-json.js';
 
 const FILLER = 'The function reads the configuration and writes it atomically. ';
 const long = (n: number) => FILLER.repeat(Math.ceil(n / FILLER.length)).slice(0, n);
@@ -171,5 +171,36 @@ describe('lastElement', () => {
   it('a \\u escape in the member could spell the word: every element is looked at', () => {
     const raw = JSON.stringify(conversation({ messages: turns })).replace('"role":"assistant","content":"second"', '"role":"\\u0061ssistant","content":"second"');
     expect(lastElement(lazy(raw), 'messages', 'assistant', isAssistant)).toEqual({ role: 'assistant', content: 'second' });
+  });
+});
+
+describe('walkBack', () => {
+  const turns = [
+    { role: 'user', content: long(LAZY_MEMBER_BYTES) },
+    { role: 'assistant', content: 'a', tool_calls: [{ id: '1' }] },
+    { role: 'tool', content: 'r1' },
+    { role: 'user', content: 'next' },
+    { role: 'assistant', content: 'b', tool_calls: [{ id: '2' }] },
+    { role: 'tool', content: 'r2' },
+  ];
+  const visited = (body: Record<string, unknown>, words: string[], stopAt?: string): unknown[] => {
+    const seen: unknown[] = [];
+    walkBack(body, 'messages', words, (m) => {
+      seen.push(m);
+      return (m as { role?: string }).role !== stopAt;
+    });
+    return seen;
+  };
+
+  it('visits from the end until told to stop, skipping unparsed elements that hold none of the words', () => {
+    const body = lazy(JSON.stringify(conversation({ messages: turns })));
+    expect(visited(body, ['user', 'tool_calls'], 'user')).toEqual([turns[4], turns[3]]);
+    expect(visited(body, ['tool_calls'])).toEqual([turns[4], turns[1]]);
+    expect(unparsedMember(body, 'messages')).toBeDefined();
+  });
+
+  it('visits every element of a parsed member', () => {
+    expect(visited({ messages: turns }, ['user'], 'user')).toEqual([turns[5], turns[4], turns[3]]);
+    expect(visited({ messages: 'x' }, ['user'])).toEqual([]);
   });
 });
