@@ -200,3 +200,60 @@ describe('a custom Messages endpoint’s signatures never reach another provider
     expect(sent.body.thinking).toBeUndefined();
   });
 });
+
+describe('tool call ids Anthropic does not take (Kimi K2 issues `functions.name:index`)', () => {
+  const KIMI_ID = 'functions.get_weather:0';
+  const kimiCall = { ...paris, id: KIMI_ID };
+  const plain = { max_tokens: 1000, tools: [messagesWeatherTool] };
+
+  it('Messages client: gets an id Anthropic takes, goes on with Claude, and Kimi gets its own id back', async () => {
+    world.mocks.customA.next({ kind: 'turn', turn: { toolCalls: [kimiCall] } });
+    const first = await ant.messages.create({ ...plain, model: MODELS.customA, messages: [question] });
+    const toolUse = first.content.find((b) => b.type === 'tool_use') as Anthropic.ToolUseBlock;
+    expect(toolUse.id).toMatch(/^[a-zA-Z0-9_-]+$/);
+
+    const claude = await ant.messages.create({ ...plain, model: MODELS.anthropic, messages: [question, ...answered(first, 'sunny')] });
+    expect(claude.content).toEqual([expect.objectContaining({ type: 'text', text: 'Tool said: sunny' })]);
+
+    await ant.messages.create({ ...plain, model: MODELS.customA, messages: [question, ...answered(first, 'sunny')] });
+    const sent = world.mocks.customA.lastGeneration().body;
+    expect(sent.messages[1].tool_calls[0].id).toBe(KIMI_ID);
+    expect(sent.messages[2]).toMatchObject({ role: 'tool', tool_call_id: KIMI_ID });
+  });
+
+  it('Messages client, streamed: the same id as non-streamed', async () => {
+    world.mocks.customA.next({ kind: 'turn', turn: { toolCalls: [kimiCall] } });
+    const first = await ant.messages.stream({ ...plain, model: MODELS.customA, messages: [question] }).finalMessage();
+    const toolUse = first.content.find((b) => b.type === 'tool_use') as Anthropic.ToolUseBlock;
+    expect(toolUse.id).toMatch(/^[a-zA-Z0-9_-]+$/);
+    const claude = await ant.messages.create({ ...plain, model: MODELS.anthropic, messages: [question, ...answered(first, 'sunny')] });
+    expect(claude.content).toEqual([expect.objectContaining({ type: 'text', text: 'Tool said: sunny' })]);
+  });
+
+  it('Chat and Responses clients: a Kimi call in history reaches Claude with a valid id pair', async () => {
+    await openai.chat.completions.create({
+      model: MODELS.anthropic,
+      tools: [chatWeatherTool],
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: KIMI_ID, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: KIMI_ID, content: 'sunny' },
+      ],
+    });
+    const viaChat = world.mocks.anthropic.lastGeneration().body;
+    const id = viaChat.messages[1].content[0].id as string;
+    expect(id).toMatch(/^[a-zA-Z0-9_-]+$/);
+    expect(viaChat.messages[2].content[0]).toMatchObject({ type: 'tool_result', tool_use_id: id });
+
+    const out = await openai.responses.create({
+      model: MODELS.anthropic,
+      tools: [responsesWeatherTool],
+      input: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { type: 'function_call', call_id: KIMI_ID, name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: KIMI_ID, output: 'sunny' },
+      ],
+    });
+    expect(out.output_text).toBe('Tool said: sunny');
+  });
+});

@@ -8,6 +8,7 @@
  * call still pending); every tool_result must answer an earlier tool_use.
  */
 import type { ContentPart, FunctionCallItem, FunctionCallOutputItem, Item, MessageItem, SystemPart } from '../hub.js';
+import { callIdOf } from './ids.js';
 import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
 import { decodeMediaOrText, decodeTextBlock, decodeToolResultContent } from './content-decode.js';
@@ -125,7 +126,7 @@ function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>,
 }
 
 function decodeToolResult(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>): FunctionCallOutputItem {
-  const callId = expectString(block.tool_use_id, `${path}.tool_use_id`, 'invalid_tool_call');
+  const callId = callIdOf(expectString(block.tool_use_id, `${path}.tool_use_id`, 'invalid_tool_call'));
   if (!pending.delete(callId)) {
     const why = answered.has(callId) ? 'answers a tool_use that already has a tool_result' : 'has no matching tool_use in the preceding assistant turn';
     throw badRequest('invalid_tool_call', `${path}: tool_result for ${JSON.stringify(callId)} ${why}.`, `${path}.tool_use_id`);
@@ -177,7 +178,7 @@ function decodeAssistantTurn(turn: Turn, items: Item[], pending: Map<string, str
 }
 
 function decodeToolUse(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>): FunctionCallItem {
-  const callId = expectString(block.id, `${path}.id`, 'invalid_tool_call');
+  const callId = callIdOf(expectString(block.id, `${path}.id`, 'invalid_tool_call'));
   const name = expectString(block.name, `${path}.name`, 'invalid_tool_call');
   if (callId === '' || name === '') throw badRequest('invalid_tool_call', `${path}: tool_use needs a non-empty id and name.`, path);
   if (pending.has(callId) || answered.has(callId)) {

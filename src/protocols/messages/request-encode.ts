@@ -17,6 +17,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { EncodeRequestOptions } from '../codec.js';
 import type { FunctionCallItem, FunctionCallOutputItem, HubRequest } from '../hub.js';
+import { toolUseId } from './ids.js';
 import { badRequest } from '../errors.js';
 import { limitCacheBreakpoints, withCacheControl } from './cache-control.js';
 import { encodePart } from './content-encode.js';
@@ -142,11 +143,11 @@ function mergeTurns(turns: Turn[]): MessageParam[] {
 }
 
 function toolUse(item: FunctionCallItem, keepCache: boolean): ToolUseBlockParam {
-  return withCacheControl<ToolUseBlockParam>({ type: 'tool_use', id: item.callId, name: item.name, input: parseToolInput(item.arguments) }, item.cacheControl, keepCache);
+  return withCacheControl<ToolUseBlockParam>({ type: 'tool_use', id: toolUseId(item.callId), name: item.name, input: parseToolInput(item.arguments) }, item.cacheControl, keepCache);
 }
 
 function toolResult(item: FunctionCallOutputItem, keepCache: boolean, where: string): ToolResultBlockParam {
-  const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: item.callId };
+  const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: toolUseId(item.callId) };
   if (typeof item.output === 'string') {
     if (item.output !== '') block.content = item.output;
   } else {

@@ -6,7 +6,7 @@
 import type { ContentBlock, Message, Usage as MessagesUsage } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ResponseContext } from '../codec.js';
 import type { HubResponse, Usage } from '../hub.js';
-import { clientMessageId } from './ids.js';
+import { clientMessageId, toolUseId } from './ids.js';
 import { messagesStopReason } from './stop-reason.js';
 import { clientThinkingBlock } from './thinking.js';
 import { parseToolInput } from './tool-input.js';
@@ -30,7 +30,7 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
         }
         break;
       case 'function_call':
-        content.push({ type: 'tool_use', id: item.callId, name: item.name, input: parseToolInput(item.arguments), caller: { type: 'direct' } });
+        content.push({ type: 'tool_use', id: toolUseId(item.callId), name: item.name, input: parseToolInput(item.arguments), caller: { type: 'direct' } });
         break;
     }
   }

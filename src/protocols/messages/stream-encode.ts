@@ -22,7 +22,7 @@ import type { ResponseContext, StreamEncoder } from '../codec.js';
 import type { BlockStart, HubError, HubEvent, ReasoningOrigin, Usage } from '../hub.js';
 import { anthropicErrorBody } from '../errors.js';
 import { sseNamed } from '../sse.js';
-import { clientMessageId, syntheticToolUseId } from './ids.js';
+import { clientMessageId, syntheticToolUseId, toolUseId } from './ids.js';
 import { messagesUsage } from './response-encode.js';
 import { messagesStopReason } from './stop-reason.js';
 import { signatureFor } from './thinking.js';
@@ -255,7 +255,7 @@ class MessagesStreamEncoder implements StreamEncoder {
       case 'function_call':
         contentBlock = {
           type: 'tool_use',
-          id: start.callId || syntheticToolUseId(this.ctx, this.toolCount),
+          id: start.callId ? toolUseId(start.callId) : syntheticToolUseId(this.ctx, this.toolCount),
           name: start.name,
           input: {},
           caller: { type: 'direct' },
