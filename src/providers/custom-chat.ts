@@ -4,6 +4,7 @@
  */
 import { developerToSystem, mirrorReasoningContent, setReasoningEffort } from './chat-body.js';
 import { chatUrl, normaliseChatBase } from './chat-url.js';
+import { fillReasoningContent } from './deepseek-reasoning.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -21,6 +22,7 @@ export const customChatAdapter: ProviderAdapter = {
   finalizeBody(body, ctx) {
     developerToSystem(body);
     mirrorReasoningContent(body);
+    fillReasoningContent(body, ctx.model);
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,

@@ -5,6 +5,7 @@
  */
 import { developerToSystem, dropOpenAiOnlyParams, mirrorReasoningContent, setReasoningEffort, useMaxTokensField } from './chat-body.js';
 import { chatUrl, normaliseLocalBase } from './chat-url.js';
+import { fillReasoningContent } from './deepseek-reasoning.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -24,6 +25,7 @@ export const localAdapter: ProviderAdapter = {
     dropOpenAiOnlyParams(body);
     useMaxTokensField(body);
     mirrorReasoningContent(body);
+    fillReasoningContent(body, ctx.model);
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,

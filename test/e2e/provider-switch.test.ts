@@ -10,7 +10,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assembleChatMessage, chatWeatherTool, collect, messagesWeatherTool, responsesWeatherTool } from '../fixtures/e2e-helpers.js';
-import { MODELS, startWorld, type World } from '../fixtures/world.js';
+import { MODELS, SLUGS, startWorld, type World } from '../fixtures/world.js';
 
 let world: World;
 let openai: OpenAI;
@@ -255,5 +255,34 @@ describe('tool call ids Anthropic does not take (Kimi K2 issues `functions.name:
       ],
     });
     expect(out.output_text).toBe('Tool said: sunny');
+  });
+});
+
+describe('DeepSeek in thinking mode wants reasoning_content on every assistant message', () => {
+  const deepseek = `${SLUGS.customA}/deepseek-r1`;
+
+  it('Messages client switching from Claude mid tool loop', async () => {
+    world.mocks.anthropic.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const first = await ant.messages.create({ ...thinkingParams, model: MODELS.anthropic, messages: [question] });
+    const second = await ant.messages.create({ ...thinkingParams, model: deepseek, messages: [question, ...answered(first, 'sunny')] });
+    expect(second.content.at(-1)).toMatchObject({ type: 'text', text: 'Tool said: sunny' });
+    const assistant = world.mocks.customA.lastGeneration().body.messages[1];
+    expect(assistant.reasoning_content, 'Claude’s thinking is not DeepSeek’s: an empty one').toBe('');
+  });
+
+  it('Chat client whose history never had the field (plain and from another model)', async () => {
+    await openai.chat.completions.create({
+      model: deepseek,
+      tools: [chatWeatherTool],
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello.' },
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_x1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'call_x1', content: 'sunny' },
+      ],
+    });
+    const sent = world.mocks.customA.lastGeneration().body.messages as Array<Record<string, unknown>>;
+    expect(sent.filter((m) => m.role === 'assistant').map((m) => m.reasoning_content)).toEqual(['', '']);
   });
 });
