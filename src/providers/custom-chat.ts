@@ -5,6 +5,7 @@
 import { developerToSystem, mirrorReasoningContent, setReasoningEffort } from './chat-body.js';
 import { chatUrl, normaliseChatBase } from './chat-url.js';
 import { fillReasoningContent } from './deepseek-reasoning.js';
+import { fitToolCallIds } from './mistral-tool-ids.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -23,6 +24,7 @@ export const customChatAdapter: ProviderAdapter = {
     developerToSystem(body);
     mirrorReasoningContent(body);
     fillReasoningContent(body, ctx.model);
+    fitToolCallIds(body, ctx.model);
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,

@@ -6,6 +6,7 @@
 import { developerToSystem, dropOpenAiOnlyParams, mirrorReasoningContent, setReasoningEffort, useMaxTokensField } from './chat-body.js';
 import { chatUrl, normaliseLocalBase } from './chat-url.js';
 import { fillReasoningContent } from './deepseek-reasoning.js';
+import { fitToolCallIds } from './mistral-tool-ids.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -26,6 +27,7 @@ export const localAdapter: ProviderAdapter = {
     useMaxTokensField(body);
     mirrorReasoningContent(body);
     fillReasoningContent(body, ctx.model);
+    fitToolCallIds(body, ctx.model);
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,

@@ -286,3 +286,37 @@ describe('DeepSeek in thinking mode wants reasoning_content on every assistant m
     expect(sent.filter((m) => m.role === 'assistant').map((m) => m.reasoning_content)).toEqual(['', '']);
   });
 });
+
+describe('Mistral takes only tool call ids of nine letters and digits', () => {
+  const devstral = `${SLUGS.customA}/devstral-small-2`;
+  const plain = { max_tokens: 1000, tools: [messagesWeatherTool] };
+
+  it('Messages client switching from Claude mid tool loop: the toolu_ id is fitted on the call and its result', async () => {
+    world.mocks.anthropic.next({ kind: 'turn', turn: { toolCalls: [paris] } });
+    const first = await ant.messages.create({ ...plain, model: MODELS.anthropic, messages: [question] });
+    const second = await ant.messages.create({ ...plain, model: devstral, messages: [question, ...answered(first, 'sunny')] });
+    expect(second.content).toEqual([expect.objectContaining({ type: 'text', text: 'Tool said: sunny' })]);
+    const [, assistant, result] = world.mocks.customA.lastGeneration().body.messages;
+    expect(assistant.tool_calls[0].id).toMatch(/^[a-zA-Z0-9]{9}$/);
+    expect(result.tool_call_id).toBe(assistant.tool_calls[0].id);
+  });
+
+  it('Chat client: ids Mistral issued pass unchanged, others are fitted', async () => {
+    const call = (id: string) => ({ id, type: 'function' as const, function: { name: 'get_weather', arguments: '{"city":"Paris"}' } });
+    await openai.chat.completions.create({
+      model: devstral,
+      tools: [chatWeatherTool],
+      messages: [
+        { role: 'user', content: 'Weather in Paris and Rome?' },
+        { role: 'assistant', content: null, tool_calls: [call('D681PevKs'), call('call_PTLP8xhu3uwZk4l3nlnrrJha')] },
+        { role: 'tool', tool_call_id: 'D681PevKs', content: 'sunny' },
+        { role: 'tool', tool_call_id: 'call_PTLP8xhu3uwZk4l3nlnrrJha', content: 'rainy' },
+      ],
+    });
+    const [, assistant, r1, r2] = world.mocks.customA.lastGeneration().body.messages;
+    const ids = assistant.tool_calls.map((c: { id: string }) => c.id);
+    expect(ids[0]).toBe('D681PevKs');
+    expect(ids[1]).toMatch(/^[a-zA-Z0-9]{9}$/);
+    expect([r1.tool_call_id, r2.tool_call_id]).toEqual(ids);
+  });
+});
