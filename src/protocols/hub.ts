@@ -118,8 +118,13 @@ export interface FunctionCallItem {
   name: string;
   /** Responses namespace the function belongs to (`name` is then the name inside it). */
   namespace?: string;
-  /** JSON text exactly as the model produced it (may be invalid when truncated). */
+  /**
+   * JSON text exactly as the model produced it (may be invalid when truncated); for a `freeform`
+   * call, the raw input text instead.
+   */
   arguments: string;
+  /** A call of a freeform tool (see FunctionTool.freeform): `arguments` is the input text, not JSON. */
+  freeform?: true;
   /** Gemini 3 thought signature riding on this call (compat: extra_content.google.thought_signature). */
   thoughtSignature?: string;
   cacheControl?: CacheControl;
@@ -142,6 +147,9 @@ export type Item = MessageItem | ReasoningItem | FunctionCallItem | FunctionCall
 
 export type JsonSchema = Record<string, unknown>;
 
+/** What a freeform tool's input must look like: any text, or text matching a grammar. */
+export type FreeformFormat = { type: 'text' } | { type: 'grammar'; syntax: 'lark' | 'regex'; definition: string };
+
 export interface FunctionTool {
   type: 'function';
   name: string;
@@ -152,8 +160,14 @@ export interface FunctionTool {
    */
   namespace?: string;
   description?: string;
-  /** JSON schema of the arguments; undefined = no arguments. */
+  /** JSON schema of the arguments; undefined = no arguments (always, for a freeform tool). */
   parameters?: JsonSchema;
+  /**
+   * A Responses `custom` tool: it takes one free text (in this format) instead of JSON arguments.
+   * Only Responses clients produce it; routing turns it into an ordinary function tool for every
+   * target and its calls back into freeform calls, so target codecs never see it set.
+   */
+  freeform?: FreeformFormat;
   strict?: boolean;
   cacheControl?: CacheControl;
 }
@@ -285,7 +299,8 @@ export interface HubResponse {
 export type BlockStart =
   | { type: 'text' }
   | { type: 'reasoning'; origin?: ReasoningOrigin }
-  | { type: 'function_call'; callId: string; name: string; namespace?: string; thoughtSignature?: string }
+  /** `freeform`: a call of a freeform tool (set by routing): its arguments deltas are input text. */
+  | { type: 'function_call'; callId: string; name: string; namespace?: string; thoughtSignature?: string; freeform?: true }
   | { type: 'refusal' };
 
 export type HubEvent =
@@ -296,6 +311,7 @@ export type HubEvent =
   | { type: 'reasoning_delta'; index: number; text: string }
   /** Proof of origin for a reasoning block, known at (or near) its end. */
   | { type: 'reasoning_origin'; index: number; origin: ReasoningOrigin }
+  /** A piece of a call's JSON arguments (of its input text, when the block is `freeform`). */
   | { type: 'arguments_delta'; index: number; json: string }
   | { type: 'block_stop'; index: number }
   /** Usage as known so far (cumulative; later values win field by field). */

@@ -1,11 +1,11 @@
 /**
- * Ids a Responses client sees: `resp_…` for the response, `msg_…`, `fc_…`, `rs_…` for items.
+ * Ids a Responses client sees: `resp_…` for the response, `msg_…`, `fc_…`, `ctc_…`, `rs_…` for items.
  * The suffix is reused from the upstream id so that one request keeps one id across the log,
  * the upstream and the client.
  */
 import { randomBytes } from 'node:crypto';
 
-const KNOWN_PREFIX = /^(?:resp|msg|chatcmpl|gen|rs|fc|call|toolu)[-_]+/;
+const KNOWN_PREFIX = /^(?:resp|msg|chatcmpl|gen|rs|fc|ctc|call|toolu)[-_]+/;
 
 /** `msg_01AB` → `01AB`, `chatcmpl-xyz` → `xyz`, `gen-123` → `123`; other ids keep their safe characters. */
 export function suffixOf(id: string | undefined): string | undefined {
@@ -23,7 +23,7 @@ export function chooseSuffix(injected: string | undefined, upstreamId: string | 
   return injected ?? suffixOf(upstreamId) ?? randomSuffix();
 }
 
-export type ItemKind = 'msg' | 'fc' | 'rs';
+export type ItemKind = 'msg' | 'fc' | 'ctc' | 'rs';
 
 /** Item ids are unique within a response because they carry the item's output position. */
 export function itemId(kind: ItemKind, suffix: string, outputIndex: number): string {

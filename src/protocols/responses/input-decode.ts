@@ -68,19 +68,15 @@ function decodeItem(raw: unknown, param: string, position: number, out: DecodedI
     case 'message':
       decodeMessage(raw, param, out, push);
       return;
-    case 'function_call': {
-      const call: FunctionCallItem = {
-        type: 'function_call',
-        callId: callIdOf(raw, param),
-        name: reqString(raw, 'name', `${param}.name`, 'invalid_tool_call'),
-        arguments: reqString(raw, 'arguments', `${param}.arguments`, 'invalid_tool_call'),
-      };
-      const namespace = optString(raw, 'namespace', `${param}.namespace`, 'invalid_tool_call');
-      if (namespace !== undefined && namespace !== '') call.namespace = namespace;
-      push(call);
+    case 'function_call':
+      push(decodeCall(raw, param, 'arguments'));
       return;
-    }
+    // a custom tool's call is a function call whose arguments are its input text
+    case 'custom_tool_call':
+      push({ ...decodeCall(raw, param, 'input'), freeform: true });
+      return;
     case 'function_call_output':
+    case 'custom_tool_call_output':
       push({ type: 'function_call_output', callId: callIdOf(raw, param), output: toolOutput(raw.output, `${param}.output`) });
       return;
     case 'reasoning': {
@@ -93,9 +89,6 @@ function decodeItem(raw: unknown, param: string, position: number, out: DecodedI
     }
     case 'item_reference':
       throw badRequest('unsupported_feature', `${param} is an item_reference: svc-proxy stores no responses, send the full item instead.`, param);
-    case 'custom_tool_call':
-    case 'custom_tool_call_output':
-      throw badRequest('unsupported_feature', `${param}: custom tools are not supported; use function tools.`, `${param}.type`);
     default:
       if (typeof type === 'string' && HOSTED_ITEM_TYPES.has(type)) {
         throw badRequest('unsupported_feature', `${param} is a ${type} item: items of OpenAI-hosted tools can only be sent to openai models.`, `${param}.type`);
@@ -119,6 +112,19 @@ function decodeMessage(raw: JsonObject, param: string, out: DecodedInput, push: 
   if (content.length === 0) return;
   const phase = role === 'assistant' ? optString(raw, 'phase', `${param}.phase`, 'invalid_input') : undefined;
   push(phase ? { type: 'message', role, content, phase } : { type: 'message', role, content });
+}
+
+/** A function_call (its JSON in `arguments`) or a custom_tool_call (its text in `input`). */
+function decodeCall(raw: JsonObject, param: string, argumentsKey: 'arguments' | 'input'): FunctionCallItem {
+  const call: FunctionCallItem = {
+    type: 'function_call',
+    callId: callIdOf(raw, param),
+    name: reqString(raw, 'name', `${param}.name`, 'invalid_tool_call'),
+    arguments: reqString(raw, argumentsKey, `${param}.${argumentsKey}`, 'invalid_tool_call'),
+  };
+  const namespace = optString(raw, 'namespace', `${param}.namespace`, 'invalid_tool_call');
+  if (namespace !== undefined && namespace !== '') call.namespace = namespace;
+  return call;
 }
 
 function callIdOf(raw: JsonObject, param: string): string {

@@ -3,6 +3,7 @@
  * encoders so both say exactly the same thing.
  */
 import type {
+  ResponseCustomToolCallItem,
   ResponseFunctionToolCall,
   ResponseOutputMessage,
   ResponseOutputRefusal,
@@ -47,6 +48,20 @@ export function functionCallItem(
 ): ResponseFunctionToolCall {
   const item: ResponseFunctionToolCall = { id, type: 'function_call', call_id: callId, name, arguments: args, status };
   // Calls of a namespace tool say which namespace they belong to, as OpenAI answers them.
+  if (namespace !== undefined) item.namespace = namespace;
+  return item;
+}
+
+/** A call of a custom (freeform) tool: its input is text, not JSON arguments. */
+export function customToolCallItem(
+  id: string,
+  callId: string,
+  name: string,
+  input: string,
+  status: ItemStatus,
+  namespace?: string,
+): ResponseCustomToolCallItem {
+  const item: ResponseCustomToolCallItem = { id, type: 'custom_tool_call', call_id: callId, name, input, status };
   if (namespace !== undefined) item.namespace = namespace;
   return item;
 }

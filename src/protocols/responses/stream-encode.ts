@@ -6,12 +6,12 @@
  * (`sequence_number` from 0). Each hub block is one output item; its output_index is its
  * position in the final output, so interleaved hub blocks are fine.
  */
-import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { Response, ResponseCustomToolCallItem, ResponseFunctionToolCall, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { ResponseContext, StreamEncoder } from '../codec.js';
 import type { BlockStart, HubError, HubEvent, ReasoningOrigin, StopReason, Usage } from '../hub.js';
 import { sseNamed } from '../sse.js';
 import { chooseSuffix, itemId } from './ids.js';
-import { functionCallItem, messageItem, refusalPart, textPart, type ItemStatus } from './output-items.js';
+import { customToolCallItem, functionCallItem, messageItem, refusalPart, textPart, type ItemStatus } from './output-items.js';
 import { wireReasoningItem } from './reasoning.js';
 import { responseObject } from './response-encode.js';
 import { statusFor } from './status.js';
@@ -30,6 +30,8 @@ interface Block {
   callId: string;
   name: string;
   namespace?: string;
+  /** A call of a custom tool: a custom_tool_call item, its text streamed as input deltas. */
+  freeform: boolean;
   origin?: ReasoningOrigin;
   /** Reasoning: the summary part has been announced. */
   partOpen: boolean;
@@ -98,7 +100,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
   private blockStart(index: number, start: BlockStart): string {
     if (this.blocks.has(index)) return '';
     const outputIndex = this.output.length;
-    const block: Block = { kind: start.type, outputIndex, id: '', text: '', open: true, callId: '', name: '', partOpen: false };
+    const block: Block = { kind: start.type, outputIndex, id: '', text: '', open: true, callId: '', name: '', freeform: false, partOpen: false };
     this.blocks.set(index, block);
     switch (start.type) {
       case 'text':
@@ -120,11 +122,12 @@ class ResponsesStreamEncoder implements StreamEncoder {
         return this.emit({ type: 'response.output_item.added', output_index: outputIndex, item });
       }
       case 'function_call': {
-        block.id = itemId('fc', this.suffix, outputIndex);
+        block.freeform = start.freeform === true;
+        block.id = itemId(block.freeform ? 'ctc' : 'fc', this.suffix, outputIndex);
         block.callId = start.callId;
         block.name = start.name;
         if (start.namespace !== undefined) block.namespace = start.namespace;
-        const item = functionCallItem(block.id, start.callId, start.name, '', 'in_progress', start.namespace);
+        const item = this.callItem(block, 'in_progress');
         this.output.push(item);
         return this.emit({ type: 'response.output_item.added', output_index: outputIndex, item });
       }
@@ -142,7 +145,9 @@ class ResponsesStreamEncoder implements StreamEncoder {
       case 'refusal':
         return this.emit({ type: 'response.refusal.delta', ...at, content_index: 0, delta });
       case 'function_call':
-        return this.emit({ type: 'response.function_call_arguments.delta', ...at, delta });
+        return block.freeform
+          ? this.emit({ type: 'response.custom_tool_call_input.delta', ...at, delta })
+          : this.emit({ type: 'response.function_call_arguments.delta', ...at, delta });
       case 'reasoning': {
         let sse = '';
         if (!block.partOpen) {
@@ -170,6 +175,10 @@ class ResponsesStreamEncoder implements StreamEncoder {
         sse += this.emit({ type: 'response.content_part.done', ...at, content_index: 0, part: refusalPart(block.text) });
         break;
       case 'function_call': {
+        if (block.freeform) {
+          sse += this.emit({ type: 'response.custom_tool_call_input.done', ...at, input: block.text });
+          break;
+        }
         const done = { type: 'response.function_call_arguments.done' as const, ...at, arguments: block.text, name: block.name };
         // The SDK type lacks it, but the item says it too: a client matching by name needs both.
         sse += this.emit(block.namespace === undefined ? done : ({ ...done, namespace: block.namespace } as Payload));
@@ -195,11 +204,17 @@ class ResponsesStreamEncoder implements StreamEncoder {
       case 'refusal':
         return messageItem(block.id, [refusalPart(block.text)], status);
       case 'function_call':
-        return functionCallItem(block.id, block.callId, block.name, block.text, status, block.namespace);
+        return this.callItem(block, status);
       case 'reasoning':
         // Reasoning without a known origin is plain text: it still round-trips, as unsigned.
         return wireReasoningItem(block.origin ?? { kind: 'unsigned' }, block.text, block.id);
     }
+  }
+
+  /** A call block's item as it stands: a function_call, or a custom_tool_call for a freeform call. */
+  private callItem(block: Block, status: ItemStatus): ResponseFunctionToolCall | ResponseCustomToolCallItem {
+    const make = block.freeform ? customToolCallItem : functionCallItem;
+    return make(block.id, block.callId, block.name, block.text, status, block.namespace);
   }
 
   private finish(stopReason: StopReason): string {

@@ -2,6 +2,7 @@
  * Every function_call_output answers an earlier function_call, and every function_call is
  * answered — except calls in the trailing assistant turn (nothing but calls and reasoning after
  * them). Checked here because every target rejects broken pairs, each with a different message.
+ * custom_tool_call(_output) items are hub function calls (outputs) too: they pair the same way.
  */
 import type { Item } from '../hub.js';
 import { badRequest } from '../errors.js';

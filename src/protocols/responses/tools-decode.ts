@@ -1,11 +1,12 @@
 /**
  * Responses `tools` and `tool_choice` → hub. Flat function tools become hub function tools;
  * a `namespace` tool (Codex's `multi_agent_v1`) becomes one hub function tool per function in
- * it, each carrying the namespace (routing folds it into the target-facing name). OpenAI-hosted
- * tools are kept raw (routing passes them only to openai and rejects them elsewhere); `custom`
- * (free-text grammar) tools have no counterpart anywhere else → 400, inside a namespace too.
+ * it, each carrying the namespace (routing folds it into the target-facing name). A `custom`
+ * tool (free text, optionally held to a grammar: Codex's `apply_patch`) becomes a hub function
+ * tool marked `freeform`, which routing turns into a function taking one string. OpenAI-hosted
+ * tools are kept raw (routing passes them only to openai and rejects them elsewhere).
  */
-import type { FunctionTool, Tool, ToolChoice } from '../hub.js';
+import type { FreeformFormat, FunctionTool, Tool, ToolChoice } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { isObject, optBoolean, optString, reqString } from './json.js';
 
@@ -19,14 +20,10 @@ function decodeTool(tool: unknown, param: string): Tool[] {
   if (!isObject(tool)) throw badRequest('invalid_request', `${param} must be an object.`, param);
   const type = tool.type;
   if (typeof type !== 'string') throw badRequest('invalid_request', `${param}.type is required.`, `${param}.type`);
-  if (type === 'custom') throw customTool(param);
+  if (type === 'custom') return [decodeCustom(tool, param)];
   if (type === 'namespace') return decodeNamespace(tool, param);
   if (type !== 'function') return [{ type: 'hosted', raw: tool }];
   return [decodeFunction(tool, param)];
-}
-
-function customTool(param: string) {
-  return badRequest('unsupported_feature', `${param}: custom (free-form) tools are not supported; declare a function tool instead.`, `${param}.type`);
 }
 
 function decodeNamespace(tool: Record<string, unknown>, param: string): FunctionTool[] {
@@ -37,18 +34,39 @@ function decodeNamespace(tool: Record<string, unknown>, param: string): Function
   return inner.map((fn, i) => {
     const at = `${param}.tools[${i}]`;
     if (!isObject(fn)) throw badRequest('invalid_request', `${at} must be an object.`, at);
-    if (fn.type === 'custom') throw customTool(at);
+    if (fn.type === 'custom') return { ...decodeCustom(fn, at), namespace };
     if (fn.type !== 'function') throw badRequest('invalid_request', `${at}.type must be "function" or "custom".`, `${at}.type`);
     return { ...decodeFunction(fn, at), namespace };
   });
 }
 
-function decodeFunction(tool: Record<string, unknown>, param: string): FunctionTool {
+/** Name and description, as function and custom tools both have them. */
+function namedTool(tool: Record<string, unknown>, param: string): FunctionTool {
   const name = reqString(tool, 'name', `${param}.name`);
   if (name.length === 0) throw badRequest('invalid_request', `${param}.name must not be empty.`, `${param}.name`);
   const fn: FunctionTool = { type: 'function', name };
   const description = optString(tool, 'description', `${param}.description`);
   if (description !== undefined) fn.description = description;
+  return fn;
+}
+
+function decodeCustom(tool: Record<string, unknown>, param: string): FunctionTool {
+  return { ...namedTool(tool, param), freeform: decodeFormat(tool.format, `${param}.format`) };
+}
+
+/** A custom tool's `format`: absent means unconstrained text. */
+function decodeFormat(format: unknown, param: string): FreeformFormat {
+  if (format === undefined || format === null) return { type: 'text' };
+  if (!isObject(format)) throw badRequest('invalid_request', `${param} must be an object.`, param);
+  if (format.type === 'text') return { type: 'text' };
+  if (format.type !== 'grammar') throw badRequest('invalid_request', `${param}.type must be "text" or "grammar".`, `${param}.type`);
+  const syntax = format.syntax;
+  if (syntax !== 'lark' && syntax !== 'regex') throw badRequest('invalid_request', `${param}.syntax must be "lark" or "regex".`, `${param}.syntax`);
+  return { type: 'grammar', syntax, definition: reqString(format, 'definition', `${param}.definition`) };
+}
+
+function decodeFunction(tool: Record<string, unknown>, param: string): FunctionTool {
+  const fn = namedTool(tool, param);
   const parameters = tool.parameters;
   if (parameters !== undefined && parameters !== null) {
     if (!isObject(parameters)) throw badRequest('invalid_request', `${param}.parameters must be a JSON schema object.`, `${param}.parameters`);
@@ -66,7 +84,9 @@ export function decodeToolChoice(value: unknown): ToolChoice | undefined {
     throw badRequest('invalid_request', 'tool_choice must be "auto", "none", "required" or a tool choice object.', 'tool_choice');
   }
   switch (value.type) {
-    case 'function': {
+    // a custom tool is a function tool in the hub (marked freeform), so it is chosen like one
+    case 'function':
+    case 'custom': {
       const choice: ToolChoice = { type: 'function', name: reqString(value, 'name', 'tool_choice.name') };
       const namespace = optString(value, 'namespace', 'tool_choice.namespace');
       if (namespace !== undefined && namespace !== '') choice.namespace = namespace;
@@ -80,12 +100,10 @@ export function decodeToolChoice(value: unknown): ToolChoice | undefined {
       value.tools.forEach((t, i) => {
         if (!isObject(t)) throw badRequest('invalid_request', `tool_choice.tools[${i}] must be an object.`, `tool_choice.tools[${i}]`);
         // Hosted entries only matter to openai, where the request is not converted.
-        if (t.type === 'function') names.push(reqString(t, 'name', `tool_choice.tools[${i}].name`));
+        if (t.type === 'function' || t.type === 'custom') names.push(reqString(t, 'name', `tool_choice.tools[${i}].name`));
       });
       return { type: 'allowed_tools', mode, names };
     }
-    case 'custom':
-      throw badRequest('unsupported_feature', 'tool_choice: custom tools are not supported.', 'tool_choice');
     default:
       if (typeof value.type === 'string') {
         throw badRequest(

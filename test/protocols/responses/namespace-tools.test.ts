@@ -65,10 +65,16 @@ describe('decoding namespace tools', () => {
     expect(plainChoice.toolChoice).toEqual({ type: 'function', name: 'wait' });
   });
 
-  it('refuses custom tools inside a namespace like top-level ones, and malformed namespaces cleanly', () => {
-    const custom = { ...namespaceTool, tools: [namespaceTool.tools[0], { type: 'custom', name: 'apply_patch' }] };
+  it('reads a custom tool inside a namespace as a freeform function of that namespace', () => {
+    const custom = { ...namespaceTool, tools: [namespaceTool.tools[0], { type: 'custom', name: 'apply_patch', description: 'Patch', format: { type: 'text' } }] };
+    const req = responsesCodec.decodeRequest({ model: 'm/x', input: 'hi', tools: [custom] });
+    expect(req.tools[1]).toEqual({ type: 'function', name: 'apply_patch', description: 'Patch', freeform: { type: 'text' }, namespace: 'multi_agent_v1' });
+  });
+
+  it('refuses malformed namespaces cleanly', () => {
+    const badCustom = { ...namespaceTool, tools: [{ type: 'custom', name: 'apply_patch', format: { type: 'grammar', syntax: 'lark' } }] };
     const cases: Array<[unknown, string, string]> = [
-      [{ model: 'm/x', input: 'hi', tools: [custom] }, 'unsupported_feature', 'tools[0].tools[1].type'],
+      [{ model: 'm/x', input: 'hi', tools: [badCustom] }, 'invalid_request', 'tools[0].tools[0].format.definition'],
       [{ model: 'm/x', input: 'hi', tools: [{ type: 'namespace', tools: [] }] }, 'invalid_request', 'tools[0].name'],
       [{ model: 'm/x', input: 'hi', tools: [{ type: 'namespace', name: '', tools: [] }] }, 'invalid_request', 'tools[0].name'],
       [{ model: 'm/x', input: 'hi', tools: [{ type: 'namespace', name: 'n' }] }, 'invalid_request', 'tools[0].tools'],

@@ -61,15 +61,24 @@ describe('responses decodeRequest: clean 400s', () => {
     ['audio in tool output', { model: 'm/x', input: [user, { type: 'function_call', call_id: 'a', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'a', output: [{ type: 'input_audio', input_audio: { data: 'x', format: 'wav' } }] }] }, 'invalid_content_part', 'input[2].output[0].type'],
     ['item_reference', { model: 'm/x', input: [user, { type: 'item_reference', id: 'msg_1' }] }, 'unsupported_feature', 'input[1]'],
     ['hosted tool call item', { model: 'm/x', input: [user, { type: 'web_search_call', id: 'ws_1', status: 'completed' }] }, 'unsupported_feature', 'input[1].type'],
-    ['custom tool call item', { model: 'm/x', input: [user, { type: 'custom_tool_call', call_id: 'c', name: 'x', input: '' }] }, 'unsupported_feature', 'input[1].type'],
-    ['custom tool', { model: 'm/x', input: 'hi', tools: [{ type: 'custom', name: 'apply_patch' }] }, 'unsupported_feature', 'tools[0].type'],
+    ['custom tool call without input', { model: 'm/x', input: [user, { type: 'custom_tool_call', call_id: 'c', name: 'x' }] }, 'invalid_tool_call', 'input[1].input'],
+    ['custom tool call input not a string', { model: 'm/x', input: [user, { type: 'custom_tool_call', call_id: 'c', name: 'x', input: { patch: 'p' } }] }, 'invalid_tool_call', 'input[1].input'],
+    ['custom tool call without call_id', { model: 'm/x', input: [user, { type: 'custom_tool_call', name: 'x', input: '' }] }, 'invalid_tool_call', 'input[1].call_id'],
+    ['custom output without call', { model: 'm/x', input: [user, { type: 'custom_tool_call_output', call_id: 'c', output: 'x' }] }, 'invalid_tool_call', 'input[1].call_id'],
+    ['custom call never answered', { model: 'm/x', input: [user, { type: 'custom_tool_call', call_id: 'c', name: 'x', input: 'p' }, user] }, 'invalid_tool_call', 'input[1].call_id'],
+    ['custom tool without name', { model: 'm/x', input: 'hi', tools: [{ type: 'custom' }] }, 'invalid_request', 'tools[0].name'],
+    ['custom tool format not an object', { model: 'm/x', input: 'hi', tools: [{ type: 'custom', name: 'p', format: 'text' }] }, 'invalid_request', 'tools[0].format'],
+    ['custom tool format unknown', { model: 'm/x', input: 'hi', tools: [{ type: 'custom', name: 'p', format: { type: 'json' } }] }, 'invalid_request', 'tools[0].format.type'],
+    ['custom tool grammar syntax unknown', { model: 'm/x', input: 'hi', tools: [{ type: 'custom', name: 'p', format: { type: 'grammar', syntax: 'ebnf', definition: 'x' } }] }, 'invalid_request', 'tools[0].format.syntax'],
+    ['custom tool grammar without definition', { model: 'm/x', input: 'hi', tools: [{ type: 'custom', name: 'p', format: { type: 'grammar', syntax: 'lark' } }] }, 'invalid_request', 'tools[0].format.definition'],
     ['tools not a list', { model: 'm/x', input: 'hi', tools: {} }, 'invalid_request', 'tools'],
     ['tool without type', { model: 'm/x', input: 'hi', tools: [{ name: 'f' }] }, 'invalid_request', 'tools[0].type'],
     ['function tool without name', { model: 'm/x', input: 'hi', tools: [{ type: 'function' }] }, 'invalid_request', 'tools[0].name'],
     ['function parameters not an object', { model: 'm/x', input: 'hi', tools: [{ type: 'function', name: 'f', parameters: 'x' }] }, 'invalid_request', 'tools[0].parameters'],
     ['tool_choice bad string', { model: 'm/x', input: 'hi', tool_choice: 'any' }, 'invalid_request', 'tool_choice'],
     ['tool_choice hosted', { model: 'm/x', input: 'hi', tool_choice: { type: 'web_search_preview' } }, 'unsupported_feature', 'tool_choice'],
-    ['tool_choice custom', { model: 'm/x', input: 'hi', tool_choice: { type: 'custom', name: 'x' } }, 'unsupported_feature', 'tool_choice'],
+    ['tool_choice custom without name', { model: 'm/x', input: 'hi', tool_choice: { type: 'custom' } }, 'invalid_request', 'tool_choice.name'],
+    ['allowed_tools custom without name', { model: 'm/x', input: 'hi', tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'custom' }] } }, 'invalid_request', 'tool_choice.tools[0].name'],
     ['allowed_tools bad mode', { model: 'm/x', input: 'hi', tool_choice: { type: 'allowed_tools', mode: 'any', tools: [] } }, 'invalid_request', 'tool_choice.mode'],
     ['parallel not boolean', { model: 'm/x', input: 'hi', parallel_tool_calls: 'yes' }, 'invalid_request', 'parallel_tool_calls'],
     ['format unknown', { model: 'm/x', input: 'hi', text: { format: { type: 'xml' } } }, 'invalid_request', 'text.format.type'],
@@ -140,5 +149,53 @@ describe('responses decodeRequest: details', () => {
       ],
     });
     expect(req.items[2]).toEqual({ type: 'function_call_output', callId: 'c', output: [{ type: 'file', source: { kind: 'url', url: 'https://x/y.pdf' } }] });
+  });
+
+  it('reads custom (freeform) tools, their calls and outputs, and choices naming them', () => {
+    const grammar = { type: 'grammar', syntax: 'lark', definition: 'start: begin_patch hunk+ end_patch' };
+    const req = responsesCodec.decodeRequest({
+      model: 'm/x',
+      tools: [
+        { type: 'custom', name: 'apply_patch', description: 'Edit files.', format: grammar },
+        { type: 'custom', name: 'note' },
+        { type: 'custom', name: 'sql', format: { type: 'text' } },
+        { type: 'custom', name: 'ids', format: { type: 'grammar', syntax: 'regex', definition: '^[0-9]+$' } },
+      ],
+      tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'custom', name: 'apply_patch' }, { type: 'function', name: 'f' }, { type: 'web_search' }] },
+      input: [
+        user,
+        { type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch' },
+        { type: 'custom_tool_call_output', call_id: 'call_1', output: 'Done!' },
+        { type: 'custom_tool_call', call_id: 'call_2', name: 'note', input: '' },
+        { type: 'custom_tool_call_output', call_id: 'call_2', output: [{ type: 'input_text', text: 'ok' }] },
+      ],
+    });
+    expect(req.tools).toEqual([
+      { type: 'function', name: 'apply_patch', description: 'Edit files.', freeform: { type: 'grammar', syntax: 'lark', definition: 'start: begin_patch hunk+ end_patch' } },
+      { type: 'function', name: 'note', freeform: { type: 'text' } },
+      { type: 'function', name: 'sql', freeform: { type: 'text' } },
+      { type: 'function', name: 'ids', freeform: { type: 'grammar', syntax: 'regex', definition: '^[0-9]+$' } },
+    ]);
+    expect(req.toolChoice).toEqual({ type: 'allowed_tools', mode: 'required', names: ['apply_patch', 'f'] });
+    expect(req.items.slice(1)).toEqual([
+      { type: 'function_call', callId: 'call_1', name: 'apply_patch', arguments: '*** Begin Patch\n*** End Patch', freeform: true },
+      { type: 'function_call_output', callId: 'call_1', output: 'Done!' },
+      { type: 'function_call', callId: 'call_2', name: 'note', arguments: '', freeform: true },
+      { type: 'function_call_output', callId: 'call_2', output: [{ type: 'text', text: 'ok' }] },
+    ]);
+    const forced = responsesCodec.decodeRequest({ model: 'm/x', input: 'hi', tools: [{ type: 'custom', name: 'apply_patch' }], tool_choice: { type: 'custom', name: 'apply_patch' } });
+    expect(forced.toolChoice).toEqual({ type: 'function', name: 'apply_patch' });
+  });
+
+  it('a custom_tool_call may be answered by a function_call_output (the call_id pairs them), and a namespaced one keeps its namespace', () => {
+    const req = responsesCodec.decodeRequest({
+      model: 'm/x',
+      input: [
+        user,
+        { type: 'custom_tool_call', call_id: 'c', namespace: 'files', name: 'patch', input: 'x' },
+        { type: 'function_call_output', call_id: 'c', output: 'ok' },
+      ],
+    });
+    expect(req.items[1]).toEqual({ type: 'function_call', callId: 'c', name: 'patch', namespace: 'files', arguments: 'x', freeform: true });
   });
 });
