@@ -14,6 +14,7 @@ import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
+import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import {
@@ -50,6 +51,7 @@ interface Built {
   effortSent?: string;
   passthrough: boolean;
   toolNames?: ToolNameMap;
+  freeform?: FreeformNames;
 }
 
 function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
@@ -91,6 +93,8 @@ class GenerateRequest {
   private bodyUsed = false;
   private hub: HubRequest | undefined;
   private toolNames: ToolNameMap | undefined;
+  /** Target-facing names of the Responses client's freeform tools (freeform-tools.ts). */
+  private freeform: FreeformNames | undefined;
   /** The decoded body's long strings as the client's bytes, for the converted body to reuse. */
   private verbatim: VerbatimStrings | undefined;
 
@@ -178,13 +182,14 @@ class GenerateRequest {
     return this.fresh();
   }
 
-  /** The request in hub form, decoded once, tool names made safe. */
+  /** The request in hub form, decoded once, tool names made safe, freeform tools made functions. */
   private decoded(): HubRequest {
     if (!this.hub) {
       const body = this.freshBody();
       const hub = this.x.services.codecs[this.dialect].decodeRequest(body);
       this.verbatim = verbatimStringsOf(body);
       this.toolNames = shortenToolNames(hub);
+      this.freeform = foldFreeformTools(hub);
       this.hub = hub;
     }
     return this.hub;
@@ -244,6 +249,7 @@ class GenerateRequest {
     const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false };
     if (effortSent !== undefined) built.effortSent = effortSent;
     if (this.toolNames) built.toolNames = this.toolNames;
+    if (this.freeform) built.freeform = this.freeform;
     return built;
   }
 
@@ -323,6 +329,7 @@ class GenerateRequest {
       decoder: codecs[p.adapter.dialect].createStreamDecoder(),
       encoder: codecs[dialect].createStreamEncoder(ctx),
       toolNames: built.toolNames,
+      freeform: built.freeform && new FreeformStream(built.freeform),
       collector: new StreamReasoningCollector(x.cache, p.slug, dialect === 'chat', remembersSignatures(p.adapter) ? x.issuers : undefined),
     }).run();
   }
@@ -388,6 +395,8 @@ class GenerateRequest {
         if (!(err instanceof ProtocolError)) throw err;
         return invalid(`unexpected answer: ${err.message}`);
       }
+      // freeform calls are known by the names the target answered with: before those are restored
+      if (built.freeform) unfoldFreeformCalls(hubRes, built.freeform);
       if (built.toolNames) restoreResponseToolNames(hubRes, built.toolNames);
       // reasoning only for Chat clients (the others carry it themselves); thought signatures for all
       rememberOutput(x.cache, p.slug, hubRes.output, dialect === 'chat');

@@ -13,7 +13,7 @@ const AUDIO_PART = 'input_audio';
 export interface RequestFeatures {
   /** Chat `input_audio` content parts. */
   inputAudio: boolean;
-  /** Responses hosted tool types (web_search, file_search, mcp, …) in `tools` (not function/namespace). */
+  /** Responses hosted tool types (web_search, file_search, mcp, …) in `tools` (not function/namespace/custom). */
   hostedTools: string[];
   /** Anthropic server tool types (web_search_20250305, bash_…, …) in a Messages request. */
   serverTools: string[];
@@ -104,14 +104,16 @@ function hasResponsesAudio(input: unknown): boolean {
   return false;
 }
 
+const CONVERTIBLE_TOOL_TYPES: ReadonlySet<string> = new Set(['function', 'namespace', 'custom']);
+
 function nonFunctionToolTypes(tools: unknown): string[] {
   if (!Array.isArray(tools)) return [];
   const types: string[] = [];
   for (const t of tools) {
     const type = (t as { type?: unknown } | null)?.type;
-    // A namespace groups function tools (any target can take them, routing flattens the names);
-    // custom tools inside one are refused by the codec like top-level ones.
-    if (typeof type === 'string' && type !== 'function' && type !== 'namespace' && !types.includes(type)) types.push(type);
+    // Any target can take these: a namespace groups function (and custom) tools, whose names
+    // routing flattens, and a custom tool becomes a function taking its text (freeform-tools.ts).
+    if (typeof type === 'string' && !CONVERTIBLE_TOOL_TYPES.has(type) && !types.includes(type)) types.push(type);
   }
   return types;
 }

@@ -21,6 +21,7 @@ import { redactSecret, StreamRedactor, streamSecret } from './redact.js';
 import { LiveSet } from './live-set.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
+import type { FreeformStream } from './freeform-tools.js';
 import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
 import { failureFromParsed, transportFailure, type UpstreamFailure } from './upstream-errors.js';
@@ -317,6 +318,8 @@ export interface ConvertOptions {
   decoder: StreamDecoder;
   encoder: StreamEncoder;
   toolNames: ToolNameMap | undefined;
+  /** Turns calls of freeform tools back into freeform calls (one event may become several). */
+  freeform: FreeformStream | undefined;
   collector: StreamReasoningCollector | undefined;
 }
 
@@ -412,6 +415,11 @@ export class ConvertedRelay extends Relay {
   }
 
   private handle(ev: HubEvent, ours = false): void {
+    if (this.c.freeform === undefined) this.handleOne(ev, ours);
+    else for (const each of this.c.freeform.map(ev)) this.handleOne(each, ours);
+  }
+
+  private handleOne(ev: HubEvent, ours: boolean): void {
     if (this.ended || this.settled) return;
     if (ev.type === 'error') {
       const error: HubError = ours ? ev.error : { ...ev.error, message: redactSecret(`${this.o.slug}: ${ev.error.message}`, this.o.credential) };

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FreeformInput, freeformInputOf } from '../../src/routing/freeform-input.js';
+import { splitAt } from '../protocols/shared/helpers.js';
 
 /** Feeds the pieces in order, then ends; returns every delta given out (empty ones dropped). */
 function deltas(pieces: readonly string[]): string[] {
@@ -155,15 +156,7 @@ describe('freeform input: properties', () => {
         let json = JSON.stringify({ input: value });
         // the same text with every non-ASCII character written as \uXXXX escapes
         if (escapeAll) json = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-        const points = [...new Set(cutAt.map((n) => n % (json.length + 1)))].sort((a, b) => a - b);
-        const pieces: string[] = [];
-        let from = 0;
-        for (const p of points) {
-          pieces.push(json.slice(from, p));
-          from = p;
-        }
-        pieces.push(json.slice(from));
-        const out = deltas(pieces);
+        const out = deltas(splitAt(json, cutAt.map((n) => n % (json.length + 1))));
         expect(out.join('')).toBe(value);
         expectNoSplitPair(out);
       }),

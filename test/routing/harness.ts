@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { configSchema, CONFIG_VERSION, type Config } from '../../src/config/schema.js';
 import type { RequestLogEntry } from '../../src/log/entry.js';
 import { createProxyHandler, type ProxyHandler } from '../../src/routing/proxy-handler.js';
@@ -125,6 +126,19 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await Promise.all(Object.values(mocks).map((m) => m.close()));
     },
   };
+}
+
+/** For a describe block (or a file): one harness started before its tests, its mocks reset between them, closed after. */
+export function useHarness(opts: HarnessOptions = {}): { readonly h: Harness } {
+  const t = {} as { h: Harness };
+  beforeAll(async () => {
+    t.h = await startHarness(opts);
+  });
+  afterAll(async () => {
+    await t.h?.close();
+  });
+  beforeEach(() => t.h.reset());
+  return t;
 }
 
 /** POST JSON with plain fetch-free node:http; returns status, headers and the body text. */

@@ -160,12 +160,12 @@ describe('a Responses client with a namespace tool, through the proxy', () => {
     expect(res.output.find((o) => o.type === 'function_call')).toMatchObject({ name: 'wait', namespace: 'multi_agent_v1' });
   });
 
-  it('a custom tool inside a namespace → 400 unsupported_feature for a converted target', async () => {
+  it('a custom tool inside a namespace reaches a converted target as a joined function of `input`', async () => {
     const withCustom = { ...multiAgent, tools: [...multiAgent.tools, { type: 'custom', name: 'apply_patch' }] };
     const r = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', tools: [withCustom] });
-    expect(r.status).toBe(400);
-    expect(r.json.error).toMatchObject({ code: 'unsupported_feature', param: 'tools[0].tools[2].type' });
-    expect(h.mocks.anthropic.requests).toHaveLength(0);
+    expect(r.status).toBe(200);
+    const sent = h.mocks.anthropic.lastGeneration().body as { tools: Array<{ name: string; input_schema: unknown }> };
+    expect(sent.tools[2]).toMatchObject({ name: 'multi_agent_v1__apply_patch', input_schema: { properties: { input: { type: 'string' } }, required: ['input'] } });
   });
 
   it('openai receives the namespace tool exactly as sent (passthrough)', async () => {

@@ -26,16 +26,19 @@ export function rng(seed: number): () => number {
   };
 }
 
-/** `bytes` cut at the given offsets (any order, duplicates and out-of-range values tolerated). */
-export function splitAt(bytes: Uint8Array, offsets: ReadonlyArray<number>): Uint8Array[] {
-  const points = [...new Set(offsets.map((o) => Math.max(0, Math.min(bytes.length, o))))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
+/** `bytes` (or text) cut at the given offsets (any order, duplicates and out-of-range values tolerated). */
+export function splitAt(bytes: Uint8Array, offsets: ReadonlyArray<number>): Uint8Array[];
+export function splitAt(text: string, offsets: ReadonlyArray<number>): string[];
+export function splitAt(whole: Uint8Array | string, offsets: ReadonlyArray<number>): Array<Uint8Array | string> {
+  const piece = (from: number, to?: number): Uint8Array | string => (typeof whole === 'string' ? whole.slice(from, to) : whole.subarray(from, to));
+  const points = [...new Set(offsets.map((o) => Math.max(0, Math.min(whole.length, o))))].sort((a, b) => a - b);
+  const chunks: Array<Uint8Array | string> = [];
   let last = 0;
   for (const p of points) {
-    chunks.push(bytes.subarray(last, p));
+    chunks.push(piece(last, p));
     last = p;
   }
-  chunks.push(bytes.subarray(last));
+  chunks.push(piece(last));
   return chunks;
 }
 
