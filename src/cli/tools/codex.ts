@@ -8,7 +8,9 @@
  * Codex also offers the model the hosted `web_search` tool, which svc-proxy runs only on
  * openai/… models, so unless the model is an openai one it is switched off
  * (`web_search = "disabled"`). The multi-agent `namespace` tool stays on: its functions are
- * converted for every provider.
+ * converted for every provider. So does the freeform `apply_patch` (a `custom` tool, which Codex
+ * sends for GPT-5-family model names, as when a group maps one to another provider's model): it
+ * reaches other providers as a function taking the patch text.
  * Usage analytics are switched off too (`analytics.enabled`), as Claude Code's non-essential traffic is.
  */
 import { emptySetup, type ToolInput, type ToolProfile } from './types.js';
