@@ -20,6 +20,8 @@ export interface StatePaths {
   daemonLog: string;
   /** Credentials stored with --insecure-storage when no keychain is usable (0600). */
   credentialsFile: string;
+  /** Which custom Messages endpoint issued each thinking signature relayed (hashes only, 0600). */
+  proofIssuers: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -42,6 +44,7 @@ export function statePaths(dir: string): StatePaths {
     runtimeFile: join(dir, 'daemon.json'),
     daemonLog: join(dir, 'daemon.log'),
     credentialsFile: join(dir, 'credentials.json'),
+    proofIssuers: join(dir, 'proof-issuers.json'),
   };
 }
 

@@ -25,6 +25,7 @@ import { lazyAdminListener } from '../server/admin/lazy-listener.js';
 import { ProxyServer } from '../server/proxy-server.js';
 import { watchConfigFile } from './config-watcher.js';
 import { processIdleCollector } from './idle-collector.js';
+import { loadIssuers, saveIssuersPeriodically } from './issuers-file.js';
 import { loadMallocTrim } from './malloc-trim.js';
 import { reduceHeap } from './reduce-heap.js';
 import { createLogSink } from './log-sink.js';
@@ -71,6 +72,8 @@ export interface RunningDaemon {
 export class StartError extends Error {}
 
 const KEYCHAIN_TIMEOUT_MS = 5_000;
+/** How often the proof issuers are written when they changed (and once more at stop). */
+const ISSUERS_SAVE_MS = 10_000;
 
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   return new Promise((resolve) => {
@@ -147,12 +150,21 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     const withFlags = (c: Config): Config => (opts.logBodies ? { ...c, settings: { ...c.settings, logBodies: true } } : c);
     let proxyConfig = withFlags(store.current());
     store.onChange((c) => (proxyConfig = withFlags(c)));
+    const warn = (message: string): void => logger.warn(message);
+    const issuers = await loadIssuers(paths.proofIssuers, warn);
     const proxy = (opts.createProxyHandler ?? createProxyHandler)({
       config: () => proxyConfig,
       credential: (slug) => credentials.get(slug),
       log: (entry) => logSink.write(entry),
+      issuers,
     });
     cleanups.push(() => proxy.close());
+    const issuersSaver = saveIssuersPeriodically(issuers, paths.proofIssuers, ISSUERS_SAVE_MS, warn);
+    // runs before the pools close (cleanups run last first), once the drain let every answer finish
+    cleanups.push(async () => {
+      issuersSaver.stop();
+      await issuersSaver.save();
+    });
 
     let configProblem: ConfigProblem | null = null;
     // Filled in once stop() exists; the admin API only needs a way to ask for it.

@@ -51,7 +51,7 @@ function abortIfUnfinished(this: AbortableResponse): void {
 
 export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices): ProxyHandler {
   const cache = new ReasoningCache();
-  const issuers = new ProofIssuers();
+  const issuers = deps.issuers ?? new ProofIssuers();
   /**
    * Requests in the handler (one add and remove each): at the drain deadline, those whose answer
    * has not started get a 503 instead of a closed connection.

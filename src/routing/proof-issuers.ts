@@ -12,8 +12,8 @@
  *
  * Anthropic's own signatures are not remembered: they stay valid across Anthropic's platforms, and
  * a daemon that only ever talks to Anthropic pays nothing here. Bounded LRU keyed by a SHA-256 of
- * the signature; it lives as long as the daemon (after a restart, unknown signatures pass as
- * before).
+ * the signature; the daemon keeps it in the state dir across restarts (daemon/issuers-file.ts),
+ * since a conversation outlives the daemon that relayed it.
  */
 import { createHash } from 'node:crypto';
 import type { Item, OutputItem, ReasoningOrigin } from '../protocols/hub.js';
@@ -25,9 +25,13 @@ function keyOf(signature: string): string {
   return createHash('sha256').update(signature).digest('base64');
 }
 
+/** One remembered signature: its key (base64 SHA-256) and the slug that issued it. */
+export type IssuerEntry = readonly [key: string, slug: string];
+
 export class ProofIssuers {
   private readonly map = new Map<string, string>();
   private readonly maxEntries: number;
+  private changes = 0;
 
   constructor(maxEntries = 8192) {
     this.maxEntries = maxEntries;
@@ -37,13 +41,35 @@ export class ProofIssuers {
     return this.map.size;
   }
 
+  /** Grows with every record: a saver compares it with the one it last wrote. */
+  get version(): number {
+    return this.changes;
+  }
+
   /** `slug` answered with this signature. */
   record(signature: string, slug: string): void {
     if (signature === '') return;
-    const key = keyOf(signature);
+    this.remember(keyOf(signature), slug);
+  }
+
+  /** Every entry, least recently recorded first (the order `restore` takes them in). */
+  entries(): IssuerEntry[] {
+    return [...this.map];
+  }
+
+  /** Put back entries saved earlier, older than anything recorded since (it is called at start). */
+  restore(entries: Iterable<IssuerEntry>): void {
+    const recent = [...this.map];
+    this.map.clear();
+    for (const [key, slug] of entries) this.remember(key, slug);
+    for (const [key, slug] of recent) this.remember(key, slug);
+  }
+
+  private remember(key: string, slug: string): void {
     this.map.delete(key);
     this.map.set(key, slug);
     if (this.map.size > this.maxEntries) this.map.delete(this.map.keys().next().value as string);
+    this.changes++;
   }
 
   /** The signature is known to be another provider's than `slug`'s. */

@@ -14,6 +14,7 @@ import { createModelCatalog, type ModelCatalog } from '../providers/models.js';
 import { resolveProvider } from '../providers/registry.js';
 import { closeUpstreamPools, shedBurstConnections, upstreamRequest } from '../providers/upstream-client.js';
 import { createRoutingEngine } from './engine.js';
+import type { ProofIssuers } from './proof-issuers.js';
 import type { RoutingServices } from './services.js';
 
 export type ProxyEndpoint =
@@ -45,6 +46,8 @@ export interface ProxyDeps {
   credential(slug: string): string | undefined;
   /** Enqueue a log record; never throws, never blocks. */
   log(entry: RequestLogEntry): void;
+  /** Issuers of relayed signatures, which the daemon keeps across restarts; a fresh set when absent. */
+  issuers?: ProofIssuers;
 }
 
 export interface ProxyHandler {
