@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { ClientAbort } from './client-abort.js';
+import type { OutputCaps } from './output-caps.js';
 import type { ProofIssuers } from './proof-issuers.js';
 import type { ProxyDeps, ProxyRoute } from './proxy-handler.js';
 import type { ReasoningCache } from './reasoning-cache.js';
@@ -22,6 +23,8 @@ export interface Exchange {
   cache: ReasoningCache;
   /** Which custom Messages endpoint issued a thinking signature (proof-issuers.ts). */
   issuers: ProofIssuers;
+  /** Output limits Chat upstreams stated for their models (output-caps.ts). */
+  outputCaps: OutputCaps;
 }
 
 /** Upstream timeouts from the settings. */

@@ -14,6 +14,7 @@ import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
+import { askedOutput, capOutput, outputFitFrom } from './output-caps.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
@@ -52,6 +53,8 @@ interface Built {
   passthrough: boolean;
   toolNames?: ToolNameMap;
   freeform?: FreeformNames;
+  /** Output allowance a Chat body asks of its upstream (output-caps.ts). */
+  outputAsked?: number;
 }
 
 function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
@@ -146,7 +149,7 @@ class GenerateRequest {
       const hub = passthrough ? undefined : this.decoded();
       let built: Built;
       try {
-        built = hub ? this.buildConverted(provider, target.model, hub) : this.buildPassthrough(provider, target.model);
+        built = this.build(provider, target.model, hub);
       } catch (err) {
         if (!(err instanceof ProtocolError)) throw err;
         record.skipped(target.label, err.code, err.message);
@@ -156,7 +159,9 @@ class GenerateRequest {
       if (built.effortSent !== undefined) record.entry.effortSent = built.effortSent;
       else delete record.entry.effortSent;
 
-      const failure = await this.attempt(provider, target, built);
+      let failure = await this.attempt(provider, target, built);
+      const refit = failure && this.refitOutput(provider, target.model, hub, built, failure);
+      if (refit) failure = await this.attempt(provider, target, refit);
       if (!failure) return;
       last = { failure, slug: provider.slug, model: built.upstreamModel };
       if (route.group === undefined || !shouldFallback(failure)) break;
@@ -201,12 +206,38 @@ class GenerateRequest {
     return effort === undefined ? undefined : lowerEffort(effort, adapter.highestEffort);
   }
 
-  private buildPassthrough(p: ResolvedProvider, model: string): Built {
+  private build(p: ResolvedProvider, model: string, hub: HubRequest | undefined, outputCap?: number): Built {
+    return hub ? this.buildConverted(p, model, hub, outputCap) : this.buildPassthrough(p, model, outputCap);
+  }
+
+  /**
+   * The request again, within the output allowance a Chat upstream's 400 stated, or undefined
+   * when the refusal was about something else (output-caps.ts). A model's own limit is kept for
+   * the requests after it.
+   */
+  private refitOutput(p: ResolvedProvider, model: string, hub: HubRequest | undefined, built: Built, failure: UpstreamFailure): Built | undefined {
+    if (built.outputAsked === undefined || failure.upstreamStatus !== 400) return undefined;
+    const fit = outputFitFrom(failure.message, built.outputAsked);
+    if (!fit) return undefined;
+    if (fit.modelLimit) this.x.outputCaps.set(p.slug, built.upstreamModel, fit.cap);
+    return this.build(p, model, hub, fit.cap);
+  }
+
+  /** A Chat body's output allowance within the cap given or known for its model; what it asks then. */
+  private fitOutput(p: ResolvedProvider, upstreamModel: string, body: Obj, cap: number | undefined): number | undefined {
+    if (p.adapter.dialect !== 'chat') return undefined;
+    const limit = cap ?? this.x.outputCaps.get(p.slug, upstreamModel);
+    if (limit !== undefined) capOutput(body, limit);
+    return askedOutput(body);
+  }
+
+  private buildPassthrough(p: ResolvedProvider, model: string, outputCap?: number): Built {
     const upstreamModel = p.adapter.normaliseModelId(model);
     const effort = this.effortFor(p.adapter);
     const { dialect, stream } = this;
     const { cache, issuers } = this.x;
     const envelopes = needsNativeProof(dialect, this.raw);
+    let outputAsked: number | undefined;
     const { bytes, result } = editJsonBody(
       this.raw,
       this.freshBody(),
@@ -220,6 +251,7 @@ class GenerateRequest {
         let restored = envelopes && restoreNativeProof(dialect, body);
         if (dialect === 'messages') restored = dropForeignThinking(body, issuers, p.slug) || restored;
         const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
+        outputAsked = this.fitOutput(p, upstreamModel, body, outputCap);
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
         // think wrote it (manual thinking only): thinking off, not a 400
         if (dialect === 'messages') {
@@ -232,10 +264,11 @@ class GenerateRequest {
     );
     const built: Built = { bytes, upstreamModel, passthrough: true };
     if (result.effortSent !== undefined) built.effortSent = result.effortSent;
+    if (outputAsked !== undefined) built.outputAsked = outputAsked;
     return built;
   }
 
-  private buildConverted(p: ResolvedProvider, model: string, hub: HubRequest): Built {
+  private buildConverted(p: ResolvedProvider, model: string, hub: HubRequest, outputCap?: number): Built {
     const upstreamModel = p.adapter.normaliseModelId(model);
     const effort = this.effortFor(p.adapter);
     let items = attachToHub(this.x.cache, hub.items, p.slug, this.dialect === 'chat');
@@ -246,8 +279,10 @@ class GenerateRequest {
     body.model = upstreamModel;
     const { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream });
     if (p.adapter.dialect === 'messages') dropUnprovenThinking(body);
+    const outputAsked = this.fitOutput(p, upstreamModel, body, outputCap);
     const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false };
     if (effortSent !== undefined) built.effortSent = effortSent;
+    if (outputAsked !== undefined) built.outputAsked = outputAsked;
     if (this.toolNames) built.toolNames = this.toolNames;
     if (this.freeform) built.freeform = this.freeform;
     return built;

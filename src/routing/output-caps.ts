@@ -1,0 +1,101 @@
+/**
+ * Output allowances a Chat upstream refused, and the allowance it would take.
+ *
+ * Coding agents ask for large answers (Claude Code: 32,000–64,000 max_tokens) and many models
+ * take less: DeepSeek's chat model answers 400 "Invalid max_tokens value, the valid range of
+ * max_tokens is [1, 8192]", Groq "`max_tokens` must be less than or equal to `8192`", OpenAI
+ * "supports at most 16384 completion tokens", and servers with a small context (vLLM, DeepSeek)
+ * "maximum context length is 131072 tokens … (123137 in the messages, 8192 in the completion)".
+ * These are among the errors most reported against Claude Code routers, and the client has no
+ * say in it. So such a 400 is read for the allowance the upstream states, and the request is sent
+ * once more with it. A model's own limit is remembered, per provider and model, so later requests
+ * go out within it; a context-derived one holds for that request only (it depends on the input),
+ * and is used only when it leaves room for a real answer — else the 400 stands (and a group falls
+ * back, as for any prompt too long for a model).
+ */
+
+type Obj = Record<string, unknown>;
+
+/** The fields a Chat body sets its output allowance with. */
+const FIELDS = ['max_tokens', 'max_completion_tokens'] as const;
+
+/**
+ * A context-derived allowance is worth a second request when it keeps at least this much, or half
+ * of what was asked when that is less: a few hundred tokens are no answer for an agent's turn.
+ */
+export const MIN_CONTEXT_FIT = 1024;
+
+export interface OutputFit {
+  cap: number;
+  /** The model's own limit (remembered), not one derived from this request's input. */
+  modelLimit: boolean;
+}
+
+/** Upstream wordings that state the model's largest output allowance. */
+const MODEL_LIMIT: readonly RegExp[] = [
+  /valid range of max_tokens is \[\s*\d+\s*,\s*(\d+)\s*\]/i,
+  /supports at most (\d+) completion tokens/i,
+  /max_(?:completion_)?tokens`? must be (?:less than or equal to|<=) `?(\d+)/i,
+  /max_tokens: \d+ > (\d+), which is the maximum/i,
+];
+
+/** Upstream wordings that state the context size and the input's share of it. */
+const CONTEXT_LIMIT: readonly RegExp[] = [
+  // OpenAI-style (DeepSeek, many compatible servers)
+  /maximum context length is (\d+) tokens\. However, you requested \d+ tokens \((\d+) in the messages/i,
+  // vLLM
+  /maximum context length is (\d+) tokens and your request has (\d+) input tokens/i,
+];
+
+/** The allowance a refusal states, when it is below what was asked; undefined otherwise. */
+export function outputFitFrom(message: string, asked: number): OutputFit | undefined {
+  for (const re of MODEL_LIMIT) {
+    const m = re.exec(message);
+    if (!m) continue;
+    const cap = Number(m[1]);
+    return cap > 0 && cap < asked ? { cap, modelLimit: true } : undefined;
+  }
+  for (const re of CONTEXT_LIMIT) {
+    const m = re.exec(message);
+    if (!m) continue;
+    const cap = Number(m[1]) - Number(m[2]);
+    return cap >= Math.min(asked / 2, MIN_CONTEXT_FIT) && cap < asked ? { cap, modelLimit: false } : undefined;
+  }
+  return undefined;
+}
+
+/** The largest output allowance a Chat body asks for, or undefined when it sets none. */
+export function askedOutput(body: Obj): number | undefined {
+  let asked: number | undefined;
+  for (const field of FIELDS) {
+    const v = body[field];
+    if (typeof v === 'number' && v > (asked ?? 0)) asked = v;
+  }
+  return asked;
+}
+
+/** Lower a Chat body's output allowance to `cap`, in place. */
+export function capOutput(body: Obj, cap: number): void {
+  for (const field of FIELDS) {
+    const v = body[field];
+    if (typeof v === 'number' && v > cap) body[field] = cap;
+  }
+}
+
+/** Each model's own output limit as its upstream stated it, bounded (least recent dropped first). */
+export class OutputCaps {
+  private readonly map = new Map<string, number>();
+
+  constructor(private readonly maxEntries = 512) {}
+
+  get(slug: string, model: string): number | undefined {
+    return this.map.size === 0 ? undefined : this.map.get(`${slug}/${model}`);
+  }
+
+  set(slug: string, model: string, cap: number): void {
+    const key = `${slug}/${model}`;
+    this.map.delete(key);
+    this.map.set(key, cap);
+    if (this.map.size > this.maxEntries) this.map.delete(this.map.keys().next().value as string);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Coding agents ask for large answers (Claude Code: 32,000 max_tokens and more); many models take
+ * less and answer 400. The daemon reads the allowance the refusal states and sends the request
+ * once more within it (routing/output-caps.ts); a model's own limit is remembered, a limit that
+ * comes from the context and this request's input is not.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { collect } from '../fixtures/e2e-helpers.js';
+import { SLUGS, startWorld, type World } from '../fixtures/world.js';
+
+let world: World;
+
+beforeAll(async () => {
+  world = await startWorld();
+}, 60_000);
+afterAll(async () => world?.close());
+beforeEach(() => world?.reset());
+
+const deepseek = `${SLUGS.customA}/deepseek-chat`;
+const smallContext = `${SLUGS.local}/small-ctx`;
+const hello: Anthropic.MessageParam = { role: 'user', content: 'Hello' };
+const asked = (r: { body: Record<string, unknown> }): unknown => r.body.max_tokens ?? r.body.max_completion_tokens;
+
+describe('a model that takes a smaller output allowance than the client asks for', () => {
+  it('Messages client (converted): sent again within the stated limit, which later requests keep', async () => {
+    const ant = world.daemon.anthropic();
+    const first = await ant.messages.create({ model: deepseek, max_tokens: 32000, messages: [hello] });
+    expect(first.content[0]).toMatchObject({ type: 'text' });
+    expect(world.mocks.customA.generations().map(asked)).toEqual([32000, 8192]);
+
+    await ant.messages.create({ model: deepseek, max_tokens: 32000, messages: [hello] });
+    expect(world.mocks.customA.generations().map(asked), 'the limit is known now: no second 400').toEqual([32000, 8192, 8192]);
+  });
+
+  it('Chat client (passthrough, streamed): the same, and an allowance within the limit is left alone', async () => {
+    const openai = world.daemon.openai();
+    const chunks = await collect(
+      await openai.chat.completions.create({ model: deepseek, max_completion_tokens: 50000, messages: [{ role: 'user', content: 'Hi' }], stream: true }),
+    );
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(world.mocks.customA.generations().map(asked).slice(-1)).toEqual([8192]);
+    await openai.chat.completions.create({ model: deepseek, max_tokens: 1000, messages: [{ role: 'user', content: 'Hi' }] });
+    expect(world.mocks.customA.lastGeneration().body.max_tokens).toBe(1000);
+  });
+
+  it('a limit from the context size fits this request only, and is not used when it leaves no room for an answer', async () => {
+    const ant = world.daemon.anthropic();
+    await ant.messages.create({ model: smallContext, max_tokens: 32000, messages: [hello] });
+    const [refused, retried] = world.mocks.local.generations().map(asked) as number[];
+    expect(refused).toBe(32000);
+    expect(retried).toBeGreaterThan(16000);
+    expect(retried).toBeLessThan(16384);
+
+    await ant.messages.create({ model: smallContext, max_tokens: 32000, messages: [hello] });
+    expect(world.mocks.local.generations().map(asked).slice(2, 3), 'not remembered: it depends on the input').toEqual([32000]);
+
+    world.reset();
+    const long = 'word '.repeat(61_000); // ~15,500 tokens of the 16,384
+    const err = await ant.messages.create({ model: smallContext, max_tokens: 32000, messages: [{ role: 'user', content: long }] }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400 });
+    expect(world.mocks.local.generations(), 'no second try for a few hundred tokens').toHaveLength(1);
+  });
+});
