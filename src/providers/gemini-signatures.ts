@@ -26,16 +26,16 @@ export function validatesThoughtSignatures(model: string): boolean {
   return version === null || Number(version[1]) >= 3;
 }
 
-function signatureOf(call: unknown): unknown {
-  if (!isObject(call) || !isObject(call.extra_content)) return undefined;
+function signed(call: unknown): boolean {
+  if (!isObject(call) || !isObject(call.extra_content)) return false;
   const google = call.extra_content.google;
-  return isObject(google) ? google.thought_signature : undefined;
+  return isObject(google) && typeof google.thought_signature === 'string' && google.thought_signature !== '';
 }
 
 /** A model step whose tool calls carry no signature at all (a parallel step signs only its first). */
 function unsignedStep(message: unknown): message is Obj & { tool_calls: unknown[] } {
   if (!isObject(message) || message.role !== 'assistant' || !Array.isArray(message.tool_calls) || message.tool_calls.length === 0) return false;
-  return !message.tool_calls.some((call) => typeof signatureOf(call) === 'string' && signatureOf(call) !== '');
+  return !message.tool_calls.some(signed);
 }
 
 /**

@@ -14,9 +14,9 @@ import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
-import { askedOutput, capOutput, outputFitFrom } from './output-caps.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { editJsonBody } from './json-splice.js';
+import { askedOutput, capOutput, outputFitFrom } from './output-caps.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import {
   attachToChatBody,
