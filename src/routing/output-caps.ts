@@ -4,7 +4,8 @@
  * Coding agents ask for large answers (Claude Code: 32,000–64,000 max_tokens) and many models
  * take less: DeepSeek's chat model answers 400 "Invalid max_tokens value, the valid range of
  * max_tokens is [1, 8192]", Groq "`max_tokens` must be less than or equal to `8192`", OpenAI
- * "supports at most 16384 completion tokens", and servers with a small context (vLLM, DeepSeek)
+ * "supports at most 16384 completion tokens", Gemini 2.0 "the supported range is from 1
+ * (inclusive) to 8193 (exclusive)", and servers with a small context (vLLM, DeepSeek)
  * "maximum context length is 131072 tokens … (123137 in the messages, 8192 in the completion)".
  * These are among the errors most reported against Claude Code routers, and the client has no
  * say in it. So such a 400 is read for the allowance the upstream states, and the request is sent
@@ -39,6 +40,9 @@ const MODEL_LIMIT: readonly RegExp[] = [
   /max_tokens: \d+ > (\d+), which is the maximum/i,
 ];
 
+/** Google's wording gives the bound past the largest allowance ("from 1 (inclusive) to 8193 (exclusive)"). */
+const EXCLUSIVE_LIMIT = /maxOutputTokens value of \d+ but the supported range is from \d+ \(inclusive\) to (\d+) \(exclusive\)/i;
+
 /** Upstream wordings that state the context size and the input's share of it. */
 const CONTEXT_LIMIT: readonly RegExp[] = [
   // OpenAI-style (DeepSeek, many compatible servers)
@@ -49,11 +53,11 @@ const CONTEXT_LIMIT: readonly RegExp[] = [
 
 /** The allowance a refusal states, when it is below what was asked; undefined otherwise. */
 export function outputFitFrom(message: string, asked: number): OutputFit | undefined {
+  const google = EXCLUSIVE_LIMIT.exec(message);
+  if (google) return modelFit(Number(google[1]) - 1, asked);
   for (const re of MODEL_LIMIT) {
     const m = re.exec(message);
-    if (!m) continue;
-    const cap = Number(m[1]);
-    return cap > 0 && cap < asked ? { cap, modelLimit: true } : undefined;
+    if (m) return modelFit(Number(m[1]), asked);
   }
   for (const re of CONTEXT_LIMIT) {
     const m = re.exec(message);
@@ -62,6 +66,10 @@ export function outputFitFrom(message: string, asked: number): OutputFit | undef
     return cap >= Math.min(asked / 2, MIN_CONTEXT_FIT) && cap < asked ? { cap, modelLimit: false } : undefined;
   }
   return undefined;
+}
+
+function modelFit(cap: number, asked: number): OutputFit | undefined {
+  return cap > 0 && cap < asked ? { cap, modelLimit: true } : undefined;
 }
 
 /** The largest output allowance a Chat body asks for, or undefined when it sets none. */

@@ -33,6 +33,11 @@ describe('a model that takes a smaller output allowance than the client asks for
     expect(world.mocks.customA.generations().map(asked), 'the limit is known now: no second 400').toEqual([32000, 8192, 8192]);
   });
 
+  it('Gemini 2.0 states its range the other way round (the bound past the largest allowance)', async () => {
+    await world.daemon.anthropic().messages.create({ model: 'gemini/gemini-2.0-flash', max_tokens: 32000, messages: [hello] });
+    expect(world.mocks.gemini.generations().map(asked)).toEqual([32000, 8192]);
+  });
+
   it('Chat client (passthrough, streamed): the same, and an allowance within the limit is left alone', async () => {
     const openai = world.daemon.openai();
     const chunks = await collect(

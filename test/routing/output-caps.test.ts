@@ -6,6 +6,12 @@ describe('outputFitFrom', () => {
     ['DeepSeek', 'Invalid max_tokens value, the valid range of max_tokens is [1, 8192]', 32000, { cap: 8192, modelLimit: true }],
     ['OpenAI', 'max_tokens is too large: 32000. This model supports at most 16384 completion tokens, whereas you provided 32000.', 32000, { cap: 16384, modelLimit: true }],
     ['Groq', '`max_tokens` must be less than or equal to `8192`, the maximum value for `max_tokens` is less than the `context_window` for this model', 32000, { cap: 8192, modelLimit: true }],
+    [
+      'Gemini',
+      'Unable to submit request because it has a maxOutputTokens value of 32000 but the supported range is from 1 (inclusive) to 8193 (exclusive). Update the value and try again.',
+      32000,
+      { cap: 8192, modelLimit: true },
+    ],
     ['Anthropic wording', 'max_tokens: 64000 > 32000, which is the maximum allowed number of output tokens for claude-x', 64000, { cap: 32000, modelLimit: true }],
     [
       'OpenAI-style context',
