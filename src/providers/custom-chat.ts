@@ -6,6 +6,7 @@ import { developerToSystem, mirrorReasoningContent, setReasoningEffort } from '.
 import { chatUrl, normaliseChatBase } from './chat-url.js';
 import { fillReasoningContent } from './deepseek-reasoning.js';
 import { fitToolCallIds } from './mistral-tool-ids.js';
+import { bridgeToolToUser } from './mistral-turn-order.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -25,6 +26,7 @@ export const customChatAdapter: ProviderAdapter = {
     mirrorReasoningContent(body);
     fillReasoningContent(body, ctx.model);
     fitToolCallIds(body, ctx.model);
+    bridgeToolToUser(body, ctx.model);
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,

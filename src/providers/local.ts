@@ -7,6 +7,7 @@ import { developerToSystem, dropOpenAiOnlyParams, mirrorReasoningContent, setRea
 import { chatUrl, normaliseLocalBase } from './chat-url.js';
 import { fillReasoningContent } from './deepseek-reasoning.js';
 import { fitToolCallIds } from './mistral-tool-ids.js';
+import { bridgeToolToUser } from './mistral-turn-order.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -28,6 +29,7 @@ export const localAdapter: ProviderAdapter = {
     mirrorReasoningContent(body);
     fillReasoningContent(body, ctx.model);
     fitToolCallIds(body, ctx.model);
+    bridgeToolToUser(body, ctx.model);
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,

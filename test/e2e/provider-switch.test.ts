@@ -301,6 +301,25 @@ describe('Mistral takes only tool call ids of nine letters and digits', () => {
     expect(result.tool_call_id).toBe(assistant.tool_calls[0].id);
   });
 
+  it('Messages client whose turn holds tool results and text: an assistant turn bridges tool → user', async () => {
+    world.mocks.customA.next({ kind: 'turn', turn: { toolCalls: [paris] } });
+    const first = await ant.messages.create({ ...plain, model: devstral, messages: [question] });
+    const toolUse = first.content.find((b) => b.type === 'tool_use') as Anthropic.ToolUseBlock;
+    const second = await ant.messages.create({
+      ...plain,
+      model: devstral,
+      messages: [
+        question,
+        { role: 'assistant', content: first.content },
+        // Claude Code puts reminders beside its tool results
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: 'sunny' }, { type: 'text', text: '<system-reminder>Be brief.</system-reminder>' }] },
+      ],
+    });
+    expect(second.content.length, 'answered, not refused').toBeGreaterThan(0);
+    const roles = (world.mocks.customA.lastGeneration().body.messages as Array<{ role: string }>).map((m) => m.role);
+    expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+  });
+
   it('Chat client: ids Mistral issued pass unchanged, others are fitted', async () => {
     const call = (id: string) => ({ id, type: 'function' as const, function: { name: 'get_weather', arguments: '{"city":"Paris"}' } });
     await openai.chat.completions.create({
