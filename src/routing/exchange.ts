@@ -4,6 +4,7 @@ import type { Config } from '../config/schema.js';
 import type { ClientAbort } from './client-abort.js';
 import type { OutputCaps } from './output-caps.js';
 import type { ProofIssuers } from './proof-issuers.js';
+import type { ReasoningRefusers } from './reasoning-fields.js';
 import type { ProxyDeps, ProxyRoute } from './proxy-handler.js';
 import type { ReasoningCache } from './reasoning-cache.js';
 import type { RequestRecord } from './request-log.js';
@@ -25,6 +26,8 @@ export interface Exchange {
   issuers: ProofIssuers;
   /** Output limits Chat upstreams stated for their models (output-caps.ts). */
   outputCaps: OutputCaps;
+  /** Chat endpoints that refused reasoning on replayed messages (reasoning-fields.ts). */
+  reasoningRefusers: ReasoningRefusers;
 }
 
 /** Upstream timeouts from the settings. */

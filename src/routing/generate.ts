@@ -17,6 +17,7 @@ import { shouldFallback } from './fallback.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { editJsonBody } from './json-splice.js';
 import { askedOutput, capOutput, outputFitFrom } from './output-caps.js';
+import { refusesReasoningFields, stripReasoningFields } from './reasoning-fields.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import {
   attachToChatBody,
@@ -55,6 +56,14 @@ interface Built {
   freeform?: FreeformNames;
   /** Output allowance a Chat body asks of its upstream (output-caps.ts). */
   outputAsked?: number;
+  /** Plain reasoning was removed from the Chat body's replayed messages (reasoning-fields.ts). */
+  reasoningStripped?: true;
+}
+
+/** What a Chat upstream's refusals of this request taught: sent again within it. */
+interface ChatFit {
+  outputCap?: number;
+  noReasoning?: boolean;
 }
 
 function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
@@ -160,8 +169,14 @@ class GenerateRequest {
       else delete record.entry.effortSent;
 
       let failure = await this.attempt(provider, target, built);
-      const refit = failure && this.refitOutput(provider, target.model, hub, built, failure);
-      if (refit) failure = await this.attempt(provider, target, refit);
+      // a Chat upstream that says what it would take gets it: at most two more tries
+      const fit: ChatFit = {};
+      for (let tries = 0; failure && tries < 2; tries++) {
+        const again = this.refit(provider, target.model, hub, built, failure, fit);
+        if (!again) break;
+        built = again;
+        failure = await this.attempt(provider, target, built);
+      }
       if (!failure) return;
       last = { failure, slug: provider.slug, model: built.upstreamModel };
       if (route.group === undefined || !shouldFallback(failure)) break;
@@ -206,38 +221,52 @@ class GenerateRequest {
     return effort === undefined ? undefined : lowerEffort(effort, adapter.highestEffort);
   }
 
-  private build(p: ResolvedProvider, model: string, hub: HubRequest | undefined, outputCap?: number): Built {
-    return hub ? this.buildConverted(p, model, hub, outputCap) : this.buildPassthrough(p, model, outputCap);
+  private build(p: ResolvedProvider, model: string, hub: HubRequest | undefined, fit?: ChatFit): Built {
+    return hub ? this.buildConverted(p, model, hub, fit) : this.buildPassthrough(p, model, fit);
   }
 
   /**
-   * The request again, within the output allowance a Chat upstream's 400 stated, or undefined
-   * when the refusal was about something else (output-caps.ts). A model's own limit is kept for
-   * the requests after it.
+   * The request again, fitted to what a Chat upstream's 400 said it takes — a smaller output
+   * allowance (output-caps.ts), no reasoning on replayed messages (reasoning-fields.ts) — or
+   * undefined when the refusal was about something else. What holds for the model or endpoint is
+   * kept for the requests after it; `fit` gathers what this request has learnt.
    */
-  private refitOutput(p: ResolvedProvider, model: string, hub: HubRequest | undefined, built: Built, failure: UpstreamFailure): Built | undefined {
-    if (built.outputAsked === undefined || failure.upstreamStatus !== 400) return undefined;
-    const fit = outputFitFrom(failure.message, built.outputAsked);
-    if (!fit) return undefined;
-    if (fit.modelLimit) this.x.outputCaps.set(p.slug, built.upstreamModel, fit.cap);
-    return this.build(p, model, hub, fit.cap);
+  private refit(p: ResolvedProvider, model: string, hub: HubRequest | undefined, built: Built, failure: UpstreamFailure, fit: ChatFit): Built | undefined {
+    if (failure.upstreamStatus !== 400 || p.adapter.dialect !== 'chat') return undefined;
+    if (!fit.noReasoning && refusesReasoningFields(failure.message)) {
+      this.x.reasoningRefusers.add(p.slug);
+      fit.noReasoning = true;
+      const again = this.build(p, model, hub, fit);
+      return again.reasoningStripped ? again : undefined;
+    }
+    const cap = built.outputAsked === undefined ? undefined : outputFitFrom(failure.message, built.outputAsked);
+    if (!cap) return undefined;
+    if (cap.modelLimit) this.x.outputCaps.set(p.slug, built.upstreamModel, cap.cap);
+    fit.outputCap = cap.cap;
+    return this.build(p, model, hub, fit);
   }
 
-  /** A Chat body's output allowance within the cap given or known for its model; what it asks then. */
-  private fitOutput(p: ResolvedProvider, upstreamModel: string, body: Obj, cap: number | undefined): number | undefined {
-    if (p.adapter.dialect !== 'chat') return undefined;
-    const limit = cap ?? this.x.outputCaps.get(p.slug, upstreamModel);
+  /**
+   * A Chat body fitted to what its upstream is known to take: without plain reasoning on replayed
+   * messages where the endpoint refused it, within the output allowance given or known for the
+   * model. Sets on `built` what it asks and whether reasoning was removed.
+   */
+  private fitChatBody(p: ResolvedProvider, upstreamModel: string, body: Obj, fit: ChatFit | undefined, built: Built): void {
+    if (p.adapter.dialect !== 'chat') return;
+    if ((fit?.noReasoning || this.x.reasoningRefusers.has(p.slug)) && stripReasoningFields(body)) built.reasoningStripped = true;
+    const limit = fit?.outputCap ?? this.x.outputCaps.get(p.slug, upstreamModel);
     if (limit !== undefined) capOutput(body, limit);
-    return askedOutput(body);
+    const asked = askedOutput(body);
+    if (asked !== undefined) built.outputAsked = asked;
   }
 
-  private buildPassthrough(p: ResolvedProvider, model: string, outputCap?: number): Built {
+  private buildPassthrough(p: ResolvedProvider, model: string, fit?: ChatFit): Built {
     const upstreamModel = p.adapter.normaliseModelId(model);
     const effort = this.effortFor(p.adapter);
     const { dialect, stream } = this;
     const { cache, issuers } = this.x;
     const envelopes = needsNativeProof(dialect, this.raw);
-    let outputAsked: number | undefined;
+    const fitted: Built = { bytes: '', upstreamModel, passthrough: true };
     const { bytes, result } = editJsonBody(
       this.raw,
       this.freshBody(),
@@ -251,7 +280,7 @@ class GenerateRequest {
         let restored = envelopes && restoreNativeProof(dialect, body);
         if (dialect === 'messages') restored = dropForeignThinking(body, issuers, p.slug) || restored;
         const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
-        outputAsked = this.fitOutput(p, upstreamModel, body, outputCap);
+        this.fitChatBody(p, upstreamModel, body, fit, fitted);
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
         // think wrote it (manual thinking only): thinking off, not a 400
         if (dialect === 'messages') {
@@ -262,13 +291,12 @@ class GenerateRequest {
       },
       this.members,
     );
-    const built: Built = { bytes, upstreamModel, passthrough: true };
+    const built: Built = { ...fitted, bytes };
     if (result.effortSent !== undefined) built.effortSent = result.effortSent;
-    if (outputAsked !== undefined) built.outputAsked = outputAsked;
     return built;
   }
 
-  private buildConverted(p: ResolvedProvider, model: string, hub: HubRequest, outputCap?: number): Built {
+  private buildConverted(p: ResolvedProvider, model: string, hub: HubRequest, fit?: ChatFit): Built {
     const upstreamModel = p.adapter.normaliseModelId(model);
     const effort = this.effortFor(p.adapter);
     let items = attachToHub(this.x.cache, hub.items, p.slug, this.dialect === 'chat');
@@ -279,10 +307,10 @@ class GenerateRequest {
     body.model = upstreamModel;
     const { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream });
     if (p.adapter.dialect === 'messages') dropUnprovenThinking(body);
-    const outputAsked = this.fitOutput(p, upstreamModel, body, outputCap);
-    const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false };
+    const built: Built = { bytes: '', upstreamModel, passthrough: false };
+    this.fitChatBody(p, upstreamModel, body, fit, built);
+    built.bytes = stringifyKeepingStrings(body, this.verbatim);
     if (effortSent !== undefined) built.effortSent = effortSent;
-    if (outputAsked !== undefined) built.outputAsked = outputAsked;
     if (this.toolNames) built.toolNames = this.toolNames;
     if (this.freeform) built.freeform = this.freeform;
     return built;

@@ -22,6 +22,29 @@ const smallContext = `${SLUGS.local}/small-ctx`;
 const hello: Anthropic.MessageParam = { role: 'user', content: 'Hello' };
 const asked = (r: { body: Record<string, unknown> }): unknown => r.body.max_tokens ?? r.body.max_completion_tokens;
 
+describe('an endpoint that refuses reasoning on replayed messages (Groq, Cerebras)', () => {
+  const groq = `${SLUGS.customA}/openai/gpt-oss-120b`;
+  const thinking = { max_tokens: 8000, thinking: { type: 'enabled' as const, budget_tokens: 4000 } };
+
+  it('sent again without it, and the endpoint is remembered', async () => {
+    const ant = world.daemon.anthropic();
+    world.mocks.customA.next({ kind: 'turn', turn: { reasoning: { text: 'Plain thought.' }, text: 'Hi there.' } });
+    const first = await ant.messages.create({ ...thinking, model: groq, messages: [hello] });
+    expect(first.content[0]).toMatchObject({ type: 'thinking', thinking: 'Plain thought.' });
+    const history: Anthropic.MessageParam[] = [hello, { role: 'assistant', content: first.content }, { role: 'user', content: 'And now?' }];
+
+    const second = await ant.messages.create({ ...thinking, model: groq, messages: history });
+    expect(second.content.some((b) => b.type === 'text')).toBe(true);
+    const [, refused, retried] = world.mocks.customA.generations().map((r) => (r.body.messages as Array<Record<string, unknown>>)[1]);
+    expect(refused?.reasoning, 'first sent as usual').toBe('Plain thought.');
+    expect(retried).not.toHaveProperty('reasoning');
+    expect(retried).not.toHaveProperty('reasoning_content');
+
+    await ant.messages.create({ ...thinking, model: groq, messages: history });
+    expect(world.mocks.customA.generations(), 'known now: no second refusal').toHaveLength(4);
+  });
+});
+
 describe('a model that takes a smaller output allowance than the client asks for', () => {
   it('Messages client (converted): sent again within the stated limit, which later requests keep', async () => {
     const ant = world.daemon.anthropic();
