@@ -43,7 +43,7 @@ export interface RequestLogEntry {
   effortAsked?: string;
   effortSent?: string;
   errorCode?: string;
-  /** More than one attempt was made. */
+  /** Attempts went to more than one target (a second try at the same target, fitted to it, is not one). */
   fallback: boolean;
   requestBody?: unknown;
   responseBody?: unknown;

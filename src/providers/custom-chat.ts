@@ -4,9 +4,7 @@
  */
 import { developerToSystem, mirrorReasoningContent, setReasoningEffort } from './chat-body.js';
 import { chatUrl, normaliseChatBase } from './chat-url.js';
-import { fillReasoningContent } from './deepseek-reasoning.js';
-import { fitToolCallIds } from './mistral-tool-ids.js';
-import { bridgeToolToUser } from './mistral-turn-order.js';
+import { fitModelFamilyHistory } from './model-family-history.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -24,9 +22,7 @@ export const customChatAdapter: ProviderAdapter = {
   finalizeBody(body, ctx) {
     developerToSystem(body);
     mirrorReasoningContent(body);
-    fillReasoningContent(body, ctx.model);
-    fitToolCallIds(body, ctx.model);
-    bridgeToolToUser(body, ctx.model);
+    fitModelFamilyHistory(body, ctx.model);
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,

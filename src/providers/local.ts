@@ -5,9 +5,7 @@
  */
 import { developerToSystem, dropOpenAiOnlyParams, mirrorReasoningContent, setReasoningEffort, useMaxTokensField } from './chat-body.js';
 import { chatUrl, normaliseLocalBase } from './chat-url.js';
-import { fillReasoningContent } from './deepseek-reasoning.js';
-import { fitToolCallIds } from './mistral-tool-ids.js';
-import { bridgeToolToUser } from './mistral-turn-order.js';
+import { fitModelFamilyHistory } from './model-family-history.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -27,9 +25,7 @@ export const localAdapter: ProviderAdapter = {
     dropOpenAiOnlyParams(body);
     useMaxTokensField(body);
     mirrorReasoningContent(body);
-    fillReasoningContent(body, ctx.model);
-    fitToolCallIds(body, ctx.model);
-    bridgeToolToUser(body, ctx.model);
+    fitModelFamilyHistory(body, ctx.model);
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,

@@ -11,9 +11,8 @@ import { handleGenerate } from './generate.js';
 import { LiveSet } from './live-set.js';
 import { handleModels } from './models-endpoint.js';
 import type { ProxyDeps, ProxyHandler } from './proxy-handler.js';
-import { OutputCaps } from './output-caps.js';
+import { ChatUpstreamFits } from './chat-fit.js';
 import { ProofIssuers } from './proof-issuers.js';
-import { ReasoningRefusers } from './reasoning-fields.js';
 import { ReasoningCache } from './reasoning-cache.js';
 import { ClientGone, closeAfterAnswer } from './request-body.js';
 import { RequestRecord } from './request-log.js';
@@ -54,8 +53,7 @@ function abortIfUnfinished(this: AbortableResponse): void {
 export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices): ProxyHandler {
   const cache = new ReasoningCache();
   const issuers = deps.issuers ?? new ProofIssuers();
-  const outputCaps = new OutputCaps();
-  const reasoningRefusers = new ReasoningRefusers();
+  const chatFits = new ChatUpstreamFits();
   /**
    * Requests in the handler (one add and remove each): at the drain deadline, those whose answer
    * has not started get a 503 instead of a closed connection.
@@ -90,7 +88,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       const abort = new ClientAbort();
       (res as AbortableResponse)[ABORT] = abort;
       res.once('close', abortIfUnfinished);
-      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache, issuers, outputCaps, reasoningRefusers };
+      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache, issuers, chatFits };
       const ticket = inFlight.add(x);
       try {
         await dispatch(x);

@@ -2,9 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { ClientAbort } from './client-abort.js';
-import type { OutputCaps } from './output-caps.js';
+import type { ChatUpstreamFits } from './chat-fit.js';
 import type { ProofIssuers } from './proof-issuers.js';
-import type { ReasoningRefusers } from './reasoning-fields.js';
 import type { ProxyDeps, ProxyRoute } from './proxy-handler.js';
 import type { ReasoningCache } from './reasoning-cache.js';
 import type { RequestRecord } from './request-log.js';
@@ -24,10 +23,8 @@ export interface Exchange {
   cache: ReasoningCache;
   /** Which custom Messages endpoint issued a thinking signature (proof-issuers.ts). */
   issuers: ProofIssuers;
-  /** Output limits Chat upstreams stated for their models (output-caps.ts). */
-  outputCaps: OutputCaps;
-  /** Chat endpoints that refused reasoning on replayed messages (reasoning-fields.ts). */
-  reasoningRefusers: ReasoningRefusers;
+  /** What Chat upstreams said they take: output limits, no reasoning fields (chat-fit.ts). */
+  chatFits: ChatUpstreamFits;
 }
 
 /** Upstream timeouts from the settings. */

@@ -14,10 +14,9 @@ import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
+import { fitChatBody, learnFromRefusal, type ChatFit, type Fitted } from './chat-fit.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { editJsonBody } from './json-splice.js';
-import { askedOutput, capOutput, outputFitFrom } from './output-caps.js';
-import { refusesReasoningFields, stripReasoningFields } from './reasoning-fields.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import {
   attachToChatBody,
@@ -54,16 +53,8 @@ interface Built {
   passthrough: boolean;
   toolNames?: ToolNameMap;
   freeform?: FreeformNames;
-  /** Output allowance a Chat body asks of its upstream (output-caps.ts). */
-  outputAsked?: number;
-  /** Plain reasoning was removed from the Chat body's replayed messages (reasoning-fields.ts). */
-  reasoningStripped?: true;
-}
-
-/** What a Chat upstream's refusals of this request taught: sent again within it. */
-interface ChatFit {
-  outputCap?: number;
-  noReasoning?: boolean;
+  /** What a Chat body asks of its upstream, as fitted (chat-fit.ts). */
+  fitted?: Fitted;
 }
 
 function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
@@ -226,38 +217,20 @@ class GenerateRequest {
   }
 
   /**
-   * The request again, fitted to what a Chat upstream's 400 said it takes — a smaller output
-   * allowance (output-caps.ts), no reasoning on replayed messages (reasoning-fields.ts) — or
-   * undefined when the refusal was about something else. What holds for the model or endpoint is
-   * kept for the requests after it; `fit` gathers what this request has learnt.
+   * The request again, fitted to what a Chat upstream's 400 said it takes (chat-fit.ts), or
+   * undefined when the refusal was about something else; `fit` gathers what this request learnt.
    */
   private refit(p: ResolvedProvider, model: string, hub: HubRequest | undefined, built: Built, failure: UpstreamFailure, fit: ChatFit): Built | undefined {
-    if (failure.upstreamStatus !== 400 || p.adapter.dialect !== 'chat') return undefined;
-    if (!fit.noReasoning && refusesReasoningFields(failure.message)) {
-      this.x.reasoningRefusers.add(p.slug);
-      fit.noReasoning = true;
-      const again = this.build(p, model, hub, fit);
-      return again.reasoningStripped ? again : undefined;
-    }
-    const cap = built.outputAsked === undefined ? undefined : outputFitFrom(failure.message, built.outputAsked);
-    if (!cap) return undefined;
-    if (cap.modelLimit) this.x.outputCaps.set(p.slug, built.upstreamModel, cap.cap);
-    fit.outputCap = cap.cap;
-    return this.build(p, model, hub, fit);
+    if (failure.upstreamStatus !== 400 || built.fitted === undefined) return undefined;
+    const learnt = learnFromRefusal(this.x.chatFits, p.slug, built.upstreamModel, failure.message, built.fitted, fit);
+    if (learnt === undefined) return undefined;
+    const again = this.build(p, model, hub, fit);
+    return learnt === 'reasoning' && again.fitted?.reasoningStripped !== true ? undefined : again;
   }
 
-  /**
-   * A Chat body fitted to what its upstream is known to take: without plain reasoning on replayed
-   * messages where the endpoint refused it, within the output allowance given or known for the
-   * model. Sets on `built` what it asks and whether reasoning was removed.
-   */
-  private fitChatBody(p: ResolvedProvider, upstreamModel: string, body: Obj, fit: ChatFit | undefined, built: Built): void {
-    if (p.adapter.dialect !== 'chat') return;
-    if ((fit?.noReasoning || this.x.reasoningRefusers.has(p.slug)) && stripReasoningFields(body)) built.reasoningStripped = true;
-    const limit = fit?.outputCap ?? this.x.outputCaps.get(p.slug, upstreamModel);
-    if (limit !== undefined) capOutput(body, limit);
-    const asked = askedOutput(body);
-    if (asked !== undefined) built.outputAsked = asked;
+  /** A Chat body fitted to what its upstream takes; other dialects' bodies go as they are. */
+  private fitBody(p: ResolvedProvider, upstreamModel: string, body: Obj, fit: ChatFit | undefined): Fitted | undefined {
+    return p.adapter.dialect === 'chat' ? fitChatBody(this.x.chatFits, p.slug, upstreamModel, body, fit) : undefined;
   }
 
   private buildPassthrough(p: ResolvedProvider, model: string, fit?: ChatFit): Built {
@@ -266,7 +239,7 @@ class GenerateRequest {
     const { dialect, stream } = this;
     const { cache, issuers } = this.x;
     const envelopes = needsNativeProof(dialect, this.raw);
-    const fitted: Built = { bytes: '', upstreamModel, passthrough: true };
+    let fitted: Fitted | undefined;
     const { bytes, result } = editJsonBody(
       this.raw,
       this.freshBody(),
@@ -280,7 +253,7 @@ class GenerateRequest {
         let restored = envelopes && restoreNativeProof(dialect, body);
         if (dialect === 'messages') restored = dropForeignThinking(body, issuers, p.slug) || restored;
         const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
-        this.fitChatBody(p, upstreamModel, body, fit, fitted);
+        fitted = this.fitBody(p, upstreamModel, body, fit);
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
         // think wrote it (manual thinking only): thinking off, not a 400
         if (dialect === 'messages') {
@@ -291,8 +264,9 @@ class GenerateRequest {
       },
       this.members,
     );
-    const built: Built = { ...fitted, bytes };
+    const built: Built = { bytes, upstreamModel, passthrough: true };
     if (result.effortSent !== undefined) built.effortSent = result.effortSent;
+    if (fitted) built.fitted = fitted;
     return built;
   }
 
@@ -307,10 +281,10 @@ class GenerateRequest {
     body.model = upstreamModel;
     const { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream });
     if (p.adapter.dialect === 'messages') dropUnprovenThinking(body);
-    const built: Built = { bytes: '', upstreamModel, passthrough: false };
-    this.fitChatBody(p, upstreamModel, body, fit, built);
-    built.bytes = stringifyKeepingStrings(body, this.verbatim);
+    const fitted = this.fitBody(p, upstreamModel, body, fit);
+    const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false };
     if (effortSent !== undefined) built.effortSent = effortSent;
+    if (fitted) built.fitted = fitted;
     if (this.toolNames) built.toolNames = this.toolNames;
     if (this.freeform) built.freeform = this.freeform;
     return built;

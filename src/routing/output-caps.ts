@@ -9,10 +9,10 @@
  * "maximum context length is 131072 tokens … (123137 in the messages, 8192 in the completion)".
  * These are among the errors most reported against Claude Code routers, and the client has no
  * say in it. So such a 400 is read for the allowance the upstream states, and the request is sent
- * once more with it. A model's own limit is remembered, per provider and model, so later requests
- * go out within it; a context-derived one holds for that request only (it depends on the input),
- * and is used only when it leaves room for a real answer — else the 400 stands (and a group falls
- * back, as for any prompt too long for a model).
+ * once more with it (chat-fit.ts). A model's own limit is remembered, per provider and model, so
+ * later requests go out within it; a context-derived one holds for that request only (it depends
+ * on the input), and is used only when it leaves room for a real answer — else the 400 stands (and
+ * a group falls back, as for any prompt too long for a model).
  */
 
 type Obj = Record<string, unknown>;
@@ -87,23 +87,5 @@ export function capOutput(body: Obj, cap: number): void {
   for (const field of FIELDS) {
     const v = body[field];
     if (typeof v === 'number' && v > cap) body[field] = cap;
-  }
-}
-
-/** Each model's own output limit as its upstream stated it, bounded (least recent dropped first). */
-export class OutputCaps {
-  private readonly map = new Map<string, number>();
-
-  constructor(private readonly maxEntries = 512) {}
-
-  get(slug: string, model: string): number | undefined {
-    return this.map.size === 0 ? undefined : this.map.get(`${slug}/${model}`);
-  }
-
-  set(slug: string, model: string, cap: number): void {
-    const key = `${slug}/${model}`;
-    this.map.delete(key);
-    this.map.set(key, cap);
-    if (this.map.size > this.maxEntries) this.map.delete(this.map.keys().next().value as string);
   }
 }

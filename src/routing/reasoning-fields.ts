@@ -6,7 +6,7 @@
  * "property 'reasoning_content' is unsupported" (or 'reasoning'; reported against Jan,
  * claude-code-router, Kilo Code and other gateways). A history with a reasoning model's turn in it
  * then fails on every request. Such a refusal gets the request once more without those fields, and
- * the endpoint is remembered so later requests go without them from the start.
+ * the endpoint is remembered so later requests go without them from the start (chat-fit.ts).
  */
 import { mayContain } from '../protocols/lazy-json.js';
 
@@ -37,20 +37,4 @@ export function stripReasoningFields(body: Obj): boolean {
     }
   }
   return removed;
-}
-
-/** Endpoints (by slug) that refused reasoning fields, bounded. */
-export class ReasoningRefusers {
-  private readonly slugs = new Set<string>();
-
-  constructor(private readonly maxEntries = 256) {}
-
-  has(slug: string): boolean {
-    return this.slugs.size > 0 && this.slugs.has(slug);
-  }
-
-  add(slug: string): void {
-    if (this.slugs.size >= this.maxEntries) this.slugs.delete(this.slugs.values().next().value as string);
-    this.slugs.add(slug);
-  }
 }

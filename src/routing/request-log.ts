@@ -79,7 +79,7 @@ export class RequestRecord {
     e.status = status;
     e.latencyMs = this.elapsed();
     if (errorCode !== undefined) e.errorCode = errorCode;
-    e.fallback = e.attempts.length > 1;
+    e.fallback = e.attempts.length > 1 && e.attempts.some((a) => a.target !== e.attempts[0]!.target);
     try {
       log(e);
     } catch {

@@ -54,6 +54,13 @@ describe('a model that takes a smaller output allowance than the client asks for
 
     await ant.messages.create({ model: deepseek, max_tokens: 32000, messages: [hello] });
     expect(world.mocks.customA.generations().map(asked), 'the limit is known now: no second 400').toEqual([32000, 8192, 8192]);
+
+    // the log keeps both tries of the first request, and a second try at the same target is no fallback
+    const entries = await world.daemon.logs((all) => all.filter((e) => e.modelAsked === deepseek).length >= 2);
+    const [refitted] = entries.filter((e) => e.modelAsked === deepseek);
+    expect(refitted!.attempts.map((a) => a.status)).toEqual([400, 200]);
+    expect(refitted!.fallback).toBe(false);
+    expect(refitted!.status).toBe(200);
   });
 
   it('Gemini 2.0 states its range the other way round (the bound past the largest allowance)', async () => {

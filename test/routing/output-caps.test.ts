@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedOutput, capOutput, outputFitFrom, OutputCaps } from '../../src/routing/output-caps.js';
+import { askedOutput, capOutput, outputFitFrom } from '../../src/routing/output-caps.js';
 
 describe('outputFitFrom', () => {
   it.each([
@@ -45,16 +45,5 @@ describe('a Chat body’s allowance', () => {
     capOutput(body, 8192);
     expect(body).toEqual({ max_tokens: 8192, max_completion_tokens: 500 });
     expect(askedOutput({})).toBeUndefined();
-  });
-
-  it('limits are kept per provider and model, the least recent dropped first', () => {
-    const caps = new OutputCaps(2);
-    caps.set('ca', 'deepseek-chat', 8192);
-    caps.set('lm', 'x', 4096);
-    caps.set('ca', 'y', 100);
-    expect(caps.get('ca', 'deepseek-chat')).toBeUndefined();
-    expect(caps.get('lm', 'x')).toBe(4096);
-    expect(caps.get('ca', 'y')).toBe(100);
-    expect(caps.get('or', 'x')).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReasoningRefusers, refusesReasoningFields, stripReasoningFields } from '../../src/routing/reasoning-fields.js';
+import { refusesReasoningFields, stripReasoningFields } from '../../src/routing/reasoning-fields.js';
 
 describe('refusesReasoningFields', () => {
   it.each([
@@ -26,15 +26,5 @@ describe('stripReasoningFields', () => {
     expect(stripReasoningFields(body)).toBe(true);
     expect(body.messages).toEqual([{ role: 'user', content: 'q', reasoning: 'not ours to touch' }, { role: 'assistant', content: 'a' }, { role: 'assistant', content: 'b' }]);
     expect(stripReasoningFields(body)).toBe(false);
-  });
-
-  it('endpoints that refused are remembered, bounded', () => {
-    const refusers = new ReasoningRefusers(2);
-    refusers.add('groq');
-    refusers.add('cerebras');
-    refusers.add('other');
-    expect(refusers.has('groq')).toBe(false);
-    expect(refusers.has('cerebras')).toBe(true);
-    expect(refusers.has('other')).toBe(true);
   });
 });

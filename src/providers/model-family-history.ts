@@ -1,0 +1,14 @@
+/**
+ * History rules of model families that any custom or local Chat server may serve: what DeepSeek
+ * and Mistral refuse in a conversation another model (or a forgetful client) wrote. Keyed on the
+ * model id, since the same model sits behind its maker's API, a gateway or vLLM alike.
+ */
+import { fillReasoningContent } from './deepseek-reasoning.js';
+import { fitToolCallIds } from './mistral-tool-ids.js';
+import { bridgeToolToUser } from './mistral-turn-order.js';
+
+export function fitModelFamilyHistory(body: Record<string, unknown>, model: string): void {
+  fillReasoningContent(body, model);
+  fitToolCallIds(body, model);
+  bridgeToolToUser(body, model);
+}

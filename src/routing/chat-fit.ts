@@ -1,0 +1,92 @@
+/**
+ * Fitting a request to what its Chat upstream says it takes. Some refusals state what would do:
+ * a smaller output allowance (output-caps.ts), no reasoning on replayed messages
+ * (reasoning-fields.ts). Such a 400 teaches the request a fit and it is sent again; what holds
+ * beyond that request — a model's own output limit, an endpoint that refuses reasoning fields — is
+ * kept while the daemon runs, so later requests go out fitted from the start.
+ */
+import { askedOutput, capOutput, outputFitFrom } from './output-caps.js';
+import { refusesReasoningFields, stripReasoningFields } from './reasoning-fields.js';
+
+type Obj = Record<string, unknown>;
+
+/** What one request learnt from its upstream's refusals. */
+export interface ChatFit {
+  outputCap?: number;
+  noReasoning?: boolean;
+}
+
+/** What a fitted Chat body asks of its upstream. */
+export interface Fitted {
+  /** Its output allowance, when it sets one. */
+  outputAsked?: number;
+  /** Plain reasoning was removed from its replayed messages. */
+  reasoningStripped: boolean;
+}
+
+/** What Chat upstreams said they take, for every request: bounded, least recent dropped first. */
+export class ChatUpstreamFits {
+  /** `slug/model` → the model's own output limit. */
+  private readonly limits = new Map<string, number>();
+  /** Slugs of endpoints that refuse reasoning fields (the value is unused). */
+  private readonly noReasoning = new Map<string, true>();
+
+  constructor(private readonly maxEntries = 512) {}
+
+  outputLimit(slug: string, model: string): number | undefined {
+    return this.limits.size === 0 ? undefined : this.limits.get(`${slug}/${model}`);
+  }
+
+  refusesReasoning(slug: string): boolean {
+    return this.noReasoning.size > 0 && this.noReasoning.has(slug);
+  }
+
+  setOutputLimit(slug: string, model: string, cap: number): void {
+    this.remember(this.limits, `${slug}/${model}`, cap);
+  }
+
+  setRefusesReasoning(slug: string): void {
+    this.remember(this.noReasoning, slug, true);
+  }
+
+  private remember<V>(map: Map<string, V>, key: string, value: V): void {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > this.maxEntries) map.delete(map.keys().next().value as string);
+  }
+}
+
+/** Fit a Chat body, in place, to what this request learnt and what is known of its upstream. */
+export function fitChatBody(fits: ChatUpstreamFits, slug: string, model: string, body: Obj, fit: ChatFit | undefined): Fitted {
+  const reasoningStripped = (fit?.noReasoning === true || fits.refusesReasoning(slug)) && stripReasoningFields(body);
+  const limit = fit?.outputCap ?? fits.outputLimit(slug, model);
+  if (limit !== undefined) capOutput(body, limit);
+  const outputAsked = askedOutput(body);
+  return outputAsked === undefined ? { reasoningStripped } : { outputAsked, reasoningStripped };
+}
+
+/**
+ * What a Chat upstream's 400 teaches, added to `fit` (and to `fits` where it holds beyond this
+ * request): 'reasoning' when the request should go without reasoning fields (worth sending only
+ * if it had some), 'output' when within a smaller allowance, undefined when the refusal says
+ * nothing that can be fitted.
+ */
+export function learnFromRefusal(
+  fits: ChatUpstreamFits,
+  slug: string,
+  model: string,
+  message: string,
+  sent: Fitted,
+  fit: ChatFit,
+): 'reasoning' | 'output' | undefined {
+  if (!fit.noReasoning && refusesReasoningFields(message)) {
+    fits.setRefusesReasoning(slug);
+    fit.noReasoning = true;
+    return 'reasoning';
+  }
+  const cap = sent.outputAsked === undefined ? undefined : outputFitFrom(message, sent.outputAsked);
+  if (!cap) return undefined;
+  if (cap.modelLimit) fits.setOutputLimit(slug, model, cap.cap);
+  fit.outputCap = cap.cap;
+  return 'output';
+}
