@@ -287,6 +287,35 @@ describe('DeepSeek in thinking mode wants reasoning_content on every assistant m
   });
 });
 
+describe('Kimi K2.6 thinks by default and wants reasoning_content on every assistant tool call message', () => {
+  const kimi = `${SLUGS.customA}/kimi-k2.6`;
+
+  it('Messages client switching from Claude mid tool loop: a placeholder, never empty', async () => {
+    world.mocks.anthropic.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const first = await ant.messages.create({ ...thinkingParams, model: MODELS.anthropic, messages: [question] });
+    const second = await ant.messages.create({ ...thinkingParams, model: kimi, messages: [question, ...answered(first, 'sunny')] });
+    expect(second.content.at(-1)).toMatchObject({ type: 'text', text: 'Tool said: sunny' });
+    const assistant = world.mocks.customA.lastGeneration().body.messages[1];
+    expect(assistant.reasoning_content, 'K2.6 reads an empty string as missing').toBe(' ');
+  });
+
+  it('Chat client: its own reasoning text goes back where Kimi reads it; plain turns are left alone', async () => {
+    await openai.chat.completions.create({
+      model: kimi,
+      tools: [chatWeatherTool],
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello.' },
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, reasoning: 'Look it up.', tool_calls: [{ id: 'get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] } as never,
+        { role: 'tool', tool_call_id: 'get_weather:0', content: 'sunny' },
+      ],
+    });
+    const sent = world.mocks.customA.lastGeneration().body.messages as Array<Record<string, unknown>>;
+    expect(sent.filter((m) => m.role === 'assistant').map((m) => m.reasoning_content)).toEqual([undefined, 'Look it up.']);
+  });
+});
+
 describe('Mistral takes only tool call ids of nine letters and digits', () => {
   const devstral = `${SLUGS.customA}/devstral-small-2`;
   const plain = { max_tokens: 1000, tools: [messagesWeatherTool] };
