@@ -1,12 +1,14 @@
 /**
  * Fitting a request to what its Chat upstream says it takes. Some refusals state what would do:
  * a smaller output allowance (output-caps.ts), no reasoning on replayed messages
- * (reasoning-fields.ts). Such a 400 teaches the request a fit and it is sent again; what holds
- * beyond that request — a model's own output limit, an endpoint that refuses reasoning fields — is
+ * (reasoning-fields.ts), no parameter it names (refused-params.ts). Such a 400 (or 422) teaches the request a fit and it is sent again; what holds
+ * beyond that request — a model's own output limit, an endpoint that refuses reasoning fields, the
+ * parameters a model does not take — is
  * kept while the daemon runs, so later requests go out fitted from the start.
  */
 import { askedOutput, capOutput, outputFitFrom } from './output-caps.js';
 import { refusesReasoningFields, stripReasoningFields } from './reasoning-fields.js';
+import { dropParams, refusedParams } from './refused-params.js';
 
 type Obj = Record<string, unknown>;
 
@@ -14,6 +16,8 @@ type Obj = Record<string, unknown>;
 export interface ChatFit {
   outputCap?: number;
   noReasoning?: boolean;
+  /** Top-level parameters to send without. */
+  withoutParams?: string[];
 }
 
 /** What a fitted Chat body asks of its upstream. */
@@ -22,6 +26,10 @@ export interface Fitted {
   outputAsked?: number;
   /** Plain reasoning was removed from its replayed messages. */
   reasoningStripped: boolean;
+  /** Top-level parameters it goes without (none: absent). */
+  droppedParams?: string[];
+  /** The body as sent, to read the parameters a refusal names. */
+  body: Obj;
 }
 
 /** What Chat upstreams said they take, for every request: bounded, least recent dropped first. */
@@ -30,6 +38,8 @@ export class ChatUpstreamFits {
   private readonly limits = new Map<string, number>();
   /** Slugs of endpoints that refuse reasoning fields (the value is unused). */
   private readonly noReasoning = new Map<string, true>();
+  /** `slug/model` → top-level parameters the model refused. */
+  private readonly refused = new Map<string, readonly string[]>();
 
   constructor(private readonly maxEntries = 512) {}
 
@@ -39,6 +49,15 @@ export class ChatUpstreamFits {
 
   refusesReasoning(slug: string): boolean {
     return this.noReasoning.size > 0 && this.noReasoning.has(slug);
+  }
+
+  refusedParams(slug: string, model: string): readonly string[] | undefined {
+    return this.refused.size === 0 ? undefined : this.refused.get(`${slug}/${model}`);
+  }
+
+  addRefusedParams(slug: string, model: string, names: readonly string[]): void {
+    const known = this.refusedParams(slug, model) ?? [];
+    this.remember(this.refused, `${slug}/${model}`, [...known, ...names.filter((n) => !known.includes(n))]);
   }
 
   setOutputLimit(slug: string, model: string, cap: number): void {
@@ -59,17 +78,23 @@ export class ChatUpstreamFits {
 /** Fit a Chat body, in place, to what this request learnt and what is known of its upstream. */
 export function fitChatBody(fits: ChatUpstreamFits, slug: string, model: string, body: Obj, fit: ChatFit | undefined): Fitted {
   const reasoningStripped = (fit?.noReasoning === true || fits.refusesReasoning(slug)) && stripReasoningFields(body);
+  const known = fits.refusedParams(slug, model);
+  const without = fit?.withoutParams ? [...(known ?? []), ...fit.withoutParams] : known;
+  const droppedParams = without ? dropParams(body, without) : [];
   const limit = fit?.outputCap ?? fits.outputLimit(slug, model);
   if (limit !== undefined) capOutput(body, limit);
+  const fitted: Fitted = { reasoningStripped, body };
   const outputAsked = askedOutput(body);
-  return outputAsked === undefined ? { reasoningStripped } : { outputAsked, reasoningStripped };
+  if (outputAsked !== undefined) fitted.outputAsked = outputAsked;
+  if (droppedParams.length > 0) fitted.droppedParams = droppedParams;
+  return fitted;
 }
 
 /**
  * What a Chat upstream's 400 teaches, added to `fit` (and to `fits` where it holds beyond this
  * request): 'reasoning' when the request should go without reasoning fields (worth sending only
- * if it had some), 'output' when within a smaller allowance, undefined when the refusal says
- * nothing that can be fitted.
+ * if it had some), 'output' when within a smaller allowance, 'params' when without parameters it
+ * named, undefined when the refusal says nothing that can be fitted.
  */
 export function learnFromRefusal(
   fits: ChatUpstreamFits,
@@ -78,15 +103,21 @@ export function learnFromRefusal(
   message: string,
   sent: Fitted,
   fit: ChatFit,
-): 'reasoning' | 'output' | undefined {
+): 'reasoning' | 'output' | 'params' | undefined {
   if (!fit.noReasoning && refusesReasoningFields(message)) {
     fits.setRefusesReasoning(slug);
     fit.noReasoning = true;
     return 'reasoning';
   }
   const cap = sent.outputAsked === undefined ? undefined : outputFitFrom(message, sent.outputAsked);
-  if (!cap) return undefined;
-  if (cap.modelLimit) fits.setOutputLimit(slug, model, cap.cap);
-  fit.outputCap = cap.cap;
-  return 'output';
+  if (cap) {
+    if (cap.modelLimit) fits.setOutputLimit(slug, model, cap.cap);
+    fit.outputCap = cap.cap;
+    return 'output';
+  }
+  const params = refusedParams(message, sent.body);
+  if (params.length === 0) return undefined;
+  fits.addRefusedParams(slug, model, params);
+  fit.withoutParams = [...(fit.withoutParams ?? []), ...params];
+  return 'params';
 }

@@ -70,6 +70,11 @@ function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer, parse
   return failureOfBody(p.slug, up.status, buf, parsed, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
 }
 
+/** The model refused the effort parameter: the request went without one (the log says so). */
+function wentWithoutEffort(fitted: Fitted | undefined): boolean {
+  return fitted?.droppedParams?.includes('reasoning_effort') === true;
+}
+
 function isEventStream(headers: UpstreamResponse['headers']): boolean {
   return (header(headers, 'content-type') ?? '').toLowerCase().includes('text/event-stream');
 }
@@ -160,12 +165,13 @@ class GenerateRequest {
       else delete record.entry.effortSent;
 
       let failure = await this.attempt(provider, target, built);
-      // a Chat upstream that says what it would take gets it: at most two more tries
+      // a Chat upstream that says what it would take gets it: at most three more tries
       const fit: ChatFit = {};
-      for (let tries = 0; failure && tries < 2; tries++) {
+      for (let tries = 0; failure && tries < 3; tries++) {
         const again = this.refit(provider, target.model, hub, built, failure, fit);
         if (!again) break;
         built = again;
+        if (built.effortSent === undefined) delete record.entry.effortSent;
         failure = await this.attempt(provider, target, built);
       }
       if (!failure) return;
@@ -221,7 +227,7 @@ class GenerateRequest {
    * undefined when the refusal was about something else; `fit` gathers what this request learnt.
    */
   private refit(p: ResolvedProvider, model: string, hub: HubRequest | undefined, built: Built, failure: UpstreamFailure, fit: ChatFit): Built | undefined {
-    if (failure.upstreamStatus !== 400 || built.fitted === undefined) return undefined;
+    if ((failure.upstreamStatus !== 400 && failure.upstreamStatus !== 422) || built.fitted === undefined) return undefined;
     const learnt = learnFromRefusal(this.x.chatFits, p.slug, built.upstreamModel, failure.message, built.fitted, fit);
     if (learnt === undefined) return undefined;
     const again = this.build(p, model, hub, fit);
@@ -265,7 +271,7 @@ class GenerateRequest {
       this.members,
     );
     const built: Built = { bytes, upstreamModel, passthrough: true };
-    if (result.effortSent !== undefined) built.effortSent = result.effortSent;
+    if (result.effortSent !== undefined && !wentWithoutEffort(fitted)) built.effortSent = result.effortSent;
     if (fitted) built.fitted = fitted;
     return built;
   }
@@ -283,7 +289,7 @@ class GenerateRequest {
     if (p.adapter.dialect === 'messages') dropUnprovenThinking(body);
     const fitted = this.fitBody(p, upstreamModel, body, fit);
     const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false };
-    if (effortSent !== undefined) built.effortSent = effortSent;
+    if (effortSent !== undefined && !wentWithoutEffort(fitted)) built.effortSent = effortSent;
     if (fitted) built.fitted = fitted;
     if (this.toolNames) built.toolNames = this.toolNames;
     if (this.freeform) built.freeform = this.freeform;

@@ -6,7 +6,8 @@
  * Shapes understood: OpenAI `{error:{message,type,param,code}}`, Anthropic
  * `{type:"error",error:{type,message}}`, OpenRouter `{error:{code:<number>,message,metadata}}`,
  * Google `{error:{code,message,status}}` (also wrapped in a JSON array), and the loose shapes of
- * local servers (`{error:"…"}`, `{detail:"…"}`, `{message:"…"}`).
+ * local servers (`{error:"…"}`, `{detail:"…"}`, `{message:"…"}`), and pydantic validation lists
+ * (`{detail:[{loc,msg}]}`: FastAPI servers, Mistral).
  */
 import type { HubError } from '../protocols/hub.js';
 import { redactSecret } from './redact.js';
@@ -185,9 +186,27 @@ export function describeErrorJson(json: unknown): ParsedError | undefined {
     if (typeof e.param === 'string') parsed.param = e.param;
     return parsed;
   }
+  const listed = validationDetail(o.detail) ?? (typeof o.message === 'object' && o.message !== null ? validationDetail((o.message as Record<string, unknown>).detail) : undefined);
+  if (listed) return { message: listed, kind: str(o.type) };
   if (typeof o.detail === 'string') return { message: o.detail, kind: '' };
   if (typeof o.message === 'string') return { message: o.message, kind: str(o.type) || str(o.code) };
   return undefined;
+}
+
+/**
+ * A pydantic validation list (FastAPI servers, Mistral: `detail: [{loc: ["body", "store"], msg}]`,
+ * at the top or under `message`) as one line: "body.store: Extra inputs are not permitted; …".
+ */
+function validationDetail(detail: unknown): string | undefined {
+  if (!Array.isArray(detail) || detail.length === 0) return undefined;
+  const lines: string[] = [];
+  for (const d of detail.slice(0, 5)) {
+    if (typeof d !== 'object' || d === null) continue;
+    const { loc, msg } = d as Record<string, unknown>;
+    if (typeof msg !== 'string') continue;
+    lines.push(Array.isArray(loc) && loc.length > 0 ? `${loc.join('.')}: ${msg}` : msg);
+  }
+  return lines.length > 0 ? lines.join('; ') : undefined;
 }
 
 /** Status for the error words of OpenAI, Anthropic and Google (used when a 200 carries the error). */

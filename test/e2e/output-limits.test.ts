@@ -97,3 +97,53 @@ describe('a model that takes a smaller output allowance than the client asks for
     expect(world.mocks.local.generations(), 'no second try for a few hundred tokens').toHaveLength(1);
   });
 });
+
+describe('a model that refuses a parameter the request carries', () => {
+  const grok = `${SLUGS.customA}/grok-4`;
+  const mistral = `${SLUGS.customA}/mistral-large-latest`;
+
+  it('Messages client thinking on xAI: sent again without the effort, which the model is known to refuse from then on', async () => {
+    const ant = world.daemon.anthropic();
+    const thinking = { max_tokens: 8000, thinking: { type: 'enabled' as const, budget_tokens: 4000 }, messages: [hello] };
+    const first = await ant.messages.create({ ...thinking, model: grok });
+    expect(first.content.some((b) => b.type === 'text')).toBe(true);
+    const [refused, retried] = world.mocks.customA.generations().map((r) => r.body);
+    expect(refused).toHaveProperty('reasoning_effort');
+    expect(retried).not.toHaveProperty('reasoning_effort');
+
+    await ant.messages.create({ ...thinking, model: grok });
+    expect(world.mocks.customA.generations(), 'known now: no second refusal').toHaveLength(3);
+    const entries = await world.daemon.logs((all) => all.filter((e) => e.modelAsked === grok).length >= 2);
+    for (const e of entries.filter((x) => x.modelAsked === grok)) {
+      expect(e.status).toBe(200);
+      expect(e.effortSent, 'no effort went upstream').toBeUndefined();
+    }
+  });
+
+  it('Messages client streaming to Mistral (a 422 listing the fields): without stream_options', async () => {
+    const stream = world.daemon.anthropic().messages.stream({ model: mistral, max_tokens: 1000, messages: [hello] });
+    const final = await stream.finalMessage();
+    expect(final.content[0]).toMatchObject({ type: 'text' });
+    const [refused, retried] = world.mocks.customA.generations().map((r) => r.body);
+    expect(refused).toHaveProperty('stream_options');
+    expect(retried).not.toHaveProperty('stream_options');
+    expect(retried).toMatchObject({ stream: true, max_tokens: 1000 });
+  });
+
+  it('Chat client (passthrough): every field the 422 lists in one more try; max_completion_tokens becomes max_tokens', async () => {
+    const openai = world.daemon.openai();
+    const out = await openai.chat.completions.create({
+      model: mistral,
+      store: false,
+      presence_penalty: 0.1,
+      max_completion_tokens: 500,
+      temperature: 0.2,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(out.choices[0]!.message.content).toBeTruthy();
+    const sent = world.mocks.customA.generations().map((r) => r.body);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toMatchObject({ max_tokens: 500, temperature: 0.2 });
+    for (const gone of ['store', 'presence_penalty', 'max_completion_tokens']) expect(sent[1]).not.toHaveProperty(gone);
+  });
+});

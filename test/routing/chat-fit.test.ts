@@ -31,14 +31,30 @@ describe('fitting a request from its refusals', () => {
     const fits = new ChatUpstreamFits();
     const fit: ChatFit = {};
     const sent = fitChatBody(fits, 'ca', 'deepseek-chat', history(), undefined);
-    expect(sent).toEqual({ outputAsked: 32000, reasoningStripped: false });
+    expect(sent).toMatchObject({ outputAsked: 32000, reasoningStripped: false });
+    expect(sent).not.toHaveProperty('droppedParams');
     expect(learnFromRefusal(fits, 'ca', 'deepseek-chat', 'the valid range of max_tokens is [1, 8192]', sent, fit)).toBe('output');
     expect(learnFromRefusal(fits, 'ca', 'deepseek-chat', "property 'reasoning' is unsupported", sent, fit)).toBe('reasoning');
     expect(learnFromRefusal(fits, 'ca', 'deepseek-chat', 'Invalid API key', sent, fit)).toBeUndefined();
     expect(fit).toEqual({ outputCap: 8192, noReasoning: true });
 
     const later = history();
-    expect(fitChatBody(fits, 'ca', 'deepseek-chat', later, undefined)).toEqual({ outputAsked: 8192, reasoningStripped: true });
+    expect(fitChatBody(fits, 'ca', 'deepseek-chat', later, undefined)).toMatchObject({ outputAsked: 8192, reasoningStripped: true });
     expect(later.messages[1]).toEqual({ role: 'assistant', content: 'a' });
+  });
+
+  it('a refused parameter: this request goes without it, and so do later ones to that model only', () => {
+    const fits = new ChatUpstreamFits();
+    const fit: ChatFit = {};
+    const body = () => ({ model: 'grok-4', reasoning_effort: 'high', stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'q' }] });
+    const sent = fitChatBody(fits, 'ca', 'grok-4', body(), undefined);
+    expect(learnFromRefusal(fits, 'ca', 'grok-4', 'ca: Model grok-4 does not support parameter reasoningEffort.', sent, fit)).toBe('params');
+    expect(fit).toEqual({ withoutParams: ['reasoning_effort'] });
+    const again = body();
+    expect(fitChatBody(fits, 'ca', 'grok-4', again, fit).droppedParams).toEqual(['reasoning_effort']);
+    expect(again).not.toHaveProperty('reasoning_effort');
+    expect(again).toHaveProperty('stream_options');
+    expect(fitChatBody(fits, 'ca', 'grok-4', body(), undefined).droppedParams, 'remembered').toEqual(['reasoning_effort']);
+    expect(fitChatBody(fits, 'ca', 'grok-3', body(), undefined).droppedParams, 'another model').toBeUndefined();
   });
 });
