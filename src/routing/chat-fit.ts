@@ -1,7 +1,8 @@
 /**
  * Fitting a request to what its Chat upstream says it takes. Some refusals state what would do:
  * a smaller output allowance (output-caps.ts), no reasoning on replayed messages
- * (reasoning-fields.ts), no parameter it names (refused-params.ts). Such a 400 (or 422) teaches the request a fit and it is sent again; what holds
+ * (reasoning-fields.ts), no parameter it names (refused-params.ts), system text where the chat
+ * template takes it (system-placement.ts). Such a 400 (or 422) teaches the request a fit and it is sent again; what holds
  * beyond that request — a model's own output limit, an endpoint that refuses reasoning fields, the
  * parameters a model does not take — is
  * kept while the daemon runs, so later requests go out fitted from the start.
@@ -9,6 +10,7 @@
 import { askedOutput, capOutput, outputFitFrom } from './output-caps.js';
 import { refusesReasoningFields, stripReasoningFields } from './reasoning-fields.js';
 import { dropParams, refusedParams } from './refused-params.js';
+import { placeSystemMessages, systemPlacementFrom, type SystemPlacement } from './system-placement.js';
 
 type Obj = Record<string, unknown>;
 
@@ -18,6 +20,7 @@ export interface ChatFit {
   noReasoning?: boolean;
   /** Top-level parameters to send without. */
   withoutParams?: string[];
+  system?: SystemPlacement;
 }
 
 /** What a fitted Chat body asks of its upstream. */
@@ -28,6 +31,8 @@ export interface Fitted {
   reasoningStripped: boolean;
   /** Top-level parameters it goes without (none: absent). */
   droppedParams?: string[];
+  /** Its system messages were moved where the template takes them. */
+  systemPlaced?: boolean;
   /** The body as sent, to read the parameters a refusal names. */
   body: Obj;
 }
@@ -40,6 +45,8 @@ export class ChatUpstreamFits {
   private readonly noReasoning = new Map<string, true>();
   /** `slug/model` → top-level parameters the model refused. */
   private readonly refused = new Map<string, readonly string[]>();
+  /** `slug/model` → where the model's chat template takes system text. */
+  private readonly systems = new Map<string, SystemPlacement>();
 
   constructor(private readonly maxEntries = 512) {}
 
@@ -58,6 +65,14 @@ export class ChatUpstreamFits {
   addRefusedParams(slug: string, model: string, names: readonly string[]): void {
     const known = this.refusedParams(slug, model) ?? [];
     this.remember(this.refused, `${slug}/${model}`, [...known, ...names.filter((n) => !known.includes(n))]);
+  }
+
+  systemPlacement(slug: string, model: string): SystemPlacement | undefined {
+    return this.systems.size === 0 ? undefined : this.systems.get(`${slug}/${model}`);
+  }
+
+  setSystemPlacement(slug: string, model: string, placement: SystemPlacement): void {
+    this.remember(this.systems, `${slug}/${model}`, placement);
   }
 
   setOutputLimit(slug: string, model: string, cap: number): void {
@@ -81,9 +96,12 @@ export function fitChatBody(fits: ChatUpstreamFits, slug: string, model: string,
   const known = fits.refusedParams(slug, model);
   const without = fit?.withoutParams ? [...(known ?? []), ...fit.withoutParams] : known;
   const droppedParams = without ? dropParams(body, without) : [];
+  const placement = fit?.system ?? fits.systemPlacement(slug, model);
+  const systemPlaced = placement !== undefined && placeSystemMessages(body, placement);
   const limit = fit?.outputCap ?? fits.outputLimit(slug, model);
   if (limit !== undefined) capOutput(body, limit);
   const fitted: Fitted = { reasoningStripped, body };
+  if (systemPlaced) fitted.systemPlaced = true;
   const outputAsked = askedOutput(body);
   if (outputAsked !== undefined) fitted.outputAsked = outputAsked;
   if (droppedParams.length > 0) fitted.droppedParams = droppedParams;
@@ -94,7 +112,7 @@ export function fitChatBody(fits: ChatUpstreamFits, slug: string, model: string,
  * What a Chat upstream's 400 teaches, added to `fit` (and to `fits` where it holds beyond this
  * request): 'reasoning' when the request should go without reasoning fields (worth sending only
  * if it had some), 'output' when within a smaller allowance, 'params' when without parameters it
- * named, undefined when the refusal says nothing that can be fitted.
+ * named, 'system' when with its system text moved (worth sending only if it moved some), undefined when the refusal says nothing that can be fitted.
  */
 export function learnFromRefusal(
   fits: ChatUpstreamFits,
@@ -103,11 +121,17 @@ export function learnFromRefusal(
   message: string,
   sent: Fitted,
   fit: ChatFit,
-): 'reasoning' | 'output' | 'params' | undefined {
+): 'reasoning' | 'output' | 'params' | 'system' | undefined {
   if (!fit.noReasoning && refusesReasoningFields(message)) {
     fits.setRefusesReasoning(slug);
     fit.noReasoning = true;
     return 'reasoning';
+  }
+  const placement = systemPlacementFrom(message);
+  if (placement !== undefined && fit.system !== placement) {
+    fits.setSystemPlacement(slug, model, placement);
+    fit.system = placement;
+    return 'system';
   }
   const cap = sent.outputAsked === undefined ? undefined : outputFitFrom(message, sent.outputAsked);
   if (cap) {

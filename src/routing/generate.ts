@@ -231,7 +231,8 @@ class GenerateRequest {
     const learnt = learnFromRefusal(this.x.chatFits, p.slug, built.upstreamModel, failure.message, built.fitted, fit);
     if (learnt === undefined) return undefined;
     const again = this.build(p, model, hub, fit);
-    return learnt === 'reasoning' && again.fitted?.reasoningStripped !== true ? undefined : again;
+    if (learnt === 'reasoning' && again.fitted?.reasoningStripped !== true) return undefined;
+    return learnt === 'system' && again.fitted?.systemPlaced !== true ? undefined : again;
   }
 
   /** A Chat body fitted to what its upstream takes; other dialects' bodies go as they are. */

@@ -147,3 +147,42 @@ describe('a model that refuses a parameter the request carries', () => {
     for (const gone of ['store', 'presence_penalty', 'max_completion_tokens']) expect(sent[1]).not.toHaveProperty(gone);
   });
 });
+
+describe("a chat template that takes system text only in one place", () => {
+  const qwen = `${SLUGS.local}/qwen3.6-27b`;
+  const gemma = `${SLUGS.local}/gemma-2-9b-it`;
+
+  it('Qwen (one system message, first): the leading ones merged, a later one kept in place as user text; remembered', async () => {
+    const openai = world.daemon.openai();
+    const messages = [
+      { role: 'system' as const, content: 'You are opencode.' },
+      { role: 'system' as const, content: 'Project rules.' },
+      { role: 'user' as const, content: 'Hi' },
+      { role: 'assistant' as const, content: 'Hello.' },
+      { role: 'system' as const, content: 'Reminder: be brief.' },
+      { role: 'user' as const, content: 'And now?' },
+    ];
+    const out = await openai.chat.completions.create({ model: qwen, messages });
+    expect(out.choices[0]!.message.content).toBeTruthy();
+    const sent = world.mocks.local.generations().map((r) => r.body.messages as Array<{ role: string; content: unknown }>);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual([
+      { role: 'system', content: 'You are opencode.\n\nProject rules.' },
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello.' },
+      { role: 'user', content: 'Reminder: be brief.' },
+      { role: 'user', content: 'And now?' },
+    ]);
+    await openai.chat.completions.create({ model: qwen, messages });
+    expect(world.mocks.local.generations(), 'known now: no second refusal').toHaveLength(3);
+  });
+
+  it('Gemma 2 (no system role): a Messages client’s system prompt opens the first user turn', async () => {
+    const out = await world.daemon.anthropic().messages.create({ model: gemma, max_tokens: 500, system: 'Be terse.', messages: [hello] });
+    expect(out.content[0]).toMatchObject({ type: 'text' });
+    const retried = world.mocks.local.lastGeneration().body.messages as Array<{ role: string; content: unknown }>;
+    expect(retried.some((m) => m.role === 'system')).toBe(false);
+    expect(JSON.stringify(retried[0])).toContain('Be terse.');
+    expect(JSON.stringify(retried[0])).toContain('Hello');
+  });
+});

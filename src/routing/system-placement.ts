@@ -1,0 +1,67 @@
+/**
+ * Chat templates that take system messages only in one place.
+ *
+ * Local and hosted open models render a conversation through the model's chat template, and some
+ * templates refuse what OpenAI's API takes: Qwen's raise "System message must be at the beginning."
+ * for any system message after the first (opencode sends two at the start, agents add reminders
+ * mid-conversation; reported against LiteLLM, oh-my-pi and opencode plugins on vLLM), Gemma 2's
+ * "System role not supported" for any at all. Such a refusal gets the request once more with its
+ * system text where the template takes it (chat-fit.ts), and the model is remembered.
+ */
+import { mayContain } from '../protocols/lazy-json.js';
+
+type Obj = Record<string, unknown>;
+type Part = { type: 'text'; text: string } | Obj;
+
+/** 'first': one system message, the first; 'none': no system role (its text opens the first user turn). */
+export type SystemPlacement = 'first' | 'none';
+
+export function systemPlacementFrom(message: string): SystemPlacement | undefined {
+  if (/system message must be at the beginning/i.test(message)) return 'first';
+  if (/system role (?:is )?not supported/i.test(message)) return 'none';
+  return undefined;
+}
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function asParts(content: unknown): Part[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  return Array.isArray(content) ? (content as Part[]) : [];
+}
+
+/** The contents joined: a string when every piece is text, else one parts list. */
+function joinContents(contents: unknown[]): unknown {
+  if (contents.every((c) => typeof c === 'string')) return (contents as string[]).filter((c) => c !== '').join('\n\n');
+  return contents.flatMap(asParts);
+}
+
+/** Put a Chat body's system messages where the template takes them, in place; true when it moved some. */
+export function placeSystemMessages(body: Obj, placement: SystemPlacement): boolean {
+  if (!mayContain(body, 'messages', 'system') || !Array.isArray(body.messages)) return false;
+  const messages = body.messages as unknown[];
+  const isSystem = (m: unknown): m is Obj => isObj(m) && m.role === 'system';
+  let lead = 0;
+  while (lead < messages.length && isSystem(messages[lead])) lead++;
+  const later = messages.slice(lead).some(isSystem);
+  if (placement === 'first') {
+    if (lead <= 1 && !later) return false;
+    const rest = messages.slice(lead).map((m) => (isSystem(m) ? { ...m, role: 'user' } : m));
+    const merged = lead > 0 ? [{ ...(messages[0] as Obj), content: joinContents(messages.slice(0, lead).map((m) => (m as Obj).content)) }] : [];
+    body.messages = [...merged, ...rest];
+    return true;
+  }
+  if (lead === 0 && !later) return false;
+  const systemText = joinContents(messages.filter(isSystem).map((m) => m.content));
+  const others = messages.filter((m) => !isSystem(m));
+  const firstUser = others.findIndex((m) => isObj(m) && m.role === 'user');
+  if (firstUser === -1) {
+    body.messages = [{ role: 'user', content: systemText }, ...others];
+    return true;
+  }
+  const user = others[firstUser] as Obj;
+  others[firstUser] = { ...user, content: joinContents([systemText, user.content]) };
+  body.messages = others;
+  return true;
+}

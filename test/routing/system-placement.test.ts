@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { placeSystemMessages, systemPlacementFrom } from '../../src/routing/system-placement.js';
+
+describe('systemPlacementFrom', () => {
+  it.each([
+    ['System message must be at the beginning.', 'first'],
+    ["Jinja Exception: System message must be at the beginning.", 'first'],
+    ['System role not supported', 'none'],
+    ['Conversation roles must alternate user/assistant/user/assistant/...', undefined],
+  ])('%s → %s', (message, expected) => {
+    expect(systemPlacementFrom(message)).toBe(expected);
+  });
+});
+
+describe('placeSystemMessages', () => {
+  it("'first': leading system messages merged (parts kept as parts), later ones become user turns in place", () => {
+    const body = {
+      messages: [
+        { role: 'system', content: 'A' },
+        { role: 'system', content: [{ type: 'text', text: 'B', cache_control: { type: 'ephemeral' } }] },
+        { role: 'user', content: 'q' },
+        { role: 'system', content: 'R' },
+      ],
+    };
+    expect(placeSystemMessages(body, 'first')).toBe(true);
+    expect(body.messages).toEqual([
+      { role: 'system', content: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B', cache_control: { type: 'ephemeral' } }] },
+      { role: 'user', content: 'q' },
+      { role: 'user', content: 'R' },
+    ]);
+  });
+
+  it("'first': nothing to do for one leading system message, or none", () => {
+    expect(placeSystemMessages({ messages: [{ role: 'system', content: 'A' }, { role: 'user', content: 'q' }] }, 'first')).toBe(false);
+    expect(placeSystemMessages({ messages: [{ role: 'user', content: 'q' }] }, 'first')).toBe(false);
+  });
+
+  it("'none': every system text opens the first user turn; without a user turn it becomes one", () => {
+    const body = { messages: [{ role: 'system', content: 'S' }, { role: 'assistant', content: 'a' }, { role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] };
+    expect(placeSystemMessages(body, 'none')).toBe(true);
+    expect(body.messages).toEqual([
+      { role: 'assistant', content: 'a' },
+      { role: 'user', content: [{ type: 'text', text: 'S' }, { type: 'image_url', image_url: { url: 'x' } }] },
+    ]);
+    const lone = { messages: [{ role: 'system', content: 'S' }] };
+    placeSystemMessages(lone, 'none');
+    expect(lone.messages).toEqual([{ role: 'user', content: 'S' }]);
+    expect(placeSystemMessages({ messages: [{ role: 'user', content: 'q' }] }, 'none')).toBe(false);
+  });
+
+  it('every result has at most one system message, first (random role sequences)', () => {
+    const roles = ['system', 'user', 'assistant'] as const;
+    for (let seed = 1; seed < 400; seed++) {
+      let x = seed;
+      const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31) % 3;
+      const messages = Array.from({ length: 1 + (seed % 7) }, (_, i) => ({ role: roles[next()]!, content: `m${i}` }));
+      const first = { messages: messages.map((m) => ({ ...m })) };
+      placeSystemMessages(first, 'first');
+      expect(first.messages.filter((m, i) => m.role === 'system' && i > 0)).toEqual([]);
+      const none = { messages: messages.map((m) => ({ ...m })) };
+      placeSystemMessages(none, 'none');
+      expect(none.messages.some((m) => m.role === 'system')).toBe(false);
+      for (const m of messages) {
+        expect(JSON.stringify(first.messages), 'no text lost').toContain(m.content);
+        expect(JSON.stringify(none.messages), 'no text lost').toContain(m.content);
+      }
+    }
+  });
+});
