@@ -125,6 +125,37 @@ describe.each(KINDS)('openai client → %s', (kind) => {
   });
 });
 
+/** Text blocks the Messages upstream got that hold only whitespace (Anthropic refuses them). */
+function blankTextBlocks(body: { system?: unknown; messages: Array<{ content: unknown }> }): unknown[] {
+  const blocks = [...(Array.isArray(body.system) ? body.system : []), ...body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []))];
+  return blocks.filter((b) => (b as { type?: string }).type === 'text' && String((b as { text?: unknown }).text).trim() === '');
+}
+
+describe.each(['anthropic', 'customB'] as const)('openai client → %s (Messages upstream): what other models and MCP servers wrote', (kind) => {
+  const model = MODELS[kind];
+
+  it('a history with whitespace-only text beside tool calls, as a turn and as a system part is accepted', async () => {
+    const res = await client.chat.completions.create({
+      model,
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'developer', content: ' \n' },
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: '\n\n', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+        { role: 'assistant', content: ' ' },
+        { role: 'user', content: [{ type: 'text', text: ' ' }, { type: 'text', text: 'Thanks' }] },
+      ],
+      tools: [chatWeatherTool],
+    });
+    expect(res.choices[0]!.message.content).toContain('Tool said: sunny');
+    const body = world.mock(kind).lastGeneration().body;
+    expect(blankTextBlocks(body)).toEqual([]);
+    expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(body.system)).toContain('You are terse.');
+  });
+});
+
 describe('openai client: models and transcriptions', () => {
   it('models.list shows every connected provider kind, prefixed, Gemini without models/', async () => {
     const ids: string[] = [];

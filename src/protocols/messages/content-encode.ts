@@ -1,6 +1,7 @@
 /**
  * Hub content parts → Messages blocks for a Messages upstream. Anthropic takes images as
  * jpeg/png/gif/webp only, documents as PDF (base64/url/file) or plain text, and no audio.
+ * Text holding only whitespace is dropped (null): Anthropic refuses such blocks.
  */
 import type { DocumentBlockParam, ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ContentPart, FilePart, ImagePart, MediaSource } from '../hub.js';
@@ -18,7 +19,8 @@ export function encodePart(part: ContentPart, keepCache: boolean, where: string)
   switch (part.type) {
     case 'text':
     case 'refusal':
-      if (part.text === '') return null;
+      // Anthropic refuses empty and whitespace-only text blocks; other models write "\n\n" beside tool calls.
+      if (part.text.trim() === '') return null;
       return withCacheControl<TextBlockParam>({ type: 'text', text: part.text }, part.type === 'text' ? part.cacheControl : undefined, keepCache);
     case 'image':
       return encodeImage(part, keepCache, where);

@@ -29,8 +29,11 @@ import { encodeTools } from './tools-encode.js';
 /** Used only when neither the client nor the provider adapter gave a cap (Anthropic requires one). */
 export const FALLBACK_MAX_TOKENS = 8192;
 
-/** Text of the user turn put first when a conversation would otherwise start with the assistant. */
-export const LEADING_USER_TEXT = '(continue)';
+/**
+ * Text of a user turn the proxy has to supply: first when a conversation would otherwise start
+ * with the assistant, and last in place of a blank latest user message.
+ */
+export const PLACEHOLDER_USER_TEXT = '(continue)';
 
 export const JSON_OBJECT_INSTRUCTION = 'Respond only with a single valid JSON object. Do not add any text before or after it.';
 
@@ -91,9 +94,13 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
     }
   });
 
+  // Turns left empty (blank text only) are dropped and their neighbours merge, as Anthropic does.
   const messages = mergeTurns(turns.filter((t) => t.lead.length + t.body.length + t.tail.length > 0));
   if (messages.length === 0) throw badRequest('invalid_messages', 'The conversation has no user or assistant message to send.', 'messages');
-  if (messages[0]!.role === 'assistant') messages.unshift({ role: 'user', content: [{ type: 'text', text: LEADING_USER_TEXT }] });
+  const placeholder = (): MessageParam => ({ role: 'user', content: [{ type: 'text', text: PLACEHOLDER_USER_TEXT }] });
+  if (messages[0]!.role === 'assistant') messages.unshift(placeholder());
+  // A blank latest user message still asks for a reply: without it the last assistant turn would read as a prefill.
+  if (turns[turns.length - 1]!.role === 'user' && messages[messages.length - 1]!.role === 'assistant') messages.push(placeholder());
 
   const out: MessagesRequest = {
     model: req.model,
@@ -102,7 +109,7 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   };
 
   const system: TextBlockParam[] = req.system
-    .filter((s) => s.text !== '')
+    .filter((s) => s.text.trim() !== '') // blank system blocks are refused too (opencode#35101)
     .map((s) => withCacheControl<TextBlockParam>({ type: 'text', text: s.text }, s.cacheControl, keepCache));
   if (req.responseFormat?.type === 'json_object') system.push({ type: 'text', text: JSON_OBJECT_INSTRUCTION });
   if (system.length > 0) out.system = system;

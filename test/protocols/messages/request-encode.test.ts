@@ -3,7 +3,7 @@ import type { EncodeRequestOptions } from '../../../src/protocols/codec.js';
 import { ProtocolError } from '../../../src/protocols/errors.js';
 import type { HubRequest, Item } from '../../../src/protocols/hub.js';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
-import { FALLBACK_MAX_TOKENS } from '../../../src/protocols/messages/request-encode.js';
+import { FALLBACK_MAX_TOKENS, PLACEHOLDER_USER_TEXT } from '../../../src/protocols/messages/request-encode.js';
 import type { Loose } from '../shared/helpers.js';
 import { fixtureJson } from './helpers.js';
 
@@ -84,6 +84,39 @@ describe('Messages encodeRequest: conversation shape', () => {
     const msgs = encode(hub({ items })).messages;
     expect(msgs.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(msgs[1].content).toEqual([{ type: 'text', text: 'hello' }, { type: 'text', text: 'again' }]);
+  });
+
+  it('drops whitespace-only text (beside tool calls, as a whole turn, in system and tool output) and keeps roles alternating', () => {
+    const items: Item[] = [
+      { type: 'message', role: 'user', content: [{ type: 'text', text: 'q' }, { type: 'text', text: ' ' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'text', text: '\n\n' }] },
+      { type: 'function_call', callId: 'c', name: 'f', arguments: '{}' },
+      { type: 'function_call_output', callId: 'c', output: [{ type: 'text', text: '\t' }, { type: 'text', text: 'r' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'refusal', text: ' \n ' }] },
+      { type: 'message', role: 'user', content: [{ type: 'text', text: ' ' }, { type: 'text', text: 'next' }] },
+    ];
+    const body = encode(hub({ items, system: [{ text: 'sys' }, { text: ' \n' }], tools: [{ type: 'function', name: 'f' }] }));
+    expect(body.system).toEqual([{ type: 'text', text: 'sys' }]);
+    expect(body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'q' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'f', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c', content: [{ type: 'text', text: 'r' }] }, { type: 'text', text: 'next' }] },
+    ]);
+  });
+
+  it('keeps a blank latest user message as a placeholder turn, so the assistant turn before it is no prefill', () => {
+    const items: Item[] = [
+      { type: 'message', role: 'user', content: [{ type: 'text', text: 'q' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'a' }] },
+      { type: 'message', role: 'user', content: [{ type: 'text', text: '  ' }] },
+    ];
+    expect(encode(hub({ items })).messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'q' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'a' }] },
+      { role: 'user', content: [{ type: 'text', text: PLACEHOLDER_USER_TEXT }] },
+    ]);
+    // A trailing assistant turn the client wrote is a prefill it asked for: left as it is.
+    expect(encode(hub({ items: items.slice(0, 2) })).messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
   });
 
   it('refuses an empty conversation and n > 1', () => {
