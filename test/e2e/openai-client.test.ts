@@ -131,6 +131,14 @@ function blankTextBlocks(body: { system?: unknown; messages: Array<{ content: un
   return blocks.filter((b) => (b as { type?: string }).type === 'text' && String((b as { text?: unknown }).text).trim() === '');
 }
 
+/** An MCP-style tool: exactly one of two ways to name a project, as zod unions serialise. */
+const PROJECT_UNION = {
+  oneOf: [
+    { type: 'object', properties: { id: { type: 'string' }, ref: { type: 'string' } }, required: ['id'] },
+    { type: 'object', properties: { full_path: { type: 'string' }, ref: { type: 'string' } }, required: ['full_path'] },
+  ],
+};
+
 describe.each(['anthropic', 'customB'] as const)('openai client → %s (Messages upstream): what other models and MCP servers wrote', (kind) => {
   const model = MODELS[kind];
 
@@ -153,6 +161,26 @@ describe.each(['anthropic', 'customB'] as const)('openai client → %s (Messages
     expect(blankTextBlocks(body)).toEqual([]);
     expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(JSON.stringify(body.system)).toContain('You are terse.');
+  });
+
+  it('a tool whose parameters have a root oneOf is accepted through chat and responses, its properties kept', async () => {
+    const chat = await client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'Open the project' }],
+      tools: [{ type: 'function', function: { name: 'get_project', description: 'A project by id or path', parameters: PROJECT_UNION } }],
+    });
+    expect(chat.choices[0]!.finish_reason).toBe('tool_calls');
+    const sent = world.mock(kind).lastGeneration().body.tools[0].input_schema;
+    expect(sent.type).toBe('object');
+    expect(sent.oneOf ?? sent.anyOf ?? sent.allOf).toBeUndefined();
+    expect(Object.keys(sent.properties).sort()).toEqual(['full_path', 'id', 'ref']);
+
+    const res = await client.responses.create({
+      model,
+      input: 'Open the project',
+      tools: [{ type: 'function', name: 'get_project', parameters: PROJECT_UNION, strict: false }],
+    });
+    expect(res.output.some((o) => o.type === 'function_call' && o.name === 'get_project')).toBe(true);
   });
 });
 

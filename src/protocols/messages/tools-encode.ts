@@ -1,15 +1,16 @@
 /**
  * Hub tools and tool choice → Messages `tools` / `tool_choice`.
  *
- * `input_schema` must be an object schema; Anthropic rejects a request whose history holds
- * tool_use/tool_result blocks when no tools are declared, so a placeholder tool is added then.
+ * `input_schema` must be an object schema without a root combinator (input-schema.ts). Anthropic
+ * rejects a request whose history holds tool_use/tool_result blocks when no tools are declared,
+ * so a placeholder tool is added then.
  * There is no allowed-tools subset in Messages: the tool list itself is filtered instead.
  */
 import type { Tool as MessagesTool, ToolChoice as MessagesToolChoice } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { HubRequest, JsonSchema } from '../hub.js';
+import type { HubRequest } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { withCacheControl } from './cache-control.js';
-import { isObject } from './json.js';
+import { fitInputSchema } from './input-schema.js';
 
 /** Declared only so history with tool blocks is accepted; its description asks the model not to use it. */
 export const PLACEHOLDER_TOOL_NAME = 'svc_proxy_noop';
@@ -20,7 +21,7 @@ export function encodeTools(req: HubRequest, historyHasTools: boolean, keepCache
       const kind = typeof t.raw.type === 'string' ? t.raw.type : 'hosted';
       throw badRequest('unsupported_feature', `tools[${i}]: the hosted tool "${kind}" only runs on openai/… models.`, `tools[${i}]`);
     }
-    const tool: MessagesTool = { name: t.name, input_schema: objectSchema(t.parameters) };
+    const tool: MessagesTool = { name: t.name, input_schema: fitInputSchema(t.parameters) };
     if (t.description) tool.description = t.description;
     if (t.strict !== undefined) tool.strict = t.strict;
     return withCacheControl(tool, t.cacheControl, keepCache);
@@ -68,8 +69,3 @@ export function encodeTools(req: HubRequest, historyHasTools: boolean, keepCache
   return choice ? { tools, tool_choice: choice } : { tools };
 }
 
-/** Anthropic requires `{"type":"object",…}` at the root of a tool's input schema. */
-export function objectSchema(params: JsonSchema | undefined): MessagesTool.InputSchema {
-  if (!isObject(params)) return { type: 'object', properties: {} };
-  return { ...params, type: 'object' };
-}
