@@ -1,7 +1,8 @@
 /**
  * Which effort levels an OpenAI model takes (PROTOCOLS.md §7.1), so a level the model lacks is
  * snapped to one it has instead of failing with 400 unsupported_value. Unknown ids are read as
- * current models (up to `xhigh`).
+ * current models (up to `xhigh`). And when it takes sampling parameters (temperature, top_p,
+ * top_logprobs), which reasoning models refuse with a 400.
  */
 import type { Effort } from '../protocols/hub.js';
 
@@ -14,6 +15,9 @@ const O_SERIES = /^o\d/;
 const GPT5_PRO = new RegExp(`^gpt-5-pro${DATE}$`);
 const GPT5 = new RegExp(`^gpt-5(?:-mini|-nano|-codex)?${DATE}$`);
 const GPT51 = new RegExp(`^gpt-5\\.1(?:-codex|-codex-mini)?${DATE}$`);
+/** gpt-5.1, 5.2 and 5.4 reason only when asked (effort `none` is their default); 5.5+ default to medium. */
+const NONE_BY_DEFAULT = new RegExp(`^gpt-5\\.[124]${DATE}$`);
+const REASONING_FAMILY = /^(o\d|gpt-\d|codex-)/;
 
 /** Levels for `reasoning.effort`; empty = not a reasoning model, send no effort. */
 export function openaiEffortLevels(model: string): readonly Effort[] {
@@ -24,4 +28,18 @@ export function openaiEffortLevels(model: string): readonly Effort[] {
   if (GPT5.test(id)) return TO_HIGH;
   if (GPT51.test(id)) return TO_HIGH;
   return TO_XHIGH;
+}
+
+/**
+ * When sampling parameters may be sent: `always` (a model that does not reason, or an id we do not
+ * know: sent as the client wrote them), `unreasoned` (only while the request runs at effort none:
+ * "temperature, top_p and logprobs when reasoning effort is none", OpenAI's GPT-5.1 parameter
+ * compatibility notes), `never` (o-series, gpt-5 and its variants, codex-*, the gpt-5.x variants and
+ * gpt-5.5+ whose default is to reason: they take the default value at most).
+ */
+export function openaiSampling(model: string): 'always' | 'unreasoned' | 'never' {
+  const id = model.toLowerCase();
+  if (NON_REASONING.test(id)) return 'always';
+  if (NONE_BY_DEFAULT.test(id)) return 'unreasoned';
+  return REASONING_FAMILY.test(id) ? 'never' : 'always';
 }

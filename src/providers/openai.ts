@@ -7,7 +7,7 @@ import { mayContain } from '../protocols/lazy-json.js';
 import { joinUrl, trimBase } from './base-url.js';
 import { lowerEffort, snapEffort } from './effort.js';
 import { bearerHeaders } from './headers.js';
-import { openaiEffortLevels } from './openai-models.js';
+import { openaiEffortLevels, openaiSampling } from './openai-models.js';
 import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
 
 function removeEffort(body: Record<string, unknown>): void {
@@ -58,8 +58,27 @@ function dropUnstoredItemIds(body: Record<string, unknown>): void {
   if (changed) body.input = kept;
 }
 
-function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
-  dropUnstoredItemIds(body);
+/**
+ * Reasoning models refuse sampling parameters: gpt-5 and o-series take only the default value,
+ * later gpt-5.x take them only while not reasoning ("Unsupported parameter: 'temperature' is not
+ * supported with this model."). Claude Code sends temperature 1, Cline or aider 0–0.7; the model
+ * cannot honour them, so going without loses nothing but the 400. Passthrough too: whether they
+ * are taken depends on the effort the proxy sends (`none` left out, levels snapped) and on the
+ * model a group picks, neither of which the client sees. Ids not known to reason keep them.
+ */
+function fitSampling(body: Record<string, unknown>, model: string): void {
+  const rule = openaiSampling(model);
+  if (rule === 'always') return;
+  const r = body.reasoning;
+  const effort = isObject(r) ? r.effort : undefined;
+  // no effort sent = the model's default, which is none for the models that take sampling at all
+  if (rule === 'unreasoned' && (effort === undefined || effort === null || effort === 'none')) return;
+  delete body.temperature;
+  delete body.top_p;
+  delete body.top_logprobs;
+}
+
+function applyEffort(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
   const levels = openaiEffortLevels(ctx.model);
   if (levels.length === 0 && !ctx.passthrough) {
     dropReasoningSettings(body);
@@ -75,6 +94,13 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   if (typeof r === 'object' && r !== null && !Array.isArray(r)) (r as Record<string, unknown>).effort = level;
   else body.reasoning = { effort: level };
   return { effortSent: level };
+}
+
+function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
+  dropUnstoredItemIds(body);
+  const sent = applyEffort(body, ctx);
+  fitSampling(body, ctx.model);
+  return sent;
 }
 
 function url(baseUrl: string, op: UpstreamOperation): string {

@@ -143,3 +143,27 @@ describe('anthropic client: models list and headers', () => {
     }
   });
 });
+
+describe('anthropic client → openai/* (Claude Code pointed at GPT)', () => {
+  /** Fields Claude Code, Cline or an MCP host send that SDK 1.x types no longer declare (temperature, top_p, required: null). */
+  const create = (params: Record<string, unknown>) => client.messages.create(params as unknown as Anthropic.MessageCreateParamsNonStreaming);
+  const sent = () => world.mocks.openai.lastGeneration().body as Record<string, unknown>;
+
+  it('sampling parameters reach only models that take them: reasoning models get none, gpt-4.1 keeps them', async () => {
+    // Claude Code: temperature 1 with thinking (effort high) on gpt-5.4
+    const cc = await create({ model: 'openai/gpt-5.4', max_tokens: 32000, temperature: 1, thinking: { type: 'enabled', budget_tokens: 16384 }, messages: [{ role: 'user', content: 'Hello there' }] });
+    expect(cc.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Echo: Hello there' })]);
+    expect(sent()).toMatchObject({ reasoning: { effort: 'high' } });
+    expect(sent()).not.toHaveProperty('temperature');
+    // Cline / aider: a low temperature and top_p on gpt-5-mini
+    await create({ model: 'openai/gpt-5-mini', max_tokens: 512, temperature: 0.2, top_p: 0.9, messages: [{ role: 'user', content: 'hi' }] });
+    expect(sent()).not.toHaveProperty('temperature');
+    expect(sent()).not.toHaveProperty('top_p');
+    await create({ model: 'openai/gpt-4.1', max_tokens: 512, temperature: 0.2, top_p: 0.9, messages: [{ role: 'user', content: 'hi' }] });
+    expect(sent()).toMatchObject({ temperature: 0.2, top_p: 0.9 });
+    // passthrough: a Responses client's own body gets the same fit
+    await world.daemon.openai().responses.create({ model: 'openai/gpt-5-mini', input: 'hi', temperature: 0.2, top_logprobs: 2 });
+    expect(sent()).not.toHaveProperty('temperature');
+    expect(sent()).not.toHaveProperty('top_logprobs');
+  });
+});

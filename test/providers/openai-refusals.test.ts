@@ -1,0 +1,96 @@
+/**
+ * Bodies the openai adapter sends, against the Responses mock that refuses what OpenAI refuses per
+ * model: sampling parameters on reasoning models, function schemas OpenAI finds invalid (MCP
+ * tools Anthropic accepts), reasoning items replayed to a model that does not reason. Each body
+ * is what routing would send: codec output (or the client's own body in passthrough) + finalize.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Effort, HubRequest } from '../../src/protocols/hub.js';
+import { messagesCodec } from '../../src/protocols/messages/index.js';
+import { responsesCodec } from '../../src/protocols/responses/index.js';
+import { openaiAdapter } from '../../src/providers/openai.js';
+import { startResponsesMock, type ResponsesMock } from '../fixtures/mock-upstream/index.js';
+
+let mock: ResponsesMock;
+beforeAll(async () => {
+  mock = await startResponsesMock();
+});
+afterAll(async () => mock.close());
+beforeEach(() => mock.reset());
+
+type Body = Record<string, unknown>;
+
+/** A Messages client's request converted for `model` at `effort`, as routing builds it. */
+function converted(model: string, messagesBody: Body, effort?: Effort): Body {
+  const hub: HubRequest = { ...messagesCodec.decodeRequest(structuredClone(messagesBody)), model };
+  if (effort !== undefined) hub.reasoning = { ...hub.reasoning, effort };
+  const body = responsesCodec.encodeRequest(hub, openaiAdapter.encodeOptions(model));
+  openaiAdapter.finalizeBody(body, { model, effort, from: 'messages', passthrough: false, stream: false });
+  return body;
+}
+
+/** A Responses client's own body, as passthrough sends it. */
+function passthrough(model: string, body: Body, effort?: Effort): Body {
+  const out = structuredClone({ ...body, model });
+  openaiAdapter.finalizeBody(out, { model, effort, from: 'responses', passthrough: true, stream: false });
+  return out;
+}
+
+async function send(body: Body): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${mock.baseUrl}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, stream: false }) });
+  return { status: res.status, text: await res.text() };
+}
+
+async function accepted(body: Body): Promise<void> {
+  const res = await send(body);
+  expect(res.status, res.text).toBe(200);
+}
+
+const hello = (extra: Body = {}): Body => ({ model: 'm', max_tokens: 1024, messages: [{ role: 'user', content: 'hi' }], ...extra });
+
+describe('sampling parameters on reasoning models', () => {
+  it('Claude Code (temperature 1, thinking → effort high) to gpt-5.4: no sampling sent', async () => {
+    const body = converted('gpt-5.4', hello({ temperature: 1 }), 'high');
+    await accepted(body);
+    expect(body).not.toHaveProperty('temperature');
+    expect(body.reasoning).toMatchObject({ effort: 'high' });
+  });
+
+  it.each(['gpt-5-mini', 'gpt-5', 'o3', 'o4-mini', 'gpt-5.1-codex', 'gpt-5.5', 'gpt-5.1-chat-latest'])('Cline-style temperature 0.2 + top_p 0.9 to %s: dropped', async (model) => {
+    const body = converted(model, hello({ temperature: 0.2, top_p: 0.9 }));
+    await accepted(body);
+    expect(body).not.toHaveProperty('temperature');
+    expect(body).not.toHaveProperty('top_p');
+  });
+
+  it.each(['gpt-4.1', 'gpt-4o', 'gpt-5-chat-latest'])('a model that does not reason keeps them: %s', async (model) => {
+    const body = converted(model, hello({ temperature: 0.2, top_p: 0.9 }));
+    expect(body).toMatchObject({ temperature: 0.2, top_p: 0.9 });
+    await accepted(body);
+  });
+
+  it('gpt-5.1+ that do not reason by default keep them at effort none (asked or default), not while reasoning', async () => {
+    for (const model of ['gpt-5.1', 'gpt-5.2-2025-12-11', 'gpt-5.4']) {
+      for (const effort of ['none', undefined] as const) {
+        const body = converted(model, hello({ temperature: 0.2 }), effort);
+        expect(body.temperature, `${model} ${effort}`).toBe(0.2);
+        await accepted(body);
+      }
+      const reasoning = converted(model, hello({ temperature: 0.2 }), 'low');
+      await accepted(reasoning);
+      expect(reasoning, model).not.toHaveProperty('temperature');
+    }
+  });
+
+  it('passthrough: a Responses client gets the same fit (temperature, top_p, top_logprobs)', async () => {
+    const client = { input: 'hi', temperature: 0.3, top_p: 0.5, top_logprobs: 2, reasoning: { effort: 'low' } };
+    const body = passthrough('gpt-5-mini', client, 'low');
+    await accepted(body);
+    expect(body).not.toHaveProperty('temperature');
+    expect(body).not.toHaveProperty('top_p');
+    expect(body).not.toHaveProperty('top_logprobs');
+    expect(passthrough('gpt-4.1', { input: 'hi', temperature: 0.3, top_logprobs: 2 })).toMatchObject({ temperature: 0.3, top_logprobs: 2 });
+    // an id the proxy does not know (a fine-tune, a new family) goes as the client wrote it
+    expect(passthrough('ft:gpt-4o-mini:acme::x1', { input: 'hi', temperature: 0.3 })).toMatchObject({ temperature: 0.3 });
+  });
+});
