@@ -8,6 +8,7 @@ import { joinUrl, trimBase } from './base-url.js';
 import { lowerEffort, snapEffort } from './effort.js';
 import { bearerHeaders } from './headers.js';
 import { openaiEffortLevels, openaiSampling } from './openai-models.js';
+import { fitFunctionSchema } from './openai-tool-schema.js';
 import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
 
 function removeEffort(body: Record<string, unknown>): void {
@@ -78,6 +79,14 @@ function fitSampling(body: Record<string, unknown>, model: string): void {
   delete body.top_logprobs;
 }
 
+/** A converted request's function tools in the form OpenAI validates (a client's own Responses tools stay its own). */
+function fitToolSchemas(body: Record<string, unknown>): void {
+  if (!Array.isArray(body.tools)) return;
+  for (const tool of body.tools) {
+    if (isObject(tool) && tool.type === 'function') tool.parameters = fitFunctionSchema(tool.parameters);
+  }
+}
+
 function applyEffort(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
   const levels = openaiEffortLevels(ctx.model);
   if (levels.length === 0 && !ctx.passthrough) {
@@ -100,6 +109,7 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   dropUnstoredItemIds(body);
   const sent = applyEffort(body, ctx);
   fitSampling(body, ctx.model);
+  if (!ctx.passthrough) fitToolSchemas(body);
   return sent;
 }
 

@@ -166,4 +166,19 @@ describe('anthropic client → openai/* (Claude Code pointed at GPT)', () => {
     expect(sent()).not.toHaveProperty('temperature');
     expect(sent()).not.toHaveProperty('top_logprobs');
   });
+
+  it('MCP tool schemas Anthropic accepts (no properties, array without items, required: null) work on openai/*', async () => {
+    const tools = [
+      { name: 'list_networks', description: 'No arguments', input_schema: { type: 'object' } },
+      { name: 'read_many', description: 'Read files', input_schema: { type: 'object', properties: { paths: { type: 'array' } }, required: null } },
+    ];
+    const stream = client.messages.stream({ model: MODELS.openai, max_tokens: 1024, tools, messages: [{ role: 'user', content: 'Which networks?' }] } as unknown as Anthropic.MessageStreamParams);
+    const final = await stream.finalMessage();
+    expect(final.content.find((b) => b.type === 'tool_use')).toMatchObject({ name: 'list_networks', input: {} });
+    const upstream = (sent().tools as Array<Record<string, unknown>>).map((t) => [t.strict, t.parameters]);
+    expect(upstream).toEqual([
+      [false, { type: 'object', properties: {} }],
+      [false, { type: 'object', properties: { paths: { type: 'array', items: {} } } }],
+    ]);
+  });
 });

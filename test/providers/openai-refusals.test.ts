@@ -94,3 +94,39 @@ describe('sampling parameters on reasoning models', () => {
     expect(passthrough('ft:gpt-4o-mini:acme::x1', { input: 'hi', temperature: 0.3 })).toMatchObject({ temperature: 0.3 });
   });
 });
+
+describe('function schemas OpenAI refuses though Anthropic accepts them (MCP tools)', () => {
+  const mcpTools = [
+    { name: 'list_networks', description: 'No arguments', input_schema: { type: 'object' } },
+    {
+      name: 'read_many',
+      input_schema: {
+        type: 'object',
+        properties: { paths: { type: 'array' }, filter: { type: 'object', properties: { tags: { type: ['array', 'null'] } } } },
+        required: null,
+      },
+    },
+    { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: true },
+  ];
+
+  it('converted: properties {} on an object root, items {} on arrays, required:null gone; strict only when asked', async () => {
+    const client = hello({ tools: mcpTools });
+    const body = converted('gpt-5.4', client, 'high');
+    await accepted(body);
+    const tools = body.tools as Array<Record<string, unknown>>;
+    expect(tools.map((t) => t.strict)).toEqual([false, false, true]);
+    expect(tools[0]!.parameters).toEqual({ type: 'object', properties: {} });
+    expect(tools[1]!.parameters).toEqual({
+      type: 'object',
+      properties: { paths: { type: 'array', items: {} }, filter: { type: 'object', properties: { tags: { type: ['array', 'null'], items: {} } } } },
+    });
+    expect(tools[2]!.parameters).toEqual(mcpTools[2]!.input_schema);
+    // the client's schemas are not edited in place (a group may send them on to another target)
+    expect(mcpTools[1]!.input_schema.required).toBeNull();
+  });
+
+  it("passthrough: a Responses client's own tools go as it wrote them", () => {
+    const tools = [{ type: 'function', name: 'f', strict: false, parameters: { type: 'object' } }];
+    expect(passthrough('gpt-5.4', { input: 'hi', tools }).tools).toEqual(tools);
+  });
+});
