@@ -19,9 +19,14 @@ function removeEffort(body: Record<string, unknown>): void {
   if (Object.keys(reasoning).length === 0) delete body.reasoning;
 }
 
-/** Non-reasoning models (gpt-4o, gpt-4.1, …) reject reasoning settings and encrypted reasoning. */
+/**
+ * Non-reasoning models (gpt-4o, gpt-4.1, …) reject reasoning settings, encrypted reasoning and the
+ * reasoning items of a history another model wrote ("Reasoning input items can only be provided to
+ * a reasoning or computer use model", openai/openai-agents-python#569).
+ */
 function dropReasoningSettings(body: Record<string, unknown>): void {
   delete body.reasoning;
+  if (Array.isArray(body.input)) body.input = body.input.filter((item) => !(isObject(item) && item.type === 'reasoning'));
   if (Array.isArray(body.include)) {
     const include = body.include.filter((v) => v !== 'reasoning.encrypted_content');
     if (include.length > 0) body.include = include;

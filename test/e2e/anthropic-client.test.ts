@@ -181,4 +181,18 @@ describe('anthropic client → openai/* (Claude Code pointed at GPT)', () => {
       [false, { type: 'object', properties: { paths: { type: 'array', items: {} } } }],
     ]);
   });
+
+  it('a conversation moved from gpt-5.4 (thinking) to gpt-4.1 goes on: no reasoning items for a model that does not reason', async () => {
+    const question = { role: 'user' as const, content: 'Hello there' };
+    const first = await client.messages.create({ model: MODELS.openai, max_tokens: 32000, thinking: { type: 'enabled', budget_tokens: 16384 }, messages: [question] });
+    expect(first.content.map((b) => b.type)).toContain('thinking');
+    const next = await client.messages.create({
+      model: 'openai/gpt-4.1',
+      max_tokens: 1024,
+      messages: [question, { role: 'assistant', content: first.content as Anthropic.ContentBlockParam[] }, { role: 'user', content: 'And again?' }],
+    });
+    expect(next.content).toEqual([expect.objectContaining({ type: 'text', text: 'Echo: And again?' })]);
+    const input = sent().input as Array<{ type?: string; role?: string }>;
+    expect(input.map((i) => i.type ?? i.role)).toEqual(['message', 'message', 'message']);
+  });
 });

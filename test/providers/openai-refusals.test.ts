@@ -130,3 +130,31 @@ describe('function schemas OpenAI refuses though Anthropic accepts them (MCP too
     expect(passthrough('gpt-5.4', { input: 'hi', tools }).tools).toEqual(tools);
   });
 });
+
+describe('reasoning items replayed to a model that does not reason', () => {
+  it('a history from gpt-5.4 sent on to gpt-4.1 loses its reasoning items, keeps the rest', async () => {
+    const origin = { kind: 'openai' as const, id: 'rs_1', encryptedContent: mock.issueEncrypted() };
+    const hub: HubRequest = {
+      model: 'gpt-4.1',
+      system: [],
+      items: [
+        { type: 'message', role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+        { type: 'reasoning', text: 'Need weather.', origin },
+        { type: 'function_call', callId: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', callId: 'call_1', output: 'sunny' },
+      ],
+      tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+      stream: false,
+    };
+    const encode = (model: string) => responsesCodec.encodeRequest({ ...hub, model }, openaiAdapter.encodeOptions(model));
+    const body = encode('gpt-4.1');
+    openaiAdapter.finalizeBody(body, { model: 'gpt-4.1', effort: 'high', from: 'messages', passthrough: false, stream: false });
+    await accepted(body);
+    expect((body.input as Array<{ type: string }>).map((i) => i.type)).toEqual(['message', 'function_call', 'function_call_output']);
+    // a reasoning model still gets them
+    const reasoning = encode('gpt-5.4');
+    openaiAdapter.finalizeBody(reasoning, { model: 'gpt-5.4', effort: 'high', from: 'messages', passthrough: false, stream: false });
+    expect((reasoning.input as Array<{ type: string }>).map((i) => i.type)).toContain('reasoning');
+    await accepted(reasoning);
+  });
+});
