@@ -15,6 +15,7 @@ import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from '.
 import { timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { fitChatBody, learnFromRefusal, type ChatFit, type Fitted } from './chat-fit.js';
+import { continueAfterPrefill, refusesPrefill } from './prefill-continue.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
@@ -55,6 +56,13 @@ interface Built {
   freeform?: FreeformNames;
   /** What a Chat body asks of its upstream, as fitted (chat-fit.ts). */
   fitted?: Fitted;
+  /** A user turn was added after a trailing assistant turn (prefill-continue.ts). */
+  continued?: boolean;
+}
+
+/** What one request learnt from its upstream's refusals: a Chat body's fit, or a Messages body's prefill. */
+interface RequestFit extends ChatFit {
+  continuePrefill?: boolean;
 }
 
 function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
@@ -166,7 +174,7 @@ class GenerateRequest {
 
       let failure = await this.attempt(provider, target, built);
       // a Chat upstream that says what it would take gets it: at most three more tries
-      const fit: ChatFit = {};
+      const fit: RequestFit = {};
       for (let tries = 0; failure && tries < 3; tries++) {
         const again = this.refit(provider, target.model, hub, built, failure, fit);
         if (!again) break;
@@ -218,7 +226,7 @@ class GenerateRequest {
     return effort === undefined ? undefined : lowerEffort(effort, adapter.highestEffort);
   }
 
-  private build(p: ResolvedProvider, model: string, hub: HubRequest | undefined, fit?: ChatFit): Built {
+  private build(p: ResolvedProvider, model: string, hub: HubRequest | undefined, fit?: RequestFit): Built {
     return hub ? this.buildConverted(p, model, hub, fit) : this.buildPassthrough(p, model, fit);
   }
 
@@ -226,7 +234,13 @@ class GenerateRequest {
    * The request again, fitted to what a Chat upstream's 400 said it takes (chat-fit.ts), or
    * undefined when the refusal was about something else; `fit` gathers what this request learnt.
    */
-  private refit(p: ResolvedProvider, model: string, hub: HubRequest | undefined, built: Built, failure: UpstreamFailure, fit: ChatFit): Built | undefined {
+  private refit(p: ResolvedProvider, model: string, hub: HubRequest | undefined, built: Built, failure: UpstreamFailure, fit: RequestFit): Built | undefined {
+    if (p.adapter.dialect === 'messages') {
+      if (failure.upstreamStatus !== 400 || fit.continuePrefill || !refusesPrefill(failure.message)) return undefined;
+      fit.continuePrefill = true;
+      const again = this.build(p, model, hub, fit);
+      return again.continued ? again : undefined;
+    }
     if ((failure.upstreamStatus !== 400 && failure.upstreamStatus !== 422) || built.fitted === undefined) return undefined;
     const learnt = learnFromRefusal(this.x.chatFits, p.slug, built.upstreamModel, failure.message, built.fitted, fit);
     if (learnt === undefined) return undefined;
@@ -240,13 +254,14 @@ class GenerateRequest {
     return p.adapter.dialect === 'chat' ? fitChatBody(this.x.chatFits, p.slug, upstreamModel, body, fit) : undefined;
   }
 
-  private buildPassthrough(p: ResolvedProvider, model: string, fit?: ChatFit): Built {
+  private buildPassthrough(p: ResolvedProvider, model: string, fit?: RequestFit): Built {
     const upstreamModel = p.adapter.normaliseModelId(model);
     const effort = this.effortFor(p.adapter);
     const { dialect, stream } = this;
     const { cache, issuers } = this.x;
     const envelopes = needsNativeProof(dialect, this.raw);
     let fitted: Fitted | undefined;
+    let continued = false;
     const { bytes, result } = editJsonBody(
       this.raw,
       this.freshBody(),
@@ -261,6 +276,7 @@ class GenerateRequest {
         if (dialect === 'messages') restored = dropForeignThinking(body, issuers, p.slug) || restored;
         const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
         fitted = this.fitBody(p, upstreamModel, body, fit);
+        if (fit?.continuePrefill && dialect === 'messages') continued = continueAfterPrefill(body);
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
         // think wrote it (manual thinking only): thinking off, not a 400
         if (dialect === 'messages') {
@@ -272,12 +288,13 @@ class GenerateRequest {
       this.members,
     );
     const built: Built = { bytes, upstreamModel, passthrough: true };
+    if (continued) built.continued = true;
     if (result.effortSent !== undefined && !wentWithoutEffort(fitted)) built.effortSent = result.effortSent;
     if (fitted) built.fitted = fitted;
     return built;
   }
 
-  private buildConverted(p: ResolvedProvider, model: string, hub: HubRequest, fit?: ChatFit): Built {
+  private buildConverted(p: ResolvedProvider, model: string, hub: HubRequest, fit?: RequestFit): Built {
     const upstreamModel = p.adapter.normaliseModelId(model);
     const effort = this.effortFor(p.adapter);
     let items = attachToHub(this.x.cache, hub.items, p.slug, this.dialect === 'chat');
@@ -289,7 +306,9 @@ class GenerateRequest {
     const { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream });
     if (p.adapter.dialect === 'messages') dropUnprovenThinking(body);
     const fitted = this.fitBody(p, upstreamModel, body, fit);
+    const continued = fit?.continuePrefill === true && p.adapter.dialect === 'messages' && continueAfterPrefill(body);
     const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false };
+    if (continued) built.continued = true;
     if (effortSent !== undefined && !wentWithoutEffort(fitted)) built.effortSent = effortSent;
     if (fitted) built.fitted = fitted;
     if (this.toolNames) built.toolNames = this.toolNames;

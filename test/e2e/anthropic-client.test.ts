@@ -196,3 +196,32 @@ describe('anthropic client → openai/* (Claude Code pointed at GPT)', () => {
     expect(input.map((i) => i.type ?? i.role)).toEqual(['message', 'message', 'message']);
   });
 });
+
+describe('a conversation that ends with an assistant turn, to a model that takes no prefill', () => {
+  const opus = 'anthropic/claude-opus-4-6';
+  const cut: Anthropic.MessageParam[] = [
+    { role: 'user', content: 'Write a haiku.' },
+    { role: 'assistant', content: 'Autumn moonlight—' },
+  ];
+  const sentMessages = () => world.mocks.anthropic.generations().map((r) => r.body.messages as Array<{ role: string }>);
+
+  it('Messages client (a reply cut off, as Claude Code leaves it): sent again with a user turn after it', async () => {
+    const out = await client.messages.create({ model: opus, max_tokens: 500, messages: cut });
+    expect(out.content[0]).toMatchObject({ type: 'text' });
+    const [refused, retried] = sentMessages();
+    expect(refused!.at(-1)!.role).toBe('assistant');
+    expect(retried!.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: '(continue)' }] });
+    expect(retried!.slice(0, 2)).toEqual(refused);
+  });
+
+  it('Chat client, streamed: the same, and a model that takes prefill gets it as sent', async () => {
+    const openai = world.daemon.openai();
+    const chunks = await collect(await openai.chat.completions.create({ model: opus, stream: true, messages: [{ role: 'user', content: 'Write a haiku.' }, { role: 'assistant', content: 'Autumn moonlight—' }] }));
+    expect(chunks.some((c) => c.choices[0]?.delta?.content)).toBe(true);
+    expect(sentMessages().map((m) => m.at(-1)!.role)).toEqual(['assistant', 'user']);
+
+    world.reset();
+    await client.messages.create({ model: MODELS.anthropic, max_tokens: 500, messages: cut });
+    expect(sentMessages().map((m) => m.at(-1)!.role), 'Sonnet 4.5 takes prefill: one request, as sent').toEqual(['assistant']);
+  });
+});
