@@ -15,12 +15,21 @@ type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
 /** `keepCache`: whether cache hints survive (Messages targets that accept them); `where`: "a user message", … for errors. */
+/**
+ * Empty or whitespace only. Only short texts are read: a long one is never blank in practice, and
+ * reading it would flatten the rope a long prompt is decoded as (rope-decode.ts) into one large
+ * allocation.
+ */
+export function isBlankText(text: string): boolean {
+  return text.length < 256 && text.trim() === '';
+}
+
 export function encodePart(part: ContentPart, keepCache: boolean, where: string): EncodedPart | null {
   switch (part.type) {
     case 'text':
     case 'refusal':
       // Anthropic refuses empty and whitespace-only text blocks; other models write "\n\n" beside tool calls.
-      if (part.text.trim() === '') return null;
+      if (isBlankText(part.text)) return null;
       return withCacheControl<TextBlockParam>({ type: 'text', text: part.text }, part.type === 'text' ? part.cacheControl : undefined, keepCache);
     case 'image':
       return encodeImage(part, keepCache, where);

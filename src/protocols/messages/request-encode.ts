@@ -20,7 +20,7 @@ import type { FunctionCallItem, FunctionCallOutputItem, HubRequest } from '../hu
 import { toolUseId } from './ids.js';
 import { badRequest } from '../errors.js';
 import { limitCacheBreakpoints, withCacheControl } from './cache-control.js';
-import { encodePart } from './content-encode.js';
+import { encodePart, isBlankText } from './content-encode.js';
 import { fitOutputSchema } from './output-schema.js';
 import { parseToolInput } from './tool-input.js';
 import { encodeReasoning, upstreamThinkingBlock } from './thinking.js';
@@ -109,7 +109,7 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   };
 
   const system: TextBlockParam[] = req.system
-    .filter((s) => s.text.trim() !== '') // blank system blocks are refused too (opencode#35101)
+    .filter((s) => !isBlankText(s.text)) // blank system blocks are refused too (opencode#35101)
     .map((s) => withCacheControl<TextBlockParam>({ type: 'text', text: s.text }, s.cacheControl, keepCache));
   if (req.responseFormat?.type === 'json_object') system.push({ type: 'text', text: JSON_OBJECT_INSTRUCTION });
   if (system.length > 0) out.system = system;
