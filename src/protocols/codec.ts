@@ -20,6 +20,11 @@ export interface EncodeRequestOptions {
   defaultMaxTokens?: number;
   /** Keep cache_control hints (Messages targets only). */
   keepCacheControl?: boolean;
+  /**
+   * Messages targets: when the client marked nothing to cache, ask for automatic caching (the
+   * top-level `cache_control`), as OpenAI caches a repeated prefix without being asked.
+   */
+  automaticCache?: boolean;
 }
 
 /** Context for rendering an answer to the client. */

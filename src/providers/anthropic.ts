@@ -65,6 +65,9 @@ export const anthropicAdapter: ProviderAdapter = {
       replayReasoning: ['anthropic', 'anthropic_redacted'],
       defaultMaxTokens: claudeTraits(model).defaultMaxTokens,
       keepCacheControl: true,
+      // Chat and Responses clients (Cursor, Codex, Zed) mark nothing: a coding agent resends the same
+      // long prefix every turn, which Anthropic bills in full unless it is cached (CLIProxyAPI#5557).
+      automaticCache: true,
     };
   },
   finalizeBody: finalize,

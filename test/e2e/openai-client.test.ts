@@ -219,3 +219,26 @@ describe('openai client: models and transcriptions', () => {
     expect(world.mocks.anthropic.requests).toHaveLength(0);
   });
 });
+
+describe('prompt caching for clients that mark nothing (Cursor, Codex, Zed) on Claude', () => {
+  const ask = [{ role: 'system' as const, content: 'You are a coding agent.' }, { role: 'user' as const, content: 'Hi' }];
+
+  it('chat and responses → anthropic ask for automatic caching; a client that marks its own breakpoints keeps them alone', async () => {
+    await client.chat.completions.create({ model: MODELS.anthropic, messages: ask });
+    expect(world.mocks.anthropic.lastGeneration().body.cache_control).toEqual({ type: 'ephemeral' });
+    await client.responses.create({ model: MODELS.anthropic, instructions: 'You are a coding agent.', input: 'Hi' });
+    expect(world.mocks.anthropic.lastGeneration().body.cache_control).toEqual({ type: 'ephemeral' });
+
+    // OpenRouter-style hints on a content part (Cline, Roo): the client manages its cache
+    const marked = [{ role: 'system', content: [{ type: 'text', text: 'You are a coding agent.', cache_control: { type: 'ephemeral' } }] }, { role: 'user', content: 'Hi' }];
+    await client.chat.completions.create({ model: MODELS.anthropic, messages: marked as unknown as OpenAI.ChatCompletionMessageParam[] });
+    const body = world.mocks.anthropic.lastGeneration().body;
+    expect(body).not.toHaveProperty('cache_control');
+    expect(body.system[0].cache_control).toEqual({ type: 'ephemeral' });
+  });
+
+  it('a custom Messages endpoint gets no top-level field it may not know', async () => {
+    await client.chat.completions.create({ model: MODELS.customB, messages: ask });
+    expect(world.mocks.customB.lastGeneration().body).not.toHaveProperty('cache_control');
+  });
+});

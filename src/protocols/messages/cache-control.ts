@@ -34,9 +34,10 @@ export function withCacheControl<T extends object>(block: T, cc: CacheControl | 
 /**
  * Enforce the breakpoint limit on an encoded Messages body, in place. Walks tools, system, then
  * message blocks (the order Anthropic builds the prefix in, nested tool_result blocks included),
- * strips every hint from thinking blocks, and drops the earliest hints beyond the limit.
+ * strips every hint from thinking blocks, and drops the earliest hints beyond the limit. Returns
+ * how many block hints are left.
  */
-export function limitCacheBreakpoints(body: JsonObject): void {
+export function limitCacheBreakpoints(body: JsonObject): number {
   const holders: JsonObject[] = [];
   const visit = (block: unknown): void => {
     if (!isObject(block)) return;
@@ -55,4 +56,5 @@ export function limitCacheBreakpoints(body: JsonObject): void {
   const slots = MAX_CACHE_BREAKPOINTS - (body.cache_control !== undefined ? 1 : 0);
   const excess = holders.length - slots;
   for (let i = 0; i < excess; i++) delete holders[i]!.cache_control;
+  return Math.min(holders.length, slots);
 }

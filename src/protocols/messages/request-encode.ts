@@ -132,7 +132,10 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   if (req.stream) out.stream = true;
 
   const body = out as unknown as Record<string, unknown>;
-  if (keepCache) limitCacheBreakpoints(body);
+  if (keepCache) {
+    const marked = limitCacheBreakpoints(body);
+    if (opts.automaticCache && marked === 0 && body.cache_control === undefined) body.cache_control = { type: 'ephemeral' };
+  }
   return body;
 }
 
