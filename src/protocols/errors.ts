@@ -73,5 +73,15 @@ export function openaiErrorBody(err: HubError): { error: { message: string; type
 
 /** `{"type":"error","error":{"type","message","code"}}` */
 export function anthropicErrorBody(err: HubError): { type: 'error'; error: { type: string; message: string; code: string } } {
-  return { type: 'error', error: { type: anthropicErrorType(err.status), message: err.message, code: err.code } };
+  return { type: 'error', error: { type: anthropicErrorType(err.status), message: anthropicMessage(err), code: err.code } };
+}
+
+/**
+ * A prompt over the model's context reads as Anthropic says it ("prompt is too long: …"): Claude
+ * Code compacts the conversation on that wording, and another model's or server's wording would
+ * leave the session stuck on the same error.
+ */
+function anthropicMessage(err: HubError): string {
+  if (err.code !== 'context_length_exceeded' || /prompt is too long/i.test(err.message)) return err.message;
+  return `prompt is too long: ${err.message}`;
 }

@@ -31,7 +31,7 @@ export interface ParsedError {
 }
 
 const CONTEXT_RE =
-  /context[ _-]?(length|window)|maximum context|prompt is too long|input is too long|too many (input )?tokens|token count.{0,40}exceeds|reduce the length of the (messages|prompt|input)/i;
+  /context[ _-]?(length|window|size)|exceed_context|maximum context|prompt is too long|input is too long|too many (input )?tokens|token count.{0,40}exceeds|reduce the length of the (messages|prompt|input)/i;
 
 /** Build the failure for an upstream non-2xx answer (or a 2xx whose body is an error). */
 export function upstreamFailure(
@@ -90,7 +90,9 @@ export function failureFromParsed(
 ): UpstreamFailure {
   const contextLength = CONTEXT_RE.test(parsed.kind) || CONTEXT_RE.test(parsed.message);
   const failure: UpstreamFailure = {
-    status,
+    // llama.cpp answers an overflowing prompt with 500 "Context size has been exceeded.": a client
+    // retries a 5xx, and the same prompt cannot fit on the next try either
+    status: contextLength && status >= 500 ? 400 : status,
     code: contextLength ? 'context_length_exceeded' : codeForStatus(status),
     message: redactSecret(`${slug}: ${parsed.message || `upstream answered HTTP ${status}`}`, credential),
     upstreamStatus: status,

@@ -49,6 +49,25 @@ describe('provider error shapes', () => {
     expect((b.error as { error?: { type?: string } }).error?.type).toBe('billing_error');
   });
 
+  it("llama.cpp's context overflow (a 500, and its 400 wording) → 400 context_length_exceeded; Anthropic's wording for Messages clients", async () => {
+    const overflow = { kind: 'json' as const, status: 500, body: { error: { code: 500, message: 'Context size has been exceeded.', type: 'server_error' } } };
+    world.mocks.local.next(overflow);
+    const b = await rejection(ant.messages.create({ model: MODELS.local, max_tokens: 10, messages: hi }));
+    expect(b.status, 'not a 5xx the client would send again').toBe(400);
+    expect(b.error).toMatchObject({ error: { type: 'invalid_request_error', code: 'context_length_exceeded' } });
+    expect(b.message, 'what Claude Code compacts on').toContain('prompt is too long: lm: Context size has been exceeded.');
+
+    world.mocks.local.next({
+      kind: 'json',
+      status: 400,
+      body: { error: { code: 400, message: 'request (4390 tokens) exceeds the available context size (4096 tokens), try increasing it', type: 'exceed_context_size_error' } },
+    });
+    const e = await rejection(chat.chat.completions.create({ model: MODELS.local, messages: hi }));
+    expect(e.status).toBe(400);
+    expect(errorCode(e)).toBe('context_length_exceeded');
+    expect(e.message).not.toContain('prompt is too long');
+  });
+
   it('Gemini error wrapped in a JSON array → parsed: status and Google\'s message reach the client', async () => {
     world.mocks.gemini.next(world.mocks.gemini.error(429, 'Resource has been exhausted (e.g. check quota).', { wrapped: true }));
     const e = await rejection(chat.chat.completions.create({ model: MODELS.gemini, messages: hi }));
