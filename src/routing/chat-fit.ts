@@ -31,8 +31,6 @@ export interface Fitted {
   reasoningStripped: boolean;
   /** Top-level parameters it goes without (none: absent). */
   droppedParams?: string[];
-  /** Its system messages were moved where the template takes them. */
-  systemPlaced?: boolean;
   /** The body as sent, to read the parameters a refusal names. */
   body: Obj;
 }
@@ -97,11 +95,10 @@ export function fitChatBody(fits: ChatUpstreamFits, slug: string, model: string,
   const without = fit?.withoutParams ? [...(known ?? []), ...fit.withoutParams] : known;
   const droppedParams = without ? dropParams(body, without) : [];
   const placement = fit?.system ?? fits.systemPlacement(slug, model);
-  const systemPlaced = placement !== undefined && placeSystemMessages(body, placement);
+  if (placement !== undefined) placeSystemMessages(body, placement);
   const limit = fit?.outputCap ?? fits.outputLimit(slug, model);
   if (limit !== undefined) capOutput(body, limit);
   const fitted: Fitted = { reasoningStripped, body };
-  if (systemPlaced) fitted.systemPlaced = true;
   const outputAsked = askedOutput(body);
   if (outputAsked !== undefined) fitted.outputAsked = outputAsked;
   if (droppedParams.length > 0) fitted.droppedParams = droppedParams;
@@ -112,7 +109,7 @@ export function fitChatBody(fits: ChatUpstreamFits, slug: string, model: string,
  * What a Chat upstream's 400 teaches, added to `fit` (and to `fits` where it holds beyond this
  * request): 'reasoning' when the request should go without reasoning fields (worth sending only
  * if it had some), 'output' when within a smaller allowance, 'params' when without parameters it
- * named, 'system' when with its system text moved (worth sending only if it moved some), undefined when the refusal says nothing that can be fitted.
+ * named, 'system' when with its system text moved, undefined when the refusal says nothing that can be fitted.
  */
 export function learnFromRefusal(
   fits: ChatUpstreamFits,

@@ -56,13 +56,17 @@ interface Built {
   freeform?: FreeformNames;
   /** What a Chat body asks of its upstream, as fitted (chat-fit.ts). */
   fitted?: Fitted;
-  /** A user turn was added after a trailing assistant turn (prefill-continue.ts). */
-  continued?: boolean;
 }
 
-/** What one request learnt from its upstream's refusals: a Chat body's fit, or a Messages body's prefill. */
+/** What one request learnt from its upstream's refusals: a Chat body's fit, and whether to end on a user turn. */
 interface RequestFit extends ChatFit {
   continuePrefill?: boolean;
+}
+
+/** The same body bytes, whether kept as the client's Buffer or written as a string. */
+function sameBytes(a: string | Buffer, b: string | Buffer): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return a === b;
+  return Buffer.from(a).equals(Buffer.from(b));
 }
 
 function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
@@ -173,7 +177,7 @@ class GenerateRequest {
       else delete record.entry.effortSent;
 
       let failure = await this.attempt(provider, target, built);
-      // a Chat upstream that says what it would take gets it: at most three more tries
+      // an upstream that says what it would take gets it: at most three more tries
       const fit: RequestFit = {};
       for (let tries = 0; failure && tries < 3; tries++) {
         const again = this.refit(provider, target.model, hub, built, failure, fit);
@@ -231,22 +235,24 @@ class GenerateRequest {
   }
 
   /**
-   * The request again, fitted to what a Chat upstream's 400 said it takes (chat-fit.ts), or
-   * undefined when the refusal was about something else; `fit` gathers what this request learnt.
+   * The request again, fitted to what the upstream's 400 (or 422) said it takes, or undefined when
+   * the refusal teaches nothing, or nothing that changes this body (no reasoning to strip, no
+   * system message to move, no trailing assistant turn); `fit` gathers what this request learnt.
    */
   private refit(p: ResolvedProvider, model: string, hub: HubRequest | undefined, built: Built, failure: UpstreamFailure, fit: RequestFit): Built | undefined {
-    if (p.adapter.dialect === 'messages') {
-      if (failure.upstreamStatus !== 400 || fit.continuePrefill || !refusesPrefill(failure.message)) return undefined;
-      fit.continuePrefill = true;
-      const again = this.build(p, model, hub, fit);
-      return again.continued ? again : undefined;
-    }
-    if ((failure.upstreamStatus !== 400 && failure.upstreamStatus !== 422) || built.fitted === undefined) return undefined;
-    const learnt = learnFromRefusal(this.x.chatFits, p.slug, built.upstreamModel, failure.message, built.fitted, fit);
-    if (learnt === undefined) return undefined;
+    if (failure.upstreamStatus !== 400 && failure.upstreamStatus !== 422) return undefined;
+    if (!this.learn(p, built, failure, fit)) return undefined;
     const again = this.build(p, model, hub, fit);
-    if (learnt === 'reasoning' && again.fitted?.reasoningStripped !== true) return undefined;
-    return learnt === 'system' && again.fitted?.systemPlaced !== true ? undefined : again;
+    return sameBytes(again.bytes, built.bytes) ? undefined : again;
+  }
+
+  /** Add what a refusal teaches to `fit` (chat-fit.ts, prefill-continue.ts); false when it teaches nothing new. */
+  private learn(p: ResolvedProvider, built: Built, failure: UpstreamFailure, fit: RequestFit): boolean {
+    if (!fit.continuePrefill && refusesPrefill(failure.message)) {
+      fit.continuePrefill = true;
+      return true;
+    }
+    return built.fitted !== undefined && learnFromRefusal(this.x.chatFits, p.slug, built.upstreamModel, failure.message, built.fitted, fit) !== undefined;
   }
 
   /** A Chat body fitted to what its upstream takes; other dialects' bodies go as they are. */
@@ -261,7 +267,6 @@ class GenerateRequest {
     const { cache, issuers } = this.x;
     const envelopes = needsNativeProof(dialect, this.raw);
     let fitted: Fitted | undefined;
-    let continued = false;
     const { bytes, result } = editJsonBody(
       this.raw,
       this.freshBody(),
@@ -276,7 +281,7 @@ class GenerateRequest {
         if (dialect === 'messages') restored = dropForeignThinking(body, issuers, p.slug) || restored;
         const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
         fitted = this.fitBody(p, upstreamModel, body, fit);
-        if (fit?.continuePrefill && dialect === 'messages') continued = continueAfterPrefill(body);
+        if (fit?.continuePrefill) continueAfterPrefill(body);
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
         // think wrote it (manual thinking only): thinking off, not a 400
         if (dialect === 'messages') {
@@ -288,7 +293,6 @@ class GenerateRequest {
       this.members,
     );
     const built: Built = { bytes, upstreamModel, passthrough: true };
-    if (continued) built.continued = true;
     if (result.effortSent !== undefined && !wentWithoutEffort(fitted)) built.effortSent = result.effortSent;
     if (fitted) built.fitted = fitted;
     return built;
@@ -306,9 +310,8 @@ class GenerateRequest {
     const { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream });
     if (p.adapter.dialect === 'messages') dropUnprovenThinking(body);
     const fitted = this.fitBody(p, upstreamModel, body, fit);
-    const continued = fit?.continuePrefill === true && p.adapter.dialect === 'messages' && continueAfterPrefill(body);
+    if (fit?.continuePrefill) continueAfterPrefill(body);
     const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false };
-    if (continued) built.continued = true;
     if (effortSent !== undefined && !wentWithoutEffort(fitted)) built.effortSent = effortSent;
     if (fitted) built.fitted = fitted;
     if (this.toolNames) built.toolNames = this.toolNames;

@@ -224,4 +224,12 @@ describe('a conversation that ends with an assistant turn, to a model that takes
     await client.messages.create({ model: MODELS.anthropic, max_tokens: 500, messages: cut });
     expect(sentMessages().map((m) => m.at(-1)!.role), 'Sonnet 4.5 takes prefill: one request, as sent').toEqual(['assistant']);
   });
+
+  it("behind a Chat endpoint (OpenRouter quotes Anthropic's refusal): the same", async () => {
+    const out = await client.messages.create({ model: 'openrouter/anthropic/claude-opus-4.6', max_tokens: 500, messages: cut });
+    expect(out.content[0]).toMatchObject({ type: 'text' });
+    const sent = world.mocks.openrouter.generations().map((r) => (r.body.messages as Array<{ role: string; content: unknown }>).at(-1));
+    expect(sent.map((m) => m!.role)).toEqual(['assistant', 'user']);
+    expect(sent[1]!.content).toEqual([{ type: 'text', text: '(continue)' }]);
+  });
 });
