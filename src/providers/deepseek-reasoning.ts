@@ -11,7 +11,7 @@
  * behind any custom or local endpoint may sit on DeepSeek's own validation (a gateway in front of
  * it), and a server that does not need the field reads an empty one as none.
  */
-import { mayContain } from '../protocols/lazy-json.js';
+import { fillAssistantReasoning } from './assistant-reasoning-fill.js';
 
 type Obj = Record<string, unknown>;
 
@@ -25,11 +25,5 @@ export function deepSeekThinks(body: Obj, model: string): boolean {
 }
 
 export function fillReasoningContent(body: Obj, model: string): void {
-  if (!deepSeekThinks(body, model) || !mayContain(body, 'messages', 'assistant') || !Array.isArray(body.messages)) return;
-  for (const m of body.messages as unknown[]) {
-    if (typeof m !== 'object' || m === null) continue;
-    const message = m as Obj;
-    if (message.role !== 'assistant' || typeof message.reasoning_content === 'string') continue;
-    message.reasoning_content = typeof message.reasoning === 'string' ? message.reasoning : '';
-  }
+  if (deepSeekThinks(body, model)) fillAssistantReasoning(body, 'all', '');
 }

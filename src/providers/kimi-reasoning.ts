@@ -11,7 +11,7 @@
  * `thinking: {type: "disabled"}`); earlier K2 models think only when the body turns it on. Keyed on
  * the model id, since the same model sits behind Moonshot, a gateway or vLLM alike.
  */
-import { mayContain } from '../protocols/lazy-json.js';
+import { fillAssistantReasoning } from './assistant-reasoning-fill.js';
 
 type Obj = Record<string, unknown>;
 
@@ -31,17 +31,6 @@ export function kimiThinks(body: Obj, model: string): boolean {
   return type === 'enabled' || THINKS_BY_DEFAULT.test(model);
 }
 
-function hasToolCalls(message: Obj): boolean {
-  return Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
-}
-
 export function fillKimiReasoningContent(body: Obj, model: string): void {
-  if (!kimiThinks(body, model) || !mayContain(body, 'messages', 'tool_calls') || !Array.isArray(body.messages)) return;
-  for (const m of body.messages as unknown[]) {
-    if (typeof m !== 'object' || m === null) continue;
-    const message = m as Obj;
-    if (message.role !== 'assistant' || !hasToolCalls(message)) continue;
-    if (typeof message.reasoning_content === 'string' && message.reasoning_content !== '') continue;
-    message.reasoning_content = typeof message.reasoning === 'string' && message.reasoning !== '' ? message.reasoning : ' ';
-  }
+  if (kimiThinks(body, model)) fillAssistantReasoning(body, 'tool-calls', ' ');
 }
