@@ -61,7 +61,7 @@ describe('tool profiles', () => {
 
   it('every profile puts the key and the base URL somewhere the tool reads them', () => {
     for (const t of TOOLS) {
-      const s = t.setup({ baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'p/m' });
+      const s = t.setup({ baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'p/m', upstreamWaitMs: 910_000 });
       const everything = JSON.stringify([s.env, s.file, s.settings, s.runArgs]);
       expect(everything, `${t.id} hands over the base URL`).toContain('http://127.0.0.1:1/base');
       expect(everything, `${t.id} hands over the key`).toContain('sk-svc-proxy-K');

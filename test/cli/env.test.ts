@@ -161,6 +161,9 @@ describe('svc-proxy env: profiles', () => {
       ANTHROPIC_BASE_URL: 'http://127.0.0.1:4545/protocol-b',
       ANTHROPIC_AUTH_TOKEN: s.key.value,
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      // Default upstream limits: connect 10 s + headers 600 s + idle 300 s, plus a minute.
+      API_FORCE_IDLE_TIMEOUT: '0',
+      API_TIMEOUT_MS: '970000',
       ANTHROPIC_MODEL: 'openai/gpt-5.4',
       ANTHROPIC_DEFAULT_OPUS_MODEL: 'openai/gpt-5.4',
       ANTHROPIC_DEFAULT_SONNET_MODEL: 'openai/gpt-5.4',
@@ -253,14 +256,16 @@ describe('svc-proxy env: groups, address, shells', () => {
     await writeFile(join(home, 'config.json'), JSON.stringify({ version: CONFIG_VERSION, ...extra }), { mode: 0o600 });
   }
 
-  it('--group points at the group base; the model must be one of its names; the port comes from settings', async () => {
+  it('--group points at the group base; the model must be one of its names; the port and upstream limits come from settings', async () => {
     await writeConfig({
-      settings: { port: 4999 },
+      settings: { port: 4999, headersTimeoutMs: 1_800_000, idleTimeoutMs: 900_000 },
       groups: { team: { created: new Date().toISOString(), models: [{ name: 'claude-sonnet-4-5', targets: ['openai/gpt-5.4'] }] } },
     });
     const s = await envJson(['claude-code', '--group', 'team', '--model', 'claude-sonnet-4-5']);
     expect(s.env.ANTHROPIC_BASE_URL).toBe('http://127.0.0.1:4999/g/team/protocol-b');
     expect(s.env.ANTHROPIC_MODEL).toBe('claude-sonnet-4-5');
+    // Claude Code outlasts the daemon's raised limits (10 s + 1,800 s + 900 s, plus a minute).
+    expect(s.env.API_TIMEOUT_MS).toBe('2770000');
     expect((await envJson(['codex', '--group', 'team'])).file!.content).toContain('base_url = "http://127.0.0.1:4999/g/team/protocol-a/v1"');
     const notInGroup = await cli(['env', 'claude-code', '--group', 'team', '--model', 'gpt-5']);
     expect(notInGroup.code).toBe(1);

@@ -78,6 +78,7 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
       ANTHROPIC_BASE_URL: t.world.daemon.baseB(),
       ANTHROPIC_AUTH_TOKEN: s.key.value,
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      API_FORCE_IDLE_TIMEOUT: '0',
       ANTHROPIC_MODEL: 'openai/gpt-5.4',
       ANTHROPIC_DEFAULT_SONNET_MODEL: 'openai/gpt-5.4',
       ANTHROPIC_DEFAULT_HAIKU_MODEL: 'openai/gpt-5.4',

@@ -27,11 +27,16 @@ export const claudeCode: ToolProfile = {
   via: 'env',
   command: 'claude',
   install: 'npm install -g @anthropic-ai/claude-code',
-  setup({ baseUrl, key, model, group }) {
+  setup({ baseUrl, key, model, group, upstreamWaitMs }) {
     const s = emptySetup();
     s.env.push(['ANTHROPIC_BASE_URL', baseUrl], ['ANTHROPIC_AUTH_TOKEN', key]);
     // Telemetry, error reports, update checks: none of it should leave the machine behind the user's back.
     s.env.push(['CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', '1']);
+    // For a base URL that is not Anthropic's, Claude Code's HTTP client gives up after 300 s without
+    // a byte and sends the turn again, so a long prompt to a slow local model restarts for ever. The
+    // daemon bounds every upstream wait itself and answers with an error, so Claude Code's own
+    // limits only need to outlast the daemon's.
+    s.env.push(['API_FORCE_IDLE_TIMEOUT', '0'], ['API_TIMEOUT_MS', String(upstreamWaitMs + 60_000)]);
     if (model) for (const name of CLAUDE_MODEL_VARS) s.env.push([name, model]);
     s.unset.push('ANTHROPIC_API_KEY');
     if (!model) {

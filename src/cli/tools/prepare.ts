@@ -77,6 +77,8 @@ export async function prepare(ctx: CliContext, tool: ToolProfile, opts: PrepareO
   const { host, port } = await locate(config);
   const urls = baseUrls(host, port, group);
   const key = await resolveKey(ctx, tool, opts);
-  const input: ToolInput = { baseUrl: tool.base === 'a' ? urls.a : urls.b, key: key.key, model, group };
+  const { connectTimeoutMs, headersTimeoutMs, idleTimeoutMs } = config.settings;
+  const upstreamWaitMs = connectTimeoutMs + headersTimeoutMs + idleTimeoutMs;
+  const input: ToolInput = { baseUrl: tool.base === 'a' ? urls.a : urls.b, key: key.key, model, group, upstreamWaitMs };
   return { tool, input, setup: tool.setup(input), key };
 }

@@ -16,6 +16,11 @@ export interface ToolInput {
   model?: string;
   /** The group slug when the tool is pointed at a group base. */
   group?: string;
+  /**
+   * The longest the daemon waits for an upstream's first byte before it answers with an error
+   * (connect + headers + idle timeouts from the settings): a tool's own timeout should outlast it.
+   */
+  upstreamWaitMs: number;
 }
 
 /** A snippet for the tool's own config file, for tools that read their settings from one. */
