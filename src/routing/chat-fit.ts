@@ -8,6 +8,7 @@
  * kept while the daemon runs, so later requests go out fitted from the start.
  */
 import { askedOutput, capOutput, outputFitFrom } from './output-caps.js';
+import type { UpstreamFits } from './upstream-fits.js';
 import { refusesReasoningFields, stripReasoningFields } from './reasoning-fields.js';
 import { dropParams, refusedParams } from './refused-params.js';
 import { placeSystemMessages, systemPlacementFrom, type SystemPlacement } from './system-placement.js';
@@ -35,61 +36,8 @@ export interface Fitted {
   body: Obj;
 }
 
-/** What Chat upstreams said they take, for every request: bounded, least recent dropped first. */
-export class ChatUpstreamFits {
-  /** `slug/model` → the model's own output limit. */
-  private readonly limits = new Map<string, number>();
-  /** Slugs of endpoints that refuse reasoning fields (the value is unused). */
-  private readonly noReasoning = new Map<string, true>();
-  /** `slug/model` → top-level parameters the model refused. */
-  private readonly refused = new Map<string, readonly string[]>();
-  /** `slug/model` → where the model's chat template takes system text. */
-  private readonly systems = new Map<string, SystemPlacement>();
-
-  constructor(private readonly maxEntries = 512) {}
-
-  outputLimit(slug: string, model: string): number | undefined {
-    return this.limits.size === 0 ? undefined : this.limits.get(`${slug}/${model}`);
-  }
-
-  refusesReasoning(slug: string): boolean {
-    return this.noReasoning.size > 0 && this.noReasoning.has(slug);
-  }
-
-  refusedParams(slug: string, model: string): readonly string[] | undefined {
-    return this.refused.size === 0 ? undefined : this.refused.get(`${slug}/${model}`);
-  }
-
-  addRefusedParams(slug: string, model: string, names: readonly string[]): void {
-    const known = this.refusedParams(slug, model) ?? [];
-    this.remember(this.refused, `${slug}/${model}`, [...known, ...names.filter((n) => !known.includes(n))]);
-  }
-
-  systemPlacement(slug: string, model: string): SystemPlacement | undefined {
-    return this.systems.size === 0 ? undefined : this.systems.get(`${slug}/${model}`);
-  }
-
-  setSystemPlacement(slug: string, model: string, placement: SystemPlacement): void {
-    this.remember(this.systems, `${slug}/${model}`, placement);
-  }
-
-  setOutputLimit(slug: string, model: string, cap: number): void {
-    this.remember(this.limits, `${slug}/${model}`, cap);
-  }
-
-  setRefusesReasoning(slug: string): void {
-    this.remember(this.noReasoning, slug, true);
-  }
-
-  private remember<V>(map: Map<string, V>, key: string, value: V): void {
-    map.delete(key);
-    map.set(key, value);
-    if (map.size > this.maxEntries) map.delete(map.keys().next().value as string);
-  }
-}
-
 /** Fit a Chat body, in place, to what this request learnt and what is known of its upstream. */
-export function fitChatBody(fits: ChatUpstreamFits, slug: string, model: string, body: Obj, fit: ChatFit | undefined): Fitted {
+export function fitChatBody(fits: UpstreamFits, slug: string, model: string, body: Obj, fit: ChatFit | undefined): Fitted {
   const reasoningStripped = (fit?.noReasoning === true || fits.refusesReasoning(slug)) && stripReasoningFields(body);
   const known = fits.refusedParams(slug, model);
   const without = fit?.withoutParams ? [...(known ?? []), ...fit.withoutParams] : known;
@@ -112,7 +60,7 @@ export function fitChatBody(fits: ChatUpstreamFits, slug: string, model: string,
  * named, 'system' when with its system text moved, undefined when the refusal says nothing that can be fitted.
  */
 export function learnFromRefusal(
-  fits: ChatUpstreamFits,
+  fits: UpstreamFits,
   slug: string,
   model: string,
   message: string,
@@ -130,15 +78,22 @@ export function learnFromRefusal(
     fit.system = placement;
     return 'system';
   }
-  const cap = sent.outputAsked === undefined ? undefined : outputFitFrom(message, sent.outputAsked);
-  if (cap) {
-    if (cap.modelLimit) fits.setOutputLimit(slug, model, cap.cap);
-    fit.outputCap = cap.cap;
-    return 'output';
-  }
+  if (learnOutputFit(fits, slug, model, message, sent, fit)) return 'output';
   const params = refusedParams(message, sent.body);
   if (params.length === 0) return undefined;
   fits.addRefusedParams(slug, model, params);
   fit.withoutParams = [...(fit.withoutParams ?? []), ...params];
   return 'params';
+}
+
+/**
+ * A smaller output allowance, when the refusal states one below what was sent (any dialect that
+ * sets `max_tokens`); a model's own limit is remembered in `fits`. False when it states none.
+ */
+export function learnOutputFit(fits: UpstreamFits, slug: string, model: string, message: string, sent: Pick<Fitted, 'outputAsked'>, fit: Pick<ChatFit, 'outputCap'>): boolean {
+  const cap = sent.outputAsked === undefined ? undefined : outputFitFrom(message, sent.outputAsked);
+  if (!cap) return false;
+  if (cap.modelLimit) fits.setOutputLimit(slug, model, cap.cap);
+  fit.outputCap = cap.cap;
+  return true;
 }

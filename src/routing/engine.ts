@@ -11,7 +11,7 @@ import { handleGenerate } from './generate.js';
 import { LiveSet } from './live-set.js';
 import { handleModels } from './models-endpoint.js';
 import type { ProxyDeps, ProxyHandler } from './proxy-handler.js';
-import { ChatUpstreamFits } from './chat-fit.js';
+import { UpstreamFits } from './upstream-fits.js';
 import { ProofIssuers } from './proof-issuers.js';
 import { ReasoningCache } from './reasoning-cache.js';
 import { ClientGone, closeAfterAnswer } from './request-body.js';
@@ -53,7 +53,7 @@ function abortIfUnfinished(this: AbortableResponse): void {
 export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices): ProxyHandler {
   const cache = new ReasoningCache();
   const issuers = deps.issuers ?? new ProofIssuers();
-  const chatFits = new ChatUpstreamFits();
+  const upstreamFits = new UpstreamFits();
   /**
    * Requests in the handler (one add and remove each): at the drain deadline, those whose answer
    * has not started get a 503 instead of a closed connection.
@@ -88,7 +88,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       const abort = new ClientAbort();
       (res as AbortableResponse)[ABORT] = abort;
       res.once('close', abortIfUnfinished);
-      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache, issuers, chatFits };
+      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache, issuers, upstreamFits };
       const ticket = inFlight.add(x);
       try {
         await dispatch(x);

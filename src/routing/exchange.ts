@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { ClientAbort } from './client-abort.js';
-import type { ChatUpstreamFits } from './chat-fit.js';
+import type { UpstreamFits } from './upstream-fits.js';
 import type { ProofIssuers } from './proof-issuers.js';
 import type { ProxyDeps, ProxyRoute } from './proxy-handler.js';
 import type { ReasoningCache } from './reasoning-cache.js';
@@ -24,7 +24,7 @@ export interface Exchange {
   /** Which custom Messages endpoint issued a thinking signature (proof-issuers.ts). */
   issuers: ProofIssuers;
   /** What Chat upstreams said they take: output limits, no reasoning fields (chat-fit.ts). */
-  chatFits: ChatUpstreamFits;
+  upstreamFits: UpstreamFits;
 }
 
 /** Upstream timeouts from the settings. */

@@ -14,7 +14,8 @@ import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
-import { fitChatBody, learnFromRefusal, type ChatFit, type Fitted } from './chat-fit.js';
+import { fitChatBody, learnFromRefusal, learnOutputFit, type ChatFit, type Fitted } from './chat-fit.js';
+import { fitMessagesBody } from './messages-fit.js';
 import { continueAfterPrefill, refusesPrefill } from './prefill-continue.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { editJsonBody } from './json-splice.js';
@@ -252,12 +253,19 @@ class GenerateRequest {
       fit.continuePrefill = true;
       return true;
     }
-    return built.fitted !== undefined && learnFromRefusal(this.x.chatFits, p.slug, built.upstreamModel, failure.message, built.fitted, fit) !== undefined;
+    const { fitted } = built;
+    if (!fitted) return false;
+    const fits = this.x.upstreamFits;
+    if (p.adapter.dialect === 'chat') return learnFromRefusal(fits, p.slug, built.upstreamModel, failure.message, fitted, fit) !== undefined;
+    return learnOutputFit(fits, p.slug, built.upstreamModel, failure.message, fitted, fit);
   }
 
-  /** A Chat body fitted to what its upstream takes; other dialects' bodies go as they are. */
+  /** A Chat or Messages body fitted to what its upstream takes; Responses bodies go as they are. */
   private fitBody(p: ResolvedProvider, upstreamModel: string, body: Obj, fit: ChatFit | undefined): Fitted | undefined {
-    return p.adapter.dialect === 'chat' ? fitChatBody(this.x.chatFits, p.slug, upstreamModel, body, fit) : undefined;
+    const fits = this.x.upstreamFits;
+    if (p.adapter.dialect === 'chat') return fitChatBody(fits, p.slug, upstreamModel, body, fit);
+    if (p.adapter.dialect === 'messages') return fitMessagesBody(fits, p.slug, upstreamModel, body, fit);
+    return undefined;
   }
 
   private buildPassthrough(p: ResolvedProvider, model: string, fit?: RequestFit): Built {

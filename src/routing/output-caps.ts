@@ -46,9 +46,11 @@ const EXCLUSIVE_LIMIT = /maxOutputTokens value of \d+ but the supported range is
 /** Upstream wordings that state the context size and the input's share of it. */
 const CONTEXT_LIMIT: readonly RegExp[] = [
   // OpenAI-style (DeepSeek, many compatible servers)
-  /maximum context length is (\d+) tokens\. However, you requested \d+ tokens \((\d+) in the messages/i,
+  /maximum context length is (?<context>\d+) tokens\. However, you requested \d+ tokens \((?<input>\d+) in the messages/i,
   // vLLM
-  /maximum context length is (\d+) tokens and your request has (\d+) input tokens/i,
+  /maximum context length is (?<context>\d+) tokens and your request has (?<input>\d+) input tokens/i,
+  // Anthropic: "input length and `max_tokens` exceed context limit: 188162 + 32000 > 200000, …"
+  /input length and `?max_tokens`? exceed context limit: (?<input>\d+) \+ \d+ > (?<context>\d+)/i,
 ];
 
 /** The allowance a refusal states, when it is below what was asked; undefined otherwise. */
@@ -60,9 +62,9 @@ export function outputFitFrom(message: string, asked: number): OutputFit | undef
     if (m) return modelFit(Number(m[1]), asked);
   }
   for (const re of CONTEXT_LIMIT) {
-    const m = re.exec(message);
+    const m = re.exec(message)?.groups;
     if (!m) continue;
-    const cap = Number(m[1]) - Number(m[2]);
+    const cap = Number(m.context) - Number(m.input);
     return cap >= Math.min(asked / 2, MIN_CONTEXT_FIT) && cap < asked ? { cap, modelLimit: false } : undefined;
   }
   return undefined;

@@ -233,3 +233,33 @@ describe('a conversation that ends with an assistant turn, to a model that takes
     expect(sent[1]!.content).toEqual([{ type: 'text', text: '(continue)' }]);
   });
 });
+
+describe('more output than the model takes (Claude Code asks for what its own model name allows)', () => {
+  const sent = () => world.mocks.anthropic.generations().map((r) => ({ max_tokens: r.body.max_tokens, thinking: r.body.thinking }));
+
+  it("Messages passthrough: sent again within the limit Anthropic states, thinking budget under it; the limit is remembered", async () => {
+    const out = await client.messages.create({ model: 'anthropic/claude-opus-4-5', max_tokens: 128_000, thinking: { type: 'enabled', budget_tokens: 127_999 }, messages: [{ role: 'user', content: 'Plan the refactor.' }] });
+    expect(out.content.some((b) => b.type === 'text')).toBe(true);
+    expect(sent()).toEqual([
+      { max_tokens: 128_000, thinking: { type: 'enabled', budget_tokens: 127_999 } },
+      { max_tokens: 64_000, thinking: { type: 'enabled', budget_tokens: 63_999 } },
+    ]);
+
+    world.reset();
+    const stream = client.messages.stream({ model: 'anthropic/claude-opus-4-5', max_tokens: 100_000, messages: [{ role: 'user', content: 'Again.' }] });
+    expect((await stream.finalMessage()).content.length).toBeGreaterThan(0);
+    expect(sent(), 'the next request goes out within the limit at once').toEqual([{ max_tokens: 64_000, thinking: undefined }]);
+  });
+
+  it('converted from a Chat client: the same; a thinking budget over the limit is brought under it', async () => {
+    const openai = world.daemon.openai();
+    const out = await openai.chat.completions.create({ model: 'anthropic/claude-3-haiku-20240307', max_completion_tokens: 20_000, messages: [{ role: 'user', content: 'Hi.' }] });
+    expect(out.choices[0]!.message.content).toBeTruthy();
+    expect(sent().map((s) => s.max_tokens)).toEqual([20_000, 4_096]);
+
+    world.reset();
+    const thinking = await client.messages.create({ model: 'anthropic/claude-opus-4-1', max_tokens: 40_000, thinking: { type: 'enabled', budget_tokens: 39_000 }, messages: [{ role: 'user', content: 'Hi.' }] });
+    expect(thinking.content.length).toBeGreaterThan(0);
+    expect(sent().at(-1)).toEqual({ max_tokens: 32_000, thinking: { type: 'enabled', budget_tokens: 31_999 } });
+  });
+});

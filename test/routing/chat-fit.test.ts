@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ChatUpstreamFits, fitChatBody, learnFromRefusal, type ChatFit } from '../../src/routing/chat-fit.js';
+import { fitChatBody, learnFromRefusal, type ChatFit } from '../../src/routing/chat-fit.js';
+import { UpstreamFits } from '../../src/routing/upstream-fits.js';
 
-describe('ChatUpstreamFits', () => {
+describe('UpstreamFits', () => {
   it('limits are kept per provider and model, the least recent dropped first', () => {
-    const caps = new ChatUpstreamFits(2);
+    const caps = new UpstreamFits(2);
     caps.setOutputLimit('ca', 'deepseek-chat', 8192);
     caps.setOutputLimit('lm', 'x', 4096);
     caps.setOutputLimit('ca', 'y', 100);
@@ -14,7 +15,7 @@ describe('ChatUpstreamFits', () => {
   });
 
   it('endpoints that refused are remembered, bounded', () => {
-    const refusers = new ChatUpstreamFits(2);
+    const refusers = new UpstreamFits(2);
     refusers.setRefusesReasoning('groq');
     refusers.setRefusesReasoning('cerebras');
     refusers.setRefusesReasoning('other');
@@ -28,7 +29,7 @@ describe('fitting a request from its refusals', () => {
   const history = () => ({ max_tokens: 32000, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a', reasoning: 'r' }] });
 
   it('a stated model limit holds for later requests; a reasoning refusal for the endpoint', () => {
-    const fits = new ChatUpstreamFits();
+    const fits = new UpstreamFits();
     const fit: ChatFit = {};
     const sent = fitChatBody(fits, 'ca', 'deepseek-chat', history(), undefined);
     expect(sent).toMatchObject({ outputAsked: 32000, reasoningStripped: false });
@@ -44,7 +45,7 @@ describe('fitting a request from its refusals', () => {
   });
 
   it('a refused parameter: this request goes without it, and so do later ones to that model only', () => {
-    const fits = new ChatUpstreamFits();
+    const fits = new UpstreamFits();
     const fit: ChatFit = {};
     const body = () => ({ model: 'grok-4', reasoning_effort: 'high', stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'q' }] });
     const sent = fitChatBody(fits, 'ca', 'grok-4', body(), undefined);

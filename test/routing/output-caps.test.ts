@@ -25,6 +25,12 @@ describe('outputFitFrom', () => {
       32000,
       { cap: 31568, modelLimit: false },
     ],
+    [
+      'Anthropic context',
+      'input length and `max_tokens` exceed context limit: 188162 + 32000 > 200000, decrease input length or `max_tokens` and try again',
+      32000,
+      { cap: 11838, modelLimit: false },
+    ],
   ])('%s', (_, message, asked, fit) => {
     expect(outputFitFrom(message, asked)).toEqual(fit);
   });
