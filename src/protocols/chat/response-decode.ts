@@ -9,6 +9,7 @@ import { upstreamReasoningItem } from './reasoning.js';
 import { stopReasonFromChat } from './finish-reason.js';
 import { usageFromChat } from './usage.js';
 import { upstreamError } from './upstream-error.js';
+import { splitThinkTags } from './think-tags.js';
 import { contentText, readMessageToolCalls } from './upstream-read.js';
 
 function invalid(message: string): ProtocolError {
@@ -37,10 +38,16 @@ export function decodeResponse(raw: unknown): HubResponse {
   const id = str(raw.id) ?? '';
 
   const output: OutputItem[] = [];
+  let text = contentText(message.content);
   const reasoning = upstreamReasoningItem(message);
   if (reasoning) output.push(reasoning);
+  else if (text) {
+    // no reasoning field: the content may lead with it as <think>…</think>
+    const split = splitThinkTags(text);
+    if (split.reasoning) output.push({ type: 'reasoning', text: split.reasoning, origin: { kind: 'unsigned' } });
+    text = split.text;
+  }
   const content: ContentPart[] = [];
-  const text = contentText(message.content);
   if (text) content.push({ type: 'text', text });
   const refusal = str(message.refusal);
   if (refusal) content.push({ type: 'refusal', text: refusal });

@@ -5,7 +5,9 @@
  * are blocks keyed by the chat `index` that stay open until the finish, so parallel calls may
  * interleave. finish_reason is held until the usage chunk or [DONE], so the finish event carries
  * the usage. Robust to servers that send a whole call in one chunk, repeat or omit ids, or send
- * arguments as an object.
+ * arguments as an object. Reasoning a server puts in the content as a leading `<think>…</think>`
+ * goes through a ThinkTagSplitter until the content has shown it has none (or the block closed);
+ * from then on text takes the usual paths again.
  */
 import type { HubError, HubEvent, StopReason, Usage } from '../hub.js';
 import type { StreamDecoder } from '../codec.js';
@@ -18,6 +20,7 @@ import { stopReasonFromChat } from './finish-reason.js';
 import { usageFromChat } from './usage.js';
 import { upstreamError } from './upstream-error.js';
 import { callIdBase, synthesizedCallId } from './ids.js';
+import { ThinkTagSplitter, type ThinkSplit } from './think-tags.js';
 import { argumentsText, contentText, thoughtSignatureOf } from './upstream-read.js';
 
 type SequentialKind = 'text' | 'reasoning' | 'refusal';
@@ -57,6 +60,8 @@ export class ChatStreamDecoder implements StreamDecoder {
   private textBefore = -1;
   /** The literal is proven to be the delta's content: sameFrameText reads such chunks. */
   private frameProven = false;
+  /** Until the content's start is decided and any leading think block closed; then undefined. */
+  private think: ThinkTagSplitter | undefined = new ThinkTagSplitter();
 
   push(ev: SseEvent): HubEvent[] {
     if (this.done) return [];
@@ -149,8 +154,32 @@ export class ChatStreamDecoder implements StreamDecoder {
   /** What a text-alone chunk produces once the stream has started (as delta() does for it). */
   private textDelta(text: string): HubEvent[] {
     const out: HubEvent[] = [];
-    if (text) out.push({ type: 'text_delta', index: this.sequential('text', out), text });
+    this.content(text, out);
     return out;
+  }
+
+  private content(text: string, out: HubEvent[]): void {
+    if (!text) return;
+    if (this.think === undefined) {
+      out.push({ type: 'text_delta', index: this.sequential('text', out), text });
+      return;
+    }
+    // a leading think block may still be (or is) open
+    const split = this.think.push(text);
+    if (this.think.settled) this.think = undefined;
+    this.emitSplit(split, out);
+  }
+
+  /** Something other than content came (or the answer ended): the content's think block is over. */
+  private settleThink(out: HubEvent[]): void {
+    const split = this.think!.flush();
+    this.think = undefined;
+    this.emitSplit(split, out);
+  }
+
+  private emitSplit(split: ThinkSplit, out: HubEvent[]): void {
+    if (split.reasoning) out.push({ type: 'reasoning_delta', index: this.sequential('reasoning', out), text: split.reasoning });
+    if (split.text) out.push({ type: 'text_delta', index: this.sequential('text', out), text: split.text });
   }
 
   end(): HubEvent[] {
@@ -173,14 +202,18 @@ export class ChatStreamDecoder implements StreamDecoder {
     const details = upstreamDetails(delta);
     const reasoning = upstreamReasoningText(delta) ?? detailsText(details);
     if (reasoning || details.length > 0) {
+      // reasoning of its own: the content is left as it is
+      if (this.think) this.settleThink(out);
       const index = this.sequential('reasoning', out);
       if (reasoning) out.push({ type: 'reasoning_delta', index, text: reasoning });
       for (const d of details) this.details!.add(d);
     }
-    const text = contentText(delta.content);
-    if (text) out.push({ type: 'text_delta', index: this.sequential('text', out), text });
+    this.content(contentText(delta.content), out);
     const refusal = str(delta.refusal);
-    if (refusal) out.push({ type: 'refusal_delta', index: this.sequential('refusal', out), text: refusal });
+    if (refusal) {
+      if (this.think) this.settleThink(out);
+      out.push({ type: 'refusal_delta', index: this.sequential('refusal', out), text: refusal });
+    }
     if (Array.isArray(delta.tool_calls)) {
       for (const tc of delta.tool_calls) if (isRecord(tc)) this.toolFragment(tc, out);
     } else if (isRecord(delta.function_call)) {
@@ -255,6 +288,7 @@ export class ChatStreamDecoder implements StreamDecoder {
   }
 
   private startTool(state: ToolState, out: HubEvent[]): void {
+    if (this.think) this.settleThink(out);
     this.closeSequential(out);
     const index = this.nextIndex++;
     state.hubIndex = index;
@@ -275,6 +309,7 @@ export class ChatStreamDecoder implements StreamDecoder {
   }
 
   private closeAll(out: HubEvent[]): void {
+    if (this.think) this.settleThink(out);
     this.closeSequential(out);
     for (const t of this.tools) {
       if (t.hubIndex === undefined) this.startTool(t, out);

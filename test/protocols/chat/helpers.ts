@@ -1,7 +1,8 @@
-/** Chat codec test fixtures (golden files), and the Chat stream decoder fed through the real SSE parser. */
+/** Chat codec test fixtures (golden files), and the Chat stream decoder fed bytes (through the real SSE parser) or chunk data lines. */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { vi } from 'vitest';
 import type { HubEvent } from '../../../src/protocols/hub.js';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
 import { decodeChunks, writeJson } from '../shared/helpers.js';
@@ -30,4 +31,30 @@ export function writeGolden(g: Golden, data: Record<string, unknown>): void {
 /** Byte pieces through a fresh SSE parser and Chat stream decoder: every hub event, end included. */
 export function decodePieces(pieces: ReadonlyArray<Uint8Array>): HubEvent[] {
   return decodeChunks(chatCodec.createStreamDecoder(), pieces);
+}
+
+/** Chunk data lines (JSON text or `[DONE]`) through a fresh Chat stream decoder, ended: every hub event. */
+export function decodeLines(lines: ReadonlyArray<string>): HubEvent[] {
+  const d = chatCodec.createStreamDecoder();
+  const out: HubEvent[] = [];
+  for (const data of lines) out.push(...d.push({ data }));
+  out.push(...d.end());
+  return out;
+}
+
+/** A chunk of one choice carrying `delta`, the same frame every time (so the text-only shortcut engages). */
+export const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({ id: 'chatcmpl-t', model: 'm', choices: [{ index: 0, delta, finish_reason: null }], ...extra });
+
+export const finish = (reason: string): string => JSON.stringify({ id: 'chatcmpl-t', choices: [{ index: 0, delta: {}, finish_reason: reason }] });
+
+/** decodeLines, counting the chunks parsed whole (JSON.parse of an object's text) on the way. */
+export function decodeCountingParses(lines: ReadonlyArray<string>): { events: HubEvent[]; wholeChunks: number } {
+  const parse = vi.spyOn(JSON, 'parse');
+  try {
+    const events = decodeLines(lines);
+    return { events, wholeChunks: parse.mock.calls.filter(([arg]) => String(arg).startsWith('{')).length };
+  } finally {
+    parse.mockRestore();
+  }
 }

@@ -6,11 +6,10 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
-import type { HubEvent } from '../../../src/protocols/hub.js';
+import { describe, expect, it } from 'vitest';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
 import { everySplit, plain, UPDATE_GOLDEN } from '../shared/helpers.js';
-import { decodePieces, FIXTURES } from './helpers.js';
+import { chunk, decodeCountingParses, decodeLines, decodePieces, finish, FIXTURES } from './helpers.js';
 
 const DIR = join(FIXTURES, 'streams');
 const streams = readdirSync(DIR).filter((f) => f.endsWith('.sse')).sort();
@@ -36,18 +35,6 @@ describe('chat stream decode fixtures', () => {
     });
   }
 });
-
-function decodeLines(lines: string[]): HubEvent[] {
-  const d = chatCodec.createStreamDecoder();
-  const out: HubEvent[] = [];
-  for (const data of lines) out.push(...d.push({ data }));
-  out.push(...d.end());
-  return out;
-}
-
-const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}): string =>
-  JSON.stringify({ id: 'chatcmpl-t', model: 'm', choices: [{ index: 0, delta, finish_reason: null }], ...extra });
-const finish = (reason: string): string => JSON.stringify({ id: 'chatcmpl-t', choices: [{ index: 0, delta: {}, finish_reason: reason }] });
 
 describe('chat stream decode behaviour', () => {
   it('every stream ends in exactly one terminal event, and nothing follows it', () => {
@@ -225,15 +212,7 @@ describe('chat stream decode: chunks that differ from the last only in their tex
 
   it('parse only the text literal once two in a row share their frame', () => {
     const lines = [chunk({ role: 'assistant', content: '' }), ...Array.from({ length: 50 }, (_, i) => chunk({ content: `tok${i} "q" ` })), finish('stop'), '[DONE]'];
-    const parse = vi.spyOn(JSON, 'parse');
-    let events: HubEvent[];
-    let wholeChunks: number;
-    try {
-      events = decodeLines(lines);
-      wholeChunks = parse.mock.calls.filter(([arg]) => String(arg).startsWith('{')).length;
-    } finally {
-      parse.mockRestore();
-    }
+    const { events, wholeChunks } = decodeCountingParses(lines);
     expect(wholeChunks).toBeLessThanOrEqual(5); // role chunk, two text chunks (the second proves the frame, with a probe), finish
     expect(events.filter((e) => e.type === 'text_delta').map((e) => (e as { text: string }).text).join('')).toBe(Array.from({ length: 50 }, (_, i) => `tok${i} "q" `).join(''));
   });

@@ -1,0 +1,178 @@
+/**
+ * Reasoning a Chat server puts in the content as a leading `<think>…</think>` (no reasoning field):
+ * the whole-answer and the stream decoder split it alike, the stream however its content is cut
+ * into chunks (at every point, at every pair of points, one character a chunk, random pieces), with
+ * the reasoning streamed as it arrives and only a possible tag held back. Content that does not lead
+ * with the tag, and content beside a reasoning field of its own, stay as they were.
+ */
+import { describe, expect, it } from 'vitest';
+import type { HubEvent, HubResponse, StopReason } from '../../../src/protocols/hub.js';
+import { chatCodec } from '../../../src/protocols/chat/index.js';
+import { randomOffsets, rng, splitAt } from '../shared/helpers.js';
+import { chunk, decodeCountingParses, decodeLines, finish } from './helpers.js';
+
+type Block = { kind: 'reasoning' | 'text' | 'call'; text: string };
+
+interface Case {
+  name: string;
+  content: string;
+  /** Reasoning sent in its own field, before the content. */
+  reasoningField?: string;
+  call?: boolean;
+  finish?: 'stop' | 'length';
+  blocks: Block[];
+  stop: StopReason;
+}
+
+const call = { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } };
+const callBlock: Block = { kind: 'call', text: '{"city":"Paris"}' };
+const unchanged = (name: string, content: string): Case => ({ name, content, blocks: [{ kind: 'text', text: content }], stop: 'end_turn' });
+
+const CASES: Case[] = [
+  {
+    name: 'leading whitespace, then a think block, then text',
+    content: ' \n\t<think>\nPlan: a < b, then </b>.\n</think>\n\n Answer: <think> stays.',
+    blocks: [{ kind: 'reasoning', text: '\nPlan: a < b, then </b>.\n' }, { kind: 'text', text: 'Answer: <think> stays.' }],
+    stop: 'end_turn',
+  },
+  {
+    name: 'no closing tag (max_tokens): all reasoning, no text',
+    content: '<think>Still thinking </thi',
+    finish: 'length',
+    blocks: [{ kind: 'reasoning', text: 'Still thinking </thi' }],
+    stop: 'max_tokens',
+  },
+  {
+    name: 'closing tag, whitespace, then a tool call',
+    content: '<think>Call get_weather.</think>\n\n',
+    call: true,
+    blocks: [{ kind: 'reasoning', text: 'Call get_weather.' }, callBlock],
+    stop: 'tool_use',
+  },
+  {
+    name: 'an empty think block: text only',
+    content: '<think></think>\n\nHi',
+    blocks: [{ kind: 'text', text: 'Hi' }],
+    stop: 'end_turn',
+  },
+  unchanged('content not leading with the tag: unchanged, whitespace kept', '\n  <thinking>not ours</thinking>'),
+  unchanged('the tag later in the text: unchanged', 'Use <think>tags</think> like this.'),
+  unchanged('a prefix of the tag, then the end: unchanged', '  <thi'),
+  {
+    name: 'reasoning of its own in reasoning_content: the content is unchanged',
+    content: '<think>echoed</think> done',
+    reasoningField: 'Own thought.',
+    blocks: [{ kind: 'reasoning', text: 'Own thought.' }, { kind: 'text', text: '<think>echoed</think> done' }],
+    stop: 'end_turn',
+  },
+];
+
+/** Blocks in order with their deltas joined, and the stop reason: what a client ends up with. */
+function summarise(events: HubEvent[]): { blocks: Block[]; stop: StopReason | undefined } {
+  const blocks: Block[] = [];
+  const at = new Map<number, Block>();
+  let stop: StopReason | undefined;
+  for (const e of events) {
+    if (e.type === 'block_start') {
+      const b: Block = { kind: e.block.type === 'function_call' ? 'call' : e.block.type === 'reasoning' ? 'reasoning' : 'text', text: '' };
+      at.set(e.index, b);
+      blocks.push(b);
+    } else if (e.type === 'reasoning_delta' || e.type === 'text_delta') at.get(e.index)!.text += e.text;
+    else if (e.type === 'arguments_delta') at.get(e.index)!.text += e.json;
+    else if (e.type === 'reasoning_origin') expect(e.origin).toEqual({ kind: 'unsigned' });
+    else if (e.type === 'finish') stop = e.stopReason;
+  }
+  return { blocks, stop };
+}
+
+function streamLines(c: Case, pieces: ReadonlyArray<string>): string[] {
+  const lines = [chunk({ role: 'assistant', content: '' })];
+  if (c.reasoningField) lines.push(chunk({ reasoning_content: c.reasoningField }));
+  for (const p of pieces) lines.push(chunk({ content: p }));
+  if (c.call) lines.push(chunk({ tool_calls: [{ index: 0, ...call }] }));
+  lines.push(finish(c.finish ?? (c.call ? 'tool_calls' : 'stop')), '[DONE]');
+  return lines;
+}
+
+/** Every way the content is cut: each point, each pair of points, one character a chunk, random pieces. */
+function* everyCut(text: string): Generator<string[]> {
+  for (let i = 0; i <= text.length; i++) {
+    yield splitAt(text, [i]);
+    for (let j = i + 1; j < text.length; j++) yield splitAt(text, [i, j]);
+  }
+  yield [...text];
+  const rnd = rng(text.length);
+  for (let r = 0; r < 100; r++) yield splitAt(text, randomOffsets(text.length, rnd, 20));
+}
+
+function wholeBlocks(res: HubResponse): Block[] {
+  return res.output.flatMap((o): Block[] => {
+    if (o.type === 'reasoning') return [{ kind: 'reasoning', text: o.text }];
+    if (o.type === 'function_call') return [{ kind: 'call', text: o.arguments }];
+    if (o.type === 'message') return o.content.map((p) => ({ kind: 'text' as const, text: 'text' in p ? p.text : '' }));
+    return [];
+  });
+}
+
+describe('chat decoders: reasoning in a leading <think> block of the content', () => {
+  it('whole answers: split exactly when the content leads with the tag and no reasoning field came', () => {
+    for (const c of CASES) {
+      const message: Record<string, unknown> = { role: 'assistant', content: c.content };
+      if (c.reasoningField) message.reasoning_content = c.reasoningField;
+      if (c.call) message.tool_calls = [call];
+      const res = chatCodec.decodeResponse({ id: 'chatcmpl-w', model: 'm', choices: [{ index: 0, message, finish_reason: c.finish ?? (c.call ? 'tool_calls' : 'stop') }] });
+      expect({ blocks: wholeBlocks(res), stop: res.stopReason }, c.name).toEqual({ blocks: c.blocks, stop: c.stop });
+    }
+  });
+
+  it('streams: the same reasoning and text however the content is cut into chunks', () => {
+    for (const c of CASES) {
+      for (const pieces of everyCut(c.content)) {
+        const got = summarise(decodeLines(streamLines(c, pieces)));
+        if (JSON.stringify(got) !== JSON.stringify({ blocks: c.blocks, stop: c.stop })) {
+          expect(got, `${c.name}, cut into ${JSON.stringify(pieces)}`).toEqual({ blocks: c.blocks, stop: c.stop });
+        }
+      }
+    }
+  });
+
+  it('streams the reasoning as it arrives, holding back only what may still be a tag', () => {
+    const d = chatCodec.createStreamDecoder();
+    const step = (content: string) => d.push({ data: chunk({ content }) }).filter((e) => e.type !== 'start');
+    expect(step('\n')).toEqual([]);
+    expect(step(' <th')).toEqual([]);
+    expect(step('ink>Plan')).toEqual([
+      { type: 'block_start', index: 0, block: { type: 'reasoning' } },
+      { type: 'reasoning_delta', index: 0, text: 'Plan' },
+    ]);
+    expect(step(' a<b </th')).toEqual([{ type: 'reasoning_delta', index: 0, text: ' a<b ' }]);
+    expect(step('ing')).toEqual([{ type: 'reasoning_delta', index: 0, text: '</thing' }]);
+    expect(step('</')).toEqual([]);
+    expect(step('think>\n')).toEqual([]);
+    expect(step('\nHi')).toEqual([
+      { type: 'reasoning_origin', index: 0, origin: { kind: 'unsigned' } },
+      { type: 'block_stop', index: 0 },
+      { type: 'block_start', index: 1, block: { type: 'text' } },
+      { type: 'text_delta', index: 1, text: 'Hi' },
+    ]);
+    expect(step('</think>')).toEqual([{ type: 'text_delta', index: 1, text: '</think>' }]);
+  });
+
+  it('content that turns out not to lead with the tag is released at once, whitespace and all', () => {
+    const d = chatCodec.createStreamDecoder();
+    const step = (content: string) => d.push({ data: chunk({ content }) }).filter((e) => e.type !== 'start');
+    expect(step('\n <thi')).toEqual([]);
+    expect(step('s')).toEqual([
+      { type: 'block_start', index: 0, block: { type: 'text' } },
+      { type: 'text_delta', index: 0, text: '\n <this' },
+    ]);
+  });
+
+  it('after the think block, text chunks take the literal-only shortcut again', () => {
+    const words = Array.from({ length: 50 }, (_, i) => `tok${i} `);
+    const lines = [chunk({ role: 'assistant', content: '' }), chunk({ content: '<think>' }), chunk({ content: 'plan' }), chunk({ content: '</think>\n\n' }), ...words.map((w) => chunk({ content: w })), finish('stop'), '[DONE]'];
+    const { events, wholeChunks } = decodeCountingParses(lines);
+    expect(wholeChunks).toBeLessThanOrEqual(5); // role chunk, two text chunks (the second proves the frame, with a probe), finish
+    expect(summarise(events).blocks).toEqual([{ kind: 'reasoning', text: 'plan' }, { kind: 'text', text: words.join('') }]);
+  });
+});
