@@ -1,10 +1,12 @@
 /**
  * History rules of model families that any custom or local Chat server may serve: what DeepSeek,
- * Kimi and Mistral refuse in a conversation another model (or a forgetful client) wrote. Keyed on the
- * model id, since the same model sits behind its maker's API, a gateway or vLLM alike.
+ * Kimi and Mistral refuse in a conversation another model (or a forgetful client) wrote, and where
+ * MiniMax reads its reasoning back. Keyed on the model id, since the same model sits behind its
+ * maker's API, a gateway or vLLM alike.
  */
 import { fillReasoningContent } from './deepseek-reasoning.js';
 import { fillKimiReasoningContent } from './kimi-reasoning.js';
+import { inlineMiniMaxReasoning } from './minimax-reasoning.js';
 import { fitToolCallIds } from './mistral-tool-ids.js';
 import { bridgeToolToUser } from './mistral-turn-order.js';
 
@@ -13,4 +15,5 @@ export function fitModelFamilyHistory(body: Record<string, unknown>, model: stri
   fillKimiReasoningContent(body, model);
   fitToolCallIds(body, model);
   bridgeToolToUser(body, model);
+  inlineMiniMaxReasoning(body, model);
 }
