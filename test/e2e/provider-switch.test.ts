@@ -368,3 +368,44 @@ describe('Mistral takes only tool call ids of nine letters and digits', () => {
     expect([r1.tool_call_id, r2.tool_call_id]).toEqual(ids);
   });
 });
+
+describe('reasoning a Chat server sends inline as <think>…</think> in the content', () => {
+  // llama.cpp with --reasoning-format none and the like: small chunks split the tags
+  const inline = (stream: boolean) => ({ reasoning: { text: THOUGHT }, reasoningInline: true, text: 'It is sunny.', ...(stream ? { stream: { chunk: 3 } } : {}) });
+  const thinking = { max_tokens: 8000, thinking: { type: 'enabled' as const, budget_tokens: 4000 } };
+  const effort = { reasoning: { effort: 'high' as const }, max_output_tokens: 8000 };
+
+  it.each([false, true])('Messages client (streamed: %s): a thinking block and clean text', async (stream) => {
+    world.mocks.local.next({ kind: 'turn', turn: inline(stream) });
+    const params = { ...thinking, model: MODELS.local, messages: [question] };
+    const msg = stream ? await ant.messages.stream(params).finalMessage() : await ant.messages.create(params);
+    expect(msg.content).toEqual([
+      { type: 'thinking', thinking: THOUGHT, signature: expect.stringMatching(/^svcp1\./) },
+      expect.objectContaining({ type: 'text', text: 'It is sunny.' }),
+    ]);
+  });
+
+  it.each([false, true])('Responses client (streamed: %s): a reasoning item and clean text', async (stream) => {
+    world.mocks.local.next({ kind: 'turn', turn: inline(stream) });
+    const params = { ...effort, model: MODELS.local, input: 'Weather in Paris?' };
+    const res = stream ? await openai.responses.stream(params).finalResponse() : await openai.responses.create(params);
+    const reasoning = res.output.find((o) => o.type === 'reasoning') as OpenAI.Responses.ResponseReasoningItem;
+    expect(reasoning.summary.map((s) => s.text).join('')).toBe(THOUGHT);
+    expect(res.output_text).toBe('It is sunny.');
+  });
+
+  it('MiniMax: a Messages client’s second turn reaches it with the reasoning back inline, not in a field', async () => {
+    const minimax = `${SLUGS.customA}/MiniMax-M2`;
+    world.mocks.customA.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris], stream: { chunk: 5 } } });
+    const first = await ant.messages.stream({ ...thinkingParams, model: minimax, messages: [question] }).finalMessage();
+    expect(first.content.map((b) => b.type)).toEqual(['thinking', 'tool_use']);
+    expect((first.content[0] as Anthropic.ThinkingBlock).thinking).toBe(THOUGHT);
+
+    await ant.messages.create({ ...thinkingParams, model: minimax, messages: [question, ...answered(first, 'sunny')] });
+    const assistant = world.mocks.customA.lastGeneration().body.messages[1] as Record<string, unknown>;
+    expect(assistant.content).toBe(`<think>${THOUGHT}</think>\n\n`);
+    expect(assistant).not.toHaveProperty('reasoning');
+    expect(assistant).not.toHaveProperty('reasoning_content');
+    expect(assistant.tool_calls).toEqual([expect.objectContaining({ function: expect.objectContaining({ name: 'get_weather' }) })]);
+  });
+});
