@@ -42,7 +42,8 @@ export function decodeResponse(raw: unknown): HubResponse {
   const reasoning = upstreamReasoningItem(message);
   if (reasoning) output.push(reasoning);
   else if (text) {
-    // no reasoning field: the content may lead with it as <think>…</think>
+    // no reasoning field: the content may lead with it as <think>…</think>. Looking flattens a
+    // content over 32 KB read as a rope (rope-decode.ts) once; only whole Chat answers pay it.
     const split = splitThinkTags(text);
     if (split.reasoning) output.push({ type: 'reasoning', text: split.reasoning, origin: { kind: 'unsigned' } });
     text = split.text;

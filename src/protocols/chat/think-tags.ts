@@ -4,7 +4,9 @@
  * Studio, DeepSeek-R1 hosts, MiniMax M2). Only the start of the content counts, after optional
  * whitespace: a tag later on is text. Fed piece by piece, it holds back only what may still turn out
  * to be a tag: before the decision the whitespace and a prefix of `<think>`, inside the block a
- * prefix of `</think>`. The text after `</think>` loses its leading whitespace.
+ * prefix of `</think>`. The text after `</think>` loses its leading whitespace. A block of whitespace
+ * alone (Qwen3 with thinking off sends `<think>\n\n</think>`) gives no reasoning: until its first
+ * other character, the block's whitespace is held too.
  */
 
 const OPEN = '<think>';
@@ -22,6 +24,8 @@ const NOTHING: ThinkSplit = { reasoning: '', text: '' };
 export class ThinkTagSplitter {
   private phase: Phase = 'lead';
   private held = '';
+  /** Some reasoning other than whitespace went out. */
+  private spoke = false;
 
   /** From here on content passes through as text unchanged: the caller may drop the splitter. */
   get settled(): boolean {
@@ -47,7 +51,7 @@ export class ThinkTagSplitter {
     const { phase, held } = this;
     this.phase = 'done';
     this.held = '';
-    if (phase === 'inside') return { reasoning: held, text: '' };
+    if (phase === 'inside') return { reasoning: this.said(held), text: '' };
     return { reasoning: '', text: phase === 'lead' ? held : '' };
   }
 
@@ -75,11 +79,21 @@ export class ThinkTagSplitter {
     if (end !== -1) {
       this.held = '';
       this.phase = 'gap';
-      return { reasoning: seen.slice(0, end), text: this.gap(seen.slice(end + CLOSE.length)).text };
+      return { reasoning: this.said(seen.slice(0, end)), text: this.gap(seen.slice(end + CLOSE.length)).text };
     }
     const cut = seen.length - closePrefixLength(seen);
-    this.held = seen.slice(cut);
-    return { reasoning: seen.slice(0, cut), text: '' };
+    const reasoning = this.said(seen.slice(0, cut));
+    this.held = reasoning === '' ? seen : seen.slice(cut);
+    return { reasoning, text: '' };
+  }
+
+  /** Reasoning to release: nothing while the block has been whitespace alone. */
+  private said(reasoning: string): string {
+    if (!this.spoke) {
+      if (reasoning.trim() === '') return '';
+      this.spoke = true;
+    }
+    return reasoning;
   }
 
   private gap(piece: string): ThinkSplit {

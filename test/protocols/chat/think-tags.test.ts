@@ -55,6 +55,18 @@ const CASES: Case[] = [
     blocks: [{ kind: 'text', text: 'Hi' }],
     stop: 'end_turn',
   },
+  {
+    name: 'a think block of whitespace alone (Qwen3, thinking off): text only',
+    content: '<think>\n\n</think>\n\nHi',
+    blocks: [{ kind: 'text', text: 'Hi' }],
+    stop: 'end_turn',
+  },
+  {
+    name: 'whitespace before the first thought is kept once the block says something',
+    content: '<think>\n\nStep one.\n</think>Done',
+    blocks: [{ kind: 'reasoning', text: '\n\nStep one.\n' }, { kind: 'text', text: 'Done' }],
+    stop: 'end_turn',
+  },
   unchanged('content not leading with the tag: unchanged, whitespace kept', '\n  <thinking>not ours</thinking>'),
   unchanged('the tag later in the text: unchanged', 'Use <think>tags</think> like this.'),
   unchanged('a prefix of the tag, then the end: unchanged', '  <thi'),
