@@ -13,6 +13,7 @@ import { geminiCountBody } from './gemini-count.js';
 import { estimateInputTokens } from './local-token-estimate.js';
 import type { ResolvedProvider } from './types.js';
 import { readUpstreamBody, toUpstreamError, upstreamRequest, UpstreamError } from './upstream-client.js';
+import { isObject } from '../util/is-object.js';
 
 export interface CountTokensInput {
   hub: HubRequest;
@@ -75,10 +76,6 @@ function messagesCountBody(target: ResolvedProvider, model: string, req: CountTo
   target.adapter.finalizeBody(body, { model, effort: req.hub.reasoning?.effort, from: req.from, passthrough, stream: false });
   for (const key of NOT_FOR_COUNTING) delete body[key];
   return body;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 interface Answer {

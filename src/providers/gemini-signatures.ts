@@ -10,14 +10,11 @@
  * Earlier turns are not validated, and Gemini 2.x does not validate at all: they go as sent.
  */
 import { mayContain, walkBack } from '../protocols/lazy-json.js';
+import { isObject } from '../util/is-object.js';
 
 export const SKIP_SIGNATURE_CHECK = 'skip_thought_signature_validator';
 
 type Obj = Record<string, unknown>;
-
-function isObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Gemini 3 and later, and ids without a version (`gemini-flash-latest` and other aliases). */
 export function validatesThoughtSignatures(model: string): boolean {

@@ -13,6 +13,7 @@ import { sanitizeGeminiSchema } from './gemini-schema.js';
 import { signCurrentTurn } from './gemini-signatures.js';
 import { bearerHeaders } from './headers.js';
 import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
+import { isObject } from '../util/is-object.js';
 
 const GEMINI_REFUSED = ['reasoning', 'thinking', 'output_config', 'cache_control', 'top_k'];
 
@@ -23,10 +24,6 @@ export function stripModelsPrefix(id: string): string {
 /** Pro models cannot turn thinking off (2.5 Pro, 3.x Pro): `low` is the closest they take. */
 function cannotDisableThinking(model: string): boolean {
   return /(^|[-/])pro($|[-.])/.test(model);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function sanitizeTools(body: Record<string, unknown>): void {

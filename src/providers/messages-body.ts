@@ -5,12 +5,9 @@
 import type { Effort } from '../protocols/hub.js';
 import type { ClaudeTraits } from './anthropic-models.js';
 import { snapEffort, THINKING_BUDGETS } from './effort.js';
+import { isObject } from '../util/is-object.js';
 
 type Body = Record<string, unknown>;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function outputConfig(body: Body): Record<string, unknown> | undefined {
   return isObject(body.output_config) ? body.output_config : undefined;

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mayContain } from '../protocols/lazy-json.js';
+import { isObject } from '../util/is-object.js';
 
 type Obj = Record<string, unknown>;
 
@@ -29,18 +30,14 @@ export function mistralToolCallId(id: string): string {
   return out;
 }
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 export function fitToolCallIds(body: Obj, model: string): void {
   if (!isMistralModel(model) || !mayContain(body, 'messages', 'tool_calls') || !Array.isArray(body.messages)) return;
   for (const m of body.messages as unknown[]) {
-    if (!isObj(m)) continue;
+    if (!isObject(m)) continue;
     if (m.role === 'tool' && typeof m.tool_call_id === 'string') m.tool_call_id = mistralToolCallId(m.tool_call_id);
     if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
     for (const call of m.tool_calls as unknown[]) {
-      if (isObj(call) && typeof call.id === 'string') call.id = mistralToolCallId(call.id);
+      if (isObject(call) && typeof call.id === 'string') call.id = mistralToolCallId(call.id);
     }
   }
 }

@@ -10,6 +10,7 @@ import { bearerHeaders } from './headers.js';
 import { openaiEffortLevels, openaiSampling } from './openai-models.js';
 import { fitFunctionSchema } from './openai-tool-schema.js';
 import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
+import { isObject } from '../util/is-object.js';
 
 function removeEffort(body: Record<string, unknown>): void {
   const r = body.reasoning;
@@ -32,10 +33,6 @@ function dropReasoningSettings(body: Record<string, unknown>): void {
     if (include.length > 0) body.include = include;
     else delete body.include;
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

@@ -9,6 +9,7 @@
 import { EFFORTS, type Dialect, type Effort } from '../protocols/hub.js';
 import { badRequest } from '../protocols/errors.js';
 import { effortFromBudget } from '../providers/effort.js';
+import { isObject } from '../util/is-object.js';
 
 export { lowerEffort } from '../providers/effort.js';
 
@@ -81,6 +82,3 @@ function thinkingLabel(thinking: unknown): string | undefined {
   return typeof thinking.budget_tokens === 'number' ? `thinking:${thinking.type}/${thinking.budget_tokens}` : `thinking:${thinking.type}`;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

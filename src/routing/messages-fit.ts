@@ -8,6 +8,7 @@
  */
 import type { ChatFit, Fitted } from './chat-fit.js';
 import type { UpstreamFits } from './upstream-fits.js';
+import { isObject } from '../util/is-object.js';
 
 type Obj = Record<string, unknown>;
 
@@ -31,11 +32,8 @@ export function capMessagesOutput(body: Obj, cap: number): void {
   if (typeof body.max_tokens !== 'number' || body.max_tokens <= cap) return;
   body.max_tokens = cap;
   const thinking = body.thinking;
-  if (!isObj(thinking) || thinking.type !== 'enabled' || typeof thinking.budget_tokens !== 'number' || thinking.budget_tokens < cap) return;
+  if (!isObject(thinking) || thinking.type !== 'enabled' || typeof thinking.budget_tokens !== 'number' || thinking.budget_tokens < cap) return;
   if (cap - 1 >= MIN_THINKING_BUDGET) body.thinking = { ...thinking, budget_tokens: cap - 1 };
   else delete body.thinking;
 }
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

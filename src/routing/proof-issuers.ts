@@ -20,6 +20,7 @@ import type { Item, OutputItem, ReasoningOrigin } from '../protocols/hub.js';
 import { rewriteAssistantBlocks } from '../protocols/messages/index.js';
 import { mayContain } from '../protocols/lazy-json.js';
 import type { ProviderAdapter } from '../providers/types.js';
+import { isObject } from '../util/is-object.js';
 
 function keyOf(signature: string): string {
   return createHash('sha256').update(signature).digest('base64');
@@ -82,10 +83,6 @@ export class ProofIssuers {
 
 type Obj = Record<string, unknown>;
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Whether a provider's thinking signatures are remembered: a Messages-speaking one that is not Anthropic. */
 export function remembersSignatures(adapter: Pick<ProviderAdapter, 'kind' | 'dialect'>): boolean {
   return adapter.dialect === 'messages' && adapter.kind !== 'anthropic';
@@ -95,7 +92,7 @@ export function remembersSignatures(adapter: Pick<ProviderAdapter, 'kind' | 'dia
 export function recordMessagesAnswer(issuers: ProofIssuers, slug: string, answer: Obj): void {
   if (!Array.isArray(answer.content)) return;
   for (const block of answer.content) {
-    if (isObj(block) && block.type === 'thinking' && typeof block.signature === 'string') issuers.record(block.signature, slug);
+    if (isObject(block) && block.type === 'thinking' && typeof block.signature === 'string') issuers.record(block.signature, slug);
   }
 }
 
@@ -127,10 +124,10 @@ export function dropForeignThinking(body: Obj, issuers: ProofIssuers, slug: stri
  */
 export function dropForeignChatReasoning(body: Obj, issuers: ProofIssuers, slug: string): boolean {
   if (issuers.size === 0 || !mayContain(body, 'messages', 'signature') || !Array.isArray(body.messages)) return false;
-  const foreign = (entry: unknown): boolean => isObj(entry) && typeof entry.signature === 'string' && issuers.foreignTo(entry.signature, slug);
+  const foreign = (entry: unknown): boolean => isObject(entry) && typeof entry.signature === 'string' && issuers.foreignTo(entry.signature, slug);
   let changed = false;
   for (const m of body.messages) {
-    if (!isObj(m) || m.role !== 'assistant') continue;
+    if (!isObject(m) || m.role !== 'assistant') continue;
     for (const field of ['reasoning_details', 'thinking_blocks'] as const) {
       const list = m[field];
       if (!Array.isArray(list) || !list.some(foreign)) continue;

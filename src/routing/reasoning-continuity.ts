@@ -8,12 +8,9 @@ import type { FunctionCallItem, HubEvent, Item, OutputItem, ReasoningItem, Reaso
 import { lastElement, mayContain } from '../protocols/lazy-json.js';
 import { recordOrigin, type ProofIssuers } from './proof-issuers.js';
 import type { CachedTurn, ReasoningCache } from './reasoning-cache.js';
+import { isObject } from '../util/is-object.js';
 
 type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function remember(cache: ReasoningCache, slug: string, reasoning: ReasoningItem[], calls: Array<{ callId: string; thoughtSignature?: string }>): void {
   for (const call of calls) {
@@ -152,11 +149,11 @@ export function attachToHub(cache: ReasoningCache, items: Item[], slug: string, 
 export function rememberChatAnswer(cache: ReasoningCache, slug: string, body: Obj): void {
   const choices = body.choices;
   if (!Array.isArray(choices)) return;
-  const message = isObj(choices[0]) ? choices[0].message : undefined;
-  if (!isObj(message) || !Array.isArray(message.tool_calls)) return;
+  const message = isObject(choices[0]) ? choices[0].message : undefined;
+  if (!isObject(message) || !Array.isArray(message.tool_calls)) return;
   const details = Array.isArray(message.reasoning_details) && message.reasoning_details.length > 0 ? message.reasoning_details : undefined;
   for (const tc of message.tool_calls) {
-    if (!isObj(tc) || typeof tc.id !== 'string') continue;
+    if (!isObject(tc) || typeof tc.id !== 'string') continue;
     const sig = chatThoughtSignature(tc);
     if (!details && !sig) continue;
     const turn: CachedTurn = { slug };
@@ -171,16 +168,16 @@ export function attachToChatBody(cache: ReasoningCache, body: Obj, slug: string)
   // only assistant turns with tool calls get anything: a conversation without them stays unparsed
   if (cache.size === 0 || !mayContain(body, 'messages', 'tool_calls') || !Array.isArray(body.messages)) return;
   for (const m of body.messages) {
-    if (!isObj(m) || m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
+    if (!isObject(m) || m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
     let first: CachedTurn | undefined;
     for (const tc of m.tool_calls) {
-      if (!isObj(tc) || typeof tc.id !== 'string') continue;
+      if (!isObject(tc) || typeof tc.id !== 'string') continue;
       const turn = cache.get(tc.id);
       if (!turn || turn.slug !== slug) continue;
       first ??= turn;
       if (turn.thoughtSignature && !chatThoughtSignature(tc)) {
-        const extra = isObj(tc.extra_content) ? tc.extra_content : {};
-        const google = isObj(extra.google) ? extra.google : {};
+        const extra = isObject(tc.extra_content) ? tc.extra_content : {};
+        const google = isObject(extra.google) ? extra.google : {};
         tc.extra_content = { ...extra, google: { ...google, thought_signature: turn.thoughtSignature } };
       }
     }
@@ -192,8 +189,8 @@ export function attachToChatBody(cache: ReasoningCache, body: Obj, slug: string)
 
 function chatThoughtSignature(tc: Obj): string | undefined {
   const extra = tc.extra_content;
-  const google = isObj(extra) ? extra.google : undefined;
-  const sig = isObj(google) ? google.thought_signature : undefined;
+  const google = isObject(extra) ? extra.google : undefined;
+  const sig = isObject(google) ? google.thought_signature : undefined;
   return typeof sig === 'string' && sig !== '' ? sig : undefined;
 }
 
@@ -206,19 +203,19 @@ function chatThoughtSignature(tc: Obj): string | undefined {
  */
 export function dropUnprovenThinking(body: Obj): boolean {
   const thinking = body.thinking;
-  if (!isObj(thinking) || (thinking.type !== 'enabled' && thinking.type !== 'adaptive')) return false;
-  const last = lastElement(body, 'messages', 'assistant', (m) => isObj(m) && m.role === 'assistant');
-  if (!isObj(last) || !Array.isArray(last.content)) return false;
+  if (!isObject(thinking) || (thinking.type !== 'enabled' && thinking.type !== 'adaptive')) return false;
+  const last = lastElement(body, 'messages', 'assistant', (m) => isObject(m) && m.role === 'assistant');
+  if (!isObject(last) || !Array.isArray(last.content)) return false;
   const blocks = last.content as unknown[];
-  if (!blocks.some((b) => isObj(b) && b.type === 'tool_use')) return false;
+  if (!blocks.some((b) => isObject(b) && b.type === 'tool_use')) return false;
   const first = blocks[0];
-  if (isObj(first) && (first.type === 'thinking' || first.type === 'redacted_thinking')) return false;
+  if (isObject(first) && (first.type === 'thinking' || first.type === 'redacted_thinking')) return false;
 
   delete body.thinking;
   const messages = body.messages as unknown[];
   for (const m of messages) {
-    if (!isObj(m) || m.role !== 'assistant' || !Array.isArray(m.content)) continue;
-    const kept = (m.content as unknown[]).filter((b) => !(isObj(b) && (b.type === 'thinking' || b.type === 'redacted_thinking')));
+    if (!isObject(m) || m.role !== 'assistant' || !Array.isArray(m.content)) continue;
+    const kept = (m.content as unknown[]).filter((b) => !(isObject(b) && (b.type === 'thinking' || b.type === 'redacted_thinking')));
     if (kept.length > 0) m.content = kept;
   }
   return true;
@@ -231,5 +228,5 @@ export function dropUnprovenThinking(body: Obj): boolean {
  * adaptive thinking Claude may skip it, and such a turn goes back as it came.
  */
 export function dropUnprovenManualThinking(body: Obj): boolean {
-  return isObj(body.thinking) && body.thinking.type === 'enabled' && dropUnprovenThinking(body);
+  return isObject(body.thinking) && body.thinking.type === 'enabled' && dropUnprovenThinking(body);
 }

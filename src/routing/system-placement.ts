@@ -9,6 +9,7 @@
  * system text where the template takes it (chat-fit.ts), and the model is remembered.
  */
 import { mayContain } from '../protocols/lazy-json.js';
+import { isObject } from '../util/is-object.js';
 
 type Obj = Record<string, unknown>;
 type Part = { type: 'text'; text: string } | Obj;
@@ -20,10 +21,6 @@ export function systemPlacementFrom(message: string): SystemPlacement | undefine
   if (/system message must be at the beginning/i.test(message)) return 'first';
   if (/system role (?:is )?not supported/i.test(message)) return 'none';
   return undefined;
-}
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function asParts(content: unknown): Part[] {
@@ -41,7 +38,7 @@ function joinContents(contents: unknown[]): unknown {
 export function placeSystemMessages(body: Obj, placement: SystemPlacement): boolean {
   if (!mayContain(body, 'messages', 'system') || !Array.isArray(body.messages)) return false;
   const messages = body.messages as unknown[];
-  const isSystem = (m: unknown): m is Obj => isObj(m) && m.role === 'system';
+  const isSystem = (m: unknown): m is Obj => isObject(m) && m.role === 'system';
   let lead = 0;
   while (lead < messages.length && isSystem(messages[lead])) lead++;
   const later = messages.slice(lead).some(isSystem);
@@ -55,7 +52,7 @@ export function placeSystemMessages(body: Obj, placement: SystemPlacement): bool
   if (lead === 0 && !later) return false;
   const systemText = joinContents(messages.filter(isSystem).map((m) => m.content));
   const others = messages.filter((m) => !isSystem(m));
-  const firstUser = others.findIndex((m) => isObj(m) && m.role === 'user');
+  const firstUser = others.findIndex((m) => isObject(m) && m.role === 'user');
   if (firstUser === -1) {
     body.messages = [{ role: 'user', content: systemText }, ...others];
     return true;
