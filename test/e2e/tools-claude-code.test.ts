@@ -147,6 +147,21 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     for (const g of gens) expectNoServiceKey(g, s.key.value);
   });
 
+  it('to a local server that writes its reasoning inline as <think>…</think>: Claude Code gets a clean answer', async () => {
+    const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'lm/llama3.1:8b', '--key', t.world.daemon.key]);
+    const mock = t.world.mock('local');
+    mock.always(
+      (r) => mock.plugin.isGeneration(r),
+      (): Reply => ({ kind: 'turn', turn: { reasoning: { text: 'The user greets me; greet back.' }, reasoningInline: true, text: 'Hello from the local model.', stream: { chunk: 4 } } }),
+    );
+
+    const { parsed } = await runClaude(s, 'Say hello.', ['--tools', '']);
+
+    expect(parsed).toMatchObject({ subtype: 'success', is_error: false });
+    // the mock sent `<think>…</think>\n\n` ahead of it, in 4-character pieces
+    expect(parsed.result).toBe('Hello from the local model.');
+  });
+
   it('with `svc-proxy run claude` (daemon already running, key saved by `env`): the same tool turn', async () => {
     if ('missing' in claude) return;
     scriptToolTurn('openai', { name: 'Bash', arguments: { command: "printf 'run-%s-%s\\n' marker 9", description: 'Print the marker' } }, responsesToolOutput);
