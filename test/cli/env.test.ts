@@ -230,7 +230,8 @@ describe('svc-proxy env: profiles', () => {
     expect(inline.model).toBe('svc-proxy/openrouter/qwen/qwen3-coder');
     expect(inline.provider['svc-proxy']).toMatchObject({
       npm: '@ai-sdk/openai-compatible',
-      options: { baseURL: 'http://127.0.0.1:4545/protocol-a/v1', apiKey: '{env:SVC_PROXY_KEY}' },
+      // outlasts the daemon's own longest wait for a first byte (10 s + 600 s + 300 s, plus a minute)
+      options: { baseURL: 'http://127.0.0.1:4545/protocol-a/v1', apiKey: '{env:SVC_PROXY_KEY}', headerTimeout: 970_000 },
       models: { 'openrouter/qwen/qwen3-coder': { name: 'openrouter/qwen/qwen3-coder' } },
     });
     expect(s.env.SVC_PROXY_KEY).toBe(s.key.value);
@@ -266,6 +267,8 @@ describe('svc-proxy env: groups, address, shells', () => {
     expect(s.env.ANTHROPIC_MODEL).toBe('claude-sonnet-4-5');
     // Claude Code outlasts the daemon's raised limits (10 s + 1,800 s + 900 s, plus a minute).
     expect(s.env.API_TIMEOUT_MS).toBe('2770000');
+    const oc = JSON.parse((await envJson(['opencode', '--group', 'team', '--model', 'claude-sonnet-4-5'])).env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { options: { headerTimeout: number } }> };
+    expect(oc.provider['svc-proxy']!.options.headerTimeout).toBe(2_770_000);
     expect((await envJson(['codex', '--group', 'team'])).file!.content).toContain('base_url = "http://127.0.0.1:4999/g/team/protocol-a/v1"');
     const notInGroup = await cli(['env', 'claude-code', '--group', 'team', '--model', 'gpt-5']);
     expect(notInGroup.code).toBe(1);

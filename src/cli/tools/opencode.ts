@@ -8,14 +8,19 @@ import { emptySetup, type ToolProfile } from './types.js';
 
 export const OPENCODE_PROVIDER_ID = 'svc-proxy';
 
-function config(baseUrl: string, model: string): Record<string, unknown> {
+/**
+ * opencode gives up on a request without response headers after 300 s (`headerTimeout`), and the
+ * daemon sends its headers with the model's first event, so a long prompt to a slow local model
+ * failed there. The daemon bounds that wait itself; opencode's limit only needs to outlast it.
+ */
+function config(baseUrl: string, model: string, upstreamWaitMs: number): Record<string, unknown> {
   return {
     $schema: 'https://opencode.ai/config.json',
     provider: {
       [OPENCODE_PROVIDER_ID]: {
         npm: '@ai-sdk/openai-compatible',
         name: 'svc-proxy',
-        options: { baseURL: baseUrl, apiKey: '{env:SVC_PROXY_KEY}' },
+        options: { baseURL: baseUrl, apiKey: '{env:SVC_PROXY_KEY}', headerTimeout: upstreamWaitMs + 60_000 },
         models: { [model]: { name: model } },
       },
     },
@@ -32,9 +37,9 @@ export const opencode: ToolProfile = {
   command: 'opencode',
   install: 'npm install -g opencode-ai',
   needsModel: true,
-  setup({ baseUrl, key, model }) {
+  setup({ baseUrl, key, model, upstreamWaitMs }) {
     const s = emptySetup();
-    const json = config(baseUrl, model!);
+    const json = config(baseUrl, model!, upstreamWaitMs);
     s.env.push(['SVC_PROXY_KEY', key], ['OPENCODE_CONFIG_CONTENT', JSON.stringify(json)]);
     s.file = {
       path: '~/.config/opencode/opencode.json',
