@@ -32,3 +32,12 @@ export function timeouts(config: Config): { connectTimeoutMs: number; headersTim
   const s = config.settings;
   return { connectTimeoutMs: s.connectTimeoutMs, headersTimeoutMs: s.headersTimeoutMs, idleTimeoutMs: s.idleTimeoutMs };
 }
+
+/**
+ * A stream's body timeout: its first event may take as long as headers may, since some servers
+ * send their headers at once and their first token after the prefill (stream-relay.ts).
+ */
+export function streamBodyTimeout(config: Config): number {
+  const s = config.settings;
+  return Math.max(s.idleTimeoutMs, s.headersTimeoutMs);
+}

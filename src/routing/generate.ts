@@ -12,7 +12,7 @@ import { verbatimStringsOf } from '../protocols/lazy-json.js';
 import { parseKeepingStrings, stringifyKeepingStrings, VERBATIM_MIN_BYTES, VerbatimStrings } from '../protocols/verbatim-strings.js';
 import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
-import { timeouts, type Exchange } from './exchange.js';
+import { streamBodyTimeout, timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { fitChatBody, learnFromRefusal, learnOutputFit, type ChatFit, type Fitted } from './chat-fit.js';
 import { fitMessagesBody } from './messages-fit.js';
@@ -36,7 +36,7 @@ import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
 import { sendError, sendJson } from './respond.js';
 import type { UpstreamResponse } from './services.js';
-import { bodyErrorCode, ConvertedRelay, PassthroughRelay, type StreamOutcome } from './stream-relay.js';
+import { bodyErrorCode, ConvertedRelay, PassthroughRelay, type RelayOptions, type StreamOutcome } from './stream-relay.js';
 import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureScan } from './stream-tap.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
@@ -333,6 +333,8 @@ class GenerateRequest {
     const started = performance.now();
     const note = (status: number, errorCode?: string): void => this.note(target, started, status, errorCode);
 
+    const limits = timeouts(config);
+    if (this.stream) limits.idleTimeoutMs = streamBodyTimeout(config);
     let up: UpstreamResponse;
     try {
       up = await services.upstreamRequest({
@@ -341,7 +343,7 @@ class GenerateRequest {
         headers: p.adapter.headers(p.credential, req.headers, this.dialect),
         body: built.bytes,
         signal: abort.upstreamSignal,
-        ...timeouts(config),
+        ...limits,
       });
     } catch (err) {
       if (abort.aborted) throw new ClientGone();
@@ -383,7 +385,10 @@ class GenerateRequest {
 
   private relay(p: ResolvedProvider, built: Built, up: UpstreamResponse): Promise<StreamOutcome> {
     const { x, dialect } = this;
-    const options = { res: x.res, body: up.body, record: x.record, abort: x.abort, slug: p.slug, credential: p.credential, clientDialect: dialect };
+    const idle = x.config.settings.idleTimeoutMs;
+    const options: RelayOptions = { res: x.res, body: up.body, record: x.record, abort: x.abort, slug: p.slug, credential: p.credential, clientDialect: dialect };
+    // later chunks keep the shorter limit, watched by the relay
+    if (idle < streamBodyTimeout(x.config)) options.idleTimeoutMs = idle;
     if (built.passthrough) {
       const { cache, issuers } = x;
       const slug = p.slug;

@@ -8,7 +8,11 @@
  *
  * Chunks are written as they arrive. When the client reads slowly (`write()` returns false) the
  * upstream body is paused until 'drain', so memory stays flat; undici's body timeout does not
- * run while paused, and otherwise bounds the silence between chunks (no timers here).
+ * run while paused. That timeout bounds the wait for the first chunk: a server that sends its
+ * headers at once and its first token after a long prefill (vLLM, mlx_lm) gets headersTimeoutMs
+ * for it, as one that sends both late does. The silence between later chunks, when the settings
+ * make it shorter, is bounded by a coarse watch started at the first chunk (idle-watch.ts), which
+ * costs a counter per chunk and a timer per stream.
  */
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -18,6 +22,7 @@ import { SseParser, type SseEvent } from '../protocols/sse.js';
 import type { LogUsage } from '../log/entry.js';
 import type { StreamReasoningCollector } from './reasoning-continuity.js';
 import { redactSecret, StreamRedactor, streamSecret } from './redact.js';
+import { IdleWatch } from './idle-watch.js';
 import { LiveSet } from './live-set.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
@@ -43,6 +48,11 @@ export interface RelayOptions {
   credential: string | undefined;
   /** The client's dialect (final error events). */
   clientDialect: Dialect;
+  /**
+   * The longest silence between chunks once the first has come, when it is shorter than the
+   * upstream body timeout (which bounded the wait for the first); absent when that timeout is it.
+   */
+  idleTimeoutMs?: number;
 }
 
 /** Our code for an error while reading an upstream body (streamed or whole). */
@@ -51,10 +61,9 @@ export function bodyErrorCode(err: unknown): string {
   return code === 'UND_ERR_BODY_TIMEOUT' || code === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_reset';
 }
 
-function bodyErrorMessage(code: string): string {
-  return code === 'upstream_timeout'
-    ? 'the upstream went silent mid-stream (settings.idleTimeoutMs)'
-    : 'the upstream connection broke before the stream was complete';
+function bodyErrorMessage(code: string, firstChunkSeen: boolean): string {
+  if (code !== 'upstream_timeout') return 'the upstream connection broke before the stream was complete';
+  return firstChunkSeen ? 'the upstream went silent mid-stream (settings.idleTimeoutMs)' : 'the upstream sent headers but no event in time (settings.headersTimeoutMs)';
 }
 
 /**
@@ -107,6 +116,9 @@ abstract class Relay {
   private liveTicket = -1;
   /** Written in this tick, not yet handed to the response (see write()). */
   private pending: (string | Buffer)[] = [];
+  /** Upstream chunks so far: the idle watch compares it between its looks. */
+  protected chunks = 0;
+  private watch: IdleWatch | undefined;
   private resolve!: (outcome: StreamOutcome) => void;
 
   constructor(o: RelayOptions) {
@@ -153,6 +165,7 @@ abstract class Relay {
       committedStreams.remove(this.liveTicket, this);
       this.liveTicket = -1;
     }
+    this.watch?.stop();
     const { body, res } = this.o;
     body.removeListener('data', this.onData);
     res.removeListener('drain', this.onDrain);
@@ -180,6 +193,18 @@ abstract class Relay {
       failure: { status: 502, code: 'upstream_stream_incomplete', message: `${this.o.slug}: the upstream ended the stream without any event`, upstreamStatus: 502 },
     });
   }
+
+  /** Count an upstream chunk; the first starts the idle watch (when the settings ask for one). */
+  protected counted(): void {
+    if (this.chunks++ === 0 && this.o.idleTimeoutMs !== undefined) {
+      this.watch = new IdleWatch(this.o.idleTimeoutMs, () => this.chunks, () => this.o.body.isPaused(), this.onSilent);
+    }
+  }
+
+  private readonly onSilent = (): void => {
+    if (this.settled) return;
+    this.o.body.destroy(Object.assign(new Error('upstream idle timeout'), { code: 'upstream_timeout' }));
+  };
 
   protected commit(): void {
     if (this.committed) return;
@@ -237,7 +262,7 @@ abstract class Relay {
       return;
     }
     const code = bodyErrorCode(err);
-    const failure = transportFailure(this.o.slug, code, bodyErrorMessage(code), this.o.credential);
+    const failure = transportFailure(this.o.slug, code, bodyErrorMessage(code, this.chunks > 0), this.o.credential);
     if (!this.committed) {
       this.settle({ kind: 'precommit', failure });
       return;
@@ -260,6 +285,7 @@ export class PassthroughRelay extends Relay {
   }
 
   protected onData = (chunk: Buffer): void => {
+    this.counted();
     this.tap.push(chunk);
     if (!this.committed) {
       const opening = this.tap.opening;
@@ -349,6 +375,7 @@ export class ConvertedRelay extends Relay {
    * in that same tick as before).
    */
   protected onData = (chunk: Buffer): void => {
+    this.counted();
     this.inbox.push(chunk);
     if (this.inbox.length === 1) process.nextTick(catchUpRelay, this);
   };

@@ -161,9 +161,9 @@ describe('svc-proxy env: profiles', () => {
       ANTHROPIC_BASE_URL: 'http://127.0.0.1:4545/protocol-b',
       ANTHROPIC_AUTH_TOKEN: s.key.value,
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      // Default upstream limits: connect 10 s + headers 600 s + idle 300 s, plus a minute.
+      // Default upstream limits: connect 10 s + headers 600 s + a stream's first event 600 s, plus a minute.
       API_FORCE_IDLE_TIMEOUT: '0',
-      API_TIMEOUT_MS: '970000',
+      API_TIMEOUT_MS: '1270000',
       ANTHROPIC_MODEL: 'openai/gpt-5.4',
       ANTHROPIC_DEFAULT_OPUS_MODEL: 'openai/gpt-5.4',
       ANTHROPIC_DEFAULT_SONNET_MODEL: 'openai/gpt-5.4',
@@ -230,8 +230,8 @@ describe('svc-proxy env: profiles', () => {
     expect(inline.model).toBe('svc-proxy/openrouter/qwen/qwen3-coder');
     expect(inline.provider['svc-proxy']).toMatchObject({
       npm: '@ai-sdk/openai-compatible',
-      // outlasts the daemon's own longest wait for a first byte (10 s + 600 s + 300 s, plus a minute)
-      options: { baseURL: 'http://127.0.0.1:4545/protocol-a/v1', apiKey: '{env:SVC_PROXY_KEY}', headerTimeout: 970_000 },
+      // outlasts the daemon's own longest wait for a first byte (10 s + 600 s + 600 s, plus a minute)
+      options: { baseURL: 'http://127.0.0.1:4545/protocol-a/v1', apiKey: '{env:SVC_PROXY_KEY}', headerTimeout: 1_270_000 },
       models: { 'openrouter/qwen/qwen3-coder': { name: 'openrouter/qwen/qwen3-coder' } },
     });
     expect(s.env.SVC_PROXY_KEY).toBe(s.key.value);
@@ -265,10 +265,10 @@ describe('svc-proxy env: groups, address, shells', () => {
     const s = await envJson(['claude-code', '--group', 'team', '--model', 'claude-sonnet-4-5']);
     expect(s.env.ANTHROPIC_BASE_URL).toBe('http://127.0.0.1:4999/g/team/protocol-b');
     expect(s.env.ANTHROPIC_MODEL).toBe('claude-sonnet-4-5');
-    // Claude Code outlasts the daemon's raised limits (10 s + 1,800 s + 900 s, plus a minute).
-    expect(s.env.API_TIMEOUT_MS).toBe('2770000');
+    // Claude Code outlasts the daemon's raised limits (10 s + 1,800 s + 1,800 s, plus a minute).
+    expect(s.env.API_TIMEOUT_MS).toBe('3670000');
     const oc = JSON.parse((await envJson(['opencode', '--group', 'team', '--model', 'claude-sonnet-4-5'])).env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { options: { headerTimeout: number } }> };
-    expect(oc.provider['svc-proxy']!.options.headerTimeout).toBe(2_770_000);
+    expect(oc.provider['svc-proxy']!.options.headerTimeout).toBe(3_670_000);
     expect((await envJson(['codex', '--group', 'team'])).file!.content).toContain('base_url = "http://127.0.0.1:4999/g/team/protocol-a/v1"');
     const notInGroup = await cli(['env', 'claude-code', '--group', 'team', '--model', 'gpt-5']);
     expect(notInGroup.code).toBe(1);

@@ -193,9 +193,24 @@ describe('failures after the first byte', () => {
     h.mocks.ca.next({ kind: 'turn', turn: { text: 'stalls after a bit', stream: { stallAfter: 3 } } });
     const started = Date.now();
     const r = await streamRaw(`${h.a}/chat/completions`, chatStream('ca/qwen3-coder'));
+    // idleTimeoutMs 400: the relay's watch ends it after 400–500 ms of silence
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     expect(Date.now() - started).toBeLessThan(3000);
     const last = r.text.trim().split('\n\n').pop()!;
     expect(JSON.parse(last.slice(6)).error.code).toBe('upstream_timeout');
+  });
+
+  it('headers at once, first event after idleTimeoutMs (a long prefill, as vLLM and mlx_lm send it): waited for, passthrough and converted', async () => {
+    h.mocks.ca.always('/v1/chat/completions', { kind: 'turn', turn: { text: 'after the prefill', stream: { firstDelayMs: 1000 } } });
+    const pass = await streamRaw(`${h.a}/chat/completions`, chatStream('ca/qwen3-coder'));
+    expect(pass.status).toBe(200);
+    expect(pass.text).not.toContain('upstream_timeout');
+    expect(pass.text.trim().endsWith('data: [DONE]')).toBe(true);
+
+    const conv = await streamRaw(`${h.b}/v1/messages`, { model: 'ca/qwen3-coder', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'x' }] });
+    expect(conv.status).toBe(200);
+    expect(conv.text).not.toContain('upstream_timeout');
+    expect(conv.text).toContain('event: message_stop');
   });
 
   it('an opening error event before any byte is an HTTP error (fallback-able), not a 200', async () => {

@@ -78,7 +78,8 @@ export async function prepare(ctx: CliContext, tool: ToolProfile, opts: PrepareO
   const urls = baseUrls(host, port, group);
   const key = await resolveKey(ctx, tool, opts);
   const { connectTimeoutMs, headersTimeoutMs, idleTimeoutMs } = config.settings;
-  const upstreamWaitMs = connectTimeoutMs + headersTimeoutMs + idleTimeoutMs;
+  // to the headers, then to a stream's first event (the longer of the two body limits)
+  const upstreamWaitMs = connectTimeoutMs + headersTimeoutMs + Math.max(headersTimeoutMs, idleTimeoutMs);
   const input: ToolInput = { baseUrl: tool.base === 'a' ? urls.a : urls.b, key: key.key, model, group, upstreamWaitMs };
   return { tool, input, setup: tool.setup(input), key };
 }

@@ -18,7 +18,8 @@ export interface ToolInput {
   group?: string;
   /**
    * The longest the daemon waits for an upstream's first byte before it answers with an error
-   * (connect + headers + idle timeouts from the settings): a tool's own timeout should outlast it.
+   * (connect, headers, then a stream's first event: see routing/exchange.ts streamBodyTimeout):
+   * a tool's own timeout should outlast it.
    */
   upstreamWaitMs: number;
 }
