@@ -117,7 +117,7 @@ abstract class Relay {
   /** Written in this tick, not yet handed to the response (see write()). */
   private pending: (string | Buffer)[] = [];
   /** Upstream chunks so far: the idle watch compares it between its looks. */
-  protected chunks = 0;
+  private chunks = 0;
   private watch: IdleWatch | undefined;
   private resolve!: (outcome: StreamOutcome) => void;
 

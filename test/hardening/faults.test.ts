@@ -185,6 +185,15 @@ describe('upstream faults, streams', () => {
     }
   });
 
+  it('headers, then no event within settings.headersTimeoutMs → 504 upstream_timeout before the first byte, saying which limit ran out', async () => {
+    w.chat.next({ kind: 'turn', turn: { text: 'never sent', stream: { stallAfter: 0 } } });
+    const r = await streamed(CHAT, { model: M.chat, stream: true, messages: hi });
+    expect(r.status).toBe(504);
+    const body = JSON.parse(r.text) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('upstream_timeout');
+    expect(body.error.message).toMatch(/sent headers but no event in time \(settings\.headersTimeoutMs\)/);
+  });
+
   it('a stream reset mid-way → final error event upstream_reset; one that ends without its terminal event → upstream_stream_incomplete', async () => {
     w.anthropic.next({ kind: 'turn', turn: { text: 'one two three four five six', stream: { resetAfter: 4 } } });
     const reset = await streamed(RESPONSES, { model: M.anthropic, stream: true, input: 'hi' });
