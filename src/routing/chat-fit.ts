@@ -87,8 +87,8 @@ export function learnFromRefusal(
 }
 
 /**
- * A smaller output allowance, when the refusal states one below what was sent (any dialect that
- * sets `max_tokens`); a model's own limit is remembered in `fits`. False when it states none.
+ * A smaller output allowance, when the refusal states one below what was sent (any dialect);
+ * a model's own limit is remembered in `fits`. False when it states none.
  */
 export function learnOutputFit(fits: UpstreamFits, slug: string, model: string, message: string, sent: Pick<Fitted, 'outputAsked'>, fit: Pick<ChatFit, 'outputCap'>): boolean {
   const cap = sent.outputAsked === undefined ? undefined : outputFitFrom(message, sent.outputAsked);

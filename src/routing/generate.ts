@@ -16,6 +16,7 @@ import { streamBodyTimeout, timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { fitChatBody, learnFromRefusal, learnOutputFit, type ChatFit, type Fitted } from './chat-fit.js';
 import { fitMessagesBody } from './messages-fit.js';
+import { fitResponsesBody } from './responses-fit.js';
 import { continueAfterPrefill, refusesPrefill } from './prefill-continue.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { editJsonBody } from './json-splice.js';
@@ -55,7 +56,7 @@ interface Built {
   passthrough: boolean;
   toolNames?: ToolNameMap;
   freeform?: FreeformNames;
-  /** What a Chat body asks of its upstream, as fitted (chat-fit.ts). */
+  /** What the body asks of its upstream, as fitted (chat-fit.ts, messages-fit.ts, responses-fit.ts). */
   fitted?: Fitted;
 }
 
@@ -260,12 +261,17 @@ class GenerateRequest {
     return learnOutputFit(fits, p.slug, built.upstreamModel, failure.message, fitted, fit);
   }
 
-  /** A Chat or Messages body fitted to what its upstream takes; Responses bodies go as they are. */
-  private fitBody(p: ResolvedProvider, upstreamModel: string, body: Obj, fit: ChatFit | undefined): Fitted | undefined {
+  /** A body fitted to what its upstream takes: Chat fits (chat-fit.ts), or the output allowance alone. */
+  private fitBody(p: ResolvedProvider, upstreamModel: string, body: Obj, fit: ChatFit | undefined): Fitted {
     const fits = this.x.upstreamFits;
-    if (p.adapter.dialect === 'chat') return fitChatBody(fits, p.slug, upstreamModel, body, fit);
-    if (p.adapter.dialect === 'messages') return fitMessagesBody(fits, p.slug, upstreamModel, body, fit);
-    return undefined;
+    switch (p.adapter.dialect) {
+      case 'chat':
+        return fitChatBody(fits, p.slug, upstreamModel, body, fit);
+      case 'messages':
+        return fitMessagesBody(fits, p.slug, upstreamModel, body, fit);
+      case 'responses':
+        return fitResponsesBody(fits, p.slug, upstreamModel, body, fit);
+    }
   }
 
   private buildPassthrough(p: ResolvedProvider, model: string, fit?: RequestFit): Built {
@@ -319,9 +325,8 @@ class GenerateRequest {
     if (p.adapter.dialect === 'messages') dropUnprovenThinking(body);
     const fitted = this.fitBody(p, upstreamModel, body, fit);
     if (fit?.continuePrefill) continueAfterPrefill(body);
-    const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false };
+    const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false, fitted };
     if (effortSent !== undefined && !wentWithoutEffort(fitted)) built.effortSent = effortSent;
-    if (fitted) built.fitted = fitted;
     if (this.toolNames) built.toolNames = this.toolNames;
     if (this.freeform) built.freeform = this.freeform;
     return built;

@@ -1,10 +1,11 @@
 /**
- * Output allowances a Chat upstream refused, and the allowance it would take.
+ * Output allowances an upstream refused, and the allowance it would take. Read for every dialect
+ * (Messages: messages-fit.ts, Responses: responses-fit.ts); the Chat fields are here.
  *
  * Coding agents ask for large answers (Claude Code: 32,000–64,000 max_tokens) and many models
  * take less: DeepSeek's chat model answers 400 "Invalid max_tokens value, the valid range of
  * max_tokens is [1, 8192]", Groq "`max_tokens` must be less than or equal to `8192`", OpenAI
- * "supports at most 16384 completion tokens", Gemini 2.0 "the supported range is from 1
+ * "supports at most 16384 completion tokens" (Responses: "output tokens"), Gemini 2.0 "the supported range is from 1
  * (inclusive) to 8193 (exclusive)", and servers with a small context (vLLM, DeepSeek)
  * "maximum context length is 131072 tokens … (123137 in the messages, 8192 in the completion)".
  * These are among the errors most reported against Claude Code routers, and the client has no
@@ -35,7 +36,8 @@ export interface OutputFit {
 /** Upstream wordings that state the model's largest output allowance. */
 const MODEL_LIMIT: readonly RegExp[] = [
   /valid range of max_tokens is \[\s*\d+\s*,\s*(\d+)\s*\]/i,
-  /supports at most (\d+) completion tokens/i,
+  // OpenAI: Chat "… completion tokens", Responses "max_output_tokens is too large: … output tokens"
+  /supports at most (\d+) (?:completion|output) tokens/i,
   /max_(?:completion_)?tokens`? must be (?:less than or equal to|<=) `?(\d+)/i,
   /max_tokens: \d+ > (\d+), which is the maximum/i,
 ];

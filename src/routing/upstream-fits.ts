@@ -2,7 +2,7 @@ import type { SystemPlacement } from './system-placement.js';
 
 /**
  * What upstreams said they take, kept for every later request while the daemon runs: bounded,
- * least recent dropped first. Output limits hold for Chat and Messages upstreams; the rest are
+ * least recent dropped first. Output limits hold for upstreams of every dialect; the rest are
  * Chat fits (chat-fit.ts).
  */
 export class UpstreamFits {

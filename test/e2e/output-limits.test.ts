@@ -63,6 +63,24 @@ describe('a model that takes a smaller output allowance than the client asks for
     expect(refitted!.status).toBe(200);
   });
 
+  it('OpenAI (Responses upstream): a Messages client converted, then a Responses client passthrough, streamed', async () => {
+    const ant = world.daemon.anthropic();
+    const out = await ant.messages.create({ model: 'openai/gpt-4.1', max_tokens: 64000, messages: [hello] });
+    expect(out.content.some((b) => b.type === 'text')).toBe(true);
+    const sentCap = (): unknown[] => world.mocks.openai.generations().map((r) => r.body.max_output_tokens);
+    expect(sentCap()).toEqual([64000, 32768]);
+
+    // the limit is the model's: a Responses client asking more goes within it at once
+    const stream = await world.daemon.openai().responses.create({ model: 'openai/gpt-4.1', max_output_tokens: 50000, input: 'Hi', stream: true });
+    const events = await collect(stream);
+    expect(events.at(-1)).toMatchObject({ type: 'response.completed' });
+    expect(sentCap().slice(2), 'known now: no second 400').toEqual([32768]);
+
+    // another model of the same provider is not capped by it
+    await world.daemon.openai().responses.create({ model: 'openai/o3', max_output_tokens: 50000, input: 'Hi' });
+    expect(sentCap().slice(3)).toEqual([50000]);
+  });
+
   it('Gemini 2.0 states its range the other way round (the bound past the largest allowance)', async () => {
     await world.daemon.anthropic().messages.create({ model: 'gemini/gemini-2.0-flash', max_tokens: 32000, messages: [hello] });
     expect(world.mocks.gemini.generations().map(asked)).toEqual([32000, 8192]);

@@ -5,6 +5,12 @@ describe('outputFitFrom', () => {
   it.each([
     ['DeepSeek', 'Invalid max_tokens value, the valid range of max_tokens is [1, 8192]', 32000, { cap: 8192, modelLimit: true }],
     ['OpenAI', 'max_tokens is too large: 32000. This model supports at most 16384 completion tokens, whereas you provided 32000.', 32000, { cap: 16384, modelLimit: true }],
+    [
+      'OpenAI Responses',
+      'max_output_tokens is too large: 64000. This model supports at most 32768 output tokens, whereas you provided 64000.',
+      64000,
+      { cap: 32768, modelLimit: true },
+    ],
     ['Groq', '`max_tokens` must be less than or equal to `8192`, the maximum value for `max_tokens` is less than the `context_window` for this model', 32000, { cap: 8192, modelLimit: true }],
     [
       'Gemini',
