@@ -22,7 +22,8 @@ export interface EncodeRequestOptions {
   keepCacheControl?: boolean;
   /**
    * Messages targets: when the client marked nothing to cache, ask for automatic caching (the
-   * top-level `cache_control`), as OpenAI caches a repeated prefix without being asked.
+   * top-level `cache_control`), as OpenAI caches a repeated prefix without being asked — for a
+   * conversation or a request with tools, whose prefix the next turn sends again.
    */
   automaticCache?: boolean;
 }

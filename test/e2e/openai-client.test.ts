@@ -222,12 +222,19 @@ describe('openai client: models and transcriptions', () => {
 
 describe('prompt caching for clients that mark nothing (Cursor, Codex, Zed) on Claude', () => {
   const ask = [{ role: 'system' as const, content: 'You are a coding agent.' }, { role: 'user' as const, content: 'Hi' }];
+  const tool: OpenAI.Responses.FunctionTool = { type: 'function', name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false };
 
   it('chat and responses → anthropic ask for automatic caching; a client that marks its own breakpoints keeps them alone', async () => {
+    await client.chat.completions.create({ model: MODELS.anthropic, messages: [...ask, { role: 'assistant', content: 'Hello.' }, { role: 'user', content: 'Go on.' }] });
+    expect(world.mocks.anthropic.lastGeneration().body.cache_control).toEqual({ type: 'ephemeral' });
+    await client.responses.create({ model: MODELS.anthropic, instructions: 'You are a coding agent.', input: 'Hi', tools: [tool] });
+    expect(world.mocks.anthropic.lastGeneration().body.cache_control).toEqual({ type: 'ephemeral' });
+
+    // a one-off prompt (one message, no tools) is not sent again: no cache write to pay for
     await client.chat.completions.create({ model: MODELS.anthropic, messages: ask });
-    expect(world.mocks.anthropic.lastGeneration().body.cache_control).toEqual({ type: 'ephemeral' });
+    expect(world.mocks.anthropic.lastGeneration().body).not.toHaveProperty('cache_control');
     await client.responses.create({ model: MODELS.anthropic, instructions: 'You are a coding agent.', input: 'Hi' });
-    expect(world.mocks.anthropic.lastGeneration().body.cache_control).toEqual({ type: 'ephemeral' });
+    expect(world.mocks.anthropic.lastGeneration().body).not.toHaveProperty('cache_control');
 
     // OpenRouter-style hints on a content part (Cline, Roo): the client manages its cache
     const marked = [{ role: 'system', content: [{ type: 'text', text: 'You are a coding agent.', cache_control: { type: 'ephemeral' } }] }, { role: 'user', content: 'Hi' }];

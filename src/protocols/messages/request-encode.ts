@@ -134,7 +134,9 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   const body = out as unknown as Record<string, unknown>;
   if (keepCache) {
     const marked = limitCacheBreakpoints(body);
-    if (opts.automaticCache && marked === 0 && body.cache_control === undefined) body.cache_control = { type: 'ephemeral' };
+    // A one-off prompt (one message, no tools) would pay the cache write (1.25× input) for no read.
+    const repeats = messages.length > 1 || out.tools !== undefined;
+    if (opts.automaticCache && repeats && marked === 0 && body.cache_control === undefined) body.cache_control = { type: 'ephemeral' };
   }
   return body;
 }
