@@ -1,7 +1,8 @@
 /**
  * Google Gemini through its OpenAI-compatible Chat endpoint. Effort goes to `reasoning_effort`
  * (at most `high`; `none` turns thinking off, except on Pro models that cannot, which get `low`).
- * Tool and response schemas are cut down to what Gemini accepts. Model ids are listed with a
+ * Tool and response schemas are cut down to what Gemini accepts; tool results carry their call's
+ * name (gemini-tool-names.ts). Model ids are listed with a
  * `models/` prefix; it is removed for display and accepted either way.
  */
 import { trimBase, joinUrl } from './base-url.js';
@@ -11,6 +12,7 @@ import { mayContain } from '../protocols/lazy-json.js';
 import { lowerEffort } from './effort.js';
 import { sanitizeGeminiSchema } from './gemini-schema.js';
 import { signCurrentTurn } from './gemini-signatures.js';
+import { nameToolResults } from './gemini-tool-names.js';
 import { bearerHeaders } from './headers.js';
 import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
 import { isObject } from '../util/is-object.js';
@@ -74,6 +76,7 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   // Fields other gateways accept on Chat bodies but Gemini's compat layer refuses.
   for (const key of GEMINI_REFUSED) delete body[key];
   dropNullRefusals(body);
+  nameToolResults(body);
   signCurrentTurn(body, stripModelsPrefix(ctx.model));
   sanitizeTools(body);
   sanitizeResponseFormat(body);
