@@ -10,8 +10,10 @@ import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
 import { verbatimStringsOf } from '../protocols/lazy-json.js';
 import { parseKeepingStrings, stringifyKeepingStrings, VERBATIM_MIN_BYTES, VerbatimStrings } from '../protocols/verbatim-strings.js';
-import type { ProviderAdapter, ResolvedProvider } from '../providers/types.js';
+import type { ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
+import { effortLevelsFrom } from './effort-refusal.js';
+import { snapEffort } from '../providers/effort.js';
 import { streamBodyTimeout, timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { fitChatBody, learnFromRefusal, learnOutputFit, type ChatFit, type Fitted } from './chat-fit.js';
@@ -60,9 +62,10 @@ interface Built {
   fitted?: Fitted;
 }
 
-/** What one request learnt from its upstream's refusals: a Chat body's fit, and whether to end on a user turn. */
+/** What one request learnt from its upstream's refusals: a Chat body's fit, whether to end on a user turn, the efforts the model takes. */
 interface RequestFit extends ChatFit {
   continuePrefill?: boolean;
+  effortLevels?: readonly Effort[];
 }
 
 /** The same body bytes, whether kept as the client's Buffer or written as a string. */
@@ -185,7 +188,8 @@ class GenerateRequest {
         const again = this.refit(provider, target.model, hub, built, failure, fit);
         if (!again) break;
         built = again;
-        if (built.effortSent === undefined) delete record.entry.effortSent;
+        if (built.effortSent !== undefined) record.entry.effortSent = built.effortSent;
+        else delete record.entry.effortSent;
         failure = await this.attempt(provider, target, built);
       }
       if (!failure) return;
@@ -226,10 +230,15 @@ class GenerateRequest {
     return this.hub;
   }
 
-  private effortFor(adapter: ProviderAdapter): Effort | undefined {
+  /** The effort for this target: asked, lowered to the adapter's ceiling, snapped to levels the model said it takes. */
+  private effortFor(p: ResolvedProvider, upstreamModel: string, fit: RequestFit | undefined): Effort | undefined {
+    const { adapter } = p;
     let effort = this.asked.effort;
     if (effort === undefined && adapter.dialect !== 'messages') effort = this.thinkingEffort;
-    return effort === undefined ? undefined : lowerEffort(effort, adapter.highestEffort);
+    if (effort === undefined) return undefined;
+    const levels = fit?.effortLevels ?? this.x.upstreamFits.effortLevels(p.slug, upstreamModel);
+    effort = lowerEffort(effort, adapter.highestEffort);
+    return levels === undefined ? effort : snapEffort(effort, levels);
   }
 
   private build(p: ResolvedProvider, model: string, hub: HubRequest | undefined, fit?: RequestFit): Built {
@@ -248,15 +257,21 @@ class GenerateRequest {
     return sameBytes(again.bytes, built.bytes) ? undefined : again;
   }
 
-  /** Add what a refusal teaches to `fit` (chat-fit.ts, prefill-continue.ts); false when it teaches nothing new. */
+  /** Add what a refusal teaches to `fit` (chat-fit.ts, prefill-continue.ts, effort-refusal.ts); false when it teaches nothing new. */
   private learn(p: ResolvedProvider, built: Built, failure: UpstreamFailure, fit: RequestFit): boolean {
     if (!fit.continuePrefill && refusesPrefill(failure.message)) {
       fit.continuePrefill = true;
       return true;
     }
+    const fits = this.x.upstreamFits;
+    const levels = built.effortSent === undefined ? undefined : effortLevelsFrom(failure.message, built.effortSent);
+    if (levels) {
+      fits.setEffortLevels(p.slug, built.upstreamModel, levels);
+      fit.effortLevels = levels;
+      return true;
+    }
     const { fitted } = built;
     if (!fitted) return false;
-    const fits = this.x.upstreamFits;
     if (p.adapter.dialect === 'chat') return learnFromRefusal(fits, p.slug, built.upstreamModel, failure.message, fitted, fit) !== undefined;
     return learnOutputFit(fits, p.slug, built.upstreamModel, failure.message, fitted, fit);
   }
@@ -276,7 +291,7 @@ class GenerateRequest {
 
   private buildPassthrough(p: ResolvedProvider, model: string, fit?: RequestFit): Built {
     const upstreamModel = p.adapter.normaliseModelId(model);
-    const effort = this.effortFor(p.adapter);
+    const effort = this.effortFor(p, upstreamModel, fit);
     const { dialect, stream } = this;
     const { cache, issuers } = this.x;
     const envelopes = needsNativeProof(dialect, this.raw);
@@ -314,7 +329,7 @@ class GenerateRequest {
 
   private buildConverted(p: ResolvedProvider, model: string, hub: HubRequest, fit?: RequestFit): Built {
     const upstreamModel = p.adapter.normaliseModelId(model);
-    const effort = this.effortFor(p.adapter);
+    const effort = this.effortFor(p, upstreamModel, fit);
     let items = attachToHub(this.x.cache, hub.items, p.slug, this.dialect === 'chat');
     if (p.adapter.dialect === 'messages') items = withoutForeignProof(items, this.x.issuers, p.slug);
     const forTarget: HubRequest = { ...hub, model: upstreamModel, items };

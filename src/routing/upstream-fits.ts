@@ -1,13 +1,16 @@
+import type { Effort } from '../protocols/hub.js';
 import type { SystemPlacement } from './system-placement.js';
 
 /**
  * What upstreams said they take, kept for every later request while the daemon runs: bounded,
- * least recent dropped first. Output limits hold for upstreams of every dialect; the rest are
- * Chat fits (chat-fit.ts).
+ * least recent dropped first. Output limits and effort levels hold for upstreams of every
+ * dialect; the rest are Chat fits (chat-fit.ts).
  */
 export class UpstreamFits {
   /** `slug/model` → the model's own output limit. */
   private readonly limits = new Map<string, number>();
+  /** `slug/model` → the effort levels the model said it takes (effort-refusal.ts). */
+  private readonly efforts = new Map<string, readonly Effort[]>();
   /** Slugs of endpoints that refuse reasoning fields (the value is unused). */
   private readonly noReasoning = new Map<string, true>();
   /** `slug/model` → top-level parameters the model refused. */
@@ -19,6 +22,14 @@ export class UpstreamFits {
 
   outputLimit(slug: string, model: string): number | undefined {
     return this.limits.size === 0 ? undefined : this.limits.get(`${slug}/${model}`);
+  }
+
+  effortLevels(slug: string, model: string): readonly Effort[] | undefined {
+    return this.efforts.size === 0 ? undefined : this.efforts.get(`${slug}/${model}`);
+  }
+
+  setEffortLevels(slug: string, model: string, levels: readonly Effort[]): void {
+    this.remember(this.efforts, `${slug}/${model}`, levels);
   }
 
   refusesReasoning(slug: string): boolean {

@@ -153,6 +153,24 @@ describe('messages client output_config.effort / thinking budget', () => {
   });
 });
 
+describe('a model that takes fewer levels than the adapter knows of', () => {
+  // gpt-9-pro: the OpenAI mock's stand-in for a model newer than the adapter's table, 'high' only
+  it('the 400 listing the levels is read, the request sent again at the nearest, and the levels remembered', async () => {
+    const out = await chat.chat.completions.create({ model: 'openai/gpt-9-pro', messages: [{ role: 'user', content: 'think' }], reasoning_effort: 'medium' });
+    expect(out.choices[0]!.message.content).toBeTruthy();
+    const sent = (): unknown[] => world.mocks.openai.generations().map((r) => (r.body as Body).reasoning?.effort);
+    expect(sent()).toEqual(['medium', 'high']);
+
+    await ant.messages.create({ model: 'openai/gpt-9-pro', max_tokens: 2000, messages: [{ role: 'user', content: 'think' }], output_config: { effort: 'low' } } as Anthropic.MessageCreateParamsNonStreaming);
+    expect(sent().slice(2), 'known now: no second 400').toEqual(['high']);
+
+    const entries = await world.daemon.logs((l) => l.filter((e) => e.modelAsked === 'openai/gpt-9-pro').length >= 2);
+    const [first] = entries.filter((e) => e.modelAsked === 'openai/gpt-9-pro');
+    expect(first!.attempts.map((a) => a.status)).toEqual([400, 200]);
+    expect(first!.effortSent, 'the log says what went the second time').toBe('high');
+  });
+});
+
 describe('request log', () => {
   it('records the effort asked and the effort actually sent', async () => {
     await viaChat('gemini', 'xhigh');
