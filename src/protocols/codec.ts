@@ -28,6 +28,15 @@ export interface EncodeRequestOptions {
   automaticCache?: boolean;
 }
 
+/** How to read an upstream's answer, decided by the provider adapter (codecs know no model families). */
+export interface DecodeOptions {
+  /**
+   * Chat upstreams: the model's chat template ends the prompt with `<think>`, so the content starts
+   * inside a reasoning block and only its `</think>` comes (chat/think-tags.ts).
+   */
+  startsInsideThink?: boolean;
+}
+
 /** Context for rendering an answer to the client. */
 export interface ResponseContext {
   /** Model id shown to the client, e.g. "anthropic/claude-sonnet-4-5". */
@@ -58,8 +67,8 @@ export interface StreamEncoder {
 export interface DialectCodec {
   decodeRequest(body: unknown): HubRequest;
   encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Record<string, unknown>;
-  decodeResponse(body: unknown): HubResponse;
+  decodeResponse(body: unknown, opts?: DecodeOptions): HubResponse;
   encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown>;
-  createStreamDecoder(): StreamDecoder;
+  createStreamDecoder(opts?: DecodeOptions): StreamDecoder;
   createStreamEncoder(ctx: ResponseContext): StreamEncoder;
 }

@@ -35,6 +35,11 @@ export function stopReasonFromChat(finish: unknown, native: unknown, hasToolCall
   }
 }
 
+/** The model ended its turn itself: not cut off (max tokens, a filter), and no tool call. */
+export function endedOwnTurn(reason: StopReason): boolean {
+  return reason === 'end_turn' || reason === 'stop_sequence';
+}
+
 /** Chat finish_reason for the client. A turn that produced tool calls always says so. */
 export function chatFinishReason(reason: StopReason, hadToolCalls: boolean): ChatFinishReason {
   switch (reason) {

@@ -12,7 +12,7 @@ export const chatCodec: DialectCodec = {
   encodeRequest,
   decodeResponse,
   encodeResponse,
-  createStreamDecoder: () => new ChatStreamDecoder(),
+  createStreamDecoder: (opts) => new ChatStreamDecoder(opts),
   createStreamEncoder: (ctx) => new ChatStreamEncoder(ctx),
 };
 

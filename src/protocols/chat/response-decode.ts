@@ -3,10 +3,11 @@
  * shape problems are a 502 `upstream_invalid_response`, an error object a mapped `upstream_error`.
  */
 import type { ContentPart, HubResponse, MessageItem, OutputItem } from '../hub.js';
+import type { DecodeOptions } from '../codec.js';
 import { ProtocolError } from '../errors.js';
 import { isRecord, num, str, type Json } from './guards.js';
 import { upstreamReasoningItem } from './reasoning.js';
-import { stopReasonFromChat } from './finish-reason.js';
+import { endedOwnTurn, stopReasonFromChat } from './finish-reason.js';
 import { usageFromChat } from './usage.js';
 import { upstreamError } from './upstream-error.js';
 import { splitThinkTags } from './think-tags.js';
@@ -21,7 +22,7 @@ function firstChoice(choices: unknown[]): Json | undefined {
   return records.find((c) => c.index === 0 || c.index === undefined) ?? records[0];
 }
 
-export function decodeResponse(raw: unknown): HubResponse {
+export function decodeResponse(raw: unknown, opts: DecodeOptions = {}): HubResponse {
   if (!isRecord(raw)) throw invalid('the body is not a JSON object');
   if (raw.error !== undefined && raw.error !== null) {
     const e = upstreamError(raw.error, 'The upstream reported an error.');
@@ -37,6 +38,8 @@ export function decodeResponse(raw: unknown): HubResponse {
   const message = isRecord(choice.message) ? choice.message : {};
   const id = str(raw.id) ?? '';
 
+  const calls = readMessageToolCalls(message, id || undefined);
+  const stopReason = stopReasonFromChat(choice.finish_reason, choice.native_finish_reason, calls.length > 0);
   const output: OutputItem[] = [];
   let text = contentText(message.content);
   const reasoning = upstreamReasoningItem(message);
@@ -44,7 +47,7 @@ export function decodeResponse(raw: unknown): HubResponse {
   else if (text) {
     // no reasoning field: the content may lead with it as <think>…</think>. Looking flattens a
     // content over 32 KB read as a rope (rope-decode.ts) once; only whole Chat answers pay it.
-    const split = splitThinkTags(text);
+    const split = splitThinkTags(text, { startsInside: opts.startsInsideThink, turnEnded: endedOwnTurn(stopReason) });
     if (split.reasoning) output.push({ type: 'reasoning', text: split.reasoning, origin: { kind: 'unsigned' } });
     text = split.text;
   }
@@ -56,15 +59,9 @@ export function decodeResponse(raw: unknown): HubResponse {
     const item: MessageItem = { type: 'message', role: 'assistant', content };
     output.push(item);
   }
-  const calls = readMessageToolCalls(message, id || undefined);
   output.push(...calls);
 
-  const res: HubResponse = {
-    id,
-    model: str(raw.model) ?? '',
-    output,
-    stopReason: stopReasonFromChat(choice.finish_reason, choice.native_finish_reason, calls.length > 0),
-  };
+  const res: HubResponse = { id, model: str(raw.model) ?? '', output, stopReason };
   // vLLM reports the matched stop string in `stop_reason`.
   const matched = str(choice.stop_reason);
   if (matched && choice.finish_reason === 'stop') {

@@ -7,16 +7,18 @@
  * the usage. Robust to servers that send a whole call in one chunk, repeat or omit ids, or send
  * arguments as an object. Reasoning a server puts in the content as a leading `<think>…</think>`
  * goes through a ThinkTagSplitter until the content has shown it has none (or the block closed);
- * from then on text takes the usual paths again.
+ * from then on text takes the usual paths again. With `startsInsideThink` the content starts inside
+ * a block the prompt opened; if the model then ends its turn without `</think>`, the reasoning sent
+ * was its answer and comes again as text before the finish (think-tags.ts).
  */
 import type { HubError, HubEvent, StopReason, Usage } from '../hub.js';
-import type { StreamDecoder } from '../codec.js';
+import type { DecodeOptions, StreamDecoder } from '../codec.js';
 import { stringTokenValue } from '../json-string-token.js';
 import type { SseEvent } from '../sse.js';
 import { isRecord, str, type Json } from './guards.js';
 import { DetailsAccumulator } from './details-accumulator.js';
 import { detailsText, upstreamDetails, upstreamReasoningText } from './reasoning.js';
-import { stopReasonFromChat } from './finish-reason.js';
+import { endedOwnTurn, stopReasonFromChat } from './finish-reason.js';
 import { usageFromChat } from './usage.js';
 import { upstreamError } from './upstream-error.js';
 import { callIdBase, synthesizedCallId } from './ids.js';
@@ -61,7 +63,11 @@ export class ChatStreamDecoder implements StreamDecoder {
   /** The literal is proven to be the delta's content: sameFrameText reads such chunks. */
   private frameProven = false;
   /** Until the content's start is decided and any leading think block closed; then undefined. */
-  private think: ThinkTagSplitter | undefined = new ThinkTagSplitter();
+  private think: ThinkTagSplitter | undefined;
+
+  constructor(opts: DecodeOptions = {}) {
+    this.think = new ThinkTagSplitter(opts.startsInsideThink);
+  }
 
   push(ev: SseEvent): HubEvent[] {
     if (this.done) return [];
@@ -170,9 +176,12 @@ export class ChatStreamDecoder implements StreamDecoder {
     this.emitSplit(split, out);
   }
 
-  /** Something other than content came (or the answer ended): the content's think block is over. */
-  private settleThink(out: HubEvent[]): void {
-    const split = this.think!.flush();
+  /**
+   * Something other than content came (or the answer ended): the content's think block is over.
+   * `turnEnded`: the model ended its turn itself (see ThinkTagSplitter.flush).
+   */
+  private settleThink(out: HubEvent[], turnEnded = false): void {
+    const split = this.think!.flush(turnEnded);
     this.think = undefined;
     this.emitSplit(split, out);
   }
@@ -309,7 +318,7 @@ export class ChatStreamDecoder implements StreamDecoder {
   }
 
   private closeAll(out: HubEvent[]): void {
-    if (this.think) this.settleThink(out);
+    if (this.think) this.settleThink(out, endedOwnTurn(stopReasonFromChat(this.finishReason, this.nativeFinish, this.tools.length > 0)));
     this.closeSequential(out);
     for (const t of this.tools) {
       if (t.hubIndex === undefined) this.startTool(t, out);

@@ -7,6 +7,16 @@
  * prefix of `</think>`. The text after `</think>` loses its leading whitespace. A block of whitespace
  * alone (Qwen3 with thinking off sends `<think>\n\n</think>`) gives no reasoning: until its first
  * other character, the block's whitespace is held too.
+ *
+ * Some chat templates end the prompt with `<think>\n`, so the model writes only the closing tag
+ * (`startsInside`, chosen by the provider for those model ids). Then the content is reasoning up to
+ * the first `</think>` and text after it; a content that still opens with `<think>` is read as above.
+ * A block the prompt opened that never closes is reasoning when the answer was cut off (max tokens,
+ * a filter) or a tool call ended it, since a model still thinking cannot end its turn; but if the
+ * model ended its turn without `</think>`, it never was thinking (thinking off, or a server that
+ * removed the reasoning): flush() then gives the whole content back as text and says so
+ * (`reasoningWasAnswer`), so a stream that already sent it as reasoning sends it again as text.
+ * For that the reasoning released from such a block is kept until the block closes.
  */
 
 const OPEN = '<think>';
@@ -15,6 +25,8 @@ const CLOSE = '</think>';
 export interface ThinkSplit {
   reasoning: string;
   text: string;
+  /** flush() only: the reasoning released so far was the answer, and `text` is all of it. */
+  reasoningWasAnswer?: boolean;
 }
 
 type Phase = 'lead' | 'inside' | 'gap' | 'done';
@@ -26,6 +38,11 @@ export class ThinkTagSplitter {
   private held = '';
   /** Some reasoning other than whitespace went out. */
   private spoke = false;
+  /** Reasoning released from a block the prompt opened, while it has not closed (see flush). */
+  private kept: string[] | undefined;
+
+  /** `startsInside`: the prompt opened the block (its template ends with `<think>`). */
+  constructor(private readonly startsInside = false) {}
 
   /** From here on content passes through as text unchanged: the caller may drop the splitter. */
   get settled(): boolean {
@@ -46,12 +63,20 @@ export class ThinkTagSplitter {
     }
   }
 
-  /** The content is over (finish, tool call, separate reasoning): release what is held. An unclosed block stays reasoning. */
-  flush(): ThinkSplit {
-    const { phase, held } = this;
+  /**
+   * The content is over (finish, tool call, separate reasoning): release what is held. An unclosed
+   * block stays reasoning, unless the prompt opened it and `turnEnded` (the model ended its turn,
+   * no tool call): then all the content is the answer.
+   */
+  flush(turnEnded = false): ThinkSplit {
+    const { phase, held, kept } = this;
     this.phase = 'done';
     this.held = '';
-    if (phase === 'inside') return { reasoning: this.said(held), text: '' };
+    this.kept = undefined;
+    if (phase === 'inside') {
+      if (kept && turnEnded) return { reasoning: '', text: kept.join('') + held, reasoningWasAnswer: true };
+      return { reasoning: this.said(held), text: '' };
+    }
     return { reasoning: '', text: phase === 'lead' ? held : '' };
   }
 
@@ -69,6 +94,12 @@ export class ThinkTagSplitter {
       return NOTHING;
     }
     this.held = '';
+    if (this.startsInside) {
+      // no tag of its own: the content goes on from the prompt's `<think>`
+      this.phase = 'inside';
+      this.kept = [];
+      return this.inside(held);
+    }
     this.phase = 'done';
     return { reasoning: '', text: held };
   }
@@ -79,11 +110,13 @@ export class ThinkTagSplitter {
     if (end !== -1) {
       this.held = '';
       this.phase = 'gap';
+      this.kept = undefined;
       return { reasoning: this.said(seen.slice(0, end)), text: this.gap(seen.slice(end + CLOSE.length)).text };
     }
     const cut = seen.length - closePrefixLength(seen);
     const reasoning = this.said(seen.slice(0, cut));
     this.held = reasoning === '' ? seen : seen.slice(cut);
+    if (this.kept && reasoning) this.kept.push(reasoning);
     return { reasoning, text: '' };
   }
 
@@ -114,10 +147,11 @@ function closePrefixLength(s: string): number {
   return 0;
 }
 
-/** A whole content string split the same way. */
-export function splitThinkTags(content: string): ThinkSplit {
-  const splitter = new ThinkTagSplitter();
+/** A whole content string split the same way (`turnEnded` as for flush). */
+export function splitThinkTags(content: string, opts: { startsInside?: boolean; turnEnded?: boolean } = {}): ThinkSplit {
+  const splitter = new ThinkTagSplitter(opts.startsInside);
   const head = splitter.push(content);
-  const tail = splitter.flush();
+  const tail = splitter.flush(opts.turnEnded);
+  if (tail.reasoningWasAnswer) return { reasoning: '', text: tail.text };
   return { reasoning: head.reasoning + tail.reasoning, text: head.text + tail.text };
 }

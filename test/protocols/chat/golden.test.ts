@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HubEvent, HubRequest, HubResponse } from '../../../src/protocols/hub.js';
-import type { EncodeRequestOptions, ResponseContext } from '../../../src/protocols/codec.js';
+import type { DecodeOptions, EncodeRequestOptions, ResponseContext } from '../../../src/protocols/codec.js';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
 import { plain, sseData as parseSse, UPDATE_GOLDEN as UPDATE } from '../shared/helpers.js';
 import { goldenFiles, writeGolden } from './helpers.js';
@@ -35,7 +35,7 @@ describe('chat golden: request encode (hub → chat upstream)', () => {
 
 describe('chat golden: response decode (chat upstream → hub)', () => {
   for (const g of goldenFiles('response-decode')) {
-    it(g.file, () => check(g, plain(chatCodec.decodeResponse(g.data.input))));
+    it(g.file, () => check(g, plain(chatCodec.decodeResponse(g.data.input, g.data.opts as DecodeOptions | undefined))));
   }
 });
 

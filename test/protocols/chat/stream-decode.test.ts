@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
 import { everySplit, plain, UPDATE_GOLDEN } from '../shared/helpers.js';
-import { chunk, decodeCountingParses, decodeLines, decodePieces, finish, FIXTURES } from './helpers.js';
+import { chunk, decodeCountingParses, decodeLines, decodePieces, finish, FIXTURES, streamOptions } from './helpers.js';
 
 const DIR = join(FIXTURES, 'streams');
 const streams = readdirSync(DIR).filter((f) => f.endsWith('.sse')).sort();
@@ -18,18 +18,19 @@ describe('chat stream decode fixtures', () => {
   for (const file of streams) {
     const bytes = readFileSync(join(DIR, file));
     const goldenPath = join(DIR, file.replace(/\.sse$/, '.events.json'));
+    const opts = streamOptions(file);
 
     it(`${file}: golden hub events`, () => {
-      const events = plain(decodePieces([bytes]));
+      const events = plain(decodePieces([bytes], opts));
       if (UPDATE_GOLDEN) writeFileSync(goldenPath, JSON.stringify(events, null, 2) + '\n');
       expect(existsSync(goldenPath), `${goldenPath} missing`).toBe(true);
       expect(events).toEqual(JSON.parse(readFileSync(goldenPath, 'utf8')));
     });
 
     it(`${file}: identical events however the bytes are cut (every offset, byte by byte, random pieces)`, () => {
-      const whole = decodePieces([bytes]);
+      const whole = decodePieces([bytes], opts);
       for (const pieces of everySplit(bytes, 200, file.length * 7919)) {
-        const got = decodePieces(pieces);
+        const got = decodePieces(pieces, opts);
         if (JSON.stringify(got) !== JSON.stringify(whole)) expect(got, `cut into ${pieces.map((p) => p.length).join('+')}`).toEqual(whole);
       }
     });
@@ -39,7 +40,7 @@ describe('chat stream decode fixtures', () => {
 describe('chat stream decode behaviour', () => {
   it('every stream ends in exactly one terminal event, and nothing follows it', () => {
     for (const file of streams) {
-      const events = decodePieces([readFileSync(join(DIR, file))]);
+      const events = decodePieces([readFileSync(join(DIR, file))], streamOptions(file));
       const terminals = events.filter((e) => e.type === 'finish' || e.type === 'error');
       expect(terminals, file).toHaveLength(1);
       expect(events.at(-1), file).toBe(terminals[0]);
@@ -48,7 +49,7 @@ describe('chat stream decode behaviour', () => {
 
   it('blocks open before their deltas and close exactly once, before the finish', () => {
     for (const file of streams) {
-      const events = decodePieces([readFileSync(join(DIR, file))]);
+      const events = decodePieces([readFileSync(join(DIR, file))], streamOptions(file));
       const open = new Set<number>();
       const closed = new Set<number>();
       for (const e of events) {

@@ -3,9 +3,12 @@
  * the whole-answer and the stream decoder split it alike, the stream however its content is cut
  * into chunks (at every point, at every pair of points, one character a chunk, random pieces), with
  * the reasoning streamed as it arrives and only a possible tag held back. Content that does not lead
- * with the tag, and content beside a reasoning field of its own, stay as they were.
+ * with the tag, and content beside a reasoning field of its own, stay as they were. With
+ * `startsInsideThink` (the template put `<think>` in the prompt) only `</think>` comes: the content
+ * is reasoning up to it, and a turn the model ended without it was an answer after all.
  */
 import { describe, expect, it } from 'vitest';
+import type { DecodeOptions } from '../../../src/protocols/codec.js';
 import type { HubEvent, HubResponse, StopReason } from '../../../src/protocols/hub.js';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
 import { randomOffsets, rng, splitAt } from '../shared/helpers.js';
@@ -19,8 +22,10 @@ interface Case {
   /** Reasoning sent in its own field, before the content. */
   reasoningField?: string;
   call?: boolean;
-  finish?: 'stop' | 'length';
+  finish?: 'stop' | 'length' | 'content_filter';
   blocks: Block[];
+  /** What a stream gives when it differs from the whole answer (reasoning already sent, then the text). */
+  streamBlocks?: Block[];
   stop: StopReason;
 }
 
@@ -79,6 +84,84 @@ const CASES: Case[] = [
   },
 ];
 
+/** The content as a model whose chat template ends with `<think>\n` writes it (startsInsideThink). */
+const PREFILLED: Case[] = [
+  {
+    name: 'reasoning up to the closing tag, then text without its leading whitespace',
+    content: 'Plan: a < b, then </b>.\n</think>\n\n Answer: </think> stays.',
+    blocks: [{ kind: 'reasoning', text: 'Plan: a < b, then </b>.\n' }, { kind: 'text', text: 'Answer: </think> stays.' }],
+    stop: 'end_turn',
+  },
+  {
+    name: 'no closing tag, cut off by max tokens: all reasoning',
+    content: 'Still thinking </thi',
+    finish: 'length',
+    blocks: [{ kind: 'reasoning', text: 'Still thinking </thi' }],
+    stop: 'max_tokens',
+  },
+  {
+    name: 'no closing tag, cut off by a filter: all reasoning',
+    content: 'Still thinking',
+    finish: 'content_filter',
+    blocks: [{ kind: 'reasoning', text: 'Still thinking' }],
+    stop: 'refusal',
+  },
+  {
+    name: 'no closing tag and the model ended its turn: it was the answer (a stream sends it again as text)',
+    content: '\nHello! How can I help?',
+    blocks: [{ kind: 'text', text: '\nHello! How can I help?' }],
+    streamBlocks: [{ kind: 'reasoning', text: '\nHello! How can I help?' }, { kind: 'text', text: '\nHello! How can I help?' }],
+    stop: 'end_turn',
+  },
+  {
+    name: 'closing tag, whitespace, then a tool call',
+    content: 'Call get_weather.</think>\n\n',
+    call: true,
+    blocks: [{ kind: 'reasoning', text: 'Call get_weather.' }, callBlock],
+    stop: 'tool_use',
+  },
+  {
+    name: 'a tool call while still inside: the reasoning ends there',
+    content: 'Call get_weather. <',
+    call: true,
+    blocks: [{ kind: 'reasoning', text: 'Call get_weather. <' }, callBlock],
+    stop: 'tool_use',
+  },
+  {
+    name: 'reasoning of whitespace alone: text only',
+    content: '\n\n</think>\n\nHi',
+    blocks: [{ kind: 'text', text: 'Hi' }],
+    stop: 'end_turn',
+  },
+  {
+    name: 'the closing tag first: text only',
+    content: '</think>Hi',
+    blocks: [{ kind: 'text', text: 'Hi' }],
+    stop: 'end_turn',
+  },
+  {
+    name: 'content that opens with <think> (a template without the prefill): read as without the option',
+    content: ' \n<think>Plan.</think>\n\nHi </think>',
+    blocks: [{ kind: 'reasoning', text: 'Plan.' }, { kind: 'text', text: 'Hi </think>' }],
+    stop: 'end_turn',
+  },
+  {
+    name: 'content that opens with <think> and never closes: reasoning, as without the option',
+    content: '<think>Plan.',
+    blocks: [{ kind: 'reasoning', text: 'Plan.' }],
+    stop: 'end_turn',
+  },
+  {
+    name: 'reasoning of its own in reasoning_content (a server with a parser): the content is the answer',
+    content: 'The answer.</think> stays',
+    reasoningField: 'Own thought.',
+    blocks: [{ kind: 'reasoning', text: 'Own thought.' }, { kind: 'text', text: 'The answer.</think> stays' }],
+    stop: 'end_turn',
+  },
+];
+
+const INSIDE = { startsInsideThink: true };
+
 /** Blocks in order with their deltas joined, and the stop reason: what a client ends up with. */
 function summarise(events: HubEvent[]): { blocks: Block[]; stop: StopReason | undefined } {
   const blocks: Block[] = [];
@@ -126,26 +209,32 @@ function wholeBlocks(res: HubResponse): Block[] {
   });
 }
 
+function decodeWhole(c: Case, opts?: DecodeOptions): { blocks: Block[]; stop: StopReason } {
+  const message: Record<string, unknown> = { role: 'assistant', content: c.content };
+  if (c.reasoningField) message.reasoning_content = c.reasoningField;
+  if (c.call) message.tool_calls = [call];
+  const res = chatCodec.decodeResponse({ id: 'chatcmpl-w', model: 'm', choices: [{ index: 0, message, finish_reason: c.finish ?? (c.call ? 'tool_calls' : 'stop') }] }, opts);
+  return { blocks: wholeBlocks(res), stop: res.stopReason };
+}
+
+/** Every cut of each case's content through a fresh stream decoder gives the case's blocks. */
+function expectEveryCut(cases: ReadonlyArray<Case>, opts?: DecodeOptions): void {
+  for (const c of cases) {
+    const want = JSON.stringify({ blocks: c.streamBlocks ?? c.blocks, stop: c.stop });
+    for (const pieces of everyCut(c.content)) {
+      const got = summarise(decodeLines(streamLines(c, pieces), opts));
+      if (JSON.stringify(got) !== want) expect(got, `${c.name}, cut into ${JSON.stringify(pieces)}`).toEqual(JSON.parse(want));
+    }
+  }
+}
+
 describe('chat decoders: reasoning in a leading <think> block of the content', () => {
   it('whole answers: split exactly when the content leads with the tag and no reasoning field came', () => {
-    for (const c of CASES) {
-      const message: Record<string, unknown> = { role: 'assistant', content: c.content };
-      if (c.reasoningField) message.reasoning_content = c.reasoningField;
-      if (c.call) message.tool_calls = [call];
-      const res = chatCodec.decodeResponse({ id: 'chatcmpl-w', model: 'm', choices: [{ index: 0, message, finish_reason: c.finish ?? (c.call ? 'tool_calls' : 'stop') }] });
-      expect({ blocks: wholeBlocks(res), stop: res.stopReason }, c.name).toEqual({ blocks: c.blocks, stop: c.stop });
-    }
+    for (const c of CASES) expect(decodeWhole(c), c.name).toEqual({ blocks: c.blocks, stop: c.stop });
   });
 
   it('streams: the same reasoning and text however the content is cut into chunks', () => {
-    for (const c of CASES) {
-      for (const pieces of everyCut(c.content)) {
-        const got = summarise(decodeLines(streamLines(c, pieces)));
-        if (JSON.stringify(got) !== JSON.stringify({ blocks: c.blocks, stop: c.stop })) {
-          expect(got, `${c.name}, cut into ${JSON.stringify(pieces)}`).toEqual({ blocks: c.blocks, stop: c.stop });
-        }
-      }
-    }
+    expectEveryCut(CASES);
   });
 
   it('streams the reasoning as it arrives, holding back only what may still be a tag', () => {
@@ -184,6 +273,61 @@ describe('chat decoders: reasoning in a leading <think> block of the content', (
     const words = Array.from({ length: 50 }, (_, i) => `tok${i} `);
     const lines = [chunk({ role: 'assistant', content: '' }), chunk({ content: '<think>' }), chunk({ content: 'plan' }), chunk({ content: '</think>\n\n' }), ...words.map((w) => chunk({ content: w })), finish('stop'), '[DONE]'];
     const { events, wholeChunks } = decodeCountingParses(lines);
+    expect(wholeChunks).toBeLessThanOrEqual(5); // role chunk, two text chunks (the second proves the frame, with a probe), finish
+    expect(summarise(events).blocks).toEqual([{ kind: 'reasoning', text: 'plan' }, { kind: 'text', text: words.join('') }]);
+  });
+});
+
+describe('chat decoders: a think block the prompt opened (startsInsideThink)', () => {
+  it('whole answers: reasoning up to </think>, and all text when the model ended its turn without it', () => {
+    for (const c of PREFILLED) expect(decodeWhole(c, INSIDE), c.name).toEqual({ blocks: c.blocks, stop: c.stop });
+  });
+
+  it('streams: the same blocks however the content is cut into chunks (a turn ended without </think> sends the text again)', () => {
+    expectEveryCut(PREFILLED, INSIDE);
+  });
+
+  it('without the option the same content keeps the stray tag in the text', () => {
+    expect(decodeWhole(PREFILLED[0]!)).toEqual({ blocks: [{ kind: 'text', text: PREFILLED[0]!.content }], stop: 'end_turn' });
+  });
+
+  it('streams the reasoning from the first chunk, holding back only what may be </think>', () => {
+    const d = chatCodec.createStreamDecoder(INSIDE);
+    const step = (content: string) => d.push({ data: chunk({ content }) }).filter((e) => e.type !== 'start');
+    expect(step('Pl')).toEqual([
+      { type: 'block_start', index: 0, block: { type: 'reasoning' } },
+      { type: 'reasoning_delta', index: 0, text: 'Pl' },
+    ]);
+    expect(step('an <b> </th')).toEqual([{ type: 'reasoning_delta', index: 0, text: 'an <b> ' }]);
+    expect(step('ink>\n')).toEqual([]);
+    expect(step('\nHi')).toEqual([
+      { type: 'reasoning_origin', index: 0, origin: { kind: 'unsigned' } },
+      { type: 'block_stop', index: 0 },
+      { type: 'block_start', index: 1, block: { type: 'text' } },
+      { type: 'text_delta', index: 1, text: 'Hi' },
+    ]);
+  });
+
+  it('a turn ended without </think>: the reasoning block closes and the same text follows, before the finish', () => {
+    const d = chatCodec.createStreamDecoder(INSIDE);
+    const events = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hello' }), chunk({ content: ' there.' }), finish('stop'), '[DONE]'].flatMap((data) => d.push({ data }));
+    expect(events.filter((e) => e.type !== 'start')).toEqual([
+      { type: 'block_start', index: 0, block: { type: 'reasoning' } },
+      { type: 'reasoning_delta', index: 0, text: 'Hello' },
+      { type: 'reasoning_delta', index: 0, text: ' there.' },
+      { type: 'reasoning_origin', index: 0, origin: { kind: 'unsigned' } },
+      { type: 'block_stop', index: 0 },
+      { type: 'block_start', index: 1, block: { type: 'text' } },
+      { type: 'text_delta', index: 1, text: 'Hello there.' },
+      { type: 'block_stop', index: 1 },
+      { type: 'finish', stopReason: 'end_turn' },
+    ]);
+  });
+
+  it('after </think>, text chunks take the literal-only shortcut again', () => {
+    const words = Array.from({ length: 50 }, (_, i) => `tok${i} `);
+    const lines = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'plan' }), chunk({ content: '</think>\n\n' }), ...words.map((w) => chunk({ content: w })), finish('stop'), '[DONE]'];
+    const { events, wholeChunks } = decodeCountingParses(lines, INSIDE);
     expect(wholeChunks).toBeLessThanOrEqual(5); // role chunk, two text chunks (the second proves the frame, with a probe), finish
     expect(summarise(events).blocks).toEqual([{ kind: 'reasoning', text: 'plan' }, { kind: 'text', text: words.join('') }]);
   });
