@@ -5,6 +5,7 @@
 import { developerToSystem, mirrorReasoningContent, setReasoningEffort } from './chat-body.js';
 import { chatUrl, normaliseChatBase } from './chat-url.js';
 import { fitModelFamilyHistory } from './model-family-history.js';
+import { chatDecodeOptions } from './think-prefill.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -19,6 +20,7 @@ export const customChatAdapter: ProviderAdapter = {
   encodeOptions() {
     return { replayReasoning: ['unsigned'], systemRole: 'system', maxTokensField: 'max_tokens' };
   },
+  decodeOptions: chatDecodeOptions,
   finalizeBody(body, ctx) {
     developerToSystem(body);
     mirrorReasoningContent(body);

@@ -6,6 +6,7 @@
 import { developerToSystem, dropOpenAiOnlyParams, mirrorReasoningContent, setReasoningEffort, useMaxTokensField } from './chat-body.js';
 import { chatUrl, normaliseLocalBase } from './chat-url.js';
 import { fitModelFamilyHistory } from './model-family-history.js';
+import { chatDecodeOptions } from './think-prefill.js';
 import { bearerHeaders } from './headers.js';
 import type { ProviderAdapter } from './types.js';
 
@@ -20,6 +21,7 @@ export const localAdapter: ProviderAdapter = {
   encodeOptions() {
     return { replayReasoning: ['unsigned'], systemRole: 'system', maxTokensField: 'max_tokens' };
   },
+  decodeOptions: chatDecodeOptions,
   finalizeBody(body, ctx) {
     developerToSystem(body);
     dropOpenAiOnlyParams(body);

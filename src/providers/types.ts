@@ -3,7 +3,7 @@
  * auth, effort ceiling, what it accepts and its quirks; routing knows none of those details.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { EncodeRequestOptions } from '../protocols/codec.js';
+import type { DecodeOptions, EncodeRequestOptions } from '../protocols/codec.js';
 import type { Dialect, Effort } from '../protocols/hub.js';
 
 export type ProviderKind = 'anthropic' | 'openai' | 'openrouter' | 'gemini' | 'custom-a' | 'custom-b' | 'local';
@@ -62,6 +62,8 @@ export interface ProviderAdapter {
   headers(credential: string | undefined, client: IncomingHttpHeaders, from: Dialect): Record<string, string>;
   /** Codec options for encoding a converted request to this upstream. */
   encodeOptions(model: string): EncodeRequestOptions;
+  /** Codec options for reading a converted answer from this upstream (none: read as the dialect says). */
+  decodeOptions?(model: string): DecodeOptions | undefined;
   /**
    * Put effort and provider quirks into the body about to be sent (encoded or passthrough), in
    * place: e.g. OpenRouter's `reasoning` object, Gemini schema sanitising and reasoning_effort,

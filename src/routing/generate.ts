@@ -425,7 +425,7 @@ class GenerateRequest {
     const codecs = x.services.codecs;
     const ctx = dialect === 'chat' ? { model: `${p.slug}/${built.upstreamModel}`, includeUsage: this.includeUsage } : { model: `${p.slug}/${built.upstreamModel}` };
     return new ConvertedRelay(options, {
-      decoder: codecs[p.adapter.dialect].createStreamDecoder(),
+      decoder: codecs[p.adapter.dialect].createStreamDecoder(p.adapter.decodeOptions?.(built.upstreamModel)),
       encoder: codecs[dialect].createStreamEncoder(ctx),
       toolNames: built.toolNames,
       freeform: built.freeform && new FreeformStream(built.freeform),
@@ -489,7 +489,7 @@ class GenerateRequest {
     } else {
       let hubRes;
       try {
-        hubRes = x.services.codecs[p.adapter.dialect].decodeResponse(json);
+        hubRes = x.services.codecs[p.adapter.dialect].decodeResponse(json, p.adapter.decodeOptions?.(built.upstreamModel));
       } catch (err) {
         if (!(err instanceof ProtocolError)) throw err;
         return invalid(`unexpected answer: ${err.message}`);

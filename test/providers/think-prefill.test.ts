@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { anthropicAdapter } from '../../src/providers/anthropic.js';
+import { customChatAdapter } from '../../src/providers/custom-chat.js';
+import { customMessagesAdapter } from '../../src/providers/custom-messages.js';
+import { geminiAdapter } from '../../src/providers/gemini.js';
+import { localAdapter } from '../../src/providers/local.js';
+import { openaiAdapter } from '../../src/providers/openai.js';
+import { openrouterAdapter } from '../../src/providers/openrouter.js';
+import { templateOpensThink } from '../../src/providers/think-prefill.js';
+
+describe('templateOpensThink: model ids whose chat template ends the prompt with <think>', () => {
+  it.each([
+    'Qwen/Qwen3-30B-A3B-Thinking-2507',
+    'qwen3-30b-a3b-thinking-2507',
+    'unsloth/Qwen3-4B-Thinking-2507-GGUF',
+    'qwen3:4b-thinking-2507-q8_0',
+    'Qwen/QwQ-32B',
+    'qwq:32b',
+    'deepseek-ai/DeepSeek-R1',
+    'DeepSeek-R1-Distill-Qwen-7B-Q4_K_M.gguf',
+    'deepseek-r1:8b',
+  ])('%s: yes', (model) => expect(templateOpensThink(model)).toBe(true));
+
+  it.each([
+    'Qwen/Qwen3-30B-A3B-Instruct-2507', // no thinking
+    'Qwen/Qwen3-8B', // hybrid: the model writes <think> itself
+    'qwen3-coder',
+    'Qwen/QwQ-32B-Preview', // predates the tags
+    'deepseek-chat',
+    'deepseek-reasoner', // DeepSeek's API sends reasoning_content
+    'MiniMax-M2', // writes <think> itself
+    'llama3.1:8b',
+  ])('%s: no', (model) => expect(templateOpensThink(model)).toBe(false));
+});
+
+describe('decode options per adapter', () => {
+  it.each([
+    ['local', localAdapter],
+    ['custom-a', customChatAdapter],
+  ] as const)('%s: the Chat decoders start inside the think block for those families only', (_, adapter) => {
+    expect(adapter.decodeOptions?.('qwen3-30b-a3b-thinking-2507')).toEqual({ startsInsideThink: true });
+    expect(adapter.decodeOptions?.('qwen3-coder')).toBeUndefined();
+  });
+
+  it.each([
+    ['openai', openaiAdapter],
+    ['openrouter', openrouterAdapter],
+    ['gemini', geminiAdapter],
+    ['anthropic', anthropicAdapter],
+    ['custom-b', customMessagesAdapter],
+  ] as const)('%s: none (its API sends reasoning in fields of its own)', (_, adapter) => {
+    expect(adapter.decodeOptions).toBeUndefined();
+  });
+});
