@@ -394,6 +394,50 @@ describe('reasoning a Chat server sends inline as <think>…</think> in the cont
     expect(res.output_text).toBe('It is sunny.');
   });
 
+  // vLLM without --reasoning-parser serving Qwen3 Thinking-2507: its template put <think> in the
+  // prompt, so the mock (like the model) writes only `…</think>\n\n` ahead of the text
+  const qwenThinking = `${SLUGS.local}/qwen3-30b-a3b-thinking-2507`;
+
+  it.each([false, true])('only </think> (the prompt opened the block), Messages client (streamed: %s): a thinking block and clean text', async (stream) => {
+    world.mocks.local.next({ kind: 'turn', turn: inline(stream) });
+    const params = { ...thinking, model: qwenThinking, messages: [question] };
+    const msg = stream ? await ant.messages.stream(params).finalMessage() : await ant.messages.create(params);
+    expect(world.mocks.local.lastGeneration().body.model).toBe('qwen3-30b-a3b-thinking-2507');
+    expect(msg.content).toEqual([
+      { type: 'thinking', thinking: THOUGHT, signature: expect.stringMatching(/^svcp1\./) },
+      expect.objectContaining({ type: 'text', text: 'It is sunny.' }),
+    ]);
+  });
+
+  it.each([false, true])('only </think>, Responses client (streamed: %s): a reasoning item and clean text', async (stream) => {
+    world.mocks.local.next({ kind: 'turn', turn: inline(stream) });
+    const params = { ...effort, model: qwenThinking, input: 'Weather in Paris?' };
+    const res = stream ? await openai.responses.stream(params).finalResponse() : await openai.responses.create(params);
+    const reasoning = res.output.find((o) => o.type === 'reasoning') as OpenAI.Responses.ResponseReasoningItem;
+    expect(reasoning.summary.map((s) => s.text).join('')).toBe(THOUGHT);
+    expect(res.output_text).toBe('It is sunny.');
+  });
+
+  it.each([false, true])('a Thinking-2507 answer without any </think> (Messages, streamed: %s) still reaches the client as its text', async (stream) => {
+    world.mocks.local.next({ kind: 'turn', turn: { text: 'It is sunny.', ...(stream ? { stream: { chunk: 3 } } : {}) } });
+    const params = { ...thinking, model: qwenThinking, messages: [question] };
+    const msg = stream ? await ant.messages.stream(params).finalMessage() : await ant.messages.create(params);
+    const text = expect.objectContaining({ type: 'text', text: 'It is sunny.' });
+    // a stream sent it as thinking while </think> might still come, then the same text at the end
+    const thought = { type: 'thinking', thinking: 'It is sunny.', signature: expect.stringMatching(/^svcp1\./) };
+    expect(msg.content).toEqual(stream ? [thought, text] : [text]);
+    expect(msg.stop_reason).toBe('end_turn');
+  });
+
+  it('a Thinking-2507 server with a reasoning parser: the reasoning field is the thinking, the content the answer', async () => {
+    world.mocks.local.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, reasoningInline: false, text: 'It is sunny.', stream: { chunk: 3 } } });
+    const msg = await ant.messages.stream({ ...thinking, model: qwenThinking, messages: [question] }).finalMessage();
+    expect(msg.content).toEqual([
+      { type: 'thinking', thinking: THOUGHT, signature: expect.stringMatching(/^svcp1\./) },
+      expect.objectContaining({ type: 'text', text: 'It is sunny.' }),
+    ]);
+  });
+
   it('MiniMax: a Messages client’s second turn reaches it with the reasoning back inline, not in a field', async () => {
     const minimax = `${SLUGS.customA}/MiniMax-M2`;
     world.mocks.customA.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris], stream: { chunk: 5 } } });
