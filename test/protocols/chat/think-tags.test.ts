@@ -32,131 +32,60 @@ interface Case {
 const call = { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } };
 const callBlock: Block = { kind: 'call', text: '{"city":"Paris"}' };
 const unchanged = (name: string, content: string): Case => ({ name, content, blocks: [{ kind: 'text', text: content }], stop: 'end_turn' });
+const reasoning = (text: string): Block => ({ kind: 'reasoning', text });
+const text = (t: string): Block => ({ kind: 'text', text: t });
+/** A turn the model ended itself, giving these blocks. */
+const ended = (name: string, content: string, ...blocks: Block[]): Case => ({ name, content, blocks, stop: 'end_turn' });
+/** A turn that ended in the tool call after the content, which is all reasoning. */
+const calling = (name: string, content: string, thought: string): Case => ({ name, content, call: true, blocks: [reasoning(thought), callBlock], stop: 'tool_use' });
+/** A turn cut off inside the reasoning: all of it is reasoning. */
+const cutOff = (name: string, content: string, thought: string, finish: 'length' | 'content_filter' = 'length'): Case =>
+  ({ name, content, finish, blocks: [reasoning(thought)], stop: finish === 'length' ? 'max_tokens' : 'refusal' });
 
 const CASES: Case[] = [
-  {
-    name: 'leading whitespace, then a think block, then text',
-    content: ' \n\t<think>\nPlan: a < b, then </b>.\n</think>\n\n Answer: <think> stays.',
-    blocks: [{ kind: 'reasoning', text: '\nPlan: a < b, then </b>.\n' }, { kind: 'text', text: 'Answer: <think> stays.' }],
-    stop: 'end_turn',
-  },
-  {
-    name: 'no closing tag (max_tokens): all reasoning, no text',
-    content: '<think>Still thinking </thi',
-    finish: 'length',
-    blocks: [{ kind: 'reasoning', text: 'Still thinking </thi' }],
-    stop: 'max_tokens',
-  },
-  {
-    name: 'closing tag, whitespace, then a tool call',
-    content: '<think>Call get_weather.</think>\n\n',
-    call: true,
-    blocks: [{ kind: 'reasoning', text: 'Call get_weather.' }, callBlock],
-    stop: 'tool_use',
-  },
-  {
-    name: 'an empty think block: text only',
-    content: '<think></think>\n\nHi',
-    blocks: [{ kind: 'text', text: 'Hi' }],
-    stop: 'end_turn',
-  },
-  {
-    name: 'a think block of whitespace alone (Qwen3, thinking off): text only',
-    content: '<think>\n\n</think>\n\nHi',
-    blocks: [{ kind: 'text', text: 'Hi' }],
-    stop: 'end_turn',
-  },
-  {
-    name: 'whitespace before the first thought is kept once the block says something',
-    content: '<think>\n\nStep one.\n</think>Done',
-    blocks: [{ kind: 'reasoning', text: '\n\nStep one.\n' }, { kind: 'text', text: 'Done' }],
-    stop: 'end_turn',
-  },
+  ended(
+    'leading whitespace, then a think block, then text',
+    ' \n\t<think>\nPlan: a < b, then </b>.\n</think>\n\n Answer: <think> stays.',
+    reasoning('\nPlan: a < b, then </b>.\n'),
+    text('Answer: <think> stays.'),
+  ),
+  cutOff('no closing tag (max_tokens): all reasoning, no text', '<think>Still thinking </thi', 'Still thinking </thi'),
+  calling('closing tag, whitespace, then a tool call', '<think>Call get_weather.</think>\n\n', 'Call get_weather.'),
+  ended('an empty think block: text only', '<think></think>\n\nHi', text('Hi')),
+  ended('a think block of whitespace alone (Qwen3, thinking off): text only', '<think>\n\n</think>\n\nHi', text('Hi')),
+  ended('whitespace before the first thought is kept once the block says something', '<think>\n\nStep one.\n</think>Done', reasoning('\n\nStep one.\n'), text('Done')),
   unchanged('content not leading with the tag: unchanged, whitespace kept', '\n  <thinking>not ours</thinking>'),
   unchanged('the tag later in the text: unchanged', 'Use <think>tags</think> like this.'),
   unchanged('a prefix of the tag, then the end: unchanged', '  <thi'),
   {
-    name: 'reasoning of its own in reasoning_content: the content is unchanged',
-    content: '<think>echoed</think> done',
+    ...ended('reasoning of its own in reasoning_content: the content is unchanged', '<think>echoed</think> done', reasoning('Own thought.'), text('<think>echoed</think> done')),
     reasoningField: 'Own thought.',
-    blocks: [{ kind: 'reasoning', text: 'Own thought.' }, { kind: 'text', text: '<think>echoed</think> done' }],
-    stop: 'end_turn',
   },
 ];
 
 /** The content as a model whose chat template ends with `<think>\n` writes it (startsInsideThink). */
 const PREFILLED: Case[] = [
+  ended(
+    'reasoning up to the closing tag, then text without its leading whitespace',
+    'Plan: a < b, then </b>.\n</think>\n\n Answer: </think> stays.',
+    reasoning('Plan: a < b, then </b>.\n'),
+    text('Answer: </think> stays.'),
+  ),
+  cutOff('no closing tag, cut off by max tokens: all reasoning', 'Still thinking </thi', 'Still thinking </thi'),
+  cutOff('no closing tag, cut off by a filter: all reasoning', 'Still thinking', 'Still thinking', 'content_filter'),
   {
-    name: 'reasoning up to the closing tag, then text without its leading whitespace',
-    content: 'Plan: a < b, then </b>.\n</think>\n\n Answer: </think> stays.',
-    blocks: [{ kind: 'reasoning', text: 'Plan: a < b, then </b>.\n' }, { kind: 'text', text: 'Answer: </think> stays.' }],
-    stop: 'end_turn',
+    ...ended('no closing tag and the model ended its turn: it was the answer (a stream sends it again as text)', '\nHello! How can I help?', text('\nHello! How can I help?')),
+    streamBlocks: [reasoning('\nHello! How can I help?'), text('\nHello! How can I help?')],
   },
+  calling('closing tag, whitespace, then a tool call', 'Call get_weather.</think>\n\n', 'Call get_weather.'),
+  calling('a tool call while still inside: the reasoning ends there', 'Call get_weather. <', 'Call get_weather. <'),
+  ended('reasoning of whitespace alone: text only', '\n\n</think>\n\nHi', text('Hi')),
+  ended('the closing tag first: text only', '</think>Hi', text('Hi')),
+  ended('content that opens with <think> (a template without the prefill): read as without the option', ' \n<think>Plan.</think>\n\nHi </think>', reasoning('Plan.'), text('Hi </think>')),
+  ended('content that opens with <think> and never closes: reasoning, as without the option', '<think>Plan.', reasoning('Plan.')),
   {
-    name: 'no closing tag, cut off by max tokens: all reasoning',
-    content: 'Still thinking </thi',
-    finish: 'length',
-    blocks: [{ kind: 'reasoning', text: 'Still thinking </thi' }],
-    stop: 'max_tokens',
-  },
-  {
-    name: 'no closing tag, cut off by a filter: all reasoning',
-    content: 'Still thinking',
-    finish: 'content_filter',
-    blocks: [{ kind: 'reasoning', text: 'Still thinking' }],
-    stop: 'refusal',
-  },
-  {
-    name: 'no closing tag and the model ended its turn: it was the answer (a stream sends it again as text)',
-    content: '\nHello! How can I help?',
-    blocks: [{ kind: 'text', text: '\nHello! How can I help?' }],
-    streamBlocks: [{ kind: 'reasoning', text: '\nHello! How can I help?' }, { kind: 'text', text: '\nHello! How can I help?' }],
-    stop: 'end_turn',
-  },
-  {
-    name: 'closing tag, whitespace, then a tool call',
-    content: 'Call get_weather.</think>\n\n',
-    call: true,
-    blocks: [{ kind: 'reasoning', text: 'Call get_weather.' }, callBlock],
-    stop: 'tool_use',
-  },
-  {
-    name: 'a tool call while still inside: the reasoning ends there',
-    content: 'Call get_weather. <',
-    call: true,
-    blocks: [{ kind: 'reasoning', text: 'Call get_weather. <' }, callBlock],
-    stop: 'tool_use',
-  },
-  {
-    name: 'reasoning of whitespace alone: text only',
-    content: '\n\n</think>\n\nHi',
-    blocks: [{ kind: 'text', text: 'Hi' }],
-    stop: 'end_turn',
-  },
-  {
-    name: 'the closing tag first: text only',
-    content: '</think>Hi',
-    blocks: [{ kind: 'text', text: 'Hi' }],
-    stop: 'end_turn',
-  },
-  {
-    name: 'content that opens with <think> (a template without the prefill): read as without the option',
-    content: ' \n<think>Plan.</think>\n\nHi </think>',
-    blocks: [{ kind: 'reasoning', text: 'Plan.' }, { kind: 'text', text: 'Hi </think>' }],
-    stop: 'end_turn',
-  },
-  {
-    name: 'content that opens with <think> and never closes: reasoning, as without the option',
-    content: '<think>Plan.',
-    blocks: [{ kind: 'reasoning', text: 'Plan.' }],
-    stop: 'end_turn',
-  },
-  {
-    name: 'reasoning of its own in reasoning_content (a server with a parser): the content is the answer',
-    content: 'The answer.</think> stays',
+    ...ended('reasoning of its own in reasoning_content (a server with a parser): the content is the answer', 'The answer.</think> stays', reasoning('Own thought.'), text('The answer.</think> stays')),
     reasoningField: 'Own thought.',
-    blocks: [{ kind: 'reasoning', text: 'Own thought.' }, { kind: 'text', text: 'The answer.</think> stays' }],
-    stop: 'end_turn',
   },
 ];
 
@@ -228,6 +157,20 @@ function expectEveryCut(cases: ReadonlyArray<Case>, opts?: DecodeOptions): void 
   }
 }
 
+/** One content chunk at a time through a fresh stream decoder: what each produced (the start left out). */
+function stepper(opts?: DecodeOptions): (content: string) => HubEvent[] {
+  const d = chatCodec.createStreamDecoder(opts);
+  return (content) => d.push({ data: chunk({ content }) }).filter((e) => e.type !== 'start');
+}
+
+/** Reasoning block 0 closing, and text block 1 opening with `text`. */
+const reasoningThenText = (text: string): HubEvent[] => [
+  { type: 'reasoning_origin', index: 0, origin: { kind: 'unsigned' } },
+  { type: 'block_stop', index: 0 },
+  { type: 'block_start', index: 1, block: { type: 'text' } },
+  { type: 'text_delta', index: 1, text },
+];
+
 describe('chat decoders: reasoning in a leading <think> block of the content', () => {
   it('whole answers: split exactly when the content leads with the tag and no reasoning field came', () => {
     for (const c of CASES) expect(decodeWhole(c), c.name).toEqual({ blocks: c.blocks, stop: c.stop });
@@ -238,8 +181,7 @@ describe('chat decoders: reasoning in a leading <think> block of the content', (
   });
 
   it('streams the reasoning as it arrives, holding back only what may still be a tag', () => {
-    const d = chatCodec.createStreamDecoder();
-    const step = (content: string) => d.push({ data: chunk({ content }) }).filter((e) => e.type !== 'start');
+    const step = stepper();
     expect(step('\n')).toEqual([]);
     expect(step(' <th')).toEqual([]);
     expect(step('ink>Plan')).toEqual([
@@ -250,18 +192,12 @@ describe('chat decoders: reasoning in a leading <think> block of the content', (
     expect(step('ing')).toEqual([{ type: 'reasoning_delta', index: 0, text: '</thing' }]);
     expect(step('</')).toEqual([]);
     expect(step('think>\n')).toEqual([]);
-    expect(step('\nHi')).toEqual([
-      { type: 'reasoning_origin', index: 0, origin: { kind: 'unsigned' } },
-      { type: 'block_stop', index: 0 },
-      { type: 'block_start', index: 1, block: { type: 'text' } },
-      { type: 'text_delta', index: 1, text: 'Hi' },
-    ]);
+    expect(step('\nHi')).toEqual(reasoningThenText('Hi'));
     expect(step('</think>')).toEqual([{ type: 'text_delta', index: 1, text: '</think>' }]);
   });
 
   it('content that turns out not to lead with the tag is released at once, whitespace and all', () => {
-    const d = chatCodec.createStreamDecoder();
-    const step = (content: string) => d.push({ data: chunk({ content }) }).filter((e) => e.type !== 'start');
+    const step = stepper();
     expect(step('\n <thi')).toEqual([]);
     expect(step('s')).toEqual([
       { type: 'block_start', index: 0, block: { type: 'text' } },
@@ -292,20 +228,14 @@ describe('chat decoders: a think block the prompt opened (startsInsideThink)', (
   });
 
   it('streams the reasoning from the first chunk, holding back only what may be </think>', () => {
-    const d = chatCodec.createStreamDecoder(INSIDE);
-    const step = (content: string) => d.push({ data: chunk({ content }) }).filter((e) => e.type !== 'start');
+    const step = stepper(INSIDE);
     expect(step('Pl')).toEqual([
       { type: 'block_start', index: 0, block: { type: 'reasoning' } },
       { type: 'reasoning_delta', index: 0, text: 'Pl' },
     ]);
     expect(step('an <b> </th')).toEqual([{ type: 'reasoning_delta', index: 0, text: 'an <b> ' }]);
     expect(step('ink>\n')).toEqual([]);
-    expect(step('\nHi')).toEqual([
-      { type: 'reasoning_origin', index: 0, origin: { kind: 'unsigned' } },
-      { type: 'block_stop', index: 0 },
-      { type: 'block_start', index: 1, block: { type: 'text' } },
-      { type: 'text_delta', index: 1, text: 'Hi' },
-    ]);
+    expect(step('\nHi')).toEqual(reasoningThenText('Hi'));
   });
 
   it('a turn ended without </think>: the reasoning block closes and the same text follows, before the finish', () => {
@@ -315,10 +245,7 @@ describe('chat decoders: a think block the prompt opened (startsInsideThink)', (
       { type: 'block_start', index: 0, block: { type: 'reasoning' } },
       { type: 'reasoning_delta', index: 0, text: 'Hello' },
       { type: 'reasoning_delta', index: 0, text: ' there.' },
-      { type: 'reasoning_origin', index: 0, origin: { kind: 'unsigned' } },
-      { type: 'block_stop', index: 0 },
-      { type: 'block_start', index: 1, block: { type: 'text' } },
-      { type: 'text_delta', index: 1, text: 'Hello there.' },
+      ...reasoningThenText('Hello there.'),
       { type: 'block_stop', index: 1 },
       { type: 'finish', stopReason: 'end_turn' },
     ]);
