@@ -35,7 +35,10 @@ export function stopReasonFromChat(finish: unknown, native: unknown, hasToolCall
   }
 }
 
-/** The model ended its turn itself: not cut off (max tokens, a filter), and no tool call. */
+/**
+ * The turn ended normally: not cut off (max tokens, a filter) and no tool call. A matched stop
+ * sequence counts, as Chat reports it as `stop` too.
+ */
 export function endedOwnTurn(reason: StopReason): boolean {
   return reason === 'end_turn' || reason === 'stop_sequence';
 }

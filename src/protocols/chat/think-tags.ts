@@ -11,12 +11,14 @@
  * Some chat templates end the prompt with `<think>\n`, so the model writes only the closing tag
  * (`startsInside`, chosen by the provider for those model ids). Then the content is reasoning up to
  * the first `</think>` and text after it; a content that still opens with `<think>` is read as above.
- * A block the prompt opened that never closes is reasoning when the answer was cut off (max tokens,
- * a filter) or a tool call ended it, since a model still thinking cannot end its turn; but if the
- * model ended its turn without `</think>`, it never was thinking (thinking off, or a server that
- * removed the reasoning): flush() then gives the whole content back as text and says so
- * (`reasoningWasAnswer`), so a stream that already sent it as reasoning sends it again as text.
- * For that the reasoning released from such a block is kept until the block closes.
+ * A block the prompt opened that never closes stays reasoning when the answer was cut off (max
+ * tokens, a filter) or went on to a tool call. But a model cannot end its turn while still
+ * thinking: one that ended it (finish `stop`) without `</think>` never was (thinking off, or a
+ * server that removed the reasoning), so flush() then gives the whole content back as text and says
+ * so (`reasoningWasAnswer`); a stream, which already sent it as reasoning, sends it again as text.
+ * For that the reasoning released from such a block is kept until the block closes (bounded by the
+ * answer). When a reasoning field comes first the decoders settle the splitter before any content:
+ * the content is then the answer, with or without the option.
  */
 
 const OPEN = '<think>';
