@@ -4,6 +4,7 @@
  * both set Claude Code warns about two credentials, and in interactive mode it asks to approve an
  * API key before using it. AUTH_TOKEN alone works in every mode, `--bare` included.
  */
+import { outlastMs } from './tool-limits.js';
 import { emptySetup, type ToolProfile } from './types.js';
 
 /**
@@ -27,7 +28,8 @@ export const claudeCode: ToolProfile = {
   via: 'env',
   command: 'claude',
   install: 'npm install -g @anthropic-ai/claude-code',
-  setup({ baseUrl, key, model, group, upstreamWaitMs }) {
+  setup(input) {
+    const { baseUrl, key, model, group } = input;
     const s = emptySetup();
     s.env.push(['ANTHROPIC_BASE_URL', baseUrl], ['ANTHROPIC_AUTH_TOKEN', key]);
     // Telemetry, error reports, update checks: none of it should leave the machine behind the user's back.
@@ -36,7 +38,7 @@ export const claudeCode: ToolProfile = {
     // a byte and sends the turn again, so a long prompt to a slow local model restarts for ever. The
     // daemon bounds every upstream wait itself and answers with an error, so Claude Code's own
     // limits only need to outlast the daemon's.
-    s.env.push(['API_FORCE_IDLE_TIMEOUT', '0'], ['API_TIMEOUT_MS', String(upstreamWaitMs + 60_000)]);
+    s.env.push(['API_FORCE_IDLE_TIMEOUT', '0'], ['API_TIMEOUT_MS', String(outlastMs(input))]);
     if (model) for (const name of CLAUDE_MODEL_VARS) s.env.push([name, model]);
     s.unset.push('ANTHROPIC_API_KEY');
     if (!model) {

@@ -4,6 +4,7 @@
  * that opencode merges over its files, so the same JSON works from the environment alone; the key
  * is read from SVC_PROXY_KEY through opencode's `{env:…}` substitution, never written to a file.
  */
+import { outlastMs } from './tool-limits.js';
 import { emptySetup, type ToolProfile } from './types.js';
 
 export const OPENCODE_PROVIDER_ID = 'svc-proxy';
@@ -13,14 +14,14 @@ export const OPENCODE_PROVIDER_ID = 'svc-proxy';
  * daemon sends its headers with the model's first event, so a long prompt to a slow local model
  * failed there. The daemon bounds that wait itself; opencode's limit only needs to outlast it.
  */
-function config(baseUrl: string, model: string, upstreamWaitMs: number): Record<string, unknown> {
+function config(baseUrl: string, model: string, headerTimeout: number): Record<string, unknown> {
   return {
     $schema: 'https://opencode.ai/config.json',
     provider: {
       [OPENCODE_PROVIDER_ID]: {
         npm: '@ai-sdk/openai-compatible',
         name: 'svc-proxy',
-        options: { baseURL: baseUrl, apiKey: '{env:SVC_PROXY_KEY}', headerTimeout: upstreamWaitMs + 60_000 },
+        options: { baseURL: baseUrl, apiKey: '{env:SVC_PROXY_KEY}', headerTimeout },
         models: { [model]: { name: model } },
       },
     },
@@ -39,7 +40,7 @@ export const opencode: ToolProfile = {
   needsModel: true,
   setup({ baseUrl, key, model, upstreamWaitMs }) {
     const s = emptySetup();
-    const json = config(baseUrl, model!, upstreamWaitMs);
+    const json = config(baseUrl, model!, outlastMs({ upstreamWaitMs }));
     s.env.push(['SVC_PROXY_KEY', key], ['OPENCODE_CONFIG_CONTENT', JSON.stringify(json)]);
     s.file = {
       path: '~/.config/opencode/opencode.json',

@@ -1,0 +1,20 @@
+/**
+ * Limits a profile writes into a tool's own settings. A tool that gives up on a request the daemon
+ * is still waiting for sends it again (a long prompt to a slow model then never finishes), so its
+ * wait is set a minute past the longest the daemon waits for an upstream's first byte: the
+ * daemon's error, not a silent resend, ends a wait that is too long.
+ */
+import type { ToolInput } from './types.js';
+
+const MARGIN_MS = 60_000;
+
+/** The tool's own limit, in milliseconds. */
+export function outlastMs({ upstreamWaitMs }: Pick<ToolInput, 'upstreamWaitMs'>): number {
+  return upstreamWaitMs + MARGIN_MS;
+}
+
+/** The same limit for tools that take whole seconds (rounded up, so it still outlasts the daemon). */
+export function outlastSeconds(input: Pick<ToolInput, 'upstreamWaitMs'>): number {
+  return Math.ceil(outlastMs(input) / 1000);
+}
+
