@@ -8,9 +8,10 @@ import { continueDev } from './continue.js';
 import { cursor } from './cursor.js';
 import { opencode } from './opencode.js';
 import { openaiSdk } from './openai-sdk.js';
+import { qwenCode } from './qwen-code.js';
 import type { ToolProfile } from './types.js';
 
-export const TOOLS: readonly ToolProfile[] = [claudeCode, codex, openaiSdk, anthropicSdk, aider, opencode, continueDev, cline, cursor];
+export const TOOLS: readonly ToolProfile[] = [claudeCode, codex, openaiSdk, anthropicSdk, aider, opencode, qwenCode, continueDev, cline, cursor];
 
 export function findTool(name: string): ToolProfile | undefined {
   const n = name.trim().toLowerCase();
