@@ -6,12 +6,13 @@ import { cline } from './cline.js';
 import { codex } from './codex.js';
 import { continueDev } from './continue.js';
 import { cursor } from './cursor.js';
+import { goose } from './goose.js';
 import { opencode } from './opencode.js';
 import { openaiSdk } from './openai-sdk.js';
 import { qwenCode } from './qwen-code.js';
 import type { ToolProfile } from './types.js';
 
-export const TOOLS: readonly ToolProfile[] = [claudeCode, codex, openaiSdk, anthropicSdk, aider, opencode, qwenCode, continueDev, cline, cursor];
+export const TOOLS: readonly ToolProfile[] = [claudeCode, codex, openaiSdk, anthropicSdk, aider, opencode, qwenCode, goose, continueDev, cline, cursor];
 
 export function findTool(name: string): ToolProfile | undefined {
   const n = name.trim().toLowerCase();
