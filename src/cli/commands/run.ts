@@ -35,7 +35,7 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (name: string, args: string[], flags: RunFlags) => {
       const tool = findTool(name);
       if (!tool) throw new CliError(`Unknown tool "${name}". Known: ${toolNames()}.`, 2);
-      if (!tool.command) throw new CliError(`${tool.title} is not a program svc-proxy can start; print its settings with: svc-proxy env ${tool.id}`, 2);
+      if (!tool.command) throw new CliError(tool.runRefusal ?? `${tool.title} is not a program svc-proxy can start; print its settings with: svc-proxy env ${tool.id}`, 2);
 
       const [{ prepare }, spawnTool] = await Promise.all([import('../tools/prepare.js'), import('../tools/spawn-tool.js')]);
       const file = spawnTool.findExecutable(tool.command, ctx.io.env);

@@ -5,6 +5,7 @@ import { claudeCode } from './claude-code.js';
 import { cline } from './cline.js';
 import { codex } from './codex.js';
 import { continueDev } from './continue.js';
+import { crush } from './crush.js';
 import { cursor } from './cursor.js';
 import { goose } from './goose.js';
 import { opencode } from './opencode.js';
@@ -12,7 +13,7 @@ import { openaiSdk } from './openai-sdk.js';
 import { qwenCode } from './qwen-code.js';
 import type { ToolProfile } from './types.js';
 
-export const TOOLS: readonly ToolProfile[] = [claudeCode, codex, openaiSdk, anthropicSdk, aider, opencode, qwenCode, goose, continueDev, cline, cursor];
+export const TOOLS: readonly ToolProfile[] = [claudeCode, codex, openaiSdk, anthropicSdk, aider, opencode, qwenCode, crush, goose, continueDev, cline, cursor];
 
 export function findTool(name: string): ToolProfile | undefined {
   const n = name.trim().toLowerCase();

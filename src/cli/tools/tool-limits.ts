@@ -18,3 +18,12 @@ export function outlastSeconds(input: Pick<ToolInput, 'upstreamWaitMs'>): number
   return Math.ceil(outlastMs(input) / 1000);
 }
 
+
+/**
+ * Tools that must be told a model's context window and output allowance before they use it
+ * (Crush, Zed) get these stand-ins: svc-proxy cannot know them for every provider/model. They fit
+ * the models coding tools are mostly pointed at (Claude, GPT-5, Gemini 2.5); the notes say to
+ * change them for a smaller model. An output allowance a model refuses with its limit stated is
+ * fitted by the daemon (routing/output-caps.ts).
+ */
+export const STAND_IN_LIMITS = { contextWindow: 200_000, maxOutputTokens: 32_000 } as const;

@@ -65,6 +65,8 @@ export interface ToolProfile {
   command?: string;
   /** How to install the executable, shown when it is not on PATH. */
   install?: string;
+  /** For a program `run` does not start: why, and what to do instead (instead of the generic refusal). */
+  runRefusal?: string;
   /** The tool cannot be set up without a model (its config entry names one). */
   needsModel?: boolean;
   setup(input: ToolInput): ToolSetup;
