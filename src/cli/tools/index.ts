@@ -12,8 +12,9 @@ import { opencode } from './opencode.js';
 import { openaiSdk } from './openai-sdk.js';
 import { qwenCode } from './qwen-code.js';
 import type { ToolProfile } from './types.js';
+import { zed } from './zed.js';
 
-export const TOOLS: readonly ToolProfile[] = [claudeCode, codex, openaiSdk, anthropicSdk, aider, opencode, qwenCode, crush, goose, continueDev, cline, cursor];
+export const TOOLS: readonly ToolProfile[] = [claudeCode, codex, openaiSdk, anthropicSdk, aider, opencode, qwenCode, crush, goose, continueDev, cline, cursor, zed];
 
 export function findTool(name: string): ToolProfile | undefined {
   const n = name.trim().toLowerCase();
