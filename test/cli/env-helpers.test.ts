@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultShell } from '../../src/cli/tools/render.js';
 import { findExecutable, toolEnv } from '../../src/cli/tools/spawn-tool.js';
+import { outlastMs, outlastSeconds } from '../../src/cli/tools/tool-limits.js';
 import { findTool, TOOLS } from '../../src/cli/tools/index.js';
 import { removeTempDirs, tempStateDir } from '../daemon/harness.js';
 
@@ -39,6 +40,14 @@ describe('toolEnv', () => {
   });
 });
 
+describe('outlastMs / outlastSeconds', () => {
+  it('a minute past the daemon’s wait; whole seconds round up, so they still outlast it', () => {
+    expect(outlastMs({ upstreamWaitMs: 1_210_000 })).toBe(1_270_000);
+    expect(outlastSeconds({ upstreamWaitMs: 1_210_000 })).toBe(1270);
+    expect(outlastSeconds({ upstreamWaitMs: 1_210_001 })).toBe(1271);
+  });
+});
+
 describe('defaultShell', () => {
   it('fish or PowerShell when $SHELL says so, PowerShell on Windows without $SHELL, else sh', () => {
     expect(defaultShell({ SHELL: '/usr/local/bin/fish' }, 'darwin')).toBe('fish');
@@ -62,7 +71,10 @@ describe('tool profiles', () => {
   it('every profile puts the key and the base URL somewhere the tool reads them', () => {
     for (const t of TOOLS) {
       const s = t.setup({ baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'p/m', upstreamWaitMs: 910_000 });
-      const everything = JSON.stringify([s.env, s.file, s.settings, s.runArgs]);
+      const env = Object.fromEntries(s.env);
+      // goose takes the base as a host and a path (OPENAI_HOST + OPENAI_BASE_PATH), joined by a slash.
+      const joined = env.OPENAI_BASE_PATH ? `${env.OPENAI_HOST}/${env.OPENAI_BASE_PATH}` : '';
+      const everything = JSON.stringify([s.env, s.file, s.settings, s.runArgs, joined]);
       expect(everything, `${t.id} hands over the base URL`).toContain('http://127.0.0.1:1/base');
       expect(everything, `${t.id} hands over the key`).toContain('sk-svc-proxy-K');
     }

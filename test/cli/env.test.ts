@@ -43,10 +43,16 @@ describe('svc-proxy env: tools and usage errors', () => {
   it('--list names every tool, as a table and as JSON', async () => {
     const text = await cli(['env', '--list']);
     expect(text.code).toBe(0);
-    for (const id of ['claude-code', 'codex', 'openai', 'anthropic', 'aider', 'opencode', 'continue', 'cline', 'cursor']) expect(text.stdout).toMatch(new RegExp(`^${id}\\s`, 'm'));
+    for (const id of ['claude-code', 'codex', 'openai', 'anthropic', 'aider', 'opencode', 'qwen', 'crush', 'goose', 'continue', 'cline', 'cursor', 'zed']) expect(text.stdout).toMatch(new RegExp(`^${id}\\s`, 'm'));
     const json = JSON.parse((await cli(['env', '--list', '--json'])).stdout) as Array<{ id: string; protocol: string; run: boolean }>;
     expect(json.find((t) => t.id === 'claude-code')).toMatchObject({ protocol: 'b', run: true });
     expect(json.find((t) => t.id === 'cursor')).toMatchObject({ protocol: 'a', run: false });
+    expect(json.filter((t) => ['qwen', 'crush', 'goose', 'zed'].includes(t.id)).map((t) => [t.id, t.protocol, t.run])).toEqual([
+      ['qwen', 'a', true],
+      ['crush', 'b', false],
+      ['goose', 'a', true],
+      ['zed', 'a', false],
+    ]);
   });
 
   it('no tool, an unknown tool, conflicting flags and bad values are usage errors (2), and create no key', async () => {
@@ -63,7 +69,7 @@ describe('svc-proxy env: tools and usage errors', () => {
     const bare = await cli(['env', 'claude-code', '--model', 'gpt-5']);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/must be provider\/model/);
-    for (const tool of ['opencode', 'continue', 'cline']) {
+    for (const tool of ['opencode', 'qwen', 'crush', 'continue', 'cline', 'zed']) {
       const res = await cli(['env', tool]);
       expect(res.code, tool).toBe(2);
       expect(res.stderr).toMatch(/needs a model/);
@@ -239,6 +245,85 @@ describe('svc-proxy env: profiles', () => {
     expect(s.env.OPENCODE_CONFIG_CONTENT).not.toContain(s.key.value);
   });
 
+  it('qwen: the openai auth type by its three variables, its request and stream limits past the daemon’s, usage statistics off; run forces auth type and model', async () => {
+    const s = await envJson(['qwen', '--model', 'anthropic/claude-sonnet-4-5']);
+    expect(s.env).toEqual({
+      OPENAI_BASE_URL: 'http://127.0.0.1:4545/protocol-a/v1',
+      OPENAI_API_KEY: s.key.value,
+      OPENAI_MODEL: 'anthropic/claude-sonnet-4-5',
+      // 10 s + 600 s + 600 s, plus a minute: Qwen Code's own 120 s request timeout would resend a long prefill
+      QWEN_CODE_API_TIMEOUT_MS: '1270000',
+      QWEN_STREAM_IDLE_TIMEOUT_MS: '1270000',
+      QWEN_USAGE_STATISTICS_ENABLED: 'false',
+    });
+    expect(s.unset).toEqual(['QWEN_OAUTH']);
+    expect(s.runArgs).toEqual(['--auth-type', 'openai', '--model', 'anthropic/claude-sonnet-4-5']);
+    expect(s.notes.join(' ')).toMatch(/--auth-type openai --model anthropic\/claude-sonnet-4-5/);
+    expect((await envJson(['qwen-code', '--model', 'openai/gpt-5.4'])).env.OPENAI_MODEL).toBe('openai/gpt-5.4'); // alias
+  });
+
+  it('crush: a protocol B provider in crush.json (key by $SVC_PROXY_KEY), both model slots, its request timeout past the daemon’s, metrics off', async () => {
+    const s = await envJson(['crush', '--model', 'openai/gpt-5.4']);
+    expect(s.baseUrl).toBe('http://127.0.0.1:4545/protocol-b');
+    expect(s.env).toEqual({ SVC_PROXY_KEY: s.key.value });
+    expect(s.file!.path).toBe('~/.config/crush/crush.json');
+    expect(JSON.parse(s.file!.content)).toEqual({
+      $schema: 'https://charm.land/crush.json',
+      providers: {
+        'svc-proxy': {
+          name: 'svc-proxy',
+          type: 'anthropic',
+          base_url: 'http://127.0.0.1:4545/protocol-b',
+          api_key: '$SVC_PROXY_KEY',
+          models: [{ id: 'openai/gpt-5.4', name: 'openai/gpt-5.4', context_window: 200_000, default_max_tokens: 32_000 }],
+        },
+      },
+      models: { large: { provider: 'svc-proxy', model: 'openai/gpt-5.4' }, small: { provider: 'svc-proxy', model: 'openai/gpt-5.4' } },
+      // seconds: Crush's default of 60 s without a byte ended a long prefill
+      options: { request_timeout: 1270, disable_metrics: true },
+    });
+    expect(s.file!.content).not.toContain(s.key.value);
+    expect(s.runArgs).toEqual([]);
+    expect(s.notes.join(' ')).toMatch(/stand-ins/);
+    expect((await cli(['env', 'crush', '--model', 'openai/gpt-5.4', '--config-file'])).stdout).toBe(s.file!.content);
+  });
+
+  it('goose: its openai provider by variables, host and path split from the base, its whole-request timeout past the daemon’s, telemetry off', async () => {
+    const s = await envJson(['goose', '--model', 'gemini/gemini-2.5-pro']);
+    expect(s.env).toEqual({
+      GOOSE_PROVIDER: 'openai',
+      GOOSE_MODEL: 'gemini/gemini-2.5-pro',
+      OPENAI_HOST: 'http://127.0.0.1:4545',
+      OPENAI_BASE_PATH: 'protocol-a/v1/chat/completions',
+      OPENAI_API_KEY: s.key.value,
+      OPENAI_TIMEOUT: '1270',
+      GOOSE_TELEMETRY_ENABLED: 'false',
+    });
+    expect(s.runArgs).toEqual([]);
+    const bare = await envJson(['goose']);
+    expect(bare.env.GOOSE_MODEL).toBeUndefined();
+    expect(bare.notes.join(' ')).toMatch(/GOOSE_MODEL from its config\.yaml/);
+  });
+
+  it('zed: an openai_compatible provider for settings.json without the key, which goes in Agent settings or SVC_PROXY_API_KEY', async () => {
+    const s = await envJson(['zed', '--model', 'anthropic/claude-sonnet-4-5']);
+    expect(JSON.parse(s.file!.content)).toEqual({
+      language_models: {
+        openai_compatible: {
+          'svc-proxy': {
+            api_url: 'http://127.0.0.1:4545/protocol-a/v1',
+            available_models: [{ name: 'anthropic/claude-sonnet-4-5', display_name: 'anthropic/claude-sonnet-4-5 (svc-proxy)', max_tokens: 200_000 }],
+          },
+        },
+      },
+    });
+    expect(s.file!.content).not.toContain(s.key.value);
+    expect(s.env).toEqual({ SVC_PROXY_API_KEY: s.key.value });
+    expect(s.settings).toEqual([{ label: 'Agent settings → LLM Providers → svc-proxy → API key', value: s.key.value }]);
+    const text = await cli(['env', 'zed', '--model', 'anthropic/claude-sonnet-4-5']);
+    expect(text.stdout.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual([`export SVC_PROXY_API_KEY='${s.key.value}'`]);
+  });
+
   it('continue, cline, cursor: a config entry or the settings to type, printed as comments; cursor says why loopback fails', async () => {
     const c = await cli(['env', 'continue', '--model', 'anthropic/claude-sonnet-4-5']);
     expect(c.stdout).toMatch(/^# {7}apiBase: "http:\/\/127\.0\.0\.1:4545\/protocol-a\/v1"$/m);
@@ -270,6 +355,18 @@ describe('svc-proxy env: groups, address, shells', () => {
     const oc = JSON.parse((await envJson(['opencode', '--group', 'team', '--model', 'claude-sonnet-4-5'])).env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { options: { headerTimeout: number } }> };
     expect(oc.provider['svc-proxy']!.options.headerTimeout).toBe(3_670_000);
     expect((await envJson(['codex', '--group', 'team'])).file!.content).toContain('base_url = "http://127.0.0.1:4999/g/team/protocol-a/v1"');
+    // The new tools' own limits outlast the raised daemon limits too (3,670 s), in their units.
+    const qwen = await envJson(['qwen', '--group', 'team', '--model', 'claude-sonnet-4-5']);
+    expect(qwen.env).toMatchObject({ OPENAI_BASE_URL: 'http://127.0.0.1:4999/g/team/protocol-a/v1', OPENAI_MODEL: 'claude-sonnet-4-5', QWEN_CODE_API_TIMEOUT_MS: '3670000', QWEN_STREAM_IDLE_TIMEOUT_MS: '3670000' });
+    const crush = JSON.parse((await envJson(['crush', '--group', 'team', '--model', 'claude-sonnet-4-5'])).file!.content) as { providers: Record<string, { base_url: string }>; options: { request_timeout: number } };
+    expect(crush.providers['svc-proxy']!.base_url).toBe('http://127.0.0.1:4999/g/team/protocol-b');
+    expect(crush.options.request_timeout).toBe(3670);
+    expect((await envJson(['goose', '--group', 'team', '--model', 'claude-sonnet-4-5'])).env).toMatchObject({
+      OPENAI_HOST: 'http://127.0.0.1:4999',
+      OPENAI_BASE_PATH: 'g/team/protocol-a/v1/chat/completions',
+      OPENAI_TIMEOUT: '3670',
+    });
+    expect((await envJson(['zed', '--group', 'team', '--model', 'claude-sonnet-4-5'])).file!.content).toContain('"api_url": "http://127.0.0.1:4999/g/team/protocol-a/v1"');
     const notInGroup = await cli(['env', 'claude-code', '--group', 'team', '--model', 'gpt-5']);
     expect(notInGroup.code).toBe(1);
     expect(notInGroup.stderr).toMatch(/Group "team" has no model named "gpt-5". Its names: claude-sonnet-4-5/);
@@ -289,6 +386,19 @@ describe('svc-proxy env: groups, address, shells', () => {
     const ps = (await cli(['env', 'claude-code', '--model', "openai/it's", '--shell', 'pwsh'])).stdout;
     expect(ps).toContain("$env:ANTHROPIC_MODEL = 'openai/it''s'");
     expect(ps).toContain('Remove-Item Env:ANTHROPIC_API_KEY -ErrorAction SilentlyContinue');
+    // The new tools' output evaluates as printed: qwen's conflicting variable removed, goose's split base intact.
+    const qwenSh = (await cli(['env', 'qwen', '--model', 'openai/gpt-5.4'])).stdout;
+    const qwenEval = spawnSync('/bin/sh', ['-c', 'QWEN_OAUTH=1; eval "$1"; printf "%s|%s|%s" "$OPENAI_MODEL" "$QWEN_CODE_API_TIMEOUT_MS" "${QWEN_OAUTH-unset}"', 'sh', qwenSh], { encoding: 'utf8' });
+    expect(qwenEval.stdout).toBe('openai/gpt-5.4|1270000|unset');
+    const gooseSh = (await cli(['env', 'goose', '--model', 'openai/gpt-5.4'])).stdout;
+    const gooseEval = spawnSync('/bin/sh', ['-c', 'eval "$1"; printf "%s/%s" "$OPENAI_HOST" "$OPENAI_BASE_PATH"', 'sh', gooseSh], { encoding: 'utf8' });
+    expect(gooseEval.stdout).toBe('http://127.0.0.1:4545/protocol-a/v1/chat/completions');
+    for (const shell of ['sh', 'fish', 'powershell']) {
+      const crushOut = (await cli(['env', 'crush', '--model', 'openai/gpt-5.4', '--shell', shell])).stdout;
+      expect(crushOut.split('\n').filter((l) => l && !l.startsWith('#')), shell).toHaveLength(1); // only the key; the file is comments
+    }
+    expect((await cli(['env', 'goose', '--shell', 'fish'])).stdout).toContain("set -gx OPENAI_BASE_PATH 'protocol-a/v1/chat/completions'");
+    expect((await cli(['env', 'qwen', '--model', 'openai/gpt-5.4', '--shell', 'pwsh'])).stdout).toContain('Remove-Item Env:QWEN_OAUTH -ErrorAction SilentlyContinue');
     // Without --shell the shell comes from $SHELL.
     expect((await cli(['env', 'openai'], { SHELL: '/usr/bin/fish' })).stdout).toMatch(/^set -gx OPENAI_BASE_URL /m);
   });

@@ -3,6 +3,7 @@
  * script) so what run does is visible: it starts the daemon when none runs, hands the tool the
  * `env` settings (API key variable removed, arguments after the tool name untouched), passes the
  * exit code through, forwards SIGTERM/SIGINT to the tool, and ends by the tool's own signal.
+ * Stand-in `qwen` and `goose` scripts show the same for the tools set up by variables alone.
  * The real Claude Code and Codex under `run` are in tools-claude-code / tools-codex.
  */
 import { spawn } from 'node:child_process';
@@ -23,6 +24,14 @@ case "$1" in
 esac
 `;
 
+/** Stand-ins for the other CLIs run starts by variables: print what they read, and their arguments. */
+const FAKE_QWEN = `#!/bin/sh
+printf 'BASE=%s\\nKEY=%s\\nMODEL=%s\\nWAIT=%s\\nOAUTH=%s\\nARGS=%s\\n' "$OPENAI_BASE_URL" "$OPENAI_API_KEY" "$OPENAI_MODEL" "$QWEN_CODE_API_TIMEOUT_MS" "\${QWEN_OAUTH-unset}" "$*"
+`;
+const FAKE_GOOSE = `#!/bin/sh
+printf 'PROVIDER=%s\\nURL=%s/%s\\nKEY=%s\\nMODEL=%s\\nWAIT=%s\\nARGS=%s\\n' "$GOOSE_PROVIDER" "$OPENAI_HOST" "$OPENAI_BASE_PATH" "$OPENAI_API_KEY" "$GOOSE_MODEL" "$OPENAI_TIMEOUT" "$*"
+`;
+
 let box: Sandbox;
 let env: Record<string, string>;
 let port: number;
@@ -31,14 +40,16 @@ beforeAll(async () => {
   box = await sandbox();
   const bin = join(box.home, 'fake-bin');
   await mkdir(bin, { recursive: true });
-  await writeFile(join(bin, 'claude'), FAKE_CLAUDE);
-  await chmod(join(bin, 'claude'), 0o755);
+  for (const [name, script] of [['claude', FAKE_CLAUDE], ['qwen', FAKE_QWEN], ['goose', FAKE_GOOSE]] as const) {
+    await writeFile(join(bin, name), script);
+    await chmod(join(bin, name), 0o755);
+  }
   const state = join(box.home, 'state');
   await mkdir(state, { recursive: true, mode: 0o700 });
   port = await freePort();
   await writeFile(join(state, 'config.json'), JSON.stringify({ version: CONFIG_VERSION, settings: { port } }), { mode: 0o600 });
   // The developer's real ANTHROPIC_API_KEY must not reach the tool: plant one to see it removed.
-  env = { ...box.env, PATH: `${bin}:/usr/bin:/bin`, SVC_PROXY_HOME: state, ANTHROPIC_API_KEY: 'sk-ant-real-user-key' };
+  env = { ...box.env, PATH: `${bin}:/usr/bin:/bin`, SVC_PROXY_HOME: state, ANTHROPIC_API_KEY: 'sk-ant-real-user-key', QWEN_OAUTH: '1' };
 }, 30_000);
 
 afterAll(async () => {
@@ -80,6 +91,24 @@ describe('svc-proxy run', () => {
     const again = await run(['claude', '--', 'env']);
     expect(again.stdout).toContain(`TOKEN=${out.TOKEN}`);
     expect(again.stderr).not.toMatch(/created key/);
+
+    // Qwen Code and goose the same way, each with its own key; Qwen Code's flags go before the user's.
+    const lines = (text: string) => Object.fromEntries(text.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    const qwen = await run(['--model', 'anthropic/claude-sonnet-4-5', 'qwen', '-p', 'hi']);
+    expect(qwen.code, qwen.stderr).toBe(0);
+    expect(lines(qwen.stdout)).toMatchObject({
+      BASE: `http://127.0.0.1:${port}/protocol-a/v1`,
+      MODEL: 'anthropic/claude-sonnet-4-5',
+      WAIT: '1270000',
+      OAUTH: 'unset',
+      ARGS: '--auth-type openai --model anthropic/claude-sonnet-4-5 -p hi',
+    });
+    expect(lines(qwen.stdout).KEY).toMatch(/^sk-svc-proxy-\w{43}$/);
+    expect(lines(qwen.stdout).KEY).not.toBe(out.TOKEN);
+    const goose = await run(['--model', 'openai/gpt-5.4', 'goose', 'run', '-t', 'hi']);
+    expect(goose.code, goose.stderr).toBe(0);
+    expect(lines(goose.stdout)).toMatchObject({ PROVIDER: 'openai', URL: `http://127.0.0.1:${port}/protocol-a/v1/chat/completions`, MODEL: 'openai/gpt-5.4', WAIT: '1270', ARGS: 'run -t hi' });
+    expect(lines(goose.stdout).KEY).toMatch(/^sk-svc-proxy-\w{43}$/);
   });
 
   it('passes the exit code through', async () => {
@@ -164,6 +193,11 @@ describe('svc-proxy run', () => {
     const app = await run(['cursor']);
     expect(app.code).toBe(2);
     expect(app.stderr).toMatch(/svc-proxy env cursor/);
+    expect((await run(['zed'])).stderr).toMatch(/Zed is not a program svc-proxy can start; print its settings with: svc-proxy env zed/);
+    // Crush takes its provider only from a file, which run does not write: it says what to do instead.
+    const crush = await run(['--model', 'openai/gpt-5.4', 'crush']);
+    expect(crush.code).toBe(2);
+    expect(crush.stderr).toMatch(/svc-proxy run does not start Crush: .*svc-proxy env crush --model <id> --config-file/);
     const unknown = await run(['vim']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown tool "vim"/);
