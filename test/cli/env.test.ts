@@ -228,6 +228,8 @@ describe('svc-proxy env: profiles', () => {
     expect(a.env).toEqual({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:4545/protocol-b', ANTHROPIC_API_KEY: a.key.value });
     const aider = await envJson(['aider', '--model', 'gemini/gemini-2.5-pro']);
     expect(aider.env).toMatchObject({ OPENAI_API_BASE: 'http://127.0.0.1:4545/protocol-a/v1', AIDER_MODEL: 'openai/gemini/gemini-2.5-pro', AIDER_WEAK_MODEL: 'openai/gemini/gemini-2.5-pro' });
+    // past the daemon's longest first-byte wait (connect 10 s + headers 600 s + first event 600 s) and a minute
+    expect(aider.env.AIDER_TIMEOUT).toBe('1270');
   });
 
   it('opencode: inline config in OPENCODE_CONFIG_CONTENT (key by {env:SVC_PROXY_KEY}), the same JSON as a file', async () => {
@@ -361,6 +363,7 @@ describe('svc-proxy env: groups, address, shells', () => {
     const crush = JSON.parse((await envJson(['crush', '--group', 'team', '--model', 'claude-sonnet-4-5'])).file!.content) as { providers: Record<string, { base_url: string }>; options: { request_timeout: number } };
     expect(crush.providers['svc-proxy']!.base_url).toBe('http://127.0.0.1:4999/g/team/protocol-b');
     expect(crush.options.request_timeout).toBe(3670);
+    expect((await envJson(['aider', '--group', 'team', '--model', 'claude-sonnet-4-5'])).env.AIDER_TIMEOUT).toBe('3670');
     expect((await envJson(['goose', '--group', 'team', '--model', 'claude-sonnet-4-5'])).env).toMatchObject({
       OPENAI_HOST: 'http://127.0.0.1:4999',
       OPENAI_BASE_PATH: 'g/team/protocol-a/v1/chat/completions',
