@@ -1,14 +1,23 @@
 /**
  * Effort levels a model said it takes. The adapters know the levels of the models of their day
- * (openai-models.ts) and snap to them, but a newer model may take fewer, and OpenAI then answers
- * 400 "Unsupported value: 'minimal' is not supported with the 'gpt-5.1' model. Supported values
- * are: 'none', 'low', 'medium', and 'high'." (openai-agents-python#2089, opencode#4451). Such a
- * refusal lists what would do, so the request is sent once more at the nearest listed level
- * (snapEffort), and the levels are remembered for that provider and model.
+ * (openai-models.ts) and snap to them, and local and custom Chat servers get the level asked; but a
+ * model may take fewer, and the refusal lists what would do:
+ * - OpenAI: "Unsupported value: 'minimal' is not supported with the 'gpt-5.1' model. Supported
+ *   values are: 'none', 'low', 'medium', and 'high'." (openai-agents-python#2089, opencode#4451);
+ * - vLLM and SGLang (pydantic): "{'type': 'literal_error', 'loc': ('body', 'reasoning_effort'),
+ *   'msg': "Input should be 'low', 'medium' or 'high'", 'input': 'xhigh', …}" (CLIProxyAPI#1572,
+ *   deer-flow#1673), for whatever model they serve;
+ * - others: "Unsupported thinking_effort='minimal'; supported values are ['high', 'low', 'max']".
+ * The request is then sent once more at the nearest listed level (snapEffort), and the levels are
+ * remembered for that provider and model.
  */
 import { EFFORTS, type Effort } from '../protocols/hub.js';
 
-const REFUSED = /'([\w-]+)'(?: is not supported with the '[^']*' model)?\. Supported values are: ([^\n]*)/i;
+/** A list of quoted words: 'a', 'b' or 'c' / 'a', 'b', and 'c' / ['a', 'b']. */
+const LIST = String.raw`((?:'[\w-]+'(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)?)+)`;
+const LISTED = new RegExp(String.raw`(?:supported values are:?\s*\[?|input should be\s+)` + LIST, 'i');
+/** OpenAI's wording names the model rather than the parameter; the others name the effort. */
+const ABOUT_EFFORT = /is not supported with the '[^']*' model|effort/i;
 const QUOTED = /'([\w-]+)'/g;
 
 function isEffort(value: string): value is Effort {
@@ -17,8 +26,8 @@ function isEffort(value: string): value is Effort {
 
 /** The levels a refusal of the effort `sent` lists, or undefined when it is not such a refusal. */
 export function effortLevelsFrom(message: string, sent: string): Effort[] | undefined {
-  const m = REFUSED.exec(message);
-  if (!m || m[1] !== sent) return undefined;
-  const levels = [...m[2]!.matchAll(QUOTED)].map((q) => q[1]!).filter(isEffort);
+  const m = LISTED.exec(message);
+  if (!m || !message.includes(`'${sent}'`) || !ABOUT_EFFORT.test(message)) return undefined;
+  const levels = [...m[1]!.matchAll(QUOTED)].map((q) => q[1]!).filter(isEffort);
   return levels.length > 0 && !levels.includes(sent as Effort) ? levels : undefined;
 }

@@ -7,7 +7,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { errorCode, rejection } from '../fixtures/e2e-helpers.js';
-import { MODELS, startWorld, type Kind, type World } from '../fixtures/world.js';
+import { MODELS, SLUGS, startWorld, type Kind, type World } from '../fixtures/world.js';
 
 let world: World;
 let chat: OpenAI;
@@ -168,6 +168,22 @@ describe('a model that takes fewer levels than the adapter knows of', () => {
     const [first] = entries.filter((e) => e.modelAsked === 'openai/gpt-9-pro');
     expect(first!.attempts.map((a) => a.status)).toEqual([400, 200]);
     expect(first!.effortSent, 'the log says what went the second time').toBe('high');
+  });
+});
+
+describe('a local vLLM that takes only low, medium and high', () => {
+  // Codex asks for xhigh; vLLM's pydantic Literal refuses it and lists the levels it takes
+  const qwen = `${SLUGS.local}/Qwen/Qwen3-32B`;
+
+  it('the level asked is snapped to the highest it lists, and the next request goes so at once', async () => {
+    const openai = world.daemon.openai();
+    const res = await openai.responses.create({ model: qwen, input: 'think', reasoning: { effort: 'xhigh' } });
+    expect(res.output_text).toBeTruthy();
+    const sent = (): unknown[] => world.mocks.local.generations().map((r) => (r.body as Body).reasoning_effort);
+    expect(sent()).toEqual(['xhigh', 'high']);
+
+    await ant.messages.create({ model: qwen, max_tokens: 2000, messages: [{ role: 'user', content: 'think' }], output_config: { effort: 'max' } } as Anthropic.MessageCreateParamsNonStreaming);
+    expect(sent().slice(2), 'known now: no second 400').toEqual(['high']);
   });
 });
 
