@@ -31,6 +31,11 @@ export const settingsSchema = z.object({
   headersTimeoutMs: z.number().int().positive().default(600_000),
   /** Upstream: longest silence between two chunks of a body or stream. */
   idleTimeoutMs: z.number().int().positive().default(300_000),
+  /**
+   * Streams: send the response headers (and SSE comments) after this long without the upstream's
+   * first event, so clients that give up on missing headers keep waiting (early-stream.ts); 0: never.
+   */
+  streamHeadersAfterMs: z.number().int().min(0).default(30_000),
   /** Graceful drain of in-flight requests on stop. */
   drainTimeoutMs: z.number().int().positive().default(10_000),
   /** Extra Host header values accepted besides loopback/localhost at our port (DNS-rebinding guard). */

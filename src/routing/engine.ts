@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { ProtocolError } from '../protocols/errors.js';
 import { ClientAbort } from './client-abort.js';
+import { isOpenedEarly } from './early-stream.js';
 import { handleCountTokens } from './count-tokens-endpoint.js';
 import type { Exchange } from './exchange.js';
 import { handleGenerate } from './generate.js';
@@ -31,8 +32,9 @@ const SHUTTING_DOWN = {
 function answerWaiting(inFlight: LiveSet<Exchange>): number {
   let answered = 0;
   for (const x of inFlight.items()) {
-    if (x.res.headersSent || x.res.destroyed) continue;
-    x.res.setHeader('connection', 'close');
+    if ((x.res.headersSent && !isOpenedEarly(x.res)) || x.res.destroyed) continue;
+    // a stream whose headers went out early (early-stream.ts) gets its final error event instead
+    if (!x.res.headersSent) x.res.setHeader('connection', 'close');
     sendError(x.res, x.route.protocol, SHUTTING_DOWN);
     x.record.finish(x.deps.log, SHUTTING_DOWN.status, SHUTTING_DOWN.code);
     // the handler unwinds as if the client had left; its own answer and record are no-ops now

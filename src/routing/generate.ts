@@ -2,7 +2,8 @@
  * POST chat/completions, responses and messages: read and check the request, resolve its
  * targets, and try them in order — policy checks, passthrough or conversion, the upstream call,
  * and the answer back in the client's dialect (whole or streamed). Groups fall back per
- * fallback.ts; a stream only until its first byte reached the client.
+ * fallback.ts; a stream only until its first event reached the client (headers and comments sent
+ * early to a client kept waiting do not count: early-stream.ts).
  */
 import type { OutgoingHttpHeaders } from 'node:http';
 import { ProtocolError } from '../protocols/errors.js';
@@ -21,6 +22,7 @@ import { fitMessagesBody } from './messages-fit.js';
 import { fitResponsesBody } from './responses-fit.js';
 import { continueAfterPrefill, refusesPrefill } from './prefill-continue.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
+import { EarlyStream } from './early-stream.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import {
@@ -155,6 +157,20 @@ class GenerateRequest {
     const targets = resolveTargets(config, route.group, parsed.model, (slug) => services.resolveProvider(slug));
     this.features = readFeatures(parsed.body, dialect);
 
+    const after = config.settings.streamHeadersAfterMs;
+    const early = this.stream && after > 0 ? new EarlyStream(x.res, dialect, after) : undefined;
+    try {
+      await this.tryTargets(targets);
+    } finally {
+      early?.stop();
+    }
+  }
+
+  /** Each target in order until one answers; the last failure (or the first refusal) otherwise. */
+  private async tryTargets(targets: Target[]): Promise<void> {
+    const { x } = this;
+    const { record, route } = x;
+    const { dialect } = this;
     let firstRefusal: ProtocolError | undefined;
     let last: { failure: UpstreamFailure; slug: string; model: string } | undefined;
     for (const target of targets) {

@@ -1,9 +1,10 @@
 /**
  * Relaying an upstream event stream to the client on the raw Node response.
  *
- * Nothing is written until the first bytes for the client exist: if the stream opens with an
- * error event (or breaks before anything is sent), the relay reports a "precommit" failure and a
- * group can still fall back. After the first byte, a failure becomes the client dialect's final
+ * Nothing is written until the first bytes for the client exist (a request kept waiting may have
+ * had its headers and SSE comments already, early-stream.ts; the relay then writes no headers): if
+ * the stream opens with an error event (or breaks before anything is sent), the relay reports a
+ * "precommit" failure and a group can still fall back. After the first byte, a failure becomes the client dialect's final
  * error event and the status stays 200.
  *
  * Chunks are written as they arrive. When the client reads slowly (`write()` returns false) the
@@ -22,6 +23,7 @@ import { SseParser, type SseEvent } from '../protocols/sse.js';
 import type { LogUsage } from '../log/entry.js';
 import type { StreamReasoningCollector } from './reasoning-continuity.js';
 import { redactSecret, StreamRedactor, streamSecret } from './redact.js';
+import { takeOverEarlyStream } from './early-stream.js';
 import { IdleWatch } from './idle-watch.js';
 import { LiveSet } from './live-set.js';
 import type { RequestRecord } from './request-log.js';
@@ -209,11 +211,12 @@ abstract class Relay {
   protected commit(): void {
     if (this.committed) return;
     this.committed = true;
-    // answered already (a 503 at the drain deadline): nothing more may be written
-    if (this.o.res.headersSent) return;
-    this.liveTicket = committedStreams.add(this);
     const { res, record } = this.o;
-    res.writeHead(200, SSE_HEADERS);
+    const openedEarly = takeOverEarlyStream(res);
+    // answered already (a 503 at the drain deadline): nothing more may be written
+    if (res.headersSent && !openedEarly) return;
+    this.liveTicket = committedStreams.add(this);
+    if (!openedEarly) res.writeHead(200, SSE_HEADERS);
     record.firstByte();
   }
 

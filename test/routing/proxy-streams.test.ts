@@ -4,7 +4,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, useHarness, type Harness } from './harness.js';
 import { loopbackBufferLimit, MB } from '../fixtures/loopback-buffers.js';
 import { settledValue } from '../fixtures/settle.js';
 
@@ -327,5 +327,96 @@ describe('backpressure', () => {
     expect(sampleLate).toBe(sampleEarly); // stalled, not buffering in the proxy
     expect(written).toBeGreaterThanOrEqual(TOTAL);
     expect(received).toBe(written + 'data: [DONE]\n\n'.length);
+  });
+});
+
+describe('headers sent early while the upstream is still silent (settings.streamHeadersAfterMs)', () => {
+  const t = useHarness({
+    settings: { streamHeadersAfterMs: 150 },
+    groups: { slow: [{ name: 'coder', targets: ['anthropic/claude-sonnet-4-5', 'openai/gpt-5.4'] }] },
+  });
+  const WAITING = ': waiting for the model\n\n';
+
+  it('a first event after the limit: 200 and a comment first, then the stream as usual; the SDK reads it', async () => {
+    const { h } = t;
+    h.mocks.ca.next({ kind: 'turn', turn: { text: 'after the prefill' }, delayMs: 600 });
+    const pass = await streamRaw(`${h.a}/chat/completions`, chatStream('ca/qwen3-coder'));
+    expect(pass.status).toBe(200);
+    expect(pass.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(pass.text.startsWith(WAITING)).toBe(true);
+    expect(pass.text.trim().endsWith('data: [DONE]')).toBe(true);
+    const [log] = await h.waitForLogs(1);
+    expect(log).toMatchObject({ status: 200, streamed: true });
+    // time to first byte is the upstream's first event, not the comment
+    expect(log!.ttfbMs).toBeGreaterThanOrEqual(550);
+
+    h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'converted, late' }, delayMs: 600 });
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'unused', maxRetries: 0 });
+    let text = '';
+    const stream = await client.chat.completions.create({ model: 'anthropic/claude-sonnet-4-5', stream: true, messages: [{ role: 'user', content: 'tell me' }] });
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('converted, late');
+  });
+
+  it('a quick answer, and any request that does not stream, are not touched', async () => {
+    const { h } = t;
+    h.mocks.ca.next({ kind: 'turn', turn: { text: 'quick' } });
+    const quick = await streamRaw(`${h.a}/chat/completions`, chatStream('ca/qwen3-coder'));
+    expect(quick.text.startsWith(':')).toBe(false);
+    h.mocks.ca.next(h.mocks.ca.error(429, 'Rate limit reached', { retryAfter: 3 }));
+    const limited = await streamRaw(`${h.a}/chat/completions`, chatStream('ca/qwen3-coder'));
+    expect(limited.status, 'a quick refusal keeps its status').toBe(429);
+
+    h.mocks.ca.next({ kind: 'turn', turn: { text: 'whole, late' }, delayMs: 400 });
+    const whole = await streamRaw(`${h.a}/chat/completions`, { model: 'ca/qwen3-coder', messages: [{ role: 'user', content: 'x' }] });
+    expect(whole.status).toBe(200);
+    expect(JSON.parse(whole.text).choices[0].message.content).toBe('whole, late');
+  });
+
+  it('a failure after the headers went out: the dialect’s final error event (Chat, Messages), logged with its code', async () => {
+    const { h } = t;
+    h.mocks.ca.next({ ...h.mocks.ca.error(500, 'model crashed'), delayMs: 400 } as Parameters<typeof h.mocks.ca.next>[0]);
+    const chat = await streamRaw(`${h.a}/chat/completions`, chatStream('ca/qwen3-coder'));
+    expect(chat.status).toBe(200);
+    expect(chat.text.startsWith(WAITING)).toBe(true);
+    const last = chat.text.trim().split('\n\n').pop()!;
+    expect(JSON.parse(last.slice('data: '.length)).error).toMatchObject({ code: 'upstream_error' });
+    const [log] = await h.waitForLogs(1);
+    expect(log).toMatchObject({ errorCode: 'upstream_error' });
+
+    h.mocks.cb.next({ ...h.mocks.cb.error(500, 'overloaded'), delayMs: 400 } as Parameters<typeof h.mocks.cb.next>[0]);
+    const ant = new Anthropic({ baseURL: h.b, apiKey: 'unused', maxRetries: 0 });
+    const stream = ant.messages.stream({ model: 'cb/glm-4.6', max_tokens: 20, messages: [{ role: 'user', content: 'x' }] });
+    await expect(stream.finalMessage()).rejects.toThrow(/overloaded/);
+  });
+
+  it('the drain deadline ends such a stream with the final shutting_down event, not a cut connection', async () => {
+    const { h } = t;
+    h.mocks.ca.next({ kind: 'turn', turn: { text: 'too late' }, delayMs: 3000 });
+    const pending = streamRaw(`${h.a}/chat/completions`, chatStream('ca/qwen3-coder'));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(h.handler.endInFlight?.()).toBe(1);
+    const r = await pending;
+    expect(r.status).toBe(200);
+    expect(r.text.startsWith(WAITING)).toBe(true);
+    const last = r.text.trim().split('\n\n').pop()!;
+    expect(JSON.parse(last.slice('data: '.length)).error).toMatchObject({ code: 'shutting_down' });
+  });
+
+  it('a group still falls back after the headers went out: the comments are no events', async () => {
+    const { h } = t;
+    h.mocks.anthropic.next({ ...h.mocks.anthropic.error(529, 'Overloaded'), delayMs: 400 } as Parameters<typeof h.mocks.anthropic.next>[0]);
+    h.mocks.openai.next({ kind: 'turn', turn: { text: 'from the second target' } });
+    const r = await streamRaw(`${h.groupA('slow')}/chat/completions`, chatStream('coder'));
+    expect(r.status).toBe(200);
+    expect(r.text.startsWith(WAITING)).toBe(true);
+    const deltas = r.text
+      .split('\n\n')
+      .filter((e) => e.startsWith('data: {'))
+      .map((e) => (JSON.parse(e.slice('data: '.length)) as { choices: Array<{ delta?: { content?: string } }> }).choices[0]?.delta?.content ?? '');
+    expect(deltas.join('')).toBe('from the second target');
+    expect(r.text.trim().endsWith('data: [DONE]')).toBe(true);
+    const [log] = await h.waitForLogs(1);
+    expect(log!.attempts.map((a) => a.status)).toEqual([529, 200]);
   });
 });
