@@ -20,66 +20,77 @@ const FIRST = ': waiting for the model\n\n';
 const KEEPALIVE = ':\n\n';
 const KEEPALIVE_EVERY_MS = 15_000;
 
-/** Responses whose headers went out early, and whose stream no relay has taken over yet. */
-const opened = new WeakMap<ServerResponse, EarlyStream>();
+/** The early stream of each response still waiting for a relay or an error (weak: gone with it). */
+const waiting = new WeakMap<ServerResponse, EarlyStream>();
+
+// module functions with the stream as argument: no closures made per request
+function openEarly(early: EarlyStream): void {
+  early.open();
+}
+function keepAlive(early: EarlyStream): void {
+  early.keepAlive();
+}
 
 export class EarlyStream {
   private timer: NodeJS.Timeout | undefined;
   private ticker: NodeJS.Timeout | undefined;
+  /** The headers went out. */
+  isOpen = false;
 
   constructor(
     private readonly res: ServerResponse,
     readonly dialect: Dialect,
     afterMs: number,
   ) {
-    this.timer = setTimeout(this.open, afterMs);
+    this.timer = setTimeout(openEarly, afterMs, this);
+    waiting.set(res, this);
   }
 
-  private readonly open = (): void => {
+  open(): void {
     this.timer = undefined;
     const { res } = this;
     if (res.headersSent || res.destroyed) return;
     res.writeHead(200, SSE_HEADERS);
     res.write(FIRST);
-    opened.set(res, this);
-    this.ticker = setInterval(this.keepAlive, KEEPALIVE_EVERY_MS);
-  };
+    this.isOpen = true;
+    this.ticker = setInterval(keepAlive, KEEPALIVE_EVERY_MS, this);
+  }
 
-  private readonly keepAlive = (): void => {
+  keepAlive(): void {
     if (this.res.destroyed || this.res.writableEnded) this.stop();
     else this.res.write(KEEPALIVE);
-  };
+  }
 
-  /** No more comments (a relay takes the stream over, or the request is over). */
+  /** No more comments, nor headers still to come (a relay takes over, or the request is over). */
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     if (this.ticker) clearInterval(this.ticker);
     this.timer = this.ticker = undefined;
+    if (waiting.get(this.res) === this) waiting.delete(this.res);
   }
 }
 
 /**
- * A relay starts writing the stream: true when the headers already went out early (then it must
- * not write them again). The comments stop either way.
+ * A relay starts writing the stream: its timers stop, opened or not; true when the headers already
+ * went out (then the relay must not write them again).
  */
 export function takeOverEarlyStream(res: ServerResponse): boolean {
-  const early = opened.get(res);
+  const early = waiting.get(res);
   if (!early) return false;
   early.stop();
-  opened.delete(res);
-  return true;
+  return early.isOpen;
 }
 
 /** The headers went out early and no relay has taken the stream over. */
 export function isOpenedEarly(res: ServerResponse): boolean {
-  return opened.has(res);
+  return waiting.get(res)?.isOpen === true;
 }
 
-/** End an early-opened stream with the dialect's final error event. */
-export function endEarlyStream(res: ServerResponse, err: HubError): void {
-  const early = opened.get(res);
-  if (!early) return;
+/** End an early-opened stream with the dialect's final error event; false when there is none. */
+export function endEarlyStream(res: ServerResponse, err: HubError): boolean {
+  const early = waiting.get(res);
+  if (!early?.isOpen) return false;
   early.stop();
-  opened.delete(res);
   if (!res.destroyed && !res.writableEnded) res.end(finalErrorEvent(early.dialect, err));
+  return true;
 }

@@ -19,7 +19,7 @@
 type Obj = Record<string, unknown>;
 
 /** The fields a Chat body sets its output allowance with. */
-const FIELDS = ['max_tokens', 'max_completion_tokens'] as const;
+const CHAT_FIELDS: readonly string[] = ['max_tokens', 'max_completion_tokens'];
 
 /**
  * A context-derived allowance is worth a second request when it keeps at least this much, or half
@@ -76,19 +76,19 @@ function modelFit(cap: number, asked: number): OutputFit | undefined {
   return cap > 0 && cap < asked ? { cap, modelLimit: true } : undefined;
 }
 
-/** The largest output allowance a Chat body asks for, or undefined when it sets none. */
-export function askedOutput(body: Obj): number | undefined {
+/** The largest output allowance a body asks for in `fields` (a Chat body's by default), or undefined when it sets none. */
+export function askedOutput(body: Obj, fields = CHAT_FIELDS): number | undefined {
   let asked: number | undefined;
-  for (const field of FIELDS) {
+  for (const field of fields) {
     const v = body[field];
     if (typeof v === 'number' && v > (asked ?? 0)) asked = v;
   }
   return asked;
 }
 
-/** Lower a Chat body's output allowance to `cap`, in place. */
-export function capOutput(body: Obj, cap: number): void {
-  for (const field of FIELDS) {
+/** Lower a body's output allowance in `fields` (a Chat body's by default) to `cap`, in place. */
+export function capOutput(body: Obj, cap: number, fields = CHAT_FIELDS): void {
+  for (const field of fields) {
     const v = body[field];
     if (typeof v === 'number' && v > cap) body[field] = cap;
   }

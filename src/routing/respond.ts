@@ -4,7 +4,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { anthropicErrorBody, openaiErrorBody } from '../protocols/errors.js';
 import type { HubError } from '../protocols/hub.js';
-import { endEarlyStream, isOpenedEarly } from './early-stream.js';
+import { endEarlyStream } from './early-stream.js';
 
 export type Protocol = 'a' | 'b';
 
@@ -30,6 +30,5 @@ export function sendJson(res: ServerResponse, status: number, body: string | Buf
 
 /** An error answer; on a stream whose headers went out early (early-stream.ts), its final error event. */
 export function sendError(res: ServerResponse, protocol: Protocol, err: HubError, headers?: OutgoingHttpHeaders): void {
-  if (isOpenedEarly(res)) endEarlyStream(res, err);
-  else sendJson(res, err.status, errorJson(protocol, err), headers);
+  if (!endEarlyStream(res, err)) sendJson(res, err.status, errorJson(protocol, err), headers);
 }

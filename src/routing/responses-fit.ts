@@ -8,18 +8,19 @@
  * `max_output_tokens` here, so there is no separate budget to lower.
  */
 import type { ChatFit, Fitted } from './chat-fit.js';
+import { askedOutput, capOutput } from './output-caps.js';
 import type { UpstreamFits } from './upstream-fits.js';
 
 type Obj = Record<string, unknown>;
 
+const FIELDS: readonly string[] = ['max_output_tokens'];
+
 /** Fit a Responses body, in place, to what this request learnt and what is known of its upstream. */
 export function fitResponsesBody(fits: UpstreamFits, slug: string, model: string, body: Obj, fit: ChatFit | undefined): Fitted {
-  const asked = body.max_output_tokens;
-  const fitted: Fitted = { reasoningStripped: false, body };
-  if (typeof asked !== 'number') return fitted;
   const limit = fit?.outputCap ?? fits.outputLimit(slug, model);
-  const sent = limit !== undefined && asked > limit ? limit : asked;
-  if (sent !== asked) body.max_output_tokens = sent;
-  fitted.outputAsked = sent;
+  if (limit !== undefined) capOutput(body, limit, FIELDS);
+  const fitted: Fitted = { reasoningStripped: false, body };
+  const outputAsked = askedOutput(body, FIELDS);
+  if (outputAsked !== undefined) fitted.outputAsked = outputAsked;
   return fitted;
 }

@@ -4,8 +4,8 @@
  * Nothing is written until the first bytes for the client exist (a request kept waiting may have
  * had its headers and SSE comments already, early-stream.ts; the relay then writes no headers): if
  * the stream opens with an error event (or breaks before anything is sent), the relay reports a
- * "precommit" failure and a group can still fall back. After the first byte, a failure becomes the client dialect's final
- * error event and the status stays 200.
+ * "precommit" failure and a group can still fall back. After the first byte, a failure becomes the
+ * client dialect's final error event and the status stays 200.
  *
  * Chunks are written as they arrive. When the client reads slowly (`write()` returns false) the
  * upstream body is paused until 'drain', so memory stays flat; undici's body timeout does not

@@ -72,6 +72,12 @@ describe('EarlyStream', () => {
     vi.advanceTimersByTime(60_000);
     expect(relayed.written).toHaveLength(1);
     expect(takeOverEarlyStream(asResponse(fakeResponse())), 'never opened').toBe(false);
+    // a first event before the limit: the pending headers are called off
+    const quick = fakeResponse();
+    new EarlyStream(asResponse(quick), 'chat', 1000);
+    expect(takeOverEarlyStream(asResponse(quick))).toBe(false);
+    vi.advanceTimersByTime(2000);
+    expect(quick.headersSent).toBe(false);
 
     const failed = fakeResponse();
     new EarlyStream(asResponse(failed), 'messages', 10);

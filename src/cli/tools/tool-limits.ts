@@ -18,7 +18,6 @@ export function outlastSeconds(input: Pick<ToolInput, 'upstreamWaitMs'>): number
   return Math.ceil(outlastMs(input) / 1000);
 }
 
-
 /**
  * Tools that must be told a model's context window and output allowance before they use it
  * (Crush, Zed) get these stand-ins: svc-proxy cannot know them for every provider/model. They fit
