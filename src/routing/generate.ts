@@ -168,9 +168,8 @@ class GenerateRequest {
 
   /** Each target in order until one answers; the last failure (or the first refusal) otherwise. */
   private async tryTargets(targets: Target[]): Promise<void> {
-    const { x } = this;
+    const { x, dialect } = this;
     const { record, route } = x;
-    const { dialect } = this;
     let firstRefusal: ProtocolError | undefined;
     let last: { failure: UpstreamFailure; slug: string; model: string } | undefined;
     for (const target of targets) {
