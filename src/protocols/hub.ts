@@ -179,7 +179,21 @@ export interface HostedTool {
   raw: Record<string, unknown>;
 }
 
-export type Tool = FunctionTool | HostedTool;
+/**
+ * A web search the provider runs itself: Anthropic's `web_search_*` server tool from a Messages
+ * client. Routing lets it reach only targets that can search (openai: Responses `web_search`).
+ */
+export interface WebSearchTool {
+  type: 'web_search';
+  /** The name the client calls it by (`web_search`), which its tool_choice may name. */
+  name: string;
+  allowedDomains?: string[];
+  blockedDomains?: string[];
+  maxUses?: number;
+  userLocation?: { city?: string; region?: string; country?: string; timezone?: string };
+}
+
+export type Tool = FunctionTool | HostedTool | WebSearchTool;
 
 export type ToolChoice =
   | { type: 'auto' }
@@ -272,7 +286,25 @@ export interface Usage {
   reasoningTokens?: number;
 }
 
-export type OutputItem = MessageItem | ReasoningItem | FunctionCallItem;
+/** A page a provider-run web search found. */
+export interface WebSource {
+  url: string;
+  /** The page title, where the provider said it (a citation of it); else undefined. */
+  title?: string;
+}
+
+/** A web search the provider ran while answering (Responses `web_search_call` of type search). */
+export interface WebSearchItem {
+  type: 'web_search';
+  /** The provider's id of the search. */
+  id: string;
+  query?: string;
+  sources: WebSource[];
+  /** The search failed: no sources. */
+  failed?: true;
+}
+
+export type OutputItem = MessageItem | ReasoningItem | FunctionCallItem | WebSearchItem;
 
 export interface HubResponse {
   id: string;
@@ -301,7 +333,9 @@ export type BlockStart =
   | { type: 'reasoning'; origin?: ReasoningOrigin }
   /** `freeform`: a call of a freeform tool (set by routing): its arguments deltas are input text. */
   | { type: 'function_call'; callId: string; name: string; namespace?: string; thoughtSignature?: string; freeform?: true }
-  | { type: 'refusal' };
+  | { type: 'refusal' }
+  /** A finished web search, whole at its start (its block takes no deltas). */
+  | { type: 'web_search'; search: WebSearchItem };
 
 export type HubEvent =
   | { type: 'start'; id?: string; model?: string; usage?: Partial<Usage> }

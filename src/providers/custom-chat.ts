@@ -13,7 +13,7 @@ export const customChatAdapter: ProviderAdapter = {
   kind: 'custom-a',
   dialect: 'chat',
   highestEffort: null,
-  accepts: { inputAudio: true, hostedTools: false, transcriptions: true },
+  accepts: { inputAudio: true, hostedTools: false, webSearch: false, transcriptions: true },
   normaliseBaseUrl: normaliseChatBase,
   url: chatUrl,
   headers: (credential) => bearerHeaders(credential),

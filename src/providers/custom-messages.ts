@@ -13,7 +13,7 @@ export const customMessagesAdapter: ProviderAdapter = {
   kind: 'custom-b',
   dialect: 'messages',
   highestEffort: null,
-  accepts: { inputAudio: false, hostedTools: false, transcriptions: false },
+  accepts: { inputAudio: false, hostedTools: false, webSearch: false, transcriptions: false },
   normaliseBaseUrl: normaliseMessagesBase,
   url: messagesUrl,
   headers: messagesHeaders,

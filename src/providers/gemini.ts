@@ -108,7 +108,7 @@ export const geminiAdapter: ProviderAdapter = {
   kind: 'gemini',
   dialect: 'chat',
   highestEffort: 'high',
-  accepts: { inputAudio: true, hostedTools: false, transcriptions: false },
+  accepts: { inputAudio: true, hostedTools: false, webSearch: false, transcriptions: false },
   normaliseBaseUrl: trimBase,
   url,
   headers: (credential) => bearerHeaders(credential),

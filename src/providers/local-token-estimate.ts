@@ -79,7 +79,8 @@ export async function estimateInputTokens(hub: HubRequest): Promise<number> {
     for (const s of hub.system) total += count(s.text);
   }
   for (const tool of hub.tools) {
-    const json = tool.type === 'function' ? JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }) : JSON.stringify(tool.raw);
+    const json =
+      tool.type === 'function' ? JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }) : tool.type === 'hosted' ? JSON.stringify(tool.raw) : tool.name;
     total += PER_TOOL + count(json);
   }
   for (const item of hub.items) {

@@ -14,7 +14,7 @@ export const localAdapter: ProviderAdapter = {
   kind: 'local',
   dialect: 'chat',
   highestEffort: null,
-  accepts: { inputAudio: true, hostedTools: false, transcriptions: false },
+  accepts: { inputAudio: true, hostedTools: false, webSearch: false, transcriptions: false },
   normaliseBaseUrl: normaliseLocalBase,
   url: (baseUrl, op) => chatUrl(normaliseLocalBase(baseUrl), op),
   headers: () => bearerHeaders(undefined),

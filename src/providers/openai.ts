@@ -133,7 +133,7 @@ export const openaiAdapter: ProviderAdapter = {
   kind: 'openai',
   dialect: 'responses',
   highestEffort: 'xhigh',
-  accepts: { inputAudio: false, hostedTools: true, transcriptions: false },
+  accepts: { inputAudio: false, hostedTools: true, webSearch: true, transcriptions: false },
   normaliseBaseUrl: trimBase,
   url,
   headers: (credential) => bearerHeaders(credential),

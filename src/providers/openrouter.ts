@@ -29,7 +29,7 @@ export const openrouterAdapter: ProviderAdapter = {
   kind: 'openrouter',
   dialect: 'chat',
   highestEffort: 'xhigh',
-  accepts: { inputAudio: true, hostedTools: false, transcriptions: false },
+  accepts: { inputAudio: true, hostedTools: false, webSearch: false, transcriptions: false },
   normaliseBaseUrl: normaliseChatBase,
   url: chatUrl,
   headers(credential) {

@@ -44,6 +44,8 @@ export interface ProviderAdapter {
     inputAudio: boolean;
     /** Responses hosted tools passed through (else 400 unsupported_feature). */
     hostedTools: boolean;
+    /** Anthropic's web search server tool from a converted Messages request, run by the provider's own search. */
+    webSearch: boolean;
     /** POST audio/transcriptions forwarded. */
     transcriptions: boolean;
   };

@@ -6,6 +6,7 @@
 import { ProtocolError, badRequest } from '../protocols/errors.js';
 import type { Dialect } from '../protocols/hub.js';
 import { mayContain } from '../protocols/lazy-json.js';
+import { isWebSearchType } from '../protocols/messages/web-search.js';
 import type { ProviderAdapter } from '../providers/types.js';
 
 const AUDIO_PART = 'input_audio';
@@ -71,6 +72,15 @@ export function policyRefusal(
     );
   }
   if (features.serverTools.length > 0 && adapter.dialect !== 'messages' && dialect === 'messages') {
+    const others = features.serverTools.filter((type) => !isWebSearchType(type));
+    if (others.length === 0 && adapter.accepts.webSearch) return undefined;
+    if (others.length === 0) {
+      return badRequest(
+        'unsupported_feature',
+        `Web search (${features.serverTools.join(', ')}) runs only on anthropic/… and openai/… models; ${slug} cannot search. Remove the tool or pick one of those models.`,
+        'tools',
+      );
+    }
     return badRequest(
       'unsupported_feature',
       `Anthropic server tools (${features.serverTools.join(', ')}) work only with Messages-speaking targets; ${slug} cannot run them.`,

@@ -195,6 +195,80 @@ describe('anthropic client → openai/* (Claude Code pointed at GPT)', () => {
     const input = sent().input as Array<{ type?: string; role?: string }>;
     expect(input.map((i) => i.type ?? i.role)).toEqual(['message', 'message', 'message']);
   });
+
+  // Claude Code's WebSearch tool: Anthropic's server tool, forced, thinking off (as its binary sends it)
+  const webSearch = (extra: Record<string, unknown> = {}) => ({
+    model: MODELS.openai,
+    max_tokens: 4096,
+    system: 'You are an assistant for performing a web search tool use',
+    messages: [{ role: 'user', content: 'Perform a web search for the query: svc-proxy release notes' }],
+    tools: [{ type: 'web_search_20250305', name: 'web_search', allowed_domains: ['example.com', 'example.org'], max_uses: 8, ...extra }],
+    tool_choice: { type: 'tool', name: 'web_search' },
+  });
+  const expectSearchBlocks = (content: Anthropic.ContentBlock[]) => {
+    // (the mock's gpt-5.4 reasons unless told an effort, so a thinking block may lead)
+    expect(content.map((b) => b.type).filter((t) => t !== 'thinking')).toEqual(['server_tool_use', 'web_search_tool_result', 'text']);
+    const use = content.find((b) => b.type === 'server_tool_use') as Anthropic.ServerToolUseBlock;
+    const result = content.find((b) => b.type === 'web_search_tool_result') as Anthropic.WebSearchToolResultBlock;
+    expect(use).toMatchObject({ name: 'web_search', input: { query: 'svc-proxy release notes' } });
+    expect(use.id).toMatch(/^srvtoolu_[A-Za-z0-9_]+$/);
+    expect(result.tool_use_id).toBe(use.id);
+    return result.content as Anthropic.WebSearchResultBlock[];
+  };
+
+  it("Anthropic's web search server tool runs as OpenAI's web search: a server_tool_use and a web_search_tool_result block, whole and streamed", async () => {
+    const msg = await create(webSearch());
+    const pages = expectSearchBlocks(msg.content);
+    // the cited page carries its title; the other one its URL
+    expect(pages).toEqual([
+      { type: 'web_search_result', url: 'https://example.com/search-result-1', title: 'First page about svc-proxy release notes', encrypted_content: '', page_age: null },
+      { type: 'web_search_result', url: 'https://example.org/search-result-2', title: 'https://example.org/search-result-2', encrypted_content: '', page_age: null },
+    ]);
+    expect(msg.content.at(-1)).toMatchObject({ type: 'text', text: 'According to First page about svc-proxy release notes, it is so.' });
+    expect(msg.stop_reason).toBe('end_turn');
+    expect(msg.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+    // OpenAI got its own tool: allowed domains as a filter, no max_uses (it has none), the search forced, its pages listed
+    expect(sent().tools).toEqual([{ type: 'web_search', filters: { allowed_domains: ['example.com', 'example.org'] } }]);
+    expect(sent().tool_choice).toBe('required');
+    expect(sent().include).toEqual(['reasoning.encrypted_content', 'web_search_call.action.sources']);
+
+    const stream = client.messages.stream(webSearch({ user_location: { type: 'approximate', city: 'Zürich', country: 'CH' } }) as unknown as Anthropic.MessageStreamParams);
+    const events: Anthropic.RawMessageStreamEvent[] = [];
+    stream.on('streamEvent', (e) => events.push(e));
+    const final = await stream.finalMessage();
+    expectSearchBlocks(final.content).forEach((p) => expect(p.title).toBe(p.url)); // titles come after the search in a stream
+    // Claude Code reads the query from the server_tool_use block's input_json_delta
+    const useStart = events.find((e) => e.type === 'content_block_start' && e.content_block.type === 'server_tool_use');
+    const queryDelta = events.find((e) => e.type === 'content_block_delta' && e.delta.type === 'input_json_delta');
+    expect(queryDelta).toMatchObject({ index: (useStart as { index: number }).index, delta: { partial_json: '{"query":"svc-proxy release notes"}' } });
+    expect(events.filter((e) => e.type === 'content_block_start').length).toBe(events.filter((e) => e.type === 'content_block_stop').length);
+    expect(final.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+    expect(sent().tools).toEqual([{ type: 'web_search', filters: { allowed_domains: ['example.com', 'example.org'] }, user_location: { type: 'approximate', city: 'Zürich', country: 'CH' } }]);
+  });
+
+  it('a conversation with a search in it goes on, on a model that searches and on one that does not (the search blocks stay behind)', async () => {
+    const first = await create(webSearch());
+    const history = [
+      ...webSearch().messages,
+      { role: 'assistant', content: first.content },
+      { role: 'user', content: 'Thanks. And in one word?' },
+    ];
+    const next = await create({ ...webSearch(), messages: history, tools: undefined, tool_choice: undefined });
+    expect(next.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Echo: Thanks. And in one word?' })]);
+    const input = sent().input as Array<{ type?: string; role?: string }>;
+    expect(input.filter((i) => i.type === 'web_search_call')).toEqual([]);
+    const elsewhere = await create({ model: MODELS.openrouter, max_tokens: 1024, messages: history });
+    expect(elsewhere.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Echo: Thanks. And in one word?' })]);
+  });
+
+  it('web search next to function tools is forced with allowed_tools; a target that cannot search refuses it in the Messages error shape', async () => {
+    await create({ ...webSearch(), tools: [...webSearch().tools, messagesWeatherTool] });
+    expect(sent().tool_choice).toEqual({ type: 'allowed_tools', mode: 'required', tools: [{ type: 'web_search' }] });
+    const err = await create({ ...webSearch(), model: MODELS.openrouter }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as { error: { error: { type: string; message: string } } }).error.error.message).toMatch(/Web search \(web_search_20250305\) runs only on anthropic\/… and openai\/… models/);
+    expect(world.mocks.openrouter.generations()).toHaveLength(0);
+  });
 });
 
 describe('a conversation that ends with an assistant turn, to a model that takes no prefill', () => {

@@ -83,7 +83,7 @@ describe('openai (Responses) finalizeBody', () => {
   });
 
   it('passes hosted tools, does not take input_audio', () => {
-    expect(openaiAdapter.accepts).toEqual({ inputAudio: false, hostedTools: true, transcriptions: false });
+    expect(openaiAdapter.accepts).toEqual({ inputAudio: false, hostedTools: true, webSearch: true, transcriptions: false });
     expect(openaiAdapter.encodeOptions('gpt-5').replayReasoning).toEqual(['openai']);
   });
 });

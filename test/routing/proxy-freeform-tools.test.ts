@@ -115,7 +115,7 @@ describe('freeform tools folded for a target and unfolded from its answer', () =
   it('a custom tool is no hosted tool for the per-target policy', () => {
     const features = readFeatures({ tools: [shell, applyPatch, { type: 'namespace', name: 'n', tools: [applyPatch] }] }, 'responses');
     expect(features.hostedTools).toEqual([]);
-    const adapter = { accepts: { inputAudio: true, hostedTools: false, transcriptions: false }, dialect: 'messages' } as unknown as ProviderAdapter;
+    const adapter = { accepts: { inputAudio: true, hostedTools: false, webSearch: false, transcriptions: false }, dialect: 'messages' } as unknown as ProviderAdapter;
     expect(policyRefusal(features, adapter, 'anthropic', 'responses')).toBeUndefined();
   });
 });

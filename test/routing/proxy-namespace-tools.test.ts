@@ -92,7 +92,7 @@ describe('tool names: namespaces joined and split in one place', () => {
   it('a namespace tool is not a hosted tool for the per-target policy', () => {
     const features = readFeatures({ tools: [shell, multiAgent] }, 'responses');
     expect(features.hostedTools).toEqual([]);
-    const adapter = { accepts: { inputAudio: true, hostedTools: false, transcriptions: false }, dialect: 'messages' } as unknown as ProviderAdapter;
+    const adapter = { accepts: { inputAudio: true, hostedTools: false, webSearch: false, transcriptions: false }, dialect: 'messages' } as unknown as ProviderAdapter;
     expect(policyRefusal(features, adapter, 'anthropic', 'responses')).toBeUndefined();
     expect(readFeatures({ tools: [multiAgent, { type: 'web_search' }] }, 'responses').hostedTools).toEqual(['web_search']);
   });

@@ -22,7 +22,7 @@ function adapter(over: Partial<ProviderAdapter>): ProviderAdapter {
     kind: 'custom-a',
     dialect: 'chat',
     highestEffort: null,
-    accepts: { inputAudio: true, hostedTools: false, transcriptions: false },
+    accepts: { inputAudio: true, hostedTools: false, webSearch: false, transcriptions: false },
     normaliseBaseUrl: (u) => u,
     url: (b) => b,
     headers: () => ({}),
@@ -116,10 +116,10 @@ describe('policy', () => {
     const hosted = readFeatures({ tools: [{ type: 'function' }, { type: 'web_search' }, { type: 'web_search' }] }, 'responses');
     const server = readFeatures({ tools: [{ name: 'a' }, { type: 'web_search_20250305', name: 'web' }] }, 'messages');
     expect(hosted.hostedTools).toEqual(['web_search']);
-    expect(policyRefusal(audio, adapter({ accepts: { inputAudio: false, hostedTools: false, transcriptions: false } }), 'anthropic', 'chat')?.code).toBe('unsupported_modality');
+    expect(policyRefusal(audio, adapter({ accepts: { inputAudio: false, hostedTools: false, webSearch: false, transcriptions: false } }), 'anthropic', 'chat')?.code).toBe('unsupported_modality');
     expect(policyRefusal(audio, adapter({}), 'gemini', 'chat')).toBeUndefined();
     expect(policyRefusal(hosted, adapter({}), 'gemini', 'responses')?.code).toBe('unsupported_feature');
-    expect(policyRefusal(hosted, adapter({ accepts: { inputAudio: false, hostedTools: true, transcriptions: false } }), 'openai', 'responses')).toBeUndefined();
+    expect(policyRefusal(hosted, adapter({ accepts: { inputAudio: false, hostedTools: true, webSearch: true, transcriptions: false } }), 'openai', 'responses')).toBeUndefined();
     expect(policyRefusal(server, adapter({}), 'gemini', 'messages')?.code).toBe('unsupported_feature');
     expect(policyRefusal(server, adapter({ dialect: 'messages' }), 'cb', 'messages')).toBeUndefined();
   });

@@ -12,6 +12,7 @@ import type { Json } from './guards.js';
 
 function functionTools(req: HubRequest): FunctionTool[] {
   return req.tools.map((t, i) => {
+    if (t.type === 'web_search') throw badRequest('unsupported_feature', 'Web search runs only on anthropic/… and openai/… models.', `tools[${i}]`);
     if (t.type !== 'function') {
       const kind = typeof t.raw.type === 'string' ? t.raw.type : 'hosted';
       throw badRequest('unsupported_feature', `Hosted tool "${kind}" is only available on OpenAI models.`, `tools[${i}]`);

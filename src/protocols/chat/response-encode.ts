@@ -22,7 +22,8 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
   for (const item of res.output) {
     if (item.type === 'reasoning') reasoning.push(item);
     else if (item.type === 'function_call') calls.push(item);
-    else {
+    // a search the provider ran has no Chat form; its answer text says what it found
+    else if (item.type === 'message') {
       for (const p of item.content) {
         if (p.type === 'text') text += p.text;
         else if (p.type === 'refusal') refusal += p.text;

@@ -171,10 +171,21 @@ function decodeAssistantTurn(turn: Turn, items: Item[], pending: Map<string, str
         items.push(decodeToolUse(block, path, pending, answered));
         message = undefined;
         break;
+      case 'server_tool_use':
+      case 'web_search_tool_result':
+        // A search already run (by Anthropic, or by another provider for this client): the text
+        // after it says what it found, and no other provider can take its blocks back.
+        if (isPastWebSearch(block)) break;
+        rejectBlock(block, path, 'assistant');
+        break;
       default:
         rejectBlock(block, path, 'assistant');
     }
   }
+}
+
+function isPastWebSearch(block: JsonObject): boolean {
+  return block.type === 'web_search_tool_result' || block.name === 'web_search';
 }
 
 function decodeToolUse(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>): FunctionCallItem {

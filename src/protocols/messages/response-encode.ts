@@ -11,6 +11,7 @@ import { messagesStopReason } from './stop-reason.js';
 import { clientThinkingBlock } from './thinking.js';
 import { parseToolInput } from './tool-input.js';
 import { anthropicUsage } from './usage.js';
+import { serverToolUsage, serverToolUseBlock, webSearchResultBlock } from './web-search.js';
 
 export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown> {
   const content: ContentBlock[] = [];
@@ -32,8 +33,12 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
       case 'function_call':
         content.push({ type: 'tool_use', id: toolUseId(item.callId), name: item.name, input: parseToolInput(item.arguments), caller: { type: 'direct' } });
         break;
+      case 'web_search':
+        content.push(serverToolUseBlock(item), webSearchResultBlock(item));
+        break;
     }
   }
+  const searches = res.output.reduce((n, item) => n + (item.type === 'web_search' ? 1 : 0), 0);
   const message: Message = {
     id: clientMessageId(res.id, ctx),
     type: 'message',
@@ -45,17 +50,17 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
     stop_details: null,
     container: null,
     diagnostics: null,
-    usage: messagesUsage(res.usage),
+    usage: messagesUsage(res.usage, searches),
   };
   return message as unknown as Record<string, unknown>;
 }
 
-export function messagesUsage(u: Partial<Usage> | undefined): MessagesUsage {
+export function messagesUsage(u: Partial<Usage> | undefined, searches = 0): MessagesUsage {
   return {
     ...anthropicUsage(u ?? {}),
     cache_creation: null,
     inference_geo: null,
-    server_tool_use: null,
+    server_tool_use: serverToolUsage(searches),
     service_tier: null,
     speed: null,
   };

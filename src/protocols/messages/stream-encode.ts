@@ -19,7 +19,7 @@ import type {
   RawMessageStartEvent,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ResponseContext, StreamEncoder } from '../codec.js';
-import type { BlockStart, HubError, HubEvent, ReasoningOrigin, Usage } from '../hub.js';
+import type { BlockStart, HubError, HubEvent, ReasoningOrigin, Usage, WebSearchItem } from '../hub.js';
 import { anthropicErrorBody } from '../errors.js';
 import { sseNamed } from '../sse.js';
 import { clientMessageId, syntheticToolUseId, toolUseId } from './ids.js';
@@ -27,6 +27,7 @@ import { messagesUsage } from './response-encode.js';
 import { messagesStopReason } from './stop-reason.js';
 import { signatureFor } from './thinking.js';
 import { anthropicUsage, mergeUsage } from './usage.js';
+import { queryInput, serverToolUsage, serverToolUseBlock, webSearchResultBlock } from './web-search.js';
 
 interface Block {
   start: BlockStart;
@@ -53,6 +54,7 @@ class MessagesStreamEncoder implements StreamEncoder {
   private usage: Partial<Usage> = {};
   private nextClientIndex = 0;
   private toolCount = 0;
+  private searches = 0;
   private readonly blocks = new Map<number, Block>();
   private current: number | undefined;
   private readonly waiting: number[] = [];
@@ -154,7 +156,7 @@ class MessagesStreamEncoder implements StreamEncoder {
       cache_read_input_tokens: inputKnown || u.cacheReadTokens !== undefined ? fields.cache_read_input_tokens : null,
       output_tokens: fields.output_tokens,
       output_tokens_details: fields.output_tokens_details,
-      server_tool_use: null,
+      server_tool_use: serverToolUsage(this.searches),
     };
     const ev: RawMessageDeltaEvent = {
       type: 'message_delta',
@@ -237,6 +239,10 @@ class MessagesStreamEncoder implements StreamEncoder {
     const origin = block.origin;
     const signed = origin !== undefined && origin.kind !== 'unsigned';
     const ready = start.type === 'function_call' || block.pending !== '' || (start.type === 'reasoning' && signed);
+    if (start.type === 'web_search') {
+      this.writeWebSearch(block, start.search);
+      return;
+    }
     if (!ready) return;
     const clientIndex = this.nextClientIndex++;
     block.clientIndex = clientIndex;
@@ -287,8 +293,31 @@ class MessagesStreamEncoder implements StreamEncoder {
       case 'function_call':
         head = '"delta":{"type":"input_json_delta","partial_json":';
         break;
+      case 'web_search':
+        return; // takes no deltas
     }
     this.out += `event: content_block_delta\ndata: {"type":"content_block_delta","index":${block.clientIndex!},${head}${JSON.stringify(text)}}}\n\n`;
+  }
+
+  /**
+   * A search, whole: its server_tool_use block (the query streamed as input JSON, as Anthropic
+   * does and Claude Code reads it) and its web_search_tool_result block, both closed at once.
+   */
+  private writeWebSearch(block: Block, search: WebSearchItem): void {
+    const use = this.nextClientIndex++;
+    const result = this.nextClientIndex++;
+    block.clientIndex = result;
+    block.closed = true;
+    this.searches++;
+    const useStart: RawContentBlockStartEvent = { type: 'content_block_start', index: use, content_block: { ...serverToolUseBlock(search), input: {} } };
+    const input: RawContentBlockDeltaEvent = { type: 'content_block_delta', index: use, delta: { type: 'input_json_delta', partial_json: JSON.stringify(queryInput(search)) } };
+    const resultStart: RawContentBlockStartEvent = { type: 'content_block_start', index: result, content_block: webSearchResultBlock(search) };
+    this.out +=
+      sseNamed('content_block_start', useStart) +
+      sseNamed('content_block_delta', input) +
+      sseNamed('content_block_stop', { type: 'content_block_stop', index: use }) +
+      sseNamed('content_block_start', resultStart) +
+      sseNamed('content_block_stop', { type: 'content_block_stop', index: result });
   }
 
   /** Write the end of a block (opening it first if it has content), and make it no longer current. */

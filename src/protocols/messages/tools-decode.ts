@@ -2,27 +2,23 @@
  * Tool definitions and tool_choice from a Messages client → hub.
  *
  * The decoder only runs when the request is converted for a non-Anthropic model (same dialect is
- * passed through), so Anthropic-defined tools (web search, code execution, bash, text editor,
- * computer, memory, …) cannot be honoured: they are rejected with a message saying so.
+ * passed through). Web search becomes the hub's web search, which routing sends only to targets
+ * that search (web-search.ts); the other Anthropic-defined tools (code execution, bash, text
+ * editor, computer, memory, …) cannot be honoured: they are rejected with a message saying so.
  */
-import type { FunctionTool, ToolChoice } from '../hub.js';
+import type { FunctionTool, Tool, ToolChoice } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
 import { expectArray, expectObject, expectString, isObject, optBoolean, optString } from './json.js';
+import { decodeWebSearchTool, isWebSearchType, refuseServerTool } from './web-search.js';
 
-export function decodeTools(v: unknown): FunctionTool[] {
+export function decodeTools(v: unknown): Tool[] {
   if (v === undefined || v === null) return [];
-  return expectArray(v, 'tools').map((raw, i) => {
+  return expectArray(v, 'tools').map((raw, i): Tool => {
     const path = `tools[${i}]`;
     const t = expectObject(raw, path);
-    if (t.type !== undefined && t.type !== null && t.type !== 'custom') {
-      const name = typeof t.name === 'string' ? ` (${t.name})` : '';
-      throw badRequest(
-        'unsupported_feature',
-        `${path}: "${String(t.type)}"${name} is a tool Anthropic defines and runs itself; it only works with anthropic/… models. Remove it or declare a regular tool with an input_schema.`,
-        `${path}.type`,
-      );
-    }
+    if (isWebSearchType(t.type)) return decodeWebSearchTool(t, path);
+    if (t.type !== undefined && t.type !== null && t.type !== 'custom') refuseServerTool(t, path);
     const name = expectString(t.name, `${path}.name`);
     if (name === '') throw badRequest('invalid_request', `${path}.name must not be empty.`, `${path}.name`);
     const tool: FunctionTool = { type: 'function', name };

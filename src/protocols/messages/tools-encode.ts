@@ -21,6 +21,8 @@ export function encodeTools(req: HubRequest, historyHasTools: boolean, keepCache
       const kind = typeof t.raw.type === 'string' ? t.raw.type : 'hosted';
       throw badRequest('unsupported_feature', `tools[${i}]: the hosted tool "${kind}" only runs on openai/… models.`, `tools[${i}]`);
     }
+    // only a Messages client declares one, and its requests reach Anthropic untouched
+    if (t.type === 'web_search') throw badRequest('unsupported_feature', `tools[${i}]: a converted web search cannot go to a Messages upstream.`, `tools[${i}]`);
     const tool: MessagesTool = { name: t.name, input_schema: fitInputSchema(t.parameters) };
     if (t.description) tool.description = t.description;
     if (t.strict !== undefined) tool.strict = t.strict;

@@ -5,11 +5,12 @@
 import type {
   ResponseCustomToolCallItem,
   ResponseFunctionToolCall,
+  ResponseFunctionWebSearch,
   ResponseOutputMessage,
   ResponseOutputRefusal,
   ResponseOutputText,
 } from 'openai/resources/responses/responses';
-import type { ContentPart } from '../hub.js';
+import type { ContentPart, WebSearchItem } from '../hub.js';
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 export type MessagePart = ResponseOutputText | ResponseOutputRefusal;
@@ -64,6 +65,13 @@ export function customToolCallItem(
   const item: ResponseCustomToolCallItem = { id, type: 'custom_tool_call', call_id: callId, name, input, status };
   if (namespace !== undefined) item.namespace = namespace;
   return item;
+}
+
+/** A web search the provider ran, as OpenAI reports one (its pages listed, as `include` asks). */
+export function webSearchCallItem(id: string, search: WebSearchItem): ResponseFunctionWebSearch {
+  const action: ResponseFunctionWebSearch.Search = { type: 'search', sources: search.sources.map((s) => ({ type: 'url' as const, url: s.url })) };
+  if (search.query !== undefined) action.query = search.query;
+  return { id, type: 'web_search_call', status: search.failed ? 'failed' : 'completed', action };
 }
 
 /** The SDK's `output_text` convenience: all output_text of all messages, in order. */

@@ -13,9 +13,10 @@ import type {
   ResponseFunctionCallOutputItemList,
   ResponseInputItem,
   Tool as WireTool,
+  WebSearchTool as WireWebSearchTool,
 } from 'openai/resources/responses/responses';
 import type { EncodeRequestOptions } from '../codec.js';
-import type { FunctionCallOutputItem, HubRequest, Item, ResponseFormat, Tool, ToolChoice } from '../hub.js';
+import type { FunctionCallOutputItem, HubRequest, Item, ResponseFormat, Tool, ToolChoice, WebSearchTool } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { TOOL_ERROR_PREFIX } from '../tool-error.js';
 import { assistantPart, userPart } from './content-encode.js';
@@ -36,8 +37,10 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   const tools = req.tools.map(encodeTool);
   if (tools.length > 0) {
     body.tools = tools;
+    // the pages a search found are listed only when asked for
+    if (req.tools.some((t) => t.type === 'web_search')) (body.include as string[]).push('web_search_call.action.sources');
     // tool_choice and parallel_tool_calls only mean something next to tools.
-    if (req.toolChoice) body.tool_choice = encodeToolChoice(req.toolChoice);
+    if (req.toolChoice) body.tool_choice = encodeToolChoice(req.toolChoice, req.tools);
     if (req.parallelToolCalls !== undefined) body.parallel_tool_calls = req.parallelToolCalls;
   }
 
@@ -127,6 +130,7 @@ function encodeToolOutput(item: FunctionCallOutputItem): string | ResponseFuncti
 
 function encodeTool(tool: Tool): WireTool {
   if (tool.type === 'hosted') return tool.raw as unknown as WireTool;
+  if (tool.type === 'web_search') return webSearchTool(tool);
   const fn: WireFunctionTool = {
     type: 'function',
     name: tool.name,
@@ -138,14 +142,30 @@ function encodeTool(tool: Tool): WireTool {
   return fn;
 }
 
-function encodeToolChoice(choice: ToolChoice): unknown {
+/**
+ * Anthropic's web search → OpenAI's. OpenAI has no blocked domains nor a cap on searches per
+ * turn: `blocked_domains` and `max_uses` are left out (the README says so).
+ */
+function webSearchTool(tool: WebSearchTool): WireWebSearchTool {
+  const wire: WireWebSearchTool = { type: 'web_search' };
+  if (tool.allowedDomains && tool.allowedDomains.length > 0) wire.filters = { allowed_domains: tool.allowedDomains };
+  if (tool.userLocation) wire.user_location = { type: 'approximate', ...tool.userLocation };
+  return wire;
+}
+
+function encodeToolChoice(choice: ToolChoice, tools: readonly Tool[]): unknown {
   switch (choice.type) {
     case 'auto':
     case 'none':
     case 'required':
       return choice.type;
-    case 'function':
+    case 'function': {
+      // A client that forces its web search (Claude Code's WebSearch does): OpenAI's tool_choice
+      // cannot name web_search, so "a tool, and only that one".
+      const search = tools.find((t) => t.type === 'web_search' && t.name === choice.name);
+      if (search) return tools.length === 1 ? 'required' : { type: 'allowed_tools', mode: 'required', tools: [{ type: 'web_search' }] };
       return { type: 'function', name: choice.name };
+    }
     case 'allowed_tools':
       return { type: 'allowed_tools', mode: choice.mode, tools: choice.names.map((name) => ({ type: 'function', name })) };
   }

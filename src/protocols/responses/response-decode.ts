@@ -1,6 +1,7 @@
 /**
- * A non-streamed Responses body from an OpenAI upstream → hub response. Output items of hosted
- * tools (only present when the client used them, i.e. in passthrough) are skipped. A body that is
+ * A non-streamed Responses body from an OpenAI upstream → hub response. Web searches become the
+ * hub's (web-search.ts); output items of other hosted tools (only present when the client used
+ * them, i.e. in passthrough) are skipped. A body that is
  * not a response, or a failed/cancelled one, becomes a ProtocolError with the upstream's message.
  */
 import type { ContentPart, HubResponse, OutputItem } from '../hub.js';
@@ -9,6 +10,7 @@ import { isObject, str, namespaceField, type JsonObject } from './json.js';
 import { originOf, textOf } from './reasoning.js';
 import { httpStatusForErrorCode, stopReasonFrom, type OutputFacts } from './status.js';
 import { usageFromWire } from './usage.js';
+import { citedPages, titleSearchSources, webSearchOf } from './web-search.js';
 
 export function decodeResponse(body: unknown): HubResponse {
   // An error object in place of a response (some gateways answer 200 with one): keep its message.
@@ -21,10 +23,13 @@ export function decodeResponse(body: unknown): HubResponse {
 
   const facts: OutputFacts = { hasFunctionCall: false, hasText: false, hasRefusal: false };
   const output: OutputItem[] = [];
+  const cited = new Map<string, string | undefined>();
   for (const raw of body.output) {
     const item = decodeOutputItem(raw, facts);
     if (item) output.push(item);
+    if (item?.type === 'message' && isObject(raw)) citedPages(raw, cited);
   }
+  titleSearchSources(output, cited);
   const incomplete = isObject(body.incomplete_details) ? str(body.incomplete_details.reason) : undefined;
   const res: HubResponse = {
     id: str(body.id) ?? '',
@@ -58,6 +63,8 @@ export function decodeOutputItem(raw: unknown, facts: OutputFacts): OutputItem |
       const phase = str(raw.phase);
       return phase ? { type: 'message', role: 'assistant', content, phase } : { type: 'message', role: 'assistant', content };
     }
+    case 'web_search_call':
+      return webSearchOf(raw);
     default:
       return undefined;
   }

@@ -5,7 +5,7 @@
 import type { ResponseContext } from '../codec.js';
 import type { HubResponse, OutputItem } from '../hub.js';
 import { chooseSuffix, itemId } from './ids.js';
-import { customToolCallItem, functionCallItem, messageItem, messageParts, outputText } from './output-items.js';
+import { customToolCallItem, functionCallItem, messageItem, messageParts, outputText, webSearchCallItem } from './output-items.js';
 import { wireReasoningItem } from './reasoning.js';
 import { statusFor } from './status.js';
 import { usageToWire } from './usage.js';
@@ -37,6 +37,8 @@ function encodeOutputItem(item: OutputItem, suffix: string, index: number): obje
       return item.freeform
         ? customToolCallItem(itemId('ctc', suffix, index), item.callId, item.name, item.arguments, 'completed', item.namespace)
         : functionCallItem(itemId('fc', suffix, index), item.callId, item.name, item.arguments, 'completed', item.namespace);
+    case 'web_search':
+      return webSearchCallItem(item.id, item);
   }
 }
 

@@ -1,8 +1,10 @@
 /**
  * Responses SSE from an OpenAI (or open-weight Responses) upstream → hub events, one event at a
  * time. Items become hub blocks: a reasoning item one reasoning block (summary parts joined by a
- * blank line), each message content part one text or refusal block, a function call one block.
- * `.done` events fill in text a server sent only there. Hosted-tool and unknown events are ignored.
+ * blank line), each message content part one text or refusal block, a function call one block,
+ * a finished web search one whole block (at its output_item.done, when its query and pages are
+ * known). `.done` events fill in text a server sent only there. Other hosted-tool and unknown
+ * events are ignored.
  * Memory stays flat: per open block only counters are kept, never the text.
  */
 import type { StreamDecoder } from '../codec.js';
@@ -13,6 +15,7 @@ import { PART_SEPARATOR, originOf, textOf } from './reasoning.js';
 import { argumentsOf } from './response-decode.js';
 import { httpStatusForErrorCode, stopReasonFrom, type OutputFacts } from './status.js';
 import { usageFromWire } from './usage.js';
+import { webSearchOf } from './web-search.js';
 
 interface Block {
   index: number;
@@ -183,6 +186,11 @@ class ResponsesStreamDecoder implements StreamDecoder {
     } else if (type === 'function_call') {
       const block = this.functionBlock(oi, item, out);
       this.reconcile(block, argumentsOf(item.arguments), out);
+      this.stop(block, out);
+    } else if (type === 'web_search_call') {
+      const search = webSearchOf(item);
+      if (!search || this.blocks.has(String(oi))) return;
+      const block = this.open(String(oi), { type: 'web_search', search }, out);
       this.stop(block, out);
     } else if (type === 'message') {
       const content = Array.isArray(item.content) ? item.content : [];

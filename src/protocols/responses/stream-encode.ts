@@ -8,10 +8,10 @@
  */
 import type { Response, ResponseCustomToolCallItem, ResponseFunctionToolCall, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { ResponseContext, StreamEncoder } from '../codec.js';
-import type { BlockStart, HubError, HubEvent, ReasoningOrigin, StopReason, Usage } from '../hub.js';
+import type { BlockStart, HubError, HubEvent, ReasoningOrigin, StopReason, Usage, WebSearchItem } from '../hub.js';
 import { sseNamed } from '../sse.js';
 import { chooseSuffix, itemId } from './ids.js';
-import { customToolCallItem, functionCallItem, messageItem, refusalPart, textPart, type ItemStatus } from './output-items.js';
+import { customToolCallItem, functionCallItem, messageItem, refusalPart, textPart, webSearchCallItem, type ItemStatus } from './output-items.js';
 import { wireReasoningItem } from './reasoning.js';
 import { responseObject } from './response-encode.js';
 import { statusFor } from './status.js';
@@ -35,6 +35,8 @@ interface Block {
   origin?: ReasoningOrigin;
   /** Reasoning: the summary part has been announced. */
   partOpen: boolean;
+  /** A web search block: the search, whole. */
+  search?: WebSearchItem;
 }
 
 export function createStreamEncoder(ctx: ResponseContext): StreamEncoder {
@@ -131,6 +133,14 @@ class ResponsesStreamEncoder implements StreamEncoder {
         this.output.push(item);
         return this.emit({ type: 'response.output_item.added', output_index: outputIndex, item });
       }
+      case 'web_search': {
+        block.id = start.search.id;
+        block.search = start.search;
+        const item = webSearchCallItem(block.id, { ...start.search, sources: [] });
+        item.status = 'in_progress';
+        this.output.push(item);
+        return this.emit({ type: 'response.output_item.added', output_index: outputIndex, item });
+      }
     }
   }
 
@@ -148,6 +158,8 @@ class ResponsesStreamEncoder implements StreamEncoder {
         return block.freeform
           ? this.emit({ type: 'response.custom_tool_call_input.delta', ...at, delta })
           : this.emit({ type: 'response.function_call_arguments.delta', ...at, delta });
+      case 'web_search':
+        return '';
       case 'reasoning': {
         let sse = '';
         if (!block.partOpen) {
@@ -191,6 +203,9 @@ class ResponsesStreamEncoder implements StreamEncoder {
           sse += this.emit({ type: 'response.reasoning_summary_part.done', ...at, summary_index: 0, part });
         }
         break;
+      case 'web_search':
+        if (!block.search?.failed) sse += this.emit({ type: 'response.web_search_call.completed', ...at });
+        break;
     }
     const item = this.finalItem(block, status);
     this.output[block.outputIndex] = item;
@@ -208,6 +223,8 @@ class ResponsesStreamEncoder implements StreamEncoder {
       case 'reasoning':
         // Reasoning without a known origin is plain text: it still round-trips, as unsigned.
         return wireReasoningItem(block.origin ?? { kind: 'unsigned' }, block.text, block.id);
+      case 'web_search':
+        return webSearchCallItem(block.id, block.search!);
     }
   }
 

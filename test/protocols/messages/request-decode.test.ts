@@ -76,18 +76,38 @@ describe('Messages decodeRequest: validation', () => {
     expect(codeOf(base({ messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'image', source: { type: 'url', url: 'u' } }] }] }))).toBe('invalid_content_part');
   });
 
-  it('rejects Anthropic server tools and their blocks with unsupported_feature', () => {
-    const e = errorOf(() => decode(base({ tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] })));
+  it('rejects Anthropic server tools other than web search, and their blocks, with unsupported_feature', () => {
+    const e = errorOf(() => decode(base({ tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] })));
     expect(e.code).toBe('unsupported_feature');
-    expect(e.message).toMatch(/web_search_20250305/);
+    expect(e.message).toMatch(/code_execution_20250825/);
     expect(e.message).toMatch(/anthropic\//);
     expect(codeOf(base({ tools: [{ type: 'bash_20250124', name: 'bash' }] }))).toBe('unsupported_feature');
-    expect(codeOf(base({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'server_tool_use', id: 's', name: 'web_search', input: {} }] }] }))).toBe('unsupported_feature');
+    expect(codeOf(base({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'server_tool_use', id: 's', name: 'code_execution', input: {} }] }] }))).toBe('unsupported_feature');
+    // a web search already run is history other providers cannot take back: its blocks are left out, the text kept
+    const searched = decode(base({ messages: [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: [
+        { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'q' } },
+        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://a.org', title: 'A', encrypted_content: 'x' }] },
+        { type: 'text', text: 'Found A.' },
+      ] },
+      { role: 'user', content: 'more' },
+    ] }));
+    expect(searched.items.map((i) => i.type)).toEqual(['message', 'message', 'message']);
+    expect(searched.items[1]).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Found A.' }] });
     expect(codeOf(base({ mcp_servers: [{ type: 'url', url: 'https://mcp', name: 'm' }] }))).toBe('unsupported_feature');
     // A regular tool may say type "custom".
     expect(decode(base({ tools: [{ type: 'custom', name: 'f', input_schema: { type: 'object' } }] })).tools).toEqual([
       { type: 'function', name: 'f', parameters: { type: 'object' } },
     ]);
+  });
+
+  it('decodes web search (any dated version) into the hub web search; its fields are checked', () => {
+    const tool = { type: 'web_search_20260209', name: 'web_search', allowed_domains: ['a.org'], blocked_domains: [], max_uses: 3, user_location: { type: 'approximate', city: 'Bern', country: 'CH' } };
+    expect(decode(base({ tools: [tool] })).tools).toEqual([{ type: 'web_search', name: 'web_search', allowedDomains: ['a.org'], maxUses: 3, userLocation: { city: 'Bern', country: 'CH' } }]);
+    expect(codeOf(base({ tools: [{ ...tool, allowed_domains: 'a.org' }] }))).toBe('invalid_request');
+    expect(codeOf(base({ tools: [{ ...tool, max_uses: 'many' }] }))).toBe('invalid_request');
+    expect(codeOf(base({ tools: [{ type: 'web_search_latest', name: 'web_search' }] }))).toBe('unsupported_feature');
   });
 
   it('validates tools', () => {

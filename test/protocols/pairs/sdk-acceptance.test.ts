@@ -28,7 +28,9 @@ function answerOf(events: HubEvent[]): HubResponse {
       case 'block_start': {
         const b = ev.block;
         const item: OutputItem =
-          b.type === 'reasoning'
+          b.type === 'web_search'
+            ? b.search
+            : b.type === 'reasoning'
             ? { type: 'reasoning', text: '', origin: b.origin ?? { kind: 'unsigned' } }
             : b.type === 'function_call'
               ? { type: 'function_call', callId: b.callId, name: b.name, arguments: '', ...(b.thoughtSignature ? { thoughtSignature: b.thoughtSignature } : {}) }

@@ -5,7 +5,7 @@
  * encrypted reasoning replayed statelessly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HubEvent, HubRequest, Item, OutputItem } from '../../../src/protocols/hub.js';
+import type { HubEvent, HubRequest, Item } from '../../../src/protocols/hub.js';
 import { responsesCodec } from '../../../src/protocols/responses/index.js';
 import { startResponsesMock, type ResponsesMock } from '../../fixtures/mock-upstream/index.js';
 import { decodeChunks as replay } from '../shared/helpers.js';
@@ -24,8 +24,8 @@ async function post(body: Record<string, unknown>): Promise<Response> {
 }
 
 /** Hub output items rebuilt from stream events (what routing's history would hold). */
-function itemsFrom(events: HubEvent[]): OutputItem[] {
-  const blocks = new Map<number, OutputItem>();
+function itemsFrom(events: HubEvent[]): Item[] {
+  const blocks = new Map<number, Item>();
   for (const e of events) {
     if (e.type === 'block_start') {
       const b = e.block;

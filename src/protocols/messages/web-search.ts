@@ -1,0 +1,86 @@
+/**
+ * Anthropic's web search server tool, for Messages clients whose model runs on another provider
+ * (Claude Code's WebSearch tool declares `web_search_20250305` and forces it).
+ *
+ * In the request it becomes the hub's WebSearchTool; a search the provider ran comes back as
+ * Anthropic reports one: a `server_tool_use` block (name `web_search`, input `{query}`) followed
+ * by a `web_search_tool_result` block listing the pages (or an error object when it failed).
+ * Claude Code counts those blocks ("Did N searches") and lists their titles and URLs.
+ * `encrypted_content` is Anthropic's own proof of a result and cannot be made here: it is empty.
+ */
+import type {
+  ServerToolUseBlock,
+  ServerToolUsage,
+  WebSearchResultBlock,
+  WebSearchToolResultBlock,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { WebSearchItem, WebSearchTool } from '../hub.js';
+import { badRequest } from '../errors.js';
+import { expectArray, expectString, isObject, optNumber, optString, type JsonObject } from './json.js';
+
+/** `web_search_20250305`, `web_search_20260209` and later versions of the same tool. */
+export function isWebSearchType(type: unknown): boolean {
+  return typeof type === 'string' && /^web_search_\d{8}$/.test(type);
+}
+
+export function decodeWebSearchTool(t: JsonObject, path: string): WebSearchTool {
+  const name = expectString(t.name, `${path}.name`);
+  const tool: WebSearchTool = { type: 'web_search', name };
+  const allowed = domains(t.allowed_domains, `${path}.allowed_domains`);
+  if (allowed) tool.allowedDomains = allowed;
+  const blocked = domains(t.blocked_domains, `${path}.blocked_domains`);
+  if (blocked) tool.blockedDomains = blocked;
+  const maxUses = optNumber(t.max_uses, `${path}.max_uses`);
+  if (maxUses !== undefined) tool.maxUses = maxUses;
+  if (isObject(t.user_location)) {
+    const loc: NonNullable<WebSearchTool['userLocation']> = {};
+    for (const key of ['city', 'region', 'country', 'timezone'] as const) {
+      const v = optString(t.user_location[key], `${path}.user_location.${key}`);
+      if (v !== undefined) loc[key] = v;
+    }
+    if (Object.keys(loc).length > 0) tool.userLocation = loc;
+  }
+  return tool;
+}
+
+function domains(v: unknown, path: string): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  const list = expectArray(v, path).map((d, i) => expectString(d, `${path}[${i}]`));
+  if (list.length === 0) return undefined;
+  return list;
+}
+
+/** A search's blocks need a server tool id of Anthropic's alphabet. */
+export function serverToolUseId(searchId: string): string {
+  return `srvtoolu_${searchId.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+export function serverToolUseBlock(search: WebSearchItem): ServerToolUseBlock {
+  return { type: 'server_tool_use', id: serverToolUseId(search.id), name: 'web_search', input: queryInput(search), caller: { type: 'direct' } };
+}
+
+export function queryInput(search: WebSearchItem): { query: string } {
+  return { query: search.query ?? '' };
+}
+
+export function webSearchResultBlock(search: WebSearchItem): WebSearchToolResultBlock {
+  const content: WebSearchToolResultBlock['content'] = search.failed
+    ? { type: 'web_search_tool_result_error', error_code: 'unavailable' }
+    : search.sources.map((s): WebSearchResultBlock => ({ type: 'web_search_result', url: s.url, title: s.title ?? s.url, encrypted_content: '', page_age: null }));
+  return { type: 'web_search_tool_result', tool_use_id: serverToolUseId(search.id), content, caller: { type: 'direct' } };
+}
+
+/** Usage's `server_tool_use` for a turn that ran `searches` searches (null when none, as Anthropic answers). */
+export function serverToolUsage(searches: number): ServerToolUsage | null {
+  return searches > 0 ? { web_search_requests: searches, web_fetch_requests: 0 } : null;
+}
+
+/** Why a server tool other than web search cannot be converted. */
+export function refuseServerTool(t: JsonObject, path: string): never {
+  const name = typeof t.name === 'string' ? ` (${t.name})` : '';
+  throw badRequest(
+    'unsupported_feature',
+    `${path}: "${String(t.type)}"${name} is a tool Anthropic defines and runs itself; it only works with anthropic/… models. Remove it or declare a regular tool with an input_schema.`,
+    `${path}.type`,
+  );
+}
