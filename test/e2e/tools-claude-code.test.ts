@@ -117,6 +117,35 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     for (const g of gens) expectNoServiceKey(g, s.key.value);
   });
 
+  it("to an openai target: Claude Code's WebSearch tool searches with OpenAI's web search and gets the pages it found", async () => {
+    const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4']);
+    const mock = t.world.mocks.openai;
+    const page = { url: 'https://example.com/svc-proxy-notes', title: 'svc-proxy notes 7731' };
+    mock.always(
+      (r) => mock.plugin.isGeneration(r),
+      (r): Reply => {
+        const tools = (Array.isArray(r.body?.tools) ? r.body.tools : []) as Array<{ type?: string }>;
+        // WebSearch's own request: the provider searches, then writes what it found
+        if (tools.some((tool) => tool.type === 'web_search')) return { kind: 'turn', turn: { webSearches: [{ query: 'svc-proxy notes', pages: [page] }], text: `Per ${page.title}: all good.` } };
+        const output = responsesToolOutput(r);
+        return output === undefined
+          ? { kind: 'turn', turn: { toolCalls: [{ name: 'WebSearch', arguments: { query: 'svc-proxy notes' } }] } }
+          : { kind: 'turn', turn: { text: `Tool output received: ${output.trim()}` } };
+      },
+    );
+
+    const { parsed } = await runClaude(s, 'Search the web for svc-proxy notes.', ['--tools', 'WebSearch', '--allowedTools', 'WebSearch']);
+
+    expect(parsed).toMatchObject({ type: 'result', subtype: 'success', is_error: false });
+    // Claude Code lists the pages of the web_search_tool_result block and the text after it
+    expect(parsed.result).toContain(page.url);
+    expect(parsed.result).toContain(page.title);
+    expect(parsed.result).toContain('all good.');
+    const search = mock.generations().find((g) => (g.body.tools as Array<{ type?: string }> | undefined)?.some((tool) => tool.type === 'web_search'));
+    expect(search?.body).toMatchObject({ model: 'gpt-5.4', tools: [{ type: 'web_search' }] });
+    expect(search?.body.include).toContain('web_search_call.action.sources');
+  });
+
   it('to a gemini target: Claude Code reads the file the model asked for; the Chat upstream gets its content (thought signature kept)', async () => {
     const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'gemini/gemini-3-pro-preview', '--key', t.world.daemon.key]);
     expect(s.key.source).toBe('flag');
