@@ -32,7 +32,7 @@ export function citedPages(message: JsonObject, into: Map<string, string | undef
     for (const a of part.annotations) {
       if (!isObject(a) || a.type !== 'url_citation') continue;
       const url = str(a.url);
-      if (url !== undefined && (into.get(url) === undefined)) into.set(url, str(a.title));
+      if (url !== undefined && into.get(url) === undefined) into.set(url, str(a.title));
     }
   }
 }
