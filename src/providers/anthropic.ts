@@ -56,7 +56,7 @@ export const anthropicAdapter: ProviderAdapter = {
   kind: 'anthropic',
   dialect: 'messages',
   highestEffort: 'max',
-  accepts: { inputAudio: false, hostedTools: false, webSearch: false, transcriptions: false },
+  accepts: { inputAudio: false, hostedTools: false, webSearch: true, transcriptions: false },
   normaliseBaseUrl: normaliseMessagesBase,
   url: messagesUrl,
   headers: messagesHeaders,

@@ -44,7 +44,10 @@ export interface ProviderAdapter {
     inputAudio: boolean;
     /** Responses hosted tools passed through (else 400 unsupported_feature). */
     hostedTools: boolean;
-    /** Anthropic's web search server tool from a converted Messages request, run by the provider's own search. */
+    /**
+     * A converted request's web search (Anthropic's server tool from a Messages client, OpenAI's
+     * `web_search` from a Responses client) is run by this provider's own search.
+     */
     webSearch: boolean;
     /** POST audio/transcriptions forwarded. */
     transcriptions: boolean;

@@ -7,6 +7,7 @@ import { ProtocolError, badRequest } from '../protocols/errors.js';
 import type { Dialect } from '../protocols/hub.js';
 import { mayContain } from '../protocols/lazy-json.js';
 import { isWebSearchType } from '../protocols/messages/web-search.js';
+import { isWebSearchToolType } from '../protocols/responses/web-search.js';
 import type { ProviderAdapter } from '../providers/types.js';
 
 const AUDIO_PART = 'input_audio';
@@ -65,6 +66,10 @@ export function policyRefusal(
     );
   }
   if (features.hostedTools.length > 0 && !adapter.accepts.hostedTools) {
+    // web search alone: a target that searches on its own takes it (Anthropic's server tool)
+    const searchOnly = features.hostedTools.every((type) => isWebSearchToolType(type));
+    if (searchOnly && adapter.accepts.webSearch) return undefined;
+    if (searchOnly) return cannotSearch(features.hostedTools, slug);
     return badRequest(
       'unsupported_feature',
       `Hosted tools (${features.hostedTools.join(', ')}) work only with openai models; ${slug} cannot run them. Remove them or define them as function tools.`,
@@ -74,13 +79,7 @@ export function policyRefusal(
   if (features.serverTools.length > 0 && adapter.dialect !== 'messages' && dialect === 'messages') {
     const others = features.serverTools.filter((type) => !isWebSearchType(type));
     if (others.length === 0 && adapter.accepts.webSearch) return undefined;
-    if (others.length === 0) {
-      return badRequest(
-        'unsupported_feature',
-        `Web search (${features.serverTools.join(', ')}) runs only on anthropic/… and openai/… models; ${slug} cannot search. Remove the tool or pick one of those models.`,
-        'tools',
-      );
-    }
+    if (others.length === 0) return cannotSearch(features.serverTools, slug);
     return badRequest(
       'unsupported_feature',
       `Anthropic server tools (${features.serverTools.join(', ')}) work only with Messages-speaking targets; ${slug} cannot run them.`,
@@ -88,6 +87,14 @@ export function policyRefusal(
     );
   }
   return undefined;
+}
+
+function cannotSearch(types: string[], slug: string): ProtocolError {
+  return badRequest(
+    'unsupported_feature',
+    `Web search (${types.join(', ')}) runs only on anthropic/… and openai/… models; ${slug} cannot search. Remove the tool or pick one of those models.`,
+    'tools',
+  );
 }
 
 function hasChatAudio(messages: unknown): boolean {

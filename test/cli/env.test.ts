@@ -181,16 +181,16 @@ describe('svc-proxy env: profiles', () => {
     expect((await envJson(['claude-code'])).notes.join(' ')).toMatch(/add --model provider\/model/);
   });
 
-  it('codex: profile file with the Responses wire API and env_key; hosted web_search off unless the model is openai, multi-agent tools on; the same as -c overrides', async () => {
-    const s = await envJson(['codex', '--model', 'anthropic/claude-sonnet-4-5']);
+  it('codex: profile file with the Responses wire API and env_key; web_search off unless the model is openai or anthropic, multi-agent tools on; the same as -c overrides', async () => {
+    const s = await envJson(['codex', '--model', 'gemini/gemini-2.5-pro']);
     expect(s.env).toEqual({ SVC_PROXY_KEY: s.key.value });
     expect(s.file!.path).toBe('~/.codex/svc-proxy.config.toml');
     const toml = s.file!.content;
     expect(toml).toBe(
       [
         'model_provider = "svc-proxy"',
-        'model = "anthropic/claude-sonnet-4-5"',
-        '# Hosted tools run only on openai/… models through svc-proxy; other providers refuse them.',
+        'model = "gemini/gemini-2.5-pro"',
+        '# Web search runs only on openai/… and anthropic/… models through svc-proxy; other providers refuse it.',
         'web_search = "disabled"',
         '# No usage analytics sent to OpenAI.',
         'analytics.enabled = false',
@@ -205,7 +205,7 @@ describe('svc-proxy env: profiles', () => {
     );
     expect(s.runArgs).toEqual([
       '-c', 'model_provider="svc-proxy"',
-      '-c', 'model="anthropic/claude-sonnet-4-5"',
+      '-c', 'model="gemini/gemini-2.5-pro"',
       '-c', 'web_search="disabled"',
       '-c', 'analytics.enabled=false',
       '-c', 'model_providers.svc-proxy.name="svc-proxy"',
@@ -213,11 +213,14 @@ describe('svc-proxy env: profiles', () => {
       '-c', 'model_providers.svc-proxy.env_key="SVC_PROXY_KEY"',
       '-c', 'model_providers.svc-proxy.wire_api="responses"',
     ]);
-    const openaiModel = await envJson(['codex', '--model', 'openai/gpt-5.4']);
-    expect(openaiModel.file!.content).not.toContain('web_search');
-    expect(openaiModel.runArgs).not.toContain('web_search="disabled"');
-    expect([...s.runArgs, ...openaiModel.runArgs].some((a) => a.startsWith('agents.'))).toBe(false);
-    const only = await cli(['env', 'codex', '--model', 'anthropic/claude-sonnet-4-5', '--config-file']);
+    for (const model of ['openai/gpt-5.4', 'anthropic/claude-sonnet-4-5']) {
+      const searches = await envJson(['codex', '--model', model]);
+      expect(searches.file!.content).not.toContain('web_search');
+      expect(searches.runArgs).not.toContain('web_search="disabled"');
+      expect(searches.runArgs.some((a) => a.startsWith('agents.'))).toBe(false);
+    }
+    expect(s.runArgs.some((a) => a.startsWith('agents.'))).toBe(false);
+    const only = await cli(['env', 'codex', '--model', 'gemini/gemini-2.5-pro', '--config-file']);
     expect(only.stdout).toBe(toml);
   });
 

@@ -249,3 +249,47 @@ describe('prompt caching for clients that mark nothing (Cursor, Codex, Zed) on C
     expect(world.mocks.customB.lastGeneration().body).not.toHaveProperty('cache_control');
   });
 });
+
+describe("Codex's web search on Claude: OpenAI's web_search tool runs as Anthropic's", () => {
+  const search: OpenAI.Responses.WebSearchTool = { type: 'web_search', filters: { allowed_domains: ['example.com', 'example.org'] }, user_location: { type: 'approximate', city: 'Zürich', country: 'CH' } };
+  const ask = { model: MODELS.anthropic, input: 'Search the web for svc-proxy notes', tools: [search] };
+  const sent = () => world.mocks.anthropic.lastGeneration().body as Record<string, unknown>;
+  const expectSearch = (output: OpenAI.Responses.ResponseOutputItem[]) => {
+    expect(output.map((i) => i.type).filter((t) => t !== 'reasoning')).toEqual(['web_search_call', 'message']);
+    const call = output.find((i) => i.type === 'web_search_call') as OpenAI.Responses.ResponseFunctionWebSearch;
+    expect(call.status).toBe('completed');
+    expect(call.action).toEqual({
+      type: 'search',
+      query: 'Search the web for svc-proxy notes',
+      sources: [
+        { type: 'url', url: 'https://example.com/search-result-1' },
+        { type: 'url', url: 'https://example.org/search-result-2' },
+      ],
+    });
+  };
+
+  it('whole and streamed: a web_search_call item with the query and pages, then the answer; Anthropic got its own server tool', async () => {
+    const res = await client.responses.create(ask);
+    expectSearch(res.output);
+    expect(res.output_text).toBe('According to First page about Search the web for svc-proxy notes, it is so.');
+    expect(sent().tools).toEqual([{ type: 'web_search_20250305', name: 'web_search', allowed_domains: ['example.com', 'example.org'], user_location: { type: 'approximate', city: 'Zürich', country: 'CH' } }]);
+
+    const stream = client.responses.stream({ ...ask, tool_choice: { type: 'web_search_preview' } });
+    const types: string[] = [];
+    stream.on('event', (e) => types.push(e.type));
+    const final = await stream.finalResponse();
+    expectSearch(final.output);
+    expect(types).toContain('response.web_search_call.completed');
+    expect(sent().tool_choice).toEqual({ type: 'tool', name: 'web_search' });
+  });
+
+  it('the conversation goes on with the search in its input (as Codex sends it back); a model that cannot search refuses the tool', async () => {
+    const first = await client.responses.create(ask);
+    const next = await client.responses.create({ model: MODELS.anthropic, input: [{ role: 'user', content: 'Search the web for svc-proxy notes' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { role: 'user', content: 'And in one word?' }] });
+    expect(next.output_text).toBe('Echo: And in one word?');
+    const err = await rejection(client.responses.create({ ...ask, model: MODELS.openrouter }));
+    expect(err).toMatchObject({ status: 400 });
+    expect(errorCode(err)).toBe('unsupported_feature');
+    expect(err.message).toMatch(/Web search \(web_search\) runs only on anthropic\/… and openai\/… models/);
+  });
+});

@@ -54,8 +54,9 @@ function checkUpstream(marker: string, serviceKey: string): void {
   expect(first.headers['x-api-key']).toBe('sk-ant-e2e-anthropic-0001');
   const names = (first.body.tools as Array<{ name: string }>).map((t) => t.name);
   expect(names).toContain('exec_command');
-  // Codex's hosted tools were switched off by the profile, so none reached a provider that would refuse them.
-  expect((first.body.tools as Array<{ type?: string }>).every((t) => t.type === undefined || t.type === 'custom')).toBe(true);
+  // Codex's web search reached Claude as Anthropic's own server tool; no other hosted tool reached it.
+  const kinds = (first.body.tools as Array<{ type?: string }>).map((t) => t.type ?? 'function');
+  expect(kinds.filter((k) => k !== 'function' && k !== 'custom')).toEqual(['web_search_20250305']);
   const last = gens[gens.length - 1]!;
   const msgs = last.body.messages as Array<{ role: string; content: Array<{ type: string; id?: string; tool_use_id?: string; name?: string }> }>;
   const use = msgs.flatMap((m) => (m.role === 'assistant' ? m.content : [])).find((b) => b.type === 'tool_use' && b.name === 'exec_command');
@@ -67,6 +68,31 @@ function checkUpstream(marker: string, serviceKey: string): void {
 }
 
 describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', () => {
+  it("with web search on (the profile leaves it on for anthropic/… models): Claude searches with its own tool, Codex prints the answer", async () => {
+    if ('missing' in codex) return;
+    const codexHome = join(t.box.home, 'codex-search');
+    await mkdir(codexHome, { recursive: true });
+    await writeFile(join(codexHome, 'svc-proxy.config.toml'), (await t.world.daemon.cli(['env', 'codex', '--model', MODEL, '--config-file'])).stdout);
+    const settings = await envJson(t.world.daemon, 'codex', ['--model', MODEL]);
+    const mock = t.world.mocks.anthropic;
+    const page = { url: 'https://example.com/codex-notes', title: 'Codex notes 4471' };
+    mock.always(
+      (r) => mock.plugin.isGeneration(r),
+      (): Reply => ({ kind: 'turn', turn: { webSearches: [{ query: 'svc query 8812', pages: [page] }], text: `Found ${page.title} at ${page.url}.` } }),
+    );
+    const res = await runProcess(codex.path, ['exec', '--skip-git-repo-check', '--profile', 'svc-proxy', 'Search the web for codex notes.'], {
+      env: { ...t.box.env, CODEX_HOME: codexHome, ...settings.env },
+      cwd: t.box.work,
+      timeoutMs: RUN_TIMEOUT,
+    });
+    if (res.code !== 0) throw new Error(`codex exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${t.world.daemon.log.slice(-3000)}`);
+    expect(res.stdout).toContain(`Found ${page.title} at ${page.url}.`);
+    // Codex shows the search it was told about (a web_search_call item with the query)
+    expect(res.stderr + res.stdout).toContain('svc query 8812');
+    const first = mock.generations()[0]!;
+    expect((first.body.tools as Array<{ type?: string; name: string }>).find((tool) => tool.name === 'web_search')).toEqual({ type: 'web_search_20250305', name: 'web_search' });
+  });
+
   it('with the profile file from `svc-proxy env codex --config-file`: exec_command runs, the Messages upstream gets its output', async () => {
     if ('missing' in codex) return;
     const settings = await envJson(t.world.daemon, 'codex', ['--model', MODEL]);

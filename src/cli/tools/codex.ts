@@ -6,8 +6,8 @@
  * `svc-proxy run codex` passes the same settings as `-c key=value` overrides and touches no file.
  *
  * Codex also offers the model the hosted `web_search` tool, which svc-proxy runs only on
- * openai/… models, so unless the model is an openai one it is switched off
- * (`web_search = "disabled"`). The multi-agent `namespace` tool stays on: its functions are
+ * openai/… models (OpenAI's own) and anthropic/… models (as Anthropic's server tool), so for any
+ * other model it is switched off (`web_search = "disabled"`). The multi-agent `namespace` tool stays on: its functions are
  * converted for every provider. So does the freeform `apply_patch` (a `custom` tool, which Codex
  * sends for GPT-5-family model names, as when a group maps one to another provider's model): it
  * reaches other providers as a function taking the patch text.
@@ -23,16 +23,16 @@ function tomlString(value: string): string {
   return JSON.stringify(value);
 }
 
-/** Only an openai/… model on a provider base is sure to accept Codex's hosted tool. */
-function hostedToolsOk({ model, group }: ToolInput): boolean {
-  return !group && model !== undefined && model.startsWith('openai/');
+/** Only an openai/… or anthropic/… model on a provider base is sure to run Codex's web search. */
+function webSearchOk({ model, group }: ToolInput): boolean {
+  return !group && model !== undefined && (model.startsWith('openai/') || model.startsWith('anthropic/'));
 }
 
 /** The settings as [dotted key, TOML value] pairs: the file and the -c overrides come from one list. */
 function settings(input: ToolInput): Array<[string, string]> {
   const root: Array<[string, string]> = [['model_provider', tomlString(CODEX_PROVIDER_ID)]];
   if (input.model) root.push(['model', tomlString(input.model)]);
-  if (!hostedToolsOk(input)) root.push(['web_search', tomlString('disabled')]);
+  if (!webSearchOk(input)) root.push(['web_search', tomlString('disabled')]);
   // Like CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC for Claude Code: no usage analytics behind the user's back.
   root.push(['analytics.enabled', 'false']);
   const p = `model_providers.${CODEX_PROVIDER_ID}`;
@@ -51,7 +51,7 @@ function configToml(input: ToolInput): string {
   const all = settings(input);
   for (const [key, value] of all) {
     if (key.startsWith(providerPrefix)) continue;
-    if (key === 'web_search') lines.push('# Hosted tools run only on openai/… models through svc-proxy; other providers refuse them.');
+    if (key === 'web_search') lines.push('# Web search runs only on openai/… and anthropic/… models through svc-proxy; other providers refuse it.');
     if (key === 'analytics.enabled') lines.push('# No usage analytics sent to OpenAI.');
     lines.push(`${key} = ${value}`);
   }

@@ -1,7 +1,8 @@
 /**
  * A Messages upstream's non-streamed answer → hub response. Upstream bodies are read leniently
- * (unknown blocks such as server-tool results are skipped), but a body that is not a message at
- * all is a 502, and an error body keeps the upstream's status.
+ * (unknown blocks such as other server tools' results are skipped; a web search becomes the hub's,
+ * web-search.ts), but a body that is not a message at all is a 502, and an error body keeps the
+ * upstream's status.
  */
 import type { HubResponse, OutputItem, MessageItem } from '../hub.js';
 import { ProtocolError } from '../errors.js';
@@ -9,6 +10,7 @@ import { isObject, stringOr } from './json.js';
 import { hubStopReason, statusForErrorType } from './stop-reason.js';
 import { originFromSignature } from '../reasoning-envelope.js';
 import { hubUsage, readCounts } from './usage.js';
+import { queryOf, searchFromResult } from './web-search.js';
 
 export function decodeResponse(raw: unknown): HubResponse {
   if (isObject(raw) && raw.type === 'error') {
@@ -20,6 +22,7 @@ export function decodeResponse(raw: unknown): HubResponse {
   }
 
   const output: OutputItem[] = [];
+  const queries = new Map<string, string | undefined>(); // web search server_tool_use id → its query
   let message: MessageItem | undefined; // adjacent text blocks form one assistant message
   for (const block of raw.content) {
     if (!isObject(block)) continue;
@@ -51,6 +54,13 @@ export function decodeResponse(raw: unknown): HubResponse {
           name: stringOr(block.name) ?? '',
           arguments: JSON.stringify(block.input ?? {}),
         });
+        message = undefined;
+        break;
+      case 'server_tool_use':
+        if (block.name === 'web_search' && typeof block.id === 'string') queries.set(block.id, queryOf(block.input));
+        break;
+      case 'web_search_tool_result':
+        output.push(searchFromResult(block, typeof block.tool_use_id === 'string' ? queries.get(block.tool_use_id) : undefined));
         message = undefined;
         break;
       default:

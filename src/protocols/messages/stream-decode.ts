@@ -2,7 +2,8 @@
  * A Messages upstream's event stream → hub events, one SSE event at a time.
  *
  * Upstream block indices are mapped to hub indices in order of appearance; blocks we cannot
- * represent (server-tool use and results) are skipped with their deltas. Usage: input and cache
+ * represent (other server tools' use and results) are skipped with their deltas. A web search is
+ * one whole hub block at its web_search_tool_result, with the query its server_tool_use streamed. Usage: input and cache
  * counts from `message_start`, then `message_delta`'s cumulative counters, non-null fields
  * overriding. `finish` is emitted at `message_stop` (the terminal event), so a body cut anywhere
  * before it ends in an error event instead of a truncated answer that looks complete.
@@ -15,6 +16,7 @@ import { isObject, numberOr, stringOr, type JsonObject } from './json.js';
 import { hubStopReason, statusForErrorType } from './stop-reason.js';
 import { originFromSignature } from '../reasoning-envelope.js';
 import { hubUsage, mergeCounts, readCounts, type AnthropicCounts } from './usage.js';
+import { queryOf, searchFromResult } from './web-search.js';
 
 type BlockKind = 'text' | 'reasoning' | 'function_call';
 
@@ -64,6 +66,9 @@ class MessagesStreamDecoder implements StreamDecoder {
   /** Open upstream blocks: upstream index → hub index and kind. */
   private readonly open = new Map<number, { hub: number; kind: BlockKind }>();
   private nextHub = 0;
+  /** Web search server_tool_use blocks: upstream index → id and the input JSON so far; then id → query. */
+  private readonly searchInputs = new Map<number, { id: string; json: string }>();
+  private readonly searchQueries = new Map<string, string | undefined>();
 
   push(ev: SseEvent): HubEvent[] {
     if (this.done || ev.event === 'ping' || ev.data.trim() === '') return [];
@@ -169,8 +174,20 @@ class MessagesStreamDecoder implements StreamDecoder {
         this.open.set(index, { hub, kind: 'function_call' });
         break;
       }
+      case 'server_tool_use':
+        if (block.name === 'web_search' && typeof block.id === 'string') {
+          const whole = isObject(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
+          this.searchInputs.set(index, { id: block.id, json: whole });
+        }
+        return out;
+      case 'web_search_tool_result': {
+        const id = stringOr(block.tool_use_id);
+        const search = searchFromResult(block, id === undefined ? undefined : this.searchQueries.get(id));
+        out.push({ type: 'block_start', index: hub, block: { type: 'web_search', search } }, { type: 'block_stop', index: hub });
+        break;
+      }
       default:
-        return out; // server-tool blocks: nothing a non-Anthropic client can use
+        return out; // other server-tool blocks: nothing a non-Anthropic client can use
     }
     this.nextHub++;
     return out;
@@ -180,6 +197,7 @@ class MessagesStreamDecoder implements StreamDecoder {
     const index = numberOr(data.index);
     const block = index === undefined ? undefined : this.open.get(index);
     const delta = data.delta;
+    if (!block && index !== undefined && isObject(delta) && delta.type === 'input_json_delta') this.searchInput(index, delta);
     if (!block || !isObject(delta)) return [];
     const hub = block.hub;
     switch (delta.type) {
@@ -204,9 +222,20 @@ class MessagesStreamDecoder implements StreamDecoder {
     }
   }
 
+  private searchInput(index: number, delta: JsonObject): void {
+    const input = this.searchInputs.get(index);
+    const json = stringOr(delta.partial_json);
+    if (input && json) input.json += json;
+  }
+
   private onBlockStop(data: JsonObject): HubEvent[] {
     const index = numberOr(data.index);
     const block = index === undefined ? undefined : this.open.get(index);
+    const search = index === undefined ? undefined : this.searchInputs.get(index);
+    if (search) {
+      this.searchInputs.delete(index!);
+      this.searchQueries.set(search.id, queryOf(search.json));
+    }
     if (!block) return [];
     this.open.delete(index!);
     return [{ type: 'block_stop', index: block.hub }];

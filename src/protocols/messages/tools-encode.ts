@@ -6,23 +6,26 @@
  * so a placeholder tool is added then.
  * There is no allowed-tools subset in Messages: the tool list itself is filtered instead.
  */
-import type { Tool as MessagesTool, ToolChoice as MessagesToolChoice } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Tool as MessagesTool, ToolChoice as MessagesToolChoice, WebSearchTool20250305 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { HubRequest } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { withCacheControl } from './cache-control.js';
 import { fitInputSchema } from './input-schema.js';
+import { webSearchServerTool } from './web-search.js';
 
 /** Declared only so history with tool blocks is accepted; its description asks the model not to use it. */
 export const PLACEHOLDER_TOOL_NAME = 'svc_proxy_noop';
 
-export function encodeTools(req: HubRequest, historyHasTools: boolean, keepCache: boolean): { tools?: MessagesTool[]; tool_choice?: MessagesToolChoice } {
-  let tools: MessagesTool[] = req.tools.map((t, i) => {
+/** What this encoder declares: the client's tools and, for its web search, Anthropic's server tool. */
+type EncodedTool = MessagesTool | WebSearchTool20250305;
+
+export function encodeTools(req: HubRequest, historyHasTools: boolean, keepCache: boolean): { tools?: EncodedTool[]; tool_choice?: MessagesToolChoice } {
+  let tools: EncodedTool[] = req.tools.map((t, i): EncodedTool => {
     if (t.type === 'hosted') {
       const kind = typeof t.raw.type === 'string' ? t.raw.type : 'hosted';
       throw badRequest('unsupported_feature', `tools[${i}]: the hosted tool "${kind}" only runs on openai/… models.`, `tools[${i}]`);
     }
-    // only a Messages client declares one, and its requests reach Anthropic untouched
-    if (t.type === 'web_search') throw badRequest('unsupported_feature', `tools[${i}]: a converted web search cannot go to a Messages upstream.`, `tools[${i}]`);
+    if (t.type === 'web_search') return webSearchServerTool(t);
     const tool: MessagesTool = { name: t.name, input_schema: fitInputSchema(t.parameters) };
     if (t.description) tool.description = t.description;
     if (t.strict !== undefined) tool.strict = t.strict;

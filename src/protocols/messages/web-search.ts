@@ -12,6 +12,7 @@ import type {
   ServerToolUseBlock,
   ServerToolUsage,
   WebSearchResultBlock,
+  WebSearchTool20250305,
   WebSearchToolResultBlock,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { WebSearchItem, WebSearchTool } from '../hub.js';
@@ -50,6 +51,16 @@ function domains(v: unknown, path: string): string[] | undefined {
   return list;
 }
 
+/** The hub's web search (from a Responses client) as Anthropic's server tool, which Claude runs itself. */
+export function webSearchServerTool(tool: WebSearchTool): WebSearchTool20250305 {
+  const out: WebSearchTool20250305 = { type: 'web_search_20250305', name: 'web_search' };
+  if (tool.allowedDomains) out.allowed_domains = tool.allowedDomains;
+  else if (tool.blockedDomains) out.blocked_domains = tool.blockedDomains;
+  if (tool.maxUses !== undefined) out.max_uses = tool.maxUses;
+  if (tool.userLocation) out.user_location = { type: 'approximate', ...tool.userLocation };
+  return out;
+}
+
 /** A search's blocks need a server tool id of Anthropic's alphabet. */
 export function serverToolUseId(searchId: string): string {
   return `srvtoolu_${searchId.replace(/[^A-Za-z0-9_]/g, '_')}`;
@@ -83,4 +94,32 @@ export function refuseServerTool(t: JsonObject, path: string): never {
     `${path}: "${String(t.type)}"${name} is a tool Anthropic defines and runs itself; it only works with anthropic/… models. Remove it or declare a regular tool with an input_schema.`,
     `${path}.type`,
   );
+}
+
+/** The query a web search server_tool_use block asked, from its input (whole, or its streamed JSON). */
+export function queryOf(input: unknown): string | undefined {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch {
+      return undefined;
+    }
+  }
+  return isObject(value) && typeof value.query === 'string' ? value.query : undefined;
+}
+
+/** A web_search_tool_result block from Anthropic as the hub's search: its pages, or a failure. */
+export function searchFromResult(block: JsonObject, query: string | undefined): WebSearchItem {
+  const search: WebSearchItem = { type: 'web_search', id: typeof block.tool_use_id === 'string' ? block.tool_use_id : 'srvtoolu', sources: [] };
+  if (query !== undefined) search.query = query;
+  if (!Array.isArray(block.content)) {
+    search.failed = true;
+    return search;
+  }
+  for (const r of block.content) {
+    if (!isObject(r) || typeof r.url !== 'string') continue;
+    search.sources.push(typeof r.title === 'string' && r.title !== '' ? { url: r.url, title: r.title } : { url: r.url });
+  }
+  return search;
 }

@@ -18,7 +18,6 @@ export interface DecodedInput {
 /** Items that only OpenAI's hosted tools produce; the hub has no place for them. */
 const HOSTED_ITEM_TYPES = new Set([
   'file_search_call',
-  'web_search_call',
   'computer_call',
   'computer_call_output',
   'code_interpreter_call',
@@ -87,6 +86,10 @@ function decodeItem(raw: unknown, param: string, position: number, out: DecodedI
       if (origin.kind !== 'unsigned' || text) push({ type: 'reasoning', text, origin });
       return;
     }
+    case 'web_search_call':
+      // A search already run (by OpenAI, or by another provider for this client): the message
+      // after it says what it found, and no other provider can take it back.
+      return;
     case 'item_reference':
       throw badRequest('unsupported_feature', `${param} is an item_reference: svc-proxy stores no responses, send the full item instead.`, param);
     default:

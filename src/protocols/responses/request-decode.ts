@@ -41,7 +41,7 @@ export function decodeRequest(body: unknown): HubRequest {
     checkToolPairs(input.items, input.positions);
   }
 
-  const toolChoice = decodeToolChoice(body.tool_choice);
+  const toolChoice = decodeToolChoice(body.tool_choice, req.tools);
   if (toolChoice) req.toolChoice = toolChoice;
   const parallel = optBoolean(body, 'parallel_tool_calls', 'parallel_tool_calls');
   if (parallel !== undefined) req.parallelToolCalls = parallel;

@@ -3,12 +3,14 @@
  * a `namespace` tool (Codex's `multi_agent_v1`) becomes one hub function tool per function in
  * it, each carrying the namespace (routing folds it into the target-facing name). A `custom`
  * tool (free text, optionally held to a grammar: Codex's `apply_patch`) becomes a hub function
- * tool marked `freeform`, which routing turns into a function taking one string. OpenAI-hosted
- * tools are kept raw (routing passes them only to openai and rejects them elsewhere).
+ * tool marked `freeform`, which routing turns into a function taking one string. Web search
+ * becomes the hub's (web-search.ts: targets that search on their own take it); other
+ * OpenAI-hosted tools are kept raw (routing passes them only to openai and rejects them elsewhere).
  */
 import type { FreeformFormat, FunctionTool, Tool, ToolChoice } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { isObject, optBoolean, optString, reqString } from './json.js';
+import { decodeWebSearchTool, isWebSearchToolType } from './web-search.js';
 
 export function decodeTools(value: unknown): Tool[] {
   if (value === undefined || value === null) return [];
@@ -22,6 +24,7 @@ function decodeTool(tool: unknown, param: string): Tool[] {
   if (typeof type !== 'string') throw badRequest('invalid_request', `${param}.type is required.`, `${param}.type`);
   if (type === 'custom') return [decodeCustom(tool, param)];
   if (type === 'namespace') return decodeNamespace(tool, param);
+  if (isWebSearchToolType(type)) return [decodeWebSearchTool(tool, param)];
   if (type !== 'function') return [{ type: 'hosted', raw: tool }];
   return [decodeFunction(tool, param)];
 }
@@ -77,7 +80,7 @@ function decodeFunction(tool: Record<string, unknown>, param: string): FunctionT
   return fn;
 }
 
-export function decodeToolChoice(value: unknown): ToolChoice | undefined {
+export function decodeToolChoice(value: unknown, tools: readonly Tool[] = []): ToolChoice | undefined {
   if (value === undefined || value === null) return undefined;
   if (value === 'auto' || value === 'none' || value === 'required') return { type: value };
   if (!isObject(value)) {
@@ -99,12 +102,16 @@ export function decodeToolChoice(value: unknown): ToolChoice | undefined {
       const names: string[] = [];
       value.tools.forEach((t, i) => {
         if (!isObject(t)) throw badRequest('invalid_request', `tool_choice.tools[${i}] must be an object.`, `tool_choice.tools[${i}]`);
-        // Hosted entries only matter to openai, where the request is not converted.
+        // Hosted entries only matter to openai, where the request is not converted; web search is
+        // the hub's tool of that name
         if (t.type === 'function' || t.type === 'custom') names.push(reqString(t, 'name', `tool_choice.tools[${i}].name`));
+        else if (isWebSearchToolType(t.type)) names.push('web_search');
       });
       return { type: 'allowed_tools', mode, names };
     }
     default:
+      // forcing the declared web search: the hub names its web search tool like a function
+      if (isWebSearchToolType(value.type) && tools.some((t) => t.type === 'web_search')) return { type: 'function', name: 'web_search' };
       if (typeof value.type === 'string') {
         throw badRequest(
           'unsupported_feature',

@@ -1,10 +1,13 @@
 /**
- * OpenAI's `web_search_call` output items → the hub's WebSearchItem. Only searches count: the
+ * OpenAI's web search, both ways. A Responses client's `web_search` tool → the hub's (for
+ * Anthropic models, which search with their own server tool). OpenAI's `web_search_call` output
+ * items → the hub's WebSearchItem. Only searches count: the
  * `open_page` and `find_in_page` steps of the same tool are the model reading a page it found,
  * not a search of their own. The pages come from `action.sources` (listed when the request's
  * `include` asks for them); their titles only from the answer's `url_citation` annotations.
  */
-import type { OutputItem, WebSearchItem, WebSource } from '../hub.js';
+import type { OutputItem, WebSearchItem, WebSearchTool, WebSource } from '../hub.js';
+import { badRequest } from '../errors.js';
 import { isObject, str, type JsonObject } from './json.js';
 
 /** A web_search_call item as a hub search, or undefined when it was not a search. */
@@ -60,4 +63,38 @@ export function titleSearchSources(output: OutputItem[], cited: ReadonlyMap<stri
     if (title !== undefined) page.title = title;
     last.sources.push(page);
   }
+}
+
+/** OpenAI's web search tool types a Responses client may declare. */
+export function isWebSearchToolType(type: unknown): boolean {
+  return type === 'web_search' || type === 'web_search_preview' || (typeof type === 'string' && /^web_search(?:_preview)?_\d{4}_\d{2}_\d{2}$/.test(type));
+}
+
+/**
+ * A Responses client's web search as the hub's, for a target that searches on its own
+ * (Anthropic's server tool): allowed domains and the approximate location carry over;
+ * `search_context_size` has no counterpart there.
+ */
+export function decodeWebSearchTool(tool: JsonObject, param: string): WebSearchTool {
+  const out: WebSearchTool = { type: 'web_search', name: 'web_search' };
+  const filters = tool.filters;
+  if (filters !== undefined && filters !== null) {
+    if (!isObject(filters)) throw badRequest('invalid_request', `${param}.filters must be an object.`, `${param}.filters`);
+    const allowed = filters.allowed_domains;
+    if (allowed !== undefined && allowed !== null) {
+      if (!Array.isArray(allowed) || !allowed.every((d) => typeof d === 'string')) {
+        throw badRequest('invalid_request', `${param}.filters.allowed_domains must be an array of strings.`, `${param}.filters.allowed_domains`);
+      }
+      if (allowed.length > 0) out.allowedDomains = allowed as string[];
+    }
+  }
+  if (isObject(tool.user_location)) {
+    const loc: NonNullable<WebSearchTool['userLocation']> = {};
+    for (const key of ['city', 'region', 'country', 'timezone'] as const) {
+      const v = tool.user_location[key];
+      if (typeof v === 'string' && v !== '') loc[key] = v;
+    }
+    if (Object.keys(loc).length > 0) out.userLocation = loc;
+  }
+  return out;
 }

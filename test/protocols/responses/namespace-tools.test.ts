@@ -41,7 +41,7 @@ describe('decoding namespace tools', () => {
       { type: 'function', name: 'shell', parameters: { type: 'object', properties: {} } },
       { type: 'function', name: 'spawn_agent', namespace: 'multi_agent_v1', description: 'Start one', parameters: spawnParams, strict: false },
       { type: 'function', name: 'wait', namespace: 'multi_agent_v1', parameters: { type: 'object', properties: {} } },
-      { type: 'hosted', raw: { type: 'web_search' } },
+      { type: 'web_search', name: 'web_search' },
     ]);
   });
 

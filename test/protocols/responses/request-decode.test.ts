@@ -60,7 +60,7 @@ describe('responses decodeRequest: clean 400s', () => {
     ['output a number', { model: 'm/x', input: [user, { type: 'function_call', call_id: 'a', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'a', output: 1 }] }, 'invalid_tool_call', 'input[2].output'],
     ['audio in tool output', { model: 'm/x', input: [user, { type: 'function_call', call_id: 'a', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'a', output: [{ type: 'input_audio', input_audio: { data: 'x', format: 'wav' } }] }] }, 'invalid_content_part', 'input[2].output[0].type'],
     ['item_reference', { model: 'm/x', input: [user, { type: 'item_reference', id: 'msg_1' }] }, 'unsupported_feature', 'input[1]'],
-    ['hosted tool call item', { model: 'm/x', input: [user, { type: 'web_search_call', id: 'ws_1', status: 'completed' }] }, 'unsupported_feature', 'input[1].type'],
+    ['hosted tool call item', { model: 'm/x', input: [user, { type: 'file_search_call', id: 'fs_1', status: 'completed', queries: [] }] }, 'unsupported_feature', 'input[1].type'],
     ['custom tool call without input', { model: 'm/x', input: [user, { type: 'custom_tool_call', call_id: 'c', name: 'x' }] }, 'invalid_tool_call', 'input[1].input'],
     ['custom tool call input not a string', { model: 'm/x', input: [user, { type: 'custom_tool_call', call_id: 'c', name: 'x', input: { patch: 'p' } }] }, 'invalid_tool_call', 'input[1].input'],
     ['custom tool call without call_id', { model: 'm/x', input: [user, { type: 'custom_tool_call', name: 'x', input: '' }] }, 'invalid_tool_call', 'input[1].call_id'],
@@ -76,7 +76,7 @@ describe('responses decodeRequest: clean 400s', () => {
     ['function tool without name', { model: 'm/x', input: 'hi', tools: [{ type: 'function' }] }, 'invalid_request', 'tools[0].name'],
     ['function parameters not an object', { model: 'm/x', input: 'hi', tools: [{ type: 'function', name: 'f', parameters: 'x' }] }, 'invalid_request', 'tools[0].parameters'],
     ['tool_choice bad string', { model: 'm/x', input: 'hi', tool_choice: 'any' }, 'invalid_request', 'tool_choice'],
-    ['tool_choice hosted', { model: 'm/x', input: 'hi', tool_choice: { type: 'web_search_preview' } }, 'unsupported_feature', 'tool_choice'],
+    ['tool_choice hosted', { model: 'm/x', input: 'hi', tool_choice: { type: 'file_search' } }, 'unsupported_feature', 'tool_choice'],
     ['tool_choice custom without name', { model: 'm/x', input: 'hi', tool_choice: { type: 'custom' } }, 'invalid_request', 'tool_choice.name'],
     ['allowed_tools custom without name', { model: 'm/x', input: 'hi', tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'custom' }] } }, 'invalid_request', 'tool_choice.tools[0].name'],
     ['allowed_tools bad mode', { model: 'm/x', input: 'hi', tool_choice: { type: 'allowed_tools', mode: 'any', tools: [] } }, 'invalid_request', 'tool_choice.mode'],
@@ -111,6 +111,19 @@ describe('responses decodeRequest: clean 400s', () => {
 });
 
 describe('responses decodeRequest: details', () => {
+  it("reads OpenAI's web search (every spelling) as the hub's, its forcing choices too; a past search in the input is left out", () => {
+    const decode = (body: Record<string, unknown>) => responsesCodec.decodeRequest({ model: 'm/x', input: 'hi', ...body });
+    const tool = { type: 'web_search', search_context_size: 'high', filters: { allowed_domains: ['a.org'] }, user_location: { type: 'approximate', city: 'Bern', country: 'CH', region: null } };
+    expect(decode({ tools: [tool] }).tools).toEqual([{ type: 'web_search', name: 'web_search', allowedDomains: ['a.org'], userLocation: { city: 'Bern', country: 'CH' } }]);
+    for (const type of ['web_search_preview', 'web_search_2025_08_26', 'web_search_preview_2025_03_11']) expect(decode({ tools: [{ type }] }).tools).toEqual([{ type: 'web_search', name: 'web_search' }]);
+    expect(decode({ tools: [{ type: 'web_search_latest' }] }).tools).toEqual([{ type: 'hosted', raw: { type: 'web_search_latest' } }]);
+    expect(() => decode({ tools: [{ type: 'web_search', filters: { allowed_domains: 'a.org' } }] })).toThrow(ProtocolError);
+    expect(decode({ tools: [tool], tool_choice: { type: 'web_search_preview' } }).toolChoice).toEqual({ type: 'function', name: 'web_search' });
+    expect(decode({ tools: [tool], tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'web_search' }] } }).toolChoice).toEqual({ type: 'allowed_tools', mode: 'required', names: ['web_search'] });
+    const searched = decode({ input: [{ role: 'user', content: 'q' }, { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'q' } }, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Found.' }] }] });
+    expect(searched.items.map((i) => i.type)).toEqual(['message', 'message']);
+  });
+
   it('accepts every effort value and reads minimal as low', () => {
     const efforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
     const got = efforts.map((effort) => responsesCodec.decodeRequest({ model: 'm/x', input: 'hi', reasoning: { effort } }).reasoning?.effort);
@@ -176,7 +189,7 @@ describe('responses decodeRequest: details', () => {
       { type: 'function', name: 'sql', freeform: { type: 'text' } },
       { type: 'function', name: 'ids', freeform: { type: 'grammar', syntax: 'regex', definition: '^[0-9]+$' } },
     ]);
-    expect(req.toolChoice).toEqual({ type: 'allowed_tools', mode: 'required', names: ['apply_patch', 'f'] });
+    expect(req.toolChoice).toEqual({ type: 'allowed_tools', mode: 'required', names: ['apply_patch', 'f', 'web_search'] });
     expect(req.items.slice(1)).toEqual([
       { type: 'function_call', callId: 'call_1', name: 'apply_patch', arguments: '*** Begin Patch\n*** End Patch', freeform: true },
       { type: 'function_call_output', callId: 'call_1', output: 'Done!' },
