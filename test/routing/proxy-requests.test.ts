@@ -172,11 +172,14 @@ describe('per-target policy', () => {
     expect(JSON.stringify(h.mocks.gemini.lastGeneration().body.messages)).toContain('input_audio');
   });
 
-  it('hosted tools on /responses with a non-openai model → 400 unsupported_feature', async () => {
-    const r = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', tools: [{ type: 'web_search' }] });
+  it('hosted tools on /responses with a non-openai model → 400 unsupported_feature (web search only where the model searches)', async () => {
+    const r = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] });
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe('unsupported_feature');
-    expect(r.json.error.message).toContain('web_search');
+    expect(r.json.error.message).toContain('file_search');
+    const search = await post(`${h.a}/responses`, { model: 'gemini/gemini-2.5-flash', input: 'x', tools: [{ type: 'web_search' }] });
+    expect(search.status).toBe(400);
+    expect(search.json.error.message).toContain('Web search (web_search) runs only on anthropic/… and openai/… models; gemini cannot search.');
     nothingSent();
   });
 
