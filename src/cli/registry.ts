@@ -28,6 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'local', summary: 'local model servers: add, list, remove', load: () => import('./commands/local.js') },
   { name: 'config', summary: 'config.json: path, check, reload', load: () => import('./commands/config.js') },
   { name: 'group', summary: 'model groups: your model names mapped to provider/model targets with fallback', load: () => import('./commands/group.js') },
+  { name: 'models', summary: 'the model ids to use (provider/model), live from every connected provider', load: () => import('./commands/models.js') },
   { name: 'logs', summary: 'the request log: latest requests, --follow, --json, filters', load: () => import('./commands/logs.js') },
   { name: 'stats', summary: 'requests, errors, tokens and p50/p95 latency by provider, model or key', load: () => import('./commands/stats.js') },
   { name: 'env', summary: 'print the settings that point a coding tool at the proxy (claude-code, codex, openai, anthropic, …)', load: () => import('./commands/env.js') },

@@ -34,12 +34,17 @@ export interface CatalogDeps {
 
 export interface ModelCatalog {
   list(signal?: AbortSignal): Promise<CatalogModel[]>;
+  /** Why each provider's latest list fetch failed (slug → reason), as of the last `list`. */
+  failures(): Record<string, string>;
 }
 
 interface Entry {
+  slug: string;
   models: CatalogModel[];
   at: number;
   failed: boolean;
+  /** The failure, in words that name no credential. */
+  error?: string;
   refreshing?: Promise<Entry>;
 }
 
@@ -57,10 +62,11 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
   const cache = new Map<string, Entry>();
 
   function fetchInto(key: string, target: ResolvedProvider, previous: Entry | undefined): Promise<Entry> {
+    const slug = target.slug;
     const run = fetchModels(target, timeoutMs)
-      .then((models): Entry => ({ models, at: Date.now(), failed: false }))
+      .then((models): Entry => ({ slug, models, at: Date.now(), failed: false }))
       // A failed refresh keeps the last good list (stale beats empty).
-      .catch((): Entry => ({ models: previous?.models ?? [], at: Date.now(), failed: true }))
+      .catch((err: unknown): Entry => ({ slug, models: previous?.models ?? [], at: Date.now(), failed: true, error: failureReason(err) }))
       .then((entry) => {
         cache.set(key, entry);
         return entry;
@@ -73,7 +79,7 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
     const key = cacheKey(target);
     const entry = cache.get(key);
     if (!entry) {
-      const placeholder: Entry = { models: [], at: 0, failed: true };
+      const placeholder: Entry = { slug: target.slug, models: [], at: 0, failed: true };
       cache.set(key, placeholder);
       placeholder.refreshing = fetchInto(key, target, undefined);
       return (await placeholder.refreshing).models;
@@ -108,7 +114,35 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
       const lists = signal ? await abortable(work, signal) : await work;
       return lists.flat();
     },
+    failures() {
+      const out: Record<string, string> = {};
+      for (const entry of cache.values()) if (entry.failed && entry.error !== undefined) out[entry.slug] = entry.error;
+      return out;
+    },
   };
+}
+
+/** A list fetch's failure for people: the status a provider answered with, or what went wrong on the way. */
+function failureReason(err: unknown): string {
+  if (err instanceof ListRefused) {
+    return err.status === 401 || err.status === 403 ? `the provider refused the credential (${err.status})` : `the provider answered ${err.status}`;
+  }
+  if (err instanceof ListTimedOut) return `no answer within ${err.ms} ms`;
+  if (err instanceof SyntaxError) return 'the answer was not JSON';
+  return err instanceof Error ? err.message : String(err);
+}
+
+class ListTimedOut extends Error {
+  constructor(readonly ms: number) {
+    super(`no models list within ${ms} ms`);
+  }
+}
+
+/** A models list answered with an error status. */
+class ListRefused extends Error {
+  constructor(readonly status: number) {
+    super(`models list answered ${status}`);
+  }
 }
 
 function cacheKey(t: ResolvedProvider): string {
@@ -137,6 +171,15 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 /** One provider's models, all pages, within `timeoutMs`. Throws on any failure. */
 export async function fetchModels(target: ResolvedProvider, timeoutMs: number): Promise<CatalogModel[]> {
   const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    return await fetchPages(target, timeoutMs, signal);
+  } catch (err) {
+    // the abort surfaces as a generic request failure; say what it was
+    throw signal.aborted ? new ListTimedOut(timeoutMs) : err;
+  }
+}
+
+async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: AbortSignal): Promise<CatalogModel[]> {
   const { adapter } = target;
   const headers = adapter.headers(target.credential, {}, adapter.dialect === 'messages' ? 'chat' : adapter.dialect);
   delete headers['content-type'];
@@ -191,7 +234,7 @@ export async function fetchModels(target: ResolvedProvider, timeoutMs: number): 
 async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {
   const res = await upstreamRequest({ url, method: 'GET', headers, signal, connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
   const text = await readUpstreamBody(res, url, 32 * 1024 * 1024);
-  if (res.status < 200 || res.status >= 300) throw new Error(`models list answered ${res.status}`);
+  if (res.status < 200 || res.status >= 300) throw new ListRefused(res.status);
   const parsed: unknown = JSON.parse(text);
   if (Array.isArray(parsed)) return { data: parsed };
   if (typeof parsed !== 'object' || parsed === null) throw new Error('models list is not JSON object');

@@ -195,6 +195,31 @@ describe('openai client: models and transcriptions', () => {
     expect(ids).toContain(`${SLUGS.customB}/kimi-k2`);
   });
 
+  it('`svc-proxy models` lists the same ids, sorted, filtered by provider; a provider that refuses its key is named with the reason', async () => {
+    const ids: string[] = [];
+    for await (const m of client.models.list()) ids.push(m.id);
+    // OpenRouter's list refuses the key from now on (a revoked or mistyped one)
+    world.mocks.openrouter.always((r) => r.method === 'GET' && r.path.endsWith('/models'), { kind: 'json', status: 401, body: { error: { message: 'No auth credentials found', code: 401 } } });
+    const all = JSON.parse((await world.daemon.cli(['models', '--json'])).stdout) as { models: Array<{ id: string; provider: string }>; failed: Record<string, string> };
+    const listed = all.models.map((m) => m.id);
+    expect(listed).toEqual([...listed].sort((a, b) => a.localeCompare(b)));
+    expect(new Set(listed)).toEqual(new Set(ids.filter((id) => !id.startsWith('openrouter/'))));
+    expect(all.failed).toEqual({ openrouter: 'the provider refused the credential (401)' });
+
+    const text = await world.daemon.cli(['models', 'openai', 'openrouter']);
+    expect(text.stdout).toMatch(/^MODEL +NAME\n/);
+    expect(text.stdout).toContain('openai/gpt-5.4');
+    expect(text.stdout).not.toContain('anthropic/');
+    expect(text.stdout).toMatch(/\d+ models? from 1 provider; 1 could not be listed \(below\)\.\n$/);
+    expect(text.stderr).toContain('openrouter: no model list: the provider refused the credential (401). Store a working key: svc-proxy provider connect openrouter');
+
+    const onlyFailed = await world.daemon.cli(['models', 'openrouter'], { allowFail: true });
+    expect(onlyFailed.code).toBe(1);
+    const unknown = await world.daemon.cli(['models', 'nope'], { allowFail: true });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No connected provider, endpoint or local server named nope');
+  });
+
   it('audio.transcriptions to a custom endpoint (format a): multipart forwarded, model rewritten', async () => {
     const res = await client.audio.transcriptions.create({
       file: await toFile(Buffer.from('RIFF....WAVEfmt fake audio'), 'clip.wav', { type: 'audio/wav' }),

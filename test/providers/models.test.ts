@@ -117,6 +117,8 @@ describe('model catalog', () => {
     expect(custom.headers[0]!.authorization).toBe('Bearer ds-x');
     expect(local.hits).toEqual(['/v1/models']);
     expect(local.headers[0]!.authorization).toBeUndefined();
+    // why the others are missing: the slow one ran out of time, the failing one answered 500
+    expect(catalog.failures()).toEqual({ openrouter: 'no answer within 400 ms', gemini: 'the provider answered 500' });
   });
 
   it('serves from cache within the TTL', async () => {

@@ -1,7 +1,8 @@
 /**
  * GET /admin/models — the live model catalog (every connected provider, endpoint and local server),
- * for the TUI's provider screen: `{models: [{id, provider, …}], counts: {<slug>: n}}`.
- * A provider whose list cannot be fetched simply has no entry in `counts`.
+ * for the TUI's provider screen and `svc-proxy models`: `{models: [{id, provider, …}], counts:
+ * {<slug>: n}, failed: {<slug>: reason}}`. A provider whose list cannot be fetched has no entry in
+ * `counts` and says why in `failed`.
  */
 import { Hono } from 'hono';
 import { createModelCatalog, type CatalogModel, type ModelCatalog } from '../../providers/models.js';
@@ -10,6 +11,7 @@ import type { AdminModule } from './module.js';
 export interface ModelsAnswer {
   models: CatalogModel[];
   counts: Record<string, number>;
+  failed: Record<string, string>;
 }
 
 const modelsModule: AdminModule = {
@@ -22,7 +24,7 @@ const modelsModule: AdminModule = {
       const models = await catalog.list(c.req.raw.signal);
       const counts: Record<string, number> = {};
       for (const m of models) counts[m.provider] = (counts[m.provider] ?? 0) + 1;
-      return c.json({ models, counts } satisfies ModelsAnswer);
+      return c.json({ models, counts, failed: catalog.failures() } satisfies ModelsAnswer);
     });
   },
 };

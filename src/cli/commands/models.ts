@@ -1,0 +1,62 @@
+/**
+ * `svc-proxy models [PROVIDER…]` — the model ids a client can send (`provider/model`), from the
+ * running daemon's live catalog: every connected provider, custom endpoint and local server. A
+ * provider whose list could not be fetched is named on stderr with the reason (a refused key
+ * shows here before any tool runs into it). Starts the daemon first when none runs, as `tui` does.
+ */
+import type { Command } from 'commander';
+import type { CatalogModel } from '../../providers/models.js';
+import type { ModelsAnswer } from '../../server/admin/models.js';
+import { AdminClient } from '../admin-client.js';
+import { ensureDaemon } from '../daemon-control.js';
+import { CliError, type CliContext } from '../io.js';
+import { table } from '../output.js';
+
+/** Long enough for a slow provider's pages (each list fetch is bounded at 3 s by the daemon). */
+const LIST_TIMEOUT_MS = 30_000;
+
+export function register(program: Command, ctx: CliContext): void {
+  program
+    .command('models')
+    .description('The model ids to use (provider/model), live from every connected provider (starts the daemon if needed)')
+    .argument('[providers...]', 'only these providers, endpoints or local servers')
+    .option('--json', 'print as JSON: {models, failed}')
+    .action(async (providers: string[], flags: { json?: boolean }) => {
+      const { daemon, alreadyRunning } = await ensureDaemon(ctx);
+      if (!alreadyRunning) ctx.err(`No daemon was running: started one (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}.`);
+      const client = await AdminClient.connect(ctx.paths());
+      if (!client) throw new CliError('The daemon stopped before it could be asked.');
+      const answer = await client.request<ModelsAnswer>('GET', '/admin/models', undefined, LIST_TIMEOUT_MS);
+      const wanted = providers.length > 0 ? new Set(providers) : undefined;
+      const models = answer.models.filter((m) => !wanted || wanted.has(m.provider)).sort((a, b) => a.id.localeCompare(b.id));
+      const failed = Object.entries(answer.failed).filter(([slug]) => !wanted || wanted.has(slug));
+      if (flags.json) {
+        ctx.json({ models, failed: Object.fromEntries(failed) });
+      } else {
+        if (models.length > 0) ctx.out(table(['MODEL', 'NAME'], models.map((m) => [m.id, nameOf(m)])));
+        ctx.out(summary(models, failed.length));
+      }
+      for (const [slug, reason] of failed) ctx.err(`${slug}: no model list: ${reason}.${hint(reason, slug)}`);
+      if (wanted) {
+        const known = new Set([...answer.models.map((m) => m.provider), ...Object.keys(answer.failed)]);
+        const unknown = [...wanted].filter((slug) => !known.has(slug));
+        if (unknown.length > 0) throw new CliError(`No connected provider, endpoint or local server named ${unknown.join(', ')} (see: svc-proxy provider list, endpoint list, local list).`);
+      }
+      // nothing to list and a reason: the command did not do what was asked
+      if (models.length === 0 && failed.length > 0) ctx.exitCode = 1;
+    });
+}
+
+function nameOf(m: CatalogModel): string {
+  return m.displayName !== undefined && m.displayName !== m.id.slice(m.provider.length + 1) ? m.displayName : '';
+}
+
+function summary(models: CatalogModel[], failures: number): string {
+  const providers = new Set(models.map((m) => m.provider)).size;
+  const listed = models.length === 0 ? 'No models listed' : `${models.length} model${models.length === 1 ? '' : 's'} from ${providers} provider${providers === 1 ? '' : 's'}`;
+  return failures > 0 ? `${listed}; ${failures} could not be listed (below).` : `${listed}.`;
+}
+
+function hint(reason: string, slug: string): string {
+  return reason.startsWith('the provider refused the credential') ? ` Store a working key: svc-proxy provider connect ${slug} (or endpoint add for a custom one).` : '';
+}
