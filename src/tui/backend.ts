@@ -15,6 +15,8 @@ import type { DaemonStatus } from '../server/admin/status.js';
 export interface ModelCounts {
   /** Models listed per provider/endpoint/local slug (absent: none listed or the list failed). */
   counts: Record<string, number>;
+  /** Why a slug's list failed (a refused key, no answer in time …), as `svc-proxy models` says it. */
+  failed: Record<string, string>;
 }
 
 export interface TuiBackend {
@@ -59,6 +61,9 @@ export function backendFor(client: AdminClient, onLoss: (err: unknown) => void =
     groups: groupsViaDaemon(client),
     logs: logsViaDaemon(client),
     follow: (params, onEntry, signal) => followLog(client, params, onEntry, signal),
-    modelCounts: async () => ({ counts: (await client.request<{ counts: Record<string, number> }>('GET', '/admin/models', undefined, 15_000)).counts }),
+    modelCounts: async () => {
+      const answer = await client.request<{ counts: Record<string, number>; failed?: Record<string, string> }>('GET', '/admin/models', undefined, 15_000);
+      return { counts: answer.counts, failed: answer.failed ?? {} };
+    },
   };
 }

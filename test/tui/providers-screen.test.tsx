@@ -151,6 +151,23 @@ describe('providers screen', () => {
     expect(endpoints.endpoints).toEqual([]);
   });
 
+  it('a server whose model list fails shows ! and, selected, why', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 160, rows: 30 } });
+    await h.waitFor((f) => f.includes('gemini'), 'the list');
+    await h.press('l');
+    await h.waitFor((fr) => fr.includes('Add a local model server'), 'the wizard');
+    await h.type('dead');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('URL:'), 'the URL question');
+    await h.type('http://127.0.0.1:9'); // discard port: nothing listens
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('Local server dead added'), 'the local server');
+    await h.waitFor((fr) => /^dead\s+local\s+yes\s+none needed\s+!\s/m.test(fr), 'its failed list', 10_000);
+    await h.press(KEYS.end);
+    const f = await h.waitFor((fr) => fr.includes('(list failed: '), 'the reason in the detail');
+    expect(f).toMatch(/models ! \(list failed: Could not connect to http:\/\/127\.0\.0\.1:9/);
+  });
+
   it('shows each provider\'s last error from the request log, fallbacks included', async () => {
     h = await startTui({ initialScreen: 'providers', size: { columns: 140, rows: 30 } });
     h.log(

@@ -59,13 +59,13 @@ export function baseUrlText(r: UpstreamRow): string {
   return '(found on this machine)';
 }
 
-export function modelsText(r: UpstreamRow, counts: Record<string, number> | undefined): string {
+export function modelsText(r: UpstreamRow, counts: Record<string, number> | undefined, failed?: Record<string, string>): string {
   if (!isConnected(r)) return '-';
   if (!counts) return '…';
   const n = counts[r.name];
   if (n !== undefined) return String(n);
-  // Connected but nothing listed: the list failed or is empty; either way we cannot say.
-  return '?';
+  // Connected but nothing listed: '!' when the list failed (the detail line says why), else we cannot say.
+  return failed?.[r.name] !== undefined ? '!' : '?';
 }
 
 export function lastErrorText(e: LastError | undefined, ago: (iso: string) => string): string {

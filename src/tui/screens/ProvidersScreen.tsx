@@ -61,6 +61,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const pendingSecret = useRef<string | null>(null);
 
   const counts = models.data?.counts;
+  const failedLists = models.data?.failed;
   const rows = useMemo(() => (upstreams.data ? upstreamRows(upstreams.data, counts) : []), [upstreams.data, counts]);
   const errors = useMemo(() => lastErrors(feed.buffer.entries()), [feed.version]);
   const clamp = (i: number) => Math.min(i, Math.max(0, rows.length - 1));
@@ -255,7 +256,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
           const err = errors.get(r.name);
           return {
             id: `${r.kind}:${r.name}`,
-            cells: [r.name, kindText(r), ok ? 'yes' : 'no', credentialText(r), modelsText(r, counts), lastErrorText(err, (t) => ago(t)), baseUrlText(r)],
+            cells: [r.name, kindText(r), ok ? 'yes' : 'no', credentialText(r), modelsText(r, counts, failedLists), lastErrorText(err, (t) => ago(t)), baseUrlText(r)],
             colours: [undefined, theme.muted, ok ? theme.ok : theme.error, undefined, undefined, err ? theme.error : undefined, undefined],
           };
         })}
@@ -268,7 +269,8 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
             </Text>
             <Text wrap="truncate-end">  base URL    {baseUrlText(row)}</Text>
             <Text wrap="truncate-end">
-              {'  '}credential  {credentialText(row)} · models {modelsText(row, counts)}
+              {'  '}credential  {credentialText(row)} · models {modelsText(row, counts, failedLists)}
+              {failedLists?.[row.name] !== undefined ? <Text color={theme.error}> (list failed: {failedLists[row.name]})</Text> : null}
               {models.error ? <Text color={theme.muted}> (catalog: {models.error})</Text> : null}
             </Text>
             <Text wrap="truncate-end">

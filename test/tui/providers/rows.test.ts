@@ -33,6 +33,7 @@ describe('provider rows', () => {
     expect(modelsText(by.openai!, counts)).toBe('-');
     expect(modelsText(by.anthropic!, undefined)).toBe('…');
     expect(modelsText(by.anthropic!, {})).toBe('?');
+    expect(modelsText(by.anthropic!, {}, { anthropic: 'the provider refused the credential (401)' })).toBe('!');
   });
 
   it('last error text', () => {
