@@ -9,6 +9,7 @@ import { BUILTIN_PROVIDERS, type Config } from '../config/schema.js';
 import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
 import { detectedUnconfigured, isResolveFailure, resolveProvider } from './registry.js';
 import type { ResolvedProvider } from './types.js';
+import { REFUSED_CREDENTIAL } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
 
 export interface CatalogModel {
@@ -39,7 +40,6 @@ export interface ModelCatalog {
 }
 
 interface Entry {
-  slug: string;
   models: CatalogModel[];
   at: number;
   failed: boolean;
@@ -62,11 +62,10 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
   const cache = new Map<string, Entry>();
 
   function fetchInto(key: string, target: ResolvedProvider, previous: Entry | undefined): Promise<Entry> {
-    const slug = target.slug;
     const run = fetchModels(target, timeoutMs)
-      .then((models): Entry => ({ slug, models, at: Date.now(), failed: false }))
+      .then((models): Entry => ({ models, at: Date.now(), failed: false }))
       // A failed refresh keeps the last good list (stale beats empty).
-      .catch((err: unknown): Entry => ({ slug, models: previous?.models ?? [], at: Date.now(), failed: true, error: failureReason(err) }))
+      .catch((err: unknown): Entry => ({ models: previous?.models ?? [], at: Date.now(), failed: true, error: failureReason(err) }))
       .then((entry) => {
         cache.set(key, entry);
         return entry;
@@ -79,7 +78,7 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
     const key = cacheKey(target);
     const entry = cache.get(key);
     if (!entry) {
-      const placeholder: Entry = { slug: target.slug, models: [], at: 0, failed: true };
+      const placeholder: Entry = { models: [], at: 0, failed: true };
       cache.set(key, placeholder);
       placeholder.refreshing = fetchInto(key, target, undefined);
       return (await placeholder.refreshing).models;
@@ -116,7 +115,7 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
     },
     failures() {
       const out: Record<string, string> = {};
-      for (const entry of cache.values()) if (entry.failed && entry.error !== undefined) out[entry.slug] = entry.error;
+      for (const [key, entry] of cache) if (entry.failed && entry.error !== undefined) out[slugOfKey(key)] = entry.error;
       return out;
     },
   };
@@ -125,7 +124,7 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
 /** A list fetch's failure for people: the status a provider answered with, or what went wrong on the way. */
 function failureReason(err: unknown): string {
   if (err instanceof ListRefused) {
-    return err.status === 401 || err.status === 403 ? `the provider refused the credential (${err.status})` : `the provider answered ${err.status}`;
+    return err.status === 401 || err.status === 403 ? `${REFUSED_CREDENTIAL} (${err.status})` : `the provider answered ${err.status}`;
   }
   if (err instanceof ListTimedOut) return `no answer within ${err.ms} ms`;
   if (err instanceof SyntaxError) return 'the answer was not JSON';
@@ -143,6 +142,11 @@ class ListRefused extends Error {
   constructor(readonly status: number) {
     super(`models list answered ${status}`);
   }
+}
+
+/** The slug a cache key starts with (slugs hold no `|`). */
+function slugOfKey(key: string): string {
+  return key.slice(0, key.indexOf('|'));
 }
 
 function cacheKey(t: ResolvedProvider): string {

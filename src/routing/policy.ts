@@ -65,26 +65,26 @@ export function policyRefusal(
       `${slug} does not accept audio input (input_audio). Use an openrouter, gemini, custom (format a) or local model for audio.`,
     );
   }
+  // web search alone is taken by a target that searches on its own (the other provider's tool)
   if (features.hostedTools.length > 0 && !adapter.accepts.hostedTools) {
-    // web search alone: a target that searches on its own takes it (Anthropic's server tool)
-    const searchOnly = features.hostedTools.every((type) => isWebSearchToolType(type));
-    if (searchOnly && adapter.accepts.webSearch) return undefined;
-    if (searchOnly) return cannotSearch(features.hostedTools, slug);
-    return badRequest(
-      'unsupported_feature',
-      `Hosted tools (${features.hostedTools.join(', ')}) work only with openai models; ${slug} cannot run them. Remove them or define them as function tools.`,
-      'tools',
-    );
+    if (!features.hostedTools.every(isWebSearchToolType)) {
+      return badRequest(
+        'unsupported_feature',
+        `Hosted tools (${features.hostedTools.join(', ')}) work only with openai models; ${slug} cannot run them. Remove them or define them as function tools.`,
+        'tools',
+      );
+    }
+    if (!adapter.accepts.webSearch) return cannotSearch(features.hostedTools, slug);
   }
   if (features.serverTools.length > 0 && adapter.dialect !== 'messages' && dialect === 'messages') {
-    const others = features.serverTools.filter((type) => !isWebSearchType(type));
-    if (others.length === 0 && adapter.accepts.webSearch) return undefined;
-    if (others.length === 0) return cannotSearch(features.serverTools, slug);
-    return badRequest(
-      'unsupported_feature',
-      `Anthropic server tools (${features.serverTools.join(', ')}) work only with Messages-speaking targets; ${slug} cannot run them.`,
-      'tools',
-    );
+    if (!features.serverTools.every(isWebSearchType)) {
+      return badRequest(
+        'unsupported_feature',
+        `Anthropic server tools (${features.serverTools.join(', ')}) work only with Messages-speaking targets; ${slug} cannot run them.`,
+        'tools',
+      );
+    }
+    if (!adapter.accepts.webSearch) return cannotSearch(features.serverTools, slug);
   }
   return undefined;
 }

@@ -5,6 +5,7 @@
  * shows here before any tool runs into it). Starts the daemon first when none runs, as `tui` does.
  */
 import type { Command } from 'commander';
+import { isRefusedCredential } from '../../providers/model-list-failure.js';
 import type { CatalogModel } from '../../providers/models.js';
 import type { ModelsAnswer } from '../../server/admin/models.js';
 import { AdminClient } from '../admin-client.js';
@@ -58,5 +59,5 @@ function summary(models: CatalogModel[], failures: number): string {
 }
 
 function hint(reason: string, slug: string): string {
-  return reason.startsWith('the provider refused the credential') ? ` Store a working key: svc-proxy provider connect ${slug} (or endpoint add for a custom one).` : '';
+  return isRefusedCredential(reason) ? ` Store a working key: svc-proxy provider connect ${slug} (or endpoint add for a custom one).` : '';
 }

@@ -22,7 +22,7 @@ export function decodeResponse(raw: unknown): HubResponse {
   }
 
   const output: OutputItem[] = [];
-  const queries = new Map<string, string | undefined>(); // web search server_tool_use id → its query
+  let queries: Map<string, string | undefined> | undefined; // web search server_tool_use id → its query
   let message: MessageItem | undefined; // adjacent text blocks form one assistant message
   for (const block of raw.content) {
     if (!isObject(block)) continue;
@@ -57,10 +57,10 @@ export function decodeResponse(raw: unknown): HubResponse {
         message = undefined;
         break;
       case 'server_tool_use':
-        if (block.name === 'web_search' && typeof block.id === 'string') queries.set(block.id, queryOf(block.input));
+        if (block.name === 'web_search' && typeof block.id === 'string') (queries ??= new Map()).set(block.id, queryOf(block.input));
         break;
       case 'web_search_tool_result':
-        output.push(searchFromResult(block, typeof block.tool_use_id === 'string' ? queries.get(block.tool_use_id) : undefined));
+        output.push(searchFromResult(block, typeof block.tool_use_id === 'string' ? queries?.get(block.tool_use_id) : undefined));
         message = undefined;
         break;
       default:

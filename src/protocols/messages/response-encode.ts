@@ -15,6 +15,7 @@ import { serverToolUsage, serverToolUseBlock, webSearchResultBlock } from './web
 
 export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown> {
   const content: ContentBlock[] = [];
+  let searches = 0;
   for (const item of res.output) {
     switch (item.type) {
       case 'reasoning': {
@@ -35,10 +36,10 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
         break;
       case 'web_search':
         content.push(serverToolUseBlock(item), webSearchResultBlock(item));
+        searches++;
         break;
     }
   }
-  const searches = res.output.reduce((n, item) => n + (item.type === 'web_search' ? 1 : 0), 0);
   const message: Message = {
     id: clientMessageId(res.id, ctx),
     type: 'message',

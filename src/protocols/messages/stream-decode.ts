@@ -231,7 +231,7 @@ class MessagesStreamDecoder implements StreamDecoder {
   private onBlockStop(data: JsonObject): HubEvent[] {
     const index = numberOr(data.index);
     const block = index === undefined ? undefined : this.open.get(index);
-    const search = index === undefined ? undefined : this.searchInputs.get(index);
+    const search = index === undefined || this.searchInputs.size === 0 ? undefined : this.searchInputs.get(index);
     if (search) {
       this.searchInputs.delete(index!);
       this.searchQueries.set(search.id, queryOf(search.json));

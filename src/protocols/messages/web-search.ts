@@ -17,7 +17,8 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { WebSearchItem, WebSearchTool } from '../hub.js';
 import { badRequest } from '../errors.js';
-import { expectArray, expectString, isObject, optNumber, optString, type JsonObject } from './json.js';
+import { decodeDomains, decodeLocation } from '../web-search-fields.js';
+import { expectString, isObject, optNumber, type JsonObject } from './json.js';
 
 /** `web_search_20250305`, `web_search_20260209` and later versions of the same tool. */
 export function isWebSearchType(type: unknown): boolean {
@@ -27,28 +28,15 @@ export function isWebSearchType(type: unknown): boolean {
 export function decodeWebSearchTool(t: JsonObject, path: string): WebSearchTool {
   const name = expectString(t.name, `${path}.name`);
   const tool: WebSearchTool = { type: 'web_search', name };
-  const allowed = domains(t.allowed_domains, `${path}.allowed_domains`);
+  const allowed = decodeDomains(t.allowed_domains, `${path}.allowed_domains`);
   if (allowed) tool.allowedDomains = allowed;
-  const blocked = domains(t.blocked_domains, `${path}.blocked_domains`);
+  const blocked = decodeDomains(t.blocked_domains, `${path}.blocked_domains`);
   if (blocked) tool.blockedDomains = blocked;
   const maxUses = optNumber(t.max_uses, `${path}.max_uses`);
   if (maxUses !== undefined) tool.maxUses = maxUses;
-  if (isObject(t.user_location)) {
-    const loc: NonNullable<WebSearchTool['userLocation']> = {};
-    for (const key of ['city', 'region', 'country', 'timezone'] as const) {
-      const v = optString(t.user_location[key], `${path}.user_location.${key}`);
-      if (v !== undefined) loc[key] = v;
-    }
-    if (Object.keys(loc).length > 0) tool.userLocation = loc;
-  }
+  const location = decodeLocation(t.user_location, `${path}.user_location`);
+  if (location) tool.userLocation = location;
   return tool;
-}
-
-function domains(v: unknown, path: string): string[] | undefined {
-  if (v === undefined || v === null) return undefined;
-  const list = expectArray(v, path).map((d, i) => expectString(d, `${path}[${i}]`));
-  if (list.length === 0) return undefined;
-  return list;
 }
 
 /** The hub's web search (from a Responses client) as Anthropic's server tool, which Claude runs itself. */

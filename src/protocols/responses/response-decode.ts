@@ -23,13 +23,14 @@ export function decodeResponse(body: unknown): HubResponse {
 
   const facts: OutputFacts = { hasFunctionCall: false, hasText: false, hasRefusal: false };
   const output: OutputItem[] = [];
-  const cited = new Map<string, string | undefined>();
+  let searched = false;
   for (const raw of body.output) {
     const item = decodeOutputItem(raw, facts);
     if (item) output.push(item);
-    if (item?.type === 'message' && isObject(raw)) citedPages(raw, cited);
+    searched ||= item?.type === 'web_search';
   }
-  titleSearchSources(output, cited);
+  // only a search's pages take titles from the answer's citations
+  if (searched) titleSearchSources(output, citedPages(body.output));
   const incomplete = isObject(body.incomplete_details) ? str(body.incomplete_details.reason) : undefined;
   const res: HubResponse = {
     id: str(body.id) ?? '',

@@ -8,6 +8,7 @@
  */
 import type { OutputItem, WebSearchItem, WebSearchTool, WebSource } from '../hub.js';
 import { badRequest } from '../errors.js';
+import { decodeDomains, decodeLocation } from '../web-search-fields.js';
 import { isObject, str, type JsonObject } from './json.js';
 
 /** A web_search_call item as a hub search, or undefined when it was not a search. */
@@ -28,16 +29,21 @@ export function webSearchOf(item: JsonObject): WebSearchItem | undefined {
   return search;
 }
 
-/** url → title of every `url_citation` in a message item's content. */
-export function citedPages(message: JsonObject, into: Map<string, string | undefined>): void {
-  for (const part of Array.isArray(message.content) ? message.content : []) {
-    if (!isObject(part) || !Array.isArray(part.annotations)) continue;
-    for (const a of part.annotations) {
-      if (!isObject(a) || a.type !== 'url_citation') continue;
-      const url = str(a.url);
-      if (url !== undefined && into.get(url) === undefined) into.set(url, str(a.title));
+/** url → title of every `url_citation` in the message items of an output list. */
+export function citedPages(output: readonly unknown[]): Map<string, string | undefined> {
+  const cited = new Map<string, string | undefined>();
+  for (const item of output) {
+    if (!isObject(item) || item.type !== 'message' || !Array.isArray(item.content)) continue;
+    for (const part of item.content) {
+      if (!isObject(part) || !Array.isArray(part.annotations)) continue;
+      for (const a of part.annotations) {
+        if (!isObject(a) || a.type !== 'url_citation') continue;
+        const url = str(a.url);
+        if (url !== undefined && cited.get(url) === undefined) cited.set(url, str(a.title));
+      }
     }
   }
+  return cited;
 }
 
 /**
@@ -80,21 +86,10 @@ export function decodeWebSearchTool(tool: JsonObject, param: string): WebSearchT
   const filters = tool.filters;
   if (filters !== undefined && filters !== null) {
     if (!isObject(filters)) throw badRequest('invalid_request', `${param}.filters must be an object.`, `${param}.filters`);
-    const allowed = filters.allowed_domains;
-    if (allowed !== undefined && allowed !== null) {
-      if (!Array.isArray(allowed) || !allowed.every((d) => typeof d === 'string')) {
-        throw badRequest('invalid_request', `${param}.filters.allowed_domains must be an array of strings.`, `${param}.filters.allowed_domains`);
-      }
-      if (allowed.length > 0) out.allowedDomains = allowed as string[];
-    }
+    const allowed = decodeDomains(filters.allowed_domains, `${param}.filters.allowed_domains`);
+    if (allowed) out.allowedDomains = allowed;
   }
-  if (isObject(tool.user_location)) {
-    const loc: NonNullable<WebSearchTool['userLocation']> = {};
-    for (const key of ['city', 'region', 'country', 'timezone'] as const) {
-      const v = tool.user_location[key];
-      if (typeof v === 'string' && v !== '') loc[key] = v;
-    }
-    if (Object.keys(loc).length > 0) out.userLocation = loc;
-  }
+  const location = decodeLocation(tool.user_location, `${param}.user_location`);
+  if (location) out.userLocation = location;
   return out;
 }
