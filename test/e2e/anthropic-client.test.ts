@@ -271,6 +271,48 @@ describe('anthropic client → openai/* (Claude Code pointed at GPT)', () => {
   });
 });
 
+describe("deferred tools (Claude Code's tool search, sent to any base URL since 2.1.247)", () => {
+  const create = (params: Record<string, unknown>) => client.messages.create(params as unknown as Anthropic.MessageCreateParamsNonStreaming);
+  const fn = (name: string, defer = false) => ({ name, description: `The ${name} tool.`, input_schema: { type: 'object', properties: { query: { type: 'string' } } }, ...(defer ? { defer_loading: true } : {}) });
+  const tools = [fn('ToolSearch'), fn('Lookup', true), fn('DeferredToolPlaceholder', true)];
+  const question = { role: 'user', content: 'Look it up.' };
+  const searched = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_search1', name: 'ToolSearch', input: { query: 'select:Lookup' } }] };
+  const loaded = (name: string) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_search1', content: [{ type: 'tool_reference', tool_name: name }] }] });
+  const openaiTools = () => (world.mocks.openai.lastGeneration().body.tools as Array<{ name: string }>).map((t) => t.name);
+
+  it('a deferred tool reaches a converted upstream once a tool_reference loaded it; passthrough to anthropic keeps the shape as sent', async () => {
+    await create({ model: MODELS.openai, max_tokens: 1024, tools, messages: [question] });
+    expect(openaiTools()).toEqual(['ToolSearch']);
+
+    const history = [question, searched, loaded('Lookup')];
+    await create({ model: MODELS.openai, max_tokens: 1024, tools, messages: history });
+    expect(openaiTools()).toEqual(['ToolSearch', 'Lookup']);
+    const input = world.mocks.openai.lastGeneration().body.input as Array<{ type?: string; call_id?: string; output?: unknown }>;
+    expect(input.find((i) => i.type === 'function_call_output')).toEqual({ type: 'function_call_output', call_id: 'toolu_search1', output: 'Tool "Lookup" is loaded and can be called now.' });
+
+    // a Chat upstream, streamed: the same tools, the reference as the tool message's text
+    const stream = client.messages.stream({ model: MODELS.openrouter, max_tokens: 1024, tools, messages: history } as unknown as Anthropic.MessageStreamParams);
+    await stream.finalMessage();
+    const chat = world.mocks.openrouter.lastGeneration().body as { tools: Array<{ function: { name: string } }>; messages: Array<{ role: string; content?: unknown }> };
+    expect(chat.tools.map((t) => t.function.name)).toEqual(['ToolSearch', 'Lookup']);
+    expect(chat.messages.find((m) => m.role === 'tool')?.content).toBe('Tool "Lookup" is loaded and can be called now.');
+
+    await create({ model: MODELS.anthropic, max_tokens: 1024, tools, messages: history });
+    const sentToAnthropic = world.mocks.anthropic.lastGeneration().body as { tools: unknown; messages: unknown };
+    expect(sentToAnthropic.tools).toEqual(tools);
+    expect(sentToAnthropic.messages).toEqual(history);
+  });
+
+  it('a reference to a tool the request does not declare is refused in the Messages error shape, before any upstream', async () => {
+    const err = await create({ model: MODELS.openai, max_tokens: 1024, tools, messages: [question, searched, loaded('Unknown')] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    const body = (err as { error: { type: string; error: { type: string; message: string; code: string } } }).error;
+    expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', code: 'invalid_tool_call' } });
+    expect(body.error.message).toContain('tool_reference names "Unknown", which is not in tools');
+    expect(world.mocks.openai.generations()).toHaveLength(0);
+  });
+});
+
 describe('a conversation that ends with an assistant turn, to a model that takes no prefill', () => {
   const opus = 'anthropic/claude-opus-4-6';
   const cut: Anthropic.MessageParam[] = [

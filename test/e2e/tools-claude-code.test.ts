@@ -146,6 +146,43 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     expect(search?.body.include).toContain('web_search_call.action.sources');
   });
 
+  it('to an openai target: Claude Code defers WebSearch behind ToolSearch; GPT sees it only once ToolSearch loaded it, then searches', async () => {
+    const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4']);
+    const mock = t.world.mocks.openai;
+    const page = { url: 'https://example.com/deferred-notes', title: 'deferred notes 5120' };
+    const functionNames = (r: RecordedRequest) => ((Array.isArray(r.body?.tools) ? r.body.tools : []) as Array<{ type?: string; name?: string }>).filter((tool) => tool.type === 'function').map((tool) => tool.name);
+    mock.always(
+      (r) => mock.plugin.isGeneration(r),
+      (r): Reply => {
+        const tools = (Array.isArray(r.body?.tools) ? r.body.tools : []) as Array<{ type?: string }>;
+        if (tools.some((tool) => tool.type === 'web_search')) return { kind: 'turn', turn: { webSearches: [{ query: 'deferred notes', pages: [page] }], text: `Per ${page.title}: found.` } };
+        if (!functionNames(r).includes('ToolSearch')) return { kind: 'turn', turn: { text: 'ok' } };
+        const output = responsesToolOutput(r);
+        if (output === undefined) return { kind: 'turn', turn: { toolCalls: [{ name: 'ToolSearch', arguments: { query: 'select:WebSearch' } }] } };
+        if (output.includes('is loaded')) return { kind: 'turn', turn: { toolCalls: [{ name: 'WebSearch', arguments: { query: 'deferred notes' } }] } };
+        return { kind: 'turn', turn: { text: `Tool output received: ${output.trim()}` } };
+      },
+    );
+
+    // Claude Code's default tool set, where WebSearch is one of the deferred tools
+    const { parsed } = await runClaude(s, 'Search the web for deferred notes.', ['--allowedTools', 'WebSearch']);
+
+    expect(parsed).toMatchObject({ type: 'result', subtype: 'success', is_error: false });
+    expect(parsed.result).toContain(page.url);
+    expect(parsed.result).toContain('found.');
+    const loop = mock.generations().filter((g) => functionNames(g).includes('ToolSearch'));
+    const before = loop.find((g) => responsesToolOutput(g) === undefined);
+    const after = loop.find((g) => responsesToolOutput(g)?.includes('is loaded'));
+    // before: deferred tools (and Claude Code's never-to-be-called placeholder) are not offered
+    expect(functionNames(before!)).not.toContain('WebSearch');
+    expect(functionNames(before!)).not.toContain('DeferredToolPlaceholder');
+    // after: Claude Code answered ToolSearch with a tool_reference; the tool is offered, the reference is a line of text
+    expect(functionNames(after!)).toContain('WebSearch');
+    expect(functionNames(after!)).not.toContain('DeferredToolPlaceholder');
+    expect(responsesToolOutput(after!)).toBe('Tool "WebSearch" is loaded and can be called now.');
+    expect(mock.generations().some((g) => (g.body.tools as Array<{ type?: string }> | undefined)?.some((tool) => tool.type === 'web_search'))).toBe(true);
+  });
+
   it('to a gemini target: Claude Code reads the file the model asked for; the Chat upstream gets its content (thought signature kept)', async () => {
     const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'gemini/gemini-3-pro-preview', '--key', t.world.daemon.key]);
     expect(s.key.source).toBe('flag');

@@ -12,6 +12,7 @@ import { callIdOf } from './ids.js';
 import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
 import { decodeMediaOrText, decodeTextBlock, decodeToolResultContent } from './content-decode.js';
+import type { ToolReference } from './deferred-tools.js';
 import { expectArray, expectString, isObject, optBoolean, optString, type JsonObject } from './json.js';
 import { originFromSignature } from '../reasoning-envelope.js';
 
@@ -41,7 +42,7 @@ const SERVER_BLOCKS = new Set([
   'mcp_tool_result',
 ]);
 
-export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[] } {
+export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[]; references: ToolReference[] } {
   const messages = expectArray(v, 'messages', 'invalid_messages');
   if (messages.length === 0) throw badRequest('invalid_messages', 'messages must contain at least one message.', 'messages');
   const system: SystemPart[] = [];
@@ -65,18 +66,19 @@ export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[
   const items: Item[] = [];
   const pending = new Map<string, string>(); // tool_use id → path of the block, until answered
   const answered = new Set<string>();
+  const references: ToolReference[] = [];
   turns.forEach((turn, t) => {
     if (turn.role === 'assistant') {
       failIfUnanswered(pending);
       decodeAssistantTurn(turn, items, pending, answered);
     } else {
-      decodeUserTurn(turn, items, pending, answered);
+      decodeUserTurn(turn, items, pending, answered, references);
       // Results belong in the user turn right after the call; a later answer would be out of order.
       if (t < turns.length - 1) failIfUnanswered(pending);
     }
   });
   if (turns[turns.length - 1]?.role !== 'assistant') failIfUnanswered(pending);
-  return { items, system };
+  return { items, system, references };
 }
 
 /** `system` (top level) or an inline system message's content: string or text blocks. */
@@ -106,12 +108,12 @@ function contentBlocks(v: unknown, path: string): Block[] {
   });
 }
 
-function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>, answered: Set<string>): void {
+function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>, answered: Set<string>, references: ToolReference[]): void {
   const outputs: FunctionCallOutputItem[] = [];
   const parts: ContentPart[] = [];
   for (const { block, path } of turn.blocks) {
     if (block.type === 'tool_result') {
-      outputs.push(decodeToolResult(block, path, pending, answered));
+      outputs.push(decodeToolResult(block, path, pending, answered, references));
       continue;
     }
     const media = decodeMediaOrText(block, path);
@@ -125,14 +127,14 @@ function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>,
   if (parts.length > 0) items.push({ type: 'message', role: 'user', content: parts });
 }
 
-function decodeToolResult(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>): FunctionCallOutputItem {
+function decodeToolResult(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>, references: ToolReference[]): FunctionCallOutputItem {
   const callId = callIdOf(expectString(block.tool_use_id, `${path}.tool_use_id`, 'invalid_tool_call'));
   if (!pending.delete(callId)) {
     const why = answered.has(callId) ? 'answers a tool_use that already has a tool_result' : 'has no matching tool_use in the preceding assistant turn';
     throw badRequest('invalid_tool_call', `${path}: tool_result for ${JSON.stringify(callId)} ${why}.`, `${path}.tool_use_id`);
   }
   answered.add(callId);
-  const item: FunctionCallOutputItem = { type: 'function_call_output', callId, output: decodeToolResultContent(block.content, `${path}.content`) };
+  const item: FunctionCallOutputItem = { type: 'function_call_output', callId, output: decodeToolResultContent(block.content, `${path}.content`, references) };
   if (optBoolean(block.is_error, `${path}.is_error`, 'invalid_tool_call')) item.isError = true;
   const cc = decodeCacheControl(block.cache_control, `${path}.cache_control`);
   if (cc) item.cacheControl = cc;

@@ -7,6 +7,7 @@ import type { HubRequest, ResponseFormat } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
 import { expectArray, expectObject, expectString, isObject, optBoolean, optNumber, type JsonObject } from './json.js';
+import { checkReferences, loadedToolNames } from './deferred-tools.js';
 import { decodeMessages, decodeSystemContent } from './messages-decode.js';
 import { decodeReasoning } from './thinking.js';
 import { decodeToolChoice, decodeTools } from './tools-decode.js';
@@ -21,14 +22,17 @@ export function decodeRequest(raw: unknown): HubRequest {
   const model = body.model;
   if (typeof model !== 'string' || model.trim() === '') throw badRequest('invalid_model', 'model must be a non-empty string such as "provider/model".', 'model');
 
-  const { items, system: inlineSystem } = decodeMessages(body.messages);
+  const { items, system: inlineSystem, references } = decodeMessages(body.messages);
+  checkReferences(references, body.tools);
+  const choice = decodeToolChoice(body.tool_choice);
+  const forced = choice.toolChoice?.type === 'function' ? choice.toolChoice.name : undefined;
   const req: HubRequest = {
     model,
     system: [...decodeSystemContent(body.system, 'system'), ...inlineSystem],
     items,
-    tools: decodeTools(body.tools),
+    tools: decodeTools(body.tools, loadedToolNames(references, forced)),
     stream: optBoolean(body.stream, 'stream') ?? false,
-    ...decodeToolChoice(body.tool_choice),
+    ...choice,
   };
 
   const maxTokens = decodeMaxTokens(body.max_tokens);

@@ -5,32 +5,41 @@
  * passed through). Web search becomes the hub's web search, which routing sends only to targets
  * that search (web-search.ts); the other Anthropic-defined tools (code execution, bash, text
  * editor, computer, memory, …) cannot be honoured: they are rejected with a message saying so.
+ * A deferred tool (`defer_loading`) the conversation has not loaded is left out before any of
+ * that: the model would not see it on Anthropic either (deferred-tools.ts).
  */
 import type { FunctionTool, Tool, ToolChoice } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
-import { expectArray, expectObject, expectString, isObject, optBoolean, optString } from './json.js';
+import { expectArray, expectObject, expectString, isObject, optBoolean, optString, type JsonObject } from './json.js';
 import { decodeWebSearchTool, isWebSearchType, refuseServerTool } from './web-search.js';
 
-export function decodeTools(v: unknown): Tool[] {
+export function decodeTools(v: unknown, loaded: ReadonlySet<string>): Tool[] {
   if (v === undefined || v === null) return [];
-  return expectArray(v, 'tools').map((raw, i): Tool => {
+  const tools: Tool[] = [];
+  expectArray(v, 'tools').forEach((raw, i) => {
     const path = `tools[${i}]`;
     const t = expectObject(raw, path);
-    if (isWebSearchType(t.type)) return decodeWebSearchTool(t, path);
-    if (t.type !== undefined && t.type !== null && t.type !== 'custom') refuseServerTool(t, path);
-    const name = expectString(t.name, `${path}.name`);
-    if (name === '') throw badRequest('invalid_request', `${path}.name must not be empty.`, `${path}.name`);
-    const tool: FunctionTool = { type: 'function', name };
-    const description = optString(t.description, `${path}.description`);
-    if (description) tool.description = description;
-    if (t.input_schema !== undefined && t.input_schema !== null) tool.parameters = expectObject(t.input_schema, `${path}.input_schema`);
-    const strict = optBoolean(t.strict, `${path}.strict`);
-    if (strict !== undefined) tool.strict = strict;
-    const cc = decodeCacheControl(t.cache_control, `${path}.cache_control`);
-    if (cc) tool.cacheControl = cc;
-    return tool;
+    if (optBoolean(t.defer_loading, `${path}.defer_loading`) === true && !loaded.has(expectString(t.name, `${path}.name`))) return;
+    tools.push(decodeTool(t, path));
   });
+  return tools;
+}
+
+function decodeTool(t: JsonObject, path: string): Tool {
+  if (isWebSearchType(t.type)) return decodeWebSearchTool(t, path);
+  if (t.type !== undefined && t.type !== null && t.type !== 'custom') refuseServerTool(t, path);
+  const name = expectString(t.name, `${path}.name`);
+  if (name === '') throw badRequest('invalid_request', `${path}.name must not be empty.`, `${path}.name`);
+  const tool: FunctionTool = { type: 'function', name };
+  const description = optString(t.description, `${path}.description`);
+  if (description) tool.description = description;
+  if (t.input_schema !== undefined && t.input_schema !== null) tool.parameters = expectObject(t.input_schema, `${path}.input_schema`);
+  const strict = optBoolean(t.strict, `${path}.strict`);
+  if (strict !== undefined) tool.strict = strict;
+  const cc = decodeCacheControl(t.cache_control, `${path}.cache_control`);
+  if (cc) tool.cacheControl = cc;
+  return tool;
 }
 
 export function decodeToolChoice(v: unknown): { toolChoice?: ToolChoice; parallelToolCalls?: boolean } {

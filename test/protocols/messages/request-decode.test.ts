@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../src/protocols/errors.js';
+import type { Tool } from '../../../src/protocols/hub.js';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
 import { packOrigin } from '../../../src/protocols/reasoning-envelope.js';
 
@@ -178,8 +179,59 @@ describe('Messages decodeRequest: tool call pairing', () => {
   it('reads tool_result content, errors and an empty result', () => {
     const msgs = [user, toolTurn(), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true }] }];
     expect(decode(base({ messages: msgs })).items[2]).toEqual({ type: 'function_call_output', callId: 'toolu_1', output: '', isError: true });
-    const bad = [user, toolTurn(), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'tool_reference', tool_name: 'x' }] }] }];
+    const bad = [user, toolTurn(), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'browser_state', tabs: [] }] }] }];
     expect(codeOf(base({ messages: bad }))).toBe('unsupported_feature');
+  });
+});
+
+describe('Messages decodeRequest: deferred tools and tool_reference', () => {
+  const user = { role: 'user', content: 'go' };
+  const fn = (name: string, defer?: unknown) => ({ name, input_schema: { type: 'object' }, ...(defer === undefined ? {} : { defer_loading: defer }) });
+  const loads = (id: string, ...names: string[]) => ({
+    role: 'user',
+    content: [{ type: 'tool_result', tool_use_id: id, content: names.map((tool_name) => ({ type: 'tool_reference', tool_name })) }],
+  });
+  const search = (id: string) => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'ToolSearch', input: { query: 'select:x' } }] });
+  const toolNames = (tools: Tool[]) => tools.map((t) => ('name' in t ? t.name : t.type));
+  const names = (body: unknown) => toolNames(decode(body).tools);
+  const tools = [fn('ToolSearch'), fn('A', true), fn('B', true), fn('C', false)];
+
+  it('offers deferred tools once a tool_reference in any earlier tool_result loaded them', () => {
+    expect(names(base({ tools }))).toEqual(['ToolSearch', 'C']);
+    expect(names(base({ tools, messages: [user, search('toolu_1'), loads('toolu_1', 'B')] }))).toEqual(['ToolSearch', 'B', 'C']);
+    const twoSearches = [user, search('toolu_1'), loads('toolu_1', 'B'), search('toolu_2'), loads('toolu_2', 'A', 'B')];
+    expect(names(base({ tools, messages: twoSearches }))).toEqual(['ToolSearch', 'A', 'B', 'C']);
+  });
+
+  it('turns each reference into a line saying the tool is loaded, next to the result’s other content', () => {
+    const msgs = [user, search('toolu_1'), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'Found 2.' }, { type: 'tool_reference', tool_name: 'A' }, { type: 'tool_reference', tool_name: 'B' }] }] }];
+    expect(decode(base({ tools, messages: msgs })).items[2]).toEqual({
+      type: 'function_call_output',
+      callId: 'toolu_1',
+      output: [
+        { type: 'text', text: 'Found 2.' },
+        { type: 'text', text: 'Tool "A" is loaded and can be called now.' },
+        { type: 'text', text: 'Tool "B" is loaded and can be called now.' },
+      ],
+    });
+  });
+
+  it('offers the deferred tool tool_choice forces, and drops unloaded deferred server tools unchecked', () => {
+    const forced = decode(base({ tools, tool_choice: { type: 'tool', name: 'A' } }));
+    expect(toolNames(forced.tools)).toEqual(['ToolSearch', 'A', 'C']);
+    expect(forced.toolChoice).toEqual({ type: 'function', name: 'A' });
+    const server = { type: 'code_execution_20250825', name: 'code_execution' };
+    expect(names(base({ tools: [...tools, { ...server, defer_loading: true }] }))).toEqual(['ToolSearch', 'C']);
+    expect(codeOf(base({ tools: [...tools, server] }))).toBe('unsupported_feature');
+  });
+
+  it('refuses a reference to an undeclared tool, a bad tool_name and a defer_loading that is not a boolean', () => {
+    const unresolved = errorOf(() => decode(base({ tools, messages: [user, search('toolu_1'), loads('toolu_1', 'Z')] })));
+    expect(unresolved).toMatchObject({ code: 'invalid_tool_call', param: 'messages[2].content[0].content[0].tool_name' });
+    expect(unresolved.message).toContain('"Z"');
+    expect(codeOf(base({ tools, messages: [user, search('toolu_1'), loads('toolu_1', '')] }))).toBe('invalid_content_part');
+    expect(codeOf(base({ tools, messages: [user, search('toolu_1'), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'tool_reference' }] }] }] }))).toBe('invalid_content_part');
+    expect(codeOf(base({ tools: [fn('A', 'yes')] }))).toBe('invalid_request');
   });
 });
 
