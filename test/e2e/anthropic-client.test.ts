@@ -303,6 +303,24 @@ describe("deferred tools (Claude Code's tool search, sent to any base URL since 
     expect(sentToAnthropic.messages).toEqual(history);
   });
 
+  it('tools added and removed mid-conversation (a system message, as Claude Code adds MCP tools that connect late) set what a converted upstream offers', async () => {
+    const late = { name: 'mcp__notes__search', description: 'Search the notes.', input_schema: { type: 'object', properties: { q: { type: 'string' } } } };
+    const changes = {
+      role: 'system',
+      content: [
+        { type: 'tool_addition', tool: { type: 'tool_reference', name: 'Lookup' } },
+        { type: 'tool_addition', tool: { type: 'tool_definition', definition: late } },
+        { type: 'tool_removal', tool: { type: 'tool_reference', name: 'ToolSearch' } },
+      ],
+    };
+    const messages = [question, { role: 'assistant', content: 'Which notes?' }, changes, { role: 'user', content: 'The svc-proxy ones.' }];
+    await create({ model: MODELS.openai, max_tokens: 1024, tools, messages });
+    expect(openaiTools()).toEqual(['Lookup', 'mcp__notes__search']);
+    expect(world.mocks.openai.lastGeneration().body.instructions).toContain('Tool "ToolSearch" can no longer be called.');
+    await create({ model: MODELS.anthropic, max_tokens: 1024, tools, messages });
+    expect((world.mocks.anthropic.lastGeneration().body as { messages: unknown }).messages).toEqual(messages);
+  });
+
   it('a reference to a tool the request does not declare is refused in the Messages error shape, before any upstream', async () => {
     const err = await create({ model: MODELS.openai, max_tokens: 1024, tools, messages: [question, searched, loaded('Unknown')] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);

@@ -6,7 +6,7 @@ import type { ContentPart, FilePart, ImagePart, MediaSource, TextPart } from '..
 import { badRequest } from '../errors.js';
 import { fileMediaType, imageMediaType, isBase64, isDataUrl, isHttpUrl, parseDataUrl } from '../media.js';
 import { decodeCacheControl } from './cache-control.js';
-import { loadedToolText, type ToolReference } from './deferred-tools.js';
+import { decodeToolReference, type ToolEvent } from './tool-availability.js';
 import { expectArray, expectObject, expectString, isObject, optString, type JsonObject } from './json.js';
 
 
@@ -128,10 +128,10 @@ export function decodeMediaOrText(block: JsonObject, path: string): ContentPart[
 
 /**
  * `tool_result.content`: a string stays a string; blocks become parts. A `tool_reference` (a
- * client-side tool search loading a deferred tool, see deferred-tools.ts) is noted in `references`
+ * client-side tool search loading a deferred tool, see tool-availability.ts) is noted in `events`
  * and becomes a line saying so: the tool itself joins the converted request's tools.
  */
-export function decodeToolResultContent(content: unknown, path: string, references: ToolReference[]): string | ContentPart[] {
+export function decodeToolResultContent(content: unknown, path: string, events: ToolEvent[]): string | ContentPart[] {
   if (content === undefined || content === null) return '';
   if (typeof content === 'string') return content;
   const blocks = expectArray(content, path, 'invalid_content_part');
@@ -140,7 +140,7 @@ export function decodeToolResultContent(content: unknown, path: string, referenc
     const p = `${path}[${i}]`;
     if (!isObject(b)) throw badRequest('invalid_content_part', `${p} must be a content block object.`, p);
     if (b.type === 'tool_reference') {
-      parts.push(decodeToolReference(b, p, references));
+      parts.push(decodeToolReference(b, p, events));
       return;
     }
     const decoded = decodeMediaOrText(b, p);
@@ -150,13 +150,6 @@ export function decodeToolResultContent(content: unknown, path: string, referenc
     parts.push(...decoded);
   });
   return parts;
-}
-
-function decodeToolReference(block: JsonObject, path: string, references: ToolReference[]): TextPart {
-  const name = expectString(block.tool_name, `${path}.tool_name`, 'invalid_content_part');
-  if (name === '') throw badRequest('invalid_content_part', `${path}.tool_name must not be empty.`, `${path}.tool_name`);
-  references.push({ name, path });
-  return { type: 'text', text: loadedToolText(name) };
 }
 
 /** Base64 payload of a `base64` source (standard or URL-safe, no data: prefix), checked so a broken one is a clean 400. */

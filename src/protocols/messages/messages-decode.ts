@@ -12,7 +12,7 @@ import { callIdOf } from './ids.js';
 import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
 import { decodeMediaOrText, decodeTextBlock, decodeToolResultContent } from './content-decode.js';
-import type { ToolReference } from './deferred-tools.js';
+import { decodeToolChange, isToolChange, type ToolEvent } from './tool-availability.js';
 import { expectArray, expectString, isObject, optBoolean, optString, type JsonObject } from './json.js';
 import { originFromSignature } from '../reasoning-envelope.js';
 
@@ -42,16 +42,17 @@ const SERVER_BLOCKS = new Set([
   'mcp_tool_result',
 ]);
 
-export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[]; references: ToolReference[] } {
+export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[]; toolEvents: ToolEvent[] } {
   const messages = expectArray(v, 'messages', 'invalid_messages');
   if (messages.length === 0) throw badRequest('invalid_messages', 'messages must contain at least one message.', 'messages');
   const system: SystemPart[] = [];
   const turns: Turn[] = [];
+  const events: ToolEvent[] = [];
   messages.forEach((m, i) => {
     const path = `messages[${i}]`;
     if (!isObject(m)) throw badRequest('invalid_messages', `${path} must be an object with role and content.`, path);
     if (m.role === 'system') {
-      system.push(...decodeSystemContent(m.content, `${path}.content`));
+      system.push(...decodeSystemContent(m.content, `${path}.content`, events));
       return;
     }
     if (m.role !== 'user' && m.role !== 'assistant') {
@@ -66,29 +67,37 @@ export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[
   const items: Item[] = [];
   const pending = new Map<string, string>(); // tool_use id → path of the block, until answered
   const answered = new Set<string>();
-  const references: ToolReference[] = [];
   turns.forEach((turn, t) => {
     if (turn.role === 'assistant') {
       failIfUnanswered(pending);
       decodeAssistantTurn(turn, items, pending, answered);
     } else {
-      decodeUserTurn(turn, items, pending, answered, references);
+      decodeUserTurn(turn, items, pending, answered, events);
       // Results belong in the user turn right after the call; a later answer would be out of order.
       if (t < turns.length - 1) failIfUnanswered(pending);
     }
   });
   if (turns[turns.length - 1]?.role !== 'assistant') failIfUnanswered(pending);
-  return { items, system, references };
+  // events of system messages and of turns were recorded in two passes: put them back in message order
+  events.sort((a, b) => messageIndex(a.path) - messageIndex(b.path));
+  return { items, system, toolEvents: events };
 }
 
-/** `system` (top level) or an inline system message's content: string or text blocks. */
-export function decodeSystemContent(v: unknown, path: string): SystemPart[] {
+/**
+ * `system` (top level) or an inline system message's content: string or text blocks, and in a
+ * system message also tool changes (tool-availability.ts), which leave a line of text.
+ */
+export function decodeSystemContent(v: unknown, path: string, events?: ToolEvent[]): SystemPart[] {
   if (v === undefined || v === null) return [];
   if (typeof v === 'string') return v === '' ? [] : [{ text: v }];
   const blocks = expectArray(v, path);
   const out: SystemPart[] = [];
   blocks.forEach((b, i) => {
     const p = `${path}[${i}]`;
+    if (events && isObject(b) && isToolChange(b.type)) {
+      out.push({ text: decodeToolChange(b, p, events).text });
+      return;
+    }
     if (!isObject(b) || b.type !== 'text') throw badRequest('invalid_request', `${p} must be a text block {"type":"text","text":…}.`, p);
     const text = expectString(b.text, `${p}.text`);
     if (text === '') return;
@@ -108,12 +117,16 @@ function contentBlocks(v: unknown, path: string): Block[] {
   });
 }
 
-function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>, answered: Set<string>, references: ToolReference[]): void {
+function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>, answered: Set<string>, events: ToolEvent[]): void {
   const outputs: FunctionCallOutputItem[] = [];
   const parts: ContentPart[] = [];
   for (const { block, path } of turn.blocks) {
     if (block.type === 'tool_result') {
-      outputs.push(decodeToolResult(block, path, pending, answered, references));
+      outputs.push(decodeToolResult(block, path, pending, answered, events));
+      continue;
+    }
+    if (isToolChange(block.type)) {
+      parts.push(decodeToolChange(block, path, events));
       continue;
     }
     const media = decodeMediaOrText(block, path);
@@ -127,14 +140,14 @@ function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>,
   if (parts.length > 0) items.push({ type: 'message', role: 'user', content: parts });
 }
 
-function decodeToolResult(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>, references: ToolReference[]): FunctionCallOutputItem {
+function decodeToolResult(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>, events: ToolEvent[]): FunctionCallOutputItem {
   const callId = callIdOf(expectString(block.tool_use_id, `${path}.tool_use_id`, 'invalid_tool_call'));
   if (!pending.delete(callId)) {
     const why = answered.has(callId) ? 'answers a tool_use that already has a tool_result' : 'has no matching tool_use in the preceding assistant turn';
     throw badRequest('invalid_tool_call', `${path}: tool_result for ${JSON.stringify(callId)} ${why}.`, `${path}.tool_use_id`);
   }
   answered.add(callId);
-  const item: FunctionCallOutputItem = { type: 'function_call_output', callId, output: decodeToolResultContent(block.content, `${path}.content`, references) };
+  const item: FunctionCallOutputItem = { type: 'function_call_output', callId, output: decodeToolResultContent(block.content, `${path}.content`, events) };
   if (optBoolean(block.is_error, `${path}.is_error`, 'invalid_tool_call')) item.isError = true;
   const cc = decodeCacheControl(block.cache_control, `${path}.cache_control`);
   if (cc) item.cacheControl = cc;
@@ -226,4 +239,9 @@ function rejectBlock(block: JsonObject, path: string, role: 'user' | 'assistant'
   }
   const where = role === 'user' ? 'a user turn' : 'an assistant turn';
   throw badRequest('invalid_content_part', `${path}: a "${type}" block is not allowed in ${where}.`, `${path}.type`);
+}
+
+/** `messages[3]…` → 3, to order tool events by the message they are in. */
+function messageIndex(path: string): number {
+  return Number(/^messages\[(\d+)\]/.exec(path)?.[1] ?? 0);
 }

@@ -7,10 +7,10 @@ import type { HubRequest, ResponseFormat } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
 import { expectArray, expectObject, expectString, isObject, optBoolean, optNumber, type JsonObject } from './json.js';
-import { checkReferences, loadedToolNames } from './deferred-tools.js';
 import { decodeMessages, decodeSystemContent } from './messages-decode.js';
 import { decodeReasoning } from './thinking.js';
-import { decodeToolChoice, decodeTools } from './tools-decode.js';
+import { availableTools } from './tool-availability.js';
+import { decodeTool, decodeToolChoice } from './tools-decode.js';
 
 /** No model writes anywhere near this many tokens in one answer; a larger cap is a client bug. */
 export const MAX_TOKENS_LIMIT = 10_000_000;
@@ -22,15 +22,14 @@ export function decodeRequest(raw: unknown): HubRequest {
   const model = body.model;
   if (typeof model !== 'string' || model.trim() === '') throw badRequest('invalid_model', 'model must be a non-empty string such as "provider/model".', 'model');
 
-  const { items, system: inlineSystem, references } = decodeMessages(body.messages);
-  checkReferences(references, body.tools);
+  const { items, system: inlineSystem, toolEvents } = decodeMessages(body.messages);
   const choice = decodeToolChoice(body.tool_choice);
   const forced = choice.toolChoice?.type === 'function' ? choice.toolChoice.name : undefined;
   const req: HubRequest = {
     model,
     system: [...decodeSystemContent(body.system, 'system'), ...inlineSystem],
     items,
-    tools: decodeTools(body.tools, loadedToolNames(references, forced)),
+    tools: availableTools(body.tools, toolEvents, forced, decodeTool),
     stream: optBoolean(body.stream, 'stream') ?? false,
     ...choice,
   };

@@ -6,27 +6,16 @@
  * that search (web-search.ts); the other Anthropic-defined tools (code execution, bash, text
  * editor, computer, memory, …) cannot be honoured: they are rejected with a message saying so.
  * A deferred tool (`defer_loading`) the conversation has not loaded is left out before any of
- * that: the model would not see it on Anthropic either (deferred-tools.ts).
+ * that: the model would not see it on Anthropic either (tool-availability.ts).
  */
 import type { FunctionTool, Tool, ToolChoice } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
-import { expectArray, expectObject, expectString, isObject, optBoolean, optString, type JsonObject } from './json.js';
+import { expectObject, expectString, isObject, optBoolean, optString, type JsonObject } from './json.js';
 import { decodeWebSearchTool, isWebSearchType, refuseServerTool } from './web-search.js';
 
-export function decodeTools(v: unknown, loaded: ReadonlySet<string>): Tool[] {
-  if (v === undefined || v === null) return [];
-  const tools: Tool[] = [];
-  expectArray(v, 'tools').forEach((raw, i) => {
-    const path = `tools[${i}]`;
-    const t = expectObject(raw, path);
-    if (optBoolean(t.defer_loading, `${path}.defer_loading`) === true && !loaded.has(expectString(t.name, `${path}.name`))) return;
-    tools.push(decodeTool(t, path));
-  });
-  return tools;
-}
-
-function decodeTool(t: JsonObject, path: string): Tool {
+/** One `tools` entry (tool-availability.ts decides which entries the model is offered). */
+export function decodeTool(t: JsonObject, path: string): Tool {
   if (isWebSearchType(t.type)) return decodeWebSearchTool(t, path);
   if (t.type !== undefined && t.type !== null && t.type !== 'custom') refuseServerTool(t, path);
   const name = expectString(t.name, `${path}.name`);

@@ -184,7 +184,7 @@ describe('Messages decodeRequest: tool call pairing', () => {
   });
 });
 
-describe('Messages decodeRequest: deferred tools and tool_reference', () => {
+describe('Messages decodeRequest: deferred tools, tool_reference and tool changes', () => {
   const user = { role: 'user', content: 'go' };
   const fn = (name: string, defer?: unknown) => ({ name, input_schema: { type: 'object' }, ...(defer === undefined ? {} : { defer_loading: defer }) });
   const loads = (id: string, ...names: string[]) => ({
@@ -232,6 +232,45 @@ describe('Messages decodeRequest: deferred tools and tool_reference', () => {
     expect(codeOf(base({ tools, messages: [user, search('toolu_1'), loads('toolu_1', '')] }))).toBe('invalid_content_part');
     expect(codeOf(base({ tools, messages: [user, search('toolu_1'), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'tool_reference' }] }] }] }))).toBe('invalid_content_part');
     expect(codeOf(base({ tools: [fn('A', 'yes')] }))).toBe('invalid_request');
+  });
+
+  const add = (name: string) => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } });
+  const remove = (name: string) => ({ type: 'tool_removal', tool: { type: 'tool_reference', name } });
+  const system = (...content: unknown[]) => ({ role: 'system', content });
+
+  it('applies tool_addition and tool_removal in message order, from system messages and user turns alike', () => {
+    const req = decode(base({ tools, messages: [user, system(add('A'), remove('C')), { role: 'assistant', content: 'ok' }, { role: 'user', content: [add('B'), { type: 'text', text: 'go on' }] }] }));
+    expect(toolNames(req.tools)).toEqual(['ToolSearch', 'A', 'B']);
+    expect(req.system).toEqual([{ text: 'Tool "A" can be called from now on.' }, { text: 'Tool "C" can no longer be called.' }]);
+    expect(req.items.at(-1)).toEqual({ type: 'message', role: 'user', content: [{ type: 'text', text: 'Tool "B" can be called from now on.' }, { type: 'text', text: 'go on' }] });
+    // added, then removed later: not offered; removed, then loaded again by a reference: offered
+    expect(names(base({ tools, messages: [user, system(add('A')), { role: 'assistant', content: 'ok' }, { role: 'user', content: 'x' }, system(remove('A'))] }))).toEqual(['ToolSearch', 'C']);
+    expect(names(base({ tools, messages: [user, system(remove('C')), search('toolu_1'), loads('toolu_1', 'C')] }))).toEqual(['ToolSearch', 'C']);
+  });
+
+  it('offers a tool defined inline after the declared ones, checked as a tools entry', () => {
+    const def = { type: 'tool_addition', tool: { type: 'tool_definition', definition: { name: 'mcp__late__ping', description: 'Ping.', input_schema: { type: 'object', properties: {} } } } };
+    const req = decode(base({ tools, messages: [user, system(def)] }));
+    expect(req.tools.at(-1)).toMatchObject({ type: 'function', name: 'mcp__late__ping', description: 'Ping.' });
+    expect(toolNames(req.tools)).toEqual(['ToolSearch', 'C', 'mcp__late__ping']);
+    // and then removable by name
+    expect(names(base({ tools, messages: [user, system(def, remove('mcp__late__ping'))] }))).toEqual(['ToolSearch', 'C']);
+    const clash = { type: 'tool_addition', tool: { type: 'tool_definition', definition: { name: 'C', input_schema: { type: 'object' } } } };
+    expect(codeOf(base({ tools, messages: [user, system(clash)] }))).toBe('invalid_request');
+    const broken = { type: 'tool_addition', tool: { type: 'tool_definition', definition: { name: 'D', input_schema: 'nope' } } };
+    expect(codeOf(base({ tools, messages: [user, system(broken)] }))).toBe('invalid_request');
+  });
+
+  it('refuses changes that name no tool, malformed ones and MCP references', () => {
+    const unknown = errorOf(() => decode(base({ tools, messages: [user, system({ type: 'text', text: 'x' }, remove('Z'))] })));
+    expect(unknown).toMatchObject({ code: 'invalid_tool_call', param: 'messages[1].content[1].tool.name' });
+    expect(unknown.message).toContain('tool_removal names "Z"');
+    expect(codeOf(base({ tools, messages: [user, system(add('Z'))] }))).toBe('invalid_tool_call');
+    expect(codeOf(base({ tools, messages: [user, system({ type: 'tool_addition' })] }))).toBe('invalid_content_part');
+    expect(codeOf(base({ tools, messages: [user, system({ type: 'tool_removal', tool: { type: 'tool_definition', definition: fn('Q') } })] }))).toBe('invalid_content_part');
+    expect(codeOf(base({ tools, messages: [user, system({ type: 'tool_addition', tool: { type: 'mcp_toolset_reference', server_name: 'x' } })] }))).toBe('unsupported_feature');
+    // in an assistant turn they mean nothing
+    expect(codeOf(base({ tools, messages: [user, { role: 'assistant', content: [add('A')] }] }))).toBe('invalid_content_part');
   });
 });
 
