@@ -19,6 +19,8 @@ export interface CatalogModel {
   /** Unix seconds. */
   created?: number;
   displayName?: string;
+  /** Input tokens the model takes, where the provider's list says (see contextWindowOf). */
+  contextWindow?: number;
 }
 
 export interface CatalogDeps {
@@ -34,7 +36,8 @@ export interface CatalogDeps {
 }
 
 export interface ModelCatalog {
-  list(signal?: AbortSignal): Promise<CatalogModel[]>;
+  /** Every provider's models, or only those of the providers named in `only` (the others are not asked). */
+  list(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogModel[]>;
   /** Why each provider's latest list fetch failed (slug → reason), as of the last `list`. */
   failures(): Record<string, string>;
 }
@@ -90,7 +93,7 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
   }
 
   return {
-    async list(signal) {
+    async list(signal, only) {
       const config = deps.config();
       // The first list waits for the (≤300 ms) probe; later ones use the last result and refresh it behind.
       if (detector.enabled && !detector.snapshot()) await detector.detect().catch(() => undefined);
@@ -103,11 +106,15 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
       ];
       const targets: ResolvedProvider[] = [];
       for (const slug of slugs) {
+        if (only && !only.has(slug)) continue;
         const r = resolveProvider(slug, { config: () => config, credential: deps.credential, detector });
         if (!isResolveFailure(r)) targets.push(r);
       }
-      const live = new Set(targets.map(cacheKey));
-      for (const key of cache.keys()) if (!live.has(key)) cache.delete(key);
+      // a partial list says nothing about the providers it did not ask
+      if (!only) {
+        const live = new Set(targets.map(cacheKey));
+        for (const key of cache.keys()) if (!live.has(key)) cache.delete(key);
+      }
 
       const work = Promise.all(targets.map((t) => forTarget(t)));
       const lists = signal ? await abortable(work, signal) : await work;
@@ -192,7 +199,7 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
   const builtin = (BUILTIN_PROVIDERS as readonly string[]).includes(target.slug);
   const seen = new Set<string>();
   const out: CatalogModel[] = [];
-  const add = (rawId: unknown, created: number | undefined, displayName: unknown) => {
+  const add = (rawId: unknown, created: number | undefined, displayName: unknown, contextWindow: number | undefined) => {
     if (typeof rawId !== 'string' || rawId === '') return;
     const id = adapter.normaliseModelId(rawId);
     if (seen.has(id) || (builtin && target.slug !== 'openrouter' && NOT_CHAT.test(id))) return;
@@ -200,6 +207,7 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
     const model: CatalogModel = { id: `${target.slug}/${id}`, provider: target.slug };
     if (created !== undefined && Number.isFinite(created)) model.created = created;
     if (typeof displayName === 'string' && displayName !== '') model.displayName = displayName;
+    if (contextWindow !== undefined) model.contextWindow = contextWindow;
     out.push(model);
   };
 
@@ -213,7 +221,7 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
         if (typeof m !== 'object' || m === null) continue;
         const r = m as Record<string, unknown>;
         const created = typeof r.created_at === 'string' ? Math.floor(Date.parse(r.created_at) / 1000) : undefined;
-        add(r.id, created, r.display_name);
+        add(r.id, created, r.display_name, contextWindowOf(r));
       }
       if (body.has_more !== true || typeof body.last_id !== 'string') break;
       after = body.last_id;
@@ -225,14 +233,27 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
   const data = Array.isArray(body.data) ? body.data : Array.isArray(body.models) ? body.models : [];
   for (const m of data) {
     if (typeof m === 'string') {
-      add(m, undefined, undefined);
+      add(m, undefined, undefined, undefined);
       continue;
     }
     if (typeof m !== 'object' || m === null) continue;
     const r = m as Record<string, unknown>;
-    add(r.id ?? r.name, typeof r.created === 'number' ? r.created : undefined, r.display_name ?? (r.id !== undefined ? r.name : undefined));
+    add(r.id ?? r.name, typeof r.created === 'number' ? r.created : undefined, r.display_name ?? (r.id !== undefined ? r.name : undefined), contextWindowOf(r));
   }
   return out;
+}
+
+/**
+ * The context window a list entry states: Anthropic's `max_input_tokens`, OpenRouter's `context_length`
+ * (and gateways that copy it), vLLM's `max_model_len` (what the server was started with). llama.cpp's
+ * `meta.n_ctx_train` is the length the model was trained for, not what the server serves, so it is
+ * not read; Ollama, LM Studio and OpenAI list none.
+ */
+function contextWindowOf(r: Record<string, unknown>): number | undefined {
+  for (const v of [r.max_input_tokens, r.context_length, r.max_model_len]) {
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
+  }
+  return undefined;
 }
 
 async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {

@@ -79,4 +79,24 @@ describe('tool profiles', () => {
       expect(everything, `${t.id} hands over the key`).toContain('sk-svc-proxy-K');
     }
   });
+
+  it('a known context window reaches the profiles that use one: Claude Code’s compaction, Crush’s and Zed’s model entries', () => {
+    const base = { baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'local/qwen3-coder', upstreamWaitMs: 910_000 };
+    const users = TOOLS.filter((t) => t.usesContextWindow).map((t) => t.id);
+    expect(users).toEqual(['claude-code', 'crush', 'zed']);
+    const known = (id: string) => findTool(id)!.setup({ ...base, contextWindow: 32_768 });
+    const unknown = (id: string) => findTool(id)!.setup(base);
+
+    expect(Object.fromEntries(known('claude-code').env).CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('32768');
+    expect(known('claude-code').notes.join(' ')).not.toMatch(/context window/);
+    expect(Object.fromEntries(unknown('claude-code').env)).not.toHaveProperty('CLAUDE_CODE_MAX_CONTEXT_TOKENS');
+    expect(unknown('claude-code').notes.join(' ')).toMatch(/context window of local\/qwen3-coder is not known here.*CLAUDE_CODE_MAX_CONTEXT_TOKENS/);
+
+    expect(known('crush').file!.content).toContain('"context_window": 32768');
+    expect(known('crush').notes.join(' ')).toMatch(/context_window is what the provider's model list states/);
+    expect(unknown('crush').file!.content).toContain('"context_window": 200000');
+    expect(known('zed').file!.content).toContain('"max_tokens": 32768');
+    expect(known('zed').notes.join(' ')).not.toMatch(/stand-in/);
+    expect(unknown('zed').notes.join(' ')).toMatch(/stand-in/);
+  });
 });

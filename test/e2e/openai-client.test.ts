@@ -207,11 +207,16 @@ describe('openai client: models and transcriptions', () => {
     expect(all.failed).toEqual({ openrouter: 'the provider refused the credential (401)' });
 
     const text = await world.daemon.cli(['models', 'openai', 'openrouter']);
-    expect(text.stdout).toMatch(/^MODEL +NAME\n/);
+    expect(text.stdout).toMatch(/^MODEL +NAME +CONTEXT\n/);
     expect(text.stdout).toContain('openai/gpt-5.4');
     expect(text.stdout).not.toContain('anthropic/');
     expect(text.stdout).toMatch(/\d+ models? from 1 provider; 1 could not be listed \(below\)\.\n$/);
     expect(text.stderr).toContain('openrouter: no model list: the provider refused the credential (401). Store a working key: svc-proxy provider connect openrouter');
+
+    // the window a provider's list states (Anthropic's max_input_tokens), in the table and the JSON
+    expect(all.models.find((m) => m.id === 'anthropic/claude-sonnet-4-5')).toMatchObject({ contextWindow: 200_000 });
+    expect(all.models.find((m) => m.id === 'openai/gpt-5.4')).not.toHaveProperty('contextWindow');
+    expect((await world.daemon.cli(['models', 'anthropic'])).stdout).toMatch(/^anthropic\/claude-sonnet-4-5 +claude sonnet 4 5 +200,000$/m);
 
     const onlyFailed = await world.daemon.cli(['models', 'openrouter'], { allowFail: true });
     expect(onlyFailed.code).toBe(1);

@@ -183,6 +183,24 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     expect(mock.generations().some((g) => (g.body.tools as Array<{ type?: string }> | undefined)?.some((tool) => tool.type === 'web_search'))).toBe(true);
   });
 
+  it("to an openrouter target: env sets Claude Code's context window from OpenRouter's model list, and Claude Code takes it (the smallest of a group's targets on a group base)", async () => {
+    const model = 'openrouter/openai/gpt-5';
+    const s = await envJson(t.world.daemon, 'claude-code', ['--model', model]);
+    expect(s.env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('400000'); // context_length in the mock's list
+    const mock = t.world.mocks.openrouter;
+    mock.always((r) => mock.plugin.isGeneration(r), (): Reply => ({ kind: 'turn', turn: { text: 'Hi.' } }));
+    const { parsed } = await runClaude(s, 'Say hi.', []);
+    expect(parsed).toMatchObject({ subtype: 'success', is_error: false });
+    // without the variable Claude Code takes a model it does not know for a 1,000,000-token one
+    expect(parsed.modelUsage?.[model]).toMatchObject({ contextWindow: 400_000 });
+
+    const add = await t.world.daemon.cli(['group', 'add', 'ctx', '--model', `big=openrouter/meta-llama/llama-4-maverick,${model}`]);
+    expect(add.code, add.stderr).toBe(0);
+    expect((await envJson(t.world.daemon, 'claude-code', ['--group', 'ctx', '--model', 'big'])).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('400000');
+    // a provider whose list states no window: not set (the note says so)
+    expect((await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4'])).env).not.toHaveProperty('CLAUDE_CODE_MAX_CONTEXT_TOKENS');
+  });
+
   it('to a gemini target: Claude Code reads the file the model asked for; the Chat upstream gets its content (thought signature kept)', async () => {
     const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'gemini/gemini-3-pro-preview', '--key', t.world.daemon.key]);
     expect(s.key.source).toBe('flag');

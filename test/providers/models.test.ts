@@ -184,6 +184,43 @@ describe('model catalog', () => {
     }
   });
 
+  it('keeps the context window a list states: max_input_tokens, context_length, max_model_len; not llama.cpp’s trained length', async () => {
+    const saved = [anthropic.handler, openrouter.handler, custom.handler, local.handler] as const;
+    anthropic.handler = (_req, res) =>
+      json(res, { data: [{ type: 'model', id: 'claude-sonnet-4-5', display_name: 'Claude Sonnet 4.5', created_at: '2025-09-29T00:00:00Z', max_input_tokens: 200000, max_tokens: 64000 }], has_more: false });
+    openrouter.handler = (_req, res) => json(res, { data: [{ id: 'z-ai/glm-4.6', name: 'GLM 4.6', context_length: 202752, top_provider: { context_length: 202752 } }, { id: 'x/none', context_length: null }] });
+    // vLLM: what the server was started with
+    custom.handler = (_req, res) => json(res, { object: 'list', data: [{ id: 'deepseek-chat', object: 'model', owned_by: 'vllm', max_model_len: 32768 }] });
+    // llama.cpp: n_ctx_train is the trained length, not the server's -c
+    local.handler = (_req, res) => json(res, { object: 'list', data: [{ id: 'qwen3:8b', object: 'model', owned_by: 'llamacpp', meta: { n_ctx_train: 262144 } }] });
+    try {
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
+      const windows = Object.fromEntries((await catalog.list()).map((m) => [m.id, m.contextWindow]));
+      expect(windows).toMatchObject({
+        'anthropic/claude-sonnet-4-5': 200000,
+        'openrouter/z-ai/glm-4.6': 202752,
+        'openrouter/x/none': undefined,
+        'deepseek/deepseek-chat': 32768,
+        'box/qwen3:8b': undefined,
+        'openai/gpt-5.4': undefined,
+      });
+    } finally {
+      [anthropic.handler, openrouter.handler, custom.handler, local.handler] = saved;
+    }
+  });
+
+  it('a list of some providers asks only those, and leaves the others cached', async () => {
+    const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 300 });
+    await catalog.list();
+    for (const m of [anthropic, openai, custom, local]) m.hits.length = 0;
+    expect((await catalog.list(undefined, new Set(['deepseek', 'box']))).map((m) => m.id)).toEqual(['deepseek/deepseek-chat', 'box/qwen3:8b']);
+    expect(anthropic.hits).toEqual([]);
+    expect(openai.hits).toEqual([]);
+    // the others' lists were not dropped: a full list within the TTL asks no one
+    expect((await catalog.list()).map((m) => m.provider)).toContain('anthropic');
+    expect(anthropic.hits).toEqual([]);
+  });
+
   it('an aborted list rejects promptly', async () => {
     const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 2000 });
     const ac = new AbortController();

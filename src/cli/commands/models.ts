@@ -34,7 +34,7 @@ export function register(program: Command, ctx: CliContext): void {
       if (flags.json) {
         ctx.json({ models, failed: Object.fromEntries(failed) });
       } else {
-        if (models.length > 0) ctx.out(table(['MODEL', 'NAME'], models.map((m) => [m.id, nameOf(m)])));
+        if (models.length > 0) ctx.out(table(['MODEL', 'NAME', 'CONTEXT'], models.map((m) => [m.id, nameOf(m), m.contextWindow?.toLocaleString('en-US') ?? ''])));
         ctx.out(summary(models, failed.length));
       }
       for (const [slug, reason] of failed) ctx.err(`${slug}: no model list: ${reason}.${hint(reason, slug)}`);

@@ -28,6 +28,7 @@ export const claudeCode: ToolProfile = {
   via: 'env',
   command: 'claude',
   install: 'npm install -g @anthropic-ai/claude-code',
+  usesContextWindow: true,
   setup(input) {
     const { baseUrl, key, model, group } = input;
     const s = emptySetup();
@@ -40,6 +41,14 @@ export const claudeCode: ToolProfile = {
     // limits only need to outlast the daemon's.
     s.env.push(['API_FORCE_IDLE_TIMEOUT', '0'], ['API_TIMEOUT_MS', String(outlastMs(input))]);
     if (model) for (const name of CLAUDE_MODEL_VARS) s.env.push([name, model]);
+    // Claude Code compacts the conversation before it reaches the window it believes the model
+    // has; for a name it does not know that is 1,000,000 tokens unless this says otherwise.
+    if (input.contextWindow !== undefined) s.env.push(['CLAUDE_CODE_MAX_CONTEXT_TOKENS', String(input.contextWindow)]);
+    else if (model) {
+      s.notes.push(
+        `The context window of ${model} is not known here (no running daemon's model list states it): Claude Code takes a model it does not know for one of 1,000,000 tokens and compacts only near that. For a smaller model, set CLAUDE_CODE_MAX_CONTEXT_TOKENS to its window.`,
+      );
+    }
     s.unset.push('ANTHROPIC_API_KEY');
     if (!model) {
       s.notes.push(

@@ -36,7 +36,7 @@ function config(input: ToolInput): Record<string, unknown> {
         base_url: input.baseUrl,
         api_key: '$SVC_PROXY_KEY',
         // Crush needs both figures for every model it is told about: it summarises before the window fills.
-        models: [{ id: model, name: model, context_window: STAND_IN_LIMITS.contextWindow, default_max_tokens: STAND_IN_LIMITS.maxOutputTokens }],
+        models: [{ id: model, name: model, context_window: input.contextWindow ?? STAND_IN_LIMITS.contextWindow, default_max_tokens: STAND_IN_LIMITS.maxOutputTokens }],
       },
     },
     models: { large: selected, small: selected },
@@ -58,6 +58,7 @@ export const crush: ToolProfile = {
   via: 'env+file',
   install: 'npm install -g @charmland/crush',
   needsModel: true,
+  usesContextWindow: true,
   runRefusal:
     'svc-proxy run does not start Crush: it takes its provider only from a config file, and run writes none. Save the file once (svc-proxy env crush --model <id> --config-file, merged into ~/.config/crush/crush.json), export SVC_PROXY_KEY (eval "$(svc-proxy env crush --model <id>)") and run crush.',
   setup(input) {
@@ -69,8 +70,12 @@ export const crush: ToolProfile = {
       content: `${JSON.stringify(config(input), null, 2)}\n`,
       how: 'merge it into that file (or a project .crush.json); Crush reads the key from SVC_PROXY_KEY',
     };
+    const figures =
+      input.contextWindow !== undefined
+        ? `context_window is what the provider's model list states; default_max_tokens ${STAND_IN_LIMITS.maxOutputTokens} is a stand-in: set your model's own.`
+        : `context_window ${STAND_IN_LIMITS.contextWindow} and default_max_tokens ${STAND_IN_LIMITS.maxOutputTokens} are stand-ins: set your model's own figures.`;
     s.notes.push(
-      `context_window ${STAND_IN_LIMITS.contextWindow} and default_max_tokens ${STAND_IN_LIMITS.maxOutputTokens} are stand-ins: set your model's own figures. Crush keeps a model picked in its UI in ~/.local/share/crush/crush.json, read after ~/.config/crush/crush.json: if it picks another model, choose ${input.model!} once (ctrl+l), or use a project .crush.json, read last.`,
+      `${figures} Crush keeps a model picked in its UI in ~/.local/share/crush/crush.json, read after ~/.config/crush/crush.json: if it picks another model, choose ${input.model!} once (ctrl+l), or use a project .crush.json, read last.`,
     );
     return s;
   },

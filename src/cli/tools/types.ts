@@ -22,6 +22,8 @@ export interface ToolInput {
    * a tool's own timeout should outlast it.
    */
   upstreamWaitMs: number;
+  /** The model's context window, when the daemon's catalog knows it (for profiles with `usesContextWindow`). */
+  contextWindow?: number;
 }
 
 /** A snippet for the tool's own config file, for tools that read their settings from one. */
@@ -69,6 +71,8 @@ export interface ToolProfile {
   runRefusal?: string;
   /** The tool cannot be set up without a model (its config entry names one). */
   needsModel?: boolean;
+  /** Its setup uses the model's context window: `env` and `run` ask the running daemon for it. */
+  usesContextWindow?: boolean;
   setup(input: ToolInput): ToolSetup;
 }
 

@@ -20,14 +20,15 @@ export const zed: ToolProfile = {
   base: 'a',
   via: 'file',
   needsModel: true,
-  setup({ baseUrl, key, model }) {
+  usesContextWindow: true,
+  setup({ baseUrl, key, model, contextWindow }) {
     const s = emptySetup();
     const settings = {
       language_models: {
         openai_compatible: {
           [ZED_PROVIDER_ID]: {
             api_url: baseUrl,
-            available_models: [{ name: model!, display_name: `${model!} (svc-proxy)`, max_tokens: STAND_IN_LIMITS.contextWindow }],
+            available_models: [{ name: model!, display_name: `${model!} (svc-proxy)`, max_tokens: contextWindow ?? STAND_IN_LIMITS.contextWindow }],
           },
         },
       },
@@ -42,8 +43,8 @@ export const zed: ToolProfile = {
     s.settings = [{ label: `Agent settings → LLM Providers → ${ZED_PROVIDER_ID} → API key`, value: key }];
     s.notes.push(
       `Or leave the key to ${ZED_KEY_VAR} (exported above): Zed reads it only when started from this shell.`,
-      `max_tokens ${STAND_IN_LIMITS.contextWindow} (the context window Zed counts against) is a stand-in: set your model's own.`,
     );
+    if (contextWindow === undefined) s.notes.push(`max_tokens ${STAND_IN_LIMITS.contextWindow} (the context window Zed counts against) is a stand-in: set your model's own.`);
     return s;
   },
 };

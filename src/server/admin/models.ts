@@ -1,6 +1,6 @@
 /**
  * GET /admin/models — the live model catalog (every connected provider, endpoint and local server),
- * for the TUI's provider screen and `svc-proxy models`: `{models: [{id, provider, …}], counts:
+ * for the TUI's provider screen, `svc-proxy models` and the context window `env` looks up (`?provider=` narrows it): `{models: [{id, provider, …}], counts:
  * {<slug>: n}, failed: {<slug>: reason}}`. A provider whose list cannot be fetched has no entry in
  * `counts` and says why in `failed`.
  */
@@ -21,7 +21,9 @@ const modelsModule: AdminModule = {
     let catalog: ModelCatalog | undefined;
     return new Hono().get('/', async (c) => {
       catalog ??= createModelCatalog({ config: () => ctx.store.current(), credential: (slug) => ctx.credentials.get(slug) });
-      const models = await catalog.list(c.req.raw.signal);
+      // ?provider=slug (repeatable): only those providers are asked (a tool's setup needs one model's)
+      const only = c.req.queries('provider');
+      const models = await catalog.list(c.req.raw.signal, only && only.length > 0 ? new Set(only) : undefined);
       const counts: Record<string, number> = {};
       for (const m of models) counts[m.provider] = (counts[m.provider] ?? 0) + 1;
       return c.json({ models, counts, failed: catalog.failures() } satisfies ModelsAnswer);
