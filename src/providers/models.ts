@@ -9,6 +9,7 @@ import { BUILTIN_PROVIDERS, type Config } from '../config/schema.js';
 import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
 import { detectedUnconfigured, isResolveFailure, resolveProvider } from './registry.js';
 import type { ResolvedProvider } from './types.js';
+import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
 import { REFUSED_CREDENTIAL } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
 
@@ -231,6 +232,7 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
 
   const body = await getJson(base, headers, signal, timeoutMs);
   const data = Array.isArray(body.data) ? body.data : Array.isArray(body.models) ? body.models : [];
+  const llamaCpp: CatalogModel[] = [];
   for (const m of data) {
     if (typeof m === 'string') {
       add(m, undefined, undefined, undefined);
@@ -238,16 +240,27 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
     }
     if (typeof m !== 'object' || m === null) continue;
     const r = m as Record<string, unknown>;
+    const before = out.length;
     add(r.id ?? r.name, typeof r.created === 'number' ? r.created : undefined, r.display_name ?? (r.id !== undefined ? r.name : undefined), contextWindowOf(r));
+    if (out.length > before && isLlamaCppEntry(r)) llamaCpp.push(out[out.length - 1]!);
   }
+  if (llamaCpp.length > 0) await addSlotContext(llamaCpp, base, headers, signal, timeoutMs);
   return out;
+}
+
+/** llama.cpp's served context, from `/props`; the list stands without it if that cannot be read. */
+async function addSlotContext(models: CatalogModel[], modelsUrl: string, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<void> {
+  const url = propsUrl(modelsUrl);
+  if (!url) return;
+  const context = await getJson(url, headers, signal, timeoutMs).then(slotContext, () => undefined);
+  if (context !== undefined) for (const m of models) m.contextWindow = context;
 }
 
 /**
  * The context window a list entry states: Anthropic's `max_input_tokens`, OpenRouter's `context_length`
  * (and gateways that copy it), vLLM's `max_model_len` (what the server was started with). llama.cpp's
- * `meta.n_ctx_train` is the length the model was trained for, not what the server serves, so it is
- * not read; Ollama, LM Studio and OpenAI list none.
+ * `meta.n_ctx_train` is the length the model was trained for, not what the server serves: its
+ * window comes from `/props` (llamacpp-context.ts). Ollama, LM Studio and OpenAI list none.
  */
 function contextWindowOf(r: Record<string, unknown>): number | undefined {
   for (const v of [r.max_input_tokens, r.context_length, r.max_model_len]) {

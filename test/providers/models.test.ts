@@ -184,15 +184,17 @@ describe('model catalog', () => {
     }
   });
 
-  it('keeps the context window a list states: max_input_tokens, context_length, max_model_len; not llama.cpp’s trained length', async () => {
+  it('keeps the context window a list states: max_input_tokens, context_length, max_model_len; llama.cpp’s from /props, not its trained length', async () => {
     const saved = [anthropic.handler, openrouter.handler, custom.handler, local.handler] as const;
     anthropic.handler = (_req, res) =>
       json(res, { data: [{ type: 'model', id: 'claude-sonnet-4-5', display_name: 'Claude Sonnet 4.5', created_at: '2025-09-29T00:00:00Z', max_input_tokens: 200000, max_tokens: 64000 }], has_more: false });
     openrouter.handler = (_req, res) => json(res, { data: [{ id: 'z-ai/glm-4.6', name: 'GLM 4.6', context_length: 202752, top_provider: { context_length: 202752 } }, { id: 'x/none', context_length: null }] });
     // vLLM: what the server was started with
     custom.handler = (_req, res) => json(res, { object: 'list', data: [{ id: 'deepseek-chat', object: 'model', owned_by: 'vllm', max_model_len: 32768 }] });
-    // llama.cpp: n_ctx_train is the trained length, not the server's -c
-    local.handler = (_req, res) => json(res, { object: 'list', data: [{ id: 'qwen3:8b', object: 'model', owned_by: 'llamacpp', meta: { n_ctx_train: 262144 } }] });
+    // llama.cpp: n_ctx_train is the trained length; the server's -c (per slot) is in /props
+    let props: (res: ServerResponse) => void = (res) => json(res, { default_generation_settings: { n_ctx: 16384, params: { n_predict: -1 } }, total_slots: 1, model_path: '/models/qwen3-8b.gguf' });
+    local.handler = (req, res) =>
+      req.url === '/props' ? props(res) : json(res, { object: 'list', data: [{ id: 'qwen3:8b', object: 'model', created: 1, owned_by: 'llamacpp', meta: { n_ctx_train: 262144, n_vocab: 151936 } }] });
     try {
       const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
       const windows = Object.fromEntries((await catalog.list()).map((m) => [m.id, m.contextWindow]));
@@ -201,9 +203,14 @@ describe('model catalog', () => {
         'openrouter/z-ai/glm-4.6': 202752,
         'openrouter/x/none': undefined,
         'deepseek/deepseek-chat': 32768,
-        'box/qwen3:8b': undefined,
+        'box/qwen3:8b': 16384,
         'openai/gpt-5.4': undefined,
       });
+      expect(local.hits).toContain('/props');
+      // a /props that fails leaves the list as it is, without a window
+      props = (res) => json(res, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }, 404);
+      const again = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
+      expect((await again.list(undefined, new Set(['box'])))[0]).toEqual({ id: 'box/qwen3:8b', provider: 'box', created: 1 });
     } finally {
       [anthropic.handler, openrouter.handler, custom.handler, local.handler] = saved;
     }
