@@ -7,8 +7,8 @@
  *   tool's definition there. Claude Code sends this shape to any base URL since 2.1.247: most of
  *   its tools (WebSearch, WebFetch, MCP tools, …) are deferred behind its own ToolSearch function.
  * - A `tool_addition` block offers a declared tool (by reference) or one defined inline from that
- *   point on; a `tool_removal` block withdraws one (mid-conversation tool changes; Claude Code
- *   adds MCP tools that arrive late this way).
+ *   point on; a `tool_removal` block withdraws one (mid-conversation tool changes: Claude Code
+ *   sends that beta to any base URL, and its code adds MCP tools that connect late this way).
  *
  * The converted request offers the tools in effect at the end, in declaration order, plus the
  * one tool_choice forces; each reference or change reaches the model as a line of text where it

@@ -1,8 +1,9 @@
 /**
  * GET /admin/models — the live model catalog (every connected provider, endpoint and local server),
- * for the TUI's provider screen, `svc-proxy models` and the context window `env` looks up (`?provider=` narrows it): `{models: [{id, provider, …}], counts:
- * {<slug>: n}, failed: {<slug>: reason}}`. A provider whose list cannot be fetched has no entry in
- * `counts` and says why in `failed`.
+ * for the TUI's provider screen, `svc-proxy models` and the context window `env` looks up
+ * (`?provider=` narrows it to those providers): `{models: [{id, provider, …}], counts: {<slug>: n},
+ * failed: {<slug>: reason}}`. A provider whose list cannot be fetched has no entry in `counts` and
+ * says why in `failed`.
  */
 import { Hono } from 'hono';
 import { createModelCatalog, type CatalogModel, type ModelCatalog } from '../../providers/models.js';
