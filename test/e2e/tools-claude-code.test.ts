@@ -197,8 +197,10 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     const add = await t.world.daemon.cli(['group', 'add', 'ctx', '--model', `big=openrouter/meta-llama/llama-4-maverick,${model}`]);
     expect(add.code, add.stderr).toBe(0);
     expect((await envJson(t.world.daemon, 'claude-code', ['--group', 'ctx', '--model', 'big'])).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('400000');
-    // a provider whose list states no window: not set (the note says so)
+    // a provider whose list states no window: not set (the note says so), and its list not fetched for it
+    const listsBefore = t.world.mocks.openai.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/models')).length;
     expect((await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4'])).env).not.toHaveProperty('CLAUDE_CODE_MAX_CONTEXT_TOKENS');
+    expect(t.world.mocks.openai.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/models')).length).toBe(listsBefore);
   });
 
   it('to a gemini target: Claude Code reads the file the model asked for; the Chat upstream gets its content (thought signature kept)', async () => {

@@ -7,6 +7,7 @@
  * land on it. Nothing is started for this: without a daemon, or a stated window, it is unknown.
  */
 import type { Config } from '../../config/schema.js';
+import { LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
 import type { ModelsAnswer } from '../../server/admin/models.js';
 import type { CliContext } from '../io.js';
 
@@ -14,7 +15,8 @@ import type { CliContext } from '../io.js';
 const LOOKUP_TIMEOUT_MS = 8_000;
 
 export async function lookUpContextWindow(ctx: CliContext, config: Config, model: string, group: string | undefined): Promise<number | undefined> {
-  const ids = group ? (config.groups[group]?.models.find((m) => m.name === model)?.targets ?? []) : [model];
+  const targets = group ? (config.groups[group]?.models.find((m) => m.name === model)?.targets ?? []) : [model];
+  const ids = targets.filter((id) => !LISTS_WITHOUT_WINDOWS.has(id.slice(0, id.indexOf('/'))));
   if (ids.length === 0) return undefined;
   const { AdminClient } = await import('../admin-client.js');
   const client = await AdminClient.connect(ctx.paths()).catch(() => null);
