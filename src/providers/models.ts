@@ -200,16 +200,18 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
   const builtin = (BUILTIN_PROVIDERS as readonly string[]).includes(target.slug);
   const seen = new Set<string>();
   const out: CatalogModel[] = [];
-  const add = (rawId: unknown, created: number | undefined, displayName: unknown, contextWindow: number | undefined) => {
-    if (typeof rawId !== 'string' || rawId === '') return;
+  /** The model listed, or undefined when the entry is skipped (no id, a repeat, not a chat model). */
+  const add = (rawId: unknown, created: number | undefined, displayName: unknown, contextWindow: number | undefined): CatalogModel | undefined => {
+    if (typeof rawId !== 'string' || rawId === '') return undefined;
     const id = adapter.normaliseModelId(rawId);
-    if (seen.has(id) || (builtin && target.slug !== 'openrouter' && NOT_CHAT.test(id))) return;
+    if (seen.has(id) || (builtin && target.slug !== 'openrouter' && NOT_CHAT.test(id))) return undefined;
     seen.add(id);
     const model: CatalogModel = { id: `${target.slug}/${id}`, provider: target.slug };
     if (created !== undefined && Number.isFinite(created)) model.created = created;
     if (typeof displayName === 'string' && displayName !== '') model.displayName = displayName;
     if (contextWindow !== undefined) model.contextWindow = contextWindow;
     out.push(model);
+    return model;
   };
 
   if (adapter.dialect === 'messages') {
@@ -240,9 +242,8 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
     }
     if (typeof m !== 'object' || m === null) continue;
     const r = m as Record<string, unknown>;
-    const before = out.length;
-    add(r.id ?? r.name, typeof r.created === 'number' ? r.created : undefined, r.display_name ?? (r.id !== undefined ? r.name : undefined), contextWindowOf(r));
-    if (out.length > before && isLlamaCppEntry(r)) llamaCpp.push(out[out.length - 1]!);
+    const model = add(r.id ?? r.name, typeof r.created === 'number' ? r.created : undefined, r.display_name ?? (r.id !== undefined ? r.name : undefined), contextWindowOf(r));
+    if (model && isLlamaCppEntry(r)) llamaCpp.push(model);
   }
   if (llamaCpp.length > 0) await addSlotContext(llamaCpp, base, headers, signal, timeoutMs);
   return out;

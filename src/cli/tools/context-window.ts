@@ -8,6 +8,7 @@
  */
 import type { Config } from '../../config/schema.js';
 import { LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
+import { splitModelId } from '../../routing/targets.js';
 import type { ModelsAnswer } from '../../server/admin/models.js';
 import type { CliContext } from '../io.js';
 
@@ -16,14 +17,17 @@ const LOOKUP_TIMEOUT_MS = 8_000;
 
 export async function lookUpContextWindow(ctx: CliContext, config: Config, model: string, group: string | undefined): Promise<number | undefined> {
   const targets = group ? (config.groups[group]?.models.find((m) => m.name === model)?.targets ?? []) : [model];
-  const ids = targets.filter((id) => !LISTS_WITHOUT_WINDOWS.has(id.slice(0, id.indexOf('/'))));
-  if (ids.length === 0) return undefined;
+  const asked = targets.flatMap((id) => {
+    const parts = splitModelId(id);
+    return parts && !LISTS_WITHOUT_WINDOWS.has(parts.provider) ? [{ id, provider: parts.provider }] : [];
+  });
+  if (asked.length === 0) return undefined;
   const { AdminClient } = await import('../admin-client.js');
   const client = await AdminClient.connect(ctx.paths()).catch(() => null);
   if (!client) return undefined;
   let answer: ModelsAnswer;
   try {
-    const providers = [...new Set(ids.map((id) => id.slice(0, id.indexOf('/'))))];
+    const providers = [...new Set(asked.map((t) => t.provider))];
     const query = providers.map((p) => `provider=${encodeURIComponent(p)}`).join('&');
     answer = await client.request<ModelsAnswer>('GET', `/admin/models?${query}`, undefined, LOOKUP_TIMEOUT_MS);
   } catch {
@@ -31,7 +35,7 @@ export async function lookUpContextWindow(ctx: CliContext, config: Config, model
   }
   const windows = new Map(answer.models.map((m) => [m.id, m.contextWindow]));
   let smallest: number | undefined;
-  for (const id of ids) {
+  for (const { id } of asked) {
     const w = windows.get(id);
     if (w !== undefined && (smallest === undefined || w < smallest)) smallest = w;
   }

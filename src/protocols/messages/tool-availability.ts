@@ -79,21 +79,14 @@ export function availableTools(
   forced: string | undefined,
   decodeTool: (raw: JsonObject, path: string) => Tool,
 ): Tool[] {
-  if (tools === undefined || tools === null) tools = [];
-  const entries: Entry[] = [];
-  const offered = new Set<string>();
-  let deferred = false;
-  expectArray(tools, 'tools').forEach((raw, i) => {
-    const path = `tools[${i}]`;
-    const t = expectObject(raw, path);
-    // a nameless entry is refused when it is decoded; it cannot be loaded or changed by name
-    const name = typeof t.name === 'string' ? t.name : '';
-    entries.push({ name, raw: t, path });
-    if (optBoolean(t.defer_loading, `${path}.defer_loading`) === true) deferred = true;
-    else offered.add(name);
-  });
-  if (!deferred && events.length === 0) return entries.map((e) => decodeTool(e.raw, e.path));
+  const raws = tools === undefined || tools === null ? [] : expectArray(tools, 'tools').map((raw, i) => expectObject(raw, `tools[${i}]`));
+  const isDeferred = (t: JsonObject, i: number) => optBoolean(t.defer_loading, `tools[${i}].defer_loading`) === true;
+  // the common case (every converted request from most clients): all of them, as declared
+  if (events.length === 0 && !raws.some(isDeferred)) return raws.map((t, i) => decodeTool(t, `tools[${i}]`));
 
+  // a nameless entry is refused when it is decoded; it cannot be loaded or changed by name
+  const entries: Entry[] = raws.map((t, i) => ({ name: typeof t.name === 'string' ? t.name : '', raw: t, path: `tools[${i}]` }));
+  const offered = new Set(entries.filter((e, i) => !isDeferred(e.raw, i)).map((e) => e.name));
   const declared = new Set(entries.map((e) => e.name));
   for (const e of events) {
     if (e.kind === 'add' && e.definition) {
