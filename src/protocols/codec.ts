@@ -47,6 +47,11 @@ export interface ResponseContext {
   created?: number;
   /** Id generator seed/prefix for synthesised ids (deterministic in tests). */
   idSuffix?: string;
+  /**
+   * Messages: the client asked `thinking.display: "omitted"`. Thinking blocks go out with empty
+   * text, as Anthropic sends them then; their signature still carries what the provider needs back.
+   */
+  omitThinking?: boolean;
 }
 
 export interface StreamDecoder {

@@ -87,8 +87,12 @@ export type ReasoningOrigin =
   | { kind: 'openai'; id: string; encryptedContent: string }
   /** OpenRouter reasoning_details entries, sent back verbatim. */
   | { kind: 'openrouter'; details: ReadonlyArray<Record<string, unknown>> }
-  /** Plain reasoning text from a chat upstream (DeepSeek/vLLM/Ollama style): unsigned. */
-  | { kind: 'unsigned' };
+  /**
+   * Plain reasoning text from a chat upstream (DeepSeek/vLLM/Ollama style): unsigned. `text` only
+   * inside an envelope: the reasoning of a thinking block shown without it (`display: "omitted"`),
+   * so providers that want their reasoning back still get it.
+   */
+  | { kind: 'unsigned'; text?: string };
 
 export interface ReasoningItem {
   type: 'reasoning';
@@ -224,8 +228,12 @@ export interface ReasoningRequest {
   budgetTokens?: number;
   /** Anthropic thinking type as asked by a Messages client. */
   thinkingType?: 'enabled' | 'adaptive' | 'disabled' | 'between_tools';
-  /** Anthropic thinking.display. */
-  display?: 'summarized' | 'omitted';
+  /**
+   * Anthropic thinking.display. `updates` (beta thinking-display-updates-2026-08-18, sent by
+   * Claude Code when it prints a stream, e.g. under the Agent SDK) shows reasoning as it goes:
+   * other providers' reasoning is shown as for `summarized`.
+   */
+  display?: 'summarized' | 'omitted' | 'updates';
   /** Responses reasoning.summary. */
   summary?: 'auto' | 'concise' | 'detailed';
 }

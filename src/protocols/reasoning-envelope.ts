@@ -10,7 +10,7 @@
  * Anthropic never sees an envelope and OpenAI never sees one: codecs unpack first and then replay
  * only the origins the target accepts.
  */
-import type { ReasoningOrigin } from './hub.js';
+import type { ReasoningItem, ReasoningOrigin } from './hub.js';
 
 const PREFIX = 'svcp1.';
 
@@ -50,6 +50,20 @@ export function originFromSignature(signature: string): ReasoningOrigin {
   return originOfOpaque(signature, () => ({ kind: 'anthropic', signature }));
 }
 
+/**
+ * A thinking block read back as reasoning. No signature proves nothing: unsigned. An unsigned
+ * envelope with text is a block that was shown without its reasoning (`display: "omitted"`): the
+ * text comes back from the envelope, so a provider that wants its reasoning returned still gets it.
+ */
+export function reasoningOfThinkingBlock(text: string, signature: string): ReasoningItem {
+  if (signature === '') return { type: 'reasoning', text, origin: { kind: 'unsigned' } };
+  const origin = originFromSignature(signature);
+  if (origin.kind === 'unsigned' && origin.text !== undefined) {
+    return { type: 'reasoning', text: text === '' ? origin.text : text, origin: { kind: 'unsigned' } };
+  }
+  return { type: 'reasoning', text, origin };
+}
+
 /** The origin inside an envelope, or undefined when the value is not (a valid) one of ours. */
 export function unpackOrigin(value: string): ReasoningOrigin | undefined {
   if (!value.startsWith(PREFIX)) return undefined;
@@ -74,7 +88,7 @@ function isOrigin(v: unknown): v is ReasoningOrigin {
     case 'openrouter':
       return Array.isArray(o.details) && o.details.every((d) => typeof d === 'object' && d !== null);
     case 'unsigned':
-      return true;
+      return o.text === undefined || typeof o.text === 'string';
     default:
       return false;
   }

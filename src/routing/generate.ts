@@ -7,6 +7,7 @@
  */
 import type { OutgoingHttpHeaders } from 'node:http';
 import { ProtocolError } from '../protocols/errors.js';
+import type { ResponseContext } from '../protocols/codec.js';
 import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
 import { verbatimStringsOf } from '../protocols/lazy-json.js';
@@ -438,7 +439,7 @@ class GenerateRequest {
       return new PassthroughRelay(options, new StreamTap(dialect, scan)).run();
     }
     const codecs = x.services.codecs;
-    const ctx = dialect === 'chat' ? { model: `${p.slug}/${built.upstreamModel}`, includeUsage: this.includeUsage } : { model: `${p.slug}/${built.upstreamModel}` };
+    const ctx = this.responseContext(`${p.slug}/${built.upstreamModel}`);
     return new ConvertedRelay(options, {
       decoder: codecs[p.adapter.dialect].createStreamDecoder(p.adapter.decodeOptions?.(built.upstreamModel)),
       encoder: codecs[dialect].createStreamEncoder(ctx),
@@ -446,6 +447,13 @@ class GenerateRequest {
       freeform: built.freeform && new FreeformStream(built.freeform),
       collector: new StreamReasoningCollector(x.cache, p.slug, dialect === 'chat', remembersSignatures(p.adapter) ? x.issuers : undefined),
     }).run();
+  }
+
+  /** How a converted answer is rendered for this client. */
+  private responseContext(model: string): ResponseContext {
+    if (this.dialect === 'chat') return { model, includeUsage: this.includeUsage };
+    if (this.dialect === 'messages' && this.hub?.reasoning?.display === 'omitted') return { model, omitThinking: true };
+    return { model };
   }
 
   /** A whole 2xx answer: check it, render it for the client, send it. */
@@ -517,7 +525,7 @@ class GenerateRequest {
       if (remembersSignatures(p.adapter)) recordOutput(x.issuers, p.slug, hubRes.output);
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;
-      client = x.services.codecs[dialect].encodeResponse(hubRes, dialect === 'chat' ? { model, includeUsage: this.includeUsage } : { model });
+      client = x.services.codecs[dialect].encodeResponse(hubRes, this.responseContext(model));
       bytes = stringifyKeepingStrings(client, kept);
       if (hubRes.usage) usage = fromHubUsage(hubRes.usage);
     }

@@ -287,6 +287,53 @@ describe('DeepSeek in thinking mode wants reasoning_content on every assistant m
   });
 });
 
+describe('Claude Code’s thinking display "omitted" on models that are not Claude', () => {
+  const omitted = { max_tokens: 8000, thinking: { type: 'adaptive' as const, display: 'omitted' as const }, output_config: { effort: 'high' as const }, tools: [messagesWeatherTool] };
+  const emptyThinking = { type: 'thinking', thinking: '', signature: expect.stringMatching(/^svcp1\./) };
+
+  it('DeepSeek, streamed: no reasoning text reaches the client, and DeepSeek still gets its reasoning back', async () => {
+    const deepseek = `${SLUGS.customA}/deepseek-r1`;
+    world.mocks.customA.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const stream = ant.messages.stream({ ...omitted, model: deepseek, messages: [question] });
+    const deltas: string[] = [];
+    stream.on('streamEvent', (e) => {
+      if (e.type === 'content_block_delta') deltas.push(e.delta.type);
+    });
+    const first = await stream.finalMessage();
+    expect(first.content[0]).toEqual(emptyThinking);
+    expect(deltas).not.toContain('thinking_delta');
+    expect(JSON.stringify(first)).not.toContain(THOUGHT);
+
+    const second = await ant.messages.create({ ...omitted, model: deepseek, messages: [question, ...answered(first, 'sunny')] });
+    expect(second.content.at(-1)).toMatchObject({ type: 'text', text: 'Tool said: sunny' });
+    expect(world.mocks.customA.lastGeneration().body.messages[1].reasoning_content).toBe(THOUGHT);
+  });
+
+  it('Kimi K2.6, whole: its own reasoning goes back, not the placeholder for reasoning it never wrote', async () => {
+    const kimi = `${SLUGS.customA}/kimi-k2.6`;
+    world.mocks.customA.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const first = await ant.messages.create({ ...omitted, model: kimi, messages: [question] });
+    expect(first.content[0]).toEqual(emptyThinking);
+    await ant.messages.create({ ...omitted, model: kimi, messages: [question, ...answered(first, 'sunny')] });
+    expect(world.mocks.customA.lastGeneration().body.messages[1].reasoning_content).toBe(THOUGHT);
+  });
+
+  it('OpenAI: no reasoning summary is asked for; the encrypted reasoning still goes back on the next turn', async () => {
+    world.mocks.openai.next({ kind: 'turn', turn: { reasoning: { text: 'OpenAI thought.' }, toolCalls: [paris] } });
+    const first = await ant.messages.create({ ...omitted, model: MODELS.openai, messages: [question] });
+    expect(world.mocks.openai.lastGeneration().body.reasoning).toEqual({ effort: 'high' });
+    expect(first.content[0]).toEqual(emptyThinking);
+    await ant.messages.create({ ...omitted, model: MODELS.openai, messages: [question, ...answered(first, 'sunny')] });
+    const input = world.mocks.openai.lastGeneration().body.input as Array<Record<string, unknown>>;
+    expect(input.find((i) => i.type === 'reasoning')).toMatchObject({ encrypted_content: expect.any(String) });
+  });
+
+  it('Anthropic: passed through as sent', async () => {
+    await ant.messages.create({ ...omitted, model: MODELS.anthropic, messages: [question] });
+    expect(world.mocks.anthropic.lastGeneration().body.thinking).toEqual({ type: 'adaptive', display: 'omitted' });
+  });
+});
+
 describe('Kimi K2.6 thinks by default and wants reasoning_content on every assistant tool call message', () => {
   const kimi = `${SLUGS.customA}/kimi-k2.6`;
 

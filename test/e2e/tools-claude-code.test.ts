@@ -15,6 +15,7 @@ import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
 import { envJson, runProcess, toolBinary, useToolWorld, type EnvJson } from '../fixtures/tools.js';
+import { parseEntries } from '../fixtures/daemon.js';
 
 const claude = toolBinary('claude');
 const RUN_TIMEOUT = 45_000;
@@ -31,14 +32,14 @@ interface ClaudeResult {
 }
 
 /** Run `claude -p` with exactly the variables `svc-proxy env` printed (plus a sealed HOME). */
-async function runClaude(settings: EnvJson, prompt: string, extra: string[]): Promise<{ parsed: ClaudeResult; stderr: string }> {
+async function runClaude(settings: EnvJson, prompt: string, extra: string[]): Promise<{ parsed: ClaudeResult; stdout: string; stderr: string }> {
   if ('missing' in claude) throw new Error(claude.missing);
   const env: Record<string, string> = { ...t.box.env, CLAUDE_CONFIG_DIR: join(t.box.home, '.claude'), ...settings.env };
   for (const name of settings.unset) delete env[name];
   const res = await runProcess(claude.path, ['-p', prompt, '--output-format', 'json', '--no-session-persistence', ...extra], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
   if (res.code !== 0) throw new Error(`claude exited ${res.code} (${res.signal})\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${t.world.daemon.log.slice(-3000)}`);
   const line = res.stdout.trim().split('\n').pop() ?? '';
-  return { parsed: JSON.parse(line) as ClaudeResult, stderr: res.stderr };
+  return { parsed: JSON.parse(line) as ClaudeResult, stdout: res.stdout, stderr: res.stderr };
 }
 
 /** Answer every generation: a tool call first, then (once the tool's result is in) a final text. */
@@ -231,6 +232,56 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     // Gemini refuses a replayed call without its signature; the mock enforces that, so the second request got it back.
     expect(assistant!.tool_calls![0]!.extra_content?.google?.thought_signature).toBeTruthy();
     for (const g of gens) expectNoServiceKey(g, s.key.value);
+  });
+
+  describe('to a DeepSeek reasoner, whose reasoning must come back after a tool call (the mock refuses the turn without it)', () => {
+    const thought = 'Run the printf command, then report its output.';
+    const ask = (): void => {
+      const mock = t.world.mock('customA');
+      mock.always(
+        (r) => mock.plugin.isGeneration(r),
+        (r): Reply => {
+          const output = chatToolOutput(r);
+          return output === undefined
+            ? { kind: 'turn', turn: { reasoning: { text: thought }, toolCalls: [{ name: 'Bash', arguments: { command: "printf 'svc-%s\\n' deep", description: 'Print' } }], stream: { chunk: 8 } } }
+            : { kind: 'turn', turn: { text: `Tool output received: ${output.trim()}` } };
+        },
+      );
+    };
+    const run = async (extra: string[]): Promise<{ parsed: ClaudeResult; stdout: string }> => {
+      const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'ca/deepseek-reasoner', '--key', t.world.daemon.key]);
+      ask();
+      const since = new Date().toISOString();
+      const res = await runClaude(s, 'Print the marker with the shell.', ['--tools', 'Bash', '--allowedTools', 'Bash(printf:*)', ...extra]);
+      expect(res.parsed).toMatchObject({ type: 'result', subtype: 'success', is_error: false });
+      expect(res.parsed.result).toContain('Tool output received: svc-deep');
+      const gens = t.world.mocks.customA.generations();
+      const assistant = (gens[gens.length - 1]!.body.messages as Array<{ role: string; tool_calls?: unknown[]; reasoning_content?: string }>).find((m) => m.role === 'assistant' && m.tool_calls);
+      expect(assistant?.reasoning_content).toBe(thought);
+      // nothing was refused on the way (a refused thinking setting would cost Claude Code a resend)
+      const entries = parseEntries((await t.world.daemon.cli(['logs', '--json', '--since', since])).stdout);
+      expect(entries.map((e) => e.status)).toEqual(gens.map(() => 200));
+      return res;
+    };
+    /** The thinking blocks Claude Code received, from its stream-json output. */
+    const thinkingShown = (stdout: string): Array<{ thinking?: string }> =>
+      stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; message?: { content?: Array<{ type: string; thinking?: string }> } })
+        .filter((e) => e.type === 'assistant')
+        .flatMap((e) => e.message?.content ?? [])
+        .filter((b) => b.type === 'thinking');
+
+    it('display "omitted" (what -p sends): the tool loop completes, DeepSeek getting its reasoning back from the signature', async () => {
+      await run([]);
+    });
+
+    it('display "updates" (what Claude Code printing a stream sends, as under the Agent SDK): accepted, the reasoning shown', async () => {
+      // the last --output-format wins: stream-json prints each assistant message before the result line
+      const { stdout } = await run(['--output-format', 'stream-json', '--verbose']);
+      expect(thinkingShown(stdout)).toEqual([expect.objectContaining({ thinking: thought })]);
+    });
   });
 
   it('to a local server that writes its reasoning inline as <think>…</think>: Claude Code gets a clean answer', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isEnvelope, originOfOpaque, packOrigin, unpackOrigin } from '../../src/protocols/reasoning-envelope.js';
+import { isEnvelope, originOfOpaque, packOrigin, reasoningOfThinkingBlock, unpackOrigin } from '../../src/protocols/reasoning-envelope.js';
 import type { ReasoningOrigin } from '../../src/protocols/hub.js';
 
 describe('reasoning envelope', () => {
@@ -10,6 +10,7 @@ describe('reasoning envelope', () => {
     { kind: 'openai', id: 'rs_01', encryptedContent: 'gAAAAB-encrypted' },
     { kind: 'openrouter', details: [{ type: 'reasoning.text', text: 'hm', signature: 's', format: 'anthropic-claude-v1', index: 0 }] },
     { kind: 'unsigned' },
+    { kind: 'unsigned', text: 'Reasoning shown without its text.' },
   ];
 
   it('round-trips every origin kind', () => {
@@ -40,5 +41,18 @@ describe('reasoning envelope', () => {
 
   it('never throws on arbitrary strings', () => {
     fc.assert(fc.property(fc.string(), (s) => void unpackOrigin('svcp1.' + s)), { numRuns: 500 });
+  });
+
+  it('a thinking block read back: unsigned text from the envelope when the block shows none, never kept in the origin', () => {
+    const packed = packOrigin({ kind: 'unsigned', text: 'kept back' });
+    expect(reasoningOfThinkingBlock('', packed)).toEqual({ type: 'reasoning', text: 'kept back', origin: { kind: 'unsigned' } });
+    expect(reasoningOfThinkingBlock('own', packed)).toEqual({ type: 'reasoning', text: 'own', origin: { kind: 'unsigned' } });
+    expect(reasoningOfThinkingBlock('plain', '')).toEqual({ type: 'reasoning', text: 'plain', origin: { kind: 'unsigned' } });
+    expect(reasoningOfThinkingBlock('', 'EqQBnative')).toEqual({ type: 'reasoning', text: '', origin: { kind: 'anthropic', signature: 'EqQBnative' } });
+    const openai = { kind: 'openai' as const, id: 'rs_1', encryptedContent: 'e' };
+    expect(reasoningOfThinkingBlock('', packOrigin(openai))).toEqual({ type: 'reasoning', text: '', origin: openai });
+    // a text that is not a string makes the envelope invalid: unsigned, nothing restored
+    const bad = 'svcp1.' + Buffer.from(JSON.stringify({ kind: 'unsigned', text: 42 })).toString('base64url');
+    expect(reasoningOfThinkingBlock('', bad)).toEqual({ type: 'reasoning', text: '', origin: { kind: 'unsigned' } });
   });
 });

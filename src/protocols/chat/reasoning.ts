@@ -12,7 +12,7 @@
  *   unsigned           → text only
  */
 import type { ReasoningItem, ReasoningOrigin } from '../hub.js';
-import { originFromSignature } from '../reasoning-envelope.js';
+import { originFromSignature, reasoningOfThinkingBlock } from '../reasoning-envelope.js';
 import { badRequest } from '../errors.js';
 import { isRecord, str, type Json } from './guards.js';
 
@@ -154,8 +154,7 @@ function fromThinkingBlocks(blocks: Json[]): ReasoningItem[] {
     } else if (b.type === 'thinking') {
       const text = str(b.thinking) ?? '';
       const signature = str(b.signature) ?? '';
-      if (signature) items.push({ type: 'reasoning', text, origin: originFromSignature(signature) });
-      else if (text) items.push({ type: 'reasoning', text, origin: { kind: 'unsigned' } });
+      if (signature || text) items.push(reasoningOfThinkingBlock(text, signature));
     }
   }
   return items;

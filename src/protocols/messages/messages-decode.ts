@@ -14,7 +14,7 @@ import { decodeCacheControl } from './cache-control.js';
 import { decodeMediaOrText, decodeTextBlock, decodeToolResultContent } from './content-decode.js';
 import { decodeToolChange, isToolChange, type ToolEvent } from './tool-availability.js';
 import { expectArray, expectString, isObject, optBoolean, optString, type JsonObject } from './json.js';
-import { originFromSignature } from '../reasoning-envelope.js';
+import { reasoningOfThinkingBlock } from '../reasoning-envelope.js';
 
 interface Block {
   block: JsonObject;
@@ -171,8 +171,7 @@ function decodeAssistantTurn(turn: Turn, items: Item[], pending: Map<string, str
       case 'thinking': {
         const text = expectString(block.thinking, `${path}.thinking`, 'invalid_content_part');
         const signature = optString(block.signature, `${path}.signature`, 'invalid_content_part') ?? '';
-        // A thinking block without a signature proves nothing: plain, unsigned reasoning.
-        items.push({ type: 'reasoning', text, origin: signature === '' ? { kind: 'unsigned' } : originFromSignature(signature) });
+        items.push(reasoningOfThinkingBlock(text, signature));
         message = undefined;
         break;
       }

@@ -8,7 +8,7 @@ import type { HubResponse, OutputItem, MessageItem } from '../hub.js';
 import { ProtocolError } from '../errors.js';
 import { isObject, stringOr } from './json.js';
 import { hubStopReason, statusForErrorType } from './stop-reason.js';
-import { originFromSignature } from '../reasoning-envelope.js';
+import { reasoningOfThinkingBlock } from '../reasoning-envelope.js';
 import { hubUsage, readCounts } from './usage.js';
 import { queryOf, searchFromResult } from './web-search.js';
 
@@ -39,7 +39,7 @@ export function decodeResponse(raw: unknown): HubResponse {
       }
       case 'thinking': {
         const signature = stringOr(block.signature) ?? '';
-        output.push({ type: 'reasoning', text: stringOr(block.thinking) ?? '', origin: signature === '' ? { kind: 'unsigned' } : originFromSignature(signature) });
+        output.push(reasoningOfThinkingBlock(stringOr(block.thinking) ?? '', signature));
         message = undefined;
         break;
       }

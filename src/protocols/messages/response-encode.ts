@@ -19,7 +19,7 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
   for (const item of res.output) {
     switch (item.type) {
       case 'reasoning': {
-        const block = clientThinkingBlock(item);
+        const block = clientThinkingBlock(item, ctx.omitThinking);
         if (block) content.push(block);
         break;
       }

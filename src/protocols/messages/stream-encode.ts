@@ -8,7 +8,8 @@
  * comes. Text and thinking blocks open lazily, on their first content, so an empty text block or
  * an unsigned, empty thinking block never reaches the client (it would be sent back and
  * rejected). A thinking block's proof of origin goes out as `signature_delta` right before its
- * `content_block_stop`.
+ * `content_block_stop`. A client that asked `display: "omitted"` gets no thinking deltas: the
+ * block opens empty and its text rides in the signature where a provider wants it back.
  */
 import type {
   Message,
@@ -25,7 +26,7 @@ import { sseNamed } from '../sse.js';
 import { clientMessageId, syntheticToolUseId, toolUseId } from './ids.js';
 import { messagesUsage } from './response-encode.js';
 import { messagesStopReason } from './stop-reason.js';
-import { signatureFor } from './thinking.js';
+import { omittedSignatureFor, signatureFor } from './thinking.js';
 import { anthropicUsage, mergeUsage } from './usage.js';
 import { queryInput, serverToolUsage, serverToolUseBlock, webSearchResultBlock } from './web-search.js';
 
@@ -37,12 +38,18 @@ interface Block {
   redacted?: boolean;
   /** Deltas not yet written (block waiting its turn, or not opened yet). */
   pending: string;
+  /** Reasoning text kept back (`display: "omitted"`): it goes out only inside the signature. */
+  omitted?: string;
   origin?: ReasoningOrigin;
   /** The hub said block_stop. */
   stopped: boolean;
   /** content_block_stop written, or dropped as empty: later deltas are ignored. */
   closed: boolean;
 }
+
+/** Omitted reasoning deltas between two pings (a few a second at a model's pace). */
+const PING_EVERY = 32;
+const PING = sseNamed('ping', { type: 'ping' });
 
 export function createStreamEncoder(ctx: ResponseContext): StreamEncoder {
   return new MessagesStreamEncoder(ctx);
@@ -59,6 +66,7 @@ class MessagesStreamEncoder implements StreamEncoder {
   private current: number | undefined;
   private readonly waiting: number[] = [];
   private out = '';
+  private omittedDeltas = 0;
 
   constructor(private readonly ctx: ResponseContext) {}
 
@@ -198,12 +206,28 @@ class MessagesStreamEncoder implements StreamEncoder {
     const block = this.blocks.get(index)!;
     const blockKind = block.start.type === 'refusal' ? 'text' : block.start.type;
     if (blockKind !== kind || block.closed || text === '' || block.redacted) return;
+    if (kind === 'reasoning' && this.ctx.omitThinking) {
+      this.keepOmitted(index, block, text);
+      return;
+    }
     if (index !== this.current || block.clientIndex === undefined) {
       block.pending += text;
       if (index === this.current) this.openIfReady(block);
       return;
     }
     this.writeDelta(block, text);
+  }
+
+  /**
+   * Reasoning the client asked not to see: kept for the signature, the block opened (empty) so the
+   * client learns thinking is under way, and a `ping` every PING_EVERY deltas so a long silent
+   * reasoning still moves bytes, as Anthropic's own pings do.
+   */
+  private keepOmitted(index: number, block: Block, text: string): void {
+    block.omitted = (block.omitted ?? '') + text;
+    this.omittedDeltas++;
+    if (index === this.current) this.openIfReady(block);
+    if (this.omittedDeltas % PING_EVERY === 0) this.out += PING;
   }
 
   private onOrigin(index: number, origin: ReasoningOrigin): void {
@@ -238,7 +262,7 @@ class MessagesStreamEncoder implements StreamEncoder {
     const { start } = block;
     const origin = block.origin;
     const signed = origin !== undefined && origin.kind !== 'unsigned';
-    const ready = start.type === 'function_call' || block.pending !== '' || (start.type === 'reasoning' && signed);
+    const ready = start.type === 'function_call' || block.pending !== '' || (start.type === 'reasoning' && (signed || block.omitted !== undefined));
     if (start.type === 'web_search') {
       this.writeWebSearch(block, start.search);
       return;
@@ -331,7 +355,8 @@ class MessagesStreamEncoder implements StreamEncoder {
     block.pending = '';
     if (block.clientIndex === undefined) return; // empty text / unsigned empty reasoning: nothing to show
     if (block.start.type === 'reasoning' && !block.redacted) {
-      const signature = signatureFor(block.origin ?? { kind: 'unsigned' });
+      const origin = block.origin ?? { kind: 'unsigned' };
+      const signature = this.ctx.omitThinking ? omittedSignatureFor(origin, block.omitted ?? '') : signatureFor(origin);
       const ev: RawContentBlockDeltaEvent = { type: 'content_block_delta', index: block.clientIndex, delta: { type: 'signature_delta', signature } };
       this.out += sseNamed('content_block_delta', ev);
     }

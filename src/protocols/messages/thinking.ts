@@ -54,8 +54,8 @@ export function decodeReasoning(body: JsonObject): ReasoningRequest | undefined 
         throw badRequest('invalid_reasoning', 'thinking.type must be one of enabled, adaptive, disabled, between_tools.', 'thinking.type');
     }
     if (t.display !== undefined && t.display !== null) {
-      if (t.display !== 'summarized' && t.display !== 'omitted') {
-        throw badRequest('invalid_reasoning', 'thinking.display must be "summarized" or "omitted".', 'thinking.display');
+      if (t.display !== 'summarized' && t.display !== 'omitted' && t.display !== 'updates') {
+        throw badRequest('invalid_reasoning', 'thinking.display must be "summarized", "omitted" or "updates".', 'thinking.display');
       }
       out.display = t.display;
     }
@@ -80,7 +80,8 @@ export function encodeReasoning(r: ReasoningRequest | undefined): { thinking?: T
   if (!r || r.effort === 'none') return {};
   const effort = r.effort;
   // A Responses client asking for summaries wants to see reasoning text (Opus 4.7+ omit it by default).
-  const display = r.display ?? (r.summary ? 'summarized' : undefined);
+  // `updates` needs its beta header, which a converted request does not carry: summarized is closest
+  const display = r.display === 'updates' ? 'summarized' : (r.display ?? (r.summary ? 'summarized' : undefined));
   const withDisplay = <T extends object>(cfg: T): T => (display ? { ...cfg, display } : cfg);
   const type = r.thinkingType ?? (r.budgetTokens !== undefined ? 'enabled' : effort ? 'adaptive' : undefined);
   let thinking: ThinkingConfigParam | undefined;
@@ -111,13 +112,23 @@ export function signatureFor(origin: ReasoningOrigin): string {
 }
 
 /**
- * How a reasoning item is shown to a Messages client, or null when it must not be shown
- * (unsigned reasoning with no text: nothing to show and nothing to prove).
+ * Signature of a thinking block shown without its text (`display: "omitted"`): unsigned reasoning
+ * rides inside it, since some providers (DeepSeek, Kimi) want their reasoning back on the next turn.
  */
-export function clientThinkingBlock(item: ReasoningItem): ClientThinkingBlock | null {
+export function omittedSignatureFor(origin: ReasoningOrigin, text: string): string {
+  return origin.kind === 'unsigned' ? packOrigin({ kind: 'unsigned', text }) : signatureFor(origin);
+}
+
+/**
+ * How a reasoning item is shown to a Messages client, or null when it must not be shown
+ * (unsigned reasoning with no text: nothing to show and nothing to prove). `omitText`: the
+ * client asked `display: "omitted"`, so the block's text is empty.
+ */
+export function clientThinkingBlock(item: ReasoningItem, omitText = false): ClientThinkingBlock | null {
   const { origin, text } = item;
   if (origin.kind === 'anthropic_redacted') return { type: 'redacted_thinking', data: origin.data };
   if (origin.kind === 'unsigned' && text === '') return null;
+  if (omitText) return { type: 'thinking', thinking: '', signature: omittedSignatureFor(origin, text) };
   return { type: 'thinking', thinking: text, signature: signatureFor(origin) };
 }
 

@@ -55,7 +55,9 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
 
   const effort = req.reasoning?.effort;
   const summary = req.reasoning?.summary;
-  if (effort !== undefined) body.reasoning = { effort, summary: summary ?? 'auto' };
+  // a Messages client that asked for no thinking text (display: omitted) is not sent a summary
+  const omitted = req.reasoning?.display === 'omitted';
+  if (effort !== undefined) body.reasoning = summary === undefined && omitted ? { effort } : { effort, summary: summary ?? 'auto' };
   else if (summary !== undefined) body.reasoning = { summary };
 
   if (req.metadata && Object.keys(req.metadata).length > 0) body.metadata = req.metadata;

@@ -289,6 +289,8 @@ describe('Messages decodeRequest: reasoning and limits', () => {
   it('reads every thinking type', () => {
     expect(decode(base({ thinking: { type: 'enabled', budget_tokens: 1024, display: 'omitted' } })).reasoning).toEqual({ thinkingType: 'enabled', budgetTokens: 1024, display: 'omitted' });
     expect(decode(base({ thinking: { type: 'adaptive' } })).reasoning).toEqual({ thinkingType: 'adaptive' });
+    // Claude Code 2.1.332 printing a stream (--verbose, the Agent SDK) asks for thinking updates
+    expect(decode(base({ thinking: { type: 'adaptive', display: 'updates' } })).reasoning).toEqual({ thinkingType: 'adaptive', display: 'updates' });
     expect(decode(base({ thinking: { type: 'disabled' } })).reasoning).toEqual({ thinkingType: 'disabled' });
     expect(decode(base({ thinking: { type: 'between_tools' } })).reasoning).toEqual({ thinkingType: 'between_tools' });
     expect(codeOf(base({ thinking: { type: 'enabled' } }))).toBe('invalid_reasoning');

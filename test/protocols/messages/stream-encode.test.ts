@@ -2,13 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HubEvent, ReasoningOrigin } from '../../../src/protocols/hub.js';
 import { messagesCodec } from '../../../src/protocols/messages/index.js';
-import { packOrigin } from '../../../src/protocols/reasoning-envelope.js';
+import type { ResponseContext } from '../../../src/protocols/codec.js';
+import { omittedSignatureFor } from '../../../src/protocols/messages/thinking.js';
+import { packOrigin, reasoningOfThinkingBlock } from '../../../src/protocols/reasoning-envelope.js';
 import { decodeChunks, parseSseEvents, type Loose } from '../shared/helpers.js';
 
 const ctx = { model: 'openrouter/x/y', idSuffix: 't' };
 
-function encodeAll(events: HubEvent[]): string {
-  const enc = messagesCodec.createStreamEncoder(ctx);
+function encodeAll(events: HubEvent[], context: ResponseContext = ctx): string {
+  const enc = messagesCodec.createStreamEncoder(context);
   return events.map((e) => enc.encode(e)).join('');
 }
 
@@ -170,7 +172,7 @@ function interleave(specs: Spec[], picks: number[]): { events: HubEvent[]; order
   return { events, order };
 }
 
-function expectedClientBlocks(specs: Spec[], order: number[]): Loose[] {
+function expectedClientBlocks(specs: Spec[], order: number[], omitThinking = false): Loose[] {
   const out: Loose[] = [];
   for (const i of order) {
     const s = specs[i]!;
@@ -180,8 +182,8 @@ function expectedClientBlocks(specs: Spec[], order: number[]): Loose[] {
     } else if (s.kind === 'reasoning') {
       const origin = s.origin ?? { kind: 'unsigned' };
       if (joined === '' && origin.kind === 'unsigned') continue;
-      const signature = origin.kind === 'anthropic' ? origin.signature : packOrigin(origin);
-      out.push({ type: 'thinking', thinking: joined, signature });
+      if (omitThinking) out.push({ type: 'thinking', thinking: '', signature: omittedSignatureFor(origin, joined) });
+      else out.push({ type: 'thinking', thinking: joined, signature: origin.kind === 'anthropic' ? origin.signature : packOrigin(origin) });
     } else out.push({ type: 'tool_use', id: s.id, name: s.name, json: joined });
   }
   return out;
@@ -197,6 +199,7 @@ function clientBlocks(text: string): Loose[] {
   let open: Loose | undefined;
   for (const { event, data } of events.slice(1, -2)) {
     expect(event).toBe(data.type);
+    if (event === 'ping') continue;
     if (event === 'content_block_start') {
       expect(open).toBeUndefined();
       expect(data.index).toBe(blocks.length);
@@ -235,5 +238,61 @@ describe('Messages stream encoder: serialising interleaved blocks (property)', (
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('Messages stream encoder: thinking display omitted', () => {
+  const omit: ResponseContext = { ...ctx, omitThinking: true };
+
+  it('keeps every block in order, thinking empty, its text only inside the signature where it is unsigned (property)', () => {
+    fc.assert(
+      fc.property(fc.array(specArb, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }), (specs, picks) => {
+        const { events, order } = interleave(specs, picks);
+        const text = encodeAll([{ type: 'start', id: 'chatcmpl-1' }, ...events, { type: 'finish', stopReason: 'tool_use' }], omit);
+        const blocks = clientBlocks(text);
+        expect(blocks).toEqual(expectedClientBlocks(specs, order, true));
+        expect(sseEvents(text).some((e) => e.data.delta?.type === 'thinking_delta')).toBe(false);
+        // sent back, each block gives the reasoning the provider needs: unsigned text from the envelope
+        const thinking = blocks.filter((b) => b.type === 'thinking');
+        const specsShown = order.map((i) => specs[i]!).filter((sp) => sp.kind === 'reasoning' && !(sp.chunks.join('') === '' && (sp.origin ?? { kind: 'unsigned' }).kind === 'unsigned'));
+        thinking.forEach((b, n) => {
+          const sp = specsShown[n]!;
+          const item = reasoningOfThinkingBlock(b.thinking, b.signature);
+          const origin = (sp.kind === 'reasoning' && sp.origin) || { kind: 'unsigned' };
+          expect(item.origin).toEqual(origin);
+          if (origin.kind === 'unsigned') expect(item.text).toBe(sp.chunks.join(''));
+        });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('opens the block at the first reasoning delta and pings every 32 deltas kept back', () => {
+    const deltas: HubEvent[] = Array.from({ length: 70 }, (_, i) => ({ type: 'reasoning_delta', index: 0, text: `w${i} ` }));
+    const enc = messagesCodec.createStreamEncoder(omit);
+    const first = sseEvents(enc.encode({ type: 'start' }) + enc.encode({ type: 'block_start', index: 0, block: { type: 'reasoning' } }) + enc.encode(deltas[0]!));
+    expect(first.map((e) => e.event)).toEqual(['message_start', 'content_block_start']);
+    expect(first[1]!.data.content_block).toEqual({ type: 'thinking', thinking: '', signature: '' });
+    const rest = sseEvents(deltas.slice(1).map((d) => enc.encode(d)).join(''));
+    expect(rest.map((e) => e.event)).toEqual(['ping', 'ping']);
+  });
+
+  it('an OpenAI signature arriving at the end still proves the block; its summary text is not shown', () => {
+    const origin: ReasoningOrigin = { kind: 'openai', id: 'rs_1', encryptedContent: 'enc' };
+    const events = sseEvents(
+      encodeAll(
+        [
+          { type: 'start' },
+          { type: 'block_start', index: 0, block: { type: 'reasoning' } },
+          { type: 'reasoning_delta', index: 0, text: 'SUMMARY-TEXT' },
+          { type: 'reasoning_origin', index: 0, origin },
+          { type: 'block_stop', index: 0 },
+          { type: 'finish', stopReason: 'end_turn' },
+        ],
+        omit,
+      ),
+    );
+    expect(JSON.stringify(events)).not.toContain('SUMMARY-TEXT');
+    expect(events.find((e) => e.data.delta?.type === 'signature_delta')!.data.delta.signature).toBe(packOrigin(origin));
   });
 });

@@ -31,6 +31,8 @@ interface ResponseCase {
   about: string;
   model: string;
   includeUsage?: boolean;
+  /** Messages client that asked `thinking.display: "omitted"`. */
+  omitThinking?: boolean;
   input: unknown;
   expected?: unknown;
 }
@@ -39,6 +41,7 @@ interface StreamCase {
   about: string;
   model: string;
   includeUsage?: boolean;
+  omitThinking?: boolean;
 }
 
 function attempt(run: () => Json): unknown {
@@ -98,7 +101,7 @@ for (const { client, upstream, dir } of PAIRS) {
         it(name, () => {
           const path = join(base, 'response', `${name}.json`);
           const c = readJson<ResponseCase>(path);
-          check(path, c, attempt(() => convertResponse(client, upstream, c.input, contextFor(client, c.model, c.includeUsage))));
+          check(path, c, attempt(() => convertResponse(client, upstream, c.input, contextFor(client, c.model, c.includeUsage, c.omitThinking))));
         });
       }
     });
@@ -109,7 +112,7 @@ for (const { client, upstream, dir } of PAIRS) {
           const c = readJson<StreamCase>(join(base, 'stream', `${name}.json`));
           const upstreamBytes = readFileSync(join(base, 'stream', `${name}.upstream.sse`));
           const expectedPath = join(base, 'stream', `${name}.client.sse`);
-          const ctx = contextFor(client, c.model, c.includeUsage);
+          const ctx = contextFor(client, c.model, c.includeUsage, c.omitThinking);
           const whole = convertStream(client, upstream, [upstreamBytes], ctx);
           if (UPDATE_GOLDEN) writeFileSync(expectedPath, whole);
           else {

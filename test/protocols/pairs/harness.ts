@@ -96,7 +96,11 @@ export function upstreamEvents(upstream: Dialect, chunks: Iterable<Uint8Array>) 
 /** Fixed clock for every golden: 2026-01-01T00:00:00Z. */
 export const CREATED = 1767225600;
 
-/** The context routing gives an encoder: the model id the client asked for, usage chunk for Chat clients that want it. */
-export function contextFor(client: Dialect, model: string, includeUsage = true): ResponseContext {
-  return client === 'chat' ? { model, created: CREATED, includeUsage } : { model, created: CREATED };
+/**
+ * The context routing gives an encoder: the model id the client asked for, usage chunk for Chat
+ * clients that want it, thinking text left out for Messages clients that asked `display: "omitted"`.
+ */
+export function contextFor(client: Dialect, model: string, includeUsage = true, omitThinking = false): ResponseContext {
+  if (client === 'chat') return { model, created: CREATED, includeUsage };
+  return client === 'messages' && omitThinking ? { model, created: CREATED, omitThinking } : { model, created: CREATED };
 }
