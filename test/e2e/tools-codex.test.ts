@@ -93,6 +93,25 @@ describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', (
     expect((first.body.tools as Array<{ type?: string; name: string }>).find((tool) => tool.name === 'web_search')).toEqual({ type: 'web_search_20250305', name: 'web_search' });
   });
 
+  it('on an openai/… model with web search on (the profile leaves it on): Codex’s own web_search tool passes through as it sent it', async () => {
+    const codexHome = join(t.box.home, 'codex-openai-search');
+    await mkdir(codexHome, { recursive: true });
+    const mock = t.world.mocks.openai;
+    const page = { url: 'https://example.com/openai-notes', title: 'OpenAI notes 5521' };
+    mock.always(
+      (r) => mock.plugin.isGeneration(r),
+      (): Reply => ({ kind: 'turn', turn: { webSearches: [{ query: 'svc query 6630', pages: [page] }], text: `Found ${page.title}.` } }),
+    );
+    const env = { ...t.box.env, CODEX_HOME: codexHome, SVC_PROXY_HOME: t.world.daemon.home };
+    const res = await runProcess(process.execPath, [BIN, 'run', '--model', 'openai/gpt-5.4', '--key', t.world.daemon.key, 'codex', 'exec', '--skip-git-repo-check', 'Search the web for openai notes.'], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
+    if (res.code !== 0) throw new Error(`codex exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${t.world.daemon.log.slice(-3000)}`);
+    expect(res.stdout).toContain(`Found ${page.title}.`);
+    expect(res.stderr + res.stdout).toContain('svc query 6630');
+    const tools = mock.generations()[0]!.body.tools as Array<{ type: string }>;
+    // Codex's default, cached results only (external_web_access, which the SDK's types lack), reaches OpenAI untouched
+    expect(tools.find((tool) => tool.type === 'web_search')).toEqual({ type: 'web_search', external_web_access: false });
+  });
+
   it('with the profile file from `svc-proxy env codex --config-file`: exec_command runs, the Messages upstream gets its output', async () => {
     if ('missing' in codex) return;
     const settings = await envJson(t.world.daemon, 'codex', ['--model', MODEL]);
