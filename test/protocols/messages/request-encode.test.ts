@@ -163,6 +163,8 @@ describe('Messages encodeRequest: reasoning', () => {
     expect(r({ thinkingType: 'disabled', effort: 'low' })).toEqual({ thinking: { type: 'disabled' }, output_config: { effort: 'low' } });
     expect(r({ thinkingType: 'between_tools' })).toEqual({ thinking: { type: 'between_tools' }, output_config: undefined });
     expect(r({ thinkingType: 'adaptive', display: 'omitted' })).toEqual({ thinking: { type: 'adaptive', display: 'omitted' }, output_config: undefined });
+    // `updates` needs its beta header, which a converted request does not carry
+    expect(r({ thinkingType: 'adaptive', display: 'updates' })).toEqual({ thinking: { type: 'adaptive', display: 'summarized' }, output_config: undefined });
     expect(r({ effort: 'max', summary: 'detailed' })).toEqual({ thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'max' } });
   });
 });
