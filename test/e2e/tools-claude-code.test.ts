@@ -14,8 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
-import { envJson, runProcess, toolBinary, useToolWorld, type EnvJson } from '../fixtures/tools.js';
-import { parseEntries } from '../fixtures/daemon.js';
+import { envJson, refusedSince, runProcess, toolBinary, useToolWorld, type EnvJson } from '../fixtures/tools.js';
 
 const claude = toolBinary('claude');
 const RUN_TIMEOUT = 45_000;
@@ -31,13 +30,17 @@ interface ClaudeResult {
   modelUsage?: Record<string, unknown>;
 }
 
-/** Run `claude -p` with exactly the variables `svc-proxy env` printed (plus a sealed HOME). */
+/** Run `claude -p` with exactly the variables `svc-proxy env` printed (plus a sealed HOME); none of its requests may be refused. */
 async function runClaude(settings: EnvJson, prompt: string, extra: string[]): Promise<{ parsed: ClaudeResult; stdout: string; stderr: string }> {
   if ('missing' in claude) throw new Error(claude.missing);
   const env: Record<string, string> = { ...t.box.env, CLAUDE_CONFIG_DIR: join(t.box.home, '.claude'), ...settings.env };
   for (const name of settings.unset) delete env[name];
+  const since = new Date().toISOString();
   const res = await runProcess(claude.path, ['-p', prompt, '--output-format', 'json', '--no-session-persistence', ...extra], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
   if (res.code !== 0) throw new Error(`claude exited ${res.code} (${res.signal})\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${t.world.daemon.log.slice(-3000)}`);
+  const { logged, refused } = await refusedSince(t.world.daemon, since);
+  expect(logged, 'the run reached the daemon').toBeGreaterThan(0);
+  expect(refused, 'requests the daemon refused').toEqual([]);
   const line = res.stdout.trim().split('\n').pop() ?? '';
   return { parsed: JSON.parse(line) as ClaudeResult, stdout: res.stdout, stderr: res.stderr };
 }
@@ -251,16 +254,13 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     const run = async (extra: string[]): Promise<{ parsed: ClaudeResult; stdout: string }> => {
       const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'ca/deepseek-reasoner', '--key', t.world.daemon.key]);
       ask();
-      const since = new Date().toISOString();
+      // runClaude also checks that nothing was refused (a refused thinking setting costs Claude Code a resend)
       const res = await runClaude(s, 'Print the marker with the shell.', ['--tools', 'Bash', '--allowedTools', 'Bash(printf:*)', ...extra]);
       expect(res.parsed).toMatchObject({ type: 'result', subtype: 'success', is_error: false });
       expect(res.parsed.result).toContain('Tool output received: svc-deep');
       const gens = t.world.mocks.customA.generations();
       const assistant = (gens[gens.length - 1]!.body.messages as Array<{ role: string; tool_calls?: unknown[]; reasoning_content?: string }>).find((m) => m.role === 'assistant' && m.tool_calls);
       expect(assistant?.reasoning_content).toBe(thought);
-      // nothing was refused on the way (a refused thinking setting would cost Claude Code a resend)
-      const entries = parseEntries((await t.world.daemon.cli(['logs', '--json', '--since', since])).stdout);
-      expect(entries.map((e) => e.status)).toEqual(gens.map(() => 200));
       return res;
     };
     /** The thinking blocks Claude Code received, from its stream-json output. */

@@ -14,13 +14,24 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
-import { envJson, runProcess, toolBinary, useToolWorld } from '../fixtures/tools.js';
+import { envJson, refusedSince, runProcess, toolBinary, useToolWorld, type ProcResult } from '../fixtures/tools.js';
 
 const codex = toolBinary('codex');
 const RUN_TIMEOUT = 45_000;
 const MODEL = 'anthropic/claude-sonnet-4-5';
 
 const t = useToolWorld();
+
+/** Run Codex (itself or under `svc-proxy run`): it must end well, and none of its requests may be refused. */
+async function runCodex(cmd: string, args: string[], opts: { env: Record<string, string>; cwd: string; timeoutMs: number }): Promise<ProcResult> {
+  const since = new Date().toISOString();
+  const res = await runProcess(cmd, args, opts);
+  if (res.code !== 0) throw new Error(`codex exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${t.world.daemon.log.slice(-3000)}`);
+  const { logged, refused } = await refusedSince(t.world.daemon, since);
+  expect(logged, 'the run reached the daemon').toBeGreaterThan(0);
+  expect(refused, 'requests the daemon refused').toEqual([]);
+  return res;
+}
 
 /** The last tool_result text in a Messages request, if any. */
 function toolResult(r: RecordedRequest): string | undefined {
@@ -80,12 +91,11 @@ describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', (
       (r) => mock.plugin.isGeneration(r),
       (): Reply => ({ kind: 'turn', turn: { webSearches: [{ query: 'svc query 8812', pages: [page] }], text: `Found ${page.title} at ${page.url}.` } }),
     );
-    const res = await runProcess(codex.path, ['exec', '--skip-git-repo-check', '--profile', 'svc-proxy', 'Search the web for codex notes.'], {
+    const res = await runCodex(codex.path, ['exec', '--skip-git-repo-check', '--profile', 'svc-proxy', 'Search the web for codex notes.'], {
       env: { ...t.box.env, CODEX_HOME: codexHome, ...settings.env },
       cwd: t.box.work,
       timeoutMs: RUN_TIMEOUT,
     });
-    if (res.code !== 0) throw new Error(`codex exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${t.world.daemon.log.slice(-3000)}`);
     expect(res.stdout).toContain(`Found ${page.title} at ${page.url}.`);
     // Codex shows the search it was told about (a web_search_call item with the query)
     expect(res.stderr + res.stdout).toContain('svc query 8812');
@@ -103,8 +113,7 @@ describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', (
       (): Reply => ({ kind: 'turn', turn: { webSearches: [{ query: 'svc query 6630', pages: [page] }], text: `Found ${page.title}.` } }),
     );
     const env = { ...t.box.env, CODEX_HOME: codexHome, SVC_PROXY_HOME: t.world.daemon.home };
-    const res = await runProcess(process.execPath, [BIN, 'run', '--model', 'openai/gpt-5.4', '--key', t.world.daemon.key, 'codex', 'exec', '--skip-git-repo-check', 'Search the web for openai notes.'], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
-    if (res.code !== 0) throw new Error(`codex exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${t.world.daemon.log.slice(-3000)}`);
+    const res = await runCodex(process.execPath, [BIN, 'run', '--model', 'openai/gpt-5.4', '--key', t.world.daemon.key, 'codex', 'exec', '--skip-git-repo-check', 'Search the web for openai notes.'], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
     expect(res.stdout).toContain(`Found ${page.title}.`);
     expect(res.stderr + res.stdout).toContain('svc query 6630');
     const tools = mock.generations()[0]!.body.tools as Array<{ type: string }>;
@@ -124,12 +133,11 @@ describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', (
     await writeFile(join(codexHome, 'svc-proxy.config.toml'), toml);
 
     scriptExecTurn('marker 77');
-    const res = await runProcess(codex.path, ['exec', '--skip-git-repo-check', '--profile', 'svc-proxy', 'Print the marker with the shell.'], {
+    const res = await runCodex(codex.path, ['exec', '--skip-git-repo-check', '--profile', 'svc-proxy', 'Print the marker with the shell.'], {
       env: { ...t.box.env, CODEX_HOME: codexHome, ...settings.env },
       cwd: t.box.work,
       timeoutMs: RUN_TIMEOUT,
     });
-    if (res.code !== 0) throw new Error(`codex exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}\ndaemon: ${t.world.daemon.log.slice(-3000)}`);
 
     expect(res.stdout).toContain('The command printed cx-marker-77.');
     expect(res.stderr).toContain('provider: svc-proxy');
@@ -143,8 +151,7 @@ describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', (
     const env = { ...t.box.env, CODEX_HOME: codexHome, SVC_PROXY_HOME: t.world.daemon.home };
 
     scriptExecTurn('runner 5');
-    const res = await runProcess(process.execPath, [BIN, 'run', '--model', MODEL, 'codex', 'exec', '--skip-git-repo-check', 'Print the marker with the shell.'], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
-    if (res.code !== 0) throw new Error(`svc-proxy run codex exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
+    const res = await runCodex(process.execPath, [BIN, 'run', '--model', MODEL, 'codex', 'exec', '--skip-git-repo-check', 'Print the marker with the shell.'], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
     expect(res.stdout).toContain('The command printed cx-runner-5.');
     // No key given and none in the environment: run uses the key saved for Codex (made by `env codex`
     // in the test above, or by this run through the daemon when it runs alone): one codex key either way.
