@@ -145,7 +145,7 @@ export function decodeToolResultContent(content: unknown, path: string, events: 
     }
     const decoded = decodeMediaOrText(b, p);
     if (decoded === undefined) {
-      throw badRequest('unsupported_feature', `${p}: tool_result content of type ${JSON.stringify(b.type)} cannot be converted for this model; use text, image or document.`, `${p}.type`);
+      throw badRequest('unsupported_feature', `${p}: tool_result content of type ${JSON.stringify(b.type)} cannot be converted for this model; use text, image, document, search_result or tool_reference.`, `${p}.type`);
     }
     parts.push(...decoded);
   });

@@ -139,6 +139,13 @@ describe('Messages decodeRequest: tool call pairing', () => {
     expect(codeOf(base({ messages: msgs }))).toBe('invalid_tool_call');
   });
 
+  it('names what a tool_result may hold when one of its blocks cannot be converted', () => {
+    const result = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'container_upload', file_id: 'f1' }] }] };
+    const e = errorOf(() => decode(base({ messages: [user, toolTurn(), result] })));
+    expect(e.code).toBe('unsupported_feature');
+    expect(e.message).toMatch(/"container_upload".*text, image, document, search_result or tool_reference/);
+  });
+
   it('rejects a tool_result without a matching tool_use, and a duplicate one', () => {
     expect(codeOf(base({ messages: [resultTurn('toolu_x')] }))).toBe('invalid_tool_call');
     const dup = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1' }, { type: 'tool_result', tool_use_id: 'toolu_1' }] };
