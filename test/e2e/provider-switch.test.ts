@@ -328,6 +328,17 @@ describe('Claude Code’s thinking display "omitted" on models that are not Clau
     expect(input.find((i) => i.type === 'reasoning')).toMatchObject({ encrypted_content: expect.any(String) });
   });
 
+  it('switching from DeepSeek to Claude mid tool loop: the envelope that carries DeepSeek’s reasoning never reaches Anthropic', async () => {
+    world.mocks.customA.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const first = await ant.messages.create({ ...omitted, model: `${SLUGS.customA}/deepseek-r1`, messages: [question] });
+    expect(first.content[0]).toEqual(emptyThinking);
+    const second = await ant.messages.create({ ...omitted, model: MODELS.anthropic, messages: [question, ...answered(first, 'sunny')] });
+    expect(second.content.at(-1)).toMatchObject({ type: 'text', text: 'Tool said: sunny' });
+    const sent = JSON.stringify(world.mocks.anthropic.lastGeneration().body);
+    expect(sent).not.toContain('svcp1.');
+    expect(sent).not.toContain(THOUGHT);
+  });
+
   it('Anthropic: passed through as sent', async () => {
     await ant.messages.create({ ...omitted, model: MODELS.anthropic, messages: [question] });
     expect(world.mocks.anthropic.lastGeneration().body.thinking).toEqual({ type: 'adaptive', display: 'omitted' });
