@@ -8,7 +8,8 @@
  * ANTHROPIC_AUTH_TOKEN, which Claude Code uses without OAuth), non-essential traffic and telemetry
  * off (CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 from the env output), `-p` so no onboarding UI.
  */
-import { writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../daemon/harness.js';
@@ -282,6 +283,39 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
       const { stdout } = await run(['--output-format', 'stream-json', '--verbose']);
       expect(thinkingShown(stdout)).toEqual([expect.objectContaining({ thinking: thought })]);
     });
+  });
+
+  it('interactive, in a terminal, as people use it (thinking display "updates", safeguards and their betas): answered, nothing refused', async () => {
+    if ('missing' in claude) return;
+    const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4', '--key', t.world.daemon.key]);
+    const mock = t.world.mocks.openai;
+    mock.always((r) => mock.plugin.isGeneration(r), (): Reply => ({ kind: 'turn', turn: { text: 'Hello from the terminal.' } }));
+    const configDir = join(t.box.home, '.claude-tty');
+    await mkdir(configDir, { recursive: true });
+    // onboarding done and this folder trusted, as after a first run: the session goes straight to the prompt
+    await writeFile(join(configDir, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [t.box.work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } } }));
+    const env: Record<string, string> = { ...t.box.env, CLAUDE_CONFIG_DIR: configDir, TERM: 'xterm-256color', ...s.env };
+    for (const name of s.unset) delete env[name];
+    const since = new Date().toISOString();
+    // `script` gives it a terminal (util-linux, in every Debian); the session stays open, so it is ended once answered
+    const child = spawn('script', ['-qfc', `'${claude.path}' 'Say hello.'`, '/dev/null'], { env, cwd: t.box.work, detached: true, stdio: 'ignore' });
+    try {
+      const deadline = Date.now() + RUN_TIMEOUT;
+      let answered = false;
+      while (!answered && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        answered = mock.generations().length > 0 && (await refusedSince(t.world.daemon, since)).logged >= mock.generations().length;
+      }
+      expect(answered, 'the session sent its prompt and the daemon answered it').toBe(true);
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    expect((await refusedSince(t.world.daemon, since)).refused, 'requests the daemon refused').toEqual([]);
+    expect(JSON.stringify(mock.generations()[0]!.body.input)).toContain('Say hello.');
   });
 
   it('to a local server that writes its reasoning inline as <think>…</think>: Claude Code gets a clean answer', async () => {
