@@ -263,8 +263,11 @@ describe('upstream faults, streams', () => {
       res.write('data: {"choices":[{"index":0,"delta":{"content":"');
       const piece = 'b'.repeat(256 * 1024);
       let sent = 0;
+      // far past the bound: loopback's socket buffers can hold up to 36 MB here (tcp_rmem max 32 MB,
+      // tcp_wmem 4 MB), so with only 8 MB past it a daemon slowed by a loaded machine let the mock
+      // finish writing before it dropped the upstream (a CI dry run failed so)
       const pump = (): void => {
-        while (sent < 40 * 1024 * 1024 && !res.destroyed) {
+        while (sent < 128 * 1024 * 1024 && !res.destroyed) {
           sent += piece.length;
           if (!res.write(piece)) return void res.once('drain', pump);
         }
