@@ -16,6 +16,12 @@ import type { Management } from './management.js';
 /** An error answer of the admin API (same status/code/message as the operation that failed). */
 export class AdminApiError extends OperationError {}
 
+/** GET path of the live model catalog; with providers, only those are asked (`?provider=`, repeated). */
+export function modelsPath(providers?: Iterable<string>): string {
+  const query = [...(providers ?? [])].map((p) => `provider=${encodeURIComponent(p)}`).join('&');
+  return query ? `/admin/models?${query}` : '/admin/models';
+}
+
 export class AdminClient implements Management {
   readonly mode = 'daemon' as const;
 

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { isRefusedCredential } from '../../providers/model-list-failure.js';
 import type { CatalogModel } from '../../providers/models.js';
 import type { ModelsAnswer } from '../../server/admin/models.js';
-import { AdminClient } from '../admin-client.js';
+import { AdminClient, modelsPath } from '../admin-client.js';
 import { ensureDaemon } from '../daemon-control.js';
 import { CliError, type CliContext } from '../io.js';
 import { table } from '../output.js';
@@ -27,8 +27,9 @@ export function register(program: Command, ctx: CliContext): void {
       if (!alreadyRunning) ctx.err(`No daemon was running: started one (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}.`);
       const client = await AdminClient.connect(ctx.paths());
       if (!client) throw new CliError('The daemon stopped before it could be asked.');
-      const answer = await client.request<ModelsAnswer>('GET', '/admin/models', undefined, LIST_TIMEOUT_MS);
       const wanted = providers.length > 0 ? new Set(providers) : undefined;
+      // named providers: only those are asked, not every provider's list
+      const answer = await client.request<ModelsAnswer>('GET', modelsPath(wanted), undefined, LIST_TIMEOUT_MS);
       const models = answer.models.filter((m) => !wanted || wanted.has(m.provider)).sort((a, b) => a.id.localeCompare(b.id));
       const failed = Object.entries(answer.failed).filter(([slug]) => !wanted || wanted.has(slug));
       if (flags.json) {

@@ -22,14 +22,12 @@ export async function lookUpContextWindow(ctx: CliContext, config: Config, model
     return parts && !LISTS_WITHOUT_WINDOWS.has(parts.provider) ? [{ id, provider: parts.provider }] : [];
   });
   if (asked.length === 0) return undefined;
-  const { AdminClient } = await import('../admin-client.js');
+  const { AdminClient, modelsPath } = await import('../admin-client.js');
   const client = await AdminClient.connect(ctx.paths()).catch(() => null);
   if (!client) return undefined;
   let answer: ModelsAnswer;
   try {
-    const providers = [...new Set(asked.map((t) => t.provider))];
-    const query = providers.map((p) => `provider=${encodeURIComponent(p)}`).join('&');
-    answer = await client.request<ModelsAnswer>('GET', `/admin/models?${query}`, undefined, LOOKUP_TIMEOUT_MS);
+    answer = await client.request<ModelsAnswer>('GET', modelsPath(new Set(asked.map((t) => t.provider))), undefined, LOOKUP_TIMEOUT_MS);
   } catch {
     return undefined;
   }
