@@ -9,6 +9,8 @@ export interface LogAttempt {
   errorCode?: string;
   /** Set when the target was skipped by policy before anything was sent (the reason). */
   skipped?: string;
+  /** The call went on with the answer before it, which the upstream had paused (`pause_turn`). */
+  continued?: true;
 }
 
 export interface LogUsage {

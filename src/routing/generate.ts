@@ -7,9 +7,10 @@
  */
 import type { OutgoingHttpHeaders } from 'node:http';
 import { ProtocolError } from '../protocols/errors.js';
-import type { ResponseContext } from '../protocols/codec.js';
+import type { ResponseContext, StreamDecoder } from '../protocols/codec.js';
 import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
+import { MessageContentAccumulator } from '../protocols/messages/content-accumulate.js';
 import { verbatimStringsOf } from '../protocols/lazy-json.js';
 import { parseKeepingStrings, stringifyKeepingStrings, VERBATIM_MIN_BYTES, VerbatimStrings } from '../protocols/verbatim-strings.js';
 import type { ResolvedProvider } from '../providers/types.js';
@@ -22,6 +23,7 @@ import { fitChatBody, learnFromRefusal, learnOutputFit, type ChatFit, type Fitte
 import { fitMessagesBody } from './messages-fit.js';
 import { fitResponsesBody } from './responses-fit.js';
 import { continueAfterPrefill, refusesPrefill } from './prefill-continue.js';
+import { addUsage, continuationBody, MAX_PAUSE_CONTINUATIONS, mayPause } from './pause-continue.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { EarlyStream } from './early-stream.js';
 import { editJsonBody } from './json-splice.js';
@@ -42,14 +44,15 @@ import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
 import { sendError, sendJson } from './respond.js';
 import type { UpstreamResponse } from './services.js';
-import { bodyErrorCode, ConvertedRelay, PassthroughRelay, type RelayOptions, type StreamOutcome } from './stream-relay.js';
+import { bodyErrorCode, ConvertedRelay, PassthroughRelay, type ConvertOptions, type RelayOptions, type StreamOutcome } from './stream-relay.js';
 import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureScan } from './stream-tap.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
 import { describeErrorJson, failureOfBody, isErrorBody, parseErrorBody, transportFailure, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
-import type { LogUsage } from '../log/entry.js';
+import type { LogAttempt, LogUsage } from '../log/entry.js';
+import type { HubResponse, Usage } from '../protocols/hub.js';
 
 type Obj = Record<string, unknown>;
 
@@ -63,6 +66,8 @@ interface Built {
   freeform?: FreeformNames;
   /** What the body asks of its upstream, as fitted (chat-fit.ts, messages-fit.ts, responses-fit.ts). */
   fitted?: Fitted;
+  /** A converted body to a Messages upstream with a server tool: the turn may pause (pause-continue.ts). */
+  mayPause?: boolean;
 }
 
 /** What one request learnt from its upstream's refusals: a Chat body's fit, whether to end on a user turn, the efforts the model takes. */
@@ -125,6 +130,8 @@ class GenerateRequest {
   private freeform: FreeformNames | undefined;
   /** The decoded body's long strings as the client's bytes, for the converted body to reuse. */
   private verbatim: VerbatimStrings | undefined;
+  /** Calls that continued a paused turn, logged after the attempt they continued. */
+  private continued: LogAttempt[] = [];
 
   constructor(x: Exchange, dialect: Dialect) {
     this.x = x;
@@ -360,45 +367,29 @@ class GenerateRequest {
     if (effortSent !== undefined && !wentWithoutEffort(fitted)) built.effortSent = effortSent;
     if (this.toolNames) built.toolNames = this.toolNames;
     if (this.freeform) built.freeform = this.freeform;
+    if (p.adapter.dialect === 'messages' && mayPause(hub)) built.mayPause = true;
     return built;
   }
 
   /** One upstream call. Returns undefined when the client got its answer, else the failure. */
   private async attempt(p: ResolvedProvider, target: Target, built: Built): Promise<UpstreamFailure | undefined> {
-    const { services, abort, record, req, config } = this.x;
+    const { record } = this.x;
     const started = performance.now();
-    const note = (status: number, errorCode?: string): void => this.note(target, started, status, errorCode);
+    const note = (status: number, errorCode?: string): void => {
+      this.note(target, started, status, errorCode);
+      for (const a of this.continued) record.attempt(a);
+      this.continued = [];
+    };
 
-    const limits = timeouts(config);
-    if (this.stream) limits.idleTimeoutMs = streamBodyTimeout(config);
-    let up: UpstreamResponse;
-    try {
-      up = await services.upstreamRequest({
-        url: p.adapter.url(p.baseUrl, 'generate', built.upstreamModel),
-        method: 'POST',
-        headers: p.adapter.headers(p.credential, req.headers, this.dialect),
-        body: built.bytes,
-        signal: abort.upstreamSignal,
-        ...limits,
-      });
-    } catch (err) {
-      if (abort.aborted) throw new ClientGone();
-      const code = (err as { code?: unknown } | null)?.code;
-      const failure = transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential);
-      note(0, failure.code);
-      return failure;
+    const sent = await this.send(p, built, built.bytes);
+    if ('failure' in sent) {
+      note(sent.status, sent.failure.code);
+      return sent.failure;
     }
-
-    if (up.status < 200 || up.status >= 300) {
-      const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
-      if (abort.aborted) throw new ClientGone();
-      const failure = failureOf(p, up, buf, parseErrorBody(buf));
-      note(up.status, failure.code);
-      return failure;
-    }
+    const { up } = sent;
 
     if (this.stream && isEventStream(up.headers)) {
-      const outcome = await this.relay(p, built, up);
+      const outcome = await this.relay(p, target, built, up);
       if (outcome.kind === 'precommit') {
         note(outcome.failure.upstreamStatus || up.status, outcome.failure.code);
         return outcome.failure;
@@ -411,7 +402,7 @@ class GenerateRequest {
       record.finish(this.x.deps.log, outcome.clientGone && !committed ? 499 : 200, errorCode);
       return undefined;
     }
-    return this.answer(p, built, up, note);
+    return this.answer(p, target, built, up, note);
   }
 
   private note(target: Target, started: number, status: number, errorCode?: string): void {
@@ -419,7 +410,111 @@ class GenerateRequest {
     this.x.record.attempt(errorCode ? { target: target.label, status, latencyMs, errorCode } : { target: target.label, status, latencyMs });
   }
 
-  private relay(p: ResolvedProvider, built: Built, up: UpstreamResponse): Promise<StreamOutcome> {
+  /**
+   * One call of the upstream with this body: its 2xx answer, or the failure and the status it came
+   * with (0: no answer). ClientGone when the client left meanwhile.
+   */
+  private async send(p: ResolvedProvider, built: Built, body: string | Buffer): Promise<{ up: UpstreamResponse } | { failure: UpstreamFailure; status: number }> {
+    const { services, abort, req, config } = this.x;
+    const limits = timeouts(config);
+    if (this.stream) limits.idleTimeoutMs = streamBodyTimeout(config);
+    let up: UpstreamResponse;
+    try {
+      up = await services.upstreamRequest({
+        url: p.adapter.url(p.baseUrl, 'generate', built.upstreamModel),
+        method: 'POST',
+        headers: p.adapter.headers(p.credential, req.headers, this.dialect),
+        body,
+        signal: abort.upstreamSignal,
+        ...limits,
+      });
+    } catch (err) {
+      if (abort.aborted) throw new ClientGone();
+      const code = (err as { code?: unknown } | null)?.code;
+      return { failure: transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential), status: 0 };
+    }
+    if (up.status < 200 || up.status >= 300) {
+      const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
+      if (abort.aborted) throw new ClientGone();
+      return { failure: failureOf(p, up, buf, parseErrorBody(buf)), status: up.status };
+    }
+    return { up };
+  }
+
+  /**
+   * The request sent again to go on with a paused turn (pause-continue.ts): its answer, or why
+   * there is none (logged as an attempt of its own); undefined when the client left meanwhile.
+   */
+  private async continuePaused(p: ResolvedProvider, target: Target, built: Built, content: readonly unknown[]): Promise<{ up: UpstreamResponse } | { failure: UpstreamFailure } | undefined> {
+    const started = performance.now();
+    const log = (status: number, errorCode?: string): void => {
+      const a: LogAttempt = { target: target.label, status, latencyMs: msSince(started), continued: true };
+      if (errorCode) a.errorCode = errorCode;
+      this.continued.push(a);
+    };
+    let sent;
+    try {
+      sent = await this.send(p, built, continuationBody(built.bytes, content));
+    } catch (err) {
+      if (err instanceof ClientGone) return undefined;
+      throw err;
+    }
+    if ('failure' in sent) {
+      log(sent.status, sent.failure.code);
+      return { failure: sent.failure };
+    }
+    const { up } = sent;
+    if (this.stream !== isEventStream(up.headers)) {
+      up.body.destroy();
+      const failure: UpstreamFailure = { status: 502, code: 'upstream_invalid_response', message: `${p.slug}: the continuation of a paused turn came back ${this.stream ? 'whole' : 'as a stream'}`, upstreamStatus: 502 };
+      log(up.status, failure.code);
+      return { failure };
+    }
+    log(up.status);
+    return { up };
+  }
+
+  /**
+   * A whole answer that paused, continued until it ends (or the continuations run out): one
+   * answer, the parts' output in order and their usage added.
+   */
+  private async continueWhole(p: ResolvedProvider, target: Target, built: Built, first: Buffer, answer: HubResponse): Promise<HubResponse | UpstreamFailure> {
+    const decodeOptions = p.adapter.decodeOptions?.(built.upstreamModel);
+    const contentOf = (json: unknown): unknown[] => {
+      const content = (json as Obj).content;
+      return Array.isArray(content) ? content : [];
+    };
+    // read again as plain JSON: the first parse may hold long strings as ropes (verbatim-strings.ts)
+    const content = contentOf(JSON.parse(first.toString('utf8')));
+    let joined = answer;
+    for (let left = MAX_PAUSE_CONTINUATIONS; joined.stopReason === 'pause_turn' && left > 0; left--) {
+      const next = await this.continuePaused(p, target, built, content);
+      if (next === undefined) throw new ClientGone();
+      if ('failure' in next) return next.failure;
+      let json: unknown;
+      try {
+        json = JSON.parse((await readAll(next.up.body, MAX_ANSWER_BYTES)).toString('utf8'));
+      } catch (err) {
+        if (this.x.abort.aborted) throw new ClientGone();
+        if (err instanceof AnswerTooLarge) return { status: 502, code: 'upstream_invalid_response', message: `${p.slug}: ${err.message}`, upstreamStatus: 502 };
+        return transportFailure(p.slug, bodyErrorCode(err), 'the continuation of a paused turn broke off', p.credential);
+      }
+      let part: HubResponse;
+      try {
+        part = this.x.services.codecs.messages.decodeResponse(json, decodeOptions);
+      } catch (err) {
+        if (!(err instanceof ProtocolError)) throw err;
+        return { status: 502, code: 'upstream_invalid_response', message: `${p.slug}: unexpected continuation of a paused turn: ${err.message}`, upstreamStatus: 502 };
+      }
+      content.push(...contentOf(json));
+      // both parts' usage or neither's: addUsage then has both counts
+      const usage = joined.usage && part.usage ? (addUsage(joined.usage, part.usage) as Usage) : (part.usage ?? joined.usage);
+      joined = { ...part, id: joined.id, output: [...joined.output, ...part.output], usage };
+    }
+    return joined;
+  }
+
+  private relay(p: ResolvedProvider, target: Target, built: Built, up: UpstreamResponse): Promise<StreamOutcome> {
     const { x, dialect } = this;
     const idle = x.config.settings.idleTimeoutMs;
     const options: RelayOptions = { res: x.res, body: up.body, record: x.record, abort: x.abort, slug: p.slug, credential: p.credential, clientDialect: dialect };
@@ -440,13 +535,26 @@ class GenerateRequest {
     }
     const codecs = x.services.codecs;
     const ctx = this.responseContext(`${p.slug}/${built.upstreamModel}`);
-    return new ConvertedRelay(options, {
-      decoder: codecs[p.adapter.dialect].createStreamDecoder(p.adapter.decodeOptions?.(built.upstreamModel)),
+    const decoder = (): StreamDecoder => codecs[p.adapter.dialect].createStreamDecoder(p.adapter.decodeOptions?.(built.upstreamModel));
+    const convert: ConvertOptions = {
+      decoder: decoder(),
       encoder: codecs[dialect].createStreamEncoder(ctx),
       toolNames: built.toolNames,
       freeform: built.freeform && new FreeformStream(built.freeform),
       collector: new StreamReasoningCollector(x.cache, p.slug, dialect === 'chat', remembersSignatures(p.adapter) ? x.issuers : undefined),
-    }).run();
+    };
+    if (built.mayPause) {
+      convert.continuation = {
+        content: new MessageContentAccumulator(),
+        left: MAX_PAUSE_CONTINUATIONS,
+        decoder,
+        next: async (content) => {
+          const next = await this.continuePaused(p, target, built, content);
+          return next && 'up' in next ? { body: next.up.body } : next;
+        },
+      };
+    }
+    return new ConvertedRelay(options, convert).run();
   }
 
   /** How a converted answer is rendered for this client. */
@@ -459,6 +567,7 @@ class GenerateRequest {
   /** A whole 2xx answer: check it, render it for the client, send it. */
   private async answer(
     p: ResolvedProvider,
+    target: Target,
     built: Built,
     up: UpstreamResponse,
     note: (status: number, errorCode?: string) => void,
@@ -516,6 +625,11 @@ class GenerateRequest {
       } catch (err) {
         if (!(err instanceof ProtocolError)) throw err;
         return invalid(`unexpected answer: ${err.message}`);
+      }
+      if (built.mayPause && hubRes.stopReason === 'pause_turn') {
+        const joined = await this.continueWhole(p, target, built, buf, hubRes);
+        if (!('output' in joined)) return fail(joined);
+        hubRes = joined;
       }
       // freeform calls are known by the names the target answered with: before those are restored
       if (built.freeform) unfoldFreeformCalls(hubRes, built.freeform);

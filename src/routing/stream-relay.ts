@@ -18,6 +18,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { StreamDecoder, StreamEncoder } from '../protocols/codec.js';
+import type { MessageContentAccumulator } from '../protocols/messages/content-accumulate.js';
 import type { Dialect, HubError, HubEvent } from '../protocols/hub.js';
 import { SseParser, type SseEvent } from '../protocols/sse.js';
 import type { LogUsage } from '../log/entry.js';
@@ -33,6 +34,7 @@ import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
 import { failureFromParsed, transportFailure, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, mergeUsage } from './usage.js';
+import { PausedParts } from './pause-continue.js';
 
 export type StreamOutcome =
   /** Nothing reached the client: the caller may try the next target. */
@@ -41,6 +43,7 @@ export type StreamOutcome =
 
 export interface RelayOptions {
   res: ServerResponse;
+  /** The upstream body being read (the next part's, once a paused turn is continued). */
   body: Readable;
   record: RequestRecord;
   /** The client went away (the upstream request is aborted with it). */
@@ -93,6 +96,8 @@ function readRestAndDrop(body: Readable): void {
   });
   body.resume();
 }
+
+function ignoreError(): void {}
 
 function flushRelay(relay: Relay): void {
   relay.flushWrites();
@@ -196,6 +201,30 @@ abstract class Relay {
     });
   }
 
+  /**
+   * Go on with another upstream body, the old one having ended (a paused turn continued). The
+   * idle watch starts again at its first chunk: the wait for it was the upstream request's.
+   */
+  protected switchBody(next: Readable): void {
+    const old = this.o.body;
+    old.removeListener('data', this.onData);
+    old.removeListener('end', this.onEnd);
+    old.removeListener('error', this.onError);
+    old.on('error', ignoreError);
+    this.o.body = next;
+    next.on('data', this.onData);
+    next.on('end', this.onEnd);
+    next.on('error', this.onError);
+    if (this.o.res.writableNeedDrain) next.pause();
+  }
+
+  /** Stop watching for silence until the next body's first chunk (see switchBody). */
+  protected pauseWatch(): void {
+    this.watch?.stop();
+    this.watch = undefined;
+    this.chunks = 0;
+  }
+
   /** Count an upstream chunk; the first starts the idle watch (when the settings ask for one). */
   protected counted(): void {
     if (this.chunks++ === 0 && this.o.idleTimeoutMs !== undefined) {
@@ -256,7 +285,7 @@ abstract class Relay {
     this.settle({ kind: 'done', clientGone: true });
   };
 
-  private readonly onError = (err: unknown): void => {
+  protected readonly onError = (err: unknown): void => {
     // what arrived before the failure goes first (and may have committed the stream)
     this.catchUp();
     if (this.settled) return;
@@ -343,6 +372,18 @@ export class PassthroughRelay extends Relay {
   }
 }
 
+/** How a stream that pauses (`pause_turn`) is continued: pause-continue.ts. */
+export interface StreamContinuation {
+  /** The paused content so far, rebuilt from the upstream's events. */
+  content: MessageContentAccumulator;
+  /** Continuations left. */
+  left: number;
+  /** The next part's upstream body, or why there is none; undefined when the client left meanwhile. */
+  next(content: readonly unknown[]): Promise<{ body: Readable } | { failure: UpstreamFailure } | undefined>;
+  /** A decoder for the next part. */
+  decoder(): StreamDecoder;
+}
+
 export interface ConvertOptions {
   decoder: StreamDecoder;
   encoder: StreamEncoder;
@@ -350,12 +391,19 @@ export interface ConvertOptions {
   /** Turns calls of freeform tools back into freeform calls (one event may become several). */
   freeform: FreeformStream | undefined;
   collector: StreamReasoningCollector | undefined;
+  /** Set when the upstream may pause the turn (a Messages upstream offered a server tool). */
+  continuation?: StreamContinuation;
 }
 
 /** Different dialects: SSE parser → upstream decoder → hub events → client encoder, chunk by chunk. */
 export class ConvertedRelay extends Relay {
   private readonly c: ConvertOptions;
-  private readonly parser: SseParser;
+  private parser: SseParser;
+  private decoder: StreamDecoder;
+  /** With a continuation: the parts of a paused turn joined into one answer. */
+  private readonly parts: PausedParts | undefined;
+  /** The current part paused: its finish is held until the turn goes on or cannot. */
+  private paused: Extract<HubEvent, { type: 'finish' }> | undefined;
   /** Upstream chunks that arrived in this tick, parsed together at its end (see onData). */
   private inbox: Buffer[] = [];
   /** Client bytes produced from the current upstream chunk. */
@@ -368,7 +416,9 @@ export class ConvertedRelay extends Relay {
   constructor(o: RelayOptions, c: ConvertOptions) {
     super(o);
     this.c = c;
+    this.decoder = c.decoder;
     this.parser = new SseParser(this.onEvent);
+    if (c.continuation) this.parts = new PausedParts();
   }
 
   /**
@@ -401,12 +451,12 @@ export class ConvertedRelay extends Relay {
   protected onEnd = (): void => {
     this.catchUp();
     if (this.settled) return;
-    if (!this.ended) {
+    if (!this.ended && !this.paused) {
       this.parser.end();
-      if (!this.ended && !this.settled) {
+      if (!this.ended && !this.settled && !this.paused) {
         let closing: HubEvent[];
         try {
-          closing = this.c.decoder.end();
+          closing = this.decoder.end();
         } catch (err) {
           closing = [this.malformed(err)];
         }
@@ -414,6 +464,11 @@ export class ConvertedRelay extends Relay {
       }
     }
     if (this.settled) return;
+    if (this.paused) {
+      this.flush();
+      void this.continueTurn();
+      return;
+    }
     if (!this.committed && this.out === '') {
       this.settleEmpty();
       return;
@@ -422,6 +477,41 @@ export class ConvertedRelay extends Relay {
     this.finish();
   };
 
+  /** The turn paused: ask the upstream to go on, and relay its next part as more of this answer. */
+  private async continueTurn(): Promise<void> {
+    const cont = this.c.continuation!;
+    const held = this.paused!;
+    this.pauseWatch();
+    cont.left--;
+    let next: Awaited<ReturnType<StreamContinuation['next']>>;
+    try {
+      next = await cont.next(cont.content.blocks());
+    } catch (err) {
+      // a bug of ours must end this stream, not the daemon (nothing awaits this promise)
+      const message = err instanceof Error ? err.message : String(err);
+      next = { failure: { status: 502, code: 'upstream_error', message: `${this.o.slug}: the paused turn could not be continued (${message})`, upstreamStatus: 502 } };
+    }
+    if (this.settled) {
+      if (next && 'body' in next) next.body.destroy();
+      return;
+    }
+    if (next === undefined) {
+      this.settle({ kind: 'done', clientGone: true });
+      return;
+    }
+    if ('failure' in next) {
+      const { failure } = next;
+      if (!this.committed && this.out === '') this.settle({ kind: 'precommit', failure });
+      else this.failLate({ status: failure.status, code: failure.code, message: failure.message });
+      return;
+    }
+    this.parts!.paused(held);
+    this.paused = undefined;
+    this.decoder = cont.decoder();
+    this.parser = new SseParser(this.onEvent);
+    this.switchBody(next.body);
+  }
+
   protected failLate(err: HubError): void {
     // already prefixed and redacted (transportFailure)
     this.handle({ type: 'error', error: err }, true);
@@ -429,15 +519,36 @@ export class ConvertedRelay extends Relay {
   }
 
   private readonly onEvent = (ev: SseEvent): void => {
-    if (this.ended || this.settled) return;
+    if (this.ended || this.settled || this.paused) return;
     let events: HubEvent[];
     try {
-      events = this.c.decoder.push(ev);
+      events = this.decoder.push(ev);
     } catch (err) {
       events = [this.malformed(err)];
     }
+    if (this.parts) {
+      this.c.continuation!.content.push(ev);
+      events = this.joinParts(events);
+    }
     for (let i = 0; i < events.length && !this.ended && !this.settled; i++) this.handle(events[i]!);
   };
+
+  /** Events of a turn that may pause: shifted into the answer so far; a pause that can be continued is held. */
+  private joinParts(events: HubEvent[]): HubEvent[] {
+    const out: HubEvent[] = [];
+    for (const ev of events) {
+      const mapped = this.parts!.map(ev);
+      if (mapped === undefined) continue;
+      if (mapped.type === 'finish' && mapped.stopReason === 'pause_turn' && this.c.continuation!.left > 0) {
+        this.paused = mapped;
+        // the usage so far still counts if the turn cannot go on
+        if (mapped.usage) this.usage = mergeUsage(this.usage, fromHubUsage(mapped.usage));
+        break;
+      }
+      out.push(mapped);
+    }
+    return out;
+  }
 
   private malformed(err: unknown): HubEvent {
     const detail = err instanceof Error ? err.message : String(err);

@@ -9,6 +9,7 @@ import {
   assembleChatToolCalls, chatStreamText, chatWeatherTool, collect, errorCode, expectNoServiceKey, rejection,
   responsesWeatherTool, UPSTREAM_DIALECT, upstreamToolNames,
 } from '../fixtures/e2e-helpers.js';
+import { parseEntries } from '../fixtures/daemon.js';
 import { multipartOf } from '../fixtures/mock-upstream/index.js';
 import { KINDS, MODELS, SLUGS, startWorld, upstreamId, type World } from '../fixtures/world.js';
 
@@ -311,6 +312,100 @@ describe("Codex's web search on Claude: OpenAI's web_search tool runs as Anthrop
     expectSearch(final.output);
     expect(types).toContain('response.web_search_call.completed');
     expect(sent().tool_choice).toEqual({ type: 'tool', name: 'web_search' });
+  });
+
+  describe('a turn Anthropic pauses (pause_turn) is continued by the daemon: one answer, as Codex needs it', () => {
+    type Block = { type: string; id?: string; content?: Array<{ encrypted_content?: string }> };
+    const lastAssistant = (r: { body: Record<string, unknown> }): Block[] => {
+      const last = (r.body.messages as Array<{ role: string; content: Block[] }>).at(-1)!;
+      return last.role === 'assistant' ? last.content : [];
+    };
+    /** Part n searches (and pauses) until `pauses` parts have paused, then answers; each part's usage is n×100 in, n×10 out. */
+    const scriptPauses = (pauses: number) => {
+      const mock = world.mocks.anthropic;
+      mock.always(
+        (r) => mock.plugin.isGeneration(r),
+        (r) => {
+          const n = lastAssistant(r).filter((b) => b.type === 'server_tool_use').length + 1;
+          const usage = { input: n * 100, output: n * 10 };
+          if (n > pauses) return { kind: 'turn', turn: { text: `Done after ${n - 1} pauses.`, usage } };
+          const page = { url: `https://example.com/part-${n}`, title: `Part ${n}` };
+          return { kind: 'turn', turn: { reasoning: n === 1 ? { text: 'Planning the searches.' } : undefined, webSearches: [{ query: `query ${n}`, pages: [page] }], finish: 'pause', usage } };
+        },
+      );
+    };
+    const thinking = { ...ask, reasoning: { effort: 'medium' as const } };
+    const logged = async (since: string) => parseEntries((await world.daemon.cli(['logs', '--json', '--since', since])).stdout);
+
+    it('whole and streamed: every part in order, usage summed, the paused content sent back verbatim', async () => {
+      scriptPauses(2);
+      const since = new Date().toISOString();
+      const res = await client.responses.create(thinking);
+      expect(res.status).toBe('completed');
+      expect(res.output.map((i) => i.type)).toEqual(['reasoning', 'web_search_call', 'web_search_call', 'message']);
+      expect(res.output.filter((i) => i.type === 'web_search_call').map((i) => ((i as OpenAI.Responses.ResponseFunctionWebSearch).action as { query: string }).query)).toEqual(['query 1', 'query 2']);
+      expect(res.output_text).toBe('Done after 2 pauses.');
+      expect(res.usage).toMatchObject({ input_tokens: 600, output_tokens: 60 });
+      const gens = world.mocks.anthropic.generations();
+      expect(gens).toHaveLength(3);
+      // the first part's blocks went back as they came (thinking with its signature, the search with
+      // its encrypted results, which the mock accepts only from itself); the third got both parts
+      const part1 = lastAssistant(gens[1]!);
+      expect(part1.map((b) => b.type)).toEqual(['thinking', 'server_tool_use', 'web_search_tool_result']);
+      expect(world.mocks.anthropic.searchResults.has(part1[2]!.content![0]!.encrypted_content!)).toBe(true);
+      expect(lastAssistant(gens[2]!).map((b) => b.type)).toEqual(['thinking', 'server_tool_use', 'web_search_tool_result', 'server_tool_use', 'web_search_tool_result']);
+      expect(gens[2]!.body.tools).toEqual(gens[0]!.body.tools);
+      const [entry] = await logged(since);
+      expect(entry!.status).toBe(200);
+      expect(entry!.fallback).toBe(false);
+      expect(entry!.attempts.map((a) => [a.status, a.continued ?? false])).toEqual([[200, false], [200, true], [200, true]]);
+      expect(entry!.usage).toMatchObject({ input: 600, output: 60 });
+
+      world.mocks.anthropic.reset();
+      scriptPauses(2);
+      const stream = client.responses.stream(thinking);
+      const added: number[] = [];
+      stream.on('response.output_item.added', (e) => added.push(e.output_index));
+      const final = await stream.finalResponse();
+      expect(final.status).toBe('completed');
+      expect(final.output.map((i) => i.type)).toEqual(['reasoning', 'web_search_call', 'web_search_call', 'message']);
+      expect(final.output_text).toBe('Done after 2 pauses.');
+      expect(final.usage).toMatchObject({ input_tokens: 600, output_tokens: 60 });
+      expect(added).toEqual([0, 1, 2, 3]);
+      const streamed = world.mocks.anthropic.generations();
+      expect(streamed).toHaveLength(3);
+      expect(streamed.every((g) => g.body.stream === true)).toBe(true);
+      expect(lastAssistant(streamed[2]!).map((b) => b.type)).toEqual(['thinking', 'server_tool_use', 'web_search_tool_result', 'server_tool_use', 'web_search_tool_result']);
+      expect(world.mocks.anthropic.searchResults.has(lastAssistant(streamed[1]!)[2]!.content![0]!.encrypted_content!)).toBe(true);
+    });
+
+    it('after five continuations the answer goes out as it stands (incomplete); a continuation the upstream refuses fails the request, or ends the stream with an error event', async () => {
+      scriptPauses(99);
+      const res = await client.responses.create(ask);
+      expect(res.status).toBe('incomplete');
+      expect(res.output.filter((i) => i.type === 'web_search_call')).toHaveLength(6);
+      expect(world.mocks.anthropic.generations()).toHaveLength(6);
+
+      const mock = world.mocks.anthropic;
+      const overloaded = { kind: 'json' as const, status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } };
+      mock.reset();
+      // the first call pauses; its continuation is refused
+      let calls = 0;
+      mock.always(
+        (r) => mock.plugin.isGeneration(r),
+        () => (++calls === 1 ? { kind: 'turn', turn: { webSearches: [{ query: 'query 1', pages: [{ url: 'https://example.com/a', title: 'A' }] }], finish: 'pause' } } : overloaded),
+      );
+      const err = await rejection(client.responses.create(ask));
+      expect(err).toMatchObject({ status: 529 });
+      calls = 0;
+      const stream = client.responses.stream(ask);
+      const types: string[] = [];
+      stream.on('event', (e) => types.push(e.type));
+      const failed = await stream.finalResponse().then(() => undefined, (e: unknown) => e as Error);
+      expect(failed?.message).toMatch(/Overloaded/);
+      expect(types).toContain('response.web_search_call.completed');
+      expect(types.at(-1)).toMatch(/^(error|response\.failed)$/);
+    });
   });
 
   it('the conversation goes on with the search in its input (as Codex sends it back); a model that cannot search refuses the tool', async () => {

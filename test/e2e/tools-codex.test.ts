@@ -79,7 +79,7 @@ function checkUpstream(marker: string, serviceKey: string): void {
 }
 
 describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', () => {
-  it("with web search on (the profile leaves it on for anthropic/… models): Claude searches with its own tool, Codex prints the answer", async () => {
+  it("with web search on (the profile leaves it on for anthropic/… models): Claude searches with its own tool, pauses the turn, and Codex prints the one answer", async () => {
     if ('missing' in codex) return;
     const codexHome = join(t.box.home, 'codex-search');
     await mkdir(codexHome, { recursive: true });
@@ -87,9 +87,15 @@ describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', (
     const settings = await envJson(t.world.daemon, 'codex', ['--model', MODEL]);
     const mock = t.world.mocks.anthropic;
     const page = { url: 'https://example.com/codex-notes', title: 'Codex notes 4471' };
+    // Anthropic pauses the turn after the search (pause_turn); the daemon goes on with it, so Codex
+    // gets one completed answer instead of an incomplete one it would retry from scratch
     mock.always(
       (r) => mock.plugin.isGeneration(r),
-      (): Reply => ({ kind: 'turn', turn: { webSearches: [{ query: 'svc query 8812', pages: [page] }], text: `Found ${page.title} at ${page.url}.` } }),
+      (r): Reply => {
+        const last = (r.body.messages as Array<{ role: string }>).at(-1)!;
+        if (last.role !== 'assistant') return { kind: 'turn', turn: { webSearches: [{ query: 'svc query 8812', pages: [page] }], finish: 'pause' } };
+        return { kind: 'turn', turn: { text: `Found ${page.title} at ${page.url}.` } };
+      },
     );
     const res = await runCodex(codex.path, ['exec', '--skip-git-repo-check', '--profile', 'svc-proxy', 'Search the web for codex notes.'], {
       env: { ...t.box.env, CODEX_HOME: codexHome, ...settings.env },
@@ -99,8 +105,10 @@ describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', (
     expect(res.stdout).toContain(`Found ${page.title} at ${page.url}.`);
     // Codex shows the search it was told about (a web_search_call item with the query)
     expect(res.stderr + res.stdout).toContain('svc query 8812');
-    const first = mock.generations()[0]!;
-    expect((first.body.tools as Array<{ type?: string; name: string }>).find((tool) => tool.name === 'web_search')).toEqual({ type: 'web_search_20250305', name: 'web_search' });
+    const [first, continued, ...more] = mock.generations();
+    expect((first!.body.tools as Array<{ type?: string; name: string }>).find((tool) => tool.name === 'web_search')).toEqual({ type: 'web_search_20250305', name: 'web_search' });
+    expect((continued!.body.messages as Array<{ role: string; content: Array<{ type: string }> }>).at(-1)!.content.map((b) => b.type)).toEqual(['server_tool_use', 'web_search_tool_result']);
+    expect(more).toEqual([]);
   });
 
   it('on an openai/… model with web search on (the profile leaves it on): Codex’s own web_search tool passes through as it sent it', async () => {

@@ -150,6 +150,7 @@ describe('log screen', () => {
           { target: 'openai/gpt-5-mini', status: 0, latencyMs: 3000, errorCode: 'upstream_timeout' },
           { target: 'gemini/gemini-2.5-flash', status: 0, latencyMs: 0, skipped: 'no audio input' },
           { target: 'anthropic/claude-haiku-4-5', status: 200, latencyMs: 800 },
+          { target: 'anthropic/claude-haiku-4-5', status: 200, latencyMs: 700, continued: true },
         ],
       }),
       makeEntry({ modelAsked: 'newer/model' }),
@@ -167,17 +168,18 @@ describe('log screen', () => {
       'anthropic / claude-haiku-4-5',
       'in 100 · out 20 · cached 64 · reasoning 7',
       'asked high → sent medium',
-      'yes (3 attempts)',
-      'Attempts (3)',
+      'yes (4 attempts)',
+      'Attempts (4)',
       '1. openai/gpt-5-mini  ERR  3.00s  upstream_timeout',
       '2. gemini/gemini-2.5-flash  skipped: no audio input',
       '3. anthropic/claude-haiku-4-5  200  800ms',
+      '4. anthropic/claude-haiku-4-5  200  700ms  continued a paused turn',
     ]) {
       expect(f).toContain(text);
     }
     await h.press(KEYS.escape);
     f = await h.waitFor((fr) => fr.includes('LIVE'), 'back to the log');
-    expect(f).not.toContain('Attempts (3)');
+    expect(f).not.toContain('Attempts (4)');
   });
 
   it('a selected row keeps its place while new requests arrive; ↑ at the top follows again', async () => {

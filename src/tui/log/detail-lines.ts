@@ -60,7 +60,7 @@ export function detailLines(e: RequestLogEntry): DetailLine[] {
   ];
   if (e.attempts.length === 0) lines.push({ text: '  none (refused before any upstream was tried)' });
   e.attempts.forEach((a, i) => {
-    const outcome = a.skipped ? `skipped: ${a.skipped}` : [statusText(a.status), formatMs(a.latencyMs), a.errorCode].filter(Boolean).join('  ');
+    const outcome = a.skipped ? `skipped: ${a.skipped}` : [statusText(a.status), formatMs(a.latencyMs), a.errorCode, a.continued && 'continued a paused turn'].filter(Boolean).join('  ');
     lines.push({ text: `  ${i + 1}. ${a.target}  ${outcome}`, status: a.skipped ? undefined : a.status });
   });
   lines.push(...bodyLines('Request body', e.requestBody), ...bodyLines('Response body', e.responseBody));
