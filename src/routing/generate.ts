@@ -491,20 +491,24 @@ class GenerateRequest {
       const next = await this.continuePaused(p, target, built, content);
       if (next === undefined) throw new ClientGone();
       if ('failure' in next) return next.failure;
-      let json: unknown;
+      const invalid = (why: string): UpstreamFailure => ({ status: 502, code: 'upstream_invalid_response', message: `${p.slug}: the continuation of a paused turn ${why}`, upstreamStatus: 502 });
+      let buf: Buffer;
       try {
-        json = JSON.parse((await readAll(next.up.body, MAX_ANSWER_BYTES)).toString('utf8'));
+        buf = await readAll(next.up.body, MAX_ANSWER_BYTES);
       } catch (err) {
         if (this.x.abort.aborted) throw new ClientGone();
-        if (err instanceof AnswerTooLarge) return { status: 502, code: 'upstream_invalid_response', message: `${p.slug}: ${err.message}`, upstreamStatus: 502 };
+        if (err instanceof AnswerTooLarge) return invalid(`was too large: ${err.message}`);
         return transportFailure(p.slug, bodyErrorCode(err), 'the continuation of a paused turn broke off', p.credential);
       }
       let part: HubResponse;
+      let json: unknown;
       try {
+        json = JSON.parse(buf.toString('utf8'));
         part = this.x.services.codecs.messages.decodeResponse(json, decodeOptions);
       } catch (err) {
+        if (err instanceof SyntaxError) return invalid('is not JSON');
         if (!(err instanceof ProtocolError)) throw err;
-        return { status: 502, code: 'upstream_invalid_response', message: `${p.slug}: unexpected continuation of a paused turn: ${err.message}`, upstreamStatus: 502 };
+        return invalid(`is not a Messages answer: ${err.message}`);
       }
       content.push(...contentOf(json));
       // both parts' usage or neither's: addUsage then has both counts

@@ -285,7 +285,7 @@ abstract class Relay {
     this.settle({ kind: 'done', clientGone: true });
   };
 
-  protected readonly onError = (err: unknown): void => {
+  private readonly onError = (err: unknown): void => {
     // what arrived before the failure goes first (and may have committed the stream)
     this.catchUp();
     if (this.settled) return;

@@ -379,7 +379,7 @@ describe("Codex's web search on Claude: OpenAI's web_search tool runs as Anthrop
       expect(world.mocks.anthropic.searchResults.has(lastAssistant(streamed[1]!)[2]!.content![0]!.encrypted_content!)).toBe(true);
     });
 
-    it('after five continuations the answer goes out as it stands (incomplete); a continuation the upstream refuses fails the request, or ends the stream with an error event', async () => {
+    it('after five continuations the answer goes out as it stands (incomplete); a continuation the upstream refuses or garbles fails the request, or ends the stream with an error event', async () => {
       scriptPauses(99);
       const res = await client.responses.create(ask);
       expect(res.status).toBe('incomplete');
@@ -397,6 +397,22 @@ describe("Codex's web search on Claude: OpenAI's web_search tool runs as Anthrop
       );
       const err = await rejection(client.responses.create(ask));
       expect(err).toMatchObject({ status: 529 });
+      mock.reset();
+      calls = 0;
+      mock.always(
+        (r) => mock.plugin.isGeneration(r),
+        () => (++calls === 1 ? { kind: 'turn', turn: { webSearches: [{ query: 'query 1', pages: [{ url: 'https://example.com/a', title: 'A' }] }], finish: 'pause' } } : { kind: 'raw', status: 200, contentType: 'application/json', body: '<html>gateway page</html>' }),
+      );
+      const garbled = await rejection(client.responses.create(ask));
+      expect(garbled).toMatchObject({ status: 502 });
+      expect(errorCode(garbled)).toBe('upstream_invalid_response');
+      expect(garbled.message).toMatch(/the continuation of a paused turn is not JSON/);
+      mock.reset();
+      calls = 0;
+      mock.always(
+        (r) => mock.plugin.isGeneration(r),
+        () => (++calls === 1 ? { kind: 'turn', turn: { webSearches: [{ query: 'query 1', pages: [{ url: 'https://example.com/a', title: 'A' }] }], finish: 'pause' } } : overloaded),
+      );
       calls = 0;
       const stream = client.responses.stream(ask);
       const types: string[] = [];
