@@ -19,6 +19,8 @@ export interface RequestFeatures {
   hostedTools: string[];
   /** Anthropic server tool types (web_search_20250305, bash_…, …) in a Messages request. */
   serverTools: string[];
+  /** A Responses request that continues a stored response (`previous_response_id`). */
+  previousResponse: boolean;
 }
 
 export function readFeatures(body: Record<string, unknown>, dialect: Dialect): RequestFeatures {
@@ -32,18 +34,16 @@ export function readFeatures(body: Record<string, unknown>, dialect: Dialect): R
           : false,
     hostedTools: dialect === 'responses' ? nonFunctionToolTypes(body.tools) : [],
     serverTools: dialect === 'messages' ? serverToolTypes(body.tools) : [],
+    previousResponse: dialect === 'responses' && typeof body.previous_response_id === 'string' && body.previous_response_id !== '',
   };
 }
 
-/** Stateful Responses features: nothing is stored here, so no target can serve them. */
+/**
+ * Stateful Responses features no target can serve through svc-proxy: a conversation or a
+ * background response lives behind endpoints it does not proxy. (A previous_response_id is
+ * OpenAI's own to resolve: policyRefusal lets it reach OpenAI only.)
+ */
 export function checkStatefulResponses(body: Record<string, unknown>): void {
-  if (typeof body.previous_response_id === 'string' && body.previous_response_id !== '') {
-    throw badRequest(
-      'unsupported_feature',
-      'previous_response_id is not supported: svc-proxy stores no responses. Send the full conversation in `input` (and reasoning items with encrypted_content).',
-      'previous_response_id',
-    );
-  }
   if (body.conversation !== undefined && body.conversation !== null) {
     throw badRequest('unsupported_feature', 'conversation is not supported: svc-proxy stores no conversations. Send the full history in `input`.', 'conversation');
   }
@@ -75,6 +75,15 @@ export function policyRefusal(
       );
     }
     if (!adapter.accepts.webSearch) return cannotSearch(features.hostedTools, slug);
+  }
+  // OpenAI keeps the responses it answered (unless told not to) and resolves the chain itself;
+  // svc-proxy stores none, so no other target can
+  if (features.previousResponse && (adapter.dialect !== 'responses' || dialect !== 'responses')) {
+    return badRequest(
+      'unsupported_feature',
+      `previous_response_id works only on models whose provider keeps the responses (openai/…); ${slug} does not, and svc-proxy stores none. Send the whole conversation in \`input\` (with reasoning items and their encrypted_content).`,
+      'previous_response_id',
+    );
   }
   if (features.serverTools.length > 0 && adapter.dialect !== 'messages' && dialect === 'messages') {
     if (!features.serverTools.every(isWebSearchType)) {

@@ -251,6 +251,39 @@ describe('openai client: models and transcriptions', () => {
   });
 });
 
+describe('previous_response_id: OpenAI resolves its own chain; other targets refuse it', () => {
+  it('on openai/…: the function output goes with only the previous response’s id, and OpenAI answers from the chain', async () => {
+    const first = await client.responses.create({ model: MODELS.openai, input: 'Weather in Paris?', tools: [responsesWeatherTool] });
+    const call = first.output.find((i) => i.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
+    expect(call.name).toBe('get_weather');
+    const next = await client.responses.create({
+      model: MODELS.openai,
+      previous_response_id: first.id,
+      input: [{ type: 'function_call_output', call_id: call.call_id, output: 'Sunny, 21°C' }],
+      tools: [responsesWeatherTool],
+    });
+    expect(next.output_text).toBe('Tool said: Sunny, 21°C');
+    expect(next.previous_response_id).toBe(first.id);
+    expect(world.mocks.openai.lastGeneration().body.previous_response_id).toBe(first.id);
+    // and streamed, one more turn down the chain
+    const stream = client.responses.stream({ model: MODELS.openai, previous_response_id: next.id, input: 'Thanks. And tomorrow?' });
+    expect((await stream.finalResponse()).output_text).toBe('Echo: Thanks. And tomorrow?');
+  });
+
+  it('a response kept with store: false cannot be named (OpenAI’s 400 reaches the client); a non-OpenAI model refuses the field before anything is sent', async () => {
+    const unstored = await client.responses.create({ model: MODELS.openai, input: 'Hi', store: false });
+    const err = await rejection(client.responses.create({ model: MODELS.openai, previous_response_id: unstored.id, input: 'Again' }));
+    expect(err).toMatchObject({ status: 400 });
+    expect(err.message).toContain(`Previous response with id '${unstored.id}' not found.`);
+    const before = world.mocks.anthropic.generations().length;
+    const refused = await rejection(client.responses.create({ model: MODELS.anthropic, previous_response_id: unstored.id, input: 'Again' }));
+    expect(refused).toMatchObject({ status: 400 });
+    expect(errorCode(refused)).toBe('unsupported_feature');
+    expect(refused.message).toContain('previous_response_id works only on models whose provider keeps the responses (openai/…); anthropic does not');
+    expect(world.mocks.anthropic.generations()).toHaveLength(before);
+  });
+});
+
 describe('prompt caching for clients that mark nothing (Cursor, Codex, Zed) on Claude', () => {
   const ask = [{ role: 'system' as const, content: 'You are a coding agent.' }, { role: 'user' as const, content: 'Hi' }];
   const tool: OpenAI.Responses.FunctionTool = { type: 'function', name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false };

@@ -183,11 +183,17 @@ describe('per-target policy', () => {
     nothingSent();
   });
 
-  it('previous_response_id, conversation and background → 400 unsupported_feature, even for openai', async () => {
-    for (const extra of [{ previous_response_id: 'resp_1' }, { conversation: 'conv_1' }, { background: true }]) {
+  it('conversation and background → 400 unsupported_feature, even for openai; previous_response_id off openai/… too', async () => {
+    for (const extra of [{ conversation: 'conv_1' }, { background: true }]) {
       const r = await post(`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'x', ...extra });
       expect(r.status).toBe(400);
       expect(r.json.error.code).toBe('unsupported_feature');
+    }
+    for (const model of ['anthropic/claude-sonnet-4-5', 'gemini/gemini-2.5-flash']) {
+      const r = await post(`${h.a}/responses`, { model, input: 'x', previous_response_id: 'resp_1' });
+      expect(r.status).toBe(400);
+      expect(r.json.error).toMatchObject({ code: 'unsupported_feature', param: 'previous_response_id' });
+      expect(r.json.error.message).toMatch(/^previous_response_id works only on models whose provider keeps the responses \(openai\/…\); \w+ does not, and svc-proxy stores none\./);
     }
     nothingSent();
   });
