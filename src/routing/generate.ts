@@ -456,8 +456,9 @@ class GenerateRequest {
     try {
       sent = await this.send(p, built, continuationBody(built.bytes, content));
     } catch (err) {
-      if (err instanceof ClientGone) return undefined;
-      throw err;
+      if (!(err instanceof ClientGone)) throw err;
+      log(0, 'client_disconnected');
+      return undefined;
     }
     if ('failure' in sent) {
       log(sent.status, sent.failure.code);

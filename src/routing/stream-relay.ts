@@ -281,9 +281,14 @@ abstract class Relay {
   };
 
   private readonly onClientClose = (): void => {
-    if (this.settled || this.o.res.writableFinished) return;
+    if (this.settled || this.o.res.writableFinished || this.awaitingUpstream()) return;
     this.settle({ kind: 'done', clientGone: true });
   };
+
+  /** An upstream call of this stream is under way; it ends it once the client's leaving aborts it. */
+  protected awaitingUpstream(): boolean {
+    return false;
+  }
 
   private readonly onError = (err: unknown): void => {
     // what arrived before the failure goes first (and may have committed the stream)
@@ -404,6 +409,8 @@ export class ConvertedRelay extends Relay {
   private readonly parts: PausedParts | undefined;
   /** The current part paused: its finish is held until the turn goes on or cannot. */
   private paused: Extract<HubEvent, { type: 'finish' }> | undefined;
+  /** The continuation's upstream call is under way. */
+  private continuing = false;
   /** Upstream chunks that arrived in this tick, parsed together at its end (see onData). */
   private inbox: Buffer[] = [];
   /** Client bytes produced from the current upstream chunk. */
@@ -484,12 +491,15 @@ export class ConvertedRelay extends Relay {
     this.pauseWatch();
     cont.left--;
     let next: Awaited<ReturnType<StreamContinuation['next']>>;
+    this.continuing = true;
     try {
       next = await cont.next(cont.content.blocks());
     } catch (err) {
       // a bug of ours must end this stream, not the daemon (nothing awaits this promise)
       const message = err instanceof Error ? err.message : String(err);
       next = { failure: { status: 502, code: 'upstream_error', message: `${this.o.slug}: the paused turn could not be continued (${message})`, upstreamStatus: 502 } };
+    } finally {
+      this.continuing = false;
     }
     if (this.settled) {
       if (next && 'body' in next) next.body.destroy();
@@ -510,6 +520,10 @@ export class ConvertedRelay extends Relay {
     this.decoder = cont.decoder();
     this.parser = new SseParser(this.onEvent);
     this.switchBody(next.body);
+  }
+
+  protected override awaitingUpstream(): boolean {
+    return this.continuing;
   }
 
   protected failLate(err: HubError): void {

@@ -251,6 +251,33 @@ describe('client disconnects', () => {
   });
 });
 
+describe('a paused turn being continued', () => {
+  it('a client that leaves while the continuation is awaited aborts it; logged as client_disconnected', async () => {
+    const mock = h.mocks.anthropic;
+    mock.next({ kind: 'turn', turn: { webSearches: [{ query: 'q', pages: [{ url: 'https://example.com/a', title: 'A' }] }], finish: 'pause' } });
+    mock.next({ kind: 'hang' });
+    const req = request(`${h.a}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    req.on('error', () => undefined);
+    let seen = '';
+    req.on('response', (res) => res.on('data', (c: Buffer) => (seen += c.toString())));
+    req.end(JSON.stringify({ model: 'anthropic/claude-sonnet-4-5', input: 'Search.', stream: true, tools: [{ type: 'web_search' }] }));
+    while (mock.generations().length < 2) await new Promise((r) => setTimeout(r, 5));
+    const continuation = mock.generations()[1]!;
+    expect((continuation.body.messages as Array<{ role: string }>).at(-1)!.role).toBe('assistant');
+    // the first part reached the client before the continuation was asked for
+    expect(seen).toContain('response.web_search_call.completed');
+    const gone = performance.now();
+    req.destroy();
+    await continuation.done;
+    expect(continuation.closedEarly).toBe(true);
+    expect(continuation.closedAt! - gone).toBeLessThan(500);
+    const [log] = await h.waitForLogs(1);
+    expect(log).toMatchObject({ status: 200, errorCode: 'client_disconnected' });
+    expect(log!.attempts.map((a) => a.continued ?? false)).toEqual([false, true]);
+    expect(log!.attempts[1]).toMatchObject({ status: 0, errorCode: 'client_disconnected' });
+  });
+});
+
 describe('client disconnects before the answer', () => {
   it('aborts the upstream request that has not answered yet; logged as 499', async () => {
     h.mocks.openai.next({ kind: 'hang' });
