@@ -52,6 +52,8 @@ export interface ResponseContext {
    * text, as Anthropic sends them then; their signature still carries what the provider needs back.
    */
   omitThinking?: boolean;
+  /** Responses streams: the final response object (completed or incomplete), once rendered. */
+  onFinal?: (response: Record<string, unknown>) => void;
 }
 
 export interface StreamDecoder {

@@ -12,6 +12,7 @@ import { handleGenerate } from './generate.js';
 import { LiveSet } from './live-set.js';
 import { handleModels } from './models-endpoint.js';
 import type { ProxyDeps, ProxyHandler } from './proxy-handler.js';
+import { ResponseStore } from './response-store.js';
 import { UpstreamFits } from './upstream-fits.js';
 import { ProofIssuers } from './proof-issuers.js';
 import { ReasoningCache } from './reasoning-cache.js';
@@ -56,6 +57,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
   const cache = new ReasoningCache();
   const issuers = deps.issuers ?? new ProofIssuers();
   const upstreamFits = new UpstreamFits();
+  const responses = new ResponseStore();
   /**
    * Requests in the handler (one add and remove each): at the drain deadline, those whose answer
    * has not started get a 503 instead of a closed connection.
@@ -78,7 +80,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
         throw new ProtocolError(
           404,
           'unsupported_feature',
-          'Stored responses are not supported: svc-proxy keeps nothing, so there is nothing to retrieve, cancel or delete. Send the full conversation with each request.',
+          'Retrieving, cancelling or deleting a response by id is not supported through svc-proxy: it keeps answers only so a request can name one as its previous_response_id.',
         );
     }
   }
@@ -90,7 +92,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       const abort = new ClientAbort();
       (res as AbortableResponse)[ABORT] = abort;
       res.once('close', abortIfUnfinished);
-      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache, issuers, upstreamFits };
+      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache, issuers, upstreamFits, responses };
       const ticket = inFlight.add(x);
       try {
         await dispatch(x);

@@ -7,6 +7,7 @@ import type { ProofIssuers } from './proof-issuers.js';
 import type { ProxyDeps, ProxyRoute } from './proxy-handler.js';
 import type { ReasoningCache } from './reasoning-cache.js';
 import type { RequestRecord } from './request-log.js';
+import type { ResponseStore } from './response-store.js';
 import type { RoutingServices } from './services.js';
 
 export interface Exchange {
@@ -25,6 +26,8 @@ export interface Exchange {
   issuers: ProofIssuers;
   /** What Chat upstreams said they take: output limits, no reasoning fields (chat-fit.ts). */
   upstreamFits: UpstreamFits;
+  /** Converted answers to Responses clients, for previous_response_id (response-store.ts). */
+  responses: ResponseStore;
 }
 
 /** Upstream timeouts from the settings. */

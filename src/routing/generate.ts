@@ -24,6 +24,7 @@ import { fitMessagesBody } from './messages-fit.js';
 import { fitResponsesBody } from './responses-fit.js';
 import { continueAfterPrefill, refusesPrefill } from './prefill-continue.js';
 import { addUsage, continuationBody, MAX_PAUSE_CONTINUATIONS, mayPause } from './pause-continue.js';
+import { inputItems } from './response-store.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { EarlyStream } from './early-stream.js';
 import { editJsonBody } from './json-splice.js';
@@ -132,6 +133,11 @@ class GenerateRequest {
   private verbatim: VerbatimStrings | undefined;
   /** Calls that continued a paused turn, logged after the attempt they continued. */
   private continued: LogAttempt[] = [];
+  /**
+   * A Responses request whose answer is kept (store not false), when converted: what it adds to
+   * the conversation, after the kept answer it named (response-store.ts).
+   */
+  private keep: { previous: string | undefined; input: () => unknown[] } | undefined;
 
   constructor(x: Exchange, dialect: Dialect) {
     this.x = x;
@@ -145,7 +151,8 @@ class GenerateRequest {
     checkDeclaredLength(req, limit);
     checkJsonContentType(req);
     this.raw = await readBody(req, limit);
-    const parsed = parseJsonRequest(this.raw);
+    let parsed = parseJsonRequest(this.raw);
+    if (dialect === 'responses') parsed = this.resolvePrevious(parsed);
     this.fresh = parsed.fresh;
     this.members = parsed.members;
     this.body = parsed.body;
@@ -172,6 +179,41 @@ class GenerateRequest {
     } finally {
       early?.stop();
     }
+  }
+
+  /**
+   * A Responses request that names an answer this daemon kept as its previous_response_id goes on
+   * as that whole conversation followed by its own input (every target gets it so, OpenAI too);
+   * an id it did not keep is left for OpenAI (policy.ts). Notes what a kept answer would add.
+   */
+  private resolvePrevious(parsed: ReturnType<typeof parseJsonRequest>): ReturnType<typeof parseJsonRequest> {
+    const { body } = parsed;
+    const named = typeof body.previous_response_id === 'string' && body.previous_response_id !== '' ? body.previous_response_id : undefined;
+    const earlier = named === undefined ? undefined : this.x.responses.conversation(named);
+    // the client's own input, read from its bytes only when an answer is kept (the body may be
+    // edited in place by then, and a passthrough answer is not kept); plain JSON, no lazy members
+    const own = this.raw;
+    const read = (): Obj => JSON.parse(own.toString('utf8')) as Obj;
+    if (body.store !== false) this.keep = { previous: earlier ? named : undefined, input: () => inputItems(read().input) };
+    if (!earlier) return parsed;
+    const whole = read();
+    whole.input = [...earlier, ...inputItems(whole.input)];
+    delete whole.previous_response_id;
+    this.raw = Buffer.from(JSON.stringify(whole));
+    return parseJsonRequest(this.raw);
+  }
+
+  /** Keep a converted answer for a Responses client, when its request is kept (see resolvePrevious). */
+  private keepAnswer(response: Obj): void {
+    if (!this.keep || typeof response.id !== 'string') return;
+    // item ids are ours, known to no provider: an upstream that keeps responses (OpenAI) would look
+    // them up. A reasoning item keeps its id, which its encrypted proof goes with.
+    const output = (Array.isArray(response.output) ? (response.output as Obj[]) : []).map((item) => {
+      if (item.type === 'reasoning' || !('id' in item)) return item;
+      const { id: _ours, ...rest } = item;
+      return rest;
+    });
+    this.x.responses.put(response.id, this.keep.previous, [...this.keep.input(), ...output]);
   }
 
   /** Each target in order until one answers; the last failure (or the first refusal) otherwise. */
@@ -565,6 +607,7 @@ class GenerateRequest {
   /** How a converted answer is rendered for this client. */
   private responseContext(model: string): ResponseContext {
     if (this.dialect === 'chat') return { model, includeUsage: this.includeUsage };
+    if (this.dialect === 'responses' && this.keep) return { model, onFinal: (response) => this.keepAnswer(response) };
     if (this.dialect === 'messages' && this.hub?.reasoning?.display === 'omitted') return { model, omitThinking: true };
     return { model };
   }
@@ -645,6 +688,7 @@ class GenerateRequest {
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;
       client = x.services.codecs[dialect].encodeResponse(hubRes, this.responseContext(model));
+      if (dialect === 'responses') this.keepAnswer(client);
       bytes = stringifyKeepingStrings(client, kept);
       if (hubRes.usage) usage = fromHubUsage(hubRes.usage);
     }

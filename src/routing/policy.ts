@@ -19,7 +19,10 @@ export interface RequestFeatures {
   hostedTools: string[];
   /** Anthropic server tool types (web_search_20250305, bash_…, …) in a Messages request. */
   serverTools: string[];
-  /** A Responses request that continues a stored response (`previous_response_id`). */
+  /**
+   * A Responses request that names a previous_response_id svc-proxy did not keep (one it kept was
+   * resolved before this is read: response-store.ts).
+   */
   previousResponse: boolean;
 }
 
@@ -41,7 +44,7 @@ export function readFeatures(body: Record<string, unknown>, dialect: Dialect): R
 /**
  * Stateful Responses features no target can serve through svc-proxy: a conversation or a
  * background response lives behind endpoints it does not proxy. (A previous_response_id is
- * OpenAI's own to resolve: policyRefusal lets it reach OpenAI only.)
+ * resolved from the answers it keeps, or left to OpenAI: policyRefusal.)
  */
 export function checkStatefulResponses(body: Record<string, unknown>): void {
   if (body.conversation !== undefined && body.conversation !== null) {
@@ -76,12 +79,12 @@ export function policyRefusal(
     }
     if (!adapter.accepts.webSearch) return cannotSearch(features.hostedTools, slug);
   }
-  // OpenAI keeps the responses it answered (unless told not to) and resolves the chain itself;
-  // svc-proxy stores none, so no other target can
+  // OpenAI keeps the responses it answered (unless told not to) and resolves its own ids; an id
+  // svc-proxy did not keep can only be OpenAI's (or gone)
   if (features.previousResponse && (adapter.dialect !== 'responses' || dialect !== 'responses')) {
     return badRequest(
-      'unsupported_feature',
-      `previous_response_id works only on models whose provider keeps the responses (openai/…); ${slug} does not, and svc-proxy stores none. Send the whole conversation in \`input\` (with reasoning items and their encrypted_content).`,
+      'previous_response_not_found',
+      `previous_response_id names a response svc-proxy does not keep (it keeps its own answers to Responses clients for an hour, unless store is false; none survive a restart), and ${slug} keeps none; only openai/… models resolve OpenAI's own ids. Send the whole conversation in \`input\`.`,
       'previous_response_id',
     );
   }

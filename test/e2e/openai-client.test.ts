@@ -251,7 +251,54 @@ describe('openai client: models and transcriptions', () => {
   });
 });
 
-describe('previous_response_id: OpenAI resolves its own chain; other targets refuse it', () => {
+describe('previous_response_id: svc-proxy resolves the answers it keeps, OpenAI its own', () => {
+  const conversationOf = (body: Record<string, unknown>) =>
+    (body.messages as Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>).map((m) => `${m.role}:${typeof m.content === 'string' ? 'text' : m.content.map((b) => b.type).join('+')}`);
+
+  it('a chain on Claude, whole and streamed, then on Gemini and on OpenAI: each request carries the whole conversation; thinking and tool calls keep their proof', async () => {
+    const ask = { model: MODELS.anthropic, instructions: 'Be terse.', reasoning: { effort: 'medium' as const }, tools: [responsesWeatherTool] };
+    const first = await client.responses.create({ ...ask, input: 'Weather in Paris?' });
+    const call = first.output.find((i) => i.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
+    expect(first.output.map((i) => i.type)).toEqual(['reasoning', 'function_call']);
+    // only the tool's output and the previous answer's id: the daemon adds the rest
+    const second = await client.responses.create({ ...ask, instructions: undefined, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'Sunny, 21°C' }] });
+    expect(second.output_text).toBe('Tool said: Sunny, 21°C');
+    const sent = world.mocks.anthropic.lastGeneration().body as Record<string, unknown>;
+    // the thinking block came back with its signature (the mock refuses a tool turn without it)
+    expect(conversationOf(sent)).toEqual(['user:text', 'assistant:thinking+tool_use', 'user:tool_result']);
+    expect(sent.system, 'instructions are not carried over, as on OpenAI').toBeUndefined();
+    expect(sent).not.toHaveProperty('previous_response_id');
+
+    // (without tools in these requests the earlier calls stand beside a placeholder tool, which the
+    // mocks' default answer would call: the answers are scripted)
+    world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'Echo: Thanks. And tomorrow?' } });
+    world.mocks.gemini.next({ kind: 'turn', turn: { text: 'Echo: Once more?' } });
+    world.mocks.openai.next({ kind: 'turn', turn: { text: 'Echo: Last one.' } });
+    const stream = client.responses.stream({ model: MODELS.anthropic, previous_response_id: second.id, input: 'Thanks. And tomorrow?' });
+    const third = await stream.finalResponse();
+    expect(third.output_text).toBe('Echo: Thanks. And tomorrow?');
+    expect(conversationOf(world.mocks.anthropic.lastGeneration().body as Record<string, unknown>)).toEqual(['user:text', 'assistant:thinking+tool_use', 'user:tool_result', 'assistant:thinking+text', 'user:text']);
+
+    // another provider goes on from the streamed answer, then OpenAI from Gemini's
+    const onGemini = await client.responses.create({ model: MODELS.gemini, previous_response_id: third.id, input: 'Once more?' });
+    expect(onGemini.output_text).toBe('Echo: Once more?');
+    const geminiSaw = (world.mocks.gemini.lastGeneration().body.messages as Array<{ role: string }>).map((m) => m.role);
+    expect(geminiSaw).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'user']);
+    const onOpenAI = await client.responses.create({ model: MODELS.openai, previous_response_id: onGemini.id, input: 'Last one.' });
+    expect(onOpenAI.output_text).toBe('Echo: Last one.');
+    const openaiSaw = world.mocks.openai.lastGeneration().body as { input: Array<{ type?: string; role?: string }>; previous_response_id?: string };
+    expect(openaiSaw.previous_response_id).toBeUndefined();
+    expect(openaiSaw.input.filter((i) => i.role === 'user' || i.type === 'function_call_output')).toHaveLength(5);
+  });
+
+  it('store: false keeps nothing: naming that answer is 400 previous_response_not_found off openai/…', async () => {
+    const unkept = await client.responses.create({ model: MODELS.anthropic, input: 'Hi', store: false });
+    const err = await rejection(client.responses.create({ model: MODELS.anthropic, previous_response_id: unkept.id, input: 'Again' }));
+    expect(err).toMatchObject({ status: 400 });
+    expect(errorCode(err)).toBe('previous_response_not_found');
+    expect(world.mocks.anthropic.generations()).toHaveLength(1);
+  });
+
   it('on openai/…: the function output goes with only the previous response’s id, and OpenAI answers from the chain', async () => {
     const first = await client.responses.create({ model: MODELS.openai, input: 'Weather in Paris?', tools: [responsesWeatherTool] });
     const call = first.output.find((i) => i.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
@@ -278,8 +325,8 @@ describe('previous_response_id: OpenAI resolves its own chain; other targets ref
     const before = world.mocks.anthropic.generations().length;
     const refused = await rejection(client.responses.create({ model: MODELS.anthropic, previous_response_id: unstored.id, input: 'Again' }));
     expect(refused).toMatchObject({ status: 400 });
-    expect(errorCode(refused)).toBe('unsupported_feature');
-    expect(refused.message).toContain('previous_response_id works only on models whose provider keeps the responses (openai/…); anthropic does not');
+    expect(errorCode(refused)).toBe('previous_response_not_found');
+    expect(refused.message).toContain("previous_response_id names a response svc-proxy does not keep");
     expect(world.mocks.anthropic.generations()).toHaveLength(before);
   });
 });

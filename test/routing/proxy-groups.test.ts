@@ -130,7 +130,7 @@ describe('policy per target', () => {
     expect(h.logs[0]!.attempts[0]!.skipped).toMatch(/audio/);
   });
 
-  it('previous_response_id: a target whose provider keeps no responses is skipped, OpenAI resolves the chain', async () => {
+  it('previous_response_id svc-proxy did not keep (OpenAI’s): a target whose provider keeps no responses is skipped, OpenAI resolves it', async () => {
     const first = await post(`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'hi' });
     expect(first.status).toBe(200);
     const r = await post(`${h.groupA('team')}/responses`, { model: 'claude-sonnet-4-5', input: 'again', previous_response_id: first.json.id });
@@ -139,7 +139,7 @@ describe('policy per target', () => {
     expect(h.mocks.openai.lastGeneration().body.previous_response_id).toBe(first.json.id);
     expect(h.mocks.anthropic.generations()).toHaveLength(0);
     const log = h.logs.at(-1)!;
-    expect(log.attempts[0]).toMatchObject({ target: 'anthropic/claude-sonnet-4-5', status: 0, errorCode: 'unsupported_feature' });
+    expect(log.attempts[0]).toMatchObject({ target: 'anthropic/claude-sonnet-4-5', status: 0, errorCode: 'previous_response_not_found' });
     expect(log.attempts[0]!.skipped).toMatch(/previous_response_id/);
   });
 

@@ -183,7 +183,7 @@ describe('per-target policy', () => {
     nothingSent();
   });
 
-  it('conversation and background → 400 unsupported_feature, even for openai; previous_response_id off openai/… too', async () => {
+  it('conversation and background → 400 unsupported_feature, even for openai; a previous_response_id svc-proxy did not keep, off openai/…', async () => {
     for (const extra of [{ conversation: 'conv_1' }, { background: true }]) {
       const r = await post(`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'x', ...extra });
       expect(r.status).toBe(400);
@@ -192,10 +192,22 @@ describe('per-target policy', () => {
     for (const model of ['anthropic/claude-sonnet-4-5', 'gemini/gemini-2.5-flash']) {
       const r = await post(`${h.a}/responses`, { model, input: 'x', previous_response_id: 'resp_1' });
       expect(r.status).toBe(400);
-      expect(r.json.error).toMatchObject({ code: 'unsupported_feature', param: 'previous_response_id' });
-      expect(r.json.error.message).toMatch(/^previous_response_id works only on models whose provider keeps the responses \(openai\/…\); \w+ does not, and svc-proxy stores none\./);
+      expect(r.json.error).toMatchObject({ code: 'previous_response_not_found', param: 'previous_response_id' });
+      expect(r.json.error.message).toMatch(/^previous_response_id names a response svc-proxy does not keep .*, and \w+ keeps none; only openai\/… models resolve OpenAI's own ids\./);
     }
     nothingSent();
+  });
+
+  it('previous_response_id naming a kept answer whose request was large (read lazily): the conversation goes on whole', async () => {
+    const big = `${'long prompt text '.repeat(3000)}the end`;
+    const first = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: [{ role: 'user', content: big }] });
+    expect(first.status).toBe(200);
+    const next = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'And then?', previous_response_id: first.json.id });
+    expect(next.status).toBe(200);
+    const messages = h.mocks.anthropic.lastGeneration().body.messages as Array<{ role: string; content: unknown }>;
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(messages[0]!.content)).toContain(big);
+    expect(JSON.stringify(messages[2]!.content)).toContain('And then?');
   });
 
   it('a conversion the target cannot express is that target\'s 400, nothing sent', async () => {

@@ -244,6 +244,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
       terminal.status === 'completed' ? { type: 'response.completed', response } : { type: 'response.incomplete', response },
     );
     this.done = true;
+    this.ctx.onFinal?.(response as unknown as Record<string, unknown>);
     return sse;
   }
 

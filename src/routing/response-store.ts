@@ -1,0 +1,102 @@
+/**
+ * Responses svc-proxy answered itself (converted for a Responses client), kept so a later request
+ * can name one as its `previous_response_id`, as OpenAI's own API allows. OpenAI resolves the ids
+ * it issued; for any other model nobody would, so the daemon keeps what each answer added to the
+ * conversation — the request's own input items and the answer's output items — and a chain is the
+ * concatenation of its links, oldest first. In memory only, bounded: the least recently used go
+ * first past MAX_STORED_RESPONSES or MAX_STORED_BYTES, and an answer unused for STORED_RESPONSE_TTL_MS
+ * is forgotten. A request with `store: false` is not kept, as on OpenAI.
+ */
+
+export const MAX_STORED_RESPONSES = 1000;
+export const MAX_STORED_BYTES = 32 * 1024 * 1024;
+export const STORED_RESPONSE_TTL_MS = 60 * 60 * 1000;
+
+interface Stored {
+  previous: string | undefined;
+  items: unknown[];
+  bytes: number;
+  usedAt: number;
+}
+
+export class ResponseStore {
+  /** Insertion order is use order: the first entry is the least recently used. */
+  private readonly entries = new Map<string, Stored>();
+  private bytes = 0;
+  private readonly now: () => number;
+  private readonly limits: { count: number; bytes: number; ttlMs: number };
+
+  constructor(opts: { now?: () => number; count?: number; bytes?: number; ttlMs?: number } = {}) {
+    this.now = opts.now ?? Date.now;
+    this.limits = { count: opts.count ?? MAX_STORED_RESPONSES, bytes: opts.bytes ?? MAX_STORED_BYTES, ttlMs: opts.ttlMs ?? STORED_RESPONSE_TTL_MS };
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Keep an answer: the input items its request added and its output items, after `previous`. */
+  put(id: string, previous: string | undefined, items: unknown[]): void {
+    const bytes = JSON.stringify(items).length;
+    if (bytes > this.limits.bytes) return;
+    this.drop(id);
+    this.entries.set(id, { previous, items, bytes, usedAt: this.now() });
+    this.bytes += bytes;
+    this.evict();
+  }
+
+  /**
+   * The whole conversation up to and including this answer, oldest first; undefined when the id or
+   * a link of its chain is not (or no longer) kept. Every link counts as used.
+   */
+  conversation(id: string): unknown[] | undefined {
+    const links: Stored[] = [];
+    const seen = new Set<string>();
+    for (let at: string | undefined = id; at !== undefined; ) {
+      const entry = this.live(at);
+      if (!entry || seen.has(at)) return undefined;
+      seen.add(at);
+      links.push(entry);
+      this.touch(at, entry);
+      at = entry.previous;
+    }
+    return links.reverse().flatMap((l) => l.items);
+  }
+
+  private live(id: string): Stored | undefined {
+    const entry = this.entries.get(id);
+    if (entry && this.now() - entry.usedAt > this.limits.ttlMs) {
+      this.drop(id);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private touch(id: string, entry: Stored): void {
+    entry.usedAt = this.now();
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+  }
+
+  private drop(id: string): void {
+    const old = this.entries.get(id);
+    if (!old) return;
+    this.entries.delete(id);
+    this.bytes -= old.bytes;
+  }
+
+  private evict(): void {
+    const now = this.now();
+    for (const [id, entry] of this.entries) {
+      const over = this.entries.size > this.limits.count || this.bytes > this.limits.bytes || now - entry.usedAt > this.limits.ttlMs;
+      if (!over) break;
+      this.drop(id);
+    }
+  }
+}
+
+/** A Responses `input` as items: a string is one user message. */
+export function inputItems(input: unknown): unknown[] {
+  if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
+  return Array.isArray(input) ? input : [];
+}
