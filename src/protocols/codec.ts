@@ -54,6 +54,10 @@ export interface ResponseContext {
   omitThinking?: boolean;
   /** Responses streams: the final response object (completed or incomplete), once rendered. */
   onFinal?: (response: Record<string, unknown>) => void;
+  /** Responses: the answer is kept for a later previous_response_id (its `store` says so). */
+  kept?: boolean;
+  /** Responses: the previous_response_id the request named, echoed as OpenAI does. */
+  previousResponseId?: string;
 }
 
 export interface StreamDecoder {

@@ -138,6 +138,8 @@ class GenerateRequest {
    * the conversation, after the kept answer it named (response-store.ts).
    */
   private keep: { previous: string | undefined; input: () => unknown[] } | undefined;
+  /** The kept answer this Responses request went on from (its previous_response_id). */
+  private previousKept: string | undefined;
 
   constructor(x: Exchange, dialect: Dialect) {
     this.x = x;
@@ -194,7 +196,8 @@ class GenerateRequest {
     // edited in place by then, and a passthrough answer is not kept); plain JSON, no lazy members
     const own = this.raw;
     const read = (): Obj => JSON.parse(own.toString('utf8')) as Obj;
-    if (body.store !== false) this.keep = { previous: earlier ? named : undefined, input: () => inputItems(read().input) };
+    if (earlier) this.previousKept = named;
+    if (body.store !== false) this.keep = { previous: this.previousKept, input: () => inputItems(read().input) };
     if (!earlier) return parsed;
     const whole = read();
     whole.input = [...earlier, ...inputItems(whole.input)];
@@ -607,7 +610,15 @@ class GenerateRequest {
   /** How a converted answer is rendered for this client. */
   private responseContext(model: string): ResponseContext {
     if (this.dialect === 'chat') return { model, includeUsage: this.includeUsage };
-    if (this.dialect === 'responses' && this.keep) return { model, onFinal: (response) => this.keepAnswer(response) };
+    if (this.dialect === 'responses') {
+      const ctx: ResponseContext = { model };
+      if (this.previousKept !== undefined) ctx.previousResponseId = this.previousKept;
+      if (this.keep) {
+        ctx.kept = true;
+        ctx.onFinal = (response) => this.keepAnswer(response);
+      }
+      return ctx;
+    }
     if (this.dialect === 'messages' && this.hub?.reasoning?.display === 'omitted') return { model, omitThinking: true };
     return { model };
   }

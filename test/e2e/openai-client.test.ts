@@ -252,6 +252,8 @@ describe('openai client: models and transcriptions', () => {
 });
 
 describe('previous_response_id: svc-proxy resolves the answers it keeps, OpenAI its own', () => {
+  // `store` is on the wire; the SDK's Response type leaves it out
+  const storeOf = (r: object) => (r as { store?: boolean }).store;
   const conversationOf = (body: Record<string, unknown>) =>
     (body.messages as Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>).map((m) => `${m.role}:${typeof m.content === 'string' ? 'text' : m.content.map((b) => b.type).join('+')}`);
 
@@ -263,6 +265,7 @@ describe('previous_response_id: svc-proxy resolves the answers it keeps, OpenAI 
     // only the tool's output and the previous answer's id: the daemon adds the rest
     const second = await client.responses.create({ ...ask, instructions: undefined, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'Sunny, 21°C' }] });
     expect(second.output_text).toBe('Tool said: Sunny, 21°C');
+    expect([storeOf(first), storeOf(second), second.previous_response_id]).toEqual([true, true, first.id]);
     const sent = world.mocks.anthropic.lastGeneration().body as Record<string, unknown>;
     // the thinking block came back with its signature (the mock refuses a tool turn without it)
     expect(conversationOf(sent)).toEqual(['user:text', 'assistant:thinking+tool_use', 'user:tool_result']);
@@ -276,6 +279,7 @@ describe('previous_response_id: svc-proxy resolves the answers it keeps, OpenAI 
     world.mocks.openai.next({ kind: 'turn', turn: { text: 'Echo: Last one.' } });
     const stream = client.responses.stream({ model: MODELS.anthropic, previous_response_id: second.id, input: 'Thanks. And tomorrow?' });
     const third = await stream.finalResponse();
+    expect([storeOf(third), third.previous_response_id]).toEqual([true, second.id]);
     expect(third.output_text).toBe('Echo: Thanks. And tomorrow?');
     expect(conversationOf(world.mocks.anthropic.lastGeneration().body as Record<string, unknown>)).toEqual(['user:text', 'assistant:thinking+tool_use', 'user:tool_result', 'assistant:thinking+text', 'user:text']);
 
@@ -293,6 +297,7 @@ describe('previous_response_id: svc-proxy resolves the answers it keeps, OpenAI 
 
   it('store: false keeps nothing: naming that answer is 400 previous_response_not_found off openai/…', async () => {
     const unkept = await client.responses.create({ model: MODELS.anthropic, input: 'Hi', store: false });
+    expect(storeOf(unkept)).toBe(false);
     const err = await rejection(client.responses.create({ model: MODELS.anthropic, previous_response_id: unkept.id, input: 'Again' }));
     expect(err).toMatchObject({ status: 400 });
     expect(errorCode(err)).toBe('previous_response_not_found');

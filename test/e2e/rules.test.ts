@@ -40,16 +40,19 @@ describe('endpoints that are not offered', () => {
 });
 
 describe('Responses rules', () => {
-  it('previous_response_id, conversation and background → 400 unsupported_feature', async () => {
-    for (const extra of [{ previous_response_id: 'resp_123' }, { conversation: 'conv_123' }, { background: true }]) {
+  it('conversation and background → 400 unsupported_feature; a previous_response_id svc-proxy did not keep → 400 previous_response_not_found', async () => {
+    for (const extra of [{ conversation: 'conv_123' }, { background: true }]) {
       const e = await rejection(chat.responses.create({ model: MODELS.anthropic, input: 'x', ...extra }));
       expect(e.status, JSON.stringify(extra)).toBe(400);
       expect(errorCode(e)).toBe('unsupported_feature');
     }
+    const e = await rejection(chat.responses.create({ model: MODELS.anthropic, input: 'x', previous_response_id: 'resp_123' }));
+    expect(e.status).toBe(400);
+    expect(errorCode(e)).toBe('previous_response_not_found');
     expect(world.mocks.anthropic.requests).toHaveLength(0);
   });
 
-  it('GET and DELETE /responses/{id} → 404 unsupported_feature (nothing is stored)', async () => {
+  it('GET and DELETE /responses/{id} → 404 unsupported_feature (answers are kept only for previous_response_id)', async () => {
     const g = await rejection(chat.responses.retrieve('resp_123'));
     expect(g.status).toBe(404);
     expect(errorCode(g)).toBe('unsupported_feature');

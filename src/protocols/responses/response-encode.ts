@@ -24,7 +24,16 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
     output,
     usage: usageToWire(res.usage),
     error: null,
+    ...keptFields(ctx),
   });
+}
+
+/** What a response says of its keeping: `store` and the previous_response_id it went on from. */
+export function keptFields(ctx: ResponseContext): Pick<ResponseShape, 'store' | 'previousResponseId'> {
+  const out: Pick<ResponseShape, 'store' | 'previousResponseId'> = {};
+  if (ctx.kept) out.store = true;
+  if (ctx.previousResponseId !== undefined) out.previousResponseId = ctx.previousResponseId;
+  return out;
 }
 
 function encodeOutputItem(item: OutputItem, suffix: string, index: number): object {
@@ -51,6 +60,9 @@ export interface ResponseShape {
   output: ReadonlyArray<object>;
   usage: object | null;
   error: { code: string; message: string } | null;
+  /** The answer is kept for a later previous_response_id (ResponseContext.kept). */
+  store?: boolean;
+  previousResponseId?: string;
 }
 
 /** The response object, shared with the stream encoder (created / completed / failed events). */
@@ -70,9 +82,9 @@ export function responseObject(shape: ResponseShape): Record<string, unknown> {
     output: shape.output,
     output_text: outputText(shape.output as ReadonlyArray<{ type: string }>),
     parallel_tool_calls: true,
-    previous_response_id: null,
+    previous_response_id: shape.previousResponseId ?? null,
     reasoning: { effort: null, summary: null },
-    store: false,
+    store: shape.store ?? false,
     temperature: null,
     text: { format: { type: 'text' } },
     tool_choice: 'auto',
