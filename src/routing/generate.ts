@@ -191,7 +191,7 @@ class GenerateRequest {
   private resolvePrevious(parsed: ReturnType<typeof parseJsonRequest>): ReturnType<typeof parseJsonRequest> {
     const { body } = parsed;
     const named = typeof body.previous_response_id === 'string' && body.previous_response_id !== '' ? body.previous_response_id : undefined;
-    const earlier = named === undefined ? undefined : this.x.responses.conversation(named);
+    const earlier = named === undefined ? undefined : this.x.responses.conversation(this.keptId(named));
     // the client's own input, read from its bytes only when an answer is kept (the body may be
     // edited in place by then, and a passthrough answer is not kept); plain JSON, no lazy members
     const own = this.raw;
@@ -216,7 +216,16 @@ class GenerateRequest {
       const { id: _ours, ...rest } = item;
       return rest;
     });
-    this.x.responses.put(response.id, this.keep.previous, [...this.keep.input(), ...output]);
+    const previous = this.keep.previous === undefined ? undefined : this.keptId(this.keep.previous);
+    this.x.responses.put(this.keptId(response.id), previous, [...this.keep.input(), ...output]);
+  }
+
+  /**
+   * Kept answers are each service key's own, as OpenAI's are each project's: another key (another
+   * tool, a revoked one's successor) cannot read a conversation by naming its id.
+   */
+  private keptId(responseId: string): string {
+    return `${this.x.record.entry.keyId ?? ''}\u0000${responseId}`;
   }
 
   /** Each target in order until one answers; the last failure (or the first refusal) otherwise. */

@@ -35,7 +35,10 @@ export class ResponseStore {
     return this.entries.size;
   }
 
-  /** Keep an answer: the input items its request added and its output items, after `previous`. */
+  /**
+   * Keep an answer: the input items its request added and its output items, after `previous`.
+   * Ids are the caller's to scope (routing keys them by service key).
+   */
   put(id: string, previous: string | undefined, items: unknown[]): void {
     const bytes = JSON.stringify(items).length;
     if (bytes > this.limits.bytes) return;

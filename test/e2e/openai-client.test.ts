@@ -295,6 +295,19 @@ describe('previous_response_id: svc-proxy resolves the answers it keeps, OpenAI 
     expect(openaiSaw.input.filter((i) => i.role === 'user' || i.type === 'function_call_output')).toHaveLength(5);
   });
 
+  it('kept answers are each service key’s own: another key naming one gets 400 previous_response_not_found', async () => {
+    const mine = await client.responses.create({ model: MODELS.anthropic, input: 'My secret plan.' });
+    const created = JSON.parse((await world.daemon.cli(['key', 'create', '--name', 'other-tool', '--json'])).stdout) as { key: string };
+    const other = new OpenAI({ baseURL: world.daemon.baseA(), apiKey: created.key, maxRetries: 0 });
+    const err = await rejection(other.responses.create({ model: MODELS.anthropic, previous_response_id: mine.id, input: 'What was it?' }));
+    expect(err).toMatchObject({ status: 400 });
+    expect(errorCode(err)).toBe('previous_response_not_found');
+    expect(world.mocks.anthropic.generations()).toHaveLength(1);
+    // the key that made it goes on
+    const next = await client.responses.create({ model: MODELS.anthropic, previous_response_id: mine.id, input: 'What was it?' });
+    expect(next.previous_response_id).toBe(mine.id);
+  });
+
   it('store: false keeps nothing: naming that answer is 400 previous_response_not_found off openai/…', async () => {
     const unkept = await client.responses.create({ model: MODELS.anthropic, input: 'Hi', store: false });
     expect(storeOf(unkept)).toBe(false);
