@@ -137,7 +137,7 @@ class GenerateRequest {
    * A Responses request whose answer is kept (store not false), when converted: what it adds to
    * the conversation, after the kept answer it named (response-store.ts).
    */
-  private keep: { previous: string | undefined; input: () => unknown[] } | undefined;
+  private keep: { previous: string | undefined; request: Buffer } | undefined;
   /** The kept answer this Responses request went on from (its previous_response_id). */
   private previousKept: string | undefined;
 
@@ -192,14 +192,13 @@ class GenerateRequest {
     const { body } = parsed;
     const named = typeof body.previous_response_id === 'string' && body.previous_response_id !== '' ? body.previous_response_id : undefined;
     const earlier = named === undefined ? undefined : this.x.responses.conversation(this.keptId(named));
-    // the client's own input, read from its bytes only when an answer is kept (the body may be
-    // edited in place by then, and a passthrough answer is not kept); plain JSON, no lazy members
+    // the client's own bytes: its input is what a kept answer adds (response-store.ts)
     const own = this.raw;
-    const read = (): Obj => JSON.parse(own.toString('utf8')) as Obj;
     if (earlier) this.previousKept = named;
-    if (body.store !== false) this.keep = { previous: this.previousKept, input: () => inputItems(read().input) };
+    if (body.store !== false) this.keep = { previous: this.previousKept, request: own };
     if (!earlier) return parsed;
-    const whole = read();
+    // plain JSON, no lazy members: the whole body is written again
+    const whole = JSON.parse(own.toString('utf8')) as Obj;
     whole.input = [...earlier, ...inputItems(whole.input)];
     delete whole.previous_response_id;
     this.raw = Buffer.from(JSON.stringify(whole));
@@ -217,7 +216,7 @@ class GenerateRequest {
       return rest;
     });
     const previous = this.keep.previous === undefined ? undefined : this.keptId(this.keep.previous);
-    this.x.responses.put(this.keptId(response.id), previous, [...this.keep.input(), ...output]);
+    this.x.responses.put(this.keptId(response.id), previous, this.keep.request, output);
   }
 
   /**

@@ -6,15 +6,23 @@
  * concatenation of its links, oldest first. In memory only, bounded: the least recently used go
  * first past MAX_STORED_RESPONSES or MAX_STORED_BYTES, and an answer unused for STORED_RESPONSE_TTL_MS
  * is forgotten. A request with `store: false` is not kept, as on OpenAI.
+ *
+ * Kept as bytes, read only when a chain is used: most clients never name a previous response (they
+ * send the whole conversation each time) and would otherwise pay a parse and hold a heap of objects
+ * two to three times their JSON's size; a request's bytes are already there, and the bound counts
+ * what is held.
  */
 
 export const MAX_STORED_RESPONSES = 1000;
-export const MAX_STORED_BYTES = 32 * 1024 * 1024;
+export const MAX_STORED_BYTES = 16 * 1024 * 1024;
 export const STORED_RESPONSE_TTL_MS = 60 * 60 * 1000;
 
 interface Stored {
   previous: string | undefined;
-  items: unknown[];
+  /** The request's body as the client sent it: its `input` is what it added. */
+  request: Buffer;
+  /** The answer's output items, as JSON. */
+  output: string;
   bytes: number;
   usedAt: number;
 }
@@ -36,14 +44,18 @@ export class ResponseStore {
   }
 
   /**
-   * Keep an answer: the input items its request added and its output items, after `previous`.
-   * Ids are the caller's to scope (routing keys them by service key).
+   * Keep an answer after `previous`: the body of its request (whose `input` the conversation goes
+   * on with) and its output items. Ids are the caller's to scope (routing keys them by service key).
    */
-  put(id: string, previous: string | undefined, items: unknown[]): void {
-    const bytes = JSON.stringify(items).length;
+  put(id: string, previous: string | undefined, request: Buffer, output: readonly unknown[]): void {
+    const json = JSON.stringify(output);
+    const bytes = request.length + json.length;
     if (bytes > this.limits.bytes) return;
     this.drop(id);
-    this.entries.set(id, { previous, items, bytes, usedAt: this.now() });
+    // a copy of its own: a body read in one piece may be a view of a larger socket buffer
+    const own = Buffer.allocUnsafeSlow(request.length);
+    request.copy(own);
+    this.entries.set(id, { previous, request: own, output: json, bytes, usedAt: this.now() });
     this.bytes += bytes;
     this.evict();
   }
@@ -63,7 +75,7 @@ export class ResponseStore {
       this.touch(at, entry);
       at = entry.previous;
     }
-    return links.reverse().flatMap((l) => l.items);
+    return links.reverse().flatMap((l) => [...inputItems((JSON.parse(l.request.toString('utf8')) as { input?: unknown }).input), ...(JSON.parse(l.output) as unknown[])]);
   }
 
   private live(id: string): Stored | undefined {

@@ -4,50 +4,61 @@ import { inputItems, ResponseStore } from '../../src/routing/response-store.js';
 
 const user = (text: string) => ({ type: 'message', role: 'user', content: text });
 const said = (text: string) => ({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+/** A request body as a client sends it: only its input is the conversation's. */
+const body = (input: unknown) => Buffer.from(JSON.stringify({ model: 'anthropic/claude-sonnet-4-5', instructions: 'Be terse.', tools: [], input }));
 
 describe('ResponseStore', () => {
-  it('a chain is its links’ items, oldest first', () => {
+  it('a chain is its links’ input and output items, oldest first (a string input is one user message)', () => {
     const store = new ResponseStore();
-    store.put('resp_1', undefined, [user('a'), said('A')]);
-    store.put('resp_2', 'resp_1', [user('b'), said('B')]);
-    store.put('resp_3', 'resp_2', [user('c'), said('C')]);
+    store.put('resp_1', undefined, body('a'), [said('A')]);
+    store.put('resp_2', 'resp_1', body([user('b')]), [said('B')]);
+    store.put('resp_3', 'resp_2', body([user('c')]), [said('C')]);
     expect(store.conversation('resp_3')).toEqual([user('a'), said('A'), user('b'), said('B'), user('c'), said('C')]);
     expect(store.conversation('resp_2')).toEqual([user('a'), said('A'), user('b'), said('B')]);
     // a branch from an earlier answer
-    store.put('resp_4', 'resp_1', [user('x'), said('X')]);
+    store.put('resp_4', 'resp_1', body([user('x')]), [said('X')]);
     expect(store.conversation('resp_4')).toEqual([user('a'), said('A'), user('x'), said('X')]);
     expect(store.conversation('resp_nope')).toBeUndefined();
   });
 
+  it('keeps its own copy of the request bytes', () => {
+    const store = new ResponseStore();
+    const bytes = body([user('before')]);
+    store.put('r1', undefined, bytes, [said('A')]);
+    bytes.fill(0x20);
+    expect(store.conversation('r1')).toEqual([user('before'), said('A')]);
+  });
+
   it('a chain with a link gone is no chain; a cycle is none either', () => {
     const store = new ResponseStore();
-    store.put('resp_2', 'resp_1', [said('B')]);
+    store.put('resp_2', 'resp_1', body([]), [said('B')]);
     expect(store.conversation('resp_2')).toBeUndefined();
-    store.put('resp_a', 'resp_b', [said('a')]);
-    store.put('resp_b', 'resp_a', [said('b')]);
+    store.put('resp_a', 'resp_b', body([]), [said('a')]);
+    store.put('resp_b', 'resp_a', body([]), [said('b')]);
     expect(store.conversation('resp_a')).toBeUndefined();
   });
 
   it('the least recently used go first past the count or the bytes; an answer too large is not kept', () => {
     const store = new ResponseStore({ count: 3, bytes: 1000 });
-    for (const id of ['r1', 'r2', 'r3']) store.put(id, undefined, [said(id)]);
+    for (const id of ['r1', 'r2', 'r3']) store.put(id, undefined, body([]), [said(id)]);
     expect(store.conversation('r1')).toBeDefined(); // r1 used: r2 is now the oldest
-    store.put('r4', undefined, [said('r4')]);
+    store.put('r4', undefined, body([]), [said('r4')]);
     expect(store.size).toBe(3);
     expect(store.conversation('r2')).toBeUndefined();
     expect(store.conversation('r1')).toBeDefined();
-    store.put('big', undefined, [said('x'.repeat(900))]);
+    // ~980 bytes with its request: the bytes bound pushes the others out
+    store.put('big', undefined, body([]), [said('x'.repeat(800))]);
     expect(store.conversation('big')).toBeDefined();
-    expect(store.size).toBe(1); // ~980 bytes: the bytes bound pushed the others out
-    store.put('huge', undefined, [said('x'.repeat(2000))]);
+    expect(store.size).toBe(1);
+    store.put('huge', undefined, body([user('x'.repeat(2000))]), []);
     expect(store.conversation('huge')).toBeUndefined();
   });
 
   it('an answer unused for the time-to-live is forgotten; using a chain keeps every link', () => {
     let now = 0;
     const store = new ResponseStore({ ttlMs: 1000, now: () => now });
-    store.put('r1', undefined, [said('1')]);
-    store.put('r2', 'r1', [said('2')]);
+    store.put('r1', undefined, body([]), [said('1')]);
+    store.put('r2', 'r1', body([]), [said('2')]);
     now = 900;
     expect(store.conversation('r2')).toHaveLength(2); // both links used at 900
     now = 1800;
@@ -59,8 +70,8 @@ describe('ResponseStore', () => {
 
   it('putting an id again replaces it', () => {
     const store = new ResponseStore();
-    store.put('r1', undefined, [said('old')]);
-    store.put('r1', undefined, [said('new')]);
+    store.put('r1', undefined, body([]), [said('old')]);
+    store.put('r1', undefined, body([]), [said('new')]);
     expect(store.conversation('r1')).toEqual([said('new')]);
     expect(store.size).toBe(1);
   });
