@@ -11,7 +11,7 @@ import type { ResponseContext, StreamDecoder } from '../protocols/codec.js';
 import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
 import { MessageContentAccumulator } from '../protocols/messages/content-accumulate.js';
-import { verbatimStringsOf } from '../protocols/lazy-json.js';
+import { mayContain, verbatimStringsOf } from '../protocols/lazy-json.js';
 import { parseKeepingStrings, stringifyKeepingStrings, VERBATIM_MIN_BYTES, VerbatimStrings } from '../protocols/verbatim-strings.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
@@ -196,10 +196,28 @@ class GenerateRequest {
     const own = this.raw;
     if (earlier) this.previousKept = named;
     if (body.store !== false) this.keep = { previous: this.previousKept, request: own };
-    if (!earlier) return parsed;
+    // the bytes say whether a large input could hold one before it is parsed
+    const refs = mayContain(body, 'input', 'item_reference') && Array.isArray(body.input) && body.input.some((i) => (i as Obj | null)?.type === 'item_reference');
+    if (!earlier && !refs) return parsed;
     // plain JSON, no lazy members: the whole body is written again
     const whole = JSON.parse(own.toString('utf8')) as Obj;
-    whole.input = [...earlier, ...inputItems(whole.input)];
+    let changed = earlier !== undefined;
+    let input = earlier ? [...earlier, ...inputItems(whole.input)] : inputItems(whole.input);
+    if (refs || earlier) {
+      // an item_reference to an item of a kept answer (the AI SDK sends them while store is on)
+      // becomes that item; any other is left for OpenAI, which may hold it
+      const scope = this.x.record.entry.keyId ?? '';
+      input = input.map((item) => {
+        const ref = item as Obj;
+        if (ref?.type !== 'item_reference' || typeof ref.id !== 'string') return item;
+        const found = this.x.responses.item(scope, ref.id);
+        if (found === undefined) return item;
+        changed = true;
+        return found;
+      });
+    }
+    if (!changed) return parsed;
+    whole.input = input;
     delete whole.previous_response_id;
     this.raw = Buffer.from(JSON.stringify(whole));
     return parseJsonRequest(this.raw);
@@ -208,15 +226,9 @@ class GenerateRequest {
   /** Keep a converted answer for a Responses client, when its request is kept (see resolvePrevious). */
   private keepAnswer(response: Obj): void {
     if (!this.keep || typeof response.id !== 'string') return;
-    // item ids are ours, known to no provider: an upstream that keeps responses (OpenAI) would look
-    // them up. A reasoning item keeps its id, which its encrypted proof goes with.
-    const output = (Array.isArray(response.output) ? (response.output as Obj[]) : []).map((item) => {
-      if (item.type === 'reasoning' || !('id' in item)) return item;
-      const { id: _ours, ...rest } = item;
-      return rest;
-    });
+    const output = Array.isArray(response.output) ? (response.output as unknown[]) : [];
     const previous = this.keep.previous === undefined ? undefined : this.keptId(this.keep.previous);
-    this.x.responses.put(this.keptId(response.id), previous, this.keep.request, output);
+    this.x.responses.put(this.keptId(response.id), previous, this.keep.request, output, this.x.record.entry.keyId ?? '');
   }
 
   /**

@@ -25,11 +25,28 @@ interface Stored {
   output: string;
   bytes: number;
   usedAt: number;
+  /** Its output items' keys in the item index. */
+  items: string[];
+}
+
+type Obj = Record<string, unknown>;
+
+/**
+ * An item as it goes back into a conversation: item ids are ours, known to no provider (one that
+ * keeps responses, OpenAI, would look them up); a reasoning item keeps its id, which its encrypted
+ * proof goes with.
+ */
+function replayed(item: unknown): unknown {
+  if (typeof item !== 'object' || item === null || (item as Obj).type === 'reasoning' || !('id' in item)) return item;
+  const { id: _ours, ...rest } = item as Obj;
+  return rest;
 }
 
 export class ResponseStore {
   /** Insertion order is use order: the first entry is the least recently used. */
   private readonly entries = new Map<string, Stored>();
+  /** Output items by scope and id → the answer that holds them (an item_reference names one). */
+  private readonly itemIndex = new Map<string, string>();
   private bytes = 0;
   private readonly now: () => number;
   private readonly limits: { count: number; bytes: number; ttlMs: number };
@@ -45,9 +62,10 @@ export class ResponseStore {
 
   /**
    * Keep an answer after `previous`: the body of its request (whose `input` the conversation goes
-   * on with) and its output items. Ids are the caller's to scope (routing keys them by service key).
+   * on with) and its output items. Answer ids are the caller's to scope (routing keys them by
+   * service key); item ids are scoped by `scope`.
    */
-  put(id: string, previous: string | undefined, request: Buffer, output: readonly unknown[]): void {
+  put(id: string, previous: string | undefined, request: Buffer, output: readonly unknown[], scope = ''): void {
     const json = JSON.stringify(output);
     const bytes = request.length + json.length;
     if (bytes > this.limits.bytes) return;
@@ -55,7 +73,15 @@ export class ResponseStore {
     // a copy of its own: a body read in one piece may be a view of a larger socket buffer
     const own = Buffer.allocUnsafeSlow(request.length);
     request.copy(own);
-    this.entries.set(id, { previous, request: own, output: json, bytes, usedAt: this.now() });
+    const items: string[] = [];
+    for (const item of output) {
+      const itemId = typeof item === 'object' && item !== null ? (item as Obj).id : undefined;
+      if (typeof itemId !== 'string') continue;
+      const key = `${scope}\u0000${itemId}`;
+      items.push(key);
+      this.itemIndex.set(key, id);
+    }
+    this.entries.set(id, { previous, request: own, output: json, bytes, usedAt: this.now(), items });
     this.bytes += bytes;
     this.evict();
   }
@@ -75,7 +101,17 @@ export class ResponseStore {
       this.touch(at, entry);
       at = entry.previous;
     }
-    return links.reverse().flatMap((l) => [...inputItems((JSON.parse(l.request.toString('utf8')) as { input?: unknown }).input), ...(JSON.parse(l.output) as unknown[])]);
+    return links.reverse().flatMap((l) => [...inputItems((JSON.parse(l.request.toString('utf8')) as { input?: unknown }).input), ...(JSON.parse(l.output) as unknown[]).map(replayed)]);
+  }
+
+  /** An output item of a kept answer, by the id an `item_reference` names; undefined when not kept. */
+  item(scope: string, itemId: string): unknown {
+    const answer = this.itemIndex.get(`${scope}\u0000${itemId}`);
+    const entry = answer === undefined ? undefined : this.live(answer);
+    if (answer === undefined || !entry) return undefined;
+    this.touch(answer, entry);
+    const found = (JSON.parse(entry.output) as unknown[]).find((i) => typeof i === 'object' && i !== null && (i as Obj).id === itemId);
+    return found === undefined ? undefined : replayed(found);
   }
 
   private live(id: string): Stored | undefined {
@@ -98,6 +134,7 @@ export class ResponseStore {
     if (!old) return;
     this.entries.delete(id);
     this.bytes -= old.bytes;
+    for (const key of old.items) if (this.itemIndex.get(key) === id) this.itemIndex.delete(key);
   }
 
   private evict(): void {

@@ -95,6 +95,17 @@ describe('Vercel AI SDK through protocol A (settings from `svc-proxy env openai`
     checkMock(world.mocks.anthropic, 'claude-sonnet-4-5', openaiEnv.key.value, messagesToolResult);
   });
 
+  it('a second turn on Claude over the Responses API: the item_reference the SDK sends for the earlier answer (store is on by default) is that answer', async () => {
+    const model = openaiProvider()('anthropic/claude-sonnet-4-5');
+    const first = await generateText({ model, prompt: 'Name a colour.', maxRetries: 0 });
+    expect(first.text).toBe('Echo: Name a colour.');
+    const second = await generateText({ model, messages: [{ role: 'user', content: 'Name a colour.' }, ...first.response.messages, { role: 'user', content: 'And another?' }], maxRetries: 0 });
+    expect(second.text).toBe('Echo: And another?');
+    const sent = world.mocks.anthropic.lastGeneration().body as { messages: Array<{ role: string; content: unknown }> };
+    expect(sent.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(sent.messages[1]!.content)).toContain('Echo: Name a colour.');
+  });
+
   it('streamText with a tool, Chat Completions (openai.chat) → gemini', async () => {
     executed.length = 0;
     const out = await viaStream(openaiProvider().chat('gemini/gemini-3-pro-preview'));

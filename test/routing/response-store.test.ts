@@ -68,6 +68,22 @@ describe('ResponseStore', () => {
     expect(store.conversation('r1')).toBeUndefined();
   });
 
+  it('an item_reference finds the item of a kept answer, in its own scope; replayed items lose our ids, reasoning keeps its', () => {
+    const store = new ResponseStore({ count: 2 });
+    const reasoning = { id: 'rs_x_0', type: 'reasoning', summary: [], encrypted_content: 'svc1.abc' };
+    const message = { id: 'msg_x_1', ...said('A') };
+    store.put('key1\u0000resp_x', undefined, body('a'), [reasoning, message], 'key1');
+    expect(store.item('key1', 'msg_x_1')).toEqual(said('A'));
+    expect(store.item('key1', 'rs_x_0')).toEqual(reasoning);
+    expect(store.item('key2', 'msg_x_1')).toBeUndefined();
+    expect(store.item('key1', 'msg_nope')).toBeUndefined();
+    expect(store.conversation('key1\u0000resp_x')).toEqual([user('a'), reasoning, said('A')]);
+    // the answer evicted, its items go with it
+    store.put('key1\u0000r2', undefined, body([]), []);
+    store.put('key1\u0000r3', undefined, body([]), []);
+    expect(store.item('key1', 'msg_x_1')).toBeUndefined();
+  });
+
   it('putting an id again replaces it', () => {
     const store = new ResponseStore();
     store.put('r1', undefined, body([]), [said('old')]);

@@ -91,7 +91,8 @@ function decodeItem(raw: unknown, param: string, position: number, out: DecodedI
       // after it says what it found, and no other provider can take it back.
       return;
     case 'item_reference':
-      throw badRequest('unsupported_feature', `${param} is an item_reference: svc-proxy stores no responses, send the full item instead.`, param);
+      // routing replaced the references to items of the answers it keeps (response-store.ts)
+      throw badRequest('unsupported_feature', `${param} is an item_reference to an item svc-proxy does not keep (it keeps the items of its own answers for an hour, unless store is false). Send the full item instead.`, param);
     default:
       if (typeof type === 'string' && HOSTED_ITEM_TYPES.has(type)) {
         throw badRequest('unsupported_feature', `${param} is a ${type} item: items of OpenAI-hosted tools can only be sent to openai models.`, `${param}.type`);
