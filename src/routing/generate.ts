@@ -11,7 +11,7 @@ import type { ResponseContext, StreamDecoder } from '../protocols/codec.js';
 import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
 import { MessageContentAccumulator } from '../protocols/messages/content-accumulate.js';
-import { mayContain, verbatimStringsOf } from '../protocols/lazy-json.js';
+import { verbatimStringsOf } from '../protocols/lazy-json.js';
 import { parseKeepingStrings, stringifyKeepingStrings, VERBATIM_MIN_BYTES, VerbatimStrings } from '../protocols/verbatim-strings.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
@@ -24,7 +24,7 @@ import { fitMessagesBody } from './messages-fit.js';
 import { fitResponsesBody } from './responses-fit.js';
 import { continueAfterPrefill, refusesPrefill } from './prefill-continue.js';
 import { addUsage, continuationBody, MAX_PAUSE_CONTINUATIONS, mayPause } from './pause-continue.js';
-import { inputItems } from './response-store.js';
+import { KeptTurn } from './kept-turn.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { EarlyStream } from './early-stream.js';
 import { editJsonBody } from './json-splice.js';
@@ -50,7 +50,7 @@ import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureS
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { describeErrorJson, failureOfBody, isErrorBody, parseErrorBody, transportFailure, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
+import { describeErrorJson, failureOfBody, invalidResponse, isErrorBody, parseErrorBody, transportFailure, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogAttempt, LogUsage } from '../log/entry.js';
 import type { HubResponse, Usage } from '../protocols/hub.js';
@@ -132,14 +132,9 @@ class GenerateRequest {
   /** The decoded body's long strings as the client's bytes, for the converted body to reuse. */
   private verbatim: VerbatimStrings | undefined;
   /** Calls that continued a paused turn, logged after the attempt they continued. */
-  private continued: LogAttempt[] = [];
-  /**
-   * A Responses request whose answer is kept (store not false), when converted: what it adds to
-   * the conversation, after the kept answer it named (response-store.ts).
-   */
-  private keep: { previous: string | undefined; request: Buffer } | undefined;
-  /** The kept answer this Responses request went on from (its previous_response_id). */
-  private previousKept: string | undefined;
+  private continued: LogAttempt[] | undefined;
+  /** A Responses request and the answers the daemon keeps (kept-turn.ts). */
+  private kept: KeptTurn | undefined;
 
   constructor(x: Exchange, dialect: Dialect) {
     this.x = x;
@@ -154,7 +149,14 @@ class GenerateRequest {
     checkJsonContentType(req);
     this.raw = await readBody(req, limit);
     let parsed = parseJsonRequest(this.raw);
-    if (dialect === 'responses') parsed = this.resolvePrevious(parsed);
+    if (dialect === 'responses') {
+      this.kept = new KeptTurn(x.responses, record.entry.keyId ?? '');
+      const resolved = this.kept.resolve(parsed.body, this.raw);
+      if (resolved) {
+        this.raw = resolved;
+        parsed = parseJsonRequest(resolved);
+      }
+    }
     this.fresh = parsed.fresh;
     this.members = parsed.members;
     this.body = parsed.body;
@@ -181,62 +183,6 @@ class GenerateRequest {
     } finally {
       early?.stop();
     }
-  }
-
-  /**
-   * A Responses request that names an answer this daemon kept as its previous_response_id goes on
-   * as that whole conversation followed by its own input (every target gets it so, OpenAI too);
-   * an id it did not keep is left for OpenAI (policy.ts). Notes what a kept answer would add.
-   */
-  private resolvePrevious(parsed: ReturnType<typeof parseJsonRequest>): ReturnType<typeof parseJsonRequest> {
-    const { body } = parsed;
-    const named = typeof body.previous_response_id === 'string' && body.previous_response_id !== '' ? body.previous_response_id : undefined;
-    const earlier = named === undefined ? undefined : this.x.responses.conversation(this.keptId(named));
-    // the client's own bytes: its input is what a kept answer adds (response-store.ts)
-    const own = this.raw;
-    if (earlier) this.previousKept = named;
-    if (body.store !== false) this.keep = { previous: this.previousKept, request: own };
-    // the bytes say whether a large input could hold one before it is parsed
-    const refs = mayContain(body, 'input', 'item_reference') && Array.isArray(body.input) && body.input.some((i) => (i as Obj | null)?.type === 'item_reference');
-    if (!earlier && !refs) return parsed;
-    // plain JSON, no lazy members: the whole body is written again
-    const whole = JSON.parse(own.toString('utf8')) as Obj;
-    let changed = earlier !== undefined;
-    let input = earlier ? [...earlier, ...inputItems(whole.input)] : inputItems(whole.input);
-    if (refs || earlier) {
-      // an item_reference to an item of a kept answer (the AI SDK sends them while store is on)
-      // becomes that item; any other is left for OpenAI, which may hold it
-      const scope = this.x.record.entry.keyId ?? '';
-      input = input.map((item) => {
-        const ref = item as Obj;
-        if (ref?.type !== 'item_reference' || typeof ref.id !== 'string') return item;
-        const found = this.x.responses.item(scope, ref.id);
-        if (found === undefined) return item;
-        changed = true;
-        return found;
-      });
-    }
-    if (!changed) return parsed;
-    whole.input = input;
-    delete whole.previous_response_id;
-    this.raw = Buffer.from(JSON.stringify(whole));
-    return parseJsonRequest(this.raw);
-  }
-
-  /** Keep a converted answer for a Responses client, when its request is kept (see resolvePrevious). */
-  private keepAnswer(response: Obj): void {
-    if (!this.keep || typeof response.id !== 'string') return;
-    const output = Array.isArray(response.output) ? (response.output as unknown[]) : [];
-    const previous = this.keep.previous === undefined ? undefined : this.keptId(this.keep.previous);
-    this.x.responses.put(this.keptId(response.id), previous, this.keep.request, output, this.x.record.entry.keyId ?? '');
-  }
-
-  /**
-   * Kept answers are each service key's own, as OpenAI's are each project's: another key (another
-   * tool, a revoked one's successor) cannot read a conversation by naming its id.
-   */
-  private keptId(responseId: string): string {
-    return `${this.x.record.entry.keyId ?? ''}\u0000${responseId}`;
   }
 
   /** Each target in order until one answers; the last failure (or the first refusal) otherwise. */
@@ -442,8 +388,8 @@ class GenerateRequest {
     const started = performance.now();
     const note = (status: number, errorCode?: string): void => {
       this.note(target, started, status, errorCode);
-      for (const a of this.continued) record.attempt(a);
-      this.continued = [];
+      if (this.continued) for (const a of this.continued) record.attempt(a);
+      this.continued = undefined;
     };
 
     const sent = await this.send(p, built, built.bytes);
@@ -515,7 +461,7 @@ class GenerateRequest {
     const log = (status: number, errorCode?: string): void => {
       const a: LogAttempt = { target: target.label, status, latencyMs: msSince(started), continued: true };
       if (errorCode) a.errorCode = errorCode;
-      this.continued.push(a);
+      (this.continued ??= []).push(a);
     };
     let sent;
     try {
@@ -532,7 +478,7 @@ class GenerateRequest {
     const { up } = sent;
     if (this.stream !== isEventStream(up.headers)) {
       up.body.destroy();
-      const failure: UpstreamFailure = { status: 502, code: 'upstream_invalid_response', message: `${p.slug}: the continuation of a paused turn came back ${this.stream ? 'whole' : 'as a stream'}`, upstreamStatus: 502 };
+      const failure = invalidResponse(p.slug, `the continuation of a paused turn came back ${this.stream ? 'whole' : 'as a stream'}`);
       log(up.status, failure.code);
       return { failure };
     }
@@ -544,39 +490,25 @@ class GenerateRequest {
    * A whole answer that paused, continued until it ends (or the continuations run out): one
    * answer, the parts' output in order and their usage added.
    */
-  private async continueWhole(p: ResolvedProvider, target: Target, built: Built, first: Buffer, answer: HubResponse): Promise<HubResponse | UpstreamFailure> {
+  private async continueWhole(p: ResolvedProvider, target: Target, built: Built, first: Obj, answer: HubResponse): Promise<HubResponse | UpstreamFailure> {
     const decodeOptions = p.adapter.decodeOptions?.(built.upstreamModel);
-    const contentOf = (json: unknown): unknown[] => {
-      const content = (json as Obj).content;
-      return Array.isArray(content) ? content : [];
-    };
-    // read again as plain JSON: the first parse may hold long strings as ropes (verbatim-strings.ts)
-    const content = contentOf(JSON.parse(first.toString('utf8')));
+    const contentOf = (json: Obj): unknown[] => (Array.isArray(json.content) ? json.content : []);
+    const content = [...contentOf(first)];
     let joined = answer;
     for (let left = MAX_PAUSE_CONTINUATIONS; joined.stopReason === 'pause_turn' && left > 0; left--) {
       const next = await this.continuePaused(p, target, built, content);
       if (next === undefined) throw new ClientGone();
       if ('failure' in next) return next.failure;
-      const invalid = (why: string): UpstreamFailure => ({ status: 502, code: 'upstream_invalid_response', message: `${p.slug}: the continuation of a paused turn ${why}`, upstreamStatus: 502 });
-      let buf: Buffer;
-      try {
-        buf = await readAll(next.up.body, MAX_ANSWER_BYTES);
-      } catch (err) {
-        if (this.x.abort.aborted) throw new ClientGone();
-        if (err instanceof AnswerTooLarge) return invalid(`was too large: ${err.message}`);
-        return transportFailure(p.slug, bodyErrorCode(err), 'the continuation of a paused turn broke off', p.credential);
-      }
+      const read = await this.readAnswer(p, next.up, 'the continuation of a paused turn');
+      if (!('json' in read)) return read;
       let part: HubResponse;
-      let json: unknown;
       try {
-        json = JSON.parse(buf.toString('utf8'));
-        part = this.x.services.codecs.messages.decodeResponse(json, decodeOptions);
+        part = this.x.services.codecs.messages.decodeResponse(read.json, decodeOptions);
       } catch (err) {
-        if (err instanceof SyntaxError) return invalid('is not JSON');
         if (!(err instanceof ProtocolError)) throw err;
-        return invalid(`is not a Messages answer: ${err.message}`);
+        return invalidResponse(p.slug, `the continuation of a paused turn is not a Messages answer: ${err.message}`);
       }
-      content.push(...contentOf(json));
+      content.push(...contentOf(read.json));
       // both parts' usage or neither's: addUsage then has both counts
       const usage = joined.usage && part.usage ? (addUsage(joined.usage, part.usage) as Usage) : (part.usage ?? joined.usage);
       joined = { ...part, id: joined.id, output: [...joined.output, ...part.output], usage };
@@ -630,17 +562,43 @@ class GenerateRequest {
   /** How a converted answer is rendered for this client. */
   private responseContext(model: string): ResponseContext {
     if (this.dialect === 'chat') return { model, includeUsage: this.includeUsage };
-    if (this.dialect === 'responses') {
-      const ctx: ResponseContext = { model };
-      if (this.previousKept !== undefined) ctx.previousResponseId = this.previousKept;
-      if (this.keep) {
-        ctx.kept = true;
-        ctx.onFinal = (response) => this.keepAnswer(response);
-      }
-      return ctx;
-    }
+    if (this.kept) return this.kept.context({ model });
     if (this.dialect === 'messages' && this.hub?.reasoning?.display === 'omitted') return { model, omitThinking: true };
     return { model };
+  }
+
+  /**
+   * A whole 2xx answer's body, read and parsed: a JSON object, or why it is none (`what` names it
+   * in the messages). Long strings (the answer's text) are read as ropes and kept with their bytes:
+   * a large answer is neither one string over V8's large-object threshold nor serialised again for
+   * the client.
+   */
+  private async readAnswer(p: ResolvedProvider, up: UpstreamResponse, what: string): Promise<{ buf: Buffer; json: Obj; kept: VerbatimStrings | undefined } | UpstreamFailure> {
+    let buf: Buffer;
+    try {
+      buf = await readAll(up.body, MAX_ANSWER_BYTES);
+    } catch (err) {
+      if (this.x.abort.aborted) throw new ClientGone();
+      if (err instanceof AnswerTooLarge) return invalidResponse(p.slug, err.message);
+      const code = bodyErrorCode(err);
+      return transportFailure(p.slug, code, code === 'upstream_timeout' ? 'the upstream went silent mid-answer' : 'the upstream connection broke mid-answer', p.credential);
+    }
+    const kept = buf.length >= VERBATIM_MIN_BYTES ? new VerbatimStrings() : undefined;
+    let json: unknown;
+    try {
+      json = kept ? parseKeepingStrings(buf, kept) : JSON.parse(buf.toString('utf8'));
+    } catch {
+      json = undefined;
+    }
+    if (json === undefined) {
+      // answers come here with a 2xx: garbage in one is the upstream's failure, like a 502
+      const failure = failureOf(p, up, buf, undefined);
+      return { ...failure, message: failure.message.replace(`${p.slug}: `, `${p.slug}: ${what} is not JSON: `) };
+    }
+    // the parse above is the only one: the error is described from it
+    if (isErrorBody(json)) return failureOf(p, up, buf, describeErrorJson(json));
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalidResponse(p.slug, `${what} is not a JSON object`);
+    return { buf, json: json as Obj, kept };
   }
 
   /** A whole 2xx answer: check it, render it for the client, send it. */
@@ -656,33 +614,11 @@ class GenerateRequest {
       note(up.status, failure.code);
       return failure;
     };
-    const invalid = (message: string): UpstreamFailure =>
-      fail({ status: 502, code: 'upstream_invalid_response', message: `${p.slug}: ${message}`, upstreamStatus: 502 });
 
-    let buf: Buffer;
-    try {
-      buf = await readAll(up.body, MAX_ANSWER_BYTES);
-    } catch (err) {
-      if (x.abort.aborted) throw new ClientGone();
-      if (err instanceof AnswerTooLarge) return invalid(err.message);
-      const code = bodyErrorCode(err);
-      return fail(transportFailure(p.slug, code, code === 'upstream_timeout' ? 'the upstream went silent mid-answer' : 'the upstream connection broke mid-answer', p.credential));
-    }
-    // long strings (the answer's text) are read as ropes and kept with their bytes: a large answer
-    // is neither one string over V8's large-object threshold nor serialised again for the client
-    const kept = buf.length >= VERBATIM_MIN_BYTES ? new VerbatimStrings() : undefined;
-    let json: unknown;
-    try {
-      json = kept ? parseKeepingStrings(buf, kept) : JSON.parse(buf.toString('utf8'));
-    } catch {
-      json = undefined;
-    }
-    if (json === undefined || isErrorBody(json)) {
-      // the parse above is the only one: the error is described from it
-      return fail(failureOf(p, up, buf, json === undefined ? undefined : describeErrorJson(json)));
-    }
-    if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalid('the upstream answer is not a JSON object');
-    if (this.stream) return invalid('the upstream answered a streaming request with a non-streaming body');
+    const read = await this.readAnswer(p, up, 'the upstream answer');
+    if (!('json' in read)) return fail(read);
+    const { buf, json, kept } = read;
+    if (this.stream) return fail(invalidResponse(p.slug, 'the upstream answered a streaming request with a non-streaming body'));
 
     let answered: string;
     let client: Obj;
@@ -703,10 +639,10 @@ class GenerateRequest {
         hubRes = x.services.codecs[p.adapter.dialect].decodeResponse(json, p.adapter.decodeOptions?.(built.upstreamModel));
       } catch (err) {
         if (!(err instanceof ProtocolError)) throw err;
-        return invalid(`unexpected answer: ${err.message}`);
+        return fail(invalidResponse(p.slug, `unexpected answer: ${err.message}`));
       }
       if (built.mayPause && hubRes.stopReason === 'pause_turn') {
-        const joined = await this.continueWhole(p, target, built, buf, hubRes);
+        const joined = await this.continueWhole(p, target, built, json, hubRes);
         if (!('output' in joined)) return fail(joined);
         hubRes = joined;
       }
@@ -719,7 +655,7 @@ class GenerateRequest {
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;
       client = x.services.codecs[dialect].encodeResponse(hubRes, this.responseContext(model));
-      if (dialect === 'responses') this.keepAnswer(client);
+      this.kept?.keep(client);
       bytes = stringifyKeepingStrings(client, kept);
       if (hubRes.usage) usage = fromHubUsage(hubRes.usage);
     }

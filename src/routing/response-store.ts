@@ -42,10 +42,14 @@ function replayed(item: unknown): unknown {
   return rest;
 }
 
+function scoped(scope: string, id: string): string {
+  return `${scope}\u0000${id}`;
+}
+
 export class ResponseStore {
   /** Insertion order is use order: the first entry is the least recently used. */
   private readonly entries = new Map<string, Stored>();
-  /** Output items by scope and id → the answer that holds them (an item_reference names one). */
+  /** Output items by scope and id → the key of the answer that holds them (an item_reference names one). */
   private readonly itemIndex = new Map<string, string>();
   private bytes = 0;
   private readonly now: () => number;
@@ -62,10 +66,11 @@ export class ResponseStore {
 
   /**
    * Keep an answer after `previous`: the body of its request (whose `input` the conversation goes
-   * on with) and its output items. Answer ids are the caller's to scope (routing keys them by
-   * service key); item ids are scoped by `scope`.
+   * on with) and its output items. Answers and their items are found only in their own `scope`
+   * (routing's is the service key).
    */
-  put(id: string, previous: string | undefined, request: Buffer, output: readonly unknown[], scope = ''): void {
+  put(scope: string, responseId: string, previous: string | undefined, request: Buffer, output: readonly unknown[]): void {
+    const id = scoped(scope, responseId);
     const json = JSON.stringify(output);
     const bytes = request.length + json.length;
     if (bytes > this.limits.bytes) return;
@@ -77,11 +82,11 @@ export class ResponseStore {
     for (const item of output) {
       const itemId = typeof item === 'object' && item !== null ? (item as Obj).id : undefined;
       if (typeof itemId !== 'string') continue;
-      const key = `${scope}\u0000${itemId}`;
+      const key = scoped(scope, itemId);
       items.push(key);
       this.itemIndex.set(key, id);
     }
-    this.entries.set(id, { previous, request: own, output: json, bytes, usedAt: this.now(), items });
+    this.entries.set(id, { previous: previous === undefined ? undefined : scoped(scope, previous), request: own, output: json, bytes, usedAt: this.now(), items });
     this.bytes += bytes;
     this.evict();
   }
@@ -90,10 +95,10 @@ export class ResponseStore {
    * The whole conversation up to and including this answer, oldest first; undefined when the id or
    * a link of its chain is not (or no longer) kept. Every link counts as used.
    */
-  conversation(id: string): unknown[] | undefined {
+  conversation(scope: string, responseId: string): unknown[] | undefined {
     const links: Stored[] = [];
     const seen = new Set<string>();
-    for (let at: string | undefined = id; at !== undefined; ) {
+    for (let at: string | undefined = scoped(scope, responseId); at !== undefined; ) {
       const entry = this.live(at);
       if (!entry || seen.has(at)) return undefined;
       seen.add(at);
@@ -106,7 +111,7 @@ export class ResponseStore {
 
   /** An output item of a kept answer, by the id an `item_reference` names; undefined when not kept. */
   item(scope: string, itemId: string): unknown {
-    const answer = this.itemIndex.get(`${scope}\u0000${itemId}`);
+    const answer = this.itemIndex.get(scoped(scope, itemId));
     const entry = answer === undefined ? undefined : this.live(answer);
     if (answer === undefined || !entry) return undefined;
     this.touch(answer, entry);

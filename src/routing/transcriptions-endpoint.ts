@@ -14,7 +14,7 @@ import { sendBody, sendError } from './respond.js';
 import type { UpstreamResponse } from './services.js';
 import { resolveTargets, type Target } from './targets.js';
 import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { transportFailure, upstreamFailure } from './upstream-errors.js';
+import { invalidResponse, transportFailure, upstreamFailure } from './upstream-errors.js';
 
 function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
   const v = headers[name];
@@ -143,7 +143,7 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
     if (x.abort.aborted) throw new ClientGone();
     const failure =
       err instanceof AnswerTooLarge
-        ? { status: 502, code: 'upstream_invalid_response', message: `${p.slug}: ${err.message}`, upstreamStatus: 502 }
+        ? invalidResponse(p.slug, err.message)
         : transportFailure(p.slug, 'upstream_reset', 'the upstream connection broke mid-answer', p.credential);
     note(up.status, failure.code);
     sendError(x.res, 'a', failure, answeredBy);

@@ -21,6 +21,11 @@ export interface UpstreamFailure extends HubError {
   retryAfter?: string;
 }
 
+/** A 2xx whose body is not the answer it should be (our words after the provider's slug). */
+export function invalidResponse(slug: string, message: string): UpstreamFailure {
+  return { status: 502, code: 'upstream_invalid_response', message: `${slug}: ${message}`, upstreamStatus: 502 };
+}
+
 export interface ParsedError {
   message: string;
   /** Upstream's own type/status/code words, for classification only. */
