@@ -20,6 +20,7 @@ import { ClientGone, closeAfterAnswer } from './request-body.js';
 import { RequestRecord } from './request-log.js';
 import { sendError } from './respond.js';
 import type { RoutingServices } from './services.js';
+import { handleStoredResponse } from './stored-responses-endpoint.js';
 import { endCommittedStreams } from './stream-relay.js';
 import { handleTranscriptions } from './transcriptions-endpoint.js';
 
@@ -77,11 +78,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       case 'transcriptions':
         return handleTranscriptions(x);
       case 'responses_item':
-        throw new ProtocolError(
-          404,
-          'unsupported_feature',
-          'Retrieving, cancelling or deleting a response by id is not supported through svc-proxy: it keeps answers only so a request can name one as its previous_response_id.',
-        );
+        return handleStoredResponse(x);
     }
   }
 

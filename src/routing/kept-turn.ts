@@ -66,7 +66,6 @@ export class KeptTurn {
   /** Keep a converted answer, when its request is kept. */
   keep(response: Obj): void {
     if (!this.request || typeof response.id !== 'string') return;
-    const output = Array.isArray(response.output) ? (response.output as unknown[]) : [];
-    this.store.put(this.scope, response.id, this.previous, this.request, output);
+    this.store.put(this.scope, response.id, this.previous, this.request, response);
   }
 }

@@ -20,7 +20,7 @@ import type { RoutingServices } from './services.js';
 export type ProxyEndpoint =
   | 'chat' // POST protocol-a/v1/chat/completions
   | 'responses' // POST protocol-a/v1/responses
-  | 'responses_item' // GET/DELETE protocol-a/v1/responses/{id}
+  | 'responses_item' // GET/DELETE protocol-a/v1/responses/{id}, GET …/input_items, POST …/cancel
   | 'models' // GET …/models
   | 'transcriptions' // POST protocol-a/v1/audio/transcriptions
   | 'messages' // POST protocol-b/v1/messages

@@ -1,8 +1,9 @@
 /**
  * Responses svc-proxy answered itself (converted for a Responses client), kept so a later request
- * can name one as its `previous_response_id`, as OpenAI's own API allows. OpenAI resolves the ids
- * it issued; for any other model nobody would, so the daemon keeps what each answer added to the
- * conversation — the request's own input items and the answer's output items — and a chain is the
+ * can name one as its `previous_response_id`, and a client can read it again (`GET /responses/{id}`,
+ * its input items) or delete it, as OpenAI's own API allows. OpenAI resolves the ids it issued; for
+ * any other model nobody would, so the daemon keeps what each answer added to the conversation —
+ * the request's own input items and the answer as its client got it — and a chain is the
  * concatenation of its links, oldest first. In memory only, bounded: the least recently used go
  * first past MAX_STORED_RESPONSES or MAX_STORED_BYTES, and an answer unused for STORED_RESPONSE_TTL_MS
  * is forgotten. A request with `store: false` is not kept, as on OpenAI.
@@ -21,8 +22,8 @@ interface Stored {
   previous: string | undefined;
   /** The request's body as the client sent it: its `input` is what it added. */
   request: Buffer;
-  /** The answer's output items, as JSON. */
-  output: string;
+  /** The answer as its client got it (a Response object), as JSON: its `output` is what it added. */
+  answer: string;
   bytes: number;
   usedAt: number;
   /** Its output items' keys in the item index. */
@@ -66,36 +67,95 @@ export class ResponseStore {
 
   /**
    * Keep an answer after `previous`: the body of its request (whose `input` the conversation goes
-   * on with) and its output items. Answers and their items are found only in their own `scope`
-   * (routing's is the service key).
+   * on with) and the answer (whose `output` it goes on with). Answers and their items are found only
+   * in their own `scope` (routing's is the service key). False when it is too large to keep.
    */
-  put(scope: string, responseId: string, previous: string | undefined, request: Buffer, output: readonly unknown[]): void {
+  put(scope: string, responseId: string, previous: string | undefined, request: Buffer, answer: Obj): boolean {
     const id = scoped(scope, responseId);
-    const json = JSON.stringify(output);
+    const json = JSON.stringify(answer);
     const bytes = request.length + json.length;
-    if (bytes > this.limits.bytes) return;
+    if (bytes > this.limits.bytes) return false;
     this.drop(id);
     // a copy of its own: a body read in one piece may be a view of a larger socket buffer
     const own = Buffer.allocUnsafeSlow(request.length);
     request.copy(own);
     const items: string[] = [];
-    for (const item of output) {
+    for (const item of outputOf(answer)) {
       const itemId = typeof item === 'object' && item !== null ? (item as Obj).id : undefined;
       if (typeof itemId !== 'string') continue;
       const key = scoped(scope, itemId);
       items.push(key);
       this.itemIndex.set(key, id);
     }
-    this.entries.set(id, { previous: previous === undefined ? undefined : scoped(scope, previous), request: own, output: json, bytes, usedAt: this.now(), items });
+    this.entries.set(id, { previous: previous === undefined ? undefined : scoped(scope, previous), request: own, answer: json, bytes, usedAt: this.now(), items });
     this.bytes += bytes;
     this.evict();
+    return true;
   }
 
   /**
-   * The whole conversation up to and including this answer, oldest first; undefined when the id or
-   * a link of its chain is not (or no longer) kept. Every link counts as used.
+   * The whole conversation up to and including this answer, oldest first, as it goes to a model;
+   * undefined when the id or a link of its chain is not (or no longer) kept. Every link counts as used.
    */
   conversation(scope: string, responseId: string): unknown[] | undefined {
+    return this.chain(scope, responseId)?.flatMap((l) => [...inputItems(requestOf(l).input), ...outputOf(JSON.parse(l.answer) as Obj).map(replayed)]);
+  }
+
+  /** The answer as its client got it; undefined when not (or no longer) kept. */
+  answer(scope: string, responseId: string): Obj | undefined {
+    const key = scoped(scope, responseId);
+    const entry = this.live(key);
+    if (!entry) return undefined;
+    this.touch(key, entry);
+    return JSON.parse(entry.answer) as Obj;
+  }
+
+  /**
+   * The items the answer was made from, oldest first, as OpenAI lists them: the chain's before it
+   * and its request's own, each with an id (an input item the client sent without one gets one
+   * derived from the answer's id and its place, the same on every call) and an item reference
+   * replaced by the item it names. Undefined when the answer or a link of its chain is not kept.
+   */
+  inputItems(scope: string, responseId: string): Obj[] | undefined {
+    const links = this.chain(scope, responseId);
+    if (!links) return undefined;
+    const items: Obj[] = [];
+    links.forEach((link, n) => {
+      const answer = JSON.parse(link.answer) as Obj;
+      const answerId = typeof answer.id === 'string' ? answer.id : '';
+      inputItems(requestOf(link).input).forEach((item, i) => {
+        const ref = item as Obj | null;
+        const named = ref?.type === 'item_reference' && typeof ref.id === 'string' ? this.item(scope, ref.id, false) : undefined;
+        items.push(listedInput(named ?? item, answerId, i));
+      });
+      if (n < links.length - 1) for (const item of outputOf(answer)) if (typeof item === 'object' && item !== null) items.push(item as Obj);
+    });
+    return items;
+  }
+
+  /** Forget an answer; false when it was not kept. Answers that went on from it lose their chain. */
+  delete(scope: string, responseId: string): boolean {
+    const key = scoped(scope, responseId);
+    if (!this.live(key)) return false;
+    this.drop(key);
+    return true;
+  }
+
+  /**
+   * An output item of a kept answer, by the id an `item_reference` names (without our id unless
+   * `replay` is false); undefined when not kept.
+   */
+  item(scope: string, itemId: string, replay = true): unknown {
+    const answer = this.itemIndex.get(scoped(scope, itemId));
+    const entry = answer === undefined ? undefined : this.live(answer);
+    if (answer === undefined || !entry) return undefined;
+    this.touch(answer, entry);
+    const found = outputOf(JSON.parse(entry.answer) as Obj).find((i) => typeof i === 'object' && i !== null && (i as Obj).id === itemId);
+    return found === undefined || !replay ? found : replayed(found);
+  }
+
+  /** The links of a chain, oldest first, each touched; undefined when one is missing or it loops. */
+  private chain(scope: string, responseId: string): Stored[] | undefined {
     const links: Stored[] = [];
     const seen = new Set<string>();
     for (let at: string | undefined = scoped(scope, responseId); at !== undefined; ) {
@@ -106,17 +166,7 @@ export class ResponseStore {
       this.touch(at, entry);
       at = entry.previous;
     }
-    return links.reverse().flatMap((l) => [...inputItems((JSON.parse(l.request.toString('utf8')) as { input?: unknown }).input), ...(JSON.parse(l.output) as unknown[]).map(replayed)]);
-  }
-
-  /** An output item of a kept answer, by the id an `item_reference` names; undefined when not kept. */
-  item(scope: string, itemId: string): unknown {
-    const answer = this.itemIndex.get(scoped(scope, itemId));
-    const entry = answer === undefined ? undefined : this.live(answer);
-    if (answer === undefined || !entry) return undefined;
-    this.touch(answer, entry);
-    const found = (JSON.parse(entry.output) as unknown[]).find((i) => typeof i === 'object' && i !== null && (i as Obj).id === itemId);
-    return found === undefined ? undefined : replayed(found);
+    return links.reverse();
   }
 
   private live(id: string): Stored | undefined {
@@ -150,6 +200,35 @@ export class ResponseStore {
       this.drop(id);
     }
   }
+}
+
+function requestOf(link: Stored): Obj {
+  return JSON.parse(link.request.toString('utf8')) as Obj;
+}
+
+function outputOf(answer: Obj): unknown[] {
+  return Array.isArray(answer.output) ? answer.output : [];
+}
+
+const ID_PREFIXES: Readonly<Record<string, string>> = { message: 'msg', function_call: 'fc', function_call_output: 'fco', reasoning: 'rs' };
+
+/**
+ * An input item as OpenAI lists it: with an id, a message typed and its text as content parts
+ * (input text for the user's side, output text for the assistant's).
+ */
+function listedInput(item: unknown, answerId: string, index: number): Obj {
+  const it: Obj = typeof item === 'object' && item !== null ? { ...(item as Obj) } : { type: 'unknown', value: item };
+  if (it.type === undefined && typeof it.role === 'string') it.type = 'message';
+  if (typeof it.id !== 'string') {
+    const prefix = ID_PREFIXES[String(it.type)] ?? 'item';
+    it.id = `${prefix}_${answerId.replace(/^resp_/, '')}_in${index}`;
+  }
+  if (it.type === 'message') {
+    const assistant = it.role === 'assistant';
+    if (typeof it.content === 'string') it.content = [assistant ? { type: 'output_text', text: it.content, annotations: [] } : { type: 'input_text', text: it.content }];
+    it.status ??= 'completed';
+  }
+  return it;
 }
 
 /** A Responses `input` as items: a string is one user message. */

@@ -349,6 +349,93 @@ describe('previous_response_id: svc-proxy resolves the answers it keeps, OpenAI 
   });
 });
 
+describe('stored responses: retrieve, input items, delete, cancel — kept answers here, OpenAI’s own at OpenAI', () => {
+  it('an answer on Claude: retrieved as it was given, its chain’s input items paged, cancel refused, then deleted', async () => {
+    const first = await client.responses.create({ model: MODELS.anthropic, input: 'Weather in Paris?', tools: [responsesWeatherTool] });
+    const call = first.output.find((i) => i.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
+    const second = await client.responses.create({ model: MODELS.anthropic, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'Sunny' }], tools: [responsesWeatherTool] });
+    const before = world.mocks.anthropic.requests.length;
+
+    const again = await client.responses.retrieve(second.id);
+    expect(again).toEqual(second);
+    expect(again.output_text).toBe('Tool said: Sunny');
+
+    // the SDK follows the cursor itself: page by page, newest first
+    const listed: OpenAI.Responses.ResponseItem[] = [];
+    for await (const item of client.responses.inputItems.list(second.id, { limit: 2 })) listed.push(item);
+    const types = listed.map((i) => i.type);
+    expect(types).toEqual(['function_call_output', 'function_call', 'message']);
+    expect(listed[1]).toMatchObject({ id: call.id, call_id: call.call_id, name: 'get_weather' });
+    expect(listed[2]).toMatchObject({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }] });
+    expect(new Set(listed.map((i) => i.id)).size).toBe(3);
+    const asc = await client.responses.inputItems.list(second.id, { order: 'asc' });
+    expect(asc.data.map((i) => i.id)).toEqual(listed.map((i) => i.id).reverse());
+
+    const cancel = await rejection(client.responses.cancel(second.id));
+    expect(cancel).toMatchObject({ status: 400 });
+    expect(errorCode(cancel)).toBe('response_not_cancellable');
+
+    await client.responses.delete(first.id);
+    const gone = await rejection(client.responses.retrieve(first.id));
+    expect(gone).toMatchObject({ status: 404 });
+    expect(errorCode(gone)).toBe('response_not_found');
+    // what went on from it has lost its chain; it is still there itself
+    expect(errorCode(await rejection(client.responses.create({ model: MODELS.anthropic, previous_response_id: second.id, input: 'More?' })))).toBe('previous_response_not_found');
+    expect((await client.responses.retrieve(second.id)).id).toBe(second.id);
+    // none of it reached Claude
+    expect(world.mocks.anthropic.requests).toHaveLength(before);
+    // and the log has each call
+    const entries = parseEntries((await world.daemon.cli(['logs', '--json', '--limit', '12'])).stdout);
+    expect(entries.filter((e) => e.endpoint === 'other').map((e) => e.status).slice(-8)).toEqual([200, 200, 200, 200, 400, 200, 404, 200]);
+  });
+
+  it('another key cannot read, list or delete an answer kept for this one', async () => {
+    const mine = await client.responses.create({ model: MODELS.anthropic, input: 'My secret plan.' });
+    const created = JSON.parse((await world.daemon.cli(['key', 'create', '--name', 'prying-tool', '--json'])).stdout) as { key: string };
+    const other = new OpenAI({ baseURL: world.daemon.baseA(), apiKey: created.key, maxRetries: 0 });
+    for (const attempt of [() => other.responses.retrieve(mine.id), () => other.responses.inputItems.list(mine.id), () => other.responses.delete(mine.id)]) {
+      const e = await rejection(attempt());
+      expect(e).toMatchObject({ status: 404 });
+      expect(errorCode(e)).toBe('response_not_found');
+    }
+    expect((await client.responses.retrieve(mine.id)).output_text).toBe(mine.output_text);
+  });
+
+  it('an id svc-proxy did not keep goes to OpenAI with the daemon’s credential; OpenAI’s answers and refusals come back', async () => {
+    const made = await client.responses.create({ model: MODELS.openai, input: 'Hello there' });
+    const again = await client.responses.retrieve(made.id);
+    expect(again.id).toBe(made.id);
+    expect(again.output_text).toBe(made.output_text);
+    const items = await client.responses.inputItems.list(made.id);
+    expect(items.data).toMatchObject([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hello there' }] }]);
+    const cancel = await rejection(client.responses.cancel(made.id));
+    expect(cancel).toMatchObject({ status: 400 });
+    expect(cancel.message).toContain('Cannot cancel a synchronous response.');
+    await client.responses.delete(made.id);
+    const gone = await rejection(client.responses.retrieve(made.id));
+    expect(gone).toMatchObject({ status: 404 });
+    expect(errorCode(gone)).toBe('response_not_found');
+    expect(gone.message).toContain(`Response with id '${made.id}' not found`);
+
+    const calls = world.mocks.openai.requests.filter((r) => r.path.startsWith(`/v1/responses/${made.id}`));
+    expect(calls.map((r) => `${r.method} ${r.path.slice(`/v1/responses/${made.id}`.length) || '/'}`)).toEqual(['GET /', 'GET /input_items', 'POST /cancel', 'DELETE /', 'GET /']);
+    for (const r of calls) {
+      expect(r.headers.authorization).toBe(`Bearer ${world.mocks.openai.opts.apiKey}`);
+      expectNoServiceKey(r, world.daemon.key);
+    }
+  });
+
+  it('stream=true on a stored response is refused (background responses only); an unknown path under it is a 404', async () => {
+    const made = await client.responses.create({ model: MODELS.anthropic, input: 'Hi' });
+    const streamed = await rejection(client.responses.retrieve(made.id, { stream: true }));
+    expect(streamed).toMatchObject({ status: 400 });
+    expect(errorCode(streamed)).toBe('unsupported_feature');
+    const res = await fetch(`${world.daemon.baseA()}/responses/${made.id}/nothing`, { headers: { authorization: `Bearer ${world.daemon.key}` } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+});
+
 describe('prompt caching for clients that mark nothing (Cursor, Codex, Zed) on Claude', () => {
   const ask = [{ role: 'system' as const, content: 'You are a coding agent.' }, { role: 'user' as const, content: 'Hi' }];
   const tool: OpenAI.Responses.FunctionTool = { type: 'function', name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false };

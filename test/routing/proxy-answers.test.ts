@@ -194,10 +194,15 @@ describe('upstream errors', () => {
 });
 
 describe('other endpoints', () => {
-  it('GET/DELETE /responses/{id} → 404 unsupported_feature', async () => {
+  it('GET/DELETE /responses/{id} of an id nobody keeps → 404 response_not_found, after OpenAI was asked', async () => {
     const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
-    await expect(client.responses.retrieve('resp_123')).rejects.toMatchObject({ status: 404, code: 'unsupported_feature' });
-    await expect(client.responses.delete('resp_123')).rejects.toMatchObject({ status: 404 });
+    await expect(client.responses.retrieve('resp_123')).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
+    await expect(client.responses.delete('resp_123')).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
+    expect(h.mocks.openai.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/responses/resp_123', 'DELETE /v1/responses/resp_123']);
+    expect(h.logs.map((e) => [e.endpoint, e.status, e.errorCode, e.attempts[0]?.target])).toEqual([
+      ['other', 404, 'response_not_found', 'openai'],
+      ['other', 404, 'response_not_found', 'openai'],
+    ]);
   });
 
   it('GET /models on provider bases: live catalog in each base shape', async () => {

@@ -143,6 +143,20 @@ describe('policy per target', () => {
     expect(log.attempts[0]!.skipped).toMatch(/previous_response_id/);
   });
 
+  it('an answer kept on a group base is read again on it and on the provider base (the key is the scope); an unknown group is 404', async () => {
+    const made = await post(`${h.groupA('team')}/responses`, { model: 'claude-sonnet-4-5', input: 'hi' });
+    expect(made.status).toBe(200);
+    const auth = { authorization: 'Bearer sk-svc-proxy-test' };
+    for (const base of [h.groupA('team'), h.a]) {
+      const r = await fetch(`${base}/responses/${made.json.id}`, { headers: auth });
+      expect(r.status).toBe(200);
+      expect(await r.json()).toEqual(made.json);
+    }
+    const ghost = await fetch(`${h.groupA('ghost')}/responses/${made.json.id}`, { headers: auth });
+    expect(ghost.status).toBe(404);
+    expect(((await ghost.json()) as { error: { code: string } }).error.code).toBe('group_not_found');
+  });
+
   it('when no target can, the client gets the first one\'s 400', async () => {
     const r = await post(`${h.groupA('team')}/chat/completions`, audio('audio-only-anthropic'));
     expect(r.status).toBe(400);

@@ -1,0 +1,176 @@
+/**
+ * protocol-a/v1/responses/{id}: GET (the answer), GET …/input_items (the items it was made from),
+ * DELETE, POST …/cancel — OpenAI's API over stored responses. An answer the daemon converted and
+ * keeps (response-store.ts) is answered here, in the scope of the caller's service key; any other
+ * id is OpenAI's, and goes to the `openai` provider when it is connected (its key stays here).
+ */
+import { ProtocolError, badRequest } from '../protocols/errors.js';
+import { isResolveFailure } from '../providers/registry.js';
+import type { ResolvedProvider } from '../providers/types.js';
+import { timeouts, type Exchange } from './exchange.js';
+import { ClientGone } from './request-body.js';
+import { sendBody, sendError, sendJson } from './respond.js';
+import { lookupGroup } from './targets.js';
+import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
+import { invalidResponse, transportFailure, upstreamFailure } from './upstream-errors.js';
+
+type Obj = Record<string, unknown>;
+type Action = 'retrieve' | 'delete' | 'input_items' | 'cancel';
+
+interface Addressed {
+  id: string;
+  action: Action;
+  /** The query string as the client sent it ('' or '?…'). */
+  search: string;
+  query: URLSearchParams;
+}
+
+const MAX_LIST_LIMIT = 100;
+const DEFAULT_LIST_LIMIT = 20;
+
+/** What the path and method ask for; a 404 or 405 in OpenAI's words when nothing. */
+function address(url: string, method: string): Addressed {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const search = q === -1 ? '' : url.slice(q);
+  const rest = path.slice(path.indexOf('/responses/') + '/responses/'.length).replace(/\/+$/, '');
+  const [rawId = '', sub, ...more] = rest.split('/');
+  let id: string;
+  try {
+    id = decodeURIComponent(rawId);
+  } catch {
+    throw new ProtocolError(404, 'not_found', `No route for ${path.slice(0, 200)}: the response id is not valid percent-encoding.`);
+  }
+  const allowed: Record<string, Partial<Record<string, Action>>> = {
+    '': { GET: 'retrieve', DELETE: 'delete' },
+    input_items: { GET: 'input_items' },
+    cancel: { POST: 'cancel' },
+  };
+  const methods = more.length === 0 && id !== '' ? allowed[sub ?? ''] : undefined;
+  if (!methods) {
+    throw new ProtocolError(404, 'not_found', `No route for ${path.slice(0, 200)}. Stored responses: GET or DELETE /responses/{id}, GET /responses/{id}/input_items, POST /responses/{id}/cancel.`);
+  }
+  const action = methods[method];
+  if (!action) throw new ProtocolError(405, 'method_not_allowed', `${method} is not allowed on ${path.slice(0, 200)}; use ${Object.keys(methods).join(' or ')}.`);
+  return { id, action, search, query: new URLSearchParams(search) };
+}
+
+function notFound(id: string, why: string): ProtocolError {
+  return new ProtocolError(404, 'response_not_found', `Response with id '${id.slice(0, 200)}' not found: ${why}`);
+}
+
+const KEPT_WHERE =
+  'svc-proxy keeps the answers it converts for this service key (in memory, for an hour after their last use, not across a restart, never with store: false)';
+
+export async function handleStoredResponse(x: Exchange): Promise<void> {
+  const { route, record } = x;
+  if (route.group !== undefined) lookupGroup(x.config, route.group);
+  const at = address(x.req.url ?? '', x.req.method ?? 'GET');
+  if (at.query.get('stream') === 'true') {
+    throw badRequest('unsupported_feature', 'Streaming a stored response again is for background responses, which svc-proxy does not run; leave out stream.', 'stream');
+  }
+  const scope = record.entry.keyId ?? '';
+  const store = x.responses;
+  const answer = store.answer(scope, at.id);
+  if (answer) {
+    const body = keptAnswer(at, answer, () => store.inputItems(scope, at.id) ?? [], () => store.delete(scope, at.id));
+    sendJson(x.res, 200, JSON.stringify(body));
+    record.firstByte();
+    record.finish(x.deps.log, 200);
+    return;
+  }
+  const openai = x.services.resolveProvider('openai');
+  if (isResolveFailure(openai)) throw notFound(at.id, `${KEPT_WHERE}, and openai, which keeps its own, is not connected.`);
+  await forward(x, openai, at);
+}
+
+/** The answer to a request about a kept answer. */
+function keptAnswer(at: Addressed, answer: Obj, items: () => Obj[], forget: () => boolean): Obj {
+  switch (at.action) {
+    case 'retrieve':
+      return answer;
+    case 'input_items':
+      return listPage(items(), at.query);
+    case 'delete':
+      forget();
+      return { id: at.id, object: 'response', deleted: true };
+    case 'cancel':
+      throw badRequest(
+        'response_not_cancellable',
+        `Response '${at.id.slice(0, 200)}' was not created in the background: only background responses can be cancelled, and svc-proxy runs none (its answers are complete when they arrive).`,
+      );
+  }
+}
+
+/** One page of a list in OpenAI's cursor shape: newest first unless order=asc, after/before an item id. */
+export function listPage(items: readonly Obj[], query: URLSearchParams): Obj {
+  const limitText = query.get('limit');
+  const limit = limitText === null ? DEFAULT_LIST_LIMIT : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
+    throw badRequest('invalid_request', `limit must be an integer from 1 to ${MAX_LIST_LIMIT} (got ${String(limitText).slice(0, 40)}).`, 'limit');
+  }
+  const order = query.get('order') ?? 'desc';
+  if (order !== 'asc' && order !== 'desc') throw badRequest('invalid_request', `order must be asc or desc (got ${order.slice(0, 40)}).`, 'order');
+  const ordered = order === 'asc' ? items : [...items].reverse();
+  const position = (param: 'after' | 'before'): number | undefined => {
+    const cursor = query.get(param);
+    if (cursor === null) return undefined;
+    const i = ordered.findIndex((item) => item.id === cursor);
+    if (i === -1) throw badRequest('invalid_request', `${param} names no item of this response: ${cursor.slice(0, 200)}.`, param);
+    return i;
+  };
+  const after = position('after');
+  const before = position('before');
+  const from = after === undefined ? 0 : after + 1;
+  const to = before ?? ordered.length;
+  // before a cursor: the items nearest it
+  const start = before !== undefined && after === undefined ? Math.max(from, to - limit) : from;
+  const data = ordered.slice(start, Math.min(to, start + limit));
+  const hasMore = before !== undefined && after === undefined ? start > from : start + data.length < to;
+  return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: hasMore };
+}
+
+/** An id the daemon does not keep: OpenAI's to answer, with the daemon's credential. */
+async function forward(x: Exchange, p: ResolvedProvider, at: Addressed): Promise<void> {
+  const { record, config } = x;
+  const tail = at.action === 'input_items' ? '/input_items' : at.action === 'cancel' ? '/cancel' : '';
+  const url = `${p.adapter.url(p.baseUrl, 'generate')}/${encodeURIComponent(at.id)}${tail}${at.search}`;
+  const method = at.action === 'delete' ? 'DELETE' : at.action === 'cancel' ? 'POST' : 'GET';
+  const started = performance.now();
+  const note = (status: number, errorCode?: string): void => {
+    const latencyMs = Math.round(performance.now() - started);
+    record.attempt(errorCode ? { target: p.slug, status, latencyMs, errorCode } : { target: p.slug, status, latencyMs });
+  };
+  const fail = (failure: { status: number; code: string; message: string }): void => {
+    note(failure.status, failure.code);
+    sendError(x.res, 'a', failure, { 'x-svc-upstream-provider': p.slug });
+    record.finish(x.deps.log, failure.status, failure.code);
+  };
+
+  let up;
+  try {
+    up = await x.services.upstreamRequest({ url, method, headers: p.adapter.headers(p.credential, x.req.headers, 'responses'), signal: x.abort.upstreamSignal, ...timeouts(config) });
+  } catch (err) {
+    if (x.abort.aborted) throw new ClientGone();
+    const code = (err as { code?: unknown } | null)?.code;
+    return fail(transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential));
+  }
+  const contentType = [up.headers['content-type']].flat()[0];
+  if (up.status < 200 || up.status >= 300) {
+    const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
+    const failure = upstreamFailure(p.slug, up.status, buf, contentType, p.credential);
+    if (up.status === 404) return fail(notFound(at.id, `${KEPT_WHERE}, and ${failure.message}`));
+    return fail(failure);
+  }
+  let body: Buffer;
+  try {
+    body = await readAll(up.body, MAX_ANSWER_BYTES);
+  } catch (err) {
+    if (x.abort.aborted) throw new ClientGone();
+    return fail(err instanceof AnswerTooLarge ? invalidResponse(p.slug, err.message) : transportFailure(p.slug, 'upstream_reset', 'the upstream connection broke mid-answer', p.credential));
+  }
+  sendBody(x.res, up.status, contentType ?? 'application/json', body, { 'x-svc-upstream-provider': p.slug });
+  note(up.status);
+  record.firstByte();
+  record.finish(x.deps.log, up.status);
+}
