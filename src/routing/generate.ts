@@ -25,6 +25,8 @@ import { fitResponsesBody } from './responses-fit.js';
 import { continueAfterPrefill, refusesPrefill } from './prefill-continue.js';
 import { addUsage, continuationBody, MAX_PAUSE_CONTINUATIONS, mayPause } from './pause-continue.js';
 import { KeptTurn } from './kept-turn.js';
+import { readOpenAIConversation } from './openai-chain.js';
+import { isResolveFailure } from '../providers/registry.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
 import { EarlyStream } from './early-stream.js';
 import { editJsonBody } from './json-splice.js';
@@ -149,31 +151,36 @@ class GenerateRequest {
     checkJsonContentType(req);
     this.raw = await readBody(req, limit);
     let parsed = parseJsonRequest(this.raw);
+    record.entry.modelAsked = parsed.model;
+    record.entry.streamed = parsed.stream;
+    const targets = resolveTargets(config, route.group, parsed.model, (slug) => services.resolveProvider(slug));
     if (dialect === 'responses') {
+      checkStatefulResponses(parsed.body);
       this.kept = new KeptTurn(x.responses, record.entry.keyId ?? '');
       const resolved = this.kept.resolve(parsed.body, this.raw);
       if (resolved) {
         this.raw = resolved;
         parsed = parseJsonRequest(resolved);
       }
+      const fromOpenAI = await this.goOnFromOpenAI(parsed.body, targets);
+      if (fromOpenAI) {
+        this.raw = fromOpenAI;
+        parsed = parseJsonRequest(fromOpenAI);
+      }
     }
     this.fresh = parsed.fresh;
     this.members = parsed.members;
     this.body = parsed.body;
     this.stream = parsed.stream;
-    record.entry.modelAsked = parsed.model;
-    record.entry.streamed = parsed.stream;
     if (config.settings.logBodies) record.entry.requestBody = redactForLog(parsed.body, undefined);
 
     this.asked = readEffort(parsed.body, dialect);
     if (this.asked.label !== undefined) record.entry.effortAsked = this.asked.label;
     if (dialect === 'messages' && this.asked.effort === undefined) this.thinkingEffort = effortFromThinking(parsed.body.thinking);
-    if (dialect === 'responses') checkStatefulResponses(parsed.body);
     if (dialect === 'chat') {
       const so = parsed.body.stream_options;
       this.includeUsage = typeof so === 'object' && so !== null && (so as Obj).include_usage === true;
     }
-    const targets = resolveTargets(config, route.group, parsed.model, (slug) => services.resolveProvider(slug));
     this.features = readFeatures(parsed.body, dialect);
 
     const after = config.settings.streamHeadersAfterMs;
@@ -183,6 +190,21 @@ class GenerateRequest {
     } finally {
       early?.stop();
     }
+  }
+
+  /**
+   * A previous_response_id of OpenAI's (not kept here) on a model that is not OpenAI's — the first
+   * target that can be tried does not speak Responses: the conversation is read from OpenAI, when it
+   * is connected, and the body goes on from it as from a kept answer. Undefined when nothing is to
+   * be read; each target then says whether it can take the id (policy.ts).
+   */
+  private async goOnFromOpenAI(body: Obj, targets: Target[]): Promise<Buffer | undefined> {
+    const id = this.kept?.unkept(body);
+    const first = targets.find((t) => t.provider && !t.refusal)?.provider;
+    if (id === undefined || !first || first.adapter.dialect === 'responses') return undefined;
+    const openai = this.x.services.resolveProvider('openai');
+    if (isResolveFailure(openai)) return undefined;
+    return this.kept!.goOn(id, await readOpenAIConversation(this.x, openai, id), this.raw);
   }
 
   /** Each target in order until one answers; the last failure (or the first refusal) otherwise. */

@@ -15,6 +15,8 @@ export class KeptTurn {
   private previous: string | undefined;
   /** This request's own bytes, when its answer is to be kept: its `input` is what it adds. */
   private request: Buffer | undefined;
+  /** OpenAI's id the conversation was read for (goOn): the answer says it went on from it. */
+  private echoed: string | undefined;
 
   constructor(
     private readonly store: ResponseStore,
@@ -49,13 +51,36 @@ export class KeptTurn {
     });
     if (!changed) return undefined;
     whole.input = input;
-    delete whole.previous_response_id;
+    // an id not kept here stays for OpenAI (or goOn), though references were resolved
+    if (earlier) delete whole.previous_response_id;
     return Buffer.from(JSON.stringify(whole));
+  }
+
+  /** The previous_response_id this request names when the daemon did not keep it (OpenAI's, or gone). */
+  unkept(body: Obj): string | undefined {
+    const named = body.previous_response_id;
+    return typeof named === 'string' && named !== '' && this.previous === undefined ? named : undefined;
+  }
+
+  /**
+   * The body again going on from `conversation`, read from OpenAI for the id it names: its input is
+   * that conversation followed by its own, and its kept answer holds it all (there is no kept link to
+   * follow) while it still says which id it went on from.
+   */
+  goOn(id: string, conversation: readonly unknown[], raw: Buffer): Buffer {
+    const whole = JSON.parse(raw.toString('utf8')) as Obj;
+    whole.input = [...conversation, ...inputItems(whole.input)];
+    delete whole.previous_response_id;
+    const body = Buffer.from(JSON.stringify(whole));
+    this.echoed = id;
+    if (this.request) this.request = body;
+    return body;
   }
 
   /** What the converted answer says of this (`store`, `previous_response_id`), and where it is kept. */
   context(ctx: ResponseContext): ResponseContext {
-    if (this.previous !== undefined) ctx.previousResponseId = this.previous;
+    const previous = this.previous ?? this.echoed;
+    if (previous !== undefined) ctx.previousResponseId = previous;
     if (this.request) {
       ctx.kept = true;
       ctx.onFinal = (response) => this.keep(response);

@@ -84,7 +84,7 @@ export function policyRefusal(
   if (features.previousResponse && (adapter.dialect !== 'responses' || dialect !== 'responses')) {
     return badRequest(
       'previous_response_not_found',
-      `previous_response_id names a response svc-proxy does not keep (it keeps its own answers to Responses clients for an hour, unless store is false; none survive a restart), and ${slug} keeps none; only openai/… models resolve OpenAI's own ids. Send the whole conversation in \`input\`.`,
+      `previous_response_id names a response svc-proxy does not keep (it keeps its own answers to Responses clients for an hour, unless store is false; none survive a restart), and ${slug} keeps none; OpenAI's own ids are resolved by openai/… models, and read from OpenAI for other models when openai is connected. Send the whole conversation in \`input\`.`,
       'previous_response_id',
     );
   }

@@ -7,12 +7,10 @@
 import { ProtocolError, badRequest } from '../protocols/errors.js';
 import { isResolveFailure } from '../providers/registry.js';
 import type { ResolvedProvider } from '../providers/types.js';
-import { timeouts, type Exchange } from './exchange.js';
-import { ClientGone } from './request-body.js';
+import type { Exchange } from './exchange.js';
+import { callStoredResponse } from './openai-stored.js';
 import { sendBody, sendError, sendJson } from './respond.js';
 import { lookupGroup } from './targets.js';
-import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { invalidResponse, transportFailure, upstreamFailure } from './upstream-errors.js';
 
 type Obj = Record<string, unknown>;
 type Action = 'retrieve' | 'delete' | 'input_items' | 'cancel';
@@ -132,45 +130,24 @@ export function listPage(items: readonly Obj[], query: URLSearchParams): Obj {
 
 /** An id the daemon does not keep: OpenAI's to answer, with the daemon's credential. */
 async function forward(x: Exchange, p: ResolvedProvider, at: Addressed): Promise<void> {
-  const { record, config } = x;
+  const { record } = x;
   const tail = at.action === 'input_items' ? '/input_items' : at.action === 'cancel' ? '/cancel' : '';
-  const url = `${p.adapter.url(p.baseUrl, 'generate')}/${encodeURIComponent(at.id)}${tail}${at.search}`;
   const method = at.action === 'delete' ? 'DELETE' : at.action === 'cancel' ? 'POST' : 'GET';
   const started = performance.now();
-  const note = (status: number, errorCode?: string): void => {
-    const latencyMs = Math.round(performance.now() - started);
-    record.attempt(errorCode ? { target: p.slug, status, latencyMs, errorCode } : { target: p.slug, status, latencyMs });
-  };
-  const fail = (failure: { status: number; code: string; message: string }): void => {
-    note(failure.status, failure.code);
-    sendError(x.res, 'a', failure, { 'x-svc-upstream-provider': p.slug });
-    record.finish(x.deps.log, failure.status, failure.code);
-  };
-
-  let up;
-  try {
-    up = await x.services.upstreamRequest({ url, method, headers: p.adapter.headers(p.credential, x.req.headers, 'responses'), signal: x.abort.upstreamSignal, ...timeouts(config) });
-  } catch (err) {
-    if (x.abort.aborted) throw new ClientGone();
-    const code = (err as { code?: unknown } | null)?.code;
-    return fail(transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential));
+  const call = await callStoredResponse(x, p, method, at.id, tail + at.search);
+  const status = call.ok ? call.status : call.failure.status;
+  const latencyMs = Math.round(performance.now() - started);
+  const headers = { 'x-svc-upstream-provider': p.slug };
+  if (!call.ok) {
+    const { failure } = call;
+    const told = failure.upstreamStatus === 404 ? notFound(at.id, `${KEPT_WHERE}, and ${failure.message}`) : failure;
+    record.attempt({ target: p.slug, status, latencyMs, errorCode: told.code });
+    sendError(x.res, 'a', told, headers);
+    record.finish(x.deps.log, told.status, told.code);
+    return;
   }
-  const contentType = [up.headers['content-type']].flat()[0];
-  if (up.status < 200 || up.status >= 300) {
-    const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
-    const failure = upstreamFailure(p.slug, up.status, buf, contentType, p.credential);
-    if (up.status === 404) return fail(notFound(at.id, `${KEPT_WHERE}, and ${failure.message}`));
-    return fail(failure);
-  }
-  let body: Buffer;
-  try {
-    body = await readAll(up.body, MAX_ANSWER_BYTES);
-  } catch (err) {
-    if (x.abort.aborted) throw new ClientGone();
-    return fail(err instanceof AnswerTooLarge ? invalidResponse(p.slug, err.message) : transportFailure(p.slug, 'upstream_reset', 'the upstream connection broke mid-answer', p.credential));
-  }
-  sendBody(x.res, up.status, contentType ?? 'application/json', body, { 'x-svc-upstream-provider': p.slug });
-  note(up.status);
+  record.attempt({ target: p.slug, status, latencyMs });
+  sendBody(x.res, status, call.contentType ?? 'application/json', call.body, headers);
   record.firstByte();
-  record.finish(x.deps.log, up.status);
+  record.finish(x.deps.log, status);
 }

@@ -335,7 +335,7 @@ describe('previous_response_id: svc-proxy resolves the answers it keeps, OpenAI 
     expect((await stream.finalResponse()).output_text).toBe('Echo: Thanks. And tomorrow?');
   });
 
-  it('a response kept with store: false cannot be named (OpenAI’s 400 reaches the client); a non-OpenAI model refuses the field before anything is sent', async () => {
+  it('a response kept with store: false cannot be named (OpenAI’s 400 reaches the client); a non-OpenAI model asks OpenAI, and refuses it before anything is sent', async () => {
     const unstored = await client.responses.create({ model: MODELS.openai, input: 'Hi', store: false });
     const err = await rejection(client.responses.create({ model: MODELS.openai, previous_response_id: unstored.id, input: 'Again' }));
     expect(err).toMatchObject({ status: 400 });
@@ -344,8 +344,41 @@ describe('previous_response_id: svc-proxy resolves the answers it keeps, OpenAI 
     const refused = await rejection(client.responses.create({ model: MODELS.anthropic, previous_response_id: unstored.id, input: 'Again' }));
     expect(refused).toMatchObject({ status: 400 });
     expect(errorCode(refused)).toBe('previous_response_not_found');
-    expect(refused.message).toContain("previous_response_id names a response svc-proxy does not keep");
+    expect(refused.message).toContain(`previous_response_id names a response neither svc-proxy nor OpenAI keeps: openai: Response with id '${unstored.id}' not found.`);
     expect(world.mocks.anthropic.generations()).toHaveLength(before);
+  });
+
+  it('a conversation begun on OpenAI goes on on Claude: its items are read from OpenAI, page by page, and the answer is kept for the next turn', async () => {
+    world.mocks.openai.pageCap = 2;
+    const first = await client.responses.create({ model: MODELS.openai, input: 'Weather in Paris?', tools: [responsesWeatherTool] });
+    const call = first.output.find((i) => i.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
+    const second = await client.responses.create({ model: MODELS.openai, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'Sunny, 21°C' }], tools: [responsesWeatherTool] });
+    expect(second.output_text).toBe('Tool said: Sunny, 21°C');
+
+    world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'Echo: And tomorrow?' } });
+    const onClaude = await client.responses.create({ model: MODELS.anthropic, previous_response_id: second.id, input: 'And tomorrow?', tools: [responsesWeatherTool] });
+    expect(onClaude.output_text).toBe('Echo: And tomorrow?');
+    expect(onClaude.previous_response_id).toBe(second.id);
+    const sent = world.mocks.anthropic.lastGeneration().body as { messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: unknown }> }> };
+    expect(sent.messages.map((m) => `${m.role}:${m.content.map((b) => b.type).join('+')}`)).toEqual(['user:text', 'assistant:tool_use', 'user:tool_result', 'assistant:text', 'user:text']);
+    expect(JSON.stringify(sent.messages)).toContain('Sunny, 21°C');
+    expect(sent).not.toHaveProperty('previous_response_id');
+    // four input items (the question, OpenAI's reasoning and call, the call's output) in pages of
+    // two, oldest first, with reasoning's encrypted content asked for; Claude takes no OpenAI reasoning
+    const asked = 'order=asc&limit=100&include%5B%5D=reasoning.encrypted_content';
+    expect(first.output.map((i) => i.type)).toEqual(['reasoning', 'function_call']);
+    expect(world.mocks.openai.listed).toEqual([asked, `${asked}&after=${first.output[0]!.id}`]);
+    const reads = world.mocks.openai.requests.filter((r) => r.method === 'GET');
+    for (const r of reads) expectNoServiceKey(r, world.daemon.key);
+
+    // the next turn on Claude goes on from the kept answer, OpenAI not asked again
+    world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'Echo: Thanks.' } });
+    const readsBefore = reads.length;
+    const next = await client.responses.create({ model: MODELS.anthropic, previous_response_id: onClaude.id, input: 'Thanks.' });
+    expect(next.output_text).toBe('Echo: Thanks.');
+    const again = world.mocks.anthropic.lastGeneration().body as { messages: Array<{ role: string }> };
+    expect(again.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
+    expect(world.mocks.openai.requests.filter((r) => r.method === 'GET')).toHaveLength(readsBefore);
   });
 });
 

@@ -52,13 +52,14 @@ describe('Responses rules', () => {
     expect(world.mocks.anthropic.requests).toHaveLength(0);
   });
 
-  it('GET and DELETE /responses/{id} → 404 unsupported_feature (answers are kept only for previous_response_id)', async () => {
+  it('GET and DELETE /responses/{id} of an id nobody keeps → 404 response_not_found (OpenAI asked first)', async () => {
     const g = await rejection(chat.responses.retrieve('resp_123'));
     expect(g.status).toBe(404);
-    expect(errorCode(g)).toBe('unsupported_feature');
+    expect(errorCode(g)).toBe('response_not_found');
     const d = await rejection(chat.responses.delete('resp_123'));
     expect(d.status).toBe(404);
-    expect(errorCode(d)).toBe('unsupported_feature');
+    expect(errorCode(d)).toBe('response_not_found');
+    expect(world.mocks.openai.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/responses/resp_123', 'DELETE /v1/responses/resp_123']);
   });
 
   it('hosted tools: rejected for non-openai models, passed through to openai', async () => {

@@ -130,17 +130,17 @@ describe('policy per target', () => {
     expect(h.logs[0]!.attempts[0]!.skipped).toMatch(/audio/);
   });
 
-  it('previous_response_id svc-proxy did not keep (OpenAI’s): a target whose provider keeps no responses is skipped, OpenAI resolves it', async () => {
+  it('previous_response_id svc-proxy did not keep (OpenAI’s), first target Claude: the conversation is read from OpenAI and Claude answers', async () => {
     const first = await post(`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'hi' });
     expect(first.status).toBe(200);
     const r = await post(`${h.groupA('team')}/responses`, { model: 'claude-sonnet-4-5', input: 'again', previous_response_id: first.json.id });
     expect(r.status).toBe(200);
-    expect(r.headers['x-svc-upstream-provider']).toBe('openai');
-    expect(h.mocks.openai.lastGeneration().body.previous_response_id).toBe(first.json.id);
-    expect(h.mocks.anthropic.generations()).toHaveLength(0);
-    const log = h.logs.at(-1)!;
-    expect(log.attempts[0]).toMatchObject({ target: 'anthropic/claude-sonnet-4-5', status: 0, errorCode: 'previous_response_not_found' });
-    expect(log.attempts[0]!.skipped).toMatch(/previous_response_id/);
+    expect(r.headers['x-svc-upstream-provider']).toBe('anthropic');
+    expect(r.json.previous_response_id).toBe(first.json.id);
+    const sent = h.mocks.anthropic.lastGeneration().body as { messages: Array<{ role: string }> };
+    expect(sent.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(h.mocks.openai.generations()).toHaveLength(1);
+    expect(h.logs.at(-1)!.attempts).toEqual([expect.objectContaining({ target: 'anthropic/claude-sonnet-4-5', status: 200 })]);
   });
 
   it('an answer kept on a group base is read again on it and on the provider base (the key is the scope); an unknown group is 404', async () => {

@@ -193,9 +193,20 @@ describe('per-target policy', () => {
       const r = await post(`${h.a}/responses`, { model, input: 'x', previous_response_id: 'resp_1' });
       expect(r.status).toBe(400);
       expect(r.json.error).toMatchObject({ code: 'previous_response_not_found', param: 'previous_response_id' });
-      expect(r.json.error.message).toMatch(/^previous_response_id names a response svc-proxy does not keep .*, and \w+ keeps none; only openai\/… models resolve OpenAI's own ids\./);
+      expect(r.json.error.message).toBe("previous_response_id names a response neither svc-proxy nor OpenAI keeps: openai: Response with id 'resp_1' not found.");
     }
     nothingSent();
+    // with openai not connected, nobody is asked
+    const saved = h.config.providers.openai;
+    h.config.providers.openai = { ...saved, enabled: false };
+    try {
+      const r = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', previous_response_id: 'resp_1' });
+      expect(r.json.error).toMatchObject({ code: 'previous_response_not_found', param: 'previous_response_id' });
+      expect(r.json.error.message).toMatch(/^previous_response_id names a response svc-proxy does not keep .*, and anthropic keeps none; OpenAI's own ids are resolved by openai\/… models, and read from OpenAI for other models when openai is connected\./);
+    } finally {
+      h.config.providers.openai = saved;
+    }
+    expect(h.mocks.openai.requests.map((r) => r.path)).toEqual(['/v1/responses/resp_1/input_items', '/v1/responses/resp_1/input_items']);
   });
 
   it('previous_response_id naming a kept answer whose request was large (read lazily): the conversation goes on whole', async () => {
