@@ -1,0 +1,48 @@
+/** One Responses request against the kept answers: what it resolves, what it leaves for OpenAI. */
+import { describe, expect, it } from 'vitest';
+import type { ResponseContext } from '../../src/protocols/codec.js';
+import { KeptTurn } from '../../src/routing/kept-turn.js';
+import { ResponseStore } from '../../src/routing/response-store.js';
+
+const raw = (body: Record<string, unknown>) => Buffer.from(JSON.stringify(body));
+const said = (id: string, text: string) => ({ id, type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+
+function storeWith(): ResponseStore {
+  const store = new ResponseStore();
+  store.put('k', 'resp_1', undefined, raw({ model: 'm', input: 'a' }), { id: 'resp_1', output: [said('msg_1', 'A')] });
+  return store;
+}
+
+describe('KeptTurn', () => {
+  it('a reference to a kept item is resolved; an OpenAI previous_response_id beside it stays for OpenAI', () => {
+    const turn = new KeptTurn(storeWith(), 'k');
+    const body = { model: 'm', previous_response_id: 'resp_openai', input: [{ type: 'item_reference', id: 'msg_1' }, { role: 'user', content: 'b' }] };
+    const out = JSON.parse(turn.resolve(body, raw(body))!.toString()) as Record<string, unknown>;
+    expect(out.previous_response_id).toBe('resp_openai');
+    expect(out.input).toEqual([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'A' }] }, { role: 'user', content: 'b' }]);
+    expect(turn.unkept(out)).toBe('resp_openai');
+  });
+
+  it('a kept previous_response_id is resolved and removed; nothing is left unkept', () => {
+    const turn = new KeptTurn(storeWith(), 'k');
+    const body = { model: 'm', previous_response_id: 'resp_1', input: 'b' };
+    const out = JSON.parse(turn.resolve(body, raw(body))!.toString()) as Record<string, unknown>;
+    expect(out).not.toHaveProperty('previous_response_id');
+    expect(turn.unkept(body)).toBeUndefined();
+  });
+
+  it('goOn: the conversation read from OpenAI goes first; the answer keeps it all, with no link, and names the id', () => {
+    const store = storeWith();
+    const turn = new KeptTurn(store, 'k');
+    const body = { model: 'm', previous_response_id: 'resp_openai', input: 'next' };
+    expect(turn.resolve(body, raw(body))).toBeUndefined();
+    const earlier = [{ id: 'msg_o1', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'first' }] }, said('msg_o2', 'Reply')];
+    const out = JSON.parse(turn.goOn('resp_openai', earlier, raw(body)).toString()) as Record<string, unknown>;
+    expect(out).not.toHaveProperty('previous_response_id');
+    expect(out.input).toEqual([...earlier, { type: 'message', role: 'user', content: 'next' }]);
+    const ctx = turn.context({} as ResponseContext);
+    expect(ctx.previousResponseId).toBe('resp_openai');
+    ctx.onFinal!({ id: 'resp_2', output: [said('msg_2', 'Two')] });
+    expect(store.conversation('k', 'resp_2')).toHaveLength(4);
+  });
+});
