@@ -458,8 +458,11 @@ describe('stored responses: retrieve, input items, delete, cancel — kept answe
     }
   });
 
-  it('stream=true on a stored response is refused (background responses only); an unknown path under it is a 404', async () => {
-    const made = await client.responses.create({ model: MODELS.anthropic, input: 'Hi' });
+  it('a streamed answer is read back as its final response; stream=true on it is refused (background responses only); an unknown path under it is a 404', async () => {
+    const made = await client.responses.stream({ model: MODELS.anthropic, input: 'Hi', reasoning: { effort: 'low' } }).finalResponse();
+    // (less what the SDK's stream helper adds for structured output)
+    const wire = (r: object) => JSON.parse(JSON.stringify(r, (k, v: unknown) => (k === 'parsed' || k === 'output_parsed' ? undefined : v))) as unknown;
+    expect(wire(await client.responses.retrieve(made.id))).toEqual(wire(made));
     const streamed = await rejection(client.responses.retrieve(made.id, { stream: true }));
     expect(streamed).toMatchObject({ status: 400 });
     expect(errorCode(streamed)).toBe('unsupported_feature');
