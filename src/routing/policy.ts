@@ -6,6 +6,7 @@
 import { ProtocolError, badRequest } from '../protocols/errors.js';
 import type { Dialect } from '../protocols/hub.js';
 import { mayContain } from '../protocols/lazy-json.js';
+import { isAdvisorTool } from '../protocols/messages/advisor.js';
 import { isWebSearchType } from '../protocols/messages/web-search.js';
 import { isWebSearchToolType } from '../protocols/responses/web-search.js';
 import type { ProviderAdapter } from '../providers/types.js';
@@ -152,7 +153,8 @@ function serverToolTypes(tools: unknown): string[] {
   const types: string[] = [];
   for (const t of tools) {
     const type = (t as { type?: unknown } | null)?.type;
-    if (typeof type === 'string' && type !== 'custom' && !types.includes(type)) types.push(type);
+    // the advisor is left out for other models, not refused (advisor.ts)
+    if (typeof type === 'string' && type !== 'custom' && !isAdvisorTool(t as Record<string, unknown>) && !types.includes(type)) types.push(type);
   }
   return types;
 }

@@ -261,6 +261,37 @@ describe('anthropic client → openai/* (Claude Code pointed at GPT)', () => {
     expect(elsewhere.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Echo: Thanks. And in one word?' })]);
   });
 
+  it("Claude Code's advisor (its tool and advice Claude already got) is left out for GPT and Gemini, and reaches Claude as sent", async () => {
+    const advised = {
+      max_tokens: 1024,
+      tools: [{ type: 'advisor_20260301', name: 'advisor', model: 'claude-opus-4-6' }, messagesWeatherTool],
+      messages: [
+        { role: 'user', content: 'Plan the refactor.' },
+        { role: 'assistant', content: [
+          { type: 'server_tool_use', id: 'srvtoolu_01adv', name: 'advisor', input: {} },
+          { type: 'advisor_tool_result', tool_use_id: 'srvtoolu_01adv', content: { type: 'advisor_result', text: 'Split the module first.' } },
+          { type: 'text', text: 'Splitting the module first.' },
+        ] },
+        { role: 'user', content: 'Go on.' },
+      ],
+    };
+    for (const model of [MODELS.openai, MODELS.gemini]) {
+      const msg = await create({ ...advised, model });
+      expect(msg.content.some((b) => b.type === 'text' || b.type === 'tool_use')).toBe(true);
+    }
+    const toOpenAI = JSON.stringify(world.mocks.openai.lastGeneration().body);
+    const toGemini = JSON.stringify(world.mocks.gemini.lastGeneration().body);
+    for (const body of [toOpenAI, toGemini]) {
+      expect(body).not.toContain('advisor');
+      expect(body).toContain('Splitting the module first.');
+      expect(body).toContain('get_weather');
+    }
+    await create({ ...advised, model: MODELS.anthropic });
+    const toClaude = world.mocks.anthropic.lastGeneration().body as { tools: unknown[]; messages: Array<{ content: unknown }> };
+    expect(toClaude.tools[0]).toEqual(advised.tools[0]);
+    expect(toClaude.messages[1]!.content).toEqual(advised.messages[1]!.content);
+  });
+
   it('web search next to function tools is forced with allowed_tools; a target that cannot search refuses it in the Messages error shape', async () => {
     await create({ ...webSearch(), tools: [...webSearch().tools, messagesWeatherTool] });
     expect(sent().tool_choice).toEqual({ type: 'allowed_tools', mode: 'required', tools: [{ type: 'web_search' }] });

@@ -9,6 +9,7 @@
  */
 import type { ContentPart, FunctionCallItem, FunctionCallOutputItem, Item, MessageItem, SystemPart } from '../hub.js';
 import { callIdOf } from './ids.js';
+import { isAdvisorBlock } from './advisor.js';
 import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
 import { decodeMediaOrText, decodeTextBlock, decodeToolResultContent } from './content-decode.js';
@@ -40,6 +41,7 @@ const SERVER_BLOCKS = new Set([
   'container_upload',
   'mcp_tool_use',
   'mcp_tool_result',
+  'advisor_tool_result',
 ]);
 
 export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[]; toolEvents: ToolEvent[] } {
@@ -187,9 +189,11 @@ function decodeAssistantTurn(turn: Turn, items: Item[], pending: Map<string, str
         break;
       case 'server_tool_use':
       case 'web_search_tool_result':
-        // A search already run (by Anthropic, or by another provider for this client): the text
-        // after it says what it found, and no other provider can take its blocks back.
-        if (isPastWebSearch(block)) break;
+      case 'advisor_tool_result':
+        // A search already run (by Anthropic, or by another provider for this client), or advice
+        // Anthropic's advisor gave: the text after it is what came of it, and no other provider
+        // can take its blocks back (advisor.ts).
+        if (isPastWebSearch(block) || isAdvisorBlock(block)) break;
         rejectBlock(block, path, 'assistant');
         break;
       default:

@@ -16,6 +16,7 @@
  */
 import type { TextPart, Tool } from '../hub.js';
 import { badRequest } from '../errors.js';
+import { isAdvisorTool } from './advisor.js';
 import { expectArray, expectObject, expectString, optBoolean, type JsonObject } from './json.js';
 
 /** A reference or change met in `messages`, in order. */
@@ -82,7 +83,8 @@ export function availableTools(
   const raws = tools === undefined || tools === null ? [] : expectArray(tools, 'tools').map((raw, i) => expectObject(raw, `tools[${i}]`));
   const isDeferred = (t: JsonObject, i: number) => optBoolean(t.defer_loading, `tools[${i}].defer_loading`) === true;
   // the common case (every converted request from most clients): all of them, as declared
-  if (events.length === 0 && !raws.some(isDeferred)) return raws.map((t, i) => decodeTool(t, `tools[${i}]`));
+  // the advisor is Anthropic's to run: any other model goes without it (advisor.ts)
+  if (events.length === 0 && !raws.some(isDeferred)) return raws.flatMap((t, i) => (isAdvisorTool(t) ? [] : [decodeTool(t, `tools[${i}]`)]));
 
   // a nameless entry is refused when it is decoded; it cannot be loaded or changed by name
   const entries: Entry[] = raws.map((t, i) => ({ name: typeof t.name === 'string' ? t.name : '', raw: t, path: `tools[${i}]` }));
@@ -102,7 +104,7 @@ export function availableTools(
     else offered.add(e.name);
   }
   if (forced !== undefined) offered.add(forced);
-  return entries.filter((e) => offered.has(e.name)).map((e) => decodeTool(e.raw, e.path));
+  return entries.filter((e) => offered.has(e.name) && !isAdvisorTool(e.raw)).map((e) => decodeTool(e.raw, e.path));
 }
 
 function toolName(v: unknown, path: string): string {

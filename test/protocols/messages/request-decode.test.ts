@@ -103,6 +103,34 @@ describe('Messages decodeRequest: validation', () => {
     ]);
   });
 
+  it('Anthropic\'s advisor is left out for another model: its tool (any dated version, deferred or not) and the blocks of advice already given', () => {
+    const advisor = { type: 'advisor_20260301', name: 'advisor', model: 'claude-opus-4-6' };
+    const read = { name: 'read', input_schema: { type: 'object' } };
+    const advised = decode(base({
+      tools: [advisor, read],
+      messages: [
+        { role: 'user', content: 'Plan the refactor.' },
+        { role: 'assistant', content: [
+          { type: 'text', text: 'Let me ask.' },
+          { type: 'server_tool_use', id: 'srvtoolu_a', name: 'advisor', input: {} },
+          { type: 'advisor_tool_result', tool_use_id: 'srvtoolu_a', content: { type: 'advisor_result', text: 'Split the module first.' } },
+          { type: 'advisor_tool_result', tool_use_id: 'srvtoolu_b', content: { type: 'advisor_redacted_result', encrypted_content: 'abc' } },
+          { type: 'text', text: 'Splitting the module first.' },
+        ] },
+        { role: 'user', content: 'Go on.' },
+      ],
+    }));
+    expect(advised.tools).toEqual([{ type: 'function', name: 'read', parameters: { type: 'object' } }]);
+    expect(advised.items[1]).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Let me ask.' }, { type: 'text', text: 'Splitting the module first.' }] });
+    expect(JSON.stringify(advised.items)).not.toContain('advisor');
+    // with a deferred tool the tool set is worked out turn by turn: the advisor is still left out
+    const deferred = decode(base({ tools: [{ ...advisor, type: 'advisor_20270101' }, read, { name: 'late', input_schema: { type: 'object' }, defer_loading: true }] }));
+    expect(deferred.tools?.map((t) => (t as { name: string }).name)).toEqual(['read']);
+    // a server tool use of another name is still refused, in an assistant turn or a user turn
+    expect(codeOf(base({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'server_tool_use', id: 's', name: 'bash', input: {} }] }] }))).toBe('unsupported_feature');
+    expect(codeOf(base({ messages: [{ role: 'user', content: [{ type: 'advisor_tool_result', tool_use_id: 's', content: { type: 'advisor_result', text: 'x' } }] }] }))).toBe('unsupported_feature');
+  });
+
   it('decodes web search (any dated version) into the hub web search; its fields are checked', () => {
     const tool = { type: 'web_search_20260209', name: 'web_search', allowed_domains: ['a.org'], blocked_domains: [], max_uses: 3, user_location: { type: 'approximate', city: 'Bern', country: 'CH' } };
     expect(decode(base({ tools: [tool] })).tools).toEqual([{ type: 'web_search', name: 'web_search', allowedDomains: ['a.org'], maxUses: 3, userLocation: { city: 'Bern', country: 'CH' } }]);
