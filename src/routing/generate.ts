@@ -153,9 +153,11 @@ class GenerateRequest {
     let parsed = parseJsonRequest(this.raw);
     record.entry.modelAsked = parsed.model;
     record.entry.streamed = parsed.stream;
+    // the client's own body, before kept or OpenAI-read conversations are put in front of it
+    if (config.settings.logBodies) record.entry.requestBody = redactForLog(parsed.body, undefined);
+    if (dialect === 'responses') checkStatefulResponses(parsed.body);
     const targets = resolveTargets(config, route.group, parsed.model, (slug) => services.resolveProvider(slug));
     if (dialect === 'responses') {
-      checkStatefulResponses(parsed.body);
       this.kept = new KeptTurn(x.responses, record.entry.keyId ?? '');
       const resolved = this.kept.resolve(parsed.body, this.raw);
       if (resolved) {
@@ -172,7 +174,6 @@ class GenerateRequest {
     this.members = parsed.members;
     this.body = parsed.body;
     this.stream = parsed.stream;
-    if (config.settings.logBodies) record.entry.requestBody = redactForLog(parsed.body, undefined);
 
     this.asked = readEffort(parsed.body, dialect);
     if (this.asked.label !== undefined) record.entry.effortAsked = this.asked.label;
