@@ -114,10 +114,12 @@ export class ResponseStore {
    * The items the answer was made from, oldest first, as OpenAI lists them: the chain's before it
    * and its request's own, each with an id (an input item the client sent without one gets one
    * derived from the answer's id and its place, the same on every call) and an item reference
-   * replaced by the item it names. Undefined when the answer or a link of its chain is not kept.
+   * replaced by the item it names. When a link of its chain is gone, only its own input is left;
+   * undefined when the answer itself is not kept.
    */
   inputItems(scope: string, responseId: string): Obj[] | undefined {
-    const links = this.chain(scope, responseId);
+    const own = this.live(scoped(scope, responseId));
+    const links = this.chain(scope, responseId) ?? (own ? [own] : undefined);
     if (!links) return undefined;
     const items: Obj[] = [];
     links.forEach((link, n) => {

@@ -140,6 +140,8 @@ describe('ResponseStore: reading an answer again, its input items, deleting it',
     expect(store.item('k', 'msg_a')).toBeUndefined();
     expect(store.conversation('k', 'resp_2')).toBeUndefined();
     expect(store.size).toBe(1);
+    // what is left of its input items is its own
+    expect(store.inputItems('k', 'resp_2')!.map((i) => i.id)).toEqual(['msg_2_in0']);
   });
 
   it('put() says whether it kept the answer', () => {
