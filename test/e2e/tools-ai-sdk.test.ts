@@ -106,6 +106,32 @@ describe('Vercel AI SDK through protocol A (settings from `svc-proxy env openai`
     expect(JSON.stringify(sent.messages[1]!.content)).toContain('Echo: Name a colour.');
   });
 
+  it('a model name the SDK takes for a reasoning model (a group name, gpt-5-…) on Claude with thinking: the reasoning and text it sends back as references are the kept items', async () => {
+    await world.daemon.cli(['group', 'add', 'sdk']);
+    await world.daemon.cli(['group', 'set', 'sdk', 'gpt-5-thinker', 'anthropic/claude-sonnet-4-5']);
+    try {
+      const bodies: string[] = [];
+      const seen: typeof fetch = async (url, init) => {
+        bodies.push(String(init?.body));
+        return fetch(url, init);
+      };
+      const provider = createOpenAI({ baseURL: world.daemon.baseA('sdk'), apiKey: openaiEnv.env.OPENAI_API_KEY, fetch: seen });
+      const ask = { model: provider('gpt-5-thinker'), providerOptions: { openai: { reasoningEffort: 'medium' } }, maxRetries: 0 } as const;
+      const first = await generateText({ ...ask, prompt: 'Name a colour.' });
+      expect(first.reasoning.length).toBeGreaterThan(0);
+      const second = await generateText({ ...ask, messages: [{ role: 'user', content: 'Name a colour.' }, ...first.response.messages, { role: 'user', content: 'And another?' }] });
+      expect(second.text).toBe('Echo: And another?');
+      // the SDK sent both earlier items by reference only
+      const input = (JSON.parse(bodies[1]!) as { input: Array<{ type?: string; role?: string }> }).input;
+      expect(input.map((i) => i.type ?? i.role)).toEqual(['user', 'item_reference', 'item_reference', 'user']);
+      const sent = world.mocks.anthropic.lastGeneration().body as { messages: Array<{ role: string; content: Array<{ type: string }> }> };
+      // the thinking block went back with its signature (the mock refuses one it did not sign)
+      expect(sent.messages.map((m) => `${m.role}:${Array.isArray(m.content) ? m.content.map((b) => b.type).join('+') : 'text'}`)).toEqual(['user:text', 'assistant:thinking+text', 'user:text']);
+    } finally {
+      await world.daemon.cli(['group', 'remove', 'sdk']);
+    }
+  });
+
   it('streamText with a tool, Chat Completions (openai.chat) → gemini', async () => {
     executed.length = 0;
     const out = await viaStream(openaiProvider().chat('gemini/gemini-3-pro-preview'));
