@@ -3,7 +3,7 @@
  * objects in, objects or SSE text out; no I/O, no config. Bad client input throws ProtocolError
  * (a clean 4xx), never anything else.
  */
-import type { HubEvent, HubRequest, HubResponse, ReasoningOrigin } from './hub.js';
+import type { AppliedContextEdit, HubEvent, HubRequest, HubResponse, ReasoningOrigin } from './hub.js';
 import type { SseEvent } from './sse.js';
 
 /** What the target accepts, decided by the provider adapter (codecs know no provider names). */
@@ -58,6 +58,8 @@ export interface ResponseContext {
   kept?: boolean;
   /** Responses: the previous_response_id the request named, echoed as OpenAI does. */
   previousResponseId?: string;
+  /** Messages: the context edits applied to the converted request, reported as Anthropic does. */
+  contextEdits?: AppliedContextEdit[];
 }
 
 export interface StreamDecoder {

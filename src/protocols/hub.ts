@@ -266,6 +266,18 @@ export interface HubRequest {
   cacheControl?: CacheControl;
   /** Stateful Responses features the proxy cannot serve (checked by routing → 400 unsupported_feature). */
   statefulFeature?: 'previous_response_id' | 'conversation' | 'background';
+  /**
+   * Context edits a Messages client asked for (`context_management`), as the decoder applied them
+   * to `items`; undefined when it asked none. The answer reports them (messages/context-edits.ts).
+   */
+  contextEdits?: AppliedContextEdit[];
+}
+
+/** A context edit applied to a converted request: how many tool uses and input tokens it cleared. */
+export interface AppliedContextEdit {
+  type: 'clear_tool_uses_20250919';
+  clearedToolUses: number;
+  clearedInputTokens: number;
 }
 
 // ---------------------------------------------------------------------------------------------

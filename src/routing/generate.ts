@@ -586,7 +586,12 @@ class GenerateRequest {
   private responseContext(model: string): ResponseContext {
     if (this.dialect === 'chat') return { model, includeUsage: this.includeUsage };
     if (this.kept) return this.kept.context({ model });
-    if (this.dialect === 'messages' && this.hub?.reasoning?.display === 'omitted') return { model, omitThinking: true };
+    if (this.dialect === 'messages') {
+      const ctx: ResponseContext = { model };
+      if (this.hub?.reasoning?.display === 'omitted') ctx.omitThinking = true;
+      if (this.hub?.contextEdits) ctx.contextEdits = this.hub.contextEdits;
+      return ctx;
+    }
     return { model };
   }
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collect, expectNoServiceKey, messagesWeatherTool, UPSTREAM_DIALECT, upstreamToolNames } from '../fixtures/e2e-helpers.js';
 import { anthropicCountTokens, geminiCountTokens, responsesCountTokens } from '../fixtures/mock-upstream/index.js';
 import { TEST_CREDENTIALS } from '../fixtures/daemon.js';
+import { CLEARED_TOOL_RESULT } from '../../src/protocols/messages/context-edits.js';
 import { KINDS, MODELS, SLUGS, startWorld, upstreamId, type World } from '../fixtures/world.js';
 
 let world: World;
@@ -259,6 +260,34 @@ describe('anthropic client → openai/* (Claude Code pointed at GPT)', () => {
     expect(input.filter((i) => i.type === 'web_search_call')).toEqual([]);
     const elsewhere = await create({ model: MODELS.openrouter, max_tokens: 1024, messages: history });
     expect(elsewhere.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Echo: Thanks. And in one word?' })]);
+  });
+
+  it("context editing (Claude Code clears old tool results after idle) is applied for GPT: old results reach it cleared, the answer reports the edit, whole and streamed", async () => {
+    const messages: Anthropic.Beta.BetaMessageParam[] = [{ role: 'user', content: 'Read the three files.' }];
+    for (let i = 0; i < 3; i++) {
+      messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_0${i}`, name: 'get_weather', input: { city: `City ${i}` } }] });
+      messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_0${i}`, content: `Result number ${i}: ${'sunny '.repeat(50)}` }] });
+    }
+    const params = {
+      model: MODELS.openai,
+      max_tokens: 1024,
+      messages,
+      tools: [messagesWeatherTool],
+      betas: ['context-management-2025-06-27'],
+      context_management: { edits: [{ type: 'clear_tool_uses_20250919' as const, trigger: { type: 'tool_uses' as const, value: 2 }, keep: { type: 'tool_uses' as const, value: 1 } }] },
+    };
+    const applied = [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 2, cleared_input_tokens: expect.any(Number) as number }];
+    const whole = await client.beta.messages.create(params);
+    expect(whole.context_management).toEqual({ applied_edits: applied });
+    const outputs = (world.mocks.openai.lastGeneration().body.input as Array<{ type?: string; output?: string }>).filter((i) => i.type === 'function_call_output').map((i) => i.output);
+    expect(outputs.map((o) => (o?.startsWith('Result number') ? o.slice(0, 15) : o))).toEqual([CLEARED_TOOL_RESULT, CLEARED_TOOL_RESULT, 'Result number 2']);
+    expect(world.mocks.openai.lastGeneration().body).not.toHaveProperty('context_management');
+
+    const streamed = await client.beta.messages.stream(params).finalMessage();
+    expect(streamed.context_management).toEqual({ applied_edits: applied });
+    // passthrough to Claude: Anthropic applies it itself, the field goes as sent
+    await client.beta.messages.create({ ...params, model: MODELS.anthropic });
+    expect(world.mocks.anthropic.lastGeneration().body.context_management).toEqual(params.context_management);
   });
 
   it("Claude Code's advisor (its tool and advice Claude already got) is left out for GPT and Gemini, and reaches Claude as sent", async () => {

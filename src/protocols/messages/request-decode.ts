@@ -6,6 +6,7 @@
 import type { HubRequest, ResponseFormat } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
+import { applyContextEdits } from './context-edits.js';
 import { expectArray, expectObject, expectString, isObject, optBoolean, optNumber, type JsonObject } from './json.js';
 import { decodeMessages, decodeSystemContent } from './messages-decode.js';
 import { decodeReasoning } from './thinking.js';
@@ -68,6 +69,10 @@ export function decodeRequest(raw: unknown): HubRequest {
 
   const format = decodeOutputFormat(body);
   if (format) req.responseFormat = format;
+
+  // after everything else is read: the edits change what the items carry
+  const edits = applyContextEdits(req, body.context_management);
+  if (edits) req.contextEdits = edits;
 
   if (Array.isArray(body.mcp_servers) && body.mcp_servers.length > 0) {
     throw badRequest('unsupported_feature', 'mcp_servers (remote MCP through Anthropic) only works with anthropic/… models.', 'mcp_servers');

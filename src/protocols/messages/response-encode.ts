@@ -6,6 +6,7 @@
 import type { ContentBlock, Message, Usage as MessagesUsage } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ResponseContext } from '../codec.js';
 import type { HubResponse, Usage } from '../hub.js';
+import { contextManagementOf } from './context-edits.js';
 import { clientMessageId, toolUseId } from './ids.js';
 import { messagesStopReason } from './stop-reason.js';
 import { clientThinkingBlock } from './thinking.js';
@@ -53,6 +54,8 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
     diagnostics: null,
     usage: messagesUsage(res.usage, searches),
   };
+  // (a beta field the GA Message type does not declare)
+  if (ctx.contextEdits) return { ...message, context_management: contextManagementOf(ctx.contextEdits) } as unknown as Record<string, unknown>;
   return message as unknown as Record<string, unknown>;
 }
 

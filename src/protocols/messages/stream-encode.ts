@@ -23,6 +23,7 @@ import type { ResponseContext, StreamEncoder } from '../codec.js';
 import type { BlockStart, HubError, HubEvent, ReasoningOrigin, Usage, WebSearchItem } from '../hub.js';
 import { anthropicErrorBody } from '../errors.js';
 import { sseNamed } from '../sse.js';
+import { contextManagementOf } from './context-edits.js';
 import { clientMessageId, syntheticToolUseId, toolUseId } from './ids.js';
 import { messagesUsage } from './response-encode.js';
 import { messagesStopReason } from './stop-reason.js';
@@ -166,11 +167,13 @@ class MessagesStreamEncoder implements StreamEncoder {
       output_tokens_details: fields.output_tokens_details,
       server_tool_use: serverToolUsage(this.searches),
     };
-    const ev: RawMessageDeltaEvent = {
+    const ev: RawMessageDeltaEvent & { context_management?: object } = {
       type: 'message_delta',
       delta: { stop_reason: messagesStopReason(stopReason), stop_sequence: stopSequence ?? null, stop_details: null, container: null },
       usage: deltaUsage,
     };
+    // the beta field Anthropic reports applied context edits in, on the delta as on a whole message
+    if (this.ctx.contextEdits) ev.context_management = contextManagementOf(this.ctx.contextEdits);
     this.out += sseNamed('message_delta', ev);
     this.out += sseNamed('message_stop', { type: 'message_stop' });
     this.ended = true;
