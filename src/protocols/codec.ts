@@ -52,8 +52,12 @@ export interface ResponseContext {
    * text, as Anthropic sends them then; their signature still carries what the provider needs back.
    */
   omitThinking?: boolean;
-  /** Responses streams: the final response object (completed or incomplete), once rendered. */
-  onFinal?: (response: Record<string, unknown>) => void;
+  /**
+   * Responses streams: the final response object (completed or incomplete), once rendered and
+   * before it goes out; false when the answer meant to be kept could not be (its final event then
+   * says `store: false`).
+   */
+  onFinal?: (response: Record<string, unknown>) => boolean;
   /** Responses: the answer is kept for a later previous_response_id (its `store` says so). */
   kept?: boolean;
   /** Responses: the previous_response_id the request named, echoed as OpenAI does. */

@@ -683,7 +683,8 @@ class GenerateRequest {
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;
       client = x.services.codecs[dialect].encodeResponse(hubRes, this.responseContext(model));
-      this.kept?.keep(client);
+      // an answer too large to keep says so
+      if (this.kept && !this.kept.keep(client)) client.store = false;
       bytes = stringifyKeepingStrings(client, kept);
       if (hubRes.usage) usage = fromHubUsage(hubRes.usage);
     }

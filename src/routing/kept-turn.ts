@@ -88,9 +88,9 @@ export class KeptTurn {
     return ctx;
   }
 
-  /** Keep a converted answer, when its request is kept. */
-  keep(response: Obj): void {
-    if (!this.request || typeof response.id !== 'string') return;
-    this.store.put(this.scope, response.id, this.previous, this.request, response);
+  /** Keep a converted answer, when its request is kept; false when it was to be kept and could not be (too large). */
+  keep(response: Obj): boolean {
+    if (!this.request || typeof response.id !== 'string') return true;
+    return this.store.put(this.scope, response.id, this.previous, this.request, response);
   }
 }

@@ -45,4 +45,15 @@ describe('KeptTurn', () => {
     ctx.onFinal!({ id: 'resp_2', output: [said('msg_2', 'Two')] });
     expect(store.conversation('k', 'resp_2')).toHaveLength(4);
   });
+
+  it('an answer too large for the store is not kept, and its onFinal says so', () => {
+    const store = new ResponseStore({ bytes: 200 });
+    const turn = new KeptTurn(store, 'k');
+    const body = { model: 'm', input: 'x'.repeat(300) };
+    turn.resolve(body, raw(body));
+    const ctx = turn.context({} as ResponseContext);
+    expect(ctx.kept).toBe(true);
+    expect(ctx.onFinal!({ id: 'resp_big', output: [] })).toBe(false);
+    expect(store.answer('k', 'resp_big')).toBeUndefined();
+  });
 });

@@ -240,11 +240,13 @@ class ResponsesStreamEncoder implements StreamEncoder {
     // Items still open when the answer was cut short are themselves incomplete.
     let sse = this.closeAll(terminal.status === 'incomplete' ? 'incomplete' : 'completed');
     const response = this.response(terminal.status, terminal.incomplete_details, null);
+    const final = response as unknown as Record<string, unknown>;
+    // (`store` is on the wire; the SDK's Response type leaves it out)
+    if (this.ctx.onFinal?.(final) === false) final.store = false;
     sse += this.emit(
       terminal.status === 'completed' ? { type: 'response.completed', response } : { type: 'response.incomplete', response },
     );
     this.done = true;
-    this.ctx.onFinal?.(response as unknown as Record<string, unknown>);
     return sse;
   }
 

@@ -195,3 +195,19 @@ describe('responses stream encoder → decoder round trip', () => {
     ]);
   });
 });
+
+describe('a kept answer: store in the stream', () => {
+  const events: HubEvent[] = [
+    { type: 'start', id: 'u1', model: 'm' },
+    { type: 'finish', stopReason: 'end_turn', usage: { inputTokens: 3, outputTokens: 1 } },
+  ];
+  const stores = (onFinal: () => boolean) => {
+    const { wire } = encodeAll(events, { model: 'p/m', created: 1, idSuffix: 'S', kept: true, onFinal });
+    return [wire[0]!, wire.at(-1)!].map((w) => (w.response as { store: boolean }).store);
+  };
+
+  it('says store: true from the start; the final event says false when the answer could not be kept after all', () => {
+    expect(stores(() => true)).toEqual([true, true]);
+    expect(stores(() => false)).toEqual([true, false]);
+  });
+});
