@@ -5,14 +5,16 @@
  * `default_generation_settings.n_ctx`. Its list entries say `owned_by: "llamacpp"`.
  */
 
+import { serverRoot } from './loaded-context.js';
+
 export function isLlamaCppEntry(entry: Record<string, unknown>): boolean {
   return entry.owned_by === 'llamacpp';
 }
 
 /** `/props` sits at the server's root, beside the `/v1` the models list was read from. */
 export function propsUrl(modelsUrl: string): string | undefined {
-  const at = modelsUrl.search(/\/v1\/models(?:\?.*)?$/);
-  return at < 0 ? undefined : `${modelsUrl.slice(0, at)}/props`;
+  const root = serverRoot(modelsUrl);
+  return root === undefined ? undefined : `${root}/props`;
 }
 
 /** The slot context a `/props` answer states. */

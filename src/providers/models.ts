@@ -10,6 +10,7 @@ import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
 import { detectedUnconfigured, isResolveFailure, resolveProvider } from './registry.js';
 import type { ResolvedProvider } from './types.js';
 import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
+import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './loaded-context.js';
 import { REFUSED_CREDENTIAL } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
 
@@ -246,7 +247,43 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
     if (model && isLlamaCppEntry(r)) llamaCpp.push(model);
   }
   if (llamaCpp.length > 0) await addSlotContext(llamaCpp, base, headers, signal, timeoutMs);
+  if (adapter.kind === 'local') await addLoadedContext(out, base, headers, signal, timeoutMs);
   return out;
+}
+
+/** At most this many Modelfiles read per list (one request each, side by side). */
+const MAX_MODELFILES = 32;
+
+/**
+ * Ollama's or LM Studio's loaded context for the local models whose list stated none
+ * (loaded-context.ts); the list stands as it is when neither API answers.
+ */
+async function addLoadedContext(models: CatalogModel[], modelsUrl: string, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<void> {
+  const root = serverRoot(modelsUrl);
+  const unknown = models.filter((m) => m.contextWindow === undefined);
+  if (root === undefined || unknown.length === 0) return;
+  const idOf = (m: CatalogModel): string => m.id.slice(m.provider.length + 1);
+  const [ps, studio] = await Promise.all([
+    getJson(`${root}/api/ps`, headers, signal, timeoutMs).catch(() => undefined),
+    getJson(`${root}/api/v1/models`, headers, signal, timeoutMs).catch(() => undefined),
+  ]);
+  const ollama = ps && ollamaLoaded(ps);
+  const loaded = ollama ?? (studio && lmStudioLoaded(studio));
+  if (!loaded) return;
+  for (const m of unknown) {
+    const n = loaded.get(idOf(m));
+    if (n !== undefined) m.contextWindow = n;
+  }
+  if (!ollama) return;
+  // a model Ollama has not loaded gets its Modelfile's num_ctx, when it sets one
+  const rest = unknown.filter((m) => m.contextWindow === undefined).slice(0, MAX_MODELFILES);
+  await Promise.all(
+    rest.map(async (m) => {
+      const show = await postJson(`${root}/api/show`, { model: idOf(m) }, headers, signal, timeoutMs).catch(() => undefined);
+      const n = show && modelfileContext(show);
+      if (n) m.contextWindow = n;
+    }),
+  );
 }
 
 /** llama.cpp's served context, from `/props`; the list stands without it if that cannot be read. */
@@ -261,7 +298,8 @@ async function addSlotContext(models: CatalogModel[], modelsUrl: string, headers
  * The context window a list entry states: Anthropic's `max_input_tokens`, OpenRouter's `context_length`
  * (and gateways that copy it), vLLM's `max_model_len` (what the server was started with). llama.cpp's
  * `meta.n_ctx_train` is the length the model was trained for, not what the server serves: its
- * window comes from `/props` (llamacpp-context.ts). Ollama, LM Studio and OpenAI list none.
+ * window comes from `/props` (llamacpp-context.ts); Ollama's and LM Studio's from their own APIs
+ * (loaded-context.ts). OpenAI lists none.
  */
 function contextWindowOf(r: Record<string, unknown>): number | undefined {
   for (const v of [r.max_input_tokens, r.context_length, r.max_model_len]) {
@@ -270,8 +308,16 @@ function contextWindowOf(r: Record<string, unknown>): number | undefined {
   return undefined;
 }
 
-async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {
-  const res = await upstreamRequest({ url, method: 'GET', headers, signal, connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
+function getJson(url: string, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {
+  return requestJson(url, 'GET', undefined, headers, signal, timeoutMs);
+}
+
+function postJson(url: string, body: unknown, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {
+  return requestJson(url, 'POST', JSON.stringify(body), { ...headers, 'content-type': 'application/json' }, signal, timeoutMs);
+}
+
+async function requestJson(url: string, method: string, body: string | undefined, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {
+  const res = await upstreamRequest({ url, method, headers, body, signal, connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
   const text = await readUpstreamBody(res, url, 32 * 1024 * 1024);
   if (res.status < 200 || res.status >= 300) throw new ListRefused(res.status);
   const parsed: unknown = JSON.parse(text);

@@ -16,6 +16,7 @@ import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
 import { envJson, refusedSince, runProcess, toolBinary, useToolWorld, type EnvJson } from '../fixtures/tools.js';
+import { SLUGS } from '../fixtures/world.js';
 
 const claude = toolBinary('claude');
 const RUN_TIMEOUT = 45_000;
@@ -202,6 +203,13 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     const add = await t.world.daemon.cli(['group', 'add', 'ctx', '--model', `big=openrouter/meta-llama/llama-4-maverick,${model}`]);
     expect(add.code, add.stderr).toBe(0);
     expect((await envJson(t.world.daemon, 'claude-code', ['--group', 'ctx', '--model', 'big'])).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('400000');
+    // a local server whose list states none: the context the model is loaded with (Ollama's /api/ps)
+    t.world.mocks.local.loaded = { 'small-ctx': 8192 };
+    try {
+      expect((await envJson(t.world.daemon, 'claude-code', ['--model', `${SLUGS.local}/small-ctx`])).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('8192');
+    } finally {
+      t.world.mocks.local.loaded = {};
+    }
     // a provider whose list states no window: not set (the note says so), and its list not fetched for it
     const listsBefore = t.world.mocks.openai.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/models')).length;
     expect((await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4'])).env).not.toHaveProperty('CLAUDE_CODE_MAX_CONTEXT_TOKENS');

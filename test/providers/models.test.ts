@@ -115,7 +115,9 @@ describe('model catalog', () => {
     expect(openai.headers[0]!.authorization).toBe('Bearer sk-oa-x');
     expect(gemini.hits).toEqual(['/v1beta/openai/models']);
     expect(custom.headers[0]!.authorization).toBe('Bearer ds-x');
-    expect(local.hits).toEqual(['/v1/models']);
+    // (a local list that states no window: Ollama's and LM Studio's own APIs are asked for the loaded context)
+    expect(local.hits[0]).toBe('/v1/models');
+    expect(local.hits.slice(1).sort()).toEqual(['/api/ps', '/api/v1/models']);
     expect(local.headers[0]!.authorization).toBeUndefined();
     // why the others are missing: the slow one ran out of time, the failing one answered 500
     expect(catalog.failures()).toEqual({ openrouter: 'no answer within 400 ms', gemini: 'the provider answered 500' });
@@ -213,6 +215,61 @@ describe('model catalog', () => {
       expect((await again.list(undefined, new Set(['box'])))[0]).toEqual({ id: 'box/qwen3:8b', provider: 'box', created: 1 });
     } finally {
       [anthropic.handler, openrouter.handler, custom.handler, local.handler] = saved;
+    }
+  });
+
+  it('Ollama: a loaded model’s context from /api/ps, one not loaded from its Modelfile’s num_ctx, else none (not the trained length)', async () => {
+    const saved = local.handler;
+    const shown: unknown[] = [];
+    local.handler = (req, res) => {
+      if (req.url === '/api/ps') return json(res, { models: [{ name: 'qwen3:8b', model: 'qwen3:8b', size: 1, context_length: 8192, size_vram: 1 }] });
+      if (req.url === '/api/v1/models') return json(res, { error: '404 page not found' }, 404);
+      if (req.url === '/api/show') {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          const { model } = JSON.parse(body) as { model: string };
+          shown.push(model);
+          json(res, {
+            parameters: model === 'qwen2.5-coder:32k' ? 'num_ctx                        32768\nstop                           "<|im_end|>"' : 'stop "<|eot_id|>"',
+            model_info: { 'general.architecture': 'qwen2', 'qwen2.context_length': 131072 },
+          });
+        });
+        return;
+      }
+      json(res, { object: 'list', data: ['qwen3:8b', 'qwen2.5-coder:32k', 'llama3.2:latest'].map((id) => ({ id, object: 'model', created: 1, owned_by: 'library' })) });
+    };
+    try {
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
+      const windows = Object.fromEntries((await catalog.list(undefined, new Set(['box']))).map((m) => [m.id, m.contextWindow]));
+      expect(windows).toEqual({ 'box/qwen3:8b': 8192, 'box/qwen2.5-coder:32k': 32768, 'box/llama3.2:latest': undefined });
+      // the loaded one is not asked for its Modelfile
+      expect(shown.sort()).toEqual(['llama3.2:latest', 'qwen2.5-coder:32k']);
+    } finally {
+      local.handler = saved;
+    }
+  });
+
+  it('LM Studio: a loaded model’s context from /api/v1/models (the smallest of its instances); one not loaded has none, not its maximum', async () => {
+    const saved = local.handler;
+    local.handler = (req, res) => {
+      if (req.url === '/api/ps') return json(res, { error: 'Unexpected endpoint or method. (GET /api/ps)' }, 200);
+      if (req.url === '/api/v1/models') {
+        return json(res, {
+          models: [
+            { type: 'llm', key: 'qwen3-coder-30b', loaded_instances: [{ id: 'a', config: { context_length: 16384 } }, { id: 'b', config: { context_length: 12000 } }], max_context_length: 262144 },
+            { type: 'llm', key: 'gemma-3-12b', loaded_instances: [], max_context_length: 131072 },
+          ],
+        });
+      }
+      json(res, { object: 'list', data: ['qwen3-coder-30b', 'gemma-3-12b'].map((id) => ({ id, object: 'model', owned_by: 'organization_owner' })) });
+    };
+    try {
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
+      const windows = Object.fromEntries((await catalog.list(undefined, new Set(['box']))).map((m) => [m.id, m.contextWindow]));
+      expect(windows).toEqual({ 'box/qwen3-coder-30b': 12000, 'box/gemma-3-12b': undefined });
+    } finally {
+      local.handler = saved;
     }
   });
 
