@@ -11,6 +11,7 @@ import { detectedUnconfigured, isResolveFailure, resolveProvider } from './regis
 import type { ResolvedProvider } from './types.js';
 import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
 import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './loaded-context.js';
+import { geminiInputLimits, geminiListHeaders, geminiModelsUrl, geminiNextPage } from './gemini-limits.js';
 import { REFUSED_CREDENTIAL } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
 
@@ -248,7 +249,29 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
   }
   if (llamaCpp.length > 0) await addSlotContext(llamaCpp, base, headers, signal, timeoutMs);
   if (adapter.kind === 'local') await addLoadedContext(out, base, headers, signal, timeoutMs);
+  if (adapter.kind === 'gemini') await addGeminiLimits(out, target, signal, timeoutMs);
   return out;
+}
+
+/** Gemini's windows from its native list (gemini-limits.ts); the list stands as it is when that cannot be read. */
+async function addGeminiLimits(models: CatalogModel[], target: ResolvedProvider, signal: AbortSignal, timeoutMs: number): Promise<void> {
+  const limits = new Map<string, number>();
+  const headers = geminiListHeaders(target.credential);
+  let token: string | undefined;
+  try {
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const body = await getJson(geminiModelsUrl(target.baseUrl, token), headers, signal, timeoutMs);
+      for (const [id, limit] of geminiInputLimits(body)) limits.set(id, limit);
+      token = geminiNextPage(body);
+      if (token === undefined) break;
+    }
+  } catch {
+    // the windows of the pages read so far are kept
+  }
+  for (const m of models) {
+    const limit = limits.get(m.id.slice(m.provider.length + 1));
+    if (limit !== undefined) m.contextWindow = limit;
+  }
 }
 
 /** At most this many Modelfiles read per list (one request each, side by side). */
@@ -299,7 +322,7 @@ async function addSlotContext(models: CatalogModel[], modelsUrl: string, headers
  * (and gateways that copy it), vLLM's `max_model_len` (what the server was started with). llama.cpp's
  * `meta.n_ctx_train` is the length the model was trained for, not what the server serves: its
  * window comes from `/props` (llamacpp-context.ts); Ollama's and LM Studio's from their own APIs
- * (loaded-context.ts). OpenAI lists none.
+ * (loaded-context.ts); Gemini's from its native list (gemini-limits.ts). OpenAI lists none.
  */
 function contextWindowOf(r: Record<string, unknown>): number | undefined {
   for (const v of [r.max_input_tokens, r.context_length, r.max_model_len]) {

@@ -203,6 +203,8 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     const add = await t.world.daemon.cli(['group', 'add', 'ctx', '--model', `big=openrouter/meta-llama/llama-4-maverick,${model}`]);
     expect(add.code, add.stderr).toBe(0);
     expect((await envJson(t.world.daemon, 'claude-code', ['--group', 'ctx', '--model', 'big'])).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('400000');
+    // Gemini: its native list's inputTokenLimit
+    expect((await envJson(t.world.daemon, 'claude-code', ['--model', 'gemini/gemini-2.5-flash'])).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('1048576');
     // a local server whose list states none: the context the model is loaded with (Ollama's /api/ps)
     t.world.mocks.local.loaded = { 'small-ctx': 8192 };
     try {

@@ -186,6 +186,35 @@ describe('model catalog', () => {
     }
   });
 
+  it('gemini: windows from the native list (inputTokenLimit, every page, the key in x-goog-api-key); the compatible list says what is listed', async () => {
+    const original = gemini.handler;
+    gemini.handler = (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === '/v1beta/models') {
+        const first = url.searchParams.get('pageToken') === null;
+        return json(res, {
+          models: first
+            ? [{ name: 'models/gemini-2.5-flash', inputTokenLimit: 1048576, outputTokenLimit: 65536 }, { name: 'models/text-embedding-004', inputTokenLimit: 2048 }]
+            : [{ name: 'models/gemma-3-27b-it', inputTokenLimit: 131072 }],
+          ...(first ? { nextPageToken: 'p2' } : {}),
+        });
+      }
+      json(res, { object: 'list', data: [{ id: 'models/gemini-2.5-flash' }, { id: 'models/gemma-3-27b-it' }, { id: 'models/gemini-new' }] });
+    };
+    try {
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
+      const windows = Object.fromEntries((await catalog.list(undefined, new Set(['gemini']))).map((m) => [m.id, m.contextWindow]));
+      expect(windows).toEqual({ 'gemini/gemini-2.5-flash': 1048576, 'gemini/gemma-3-27b-it': 131072, 'gemini/gemini-new': undefined });
+      const native = gemini.hits.filter((h) => h.startsWith('/v1beta/models'));
+      expect(native).toEqual(['/v1beta/models?pageSize=1000', '/v1beta/models?pageSize=1000&pageToken=p2']);
+      const at = gemini.hits.indexOf(native[0]!);
+      expect(gemini.headers[at]!['x-goog-api-key']).toBe(creds.gemini);
+      expect(gemini.headers[at]!.authorization).toBeUndefined();
+    } finally {
+      gemini.handler = original;
+    }
+  });
+
   it('keeps the context window a list states: max_input_tokens, context_length, max_model_len; llama.cpp’s from /props, not its trained length', async () => {
     const saved = [anthropic.handler, openrouter.handler, custom.handler, local.handler] as const;
     anthropic.handler = (_req, res) =>
