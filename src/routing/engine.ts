@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { ProtocolError } from '../protocols/errors.js';
 import { ClientAbort } from './client-abort.js';
 import { isOpenedEarly } from './early-stream.js';
+import { handleConversations } from './conversations-endpoint.js';
 import { handleCountTokens } from './count-tokens-endpoint.js';
 import type { Exchange } from './exchange.js';
 import { handleGenerate } from './generate.js';
@@ -79,6 +80,8 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
         return handleTranscriptions(x);
       case 'responses_item':
         return handleStoredResponse(x);
+      case 'conversations':
+        return handleConversations(x);
     }
   }
 

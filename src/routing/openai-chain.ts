@@ -7,7 +7,7 @@
 import { badRequest, ProtocolError } from '../protocols/errors.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import type { Exchange } from './exchange.js';
-import { callStoredResponse } from './openai-stored.js';
+import { callOpenAI } from './openai-call.js';
 import { invalidResponse, type UpstreamFailure } from './upstream-errors.js';
 
 /** Pages of 100 items read at most: a conversation longer than this is refused, not cut. */
@@ -23,8 +23,8 @@ function refusal(id: string, failure: UpstreamFailure): ProtocolError {
   return new ProtocolError(failure.status, failure.code, `Reading the conversation of previous_response_id ${id.slice(0, 200)} from OpenAI failed: ${failure.message}`);
 }
 
-async function readJson(x: Exchange, p: ResolvedProvider, id: string, suffix: string): Promise<Obj> {
-  const call = await callStoredResponse(x, p, 'GET', id, suffix);
+async function readJson(x: Exchange, p: ResolvedProvider, id: string, sub: string, query: string): Promise<Obj> {
+  const call = await callOpenAI(x, p, 'GET', `/responses/${encodeURIComponent(id)}${sub}`, query);
   if (!call.ok) throw refusal(id, call.failure);
   let json: unknown;
   try {
@@ -45,13 +45,13 @@ export async function readOpenAIConversation(x: Exchange, openai: ResolvedProvid
       throw badRequest('invalid_request', `The conversation of previous_response_id ${id.slice(0, 200)} at OpenAI is longer than ${MAX_CONVERSATION_PAGES * 100} items; send it in input.`, 'previous_response_id');
     }
     const cursor = after === undefined ? '' : `&after=${encodeURIComponent(after)}`;
-    const list = await readJson(x, openai, id, `/input_items?order=asc&limit=100&${WITH_REASONING}${cursor}`);
+    const list = await readJson(x, openai, id, '/input_items', `?order=asc&limit=100&${WITH_REASONING}${cursor}`);
     const data = Array.isArray(list.data) ? list.data : [];
     items.push(...data);
     const last = typeof list.last_id === 'string' ? list.last_id : undefined;
     if (list.has_more !== true || last === undefined || data.length === 0) break;
     after = last;
   }
-  const answer = await readJson(x, openai, id, `?${WITH_REASONING}`);
+  const answer = await readJson(x, openai, id, '', `?${WITH_REASONING}`);
   return [...items, ...(Array.isArray(answer.output) ? answer.output : [])];
 }

@@ -25,6 +25,8 @@ export interface RequestFeatures {
    * resolved before this is read: response-store.ts).
    */
   previousResponse: boolean;
+  /** A Responses request that goes on with an OpenAI conversation (`conversation`). */
+  conversation: boolean;
 }
 
 export function readFeatures(body: Record<string, unknown>, dialect: Dialect): RequestFeatures {
@@ -39,17 +41,19 @@ export function readFeatures(body: Record<string, unknown>, dialect: Dialect): R
     hostedTools: dialect === 'responses' ? nonFunctionToolTypes(body.tools) : [],
     serverTools: dialect === 'messages' ? serverToolTypes(body.tools) : [],
     previousResponse: dialect === 'responses' && typeof body.previous_response_id === 'string' && body.previous_response_id !== '',
+    conversation: dialect === 'responses' && body.conversation !== undefined && body.conversation !== null,
   };
 }
 
 /**
- * Stateful Responses features no target can serve through svc-proxy: a conversation or a
- * background response lives behind endpoints it does not proxy. (A previous_response_id is
- * resolved from the answers it keeps, or left to OpenAI: policyRefusal.)
+ * Stateful Responses features no target can serve through svc-proxy: a background response lives
+ * behind endpoints it does not proxy. (A previous_response_id is resolved from the answers it
+ * keeps, or left to OpenAI; a conversation is OpenAI's: policyRefusal.)
  */
 export function checkStatefulResponses(body: Record<string, unknown>): void {
-  if (body.conversation !== undefined && body.conversation !== null) {
-    throw badRequest('unsupported_feature', 'conversation is not supported: svc-proxy stores no conversations. Send the full history in `input`.', 'conversation');
+  const conversation = body.conversation !== undefined && body.conversation !== null;
+  if (conversation && body.previous_response_id !== undefined && body.previous_response_id !== null) {
+    throw badRequest('mutually_exclusive_parameters', 'conversation and previous_response_id cannot both be given: a request goes on from one or the other (as OpenAI says).', 'conversation');
   }
   if (body.background === true) {
     throw badRequest('unsupported_feature', 'background responses are not supported by svc-proxy (nothing is stored to poll). Use stream: true instead.', 'background');
@@ -87,6 +91,14 @@ export function policyRefusal(
       'previous_response_not_found',
       `previous_response_id names a response svc-proxy does not keep (it keeps its own answers to Responses clients for an hour, unless store is false; none survive a restart), and ${slug} keeps none; OpenAI's own ids are resolved by openai/… models, and read from OpenAI for other models when openai is connected. Send the whole conversation in \`input\`.`,
       'previous_response_id',
+    );
+  }
+  // OpenAI keeps conversations and appends to them itself; no other provider knows its ids
+  if (features.conversation && adapter.kind !== 'openai') {
+    return badRequest(
+      'unsupported_feature',
+      `conversation names one of OpenAI's conversations, which only openai/… models go on with; ${slug} cannot. Send the history in \`input\` (GET /conversations/{id}/items reads it), or use previous_response_id, which works on every model.`,
+      'conversation',
     );
   }
   if (features.serverTools.length > 0 && adapter.dialect !== 'messages' && dialect === 'messages') {

@@ -23,6 +23,7 @@ export type ProxyEndpoint =
   | 'responses_item' // GET/DELETE protocol-a/v1/responses/{id}, GET …/input_items, POST …/cancel
   | 'models' // GET …/models
   | 'transcriptions' // POST protocol-a/v1/audio/transcriptions
+  | 'conversations' // protocol-a/v1/conversations… (forwarded to OpenAI)
   | 'messages' // POST protocol-b/v1/messages
   | 'count_tokens'; // POST protocol-b/v1/messages/count_tokens
 

@@ -15,6 +15,7 @@ const DIALECTS: Readonly<Record<ProxyRoute['endpoint'], RequestLogEntry['dialect
   responses_item: 'none',
   models: 'none',
   transcriptions: 'none',
+  conversations: 'none',
 };
 
 /** Milliseconds since a performance.now() reading, to 0.01 ms. */

@@ -8,7 +8,7 @@ import { ProtocolError, badRequest } from '../protocols/errors.js';
 import { isResolveFailure } from '../providers/registry.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import type { Exchange } from './exchange.js';
-import { callStoredResponse } from './openai-stored.js';
+import { callOpenAI } from './openai-call.js';
 import { sendBody, sendError, sendJson } from './respond.js';
 import { lookupGroup } from './targets.js';
 
@@ -134,8 +134,8 @@ async function forward(x: Exchange, p: ResolvedProvider, at: Addressed): Promise
   const tail = at.action === 'input_items' ? '/input_items' : at.action === 'cancel' ? '/cancel' : '';
   const method = at.action === 'delete' ? 'DELETE' : at.action === 'cancel' ? 'POST' : 'GET';
   const started = performance.now();
-  const call = await callStoredResponse(x, p, method, at.id, tail + at.search);
-  const status = call.ok ? call.status : call.failure.status;
+  const call = await callOpenAI(x, p, method, `/responses/${encodeURIComponent(at.id)}${tail}`, at.search);
+  const status = call.ok ? call.status : call.failure.upstreamStatus;
   const latencyMs = Math.round(performance.now() - started);
   const headers = { 'x-svc-upstream-provider': p.slug };
   if (!call.ok) {

@@ -25,8 +25,10 @@ const A_ENDPOINTS: Record<string, EndpointSpec> = {
   '/responses': { endpoint: 'responses', methods: ['POST'] },
   '/models': { endpoint: 'models', methods: ['GET'] },
   '/audio/transcriptions': { endpoint: 'transcriptions', methods: ['POST'] },
+  '/conversations': { endpoint: 'conversations', methods: ['POST'] },
 };
 const A_RESPONSES_ITEM: EndpointSpec = { endpoint: 'responses_item', methods: ['GET', 'DELETE', 'POST'] };
+const A_CONVERSATION: EndpointSpec = { endpoint: 'conversations', methods: ['GET', 'POST', 'DELETE'] };
 
 /** OpenAI endpoints svc-proxy deliberately does not offer. */
 const A_UNSUPPORTED: Record<string, string> = {
@@ -87,6 +89,7 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
   if (protocol === 'a') {
     spec = A_ENDPOINTS[sub];
     if (!spec && sub.startsWith('/responses/') && sub.length > '/responses/'.length) spec = A_RESPONSES_ITEM;
+    if (!spec && sub.startsWith('/conversations/') && sub.length > '/conversations/'.length) spec = A_CONVERSATION;
     if (!spec) {
       const unsupported = A_UNSUPPORTED[sub];
       if (unsupported) return { ok: false, protocol, status: 404, code: 'unsupported_endpoint', message: unsupported };
@@ -111,7 +114,7 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
 function notFound(protocol: Protocol, path: string, hint?: string): ProxyMatch {
   const bases =
     protocol === 'a'
-      ? 'Protocol A routes: /protocol-a/v1/chat/completions, /responses, /models, /audio/transcriptions.'
+      ? 'Protocol A routes: /protocol-a/v1/chat/completions, /responses, /models, /audio/transcriptions, /conversations.'
       : 'Protocol B routes: /protocol-b/v1/messages, /v1/messages/count_tokens, /v1/models.';
   return { ok: false, protocol, status: 404, code: 'not_found', message: `No route for ${path.slice(0, 200)}. ${hint ?? bases}` };
 }

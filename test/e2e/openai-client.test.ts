@@ -472,6 +472,57 @@ describe('stored responses: retrieve, input items, delete, cancel — kept answe
   });
 });
 
+describe('conversations: OpenAI keeps them; svc-proxy forwards the Conversations API, and openai/… models go on with one', () => {
+  it('created, gone on with on openai/… (whole and streamed), its items paged and read, updated, an item deleted, deleted', async () => {
+    const conv = await client.conversations.create({ items: [{ type: 'message', role: 'user', content: 'My name is Ada.' }], metadata: { topic: 'intro' } });
+    expect(conv).toMatchObject({ object: 'conversation', metadata: { topic: 'intro' } });
+    expect(conv.id).toMatch(/^conv_/);
+    world.mocks.openai.next({ kind: 'turn', turn: { text: 'You are Ada.' } });
+    const first = await client.responses.create({ model: MODELS.openai, conversation: conv.id, input: 'What is my name?' });
+    expect(first.output_text).toBe('You are Ada.');
+    expect(world.mocks.openai.lastGeneration().body.conversation).toBe(conv.id);
+    world.mocks.openai.next({ kind: 'turn', turn: { text: 'Bye, Ada.' } });
+    const second = await client.responses.stream({ model: MODELS.openai, conversation: { id: conv.id }, input: 'Bye.' }).finalResponse();
+    expect(second.output_text).toBe('Bye, Ada.');
+
+    // the SDK follows the cursor: every item, oldest first
+    const items: OpenAI.Conversations.ConversationItem[] = [];
+    for await (const item of client.conversations.items.list(conv.id, { order: 'asc', limit: 2 })) items.push(item);
+    const said = items.map((i) => (i.type === 'message' ? `${i.role}:${(i.content[0] as { text: string }).text}` : i.type));
+    expect(said).toEqual(['user:My name is Ada.', 'user:What is my name?', 'assistant:You are Ada.', 'user:Bye.', 'assistant:Bye, Ada.']);
+    expect(await client.conversations.items.retrieve(items[0]!.id!, { conversation_id: conv.id })).toMatchObject({ id: items[0]!.id });
+    await client.conversations.items.create(conv.id, { items: [{ type: 'message', role: 'user', content: 'A note.' }] });
+    await client.conversations.items.delete(items[0]!.id!, { conversation_id: conv.id });
+    expect((await client.conversations.items.list(conv.id)).data.map((i) => i.id)).not.toContain(items[0]!.id);
+    expect(await client.conversations.update(conv.id, { metadata: { topic: 'names' } })).toMatchObject({ metadata: { topic: 'names' } });
+    expect(await client.conversations.delete(conv.id)).toMatchObject({ id: conv.id, deleted: true });
+    const gone = await rejection(client.conversations.retrieve(conv.id));
+    expect(gone).toMatchObject({ status: 404 });
+    expect(gone.message).toContain(`Conversation with id '${conv.id}' not found.`);
+
+    // with the daemon's credential, never the service key
+    const calls = world.mocks.openai.requests.filter((r) => r.path.startsWith('/v1/conversations'));
+    expect(calls.length).toBeGreaterThan(8);
+    for (const r of calls) {
+      expect(r.headers.authorization).toBe(`Bearer ${world.mocks.openai.opts.apiKey}`);
+      expectNoServiceKey(r, world.daemon.key);
+    }
+  });
+
+  it('another model refuses a conversation before anything is sent; with previous_response_id too, it is refused as OpenAI refuses it', async () => {
+    const conv = await client.conversations.create({});
+    const elsewhere = await rejection(client.responses.create({ model: MODELS.anthropic, conversation: conv.id, input: 'Hi' }));
+    expect(elsewhere).toMatchObject({ status: 400 });
+    expect(errorCode(elsewhere)).toBe('unsupported_feature');
+    expect(elsewhere.message).toMatch(/only openai\/… models go on with/);
+    expect(world.mocks.anthropic.requests).toHaveLength(0);
+    const both = await rejection(client.responses.create({ model: MODELS.openai, conversation: conv.id, previous_response_id: 'resp_x', input: 'Hi' }));
+    expect(both).toMatchObject({ status: 400 });
+    expect(errorCode(both)).toBe('mutually_exclusive_parameters');
+    expect(world.mocks.openai.generations()).toHaveLength(0);
+  });
+});
+
 describe('prompt caching for clients that mark nothing (Cursor, Codex, Zed) on Claude', () => {
   const ask = [{ role: 'system' as const, content: 'You are a coding agent.' }, { role: 'user' as const, content: 'Hi' }];
   const tool: OpenAI.Responses.FunctionTool = { type: 'function', name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false };

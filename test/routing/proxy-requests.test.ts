@@ -183,12 +183,13 @@ describe('per-target policy', () => {
     nothingSent();
   });
 
-  it('conversation and background → 400 unsupported_feature, even for openai; a previous_response_id svc-proxy did not keep, off openai/…', async () => {
-    for (const extra of [{ conversation: 'conv_1' }, { background: true }]) {
-      const r = await post(`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'x', ...extra });
-      expect(r.status).toBe(400);
-      expect(r.json.error.code).toBe('unsupported_feature');
-    }
+  it('background → 400 unsupported_feature, even for openai; a conversation off openai/…; a previous_response_id svc-proxy did not keep, off openai/…', async () => {
+    const background = await post(`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'x', background: true });
+    expect(background.status).toBe(400);
+    expect(background.json.error.code).toBe('unsupported_feature');
+    const conversation = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', conversation: 'conv_1' });
+    expect(conversation.status).toBe(400);
+    expect(conversation.json.error).toMatchObject({ code: 'unsupported_feature', param: 'conversation' });
     for (const model of ['anthropic/claude-sonnet-4-5', 'gemini/gemini-2.5-flash']) {
       const r = await post(`${h.a}/responses`, { model, input: 'x', previous_response_id: 'resp_1' });
       expect(r.status).toBe(400);

@@ -21,6 +21,10 @@ describe('route table', () => {
     expect(ok('/protocol-a/v1/responses/resp_123/input_items', 'GET')).toEqual({ protocol: 'a', endpoint: 'responses_item' });
     expect(ok('/protocol-a/v1/models', 'GET')).toEqual({ protocol: 'a', endpoint: 'models' });
     expect(ok('/protocol-a/v1/audio/transcriptions', 'POST')).toEqual({ protocol: 'a', endpoint: 'transcriptions' });
+    expect(ok('/protocol-a/v1/conversations', 'POST')).toEqual({ protocol: 'a', endpoint: 'conversations' });
+    for (const method of ['GET', 'POST', 'DELETE']) expect(ok('/protocol-a/v1/conversations/conv_1/items', method)).toEqual({ protocol: 'a', endpoint: 'conversations' });
+    expect(fail('/protocol-a/v1/conversations', 'GET')).toMatchObject({ status: 405, code: 'method_not_allowed', allow: 'POST' });
+    expect(fail('/protocol-a/v1/conversations/', 'GET')).toMatchObject({ status: 405 });
   });
 
   it('protocol B endpoints, for SDKs that append /v1/messages and clients that append /messages', () => {

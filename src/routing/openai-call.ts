@@ -1,27 +1,36 @@
 /**
- * One call on a response OpenAI stored (`/responses/{id}…`), with the daemon's credential for the
- * `openai` provider: the stored-responses endpoint forwards a client's call this way, and a
- * previous_response_id of OpenAI's is read this way for another model (openai-chain.ts).
+ * One call on OpenAI's stateful API (a stored response, a conversation) with the daemon's
+ * credential for the `openai` provider: the stored-responses and conversations endpoints forward a
+ * client's call this way, and a previous_response_id of OpenAI's is read this way for another model
+ * (openai-chain.ts). The client's own headers never go along.
  */
+import { joinUrl, trimBase } from '../providers/base-url.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { ClientGone } from './request-body.js';
 import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
 import { invalidResponse, transportFailure, upstreamFailure, type UpstreamFailure } from './upstream-errors.js';
 
-export type StoredCall =
+export type OpenAICall =
   | { ok: true; status: number; body: Buffer; contentType: string | undefined }
   | { ok: false; failure: UpstreamFailure };
 
-/**
- * `suffix` follows the id: '' | '/input_items' | '/cancel', then the query string. Throws
- * ClientGone when the client left meanwhile.
- */
-export async function callStoredResponse(x: Exchange, p: ResolvedProvider, method: string, id: string, suffix: string): Promise<StoredCall> {
-  const url = `${p.adapter.url(p.baseUrl, 'generate')}/${encodeURIComponent(id)}${suffix}`;
+/** `path` after the provider's base (`/responses/{id}…`, `/conversations…`); `query` '' or '?…'. */
+export function openaiUrl(baseUrl: string, path: string, query: string): string {
+  const url = joinUrl(trimBase(baseUrl), path);
+  if (query === '' || query === '?') return url;
+  return url.includes('?') ? `${url}&${query.slice(1)}` : `${url}${query}`;
+}
+
+/** Throws ClientGone when the client left meanwhile. */
+export async function callOpenAI(x: Exchange, p: ResolvedProvider, method: string, path: string, query = '', body?: Buffer): Promise<OpenAICall> {
+  const url = openaiUrl(p.baseUrl, path, query);
+  const headers = p.adapter.headers(p.credential, x.req.headers, 'responses');
+  if (body) headers['content-type'] = 'application/json';
+  else delete headers['content-type'];
   let up;
   try {
-    up = await x.services.upstreamRequest({ url, method, headers: p.adapter.headers(p.credential, x.req.headers, 'responses'), signal: x.abort.upstreamSignal, ...timeouts(x.config) });
+    up = await x.services.upstreamRequest({ url, method, headers, body, signal: x.abort.upstreamSignal, ...timeouts(x.config) });
   } catch (err) {
     if (x.abort.aborted) throw new ClientGone();
     const code = (err as { code?: unknown } | null)?.code;

@@ -1,0 +1,60 @@
+/**
+ * protocol-a/v1/conversations…: OpenAI's Conversations API (create, retrieve, update, delete, and
+ * a conversation's items), forwarded to the `openai` provider with the daemon's credential.
+ * Conversations live at OpenAI: a Responses request naming one goes on with it on `openai/…`
+ * models, which OpenAI appends to itself (policy.ts refuses it for other models). They belong to
+ * the OpenAI account, not to a service key.
+ */
+import { ProtocolError, badRequest } from '../protocols/errors.js';
+import { isResolveFailure } from '../providers/registry.js';
+import type { Exchange } from './exchange.js';
+import { callOpenAI } from './openai-call.js';
+import { checkDeclaredLength, checkJsonContentType, readBody } from './request-body.js';
+import { sendBody, sendError } from './respond.js';
+import { lookupGroup } from './targets.js';
+
+/** `/conversations…` and the query string of a request URL (the base and a group prefix cut off). */
+export function conversationsPath(url: string): { path: string; query: string } {
+  const q = url.indexOf('?');
+  const full = q === -1 ? url : url.slice(0, q);
+  const at = full.indexOf('/conversations');
+  return { path: full.slice(at).replace(/\/+$/, ''), query: q === -1 ? '' : url.slice(q) };
+}
+
+export async function handleConversations(x: Exchange): Promise<void> {
+  const { req, route, record, config } = x;
+  if (route.group !== undefined) lookupGroup(config, route.group);
+  const openai = x.services.resolveProvider('openai');
+  if (isResolveFailure(openai)) {
+    const why = openai.error === 'not_connected' ? openai.hint : 'Provider "openai" is not known.';
+    throw new ProtocolError(400, 'provider_not_connected', `Conversations are kept by OpenAI, and svc-proxy reaches them through the openai provider: ${why}`);
+  }
+  let body: Buffer | undefined;
+  if (req.method === 'POST') {
+    checkDeclaredLength(req, config.settings.bodyLimitBytes);
+    checkJsonContentType(req);
+    body = await readBody(req, config.settings.bodyLimitBytes);
+    if (body.length === 0) body = Buffer.from('{}');
+    try {
+      JSON.parse(body.toString('utf8'));
+    } catch (err) {
+      throw badRequest('invalid_json', `The request body is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  const { path, query } = conversationsPath(req.url ?? '');
+  const started = performance.now();
+  const call = await callOpenAI(x, openai, req.method ?? 'GET', path, query, body);
+  const latencyMs = Math.round(performance.now() - started);
+  const headers = { 'x-svc-upstream-provider': openai.slug };
+  if (!call.ok) {
+    const { failure } = call;
+    record.attempt({ target: openai.slug, status: failure.upstreamStatus, latencyMs, errorCode: failure.code });
+    sendError(x.res, 'a', failure, headers);
+    record.finish(x.deps.log, failure.status, failure.code);
+    return;
+  }
+  record.attempt({ target: openai.slug, status: call.status, latencyMs });
+  sendBody(x.res, call.status, call.contentType ?? 'application/json', call.body, headers);
+  record.firstByte();
+  record.finish(x.deps.log, call.status);
+}
