@@ -8,9 +8,8 @@
 import { ProtocolError, badRequest } from '../protocols/errors.js';
 import { isResolveFailure } from '../providers/registry.js';
 import type { Exchange } from './exchange.js';
-import { callOpenAI } from './openai-call.js';
+import { relayToOpenAI } from './openai-call.js';
 import { checkDeclaredLength, checkJsonContentType, readBody } from './request-body.js';
-import { sendBody, sendError } from './respond.js';
 import { lookupGroup } from './targets.js';
 
 /** `/conversations…` and the query string of a request URL (the base and a group prefix cut off). */
@@ -22,7 +21,7 @@ export function conversationsPath(url: string): { path: string; query: string } 
 }
 
 export async function handleConversations(x: Exchange): Promise<void> {
-  const { req, route, record, config } = x;
+  const { req, route, config } = x;
   if (route.group !== undefined) lookupGroup(config, route.group);
   const openai = x.services.resolveProvider('openai');
   if (isResolveFailure(openai)) {
@@ -42,19 +41,5 @@ export async function handleConversations(x: Exchange): Promise<void> {
     }
   }
   const { path, query } = conversationsPath(req.url ?? '');
-  const started = performance.now();
-  const call = await callOpenAI(x, openai, req.method ?? 'GET', path, query, body);
-  const latencyMs = Math.round(performance.now() - started);
-  const headers = { 'x-svc-upstream-provider': openai.slug };
-  if (!call.ok) {
-    const { failure } = call;
-    record.attempt({ target: openai.slug, status: failure.upstreamStatus, latencyMs, errorCode: failure.code });
-    sendError(x.res, 'a', failure, headers);
-    record.finish(x.deps.log, failure.status, failure.code);
-    return;
-  }
-  record.attempt({ target: openai.slug, status: call.status, latencyMs });
-  sendBody(x.res, call.status, call.contentType ?? 'application/json', call.body, headers);
-  record.firstByte();
-  record.finish(x.deps.log, call.status);
+  await relayToOpenAI(x, openai, { method: req.method ?? 'GET', path, query, body });
 }

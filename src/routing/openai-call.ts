@@ -4,10 +4,12 @@
  * client's call this way, and a previous_response_id of OpenAI's is read this way for another model
  * (openai-chain.ts). The client's own headers never go along.
  */
+import type { HubError } from '../protocols/hub.js';
 import { joinUrl, trimBase } from '../providers/base-url.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { ClientGone } from './request-body.js';
+import { sendBody, sendError } from './respond.js';
 import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
 import { invalidResponse, transportFailure, upstreamFailure, type UpstreamFailure } from './upstream-errors.js';
 
@@ -48,4 +50,33 @@ export async function callOpenAI(x: Exchange, p: ResolvedProvider, method: strin
     const failure = err instanceof AnswerTooLarge ? invalidResponse(p.slug, err.message) : transportFailure(p.slug, 'upstream_reset', 'the upstream connection broke mid-answer', p.credential);
     return { ok: false, failure };
   }
+}
+
+/**
+ * A client's call forwarded to OpenAI and OpenAI's answer sent back as it came; a failure goes out
+ * in protocol A's shape, worded by `explain` when the caller has more to say. The call is the
+ * request's one attempt in the log.
+ */
+export async function relayToOpenAI(
+  x: Exchange,
+  p: ResolvedProvider,
+  call: { method: string; path: string; query?: string; body?: Buffer },
+  explain: (failure: UpstreamFailure) => HubError = (failure) => failure,
+): Promise<void> {
+  const { record } = x;
+  const started = performance.now();
+  const answer = await callOpenAI(x, p, call.method, call.path, call.query, call.body);
+  const latencyMs = Math.round(performance.now() - started);
+  const headers = { 'x-svc-upstream-provider': p.slug };
+  if (!answer.ok) {
+    const told = explain(answer.failure);
+    record.attempt({ target: p.slug, status: answer.failure.upstreamStatus, latencyMs, errorCode: told.code });
+    sendError(x.res, 'a', told, headers);
+    record.finish(x.deps.log, told.status, told.code);
+    return;
+  }
+  record.attempt({ target: p.slug, status: answer.status, latencyMs });
+  sendBody(x.res, answer.status, answer.contentType ?? 'application/json', answer.body, headers);
+  record.firstByte();
+  record.finish(x.deps.log, answer.status);
 }

@@ -8,8 +8,8 @@ import { ProtocolError, badRequest } from '../protocols/errors.js';
 import { isResolveFailure } from '../providers/registry.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import type { Exchange } from './exchange.js';
-import { callOpenAI } from './openai-call.js';
-import { sendBody, sendError, sendJson } from './respond.js';
+import { relayToOpenAI } from './openai-call.js';
+import { sendJson } from './respond.js';
 import { lookupGroup } from './targets.js';
 
 type Obj = Record<string, unknown>;
@@ -129,25 +129,10 @@ export function listPage(items: readonly Obj[], query: URLSearchParams): Obj {
 }
 
 /** An id the daemon does not keep: OpenAI's to answer, with the daemon's credential. */
-async function forward(x: Exchange, p: ResolvedProvider, at: Addressed): Promise<void> {
-  const { record } = x;
+function forward(x: Exchange, p: ResolvedProvider, at: Addressed): Promise<void> {
   const tail = at.action === 'input_items' ? '/input_items' : at.action === 'cancel' ? '/cancel' : '';
   const method = at.action === 'delete' ? 'DELETE' : at.action === 'cancel' ? 'POST' : 'GET';
-  const started = performance.now();
-  const call = await callOpenAI(x, p, method, `/responses/${encodeURIComponent(at.id)}${tail}`, at.search);
-  const status = call.ok ? call.status : call.failure.upstreamStatus;
-  const latencyMs = Math.round(performance.now() - started);
-  const headers = { 'x-svc-upstream-provider': p.slug };
-  if (!call.ok) {
-    const { failure } = call;
-    const told = failure.upstreamStatus === 404 ? notFound(at.id, `${KEPT_WHERE}, and ${failure.message}`) : failure;
-    record.attempt({ target: p.slug, status, latencyMs, errorCode: told.code });
-    sendError(x.res, 'a', told, headers);
-    record.finish(x.deps.log, told.status, told.code);
-    return;
-  }
-  record.attempt({ target: p.slug, status, latencyMs });
-  sendBody(x.res, status, call.contentType ?? 'application/json', call.body, headers);
-  record.firstByte();
-  record.finish(x.deps.log, status);
+  return relayToOpenAI(x, p, { method, path: `/responses/${encodeURIComponent(at.id)}${tail}`, query: at.search }, (failure) =>
+    failure.upstreamStatus === 404 ? notFound(at.id, `${KEPT_WHERE}, and ${failure.message}`) : failure,
+  );
 }
