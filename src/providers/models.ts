@@ -247,11 +247,17 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
     const model = add(r.id ?? r.name, typeof r.created === 'number' ? r.created : undefined, r.display_name ?? (r.id !== undefined ? r.name : undefined), contextWindowOf(r));
     if (model && isLlamaCppEntry(r)) llamaCpp.push(model);
   }
-  if (llamaCpp.length > 0) await addSlotContext(llamaCpp, base, headers, signal, timeoutMs);
-  if (adapter.kind === 'local') await addLoadedContext(out, base, headers, signal, timeoutMs);
-  if (adapter.kind === 'gemini') await addGeminiLimits(out, target, signal, timeoutMs);
+  // the windows are extra: a server slow to answer for them must not hold the list up
+  const windowMs = Math.min(timeoutMs, WINDOW_LOOKUP_MS);
+  const windowSignal = AbortSignal.any([signal, AbortSignal.timeout(windowMs)]);
+  if (llamaCpp.length > 0) await addSlotContext(llamaCpp, base, headers, windowSignal, windowMs);
+  if (adapter.kind === 'local') await addLoadedContext(out, base, headers, windowSignal, windowMs);
+  if (adapter.kind === 'gemini') await addGeminiLimits(out, target, windowSignal, windowMs);
   return out;
 }
+
+/** What the context-window lookups beside a list may take, all of them together. */
+const WINDOW_LOOKUP_MS = 1500;
 
 /** Gemini's windows from its native list (gemini-limits.ts); the list stands as it is when that cannot be read. */
 async function addGeminiLimits(models: CatalogModel[], target: ResolvedProvider, signal: AbortSignal, timeoutMs: number): Promise<void> {

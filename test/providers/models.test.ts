@@ -279,6 +279,26 @@ describe('model catalog', () => {
     }
   });
 
+  it('a local server that never answers for the windows still has its list, without them, well before the list’s own bound', async () => {
+    const saved = local.handler;
+    local.handler = (req, res) => {
+      if (req.url?.startsWith('/api/')) return; // held: never answered
+      json(res, { object: 'list', data: [{ id: 'qwen3:8b', object: 'model', created: 1 }] });
+    };
+    try {
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 6000 });
+      const started = Date.now();
+      const models = await catalog.list(undefined, new Set(['box']));
+      expect(models).toEqual([{ id: 'box/qwen3:8b', provider: 'box', created: 1 }]);
+      expect(catalog.failures()).toEqual({});
+      // the lookups have 1.5 s of their own; the list's 6 s bound is never reached
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      local.handler = saved;
+      local.server.closeAllConnections();
+    }
+  });
+
   it('LM Studio: a loaded model’s context from /api/v1/models (the smallest of its instances); one not loaded has none, not its maximum', async () => {
     const saved = local.handler;
     local.handler = (req, res) => {
