@@ -45,7 +45,11 @@ export function modelfileContext(show: Obj): number | undefined {
   return m ? positive(Number(m[1])) : undefined;
 }
 
-/** LM Studio's `/api/v1/models`: model key → the smallest context a loaded instance has; undefined when the answer is not LM Studio's. */
+/**
+ * LM Studio's `/api/v1/models`: model key → the smallest context a loaded instance has, and each
+ * instance's own id (a second instance is listed on `/v1` as `key:2`) → its context; undefined
+ * when the answer is not LM Studio's.
+ */
 export function lmStudioLoaded(list: Obj): Map<string, number> | undefined {
   if (!Array.isArray(list.models)) return undefined;
   const out = new Map<string, number>();
@@ -55,7 +59,10 @@ export function lmStudioLoaded(list: Obj): Map<string, number> | undefined {
     if (typeof key !== 'string' || !Array.isArray(instances)) continue;
     for (const inst of instances as unknown[]) {
       const n = positive(((inst as Obj | null)?.config as Obj | undefined)?.context_length);
-      if (n !== undefined && n < (out.get(key) ?? Infinity)) out.set(key, n);
+      if (n === undefined) continue;
+      if (n < (out.get(key) ?? Infinity)) out.set(key, n);
+      const id = (inst as Obj).id;
+      if (typeof id === 'string' && id !== key) out.set(id, n);
     }
   }
   return out;

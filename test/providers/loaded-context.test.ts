@@ -24,8 +24,10 @@ describe('loaded context', () => {
   });
 
   it('LM Studio: the smallest loaded instance per key; a model with none loaded is not in the map', () => {
-    const list = { models: [{ key: 'm', loaded_instances: [{ config: { context_length: 9000 } }, { config: { context_length: 4096 } }] }, { key: 'n', loaded_instances: [] }, { key: 'o' }] };
-    expect(lmStudioLoaded(list)).toEqual(new Map([['m', 4096]]));
+    const list = { models: [{ key: 'm', loaded_instances: [{ id: 'm', config: { context_length: 9000 } }, { id: 'm:2', config: { context_length: 4096 } }] }, { key: 'n', loaded_instances: [] }, { key: 'o' }] };
+    // a second instance is also listed under its own id, with its own context
+    expect(lmStudioLoaded(list)).toEqual(new Map([['m', 4096], ['m:2', 4096]]));
+    expect(lmStudioLoaded({ models: [{ key: 'k', loaded_instances: [{ id: 'k', config: { context_length: 8000 } }, { id: 'k:2', config: { context_length: 32000 } }] }] })).toEqual(new Map([['k', 8000], ['k:2', 32000]]));
     expect(lmStudioLoaded({ data: [] })).toBeUndefined();
   });
 });
