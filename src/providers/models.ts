@@ -256,6 +256,11 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
   return out;
 }
 
+/** A listed model's id as its provider knows it (without the `slug/` prefix). */
+function upstreamIdOf(m: CatalogModel): string {
+  return m.id.slice(m.provider.length + 1);
+}
+
 /** What the context-window lookups beside a list may take, all of them together. */
 const WINDOW_LOOKUP_MS = 1500;
 
@@ -275,7 +280,7 @@ async function addGeminiLimits(models: CatalogModel[], target: ResolvedProvider,
     // the windows of the pages read so far are kept
   }
   for (const m of models) {
-    const limit = limits.get(m.id.slice(m.provider.length + 1));
+    const limit = limits.get(upstreamIdOf(m));
     if (limit !== undefined) m.contextWindow = limit;
   }
 }
@@ -291,7 +296,6 @@ async function addLoadedContext(models: CatalogModel[], modelsUrl: string, heade
   const root = serverRoot(modelsUrl);
   const unknown = models.filter((m) => m.contextWindow === undefined);
   if (root === undefined || unknown.length === 0) return;
-  const idOf = (m: CatalogModel): string => m.id.slice(m.provider.length + 1);
   const [ps, studio] = await Promise.all([
     getJson(`${root}/api/ps`, headers, signal, timeoutMs).catch(() => undefined),
     getJson(`${root}/api/v1/models`, headers, signal, timeoutMs).catch(() => undefined),
@@ -300,7 +304,7 @@ async function addLoadedContext(models: CatalogModel[], modelsUrl: string, heade
   const loaded = ollama ?? (studio && lmStudioLoaded(studio));
   if (!loaded) return;
   for (const m of unknown) {
-    const n = loaded.get(idOf(m));
+    const n = loaded.get(upstreamIdOf(m));
     if (n !== undefined) m.contextWindow = n;
   }
   if (!ollama) return;
@@ -308,7 +312,7 @@ async function addLoadedContext(models: CatalogModel[], modelsUrl: string, heade
   const rest = unknown.filter((m) => m.contextWindow === undefined).slice(0, MAX_MODELFILES);
   await Promise.all(
     rest.map(async (m) => {
-      const show = await postJson(`${root}/api/show`, { model: idOf(m) }, headers, signal, timeoutMs).catch(() => undefined);
+      const show = await postJson(`${root}/api/show`, { model: upstreamIdOf(m) }, headers, signal, timeoutMs).catch(() => undefined);
       const n = show && modelfileContext(show);
       if (n) m.contextWindow = n;
     }),

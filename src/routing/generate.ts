@@ -201,8 +201,9 @@ class GenerateRequest {
    */
   private async goOnFromOpenAI(body: Obj, targets: Target[]): Promise<Buffer | undefined> {
     const id = this.kept?.unkept(body);
+    if (id === undefined) return undefined;
     const first = targets.find((t) => t.provider && !t.refusal)?.provider;
-    if (id === undefined || !first || first.adapter.dialect === 'responses') return undefined;
+    if (!first || first.adapter.dialect === 'responses') return undefined;
     const openai = this.x.services.resolveProvider('openai');
     if (isResolveFailure(openai)) return undefined;
     return this.kept!.goOn(id, await readOpenAIConversation(this.x, openai, id), this.raw);

@@ -101,13 +101,13 @@ export class ResponseStore {
     return this.chain(scope, responseId)?.flatMap((l) => [...inputItems(requestOf(l).input), ...outputOf(JSON.parse(l.answer) as Obj).map(replayed)]);
   }
 
-  /** The answer as its client got it; undefined when not (or no longer) kept. */
-  answer(scope: string, responseId: string): Obj | undefined {
+  /** The answer as its client got it, as the JSON it is held in; undefined when not (or no longer) kept. */
+  answerJson(scope: string, responseId: string): string | undefined {
     const key = scoped(scope, responseId);
     const entry = this.live(key);
     if (!entry) return undefined;
     this.touch(key, entry);
-    return JSON.parse(entry.answer) as Obj;
+    return entry.answer;
   }
 
   /**

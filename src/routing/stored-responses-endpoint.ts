@@ -8,6 +8,7 @@ import { ProtocolError, badRequest } from '../protocols/errors.js';
 import { isResolveFailure } from '../providers/registry.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import type { Exchange } from './exchange.js';
+import type { ResponseStore } from './response-store.js';
 import { relayToOpenAI } from './openai-call.js';
 import { sendJson } from './respond.js';
 import { lookupGroup } from './targets.js';
@@ -69,10 +70,10 @@ export async function handleStoredResponse(x: Exchange): Promise<void> {
   }
   const scope = record.entry.keyId ?? '';
   const store = x.responses;
-  const answer = store.answer(scope, at.id);
-  if (answer) {
-    const body = keptAnswer(at, answer, () => store.inputItems(scope, at.id) ?? [], () => store.delete(scope, at.id));
-    sendJson(x.res, 200, JSON.stringify(body));
+  const answer = store.answerJson(scope, at.id);
+  if (answer !== undefined) {
+    // the answer goes back as the bytes it is held in; the other calls need only its id
+    sendJson(x.res, 200, at.action === 'retrieve' ? answer : JSON.stringify(onKeptAnswer(at.action, at, store, scope)));
     record.firstByte();
     record.finish(x.deps.log, 200);
     return;
@@ -82,15 +83,13 @@ export async function handleStoredResponse(x: Exchange): Promise<void> {
   await forward(x, openai, at);
 }
 
-/** The answer to a request about a kept answer. */
-function keptAnswer(at: Addressed, answer: Obj, items: () => Obj[], forget: () => boolean): Obj {
-  switch (at.action) {
-    case 'retrieve':
-      return answer;
+/** Listing, deleting or cancelling a kept answer. */
+function onKeptAnswer(action: Exclude<Action, 'retrieve'>, at: Addressed, store: ResponseStore, scope: string): Obj {
+  switch (action) {
     case 'input_items':
-      return listPage(items(), at.query);
+      return listPage(store.inputItems(scope, at.id) ?? [], at.query);
     case 'delete':
-      forget();
+      store.delete(scope, at.id);
       return { id: at.id, object: 'response', deleted: true };
     case 'cancel':
       throw badRequest(

@@ -54,6 +54,6 @@ describe('KeptTurn', () => {
     const ctx = turn.context({} as ResponseContext);
     expect(ctx.kept).toBe(true);
     expect(ctx.onFinal!({ id: 'resp_big', output: [] })).toBe(false);
-    expect(store.answer('k', 'resp_big')).toBeUndefined();
+    expect(store.answerJson('k', 'resp_big')).toBeUndefined();
   });
 });

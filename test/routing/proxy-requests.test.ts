@@ -210,6 +210,25 @@ describe('per-target policy', () => {
     expect(h.mocks.openai.requests.map((r) => r.path)).toEqual(['/v1/responses/resp_1/input_items', '/v1/responses/resp_1/input_items']);
   });
 
+  it('with openai not connected: a stored response nobody keeps is 404 response_not_found saying why, the Conversations API 400 provider_not_connected; a wrong method on a stored response is 405', async () => {
+    const saved = h.config.providers.openai;
+    h.config.providers.openai = { ...saved, enabled: false };
+    try {
+      const get = await fetch(`${h.a}/responses/resp_1`, { headers: { authorization: 'Bearer sk-svc-proxy-test' } });
+      const got = (await get.json()) as { error: { code: string; message: string } };
+      expect([get.status, got.error.code]).toEqual([404, 'response_not_found']);
+      expect(got.error.message).toMatch(/svc-proxy keeps the answers it converts for this service key .*, and openai, which keeps its own, is not connected\./);
+      const conv = await post(`${h.a}/conversations`, {});
+      expect([conv.status, conv.json.error.code]).toEqual([400, 'provider_not_connected']);
+      expect(conv.json.error.message).toMatch(/^Conversations are kept by OpenAI, and svc-proxy reaches them through the openai provider: Provider "openai" is disabled/);
+    } finally {
+      h.config.providers.openai = saved;
+    }
+    const wrong = await post(`${h.a}/responses/resp_1`, {});
+    expect([wrong.status, wrong.json.error.code]).toEqual([405, 'method_not_allowed']);
+    expect(h.mocks.openai.requests).toHaveLength(0);
+  });
+
   it('previous_response_id naming a kept answer whose request was large (read lazily): the conversation goes on whole', async () => {
     const big = `${'long prompt text '.repeat(3000)}the end`;
     const first = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: [{ role: 'user', content: big }] });

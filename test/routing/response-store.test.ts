@@ -102,9 +102,9 @@ describe('ResponseStore: reading an answer again, its input items, deleting it',
     const store = new ResponseStore();
     const a = answered('resp_1', { id: 'msg_1', ...said('A') });
     store.put('k', 'resp_1', undefined, body('a'), a);
-    expect(store.answer('k', 'resp_1')).toEqual(a);
-    expect(store.answer('other', 'resp_1')).toBeUndefined();
-    expect(store.answer('k', 'resp_2')).toBeUndefined();
+    expect(JSON.parse(store.answerJson('k', 'resp_1')!)).toEqual(a);
+    expect(store.answerJson('other', 'resp_1')).toBeUndefined();
+    expect(store.answerJson('k', 'resp_2')).toBeUndefined();
   });
 
   it('inputItems() lists the chain before the answer and its own input, each with an id that stays the same; references resolved', () => {
@@ -136,7 +136,7 @@ describe('ResponseStore: reading an answer again, its input items, deleting it',
     expect(store.delete('other', 'resp_1')).toBe(false);
     expect(store.delete('k', 'resp_1')).toBe(true);
     expect(store.delete('k', 'resp_1')).toBe(false);
-    expect(store.answer('k', 'resp_1')).toBeUndefined();
+    expect(store.answerJson('k', 'resp_1')).toBeUndefined();
     expect(store.item('k', 'msg_a')).toBeUndefined();
     expect(store.conversation('k', 'resp_2')).toBeUndefined();
     expect(store.size).toBe(1);
