@@ -5,6 +5,7 @@
  */
 import type { AppliedContextEdit, HubEvent, HubRequest, HubResponse, ReasoningOrigin } from './hub.js';
 import type { SseEvent } from './sse.js';
+import type { ResponseEcho } from './responses/request-echo.js';
 
 /** What the target accepts, decided by the provider adapter (codecs know no provider names). */
 export interface EncodeRequestOptions {
@@ -62,6 +63,8 @@ export interface ResponseContext {
   kept?: boolean;
   /** Responses: the previous_response_id the request named, echoed as OpenAI does. */
   previousResponseId?: string;
+  /** Responses: the request's parameters, stated again in the response object as OpenAI does. */
+  echo?: ResponseEcho;
   /** Messages: the context edits applied to the converted request, reported as Anthropic does. */
   contextEdits?: AppliedContextEdit[];
 }

@@ -11,6 +11,7 @@ import type { ResponseContext, StreamDecoder } from '../protocols/codec.js';
 import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
 import { MessageContentAccumulator } from '../protocols/messages/content-accumulate.js';
+import { requestEcho } from '../protocols/responses/request-echo.js';
 import { verbatimStringsOf } from '../protocols/lazy-json.js';
 import { parseKeepingStrings, stringifyKeepingStrings, VERBATIM_MIN_BYTES, VerbatimStrings } from '../protocols/verbatim-strings.js';
 import type { ResolvedProvider } from '../providers/types.js';
@@ -586,7 +587,7 @@ class GenerateRequest {
   /** How a converted answer is rendered for this client. */
   private responseContext(model: string): ResponseContext {
     if (this.dialect === 'chat') return { model, includeUsage: this.includeUsage };
-    if (this.kept) return this.kept.context({ model });
+    if (this.kept) return this.kept.context({ model, echo: requestEcho(this.body) });
     if (this.dialect === 'messages') {
       const ctx: ResponseContext = { model };
       if (this.hub?.reasoning?.display === 'omitted') ctx.omitThinking = true;

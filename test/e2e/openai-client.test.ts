@@ -422,6 +422,49 @@ describe('stored responses: retrieve, input items, delete, cancel — kept answe
     expect(entries.filter((e) => e.endpoint === 'other').map((e) => e.status).slice(-8)).toEqual([200, 200, 200, 200, 400, 200, 404, 200]);
   });
 
+  it('an answer on Claude states the request it answered, as OpenAI’s do: whole, streamed and retrieved', async () => {
+    const asked = {
+      model: MODELS.anthropic,
+      instructions: 'Answer in one line.',
+      input: 'Weather in Paris?',
+      tools: [responsesWeatherTool],
+      tool_choice: 'auto' as const,
+      parallel_tool_calls: false,
+      temperature: 0.2,
+      max_output_tokens: 300,
+      metadata: { ticket: 'T-42' },
+      text: { verbosity: 'low' as const },
+      prompt_cache_key: 'session-9',
+    };
+    const stated = {
+      instructions: asked.instructions,
+      tools: asked.tools,
+      tool_choice: 'auto',
+      parallel_tool_calls: false,
+      temperature: 0.2,
+      max_output_tokens: 300,
+      metadata: { ticket: 'T-42' },
+      text: { format: { type: 'text' }, verbosity: 'low' },
+      prompt_cache_key: 'session-9',
+    };
+    const whole = await client.responses.create(asked);
+    expect(whole).toMatchObject(stated);
+    expect(await client.responses.retrieve(whole.id)).toMatchObject(stated);
+
+    const stream = client.responses.stream(asked);
+    const created: OpenAI.Responses.Response[] = [];
+    stream.on('response.created', (event) => created.push(event.response));
+    const final = await stream.finalResponse();
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject(stated);
+    expect(final).toMatchObject(stated);
+    expect(await client.responses.retrieve(final.id)).toMatchObject(stated);
+
+    // what was not asked keeps OpenAI's defaults
+    const plain = await client.responses.create({ model: MODELS.anthropic, input: 'Hello' });
+    expect(plain).toMatchObject({ instructions: null, tools: [], temperature: null, metadata: {}, parallel_tool_calls: true });
+  });
+
   it('another key cannot read, list or delete an answer kept for this one', async () => {
     const mine = await client.responses.create({ model: MODELS.anthropic, input: 'My secret plan.' });
     const created = JSON.parse((await world.daemon.cli(['key', 'create', '--name', 'prying-tool', '--json'])).stdout) as { key: string };

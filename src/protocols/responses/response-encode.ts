@@ -1,10 +1,12 @@
 /**
  * Hub response → the full Responses `response` object a client expects from `POST /responses`.
- * Request echo fields the proxy does not track get neutral values.
+ * The request's parameters are stated again from ResponseContext.echo (request-echo.ts); those
+ * the request left out get OpenAI's defaults.
  */
 import type { ResponseContext } from '../codec.js';
 import type { HubResponse, OutputItem } from '../hub.js';
 import { chooseSuffix, itemId } from './ids.js';
+import type { ResponseEcho } from './request-echo.js';
 import { customToolCallItem, functionCallItem, messageItem, messageParts, outputText, webSearchCallItem } from './output-items.js';
 import { wireReasoningItem } from './reasoning.js';
 import { statusFor } from './status.js';
@@ -24,15 +26,16 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
     output,
     usage: usageToWire(res.usage),
     error: null,
-    ...keptFields(ctx),
+    ...requestFields(ctx),
   });
 }
 
-/** What a response says of its keeping: `store` and the previous_response_id it went on from. */
-export function keptFields(ctx: ResponseContext): Pick<ResponseShape, 'store' | 'previousResponseId'> {
-  const out: Pick<ResponseShape, 'store' | 'previousResponseId'> = {};
+/** What a response says of its request: the echoed parameters, `store`, the previous_response_id it went on from. */
+export function requestFields(ctx: ResponseContext): Pick<ResponseShape, 'store' | 'previousResponseId' | 'echo'> {
+  const out: Pick<ResponseShape, 'store' | 'previousResponseId' | 'echo'> = {};
   if (ctx.kept) out.store = true;
   if (ctx.previousResponseId !== undefined) out.previousResponseId = ctx.previousResponseId;
+  if (ctx.echo !== undefined) out.echo = ctx.echo;
   return out;
 }
 
@@ -63,11 +66,14 @@ export interface ResponseShape {
   /** The answer is kept for a later previous_response_id (ResponseContext.kept). */
   store?: boolean;
   previousResponseId?: string;
+  /** The request's parameters, as it sent them. */
+  echo?: ResponseEcho;
 }
 
 /** The response object, shared with the stream encoder (created / completed / failed events). */
 export function responseObject(shape: ResponseShape): Record<string, unknown> {
-  return {
+  const echo = shape.echo ?? {};
+  const response: Record<string, unknown> = {
     id: shape.id,
     object: 'response',
     created_at: shape.createdAt,
@@ -75,22 +81,27 @@ export function responseObject(shape: ResponseShape): Record<string, unknown> {
     background: false,
     error: shape.error,
     incomplete_details: shape.incompleteDetails,
-    instructions: null,
-    max_output_tokens: null,
-    metadata: {},
+    instructions: echo.instructions ?? null,
+    max_output_tokens: echo.max_output_tokens ?? null,
+    metadata: echo.metadata ?? {},
     model: shape.model,
     output: shape.output,
     output_text: outputText(shape.output as ReadonlyArray<{ type: string }>),
-    parallel_tool_calls: true,
+    parallel_tool_calls: echo.parallel_tool_calls ?? true,
     previous_response_id: shape.previousResponseId ?? null,
-    reasoning: { effort: null, summary: null },
+    reasoning: echo.reasoning ?? { effort: null, summary: null },
     store: shape.store ?? false,
-    temperature: null,
-    text: { format: { type: 'text' } },
-    tool_choice: 'auto',
-    tools: [],
-    top_p: null,
-    truncation: 'disabled',
+    temperature: echo.temperature ?? null,
+    text: echo.text ?? { format: { type: 'text' } },
+    tool_choice: echo.tool_choice ?? 'auto',
+    tools: echo.tools ?? [],
+    top_p: echo.top_p ?? null,
+    truncation: echo.truncation ?? 'disabled',
     usage: shape.usage,
   };
+  // stated only when asked, as OpenAI leaves them out or null otherwise
+  for (const key of OPTIONAL_ECHO) if (echo[key] !== undefined) response[key] = echo[key];
+  return response;
 }
+
+const OPTIONAL_ECHO = ['prompt_cache_key', 'prompt_cache_retention', 'safety_identifier', 'top_logprobs', 'user'] as const;

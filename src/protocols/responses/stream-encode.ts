@@ -13,7 +13,7 @@ import { sseNamed } from '../sse.js';
 import { chooseSuffix, itemId } from './ids.js';
 import { customToolCallItem, functionCallItem, messageItem, refusalPart, textPart, webSearchCallItem, type ItemStatus } from './output-items.js';
 import { wireReasoningItem } from './reasoning.js';
-import { keptFields, responseObject } from './response-encode.js';
+import { requestFields, responseObject } from './response-encode.js';
 import { statusFor } from './status.js';
 import { mergeUsage, usageToWire } from './usage.js';
 
@@ -278,7 +278,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
       output: status === 'in_progress' ? [] : [...this.output],
       usage: status === 'in_progress' ? null : usageToWire(this.usage),
       error,
-      ...keptFields(this.ctx),
+      ...requestFields(this.ctx),
     }) as unknown as Response;
   }
 
