@@ -37,7 +37,7 @@ export class RequestRecord {
       keyId: caller.keyId,
       keyName: caller.keyName,
       base: route.group === undefined ? 'provider' : `group:${route.group}`,
-      endpoint: route.endpoint === 'responses_item' ? 'other' : route.endpoint,
+      endpoint: route.endpoint === 'responses_item' ? 'stored_response' : route.endpoint,
       dialect: DIALECTS[route.endpoint],
       attempts: [],
       status: 0,

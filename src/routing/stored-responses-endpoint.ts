@@ -65,6 +65,8 @@ export async function handleStoredResponse(x: Exchange): Promise<void> {
   const { route, record } = x;
   if (route.group !== undefined) lookupGroup(x.config, route.group);
   const at = address(x.req.url ?? '', x.req.method ?? 'GET');
+  // the log tells the calls apart: stored_response.retrieve, .input_items, .delete, .cancel
+  record.entry.endpoint = `stored_response.${at.action}`;
   if (at.query.get('stream') === 'true') {
     throw badRequest('unsupported_feature', 'Streaming a stored response again is for background responses, which svc-proxy does not run; leave out stream.', 'stream');
   }

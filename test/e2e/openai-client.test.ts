@@ -419,7 +419,8 @@ describe('stored responses: retrieve, input items, delete, cancel — kept answe
     expect(world.mocks.anthropic.requests).toHaveLength(before);
     // and the log has each call
     const entries = parseEntries((await world.daemon.cli(['logs', '--json', '--limit', '12'])).stdout);
-    expect(entries.filter((e) => e.endpoint === 'other').map((e) => e.status).slice(-8)).toEqual([200, 200, 200, 200, 400, 200, 404, 200]);
+    const calls = entries.filter((e) => e.endpoint.startsWith('stored_response.')).map((e) => `${e.endpoint.slice('stored_response.'.length)} ${e.status}`);
+    expect(calls.slice(-8)).toEqual(['retrieve 200', 'input_items 200', 'input_items 200', 'input_items 200', 'cancel 400', 'delete 200', 'retrieve 404', 'retrieve 200']);
   });
 
   it('an answer on Claude states the request it answered, as OpenAI’s do: whole, streamed and retrieved', async () => {

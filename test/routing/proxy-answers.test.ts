@@ -200,8 +200,8 @@ describe('other endpoints', () => {
     await expect(client.responses.delete('resp_123')).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
     expect(h.mocks.openai.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/responses/resp_123', 'DELETE /v1/responses/resp_123']);
     expect(h.logs.map((e) => [e.endpoint, e.status, e.errorCode, e.attempts[0]?.target])).toEqual([
-      ['other', 404, 'response_not_found', 'openai'],
-      ['other', 404, 'response_not_found', 'openai'],
+      ['stored_response.retrieve', 404, 'response_not_found', 'openai'],
+      ['stored_response.delete', 404, 'response_not_found', 'openai'],
     ]);
   });
 
