@@ -1,12 +1,37 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Test files that must each have a process of their own: end-to-end tests and memory tests start
+ * daemons and measure them, and these change what every later file in the same process would see
+ * (a mocked module, environment variables read at import).
+ */
+const OWN_PROCESS = [
+  'test/e2e/**',
+  'test/daemon/heap-give-back.test.ts',
+  'test/daemon/reduce-heap.test.ts',
+  'test/server/admin/lazy-listener.test.ts', // vi.mock
+  'test/hardening/constant-time.test.ts', // vi.mock of node:crypto
+  'test/tui/providers-screen.test.tsx', // DBUS_SESSION_BUS_ADDRESS pointed nowhere
+  'test/tui/no-color.test.tsx', // FORCE_COLOR
+];
+
+const ALL = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // e2e tests spawn real daemons; keep parallelism modest on a 2-core box
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        // Unit files share a worker process one after another: importing the sources and vitest
+        // again for each of ~160 files cost about a minute of the run (157 s → 97 s for them).
+        test: { name: 'unit', include: ALL, exclude: OWN_PROCESS, isolate: false },
+      },
+      { extends: true, test: { name: 'isolated', include: OWN_PROCESS, isolate: true } },
+    ],
   },
 });
