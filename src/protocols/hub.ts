@@ -37,6 +37,14 @@ export interface TextPart {
   type: 'text';
   text: string;
   cacheControl?: CacheControl;
+  /** Pages this text cites, each for the whole of it (an answer's text after a web search). */
+  citations?: UrlCitation[];
+}
+
+/** A web page an answer's text cites (Anthropic's `web_search_result_location`). */
+export interface UrlCitation {
+  url: string;
+  title?: string;
 }
 
 export interface ImagePart {
@@ -367,6 +375,8 @@ export type HubEvent =
   | { type: 'reasoning_origin'; index: number; origin: ReasoningOrigin }
   /** A piece of a call's JSON arguments (of its input text, when the block is `freeform`). */
   | { type: 'arguments_delta'; index: number; json: string }
+  /** A page a text block cites, for the whole of its text (it may come before that text). */
+  | { type: 'citation'; index: number; citation: UrlCitation }
   | { type: 'block_stop'; index: number }
   /** Usage as known so far (cumulative; later values win field by field). */
   | { type: 'usage'; usage: Partial<Usage> }

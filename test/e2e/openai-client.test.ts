@@ -613,6 +613,17 @@ describe("Codex's web search on Claude: OpenAI's web_search tool runs as Anthrop
         { type: 'url', url: 'https://example.org/search-result-2' },
       ],
     });
+    // Claude's three text blocks (before, the cited title, after) are one text, the citation an annotation of its stretch
+    const message = output.find((i) => i.type === 'message') as OpenAI.Responses.ResponseOutputMessage;
+    const title = 'First page about Search the web for svc-proxy notes';
+    expect(message.content).toEqual([
+      // (the SDK's stream helper adds `parsed`)
+      expect.objectContaining({
+        type: 'output_text',
+        text: `According to ${title}, it is so.`,
+        annotations: [{ type: 'url_citation', url: 'https://example.com/search-result-1', title, start_index: 13, end_index: 13 + title.length }],
+      }),
+    ]);
   };
 
   it('whole and streamed: a web_search_call item with the query and pages, then the answer; Anthropic got its own server tool', async () => {
@@ -627,6 +638,7 @@ describe("Codex's web search on Claude: OpenAI's web_search tool runs as Anthrop
     const final = await stream.finalResponse();
     expectSearch(final.output);
     expect(types).toContain('response.web_search_call.completed');
+    expect(types.filter((t) => t === 'response.output_text.annotation.added')).toHaveLength(1);
     expect(sent().tool_choice).toEqual({ type: 'tool', name: 'web_search' });
   });
 

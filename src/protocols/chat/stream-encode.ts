@@ -88,6 +88,10 @@ export class ChatStreamEncoder implements StreamEncoder {
         // Too late for its run's chunk: the proof goes out on its own.
         return r.flushed ? this.proofChunk([r]) : '';
       }
+      case 'citation':
+        // Chat chunks have no place for them (only a whole message has `annotations`), and no
+        // Chat request can ask a converted model for a web search
+        return '';
       case 'arguments_delta': {
         const index = this.toolIndex.get(ev.index);
         if (index === undefined || !ev.json) return '';

@@ -10,7 +10,7 @@ import { isObject, stringOr } from './json.js';
 import { hubStopReason, statusForErrorType } from './stop-reason.js';
 import { reasoningOfThinkingBlock } from '../reasoning-envelope.js';
 import { hubUsage, readCounts } from './usage.js';
-import { queryOf, searchFromResult } from './web-search.js';
+import { queryOf, searchFromResult, urlCitationsOf } from './web-search.js';
 
 export function decodeResponse(raw: unknown): HubResponse {
   if (isObject(raw) && raw.type === 'error') {
@@ -34,7 +34,8 @@ export function decodeResponse(raw: unknown): HubResponse {
           message = { type: 'message', role: 'assistant', content: [] };
           output.push(message);
         }
-        message.content.push({ type: 'text', text });
+        const citations = urlCitationsOf(block.citations);
+        message.content.push(citations.length > 0 ? { type: 'text', text, citations } : { type: 'text', text });
         break;
       }
       case 'thinking': {

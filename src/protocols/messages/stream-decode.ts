@@ -16,7 +16,7 @@ import { isObject, numberOr, stringOr, type JsonObject } from './json.js';
 import { hubStopReason, statusForErrorType } from './stop-reason.js';
 import { originFromSignature } from '../reasoning-envelope.js';
 import { hubUsage, mergeCounts, readCounts, type AnthropicCounts } from './usage.js';
-import { queryOf, searchFromResult } from './web-search.js';
+import { queryOf, searchFromResult, urlCitationOf, urlCitationsOf } from './web-search.js';
 
 type BlockKind = 'text' | 'reasoning' | 'function_call';
 
@@ -149,6 +149,7 @@ class MessagesStreamDecoder implements StreamDecoder {
     switch (block.type) {
       case 'text': {
         out.push({ type: 'block_start', index: hub, block: { type: 'text' } });
+        for (const citation of urlCitationsOf(block.citations)) out.push({ type: 'citation', index: hub, citation });
         const text = stringOr(block.text);
         if (text) out.push({ type: 'text_delta', index: hub, text });
         this.open.set(index, { hub, kind: 'text' });
@@ -217,8 +218,12 @@ class MessagesStreamDecoder implements StreamDecoder {
         const json = stringOr(delta.partial_json);
         return block.kind === 'function_call' && json ? [{ type: 'arguments_delta', index: hub, json }] : [];
       }
+      case 'citations_delta': {
+        const citation = urlCitationOf(delta.citation);
+        return block.kind === 'text' && citation ? [{ type: 'citation', index: hub, citation }] : [];
+      }
       default:
-        return []; // citations_delta and newer delta types
+        return []; // newer delta types
     }
   }
 

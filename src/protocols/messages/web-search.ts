@@ -15,7 +15,7 @@ import type {
   WebSearchTool20250305,
   WebSearchToolResultBlock,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { WebSearchItem, WebSearchTool } from '../hub.js';
+import type { UrlCitation, WebSearchItem, WebSearchTool } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { decodeDomains, decodeLocation } from '../web-search-fields.js';
 import { expectString, isObject, optNumber, type JsonObject } from './json.js';
@@ -110,4 +110,24 @@ export function searchFromResult(block: JsonObject, query: string | undefined): 
     search.sources.push(typeof r.title === 'string' && r.title !== '' ? { url: r.url, title: r.title } : { url: r.url });
   }
   return search;
+}
+
+/**
+ * A text block's citation of a page a web search found, as the hub's; undefined for citations of
+ * anything else (documents, search results the client gave), which have no page to name.
+ */
+export function urlCitationOf(citation: unknown): UrlCitation | undefined {
+  if (!isObject(citation) || citation.type !== 'web_search_result_location' || typeof citation.url !== 'string') return undefined;
+  return typeof citation.title === 'string' && citation.title !== '' ? { url: citation.url, title: citation.title } : { url: citation.url };
+}
+
+/** The page citations among a text block's `citations` (absent, null or a list). */
+export function urlCitationsOf(citations: unknown): UrlCitation[] {
+  if (!Array.isArray(citations)) return [];
+  const out: UrlCitation[] = [];
+  for (const c of citations) {
+    const cited = urlCitationOf(c);
+    if (cited) out.push(cited);
+  }
+  return out;
 }

@@ -10,25 +10,43 @@ import type {
   ResponseOutputRefusal,
   ResponseOutputText,
 } from 'openai/resources/responses/responses';
-import type { ContentPart, WebSearchItem } from '../hub.js';
+import type { ContentPart, UrlCitation, WebSearchItem } from '../hub.js';
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 export type MessagePart = ResponseOutputText | ResponseOutputRefusal;
 
-export function textPart(text: string): ResponseOutputText {
-  return { type: 'output_text', text, annotations: [] };
+export function textPart(text: string, annotations: ResponseOutputText['annotations'] = []): ResponseOutputText {
+  return { type: 'output_text', text, annotations };
+}
+
+/** A page cited by the text from `start` to `end` (UTF-16 offsets, as a JS client slices). */
+export function urlCitation(citation: UrlCitation, start: number, end: number): ResponseOutputText.URLCitation {
+  return { type: 'url_citation', url: citation.url, title: citation.title ?? citation.url, start_index: start, end_index: end };
 }
 
 export function refusalPart(refusal: string): ResponseOutputRefusal {
   return { type: 'refusal', refusal };
 }
 
-/** Hub parts an assistant message can show: text and refusals (nothing else reaches output). */
+/**
+ * Hub parts an assistant message can show: text and refusals (nothing else reaches output).
+ * Adjacent texts are one output_text, as OpenAI's models write it: Anthropic splits an answer
+ * into text blocks around what it cites, and each block's citations become annotations of its
+ * stretch of the whole.
+ */
 export function messageParts(content: readonly ContentPart[]): MessagePart[] {
   const parts: MessagePart[] = [];
+  let text: ResponseOutputText | undefined;
   for (const part of content) {
-    if (part.type === 'text') parts.push(textPart(part.text));
-    else if (part.type === 'refusal') parts.push(refusalPart(part.text));
+    if (part.type === 'text') {
+      if (!text) parts.push((text = textPart('')));
+      const start = text.text.length;
+      text.text += part.text;
+      for (const c of part.citations ?? []) text.annotations.push(urlCitation(c, start, text.text.length));
+    } else if (part.type === 'refusal') {
+      parts.push(refusalPart(part.text));
+      text = undefined;
+    }
   }
   return parts;
 }

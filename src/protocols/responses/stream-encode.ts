@@ -6,12 +6,12 @@
  * (`sequence_number` from 0). Each hub block is one output item; its output_index is its
  * position in the final output, so interleaved hub blocks are fine.
  */
-import type { Response, ResponseCustomToolCallItem, ResponseFunctionToolCall, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { Response, ResponseCustomToolCallItem, ResponseFunctionToolCall, ResponseOutputText, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { ResponseContext, StreamEncoder } from '../codec.js';
-import type { BlockStart, HubError, HubEvent, ReasoningOrigin, StopReason, Usage, WebSearchItem } from '../hub.js';
+import type { BlockStart, HubError, HubEvent, ReasoningOrigin, StopReason, UrlCitation, Usage, WebSearchItem } from '../hub.js';
 import { sseNamed } from '../sse.js';
 import { chooseSuffix, itemId } from './ids.js';
-import { customToolCallItem, functionCallItem, messageItem, refusalPart, textPart, webSearchCallItem, type ItemStatus } from './output-items.js';
+import { customToolCallItem, functionCallItem, messageItem, refusalPart, textPart, urlCitation, webSearchCallItem, type ItemStatus } from './output-items.js';
 import { wireReasoningItem } from './reasoning.js';
 import { requestFields, responseObject } from './response-encode.js';
 import { statusFor } from './status.js';
@@ -37,6 +37,14 @@ interface Block {
   partOpen: boolean;
   /** A web search block: the search, whole. */
   search?: WebSearchItem;
+  /** A text item: the pages its stretches cite, as annotations. */
+  annotations?: ResponseOutputText.URLCitation[];
+}
+
+/** One hub text block within a text item (adjacent text blocks share one item): where it starts. */
+interface Stretch {
+  start: number;
+  citations?: UrlCitation[];
 }
 
 export function createStreamEncoder(ctx: ResponseContext): StreamEncoder {
@@ -50,6 +58,13 @@ class ResponsesStreamEncoder implements StreamEncoder {
   private started = false;
   private done = false;
   private readonly blocks = new Map<number, Block>();
+  /** Hub text blocks by index: their stretch of their item's text. */
+  private readonly stretches = new Map<number, Stretch>();
+  /**
+   * A text item whose hub block has stopped, left open: an adjacent text block goes on in it
+   * (Anthropic splits an answer into text blocks around what it cites), anything else closes it.
+   */
+  private lingering: Block | undefined;
   /** Final items by output_index (snapshots of open items until they close). */
   private readonly output: object[] = [];
   private readonly usage: Partial<Usage> = {};
@@ -75,9 +90,18 @@ class ResponsesStreamEncoder implements StreamEncoder {
         if (block?.kind === 'reasoning') block.origin = event.origin;
         return sse;
       }
+      case 'citation': {
+        const stretch = this.stretches.get(event.index);
+        if (stretch) (stretch.citations ??= []).push(event.citation);
+        return sse;
+      }
       case 'block_stop': {
         const block = this.blocks.get(event.index);
-        return sse + (block ? this.close(block, 'completed') : '');
+        if (!block) return sse;
+        if (block.kind !== 'text' || !block.open) return sse + this.close(block, 'completed');
+        this.endStretch(event.index, block);
+        this.lingering = block;
+        return sse;
       }
       case 'usage':
         mergeUsage(this.usage, event.usage);
@@ -101,12 +125,32 @@ class ResponsesStreamEncoder implements StreamEncoder {
 
   private blockStart(index: number, start: BlockStart): string {
     if (this.blocks.has(index)) return '';
+    const lingering = this.lingering;
+    this.lingering = undefined;
+    if (lingering?.open && start.type === 'text') {
+      this.blocks.set(index, lingering);
+      this.stretches.set(index, { start: lingering.text.length });
+      return '';
+    }
+    return (lingering ? this.close(lingering, 'completed') : '') + this.openBlock(index, start);
+  }
+
+  /** The stretch of hub block `index` ends: its citations become annotations of what it wrote. */
+  private endStretch(index: number, block: Block): void {
+    const stretch = this.stretches.get(index);
+    if (!stretch) return;
+    this.stretches.delete(index);
+    for (const c of stretch.citations ?? []) (block.annotations ??= []).push(urlCitation(c, stretch.start, block.text.length));
+  }
+
+  private openBlock(index: number, start: BlockStart): string {
     const outputIndex = this.output.length;
     const block: Block = { kind: start.type, outputIndex, id: '', text: '', open: true, callId: '', name: '', freeform: false, partOpen: false };
     this.blocks.set(index, block);
     switch (start.type) {
       case 'text':
       case 'refusal': {
+        if (start.type === 'text') this.stretches.set(index, { start: 0 });
         block.id = itemId('msg', this.suffix, outputIndex);
         const item = messageItem(block.id, [], 'in_progress');
         this.output.push(item);
@@ -179,8 +223,13 @@ class ResponsesStreamEncoder implements StreamEncoder {
     let sse = '';
     switch (block.kind) {
       case 'text':
+        // a stream cut short leaves its last stretch unended
+        for (const [index, b] of this.blocks) if (b === block) this.endStretch(index, block);
+        (block.annotations ?? []).forEach((annotation, i) => {
+          sse += this.emit({ type: 'response.output_text.annotation.added', ...at, content_index: 0, annotation_index: i, annotation });
+        });
         sse += this.emit({ type: 'response.output_text.done', ...at, content_index: 0, text: block.text, logprobs: [] });
-        sse += this.emit({ type: 'response.content_part.done', ...at, content_index: 0, part: textPart(block.text) });
+        sse += this.emit({ type: 'response.content_part.done', ...at, content_index: 0, part: textPart(block.text, block.annotations) });
         break;
       case 'refusal':
         sse += this.emit({ type: 'response.refusal.done', ...at, content_index: 0, refusal: block.text });
@@ -215,7 +264,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
   private finalItem(block: Block, status: ItemStatus): object {
     switch (block.kind) {
       case 'text':
-        return messageItem(block.id, [textPart(block.text)], status);
+        return messageItem(block.id, [textPart(block.text, block.annotations)], status);
       case 'refusal':
         return messageItem(block.id, [refusalPart(block.text)], status);
       case 'function_call':
@@ -237,8 +286,10 @@ class ResponsesStreamEncoder implements StreamEncoder {
   private finish(stopReason: StopReason): string {
     const hasRefusalPart = [...this.blocks.values()].some((b) => b.kind === 'refusal');
     const terminal = statusFor(stopReason, hasRefusalPart);
-    // Items still open when the answer was cut short are themselves incomplete.
-    let sse = this.closeAll(terminal.status === 'incomplete' ? 'incomplete' : 'completed');
+    // Items still open when the answer was cut short are themselves incomplete (a text whose
+    // block stopped is complete).
+    let sse = this.closeLingering();
+    sse += this.closeAll(terminal.status === 'incomplete' ? 'incomplete' : 'completed');
     const response = this.response(terminal.status, terminal.incomplete_details, null);
     const final = response as unknown as Record<string, unknown>;
     // (`store` is on the wire; the SDK's Response type leaves it out)
@@ -251,14 +302,21 @@ class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   private fail(error: HubError): string {
+    let sse = this.closeLingering();
     for (const block of this.blocks.values()) {
       if (block.open) this.output[block.outputIndex] = this.finalItem(block, 'incomplete');
     }
-    let sse = this.emit({ type: 'error', code: error.code, message: error.message, param: error.param ?? null });
+    sse += this.emit({ type: 'error', code: error.code, message: error.message, param: error.param ?? null });
     const response = this.response('failed', null, { code: error.code, message: error.message });
     sse += this.emit({ type: 'response.failed', response });
     this.done = true;
     return sse;
+  }
+
+  private closeLingering(): string {
+    const lingering = this.lingering;
+    this.lingering = undefined;
+    return lingering ? this.close(lingering, 'completed') : '';
   }
 
   private closeAll(status: ItemStatus): string {

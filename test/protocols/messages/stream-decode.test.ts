@@ -79,6 +79,21 @@ describe('Messages stream decoder (upstream SSE → hub events)', () => {
     ]);
   });
 
+  it('a text block’s citation of a page a search found is a citation event; citations of documents are not', () => {
+    const page = { type: 'web_search_result_location', url: 'https://example.com/a', title: 'A page', cited_text: 'x', encrypted_index: 'Eo8B' };
+    const d = messagesCodec.createStreamDecoder();
+    d.push({ data: '{"type":"message_start","message":{"id":"msg_1"}}' });
+    const started = d.push({ data: JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '', citations: [{ ...page, title: null }] } }) });
+    const delta = (citation: unknown) => d.push({ data: JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'citations_delta', citation } }) });
+    expect(started).toEqual([
+      { type: 'block_start', index: 0, block: { type: 'text' } },
+      { type: 'citation', index: 0, citation: { url: 'https://example.com/a' } },
+    ]);
+    expect(delta(page)).toEqual([{ type: 'citation', index: 0, citation: { url: 'https://example.com/a', title: 'A page' } }]);
+    expect(delta({ type: 'char_location', cited_text: 'x', document_index: 0, start_char_index: 0, end_char_index: 1 })).toEqual([]);
+    expect(delta({ type: 'web_search_result_location' })).toEqual([]);
+  });
+
   it('reads our reasoning envelope in a signature back into its origin', async () => {
     const { packOrigin } = await import('../../../src/protocols/reasoning-envelope.js');
     const origin = { kind: 'openai' as const, id: 'rs_1', encryptedContent: 'gAAAA' };

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResponseContext } from '../../../src/protocols/codec.js';
-import type { HubEvent, HubResponse, MessageItem, OutputItem, ReasoningItem } from '../../../src/protocols/hub.js';
+import type { HubEvent, HubResponse, OutputItem, ReasoningItem, TextPart, UrlCitation } from '../../../src/protocols/hub.js';
 import { namesIn, plain, readJson, type Loose } from '../shared/helpers.js';
 import { CODECS, contextFor, convertStream, FIXTURES, PAIRS, upstreamEvents } from './harness.js';
 import { sdkFinal } from './sdk-readers.js';
@@ -18,6 +18,8 @@ import { sdkFinal } from './sdk-readers.js';
 function answerOf(events: HubEvent[]): HubResponse {
   const res: HubResponse = { id: '', model: '', output: [], stopReason: 'end_turn' };
   const blocks = new Map<number, OutputItem>();
+  /** Text and refusal blocks' parts: adjacent text blocks are parts of one message, as a whole answer has them. */
+  const parts = new Map<number, { text: string; citations?: UrlCitation[] }>();
   for (const ev of events) {
     switch (ev.type) {
       case 'start':
@@ -27,6 +29,13 @@ function answerOf(events: HubEvent[]): HubResponse {
         break;
       case 'block_start': {
         const b = ev.block;
+        const last = res.output.at(-1);
+        if (b.type === 'text' && last?.type === 'message' && last.content.at(-1)?.type === 'text') {
+          const part: TextPart = { type: 'text', text: '' };
+          last.content.push(part);
+          parts.set(ev.index, part);
+          break;
+        }
         const item: OutputItem =
           b.type === 'web_search'
             ? b.search
@@ -36,18 +45,22 @@ function answerOf(events: HubEvent[]): HubResponse {
               ? { type: 'function_call', callId: b.callId, name: b.name, arguments: '', ...(b.thoughtSignature ? { thoughtSignature: b.thoughtSignature } : {}) }
               : { type: 'message', role: 'assistant', content: [{ type: b.type, text: '' }] };
         blocks.set(ev.index, item);
+        if (item.type === 'message') parts.set(ev.index, item.content[0] as TextPart);
         res.output.push(item);
         break;
       }
       case 'text_delta':
-      case 'refusal_delta': {
-        const part = (blocks.get(ev.index) as MessageItem).content[0] as { text: string };
-        part.text += ev.text;
+      case 'refusal_delta':
+        parts.get(ev.index)!.text += ev.text;
         break;
-      }
       case 'reasoning_delta':
         (blocks.get(ev.index) as ReasoningItem).text += ev.text;
         break;
+      case 'citation': {
+        const part = parts.get(ev.index)!;
+        (part.citations ??= []).push(ev.citation);
+        break;
+      }
       case 'reasoning_origin':
         (blocks.get(ev.index) as ReasoningItem).origin = ev.origin;
         break;

@@ -211,3 +211,72 @@ describe('a kept answer: store in the stream', () => {
     expect(stores(() => false)).toEqual([true, false]);
   });
 });
+
+describe('adjacent text blocks and their citations', () => {
+  const page = { url: 'https://example.com/a', title: 'A page' };
+  const texts: HubEvent[] = [
+    { type: 'start', id: 'u1', model: 'm' },
+    { type: 'block_start', index: 0, block: { type: 'text' } },
+    { type: 'text_delta', index: 0, text: 'It is ' },
+    { type: 'block_stop', index: 0 },
+    { type: 'block_start', index: 1, block: { type: 'text' } },
+    { type: 'citation', index: 1, citation: page },
+    { type: 'text_delta', index: 1, text: 'so' },
+    { type: 'block_stop', index: 1 },
+    { type: 'block_start', index: 2, block: { type: 'text' } },
+    { type: 'text_delta', index: 2, text: ' 🌍.' },
+    { type: 'block_stop', index: 2 },
+  ];
+  const annotation = { type: 'url_citation', url: page.url, title: page.title, start_index: 6, end_index: 8 };
+
+  it('are one message item with one output_text; a block’s citation annotates its stretch, added before the text is done', () => {
+    const { wire } = encodeAll([...texts, { type: 'finish', stopReason: 'end_turn' }]);
+    checkSequence(wire);
+    expect(wire.filter((w) => w.type === 'response.output_item.added')).toHaveLength(1);
+    const types = wire.map((w) => w.type);
+    expect(types.slice(types.indexOf('response.output_text.annotation.added'))).toEqual([
+      'response.output_text.annotation.added',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(wire.find((w) => w.type === 'response.output_text.annotation.added')).toMatchObject({ annotation_index: 0, content_index: 0, annotation });
+    const final = wire.at(-1)!.response as { output: Array<{ status: string; content: unknown[] }> };
+    expect(final.output).toEqual([expect.objectContaining({ status: 'completed', content: [{ type: 'output_text', text: 'It is so 🌍.', annotations: [annotation] }] })]);
+  });
+
+  it('the text item closes before anything else starts, and stays complete when the answer is cut short or fails after it', () => {
+    const call: HubEvent[] = [
+      { type: 'block_start', index: 3, block: { type: 'function_call', callId: 'c1', name: 'f' } },
+      { type: 'block_stop', index: 3 },
+    ];
+    const { wire } = encodeAll([...texts, ...call, { type: 'finish', stopReason: 'tool_use' }]);
+    checkSequence(wire);
+    const types = wire.map((w) => `${w.type}:${String(w.output_index ?? '')}`);
+    expect(types.indexOf('response.output_item.done:0')).toBeLessThan(types.indexOf('response.output_item.added:1'));
+
+    const cut = encodeAll([...texts, { type: 'finish', stopReason: 'max_tokens' }]).wire;
+    expect((cut.at(-1)!.response as { status: string; output: Array<{ status: string }> }).output[0]!.status).toBe('completed');
+    expect(cut.at(-1)!.type).toBe('response.incomplete');
+
+    const failed = encodeAll([...texts, { type: 'error', error: { status: 502, code: 'upstream_error', message: 'gone' } }]).wire;
+    const failedTypes = failed.map((w) => w.type);
+    expect(failedTypes.slice(-4)).toEqual(['response.content_part.done', 'response.output_item.done', 'error', 'response.failed']);
+    expect((failed.at(-1)!.response as { output: Array<{ status: string }> }).output[0]!.status).toBe('completed');
+  });
+
+  it('a stream cut inside a cited block still annotates what it wrote', () => {
+    const open: HubEvent[] = [
+      { type: 'start', id: 'u1', model: 'm' },
+      { type: 'block_start', index: 0, block: { type: 'text' } },
+      { type: 'citation', index: 0, citation: page },
+      { type: 'text_delta', index: 0, text: 'Cut' },
+      { type: 'finish', stopReason: 'max_tokens' },
+    ];
+    const { wire } = encodeAll(open);
+    const item = (wire.at(-1)!.response as { output: Array<{ status: string; content: Array<{ annotations: unknown[] }> }> }).output[0]!;
+    expect(item.status).toBe('incomplete');
+    expect(item.content[0]!.annotations).toEqual([{ ...annotation, start_index: 0, end_index: 3 }]);
+  });
+});
