@@ -107,7 +107,8 @@ describe('daemon runtime', () => {
     await writeFile(file, JSON.stringify(config, null, 2));
     await until(async () => (await http('GET', url, { headers: { authorization: `Bearer ${created.key}` } })).status === 401);
     expect(d.deps.config().settings.allowedHosts).toEqual(['proxy.internal']);
-    expect(d.logLines.some((l) => l.includes('reloaded'))).toBe(true);
+    // the edit applies under the config lock; the log line follows once the lock is let go
+    await until(() => d.logLines.some((l) => l.includes('reloaded')));
   });
 
   it('keeps the last good config after an invalid hand edit, reports it, and recovers when fixed', async () => {

@@ -3,8 +3,9 @@
  * per item output_item.added / content_part.added / deltas / .done events / output_item.done,
  * then response.completed or response.incomplete with the whole output — or, on failure, an
  * `error` event followed by response.failed. Every event is named (`event:` line) and numbered
- * (`sequence_number` from 0). Each hub block is one output item; its output_index is its
- * position in the final output, so interleaved hub blocks are fine.
+ * (`sequence_number` from 0). Each hub block is one output item — adjacent text blocks share one,
+ * as one output_text — and its output_index is its position in the final output, so interleaved
+ * hub blocks are fine.
  */
 import type { Response, ResponseCustomToolCallItem, ResponseFunctionToolCall, ResponseOutputText, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { ResponseContext, StreamEncoder } from '../codec.js';
