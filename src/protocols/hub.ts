@@ -37,14 +37,20 @@ export interface TextPart {
   type: 'text';
   text: string;
   cacheControl?: CacheControl;
-  /** Pages this text cites, each for the whole of it (an answer's text after a web search). */
+  /** Pages this text cites (an answer's text after a web search). */
   citations?: UrlCitation[];
 }
 
-/** A web page an answer's text cites (Anthropic's `web_search_result_location`). */
+/**
+ * A web page an answer's text cites: Anthropic's `web_search_result_location` (for the whole of
+ * its text block), OpenAI's `url_citation` (for a stretch of its text).
+ */
 export interface UrlCitation {
   url: string;
   title?: string;
+  /** The stretch of the part's text it cites, in UTF-16 offsets; absent: all of it. */
+  start?: number;
+  end?: number;
 }
 
 export interface ImagePart {

@@ -27,6 +27,8 @@ export interface RequestFeatures {
   previousResponse: boolean;
   /** A Responses request that goes on with an OpenAI conversation (`conversation`). */
   conversation: boolean;
+  /** A Chat request asking for web search (`web_search_options`). */
+  webSearchOptions: boolean;
 }
 
 export function readFeatures(body: Record<string, unknown>, dialect: Dialect): RequestFeatures {
@@ -42,6 +44,7 @@ export function readFeatures(body: Record<string, unknown>, dialect: Dialect): R
     serverTools: dialect === 'messages' ? serverToolTypes(body.tools) : [],
     previousResponse: dialect === 'responses' && typeof body.previous_response_id === 'string' && body.previous_response_id !== '',
     conversation: dialect === 'responses' && body.conversation !== undefined && body.conversation !== null,
+    webSearchOptions: dialect === 'chat' && body.web_search_options !== undefined && body.web_search_options !== null,
   };
 }
 
@@ -101,6 +104,11 @@ export function policyRefusal(
       'conversation',
     );
   }
+  // a Chat target gets web_search_options as sent (OpenRouter, OpenAI-compatible endpoints take it);
+  // a converted one searches with its own tool, where it has one
+  if (features.webSearchOptions && adapter.dialect !== 'chat' && !adapter.accepts.webSearch) {
+    return cannotSearch(['web_search_options'], slug, 'web_search_options');
+  }
   if (features.serverTools.length > 0 && adapter.dialect !== 'messages' && dialect === 'messages') {
     if (!features.serverTools.every(isWebSearchType)) {
       return badRequest(
@@ -114,11 +122,11 @@ export function policyRefusal(
   return undefined;
 }
 
-function cannotSearch(types: string[], slug: string): ProtocolError {
+function cannotSearch(types: string[], slug: string, param = 'tools'): ProtocolError {
   return badRequest(
     'unsupported_feature',
     `Web search (${types.join(', ')}) runs only on anthropic/… and openai/… models; ${slug} cannot search. Remove the tool or pick one of those models.`,
-    'tools',
+    param,
   );
 }
 

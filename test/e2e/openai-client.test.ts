@@ -597,6 +597,42 @@ describe('prompt caching for clients that mark nothing (Cursor, Codex, Zed) on C
   });
 });
 
+describe('web_search_options from a Chat client: a model that searches does so with its own tool', () => {
+  const title = 'First page about Search the web for svc-proxy notes';
+  const ask = {
+    messages: [{ role: 'user' as const, content: 'Search the web for svc-proxy notes' }],
+    web_search_options: { search_context_size: 'low' as const, user_location: { type: 'approximate' as const, approximate: { city: 'Zürich', country: 'CH' } } },
+  };
+  const expected: Record<'anthropic' | 'openai', unknown> = {
+    anthropic: [{ type: 'web_search_20250305', name: 'web_search', user_location: { type: 'approximate', city: 'Zürich', country: 'CH' } }],
+    openai: [{ type: 'web_search', user_location: { type: 'approximate', city: 'Zürich', country: 'CH' } }],
+  };
+
+  for (const kind of ['anthropic', 'openai'] as const) {
+    it(`${kind}: whole, the answer with the page it cites as a url_citation annotation; streamed, the answer`, async () => {
+      const res = await client.chat.completions.create({ model: MODELS[kind], ...ask });
+      const message = res.choices[0]!.message;
+      expect(message.content).toBe(`According to ${title}, it is so.`);
+      expect(message.annotations).toEqual([{ type: 'url_citation', url_citation: { url: 'https://example.com/search-result-1', title, start_index: 13, end_index: 13 + title.length } }]);
+      expect((world.mocks[kind].lastGeneration().body as { tools: unknown }).tools).toEqual(expected[kind]);
+
+      const stream = await client.chat.completions.create({ model: MODELS[kind], ...ask, stream: true });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      expect(text).toBe(`According to ${title}, it is so.`);
+    });
+  }
+
+  it('a model that cannot search refuses it before anything is sent', async () => {
+    const before = world.mocks.customB.requests.length;
+    const err = await rejection(client.chat.completions.create({ model: MODELS.customB, ...ask }));
+    expect(err).toMatchObject({ status: 400 });
+    expect(errorCode(err)).toBe('unsupported_feature');
+    expect((err as { param?: string }).param).toBe('web_search_options');
+    expect(world.mocks.customB.requests).toHaveLength(before);
+  });
+});
+
 describe("Codex's web search on Claude: OpenAI's web_search tool runs as Anthropic's", () => {
   const search: OpenAI.Responses.WebSearchTool = { type: 'web_search', filters: { allowed_domains: ['example.com', 'example.org'] }, user_location: { type: 'approximate', city: 'Zürich', country: 'CH' } };
   const ask = { model: MODELS.anthropic, input: 'Search the web for svc-proxy notes', tools: [search] };

@@ -2,10 +2,11 @@
  * A Chat Completions request from a client → HubRequest. Every bad input is a 400 ProtocolError
  * with a stable code and the offending `param`; nothing else is ever thrown.
  */
-import { EFFORTS, type Effort, type HubRequest, type ReasoningRequest } from '../hub.js';
+import { EFFORTS, type Effort, type HubRequest, type ReasoningRequest, type Tool } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { decodeMessages } from './request-decode-messages.js';
 import { decodeResponseFormat, decodeToolChoice, decodeTools } from './request-decode-tools.js';
+import { decodeWebSearchOptions } from './web-search-options.js';
 import {
   expectNonEmptyString,
   isRecord,
@@ -90,9 +91,6 @@ function rejectUnconvertible(body: Json): void {
   if ((Array.isArray(modalities) && modalities.includes('audio')) || (body.audio !== undefined && body.audio !== null)) {
     throw badRequest('unsupported_feature', 'Audio output (modalities: ["audio"]) is not available for this model.', 'modalities');
   }
-  if (body.web_search_options !== undefined && body.web_search_options !== null) {
-    throw badRequest('unsupported_feature', 'web_search_options is only available on OpenAI models.', 'web_search_options');
-  }
 }
 
 /** `verbosity` (gpt-5 family): kept in the hub so a Responses target gets it as text.verbosity. */
@@ -114,10 +112,15 @@ export function decodeRequest(raw: unknown): HubRequest {
   const model = expectNonEmptyString(body.model, 'invalid_model', 'model');
   const { system, items } = decodeMessages(body.messages);
   rejectUnconvertible(body);
-  const tools = decodeTools(body);
+  const functions = decodeTools(body);
+  const search = decodeWebSearchOptions(body.web_search_options);
+  if (search && functions.some((t) => t.name === search.name)) {
+    throw badRequest(REQ, 'A function tool named web_search cannot be declared beside web_search_options: rename the function.', 'tools');
+  }
+  const tools: Tool[] = search ? [...functions, search] : functions;
   const req: HubRequest = { model, system, items, tools, stream: optBoolean(body.stream, REQ, 'stream') ?? false };
 
-  const toolChoice = decodeToolChoice(body, tools);
+  const toolChoice = decodeToolChoice(body, functions);
   if (toolChoice) req.toolChoice = toolChoice;
   const parallel = optBoolean(body.parallel_tool_calls, REQ, 'parallel_tool_calls');
   if (parallel !== undefined) req.parallelToolCalls = parallel;

@@ -1,6 +1,7 @@
 /** HubResponse → a `chat.completion` object for the Chat client. */
-import type { FunctionCallItem, HubResponse, ReasoningItem } from '../hub.js';
+import type { FunctionCallItem, HubResponse, ReasoningItem, UrlCitation } from '../hub.js';
 import type { ResponseContext } from '../codec.js';
+import { citedStretch } from '../citations.js';
 import type { Json } from './guards.js';
 import { chatCompletionId } from './ids.js';
 import { renderClientReasoning } from './reasoning.js';
@@ -14,19 +15,29 @@ export function clientToolCall(c: FunctionCallItem): Json {
   return tc;
 }
 
+/** A cited page as a Chat `url_citation` annotation over its stretch of the message text (`start`–`end` for the part). */
+function urlAnnotation(c: UrlCitation, start: number, end: number): Json {
+  const at = citedStretch(c, start, end);
+  return { type: 'url_citation', url_citation: { url: c.url, title: c.title ?? c.url, start_index: at.start, end_index: at.end } };
+}
+
 export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown> {
   const reasoning: ReasoningItem[] = [];
   const calls: FunctionCallItem[] = [];
   let text = '';
   let refusal = '';
+  const annotations: Json[] = [];
   for (const item of res.output) {
     if (item.type === 'reasoning') reasoning.push(item);
     else if (item.type === 'function_call') calls.push(item);
-    // a search the provider ran has no Chat form; its answer text says what it found
+    // a search the provider ran has no Chat form; its answer text says what it found, and the
+    // pages it cites are annotations, as OpenAI's search models give them
     else if (item.type === 'message') {
       for (const p of item.content) {
-        if (p.type === 'text') text += p.text;
-        else if (p.type === 'refusal') refusal += p.text;
+        if (p.type === 'text') {
+          for (const c of p.citations ?? []) annotations.push(urlAnnotation(c, text.length, text.length + p.text.length));
+          text += p.text;
+        } else if (p.type === 'refusal') refusal += p.text;
       }
     }
   }
@@ -37,6 +48,7 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
     refusal: refusal || null,
   };
   if (calls.length > 0) message.tool_calls = calls.map(clientToolCall);
+  if (annotations.length > 0) message.annotations = annotations;
   const fields = renderClientReasoning(reasoning);
   if (fields) Object.assign(message, fields);
 

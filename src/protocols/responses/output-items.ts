@@ -10,6 +10,7 @@ import type {
   ResponseOutputRefusal,
   ResponseOutputText,
 } from 'openai/resources/responses/responses';
+import { citedStretch } from '../citations.js';
 import type { ContentPart, UrlCitation, WebSearchItem } from '../hub.js';
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
@@ -19,9 +20,13 @@ export function textPart(text: string, annotations: ResponseOutputText['annotati
   return { type: 'output_text', text, annotations };
 }
 
-/** A page cited by the text from `start` to `end` (UTF-16 offsets, as a JS client slices). */
+/**
+ * A page cited by a stretch of the text: the stretch the citation names within the part that
+ * runs from `start` to `end` of the whole (UTF-16 offsets, as a JS client slices), else all of it.
+ */
 export function urlCitation(citation: UrlCitation, start: number, end: number): ResponseOutputText.URLCitation {
-  return { type: 'url_citation', url: citation.url, title: citation.title ?? citation.url, start_index: start, end_index: end };
+  const at = citedStretch(citation, start, end);
+  return { type: 'url_citation', url: citation.url, title: citation.title ?? citation.url, start_index: at.start, end_index: at.end };
 }
 
 export function refusalPart(refusal: string): ResponseOutputRefusal {

@@ -10,7 +10,7 @@ import { isObject, str, namespaceField, type JsonObject } from './json.js';
 import { originOf, textOf } from './reasoning.js';
 import { httpStatusForErrorCode, stopReasonFrom, type OutputFacts } from './status.js';
 import { usageFromWire } from './usage.js';
-import { citedPages, titleSearchSources, webSearchOf } from './web-search.js';
+import { citedPages, titleSearchSources, urlCitationsOf, webSearchOf } from './web-search.js';
 
 export function decodeResponse(body: unknown): HubResponse {
   // An error object in place of a response (some gateways answer 200 with one): keep its message.
@@ -82,7 +82,8 @@ function messageContent(content: unknown, facts: OutputFacts): ContentPart[] {
     if (!isObject(part)) continue;
     if (part.type === 'output_text' && typeof part.text === 'string') {
       facts.hasText = true;
-      parts.push({ type: 'text', text: part.text });
+      const citations = urlCitationsOf(part.annotations, part.text.length);
+      parts.push(citations.length > 0 ? { type: 'text', text: part.text, citations } : { type: 'text', text: part.text });
     } else if (part.type === 'refusal' && typeof part.refusal === 'string') {
       facts.hasRefusal = true;
       parts.push({ type: 'refusal', text: part.refusal });

@@ -6,7 +6,7 @@
  * not a search of their own. The pages come from `action.sources` (listed when the request's
  * `include` asks for them); their titles only from the answer's `url_citation` annotations.
  */
-import type { OutputItem, WebSearchItem, WebSearchTool, WebSource } from '../hub.js';
+import type { OutputItem, UrlCitation, WebSearchItem, WebSearchTool, WebSource } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { decodeDomains, decodeLocation } from '../web-search-fields.js';
 import { isObject, str, type JsonObject } from './json.js';
@@ -91,5 +91,29 @@ export function decodeWebSearchTool(tool: JsonObject, param: string): WebSearchT
   }
   const location = decodeLocation(tool.user_location, `${param}.user_location`);
   if (location) out.userLocation = location;
+  return out;
+}
+
+/**
+ * The `url_citation` annotations of an output_text part as hub citations of their stretch of its
+ * text (`length` long); one whose offsets do not fit the text cites all of it.
+ */
+export function urlCitationsOf(annotations: unknown, length: number): UrlCitation[] {
+  if (!Array.isArray(annotations)) return [];
+  const out: UrlCitation[] = [];
+  for (const a of annotations) {
+    if (!isObject(a) || a.type !== 'url_citation') continue;
+    const url = str(a.url);
+    if (url === undefined) continue;
+    const citation: UrlCitation = { url };
+    const title = str(a.title);
+    if (title !== undefined && title !== '') citation.title = title;
+    const { start_index: start, end_index: end } = a;
+    if (Number.isInteger(start) && Number.isInteger(end) && (start as number) >= 0 && (start as number) <= (end as number) && (end as number) <= length) {
+      citation.start = start as number;
+      citation.end = end as number;
+    }
+    out.push(citation);
+  }
   return out;
 }

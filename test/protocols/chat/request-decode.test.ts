@@ -85,7 +85,16 @@ const CASES: Array<[string, unknown, string, string | undefined]> = [
   ['stream not boolean', { ...base, stream: 'true' }, 'invalid_request', 'stream'],
   ['stream_options.include_usage not boolean', { ...base, stream: true, stream_options: { include_usage: 'yes' } }, 'invalid_request', 'stream_options.include_usage'],
   ['audio output', { ...base, modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' } }, 'unsupported_feature', 'modalities'],
-  ['web search options', { ...base, web_search_options: {} }, 'unsupported_feature', 'web_search_options'],
+  ['web_search_options not an object', { ...base, web_search_options: true }, 'invalid_request', 'web_search_options'],
+  ['web_search_options context size unknown', { ...base, web_search_options: { search_context_size: 'huge' } }, 'invalid_request', 'web_search_options.search_context_size'],
+  ['web_search_options location not an object', { ...base, web_search_options: { user_location: 'Paris' } }, 'invalid_request', 'web_search_options.user_location'],
+  ['web_search_options city not a string', { ...base, web_search_options: { user_location: { type: 'approximate', approximate: { city: 1 } } } }, 'invalid_request', 'web_search_options.user_location.approximate.city'],
+  [
+    'web_search_options beside a function named web_search',
+    { ...base, web_search_options: {}, tools: [{ type: 'function', function: { name: 'web_search', parameters: { type: 'object' } } }] },
+    'invalid_request',
+    'tools',
+  ],
 ];
 
 describe('chat request validation', () => {
@@ -98,6 +107,21 @@ describe('chat request validation', () => {
       expect(err.message.length).toBeGreaterThan(10);
     });
   }
+
+  it('web_search_options is the hub’s web search tool, after the functions; the context size is dropped, the location kept', () => {
+    const fn = { type: 'function', function: { name: 'read', parameters: { type: 'object' } } };
+    const req = chatCodec.decodeRequest({
+      ...base,
+      tools: [fn],
+      web_search_options: { search_context_size: 'high', user_location: { type: 'approximate', approximate: { city: 'Zürich', country: 'CH', region: null } } },
+    });
+    expect(req.tools).toEqual([
+      { type: 'function', name: 'read', parameters: { type: 'object' } },
+      { type: 'web_search', name: 'web_search', userLocation: { city: 'Zürich', country: 'CH' } },
+    ]);
+    expect(chatCodec.decodeRequest({ ...base, web_search_options: {} }).tools).toEqual([{ type: 'web_search', name: 'web_search' }]);
+    expect(chatCodec.decodeRequest({ ...base, web_search_options: null }).tools).toEqual([]);
+  });
 
   it('error messages name the offending id but never echo long client values', () => {
     const err = errorOf({ ...base, reasoning_effort: 'x'.repeat(5000) });
