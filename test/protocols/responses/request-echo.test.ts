@@ -14,10 +14,9 @@ const tools = [
   { type: 'custom', name: 'apply_patch', description: 'Patch', format: { type: 'grammar', syntax: 'lark', definition: 'start: "x"' } },
 ];
 
-const request = {
-  model: 'anthropic/claude-sonnet-4-5',
+/** What the response states again exactly as sent. */
+const echoed = {
   instructions: 'Answer briefly.',
-  input: 'hi',
   tools,
   tool_choice: { type: 'function', name: 'read_file' },
   parallel_tool_calls: false,
@@ -26,33 +25,17 @@ const request = {
   max_output_tokens: 512,
   metadata: { ticket: 'T-1' },
   reasoning: { effort: 'high', summary: 'auto' },
-  text: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object' }, strict: true } },
   truncation: 'auto',
   prompt_cache_key: 'session-1',
   safety_identifier: 'user-7',
   user: 'legacy-user',
   top_logprobs: 2,
-  stream: false,
-  store: false,
 };
+const format = { type: 'json_schema', name: 'answer', schema: { type: 'object' }, strict: true };
 
-const expected = {
-  instructions: 'Answer briefly.',
-  tools,
-  tool_choice: { type: 'function', name: 'read_file' },
-  parallel_tool_calls: false,
-  temperature: 0.3,
-  top_p: 0.9,
-  max_output_tokens: 512,
-  metadata: { ticket: 'T-1' },
-  reasoning: { effort: 'high', summary: 'auto' },
-  text: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object' }, strict: true }, verbosity: 'medium' },
-  truncation: 'auto',
-  prompt_cache_key: 'session-1',
-  safety_identifier: 'user-7',
-  user: 'legacy-user',
-  top_logprobs: 2,
-};
+const request = { model: 'anthropic/claude-sonnet-4-5', input: 'hi', stream: false, store: false, ...echoed, text: { format } };
+// text states its verbosity too, as OpenAI does
+const expected = { ...echoed, text: { format, verbosity: 'medium' } };
 
 const defaults = {
   instructions: null,
