@@ -89,8 +89,7 @@ export class ChatStreamEncoder implements StreamEncoder {
         return r.flushed ? this.proofChunk([r]) : '';
       }
       case 'citation':
-        // Chat chunks have no place for them (only a whole message has `annotations`), and no
-        // Chat request can ask a converted model for a web search
+        // a chunk has no place for them: only a whole message has `annotations`
         return '';
       case 'arguments_delta': {
         const index = this.toolIndex.get(ev.index);
