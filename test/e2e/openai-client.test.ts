@@ -609,17 +609,25 @@ describe('web_search_options from a Chat client: a model that searches does so w
   };
 
   for (const kind of ['anthropic', 'openai'] as const) {
-    it(`${kind}: whole, the answer with the page it cites as a url_citation annotation; streamed, the answer`, async () => {
+    it(`${kind}: the answer with the page it cites as a url_citation annotation, whole and streamed`, async () => {
+      const annotations = [{ type: 'url_citation', url_citation: { url: 'https://example.com/search-result-1', title, start_index: 13, end_index: 13 + title.length } }];
       const res = await client.chat.completions.create({ model: MODELS[kind], ...ask });
       const message = res.choices[0]!.message;
       expect(message.content).toBe(`According to ${title}, it is so.`);
-      expect(message.annotations).toEqual([{ type: 'url_citation', url_citation: { url: 'https://example.com/search-result-1', title, start_index: 13, end_index: 13 + title.length } }]);
+      expect(message.annotations).toEqual(annotations);
       expect((world.mocks[kind].lastGeneration().body as { tools: unknown }).tools).toEqual(expected[kind]);
 
+      // streamed as OpenAI's search models do: a delta of their own (not in the SDK's chunk type)
       const stream = await client.chat.completions.create({ model: MODELS[kind], ...ask, stream: true });
       let text = '';
-      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      const streamed: unknown[] = [];
+      for await (const chunk of stream) {
+        const delta = chunk.choices[0]?.delta as { content?: string | null; annotations?: unknown[] } | undefined;
+        text += delta?.content ?? '';
+        streamed.push(...(delta?.annotations ?? []));
+      }
       expect(text).toBe(`According to ${title}, it is so.`);
+      expect(streamed).toEqual(annotations);
     });
   }
 

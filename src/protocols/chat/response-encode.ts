@@ -16,7 +16,7 @@ export function clientToolCall(c: FunctionCallItem): Json {
 }
 
 /** A cited page as a Chat `url_citation` annotation over its stretch of the message text (`start`–`end` for the part). */
-function urlAnnotation(c: UrlCitation, start: number, end: number): Json {
+export function urlAnnotation(c: UrlCitation, start: number, end: number): Json {
   const at = citedStretch(c, start, end);
   return { type: 'url_citation', url_citation: { url: c.url, title: c.title ?? c.url, start_index: at.start, end_index: at.end } };
 }

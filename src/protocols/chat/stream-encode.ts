@@ -18,7 +18,7 @@
  * Errors after the stream started: one `data: {"error":{…}}` line and then nothing, as OpenAI does
  * (no [DONE]); the official SDK throws an APIError with that message.
  */
-import type { HubError, HubEvent, ReasoningOrigin, Usage } from '../hub.js';
+import type { HubError, HubEvent, ReasoningOrigin, UrlCitation, Usage } from '../hub.js';
 import type { ResponseContext, StreamEncoder } from '../codec.js';
 import { openaiErrorBody } from '../errors.js';
 import { SSE_DONE, sseData } from '../sse.js';
@@ -27,7 +27,7 @@ import { chatCompletionId } from './ids.js';
 import { BLOCK_SEPARATOR, originDetails, originThinkingBlock } from './reasoning.js';
 import { chatFinishReason } from './finish-reason.js';
 import { usageToChat } from './usage.js';
-import { clientToolCall } from './response-encode.js';
+import { clientToolCall, urlAnnotation } from './response-encode.js';
 
 interface ReasoningBlock {
   detailIndex: number;
@@ -55,6 +55,13 @@ export class ChatStreamEncoder implements StreamEncoder {
   private nextDetail = 0;
   private reasoningSoFar = false;
   private usage: Partial<Usage> = {};
+  /** Length of the content written so far (UTF-16), where a cited stretch's offsets count from. */
+  private written = 0;
+  /** The latest text block: its hub index and where its content starts. */
+  private textIndex = -1;
+  private textStart = 0;
+  /** Citations of the latest text block, written as an annotations chunk when it stops. */
+  private cited: UrlCitation[] | undefined;
 
   constructor(private readonly ctx: ResponseContext) {
     this.created = ctx.created ?? Math.floor(Date.now() / 1000);
@@ -75,9 +82,12 @@ export class ChatStreamEncoder implements StreamEncoder {
   private body(ev: Exclude<HubEvent, { type: 'start' | 'error' }>): string {
     switch (ev.type) {
       case 'block_start':
+        if (ev.block.type === 'text') this.textAt(ev.index);
         return ev.block.type === 'reasoning' ? this.reasoningStart(ev.index, ev.block.origin) : this.flushRun() + this.blockStart(ev.index, ev.block);
       case 'text_delta':
-        return ev.text ? this.flushRun() + this.textChunk('content', ev.text) : '';
+        if (!ev.text) return '';
+        this.written += ev.text.length;
+        return this.flushRun() + this.textChunk('content', ev.text);
       case 'refusal_delta':
         return ev.text ? this.flushRun() + this.textChunk('refusal', ev.text) : '';
       case 'reasoning_delta':
@@ -89,7 +99,7 @@ export class ChatStreamEncoder implements StreamEncoder {
         return r.flushed ? this.proofChunk([r]) : '';
       }
       case 'citation':
-        // a chunk has no place for them: only a whole message has `annotations`
+        if (ev.index === this.textIndex) (this.cited ??= []).push(ev.citation);
         return '';
       case 'arguments_delta': {
         const index = this.toolIndex.get(ev.index);
@@ -97,7 +107,7 @@ export class ChatStreamEncoder implements StreamEncoder {
         return this.flushRun() + this.chunk({ tool_calls: [{ index, function: { arguments: ev.json } }] });
       }
       case 'block_stop':
-        return '';
+        return ev.index === this.textIndex ? this.annotations() : '';
       case 'usage':
         Object.assign(this.usage, ev.usage);
         return '';
@@ -105,6 +115,23 @@ export class ChatStreamEncoder implements StreamEncoder {
         if (ev.usage) Object.assign(this.usage, ev.usage);
         return this.finish(chatFinishReason(ev.stopReason, this.toolIndex.size > 0));
     }
+  }
+
+  private textAt(index: number): void {
+    this.textIndex = index;
+    this.textStart = this.written;
+    this.cited = undefined;
+  }
+
+  /**
+   * The pages the text block that ends cites, over its stretch of the content: a delta of their
+   * own, as OpenAI's search models stream them (the SDK's types do not list the field).
+   */
+  private annotations(): string {
+    const cited = this.cited;
+    this.cited = undefined;
+    if (!cited) return '';
+    return this.chunk({ annotations: cited.map((c) => urlAnnotation(c, this.textStart, this.written)) });
   }
 
   private begin(upstreamId: string | undefined): string {

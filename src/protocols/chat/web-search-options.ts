@@ -4,7 +4,7 @@
  * server tool, OpenAI's Responses `web_search`), as LiteLLM maps it. The model decides when to
  * search. `search_context_size` has no counterpart there (the hub has none: Anthropic offers none)
  * and is dropped. The searches have no Chat form; the answer's text says what they found, and the
- * pages it cites are `url_citation` annotations (response-encode.ts).
+ * pages it cites are `url_citation` annotations (response-encode.ts, stream-encode.ts).
  */
 import type { WebSearchTool } from '../hub.js';
 import { badRequest } from '../errors.js';

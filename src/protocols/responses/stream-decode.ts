@@ -15,7 +15,7 @@ import { PART_SEPARATOR, originOf, textOf } from './reasoning.js';
 import { argumentsOf } from './response-decode.js';
 import { httpStatusForErrorCode, stopReasonFrom, type OutputFacts } from './status.js';
 import { usageFromWire } from './usage.js';
-import { webSearchOf } from './web-search.js';
+import { urlCitationsOf, webSearchOf } from './web-search.js';
 
 interface Block {
   index: number;
@@ -92,6 +92,12 @@ class ResponsesStreamDecoder implements StreamDecoder {
       case 'response.output_text.done':
         this.reconcile(this.partBlock(oi, ci, 'text', out), str(d.text), out);
         return;
+      case 'response.output_text.annotation.added': {
+        // the text may not be whole yet: its offsets are taken as they are
+        const block = this.partBlock(oi, ci, 'text', out);
+        if (block.open) for (const citation of urlCitationsOf([d.annotation], Number.MAX_SAFE_INTEGER)) out.push({ type: 'citation', index: block.index, citation });
+        return;
+      }
       case 'response.refusal.done':
         this.reconcile(this.partBlock(oi, ci, 'refusal', out), str(d.refusal), out);
         return;

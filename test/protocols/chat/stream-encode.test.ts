@@ -168,3 +168,53 @@ describe('chat stream encoder details', () => {
     expect(enc.encode({ type: 'error', error: { status: 500, code: 'x', message: 'y' } })).toBe('');
   });
 });
+
+describe('chat stream encoder: the pages a text cites', () => {
+  const page = { url: 'https://example.com/a', title: 'A page' };
+  const deltasOf = (sse: string) =>
+    parseSse(sse)
+      .filter((c): c is Json => typeof c === 'object' && c !== null)
+      .map((c) => ((c.choices as Json[] | undefined)?.[0]?.delta ?? {}) as Json);
+
+  it('each text block’s citations are a delta of annotations when it stops, over its stretch of the content; a cited stretch within it counts from its start', () => {
+    const events: HubEvent[] = [
+      { type: 'start', id: 'u1' },
+      { type: 'block_start', index: 0, block: { type: 'text' } },
+      { type: 'text_delta', index: 0, text: 'It is ' },
+      { type: 'block_stop', index: 0 },
+      { type: 'block_start', index: 1, block: { type: 'text' } },
+      { type: 'citation', index: 1, citation: page },
+      { type: 'text_delta', index: 1, text: 'so 🌍' },
+      { type: 'block_stop', index: 1 },
+      { type: 'block_start', index: 2, block: { type: 'text' } },
+      { type: 'text_delta', index: 2, text: ', says B.' },
+      { type: 'citation', index: 2, citation: { url: 'https://example.org/b', start: 7, end: 8 } },
+      { type: 'block_stop', index: 2 },
+      { type: 'finish', stopReason: 'end_turn' },
+    ];
+    const deltas = deltasOf(encodeAll(events, false));
+    const content = deltas.map((d) => (typeof d.content === 'string' ? d.content : '')).join('');
+    expect(content).toBe('It is so 🌍, says B.');
+    const annotations = deltas.filter((d) => d.annotations).map((d) => d.annotations);
+    expect(annotations).toEqual([
+      [{ type: 'url_citation', url_citation: { ...page, start_index: 6, end_index: 11 } }],
+      [{ type: 'url_citation', url_citation: { url: 'https://example.org/b', title: 'https://example.org/b', start_index: 18, end_index: 19 } }],
+    ]);
+    expect(content.slice(6, 11)).toBe('so 🌍');
+    expect(content.slice(18, 19)).toBe('B');
+  });
+
+  it('writes nothing for a text that cites nothing', () => {
+    const sse = encodeAll(
+      [
+        { type: 'start', id: 'u1' },
+        { type: 'block_start', index: 0, block: { type: 'text' } },
+        { type: 'text_delta', index: 0, text: 'plain' },
+        { type: 'block_stop', index: 0 },
+        { type: 'finish', stopReason: 'end_turn' },
+      ],
+      false,
+    );
+    expect(sse).not.toContain('annotations');
+  });
+});
