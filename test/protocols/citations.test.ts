@@ -68,6 +68,12 @@ describe('citations', () => {
     expect((plain as { choices: Array<{ message: object }> }).choices[0]!.message).not.toHaveProperty('annotations');
   });
 
+  it('a cited stretch that does not fit its part (offsets from a stream, taken before the text was whole) cites all of the part', () => {
+    const misfit: HubResponse = { ...twoParts, output: [{ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'short', citations: [{ ...page, start: 2, end: 40 }] }] }] };
+    const chat = chatCodec.encodeResponse(misfit, { model: 'p/m' }) as { choices: Array<{ message: { annotations: unknown } }> };
+    expect(chat.choices[0]!.message.annotations).toEqual([{ type: 'url_citation', url_citation: { ...page, start_index: 0, end_index: 5 } }]);
+  });
+
   it('a Responses answer joins the parts into one output_text, each citation at its offsets', () => {
     const res = responsesCodec.encodeResponse(twoParts, { model: 'p/m', created: 1, idSuffix: 'S' }) as { output: Array<{ content: unknown }> };
     expect(res.output[0]!.content).toEqual([
