@@ -209,6 +209,8 @@ export interface WebSearchTool {
   blockedDomains?: string[];
   maxUses?: number;
   userLocation?: { city?: string; region?: string; country?: string; timezone?: string };
+  /** How much of the pages OpenAI puts in the model's context (Chat `search_context_size`); Anthropic has no such setting. */
+  contextSize?: 'low' | 'medium' | 'high';
 }
 
 export type Tool = FunctionTool | HostedTool | WebSearchTool;

@@ -605,7 +605,8 @@ describe('web_search_options from a Chat client: a model that searches does so w
   };
   const expected: Record<'anthropic' | 'openai', unknown> = {
     anthropic: [{ type: 'web_search_20250305', name: 'web_search', user_location: { type: 'approximate', city: 'Zürich', country: 'CH' } }],
-    openai: [{ type: 'web_search', user_location: { type: 'approximate', city: 'Zürich', country: 'CH' } }],
+    // OpenAI has the context size; Anthropic has no such setting
+    openai: [{ type: 'web_search', user_location: { type: 'approximate', city: 'Zürich', country: 'CH' }, search_context_size: 'low' }],
   };
 
   for (const kind of ['anthropic', 'openai'] as const) {

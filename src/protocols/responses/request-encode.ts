@@ -152,6 +152,7 @@ function webSearchTool(tool: WebSearchTool): WireWebSearchTool {
   const wire: WireWebSearchTool = { type: 'web_search' };
   if (tool.allowedDomains && tool.allowedDomains.length > 0) wire.filters = { allowed_domains: tool.allowedDomains };
   if (tool.userLocation) wire.user_location = { type: 'approximate', ...tool.userLocation };
+  if (tool.contextSize) wire.search_context_size = tool.contextSize;
   return wire;
 }
 

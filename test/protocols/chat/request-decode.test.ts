@@ -108,7 +108,7 @@ describe('chat request validation', () => {
     });
   }
 
-  it('web_search_options is the hub’s web search tool, after the functions; the context size is dropped, the location kept', () => {
+  it('web_search_options is the hub’s web search tool, after the functions; the location and the context size kept', () => {
     const fn = { type: 'function', function: { name: 'read', parameters: { type: 'object' } } };
     const req = chatCodec.decodeRequest({
       ...base,
@@ -117,7 +117,7 @@ describe('chat request validation', () => {
     });
     expect(req.tools).toEqual([
       { type: 'function', name: 'read', parameters: { type: 'object' } },
-      { type: 'web_search', name: 'web_search', userLocation: { city: 'Zürich', country: 'CH' } },
+      { type: 'web_search', name: 'web_search', userLocation: { city: 'Zürich', country: 'CH' }, contextSize: 'high' },
     ]);
     expect(chatCodec.decodeRequest({ ...base, web_search_options: {} }).tools).toEqual([{ type: 'web_search', name: 'web_search' }]);
     expect(chatCodec.decodeRequest({ ...base, web_search_options: null }).tools).toEqual([]);
