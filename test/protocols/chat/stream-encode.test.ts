@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HubEvent } from '../../../src/protocols/hub.js';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
-import { sseData as parseSse } from '../shared/helpers.js';
+import { sseData as parseSse, textBlockEvents } from '../shared/helpers.js';
 import { decodePieces, FIXTURES } from './helpers.js';
 
 type Json = Record<string, unknown>;
@@ -179,17 +179,11 @@ describe('chat stream encoder: the pages a text cites', () => {
   it('each text block’s citations are a delta of annotations when it stops, over its stretch of the content; a cited stretch within it counts from its start', () => {
     const events: HubEvent[] = [
       { type: 'start', id: 'u1' },
-      { type: 'block_start', index: 0, block: { type: 'text' } },
-      { type: 'text_delta', index: 0, text: 'It is ' },
-      { type: 'block_stop', index: 0 },
-      { type: 'block_start', index: 1, block: { type: 'text' } },
-      { type: 'citation', index: 1, citation: page },
-      { type: 'text_delta', index: 1, text: 'so 🌍' },
-      { type: 'block_stop', index: 1 },
-      { type: 'block_start', index: 2, block: { type: 'text' } },
-      { type: 'text_delta', index: 2, text: ', says B.' },
-      { type: 'citation', index: 2, citation: { url: 'https://example.org/b', start: 7, end: 8 } },
-      { type: 'block_stop', index: 2 },
+      ...textBlockEvents([
+        { text: 'It is ' },
+        { text: 'so 🌍', citation: page },
+        { text: ', says B.', citation: { url: 'https://example.org/b', start: 7, end: 8 }, citeAfter: true },
+      ]),
       { type: 'finish', stopReason: 'end_turn' },
     ];
     const deltas = deltasOf(encodeAll(events, false));

@@ -4,7 +4,7 @@ import type { HubEvent } from '../../../src/protocols/hub.js';
 import { responsesCodec } from '../../../src/protocols/responses/index.js';
 import { SseParser, type SseEvent } from '../../../src/protocols/sse.js';
 import { jsonFixture } from './fixtures.js';
-import { decodeChunks as replay } from '../shared/helpers.js';
+import { decodeChunks as replay, textBlockEvents } from '../shared/helpers.js';
 
 type Wire = Record<string, unknown> & { type: string; sequence_number: number };
 
@@ -214,19 +214,7 @@ describe('a kept answer: store in the stream', () => {
 
 describe('adjacent text blocks and their citations', () => {
   const page = { url: 'https://example.com/a', title: 'A page' };
-  const texts: HubEvent[] = [
-    { type: 'start', id: 'u1', model: 'm' },
-    { type: 'block_start', index: 0, block: { type: 'text' } },
-    { type: 'text_delta', index: 0, text: 'It is ' },
-    { type: 'block_stop', index: 0 },
-    { type: 'block_start', index: 1, block: { type: 'text' } },
-    { type: 'citation', index: 1, citation: page },
-    { type: 'text_delta', index: 1, text: 'so' },
-    { type: 'block_stop', index: 1 },
-    { type: 'block_start', index: 2, block: { type: 'text' } },
-    { type: 'text_delta', index: 2, text: ' 🌍.' },
-    { type: 'block_stop', index: 2 },
-  ];
+  const texts: HubEvent[] = [{ type: 'start', id: 'u1', model: 'm' }, ...textBlockEvents([{ text: 'It is ' }, { text: 'so', citation: page }, { text: ' 🌍.' }])];
   const annotation = { type: 'url_citation', url: page.url, title: page.title, start_index: 6, end_index: 8 };
 
   it('are one message item with one output_text; a block’s citation annotates its stretch, added before the text is done', () => {

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { StreamDecoder, StreamEncoder } from '../../../src/protocols/codec.js';
 import { ProtocolError } from '../../../src/protocols/errors.js';
-import type { HubEvent } from '../../../src/protocols/hub.js';
+import type { HubEvent, UrlCitation } from '../../../src/protocols/hub.js';
 import { SseParser, type SseEvent } from '../../../src/protocols/sse.js';
 
 /** `UPDATE_GOLDEN=1` rewrites the expected side of golden files; review the diff before committing. */
@@ -194,3 +194,15 @@ export function mutateAll(value: unknown, pick: number, ms: ReadonlyArray<Mutati
 /** Wire JSON viewed loosely, for assertions on deep paths of encoded bodies. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only view of arbitrary JSON
 export type Loose = any;
+
+/**
+ * Hub events of adjacent text blocks from index 0, as a Messages upstream splits an answer around
+ * what it cites: each block's citation comes before its text, or after it when `citeAfter`.
+ */
+export function textBlockEvents(blocks: ReadonlyArray<{ text: string; citation?: UrlCitation; citeAfter?: boolean }>): HubEvent[] {
+  return blocks.flatMap(({ text, citation, citeAfter }, index): HubEvent[] => {
+    const cite: HubEvent[] = citation ? [{ type: 'citation', index, citation }] : [];
+    const delta: HubEvent = { type: 'text_delta', index, text };
+    return [{ type: 'block_start', index, block: { type: 'text' } }, ...(citeAfter ? [delta, ...cite] : [...cite, delta]), { type: 'block_stop', index }];
+  });
+}
