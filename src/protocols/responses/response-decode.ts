@@ -30,7 +30,7 @@ export function decodeResponse(body: unknown): HubResponse {
     searched ||= item?.type === 'web_search';
   }
   // only a search's pages take titles from the answer's citations
-  if (searched) titleSearchSources(output, citedPages(body.output));
+  if (searched) titleSearchSources(output, citedPages(output));
   const incomplete = isObject(body.incomplete_details) ? str(body.incomplete_details.reason) : undefined;
   const res: HubResponse = {
     id: str(body.id) ?? '',

@@ -29,18 +29,14 @@ export function webSearchOf(item: JsonObject): WebSearchItem | undefined {
   return search;
 }
 
-/** url → title of every `url_citation` in the message items of an output list. */
-export function citedPages(output: readonly unknown[]): Map<string, string | undefined> {
+/** url → title of every page the decoded answer's text cites (its `url_citation` annotations, read by urlCitationsOf). */
+export function citedPages(output: readonly OutputItem[]): Map<string, string | undefined> {
   const cited = new Map<string, string | undefined>();
   for (const item of output) {
-    if (!isObject(item) || item.type !== 'message' || !Array.isArray(item.content)) continue;
+    if (item.type !== 'message') continue;
     for (const part of item.content) {
-      if (!isObject(part) || !Array.isArray(part.annotations)) continue;
-      for (const a of part.annotations) {
-        if (!isObject(a) || a.type !== 'url_citation') continue;
-        const url = str(a.url);
-        if (url !== undefined && cited.get(url) === undefined) cited.set(url, str(a.title));
-      }
+      if (part.type !== 'text') continue;
+      for (const c of part.citations ?? []) if (cited.get(c.url) === undefined) cited.set(c.url, c.title);
     }
   }
   return cited;
