@@ -632,6 +632,11 @@ describe('web_search_options from a Chat client: a model that searches does so w
     });
   }
 
+  it('a Chat-speaking model gets it as sent (OpenRouter searches with it)', async () => {
+    await client.chat.completions.create({ model: MODELS.openrouter, ...ask });
+    expect((world.mocks.openrouter.lastGeneration().body as { web_search_options?: unknown }).web_search_options).toEqual(ask.web_search_options);
+  });
+
   it('a model that cannot search refuses it before anything is sent', async () => {
     const before = world.mocks.customB.requests.length;
     const err = await rejection(client.chat.completions.create({ model: MODELS.customB, ...ask }));
