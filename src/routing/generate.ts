@@ -37,6 +37,7 @@ import {
   attachToHub,
   dropUnprovenManualThinking,
   dropUnprovenThinking,
+  effortLeftWithoutThinking,
   rememberChatAnswer,
   rememberOutput,
   StreamReasoningCollector,
@@ -372,10 +373,7 @@ class GenerateRequest {
         if (fit?.continuePrefill) continueAfterPrefill(body);
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
         // think wrote it (manual thinking only): thinking off, not a 400
-        if (dialect === 'messages') {
-          if (restored) dropUnprovenThinking(body);
-          else dropUnprovenManualThinking(body);
-        }
+        if (dialect === 'messages' && (restored ? dropUnprovenThinking(body) : dropUnprovenManualThinking(body))) return effortLeftWithoutThinking(body);
         return finalized;
       },
       this.members,
@@ -395,8 +393,8 @@ class GenerateRequest {
     if (effort !== undefined) forTarget.reasoning = { ...hub.reasoning, effort };
     const body = this.x.services.codecs[p.adapter.dialect].encodeRequest(forTarget, p.adapter.encodeOptions(upstreamModel));
     body.model = upstreamModel;
-    const { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream });
-    if (p.adapter.dialect === 'messages') dropUnprovenThinking(body);
+    let { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream });
+    if (p.adapter.dialect === 'messages' && dropUnprovenThinking(body)) ({ effortSent } = effortLeftWithoutThinking(body));
     const fitted = this.fitBody(p, upstreamModel, body, fit);
     if (fit?.continuePrefill) continueAfterPrefill(body);
     const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false, fitted };

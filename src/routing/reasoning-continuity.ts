@@ -8,6 +8,7 @@ import type { FunctionCallItem, HubEvent, Item, OutputItem, ReasoningItem, Reaso
 import { lastElement, mayContain } from '../protocols/lazy-json.js';
 import { recordOrigin, type ProofIssuers } from './proof-issuers.js';
 import type { CachedTurn, ReasoningCache } from './reasoning-cache.js';
+import { outputConfig } from '../providers/messages-body.js';
 import { isObject } from '../util/is-object.js';
 
 type Obj = Record<string, unknown>;
@@ -97,9 +98,12 @@ function isAssistantItem(item: Item): boolean {
 
 /**
  * Cached proof put back into a decoded request's items: thought signatures on calls that lack
- * them, and reasoning at the start of an assistant tool-call turn that has none. Copy-on-write:
- * returns `items` itself when nothing applies, else a new array (changed items copied), so one
- * decoded request can be encoded for several targets.
+ * them, and reasoning at the start of an assistant tool-call turn that has none with its proof.
+ * A turn whose reasoning came back as bare text (`reasoning_content`, which the AI SDK's
+ * OpenAI-compatible provider — opencode's — sends back) gets the cached reasoning instead: the
+ * same reasoning with its signature, without which Claude's thinking was turned off for the
+ * request. Copy-on-write: returns `items` itself when nothing applies, else a new array (changed
+ * items copied), so one decoded request can be encoded for several targets.
  */
 export function attachToHub(cache: ReasoningCache, items: Item[], slug: string, withReasoning: boolean): Item[] {
   if (cache.size === 0) return items;
@@ -112,13 +116,13 @@ export function attachToHub(cache: ReasoningCache, items: Item[], slug: string, 
       continue;
     }
     const runStart = i;
-    const run: Item[] = [];
-    let hasReasoning = false;
+    let run: Item[] = [];
+    let proven = false;
     let firstCall: FunctionCallItem | undefined;
     let changed = false;
     while (i < items.length && isAssistantItem(items[i]!)) {
       let item = items[i]!;
-      if (item.type === 'reasoning') hasReasoning = true;
+      if (item.type === 'reasoning') proven ||= item.origin.kind !== 'unsigned';
       else if (item.type === 'function_call') {
         firstCall ??= item;
         if (!item.thoughtSignature) {
@@ -132,10 +136,11 @@ export function attachToHub(cache: ReasoningCache, items: Item[], slug: string, 
       run.push(item);
       i++;
     }
-    if (withReasoning && !hasReasoning && firstCall) {
+    if (withReasoning && !proven && firstCall) {
       const turn = cache.get(firstCall.callId);
       if (turn?.slug === slug && turn.reasoning?.length) {
-        run.unshift(...turn.reasoning);
+        // the turn's bare reasoning text is the cached reasoning's own: the cached copy replaces it
+        run = [...turn.reasoning, ...run.filter((item) => item.type !== 'reasoning')];
         changed = true;
       }
     }
@@ -229,4 +234,14 @@ export function dropUnprovenThinking(body: Obj): boolean {
  */
 export function dropUnprovenManualThinking(body: Obj): boolean {
   return isObject(body.thinking) && body.thinking.type === 'enabled' && dropUnprovenThinking(body);
+}
+
+/**
+ * What the request log says went of the effort once thinking was turned off above: Claude's
+ * `output_config.effort` (a setting of its own, which works without thinking) when the body still
+ * has one, else nothing — not the thinking budget that no longer went.
+ */
+export function effortLeftWithoutThinking(body: Obj): { effortSent?: string } {
+  const effort = outputConfig(body)?.effort;
+  return typeof effort === 'string' ? { effortSent: effort } : {};
 }

@@ -46,9 +46,36 @@ describe('Anthropic thinking through a Chat client that drops reasoning fields',
     expect(sent.messages[1].content[0].type).toBe('thinking');
   });
 
-  it('with nothing cached, thinking is turned off for that request instead of a 400', async () => {
-    const r = await post(`${h.a}/chat/completions`, {
+  it('a client that sends the reasoning back as bare text (reasoning_content, as the AI SDK’s OpenAI-compatible provider does): the cached thinking block, signed, goes in its place and thinking stays on', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    h.mocks.anthropic.next({ kind: 'turn', turn: { reasoning: { text: 'Paris needs the weather tool.' }, toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } });
+    const first = await client.chat.completions.create({ model: 'anthropic/claude-sonnet-4-5', reasoning_effort: 'high', tools: [weatherTool], messages: [{ role: 'user', content: 'weather in Paris?' }] });
+    const signature = h.mocks.anthropic.lastSignature;
+    const message = first.choices[0]!.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
+    expect(message.reasoning_content).toBe('Paris needs the weather tool.');
+    const call = message.tool_calls![0]!;
+    const assistant = { role: 'assistant', content: '', reasoning_content: message.reasoning_content, tool_calls: [call] } as OpenAI.ChatCompletionAssistantMessageParam;
+    await client.chat.completions.create({
       model: 'anthropic/claude-sonnet-4-5',
+      reasoning_effort: 'high',
+      tools: [weatherTool],
+      messages: [{ role: 'user', content: 'weather in Paris?' }, assistant, { role: 'tool', tool_call_id: call.id, content: '21°C' }],
+    });
+    const sent = h.mocks.anthropic.lastGeneration().body;
+    expect(sent.thinking).toMatchObject({ type: 'enabled' });
+    expect(sent.messages[1].content[0]).toEqual({ type: 'thinking', thinking: 'Paris needs the weather tool.', signature });
+    await h.waitForLogs(2);
+    expect(h.logs[1]!.effortSent).toBe('budget_tokens:4096');
+  });
+
+  // the log says what went: Claude's own effort setting where the model has one (it works without thinking), else nothing
+  it.each([
+    ['claude-sonnet-4-5', undefined],
+    ['claude-opus-4-5', 'high'],
+    ['claude-sonnet-4-6', 'high'],
+  ])('with nothing cached, thinking is turned off for that request instead of a 400 (%s; effort sent: %s)', async (model, effortSent) => {
+    const r = await post(`${h.a}/chat/completions`, {
+      model: `anthropic/${model}`,
       reasoning_effort: 'high',
       tools: [weatherTool],
       messages: [
@@ -58,7 +85,12 @@ describe('Anthropic thinking through a Chat client that drops reasoning fields',
       ],
     });
     expect(r.status).toBe(200);
-    expect(h.mocks.anthropic.lastGeneration().body.thinking).toBeUndefined();
+    const sent = h.mocks.anthropic.lastGeneration().body;
+    expect(sent.thinking).toBeUndefined();
+    expect(sent.output_config?.effort).toBe(effortSent);
+    const [entry] = await h.waitForLogs(1);
+    expect(entry).toMatchObject({ effortAsked: 'high' });
+    expect(entry!.effortSent).toBe(effortSent);
   });
 });
 
@@ -80,8 +112,20 @@ describe('a Messages client back on Anthropic after a model that did not think (
       const sent = h.mocks.anthropic.lastGeneration().body;
       expect(sent.thinking).toBeUndefined();
       expect(sent.messages).toEqual(history(earlier));
+      const [entry] = await h.waitForLogs(1);
+      expect(entry!.effortAsked, 'the budget asked for').toBeDefined();
+      expect(entry!.effortSent, 'none went').toBeUndefined();
     },
   );
+
+  it('an effort asked by field (reasoning_effort, no thinking of its own): the thinking it maps to goes off for that turn, and the log says no effort went', async () => {
+    const r = await post(`${h.b}/v1/messages`, { model: 'anthropic/claude-sonnet-4-5', max_tokens: 8000, reasoning_effort: 'high', tools, messages: history() });
+    expect(r.status).toBe(200);
+    expect(h.mocks.anthropic.lastGeneration().body.thinking).toBeUndefined();
+    const [entry] = await h.waitForLogs(1);
+    expect(entry!.effortAsked).toBe('high');
+    expect(entry!.effortSent).toBeUndefined();
+  });
 
   it('adaptive thinking: the turn goes back as it came (Claude itself may skip thinking there)', async () => {
     h.mocks.anthropic.strict = false;

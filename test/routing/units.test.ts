@@ -296,6 +296,27 @@ describe('reasoning cache and continuity', () => {
     expect(attachToHub(c, items, 'anthropic', false)).toBe(items); // client carries reasoning itself
   });
 
+  it('a turn whose reasoning came back as bare text (reasoning_content) gets the cached, signed reasoning in its place', () => {
+    const c = new ReasoningCache();
+    const signed = { type: 'reasoning', text: 'think', origin: { kind: 'anthropic', signature: 'sig' } } as const;
+    rememberOutput(c, 'anthropic', [signed, { type: 'function_call', callId: 'call_1', name: 'f', arguments: '{}' }], true);
+    const items: HubRequest['items'] = [
+      { type: 'message', role: 'user', content: [{ type: 'text', text: 'q' }] },
+      { type: 'reasoning', text: 'think', origin: { kind: 'unsigned' } },
+      { type: 'function_call', callId: 'call_1', name: 'f', arguments: '{}' },
+      { type: 'function_call_output', callId: 'call_1', output: 'r' },
+    ];
+    const out = attachToHub(c, items, 'anthropic', true);
+    expect(out.map((i) => i.type)).toEqual(['message', 'reasoning', 'function_call', 'function_call_output']);
+    expect(out[1]).toEqual(signed);
+    expect(items[1]).toEqual({ type: 'reasoning', text: 'think', origin: { kind: 'unsigned' } }); // copy-on-write
+    // another provider's turn keeps the client's text (DeepSeek and Kimi want it back as it is)
+    expect(attachToHub(c, items, 'openrouter', true)).toBe(items);
+    // a turn that carries its proof is left as it came
+    const proven: HubRequest['items'] = [{ ...signed, origin: { kind: 'anthropic', signature: 'own' } }, items[2]!, items[3]!];
+    expect(attachToHub(c, proven, 'anthropic', true)).toBe(proven);
+  });
+
   it('turns thinking off when the latest tool-use turn has no thinking block', () => {
     const body = {
       thinking: { type: 'enabled', budget_tokens: 2048 },
