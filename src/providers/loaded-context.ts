@@ -9,7 +9,7 @@
  *   a model not loaded is loaded on first use with the app's default, which no API states.
  *
  * What is not stated stays unknown: the trained maximum both APIs also give would overstate the
- * window, and a tool that believes it compacts too late (context-window.ts).
+ * window, and a tool that believes it compacts too late (cli/tools/model-facts.ts).
  */
 
 type Obj = Record<string, unknown>;

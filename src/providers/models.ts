@@ -24,7 +24,14 @@ export interface CatalogModel {
   displayName?: string;
   /** Input tokens the model takes, where the provider's list says (see contextWindowOf). */
   contextWindow?: number;
+  /** What the model reads besides text, where the list says (see inputsOf). */
+  inputs?: ModelInput[];
+  /** Whether the model reasons, where the list says (see reasonsOf). */
+  reasons?: boolean;
 }
+
+/** Input besides text a model list can state: images, and PDF files. */
+export type ModelInput = 'image' | 'pdf';
 
 export interface CatalogDeps {
   config(): Config;
@@ -245,7 +252,12 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
     if (typeof m !== 'object' || m === null) continue;
     const r = m as Record<string, unknown>;
     const model = add(r.id ?? r.name, typeof r.created === 'number' ? r.created : undefined, r.display_name ?? (r.id !== undefined ? r.name : undefined), contextWindowOf(r));
-    if (model && isLlamaCppEntry(r)) llamaCpp.push(model);
+    if (!model) continue;
+    const inputs = inputsOf(r);
+    if (inputs) model.inputs = inputs;
+    const reasons = reasonsOf(r);
+    if (reasons !== undefined) model.reasons = reasons;
+    if (isLlamaCppEntry(r)) llamaCpp.push(model);
   }
   // the windows are extra: a server slow to answer for them must not hold the list up
   const windowMs = Math.min(timeoutMs, WINDOW_LOOKUP_MS);
@@ -339,6 +351,27 @@ function contextWindowOf(r: Record<string, unknown>): number | undefined {
     if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
   }
   return undefined;
+}
+
+/**
+ * What an entry states the model reads besides text: OpenRouter's `architecture.input_modalities`
+ * (`image`, and `file`, which is PDFs; audio and video are not asked of coding tools). No list
+ * of the other providers states it.
+ */
+function inputsOf(r: Record<string, unknown>): ModelInput[] | undefined {
+  const arch = r.architecture;
+  const listed = typeof arch === 'object' && arch !== null ? (arch as Record<string, unknown>).input_modalities : undefined;
+  if (!Array.isArray(listed) || !listed.every((m) => typeof m === 'string')) return undefined;
+  const inputs: ModelInput[] = [];
+  if (listed.includes('image')) inputs.push('image');
+  if (listed.includes('file')) inputs.push('pdf');
+  return inputs;
+}
+
+/** Whether an entry states the model reasons: OpenRouter lists `reasoning` among its `supported_parameters`. */
+function reasonsOf(r: Record<string, unknown>): boolean | undefined {
+  const params = r.supported_parameters;
+  return Array.isArray(params) ? params.includes('reasoning') : undefined;
 }
 
 function getJson(url: string, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {

@@ -6,6 +6,9 @@ import { defaultShell } from '../../src/cli/tools/render.js';
 import { findExecutable, toolEnv } from '../../src/cli/tools/spawn-tool.js';
 import { outlastMs, outlastSeconds } from '../../src/cli/tools/tool-limits.js';
 import { findTool, TOOLS } from '../../src/cli/tools/index.js';
+import { combine } from '../../src/cli/tools/model-facts.js';
+import type { ToolProfile } from '../../src/cli/tools/types.js';
+import type { ModelInput } from '../../src/providers/models.js';
 import { removeTempDirs, tempStateDir } from '../daemon/harness.js';
 
 afterAll(removeTempDirs);
@@ -82,8 +85,8 @@ describe('tool profiles', () => {
 
   it('a known context window reaches the profiles that use one: Claude Code’s compaction, Crush’s and Zed’s model entries', () => {
     const base = { baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'local/qwen3-coder', upstreamWaitMs: 910_000 };
-    const users = TOOLS.filter((t) => t.usesContextWindow).map((t) => t.id);
-    expect(users).toEqual(['claude-code', 'crush', 'zed']);
+    const users = TOOLS.filter((t) => t.usesModelFacts).map((t) => t.id);
+    expect(users).toEqual(['claude-code', 'opencode', 'crush', 'zed']);
     const known = (id: string) => findTool(id)!.setup({ ...base, contextWindow: 32_768 });
     const unknown = (id: string) => findTool(id)!.setup(base);
 
@@ -98,5 +101,45 @@ describe('tool profiles', () => {
     expect(known('zed').file!.content).toContain('"max_tokens": 32768');
     expect(known('zed').notes.join(' ')).not.toMatch(/stand-in/);
     expect(unknown('zed').notes.join(' ')).toMatch(/stand-in/);
+  });
+
+  it('opencode’s model entry states what is known of the model: window (else a stand-in), what it reads, whether it reasons; notes name what is not known', () => {
+    const base = { baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'p/m', upstreamWaitMs: 910_000 };
+    const entryOf = (s: ReturnType<ToolProfile['setup']>) =>
+      (JSON.parse(Object.fromEntries(s.env).OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, unknown> }> }).provider['svc-proxy']!.models['p/m'];
+    const opencode = findTool('opencode')!;
+
+    const known = opencode.setup({ ...base, contextWindow: 400_000, inputs: ['image', 'pdf'], reasons: true });
+    expect(entryOf(known)).toEqual({
+      name: 'p/m',
+      limit: { context: 400_000, output: 32_000 },
+      reasoning: true,
+      attachment: true,
+      modalities: { input: ['text', 'image', 'pdf'], output: ['text'] },
+    });
+    expect(known.notes).toEqual([]);
+    expect(JSON.parse(known.file!.content)).toEqual(JSON.parse(Object.fromEntries(known.env).OPENCODE_CONFIG_CONTENT!));
+
+    const unknown = opencode.setup(base);
+    expect(entryOf(unknown)).toEqual({ name: 'p/m', limit: { context: 200_000, output: 32_000 } });
+    expect(unknown.notes.join('\n')).toMatch(/limit.context 200000 .* stand-in/);
+    expect(unknown.notes.join('\n')).toMatch(/text only .*"modalities"/);
+    expect(unknown.notes.join('\n')).toMatch(/"reasoning": true/);
+    // known to read nothing besides text (OpenRouter says so): text only, no attachments
+    expect(entryOf(opencode.setup({ ...base, inputs: [] }))).not.toHaveProperty('modalities');
+  });
+});
+
+describe('model facts', () => {
+  it('a group name’s targets: the smallest window stated, inputs all of them read, reasoning only if all reason', () => {
+    const claude = { contextWindow: 200_000, inputs: ['image', 'pdf'] as ModelInput[], reasons: true };
+    const gpt = { inputs: ['image', 'pdf'] as ModelInput[], reasons: true };
+    const qwen = { contextWindow: 262_144, inputs: ['image'] as ModelInput[], reasons: false };
+    const local = {};
+    expect(combine([claude])).toEqual(claude);
+    expect(combine([claude, gpt])).toEqual({ contextWindow: 200_000, inputs: ['image', 'pdf'], reasons: true });
+    expect(combine([gpt, qwen])).toEqual({ contextWindow: 262_144, inputs: ['image'] });
+    expect(combine([claude, local])).toEqual({ contextWindow: 200_000 });
+    expect(combine([])).toEqual({});
   });
 });

@@ -248,6 +248,14 @@ describe('svc-proxy env: profiles', () => {
     expect(s.env.SVC_PROXY_KEY).toBe(s.key.value);
     expect(JSON.parse(s.file!.content)).toEqual(inline);
     expect(s.env.OPENCODE_CONFIG_CONTENT).not.toContain(s.key.value);
+    // no daemon to list OpenRouter's models: the window is a stand-in, and nothing is said of images or reasoning
+    expect(inline.provider['svc-proxy']).toMatchObject({ models: { 'openrouter/qwen/qwen3-coder': { limit: { context: 200_000, output: 32_000 } } } });
+    expect(s.notes.join('\n')).toMatch(/stand-in[\s\S]*text only[\s\S]*"reasoning": true/);
+    // Claude reads images and PDFs and reasons, whether or not a daemon runs to list it
+    const claude = JSON.parse((await envJson(['opencode', '--model', 'anthropic/claude-sonnet-4-5'])).env.OPENCODE_CONFIG_CONTENT!) as typeof inline;
+    expect(claude.provider['svc-proxy']).toMatchObject({
+      models: { 'anthropic/claude-sonnet-4-5': { reasoning: true, attachment: true, modalities: { input: ['text', 'image', 'pdf'], output: ['text'] } } },
+    });
   });
 
   it('qwen: the openai auth type by its three variables, its request and stream limits past the daemon’s, usage statistics off; run forces auth type and model', async () => {

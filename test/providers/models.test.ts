@@ -247,6 +247,34 @@ describe('model catalog', () => {
     }
   });
 
+  it('keeps what OpenRouter’s list states a model reads (image; file = PDF) and whether it reasons (reasoning among supported_parameters)', async () => {
+    const saved = openrouter.handler;
+    openrouter.handler = (_req, res) =>
+      json(res, {
+        data: [
+          { id: 'anthropic/claude-sonnet-4.5', architecture: { input_modalities: ['file', 'image', 'text'] }, supported_parameters: ['tools', 'reasoning'] },
+          { id: 'qwen/qwen3-coder', architecture: { input_modalities: ['text'] }, supported_parameters: ['tools'] },
+          { id: 'x/audio', architecture: { input_modalities: ['text', 'audio'] } },
+          { id: 'x/unstated' },
+          { id: 'x/odd', architecture: { input_modalities: 'text+image' }, supported_parameters: null },
+        ],
+      });
+    try {
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
+      const listed = await catalog.list(undefined, new Set(['openrouter']));
+      const facts = Object.fromEntries(listed.map((m) => [m.id, { inputs: m.inputs, reasons: m.reasons }]));
+      expect(facts).toEqual({
+        'openrouter/anthropic/claude-sonnet-4.5': { inputs: ['image', 'pdf'], reasons: true },
+        'openrouter/qwen/qwen3-coder': { inputs: [], reasons: false },
+        'openrouter/x/audio': { inputs: [], reasons: undefined },
+        'openrouter/x/unstated': { inputs: undefined, reasons: undefined },
+        'openrouter/x/odd': { inputs: undefined, reasons: undefined },
+      });
+    } finally {
+      openrouter.handler = saved;
+    }
+  });
+
   it('Ollama: a loaded model’s context from /api/ps, one not loaded from its Modelfile’s num_ctx, else none (not the trained length)', async () => {
     const saved = local.handler;
     const shown: unknown[] = [];

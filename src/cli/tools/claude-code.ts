@@ -28,7 +28,7 @@ export const claudeCode: ToolProfile = {
   via: 'env',
   command: 'claude',
   install: 'npm install -g @anthropic-ai/claude-code',
-  usesContextWindow: true,
+  usesModelFacts: true,
   setup(input) {
     const { baseUrl, key, model, group } = input;
     const s = emptySetup();

@@ -58,7 +58,7 @@ export const crush: ToolProfile = {
   via: 'env+file',
   install: 'npm install -g @charmland/crush',
   needsModel: true,
-  usesContextWindow: true,
+  usesModelFacts: true,
   runRefusal:
     'svc-proxy run does not start Crush: it takes its provider only from a config file, and run writes none. Save the file once (svc-proxy env crush --model <id> --config-file, merged into ~/.config/crush/crush.json), export SVC_PROXY_KEY (eval "$(svc-proxy env crush --model <id>)") and run crush.',
   setup(input) {

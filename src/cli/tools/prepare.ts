@@ -81,10 +81,9 @@ export async function prepare(ctx: CliContext, tool: ToolProfile, opts: PrepareO
   // to the headers, then to a stream's first event (the longer of the two body limits)
   const upstreamWaitMs = connectTimeoutMs + headersTimeoutMs + Math.max(headersTimeoutMs, idleTimeoutMs);
   const input: ToolInput = { baseUrl: tool.base === 'a' ? urls.a : urls.b, key: key.key, model, group, upstreamWaitMs };
-  if (tool.usesContextWindow && model) {
-    const { lookUpContextWindow } = await import('./context-window.js');
-    const contextWindow = await lookUpContextWindow(ctx, config, model, group);
-    if (contextWindow !== undefined) input.contextWindow = contextWindow;
+  if (tool.usesModelFacts && model) {
+    const { lookUpModelFacts } = await import('./model-facts.js');
+    Object.assign(input, await lookUpModelFacts(ctx, config, model, group));
   }
   return { tool, input, setup: tool.setup(input), key };
 }

@@ -3,6 +3,7 @@
  * prints a profile's setup, `svc-proxy run` starts the tool with it. One file per tool in this
  * folder; the list is in index.ts.
  */
+import type { ModelInput } from '../../providers/models.js';
 
 /** Which base the tool speaks: A = OpenAI (Chat Completions / Responses), B = Anthropic Messages. */
 export type BaseKind = 'a' | 'b';
@@ -22,8 +23,12 @@ export interface ToolInput {
    * a tool's own timeout should outlast it.
    */
   upstreamWaitMs: number;
-  /** The model's context window, when the daemon's catalog knows it (for profiles with `usesContextWindow`). */
+  /** For profiles with `usesModelFacts` (see model-facts.ts): the model's context window, when the daemon's catalog knows it, */
   contextWindow?: number;
+  /** what it is known to read besides text, */
+  inputs?: ModelInput[];
+  /** and whether it is known to reason. */
+  reasons?: boolean;
 }
 
 /** A snippet for the tool's own config file, for tools that read their settings from one. */
@@ -71,8 +76,8 @@ export interface ToolProfile {
   runRefusal?: string;
   /** The tool cannot be set up without a model (its config entry names one). */
   needsModel?: boolean;
-  /** Its setup uses the model's context window: `env` and `run` ask the running daemon for it. */
-  usesContextWindow?: boolean;
+  /** Its setup uses what is known of the model (model-facts.ts): `env` and `run` look it up, asking the running daemon. */
+  usesModelFacts?: boolean;
   setup(input: ToolInput): ToolSetup;
 }
 

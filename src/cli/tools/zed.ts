@@ -20,7 +20,7 @@ export const zed: ToolProfile = {
   base: 'a',
   via: 'file',
   needsModel: true,
-  usesContextWindow: true,
+  usesModelFacts: true,
   setup({ baseUrl, key, model, contextWindow }) {
     const s = emptySetup();
     const settings = {

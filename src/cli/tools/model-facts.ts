@@ -1,0 +1,81 @@
+/**
+ * What a tool's settings say of a model: its context window, what it reads besides text, and
+ * whether it reasons. Claude Code takes a model name it does not know for one with a
+ * 1,000,000-token window (2.1.332; 200,000 before) and compacts only near that, so a 32k local
+ * model overflows first; Crush, Zed and opencode need a window in their config; opencode also
+ * turns an image or PDF into an error text for a model not said to read it, and offers effort
+ * levels only for a model said to reason.
+ *
+ * The figures come from the running daemon's live catalog where the provider's list states them
+ * (providers/models.ts); for the built-in providers whose lists do not say what their models read,
+ * from what the models coding tools use there have in common. On a group base a fallback may land
+ * on any of the name's targets: the smallest window any states, and inputs or reasoning only when
+ * every target is known to have them. Nothing is started for this: without a daemon nothing is
+ * listed.
+ */
+import type { Config } from '../../config/schema.js';
+import { LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
+import type { CatalogModel, ModelInput } from '../../providers/models.js';
+import { splitModelId } from '../../routing/targets.js';
+import type { ModelsAnswer } from '../../server/admin/models.js';
+import type { CliContext } from '../io.js';
+
+export interface ModelFacts {
+  contextWindow?: number;
+  inputs?: ModelInput[];
+  reasons?: boolean;
+}
+
+/** Claude, GPT-5 and Gemini read images and PDFs (svc-proxy converts both to each) and reason. */
+const BUILTIN_FACTS: Readonly<Record<string, Required<Pick<ModelFacts, 'inputs' | 'reasons'>>>> = {
+  anthropic: { inputs: ['image', 'pdf'], reasons: true },
+  openai: { inputs: ['image', 'pdf'], reasons: true },
+  gemini: { inputs: ['image', 'pdf'], reasons: true },
+};
+
+/** Only the model's providers are asked, each for up to 3 s; a daemon that is not answering must not hold `env` up longer. */
+const LOOKUP_TIMEOUT_MS = 8_000;
+
+export async function lookUpModelFacts(ctx: CliContext, config: Config, model: string, group: string | undefined): Promise<ModelFacts> {
+  const ids = group ? (config.groups[group]?.models.find((m) => m.name === model)?.targets ?? []) : [model];
+  const targets = ids.flatMap((id) => {
+    const parts = splitModelId(id);
+    return parts ? [{ id, provider: parts.provider }] : [];
+  });
+  if (targets.length === 0) return {};
+  const listed = await listedModels(ctx, new Set(targets.map((t) => t.provider).filter((p) => !LISTS_WITHOUT_WINDOWS.has(p))));
+  return combine(targets.map(({ id, provider }) => factsOf(listed.get(id), provider)));
+}
+
+function factsOf(entry: CatalogModel | undefined, provider: string): ModelFacts {
+  const facts: ModelFacts = {};
+  if (entry?.contextWindow !== undefined) facts.contextWindow = entry.contextWindow;
+  const inputs = entry?.inputs ?? BUILTIN_FACTS[provider]?.inputs;
+  if (inputs) facts.inputs = inputs;
+  const reasons = entry?.reasons ?? BUILTIN_FACTS[provider]?.reasons;
+  if (reasons !== undefined) facts.reasons = reasons;
+  return facts;
+}
+
+/** What holds whichever target answers. */
+export function combine(all: ModelFacts[]): ModelFacts {
+  const out: ModelFacts = {};
+  const windows = all.flatMap((f) => (f.contextWindow === undefined ? [] : [f.contextWindow]));
+  if (windows.length > 0) out.contextWindow = Math.min(...windows);
+  if (all.length > 0 && all.every((f) => f.inputs)) out.inputs = (['image', 'pdf'] as const).filter((i) => all.every((f) => f.inputs!.includes(i)));
+  if (all.length > 0 && all.every((f) => f.reasons === true)) out.reasons = true;
+  return out;
+}
+
+async function listedModels(ctx: CliContext, providers: ReadonlySet<string>): Promise<Map<string, CatalogModel>> {
+  if (providers.size === 0) return new Map();
+  const { AdminClient, modelsPath } = await import('../admin-client.js');
+  const client = await AdminClient.connect(ctx.paths()).catch(() => null);
+  if (!client) return new Map();
+  try {
+    const answer = await client.request<ModelsAnswer>('GET', modelsPath(providers), undefined, LOOKUP_TIMEOUT_MS);
+    return new Map(answer.models.map((m) => [m.id, m]));
+  } catch {
+    return new Map();
+  }
+}
