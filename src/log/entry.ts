@@ -28,7 +28,7 @@ export interface RequestLogEntry {
   keyName?: string;
   /** "provider" for provider bases, "group:<slug>" for group bases. */
   base: string;
-  /** chat | responses | messages | count_tokens | models | transcriptions | conversations | stored_response[.retrieve|.input_items|.delete|.cancel] */
+  /** chat | responses | messages | count_tokens | models | transcriptions | conversations[.create|.retrieve|.update|.delete|.items.list|.items.create|.items.retrieve|.items.delete] | stored_response[.retrieve|.input_items|.delete|.cancel] */
   endpoint: string;
   /** Inbound dialect. */
   dialect: 'chat' | 'responses' | 'messages' | 'none';

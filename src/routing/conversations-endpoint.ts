@@ -20,8 +20,27 @@ export function conversationsPath(url: string): { path: string; query: string } 
   return { path: full.slice(at).replace(/\/+$/, ''), query: q === -1 ? '' : url.slice(q) };
 }
 
+/**
+ * What a Conversations call does, for the request log: create, retrieve, update, delete, and
+ * items.list, items.create, items.retrieve, items.delete (the SDK's names); undefined for a path
+ * or method the API does not have (OpenAI answers those).
+ */
+export function conversationAction(method: string, path: string): string | undefined {
+  const parts = path.split('/').filter(Boolean); // ['conversations', id?, 'items'?, itemId?]
+  if (parts.length === 1) return method === 'POST' ? 'create' : undefined;
+  if (parts.length === 2) return ({ GET: 'retrieve', POST: 'update', DELETE: 'delete' } as Record<string, string>)[method];
+  if (parts[2] !== 'items') return undefined;
+  if (parts.length === 3) return ({ GET: 'items.list', POST: 'items.create' } as Record<string, string>)[method];
+  if (parts.length === 4) return ({ GET: 'items.retrieve', DELETE: 'items.delete' } as Record<string, string>)[method];
+  return undefined;
+}
+
 export async function handleConversations(x: Exchange): Promise<void> {
   const { req, route, config } = x;
+  const { path, query } = conversationsPath(req.url ?? '');
+  // the log tells the calls apart: conversations.create, .retrieve, .items.list …
+  const action = conversationAction(req.method ?? 'GET', path);
+  if (action) x.record.entry.endpoint = `conversations.${action}`;
   if (route.group !== undefined) lookupGroup(config, route.group);
   const openai = x.services.resolveProvider('openai');
   if (isResolveFailure(openai)) {
@@ -40,6 +59,5 @@ export async function handleConversations(x: Exchange): Promise<void> {
       throw badRequest('invalid_json', `The request body is not valid JSON: ${(err as Error).message}`);
     }
   }
-  const { path, query } = conversationsPath(req.url ?? '');
   await relayToOpenAI(x, openai, { method: req.method ?? 'GET', path, query, body });
 }

@@ -551,6 +551,23 @@ describe('conversations: OpenAI keeps them; svc-proxy forwards the Conversations
       expect(r.headers.authorization).toBe(`Bearer ${world.mocks.openai.opts.apiKey}`);
       expectNoServiceKey(r, world.daemon.key);
     }
+    // the log says what each call did
+    const entries = parseEntries((await world.daemon.cli(['logs', '--json', '--limit', '40'])).stdout);
+    const logged = entries.filter((e) => e.endpoint.startsWith('conversations')).map((e) => `${e.endpoint} ${e.status}`);
+    expect(logged).toEqual([
+      'conversations.create 200',
+      // five items, two a page
+      'conversations.items.list 200',
+      'conversations.items.list 200',
+      'conversations.items.list 200',
+      'conversations.items.retrieve 200',
+      'conversations.items.create 200',
+      'conversations.items.delete 200',
+      'conversations.items.list 200',
+      'conversations.update 200',
+      'conversations.delete 200',
+      'conversations.retrieve 404',
+    ]);
   });
 
   it('another model refuses a conversation before anything is sent; with previous_response_id too, it is refused as OpenAI refuses it', async () => {
