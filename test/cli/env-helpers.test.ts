@@ -98,6 +98,11 @@ describe('tool profiles', () => {
     expect(known('crush').file!.content).toContain('"context_window": 32768');
     expect(known('crush').notes.join(' ')).toMatch(/context_window is what the provider's model list states/);
     expect(unknown('crush').file!.content).toContain('"context_window": 200000');
+    expect(known('crush').file!.content).not.toContain('can_reason');
+    expect(unknown('crush').notes.join(' ')).toMatch(/"can_reason": true if it reasons, and "supports_attachments": true if it reads images/);
+    const reasoning = findTool('crush')!.setup({ ...base, reasons: true, inputs: ['image', 'pdf'] });
+    expect(JSON.parse(reasoning.file!.content).providers['svc-proxy'].models[0]).toMatchObject({ can_reason: true, supports_attachments: true });
+    expect(reasoning.notes.join(' ')).not.toMatch(/can_reason|supports_attachments/);
     expect(known('zed').file!.content).toContain('"max_tokens": 32768');
     expect(known('zed').notes.join(' ')).not.toMatch(/stand-in/);
     expect(unknown('zed').notes.join(' ')).toMatch(/stand-in/);

@@ -288,7 +288,8 @@ describe('svc-proxy env: profiles', () => {
           type: 'anthropic',
           base_url: 'http://127.0.0.1:4545/protocol-b',
           api_key: '$SVC_PROXY_KEY',
-          models: [{ id: 'openai/gpt-5.4', name: 'openai/gpt-5.4', context_window: 200_000, default_max_tokens: 32_000 }],
+          // GPT reasons and reads images: Crush offers thinking and keeps attached images for it
+          models: [{ id: 'openai/gpt-5.4', name: 'openai/gpt-5.4', context_window: 200_000, default_max_tokens: 32_000, can_reason: true, supports_attachments: true }],
         },
       },
       models: { large: { provider: 'svc-proxy', model: 'openai/gpt-5.4' }, small: { provider: 'svc-proxy', model: 'openai/gpt-5.4' } },

@@ -24,6 +24,19 @@ import { emptySetup, type ToolInput, type ToolProfile } from './types.js';
 
 export const CRUSH_PROVIDER_ID = 'svc-proxy';
 
+/**
+ * Crush needs both figures for every model it is told about: it summarises before the window
+ * fills. A model not said to take attachments has its images dropped before they are sent
+ * (`supports_attachments`), and one not said to reason offers no thinking (`can_reason`): both
+ * are stated where what the model reads and does is known (model-facts.ts).
+ */
+function modelEntry(input: ToolInput, model: string): Record<string, unknown> {
+  const entry: Record<string, unknown> = { id: model, name: model, context_window: input.contextWindow ?? STAND_IN_LIMITS.contextWindow, default_max_tokens: STAND_IN_LIMITS.maxOutputTokens };
+  if (input.reasons) entry.can_reason = true;
+  if (input.inputs?.includes('image')) entry.supports_attachments = true;
+  return entry;
+}
+
 function config(input: ToolInput): Record<string, unknown> {
   const model = input.model!;
   const selected = { provider: CRUSH_PROVIDER_ID, model };
@@ -35,8 +48,7 @@ function config(input: ToolInput): Record<string, unknown> {
         type: 'anthropic',
         base_url: input.baseUrl,
         api_key: '$SVC_PROXY_KEY',
-        // Crush needs both figures for every model it is told about: it summarises before the window fills.
-        models: [{ id: model, name: model, context_window: input.contextWindow ?? STAND_IN_LIMITS.contextWindow, default_max_tokens: STAND_IN_LIMITS.maxOutputTokens }],
+        models: [modelEntry(input, model)],
       },
     },
     models: { large: selected, small: selected },
@@ -74,6 +86,8 @@ export const crush: ToolProfile = {
       input.contextWindow !== undefined
         ? `context_window is what the provider's model list states; default_max_tokens ${STAND_IN_LIMITS.maxOutputTokens} is a stand-in: set your model's own.`
         : `context_window ${STAND_IN_LIMITS.contextWindow} and default_max_tokens ${STAND_IN_LIMITS.maxOutputTokens} are stand-ins: set your model's own figures.`;
+    const unknown = [input.reasons ? '' : '"can_reason": true if it reasons', input.inputs?.includes('image') ? '' : '"supports_attachments": true if it reads images'].filter(Boolean);
+    if (unknown.length) s.notes.push(`Not known here for this model; add to its entry ${unknown.join(', and ')} (else Crush offers no thinking, or drops images).`);
     s.notes.push(
       `${figures} Crush keeps a model picked in its UI in ~/.local/share/crush/crush.json, read after ~/.config/crush/crush.json: if it picks another model, choose ${input.model!} once (ctrl+l), or use a project .crush.json, read last.`,
     );
