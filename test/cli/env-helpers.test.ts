@@ -7,7 +7,7 @@ import { findExecutable, toolEnv } from '../../src/cli/tools/spawn-tool.js';
 import { outlastMs, outlastSeconds } from '../../src/cli/tools/tool-limits.js';
 import { findTool, TOOLS } from '../../src/cli/tools/index.js';
 import { combine } from '../../src/cli/tools/model-facts.js';
-import type { ToolProfile } from '../../src/cli/tools/types.js';
+import type { ToolInput, ToolProfile } from '../../src/cli/tools/types.js';
 import type { ModelInput } from '../../src/providers/models.js';
 import { removeTempDirs, tempStateDir } from '../daemon/harness.js';
 
@@ -104,6 +104,10 @@ describe('tool profiles', () => {
     expect(JSON.parse(reasoning.file!.content).providers['svc-proxy'].models[0]).toMatchObject({ can_reason: true, supports_attachments: true });
     expect(reasoning.notes.join(' ')).not.toMatch(/can_reason|supports_attachments/);
     expect(known('zed').file!.content).toContain('"max_tokens": 32768');
+    const zedCapabilities = (input: Partial<ToolInput>) => JSON.parse(findTool('zed')!.setup({ ...base, ...input }).file!.content).language_models.openai_compatible['svc-proxy'].available_models[0].capabilities;
+    expect(zedCapabilities({ inputs: ['image', 'pdf'] })).toEqual({ tools: true, images: true, parallel_tool_calls: false, prompt_cache_key: false });
+    expect(zedCapabilities({})).toEqual({ tools: true, images: false, parallel_tool_calls: false, prompt_cache_key: false });
+    expect(unknown('zed').notes.join(' ')).toMatch(/capabilities.images/);
     expect(known('zed').notes.join(' ')).not.toMatch(/stand-in/);
     expect(unknown('zed').notes.join(' ')).toMatch(/stand-in/);
   });

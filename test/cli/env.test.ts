@@ -326,7 +326,15 @@ describe('svc-proxy env: profiles', () => {
         openai_compatible: {
           'svc-proxy': {
             api_url: 'http://127.0.0.1:4545/protocol-a/v1',
-            available_models: [{ name: 'anthropic/claude-sonnet-4-5', display_name: 'anthropic/claude-sonnet-4-5 (svc-proxy)', max_tokens: 200_000 }],
+            // Claude reads images: Zed sends them only to a model said to
+            available_models: [
+              {
+                name: 'anthropic/claude-sonnet-4-5',
+                display_name: 'anthropic/claude-sonnet-4-5 (svc-proxy)',
+                max_tokens: 200_000,
+                capabilities: { tools: true, images: true, parallel_tool_calls: false, prompt_cache_key: false },
+              },
+            ],
           },
         },
       },

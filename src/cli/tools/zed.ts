@@ -21,14 +21,18 @@ export const zed: ToolProfile = {
   via: 'file',
   needsModel: true,
   usesModelFacts: true,
-  setup({ baseUrl, key, model, contextWindow }) {
+  setup({ baseUrl, key, model, contextWindow, inputs }) {
     const s = emptySetup();
+    const images = inputs?.includes('image') === true;
+    // Zed sends no image to a model whose `capabilities.images` is false, its default; older Zed
+    // reads the four flags only all together, so all four are written (the others as Zed's defaults)
+    const capabilities = { tools: true, images, parallel_tool_calls: false, prompt_cache_key: false };
     const settings = {
       language_models: {
         openai_compatible: {
           [ZED_PROVIDER_ID]: {
             api_url: baseUrl,
-            available_models: [{ name: model!, display_name: `${model!} (svc-proxy)`, max_tokens: contextWindow ?? STAND_IN_LIMITS.contextWindow }],
+            available_models: [{ name: model!, display_name: `${model!} (svc-proxy)`, max_tokens: contextWindow ?? STAND_IN_LIMITS.contextWindow, capabilities }],
           },
         },
       },
@@ -45,6 +49,7 @@ export const zed: ToolProfile = {
       `Or leave the key to ${ZED_KEY_VAR} (exported above): Zed reads it only when started from this shell.`,
     );
     if (contextWindow === undefined) s.notes.push(`max_tokens ${STAND_IN_LIMITS.contextWindow} (the context window Zed counts against) is a stand-in: set your model's own.`);
+    if (!images) s.notes.push('The model is not known here to read images: set capabilities.images to true if it does (Zed sends it none until then).');
     return s;
   },
 };
