@@ -26,8 +26,10 @@ export interface CatalogModel {
   contextWindow?: number;
   /** What the model reads besides text, where the list says (see inputsOf). */
   inputs?: ModelInput[];
-  /** Whether the model reasons, where the list says (see reasonsOf). */
+  /** Whether the model reasons, where the list says (see supportsParameter). */
   reasons?: boolean;
+  /** Whether the model calls tools, where the list says (see supportsParameter). */
+  callsTools?: boolean;
 }
 
 /** Input besides text a model list can state: images, and PDF files. */
@@ -255,8 +257,10 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
     if (!model) continue;
     const inputs = inputsOf(r);
     if (inputs) model.inputs = inputs;
-    const reasons = reasonsOf(r);
+    const reasons = supportsParameter(r, 'reasoning');
     if (reasons !== undefined) model.reasons = reasons;
+    const callsTools = supportsParameter(r, 'tools');
+    if (callsTools !== undefined) model.callsTools = callsTools;
     if (isLlamaCppEntry(r)) llamaCpp.push(model);
   }
   // the windows are extra: a server slow to answer for them must not hold the list up
@@ -368,10 +372,10 @@ function inputsOf(r: Record<string, unknown>): ModelInput[] | undefined {
   return inputs;
 }
 
-/** Whether an entry states the model reasons: OpenRouter lists `reasoning` among its `supported_parameters`. */
-function reasonsOf(r: Record<string, unknown>): boolean | undefined {
+/** Whether an entry states the model takes a parameter: OpenRouter's `supported_parameters` (`reasoning`, `tools` …). */
+function supportsParameter(r: Record<string, unknown>, name: string): boolean | undefined {
   const params = r.supported_parameters;
-  return Array.isArray(params) ? params.includes('reasoning') : undefined;
+  return Array.isArray(params) ? params.includes(name) : undefined;
 }
 
 function getJson(url: string, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {

@@ -86,7 +86,7 @@ describe('tool profiles', () => {
   it('a known context window reaches the profiles that use one: Claude Code’s compaction, Crush’s and Zed’s model entries', () => {
     const base = { baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'local/qwen3-coder', upstreamWaitMs: 910_000 };
     const users = TOOLS.filter((t) => t.usesModelFacts).map((t) => t.id);
-    expect(users).toEqual(['claude-code', 'opencode', 'crush', 'zed']);
+    expect(users).toEqual(['claude-code', 'opencode', 'crush', 'continue', 'zed']);
     const known = (id: string) => findTool(id)!.setup({ ...base, contextWindow: 32_768 });
     const unknown = (id: string) => findTool(id)!.setup(base);
 
@@ -103,6 +103,12 @@ describe('tool profiles', () => {
     const reasoning = findTool('crush')!.setup({ ...base, reasons: true, inputs: ['image', 'pdf'] });
     expect(JSON.parse(reasoning.file!.content).providers['svc-proxy'].models[0]).toMatchObject({ can_reason: true, supports_attachments: true });
     expect(reasoning.notes.join(' ')).not.toMatch(/can_reason|supports_attachments/);
+    expect(known('continue').file!.content).toContain('      contextLength: 32768\n');
+    expect(known('continue').file!.content).not.toContain('capabilities');
+    expect(unknown('continue').notes.join(' ')).toMatch(/contextLength 200000 is a stand-in.*tool_use if it calls tools .*image_input if it reads images/);
+    const agentic = findTool('continue')!.setup({ ...base, callsTools: true, inputs: [] });
+    expect(agentic.file!.content).toContain('    capabilities: [tool_use]\n');
+    expect(agentic.notes.join(' ')).not.toMatch(/tool_use/);
     expect(known('zed').file!.content).toContain('"max_tokens": 32768');
     const zedCapabilities = (input: Partial<ToolInput>) => JSON.parse(findTool('zed')!.setup({ ...base, ...input }).file!.content).language_models.openai_compatible['svc-proxy'].available_models[0].capabilities;
     expect(zedCapabilities({ inputs: ['image', 'pdf'] })).toEqual({ tools: true, images: true, parallel_tool_calls: false, prompt_cache_key: false });
@@ -140,14 +146,14 @@ describe('tool profiles', () => {
 });
 
 describe('model facts', () => {
-  it('a group name’s targets: the smallest window stated, inputs all of them read, reasoning only if all reason', () => {
-    const claude = { contextWindow: 200_000, inputs: ['image', 'pdf'] as ModelInput[], reasons: true };
-    const gpt = { inputs: ['image', 'pdf'] as ModelInput[], reasons: true };
-    const qwen = { contextWindow: 262_144, inputs: ['image'] as ModelInput[], reasons: false };
+  it('a group name’s targets: the smallest window stated, inputs all of them read, reasoning or tools only if all have them', () => {
+    const claude = { contextWindow: 200_000, inputs: ['image', 'pdf'] as ModelInput[], reasons: true, callsTools: true };
+    const gpt = { inputs: ['image', 'pdf'] as ModelInput[], reasons: true, callsTools: true };
+    const qwen = { contextWindow: 262_144, inputs: ['image'] as ModelInput[], reasons: false, callsTools: true };
     const local = {};
     expect(combine([claude])).toEqual(claude);
-    expect(combine([claude, gpt])).toEqual({ contextWindow: 200_000, inputs: ['image', 'pdf'], reasons: true });
-    expect(combine([gpt, qwen])).toEqual({ contextWindow: 262_144, inputs: ['image'] });
+    expect(combine([claude, gpt])).toEqual({ contextWindow: 200_000, inputs: ['image', 'pdf'], reasons: true, callsTools: true });
+    expect(combine([gpt, qwen])).toEqual({ contextWindow: 262_144, inputs: ['image'], callsTools: true });
     expect(combine([claude, local])).toEqual({ contextWindow: 200_000 });
     expect(combine([])).toEqual({});
   });

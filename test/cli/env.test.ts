@@ -350,6 +350,9 @@ describe('svc-proxy env: profiles', () => {
     const c = await cli(['env', 'continue', '--model', 'anthropic/claude-sonnet-4-5']);
     expect(c.stdout).toMatch(/^# {7}apiBase: "http:\/\/127\.0\.0\.1:4545\/protocol-a\/v1"$/m);
     expect(c.stdout.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual([]);
+    // Claude calls tools and reads images: Continue's agent mode and image uploads need it said
+    const entry = (await envJson(['continue', '--model', 'anthropic/claude-sonnet-4-5'])).file!.content;
+    expect(entry.split('\n').slice(-6)).toEqual(['    roles: [chat, edit, apply]', '    capabilities: [tool_use, image_input]', '    defaultCompletionOptions:', '      contextLength: 200000', '      maxTokens: 32000', '']);
     const cline = await cli(['env', 'cline', '--model', 'openai/gpt-5.4']);
     expect(cline.stdout).toMatch(/^# {3}API Provider: OpenAI Compatible$/m);
     expect(cline.stdout).toMatch(/^# {3}Model ID: openai\/gpt-5\.4$/m);

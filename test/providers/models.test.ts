@@ -247,7 +247,7 @@ describe('model catalog', () => {
     }
   });
 
-  it('keeps what OpenRouter’s list states a model reads (image; file = PDF) and whether it reasons (reasoning among supported_parameters)', async () => {
+  it('keeps what OpenRouter’s list states a model reads (image; file = PDF), whether it reasons and calls tools (reasoning, tools among supported_parameters)', async () => {
     const saved = openrouter.handler;
     openrouter.handler = (_req, res) =>
       json(res, {
@@ -262,13 +262,13 @@ describe('model catalog', () => {
     try {
       const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
       const listed = await catalog.list(undefined, new Set(['openrouter']));
-      const facts = Object.fromEntries(listed.map((m) => [m.id, { inputs: m.inputs, reasons: m.reasons }]));
+      const facts = Object.fromEntries(listed.map((m) => [m.id, { inputs: m.inputs, reasons: m.reasons, callsTools: m.callsTools }]));
       expect(facts).toEqual({
-        'openrouter/anthropic/claude-sonnet-4.5': { inputs: ['image', 'pdf'], reasons: true },
-        'openrouter/qwen/qwen3-coder': { inputs: [], reasons: false },
-        'openrouter/x/audio': { inputs: [], reasons: undefined },
-        'openrouter/x/unstated': { inputs: undefined, reasons: undefined },
-        'openrouter/x/odd': { inputs: undefined, reasons: undefined },
+        'openrouter/anthropic/claude-sonnet-4.5': { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
+        'openrouter/qwen/qwen3-coder': { inputs: [], reasons: false, callsTools: true },
+        'openrouter/x/audio': { inputs: [], reasons: undefined, callsTools: undefined },
+        'openrouter/x/unstated': { inputs: undefined, reasons: undefined, callsTools: undefined },
+        'openrouter/x/odd': { inputs: undefined, reasons: undefined, callsTools: undefined },
       });
     } finally {
       openrouter.handler = saved;

@@ -3,8 +3,15 @@
  * `openai` provider and `apiBase` on the protocol A base. Continue reads no variable for this, so
  * the entry carries the key (keep the file private, or move the key into ~/.continue/.env as
  * SVC_PROXY_KEY=… and write `apiKey: ${{ secrets.SVC_PROXY_KEY }}`).
+ *
+ * Continue knows what an `openai` model can do from its name (core/llm/toolSupport.ts: tools only
+ * for names starting gpt-4 or o3), so a `provider/model` id got no agent mode (it needs tools) and
+ * no image uploads, and an unknown model is pruned to 32,768 tokens of context with 4,096 out
+ * (core/llm/constants.ts). The entry states `capabilities` (tool_use, image_input) where they are
+ * known (model-facts.ts) and `defaultCompletionOptions` (contextLength, maxTokens).
  */
-import { emptySetup, type ToolProfile } from './types.js';
+import { STAND_IN_LIMITS } from './tool-limits.js';
+import { emptySetup, type ToolInput, type ToolProfile } from './types.js';
 
 /** A YAML double-quoted scalar (JSON strings are valid YAML). */
 function yamlString(value: string): string {
@@ -18,9 +25,12 @@ export const continueDev: ToolProfile = {
   base: 'a',
   via: 'file',
   needsModel: true,
-  setup({ baseUrl, key, model }) {
+  usesModelFacts: true,
+  setup(input) {
+    const { baseUrl, key } = input;
     const s = emptySetup();
-    const m = model!;
+    const m = input.model!;
+    const capabilities = capabilitiesOf(input);
     s.file = {
       path: '~/.continue/config.yaml',
       format: 'yaml',
@@ -32,10 +42,25 @@ export const continueDev: ToolProfile = {
         `    apiBase: ${yamlString(baseUrl)}`,
         `    apiKey: ${yamlString(key)}`,
         '    roles: [chat, edit, apply]',
+        ...(capabilities.length ? [`    capabilities: [${capabilities.join(', ')}]`] : []),
+        '    defaultCompletionOptions:',
+        `      contextLength: ${input.contextWindow ?? STAND_IN_LIMITS.contextWindow}`,
+        `      maxTokens: ${STAND_IN_LIMITS.maxOutputTokens}`,
         '',
       ].join('\n'),
       how: 'add the entry under `models:` in ~/.continue/config.yaml',
     };
+    if (input.contextWindow === undefined) s.notes.push(`contextLength ${STAND_IN_LIMITS.contextWindow} is a stand-in: set your model's own window.`);
+    const unknown = [input.callsTools ? '' : 'tool_use if it calls tools (agent mode needs it)', input.inputs?.includes('image') ? '' : 'image_input if it reads images'].filter(Boolean);
+    if (unknown.length) s.notes.push(`Not known here for this model; add to its capabilities ${unknown.join(', and ')}.`);
     return s;
   },
 };
+
+/** Continue's names for what the model is known to do. */
+function capabilitiesOf(input: ToolInput): string[] {
+  const out: string[] = [];
+  if (input.callsTools) out.push('tool_use');
+  if (input.inputs?.includes('image')) out.push('image_input');
+  return out;
+}

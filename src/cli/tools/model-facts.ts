@@ -1,10 +1,11 @@
 /**
- * What a tool's settings say of a model: its context window, what it reads besides text, and
- * whether it reasons. Claude Code takes a model name it does not know for one with a
+ * What a tool's settings say of a model: its context window, what it reads besides text,
+ * whether it reasons, and whether it calls tools. Claude Code takes a model name it does not know for one with a
  * 1,000,000-token window (2.1.332; 200,000 before) and compacts only near that, so a 32k local
  * model overflows first; Crush, Zed and opencode need a window in their config; opencode also
  * turns an image or PDF into an error text for a model not said to read it, and offers effort
- * levels only for a model said to reason.
+ * levels only for a model said to reason; Continue offers its agent mode only to a model said to
+ * call tools.
  *
  * The figures come from the running daemon's live catalog where the provider's list states them
  * (providers/models.ts); for the built-in providers whose lists do not say what their models read,
@@ -24,13 +25,14 @@ export interface ModelFacts {
   contextWindow?: number;
   inputs?: ModelInput[];
   reasons?: boolean;
+  callsTools?: boolean;
 }
 
-/** Claude, GPT-5 and Gemini read images and PDFs (svc-proxy converts both to each) and reason. */
-const BUILTIN_FACTS: Readonly<Record<string, Required<Pick<ModelFacts, 'inputs' | 'reasons'>>>> = {
-  anthropic: { inputs: ['image', 'pdf'], reasons: true },
-  openai: { inputs: ['image', 'pdf'], reasons: true },
-  gemini: { inputs: ['image', 'pdf'], reasons: true },
+/** Claude, GPT-5 and Gemini read images and PDFs (svc-proxy converts both to each), reason, and call tools. */
+const BUILTIN_FACTS: Readonly<Record<string, Required<Omit<ModelFacts, 'contextWindow'>>>> = {
+  anthropic: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
+  openai: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
+  gemini: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
 };
 
 /** Only the model's providers are asked, each for up to 3 s; a daemon that is not answering must not hold `env` up longer. */
@@ -54,6 +56,8 @@ function factsOf(entry: CatalogModel | undefined, provider: string): ModelFacts 
   if (inputs) facts.inputs = inputs;
   const reasons = entry?.reasons ?? BUILTIN_FACTS[provider]?.reasons;
   if (reasons !== undefined) facts.reasons = reasons;
+  const callsTools = entry?.callsTools ?? BUILTIN_FACTS[provider]?.callsTools;
+  if (callsTools !== undefined) facts.callsTools = callsTools;
   return facts;
 }
 
@@ -64,6 +68,7 @@ export function combine(all: ModelFacts[]): ModelFacts {
   if (windows.length > 0) out.contextWindow = Math.min(...windows);
   if (all.length > 0 && all.every((f) => f.inputs)) out.inputs = (['image', 'pdf'] as const).filter((i) => all.every((f) => f.inputs!.includes(i)));
   if (all.length > 0 && all.every((f) => f.reasons === true)) out.reasons = true;
+  if (all.length > 0 && all.every((f) => f.callsTools === true)) out.callsTools = true;
   return out;
 }
 

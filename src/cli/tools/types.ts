@@ -27,8 +27,10 @@ export interface ToolInput {
   contextWindow?: number;
   /** what it is known to read besides text, */
   inputs?: ModelInput[];
-  /** and whether it is known to reason. */
+  /** whether it is known to reason, */
   reasons?: boolean;
+  /** and whether it is known to call tools. */
+  callsTools?: boolean;
 }
 
 /** A snippet for the tool's own config file, for tools that read their settings from one. */
