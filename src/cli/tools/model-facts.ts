@@ -1,18 +1,18 @@
 /**
- * What a tool's settings say of a model: its context window, what it reads besides text,
- * whether it reasons, and whether it calls tools. Claude Code takes a model name it does not know for one with a
- * 1,000,000-token window (2.1.332; 200,000 before) and compacts only near that, so a 32k local
- * model overflows first; Crush, Zed and opencode need a window in their config; opencode also
- * turns an image or PDF into an error text for a model not said to read it, and offers effort
- * levels only for a model said to reason; Continue offers its agent mode only to a model said to
- * call tools.
+ * What a tool's settings say of a model: its context window, what it reads besides text, whether
+ * it reasons, and whether it calls tools. Claude Code takes a model name it does not know for one
+ * with a 1,000,000-token window (2.1.332; 200,000 before) and compacts only near that, so a 32k
+ * local model overflows first; Crush, Zed, Continue and opencode need a window in their config;
+ * opencode, Crush, Zed and Continue keep images from a model not said to read them, opencode and
+ * Crush offer reasoning only to a model said to reason, and Continue its agent mode only to one
+ * said to call tools.
  *
  * The figures come from the running daemon's live catalog where the provider's list states them
- * (providers/models.ts); for the built-in providers whose lists do not say what their models read,
- * from what the models coding tools use there have in common. On a group base a fallback may land
- * on any of the name's targets: the smallest window any states, and inputs or reasoning only when
- * every target is known to have them. Nothing is started for this: without a daemon nothing is
- * listed.
+ * (providers/models.ts); for the built-in providers whose lists do not say what their models read
+ * and do, from what the models coding tools use there have in common. On a group base a fallback
+ * may land on any of the name's targets: the smallest window any states, and inputs, reasoning or
+ * tools only when every target is known to have them. Nothing is started for this: without a
+ * daemon nothing is listed.
  */
 import type { Config } from '../../config/schema.js';
 import { LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
