@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
+import { chatToolResult, responsesToolResult } from '../fixtures/tool-results.js';
 import { envJson, refusedSince, runProcess, toolBinary, useToolWorld, type EnvJson } from '../fixtures/tools.js';
 import { SLUGS } from '../fixtures/world.js';
 
@@ -61,22 +62,6 @@ function scriptToolTurn(kind: 'openai' | 'gemini', call: { name: string; argumen
   );
 }
 
-/** Responses input: the last function_call_output, if any. */
-function responsesToolOutput(r: RecordedRequest): string | undefined {
-  const items = (Array.isArray(r.body?.input) ? r.body.input : []) as Array<{ type?: string; output?: unknown }>;
-  const out = items.filter((i) => i.type === 'function_call_output').pop();
-  if (!out) return undefined;
-  return typeof out.output === 'string' ? out.output : JSON.stringify(out.output);
-}
-
-/** Chat messages: the last tool message, if any. */
-function chatToolOutput(r: RecordedRequest): string | undefined {
-  const msgs = (Array.isArray(r.body?.messages) ? r.body.messages : []) as Array<{ role?: string; content?: unknown }>;
-  const out = msgs.filter((m) => m.role === 'tool').pop();
-  if (!out) return undefined;
-  return typeof out.content === 'string' ? out.content : JSON.stringify(out.content);
-}
-
 describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () => {
   it('svc-proxy env claude-code: base, auth token, model variables, traffic off, API key removed', async () => {
     const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4']);
@@ -98,7 +83,7 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
   it('to an openai target: Claude Code runs the Bash tool the model asked for; the Responses upstream gets its output', async () => {
     const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4']);
     // The command prints text that is not in the command itself, so the output can only come from running it.
-    scriptToolTurn('openai', { name: 'Bash', arguments: { command: "printf 'svc-%s-%s\\n' marker 42", description: 'Print the marker' } }, responsesToolOutput);
+    scriptToolTurn('openai', { name: 'Bash', arguments: { command: "printf 'svc-%s-%s\\n' marker 42", description: 'Print the marker' } }, responsesToolResult);
 
     const { parsed } = await runClaude(s, 'Print the marker with the shell.', ['--tools', 'Bash', '--allowedTools', 'Bash(printf:*)']);
 
@@ -133,7 +118,7 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
         const tools = (Array.isArray(r.body?.tools) ? r.body.tools : []) as Array<{ type?: string }>;
         // WebSearch's own request: the provider searches, then writes what it found
         if (tools.some((tool) => tool.type === 'web_search')) return { kind: 'turn', turn: { webSearches: [{ query: 'svc-proxy notes', pages: [page] }], text: `Per ${page.title}: all good.` } };
-        const output = responsesToolOutput(r);
+        const output = responsesToolResult(r);
         return output === undefined
           ? { kind: 'turn', turn: { toolCalls: [{ name: 'WebSearch', arguments: { query: 'svc-proxy notes' } }] } }
           : { kind: 'turn', turn: { text: `Tool output received: ${output.trim()}` } };
@@ -163,7 +148,7 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
         const tools = (Array.isArray(r.body?.tools) ? r.body.tools : []) as Array<{ type?: string }>;
         if (tools.some((tool) => tool.type === 'web_search')) return { kind: 'turn', turn: { webSearches: [{ query: 'deferred notes', pages: [page] }], text: `Per ${page.title}: found.` } };
         if (!functionNames(r).includes('ToolSearch')) return { kind: 'turn', turn: { text: 'ok' } };
-        const output = responsesToolOutput(r);
+        const output = responsesToolResult(r);
         if (output === undefined) return { kind: 'turn', turn: { toolCalls: [{ name: 'ToolSearch', arguments: { query: 'select:WebSearch' } }] } };
         if (output.includes('is loaded')) return { kind: 'turn', turn: { toolCalls: [{ name: 'WebSearch', arguments: { query: 'deferred notes' } }] } };
         return { kind: 'turn', turn: { text: `Tool output received: ${output.trim()}` } };
@@ -177,15 +162,15 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     expect(parsed.result).toContain(page.url);
     expect(parsed.result).toContain('found.');
     const loop = mock.generations().filter((g) => functionNames(g).includes('ToolSearch'));
-    const before = loop.find((g) => responsesToolOutput(g) === undefined);
-    const after = loop.find((g) => responsesToolOutput(g)?.includes('is loaded'));
+    const before = loop.find((g) => responsesToolResult(g) === undefined);
+    const after = loop.find((g) => responsesToolResult(g)?.includes('is loaded'));
     // before: deferred tools (and Claude Code's never-to-be-called placeholder) are not offered
     expect(functionNames(before!)).not.toContain('WebSearch');
     expect(functionNames(before!)).not.toContain('DeferredToolPlaceholder');
     // after: Claude Code answered ToolSearch with a tool_reference; the tool is offered, the reference is a line of text
     expect(functionNames(after!)).toContain('WebSearch');
     expect(functionNames(after!)).not.toContain('DeferredToolPlaceholder');
-    expect(responsesToolOutput(after!)).toBe('Tool "WebSearch" is loaded and can be called now.');
+    expect(responsesToolResult(after!)).toBe('Tool "WebSearch" is loaded and can be called now.');
     expect(mock.generations().some((g) => (g.body.tools as Array<{ type?: string }> | undefined)?.some((tool) => tool.type === 'web_search'))).toBe(true);
   });
 
@@ -223,7 +208,7 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     expect(s.key.source).toBe('flag');
     const file = join(t.box.work, 'notes.txt');
     await writeFile(file, 'gemini-secret-phrase: tangerine-17\n');
-    scriptToolTurn('gemini', { name: 'Read', arguments: { file_path: file } }, chatToolOutput);
+    scriptToolTurn('gemini', { name: 'Read', arguments: { file_path: file } }, chatToolResult);
 
     const { parsed } = await runClaude(s, 'What does notes.txt say?', ['--tools', 'Read', '--allowedTools', 'Read']);
 
@@ -255,7 +240,7 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
       mock.always(
         (r) => mock.plugin.isGeneration(r),
         (r): Reply => {
-          const output = chatToolOutput(r);
+          const output = chatToolResult(r);
           return output === undefined
             ? { kind: 'turn', turn: { reasoning: { text: thought }, toolCalls: [{ name: 'Bash', arguments: { command: "printf 'svc-%s\\n' deep", description: 'Print' } }], stream: { chunk: 8 } } }
             : { kind: 'turn', turn: { text: `Tool output received: ${output.trim()}` } };
@@ -345,7 +330,7 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
 
   it('with `svc-proxy run claude` (daemon already running, key saved by `env`): the same tool turn', async () => {
     if ('missing' in claude) return;
-    scriptToolTurn('openai', { name: 'Bash', arguments: { command: "printf 'run-%s-%s\\n' marker 9", description: 'Print the marker' } }, responsesToolOutput);
+    scriptToolTurn('openai', { name: 'Bash', arguments: { command: "printf 'run-%s-%s\\n' marker 9", description: 'Print the marker' } }, responsesToolResult);
     const env = { ...t.box.env, CLAUDE_CONFIG_DIR: join(t.box.home, '.claude'), SVC_PROXY_HOME: t.world.daemon.home };
     const res = await runProcess(
       process.execPath,

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
-import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
+import type { Reply } from '../fixtures/mock-upstream/index.js';
+import { messagesToolResult } from '../fixtures/tool-results.js';
 import { envJson, refusedSince, runProcess, toolBinary, useToolWorld, type ProcResult } from '../fixtures/tools.js';
 
 const codex = toolBinary('codex');
@@ -33,22 +34,13 @@ async function runCodex(cmd: string, args: string[], opts: { env: Record<string,
   return res;
 }
 
-/** The last tool_result text in a Messages request, if any. */
-function toolResult(r: RecordedRequest): string | undefined {
-  const msgs = (Array.isArray(r.body?.messages) ? r.body.messages : []) as Array<{ role: string; content: unknown }>;
-  const blocks = msgs.flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? (m.content as Array<{ type: string; content?: unknown }>) : []));
-  const result = blocks.filter((b) => b.type === 'tool_result').pop();
-  if (!result) return undefined;
-  return typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
-}
-
 /** A tool call first; once the tool's result is in, a final answer that quotes it. */
 function scriptExecTurn(marker: string): void {
   const mock = t.world.mocks.anthropic;
   mock.always(
     (r) => mock.plugin.isGeneration(r),
     (r): Reply => {
-      const out = toolResult(r);
+      const out = messagesToolResult(r);
       if (out === undefined) return { kind: 'turn', turn: { toolCalls: [{ name: 'exec_command', arguments: { cmd: `printf 'cx-%s-%s\\n' ${marker}` } }] } };
       const seen = /cx-[a-z]+-\d+/.exec(out)?.[0] ?? 'nothing';
       return { kind: 'turn', turn: { text: `The command printed ${seen}.` } };
@@ -74,7 +66,7 @@ function checkUpstream(marker: string, serviceKey: string): void {
   const result = msgs.flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? m.content : [])).find((b) => b.type === 'tool_result');
   expect(use).toBeDefined();
   expect(result?.tool_use_id).toBe(use!.id);
-  expect(toolResult(last)).toContain(`cx-${marker.replace(' ', '-')}`);
+  expect(messagesToolResult(last)).toContain(`cx-${marker.replace(' ', '-')}`);
   for (const g of gens) expectNoServiceKey(g, serviceKey);
 }
 

@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
+import { messagesToolResult, responsesToolResult } from '../fixtures/tool-results.js';
 import { envJson, refusedSince, runProcess, toolBinary, useToolWorld, type ProcResult } from '../fixtures/tools.js';
 
 const opencode = toolBinary('opencode');
@@ -69,22 +70,6 @@ function scriptShellTurn(mock: { always(match: (r: RecordedRequest) => boolean, 
       return { kind: 'turn', turn: { text: `The command printed ${/oc-\d+/.exec(out)?.[0] ?? 'nothing'}.` } };
     },
   );
-}
-
-/** The last tool_result text in a Messages request, if any. */
-function messagesToolResult(r: RecordedRequest): string | undefined {
-  const msgs = (r.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
-  const blocks = msgs.flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? (m.content as Array<{ type: string; content?: unknown }>) : []));
-  const result = blocks.filter((b) => b.type === 'tool_result').pop();
-  if (!result) return undefined;
-  return typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
-}
-
-/** The last function_call_output in a Responses request, if any. */
-function responsesToolResult(r: RecordedRequest): string | undefined {
-  const input = (Array.isArray(r.body?.input) ? r.body.input : []) as Array<{ type?: string; output?: unknown }>;
-  const out = input.filter((i) => i.type === 'function_call_output').pop();
-  return out === undefined ? undefined : typeof out.output === 'string' ? out.output : JSON.stringify(out.output);
 }
 
 describe.skipIf('missing' in opencode)('opencode through protocol A /chat/completions', () => {
