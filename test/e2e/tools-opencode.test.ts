@@ -130,6 +130,24 @@ describe.skipIf('missing' in opencode)('opencode through protocol A /chat/comple
   });
 });
 
+describe('the opencode model entry from a running daemon', () => {
+  it('an OpenRouter model: the window, what it reads and whether it reasons, as OpenRouter’s list states them', async () => {
+    const model = 'openrouter/anthropic/claude-sonnet-4.5';
+    const settings = await envJson(t.world.daemon, 'opencode', ['--model', model]);
+    const config = JSON.parse(settings.env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, unknown> }> };
+    // the mock lists it with a 1,000,000-token window, text and image input, and reasoning
+    expect(config.provider['svc-proxy']!.models[model]).toEqual({
+      name: model,
+      limit: { context: 1_000_000, output: 32_000 },
+      reasoning: true,
+      attachment: true,
+      modalities: { input: ['text', 'image'], output: ['text'] },
+    });
+    expect(settings.notes).toEqual([]);
+    expect(t.world.mocks.openrouter.requests.some((r) => r.path === '/api/v1/models')).toBe(true);
+  });
+});
+
 // The tool is a devDependency: its absence is a broken install, which must fail, never skip.
 if ('missing' in opencode) {
   describe('opencode through protocol A /chat/completions', () => {
