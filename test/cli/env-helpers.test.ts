@@ -86,7 +86,7 @@ describe('tool profiles', () => {
   it('a known context window reaches the profiles that use one: Claude Code’s compaction, Crush’s and Zed’s model entries', () => {
     const base = { baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'local/qwen3-coder', upstreamWaitMs: 910_000 };
     const users = TOOLS.filter((t) => t.usesModelFacts).map((t) => t.id);
-    expect(users).toEqual(['claude-code', 'opencode', 'crush', 'continue', 'zed']);
+    expect(users).toEqual(['claude-code', 'codex', 'opencode', 'crush', 'continue', 'zed']);
     const known = (id: string) => findTool(id)!.setup({ ...base, contextWindow: 32_768 });
     const unknown = (id: string) => findTool(id)!.setup(base);
 
@@ -103,6 +103,13 @@ describe('tool profiles', () => {
     const reasoning = findTool('crush')!.setup({ ...base, reasons: true, inputs: ['image', 'pdf'] });
     expect(JSON.parse(reasoning.file!.content).providers['svc-proxy'].models[0]).toMatchObject({ can_reason: true, supports_attachments: true });
     expect(reasoning.notes.join(' ')).not.toMatch(/can_reason|supports_attachments/);
+    // Codex: the window it compacts by, and reasoning only for a model known to reason
+    expect(known('codex').file!.content).toContain('model_context_window = 32768\n');
+    expect(known('codex').runArgs).toContain('model_context_window=32768');
+    expect(known('codex').file!.content).not.toContain('model_reasoning_effort');
+    expect(unknown('codex').file!.content).not.toContain('model_context_window');
+    const reasoningCodex = findTool('codex')!.setup({ ...base, reasons: true });
+    expect(reasoningCodex.runArgs).toEqual(expect.arrayContaining(['model_reasoning_effort="medium"', 'model_reasoning_summary="auto"']));
     expect(known('continue').file!.content).toContain('      contextLength: 32768\n');
     expect(known('continue').file!.content).not.toContain('capabilities');
     expect(unknown('continue').notes.join(' ')).toMatch(/contextLength 200000 is a stand-in.*tool_use if it calls tools .*image_input if it reads images/);

@@ -41,7 +41,7 @@ function scriptExecTurn(marker: string): void {
     (r) => mock.plugin.isGeneration(r),
     (r): Reply => {
       const out = messagesToolResult(r);
-      if (out === undefined) return { kind: 'turn', turn: { toolCalls: [{ name: 'exec_command', arguments: { cmd: `printf 'cx-%s-%s\\n' ${marker}` } }] } };
+      if (out === undefined) return { kind: 'turn', turn: { reasoning: { text: 'Run the command first.' }, toolCalls: [{ name: 'exec_command', arguments: { cmd: `printf 'cx-%s-%s\\n' ${marker}` } }] } };
       const seen = /cx-[a-z]+-\d+/.exec(out)?.[0] ?? 'nothing';
       return { kind: 'turn', turn: { text: `The command printed ${seen}.` } };
     },
@@ -54,6 +54,8 @@ function checkUpstream(marker: string, serviceKey: string): void {
   const first = gens[0]!;
   expect(first.path).toBe('/v1/messages');
   expect(first.body.model).toBe('claude-sonnet-4-5');
+  // Codex asked for reasoning (the profile's effort for a model known to reason): Claude thinks
+  expect(first.body.thinking).toMatchObject({ type: 'enabled' });
   expect(first.headers['x-api-key']).toBe('sk-ant-e2e-anthropic-0001');
   const names = (first.body.tools as Array<{ name: string }>).map((t) => t.name);
   expect(names).toContain('exec_command');
@@ -61,7 +63,12 @@ function checkUpstream(marker: string, serviceKey: string): void {
   const kinds = (first.body.tools as Array<{ type?: string }>).map((t) => t.type ?? 'function');
   expect(kinds.filter((k) => k !== 'function' && k !== 'custom')).toEqual(['web_search_20250305']);
   const last = gens[gens.length - 1]!;
-  const msgs = last.body.messages as Array<{ role: string; content: Array<{ type: string; id?: string; tool_use_id?: string; name?: string }> }>;
+  const msgs = last.body.messages as Array<{ role: string; content: Array<{ type: string; id?: string; tool_use_id?: string; name?: string; signature?: string }> }>;
+  // Codex sent Claude's thinking back (as its reasoning item): signed, first in the tool turn, thinking still on
+  expect(last.body.thinking).toMatchObject({ type: 'enabled' });
+  const turn = msgs.find((m) => m.role === 'assistant' && m.content.some((b) => b.type === 'tool_use'))!;
+  expect(turn.content[0]).toMatchObject({ type: 'thinking', thinking: 'Run the command first.' });
+  expect(t.world.mocks.anthropic.signatures.has(turn.content[0]!.signature!)).toBe(true);
   const use = msgs.flatMap((m) => (m.role === 'assistant' ? m.content : [])).find((b) => b.type === 'tool_use' && b.name === 'exec_command');
   const result = msgs.flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? m.content : [])).find((b) => b.type === 'tool_result');
   expect(use).toBeDefined();

@@ -12,6 +12,13 @@
  * sends for GPT-5-family model names, as when a group maps one to another provider's model): it
  * reaches other providers as a function taking the patch text.
  * Usage analytics are switched off too (`analytics.enabled`), as Claude Code's non-essential traffic is.
+ *
+ * Codex knows a model's reasoning and window from its name, and knows no `provider/model` id
+ * (Codex 0.171 prints "reasoning effort: none" for `openai/gpt-5.4` and `anthropic/…` alike): it
+ * sent no reasoning, so Claude never thought, and has no window to compact by. Where the model is
+ * known to reason (model-facts.ts) the profile sets what Codex uses for its own GPT-5 models,
+ * `model_reasoning_effort = "medium"` and `model_reasoning_summary = "auto"`, and where its window
+ * is known, `model_context_window`.
  */
 import { emptySetup, type ToolInput, type ToolProfile } from './types.js';
 
@@ -33,6 +40,8 @@ function settings(input: ToolInput): Array<[string, string]> {
   const root: Array<[string, string]> = [['model_provider', tomlString(CODEX_PROVIDER_ID)]];
   if (input.model) root.push(['model', tomlString(input.model)]);
   if (!webSearchOk(input)) root.push(['web_search', tomlString('disabled')]);
+  if (input.reasons) root.push(['model_reasoning_effort', tomlString('medium')], ['model_reasoning_summary', tomlString('auto')]);
+  if (input.contextWindow !== undefined) root.push(['model_context_window', String(input.contextWindow)]);
   // Like CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC for Claude Code: no usage analytics behind the user's back.
   root.push(['analytics.enabled', 'false']);
   const p = `model_providers.${CODEX_PROVIDER_ID}`;
@@ -53,6 +62,8 @@ function configToml(input: ToolInput): string {
     if (key.startsWith(providerPrefix)) continue;
     if (key === 'web_search') lines.push('# Web search runs only on openai/… and anthropic/… models through svc-proxy; other providers refuse it.');
     if (key === 'analytics.enabled') lines.push('# No usage analytics sent to OpenAI.');
+    if (key === 'model_reasoning_effort') lines.push('# Codex sends no reasoning for a model name it does not know; these are its defaults for its own GPT-5 models.');
+    if (key === 'model_context_window') lines.push("# The window the provider's model list states: Codex compacts by it.");
     lines.push(`${key} = ${value}`);
   }
   lines.push('', `[model_providers.${CODEX_PROVIDER_ID}]`);
@@ -68,6 +79,7 @@ export const codex: ToolProfile = {
   via: 'env+file',
   command: 'codex',
   install: 'npm install -g @openai/codex',
+  usesModelFacts: true,
   setup(input) {
     const s = emptySetup();
     s.env.push([CODEX_KEY_VAR, input.key]);
