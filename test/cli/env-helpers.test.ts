@@ -83,10 +83,10 @@ describe('tool profiles', () => {
     }
   });
 
-  it('a known context window reaches the profiles that use one: Claude Code’s compaction, Crush’s and Zed’s model entries', () => {
+  it('a known context window reaches the profiles that use one: Claude Code’s, Codex’s and goose’s compaction, the model entries of opencode, Crush, Continue and Zed', () => {
     const base = { baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'local/qwen3-coder', upstreamWaitMs: 910_000 };
     const users = TOOLS.filter((t) => t.usesModelFacts).map((t) => t.id);
-    expect(users).toEqual(['claude-code', 'codex', 'opencode', 'crush', 'continue', 'zed']);
+    expect(users).toEqual(['claude-code', 'codex', 'opencode', 'crush', 'goose', 'continue', 'zed']);
     const known = (id: string) => findTool(id)!.setup({ ...base, contextWindow: 32_768 });
     const unknown = (id: string) => findTool(id)!.setup(base);
 
@@ -103,6 +103,9 @@ describe('tool profiles', () => {
     const reasoning = findTool('crush')!.setup({ ...base, reasons: true, inputs: ['image', 'pdf'] });
     expect(JSON.parse(reasoning.file!.content).providers['svc-proxy'].models[0]).toMatchObject({ can_reason: true, supports_attachments: true });
     expect(reasoning.notes.join(' ')).not.toMatch(/can_reason|supports_attachments/);
+    // goose: the window it compacts by, only where known (else its own 128,000 or what it knows of the name)
+    expect(Object.fromEntries(known('goose').env).GOOSE_CONTEXT_LIMIT).toBe('32768');
+    expect(Object.fromEntries(unknown('goose').env)).not.toHaveProperty('GOOSE_CONTEXT_LIMIT');
     // Codex: the window it compacts by, and reasoning only for a model known to reason
     expect(known('codex').file!.content).toContain('model_context_window = 32768\n');
     expect(known('codex').runArgs).toContain('model_context_window=32768');

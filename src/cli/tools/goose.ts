@@ -11,6 +11,9 @@
  *   crates/goose/src/providers/api_client.rs), first byte included.
  * Its anthropic provider was not chosen: it appends v1/messages to ANTHROPIC_HOST, takes no
  * timeout setting and names a fixed fast model (claude-haiku-4-5) that is no provider/model id.
+ * goose compacts by a window it knows from the model's name, 128,000 for a name it does not know;
+ * GOOSE_CONTEXT_LIMIT overrides that (its environment-variables guide, "for custom models that
+ * don't match goose's predefined model patterns"), set where the window is known (model-facts.ts).
  */
 import { outlastSeconds } from './tool-limits.js';
 import { emptySetup, type ToolProfile } from './types.js';
@@ -29,6 +32,7 @@ export const goose: ToolProfile = {
   via: 'env',
   command: 'goose',
   install: 'curl -fsSL https://github.com/aaif-goose/goose/releases/download/stable/download_cli.sh | bash',
+  usesModelFacts: true,
   setup(input) {
     const s = emptySetup();
     const [host, path] = hostAndPath(input.baseUrl);
@@ -38,6 +42,7 @@ export const goose: ToolProfile = {
     // 600 s by default, shorter than the daemon's own wait for a first byte (20 min 10 s by
     // default): a long prompt to a slow model would fail at 10 minutes.
     s.env.push(['OPENAI_TIMEOUT', String(outlastSeconds(input))]);
+    if (input.contextWindow !== undefined) s.env.push(['GOOSE_CONTEXT_LIMIT', String(input.contextWindow)]);
     // Off unless the user opted in; set so an earlier opt-in does not send usage data from here.
     s.env.push(['GOOSE_TELEMETRY_ENABLED', 'false']);
     if (!input.model) {
