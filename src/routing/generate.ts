@@ -50,6 +50,7 @@ import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest
 import { sendError, sendJson } from './respond.js';
 import type { UpstreamResponse } from './services.js';
 import { bodyErrorCode, ConvertedRelay, PassthroughRelay, type ConvertOptions, type RelayOptions, type StreamOutcome } from './stream-relay.js';
+import { reasoningDetailsScan } from './reasoning-details-scan.js';
 import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureScan } from './stream-tap.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
@@ -548,11 +549,15 @@ class GenerateRequest {
     if (built.passthrough) {
       const { cache, issuers } = x;
       const slug = p.slug;
-      // only upstreams that put thought signatures on tool calls are scanned for them, and only
-      // custom Messages endpoints for their thinking signatures
+      // only upstreams that put thought signatures on tool calls are scanned for them, OpenRouter
+      // for its signed reasoning_details, and custom Messages endpoints for their thinking signatures
       let scan: SignatureScan | undefined;
       if (dialect === 'chat' && p.adapter.encodeOptions(built.upstreamModel).thoughtSignatures === true) {
         scan = thoughtSignatureScan((callId, signature) => cache.set(callId, { slug, thoughtSignature: signature }));
+      } else if (dialect === 'chat' && p.adapter.kind === 'openrouter') {
+        scan = reasoningDetailsScan((callIds, reasoningDetails) => {
+          for (const callId of callIds) cache.set(callId, { slug, reasoningDetails });
+        });
       } else if (remembersSignatures(p.adapter)) {
         scan = thinkingSignatureScan((signature) => issuers.record(signature, slug));
       }

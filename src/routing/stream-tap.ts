@@ -37,21 +37,25 @@ const TERMINAL_TYPES: Readonly<Record<Dialect, readonly string[]>> = {
 
 export type SignatureSink = (callId: string, signature: string) => void;
 
-/** What a stream is scanned for, chunk by chunk: lines holding `needle`, each event read by `read`. */
+/**
+ * What a stream is scanned for, chunk by chunk: lines holding one of `needles` (JSON keys, quotes
+ * included), each event read by `read`; `end` once the stream is over.
+ */
 export interface SignatureScan {
-  needle: Buffer;
+  needles: readonly Buffer[];
   read(event: Record<string, unknown>): void;
+  end?(): void;
 }
 
 /** Gemini thought signatures on Chat tool calls: `tool_calls[i].extra_content.google.thought_signature`. */
 export function thoughtSignatureScan(sink: SignatureSink): SignatureScan {
-  return { needle: Buffer.from('"thought_signature"'), read: (event) => readThoughtSignatures(event, sink) };
+  return { needles: [Buffer.from('"thought_signature"')], read: (event) => readThoughtSignatures(event, sink) };
 }
 
 /** Thinking signatures of a Messages stream: `signature_delta` events. */
 export function thinkingSignatureScan(sink: (signature: string) => void): SignatureScan {
   return {
-    needle: Buffer.from('"signature_delta"'),
+    needles: [Buffer.from('"signature_delta"')],
     read: (event) => {
       const delta = event.delta as Record<string, unknown> | undefined;
       if (event.type === 'content_block_delta' && delta?.type === 'signature_delta' && typeof delta.signature === 'string') sink(delta.signature);
@@ -80,6 +84,7 @@ export class StreamTap {
   private lineParts: Buffer[] = [];
   private lineBytes = 0;
   private lineWanted = false;
+  private scanEnded = false;
 
   constructor(dialect: Dialect, scan?: SignatureScan) {
     this.dialect = dialect;
@@ -94,7 +99,7 @@ export class StreamTap {
       this.dropped = true;
     }
     if (this.head) this.readHead(chunk);
-    if (this.scan) this.scanSignatures(chunk, this.scan.needle);
+    if (this.scan) this.scanSignatures(chunk, this.scan.needles);
   }
 
   /**
@@ -104,6 +109,12 @@ export class StreamTap {
   finish(): boolean {
     if (this.lineWanted && this.lineParts.length > 0) this.inspectSignatureLine(Buffer.concat(this.lineParts));
     this.lineParts = [];
+    this.lineWanted = false;
+    const scan = this.scan;
+    if (scan?.end && !this.scanEnded) {
+      this.scanEnded = true;
+      scan.end();
+    }
     if (this.recent.length === 0) return false;
     const joined = this.recent.length === 1 ? this.recent[0]! : Buffer.concat(this.recent, this.recentBytes);
     return this.readTail(joined);
@@ -240,12 +251,12 @@ export class StreamTap {
   // -------------------------------------------------------------------------------------------
   // signatures, mid-stream
 
-  private scanSignatures(chunk: Buffer, needle: Buffer): void {
+  private scanSignatures(chunk: Buffer, needles: readonly Buffer[]): void {
     let pos = 0;
     if (this.lineParts.length > 0) {
       const firstLf = chunk.indexOf(LF);
       const segEnd = firstLf === -1 ? chunk.length : firstLf;
-      const wanted = this.lineWanted || nextSignature(chunk, 0, segEnd, needle) !== -1;
+      const wanted = this.lineWanted || nextSignature(chunk, 0, segEnd, needles) !== -1;
       if (firstLf === -1) {
         this.lineWanted = wanted;
         this.keepLinePart(chunk);
@@ -260,7 +271,7 @@ export class StreamTap {
     }
     const tailStart = chunk.lastIndexOf(LF) + 1;
     let tailWanted = false;
-    let hit = nextSignature(chunk, pos, chunk.length, needle);
+    let hit = nextSignature(chunk, pos, chunk.length, needles);
     while (hit !== -1) {
       if (hit >= tailStart) {
         tailWanted = true;
@@ -269,7 +280,7 @@ export class StreamTap {
       const lineStart = Math.max(pos, chunk.lastIndexOf(LF, hit) + 1);
       const lineEnd = chunk.indexOf(LF, hit);
       this.inspectSignatureLine(chunk.subarray(lineStart, lineEnd));
-      hit = nextSignature(chunk, lineEnd + 1, chunk.length, needle);
+      hit = nextSignature(chunk, lineEnd + 1, chunk.length, needles);
     }
     if (tailStart < chunk.length) {
       this.lineWanted = tailWanted;
@@ -344,20 +355,21 @@ function objectEnd(buf: Buffer, open: number): number {
 }
 
 /**
- * Offset of the next `needle` (a quoted JSON key or value) in [from, to) — or of a partial one cut
+ * Offset of the next of `needles` (quoted JSON keys or values) in [from, to) — or of a partial one cut
  * by the end of the chunk — else -1. A byte loop: Buffer#indexOf with a multi-byte needle costs
  * ~1 µs a call.
  */
-function nextSignature(buf: Buffer, from: number, to: number, needle: Buffer): number {
-  const len = needle.length;
-  const second = needle[1];
+function nextSignature(buf: Buffer, from: number, to: number, needles: readonly Buffer[]): number {
   for (let i = from; i < to; i++) {
     if (buf[i] !== QUOTE) continue;
     if (i + 1 === to) return i;
-    if (buf[i + 1] !== second) continue;
-    let k = 2;
-    while (k < len && i + k < to && buf[i + k] === needle[k]) k++;
-    if (k === len || i + k >= to) return i;
+    for (const needle of needles) {
+      if (buf[i + 1] !== needle[1]) continue;
+      const len = needle.length;
+      let k = 2;
+      while (k < len && i + k < to && buf[i + k] === needle[k]) k++;
+      if (k === len || i + k >= to) return i;
+    }
   }
   return -1;
 }

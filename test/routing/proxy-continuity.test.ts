@@ -180,6 +180,28 @@ describe('Gemini thought signatures', () => {
     expect(r.choices[0]!.message.content).toBe('Tool said: sunny');
   });
 
+  it('OpenRouter’s signed reasoning_details of a streamed answer go back with the tool turn of a client that dropped them (passthrough)', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const model = 'openrouter/anthropic/claude-sonnet-4.5';
+    h.mocks.openrouter.next({ kind: 'turn', turn: { reasoning: { text: 'Paris needs the weather tool.' }, toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } });
+    const stream = await client.chat.completions.create({ model, stream: true, reasoning_effort: 'high', tools: [weatherTool], messages: [{ role: 'user', content: 'weather?' }] });
+    let id = '';
+    let args = '';
+    for await (const c of stream) {
+      const tc = c.choices[0]?.delta.tool_calls?.[0];
+      if (tc?.id) id = tc.id;
+      if (tc?.function?.arguments) args += tc.function.arguments;
+    }
+    expect(id).not.toBe('');
+    const issued = [...h.mocks.openrouter.signatures];
+    expect(issued).toHaveLength(1);
+    // the AI SDK's way: the reasoning as bare text, no reasoning_details
+    const assistant = { role: 'assistant', content: '', reasoning_content: 'Paris needs the weather tool.', tool_calls: [{ id, type: 'function', function: { name: 'get_weather', arguments: args } }] } as OpenAI.ChatCompletionAssistantMessageParam;
+    await client.chat.completions.create({ model, reasoning_effort: 'high', tools: [weatherTool], messages: [{ role: 'user', content: 'weather?' }, assistant, { role: 'tool', tool_call_id: id, content: 'sunny' }] });
+    const sent = h.mocks.openrouter.lastGeneration().body;
+    expect(sent.messages[1].reasoning_details).toEqual([expect.objectContaining({ type: 'reasoning.text', text: 'Paris needs the weather tool.', signature: issued[0] })]);
+  });
+
   it('are re-attached in a large conversation too (read lazily, parsed because it has tool calls)', async () => {
     const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
     const first = await client.chat.completions.create({ model: 'gemini/gemini-3-pro-preview', tools: [weatherTool], messages: [{ role: 'user', content: 'weather?' }] });

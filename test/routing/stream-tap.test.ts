@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { reasoningDetailsScan } from '../../src/routing/reasoning-details-scan.js';
 import { StreamTap, thinkingSignatureScan, thoughtSignatureScan } from '../../src/routing/stream-tap.js';
 
 const chatStream = [
@@ -132,6 +133,33 @@ describe('StreamTap', () => {
       expect(feed(tap, stream, [i, head + 3000]), `cut ${i}`).toBe(true);
       expect(seen, `cut ${i}`).toEqual(['glm-sig-1', 'glm-sig-2']);
     }
+  });
+
+  it('keeps an OpenRouter stream’s reasoning_details (text in pieces, the signature later) for its tool calls, wherever the stream is cut', () => {
+    const chunk = (delta: string, finish = 'null') => `data: {"id":"gen-1","choices":[{"index":0,"delta":${delta},"finish_reason":${finish}}]}\n\n`;
+    const stream = [
+      chunk('{"role":"assistant","content":"","reasoning":"Think ","reasoning_details":[{"type":"reasoning.text","text":"Think ","format":"anthropic-claude-v1","index":0}]}'),
+      chunk('{"reasoning":"hard.","reasoning_details":[{"type":"reasoning.text","text":"hard.","format":"anthropic-claude-v1","index":0}]}'),
+      chunk('{"reasoning_details":[{"type":"reasoning.text","signature":"or-sig-1","format":"anthropic-claude-v1","index":0}]}'),
+      chunk('{"content":"the word \\"tool_calls\\" in text"}'),
+      chunk('{"tool_calls":[{"index":0,"id":"toolu_1","type":"function","function":{"name":"f","arguments":""}}]}'),
+      chunk('{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}'),
+      chunk('{"tool_calls":[{"index":1,"id":"toolu_2","type":"function","function":{"name":"g","arguments":"{}"}}]}'),
+      chunk('{}', '"tool_calls"'),
+      'data: [DONE]\n\n',
+    ].join('');
+    const merged = [{ type: 'reasoning.text', text: 'Think hard.', signature: 'or-sig-1', format: 'anthropic-claude-v1', index: 0 }];
+    for (let i = 1; i < stream.length; i += 7) {
+      const seen: Array<[readonly string[], unknown[]]> = [];
+      const tap = new StreamTap('chat', reasoningDetailsScan((ids, details) => seen.push([ids, details])));
+      expect(feed(tap, stream, [i]), `cut ${i}`).toBe(true);
+      expect(seen, `cut ${i}`).toEqual([[['toolu_1', 'toolu_2'], merged]]);
+    }
+    // no tool call, or no reasoning: nothing to keep
+    const calls: unknown[] = [];
+    feed(new StreamTap('chat', reasoningDetailsScan((ids) => calls.push(ids))), stream.replace(/"tool_calls":\[[^\]]*\]/g, '"content":""'), [50]);
+    feed(new StreamTap('chat', reasoningDetailsScan((ids) => calls.push(ids))), stream.replace(/"reasoning_details":\[[^\]]*\]/g, '"reasoning":""'), [50]);
+    expect(calls).toEqual([]);
   });
 
   it('reads the last Responses sequence number and whether the bytes end at an event boundary', () => {
