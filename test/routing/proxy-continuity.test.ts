@@ -18,6 +18,18 @@ beforeEach(() => h.reset());
 
 const weatherTool = { type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } };
 
+/** The id and the arguments of a streamed answer's first tool call, as a client assembles them. */
+async function firstToolCall(stream: AsyncIterable<OpenAI.ChatCompletionChunk>): Promise<{ id: string; args: string }> {
+  let id = '';
+  let args = '';
+  for await (const c of stream) {
+    const tc = c.choices[0]?.delta.tool_calls?.[0];
+    if (tc?.id) id = tc.id;
+    if (tc?.function?.arguments) args += tc.function.arguments;
+  }
+  return { id, args };
+}
+
 describe('Anthropic thinking through a Chat client that drops reasoning fields', () => {
   it('the cached thinking block is put back on the replayed tool-call turn', async () => {
     const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
@@ -160,13 +172,7 @@ describe('Gemini thought signatures', () => {
   it('are re-attached for a Chat client (passthrough) that dropped extra_content, streamed answer', async () => {
     const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
     const stream = await client.chat.completions.create({ model: 'gemini/gemini-3-pro-preview', stream: true, tools: [weatherTool], messages: [{ role: 'user', content: 'weather?' }] });
-    let id = '';
-    let args = '';
-    for await (const c of stream) {
-      const tc = c.choices[0]?.delta.tool_calls?.[0];
-      if (tc?.id) id = tc.id;
-      if (tc?.function?.arguments) args += tc.function.arguments;
-    }
+    const { id, args } = await firstToolCall(stream);
     expect(id).not.toBe('');
     const r = await client.chat.completions.create({
       model: 'gemini/gemini-3-pro-preview',
@@ -185,13 +191,7 @@ describe('Gemini thought signatures', () => {
     const model = 'openrouter/anthropic/claude-sonnet-4.5';
     h.mocks.openrouter.next({ kind: 'turn', turn: { reasoning: { text: 'Paris needs the weather tool.' }, toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } });
     const stream = await client.chat.completions.create({ model, stream: true, reasoning_effort: 'high', tools: [weatherTool], messages: [{ role: 'user', content: 'weather?' }] });
-    let id = '';
-    let args = '';
-    for await (const c of stream) {
-      const tc = c.choices[0]?.delta.tool_calls?.[0];
-      if (tc?.id) id = tc.id;
-      if (tc?.function?.arguments) args += tc.function.arguments;
-    }
+    const { id, args } = await firstToolCall(stream);
     expect(id).not.toBe('');
     const issued = [...h.mocks.openrouter.signatures];
     expect(issued).toHaveLength(1);
