@@ -3,6 +3,7 @@
  * migrations.ts whenever the shape changes.
  */
 import { z } from 'zod';
+import { checkProxyUrl } from './proxy-url.js';
 
 export const CONFIG_VERSION = 2;
 
@@ -42,6 +43,24 @@ export const settingsSchema = z.object({
   allowedHosts: z.array(z.string()).default([]),
   /** Browser origins allowed by CORS; empty = no CORS headers at all. */
   corsOrigins: z.array(z.string()).default([]),
+  /**
+   * Outbound proxy for upstream calls (providers/upstream-proxy.ts): "env" reads HTTPS_PROXY,
+   * HTTP_PROXY and NO_PROXY from the daemon's environment; "none" connects directly; a URL sends
+   * every upstream call through that proxy. Loopback always goes direct.
+   */
+  upstreamProxy: z
+    .string()
+    .default('env')
+    .superRefine((value, ctx) => {
+      if (value === 'env' || value === 'none') return;
+      const checked = checkProxyUrl(value, 'the value');
+      if ('problem' in checked) ctx.addIssue({ code: 'custom', message: `${checked.problem} Other values: "env", "none".` });
+      else if (new URL(checked.url).password) {
+        ctx.addIssue({ code: 'custom', message: 'keep the proxy password out of config.json: give the URL in HTTPS_PROXY in the environment svc-proxy starts in, with upstreamProxy "env"' });
+      }
+    }),
+  /** Hosts reached directly, besides loopback and NO_PROXY: `example.com` (and its subdomains), `.corp`, `10.0.0.0/8`, `host:port`. */
+  noProxy: z.array(z.string()).default([]),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

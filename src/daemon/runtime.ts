@@ -159,6 +159,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       issuers,
     });
     cleanups.push(() => proxy.close());
+    store.onChange((c) => proxy.reconfigure?.(withFlags(c)));
     const issuersSaver = saveIssuersPeriodically(issuers, paths.proofIssuers, ISSUERS_SAVE_MS, warn);
     // runs before the pools close (cleanups run last first), once the drain let every answer finish
     cleanups.push(async () => {
@@ -208,6 +209,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
         const m = process.memoryUsage();
         return { rssMb: toMb(m.rss), heapUsedMb: toMb(m.heapUsed), idleCollections: collector.collections, idleTrims: trim ? collector.trims : null };
       },
+      upstreamProxy: () => proxy.upstreamProxy?.(),
       reloadConfig,
       requestShutdown: () => setImmediate(() => shutdown.request()),
     };

@@ -12,7 +12,8 @@ import { messagesCodec } from '../protocols/messages/index.js';
 import { responsesCodec } from '../protocols/responses/index.js';
 import { createModelCatalog, type ModelCatalog } from '../providers/models.js';
 import { resolveProvider } from '../providers/registry.js';
-import { closeUpstreamPools, shedBurstConnections, upstreamRequest } from '../providers/upstream-client.js';
+import { closeUpstreamPools, shedBurstConnections, upstreamRequest, useUpstreamProxy } from '../providers/upstream-client.js';
+import { proxyStatus, type ProxyStatus } from '../providers/upstream-proxy.js';
 import { createRoutingEngine } from './engine.js';
 import type { ProofIssuers } from './proof-issuers.js';
 import type { RoutingServices } from './services.js';
@@ -66,6 +67,10 @@ export interface ProxyHandler {
    * Returns how many requests it ended.
    */
   endInFlight?(): number;
+  /** Apply a changed config's settings that live outside a request (the outbound proxy). */
+  reconfigure?(config: Config): void;
+  /** The outbound proxy in use, as status shows it (no credentials). */
+  upstreamProxy?(): ProxyStatus;
 }
 
 /**
@@ -86,5 +91,13 @@ export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingSe
     shedIdleConnections: () => shedBurstConnections(),
     ...overrides,
   };
-  return createRoutingEngine(deps, services);
+  // the daemon's environment at start, with the settings of the moment (upstream-proxy.ts)
+  let proxyPlan = useUpstreamProxy(deps.config().settings);
+  return {
+    ...createRoutingEngine(deps, services),
+    reconfigure: (config) => {
+      proxyPlan = useUpstreamProxy(config.settings);
+    },
+    upstreamProxy: () => proxyStatus(proxyPlan),
+  };
 }

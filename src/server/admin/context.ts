@@ -8,6 +8,7 @@ import type { KeyVerifier } from '../../keys/verifier.js';
 import type { RequestLog } from '../../log/writer.js';
 import type { CredentialCache } from '../../secrets/cache.js';
 import type { KeychainStatus } from '../../secrets/keychain.js';
+import type { ProxyStatus } from '../../providers/upstream-proxy.js';
 
 export interface ConfigProblem {
   message: string;
@@ -51,6 +52,8 @@ export interface AdminContext {
   keychain(): KeychainStatus;
   /** Resident and heap memory now, and how often the idle collector ran. */
   memory(): MemoryStatus;
+  /** The outbound proxy upstream calls go through (no credentials); undefined when unknown. */
+  upstreamProxy?(): ProxyStatus | undefined;
   /** Re-read config.json now. Throws ConfigFileError (the last good config stays in force). */
   reloadConfig(): Promise<ReloadOutcome>;
   /** Begin a graceful stop (after the current response is sent). */

@@ -7,6 +7,7 @@ import type { KeychainStatus } from '../../secrets/keychain.js';
 import type { LogHealth } from '../../log/writer.js';
 import type { ConfigProblem, MemoryStatus } from './context.js';
 import type { AdminModule } from './module.js';
+import type { ProxyStatus } from '../../providers/upstream-proxy.js';
 
 export interface DaemonStatus {
   running: true;
@@ -27,6 +28,8 @@ export interface DaemonStatus {
   /** Whether the request log reaches its files (ok: false after a write failure, reported once). */
   requestLog: LogHealth;
   memory: MemoryStatus;
+  /** The outbound proxy upstream calls go through, when one is configured (never its credentials). */
+  upstreamProxy?: ProxyStatus;
 }
 
 const statusModule: AdminModule = {
@@ -55,6 +58,8 @@ const statusModule: AdminModule = {
         requestLog: ctx.log.health(),
         memory: ctx.memory(),
       };
+      const proxy = ctx.upstreamProxy?.();
+      if (proxy && (proxy.https || proxy.http || proxy.problems.length > 0)) body.upstreamProxy = proxy;
       return c.json(body);
     });
   },
