@@ -435,3 +435,27 @@ describe('svc-proxy env: groups, address, shells', () => {
     expect((await cli(['env', 'openai'], { SHELL: '/usr/bin/fish' })).stdout).toMatch(/^set -gx OPENAI_BASE_URL /m);
   });
 });
+
+describe('svc-proxy env in a shell with a proxy', () => {
+  it('adds the daemon’s host to NO_PROXY and no_proxy when a proxy variable is set, keeping what was there', async () => {
+    const out = await envJson(['claude-code'], { HTTPS_PROXY: 'http://proxy.corp:3128', NO_PROXY: '.corp.example,10.0.0.0/8' });
+    expect(out.env.NO_PROXY).toBe('.corp.example,10.0.0.0/8,127.0.0.1');
+    expect(out.env.no_proxy).toBe('.corp.example,10.0.0.0/8,127.0.0.1');
+    expect(out.notes).toContain('HTTPS_PROXY is set: NO_PROXY now also names 127.0.0.1, so the tool reaches svc-proxy directly rather than through that proxy.');
+    const shell = (await cli(['env', 'codex'], { http_proxy: 'http://proxy.corp:3128' })).stdout;
+    expect(shell).toContain("export NO_PROXY='127.0.0.1'");
+    expect(shell).toContain("export no_proxy='127.0.0.1'");
+  });
+
+  it('leaves NO_PROXY alone without a proxy variable, when it already names the host or *, and for app settings', async () => {
+    expect((await envJson(['claude-code'])).env.NO_PROXY).toBeUndefined();
+    expect((await envJson(['claude-code'], { NO_PROXY: 'example.com' })).env.NO_PROXY).toBeUndefined();
+    for (const noProxy of ['localhost, 127.0.0.1', '*']) {
+      const out = await envJson(['claude-code'], { HTTPS_PROXY: 'http://proxy.corp:3128', no_proxy: noProxy });
+      expect(out.env.NO_PROXY, noProxy).toBeUndefined();
+      expect(out.notes.join('\n')).not.toContain('NO_PROXY');
+    }
+    const cursor = await envJson(['cursor'], { HTTPS_PROXY: 'http://proxy.corp:3128' });
+    expect(cursor.env).toEqual({});
+  });
+});

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
+import { startForwardProxy } from '../fixtures/forward-proxy.js';
 import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
 import { chatToolResult, responsesToolResult } from '../fixtures/tool-results.js';
 import { envJson, refusedSince, runProcess, toolBinary, useToolWorld, type EnvJson } from '../fixtures/tools.js';
@@ -342,6 +343,28 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () =>
     expect(parsed).toMatchObject({ subtype: 'success', is_error: false });
     expect(parsed.result).toContain('Tool output received: run-marker-9');
     expect(t.world.mocks.openai.generations().length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('in a shell with HTTPS_PROXY/HTTP_PROXY: `run` adds the daemon to NO_PROXY, so Claude Code reaches it directly, not through the proxy', async () => {
+    if ('missing' in claude) return;
+    // Claude Code sends even a 127.0.0.1 base to HTTP_PROXY; a company proxy cannot reach this machine's loopback
+    const proxy = await startForwardProxy();
+    try {
+      const mock = t.world.mocks.openai;
+      mock.always((r) => mock.plugin.isGeneration(r), { kind: 'turn', turn: { text: 'answered directly' } });
+      const env = { ...t.box.env, CLAUDE_CONFIG_DIR: join(t.box.home, '.claude'), SVC_PROXY_HOME: t.world.daemon.home, HTTPS_PROXY: proxy.url(), HTTP_PROXY: proxy.url(), NO_PROXY: '.corp.example' };
+      const res = await runProcess(process.execPath, [BIN, 'run', '--model', 'openai/gpt-5.4', 'claude', '-p', 'Say hi.', '--output-format', 'json', '--no-session-persistence'], {
+        env,
+        cwd: t.box.work,
+        timeoutMs: RUN_TIMEOUT,
+      });
+      if (res.code !== 0) throw new Error(`svc-proxy run claude exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
+      expect(JSON.parse(res.stdout.trim().split('\n').pop() ?? '')).toMatchObject({ subtype: 'success', result: 'answered directly' });
+      expect(proxy.calls.map((c) => c.target)).toEqual([]);
+      expect(mock.generations()).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import { baseUrls } from '../../config/base-urls.js';
 import { BUILTIN_PROVIDERS, type Config } from '../../config/schema.js';
 import { CliError, type CliContext } from '../io.js';
 import { resolveKey, type KeyRequest, type ResolvedKey } from './key-source.js';
+import { proxyBypass } from './proxy-bypass.js';
 import type { ToolInput, ToolProfile, ToolSetup } from './types.js';
 
 export interface PrepareOptions extends KeyRequest {
@@ -85,5 +86,13 @@ export async function prepare(ctx: CliContext, tool: ToolProfile, opts: PrepareO
     const { lookUpModelFacts } = await import('./model-facts.js');
     Object.assign(input, await lookUpModelFacts(ctx, config, model, group));
   }
-  return { tool, input, setup: tool.setup(input), key };
+  const setup = tool.setup(input);
+  if (tool.via === 'env' || tool.via === 'env+file') {
+    const bypass = proxyBypass(ctx.io.env, new URL(input.baseUrl).hostname);
+    if (bypass) {
+      setup.env.push(...bypass.env);
+      setup.notes.push(bypass.note);
+    }
+  }
+  return { tool, input, setup, key };
 }
