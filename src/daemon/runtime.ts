@@ -15,6 +15,7 @@ import { ConfigStore } from '../config/store.js';
 import { packageVersion } from '../config/version.js';
 import { writeLastUsed } from '../keys/operations.js';
 import { KeyVerifier } from '../keys/verifier.js';
+import { proxyStatusLines } from '../providers/upstream-proxy.js';
 import { createProxyHandler, type ProxyDeps, type ProxyHandler } from '../routing/proxy-handler.js';
 import { CredentialCache, credentialSlugs } from '../secrets/cache.js';
 import { CredentialStore } from '../secrets/credentials.js';
@@ -159,7 +160,20 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       issuers,
     });
     cleanups.push(() => proxy.close());
-    store.onChange((c) => proxy.reconfigure?.(withFlags(c)));
+    // which proxy upstream calls go through, in daemon.log at start and whenever it changes
+    let proxyWords = '';
+    const logUpstreamProxy = (): void => {
+      const status = proxy.upstreamProxy?.();
+      const lines = status ? proxyStatusLines(status) : [];
+      const words = lines.join('\n') || 'upstream proxy: none, upstream calls connect directly';
+      if (words === proxyWords) return;
+      if (proxyWords !== '' || lines.length > 0) for (const line of words.split('\n')) logger.info(line);
+      proxyWords = words;
+    };
+    store.onChange((c) => {
+      proxy.reconfigure?.(withFlags(c));
+      logUpstreamProxy();
+    });
     const issuersSaver = saveIssuersPeriodically(issuers, paths.proofIssuers, ISSUERS_SAVE_MS, warn);
     // runs before the pools close (cleanups run last first), once the drain let every answer finish
     cleanups.push(async () => {
@@ -274,6 +288,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     const stopCollector = collector.start();
 
     logger.info(`svc-proxy ${daemonInfo.version} listening on ${host}:${actualPort} (pid ${process.pid}, state ${paths.dir})`);
+    logUpstreamProxy();
     if (!isLoopbackHost(host)) logger.warn(`listening on ${host}: reachable beyond this machine's loopback interface`);
 
     let stopping: Promise<void> | undefined;

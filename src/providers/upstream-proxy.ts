@@ -183,6 +183,8 @@ function excluded(rules: readonly NoProxyRule[], host: string, port: number): bo
 
 /** What status shows: the proxies (without credentials), where they come from, what goes direct. */
 export interface ProxyStatus {
+  /** settings.upstreamProxy: the environment's variables, none, or a URL of its own. */
+  mode: 'env' | 'none' | 'url';
   https?: string;
   http?: string;
   httpsSource?: string;
@@ -191,12 +193,39 @@ export interface ProxyStatus {
   noProxy: string;
 }
 
-export function proxyStatus(plan: ProxyPlan): ProxyStatus {
-  const status: ProxyStatus = { problems: [], noProxy: plan.noProxyText };
+export function proxyStatus(plan: ProxyPlan, setting: ProxySetting): ProxyStatus {
+  const trimmed = setting.trim();
+  const mode = trimmed === 'none' ? 'none' : trimmed === 'env' || trimmed === '' ? 'env' : 'url';
+  const status: ProxyStatus = { mode, problems: [], noProxy: plan.noProxyText };
   if (plan.https) status.https = displayOrigin(plan.https);
   if (plan.http) status.http = displayOrigin(plan.http);
   if (plan.httpsSource) status.httpsSource = plan.httpsSource;
   if (plan.httpSource) status.httpSource = plan.httpSource;
   for (const p of [plan.httpsProblem, plan.httpProblem]) if (p && !status.problems.includes(p)) status.problems.push(p);
   return status;
+}
+
+/** Status in words: which proxy each scheme goes through and what goes direct, or nothing when direct. */
+export function proxyStatusLines(p: ProxyStatus): string[] {
+  const lines: string[] = [];
+  if (p.https || p.http) {
+    const side = (scheme: string, url?: string, source?: string) => `${scheme} ${url ? `through ${url} (${source})` : 'direct'}`;
+    const sources = p.httpsSource === p.httpSource ? p.httpsSource : `${p.httpsSource}, ${p.httpSource}`;
+    const route = p.https && p.https === p.http ? `through ${p.https} (${sources})` : `${side('https', p.https, p.httpsSource)}, ${side('http', p.http, p.httpSource)}`;
+    lines.push(`upstream proxy: ${route}; direct: loopback${p.noProxy ? `, ${p.noProxy}` : ''}`);
+  }
+  for (const problem of p.problems) lines.push(`upstream proxy: NOT usable, requests that need it fail: ${problem}`);
+  return lines;
+}
+
+/**
+ * When the daemon takes its proxy from the environment it started in, and this shell's differs
+ * (HTTPS_PROXY set or changed after the start): what to tell the user, else undefined.
+ */
+export function shellProxyDiffers(daemon: ProxyStatus, env: Record<string, string | undefined>): string | undefined {
+  if (daemon.mode !== 'env') return undefined;
+  const shell = proxyStatus(proxyPlan({ upstreamProxy: 'env', noProxy: [] }, env), 'env');
+  if (shell.https === daemon.https && shell.http === daemon.http) return undefined;
+  const what = (s: ProxyStatus) => (s.https || s.http ? `${s.https ?? 'direct'} for https, ${s.http ?? 'direct'} for http` : 'no proxy');
+  return `upstream proxy: this shell names ${what(shell)}, the daemon started with ${what(daemon)}; svc-proxy restart makes it take this shell's.`;
 }

@@ -92,12 +92,14 @@ export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingSe
     ...overrides,
   };
   // the daemon's environment at start, with the settings of the moment (upstream-proxy.ts)
-  let proxyPlan = useUpstreamProxy(deps.config().settings);
+  let proxySettings = deps.config().settings;
+  let proxyPlan = useUpstreamProxy(proxySettings);
   return {
     ...createRoutingEngine(deps, services),
     reconfigure: (config) => {
-      proxyPlan = useUpstreamProxy(config.settings);
+      proxySettings = config.settings;
+      proxyPlan = useUpstreamProxy(proxySettings);
     },
-    upstreamProxy: () => proxyStatus(proxyPlan),
+    upstreamProxy: () => proxyStatus(proxyPlan, proxySettings.upstreamProxy),
   };
 }

@@ -122,7 +122,9 @@ describe('upstream calls through the proxy in HTTPS_PROXY / HTTP_PROXY', () => {
     const text = (await d.cli(['status'])).stdout;
     expect(text).toContain(`upstream proxy: through ${proxy.url()} (HTTPS_PROXY, HTTP_PROXY); direct: loopback`);
     const json = JSON.parse((await d.cli(['status', '--json'])).stdout) as { upstreamProxy?: unknown };
-    expect(json.upstreamProxy).toEqual({ https: proxy.url(), http: proxy.url(), httpsSource: 'HTTPS_PROXY', httpSource: 'HTTP_PROXY', problems: [], noProxy: '' });
+    expect(json.upstreamProxy).toEqual({ mode: 'env', https: proxy.url(), http: proxy.url(), httpsSource: 'HTTPS_PROXY', httpSource: 'HTTP_PROXY', problems: [], noProxy: '' });
+    expect(text, 'the shell running status has the same proxy').not.toContain('svc-proxy restart');
+    expect(d.log).toContain(`upstream proxy: through ${proxy.url()} (HTTPS_PROXY, HTTP_PROXY); direct: loopback`);
     const entries = await d.logs((all) => all.length >= 7);
     expect(entries.length).toBeGreaterThanOrEqual(7);
     const requestLog = await readFile(join(d.home, 'logs', 'requests.jsonl'), 'utf8').catch(() => '');
@@ -141,6 +143,7 @@ describe('upstream calls through the proxy in HTTPS_PROXY / HTTP_PROXY', () => {
       expect(answer.content[0]).toMatchObject({ type: 'text', text: 'Echo: hi' });
       expect(other.calls.map((c) => [c.kind, c.target, c.auth])).toEqual([['connect', `api.upstream.test:${anthropicTlsPort}`, undefined]]);
       expect((await d.cli(['status'])).stdout).toContain(`upstream proxy: through ${other.url()} (settings.upstreamProxy); direct: loopback`);
+      expect(d.log, 'daemon.log says what changed').toContain(`upstream proxy: through ${other.url()} (settings.upstreamProxy); direct: loopback`);
     } finally {
       await other.close();
     }

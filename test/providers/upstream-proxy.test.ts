@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkProxyUrl } from '../../src/config/proxy-url.js';
 import { settingsSchema } from '../../src/config/schema.js';
-import { DIRECT_PLAN, parseNoProxy, proxyFor, proxyPlan, proxyStatus } from '../../src/providers/upstream-proxy.js';
+import { DIRECT_PLAN, parseNoProxy, proxyFor, proxyPlan, proxyStatus, proxyStatusLines, shellProxyDiffers } from '../../src/providers/upstream-proxy.js';
 
 const ENV = { upstreamProxy: 'env', noProxy: [] as string[] };
 
@@ -35,7 +35,7 @@ describe('the outbound proxy plan', () => {
     const plan = proxyPlan({ upstreamProxy: 'env', noProxy: ['vllm.lab'] }, { HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1', NO_PROXY: '.corp' });
     expect(proxyFor(plan, 'http://vllm.lab:8000')).toBeUndefined();
     expect(proxyFor(plan, 'https://git.corp')).toBeUndefined();
-    expect(proxyStatus(plan).noProxy).toBe('.corp,vllm.lab');
+    expect(proxyStatus(plan, 'env').noProxy).toBe('.corp,vllm.lab');
   });
 
   it.each([
@@ -74,7 +74,7 @@ describe('the outbound proxy plan', () => {
     const plan = proxyPlan(ENV, { HTTPS_PROXY: 'socks5://127.0.0.1:1080' });
     const choice = proxyFor(plan, 'https://api.anthropic.com');
     expect(choice).toEqual({ problem: 'HTTPS_PROXY names a socks5 proxy; svc-proxy supports http:// and https:// proxies only.' });
-    expect(proxyStatus(plan).problems).toHaveLength(1);
+    expect(proxyStatus(plan, 'env').problems).toHaveLength(1);
     expect(proxyFor(plan, 'http://127.0.0.1:11434')).toBeUndefined();
     expect(checkProxyUrl('http://', 'HTTP_PROXY')).toEqual({ problem: 'HTTP_PROXY is not a proxy URL svc-proxy can read; use http://host:port.' });
   });
@@ -82,8 +82,8 @@ describe('the outbound proxy plan', () => {
   it('never shows the proxy credentials in status', () => {
     const plan = proxyPlan(ENV, { HTTPS_PROXY: 'http://alice:s3cret-pw@proxy.corp:3128' });
     expect(proxyFor(plan, 'https://api.openai.com')).toEqual({ url: 'http://alice:s3cret-pw@proxy.corp:3128/', source: 'HTTPS_PROXY' });
-    const status = proxyStatus(plan);
-    expect(status).toEqual({ https: 'http://proxy.corp:3128', httpsSource: 'HTTPS_PROXY', problems: [], noProxy: '' });
+    const status = proxyStatus(plan, 'env');
+    expect(status).toEqual({ mode: 'env', https: 'http://proxy.corp:3128', httpsSource: 'HTTPS_PROXY', problems: [], noProxy: '' });
     expect(JSON.stringify(status)).not.toContain('s3cret');
   });
 
@@ -92,6 +92,41 @@ describe('the outbound proxy plan', () => {
     expect(proxyPlan(ENV, env).key).toBe(proxyPlan(ENV, { ...env }).key);
     expect(proxyPlan(ENV, env).key).not.toBe(proxyPlan(ENV, { HTTPS_PROXY: 'http://p:2' }).key);
     expect(proxyPlan(ENV, env).key).not.toBe(proxyPlan(ENV, { ...env, NO_PROXY: 'a.com' }).key);
+  });
+});
+
+describe('the proxy in words', () => {
+  const status = (settings: { upstreamProxy: string; noProxy?: string[] }, env: Record<string, string>) =>
+    proxyStatus(proxyPlan({ noProxy: [], ...settings }, env), settings.upstreamProxy);
+
+  it('names one proxy once, or each scheme on its own, with what goes direct; nothing when direct', () => {
+    expect(proxyStatusLines(status({ upstreamProxy: 'env' }, { HTTPS_PROXY: 'http://u:pw@p:1', HTTP_PROXY: 'http://p:1', NO_PROXY: '.corp' }))).toEqual([
+      'upstream proxy: through http://p:1 (HTTPS_PROXY, HTTP_PROXY); direct: loopback, .corp',
+    ]);
+    expect(proxyStatusLines(status({ upstreamProxy: 'env' }, { https_proxy: 'http://p:1' }))).toEqual(['upstream proxy: https through http://p:1 (https_proxy), http direct; direct: loopback']);
+    expect(proxyStatusLines(status({ upstreamProxy: 'http://gate:8080', noProxy: ['lab'] }, {}))).toEqual([
+      'upstream proxy: through http://gate:8080 (settings.upstreamProxy); direct: loopback, lab',
+    ]);
+    expect(proxyStatusLines(status({ upstreamProxy: 'env' }, { HTTPS_PROXY: 'socks5://s:1080' }))).toEqual([
+      'upstream proxy: NOT usable, requests that need it fail: HTTPS_PROXY names a socks5 proxy; svc-proxy supports http:// and https:// proxies only.',
+    ]);
+    expect(proxyStatusLines(status({ upstreamProxy: 'none' }, { HTTPS_PROXY: 'http://p:1' }))).toEqual([]);
+    expect(status({ upstreamProxy: 'none' }, {}).mode).toBe('none');
+    expect(status({ upstreamProxy: 'http://gate:8080' }, {}).mode).toBe('url');
+  });
+
+  it('tells when this shell names another proxy than the daemon took from the environment it started in', () => {
+    const started = status({ upstreamProxy: 'env' }, {});
+    expect(shellProxyDiffers(started, { HTTPS_PROXY: 'http://u:pw@proxy.corp:3128' })).toBe(
+      'upstream proxy: this shell names http://proxy.corp:3128 for https, direct for http, the daemon started with no proxy; svc-proxy restart makes it take this shell\'s.',
+    );
+    const withProxy = status({ upstreamProxy: 'env' }, { HTTPS_PROXY: 'http://proxy.corp:3128' });
+    expect(shellProxyDiffers(withProxy, { HTTPS_PROXY: 'http://other:3128' })).toContain('the daemon started with http://proxy.corp:3128 for https, direct for http');
+    expect(shellProxyDiffers(withProxy, {})).toContain('this shell names no proxy');
+    expect(shellProxyDiffers(withProxy, { https_proxy: 'http://proxy.corp:3128' })).toBeUndefined();
+    // a proxy of its own (or none) in settings: the shell does not matter
+    expect(shellProxyDiffers(status({ upstreamProxy: 'none' }, {}), { HTTPS_PROXY: 'http://p:1' })).toBeUndefined();
+    expect(shellProxyDiffers(status({ upstreamProxy: 'http://gate:8080' }, {}), { HTTPS_PROXY: 'http://p:1' })).toBeUndefined();
   });
 });
 

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { AdminClient } from '../admin-client.js';
 import type { CliContext } from '../io.js';
 import { duration } from '../output.js';
-import type { ProxyStatus } from '../../providers/upstream-proxy.js';
+import { proxyStatusLines, shellProxyDiffers } from '../../providers/upstream-proxy.js';
 
 export function register(program: Command, ctx: CliContext): void {
   program
@@ -33,7 +33,11 @@ export function register(program: Command, ctx: CliContext): void {
       if (s.locals.length) ctx.out(`local servers: ${s.locals.map((l) => l.slug).join(', ')}`);
       ctx.out(`keys: ${s.keys.active} active, ${s.keys.revoked} revoked`);
       if (!s.keychain.available) ctx.out(`keychain: not usable (${s.keychain.reason})`);
-      if (s.upstreamProxy) for (const line of proxyLines(s.upstreamProxy)) ctx.out(line);
+      if (s.upstreamProxy) {
+        for (const line of proxyStatusLines(s.upstreamProxy)) ctx.out(line);
+        const differs = shellProxyDiffers(s.upstreamProxy, ctx.io.env);
+        if (differs) ctx.out(differs);
+      }
       if (s.requestLog && !s.requestLog.ok) ctx.out(`request log: NOT written to disk (${s.requestLog.error}); ${s.requestLog.droppedLines} entries lost so far; proxying is unaffected`);
       if (s.memory) ctx.out(`memory: ${s.memory.rssMb} MB resident, heap ${s.memory.heapUsedMb} MB in use${s.memory.idleTrims === null ? ' (C-heap trim not built)' : ''}`);
       ctx.out(`state: ${s.stateDir}`);
@@ -44,15 +48,3 @@ export function register(program: Command, ctx: CliContext): void {
     });
 }
 
-/** Where upstream calls go: through which proxy for https and http, and what goes direct. */
-function proxyLines(p: ProxyStatus): string[] {
-  const lines: string[] = [];
-  if (p.https || p.http) {
-    const side = (scheme: string, url?: string, source?: string) => `${scheme} ${url ? `through ${url} (${source})` : 'direct'}`;
-    const sources = p.httpsSource === p.httpSource ? p.httpsSource : `${p.httpsSource}, ${p.httpSource}`;
-    const route = p.https && p.https === p.http ? `through ${p.https} (${sources})` : `${side('https', p.https, p.httpsSource)}, ${side('http', p.http, p.httpSource)}`;
-    lines.push(`upstream proxy: ${route}; direct: loopback${p.noProxy ? `, ${p.noProxy}` : ''}`);
-  }
-  for (const problem of p.problems) lines.push(`upstream proxy: NOT usable, requests that need it fail: ${problem}`);
-  return lines;
-}

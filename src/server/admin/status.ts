@@ -28,7 +28,7 @@ export interface DaemonStatus {
   /** Whether the request log reaches its files (ok: false after a write failure, reported once). */
   requestLog: LogHealth;
   memory: MemoryStatus;
-  /** The outbound proxy upstream calls go through, when one is configured (never its credentials). */
+  /** The outbound proxy upstream calls go through, and where the setting comes from (never its credentials). */
   upstreamProxy?: ProxyStatus;
 }
 
@@ -59,7 +59,7 @@ const statusModule: AdminModule = {
         memory: ctx.memory(),
       };
       const proxy = ctx.upstreamProxy?.();
-      if (proxy && (proxy.https || proxy.http || proxy.problems.length > 0)) body.upstreamProxy = proxy;
+      if (proxy) body.upstreamProxy = proxy;
       return c.json(body);
     });
   },
