@@ -15,6 +15,8 @@ import { ConfigStore } from '../config/store.js';
 import { packageVersion } from '../config/version.js';
 import { writeLastUsed } from '../keys/operations.js';
 import { KeyVerifier } from '../keys/verifier.js';
+import type { SleepClocks } from '../providers/sleep-detector.js';
+import { watchUpstreamSleep } from '../providers/upstream-client.js';
 import { proxyStatusLines } from '../providers/upstream-proxy.js';
 import { createProxyHandler, type ProxyDeps, type ProxyHandler } from '../routing/proxy-handler.js';
 import { CredentialCache, credentialSlugs } from '../secrets/cache.js';
@@ -53,6 +55,8 @@ export interface StartDaemonOptions {
   createProxyHandler?: (deps: ProxyDeps) => ProxyHandler;
   /** How often key last-used times are written (default 30 s). */
   lastUsedFlushMs?: number;
+  /** The clocks that tell the machine slept (tests; sleep-detector.ts). */
+  sleepClocks?: SleepClocks;
 }
 
 export interface RunningDaemon {
@@ -174,6 +178,11 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       proxy.reconfigure?.(withFlags(c));
       logUpstreamProxy();
     });
+    const stopSleepWatch = watchUpstreamSleep((sleptMs, retired) => {
+      const slept = sleptMs >= 120_000 ? `${Math.round(sleptMs / 60_000)} min` : `${Math.round(sleptMs / 1000)} s`;
+      logger.info(`the machine slept for about ${slept}: the upstream connections opened before it are not used again (${retired} pool${retired === 1 ? '' : 's'} retired)`);
+    }, opts.sleepClocks);
+    cleanups.push(async () => stopSleepWatch());
     const issuersSaver = saveIssuersPeriodically(issuers, paths.proofIssuers, ISSUERS_SAVE_MS, warn);
     // runs before the pools close (cleanups run last first), once the drain let every answer finish
     cleanups.push(async () => {

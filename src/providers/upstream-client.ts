@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import type { Dispatcher, Pool as UndiciPool } from 'undici';
 import { displayOrigin } from './base-url.js';
+import { SleepDetector, type SleepClocks } from './sleep-detector.js';
 import { proxyFor, proxyPlan, type ProxyPlan, type ProxySettings } from './upstream-proxy.js';
 
 export type UpstreamErrorCode = 'upstream_unreachable' | 'upstream_timeout' | 'upstream_reset' | 'aborted';
@@ -85,6 +86,31 @@ const BURST_CONNECTIONS_KEPT = 32;
 
 const POOL_OPTIONS = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 };
 
+let sleepWatch: { detector: SleepDetector; onWake: (sleptMs: number, retired: number) => void } | undefined;
+
+/**
+ * Retire every upstream connection when the machine slept between two upstream requests
+ * (sleep-detector.ts): the next request connects afresh instead of writing into a connection the
+ * provider dropped meanwhile. `onWake` hears about it (the daemon logs it). Returns the stop.
+ */
+export function watchUpstreamSleep(onWake: (sleptMs: number, retired: number) => void, clocks?: SleepClocks): () => void {
+  const watch = { detector: new SleepDetector(clocks), onWake };
+  sleepWatch = watch;
+  return () => {
+    if (sleepWatch === watch) sleepWatch = undefined;
+  };
+}
+
+/**
+ * Stop handing out the open connections: requests under way finish on theirs, which then close;
+ * the next request to each origin connects afresh. Returns how many pools and proxy agents it retired.
+ */
+export function retireUpstreamConnections(): number {
+  const old = dropAllRoutes();
+  for (const d of old) d.close().catch(() => undefined);
+  return old.length;
+}
+
 /**
  * Use the outbound proxy these settings and this environment name (upstream-proxy.ts). A changed
  * plan closes the current connections once their requests finish; later requests use the new one.
@@ -92,10 +118,9 @@ const POOL_OPTIONS = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 };
 export function useUpstreamProxy(settings: ProxySettings, env: Record<string, string | undefined> = process.env): ProxyPlan {
   const next = proxyPlan(settings, env);
   if (plan && plan.key === next.key) return plan;
-  const old = plan === undefined ? [] : dropAllRoutes();
-  plan = next;
   // requests under way (long streams too) finish on the old connections, which then close
-  for (const d of old) d.close().catch(() => undefined);
+  if (plan !== undefined) retireUpstreamConnections();
+  plan = next;
   return plan;
 }
 
@@ -278,6 +303,10 @@ function ms(value: number | undefined, word = 'after'): string {
 export async function upstreamRequest(req: UpstreamRequest): Promise<UpstreamResponse> {
   if (req.signal?.aborted) throw new UpstreamError('aborted', `The request to ${displayOrigin(req.url)} was aborted.`);
   const { origin, path } = splitUrl(req.url);
+  if (sleepWatch) {
+    const slept = sleepWatch.detector.check();
+    if (slept !== undefined) sleepWatch.onWake(slept, retireUpstreamConnections());
+  }
   const route = routeFor(origin, req.connectTimeoutMs);
   if (route.kind === 'refused') throw new UpstreamError('upstream_unreachable', `Not connecting to ${displayOrigin(req.url)}: ${route.problem}`);
   const options: Dispatcher.RequestOptions = {

@@ -1,10 +1,12 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { statePaths } from '../../src/config/paths.js';
 import { AlreadyRunningError } from '../../src/daemon/runtime-file.js';
 import { StartError, startDaemon } from '../../src/daemon/runtime.js';
 import { silentLogger } from '../../src/daemon/logger.js';
+import { closeUpstreamPools, readUpstreamBody, upstreamRequest } from '../../src/providers/upstream-client.js';
 import type { ProxyDeps } from '../../src/routing/proxy-handler.js';
 import { http, removeTempDirs, tempStateDir } from './harness.js';
 import { startInProcess, type InProcessDaemon } from './in-process.js';
@@ -181,6 +183,43 @@ describe('daemon runtime', () => {
     expect((await pending).text).toBe('first last');
     await stopping;
     await d.daemon.stopped;
+  });
+
+  it('logs a sleep of the machine and retires the upstream connections made before it', async () => {
+    const upstream = createHttpServer((_req, res) => res.end('upstream says hi'));
+    let accepted = 0;
+    upstream.on('connection', () => accepted++);
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/x`;
+    const t = { wall: Date.now(), mono: 0 };
+    try {
+      const d = await start({
+        sleepClocks: { wallMs: () => t.wall, monoMs: () => t.mono },
+        createProxyHandler: () => ({
+          async handle(_req, res) {
+            const up = await upstreamRequest({ url, method: 'GET', headers: {}, connectTimeoutMs: 2004, headersTimeoutMs: 2000, idleTimeoutMs: 2000 });
+            res.end(await readUpstreamBody(up, url));
+          },
+          async close() {},
+        }),
+      });
+      const { key } = (await d.admin('POST', '/admin/keys', { name: 'sleepy' })).json() as { key: string };
+      const ask = async () => {
+        const text = (await http('POST', `${d.origin}/protocol-b/v1/messages`, { headers: { 'x-api-key': key } })).text;
+        await new Promise((r) => setTimeout(r, 20));
+        return text;
+      };
+      expect(await ask()).toBe('upstream says hi');
+      expect(await ask()).toBe('upstream says hi');
+      expect(accepted).toBe(1);
+      t.wall += 3 * 3_600_000;
+      expect(await ask()).toBe('upstream says hi');
+      expect(accepted).toBe(2);
+      expect(d.logLines).toContain('info the machine slept for about 180 min: the upstream connections opened before it are not used again (1 pool retired)');
+    } finally {
+      await closeUpstreamPools(200);
+      upstream.close();
+    }
   });
 
   it('stops on an admin shutdown request', async () => {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeUpstreamPools, readUpstreamBody, shedBurstConnections, toUpstreamError, upstreamRequest, UpstreamError } from '../../src/providers/upstream-client.js';
+import { closeUpstreamPools, readUpstreamBody, shedBurstConnections, toUpstreamError, upstreamRequest, UpstreamError, watchUpstreamSleep } from '../../src/providers/upstream-client.js';
 import { closedPortUrl } from '../fixtures/ports.js';
 
 const T = { connectTimeoutMs: 2000, headersTimeoutMs: 2000, idleTimeoutMs: 2000 };
@@ -205,6 +205,41 @@ describe('upstreamRequest', () => {
     await expectUpstreamError(upstreamRequest({ url: `${base}/reset`, method: 'POST', headers: {}, body: '{}', ...T }), 'upstream_reset');
     const res = await upstreamRequest({ url: `${base}/reset-mid-body`, method: 'GET', headers: {}, ...T });
     await expectUpstreamError(readUpstreamBody(res, base), 'upstream_reset');
+  });
+
+  it('after the machine slept, the next request connects afresh; a stream under way keeps its connection', async () => {
+    const t = { wall: Date.now(), mono: 0 };
+    const woke: Array<[number, number]> = [];
+    const stop = watchUpstreamSleep((slept, retired) => woke.push([slept, retired]), { wallMs: () => t.wall, monoMs: () => t.mono });
+    try {
+      const S = { ...T, connectTimeoutMs: 2003 }; // a pool of its own
+      const get = async () => {
+        const text = await readUpstreamBody(await upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, ...S }), base);
+        await new Promise((r) => setTimeout(r, 20)); // undici marks the connection free a moment after the body's end
+        return text;
+      };
+      await get();
+      const streaming = await upstreamRequest({ url: `${base}/slow-stream`, method: 'GET', headers: {}, ...S });
+      await get(); // beside the stream: a second connection, idle afterwards
+      const before = connectionCount;
+      t.wall += 1_000;
+      t.mono += 1_000;
+      await get();
+      expect(connectionCount, 'awake: the kept-alive connection is used').toBe(before);
+      t.wall += 3_600_000; // an hour with the lid closed
+      expect(await get()).toBe('{"ok":true}');
+      expect(woke).toHaveLength(1);
+      expect(woke[0][0]).toBe(3_600_000);
+      expect(woke[0][1]).toBeGreaterThanOrEqual(1);
+      expect(connectionCount - before, 'a new connection for the request after the sleep').toBe(1);
+      expect(await readUpstreamBody(streaming, base)).toContain('data: 5');
+      const after = connectionCount;
+      await get();
+      expect(connectionCount).toBe(after);
+      expect(woke).toHaveLength(1);
+    } finally {
+      stop();
+    }
   });
 
   it('shedBurstConnections closes an idle pool a burst left with many connections, and only that one', async () => {
