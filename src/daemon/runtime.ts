@@ -16,7 +16,8 @@ import { packageVersion } from '../config/version.js';
 import { writeLastUsed } from '../keys/operations.js';
 import { KeyVerifier } from '../keys/verifier.js';
 import type { SleepClocks } from '../providers/sleep-detector.js';
-import { watchUpstreamSleep } from '../providers/upstream-client.js';
+import { watchNetwork, type NetworkWatchOptions } from '../providers/network-watch.js';
+import { retireUpstreamConnections, watchUpstreamSleep } from '../providers/upstream-client.js';
 import { proxyStatusLines } from '../providers/upstream-proxy.js';
 import { createProxyHandler, type ProxyDeps, type ProxyHandler } from '../routing/proxy-handler.js';
 import { CredentialCache, credentialSlugs } from '../secrets/cache.js';
@@ -57,6 +58,8 @@ export interface StartDaemonOptions {
   lastUsedFlushMs?: number;
   /** The clocks that tell the machine slept (tests; sleep-detector.ts). */
   sleepClocks?: SleepClocks;
+  /** Where and how often the network is looked at (tests; network-watch.ts). */
+  networkWatch?: NetworkWatchOptions;
 }
 
 export interface RunningDaemon {
@@ -183,6 +186,13 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       logger.info(`the machine slept for about ${slept}: the upstream connections opened before it are not used again (${retired} pool${retired === 1 ? '' : 's'} retired)`);
     }, opts.sleepClocks);
     cleanups.push(async () => stopSleepWatch());
+    const stopNetworkWatch = watchNetwork(({ added, removed }) => {
+      const names = (list: string[]) => [...new Set(list.map((a) => a.slice(0, a.indexOf(' '))))].join(', ');
+      const what = [added.length ? `new on ${names(added)}` : '', removed.length ? `gone from ${names(removed)}` : ''].filter(Boolean).join('; ');
+      const retired = retireUpstreamConnections();
+      logger.info(`the network changed (addresses ${what}): the upstream connections opened before it are not used again (${retired} pool${retired === 1 ? '' : 's'} retired)`);
+    }, opts.networkWatch);
+    cleanups.push(async () => stopNetworkWatch());
     const issuersSaver = saveIssuersPeriodically(issuers, paths.proofIssuers, ISSUERS_SAVE_MS, warn);
     // runs before the pools close (cleanups run last first), once the drain let every answer finish
     cleanups.push(async () => {

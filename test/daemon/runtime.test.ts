@@ -185,40 +185,70 @@ describe('daemon runtime', () => {
     await d.daemon.stopped;
   });
 
-  it('logs a sleep of the machine and retires the upstream connections made before it', async () => {
+  /** A daemon whose handler calls a real upstream on 127.0.0.1 through the upstream client, counting its connections. */
+  async function startWithUpstream(opts: Parameters<typeof startInProcess>[0]) {
     const upstream = createHttpServer((_req, res) => res.end('upstream says hi'));
-    let accepted = 0;
-    upstream.on('connection', () => accepted++);
+    const seen = { accepted: 0 };
+    upstream.on('connection', () => seen.accepted++);
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/x`;
-    const t = { wall: Date.now(), mono: 0 };
-    try {
-      const d = await start({
-        sleepClocks: { wallMs: () => t.wall, monoMs: () => t.mono },
-        createProxyHandler: () => ({
-          async handle(_req, res) {
-            const up = await upstreamRequest({ url, method: 'GET', headers: {}, connectTimeoutMs: 2004, headersTimeoutMs: 2000, idleTimeoutMs: 2000 });
-            res.end(await readUpstreamBody(up, url));
-          },
-          async close() {},
-        }),
-      });
-      const { key } = (await d.admin('POST', '/admin/keys', { name: 'sleepy' })).json() as { key: string };
-      const ask = async () => {
+    const d = await start({
+      ...opts,
+      createProxyHandler: () => ({
+        async handle(_req, res) {
+          const up = await upstreamRequest({ url, method: 'GET', headers: {}, connectTimeoutMs: 2004, headersTimeoutMs: 2000, idleTimeoutMs: 2000 });
+          res.end(await readUpstreamBody(up, url));
+        },
+        async close() {},
+      }),
+    });
+    const { key } = (await d.admin('POST', '/admin/keys', { name: 'upstream' })).json() as { key: string };
+    return {
+      d,
+      seen,
+      ask: async () => {
         const text = (await http('POST', `${d.origin}/protocol-b/v1/messages`, { headers: { 'x-api-key': key } })).text;
-        await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 20)); // undici marks the connection free a moment after the body's end
         return text;
-      };
-      expect(await ask()).toBe('upstream says hi');
-      expect(await ask()).toBe('upstream says hi');
-      expect(accepted).toBe(1);
+      },
+      close: async () => {
+        await closeUpstreamPools(200);
+        upstream.close();
+      },
+    };
+  }
+
+  it('logs a sleep of the machine and retires the upstream connections made before it', async () => {
+    const t = { wall: Date.now(), mono: 0 };
+    const u = await startWithUpstream({ sleepClocks: { wallMs: () => t.wall, monoMs: () => t.mono } });
+    try {
+      expect(await u.ask()).toBe('upstream says hi');
+      expect(await u.ask()).toBe('upstream says hi');
+      expect(u.seen.accepted).toBe(1);
       t.wall += 3 * 3_600_000;
-      expect(await ask()).toBe('upstream says hi');
-      expect(accepted).toBe(2);
-      expect(d.logLines).toContain('info the machine slept for about 180 min: the upstream connections opened before it are not used again (1 pool retired)');
+      expect(await u.ask()).toBe('upstream says hi');
+      expect(u.seen.accepted).toBe(2);
+      expect(u.d.logLines).toContain('info the machine slept for about 180 min: the upstream connections opened before it are not used again (1 pool retired)');
     } finally {
-      await closeUpstreamPools(200);
-      upstream.close();
+      await u.close();
+    }
+  });
+
+  it('logs a change of network (a VPN coming up) and retires the upstream connections made before it', async () => {
+    const wlan0 = [{ address: '192.168.1.20', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '02:00:00:00:00:01', internal: false, cidr: null }];
+    let interfaces: Record<string, typeof wlan0> = { wlan0 };
+    const u = await startWithUpstream({ networkWatch: { everyMs: 50, interfaces: () => interfaces } });
+    try {
+      expect(await u.ask()).toBe('upstream says hi');
+      expect(await u.ask()).toBe('upstream says hi');
+      expect(u.seen.accepted).toBe(1);
+      interfaces = { wlan0, tun0: [{ ...wlan0[0], address: '10.8.0.2' }] };
+      const logged = 'info the network changed (addresses new on tun0): the upstream connections opened before it are not used again (1 pool retired)';
+      await until(() => u.d.logLines.includes(logged));
+      expect(await u.ask()).toBe('upstream says hi');
+      expect(u.seen.accepted).toBe(2);
+    } finally {
+      await u.close();
     }
   });
 
