@@ -320,16 +320,45 @@ export async function upstreamRequest(req: UpstreamRequest): Promise<UpstreamRes
   };
   // a proxy's agent picks the connection by origin, and adds a host header to the object it gets
   if (route.kind === 'proxy') Object.assign(options, { origin, headers: { ...req.headers } });
+  const dispatcher = route.kind === 'direct' ? route.pool : route.proxy.agent;
+  const started = performance.now();
+  let res: Dispatcher.ResponseData;
   try {
-    const res = await poolRequest.call(route.kind === 'direct' ? route.pool : route.proxy.agent, options);
-    const headers: Record<string, string | string[] | undefined> = {};
-    for (const name in res.headers) {
-      if (exposeHeader(name)) headers[name] = res.headers[name];
-    }
-    return { status: res.statusCode, headers, body: res.body };
+    res = await poolRequest.call(dispatcher, options);
   } catch (err) {
-    throw toUpstreamError(err, req.url, req, route.kind === 'proxy' ? route.proxy : undefined);
+    const via = route.kind === 'proxy' ? route.proxy : undefined;
+    if (!closedUnderUs(err, req, started)) throw toUpstreamError(err, req.url, req, via);
+    try {
+      res = await poolRequest.call(dispatcher, options);
+    } catch (again) {
+      throw toUpstreamError(again, req.url, req, via);
+    }
   }
+  const headers: Record<string, string | string[] | undefined> = {};
+  for (const name in res.headers) {
+    if (exposeHeader(name)) headers[name] = res.headers[name];
+  }
+  return { status: res.statusCode, headers, body: res.body };
+}
+
+const CLOSED_UNDER_US = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+/** A request written into a connection its server had already closed fails within a round trip. */
+const STALE_FAILURE_MS = 1_000;
+
+/**
+ * Whether a request failed the way one does that was written into a kept-alive connection the
+ * upstream closed while it sat in the pool (its idle timeout fired as the request went out): reset
+ * or closed before any answer, at once. A server that had closed the connection never read it, so
+ * it goes once more, on another connection; undici itself repeats only idempotent methods, and
+ * every model call is a POST. A failure that took longer (a server that died while working on the request) is not
+ * repeated here: the client decides, or the group falls back. Bodies that were streams cannot be
+ * sent twice.
+ */
+function closedUnderUs(err: unknown, req: UpstreamRequest, started: number): boolean {
+  const code = errorCode(err);
+  if (code === undefined || !CLOSED_UNDER_US.has(code) || req.signal?.aborted) return false;
+  if (req.body !== undefined && typeof req.body !== 'string' && !Buffer.isBuffer(req.body)) return false;
+  return performance.now() - started < STALE_FAILURE_MS;
 }
 
 /**

@@ -12,6 +12,8 @@ let base: string;
 const connections = new Set<Socket>();
 let connectionCount = 0;
 let lastBody = '';
+let resets = 0;
+const servedOn = new WeakMap<Socket, number>();
 
 function route(req: IncomingMessage, res: ServerResponse): void {
   const url = req.url ?? '/';
@@ -58,7 +60,25 @@ function route(req: IncomingMessage, res: ServerResponse): void {
     return;
   }
   if (url === '/reset') {
+    resets++;
     req.socket.destroy();
+    return;
+  }
+  if (url === '/slow-reset') {
+    resets++;
+    setTimeout(() => req.socket.destroy(), 1_300);
+    return;
+  }
+  if (url === '/stale') {
+    // a server whose idle timeout closed the connection just as this request went out on it
+    const served = (servedOn.get(req.socket) ?? 0) + 1;
+    servedOn.set(req.socket, served);
+    if (served > 1) {
+      req.socket.destroy();
+      return;
+    }
+    req.resume();
+    req.on('end', () => res.end('fresh'));
     return;
   }
   if (url === '/reset-mid-body') {
@@ -240,6 +260,28 @@ describe('upstreamRequest', () => {
     } finally {
       stop();
     }
+  });
+
+  it('sends a request once more on another connection when the upstream had closed the pooled one it went out on', async () => {
+    const S = { ...T, connectTimeoutMs: 2006 }; // a pool of its own
+    const post = async () => readUpstreamBody(await upstreamRequest({ url: `${base}/stale`, method: 'POST', headers: {}, body: '{"model":"m"}', ...S }), base);
+    expect(await post()).toBe('fresh');
+    await new Promise((r) => setTimeout(r, 20));
+    const before = connectionCount;
+    expect(await post(), 'the POST went into the closed connection, then on a new one').toBe('fresh');
+    expect(connectionCount - before).toBe(1);
+  });
+
+  it('sends it once more only: a reset at once twice is upstream_reset; a slow reset, or a streamed body, not again', async () => {
+    resets = 0;
+    await expectUpstreamError(upstreamRequest({ url: `${base}/reset`, method: 'POST', headers: {}, body: '{}', ...T }), 'upstream_reset');
+    expect(resets).toBe(2);
+    resets = 0;
+    await expectUpstreamError(upstreamRequest({ url: `${base}/slow-reset`, method: 'POST', headers: {}, body: '{}', ...T }), 'upstream_reset');
+    expect(resets, 'the server may have been working on it').toBe(1);
+    resets = 0;
+    await expectUpstreamError(upstreamRequest({ url: `${base}/reset`, method: 'POST', headers: {}, body: Readable.from([Buffer.from('{}')]), ...T }), 'upstream_reset');
+    expect(resets).toBe(1);
   });
 
   it('shedBurstConnections closes an idle pool a burst left with many connections, and only that one', async () => {
