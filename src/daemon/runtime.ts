@@ -17,7 +17,7 @@ import { writeLastUsed } from '../keys/operations.js';
 import { KeyVerifier } from '../keys/verifier.js';
 import type { SleepClocks } from '../providers/sleep-detector.js';
 import { watchNetwork, type NetworkWatchOptions } from '../providers/network-watch.js';
-import { retireUpstreamConnections, watchUpstreamSleep } from '../providers/upstream-client.js';
+import { retireUpstreamConnections, watchUpstreamSleep } from '../providers/upstream-routes.js';
 import { proxyStatusLines } from '../providers/upstream-proxy.js';
 import { createProxyHandler, type ProxyDeps, type ProxyHandler } from '../routing/proxy-handler.js';
 import { CredentialCache, credentialSlugs } from '../secrets/cache.js';

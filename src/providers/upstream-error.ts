@@ -1,0 +1,138 @@
+/**
+ * Upstream failures as UpstreamErrors with a stable code, whatever undici or the socket said.
+ * Messages name the origin only (never a path, a key or a proxy's password), and say what to do
+ * where there is something to do: a proxy that refused, a certificate a TLS-inspecting network
+ * re-signed.
+ */
+import type { EventEmitter } from 'node:events';
+import { displayOrigin } from './base-url.js';
+
+export type UpstreamErrorCode = 'upstream_unreachable' | 'upstream_timeout' | 'upstream_reset' | 'aborted';
+
+export class UpstreamError extends Error {
+  readonly code: UpstreamErrorCode;
+  constructor(code: UpstreamErrorCode, message: string) {
+    super(message);
+    this.name = 'UpstreamError';
+    this.code = code;
+  }
+  /** HTTP status to answer with (499 = the client went away). */
+  get status(): number {
+    return this.code === 'upstream_timeout' ? 504 : this.code === 'aborted' ? 499 : 502;
+  }
+}
+
+/** An EventEmitter that emits 'abort' and says whether it has (undici's EventEmitter signal). */
+export interface AbortEmitter extends EventEmitter {
+  readonly aborted: boolean;
+}
+
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED', 'HPE_INVALID_CONSTANT', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
+
+export function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  if (e && typeof e.code === 'string') return e.code;
+  if (e && e.cause && typeof e.cause.code === 'string') return e.cause.code;
+  return undefined;
+}
+
+/** The proxy a request went through, as messages name it. */
+export interface ProxyVia {
+  display: string;
+  source: string;
+}
+
+const UNTRUSTED_CERT = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+]);
+
+/** The status a proxy answered a tunnel request with (undici says it only in its message). */
+function proxyRefusal(err: unknown): number | undefined {
+  const message = (err as { message?: unknown } | null)?.message;
+  if (typeof message !== 'string') return undefined;
+  const m = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/.exec(message) ?? /^Proxy Authentication Required \((407)\)$/.exec(message);
+  return m ? Number(m[1]) : undefined;
+}
+
+const REFUSAL_REASONS: Record<number, string> = {
+  407: 'it wants a user and password it accepts, given in the proxy URL as http://user:password@host:port',
+  403: 'it does not allow that host',
+};
+
+/**
+ * Any error from a request or from reading its body, as an UpstreamError. Exported so code that
+ * consumes a response body (streams) maps body errors the same way. `via`: the request went through
+ * this proxy, so a connection that failed was one to the proxy, and a refusal was the proxy's.
+ */
+export function toUpstreamError(
+  err: unknown,
+  url: string,
+  timeouts?: { connectTimeoutMs?: number; headersTimeoutMs?: number; idleTimeoutMs?: number },
+  via?: ProxyVia,
+): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  const where = displayOrigin(url);
+  const code = errorCode(err);
+  const name = (err as { name?: unknown } | null)?.name;
+  const proxy = via ? `the proxy ${via.display} (${via.source})` : '';
+  const refused = via ? proxyRefusal(err) : undefined;
+  if (refused !== undefined) {
+    const reason = REFUSAL_REASONS[refused] ?? (refused >= 500 ? 'it could not reach that host' : 'it refused');
+    return new UpstreamError('upstream_unreachable', `${capitalise(proxy)} answered ${refused} when asked for ${where}: ${reason}.`);
+  }
+  if (name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') {
+    return new UpstreamError('aborted', `The request to ${where} was aborted.`);
+  }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+    const target = via ? `${proxy} on the way to ${where}` : where;
+    return new UpstreamError('upstream_timeout', `Connecting to ${target} timed out${ms(timeouts?.connectTimeoutMs)}.`);
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') {
+    return new UpstreamError('upstream_timeout', `${where} sent no response headers${ms(timeouts?.headersTimeoutMs, 'within')}.`);
+  }
+  if (code === 'UND_ERR_BODY_TIMEOUT') {
+    return new UpstreamError('upstream_timeout', `${where} went silent mid-response${ms(timeouts?.idleTimeoutMs, 'for')}.`);
+  }
+  if (code && RESET.has(code)) {
+    return new UpstreamError('upstream_reset', `${where} closed the connection before the response was complete (${code}).`);
+  }
+  if (code && UNTRUSTED_CERT.has(code)) {
+    // the usual cause on a company network: a proxy or firewall that re-signs TLS with its own CA
+    const through = via ? `, reached through ${proxy},` : '';
+    return new UpstreamError(
+      'upstream_unreachable',
+      `The certificate of ${where}${through} is not trusted (${code}). If your network inspects TLS, start svc-proxy with NODE_EXTRA_CA_CERTS naming its CA certificate file.`,
+    );
+  }
+  if (code && UNREACHABLE.has(code)) {
+    if (via && !code.startsWith('ERR_TLS') && code !== 'CERT_HAS_EXPIRED') {
+      return new UpstreamError('upstream_unreachable', `Could not connect to ${proxy} on the way to ${where} (${code}).`);
+    }
+    return new UpstreamError('upstream_unreachable', `Could not connect to ${where} (${code}).`);
+  }
+  return new UpstreamError('upstream_unreachable', `The request to ${where}${via ? ` through ${proxy}` : ''} failed${code ? ` (${code})` : ''}.`);
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function ms(value: number | undefined, word = 'after'): string {
+  return value === undefined ? '' : ` ${word} ${value} ms`;
+}
+
