@@ -1,10 +1,12 @@
 /**
  * Reading and checking a client's request body: size limit first (Content-Length, then counted
- * bytes — reading stops at the limit), JSON content type, JSON that is an object, a string model.
+ * bytes — reading stops at the limit), a compressed body decoded (content-encoding.ts), JSON
+ * content type, JSON that is an object, a string model.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
+import { decodeContent } from './content-encoding.js';
 import { scanTopLevelMembers, type TopLevelMember } from '../protocols/json-members.js';
 import { lazyJsonBody } from '../protocols/lazy-json.js';
 import { SPLICE_MIN_BYTES } from './json-splice.js';
@@ -62,6 +64,12 @@ export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
  * their other header checks, so a 413 wins), hence it is not repeated here.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const encoding = req.headers['content-encoding'];
+  const raw = readRawBody(req, limit);
+  return encoding === undefined ? raw : raw.then((body) => decodeContent(body, encoding, limit));
+}
+
+function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;

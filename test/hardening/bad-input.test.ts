@@ -6,6 +6,7 @@
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { crashLines, expectShapeA, expectShapeB, M, rawExchange, send, startLean, type Lean } from './helpers.js';
 
@@ -265,6 +266,38 @@ describe('body over the limit (settings.bodyLimitBytes)', () => {
     const filler = 'x'.repeat(LIMIT - 200);
     const r = await send(w.d, CHAT, { body: { model: M.anthropic, messages: [user(filler)] } });
     expect(r.status, r.text.slice(0, 300)).toBe(200);
+  });
+});
+
+describe('compressed request bodies (Content-Encoding)', () => {
+  const chatBody = (model: string) => ({ model, messages: [user('hello from a compressed body')], max_tokens: 50 });
+  const messagesBody = { model: M.anthropic, max_tokens: 50, messages: [user('hello from a compressed body')] };
+
+  it('gzip, br and deflate bodies are decoded: converted and passthrough, the upstream gets plain JSON', async () => {
+    const converted = await send(w.d, CHAT, { body: gzipSync(JSON.stringify(chatBody(M.anthropic))), headers: { 'content-encoding': 'gzip' } });
+    expect(converted.status, converted.text).toBe(200);
+    const toAnthropic = w.anthropic.requests.at(-1)!;
+    expect(toAnthropic.headers['content-encoding']).toBeUndefined();
+    expect(toAnthropic.body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hello from a compressed body' }] }]);
+
+    const passthrough = await send(w.d, MESSAGES, { body: brotliCompressSync(JSON.stringify(messagesBody)), headers: { 'content-encoding': 'br' } });
+    expect(passthrough.status, passthrough.text).toBe(200);
+    expect(w.anthropic.requests.at(-1)!.body.messages).toEqual(messagesBody.messages);
+
+    const toChat = await send(w.d, CHAT, { body: deflateSync(JSON.stringify(chatBody(M.chat))), headers: { 'content-encoding': 'deflate' } });
+    expect(toChat.status, toChat.text).toBe(200);
+    const rec = w.chat.requests.at(-1)!;
+    expect(rec.headers['content-encoding']).toBeUndefined();
+    expect(rec.body.messages).toEqual([{ role: 'user', content: 'hello from a compressed body' }]);
+  });
+
+  it('an unknown coding → 415, a body that is not what it says → 400, one that expands past the limit → 413; nothing reaches an upstream', async () => {
+    expectShapeA(await send(w.d, CHAT, { body: JSON.stringify(chatBody(M.anthropic)), headers: { 'content-encoding': 'compress' } }), 415, 'unsupported_content_encoding');
+    expectShapeB(await send(w.d, MESSAGES, { body: JSON.stringify(messagesBody), headers: { 'content-encoding': 'gzip' } }), 400, 'invalid_content_encoding');
+    const bomb = gzipSync(Buffer.alloc(LIMIT * 8, 0x20));
+    expectShapeA(await send(w.d, RESPONSES, { body: bomb, headers: { 'content-encoding': 'gzip' } }), 413, 'request_too_large');
+    expect(w.anthropic.requests.length + w.openai.requests.length + w.chat.requests.length).toBe(0);
+    expect(crashLines(w.d.log)).toEqual([]);
   });
 });
 
