@@ -3,6 +3,7 @@
  * migrations.ts whenever the shape changes.
  */
 import { z } from 'zod';
+import { authHeaderProblem, fixedHeaderProblem } from './endpoint-headers.js';
 import { checkProxyUrl } from './proxy-url.js';
 
 export const CONFIG_VERSION = 2;
@@ -77,6 +78,21 @@ export const endpointSchema = z.object({
   /** A credential was stored for it (keychain or file); the secret itself never lives here. */
   hasCredential: z.boolean().default(false),
   created: z.string(),
+  /** The header that carries the credential (endpoint-headers.ts); absent: the format's own. */
+  authHeader: z
+    .string()
+    .optional()
+    .superRefine((name, ctx) => {
+      const problem = name === undefined ? undefined : authHeaderProblem(name);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  /** Fixed headers sent with every request to it (never auth: endpoint-headers.ts). */
+  headers: z.record(z.string(), z.string()).optional(),
+}).superRefine((endpoint, ctx) => {
+  for (const [name, value] of Object.entries(endpoint.headers ?? {})) {
+    const problem = fixedHeaderProblem(name, value, endpoint.authHeader);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['headers', name], message: problem });
+  }
 });
 export type Endpoint = z.infer<typeof endpointSchema>;
 

@@ -8,6 +8,7 @@ import { BUILTIN_PROVIDERS, type BuiltinProvider, type Config } from '../config/
 import { anthropicAdapter } from './anthropic.js';
 import { customChatAdapter } from './custom-chat.js';
 import { customMessagesAdapter } from './custom-messages.js';
+import { withEndpointHeaders } from './endpoint-headers.js';
 import { geminiAdapter } from './gemini.js';
 import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
 import { localAdapter } from './local.js';
@@ -63,7 +64,7 @@ export function resolveProvider(slug: string, deps: RegistryDeps): ResolveResult
   // own keys only: a model id like "constructor/x" must not find Object.prototype's members
   const endpoint = Object.hasOwn(config.endpoints, slug) ? config.endpoints[slug] : undefined;
   if (endpoint) {
-    const adapter = endpoint.format === 'a' ? customChatAdapter : customMessagesAdapter;
+    const adapter = withEndpointHeaders(endpoint.format === 'a' ? customChatAdapter : customMessagesAdapter, endpoint);
     const credential = deps.credential(slug);
     if (endpoint.hasCredential && !credential) {
       return {

@@ -3,6 +3,7 @@
  * and used by both the admin API (inside the daemon) and the CLI's offline path.
  */
 import { DEFAULT_BASE_URLS } from '../config/builtin-providers.js';
+import { authHeaderProblem, fixedHeaderProblem } from '../config/endpoint-headers.js';
 import { OperationError } from '../config/errors.js';
 import { BUILTIN_PROVIDERS, slugSchema, type BuiltinProvider, type Config } from '../config/schema.js';
 import type { ConfigStore } from '../config/store.js';
@@ -28,6 +29,10 @@ export interface EndpointInfo {
   source: CredentialSource | null;
   last4: string;
   created: string;
+  /** The header that carries the credential, when not the format's own. */
+  authHeader?: string;
+  /** Fixed headers sent with every request. */
+  headers?: Record<string, string>;
 }
 
 export interface LocalInfo {
@@ -170,9 +175,34 @@ export async function listEndpoints(config: Config, credentials: CredentialServi
         source: resolved?.source ?? null,
         last4: resolved ? last4(resolved.value) : '',
         created: e.created,
+        ...headerSettings(e.authHeader, e.headers),
       };
     }),
   );
+}
+
+function headerSettings(authHeader: string | undefined, headers: Record<string, string> | undefined): Pick<EndpointInfo, 'authHeader' | 'headers'> {
+  return { ...(authHeader ? { authHeader } : {}), ...(headers && Object.keys(headers).length > 0 ? { headers } : {}) };
+}
+
+/** `--auth-header` and `--header` of endpoint add, checked (endpoint-headers.ts). */
+function validateHeaderSettings(authHeader: unknown, headers: unknown): Pick<EndpointInfo, 'authHeader' | 'headers'> {
+  let auth: string | undefined;
+  if (authHeader !== undefined && authHeader !== null && authHeader !== '') {
+    const problem = typeof authHeader === 'string' ? authHeaderProblem(authHeader) : 'it must be a header name';
+    if (problem) throw new OperationError(400, 'invalid_header', `--auth-header: ${problem}.`);
+    auth = (authHeader as string).toLowerCase();
+  }
+  const fixed: Record<string, string> = {};
+  if (headers !== undefined && headers !== null) {
+    if (typeof headers !== 'object' || Array.isArray(headers)) throw new OperationError(400, 'invalid_header', 'headers must be an object of header names and values.');
+    for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+      const problem = typeof value === 'string' ? fixedHeaderProblem(name, value, auth) : `the value of ${name} must be a string`;
+      if (problem) throw new OperationError(400, 'invalid_header', `--header: ${problem}.`);
+      fixed[name.toLowerCase()] = value as string;
+    }
+  }
+  return headerSettings(auth, fixed);
 }
 
 export interface AddEndpointInput {
@@ -182,6 +212,10 @@ export interface AddEndpointInput {
   /** Optional; empty or missing = the endpoint needs no credential. */
   credential?: unknown;
   insecureStorage?: boolean;
+  /** The header that carries the credential (e.g. `api-key`); absent: the format's own. */
+  authHeader?: unknown;
+  /** Fixed headers for every request, `{ name: value }` (never auth). */
+  headers?: unknown;
 }
 
 export async function addEndpoint(store: ConfigStore, credentials: CredentialService, input: AddEndpointInput): Promise<EndpointInfo> {
@@ -191,6 +225,7 @@ export async function addEndpoint(store: ConfigStore, credentials: CredentialSer
     throw new OperationError(400, 'invalid_format', 'Endpoint format must be "a" (OpenAI Chat Completions) or "b" (Anthropic Messages).');
   }
   const format = input.format;
+  const headerInfo = validateHeaderSettings(input.authHeader, input.headers);
   const hasSecret = input.credential !== undefined && input.credential !== null && String(input.credential).trim() !== '';
   const secret = hasSecret ? validateCredential(input.credential) : undefined;
   assertSlugFree(store.current(), slug);
@@ -201,7 +236,7 @@ export async function addEndpoint(store: ConfigStore, credentials: CredentialSer
   try {
     await store.update((config) => {
       assertSlugFree(config, slug);
-      config.endpoints[slug] = { url, format, hasCredential: secret !== undefined, created };
+      config.endpoints[slug] = { url, format, hasCredential: secret !== undefined, created, ...headerInfo };
     });
   } catch (err) {
     if (storedIn) await credentials.remove(slug).catch(() => undefined);
@@ -215,6 +250,7 @@ export async function addEndpoint(store: ConfigStore, credentials: CredentialSer
     source: storedIn ?? null,
     last4: secret ? last4(secret) : '',
     created,
+    ...headerInfo,
   };
 }
 

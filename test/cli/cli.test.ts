@@ -141,6 +141,33 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect((await cli(['endpoint', 'remove', 'vllm'])).code).toBe(1);
   });
 
+  it('endpoint add --auth-header / --header: stored, listed, and refused for auth or client-owned headers before the key is asked for', async () => {
+    const added = await cli(
+      ['endpoint', 'add', 'azure', '--url', 'https://res.openai.azure.com/openai/v1', '--format', 'a', '--insecure-storage', '--auth-header', 'API-Key', '--header', 'x-team=ml', '--header', 'OpenAI-Project=proj_1=a', '--json'],
+      'az-key-4321\n',
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ slug: 'azure', hasCredential: true, authHeader: 'api-key', headers: { 'x-team': 'ml', 'openai-project': 'proj_1=a' } });
+    const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as { endpoints: Record<string, unknown> };
+    expect(config.endpoints.azure).toMatchObject({ authHeader: 'api-key', headers: { 'x-team': 'ml', 'openai-project': 'proj_1=a' } });
+    expect(JSON.stringify(config)).not.toContain('az-key-4321');
+    expect((await cli(['endpoint', 'list'])).stdout).toMatch(/azure\s+a\s+\S+\s+(keychain|file)( …4321)? as api-key\s+x-team, openai-project/);
+    for (const [args, message] of [
+      [['--header', 'Authorization=Basic abc'], '--header: authorization cannot be a fixed header (a credential goes in the keychain: add the endpoint with its key and --auth-header).'],
+      [['--header', 'content-type=text/plain'], '--header: content-type cannot be a fixed header (the HTTP client sets it).'],
+      [['--header', 'x-team'], '--header "x-team" must be name=value.'],
+      [['--header', 'bad name=1'], '--header: "bad name" is not a header name.'],
+      [['--auth-header', 'host'], '--auth-header: host cannot carry the credential.'],
+      [['--auth-header', 'api-key', '--header', 'api-key=x'], '--header: api-key cannot be a fixed header (a credential goes in the keychain: add the endpoint with its key and --auth-header).'],
+    ] as const) {
+      // no stdin: a refusal after asking for the key would hang on the prompt, not exit 2
+      const res = await cli(['endpoint', 'add', 'bad', '--url', 'https://x.example', '--format', 'a', ...args]);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toContain(message);
+    }
+    expect(JSON.parse((await cli(['endpoint', 'list', '--json'])).stdout).map((e: { slug: string }) => e.slug)).toEqual(['azure']);
+  });
+
   it('local add / list / remove', async () => {
     expect((await cli(['local', 'add', 'ollama', '--url', 'http://127.0.0.1:11434'])).code).toBe(0);
     expect(JSON.parse((await cli(['local', 'list', '--json'])).stdout)).toEqual([expect.objectContaining({ slug: 'ollama', url: 'http://127.0.0.1:11434' })]);

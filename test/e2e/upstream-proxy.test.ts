@@ -38,7 +38,7 @@ beforeAll(async () => {
   // signed by no CA the daemon trusts: what a TLS-inspecting network looks like without its CA
   untrustedMock = await new ResponsesMock({ apiKey: TEST_CREDENTIALS.OPENAI_API_KEY }).listen();
   untrustedTlsPort = await untrustedMock.listenTls({ key: readFileSync(join(TLS, 'untrusted-key.pem')), cert: readFileSync(join(TLS, 'untrusted.pem')) });
-  endpointMock = await new GenericChatMock({ apiKey: ENDPOINT_KEY, name: 'corp-models', models: ['qwen3-coder'] }).listen();
+  endpointMock = await new GenericChatMock({ name: 'corp-models', models: ['qwen3-coder'] }).listen();
   localMock = await new GenericChatMock({ name: 'local', models: ['llama3.1:8b'] }).listen();
   const endpointPort = new URL(endpointMock.origin).port;
   d = await startDaemon({
@@ -46,7 +46,11 @@ beforeAll(async () => {
     setup: async (t) => {
       await t.cli(['provider', 'set', 'anthropic', '--base-url', `https://api.upstream.test:${anthropicTlsPort}`]);
       await t.cli(['provider', 'set', 'openai', '--base-url', `https://openai.upstream.test:${untrustedTlsPort}/v1`]);
-      await t.cli(['endpoint', 'add', 'corp', '--url', `http://models.upstream.test:${endpointPort}/v1`, '--format', 'a', '--insecure-storage'], { input: `${ENDPOINT_KEY}\n` });
+      // a company gateway that takes its key as api-key (as Azure OpenAI does) and wants a team header
+      await t.cli(
+        ['endpoint', 'add', 'corp', '--url', `http://models.upstream.test:${endpointPort}/v1`, '--format', 'a', '--insecure-storage', '--auth-header', 'api-key', '--header', 'x-team=ml-platform'],
+        { input: `${ENDPOINT_KEY}\n` },
+      );
       await t.cli(['local', 'add', 'lm', '--url', localMock.origin]);
     },
   });
@@ -77,14 +81,15 @@ describe('upstream calls through the proxy in HTTPS_PROXY / HTTP_PROXY', () => {
     expectNoServiceKey(rec, d.key);
   });
 
-  it('sends a plain-http endpoint through the proxy by its full URL, and a local server directly', async () => {
+  it('sends a plain-http endpoint through the proxy by its full URL (its key in the header it names, its fixed header added), and a local server directly', async () => {
     const chat = d.openai();
     const before = proxy.calls.length;
     const viaProxy = await chat.chat.completions.create({ model: 'corp/qwen3-coder', messages: hi });
     expect(viaProxy.choices[0].message.content).toBe('Echo: hi');
     const endpointPort = new URL(endpointMock.origin).port;
     expect(proxy.calls.slice(before).map((c) => [c.kind, c.target, c.auth])).toEqual([['forward', `http://models.upstream.test:${endpointPort}/v1/chat/completions`, PROXY_USER]]);
-    expect(endpointMock.requests.at(-1)!.headers.authorization).toBe(`Bearer ${ENDPOINT_KEY}`);
+    const headers = endpointMock.requests.at(-1)!.headers;
+    expect([headers['api-key'], headers['x-team'], headers.authorization]).toEqual([ENDPOINT_KEY, 'ml-platform', undefined]);
 
     const local = await chat.chat.completions.create({ model: 'lm/llama3.1:8b', messages: hi });
     expect(local.choices[0].message.content).toBe('Echo: hi');

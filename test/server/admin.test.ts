@@ -126,6 +126,13 @@ describe('admin API: providers, endpoints, local servers', () => {
     expect(((await d.admin('GET', '/admin/endpoints')).json() as { endpoints: unknown[] }).endpoints).toHaveLength(1);
     expect((await d.admin('POST', '/admin/endpoints', { slug: 'openai', url: 'http://x', format: 'b' })).status).toBe(409);
     expect((await d.admin('POST', '/admin/endpoints', { slug: 'x', url: 'http://x', format: 'z' })).status).toBe(400);
+    const gw = await d.admin('POST', '/admin/endpoints', { slug: 'gw', url: 'https://gw.example/v1', format: 'a', authHeader: 'api-key', headers: { 'x-team': 'ml' } });
+    expect(gw.status).toBe(201);
+    expect(gw.json()).toMatchObject({ slug: 'gw', authHeader: 'api-key', headers: { 'x-team': 'ml' } });
+    const refused = await d.admin('POST', '/admin/endpoints', { slug: 'gw2', url: 'https://gw.example/v1', format: 'a', headers: { cookie: 'session=1' } });
+    expect(refused.status).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { code: 'invalid_header' } });
+    expect((await d.admin('DELETE', '/admin/endpoints/gw')).status).toBe(200);
     expect((await d.admin('DELETE', '/admin/endpoints/vllm')).status).toBe(200);
     expect(d.deps.credential('vllm')).toBeUndefined();
 

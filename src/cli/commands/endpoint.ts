@@ -1,10 +1,28 @@
 /** `svc-proxy endpoint add|list|remove` — custom upstreams speaking protocol A (Chat Completions) or B (Messages). */
 import type { Command } from 'commander';
+import { authHeaderProblem, fixedHeaderProblem } from '../../config/endpoint-headers.js';
 import { Option } from 'commander';
-import type { CliContext } from '../io.js';
+import { CliError, type CliContext } from '../io.js';
 import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
+
+interface AddFlags {
+  url: string;
+  format: 'a' | 'b';
+  credential: boolean;
+  insecureStorage?: boolean;
+  authHeader?: string;
+  header: Record<string, string>;
+  json?: boolean;
+}
+
+/** `--header name=value`, repeatable, split at the first `=`. */
+function collectHeader(text: string, all: Record<string, string>): Record<string, string> {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new CliError(`--header "${text.slice(0, 60)}" must be name=value.`, 2);
+  return { ...all, [text.slice(0, eq).trim()]: text.slice(eq + 1).trim() };
+}
 
 export function register(program: Command, ctx: CliContext): void {
   const endpoint = program.command('endpoint').description('Custom endpoints: any OpenAI-compatible (a) or Anthropic-compatible (b) server');
@@ -18,16 +36,36 @@ export function register(program: Command, ctx: CliContext): void {
     .addOption(new Option('--format <format>', 'a = OpenAI Chat Completions, b = Anthropic Messages').choices(['a', 'b']).makeOptionMandatory())
     .option('--no-credential', 'the endpoint needs no API key (do not ask)')
     .option('--insecure-storage', 'when no OS keychain is usable, keep the key in a 0600 file in the state directory')
+    .option('--auth-header <name>', 'the header that carries the key, e.g. api-key (Azure OpenAI); authorization means "Bearer <key>"; default: the format\'s own')
+    .option('--header <name=value>', 'a fixed header sent with every request (repeatable; stored in config.json in the clear, so never a key)', collectHeader, {})
     .option('--json', 'print as JSON')
-    .action(async (slug: string, flags: { url: string; format: 'a' | 'b'; credential: boolean; insecureStorage?: boolean; json?: boolean }) => {
+    .action(async (slug: string, flags: AddFlags) => {
       const management = await manage();
+      // refused before the key is asked for
+      const authProblem = flags.authHeader === undefined ? undefined : authHeaderProblem(flags.authHeader);
+      if (authProblem) throw new CliError(`--auth-header: ${authProblem}.`, 2);
+      const headers = flags.header;
+      for (const [name, value] of Object.entries(headers)) {
+        const problem = fixedHeaderProblem(name, value, flags.authHeader);
+        if (problem) throw new CliError(`--header: ${problem}.`, 2);
+      }
       const credential = flags.credential ? await readSecret(ctx.io, `API key for ${slug} (input hidden, empty for none): `) : '';
-      const added = await management.addEndpoint({ slug, url: flags.url, format: flags.format, credential, insecureStorage: flags.insecureStorage });
+      const added = await management.addEndpoint({
+        slug,
+        url: flags.url,
+        format: flags.format,
+        credential,
+        insecureStorage: flags.insecureStorage,
+        authHeader: flags.authHeader,
+        headers,
+      });
       if (flags.json) {
         ctx.json(added);
         return;
       }
-      ctx.out(`Endpoint ${added.slug} added (${added.format === 'a' ? 'OpenAI Chat Completions' : 'Anthropic Messages'} at ${added.url}${added.hasCredential ? `, key …${added.last4 || '****'} in ${added.source}` : ', no key'}).`);
+      const where = added.authHeader ? ` (sent as ${added.authHeader})` : '';
+      const fixed = added.headers ? `; with ${Object.keys(added.headers).join(', ')} on every request` : '';
+      ctx.out(`Endpoint ${added.slug} added (${added.format === 'a' ? 'OpenAI Chat Completions' : 'Anthropic Messages'} at ${added.url}${added.hasCredential ? `, key …${added.last4 || '****'} in ${added.source}${where}` : ', no key'}${fixed}).`);
       ctx.out(`Use its models as ${added.slug}/<model> on either base.`);
     });
 
@@ -47,8 +85,14 @@ export function register(program: Command, ctx: CliContext): void {
       }
       ctx.out(
         table(
-          ['SLUG', 'FORMAT', 'URL', 'CREDENTIAL'],
-          endpoints.map((e) => [e.slug, e.format, e.url, e.hasCredential ? `${e.source ?? 'missing'}${e.last4 ? ` …${e.last4}` : ''}` : 'none']),
+          ['SLUG', 'FORMAT', 'URL', 'CREDENTIAL', 'HEADERS'],
+          endpoints.map((e) => [
+            e.slug,
+            e.format,
+            e.url,
+            e.hasCredential ? `${e.source ?? 'missing'}${e.last4 ? ` …${e.last4}` : ''}${e.authHeader ? ` as ${e.authHeader}` : ''}` : 'none',
+            Object.keys(e.headers ?? {}).join(', '),
+          ]),
         ),
       );
     });

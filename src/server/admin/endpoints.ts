@@ -17,6 +17,8 @@ const endpointsModule: AdminModule = {
           format: body.format,
           credential: body.credential,
           insecureStorage: body.insecureStorage === true,
+          authHeader: body.authHeader,
+          headers: body.headers,
         });
         return c.json(added, 201);
       })

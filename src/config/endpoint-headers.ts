@@ -1,0 +1,50 @@
+/**
+ * What a custom endpoint may say about its request headers (corporate gateways and hosted
+ * deployments want their own): which header carries the stored credential (`authHeader`, e.g.
+ * Azure OpenAI's `api-key`; `authorization` means `Bearer <key>`), and fixed headers sent with
+ * every request (`headers`, e.g. a team or project id). Fixed headers live in config.json in the
+ * clear, so none of them may carry auth: the credential goes in the keychain and `authHeader` says
+ * where to put it. Headers the HTTP client owns cannot be set either.
+ */
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Owned by the HTTP client, or auth that belongs in the keychain. */
+const RESERVED = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+  'authorization',
+  'x-api-key',
+  'api-key',
+  'cookie',
+]);
+
+/** Why this name cannot carry the credential, or undefined when it can. */
+export function authHeaderProblem(name: string): string | undefined {
+  if (!TOKEN.test(name)) return `"${name.slice(0, 60)}" is not a header name`;
+  const lower = name.toLowerCase();
+  if (lower !== 'authorization' && lower !== 'x-api-key' && lower !== 'api-key' && RESERVED.has(lower)) return `${lower} cannot carry the credential`;
+  return undefined;
+}
+
+/** Why this fixed header cannot be sent with every request, or undefined when it can. */
+export function fixedHeaderProblem(name: string, value: string, authHeader?: string): string | undefined {
+  if (!TOKEN.test(name)) return `"${name.slice(0, 60)}" is not a header name`;
+  const lower = name.toLowerCase();
+  if (RESERVED.has(lower) || lower === authHeader?.toLowerCase()) {
+    return `${lower} cannot be a fixed header (${/auth|api-key|cookie/.test(lower) ? 'a credential goes in the keychain: add the endpoint with its key and --auth-header' : 'the HTTP client sets it'})`;
+  }
+  if (/[\r\n\0]/.test(value)) return `the value of ${lower} has a line break or NUL in it`;
+  return undefined;
+}

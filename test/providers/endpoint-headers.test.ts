@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { endpointSchema } from '../../src/config/schema.js';
+import { customChatAdapter } from '../../src/providers/custom-chat.js';
+import { customMessagesAdapter } from '../../src/providers/custom-messages.js';
+import { withEndpointHeaders } from '../../src/providers/endpoint-headers.js';
+
+const base = { url: 'https://gw.example/v1', format: 'a' as const, hasCredential: true, created: '2026-11-27T00:00:00Z' };
+
+describe('a custom endpoint’s own headers', () => {
+  it('keeps the shared adapter when the endpoint says nothing', () => {
+    expect(withEndpointHeaders(customChatAdapter, endpointSchema.parse(base))).toBe(customChatAdapter);
+  });
+
+  it('moves the key to the header it names and adds the fixed ones, on every call', () => {
+    const endpoint = endpointSchema.parse({ ...base, authHeader: 'api-key', headers: { 'x-team': 'ml', 'OpenAI-Project': 'p1' } });
+    const adapter = withEndpointHeaders(customChatAdapter, endpoint);
+    expect(withEndpointHeaders(customChatAdapter, endpoint), 'made once per config snapshot').toBe(adapter);
+    const headers = adapter.headers('sk-gw-1234', {}, 'chat');
+    expect(headers).toEqual({ 'content-type': 'application/json', 'user-agent': 'svc-proxy', 'api-key': 'sk-gw-1234', 'x-team': 'ml', 'openai-project': 'p1' });
+    expect(adapter.headers(undefined, {}, 'chat')).toEqual({ 'content-type': 'application/json', 'user-agent': 'svc-proxy', 'x-team': 'ml', 'openai-project': 'p1' });
+  });
+
+  it('authorization means Bearer, for a Messages endpoint too (instead of its x-api-key)', () => {
+    const adapter = withEndpointHeaders(customMessagesAdapter, endpointSchema.parse({ ...base, format: 'b', authHeader: 'authorization' }));
+    const headers = adapter.headers('gw-key', {}, 'chat');
+    expect(headers.authorization).toBe('Bearer gw-key');
+    expect(headers['x-api-key']).toBeUndefined();
+    expect(headers['anthropic-version']).toBe('2023-06-01');
+  });
+
+  it('a hand-edited config.json with auth or client-owned fixed headers is refused, naming the header', () => {
+    const bad = endpointSchema.safeParse({ ...base, headers: { Authorization: 'Basic abc', 'x-ok': 'fine', host: 'h' } });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['headers.Authorization', 'authorization cannot be a fixed header (a credential goes in the keychain: add the endpoint with its key and --auth-header)'],
+      ['headers.host', 'host cannot be a fixed header (the HTTP client sets it)'],
+    ]);
+    expect(endpointSchema.safeParse({ ...base, headers: { 'x-a': 'line\r\nInjected: 1' } }).error?.issues[0]?.message).toBe('the value of x-a has a line break or NUL in it');
+    expect(endpointSchema.safeParse({ ...base, authHeader: 'content-length' }).error?.issues[0]?.message).toBe('content-length cannot carry the credential');
+  });
+});
