@@ -30,6 +30,11 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
   if (!boundary) {
     throw new ProtocolError(415, 'invalid_content_type', 'Send the audio as multipart/form-data (a "file" part and a "model" field), as the OpenAI SDK does.');
   }
+  // the upload is relayed as a stream with its model field rewritten, so it must arrive as it is
+  const encoding = req.headers['content-encoding']?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    throw new ProtocolError(415, 'unsupported_content_encoding', `Send the audio upload uncompressed (it came with Content-Encoding "${encoding.slice(0, 40)}"); audio formats are compressed already.`);
+  }
 
   // Phase 1: read until the model field's value is known (everything so far is held).
   const rewriter = new MultipartModelRewriter(boundary);

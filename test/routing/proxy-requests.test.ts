@@ -40,6 +40,14 @@ describe('request body checks', () => {
     expect(r.json.error.code).toBe('invalid_content_type');
   });
 
+  it('a compressed audio upload → 415 unsupported_content_encoding (it is relayed as it arrives)', async () => {
+    const body = '--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nca/whisper\r\n--b--\r\n';
+    const r = await post(`${h.a}/audio/transcriptions`, body, { 'content-type': 'multipart/form-data; boundary=b', 'content-encoding': 'gzip' });
+    expect(r.status).toBe(415);
+    expect(r.json.error).toMatchObject({ code: 'unsupported_content_encoding', message: 'Send the audio upload uncompressed (it came with Content-Encoding "gzip"); audio formats are compressed already.' });
+    expect(h.mocks.ca.requests).toHaveLength(0);
+  });
+
   it('model missing or not a string → 400 invalid_model', async () => {
     expect((await post(`${h.a}/chat/completions`, { messages: [] })).json.error.code).toBe('invalid_model');
     expect((await post(`${h.a}/chat/completions`, { model: 42, messages: [] })).json.error.code).toBe('invalid_model');
