@@ -5,8 +5,9 @@
  * from those hosts came through it: Anthropic over TLS in a CONNECT tunnel, a custom endpoint over
  * plain http as an absolute-URI request. A local server on 127.0.0.1 is reached directly.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Anthropic from '@anthropic-ai/sdk';
@@ -17,7 +18,8 @@ import { startForwardProxy, type ForwardProxy } from '../fixtures/forward-proxy.
 import { AnthropicMock, GenericChatMock, ResponsesMock } from '../fixtures/mock-upstream/index.js';
 
 const TLS = join(fileURLToPath(new URL('../fixtures/tls/', import.meta.url)));
-const CA_FILE = join(TLS, 'ca.pem');
+/** What the daemon trusts besides the system's: the test CA, and the https proxy's own certificate. */
+const CA_FILE = join(tmpdir(), `svc-proxy-e2e-ca-${process.pid}.pem`);
 const PROXY_USER = 'alice:s3cret-proxy-pw';
 const ENDPOINT_KEY = 'ep-e2e-proxy-0007';
 
@@ -32,6 +34,7 @@ let d: TestDaemon;
 let ant: Anthropic;
 
 beforeAll(async () => {
+  writeFileSync(CA_FILE, readFileSync(join(TLS, 'ca.pem'), 'utf8') + readFileSync(join(TLS, 'proxy.pem'), 'utf8'));
   proxy = await startForwardProxy(PROXY_USER);
   anthropicMock = await new AnthropicMock({ apiKey: TEST_CREDENTIALS.ANTHROPIC_API_KEY }).listen();
   anthropicTlsPort = await anthropicMock.listenTls({ key: readFileSync(join(TLS, 'server-key.pem')), cert: readFileSync(join(TLS, 'server.pem')) });
@@ -58,6 +61,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  rmSync(CA_FILE, { force: true });
   await stopDaemon(d);
   await Promise.all([proxy, anthropicMock, untrustedMock, endpointMock, localMock].map((s) => s?.close()));
 });
@@ -151,6 +155,23 @@ describe('upstream calls through the proxy in HTTPS_PROXY / HTTP_PROXY', () => {
       expect(d.log, 'daemon.log says what changed').toContain(`upstream proxy: through ${other.url()} (settings.upstreamProxy); direct: loopback`);
     } finally {
       await other.close();
+    }
+  });
+
+  it('goes through an https:// proxy too (TLS to the proxy, TLS to Anthropic inside it)', async () => {
+    const tlsProxy = await startForwardProxy(undefined, { key: readFileSync(join(TLS, 'proxy-key.pem')), cert: readFileSync(join(TLS, 'proxy.pem')) });
+    try {
+      const file = join(d.home, 'config.json');
+      const config = JSON.parse(await readFile(file, 'utf8')) as { settings?: Record<string, unknown> };
+      config.settings = { ...config.settings, upstreamProxy: tlsProxy.url() };
+      await writeFile(file, JSON.stringify(config, null, 2));
+      await d.cli(['config', 'reload']);
+      const answer = await ant.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 50, messages: hi });
+      expect(answer.content[0]).toMatchObject({ type: 'text', text: 'Echo: hi' });
+      expect(tlsProxy.url()).toMatch(/^https:/);
+      expect(tlsProxy.calls.map((c) => [c.kind, c.target])).toEqual([['connect', `api.upstream.test:${anthropicTlsPort}`]]);
+    } finally {
+      await tlsProxy.close();
     }
   });
 });
