@@ -68,6 +68,15 @@ afterAll(async () => {
 
 const hi = [{ role: 'user' as const, content: 'hi' }];
 
+/** settings.upstreamProxy by hand in config.json, then `config reload`. */
+async function setUpstreamProxy(url: string): Promise<void> {
+  const file = join(d.home, 'config.json');
+  const config = JSON.parse(await readFile(file, 'utf8')) as { settings?: Record<string, unknown> };
+  config.settings = { ...config.settings, upstreamProxy: url };
+  await writeFile(file, JSON.stringify(config, null, 2));
+  await d.cli(['config', 'reload']);
+}
+
 describe('upstream calls through the proxy in HTTPS_PROXY / HTTP_PROXY', () => {
   it('reaches Anthropic over TLS in a CONNECT tunnel, authenticated, trusting the CA in NODE_EXTRA_CA_CERTS', async () => {
     const before = proxy.calls.length;
@@ -143,11 +152,7 @@ describe('upstream calls through the proxy in HTTPS_PROXY / HTTP_PROXY', () => {
   it('takes a proxy from settings.upstreamProxy on a config reload, for requests from then on', async () => {
     const other = await startForwardProxy();
     try {
-      const file = join(d.home, 'config.json');
-      const config = JSON.parse(await readFile(file, 'utf8')) as { settings?: Record<string, unknown> };
-      config.settings = { ...config.settings, upstreamProxy: other.url() };
-      await writeFile(file, JSON.stringify(config, null, 2));
-      await d.cli(['config', 'reload']);
+      await setUpstreamProxy(other.url());
       const answer = await ant.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 50, messages: hi });
       expect(answer.content[0]).toMatchObject({ type: 'text', text: 'Echo: hi' });
       expect(other.calls.map((c) => [c.kind, c.target, c.auth])).toEqual([['connect', `api.upstream.test:${anthropicTlsPort}`, undefined]]);
@@ -161,11 +166,7 @@ describe('upstream calls through the proxy in HTTPS_PROXY / HTTP_PROXY', () => {
   it('goes through an https:// proxy too (TLS to the proxy, TLS to Anthropic inside it)', async () => {
     const tlsProxy = await startForwardProxy(undefined, { key: readFileSync(join(TLS, 'proxy-key.pem')), cert: readFileSync(join(TLS, 'proxy.pem')) });
     try {
-      const file = join(d.home, 'config.json');
-      const config = JSON.parse(await readFile(file, 'utf8')) as { settings?: Record<string, unknown> };
-      config.settings = { ...config.settings, upstreamProxy: tlsProxy.url() };
-      await writeFile(file, JSON.stringify(config, null, 2));
-      await d.cli(['config', 'reload']);
+      await setUpstreamProxy(tlsProxy.url());
       const answer = await ant.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 50, messages: hi });
       expect(answer.content[0]).toMatchObject({ type: 'text', text: 'Echo: hi' });
       expect(tlsProxy.url()).toMatch(/^https:/);
