@@ -96,6 +96,9 @@ export class AdminClient implements Management {
   setProviderBaseUrl(name: string, baseUrl: string | null): Promise<{ name: string; baseUrl: string; overridden: boolean }> {
     return this.request('PATCH', `/admin/providers/${encodeURIComponent(name)}`, { baseUrl });
   }
+  setProviderHeaders(name: string, settings: { authHeader?: string; headers?: Record<string, string> }): Promise<{ name: string; authHeader?: string; headers?: Record<string, string> }> {
+    return this.request('PUT', `/admin/providers/${encodeURIComponent(name)}/headers`, settings);
+  }
 
   async listEndpoints(): Promise<EndpointInfo[]> {
     return (await this.request<{ endpoints: EndpointInfo[] }>('GET', '/admin/endpoints')).endpoints;

@@ -19,6 +19,8 @@ export interface Management {
   disconnectProvider(name: string): Promise<DisconnectResult>;
   /** null restores the default. */
   setProviderBaseUrl(name: string, baseUrl: string | null): Promise<{ name: string; baseUrl: string; overridden: boolean }>;
+  /** Replaces both; none of either removes them. */
+  setProviderHeaders(name: string, settings: { authHeader?: string; headers?: Record<string, string> }): Promise<{ name: string; authHeader?: string; headers?: Record<string, string> }>;
   listEndpoints(): Promise<EndpointInfo[]>;
   addEndpoint(input: AddEndpointInput): Promise<EndpointInfo>;
   removeEndpoint(slug: string): Promise<{ slug: string; removedCredentialFrom: string[] }>;

@@ -31,6 +31,7 @@ export async function openOfflineManagement(paths: StatePaths, env: Record<strin
     connectProvider: (name, credential, opts) => upstreams.connectProvider(credentials, name, credential, opts),
     disconnectProvider: (name) => upstreams.disconnectProvider(credentials, name),
     setProviderBaseUrl: (name, url) => upstreams.setProviderBaseUrl(store, name, url),
+    setProviderHeaders: (name, settings) => upstreams.setProviderHeaders(store, name, settings),
     listEndpoints: async () => upstreams.listEndpoints(await fresh(), credentials),
     addEndpoint: (input) => upstreams.addEndpoint(store, credentials, input),
     removeEndpoint: (slug) => upstreams.removeEndpoint(store, credentials, slug),

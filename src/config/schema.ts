@@ -65,10 +65,35 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
-export const providerSettingsSchema = z.object({
-  baseUrl: z.string().url().optional(),
-  enabled: z.boolean().default(true),
-});
+/**
+ * An upstream's own header settings (endpoint-headers.ts): the header that carries the credential
+ * (absent: the provider's or format's own), and fixed headers sent with every request (never auth).
+ */
+const headerSettingsShape = {
+  authHeader: z
+    .string()
+    .optional()
+    .superRefine((name, ctx) => {
+      const problem = name === undefined ? undefined : authHeaderProblem(name);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  headers: z.record(z.string(), z.string()).optional(),
+};
+
+function checkFixedHeaders(settings: { authHeader?: string; headers?: Record<string, string> }, ctx: z.RefinementCtx): void {
+  for (const [name, value] of Object.entries(settings.headers ?? {})) {
+    const problem = fixedHeaderProblem(name, value, settings.authHeader);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['headers', name], message: problem });
+  }
+}
+
+export const providerSettingsSchema = z
+  .object({
+    baseUrl: z.string().url().optional(),
+    enabled: z.boolean().default(true),
+    ...headerSettingsShape,
+  })
+  .superRefine(checkFixedHeaders);
 export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
 
 export const endpointSchema = z.object({
@@ -78,22 +103,8 @@ export const endpointSchema = z.object({
   /** A credential was stored for it (keychain or file); the secret itself never lives here. */
   hasCredential: z.boolean().default(false),
   created: z.string(),
-  /** The header that carries the credential (endpoint-headers.ts); absent: the format's own. */
-  authHeader: z
-    .string()
-    .optional()
-    .superRefine((name, ctx) => {
-      const problem = name === undefined ? undefined : authHeaderProblem(name);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
-  /** Fixed headers sent with every request to it (never auth: endpoint-headers.ts). */
-  headers: z.record(z.string(), z.string()).optional(),
-}).superRefine((endpoint, ctx) => {
-  for (const [name, value] of Object.entries(endpoint.headers ?? {})) {
-    const problem = fixedHeaderProblem(name, value, endpoint.authHeader);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['headers', name], message: problem });
-  }
-});
+  ...headerSettingsShape,
+}).superRefine(checkFixedHeaders);
 export type Endpoint = z.infer<typeof endpointSchema>;
 
 export const localSchema = z.object({

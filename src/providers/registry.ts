@@ -8,7 +8,7 @@ import { BUILTIN_PROVIDERS, type BuiltinProvider, type Config } from '../config/
 import { anthropicAdapter } from './anthropic.js';
 import { customChatAdapter } from './custom-chat.js';
 import { customMessagesAdapter } from './custom-messages.js';
-import { withEndpointHeaders } from './endpoint-headers.js';
+import { withOwnHeaders } from './own-headers.js';
 import { geminiAdapter } from './gemini.js';
 import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
 import { localAdapter } from './local.js';
@@ -57,14 +57,14 @@ export function resolveProvider(slug: string, deps: RegistryDeps): ResolveResult
         hint: `Provider "${slug}" is not connected. Run \`svc-proxy provider connect ${slug}\` or set ${CREDENTIAL_ENV_VARS[slug]} for the daemon.`,
       };
     }
-    const adapter = BUILTIN_ADAPTERS[slug];
+    const adapter = settings ? withOwnHeaders(BUILTIN_ADAPTERS[slug], settings) : BUILTIN_ADAPTERS[slug];
     return { slug, adapter, baseUrl: adapter.normaliseBaseUrl(settings?.baseUrl ?? DEFAULT_BASE_URLS[slug]), credential };
   }
 
   // own keys only: a model id like "constructor/x" must not find Object.prototype's members
   const endpoint = Object.hasOwn(config.endpoints, slug) ? config.endpoints[slug] : undefined;
   if (endpoint) {
-    const adapter = withEndpointHeaders(endpoint.format === 'a' ? customChatAdapter : customMessagesAdapter, endpoint);
+    const adapter = withOwnHeaders(endpoint.format === 'a' ? customChatAdapter : customMessagesAdapter, endpoint);
     const credential = deps.credential(slug);
     if (endpoint.hasCredential && !credential) {
       return {

@@ -19,6 +19,10 @@ export interface ProviderInfo {
   baseUrl: string;
   baseUrlOverridden: boolean;
   enabled: boolean;
+  /** The header that carries the credential, when not the provider's own (a gateway in front of it). */
+  authHeader?: string;
+  /** Fixed headers sent with every request. */
+  headers?: Record<string, string>;
 }
 
 export interface EndpointInfo {
@@ -119,6 +123,7 @@ export async function listProviders(config: Config, credentials: CredentialServi
         baseUrl: settings?.baseUrl ?? DEFAULT_BASE_URLS[name],
         baseUrlOverridden: settings?.baseUrl !== undefined,
         enabled: settings?.enabled ?? true,
+        ...headerSettings(settings?.authHeader, settings?.headers),
       };
     }),
   );
@@ -157,6 +162,24 @@ export async function setProviderBaseUrl(store: ConfigStore, rawName: unknown, r
     config.providers[name] = next;
   });
   return { name, baseUrl: url ?? DEFAULT_BASE_URLS[name], overridden: url !== undefined };
+}
+
+/**
+ * A built-in provider reached through a gateway that wants its own headers: the header that carries
+ * the key, and fixed headers. Both are replaced as given; none of either removes them.
+ */
+export async function setProviderHeaders(
+  store: ConfigStore,
+  rawName: unknown,
+  input: { authHeader?: unknown; headers?: unknown },
+): Promise<{ name: string } & Pick<ProviderInfo, 'authHeader' | 'headers'>> {
+  const name = requireBuiltin(rawName);
+  const settings = validateHeaderSettings(input.authHeader, input.headers);
+  await store.update((config) => {
+    const { authHeader: _a, headers: _h, ...rest } = config.providers[name] ?? { enabled: true };
+    config.providers[name] = { ...rest, ...settings };
+  });
+  return { name, ...settings };
 }
 
 // ---------------------------------------------------------------------------------------------

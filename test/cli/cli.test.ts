@@ -168,6 +168,33 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect(JSON.parse((await cli(['endpoint', 'list', '--json'])).stdout).map((e: { slug: string }) => e.slug)).toEqual(['azure']);
   });
 
+  it('provider set: header settings alone or with a base URL, listed, removed; conflicting flags are usage errors', async () => {
+    const set = await cli(['provider', 'set', 'anthropic', '--base-url', 'https://gw.corp.example/anthropic', '--auth-header', 'authorization', '--header', 'x-team=ml', '--json']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ name: 'anthropic', baseUrl: 'https://gw.corp.example/anthropic', overridden: true, authHeader: 'authorization', headers: { 'x-team': 'ml' } });
+    expect((await cli(['provider', 'set', 'openai', '--header', 'openai-project=proj_1'])).stdout).toBe('openai headers: openai-project on every request\n');
+    const listed = JSON.parse((await cli(['provider', 'list', '--json'])).stdout) as Array<{ name: string; authHeader?: string; headers?: unknown }>;
+    expect(listed.map((p) => [p.name, p.authHeader, p.headers])).toEqual([
+      ['anthropic', 'authorization', { 'x-team': 'ml' }],
+      ['openai', undefined, { 'openai-project': 'proj_1' }],
+      ['openrouter', undefined, undefined],
+      ['gemini', undefined, undefined],
+    ]);
+    expect((await cli(['provider', 'set', 'anthropic', '--no-headers'])).stdout).toBe("anthropic headers: the provider's own\n");
+    const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as { providers: Record<string, unknown> };
+    expect(config.providers.anthropic).toEqual({ baseUrl: 'https://gw.corp.example/anthropic', enabled: true });
+    for (const [args, message] of [
+      [['--base-url', 'https://x.example', '--reset'], 'Give either --base-url <url> or --reset, not both.'],
+      [[], 'Give --base-url <url>, --reset, or header settings (--auth-header, --header, --no-headers).'],
+      [['--no-headers', '--header', 'x-a=1'], '--no-headers removes the header settings; give it alone.'],
+      [['--header', 'x-api-key=sk-1'], '--header: x-api-key cannot be a fixed header'],
+    ] as const) {
+      const res = await cli(['provider', 'set', 'anthropic', ...args]);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toContain(message);
+    }
+  });
+
   it('local add / list / remove', async () => {
     expect((await cli(['local', 'add', 'ollama', '--url', 'http://127.0.0.1:11434'])).code).toBe(0);
     expect(JSON.parse((await cli(['local', 'list', '--json'])).stdout)).toEqual([expect.objectContaining({ slug: 'ollama', url: 'http://127.0.0.1:11434' })]);

@@ -175,4 +175,20 @@ describe('upstream calls through the proxy in HTTPS_PROXY / HTTP_PROXY', () => {
       await tlsProxy.close();
     }
   });
+
+  it('a company gateway in front of Anthropic: provider set takes the header it wants the key in, and fixed headers; --no-headers undoes them', async () => {
+    await setUpstreamProxy('env'); // back to HTTPS_PROXY, whose password config.json may not hold
+    const set = JSON.parse((await d.cli(['provider', 'set', 'anthropic', '--auth-header', 'authorization', '--header', 'x-gateway-team=ml', '--json'])).stdout) as unknown;
+    expect(set).toEqual({ name: 'anthropic', authHeader: 'authorization', headers: { 'x-gateway-team': 'ml' } });
+    await ant.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 50, messages: hi });
+    const viaGateway = anthropicMock.requests.at(-1)!.headers;
+    expect([viaGateway.authorization, viaGateway['x-api-key'], viaGateway['x-gateway-team']]).toEqual([`Bearer ${TEST_CREDENTIALS.ANTHROPIC_API_KEY}`, undefined, 'ml']);
+    const listed = JSON.parse((await d.cli(['provider', 'list', '--json'])).stdout) as Array<{ name: string; authHeader?: string; headers?: unknown }>;
+    expect(listed.find((p) => p.name === 'anthropic')).toMatchObject({ authHeader: 'authorization', headers: { 'x-gateway-team': 'ml' } });
+
+    expect((await d.cli(['provider', 'set', 'anthropic', '--no-headers'])).stdout).toContain("anthropic headers: the provider's own");
+    await ant.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 50, messages: hi });
+    const own = anthropicMock.requests.at(-1)!.headers;
+    expect([own.authorization, own['x-api-key'], own['x-gateway-team']]).toEqual([undefined, TEST_CREDENTIALS.ANTHROPIC_API_KEY, undefined]);
+  });
 });

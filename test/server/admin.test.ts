@@ -133,6 +133,11 @@ describe('admin API: providers, endpoints, local servers', () => {
     expect(refused.status).toBe(400);
     expect(refused.json()).toMatchObject({ error: { code: 'invalid_header' } });
     expect((await d.admin('DELETE', '/admin/endpoints/gw')).status).toBe(200);
+    const gateway = await d.admin('PUT', '/admin/providers/openrouter/headers', { authHeader: 'x-gateway-key', headers: { 'x-team': 'ml' } });
+    expect(gateway.json()).toEqual({ name: 'openrouter', authHeader: 'x-gateway-key', headers: { 'x-team': 'ml' } });
+    expect((await d.admin('PUT', '/admin/providers/openrouter/headers', { headers: { host: 'x' } })).json()).toMatchObject({ error: { code: 'invalid_header' } });
+    expect((await d.admin('PUT', '/admin/providers/nope/headers', {})).status).toBe(404);
+    expect((await d.admin('PUT', '/admin/providers/openrouter/headers', {})).json()).toEqual({ name: 'openrouter' });
     expect((await d.admin('DELETE', '/admin/endpoints/vllm')).status).toBe(200);
     expect(d.deps.credential('vllm')).toBeUndefined();
 

@@ -1,8 +1,8 @@
 /** `svc-proxy endpoint add|list|remove` — custom upstreams speaking protocol A (Chat Completions) or B (Messages). */
 import type { Command } from 'commander';
-import { authHeaderProblem, fixedHeaderProblem } from '../../config/endpoint-headers.js';
 import { Option } from 'commander';
-import { CliError, type CliContext } from '../io.js';
+import { AUTH_HEADER_HELP, checkHeaderFlags, collectHeader, HEADER_HELP } from '../header-flags.js';
+import type { CliContext } from '../io.js';
 import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
@@ -17,13 +17,6 @@ interface AddFlags {
   json?: boolean;
 }
 
-/** `--header name=value`, repeatable, split at the first `=`. */
-function collectHeader(text: string, all: Record<string, string>): Record<string, string> {
-  const eq = text.indexOf('=');
-  if (eq <= 0) throw new CliError(`--header "${text.slice(0, 60)}" must be name=value.`, 2);
-  return { ...all, [text.slice(0, eq).trim()]: text.slice(eq + 1).trim() };
-}
-
 export function register(program: Command, ctx: CliContext): void {
   const endpoint = program.command('endpoint').description('Custom endpoints: any OpenAI-compatible (a) or Anthropic-compatible (b) server');
   const manage = () => openManagement(ctx.paths(), ctx.io.env);
@@ -36,19 +29,14 @@ export function register(program: Command, ctx: CliContext): void {
     .addOption(new Option('--format <format>', 'a = OpenAI Chat Completions, b = Anthropic Messages').choices(['a', 'b']).makeOptionMandatory())
     .option('--no-credential', 'the endpoint needs no API key (do not ask)')
     .option('--insecure-storage', 'when no OS keychain is usable, keep the key in a 0600 file in the state directory')
-    .option('--auth-header <name>', 'the header that carries the key, e.g. api-key (Azure OpenAI); authorization means "Bearer <key>"; default: the format\'s own')
-    .option('--header <name=value>', 'a fixed header sent with every request (repeatable; stored in config.json in the clear, so never a key)', collectHeader, {})
+    .option('--auth-header <name>', AUTH_HEADER_HELP)
+    .option('--header <name=value>', HEADER_HELP, collectHeader, {})
     .option('--json', 'print as JSON')
     .action(async (slug: string, flags: AddFlags) => {
       const management = await manage();
       // refused before the key is asked for
-      const authProblem = flags.authHeader === undefined ? undefined : authHeaderProblem(flags.authHeader);
-      if (authProblem) throw new CliError(`--auth-header: ${authProblem}.`, 2);
       const headers = flags.header;
-      for (const [name, value] of Object.entries(headers)) {
-        const problem = fixedHeaderProblem(name, value, flags.authHeader);
-        if (problem) throw new CliError(`--header: ${problem}.`, 2);
-      }
+      checkHeaderFlags(flags.authHeader, headers);
       const credential = flags.credential ? await readSecret(ctx.io, `API key for ${slug} (input hidden, empty for none): `) : '';
       const added = await management.addEndpoint({
         slug,

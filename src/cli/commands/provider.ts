@@ -1,5 +1,6 @@
 /** `svc-proxy provider list|connect|disconnect|set` — the built-in providers and their credentials. */
 import type { Command } from 'commander';
+import { AUTH_HEADER_HELP, checkHeaderFlags, collectHeader, HEADER_HELP } from '../header-flags.js';
 import { CliError, type CliContext } from '../io.js';
 import { openManagement } from '../management.js';
 import { table } from '../output.js';
@@ -73,15 +74,36 @@ export function register(program: Command, ctx: CliContext): void {
 
   provider
     .command('set')
-    .description("Override a provider's base URL (--reset restores the default)")
+    .description("Override a provider's base URL (--reset restores the default), and the headers a gateway in front of it wants")
     .argument('<provider>', 'anthropic, openai, openrouter or gemini')
     .option('--base-url <url>', 'the new base URL')
     .option('--reset', 'restore the default base URL')
+    .option('--auth-header <name>', AUTH_HEADER_HELP)
+    .option('--header <name=value>', HEADER_HELP, collectHeader, {})
+    .option('--no-headers', 'remove the header settings')
     .option('--json', 'print as JSON')
-    .action(async (name: string, flags: { baseUrl?: string; reset?: boolean; json?: boolean }) => {
-      if (!flags.baseUrl === !flags.reset) throw new CliError('Give either --base-url <url> or --reset.', 2);
-      const result = await (await manage()).setProviderBaseUrl(name, flags.reset ? null : (flags.baseUrl as string));
+    .action(async (name: string, flags: { baseUrl?: string; reset?: boolean; authHeader?: string; header: Record<string, string>; headers: boolean; json?: boolean }) => {
+      const setsHeaders = flags.authHeader !== undefined || Object.keys(flags.header).length > 0 || !flags.headers;
+      if (flags.baseUrl !== undefined && flags.reset) throw new CliError('Give either --base-url <url> or --reset, not both.', 2);
+      if (flags.baseUrl === undefined && !flags.reset && !setsHeaders) throw new CliError('Give --base-url <url>, --reset, or header settings (--auth-header, --header, --no-headers).', 2);
+      if (!flags.headers && (flags.authHeader !== undefined || Object.keys(flags.header).length > 0)) throw new CliError('--no-headers removes the header settings; give it alone.', 2);
+      checkHeaderFlags(flags.authHeader, flags.header);
+      const management = await manage();
+      const result: Record<string, unknown> = { name };
+      const lines: string[] = [];
+      if (flags.baseUrl !== undefined || flags.reset) {
+        const base = await management.setProviderBaseUrl(name, flags.reset ? null : (flags.baseUrl as string));
+        Object.assign(result, base);
+        lines.push(`${base.name} base URL: ${base.baseUrl}${base.overridden ? '' : ' (default)'}`);
+      }
+      if (setsHeaders) {
+        const headers = Object.keys(flags.header).length > 0 ? flags.header : undefined;
+        const set = await management.setProviderHeaders(name, { authHeader: flags.authHeader, headers });
+        Object.assign(result, { authHeader: set.authHeader ?? null, headers: set.headers ?? null });
+        const parts = [set.authHeader ? `key sent as ${set.authHeader}` : '', set.headers ? `${Object.keys(set.headers).join(', ')} on every request` : ''].filter(Boolean);
+        lines.push(`${set.name} headers: ${parts.length ? parts.join('; ') : "the provider's own"}`);
+      }
       if (flags.json) ctx.json(result);
-      else ctx.out(`${result.name} base URL: ${result.baseUrl}${result.overridden ? '' : ' (default)'}`);
+      else for (const line of lines) ctx.out(line);
     });
 }

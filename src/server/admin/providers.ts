@@ -1,6 +1,6 @@
-/** /admin/providers — built-in providers: list, connect (credential in), disconnect, base URL. */
+/** /admin/providers — built-in providers: list, connect (credential in), disconnect, base URL, headers. */
 import { Hono } from 'hono';
-import { connectProvider, disconnectProvider, listProviders, setProviderBaseUrl } from '../../secrets/operations.js';
+import { connectProvider, disconnectProvider, listProviders, setProviderBaseUrl, setProviderHeaders } from '../../secrets/operations.js';
 import type { AdminModule } from './module.js';
 import { jsonBody } from './respond.js';
 
@@ -17,6 +17,10 @@ const providersModule: AdminModule = {
       .patch('/:name', async (c) => {
         const body = await jsonBody(c);
         return c.json(await setProviderBaseUrl(ctx.store, c.req.param('name'), body.baseUrl ?? null));
+      })
+      .put('/:name/headers', async (c) => {
+        const body = await jsonBody(c);
+        return c.json(await setProviderHeaders(ctx.store, c.req.param('name'), { authHeader: body.authHeader, headers: body.headers }));
       });
   },
 };
