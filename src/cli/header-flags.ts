@@ -1,5 +1,5 @@
 /** `--auth-header NAME` and repeatable `--header NAME=VALUE`, shared by `endpoint add` and `provider set`. */
-import { authHeaderProblem, fixedHeaderProblem } from '../config/endpoint-headers.js';
+import { authHeaderProblem, fixedHeaderProblem } from '../config/header-settings.js';
 import { CliError } from './io.js';
 
 export const AUTH_HEADER_HELP = "the header that carries the key, e.g. api-key (Azure OpenAI); authorization means \"Bearer <key>\"; default: the upstream's own";

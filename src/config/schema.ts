@@ -3,7 +3,7 @@
  * migrations.ts whenever the shape changes.
  */
 import { z } from 'zod';
-import { authHeaderProblem, fixedHeaderProblem } from './endpoint-headers.js';
+import { authHeaderProblem, fixedHeaderProblem, type HeaderSettings } from './header-settings.js';
 import { checkProxyUrl } from './proxy-url.js';
 
 export const CONFIG_VERSION = 2;
@@ -66,7 +66,7 @@ export const settingsSchema = z.object({
 export type Settings = z.infer<typeof settingsSchema>;
 
 /**
- * An upstream's own header settings (endpoint-headers.ts): the header that carries the credential
+ * An upstream's own header settings (header-settings.ts): the header that carries the credential
  * (absent: the provider's or format's own), and fixed headers sent with every request (never auth).
  */
 const headerSettingsShape = {
@@ -80,7 +80,7 @@ const headerSettingsShape = {
   headers: z.record(z.string(), z.string()).optional(),
 };
 
-function checkFixedHeaders(settings: { authHeader?: string; headers?: Record<string, string> }, ctx: z.RefinementCtx): void {
+function checkFixedHeaders(settings: HeaderSettings, ctx: z.RefinementCtx): void {
   for (const [name, value] of Object.entries(settings.headers ?? {})) {
     const problem = fixedHeaderProblem(name, value, settings.authHeader);
     if (problem) ctx.addIssue({ code: 'custom', path: ['headers', name], message: problem });

@@ -181,16 +181,18 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       proxy.reconfigure?.(withFlags(c));
       logUpstreamProxy();
     });
+    // a sleep of the machine or a change of network leaves the pooled upstream connections dead
+    const retiredAfter = (what: string, retired: number): void =>
+      logger.info(`${what}: the upstream connections opened before it are not used again (${retired} pool${retired === 1 ? '' : 's'} retired)`);
     const stopSleepWatch = watchUpstreamSleep((sleptMs, retired) => {
       const slept = sleptMs >= 120_000 ? `${Math.round(sleptMs / 60_000)} min` : `${Math.round(sleptMs / 1000)} s`;
-      logger.info(`the machine slept for about ${slept}: the upstream connections opened before it are not used again (${retired} pool${retired === 1 ? '' : 's'} retired)`);
+      retiredAfter(`the machine slept for about ${slept}`, retired);
     }, opts.sleepClocks);
     cleanups.push(async () => stopSleepWatch());
     const stopNetworkWatch = watchNetwork(({ added, removed }) => {
       const names = (list: string[]) => [...new Set(list.map((a) => a.slice(0, a.indexOf(' '))))].join(', ');
       const what = [added.length ? `new on ${names(added)}` : '', removed.length ? `gone from ${names(removed)}` : ''].filter(Boolean).join('; ');
-      const retired = retireUpstreamConnections();
-      logger.info(`the network changed (addresses ${what}): the upstream connections opened before it are not used again (${retired} pool${retired === 1 ? '' : 's'} retired)`);
+      retiredAfter(`the network changed (addresses ${what})`, retireUpstreamConnections());
     }, opts.networkWatch);
     cleanups.push(async () => stopNetworkWatch());
     const issuersSaver = saveIssuersPeriodically(issuers, paths.proofIssuers, ISSUERS_SAVE_MS, warn);

@@ -1,15 +1,11 @@
 /**
- * An upstream's own header settings (config/endpoint-headers.ts) applied to its adapter — a custom
+ * An upstream's own header settings (config/header-settings.ts) applied to its adapter — a custom
  * endpoint's, or a built-in provider's reached through a gateway: the credential moved to the
  * header the settings name, the fixed headers added. Upstreams without such settings keep the
  * shared adapter as it is; one with them gets its own, made once per config snapshot.
  */
+import type { HeaderSettings } from '../config/header-settings.js';
 import type { ProviderAdapter } from './types.js';
-
-export interface HeaderSettings {
-  authHeader?: string;
-  headers?: Record<string, string>;
-}
 
 /** The auth headers the adapters set from the credential (Bearer, or Messages' x-api-key). */
 const FORMAT_AUTH = ['authorization', 'x-api-key'];

@@ -4,14 +4,20 @@
  * between body chunks (undici's bodyTimeout), so a long stream never times out while data keeps
  * coming. Failures reject with an UpstreamError (upstream-error.ts).
  */
+import type { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { displayOrigin } from './base-url.js';
-import { errorCode, toUpstreamError, UpstreamError, type AbortEmitter } from './upstream-error.js';
+import { errorCode, toUpstreamError, UpstreamError } from './upstream-error.js';
 import { poolRequest, routeFor, noticeSleep } from './upstream-routes.js';
 
-export { toUpstreamError, UpstreamError, type AbortEmitter, type ProxyVia, type UpstreamErrorCode } from './upstream-error.js';
+export { toUpstreamError, UpstreamError, type ProxyVia, type UpstreamErrorCode } from './upstream-error.js';
 export { closeUpstreamPools, retireUpstreamConnections, shedBurstConnections, upstreamProxyPlan, useUpstreamProxy, watchUpstreamSleep } from './upstream-routes.js';
+
+/** An EventEmitter that emits 'abort' and says whether it has (undici's EventEmitter signal). */
+export interface AbortEmitter extends EventEmitter {
+  readonly aborted: boolean;
+}
 
 export interface UpstreamRequest {
   url: string;

@@ -4,7 +4,6 @@
  * where there is something to do: a proxy that refused, a certificate a TLS-inspecting network
  * re-signed.
  */
-import type { EventEmitter } from 'node:events';
 import { displayOrigin } from './base-url.js';
 
 export type UpstreamErrorCode = 'upstream_unreachable' | 'upstream_timeout' | 'upstream_reset' | 'aborted';
@@ -20,11 +19,6 @@ export class UpstreamError extends Error {
   get status(): number {
     return this.code === 'upstream_timeout' ? 504 : this.code === 'aborted' ? 499 : 502;
   }
-}
-
-/** An EventEmitter that emits 'abort' and says whether it has (undici's EventEmitter signal). */
-export interface AbortEmitter extends EventEmitter {
-  readonly aborted: boolean;
 }
 
 const UNREACHABLE = new Set([
@@ -91,9 +85,9 @@ export function toUpstreamError(
   const name = (err as { name?: unknown } | null)?.name;
   const proxy = via ? `the proxy ${via.display} (${via.source})` : '';
   const refused = via ? proxyRefusal(err) : undefined;
-  if (refused !== undefined) {
+  if (via && refused !== undefined) {
     const reason = REFUSAL_REASONS[refused] ?? (refused >= 500 ? 'it could not reach that host' : 'it refused');
-    return new UpstreamError('upstream_unreachable', `${capitalise(proxy)} answered ${refused} when asked for ${where}: ${reason}.`);
+    return new UpstreamError('upstream_unreachable', `The proxy ${via.display} (${via.source}) answered ${refused} when asked for ${where}: ${reason}.`);
   }
   if (name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') {
     return new UpstreamError('aborted', `The request to ${where} was aborted.`);
@@ -126,10 +120,6 @@ export function toUpstreamError(
     return new UpstreamError('upstream_unreachable', `Could not connect to ${where} (${code}).`);
   }
   return new UpstreamError('upstream_unreachable', `The request to ${where}${via ? ` through ${proxy}` : ''} failed${code ? ` (${code})` : ''}.`);
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function ms(value: number | undefined, word = 'after'): string {

@@ -16,6 +16,7 @@
  *   experimental), and requests that would use it fail saying so, rather than going direct.
  */
 
+import { isLoopbackHost } from '../config/base-urls.js';
 import { checkProxyUrl } from '../config/proxy-url.js';
 import { displayOrigin } from './base-url.js';
 
@@ -105,21 +106,15 @@ export function proxyPlan(settings: ProxySettings, env: Env): ProxyPlan {
   const setting = settings.upstreamProxy.trim();
   if (setting === 'none') return DIRECT_PLAN;
   if (setting !== 'env' && setting !== '') {
-    const noProxyText = settings.noProxy.join(',');
     const checked = checkProxyUrl(setting, 'settings.upstreamProxy');
     const source = 'settings.upstreamProxy';
-    const half = 'url' in checked ? { url: checked.url } : { problem: checked.problem };
-    return build({ https: half, http: half, httpsSource: source, httpSource: source, noProxyText });
+    return build({ https: checked, http: checked, httpsSource: source, httpSource: source, noProxyText: settings.noProxy.join(',') });
   }
   const https = firstSet(env, ['https_proxy', 'HTTPS_PROXY']);
   const http = firstSet(env, ['http_proxy', 'HTTP_PROXY']);
   const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY']);
   const noProxyText = [noProxy?.value, ...settings.noProxy].filter(Boolean).join(',');
-  const half = (v: { name: string; value: string } | undefined) => {
-    if (!v) return undefined;
-    const checked = checkProxyUrl(v.value, v.name);
-    return 'url' in checked ? { url: checked.url } : { problem: checked.problem };
-  };
+  const half = (v: { name: string; value: string } | undefined) => (v ? checkProxyUrl(v.value, v.name) : undefined);
   return build({ https: half(https), http: half(http), httpsSource: https?.name, httpSource: http?.name, noProxyText });
 }
 
@@ -158,13 +153,9 @@ export function proxyFor(plan: ProxyPlan, origin: string): ProxyChoice {
   if (!url && !problem) return undefined;
   const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = parsed.port ? Number(parsed.port) : DEFAULT_PORTS[parsed.protocol];
-  if (isLoopback(host) || excluded(plan.noProxy, host, port)) return undefined;
+  if (isLoopbackHost(host) || host.endsWith('.localhost') || excluded(plan.noProxy, host, port)) return undefined;
   if (problem) return { problem };
   return { url: url as string, source: (https ? plan.httpsSource : plan.httpSource) ?? 'the proxy setting' };
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 function excluded(rules: readonly NoProxyRule[], host: string, port: number): boolean {

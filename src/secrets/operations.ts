@@ -3,13 +3,14 @@
  * and used by both the admin API (inside the daemon) and the CLI's offline path.
  */
 import { DEFAULT_BASE_URLS } from '../config/builtin-providers.js';
-import { authHeaderProblem, fixedHeaderProblem } from '../config/endpoint-headers.js';
+import { authHeaderProblem, fixedHeaderProblem, type HeaderSettings } from '../config/header-settings.js';
 import { OperationError } from '../config/errors.js';
 import { BUILTIN_PROVIDERS, slugSchema, type BuiltinProvider, type Config } from '../config/schema.js';
 import type { ConfigStore } from '../config/store.js';
 import { isBuiltinProvider, last4, type CredentialService, type CredentialSource, type StoredIn } from './credentials.js';
 
-export interface ProviderInfo {
+/** `authHeader`: the header that carries the credential, when not the upstream's own; `headers`: fixed headers sent with every request. */
+export interface ProviderInfo extends HeaderSettings {
   name: BuiltinProvider;
   connected: boolean;
   /** Where the credential in use lives; null when not connected. */
@@ -19,13 +20,9 @@ export interface ProviderInfo {
   baseUrl: string;
   baseUrlOverridden: boolean;
   enabled: boolean;
-  /** The header that carries the credential, when not the provider's own (a gateway in front of it). */
-  authHeader?: string;
-  /** Fixed headers sent with every request. */
-  headers?: Record<string, string>;
 }
 
-export interface EndpointInfo {
+export interface EndpointInfo extends HeaderSettings {
   slug: string;
   url: string;
   format: 'a' | 'b';
@@ -33,10 +30,6 @@ export interface EndpointInfo {
   source: CredentialSource | null;
   last4: string;
   created: string;
-  /** The header that carries the credential, when not the format's own. */
-  authHeader?: string;
-  /** Fixed headers sent with every request. */
-  headers?: Record<string, string>;
 }
 
 export interface LocalInfo {
@@ -172,7 +165,7 @@ export async function setProviderHeaders(
   store: ConfigStore,
   rawName: unknown,
   input: { authHeader?: unknown; headers?: unknown },
-): Promise<{ name: string } & Pick<ProviderInfo, 'authHeader' | 'headers'>> {
+): Promise<{ name: string } & HeaderSettings> {
   const name = requireBuiltin(rawName);
   const settings = validateHeaderSettings(input.authHeader, input.headers);
   await store.update((config) => {
@@ -204,12 +197,12 @@ export async function listEndpoints(config: Config, credentials: CredentialServi
   );
 }
 
-function headerSettings(authHeader: string | undefined, headers: Record<string, string> | undefined): Pick<EndpointInfo, 'authHeader' | 'headers'> {
+function headerSettings(authHeader: string | undefined, headers: Record<string, string> | undefined): HeaderSettings {
   return { ...(authHeader ? { authHeader } : {}), ...(headers && Object.keys(headers).length > 0 ? { headers } : {}) };
 }
 
-/** `--auth-header` and `--header` of endpoint add, checked (endpoint-headers.ts). */
-function validateHeaderSettings(authHeader: unknown, headers: unknown): Pick<EndpointInfo, 'authHeader' | 'headers'> {
+/** `--auth-header` and `--header` of endpoint add and provider set, checked (header-settings.ts). */
+function validateHeaderSettings(authHeader: unknown, headers: unknown): HeaderSettings {
   let auth: string | undefined;
   if (authHeader !== undefined && authHeader !== null && authHeader !== '') {
     const problem = typeof authHeader === 'string' ? authHeaderProblem(authHeader) : 'it must be a header name';

@@ -24,6 +24,8 @@ export function proxyBypass(env: Record<string, string | undefined>, host: strin
   if (!proxyVariable) return undefined;
   const current = (env.no_proxy ?? env.NO_PROXY ?? '').trim();
   const entries = current.split(/[,\s]+/).filter(Boolean);
+  // the literal address, not upstream-proxy.ts's matching: the tool reads NO_PROXY with its own
+  // parser, and not every one takes ranges like 127.0.0.0/8
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   const covered = (e: string) => e === '*' || e.toLowerCase().replace(/^\[|\]$/g, '') === bare;
   if (entries.some(covered)) return undefined;

@@ -1,11 +1,16 @@
 /**
- * What a custom endpoint may say about its request headers (corporate gateways and hosted
- * deployments want their own): which header carries the stored credential (`authHeader`, e.g.
+ * What a custom endpoint, or a built-in provider behind a gateway, may say about its request
+ * headers (corporate gateways and hosted deployments want their own): which header carries the stored credential (`authHeader`, e.g.
  * Azure OpenAI's `api-key`; `authorization` means `Bearer <key>`), and fixed headers sent with
  * every request (`headers`, e.g. a team or project id). Fixed headers live in config.json in the
  * clear, so none of them may carry auth: the credential goes in the keychain and `authHeader` says
  * where to put it. Headers the HTTP client owns cannot be set either.
  */
+
+export interface HeaderSettings {
+  authHeader?: string;
+  headers?: Record<string, string>;
+}
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
