@@ -358,6 +358,8 @@ describe('svc-proxy env: profiles', () => {
     expect(c.stdout.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual([]);
     // Claude calls tools and reads images: Continue's agent mode and image uploads need it said
     const entry = (await envJson(['continue', '--model', 'anthropic/claude-sonnet-4-5'])).file!.content;
+    // a whole file: Continue refuses one without name and version
+    expect(entry.split('\n').slice(0, 4)).toEqual(['name: svc-proxy', 'version: 1.0.0', 'schema: v1', 'models:']);
     expect(entry.split('\n').slice(-6)).toEqual(['    roles: [chat, edit, apply]', '    capabilities: [tool_use, image_input]', '    defaultCompletionOptions:', '      contextLength: 200000', '      maxTokens: 32000', '']);
     const cline = await cli(['env', 'cline', '--model', 'openai/gpt-5.4']);
     expect(cline.stdout).toMatch(/^# {3}API Provider: OpenAI Compatible$/m);

@@ -1,8 +1,10 @@
 /**
- * Continue (VS Code / JetBrains extension): a model entry in ~/.continue/config.yaml with the
- * `openai` provider and `apiBase` on the protocol A base. Continue reads no variable for this, so
- * the entry carries the key (keep the file private, or move the key into ~/.continue/.env as
- * SVC_PROXY_KEY=… and write `apiKey: ${{ secrets.SVC_PROXY_KEY }}`).
+ * Continue (VS Code / JetBrains extension, and its `cn` CLI): ~/.continue/config.yaml with a model
+ * entry on the `openai` provider and `apiBase` on the protocol A base. The file is printed whole:
+ * Continue refuses one without `name` and `version` ("Failed to parse config: name: Required,
+ * version: Required", cn 1.5.47). Continue reads no variable for this, so the entry carries the key
+ * (keep the file private, or move the key into ~/.continue/.env as SVC_PROXY_KEY=… and write
+ * `apiKey: ${{ secrets.SVC_PROXY_KEY }}`).
  *
  * Continue knows what an `openai` model can do from its name (core/llm/toolSupport.ts: tools only
  * for names starting gpt-4 or o3), so a `provider/model` id got no agent mode (it needs tools) and
@@ -35,6 +37,9 @@ export const continueDev: ToolProfile = {
       path: '~/.continue/config.yaml',
       format: 'yaml',
       content: [
+        'name: svc-proxy',
+        'version: 1.0.0',
+        'schema: v1',
         'models:',
         `  - name: ${yamlString(`${m} (svc-proxy)`)}`,
         '    provider: openai',
@@ -48,7 +53,7 @@ export const continueDev: ToolProfile = {
         `      maxTokens: ${STAND_IN_LIMITS.maxOutputTokens}`,
         '',
       ].join('\n'),
-      how: 'add the entry under `models:` in ~/.continue/config.yaml',
+      how: 'save it as ~/.continue/config.yaml, or add its entry under `models:` in the one you have',
     };
     if (input.contextWindow === undefined) s.notes.push(`contextLength ${STAND_IN_LIMITS.contextWindow} is a stand-in: set your model's own window.`);
     const unknown = [input.callsTools ? '' : 'tool_use if it calls tools (agent mode needs it)', input.inputs?.includes('image') ? '' : 'image_input if it reads images'].filter(Boolean);
