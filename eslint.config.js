@@ -16,7 +16,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
   {
-    files: ['bin/**/*.js', 'bench/**/*.js', 'scripts/**/*.js', 'test/**/*.js'],
+    files: ['bin/**/*.js', 'bench/**/*.js', 'scripts/**/*.js', 'test/**/*.js', 'test/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', URL: 'readonly' } },
   },
   {

@@ -69,3 +69,14 @@ export function printBaseUrls(ctx: CliContext, host: string, port: number): void
   ctx.out(`  protocol A (OpenAI):    ${urls.a}`);
   ctx.out(`  protocol B (Anthropic): ${urls.b}`);
 }
+
+/** How long a stop may take: a little longer than the daemon's own drain timeout. */
+export async function drainBudget(ctx: CliContext): Promise<number> {
+  try {
+    const { ConfigStore } = await import('../config/store.js');
+    const store = await ConfigStore.open(ctx.paths());
+    return store.current().settings.drainTimeoutMs + 10_000;
+  } catch {
+    return 20_000;
+  }
+}

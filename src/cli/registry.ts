@@ -21,6 +21,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'start', summary: 'start the daemon (background; --foreground to stay attached)', load: () => import('./commands/start.js') },
   { name: 'stop', summary: 'stop the daemon gracefully', load: () => import('./commands/stop.js') },
   { name: 'restart', summary: 'stop the daemon if it runs, then start it', load: () => import('./commands/restart.js') },
+  { name: 'service', summary: 'run the daemon as a login service: install, uninstall, status (systemd, launchd)', load: () => import('./commands/service.js') },
   { name: 'status', summary: 'is the daemon running? pid, port, uptime, base URLs, providers', load: () => import('./commands/status.js') },
   { name: 'key', summary: 'service keys: create, list, revoke', load: () => import('./commands/key.js') },
   { name: 'provider', summary: 'built-in providers: list, connect, disconnect, set --base-url', load: () => import('./commands/provider.js') },

@@ -69,6 +69,24 @@ async function rotateDaemonLog(path: string): Promise<void> {
   if (info && info.size > LOG_ROTATE_BYTES) await rename(path, `${path}.1`).catch(() => {});
 }
 
+export interface DaemonLaunch {
+  /** This Node. */
+  command: string;
+  /** The daemon's V8 flags and `dist/daemon/main.js`. */
+  args: readonly string[];
+  /** What the daemon needs beyond the environment it is started in: its state dir, glibc's malloc settings. */
+  env: Record<string, string>;
+}
+
+/** How the daemon process is started: by `start` here, and by a login service (cli/service) the same way. */
+export function daemonLaunch(paths: StatePaths, env: Readonly<Record<string, string | undefined>>): DaemonLaunch {
+  return {
+    command: process.execPath,
+    args: [...DAEMON_NODE_FLAGS, fileURLToPath(new URL('./main.js', import.meta.url))],
+    env: { ...daemonMallocEnv(env, loadMallocTrim() !== null), SVC_PROXY_HOME: paths.dir },
+  };
+}
+
 /**
  * Spawn `dist/daemon/main.js` detached, its output appended to daemon.log, and wait until it has
  * written its runtime file and answers /health. On failure the daemon's own last words are in
@@ -79,16 +97,17 @@ export async function spawnDaemon(paths: StatePaths, opts: SpawnOptions = {}): P
   await rotateDaemonLog(paths.daemonLog);
   const log = await open(paths.daemonLog, 'a', 0o600);
   const logStart = (await log.stat()).size;
-  const args = [...DAEMON_NODE_FLAGS, fileURLToPath(new URL('./main.js', import.meta.url))];
+  const env = opts.env ?? process.env;
+  const launch = daemonLaunch(paths, env);
+  const args = [...launch.args];
   if (opts.port !== undefined) args.push('--port', String(opts.port));
   if (opts.host !== undefined) args.push('--host', opts.host);
   if (opts.logBodies) args.push('--log-bodies');
 
-  const env = opts.env ?? process.env;
-  const child = spawn(process.execPath, args, {
+  const child = spawn(launch.command, args, {
     detached: true,
     stdio: ['ignore', log.fd, log.fd],
-    env: { ...env, ...daemonMallocEnv(env, loadMallocTrim() !== null), SVC_PROXY_HOME: paths.dir },
+    env: { ...env, ...launch.env },
     windowsHide: true,
   });
   await log.close();

@@ -1,11 +1,13 @@
 /**
  * Entry point of the background daemon process (spawned by `svc-proxy start`, output going to
  * daemon.log): `node dist/daemon/main.js [--port N] [--host H]`, state dir from SVC_PROXY_HOME or
- * the platform default. SIGTERM/SIGINT drain and exit 0; SIGHUP re-reads config.json.
+ * the platform default. SIGTERM/SIGINT drain and exit 0; SIGHUP re-reads config.json. Exit 1 when
+ * it cannot start; 0 when another daemon already serves the state dir.
  */
 import { parseArgs } from 'node:util';
 import { resolveStateDir } from '../config/paths.js';
 import { createDaemonLogger } from './logger.js';
+import { AlreadyRunningError } from './runtime-file.js';
 import { startDaemon } from './runtime.js';
 
 async function run(): Promise<number> {
@@ -25,6 +27,12 @@ async function run(): Promise<number> {
   try {
     daemon = await startDaemon({ stateDir: resolveStateDir(), port, host: values.host, logBodies: values['log-bodies'] === true, logger });
   } catch (err) {
+    // Not a failure: a login service (cli/service) must not restart, again and again, a daemon
+    // that found one already serving this state dir.
+    if (err instanceof AlreadyRunningError) {
+      logger.info(`not started: another daemon (pid ${err.pid}) already serves this state dir`);
+      return 0;
+    }
     logger.error(`failed to start: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }

@@ -1,5 +1,6 @@
 /** `svc-proxy stop` — graceful: in-flight requests finish or are closed within the drain timeout. */
 import type { Command } from 'commander';
+import { drainBudget } from '../daemon-control.js';
 import type { CliContext } from '../io.js';
 
 export function register(program: Command, ctx: CliContext): void {
@@ -18,15 +19,4 @@ export function register(program: Command, ctx: CliContext): void {
       else if (result.forced) ctx.out(`svc-proxy (pid ${result.pid}) did not stop in time and was killed.`);
       else ctx.out(`svc-proxy stopped (pid ${result.pid}).`);
     });
-}
-
-/** Wait a little longer than the daemon's own drain timeout before killing it. */
-async function drainBudget(ctx: CliContext): Promise<number> {
-  try {
-    const { ConfigStore } = await import('../../config/store.js');
-    const store = await ConfigStore.open(ctx.paths());
-    return store.current().settings.drainTimeoutMs + 10_000;
-  } catch {
-    return 20_000;
-  }
 }

@@ -1,0 +1,167 @@
+/**
+ * `svc-proxy service install|uninstall|status`: the daemon as a login service, so the base URLs
+ * the tools were pointed at answer after every login and the daemon comes back if it crashes.
+ * systemd's user manager on Linux, launchd on macOS (cli/service/service-manager.ts). The service
+ * runs the same daemon `start` spawns (daemonLaunch), with what it needs of this shell
+ * (service-env.ts).
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { baseUrls } from '../../config/base-urls.js';
+import { ensureStateDir } from '../../config/paths.js';
+import type { DaemonLocation } from '../../daemon/control.js';
+import { drainBudget, printBaseUrls } from '../daemon-control.js';
+import { CliError, type CliContext } from '../io.js';
+import { hasControlCharacters, type ServiceDefinition } from '../service/service-definition.js';
+import { serviceEnv } from '../service/service-env.js';
+import { ServiceCommandError, serviceManager, type ServiceManager } from '../service/service-manager.js';
+
+/** How long the service's daemon gets to answer /health after the manager started it. */
+const START_WAIT_MS = 20_000;
+
+function managerFor(ctx: CliContext): ServiceManager {
+  const manager = serviceManager(process.platform, ctx.io.env, homedir(), process.getuid?.() ?? 0);
+  if ('unsupported' in manager) throw new CliError(manager.unsupported);
+  return manager;
+}
+
+/** What the service would run if installed now, and what of this shell it leaves out. */
+async function definition(ctx: CliContext): Promise<{ def: ServiceDefinition; notes: string[] }> {
+  const { daemonLaunch } = await import('../../daemon/control.js');
+  const paths = ctx.paths();
+  const launch = daemonLaunch(paths, ctx.io.env);
+  const { env, notes } = serviceEnv(launch.env, ctx.io.env);
+  for (const [name, value] of Object.entries(env)) {
+    if (!hasControlCharacters(value)) continue;
+    delete env[name];
+    notes.push(`${name} holds a line break or control character, which a service file cannot hold; it is left out.`);
+  }
+  for (const path of [launch.command, ...launch.args, paths.daemonLog]) {
+    if (hasControlCharacters(path)) throw new CliError(`The path ${JSON.stringify(path)} holds a control character, which a service file cannot hold.`);
+  }
+  return { def: { command: launch.command, args: launch.args, env, logFile: paths.daemonLog, stopTimeoutMs: await drainBudget(ctx) }, notes };
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  return readFile(path, 'utf8').catch(() => undefined);
+}
+
+async function waitForDaemon(ctx: CliContext): Promise<DaemonLocation | null> {
+  const { findLiveDaemon } = await import('../../daemon/control.js');
+  const deadline = Date.now() + START_WAIT_MS;
+  for (;;) {
+    const daemon = await findLiveDaemon(ctx.paths());
+    if (daemon || Date.now() > deadline) return daemon;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function install(ctx: CliContext, json: boolean): Promise<void> {
+  const manager = managerFor(ctx);
+  const { def, notes } = await definition(ctx);
+  const problem = manager.problem(def);
+  if (problem) throw new CliError(`Could not install the login service: ${problem}.`);
+  const paths = ctx.paths();
+  await ensureStateDir(paths.dir);
+  const previous = await readText(manager.file);
+  await mkdir(dirname(manager.file), { recursive: true });
+  await writeFile(manager.file, manager.render(def), { mode: 0o644 });
+  try {
+    await manager.register();
+  } catch (err) {
+    // Leave things as they were: the old file, or none.
+    if (previous === undefined) await rm(manager.file, { force: true });
+    else await writeFile(manager.file, previous);
+    if (err instanceof ServiceCommandError) throw new CliError(`Could not install the login service: ${err.message}\nNothing was changed; \`svc-proxy start\` runs the daemon by hand.`);
+    throw err;
+  }
+  // The service's daemon takes over the state dir and the port from one started by hand (or an
+  // older service's): that one drains and stops first.
+  const { stopDaemon } = await import('../../daemon/control.js');
+  const stopped = await stopDaemon(paths, def.stopTimeoutMs);
+  try {
+    await manager.start();
+  } catch (err) {
+    if (err instanceof ServiceCommandError) throw new CliError(`The login service is installed (${manager.file}) but did not start: ${err.message}\nSee \`${manager.logHint}\` and ${paths.daemonLog}.`);
+    throw err;
+  }
+  const daemon = await waitForDaemon(ctx);
+  if (!daemon) throw new CliError(`The login service is installed (${manager.file}) but its daemon did not answer within ${START_WAIT_MS / 1000} s. See \`${manager.logHint}\` and ${paths.daemonLog}.`);
+  notes.push(`It runs Node at ${def.command}; after you move to another Node (nvm, a new install), run \`svc-proxy service install\` again.`);
+  if (json) {
+    ctx.json({ installed: true, manager: manager.kind, file: manager.file, replacedDaemon: stopped?.pid ?? null, pid: daemon.pid, host: daemon.host, port: daemon.port, baseUrls: baseUrls(daemon.host, daemon.port), notes });
+    return;
+  }
+  ctx.out(`svc-proxy now starts at login (${manager.title} ${manager.file}) and comes back if it crashes.`);
+  if (stopped) ctx.out(`The daemon that was running (pid ${stopped.pid}) was stopped; the service runs it now.`);
+  ctx.out(`Running now (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}:`);
+  printBaseUrls(ctx, daemon.host, daemon.port);
+  for (const note of notes) ctx.out(`note: ${note}`);
+}
+
+async function uninstall(ctx: CliContext, json: boolean): Promise<void> {
+  const manager = managerFor(ctx);
+  if ((await readText(manager.file)) === undefined) {
+    if (json) ctx.json({ installed: false, removed: false });
+    else ctx.out('No login service is installed.');
+    return;
+  }
+  let problem: string | undefined;
+  try {
+    await manager.unregister();
+  } catch (err) {
+    if (!(err instanceof ServiceCommandError)) throw err;
+    problem = err.message;
+  }
+  await rm(manager.file, { force: true });
+  await manager.forget().catch(() => {});
+  if (json) {
+    ctx.json({ installed: false, removed: true, file: manager.file, problem: problem ?? null });
+    return;
+  }
+  ctx.out(`Removed the login service (${manager.file}); svc-proxy no longer starts at login.`);
+  if (problem) ctx.out(`note: the service manager could not be told (${problem}); a daemon it runs may still be running: svc-proxy stop`);
+  else ctx.out('The daemon it ran was stopped; `svc-proxy start` starts one by hand.');
+}
+
+async function status(ctx: CliContext, json: boolean): Promise<void> {
+  const manager = managerFor(ctx);
+  const written = await readText(manager.file);
+  const { findLiveDaemon } = await import('../../daemon/control.js');
+  const daemon = await findLiveDaemon(ctx.paths());
+  const state = written === undefined ? undefined : await manager.state();
+  // Another Node, another install of svc-proxy, another state dir or environment than now.
+  const current = written === undefined ? undefined : written === manager.render((await definition(ctx)).def);
+  if (json) {
+    ctx.json({ installed: written !== undefined, manager: manager.kind, file: manager.file, ...state, current: current ?? null, daemon: daemon ? { pid: daemon.pid, host: daemon.host, port: daemon.port } : null });
+    return;
+  }
+  if (written === undefined) ctx.out(`No login service is installed (svc-proxy service install adds a ${manager.title}).`);
+  else {
+    const manned = state?.problem ? `the service manager could not be asked: ${state.problem}` : `${state?.enabled ? 'starts at login' : 'does not start at login'}, ${state?.state ?? 'state unknown'}`;
+    ctx.out(`login service: ${manager.file} (${manager.title}): ${manned}`);
+    if (current === false) ctx.out('It differs from what `svc-proxy service install` would write now (another Node, svc-proxy install, state dir or environment): run it again to update.');
+  }
+  ctx.out(daemon ? `daemon: running (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}` : 'daemon: not running');
+}
+
+export function register(program: Command, ctx: CliContext): void {
+  const service = program.command('service').description('run the daemon as a login service (systemd user unit on Linux, launchd agent on macOS)');
+  service
+    .command('install')
+    .description('start the daemon at every login and after a crash, and now (a daemon started by hand is stopped first)')
+    .option('--json', 'print the result as JSON')
+    .action((flags: { json?: boolean }) => install(ctx, flags.json === true));
+  service
+    .command('uninstall')
+    .description('stop the service and its daemon, and remove the service file')
+    .option('--json', 'print the result as JSON')
+    .action((flags: { json?: boolean }) => uninstall(ctx, flags.json === true));
+  service
+    .command('status')
+    .description('is the login service installed, enabled and running, and is it up to date?')
+    .option('--json', 'print the result as JSON')
+    .action((flags: { json?: boolean }) => status(ctx, flags.json === true));
+}
