@@ -102,6 +102,20 @@ describe('the launchd agent', () => {
   });
 });
 
+describe('which state dir a service file runs', () => {
+  it('`restart` goes through a service only when its file runs the daemon of this state dir', () => {
+    const def: ServiceDefinition = { command: '/usr/bin/node', args: ['/opt/main.js'], env: { SVC_PROXY_HOME: '/home/u/state 100%' }, logFile: '/x/daemon.log', stopTimeoutMs: 20_000 };
+    for (const platform of ['linux', 'darwin'] as const) {
+      const manager = serviceManager(platform, {}, '/home/u', 1000);
+      if ('unsupported' in manager) throw new Error(manager.unsupported);
+      const text = manager.render(def);
+      expect(manager.serves(text, '/home/u/state 100%'), platform).toBe(true);
+      expect(manager.serves(text, '/home/u/state'), platform).toBe(false);
+      expect(manager.serves(text, '/home/u/other'), platform).toBe(false);
+    }
+  });
+});
+
 describe('what the service gets of the shell', () => {
   const launch = { SVC_PROXY_HOME: '/state', MALLOC_ARENA_MAX: '1' };
 

@@ -96,7 +96,7 @@ describe.runIf(process.platform === 'linux')('svc-proxy service on systemd', () 
     expect(installed.stdout).toContain(`note: It runs Node at ${process.execPath}`);
 
     // the daemon now is the one the manager started from the unit
-    const pid = await runtimePid();
+    let pid = await runtimePid();
     expect(alive(handPid)).toBe(false);
     expect(pid).toBe(Number(await readFile(join(managerState, 'pid'), 'utf8')));
     const health = await fetch(`http://127.0.0.1:${port}/health`);
@@ -124,6 +124,17 @@ describe.runIf(process.platform === 'linux')('svc-proxy service on systemd', () 
       ['--user', 'enable', 'svc-proxy.service'],
       ['--user', 'restart', 'svc-proxy.service'],
     ]);
+
+    // restart goes through the service: its daemon again, not one started by hand beside it
+    const restarted = await cli(['restart']);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    const newPid = await runtimePid();
+    expect(newPid).not.toBe(pid);
+    expect(newPid).toBe(Number(await readFile(join(managerState, 'pid'), 'utf8')));
+    expect(restarted.stdout).toContain(`stopped (pid ${pid})`);
+    expect(restarted.stdout).toContain(`svc-proxy started (pid ${newPid}) on 127.0.0.1:${port} by its login service`);
+    pid = newPid;
+    expect((await readFile(join(managerState, 'calls.jsonl'), 'utf8')).trim().split('\n').pop()).toBe('["--user","restart","svc-proxy.service"]');
 
     const text = await cli(['service', 'status']);
     expect(text.stdout).toContain(`login service: ${unitFile} (systemd user unit): starts at login, active`);

@@ -18,8 +18,12 @@ function xml(text: string): string {
 
 const str = (text: string): string => `<string>${xml(text)}</string>`;
 
+export function plistEnvironmentEntry(name: string, value: string): string {
+  return `      <key>${xml(name)}</key>\n      ${str(value)}`;
+}
+
 export function launchAgentPlist(def: ServiceDefinition): string {
-  const env = Object.entries(def.env).map(([name, value]) => `      <key>${xml(name)}</key>\n      ${str(value)}`);
+  const env = Object.entries(def.env).map(([name, value]) => plistEnvironmentEntry(name, value));
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',

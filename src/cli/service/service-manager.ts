@@ -4,10 +4,11 @@
  * says so there.
  */
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LAUNCHD_LABEL, launchAgentPlist } from './launch-agent.js';
+import { LAUNCHD_LABEL, launchAgentPlist, plistEnvironmentEntry } from './launch-agent.js';
 import type { ServiceDefinition } from './service-definition.js';
-import { SYSTEMD_UNIT, systemdExecutableProblem, systemdUnit } from './systemd-unit.js';
+import { SYSTEMD_UNIT, systemdEnvironmentLine, systemdExecutableProblem, systemdUnit } from './systemd-unit.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -38,8 +39,12 @@ export interface ServiceManager {
   problem(def: ServiceDefinition): string | undefined;
   /** With the file written: make the manager take it and start it at login. Throws ServiceCommandError. */
   register(): Promise<void>;
-  /** Start (or restart) the daemon through the manager now. */
+  /** Start the daemon through the manager now (a running one is restarted). */
   start(): Promise<void>;
+  /** Restart the daemon of a registered service. */
+  restart(): Promise<void>;
+  /** Whether a service file runs the daemon of this state dir. */
+  serves(fileText: string, stateDir: string): boolean;
   /** Stop the daemon it runs and stop starting it at login; the file is the caller's to remove. */
   unregister(): Promise<void>;
   /** After the file is gone: make the manager forget it. */
@@ -90,6 +95,10 @@ function systemd(env: Env, home: string): ServiceManager {
     async start() {
       await mustRun('systemctl', ctl('restart', SYSTEMD_UNIT), env);
     },
+    async restart() {
+      await mustRun('systemctl', ctl('restart', SYSTEMD_UNIT), env);
+    },
+    serves: (text, stateDir) => text.split('\n').includes(systemdEnvironmentLine('SVC_PROXY_HOME', stateDir)),
     async unregister() {
       await mustRun('systemctl', ctl('disable', '--now', SYSTEMD_UNIT), env);
     },
@@ -123,6 +132,13 @@ function launchd(env: Env, home: string, uid: number): ServiceManager {
     async start() {
       await mustRun('launchctl', ['bootstrap', `gui/${uid}`, file], env);
     },
+    async restart() {
+      const ran = await run('launchctl', ['kickstart', '-k', target], env);
+      // 113: not loaded (booted out by hand): load it, which starts it
+      if (ran.code === 113) await mustRun('launchctl', ['bootstrap', `gui/${uid}`, file], env);
+      else if (ran.code !== 0) throw new ServiceCommandError(`\`launchctl kickstart -k ${target}\` failed (exit ${ran.code}): ${ran.stderr || ran.stdout}`);
+    },
+    serves: (text, stateDir) => text.includes(plistEnvironmentEntry('SVC_PROXY_HOME', stateDir)),
     async unregister() {
       const ran = await run('launchctl', ['bootout', target], env);
       // 3 / 113: not loaded, which is what was wanted
@@ -145,4 +161,12 @@ export function serviceManager(platform: NodeJS.Platform, env: Env, home: string
   if (platform === 'linux') return systemd(env, home);
   if (platform === 'darwin') return launchd(env, home, uid);
   return { unsupported: `svc-proxy service supports systemd (Linux) and launchd (macOS); on ${platform}, have your system run \`svc-proxy start\` at login (on Windows, a Task Scheduler task "At log on").` };
+}
+
+/** This platform's manager when its service file is installed and runs the daemon of `stateDir`. */
+export async function installedService(platform: NodeJS.Platform, env: Env, home: string, uid: number, stateDir: string): Promise<ServiceManager | undefined> {
+  const manager = serviceManager(platform, env, home, uid);
+  if ('unsupported' in manager) return undefined;
+  const text = await readFile(manager.file, 'utf8').catch(() => undefined);
+  return text !== undefined && manager.serves(text, stateDir) ? manager : undefined;
 }

@@ -40,6 +40,10 @@ function appendablePath(path: string): boolean {
   return path.startsWith('/') && !/[\s"'\\]/.test(path);
 }
 
+export function systemdEnvironmentLine(name: string, value: string): string {
+  return `Environment=${quoted(`${name}=${value}`)}`;
+}
+
 export function systemdUnit(def: ServiceDefinition): string {
   const lines = [
     '# Written by `svc-proxy service install`; `svc-proxy service uninstall` removes it.',
@@ -51,7 +55,7 @@ export function systemdUnit(def: ServiceDefinition): string {
     '[Service]',
     'Type=exec',
     `ExecStart=${[quoted(def.command), ...def.args.map(argumentWord)].join(' ')}`,
-    ...Object.entries(def.env).map(([name, value]) => `Environment=${quoted(`${name}=${value}`)}`),
+    ...Object.entries(def.env).map(([name, value]) => systemdEnvironmentLine(name, value)),
     'ExecReload=/bin/kill -HUP $MAINPID',
     'Restart=on-failure',
     'RestartSec=5',
