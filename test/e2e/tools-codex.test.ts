@@ -1,7 +1,9 @@
 /**
  * The real Codex CLI (devDependency @openai/codex) through the protocol A base `/responses` to an
  * `anthropic` target (Messages upstream), with one tool turn: the mock asks for `exec_command`,
- * Codex runs it in its sandbox, and the mock sees the command's output in the next request.
+ * Codex runs it in its sandbox, and the mock sees the command's output in the next request. Also
+ * Gemini 3, a chat-dialect upstream whose thought signatures must survive the trip through Codex's
+ * Responses items.
  *
  * Two ways in: the profile file `svc-proxy env codex --config-file` prints (saved as
  * $CODEX_HOME/svc-proxy.config.toml, used with `--profile svc-proxy`), and `svc-proxy run codex`,
@@ -14,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
 import type { Reply } from '../fixtures/mock-upstream/index.js';
-import { messagesToolResult } from '../fixtures/tool-results.js';
+import { chatToolResult, messagesToolResult } from '../fixtures/tool-results.js';
 import { envJson, refusedSince, runProcess, toolBinary, useToolWorld, type ProcResult } from '../fixtures/tools.js';
 
 const codex = toolBinary('codex');
@@ -170,6 +172,28 @@ describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', (
     const bad = await runProcess(process.execPath, [BIN, 'run', 'codex', 'exec', '--no-such-codex-flag'], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no-such-codex-flag/);
+  });
+
+  it('on Gemini 3 (a chat-dialect upstream): the exec_command turn goes back with its thought signature, which Gemini 3 demands', async () => {
+    const codexHome = join(t.box.home, 'codex-gemini');
+    await mkdir(codexHome, { recursive: true });
+    const mock = t.world.mocks.gemini;
+    mock.always(
+      (r) => mock.plugin.isGeneration(r),
+      (r): Reply => {
+        const out = chatToolResult(r);
+        if (out === undefined) return { kind: 'turn', turn: { reasoning: { text: 'Run it.' }, toolCalls: [{ name: 'exec_command', arguments: { cmd: "printf 'cx-%s\\n' gem3" } }] } };
+        return { kind: 'turn', turn: { text: `The command printed ${/cx-\w+/.exec(out)?.[0] ?? 'nothing'}.` } };
+      },
+    );
+    const env = { ...t.box.env, CODEX_HOME: codexHome, SVC_PROXY_HOME: t.world.daemon.home };
+    const res = await runCodex(process.execPath, [BIN, 'run', '--model', 'gemini/gemini-3-pro-preview', '--key', t.world.daemon.key, 'codex', 'exec', '--skip-git-repo-check', 'Print the marker with the shell.'], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
+    expect(res.stdout).toContain('The command printed cx-gem3.');
+    const [, second] = mock.generations();
+    const call = (second!.body.messages as Array<{ role: string; tool_calls?: Array<{ extra_content?: { google?: { thought_signature?: string } } }> }>).find((m) => m.role === 'assistant')!.tool_calls![0]!;
+    // Codex keeps no Gemini field: the signature rode through its Responses items and came back
+    expect(call.extra_content?.google?.thought_signature).toMatch(/\S{20,}/);
+    expect(chatToolResult(second!)).toContain('cx-gem3');
   });
 });
 
