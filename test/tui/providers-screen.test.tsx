@@ -121,11 +121,24 @@ describe('providers screen', () => {
     await h.press(KEYS.backspace);
     await h.type('a');
     await h.press(KEYS.enter);
+    // a company gateway's headers: a header for the key (none here), and fixed ones, checked as typed
+    await h.waitFor((f) => f.includes('Header that carries the key'), 'the key header question');
+    await h.press(KEYS.enter); // the format's own
+    await h.waitFor((f) => f.includes('Fixed headers, name=value'), 'the fixed headers question');
+    await h.type('x-team=42; cookie=abc');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('Cookie cannot be a fixed header'), 'the refusal of a credential header');
+    for (let i = 0; i < '; cookie=abc'.length; i++) await h.press(KEYS.backspace);
+    await h.press(KEYS.enter);
     await h.waitFor((f) => f.includes('API key (hidden'), 'the credential question');
     await h.press(KEYS.enter); // none
     let f = await h.waitFor((fr) => fr.includes('Endpoint mychat added'), 'the endpoint');
     f = await h.waitFor((fr) => /^mychat\s+endpoint A\s+yes\s+none needed\s+3\s/m.test(fr), 'its model count', 10_000);
     expect(rowOf(f, 'mychat')).toContain(chat.baseUrl);
+    const added = (await h.d.admin('GET', '/admin/endpoints')).json() as { endpoints: Array<{ slug: string; headers?: Record<string, string> }> };
+    expect(added.endpoints.find((e) => e.slug === 'mychat')?.headers).toEqual({ 'x-team': '42' });
+    // the models came through the header too: the upstream saw it
+    expect(chat.requests.some((r) => r.headers['x-team'] === '42')).toBe(true);
 
     await h.press('l');
     await h.waitFor((fr) => fr.includes('Add a local model server'), 'the wizard');
@@ -186,6 +199,39 @@ describe('providers screen', () => {
     expect(rowOf(f, 'openai')).toContain('429 rate_limited, just now');
     expect(rowOf(f, 'gemini')).toContain('400 provider_not_connected');
     expect(rowOf(f, 'anthropic')).toMatch(/built-in\s+no\s+-\s+-\s+-\s+https/);
+  });
+
+  it('h sets the headers of a built-in provider behind a gateway, shows them, and takes them off again', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 160, rows: 30 } });
+    await h.waitFor((f) => f.includes('gemini'), 'the list');
+    await h.press('h');
+    await h.waitFor((f) => f.includes('Headers for anthropic behind a gateway'), 'the wizard');
+    await h.type('x api key');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('"x api key" is not a header name'), 'the check');
+    for (let i = 0; i < 'x api key'.length; i++) await h.press(KEYS.backspace);
+    await h.type('authorization');
+    await h.press(KEYS.enter);
+    await h.type('x-team=alpha; x-project=p7');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('anthropic headers: key in authorization; x-team=alpha; x-project=p7'), 'the result');
+    await h.waitFor((fr) => fr.includes('· headers key in authorization; x-team=alpha; x-project=p7'), 'the detail line');
+    const providers = (await h.d.admin('GET', '/admin/providers')).json() as { providers: Array<{ name: string; authHeader?: string; headers?: Record<string, string> }> };
+    expect(providers.providers.find((p) => p.name === 'anthropic')).toMatchObject({ authHeader: 'authorization', headers: { 'x-team': 'alpha', 'x-project': 'p7' } });
+
+    // both emptied: none again
+    await h.press('h');
+    await h.waitFor((fr) => fr.includes('Headers for anthropic'), 'the wizard, with the current values');
+    for (let i = 0; i < 'authorization'.length; i++) await h.press(KEYS.backspace);
+    await h.press(KEYS.enter);
+    for (let i = 0; i < 'x-team=alpha; x-project=p7'.length; i++) await h.press(KEYS.backspace);
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('anthropic headers: none'), 'the removal');
+    await h.waitFor((fr) => !fr.includes('· headers'), 'the detail line without them');
+    const after = (await h.d.admin('GET', '/admin/providers')).json() as { providers: Array<{ name: string; authHeader?: string; headers?: unknown }> };
+    const anthropic = after.providers.find((p) => p.name === 'anthropic')!;
+    expect(anthropic.authHeader).toBeUndefined();
+    expect(anthropic.headers).toBeUndefined();
   });
 
   it('explains what c, u and d do not do for endpoints and local servers', async () => {

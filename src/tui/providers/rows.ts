@@ -2,6 +2,7 @@
  * The providers screen's rows: built-in providers, custom endpoints, configured local servers, and
  * local servers the daemon found by itself (they appear in the model catalog under their own slug).
  */
+import type { HeaderSettings } from '../../config/header-settings.js';
 import type { EndpointInfo, LocalInfo, ProviderInfo } from '../../secrets/operations.js';
 import type { LastError } from '../log/last-errors.js';
 
@@ -57,6 +58,17 @@ export function baseUrlText(r: UpstreamRow): string {
   if (r.kind === 'provider') return `${r.info.baseUrl}${r.info.baseUrlOverridden ? ' (override)' : ''}`;
   if (r.kind === 'endpoint' || r.kind === 'local') return r.info.url;
   return '(found on this machine)';
+}
+
+/** Header settings as one line (`key in api-key; x-team=42`), '' when there are none. */
+export function headerSettingsText(settings: HeaderSettings): string {
+  const parts = [settings.authHeader ? `key in ${settings.authHeader}` : '', ...Object.entries(settings.headers ?? {}).map(([name, value]) => `${name}=${value}`)];
+  return parts.filter(Boolean).join('; ');
+}
+
+/** The header settings of a provider behind a gateway or an endpoint. */
+export function headersText(r: UpstreamRow): string {
+  return r.kind === 'provider' || r.kind === 'endpoint' ? headerSettingsText(r.info) : '';
 }
 
 export function modelsText(r: UpstreamRow, counts: Record<string, number> | undefined, failed?: Record<string, string>): string {

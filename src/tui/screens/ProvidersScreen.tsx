@@ -22,7 +22,8 @@ import { useResource } from '../hooks/use-resource.js';
 import { useAction } from '../hooks/use-action.js';
 import type { TuiBackend } from '../backend.js';
 import { lastErrors } from '../log/last-errors.js';
-import { baseUrlText, credentialText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
+import { authHeaderInputProblem, headerListText, parseHeaderList } from '../providers/header-input.js';
+import { baseUrlText, credentialText, headerSettingsText, headersText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
 import { useTheme } from '../theme.js';
 
 type Mode =
@@ -30,6 +31,7 @@ type Mode =
   | { kind: 'connecting'; name: string }
   | { kind: 'insecure'; name: string }
   | { kind: 'base-url'; name: string; current: string }
+  | { kind: 'headers'; name: string; authHeader: string; headers: string }
   | { kind: 'removing'; row: UpstreamRow }
   | { kind: 'adding-endpoint' }
   | { kind: 'adding-local' };
@@ -90,7 +92,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     });
   };
 
-  const footer = mode.kind === 'adding-endpoint' ? 7 : mode.kind === 'adding-local' ? 5 : 2;
+  const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : 2;
   const tableRows = Math.max(1, height - 1 - 1 - 4 - footer);
 
   useKeys(
@@ -116,6 +118,10 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       if (input === 'u') {
         if (row.kind === 'provider') return setMode({ kind: 'base-url', name: row.name, current: row.info.baseUrl });
         return setFlash({ kind: 'info', text: 'Only built-in providers have a base URL to override; endpoints and local servers are re-added with a new URL.' });
+      }
+      if (input === 'h') {
+        if (row.kind === 'provider') return setMode({ kind: 'headers', name: row.name, authHeader: row.info.authHeader ?? '', headers: headerListText(row.info.headers) });
+        return setFlash({ kind: 'info', text: row.kind === 'endpoint' ? 'An endpoint gets its headers when it is added: remove it (d) and add it again (e) to change them.' : 'Local servers take no header settings.' });
       }
       if (input === 'd' || key.delete) {
         if (row.kind === 'detected') return setFlash({ kind: 'info', text: `${row.name} was found running on this machine; there is nothing to remove.` });
@@ -193,6 +199,25 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         onCancel={() => setMode({ kind: 'list' })}
       />
     );
+  } else if (mode.kind === 'headers') {
+    const { name } = mode;
+    bottom = (
+      <Wizard
+        title={`Headers for ${name} behind a gateway (both empty: none)`}
+        fields={[
+          { key: 'authHeader', label: 'Header that carries the key (empty: the provider’s own):', initial: mode.authHeader, hint: 'e.g. api-key; authorization means Bearer', check: authHeaderInputProblem },
+          { key: 'headers', label: 'Fixed headers, name=value; … (empty: none):', initial: mode.headers, hint: 'kept in config.json in the clear: never a key', check: (v) => fixedHeadersProblem(v) },
+        ]}
+        onDone={(v) =>
+          act(async (b) => {
+            const parsed = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
+            const res = await b.management.setProviderHeaders(name, { authHeader: v.authHeader || undefined, headers: 'headers' in parsed ? parsed.headers : undefined });
+            return { kind: 'ok', text: `${name} headers: ${headerSettingsText(res) || 'none (the provider’s own)'}` };
+          })
+        }
+        onCancel={() => setMode({ kind: 'list' })}
+      />
+    );
   } else if (mode.kind === 'removing') {
     const r = mode.row;
     const q = r.kind === 'provider' ? `Disconnect ${r.name} (remove its stored API key)?` : r.kind === 'endpoint' ? `Remove endpoint ${r.name} and its stored credential?` : `Remove local server ${r.name}?`;
@@ -205,11 +230,21 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
           { key: 'slug', label: 'Name (used as provider in model ids):', check: (v) => (v ? undefined : 'A name is needed.') },
           { key: 'url', label: 'Base URL:', hint: 'e.g. https://api.example.com/v1', check: (v) => (v ? undefined : 'A URL is needed.') },
           { key: 'format', label: 'Format, a (OpenAI Chat Completions) or b (Anthropic Messages):', check: (v) => (v === 'a' || v === 'b' ? undefined : 'Type a or b.') },
+          { key: 'authHeader', label: 'Header that carries the key (empty: the format’s own):', hint: 'e.g. api-key (Azure OpenAI); authorization means Bearer', check: authHeaderInputProblem },
+          { key: 'headers', label: 'Fixed headers, name=value; … (empty: none):', hint: 'sent with every request and kept in config.json in the clear: never a key', check: (v) => fixedHeadersProblem(v) },
           { key: 'credential', label: 'API key (hidden; empty if it needs none):', hidden: true },
         ]}
         onDone={(v) =>
           act(async (b) => {
-            const e = await b.management.addEndpoint({ slug: v.slug, url: v.url, format: v.format, credential: v.credential?.trim() || undefined });
+            const headers = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
+            const e = await b.management.addEndpoint({
+              slug: v.slug,
+              url: v.url,
+              format: v.format,
+              credential: v.credential?.trim() || undefined,
+              authHeader: v.authHeader || undefined,
+              headers: 'headers' in headers ? headers.headers : undefined,
+            });
             return { kind: 'ok', text: `Endpoint ${e.slug} added: use models as ${e.slug}/<model>.` };
           })
         }
@@ -242,7 +277,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     <Box flexDirection="column" height={height}>
       <Text wrap="truncate-end">
         <Text bold>Providers</Text>
-        <Text color={theme.muted}> c connect · d disconnect/remove · u base URL · e add endpoint · l add local</Text>
+        <Text color={theme.muted}> c connect · d disconnect/remove · u base URL · h headers · e add endpoint · l add local</Text>
       </Text>
       <Table
         headers={['NAME', 'KIND', 'CONNECTED', 'CREDENTIAL', 'MODELS', 'LAST ERROR', 'BASE URL']}
@@ -267,7 +302,10 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
             <Text bold color={theme.accent} wrap="truncate-end">
               {row.name} <Text color={theme.muted}>({kindText(row)})</Text>
             </Text>
-            <Text wrap="truncate-end">  base URL    {baseUrlText(row)}</Text>
+            <Text wrap="truncate-end">
+              {'  '}base URL    {baseUrlText(row)}
+              {headersText(row) ? <Text color={theme.muted}> · headers {headersText(row)}</Text> : null}
+            </Text>
             <Text wrap="truncate-end">
               {'  '}credential  {credentialText(row)} · models {modelsText(row, counts, failedLists)}
               {failedLists?.[row.name] !== undefined ? <Text color={theme.error}> (list failed: {failedLists[row.name]})</Text> : null}
@@ -284,4 +322,10 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       </Box>
     </Box>
   );
+}
+
+/** The fixed-headers answer, checked before the next question (the key's header is checked by the daemon too). */
+function fixedHeadersProblem(text: string): string | undefined {
+  const parsed = parseHeaderList(text);
+  return 'problem' in parsed ? parsed.problem : undefined;
 }

@@ -42,7 +42,8 @@ export const SCREEN_KEYS: Record<ScreenId, ReadonlyArray<readonly [string, strin
     ['c', 'connect: API key into the OS keychain (hidden input)'],
     ['d', 'disconnect a provider, remove an endpoint (asks)'],
     ['u', 'set or reset a built-in provider\'s base URL'],
-    ['e', 'add a custom endpoint (OpenAI or Anthropic format)'],
+    ['h', 'headers for a provider behind a gateway: the key\'s header, fixed headers'],
+    ['e', 'add a custom endpoint (OpenAI or Anthropic format, with its headers)'],
     ['l', 'add a local model server'],
   ],
 };
