@@ -113,8 +113,10 @@ describe.runIf(process.platform === 'linux')('svc-proxy service on systemd', () 
     expect(await readFile(join(state, 'daemon.log'), 'utf8')).toContain(`listening on 127.0.0.1:${port} (pid ${pid}, state ${state})`);
 
     // what the shell's proxy variables became inside the unit's daemon: the carried one, not the other
-    const status = JSON.parse((await cli(['status', '--json'])).stdout) as { pid: number; upstreamProxy: Record<string, unknown> };
+    const status = JSON.parse((await cli(['status', '--json'])).stdout) as { pid: number; upstreamProxy: Record<string, unknown>; loginService: unknown };
     expect(status.pid).toBe(pid);
+    expect(status.loginService).toEqual({ manager: 'systemd', title: 'systemd user unit', file: unitFile });
+    expect((await cli(['status'])).stdout).toContain(`login service: systemd user unit ${unitFile} (svc-proxy service status)`);
     expect(status.upstreamProxy).toMatchObject({ mode: 'env', http: 'http://proxy.corp.test:3128', httpSource: 'HTTP_PROXY', noProxy: '.corp.test' });
     expect(status.upstreamProxy.https).toBeUndefined();
 

@@ -19,8 +19,9 @@ export function register(program: Command, ctx: CliContext): void {
         return;
       }
       const s = await client.status();
+      const service = await loginService(ctx);
       if (flags.json) {
-        ctx.json(s);
+        ctx.json({ ...s, loginService: service ?? null });
         return;
       }
       ctx.out(`svc-proxy ${s.version} is running (pid ${s.pid}) on ${s.host}:${s.port}, up ${duration(s.uptimeSeconds)}`);
@@ -41,6 +42,7 @@ export function register(program: Command, ctx: CliContext): void {
       if (s.requestLog && !s.requestLog.ok) ctx.out(`request log: NOT written to disk (${s.requestLog.error}); ${s.requestLog.droppedLines} entries lost so far; proxying is unaffected`);
       if (s.memory) ctx.out(`memory: ${s.memory.rssMb} MB resident, heap ${s.memory.heapUsedMb} MB in use${s.memory.idleTrims === null ? ' (C-heap trim not built)' : ''}`);
       ctx.out(`state: ${s.stateDir}`);
+      if (service) ctx.out(`login service: ${service.title} ${service.file} (svc-proxy service status)`);
       if (s.configProblem) {
         ctx.out(`config: the last edit of config.json was NOT applied (${s.configProblem.at}); running with the previous config:`);
         ctx.out(s.configProblem.message.replace(/^/gm, '  '));
@@ -48,3 +50,10 @@ export function register(program: Command, ctx: CliContext): void {
     });
 }
 
+/** The login service that runs this state dir's daemon, if one is installed (no manager is asked). */
+async function loginService(ctx: CliContext): Promise<{ manager: string; title: string; file: string } | undefined> {
+  if (process.platform !== 'linux' && process.platform !== 'darwin') return undefined;
+  const [{ installedService }, { homedir }] = await Promise.all([import('../service/service-manager.js'), import('node:os')]);
+  const m = await installedService(process.platform, ctx.io.env, homedir(), process.getuid?.() ?? 0, ctx.paths().dir);
+  return m ? { manager: m.kind, title: m.title, file: m.file } : undefined;
+}
