@@ -17,6 +17,7 @@ import { writeLastUsed } from '../keys/operations.js';
 import { KeyVerifier } from '../keys/verifier.js';
 import type { SleepClocks } from '../providers/sleep-detector.js';
 import { watchNetwork, type NetworkWatchOptions } from '../providers/network-watch.js';
+import { dropConnectionsFrom, trackUpstreamSockets } from '../providers/stranded-connections.js';
 import { retireUpstreamConnections, watchUpstreamSleep } from '../providers/upstream-routes.js';
 import { proxyStatusLines } from '../providers/upstream-proxy.js';
 import { createProxyHandler, type ProxyDeps, type ProxyHandler } from '../routing/proxy-handler.js';
@@ -189,10 +190,14 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       retiredAfter(`the machine slept for about ${slept}`, retired);
     }, opts.sleepClocks);
     cleanups.push(async () => stopSleepWatch());
+    const stopSocketTracking = trackUpstreamSockets();
+    cleanups.push(async () => stopSocketTracking());
     const stopNetworkWatch = watchNetwork(({ added, removed }) => {
       const names = (list: string[]) => [...new Set(list.map((a) => a.slice(0, a.indexOf(' '))))].join(', ');
       const what = [added.length ? `new on ${names(added)}` : '', removed.length ? `gone from ${names(removed)}` : ''].filter(Boolean).join('; ');
       retiredAfter(`the network changed (addresses ${what})`, retireUpstreamConnections());
+      const cut = dropConnectionsFrom(removed.map((a) => a.slice(a.indexOf(' ') + 1)));
+      if (cut) logger.info(`${cut} upstream connection${cut === 1 ? '' : 's'} made from an address now gone ${cut === 1 ? 'was' : 'were'} cut: ${cut === 1 ? 'its request fails' : 'their requests fail'} as a reset now rather than at the idle timeout`);
     }, opts.networkWatch);
     cleanups.push(async () => stopNetworkWatch());
     const issuersSaver = saveIssuersPeriodically(issuers, paths.proofIssuers, ISSUERS_SAVE_MS, warn);

@@ -4,6 +4,7 @@
  * where there is something to do: a proxy that refused, a certificate a TLS-inspecting network
  * re-signed.
  */
+import { NETWORK_CHANGED } from './stranded-connections.js';
 import { displayOrigin } from './base-url.js';
 
 export type UpstreamErrorCode = 'upstream_unreachable' | 'upstream_timeout' | 'upstream_reset' | 'aborted';
@@ -101,6 +102,9 @@ export function toUpstreamError(
   }
   if (code === 'UND_ERR_BODY_TIMEOUT') {
     return new UpstreamError('upstream_timeout', `${where} went silent mid-response${ms(timeouts?.idleTimeoutMs, 'for')}.`);
+  }
+  if (code === NETWORK_CHANGED) {
+    return new UpstreamError('upstream_reset', `The connection to ${where} was cut: the network changed and this machine no longer has the address it was made from.`);
   }
   if (code && RESET.has(code)) {
     return new UpstreamError('upstream_reset', `${where} closed the connection before the response was complete (${code}).`);

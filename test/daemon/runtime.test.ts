@@ -252,6 +252,45 @@ describe('daemon runtime', () => {
     }
   });
 
+  it('cuts a request under way whose connection was made from an address the machine no longer has', async () => {
+    // an upstream that sends its headers and a first event, then nothing (a connection the network took)
+    const upstream = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/x`;
+    // the fake interface list names the loopback address as the machine's external one, so taking it away strands the connection
+    const eth0 = [{ address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4' as const, mac: '02:00:00:00:00:02', internal: false, cidr: null }];
+    let interfaces: Record<string, typeof eth0> = { eth0 };
+    let reading = false;
+    const d = await start({
+      networkWatch: { everyMs: 50, interfaces: () => interfaces },
+      createProxyHandler: () => ({
+        async handle(_req, res) {
+          const up = await upstreamRequest({ url, method: 'GET', headers: {}, connectTimeoutMs: 2000, headersTimeoutMs: 2000, idleTimeoutMs: 60_000 });
+          reading = true;
+          res.end(await readUpstreamBody(up, url).catch((err: { code?: string }) => `failed: ${err.code}`));
+        },
+        async close() {},
+      }),
+    });
+    try {
+      const { key } = (await d.admin('POST', '/admin/keys', { name: 'stranded' })).json() as { key: string };
+      const pending = http('POST', `${d.origin}/protocol-b/v1/messages`, { headers: { 'x-api-key': key } });
+      await until(() => reading);
+      const started = Date.now();
+      interfaces = {};
+      expect((await pending).text).toBe('failed: upstream_reset');
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(d.logLines).toContain('info 1 upstream connection made from an address now gone was cut: its request fails as a reset now rather than at the idle timeout');
+    } finally {
+      await closeUpstreamPools(200);
+      upstream.closeAllConnections();
+      upstream.close();
+    }
+  });
+
   it('stops on an admin shutdown request', async () => {
     const d = await start();
     const res = await d.admin('POST', '/admin/shutdown');

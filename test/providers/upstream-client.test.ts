@@ -3,6 +3,7 @@ import { createServer as createTcpServer, type Server as TcpServer, type Socket 
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeUpstreamPools, readUpstreamBody, shedBurstConnections, toUpstreamError, upstreamRequest, UpstreamError, watchUpstreamSleep } from '../../src/providers/upstream-client.js';
+import { dropConnectionsFrom, trackUpstreamSockets } from '../../src/providers/stranded-connections.js';
 import { closedPortUrl } from '../fixtures/ports.js';
 
 const T = { connectTimeoutMs: 2000, headersTimeoutMs: 2000, idleTimeoutMs: 2000 };
@@ -200,6 +201,25 @@ describe('upstreamRequest', () => {
       res.body.resume();
     });
     expect(toUpstreamError(err, base).code).toBe('upstream_timeout');
+  });
+
+  it('a stream on an address the machine no longer has is cut at once, as a reset; others are left alone', async () => {
+    const stop = trackUpstreamSockets();
+    try {
+      // the idle timeout is far off: only the cut can end this read soon
+      const res = await upstreamRequest({ url: `${base}/stall`, method: 'GET', headers: {}, connectTimeoutMs: 1000, headersTimeoutMs: 1000, idleTimeoutMs: 60_000 });
+      const reading = readUpstreamBody(res, base);
+      expect(dropConnectionsFrom(['10.20.30.40', 'fe80::1'])).toBe(0);
+      const started = Date.now();
+      expect(dropConnectionsFrom(['192.168.1.20', '::ffff:127.0.0.1'])).toBe(1);
+      const err = await expectUpstreamError(reading, 'upstream_reset');
+      expect(err.message).toBe(`The connection to ${base} was cut: the network changed and this machine no longer has the address it was made from.`);
+      expect(Date.now() - started).toBeLessThan(1000);
+      // the pool connects afresh for the next request
+      expect((await upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, ...T })).status).toBe(200);
+    } finally {
+      stop();
+    }
   });
 
   it('abort before headers and mid-body → aborted', async () => {
