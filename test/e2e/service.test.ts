@@ -82,7 +82,9 @@ afterAll(async () => {
 
 describe.runIf(process.platform === 'linux')('svc-proxy service on systemd', () => {
   it('install takes over from a daemon started by hand, with a unit that starts a working daemon; status; uninstall stops it', async () => {
-    const byHand = await cli(['start']);
+    // by hand on another port than settings.port, which the service will use
+    const handPort = await freePort();
+    const byHand = await cli(['start', '--port', String(handPort)]);
     expect(byHand.code, byHand.stderr).toBe(0);
     const handPid = await runtimePid();
 
@@ -94,6 +96,7 @@ describe.runIf(process.platform === 'linux')('svc-proxy service on systemd', () 
     expect(installed.stdout).toMatch(/note: HTTPS_PROXY in this shell carries a user and password/);
     expect(installed.stdout).toMatch(/note: The service does not see ANTHROPIC_API_KEY.*svc-proxy provider connect anthropic/);
     expect(installed.stdout).toContain(`note: It runs Node at ${process.execPath}`);
+    expect(installed.stdout).toContain(`note: The daemon that was running listened on 127.0.0.1:${handPort}; the service's listens on 127.0.0.1:${port} (settings.host and settings.port)`);
 
     // the daemon now is the one the manager started from the unit
     let pid = await runtimePid();

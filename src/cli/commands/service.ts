@@ -79,7 +79,8 @@ async function install(ctx: CliContext, json: boolean): Promise<void> {
   }
   // The service's daemon takes over the state dir and the port from one started by hand (or an
   // older service's): that one drains and stops first.
-  const { stopDaemon } = await import('../../daemon/control.js');
+  const { findDaemon, stopDaemon } = await import('../../daemon/control.js');
+  const before = await findDaemon(paths);
   const stopped = await stopDaemon(paths, def.stopTimeoutMs);
   try {
     await manager.start();
@@ -89,6 +90,10 @@ async function install(ctx: CliContext, json: boolean): Promise<void> {
   }
   const daemon = await waitForDaemon(ctx);
   if (!daemon) throw new CliError(`The login service is installed (${manager.file}) but its daemon did not answer within ${START_WAIT_MS / 1000} s. See \`${manager.logHint}\` and ${paths.daemonLog}.`);
+  // `start --port/--host` by hand, settings for the service: the tools' base URLs may have moved
+  if (before && (before.host !== daemon.host || before.port !== daemon.port)) {
+    notes.push(`The daemon that was running listened on ${before.host}:${before.port}; the service's listens on ${daemon.host}:${daemon.port} (settings.host and settings.port): tools pointed at the old address need the new one, or set those settings and run \`svc-proxy restart\`.`);
+  }
   notes.push(`It runs Node at ${def.command}; after you move to another Node (nvm, a new install), run \`svc-proxy service install\` again.`);
   if (json) {
     ctx.json({ installed: true, manager: manager.kind, file: manager.file, replacedDaemon: stopped?.pid ?? null, pid: daemon.pid, host: daemon.host, port: daemon.port, baseUrls: baseUrls(daemon.host, daemon.port), notes });
