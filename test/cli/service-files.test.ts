@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAUNCHD_LABEL, launchAgentPlist } from '../../src/cli/service/launch-agent.js';
-import type { ServiceDefinition } from '../../src/cli/service/service-definition.js';
+import { runsFromNpxCache, type ServiceDefinition } from '../../src/cli/service/service-definition.js';
 import { serviceEnv } from '../../src/cli/service/service-env.js';
 import { serviceManager } from '../../src/cli/service/service-manager.js';
 import { systemdExecutableProblem, systemdUnit } from '../../src/cli/service/systemd-unit.js';
@@ -113,6 +113,16 @@ describe('which state dir a service file runs', () => {
       expect(manager.serves(text, '/home/u/state'), platform).toBe(false);
       expect(manager.serves(text, '/home/u/other'), platform).toBe(false);
     }
+  });
+});
+
+describe('where the daemon runs from', () => {
+  it('npx’s cache is no place for a service to start from', () => {
+    const def = (main: string): ServiceDefinition => ({ command: '/usr/bin/node', args: ['--no-wasm-tier-up', main], env: {}, logFile: '/x/daemon.log', stopTimeoutMs: 20_000 });
+    expect(runsFromNpxCache(def('/home/u/.npm/_npx/3f2a1b/node_modules/svc-proxy/dist/daemon/main.js'))).toBe(true);
+    expect(runsFromNpxCache(def('C:\\Users\\u\\AppData\\Local\\npm-cache\\_npx\\3f2a\\node_modules\\svc-proxy\\dist\\daemon\\main.js'))).toBe(true);
+    expect(runsFromNpxCache(def('/usr/lib/node_modules/svc-proxy/dist/daemon/main.js'))).toBe(false);
+    expect(runsFromNpxCache(def('/home/u/src/my_npx_tools/svc-proxy/dist/daemon/main.js'))).toBe(false);
   });
 });
 

@@ -14,7 +14,7 @@ import { ensureStateDir } from '../../config/paths.js';
 import type { DaemonLocation } from '../../daemon/control.js';
 import { drainBudget, printBaseUrls } from '../daemon-control.js';
 import { CliError, type CliContext } from '../io.js';
-import { hasControlCharacters, type ServiceDefinition } from '../service/service-definition.js';
+import { hasControlCharacters, runsFromNpxCache, type ServiceDefinition } from '../service/service-definition.js';
 import { serviceEnv } from '../service/service-env.js';
 import { ServiceCommandError, serviceManager, type ServiceManager } from '../service/service-manager.js';
 
@@ -63,6 +63,10 @@ async function install(ctx: CliContext, json: boolean): Promise<void> {
   const { def, notes } = await definition(ctx);
   const problem = manager.problem(def);
   if (problem) throw new CliError(`Could not install the login service: ${problem}.`);
+  // npx runs packages from a cache npm may clear at any time; the service would then start nothing
+  if (runsFromNpxCache(def)) {
+    throw new CliError('Could not install the login service: this svc-proxy runs from npx\'s cache, which npm may clear, and the service would then start nothing. Install it first (npm install -g svc-proxy), then run `svc-proxy service install` from there.');
+  }
   const paths = ctx.paths();
   await ensureStateDir(paths.dir);
   const previous = await readText(manager.file);

@@ -17,3 +17,8 @@ export function hasControlCharacters(text: string): boolean {
   // eslint-disable-next-line no-control-regex
   return /[\u0000-\u001f\u007f]/.test(text);
 }
+
+/** The daemon's files are in npx's cache (`~/.npm/_npx/<hash>/…`), which npm clears as it likes. */
+export function runsFromNpxCache(def: ServiceDefinition): boolean {
+  return def.args.some((arg) => /[\\/]_npx[\\/]/.test(arg));
+}
