@@ -201,12 +201,13 @@ function headerSettings(authHeader: string | undefined, headers: Record<string, 
   return { ...(authHeader ? { authHeader } : {}), ...(headers && Object.keys(headers).length > 0 ? { headers } : {}) };
 }
 
-/** `--auth-header` and `--header` of endpoint add and provider set, checked (header-settings.ts). */
+/** `authHeader` and `headers` of endpoint add and provider set (the CLI's --auth-header and --header), checked (header-settings.ts). */
 function validateHeaderSettings(authHeader: unknown, headers: unknown): HeaderSettings {
   let auth: string | undefined;
   if (authHeader !== undefined && authHeader !== null && authHeader !== '') {
     const problem = typeof authHeader === 'string' ? authHeaderProblem(authHeader) : 'it must be a header name';
-    if (problem) throw new OperationError(400, 'invalid_header', `--auth-header: ${problem}.`);
+    // named as the API's fields: the CLI checks its flags first (header-flags.ts), and says them
+    if (problem) throw new OperationError(400, 'invalid_header', `authHeader: ${problem}.`);
     auth = (authHeader as string).toLowerCase();
   }
   const fixed: Record<string, string> = {};
@@ -214,7 +215,7 @@ function validateHeaderSettings(authHeader: unknown, headers: unknown): HeaderSe
     if (typeof headers !== 'object' || Array.isArray(headers)) throw new OperationError(400, 'invalid_header', 'headers must be an object of header names and values.');
     for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
       const problem = typeof value === 'string' ? fixedHeaderProblem(name, value, auth) : `the value of ${name} must be a string`;
-      if (problem) throw new OperationError(400, 'invalid_header', `--header: ${problem}.`);
+      if (problem) throw new OperationError(400, 'invalid_header', `headers: ${problem}.`);
       fixed[name.toLowerCase()] = value as string;
     }
   }

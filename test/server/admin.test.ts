@@ -131,11 +131,12 @@ describe('admin API: providers, endpoints, local servers', () => {
     expect(gw.json()).toMatchObject({ slug: 'gw', authHeader: 'api-key', headers: { 'x-team': 'ml' } });
     const refused = await d.admin('POST', '/admin/endpoints', { slug: 'gw2', url: 'https://gw.example/v1', format: 'a', headers: { cookie: 'session=1' } });
     expect(refused.status).toBe(400);
-    expect(refused.json()).toMatchObject({ error: { code: 'invalid_header' } });
+    expect(refused.json()).toMatchObject({ error: { code: 'invalid_header', message: expect.stringMatching(/^headers: cookie cannot be a fixed header/) } });
     expect((await d.admin('DELETE', '/admin/endpoints/gw')).status).toBe(200);
     const gateway = await d.admin('PUT', '/admin/providers/openrouter/headers', { authHeader: 'x-gateway-key', headers: { 'x-team': 'ml' } });
     expect(gateway.json()).toEqual({ name: 'openrouter', authHeader: 'x-gateway-key', headers: { 'x-team': 'ml' } });
     expect((await d.admin('PUT', '/admin/providers/openrouter/headers', { headers: { host: 'x' } })).json()).toMatchObject({ error: { code: 'invalid_header' } });
+    expect((await d.admin('PUT', '/admin/providers/openrouter/headers', { authHeader: 'host' })).json()).toMatchObject({ error: { code: 'invalid_header', message: 'authHeader: host cannot carry the credential.' } });
     expect((await d.admin('PUT', '/admin/providers/nope/headers', {})).status).toBe(404);
     expect((await d.admin('PUT', '/admin/providers/openrouter/headers', {})).json()).toEqual({ name: 'openrouter' });
     expect((await d.admin('DELETE', '/admin/endpoints/vllm')).status).toBe(200);

@@ -210,19 +210,24 @@ describe('providers screen', () => {
     await h.press(KEYS.enter);
     await h.waitFor((f) => f.includes('"x api key" is not a header name'), 'the check');
     for (let i = 0; i < 'x api key'.length; i++) await h.press(KEYS.backspace);
-    await h.type('authorization');
+    await h.type('x-gw-key');
     await h.press(KEYS.enter);
+    // the key's own header cannot also be a fixed one (it would sit in config.json): refused against the answer before
+    await h.type('x-gw-key=1');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('X-gw-key cannot be a fixed header'), 'the refusal');
+    for (let i = 0; i < 'x-gw-key=1'.length; i++) await h.press(KEYS.backspace);
     await h.type('x-team=alpha; x-project=p7');
     await h.press(KEYS.enter);
-    await h.waitFor((fr) => fr.includes('anthropic headers: key in authorization; x-team=alpha; x-project=p7'), 'the result');
-    await h.waitFor((fr) => fr.includes('· headers key in authorization; x-team=alpha; x-project=p7'), 'the detail line');
+    await h.waitFor((fr) => fr.includes('anthropic headers: key in x-gw-key; x-team=alpha; x-project=p7'), 'the result');
+    await h.waitFor((fr) => fr.includes('· headers key in x-gw-key; x-team=alpha; x-project=p7'), 'the detail line');
     const providers = (await h.d.admin('GET', '/admin/providers')).json() as { providers: Array<{ name: string; authHeader?: string; headers?: Record<string, string> }> };
-    expect(providers.providers.find((p) => p.name === 'anthropic')).toMatchObject({ authHeader: 'authorization', headers: { 'x-team': 'alpha', 'x-project': 'p7' } });
+    expect(providers.providers.find((p) => p.name === 'anthropic')).toMatchObject({ authHeader: 'x-gw-key', headers: { 'x-team': 'alpha', 'x-project': 'p7' } });
 
     // both emptied: none again
     await h.press('h');
     await h.waitFor((fr) => fr.includes('Headers for anthropic'), 'the wizard, with the current values');
-    for (let i = 0; i < 'authorization'.length; i++) await h.press(KEYS.backspace);
+    for (let i = 0; i < 'x-gw-key'.length; i++) await h.press(KEYS.backspace);
     await h.press(KEYS.enter);
     for (let i = 0; i < 'x-team=alpha; x-project=p7'.length; i++) await h.press(KEYS.backspace);
     await h.press(KEYS.enter);

@@ -14,8 +14,8 @@ export interface WizardField {
   hidden?: boolean;
   initial?: string;
   hint?: string;
-  /** An error message for a bad answer, or undefined when it is fine. */
-  check?(value: string): string | undefined;
+  /** An error message for a bad answer, or undefined when it is fine; `answers`: the earlier fields'. */
+  check?(value: string, answers: Readonly<Record<string, string>>): string | undefined;
 }
 
 export interface WizardProps {
@@ -34,7 +34,7 @@ export function Wizard({ title, fields, onDone, onCancel }: WizardProps) {
 
   const submit = (raw: string) => {
     const value = field.hidden ? raw : raw.trim();
-    const bad = field.check?.(value);
+    const bad = field.check?.(value, values);
     if (bad) {
       setProblem(bad);
       return;

@@ -206,12 +206,13 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         title={`Headers for ${name} behind a gateway (both empty: none)`}
         fields={[
           { key: 'authHeader', label: 'Header that carries the key (empty: the provider’s own):', initial: mode.authHeader, hint: 'e.g. api-key; authorization means Bearer', check: authHeaderInputProblem },
-          { key: 'headers', label: 'Fixed headers, name=value; … (empty: none):', initial: mode.headers, hint: 'kept in config.json in the clear: never a key', check: (v) => fixedHeadersProblem(v) },
+          { key: 'headers', label: 'Fixed headers, name=value; … (empty: none):', initial: mode.headers, hint: 'kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader) },
         ]}
         onDone={(v) =>
           act(async (b) => {
             const parsed = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
-            const res = await b.management.setProviderHeaders(name, { authHeader: v.authHeader || undefined, headers: 'headers' in parsed ? parsed.headers : undefined });
+            if ('problem' in parsed) return { kind: 'error', text: parsed.problem };
+            const res = await b.management.setProviderHeaders(name, { authHeader: v.authHeader || undefined, headers: parsed.headers });
             return { kind: 'ok', text: `${name} headers: ${headerSettingsText(res) || 'none (the provider’s own)'}` };
           })
         }
@@ -231,19 +232,20 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
           { key: 'url', label: 'Base URL:', hint: 'e.g. https://api.example.com/v1', check: (v) => (v ? undefined : 'A URL is needed.') },
           { key: 'format', label: 'Format, a (OpenAI Chat Completions) or b (Anthropic Messages):', check: (v) => (v === 'a' || v === 'b' ? undefined : 'Type a or b.') },
           { key: 'authHeader', label: 'Header that carries the key (empty: the format’s own):', hint: 'e.g. api-key (Azure OpenAI); authorization means Bearer', check: authHeaderInputProblem },
-          { key: 'headers', label: 'Fixed headers, name=value; … (empty: none):', hint: 'sent with every request and kept in config.json in the clear: never a key', check: (v) => fixedHeadersProblem(v) },
+          { key: 'headers', label: 'Fixed headers, name=value; … (empty: none):', hint: 'sent with every request and kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader) },
           { key: 'credential', label: 'API key (hidden; empty if it needs none):', hidden: true },
         ]}
         onDone={(v) =>
           act(async (b) => {
             const headers = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
+            if ('problem' in headers) return { kind: 'error', text: headers.problem };
             const e = await b.management.addEndpoint({
               slug: v.slug,
               url: v.url,
               format: v.format,
               credential: v.credential?.trim() || undefined,
               authHeader: v.authHeader || undefined,
-              headers: 'headers' in headers ? headers.headers : undefined,
+              headers: headers.headers,
             });
             return { kind: 'ok', text: `Endpoint ${e.slug} added: use models as ${e.slug}/<model>.` };
           })
@@ -324,8 +326,8 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   );
 }
 
-/** The fixed-headers answer, checked before the next question (the key's header is checked by the daemon too). */
-function fixedHeadersProblem(text: string): string | undefined {
-  const parsed = parseHeaderList(text);
+/** The fixed-headers answer, checked before the next question against the key's header answered before it. */
+function fixedHeadersProblem(text: string, authHeader: string | undefined): string | undefined {
+  const parsed = parseHeaderList(text, authHeader || undefined);
   return 'problem' in parsed ? parsed.problem : undefined;
 }
