@@ -7,11 +7,14 @@
  *
  * What the file's entry decides is checked where the upstream can see it: `maxTokens` from
  * `defaultCompletionOptions` (without it Claude got its own ceiling, 64,000, in a scratch run).
+ * Also `svc-proxy run continue`, which hands cn the same file as `--config` for the run only.
  * Offline: a temp HOME; `cn` needs no sign-in when a local config exists.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BIN } from '../daemon/harness.js';
 import { expectNoServiceKey } from '../fixtures/e2e-helpers.js';
 import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
 import { messagesToolResult, responsesToolResult } from '../fixtures/tool-results.js';
@@ -93,6 +96,23 @@ describe.skipIf('missing' in cn)('Continue (cn) through protocol A /chat/complet
     expect(reasoning, 'the tool turn’s reasoning, as OpenAI issued it').toHaveLength(1);
     expect(mock.encrypted.has(reasoning[0]!.encrypted_content!)).toBe(true);
     expect(responsesToolResult(turns[1]!)).toContain('cn-8842');
+  });
+
+  it('with `svc-proxy run continue` (no config.yaml of its own): cn gets the same file for the run only, which is gone after', async () => {
+    const mock = t.world.mocks.anthropic;
+    scriptShellTurn(mock, '6620', messagesToolResult);
+    const home = join(t.box.home, 'run');
+    await mkdir(home, { recursive: true });
+    const env = { ...t.box.env, HOME: home, SVC_PROXY_HOME: t.world.daemon.home };
+    const since = new Date().toISOString();
+    const res = await runProcess(process.execPath, [BIN, 'run', '--model', 'anthropic/claude-sonnet-4-5', '--key', t.world.daemon.key, 'continue', '-p', 'Print the marker with the shell.', '--auto'], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('The command printed cn-6620.');
+    expect((await refusedSince(t.world.daemon, since)).refused).toEqual([]);
+    expect(mock.generations()[0]!.body.max_tokens, 'the entry’s maxTokens: the file reached cn').toBe(32_000);
+    // the file with the key in it lived only as long as the run
+    expect(await readdir(join(t.world.daemon.home, 'run'))).toEqual([]);
+    expect(existsSync(join(home, '.continue', 'config.yaml'))).toBe(false);
   });
 });
 

@@ -47,11 +47,16 @@ export function register(program: Command, ctx: CliContext): void {
       });
       const env = spawnTool.toolEnv(ctx.io.env, prepared.setup.env, prepared.setup.unset);
       const toolArgs = args[0] === '--' ? args.slice(1) : args;
+      const { runConfig } = prepared.setup;
+      const configFile = runConfig ? await (await import('../tools/run-config-file.js')).writeRunConfig(ctx.paths().dir, tool.id, runConfig) : undefined;
+      const configArgs = runConfig && configFile ? [runConfig.flag, configFile.path] : [];
       let ended;
       try {
-        ended = await spawnTool.runTool(file, [...prepared.setup.runArgs, ...toolArgs], env, { interactive: ctx.io.stdin.isTTY === true });
+        ended = await spawnTool.runTool(file, [...configArgs, ...prepared.setup.runArgs, ...toolArgs], env, { interactive: ctx.io.stdin.isTTY === true });
       } catch (err) {
         throw new CliError(`could not start ${file}: ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        await configFile?.remove();
       }
       if (ended.signal) {
         // End the way the tool did, so a shell sees "killed by SIGINT" (loops stop on Ctrl-C).

@@ -1,10 +1,10 @@
 /**
  * Continue (VS Code / JetBrains extension, and its `cn` CLI): ~/.continue/config.yaml with a model
- * entry on the `openai` provider and `apiBase` on the protocol A base. The file is printed whole:
- * Continue refuses one without `name` and `version` ("Failed to parse config: name: Required,
- * version: Required", cn 1.5.47). Continue reads no variable for this, so the entry carries the key
- * (keep the file private, or move the key into ~/.continue/.env as SVC_PROXY_KEY=… and write
- * `apiKey: ${{ secrets.SVC_PROXY_KEY }}`).
+ * entry on the `openai` provider and `apiBase` on the protocol A base; `run` starts `cn` with the
+ * same file given as `--config`. The file is printed whole: Continue refuses one without `name`
+ * and `version` ("Failed to parse config: name: Required, version: Required", cn 1.5.47). Continue
+ * reads no variable for this, so the entry carries the key (keep the file private, or move the key
+ * into ~/.continue/.env as SVC_PROXY_KEY=… and write `apiKey: ${{ secrets.SVC_PROXY_KEY }}`).
  *
  * Continue knows what an `openai` model can do from its name (core/llm/toolSupport.ts: tools only
  * for names starting gpt-4 or o3), so a `provider/model` id got no agent mode (it needs tools) and
@@ -26,6 +26,8 @@ export const continueDev: ToolProfile = {
   title: 'Continue',
   base: 'a',
   via: 'file',
+  command: 'cn',
+  install: 'npm install -g @continuedev/cli',
   needsModel: true,
   usesModelFacts: true,
   setup(input) {
@@ -55,6 +57,8 @@ export const continueDev: ToolProfile = {
       ].join('\n'),
       how: 'save it as ~/.continue/config.yaml, or add its entry under `models:` in the one you have',
     };
+    // `svc-proxy run continue …` starts the `cn` CLI on the same file, written for the run only
+    s.runConfig = { flag: '--config', content: s.file.content, extension: 'yaml' };
     if (input.contextWindow === undefined) s.notes.push(`contextLength ${STAND_IN_LIMITS.contextWindow} is a stand-in: set your model's own window.`);
     const unknown = [input.callsTools ? '' : 'tool_use if it calls tools (agent mode needs it)', input.inputs?.includes('image') ? '' : 'image_input if it reads images'].filter(Boolean);
     if (unknown.length) s.notes.push(`Not known here for this model; add to its capabilities ${unknown.join(', and ')}.`);

@@ -58,6 +58,12 @@ export interface ToolSetup {
   settings?: ManualSetting[];
   /** Arguments `svc-proxy run` puts before the user's own (e.g. Codex `-c` overrides). */
   runArgs: string[];
+  /**
+   * For a tool that takes its settings only from a file it can be pointed at (Continue's `cn
+   * --config`): `run` writes `content` to a private file for that run (0600, in the state dir,
+   * beside the saved keys) and passes `flag <path>` first; the file goes when the tool ends.
+   */
+  runConfig?: { flag: string; content: string; extension: string };
   /** Short lines shown as comments after the exports (and in --json). */
   notes: string[];
 }
