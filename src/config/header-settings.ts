@@ -48,7 +48,7 @@ export function fixedHeaderProblem(name: string, value: string, authHeader?: str
   if (!TOKEN.test(name)) return `"${name.slice(0, 60)}" is not a header name`;
   const lower = name.toLowerCase();
   if (RESERVED.has(lower) || lower === authHeader?.toLowerCase()) {
-    return `${lower} cannot be a fixed header (${/auth|api-key|cookie/.test(lower) ? 'a credential goes in the keychain: add the endpoint with its key and --auth-header' : 'the HTTP client sets it'})`;
+    return `${lower} cannot be a fixed header (${/auth|api-key|cookie/.test(lower) ? 'a credential goes in the keychain: store the key and name the header that carries it as the auth header' : 'the HTTP client sets it'})`;
   }
   if (/[\r\n\0]/.test(value)) return `the value of ${lower} has a line break or NUL in it`;
   return undefined;

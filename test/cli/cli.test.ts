@@ -153,12 +153,12 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect(JSON.stringify(config)).not.toContain('az-key-4321');
     expect((await cli(['endpoint', 'list'])).stdout).toMatch(/azure\s+a\s+\S+\s+(keychain|file)( …4321)? as api-key\s+x-team, openai-project/);
     for (const [args, message] of [
-      [['--header', 'Authorization=Basic abc'], '--header: authorization cannot be a fixed header (a credential goes in the keychain: add the endpoint with its key and --auth-header).'],
+      [['--header', 'Authorization=Basic abc'], '--header: authorization cannot be a fixed header (a credential goes in the keychain: store the key and name the header that carries it as the auth header).'],
       [['--header', 'content-type=text/plain'], '--header: content-type cannot be a fixed header (the HTTP client sets it).'],
       [['--header', 'x-team'], '--header "x-team" must be name=value.'],
       [['--header', 'bad name=1'], '--header: "bad name" is not a header name.'],
       [['--auth-header', 'host'], '--auth-header: host cannot carry the credential.'],
-      [['--auth-header', 'api-key', '--header', 'api-key=x'], '--header: api-key cannot be a fixed header (a credential goes in the keychain: add the endpoint with its key and --auth-header).'],
+      [['--auth-header', 'api-key', '--header', 'api-key=x'], '--header: api-key cannot be a fixed header (a credential goes in the keychain: store the key and name the header that carries it as the auth header).'],
     ] as const) {
       // no stdin: a refusal after asking for the key would hang on the prompt, not exit 2
       const res = await cli(['endpoint', 'add', 'bad', '--url', 'https://x.example', '--format', 'a', ...args]);

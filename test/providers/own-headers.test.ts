@@ -45,7 +45,7 @@ describe('a custom endpoint’s own headers', () => {
     const bad = endpointSchema.safeParse({ ...base, headers: { Authorization: 'Basic abc', 'x-ok': 'fine', host: 'h' } });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
-      ['headers.Authorization', 'authorization cannot be a fixed header (a credential goes in the keychain: add the endpoint with its key and --auth-header)'],
+      ['headers.Authorization', 'authorization cannot be a fixed header (a credential goes in the keychain: store the key and name the header that carries it as the auth header)'],
       ['headers.host', 'host cannot be a fixed header (the HTTP client sets it)'],
     ]);
     expect(endpointSchema.safeParse({ ...base, headers: { 'x-a': 'line\r\nInjected: 1' } }).error?.issues[0]?.message).toBe('the value of x-a has a line break or NUL in it');
