@@ -15,7 +15,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
     .action(async (flags: { port?: number; host?: string }) => {
       warnIfExposed(ctx, flags.host);
-      if (flags.port === undefined && flags.host === undefined && process.platform !== 'win32') {
+      if (flags.port === undefined && flags.host === undefined) {
         const [{ restartThroughService }, { ServiceCommandError }] = await Promise.all([import('../service/service-restart.js'), import('../service/service-manager.js')]);
         try {
           const restarted = await restartThroughService(ctx);

@@ -6,23 +6,18 @@
  * (service-env.ts).
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { baseUrls } from '../../config/base-urls.js';
 import { ensureStateDir } from '../../config/paths.js';
-import type { DaemonLocation } from '../../daemon/control.js';
 import { drainBudget, printBaseUrls } from '../daemon-control.js';
 import { CliError, type CliContext } from '../io.js';
 import { hasControlCharacters, runsFromNpxCache, type ServiceDefinition } from '../service/service-definition.js';
 import { serviceEnv } from '../service/service-env.js';
-import { ServiceCommandError, serviceManager, type ServiceManager } from '../service/service-manager.js';
-
-/** How long the service's daemon gets to answer /health after the manager started it. */
-const START_WAIT_MS = 20_000;
+import { localServiceManager, ServiceCommandError, type ServiceManager } from '../service/service-manager.js';
 
 function managerFor(ctx: CliContext): ServiceManager {
-  const manager = serviceManager(process.platform, ctx.io.env, homedir(), process.getuid?.() ?? 0);
+  const manager = localServiceManager(ctx.io.env);
   if ('unsupported' in manager) throw new CliError(manager.unsupported);
   return manager;
 }
@@ -46,16 +41,6 @@ async function definition(ctx: CliContext): Promise<{ def: ServiceDefinition; no
 
 async function readText(path: string): Promise<string | undefined> {
   return readFile(path, 'utf8').catch(() => undefined);
-}
-
-async function waitForDaemon(ctx: CliContext): Promise<DaemonLocation | null> {
-  const { findLiveDaemon } = await import('../../daemon/control.js');
-  const deadline = Date.now() + START_WAIT_MS;
-  for (;;) {
-    const daemon = await findLiveDaemon(ctx.paths());
-    if (daemon || Date.now() > deadline) return daemon;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function install(ctx: CliContext, json: boolean): Promise<void> {
@@ -92,8 +77,9 @@ async function install(ctx: CliContext, json: boolean): Promise<void> {
     if (err instanceof ServiceCommandError) throw new CliError(`The login service is installed (${manager.file}) but did not start: ${err.message}\nSee \`${manager.logHint}\` and ${paths.daemonLog}.`);
     throw err;
   }
-  const daemon = await waitForDaemon(ctx);
-  if (!daemon) throw new CliError(`The login service is installed (${manager.file}) but its daemon did not answer within ${START_WAIT_MS / 1000} s. See \`${manager.logHint}\` and ${paths.daemonLog}.`);
+  const { daemonAfterStart, SERVICE_START_WAIT_MS } = await import('../service/service-restart.js');
+  const daemon = await daemonAfterStart(paths, before?.pid);
+  if (!daemon) throw new CliError(`The login service is installed (${manager.file}) but its daemon did not answer within ${SERVICE_START_WAIT_MS / 1000} s. See \`${manager.logHint}\` and ${paths.daemonLog}.`);
   // `start --port/--host` by hand, settings for the service: the tools' base URLs may have moved
   if (before && (before.host !== daemon.host || before.port !== daemon.port)) {
     notes.push(`The daemon that was running listened on ${before.host}:${before.port}; the service's listens on ${daemon.host}:${daemon.port} (settings.host and settings.port): tools pointed at the old address need the new one, or set those settings and run \`svc-proxy restart\`.`);

@@ -52,8 +52,7 @@ export function register(program: Command, ctx: CliContext): void {
 
 /** The login service that runs this state dir's daemon, if one is installed (no manager is asked). */
 async function loginService(ctx: CliContext): Promise<{ manager: string; title: string; file: string } | undefined> {
-  if (process.platform !== 'linux' && process.platform !== 'darwin') return undefined;
-  const [{ installedService }, { homedir }] = await Promise.all([import('../service/service-manager.js'), import('node:os')]);
-  const m = await installedService(process.platform, ctx.io.env, homedir(), process.getuid?.() ?? 0, ctx.paths().dir);
+  const { installedService } = await import('../service/service-manager.js');
+  const m = await installedService(ctx.io.env, ctx.paths().dir);
   return m ? { manager: m.kind, title: m.title, file: m.file } : undefined;
 }

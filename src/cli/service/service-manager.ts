@@ -5,6 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { LAUNCHD_LABEL, launchAgentPlist, plistEnvironmentEntry } from './launch-agent.js';
 import type { ServiceDefinition } from './service-definition.js';
@@ -80,6 +81,9 @@ async function mustRun(command: string, args: string[], env: Env): Promise<Ran> 
 function systemd(env: Env, home: string): ServiceManager {
   const unitDir = join(env.XDG_CONFIG_HOME || join(home, '.config'), 'systemd', 'user');
   const ctl = (...args: string[]): string[] => ['--user', ...args];
+  const restartUnit = async (): Promise<void> => {
+    await mustRun('systemctl', ctl('restart', SYSTEMD_UNIT), env);
+  };
   return {
     kind: 'systemd',
     name: SYSTEMD_UNIT,
@@ -92,12 +96,9 @@ function systemd(env: Env, home: string): ServiceManager {
       await mustRun('systemctl', ctl('daemon-reload'), env);
       await mustRun('systemctl', ctl('enable', SYSTEMD_UNIT), env);
     },
-    async start() {
-      await mustRun('systemctl', ctl('restart', SYSTEMD_UNIT), env);
-    },
-    async restart() {
-      await mustRun('systemctl', ctl('restart', SYSTEMD_UNIT), env);
-    },
+    // `restart` starts a stopped unit too
+    start: restartUnit,
+    restart: restartUnit,
     serves: (text, stateDir) => text.split('\n').includes(systemdEnvironmentLine('SVC_PROXY_HOME', stateDir)),
     async unregister() {
       await mustRun('systemctl', ctl('disable', '--now', SYSTEMD_UNIT), env);
@@ -163,9 +164,14 @@ export function serviceManager(platform: NodeJS.Platform, env: Env, home: string
   return { unsupported: `svc-proxy service supports systemd (Linux) and launchd (macOS); on ${platform}, have your system run \`svc-proxy start\` at login (on Windows, a Task Scheduler task "At log on").` };
 }
 
-/** This platform's manager when its service file is installed and runs the daemon of `stateDir`. */
-export async function installedService(platform: NodeJS.Platform, env: Env, home: string, uid: number, stateDir: string): Promise<ServiceManager | undefined> {
-  const manager = serviceManager(platform, env, home, uid);
+/** This machine's manager: its platform, home directory and user. */
+export function localServiceManager(env: Env): ServiceManager | { unsupported: string } {
+  return serviceManager(process.platform, env, homedir(), process.getuid?.() ?? 0);
+}
+
+/** This machine's manager when its service file is installed and runs the daemon of `stateDir`. */
+export async function installedService(env: Env, stateDir: string): Promise<ServiceManager | undefined> {
+  const manager = localServiceManager(env);
   if ('unsupported' in manager) return undefined;
   const text = await readFile(manager.file, 'utf8').catch(() => undefined);
   return text !== undefined && manager.serves(text, stateDir) ? manager : undefined;
