@@ -23,6 +23,8 @@ export const settingsSchema = z.object({
   logRetentionDays: z.number().int().min(0).default(14),
   /** Request log: rotate the JSONL file past this size. */
   logMaxBytes: z.number().int().positive().default(10 * 1024 * 1024),
+  /** Request log: all its files together; the oldest rotated files are deleted past it. */
+  logMaxTotalBytes: z.number().int().positive().default(500 * 1024 * 1024),
   /** Log request/response bodies (credentials and images redacted). Debugging only. */
   logBodies: z.boolean().default(false),
   /** Largest request body accepted (413 request_too_large past it). */

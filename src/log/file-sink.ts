@@ -1,5 +1,6 @@
 /**
- * Appends batches of JSON lines to `requests.jsonl`, rotating by size and pruning by age.
+ * Appends batches of JSON lines to `requests.jsonl`, rotating by size and pruning by age and by
+ * the size of the whole log.
  *
  * One write at a time; batches that arrive meanwhile are joined into the next write. A failing
  * disk never throws at the caller: the first failure is reported through `onError`, the failed
@@ -16,12 +17,12 @@
 import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CURRENT_LOG, rotatedName } from './paths.js';
-import { pruneRotated } from './retention.js';
+import { pruneRotated, type RetentionLimits } from './retention.js';
 
 export interface FileSinkOptions {
   dir: string;
   maxBytes: () => number;
-  retentionDays: () => number;
+  retention: () => RetentionLimits;
   /** Called once per failure episode (until a write succeeds again). */
   onError: (err: Error) => void;
   onRecover?: () => void;
@@ -255,7 +256,7 @@ export class FileSink {
   /** Retention never costs a log line: a failure to delete is reported once and writing goes on. */
   private async prune(): Promise<void> {
     try {
-      await pruneRotated(this.opts.dir, this.opts.retentionDays(), this.now());
+      await pruneRotated(this.opts.dir, this.opts.retention(), this.now());
     } catch (err) {
       if (this.pruneReported) return;
       this.pruneReported = true;

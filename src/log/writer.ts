@@ -13,7 +13,7 @@ import { Ring } from './ring.js';
 import type { LogFilter } from './filter.js';
 import type { StatsBy, StatsReport } from './stats.js';
 
-export type LogSettings = Pick<Settings, 'logMaxBytes' | 'logRetentionDays' | 'logBodies'>;
+export type LogSettings = Pick<Settings, 'logMaxBytes' | 'logMaxTotalBytes' | 'logRetentionDays' | 'logBodies'>;
 
 export interface RequestLogOptions {
   /** The log folder (see `logsDir(stateDir)`). */
@@ -86,7 +86,10 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
   const sink = new FileSink({
     dir: opts.dir,
     maxBytes: () => settings().logMaxBytes,
-    retentionDays: () => settings().logRetentionDays,
+    retention: () => {
+      const s = settings();
+      return { retentionDays: s.logRetentionDays, maxTotalBytes: s.logMaxTotalBytes, currentMaxBytes: s.logMaxBytes };
+    },
     onError: (err) => opts.onError?.(err),
     ...(opts.recheckMs !== undefined ? { recheckMs: opts.recheckMs } : {}),
     ...(opts.idleCloseMs !== undefined ? { idleCloseMs: opts.idleCloseMs } : {}),

@@ -7,7 +7,7 @@ import { CURRENT_LOG, rotatedName } from '../../src/log/paths.js';
 import { createRequestLog, type LogSettings, type RequestLog } from '../../src/log/writer.js';
 import { makeEntry } from './make-entry.js';
 
-const SETTINGS: LogSettings = { logMaxBytes: 10 * 1024 * 1024, logRetentionDays: 14, logBodies: false };
+const SETTINGS: LogSettings = { logMaxBytes: 10 * 1024 * 1024, logMaxTotalBytes: 500 * 1024 * 1024, logRetentionDays: 14, logBodies: false };
 
 let home: string;
 const logs: RequestLog[] = [];
@@ -173,6 +173,38 @@ describe('request log writer', () => {
     expect(names).not.toContain(recent);
     expect(names).toContain(CURRENT_LOG);
     expect(names).toContain(rotatedName(new Date(t)));
+  });
+
+  it('keeps the whole log under logMaxTotalBytes: the oldest rotated files go first, at start and on rotation', async () => {
+    const dir = join(home, 'logs');
+    const now = Date.parse('2025-03-20T00:00:00.000Z');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(dir, { recursive: true });
+    // five rotated files of 1,000 bytes, an hour apart, all well inside the 14 days
+    const rotated = [5, 4, 3, 2, 1].map((h) => rotatedName(new Date(now - h * 3_600_000)));
+    for (const name of rotated) await writeFile(join(dir, name), 'x'.repeat(999) + '\n');
+    await writeFile(join(dir, CURRENT_LOG), 'y'.repeat(499) + '\n');
+    let t = now;
+    // 5,000 bytes, room for the current file to grow to its 2,000: three rotated files fit, the oldest two go
+    const log = open({ settings: { ...SETTINGS, logMaxBytes: 2_000, logMaxTotalBytes: 5_000 }, now: () => t });
+    log.record(makeEntry());
+    await log.flush();
+    expect((await readdir(dir)).sort()).toEqual([CURRENT_LOG, ...rotated.slice(2)].sort());
+    // a smaller older file does not survive a newer one that went: no gap in the history
+    await writeFile(join(dir, rotatedName(new Date(now - 9 * 3_600_000))), 'tiny\n');
+    // filling the current file rotates it; the total is then over the cap again
+    t = now + 60_000;
+    log.record(makeEntry({ modelAsked: 'z'.repeat(1_500) }));
+    await log.flush();
+    const names = (await readdir(dir)).sort();
+    expect(names).toContain(CURRENT_LOG);
+    expect(names).toContain(rotatedName(new Date(t)));
+    expect(names).not.toContain(rotatedName(new Date(now - 9 * 3_600_000)));
+    expect(names).not.toContain(rotated[2]);
+    const { stat } = await import('node:fs/promises');
+    let total = 0;
+    for (const n of names) total += (await stat(join(dir, n))).size;
+    expect(total).toBeLessThanOrEqual(5_000);
   });
 
   it('a broken log folder is reported once; records keep being accepted and the ring keeps working', async () => {

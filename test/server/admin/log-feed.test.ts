@@ -11,7 +11,7 @@ let dir: string;
 let log: RequestLog;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-feed-'));
-  log = createRequestLog({ dir, settings: { logMaxBytes: 1e7, logRetentionDays: 1, logBodies: false }, flushIntervalMs: 5 });
+  log = createRequestLog({ dir, settings: { logMaxBytes: 1e7, logMaxTotalBytes: 1e9, logRetentionDays: 1, logBodies: false }, flushIntervalMs: 5 });
 });
 afterEach(async () => {
   await log.close();
@@ -73,7 +73,7 @@ describe('log feed (SSE)', () => {
   });
 
   it('the backlog reaches into the files (earlier daemon runs); live entries wait behind it', async () => {
-    const earlier = createRequestLog({ dir, settings: { logMaxBytes: 1e7, logRetentionDays: 1, logBodies: false } });
+    const earlier = createRequestLog({ dir, settings: { logMaxBytes: 1e7, logMaxTotalBytes: 1e9, logRetentionDays: 1, logBodies: false } });
     const old = [makeEntry(), makeEntry()];
     for (const e of old) earlier.record(e);
     await earlier.close();
