@@ -117,7 +117,8 @@ export class LogTable {
 // stats
 // ---------------------------------------------------------------------------------------------
 
-function percent(part: number, whole: number): string {
+/** `part` of `whole` as a short percentage; `-` when there is no whole. */
+export function percentOf(part: number, whole: number): string {
   if (whole === 0) return '-';
   const p = (part / whole) * 100;
   return `${p === 0 || p >= 10 ? p.toFixed(0) : p.toFixed(1)}%`;
@@ -128,7 +129,7 @@ function statsCells(r: StatsRow): string[] {
     r.name,
     String(r.requests),
     String(r.errors),
-    percent(r.errors, r.requests),
+    percentOf(r.errors, r.requests),
     String(r.fallbacks),
     formatCount(r.inputTokens),
     formatCount(r.outputTokens),

@@ -18,6 +18,7 @@ import { KeysScreen } from './screens/KeysScreen.js';
 import { LogScreen } from './screens/LogScreen.js';
 import { ProvidersScreen } from './screens/ProvidersScreen.js';
 import { SCREENS, type ScreenId } from './screens/screens.js';
+import { StatsScreen } from './screens/StatsScreen.js';
 import { ThemeContext, type Theme } from './theme.js';
 
 export interface AppProps {
@@ -74,8 +75,10 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
           <KeysScreen width={width} height={body} />
         ) : screen === 'groups' ? (
           <GroupsScreen width={width} height={body} />
-        ) : (
+        ) : screen === 'providers' ? (
           <ProvidersScreen width={width} height={body} feed={feed} />
+        ) : (
+          <StatsScreen width={width} height={body} />
         )}
       </Box>
     </CaptureContext.Provider>

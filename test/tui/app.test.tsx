@@ -102,7 +102,7 @@ async function fakeTerminal(d: InProcessDaemon, columns = 80, rows = 24) {
 }
 
 describe('app shell', () => {
-  it('switches screens with 1-4, Tab and Shift-Tab; ? shows the keys; q quits', async () => {
+  it('switches screens with 1-5, Tab and Shift-Tab; ? shows the keys; q quits', async () => {
     const d = await startInProcess();
     cleanups.push(() => d.daemon.stop());
     const t = await fakeTerminal(d);
@@ -113,10 +113,12 @@ describe('app shell', () => {
     await until(() => title().startsWith('Model groups'), 'groups');
     await t.press('4');
     await until(() => title().startsWith('Providers'), 'providers');
+    await t.press('5');
+    await until(() => title().startsWith('Usage'), 'stats');
     await t.press(KEYS.tab);
     await until(() => title().startsWith('TIME'), 'log (Tab wraps around)');
     await t.press(KEYS.shiftTab);
-    await until(() => title().startsWith('Providers'), 'providers (Shift-Tab)');
+    await until(() => title().startsWith('Usage'), 'stats (Shift-Tab)');
     await t.press('1', '?');
     await until(() => t.stdout.last().includes('Log screen'), 'the help');
     const help = t.stdout.last();
@@ -154,7 +156,7 @@ describe('app shell', () => {
     d.deps.log(makeEntry({ base: 'group:work', modelAsked: 'fast' }));
     const t = await fakeTerminal(d);
     await until(() => t.stdout.last().includes('fast'), 'the row');
-    for (const key of ['1', '2', '3', '4', '?']) {
+    for (const key of ['1', '2', '3', '4', '5', '?']) {
       await t.press(key);
       await sleep(150);
       const lines = t.stdout.last().split('\n');

@@ -34,7 +34,7 @@ describe('colour', () => {
     h = await startTui({ env: { NO_COLOR: '1' } });
     h.log(makeEntry({ status: 503, modelAsked: 'x/broken' }), makeEntry({ status: 429, modelAsked: 'x/limited' }));
     await h.waitFor((fr) => fr.includes('x/broken') && fr.includes('x/limited'), 'rows');
-    for (const key of ['2', '3', '4', '?']) {
+    for (const key of ['2', '3', '4', '5', '?']) {
       await h.press(key);
       await h.waitFor((fr) => fr.length > 0, `screen ${key}`);
     }

@@ -1,16 +1,17 @@
-/** The four screens, in tab order, and the keys each one answers (shown by `?`). */
+/** The five screens, in tab order, and the keys each one answers (shown by `?`). */
 
 export const SCREENS = [
   { id: 'log', key: '1', title: 'Log' },
   { id: 'keys', key: '2', title: 'Keys' },
   { id: 'groups', key: '3', title: 'Groups' },
   { id: 'providers', key: '4', title: 'Providers' },
+  { id: 'stats', key: '5', title: 'Stats' },
 ] as const;
 
 export type ScreenId = (typeof SCREENS)[number]['id'];
 
 export const GLOBAL_KEYS: ReadonlyArray<readonly [string, string]> = [
-  ['1-4, Tab, Shift-Tab', 'switch screen'],
+  ['1-5, Tab, Shift-Tab', 'switch screen'],
   ['↑ ↓ PgUp PgDn Home End', 'move'],
   ['r', 'refresh from the daemon'],
   ['?', 'this help (any key closes it)'],
@@ -45,5 +46,10 @@ export const SCREEN_KEYS: Record<ScreenId, ReadonlyArray<readonly [string, strin
     ['h', 'headers for a provider behind a gateway: the key\'s header, fixed headers'],
     ['e', 'add a custom endpoint (OpenAI or Anthropic format, with its headers)'],
     ['l', 'add a local model server'],
+  ],
+  stats: [
+    ['b', 'rows by provider, model or service key'],
+    ['t', 'window: last hour, 24 hours, 7 days, everything retained'],
+    ['↑ ↓', 'select a row: every figure of it below the table'],
   ],
 };

@@ -1,0 +1,138 @@
+/**
+ * Usage over a window (the last hour, day, week, or everything retained) by provider, model or
+ * key: the same summary as `svc-proxy stats`, from the same admin call, polled while shown. The
+ * selected row is spelled out in full below the table (two lines), since 80 columns hold only the
+ * main figures.
+ */
+import { Box, Text } from 'ink';
+import { useEffect, useRef } from 'react';
+import { formatCount, formatMs, percentOf } from '../../cli/log-format.js';
+import { STATS_BY, type StatsBy, type StatsRow } from '../../log/stats.js';
+import { Message } from '../components/Message.js';
+import { Table } from '../components/Table.js';
+import { moveIndex } from '../hooks/cursor.js';
+import { useKeys } from '../hooks/use-keys.js';
+import { useLatestState } from '../hooks/use-latest-state.js';
+import { useResource } from '../hooks/use-resource.js';
+import { widthsOf } from '../format.js';
+import { useTheme } from '../theme.js';
+
+/**
+ * The windows `t` cycles through; `undefined` ms is everything the log still holds. Each summary
+ * reads the log files of its window in the daemon (with bodies logged, up to logMaxTotalBytes),
+ * so the longer windows are summed again less often.
+ */
+export const STATS_WINDOWS: ReadonlyArray<{ label: string; ms: number | undefined; pollMs: number }> = [
+  { label: 'last hour', ms: 3_600_000, pollMs: 5_000 },
+  { label: 'last 24 hours', ms: 86_400_000, pollMs: 15_000 },
+  { label: 'last 7 days', ms: 7 * 86_400_000, pollMs: 60_000 },
+  { label: 'everything retained', ms: undefined, pollMs: 60_000 },
+];
+
+/** Below this width the fallbacks and cached-tokens columns give their room to the names. */
+const WIDE = 100;
+
+function cellsOf(r: StatsRow, wide: boolean): string[] {
+  const ttfb = r.p50TtfbMs === null ? '-' : formatMs(r.p50TtfbMs);
+  const errors = percentOf(r.errors, r.requests);
+  return wide
+    ? [r.name, String(r.requests), errors, String(r.fallbacks), formatCount(r.inputTokens), formatCount(r.outputTokens), formatCount(r.cachedTokens), formatMs(r.p50LatencyMs), formatMs(r.p95LatencyMs), ttfb]
+    : [r.name, String(r.requests), errors, formatCount(r.inputTokens), formatCount(r.outputTokens), formatMs(r.p50LatencyMs), formatMs(r.p95LatencyMs), ttfb];
+}
+
+/** Every figure of one row, for the line under the table. */
+export function rowDetail(r: StatsRow): string {
+  const parts = [
+    `${r.requests} request${r.requests === 1 ? '' : 's'} (${r.streamed} streamed)`,
+    `${r.errors} error${r.errors === 1 ? '' : 's'}`,
+    `${r.fallbacks} fell back`,
+    `in ${formatCount(r.inputTokens)} (cached ${formatCount(r.cachedTokens)})`,
+    `out ${formatCount(r.outputTokens)} (reasoning ${formatCount(r.reasoningTokens)})`,
+    `p50 ${formatMs(r.p50LatencyMs)} p95 ${formatMs(r.p95LatencyMs)}`,
+  ];
+  if (r.p50TtfbMs !== null) parts.push(`TTFB p50 ${formatMs(r.p50TtfbMs)}`);
+  return `${r.name}: ${parts.join(' · ')}`;
+}
+
+export function StatsScreen({ width, height }: { width: number; height: number }) {
+  const theme = useTheme();
+  const [by, setBy, getBy] = useLatestState<StatsBy>('provider');
+  const [windowAt, setWindowAt, getWindowAt] = useLatestState(1);
+  const [cursor, setCursor, getCursor] = useLatestState(0);
+  const window = STATS_WINDOWS[windowAt]!;
+  const stats = useResource(
+    async (b) => {
+      const asked = { by: getBy(), windowAt: getWindowAt() };
+      const ms = STATS_WINDOWS[asked.windowAt]!.ms;
+      return { ...asked, report: await b.logs.stats(ms === undefined ? {} : { since: Date.now() - ms }, asked.by) };
+    },
+    { pollMs: STATS_WINDOWS[windowAt]!.pollMs },
+  );
+  const { reload } = stats;
+  // a new grouping or window is asked for at once, not at the next poll (the first load is the resource's own)
+  const mounted = useRef(false);
+  useEffect(() => {
+    if (mounted.current) reload();
+    mounted.current = true;
+  }, [by, windowAt, reload]);
+
+  // figures for another grouping or window than the one shown are not shown under its title
+  const report = stats.data?.by === by && stats.data.windowAt === windowAt ? stats.data.report : undefined;
+  const rows = report && report.total.requests > 0 ? [...report.rows, { ...report.total, name: 'TOTAL' }] : [];
+  const clamp = (i: number) => Math.min(i, Math.max(0, rows.length - 1));
+  const tableRows = Math.max(1, height - 6);
+
+  useKeys((input, key) => {
+    if (input === 'b') {
+      setCursor(0);
+      return setBy(STATS_BY[(STATS_BY.indexOf(getBy()) + 1) % STATS_BY.length]!);
+    }
+    if (input === 't') return setWindowAt((getWindowAt() + 1) % STATS_WINDOWS.length);
+    if (input === 'r') return reload();
+    const next = moveIndex(clamp(getCursor()), rows.length, key, tableRows);
+    if (next !== undefined) setCursor(next);
+  });
+
+  const wide = width >= WIDE;
+  const headers = wide ? [by.toUpperCase(), 'REQ', 'ERR%', 'FB', 'IN', 'OUT', 'CACHED', 'P50', 'P95', 'TTFB'] : [by.toUpperCase(), 'REQ', 'ERR%', 'IN', 'OUT', 'P50', 'P95', 'TTFB'];
+  const cells = rows.map((r) => cellsOf(r, wide));
+  // the figures take what they need (at most 6 each); the names get the rest of the width
+  const figureCaps = widthsOf([headers, ...cells].map((c) => c.slice(1)), headers.slice(1).map(() => 6));
+  const nameCap = Math.max(12, width - figureCaps.reduce((a, b) => a + b + 2, 0));
+  const at = clamp(cursor);
+  const selected = rows[at];
+  const loading = stats.loading || (stats.data !== undefined && report === undefined);
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text wrap="truncate-end">
+        <Text bold>Usage</Text>
+        <Text color={theme.muted}>
+          {' '}
+          {window.label}, by {by} · b by provider/model/key · t window
+        </Text>
+      </Text>
+      <Table
+        headers={headers}
+        caps={[nameCap, ...figureCaps]}
+        width={width}
+        height={tableRows}
+        cursor={rows.length > 0 ? at : -1}
+        empty={loading ? 'Loading…' : `No requests in the ${window.label === 'everything retained' ? 'log' : window.label}.`}
+        rows={rows.map((r, i) => ({
+          id: `${i}:${r.name}`,
+          cells: cells[i]!,
+          colours: [undefined, undefined, r.errors > 0 ? theme.error : undefined],
+          bold: i === rows.length - 1,
+        }))}
+      />
+      <Box height={2} overflow="hidden">
+        <Text wrap="wrap" color={theme.muted}>
+          {selected ? rowDetail(selected) : ' '}
+        </Text>
+      </Box>
+      <Box height={1}>
+        <Message flash={stats.error ? { kind: 'error', text: stats.error } : undefined} />
+      </Box>
+    </Box>
+  );
+}

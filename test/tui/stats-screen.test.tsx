@@ -1,0 +1,70 @@
+/** The stats screen against a real daemon: its request log summed by provider, model and key, over each window. */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { rowDetail } from '../../src/tui/screens/StatsScreen.js';
+import { removeTempDirs } from '../daemon/harness.js';
+import { makeEntry } from '../log/make-entry.js';
+import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
+
+let h: TuiHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+afterAll(removeTempDirs);
+
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+const row = (frame: string, name: string) => lines(frame).find((l) => l.trimStart().startsWith(name)) ?? '';
+
+describe('stats screen', () => {
+  it('sums the log by provider, then model, then key; t widens the window; the selected row is spelled out', async () => {
+    h = await startTui({ initialScreen: 'stats' });
+    await h.waitFor((f) => f.includes('No requests in the last 24 hours.'), 'the empty summary');
+
+    h.log(
+      makeEntry({ provider: 'anthropic', model: 'claude-sonnet-4-5', keyName: 'laptop', latencyMs: 1_000, usage: { input: 12_000, output: 300, cached: 9_000 } }),
+      makeEntry({ provider: 'anthropic', model: 'claude-sonnet-4-5', keyName: 'laptop', latencyMs: 3_000, usage: { input: 8_000, output: 700 }, streamed: true, ttfbMs: 450 }),
+      makeEntry({ provider: 'anthropic', model: 'claude-haiku-4-5', keyName: 'ci', status: 429, errorCode: 'rate_limited', latencyMs: 50, usage: undefined }),
+      makeEntry({ provider: 'openai', model: 'gpt-5.4', keyName: 'ci', latencyMs: 2_000, usage: { input: 100, output: 60, reasoning: 40 } }),
+      // three days old: only in the 7-day and whole-log windows
+      makeEntry({ time: ago(3 * 86_400_000), provider: 'gemini', model: 'gemini-2.5-pro', keyName: 'old' }),
+    );
+    await h.press('r');
+    let f = await h.waitFor((fr) => fr.includes('TOTAL'), 'the rows by provider');
+    expect(f).toContain('last 24 hours, by provider');
+    expect(row(f, 'anthropic')).toMatch(/^anthropic\s+3\s+33%\s+20k\s+1\.0k\s+1\.00s\s+3\.00s\s+450ms$/);
+    expect(row(f, 'openai')).toMatch(/^openai\s+1\s+0%\s+100\s+60\s+2\.00s\s+2\.00s\s+-$/);
+    expect(row(f, 'TOTAL')).toMatch(/^TOTAL\s+4\s+25%\s+20k\s+1\.1k\s+/);
+    expect(f).not.toContain('gemini');
+    // the first row is selected: every figure of it under the table
+    expect(lines(f).map((l) => l.trim()).join(' ')).toContain('anthropic: 3 requests (1 streamed) · 1 error · 0 fell back · in 20k (cached 9.0k) · out 1.0k (reasoning 0) · p50 1.00s p95 3.00s · TTFB p50 450ms');
+
+    await h.press('b');
+    f = await h.waitFor((fr) => fr.includes('by model'), 'the rows by model');
+    f = await h.waitFor((fr) => fr.includes('anthropic/claude-haiku-4-5'), 'the model rows');
+    expect(row(f, 'anthropic/claude-sonnet-4-5')).toMatch(/\s2\s+0%\s/);
+    expect(row(f, 'anthropic/claude-haiku-4-5')).toMatch(/\s1\s+100%\s/);
+
+    await h.press('b');
+    f = await h.waitFor((fr) => fr.includes('by key') && row(fr, 'laptop') !== '', 'the rows by key');
+    expect(row(f, 'ci')).toMatch(/^ci\s+2\s+50%\s/);
+
+    await h.press('t');
+    f = await h.waitFor((fr) => fr.includes('last 7 days, by key') && row(fr, 'old') !== '', 'the week');
+    expect(row(f, 'TOTAL')).toMatch(/^TOTAL\s+5\s/);
+    await h.press('t', 't');
+    f = await h.waitFor((fr) => fr.includes('last hour, by key') && row(fr, 'TOTAL').match(/^TOTAL\s+4\s/) !== null, 'the hour');
+    expect(f).not.toMatch(/^\s*old\s/m);
+
+    // moving down selects the next row, and the line below follows
+    await h.press(KEYS.down);
+    const first = row(f, 'TOTAL') === '' ? '' : lines(f)[4]!.trim().split(/\s+/)[0]!;
+    const second = lines(f)[5]!.trim().split(/\s+/)[0]!;
+    expect(f).toContain(`${first}: `);
+    await h.waitFor((fr) => fr.includes(`${second}: 2 requests`), 'the second row spelled out');
+  });
+
+  it('says which figures it spells out: errors, fallbacks, reasoning and TTFB only where there was one', () => {
+    const line = rowDetail({ name: 'x', requests: 1, errors: 0, fallbacks: 1, streamed: 0, inputTokens: 5, outputTokens: 2, cachedTokens: 0, reasoningTokens: 1, p50LatencyMs: 20, p95LatencyMs: 20, p50TtfbMs: null });
+    expect(line).toBe('x: 1 request (0 streamed) · 0 errors · 1 fell back · in 5 (cached 0) · out 2 (reasoning 1) · p50 20ms p95 20ms');
+  });
+});
