@@ -60,16 +60,34 @@ export interface ScanOptions {
   skipIds?: ReadonlySet<string>;
 }
 
+/**
+ * Entries are appended as requests finish, so the files are in order of arrival + latency. Once
+ * an entry finished before `since`, every entry above it in the files arrived before `since` too.
+ * The margin covers a clock set back a little (NTP) and the write batching.
+ */
+const FINISH_ORDER_SLACK_MS = 60_000;
+
+/** When the request of an entry finished (epoch ms), or NaN for an unreadable time. */
+function finishedAt(e: RequestLogEntry): number {
+  return Date.parse(e.time) + (typeof e.latencyMs === 'number' ? e.latencyMs : 0);
+}
+
 /** Visits entries in all log files, newest first, until `visit` returns false. */
 export async function scanFiles(dir: string, visit: (e: RequestLogEntry) => boolean, opts: ScanOptions = {}): Promise<void> {
+  const stopBefore = opts.since === undefined ? undefined : opts.since - FINISH_ORDER_SLACK_MS;
+  let past = false;
   for (const file of await listLogFiles(dir)) {
     // A file rotated before `since` holds only entries that arrived before it.
     if (opts.since !== undefined && file.rotatedAt !== undefined && file.rotatedAt < opts.since) break;
     const more = await readLinesReverse(file.path, (line) => {
       const e = parseEntry(line);
       if (!e || opts.skipIds?.has(e.id)) return true;
+      if (stopBefore !== undefined && finishedAt(e) < stopBefore) {
+        past = true;
+        return false;
+      }
       return visit(e);
     });
-    if (!more) return;
+    if (!more || past) return;
   }
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CURRENT_LOG, listLogFiles, rotatedAt, rotatedName } from '../../src/log/paths.js';
 import { queryLog, statsLog } from '../../src/log/query.js';
 import { readLinesReverse } from '../../src/log/read-files.js';
@@ -67,5 +67,27 @@ describe('files without a daemon', () => {
     expect(s.total.requests).toBe(3);
     expect(s.since).toBe(new Date(t0 + 4000).toISOString());
     expect(await queryLog({ dir: join(dir, 'nope') }, {})).toEqual([]);
+  });
+
+  it('with `since`, stops reading at the first entry that finished before it (a minute of margin), not at the file start', async () => {
+    const now = Date.parse('2025-05-01T12:00:00Z');
+    const at = (msAgo: number, over: Parameters<typeof makeEntry>[0] = {}) => makeEntry({ time: new Date(now - msAgo).toISOString(), latencyMs: 1_000, ...over });
+    // two hours of old entries, then a long stream that arrived 2 h ago and finished 50 min ago, then recent ones
+    const old = Array.from({ length: 2_000 }, (_, i) => at(7_200_000 - i * 1_000));
+    const longStream = at(7_200_000, { latencyMs: 7_200_000 - 3_000_000 });
+    const justBefore = at(3_630_000); // finished 3,629 s ago: inside the margin, so the scan goes on past it
+    const recent = Array.from({ length: 10 }, (_, i) => at(600_000 - i * 1_000));
+    const jsonl = (xs: unknown[]) => xs.map((x) => JSON.stringify(x)).join('\n') + '\n';
+    await writeFile(join(dir, CURRENT_LOG), jsonl([...old, longStream, justBefore, ...recent]));
+
+    const parse = vi.spyOn(JSON, 'parse');
+    const s = await statsLog({ dir }, { since: now - 3_600_000 }, 'provider', now);
+    const parsed = parse.mock.calls.length;
+    parse.mockRestore();
+    expect(s.total.requests).toBe(10);
+    // the recent ten, the two before them, and the first old entry that proves the rest older
+    expect(parsed).toBeLessThan(20);
+    // without `since` every line is read
+    expect((await queryLog({ dir }, { limit: 10_000 })).length).toBe(2_012);
   });
 });
