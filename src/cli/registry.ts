@@ -23,6 +23,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'restart', summary: 'stop the daemon if it runs, then start it', load: () => import('./commands/restart.js') },
   { name: 'service', summary: 'run the daemon as a login service: install, uninstall, status (systemd, launchd)', load: () => import('./commands/service.js') },
   { name: 'status', summary: 'is the daemon running? pid, port, uptime, base URLs, providers', load: () => import('./commands/status.js') },
+  { name: 'doctor', summary: 'check the daemon, keys, providers, login service and this shell\'s tool settings, and say what to fix', load: () => import('./commands/doctor.js') },
   { name: 'key', summary: 'service keys: create, list, revoke', load: () => import('./commands/key.js') },
   { name: 'provider', summary: 'built-in providers: list, connect, disconnect, set --base-url', load: () => import('./commands/provider.js') },
   { name: 'endpoint', summary: 'custom endpoints (OpenAI or Anthropic format): add, list, remove', load: () => import('./commands/endpoint.js') },

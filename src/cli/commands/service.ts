@@ -10,33 +10,16 @@ import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { baseUrls } from '../../config/base-urls.js';
 import { ensureStateDir } from '../../config/paths.js';
-import { drainBudget, printBaseUrls } from '../daemon-control.js';
+import { printBaseUrls } from '../daemon-control.js';
 import { CliError, type CliContext } from '../io.js';
-import { hasControlCharacters, runsFromNpxCache, type ServiceDefinition } from '../service/service-definition.js';
-import { serviceEnv } from '../service/service-env.js';
+import { currentDefinition as definition } from '../service/current-definition.js';
+import { runsFromNpxCache } from '../service/service-definition.js';
 import { localServiceManager, ServiceCommandError, type ServiceManager } from '../service/service-manager.js';
 
 function managerFor(ctx: CliContext): ServiceManager {
   const manager = localServiceManager(ctx.io.env);
   if ('unsupported' in manager) throw new CliError(manager.unsupported);
   return manager;
-}
-
-/** What the service would run if installed now, and what of this shell it leaves out. */
-async function definition(ctx: CliContext): Promise<{ def: ServiceDefinition; notes: string[] }> {
-  const { daemonLaunch } = await import('../../daemon/control.js');
-  const paths = ctx.paths();
-  const launch = daemonLaunch(paths, ctx.io.env);
-  const { env, notes } = serviceEnv(launch.env, ctx.io.env);
-  for (const [name, value] of Object.entries(env)) {
-    if (!hasControlCharacters(value)) continue;
-    delete env[name];
-    notes.push(`${name} holds a line break or control character, which a service file cannot hold; it is left out.`);
-  }
-  for (const path of [launch.command, ...launch.args, paths.daemonLog]) {
-    if (hasControlCharacters(path)) throw new CliError(`The path ${JSON.stringify(path)} holds a control character, which a service file cannot hold.`);
-  }
-  return { def: { command: launch.command, args: launch.args, env, logFile: paths.daemonLog, stopTimeoutMs: await drainBudget(ctx) }, notes };
 }
 
 async function readText(path: string): Promise<string | undefined> {

@@ -1,0 +1,49 @@
+/** The daemon's own state as `doctor` findings: keychain, providers and their model lists, log, config. */
+import { isRefusedCredential } from '../../providers/model-list-failure.js';
+import type { DaemonStatus } from '../../server/admin/status.js';
+import type { Finding } from './findings.js';
+
+export interface ModelLists {
+  counts: Record<string, number>;
+  failed: Record<string, string>;
+}
+
+export function daemonFindings(s: DaemonStatus, lists: ModelLists | string): Finding[] {
+  const out: Finding[] = [{ check: 'daemon', mark: 'ok', text: `svc-proxy ${s.version} running (pid ${s.pid}) on ${s.host}:${s.port}` }];
+  out.push(
+    s.keychain.available
+      ? { check: 'keychain', mark: 'ok', text: 'usable' }
+      : { check: 'keychain', mark: 'warn', text: `not usable (${s.keychain.reason}); keys come only from the environment and the 0600 file`, fix: 'see README, "Where state lives"' },
+  );
+  if (s.keys.active === 0) out.push({ check: 'service keys', mark: 'fail', text: 'no active key: every request will be refused', fix: 'svc-proxy key create --name <name>' });
+  else out.push({ check: 'service keys', mark: 'ok', text: `${s.keys.active} active` });
+
+  const slugs = [
+    ...s.providers.filter((p) => p.connected).map((p) => ({ slug: p.name, fix: `svc-proxy provider connect ${p.name}` })),
+    ...s.endpoints.map((e) => ({ slug: e.slug, fix: `svc-proxy endpoint remove ${e.slug}, then endpoint add ${e.slug} with a working key` })),
+    ...s.locals.map((l) => ({ slug: l.slug, fix: `start the server at ${l.url}, or: svc-proxy local remove ${l.slug}` })),
+  ];
+  if (slugs.length === 0) out.push({ check: 'providers', mark: 'fail', text: 'none connected, no endpoint or local server', fix: 'svc-proxy provider connect anthropic (or openai, openrouter, gemini)' });
+  for (const { slug, fix } of slugs) {
+    const check = `provider ${slug}`;
+    if (typeof lists === 'string') {
+      out.push({ check, mark: 'warn', text: `its model list could not be asked for (${lists})` });
+      continue;
+    }
+    const failed = lists.failed[slug];
+    const moved = s.providers.find((p) => p.name === slug && p.baseUrlOverridden);
+    // a built-in provider that does not answer at a base URL set by hand: that URL is the first suspect
+    const fixFor = (reason: string) => (isRefusedCredential(reason) || s.locals.some((l) => l.slug === slug) ? fix : moved ? `check its base URL ${moved.baseUrl} (svc-proxy provider set ${slug} --reset restores the default)` : undefined);
+    if (failed !== undefined) {
+      const f = fixFor(failed);
+      out.push({ check, mark: 'fail', text: `no model list: ${failed}`, ...(f ? { fix: f } : {}) });
+    }
+    else out.push({ check, mark: 'ok', text: `${lists.counts[slug] ?? 0} models listed` });
+  }
+  const unconnected = s.providers.filter((p) => !p.connected).map((p) => p.name);
+  if (unconnected.length > 0) out.push({ check: 'not connected', mark: 'info', text: unconnected.join(', ') });
+
+  if (!s.requestLog.ok) out.push({ check: 'request log', mark: 'warn', text: `not written to disk (${s.requestLog.error}); ${s.requestLog.droppedLines} entries lost so far` });
+  if (s.configProblem) out.push({ check: 'config.json', mark: 'fail', text: `the last edit was not applied: ${s.configProblem.message}`, fix: 'svc-proxy config check, then fix config.json' });
+  return out;
+}

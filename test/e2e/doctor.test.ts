@@ -1,0 +1,113 @@
+/**
+ * `svc-proxy doctor` against the real daemon: a provider whose key the upstream refuses, a working
+ * endpoint, and this shell's base URL variables each way they go wrong — then the fix it names
+ * applied, and a clean bill (exit 0).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDaemon, stopDaemon, type TestDaemon } from '../fixtures/daemon.js';
+import { AnthropicMock, GenericChatMock } from '../fixtures/mock-upstream/index.js';
+
+const RIGHT = 'sk-ant-doctor-right-0001';
+const WRONG = 'sk-ant-doctor-wrong-0002';
+
+let d: TestDaemon;
+let anthropic: AnthropicMock;
+let chat: GenericChatMock;
+let xdg: string;
+
+interface Findings {
+  ok: boolean;
+  findings: Array<{ check: string; mark: string; text: string; fix?: string }>;
+}
+
+/** No tool variable of the test runner's shell, no provider key, and no real login service. */
+function shell(vars: Record<string, string> = {}): Record<string, string | undefined> {
+  const none = { ANTHROPIC_BASE_URL: undefined, ANTHROPIC_AUTH_TOKEN: undefined, ANTHROPIC_API_KEY: undefined, OPENAI_BASE_URL: undefined, OPENAI_API_BASE: undefined, OPENAI_API_KEY: undefined };
+  return { ...none, XDG_CONFIG_HOME: xdg, ...vars };
+}
+
+async function doctor(vars: Record<string, string> = {}): Promise<{ code: number; json: Findings; text: string }> {
+  const json = await d.cli(['doctor', '--json'], { env: shell(vars), allowFail: true, timeoutMs: 40_000 });
+  const text = await d.cli(['doctor'], { env: shell(vars), allowFail: true, timeoutMs: 40_000 });
+  expect(text.code).toBe(json.code);
+  return { code: json.code, json: JSON.parse(json.stdout) as Findings, text: text.stdout };
+}
+
+const finding = (f: Findings, check: string) => f.findings.find((x) => x.check === check);
+
+beforeAll(async () => {
+  xdg = await mkdtemp(join(tmpdir(), 'svc-doctor-xdg-'));
+  anthropic = await new AnthropicMock({ apiKey: RIGHT }).listen();
+  chat = await new GenericChatMock({ name: 'chat', models: ['m1', 'm2'] }).listen();
+  d = await startDaemon({
+    env: {},
+    setup: async (t) => {
+      await t.cli(['provider', 'set', 'anthropic', '--base-url', anthropic.baseUrl]);
+      await t.cli(['provider', 'connect', 'anthropic', '--insecure-storage'], { input: `${WRONG}\n` });
+      await t.cli(['endpoint', 'add', 'chat', '--url', chat.baseUrl, '--format', 'a', '--no-credential']);
+    },
+  });
+}, 60_000);
+afterAll(async () => {
+  await stopDaemon(d);
+  await Promise.all([anthropic?.close(), chat?.close()]);
+  await rm(xdg, { recursive: true, force: true });
+});
+
+describe('svc-proxy doctor', () => {
+  it('names a refused provider key with its fix, and each wrong shell variable with why', async () => {
+    const revoked = JSON.parse((await d.cli(['key', 'create', '--name', 'gone', '--json'])).stdout) as { key: string };
+    await d.cli(['key', 'revoke', 'gone']);
+    const { code, json, text } = await doctor({
+      ANTHROPIC_BASE_URL: `${d.baseB()}/v1`,
+      OPENAI_BASE_URL: d.baseA().replace(`:${d.port}`, `:${d.port === 65535 ? 1 : d.port + 1}`),
+      OPENAI_API_BASE: 'https://api.openai.com/v1',
+      OPENAI_API_KEY: revoked.key,
+    });
+    expect(code).toBe(1);
+    expect(json.ok).toBe(false);
+    expect(finding(json, 'daemon')).toMatchObject({ mark: 'ok' });
+    expect(finding(json, 'provider anthropic')).toMatchObject({ mark: 'fail', fix: 'svc-proxy provider connect anthropic' });
+    expect(finding(json, 'provider anthropic')!.text).toMatch(/refused the credential \(401\)/);
+    expect(finding(json, 'provider chat')).toMatchObject({ mark: 'ok', text: '2 models listed' });
+    expect(finding(json, 'login service')).toMatchObject({ mark: 'info', fix: 'svc-proxy service install' });
+    expect(finding(json, 'shell ANTHROPIC_BASE_URL')).toMatchObject({ mark: 'fail', fix: 'eval "$(svc-proxy env claude-code)"' });
+    expect(finding(json, 'shell ANTHROPIC_BASE_URL')!.text).toContain('the SDKs add /v1/messages themselves');
+    expect(finding(json, 'shell OPENAI_BASE_URL')!.text).toMatch(new RegExp(`the daemon listens on ${d.port}$`));
+    expect(finding(json, 'shell OPENAI_API_BASE')).toMatchObject({ mark: 'info', text: 'points at https://api.openai.com, not at svc-proxy: aider started from this shell go there' });
+    // the text form says the same, with the fixes under their lines, and no key anywhere
+    expect(text).toContain('✗ provider anthropic: no model list:');
+    expect(text).toContain('    → svc-proxy provider connect anthropic');
+    expect(text).toMatch(/\d problems found/);
+    for (const secret of [WRONG, RIGHT, revoked.key, d.key]) expect(text + JSON.stringify(json)).not.toContain(secret);
+
+    // a revoked key and a provider key where a service key belongs
+    const refused = await doctor({ OPENAI_BASE_URL: d.baseA(), OPENAI_API_KEY: revoked.key, ANTHROPIC_BASE_URL: d.baseB('nope'), ANTHROPIC_API_KEY: d.key });
+    expect(finding(refused.json, 'shell OPENAI_BASE_URL')).toMatchObject({ mark: 'fail' });
+    expect(finding(refused.json, 'shell OPENAI_BASE_URL')!.text).toMatch(/^svc-proxy protocol A refuses the key: The service key is not valid/);
+    expect(finding(refused.json, 'shell ANTHROPIC_BASE_URL')!.text).toMatch(/group nope answered 404: No group "nope"/);
+    const providerKey = await doctor({ OPENAI_BASE_URL: d.baseA(), OPENAI_API_KEY: 'sk-proj-not-ours' });
+    expect(finding(providerKey.json, 'shell OPENAI_BASE_URL')!.text).toContain('(OPENAI_API_KEY holds no service key: those start sk-svc-proxy-)');
+    expect(JSON.stringify(providerKey.json)).not.toContain('sk-proj-not-ours');
+  });
+
+  it('passes (exit 0) once the named fixes are applied, and says so without a daemon (exit 1)', async () => {
+    await d.cli(['provider', 'connect', 'anthropic', '--insecure-storage'], { input: `${RIGHT}\n` });
+    const { code, json, text } = await doctor({ ANTHROPIC_BASE_URL: d.baseB(), ANTHROPIC_AUTH_TOKEN: d.key, OPENAI_BASE_URL: d.baseA(), OPENAI_API_KEY: d.key });
+    expect(json.findings.filter((f) => f.mark === 'fail')).toEqual([]);
+    expect(code).toBe(0);
+    expect(finding(json, 'provider anthropic')).toMatchObject({ mark: 'ok' });
+    expect(finding(json, 'shell ANTHROPIC_BASE_URL')).toMatchObject({ mark: 'ok', text: 'svc-proxy protocol B; the key in ANTHROPIC_AUTH_TOKEN is accepted' });
+    expect(finding(json, 'shell OPENAI_BASE_URL')).toMatchObject({ mark: 'ok' });
+    expect(text).not.toContain('✗');
+
+    await d.stop();
+    const down = await doctor({ ANTHROPIC_BASE_URL: d.baseB(), ANTHROPIC_AUTH_TOKEN: d.key });
+    expect(down.code).toBe(1);
+    expect(finding(down.json, 'daemon')).toMatchObject({ mark: 'fail' });
+    expect(finding(down.json, 'shell ANTHROPIC_BASE_URL')).toMatchObject({ mark: 'fail', fix: 'svc-proxy start (or svc-proxy service install, to have it at every login)' });
+  });
+});
