@@ -30,6 +30,17 @@ export function openaiEffortLevels(model: string): readonly Effort[] {
   return TO_XHIGH;
 }
 
+const GPT5_MINIMAL = new RegExp(`^gpt-5(?:-mini|-nano)?${DATE}$`);
+
+/**
+ * What a request that turns reasoning off sends to a model that has no `none` level: gpt-5 and its
+ * mini and nano reason least at `minimal` (their default is medium). Undefined: send no effort
+ * (gpt-5.1, 5.2 and 5.4 then do not reason; o-series cannot be turned off).
+ */
+export function openaiOffEffort(model: string): 'minimal' | undefined {
+  return GPT5_MINIMAL.test(model.toLowerCase()) ? 'minimal' : undefined;
+}
+
 /**
  * When sampling parameters may be sent: `always` (a model that does not reason, or an id we do not
  * know: sent as the client wrote them), `unreasoned` (only while the request runs at effort none:

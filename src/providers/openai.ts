@@ -1,13 +1,14 @@
 /**
  * OpenAI upstream, spoken in the Responses API for every client dialect (only Responses returns
  * encrypted reasoning for stateless replay). Effort goes to `reasoning.effort`; `none` has no
- * off switch here, so the field is left out and the model uses its default.
+ * off switch here, so the field is left out (gpt-5.1, 5.2 and 5.4 then do not reason), or is
+ * `minimal` where that is the least a model reasons (gpt-5).
  */
 import { mayContain } from '../protocols/lazy-json.js';
 import { joinUrl, trimBase } from './base-url.js';
 import { lowerEffort, snapEffort } from './effort.js';
 import { bearerHeaders } from './headers.js';
-import { openaiEffortLevels, openaiSampling } from './openai-models.js';
+import { openaiEffortLevels, openaiOffEffort, openaiSampling } from './openai-models.js';
 import { fitFunctionSchema } from './openai-tool-schema.js';
 import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
 import { isObject } from '../util/is-object.js';
@@ -96,7 +97,7 @@ function applyEffort(body: Record<string, unknown>, ctx: FinalizeContext): { eff
     return {};
   }
   if (ctx.effort === undefined) return {};
-  const level = ctx.effort === 'none' ? undefined : snapEffort(lowerEffort(ctx.effort, 'xhigh'), levels);
+  const level = ctx.effort === 'none' ? openaiOffEffort(ctx.model) : snapEffort(lowerEffort(ctx.effort, 'xhigh'), levels);
   if (!level) {
     removeEffort(body);
     return {};

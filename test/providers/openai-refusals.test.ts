@@ -158,3 +158,30 @@ describe('reasoning items replayed to a model that does not reason', () => {
     await accepted(reasoning);
   });
 });
+
+describe('reasoning turned off, and the summary a Messages client\'s thinking asks for', () => {
+  const disabled = hello({ thinking: { type: 'disabled' } });
+
+  it('off: gpt-5 and its mini and nano get minimal, gpt-5.4 and o3 no effort; nobody is asked for a summary', async () => {
+    for (const model of ['gpt-5', 'gpt-5-mini', 'gpt-5-nano-2025-08-07']) {
+      const body = converted(model, disabled, 'none');
+      expect(body.reasoning, model).toEqual({ effort: 'minimal' });
+      await accepted(body);
+    }
+    for (const model of ['gpt-5.4', 'o3', 'gpt-5-codex']) {
+      const body = converted(model, disabled, 'none');
+      expect(body.reasoning, model).toBeUndefined();
+      await accepted(body);
+    }
+  });
+
+  it('adaptive thinking without a level asks for a summary at the model\'s default effort, unless display is omitted', () => {
+    for (const display of [undefined, 'summarized', 'updates']) {
+      const body = converted('gpt-5.5', hello({ thinking: display ? { type: 'adaptive', display } : { type: 'adaptive' } }));
+      expect(body.reasoning, String(display)).toEqual({ summary: 'auto' });
+    }
+    expect(converted('gpt-5.5', hello({ thinking: { type: 'adaptive', display: 'omitted' } })).reasoning).toBeUndefined();
+    // a level next to it: the effort and the summary
+    expect(converted('gpt-5.5', hello({ thinking: { type: 'adaptive', display: 'updates' }, output_config: { effort: 'high' } }), 'high').reasoning).toEqual({ effort: 'high', summary: 'auto' });
+  });
+});

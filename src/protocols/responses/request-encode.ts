@@ -53,17 +53,31 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.topP !== undefined) body.top_p = req.topP;
 
-  const effort = req.reasoning?.effort;
-  const summary = req.reasoning?.summary;
-  // a Messages client that asked for no thinking text (display: omitted) is not sent a summary
-  const omitted = req.reasoning?.display === 'omitted';
-  if (effort !== undefined) body.reasoning = summary === undefined && omitted ? { effort } : { effort, summary: summary ?? 'auto' };
-  else if (summary !== undefined) body.reasoning = { summary };
+  const reasoning = encodeReasoning(req.reasoning);
+  if (reasoning) body.reasoning = reasoning;
 
   if (req.metadata && Object.keys(req.metadata).length > 0) body.metadata = req.metadata;
   if (req.user) body.safety_identifier = safetyIdentifier(req.user);
   body.stream = req.stream;
   return body;
+}
+
+/**
+ * `reasoning` for OpenAI: the effort, and a summary wherever the client is to see reasoning text.
+ * Reasoning turned off asks for none (a summary would show the client reasoning it turned off,
+ * should the model reason after all); a Messages client's `display: "omitted"` asks for none; a
+ * Messages client that turned thinking on without a level (adaptive) asks for one at the model's
+ * default effort, as its `summarized` or `updates` display means.
+ */
+function encodeReasoning(r: HubRequest['reasoning']): Record<string, unknown> | undefined {
+  if (!r) return undefined;
+  const { effort, summary } = r;
+  const thinkingOn = r.thinkingType === 'adaptive' || r.thinkingType === 'enabled';
+  const wantsText = summary !== undefined || (r.display !== 'omitted' && effort !== 'none' && (effort !== undefined || thinkingOn));
+  const out: Record<string, unknown> = {};
+  if (effort !== undefined) out.effort = effort;
+  if (wantsText) out.summary = summary ?? 'auto';
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /**

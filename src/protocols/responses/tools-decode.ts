@@ -82,6 +82,8 @@ function decodeFunction(tool: Record<string, unknown>, param: string): FunctionT
 
 export function decodeToolChoice(value: unknown, tools: readonly Tool[] = []): ToolChoice | undefined {
   if (value === undefined || value === null) return undefined;
+  // OpenAI refuses this with a 400; converted, the model would be free to answer in text instead
+  if (value === 'required' && tools.length === 0) throw badRequest('invalid_tool_choice', 'tool_choice "required" needs tools to choose from: the request has none.', 'tool_choice');
   if (value === 'auto' || value === 'none' || value === 'required') return { type: value };
   if (!isObject(value)) {
     throw badRequest('invalid_request', 'tool_choice must be "auto", "none", "required" or a tool choice object.', 'tool_choice');

@@ -76,6 +76,7 @@ describe('responses decodeRequest: clean 400s', () => {
     ['function tool without name', { model: 'm/x', input: 'hi', tools: [{ type: 'function' }] }, 'invalid_request', 'tools[0].name'],
     ['function parameters not an object', { model: 'm/x', input: 'hi', tools: [{ type: 'function', name: 'f', parameters: 'x' }] }, 'invalid_request', 'tools[0].parameters'],
     ['tool_choice bad string', { model: 'm/x', input: 'hi', tool_choice: 'any' }, 'invalid_request', 'tool_choice'],
+    ['tool_choice required without tools', { model: 'm/x', input: 'hi', tool_choice: 'required' }, 'invalid_tool_choice', 'tool_choice'],
     ['tool_choice hosted', { model: 'm/x', input: 'hi', tool_choice: { type: 'file_search' } }, 'unsupported_feature', 'tool_choice'],
     ['tool_choice custom without name', { model: 'm/x', input: 'hi', tool_choice: { type: 'custom' } }, 'invalid_request', 'tool_choice.name'],
     ['allowed_tools custom without name', { model: 'm/x', input: 'hi', tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'custom' }] } }, 'invalid_request', 'tool_choice.tools[0].name'],
