@@ -6,7 +6,6 @@
 import { OperationError } from '../config/errors.js';
 import type { StatePaths } from '../config/paths.js';
 import { findDaemon, readAdminToken, type DaemonLocation } from '../daemon/control.js';
-import { isOurProcess } from '../daemon/runtime-file.js';
 import { httpJson } from '../daemon/http-json.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
 import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
@@ -38,7 +37,7 @@ export class AdminClient implements Management {
   static async connect(paths: StatePaths): Promise<AdminClient | null> {
     const daemon = await findDaemon(paths);
     // A registered pid that is no longer svc-proxy (reused after a crash) is a stale file.
-    if (!daemon || !(daemon.pid === process.pid || isOurProcess(daemon.pid))) return null;
+    if (!daemon) return null;
     const token = await readAdminToken(paths);
     if (!token) throw new OperationError(503, 'admin_token_missing', `The daemon (pid ${daemon.pid}) is running but ${paths.adminToken} is missing; restart it: svc-proxy stop && svc-proxy start`);
     return new AdminClient(daemon, token);

@@ -5,7 +5,6 @@
 import { baseUrls, isLoopbackHost } from '../config/base-urls.js';
 import type { StatePaths } from '../config/paths.js';
 import { DaemonStartError, checkHealth, findDaemon, spawnDaemon, type DaemonLocation } from '../daemon/control.js';
-import { isOurProcess } from '../daemon/runtime-file.js';
 import { CliError, type CliContext } from './io.js';
 
 export interface StartOptions {
@@ -31,8 +30,8 @@ export async function ensureDaemon(ctx: CliContext, opts: StartOptions = {}): Pr
   const paths = ctx.paths();
   const running = await findDaemon(paths);
   if (running && (await checkHealth(running.origin, 5_000))) return { daemon: running, alreadyRunning: true };
-  // A registered pid that is no longer svc-proxy (reused after a crash) is just a stale file.
-  if (running && (running.pid === process.pid || isOurProcess(running.pid))) throw new CliError(`A daemon (pid ${running.pid}) is registered but does not answer on ${running.origin}; stop it first: svc-proxy stop`);
+  // (findDaemon already took a pid reused by another process for a stale file)
+  if (running) throw new CliError(`A daemon (pid ${running.pid}) is registered but does not answer on ${running.origin}; stop it first: svc-proxy stop`);
   // Fail early, with the file named, on a broken config.json (the daemon would refuse it too).
   const { ConfigStore } = await import('../config/store.js');
   await ConfigStore.open(paths);

@@ -18,10 +18,10 @@ export interface DaemonLocation extends RuntimeInfo {
   origin: string;
 }
 
-/** The daemon registered for this state dir, or null (no runtime file, or its process is gone). */
+/** The daemon registered for this state dir, or null (no runtime file, or its process is gone: its pid may live on in another). */
 export async function findDaemon(paths: StatePaths): Promise<DaemonLocation | null> {
   const info = await readRuntimeInfo(paths);
-  if (!info || !processAlive(info.pid)) return null;
+  if (!info || !isOurProcess(info.pid, info.procStart)) return null;
   return { ...info, origin: origin(info.host, info.port) };
 }
 
@@ -162,7 +162,7 @@ export async function stopDaemon(paths: StatePaths, timeoutMs = 20_000): Promise
   }
   if (!asked) {
     // Signal only a process that is still svc-proxy: after a crash the pid may belong to a stranger.
-    if (!isOurProcess(daemon.pid)) return null;
+    if (!isOurProcess(daemon.pid, daemon.procStart)) return null;
     try {
       process.kill(daemon.pid, 'SIGTERM');
     } catch {
@@ -171,10 +171,10 @@ export async function stopDaemon(paths: StatePaths, timeoutMs = 20_000): Promise
   }
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (!processAlive(daemon.pid)) return { pid: daemon.pid, forced: false };
+    if (!isOurProcess(daemon.pid, daemon.procStart)) return { pid: daemon.pid, forced: false };
     await new Promise((r) => setTimeout(r, 50));
   }
-  if (isOurProcess(daemon.pid)) {
+  if (isOurProcess(daemon.pid, daemon.procStart)) {
     try {
       process.kill(daemon.pid, 'SIGKILL');
     } catch {

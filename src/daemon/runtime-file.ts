@@ -14,6 +14,8 @@ export interface RuntimeInfo {
   port: number;
   startedAt: string;
   version: string;
+  /** The kernel's start time of the daemon's process (processStartTime), where it can be read. */
+  procStart?: string;
 }
 
 export class AlreadyRunningError extends Error {
@@ -33,12 +35,36 @@ export async function readRuntimeInfo(paths: Pick<StatePaths, 'runtimeFile'>): P
 }
 
 /**
- * On Linux, make sure a live pid is still an svc-proxy process (pids are reused after a crash) so
- * that `stop` never signals a stranger. Elsewhere a live pid is trusted.
+ * When the kernel started process `pid` (Linux: clock ticks since boot, field 22 of
+ * /proc/<pid>/stat), or undefined where that cannot be read. A pid is reused after its process
+ * ends; pid and start time together name one process.
  */
-export function isOurProcess(pid: number): boolean {
-  if (!processAlive(pid)) return false;
-  if (process.platform !== 'linux') return true;
+export function processStartTime(pid: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name (field 2) is in parentheses and may hold spaces and parentheses itself
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Is the daemon a runtime file names still running? Its pid may have been reused since it died:
+ * by any program after a crash, or by the next daemon itself after a container restart (pid 1
+ * again), so `stop` must not signal it and `start` must not wait for it. Where the daemon recorded
+ * its process start time, only the process with that pid and start time is it. Files without one
+ * (written by an older version): on Linux the command line must look like a daemon's; elsewhere a
+ * live pid is trusted, and so is this very process (a daemon embedded in it: tests).
+ */
+export function isOurProcess(pid: number, procStart?: string): boolean {
+  if (pid !== process.pid && !processAlive(pid)) return false;
+  if (procStart !== undefined) {
+    const started = processStartTime(pid);
+    if (started !== undefined) return started === procStart;
+  }
+  if (pid === process.pid || process.platform !== 'linux') return true;
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     return /svc-proxy|daemon[\\/]main\.(js|ts)/.test(cmdline);
@@ -48,7 +74,7 @@ export function isOurProcess(pid: number): boolean {
 }
 
 /** Take the single-instance lock (daemon.pid). Throws AlreadyRunningError; clears a stale file. */
-export async function claimPidFile(paths: Pick<StatePaths, 'pidFile'>): Promise<void> {
+export async function claimPidFile(paths: Pick<StatePaths, 'pidFile' | 'runtimeFile'>): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const handle = await open(paths.pidFile, 'wx', 0o600);
@@ -60,8 +86,11 @@ export async function claimPidFile(paths: Pick<StatePaths, 'pidFile'>): Promise<
     }
     const text = await readFile(paths.pidFile, 'utf8').catch(() => '');
     const pid = Number(text.trim());
-    // Our own pid: a daemon already runs in this very process (embedding, tests).
-    if (pid === process.pid || (Number.isInteger(pid) && pid > 0 && isOurProcess(pid))) throw new AlreadyRunningError(pid);
+    if (Number.isInteger(pid) && pid > 0) {
+      // daemon.json says when that process started, if it is the same daemon's
+      const info = await readRuntimeInfo(paths);
+      if (isOurProcess(pid, info?.pid === pid ? info.procStart : undefined)) throw new AlreadyRunningError(pid);
+    }
     if (text.trim() === '' && attempt === 0) {
       // Another daemon may be between creating and writing the file: look again shortly.
       await new Promise((r) => setTimeout(r, 100));

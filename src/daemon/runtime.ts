@@ -37,7 +37,7 @@ import { createLogSink } from './log-sink.js';
 import { applyDaemonV8Settings } from './v8-settings.js';
 import { releaseSpareHttpParsers } from './http-parser-pool.js';
 import { createDaemonLogger, type DaemonLogger } from './logger.js';
-import { claimPidFile, releaseRuntimeFiles, writeRuntimeInfo } from './runtime-file.js';
+import { claimPidFile, processStartTime, releaseRuntimeFiles, writeRuntimeInfo } from './runtime-file.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -291,7 +291,8 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     });
     daemonInfo.port = actualPort;
     listening = { host, port: opts.port ?? initial.port };
-    await writeRuntimeInfo(paths, { pid: process.pid, host, port: actualPort, startedAt: startedAt.toISOString(), version: daemonInfo.version });
+    const procStart = processStartTime(process.pid);
+    await writeRuntimeInfo(paths, { pid: process.pid, host, port: actualPort, startedAt: startedAt.toISOString(), version: daemonInfo.version, ...(procStart !== undefined ? { procStart } : {}) });
 
     const watcher = watchConfigFile(paths.config, () => {
       reloadConfig().catch(() => {});

@@ -3,7 +3,9 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { statePaths } from '../../src/config/paths.js';
-import { AlreadyRunningError } from '../../src/daemon/runtime-file.js';
+import { spawn } from 'node:child_process';
+import { findDaemon, stopDaemon } from '../../src/daemon/control.js';
+import { AlreadyRunningError, isOurProcess, processStartTime } from '../../src/daemon/runtime-file.js';
 import { StartError, startDaemon } from '../../src/daemon/runtime.js';
 import { silentLogger } from '../../src/daemon/logger.js';
 import { closeUpstreamPools, readUpstreamBody, upstreamRequest } from '../../src/providers/upstream-client.js';
@@ -58,6 +60,46 @@ describe('daemon runtime', () => {
     // The refused start did not disturb the running one.
     expect((await http('GET', `${d.origin}/health`)).status).toBe(200);
     expect(Number((await readFile(statePaths(dir).pidFile, 'utf8')).trim())).toBe(process.pid);
+  });
+
+  it.runIf(process.platform === 'linux')('a pid reused since the daemon died is not the daemon: start goes ahead, stop signals nobody', async () => {
+    // `named` has svc-proxy in its command line, as `tail -f ~/.config/svc-proxy/daemon.log` does; `stranger` has not
+    const dir = await tempStateDir();
+    const paths = statePaths(dir);
+    const stranger = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const named = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)', 'svc-proxy'], { stdio: 'ignore' });
+    try {
+      await until(() => processStartTime(named.pid!) !== undefined && processStartTime(stranger.pid!) !== undefined);
+      // a process that is not the daemon, alive, with no start time recorded by an older version: its command line decides
+      expect(isOurProcess(stranger.pid!)).toBe(false);
+      expect(isOurProcess(named.pid!)).toBe(true);
+      const own = processStartTime(process.pid)!;
+      expect(isOurProcess(process.pid, own)).toBe(true);
+      expect(isOurProcess(named.pid!, processStartTime(named.pid!))).toBe(true);
+      // the daemon that wrote these files started at another time than the process now holding its pid
+      const otherStart = String(Number(processStartTime(named.pid!)) - 1);
+      expect(isOurProcess(named.pid!, otherStart)).toBe(false);
+      await writeFile(paths.pidFile, `${named.pid}\n`);
+      await writeFile(paths.runtimeFile, JSON.stringify({ pid: named.pid, host: '127.0.0.1', port: 9, startedAt: new Date().toISOString(), version: '0.0.0', procStart: otherStart }));
+      expect(await findDaemon(paths)).toBeNull();
+      expect(await stopDaemon(paths, 500)).toBeNull();
+      expect(named.exitCode).toBeNull(); // not signalled
+      // a container restarted: the new daemon has the dead one's pid (1 there; this process here)
+      const dir2 = await tempStateDir();
+      const paths2 = statePaths(dir2);
+      await writeFile(paths2.pidFile, `${process.pid}\n`);
+      await writeFile(paths2.runtimeFile, JSON.stringify({ pid: process.pid, host: '127.0.0.1', port: 9, startedAt: new Date().toISOString(), version: '0.0.0', procStart: String(Number(own) - 1) }));
+      const d = await start({ stateDir: dir });
+      const d2 = await start({ stateDir: dir2 });
+      expect((await http('GET', `${d.origin}/health`)).status).toBe(200);
+      expect((await http('GET', `${d2.origin}/health`)).status).toBe(200);
+      // what they wrote names them exactly
+      expect(JSON.parse(await readFile(paths.runtimeFile, 'utf8'))).toMatchObject({ pid: process.pid, procStart: own });
+      expect(await findDaemon(paths2)).toMatchObject({ pid: process.pid, port: d2.daemon.port });
+    } finally {
+      stranger.kill();
+      named.kill();
+    }
   });
 
   it('says clearly when the port is taken, leaving nothing behind', async () => {
