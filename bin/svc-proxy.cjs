@@ -4,6 +4,11 @@
 // `svc-proxy --version` must answer as fast as Node itself starts. Everything else is the
 // compiled ESM CLI, imported only when it is needed.
 const args = process.argv.slice(2);
+// The reader went away (`svc-proxy logs | head -1`): stop quietly, as Unix tools do, not with a stack trace.
+process.stdout.on('error', (err) => {
+  if (err && err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = require('node:fs');
   const { join } = require('node:path');

@@ -41,6 +41,19 @@ describe('CLI basics and exit codes', () => {
     expect((await cli(['local', 'add', 'x', '--url', 'not-a-url'])).code).toBe(2);
   });
 
+  it('stops quietly (exit 0, no stack trace) when the reader of its output goes away, as with `| head -1`', async () => {
+    const { spawn } = await import('node:child_process');
+    const bin = new URL('../../bin/svc-proxy.cjs', import.meta.url).pathname;
+    const child = spawn(process.execPath, [bin, 'env', '--list'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // the read end is closed long before node has started and written: its first write meets EPIPE
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('help for one command shows its options', async () => {
     const res = await cli(['help', 'endpoint']);
     expect(res.code).toBe(0);
