@@ -76,8 +76,14 @@ export function validateUrl(raw: unknown, what: string): string {
   } catch {
     throw new OperationError(400, 'invalid_url', `${what}: "${raw}" is not a valid URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OperationError(400, 'invalid_url', `${what}: only http and https URLs are supported.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:8000/v1` parses as a URL of scheme "localhost:"
+    const bare = !raw.includes('://');
+    throw new OperationError(400, 'invalid_url', bare ? `${what}: "${raw.trim()}" has no scheme; write http://${raw.trim()} (or https://).` : `${what}: only http and https URLs are supported.`);
+  }
   if (url.username || url.password) throw new OperationError(400, 'invalid_url', `${what}: put credentials in the keychain, not in the URL.`);
+  // paths are appended to a base URL; after a #fragment they would never reach the server
+  if (url.hash !== '' || raw.trim().endsWith('#')) throw new OperationError(400, 'invalid_url', `${what}: a base URL cannot have a #fragment (everything after # stays on this machine).`);
   return url.toString().replace(/\/+$/, '');
 }
 

@@ -81,6 +81,15 @@ describe('providers', () => {
     expect(message).toMatch(/keychain/);
     expect(message).not.toContain('hunter2');
   });
+
+  it('refuses a #fragment, which would swallow every path appended to the base, and names a missing scheme', () => {
+    for (const url of ['http://127.0.0.1:8000/v1#frag', 'http://127.0.0.1:8000/v1/#', 'http://h/v1#']) {
+      expect(() => validateUrl(url, 'Base URL'), url).toThrow(/cannot have a #fragment/);
+    }
+    expect(() => validateUrl('localhost:8000/v1', '--url')).toThrow('--url: "localhost:8000/v1" has no scheme; write http://localhost:8000/v1 (or https://).');
+    expect(() => validateUrl('ftp://x', '--url')).toThrow('only http and https');
+    expect(validateUrl('http://127.0.0.1:8000/v1?api-version=2024', 'Base URL')).toBe('http://127.0.0.1:8000/v1?api-version=2024');
+  });
 });
 
 describe('custom endpoints', () => {
