@@ -193,6 +193,9 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
       ['openrouter', undefined, undefined],
       ['gemini', undefined, undefined],
     ]);
+    // the setting not named keeps its value: new fixed headers keep the key's header, and the reverse
+    expect((await cli(['provider', 'set', 'anthropic', '--header', 'x-org=b'])).stdout).toBe('anthropic headers: key sent as authorization; x-org on every request\n');
+    expect((await cli(['provider', 'set', 'anthropic', '--auth-header', 'api-key'])).stdout).toBe('anthropic headers: key sent as api-key; x-org on every request\n');
     expect((await cli(['provider', 'set', 'anthropic', '--no-headers'])).stdout).toBe("anthropic headers: the provider's own\n");
     const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as { providers: Record<string, unknown> };
     expect(config.providers.anthropic).toEqual({ baseUrl: 'https://gw.corp.example/anthropic', enabled: true });

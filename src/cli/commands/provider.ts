@@ -97,8 +97,12 @@ export function register(program: Command, ctx: CliContext): void {
         lines.push(`${base.name} base URL: ${base.baseUrl}${base.overridden ? '' : ' (default)'}`);
       }
       if (setsHeaders) {
-        const headers = Object.keys(flags.header).length > 0 ? flags.header : undefined;
-        const set = await management.setProviderHeaders(name, { authHeader: flags.authHeader, headers });
+        // the setting not named keeps its value: a new fixed header does not drop the key's header, nor the reverse
+        const given = Object.keys(flags.header).length > 0 ? flags.header : undefined;
+        const current = flags.headers ? (await management.listProviders()).find((p) => p.name === name) : undefined;
+        const authHeader = flags.authHeader ?? (flags.headers ? current?.authHeader : undefined);
+        const headers = given ?? (flags.headers ? current?.headers : undefined);
+        const set = await management.setProviderHeaders(name, { authHeader, headers });
         Object.assign(result, { authHeader: set.authHeader ?? null, headers: set.headers ?? null });
         const parts = [set.authHeader ? `key sent as ${set.authHeader}` : '', set.headers ? `${Object.keys(set.headers).join(', ')} on every request` : ''].filter(Boolean);
         lines.push(`${set.name} headers: ${parts.length ? parts.join('; ') : "the provider's own"}`);
