@@ -16,6 +16,7 @@ const WRONG = 'sk-ant-doctor-wrong-0002';
 let d: TestDaemon;
 let anthropic: AnthropicMock;
 let chat: GenericChatMock;
+let empty: GenericChatMock;
 let xdg: string;
 
 interface Findings {
@@ -42,19 +43,31 @@ beforeAll(async () => {
   xdg = await mkdtemp(join(tmpdir(), 'svc-doctor-xdg-'));
   anthropic = await new AnthropicMock({ apiKey: RIGHT }).listen();
   chat = await new GenericChatMock({ name: 'chat', models: ['m1', 'm2'] }).listen();
+  empty = await new GenericChatMock({ name: 'empty', models: [] }).listen();
   d = await startDaemon({
     env: {},
     setup: async (t) => {
       await t.cli(['provider', 'set', 'anthropic', '--base-url', anthropic.baseUrl]);
       await t.cli(['provider', 'connect', 'anthropic', '--insecure-storage'], { input: `${WRONG}\n` });
       await t.cli(['endpoint', 'add', 'chat', '--url', chat.baseUrl, '--format', 'a', '--no-credential']);
+      await t.cli(['endpoint', 'add', 'emp', '--url', empty.baseUrl, '--format', 'a', '--no-credential']);
+      await t.cli(['local', 'add', 'gone', '--url', 'http://127.0.0.1:9']);
     },
   });
 }, 60_000);
 afterAll(async () => {
   await stopDaemon(d);
-  await Promise.all([anthropic?.close(), chat?.close()]);
+  await Promise.all([anthropic?.close(), chat?.close(), empty?.close()]);
   await rm(xdg, { recursive: true, force: true });
+});
+
+describe('svc-proxy models: what it says of lists that are empty or failed', () => {
+  it('an empty list is said to be empty (not "no provider named"), a failure reason ends in one period', async () => {
+    const res = await d.cli(['models', 'emp', 'gone'], { allowFail: true, timeoutMs: 40_000 });
+    expect(res.stderr).toContain('emp: its model list is empty.');
+    expect(res.stderr).not.toContain('No connected provider');
+    expect(res.stderr).toMatch(/^gone: no model list: .*[^.]\.$/m);
+  });
 });
 
 describe('svc-proxy doctor', () => {
@@ -73,6 +86,8 @@ describe('svc-proxy doctor', () => {
     expect(finding(json, 'provider anthropic')).toMatchObject({ mark: 'fail', fix: 'svc-proxy provider connect anthropic' });
     expect(finding(json, 'provider anthropic')!.text).toMatch(/refused the credential \(401\)/);
     expect(finding(json, 'provider chat')).toMatchObject({ mark: 'ok', text: '2 models listed' });
+    expect(finding(json, 'provider emp')).toMatchObject({ mark: 'ok', text: '0 models listed' });
+    expect(finding(json, 'provider gone')).toMatchObject({ mark: 'fail', fix: 'start the server at http://127.0.0.1:9, or: svc-proxy local remove gone' });
     expect(finding(json, 'login service')).toMatchObject({ mark: 'info', fix: 'svc-proxy service install' });
     expect(finding(json, 'shell ANTHROPIC_BASE_URL')).toMatchObject({ mark: 'fail', fix: 'eval "$(svc-proxy env claude-code)"' });
     expect(finding(json, 'shell ANTHROPIC_BASE_URL')!.text).toContain('the SDKs add /v1/messages themselves');
@@ -96,6 +111,7 @@ describe('svc-proxy doctor', () => {
 
   it('passes (exit 0) once the named fixes are applied, and says so without a daemon (exit 1)', async () => {
     await d.cli(['provider', 'connect', 'anthropic', '--insecure-storage'], { input: `${RIGHT}\n` });
+    await d.cli(['local', 'remove', 'gone']);
     const { code, json, text } = await doctor({ ANTHROPIC_BASE_URL: d.baseB(), ANTHROPIC_AUTH_TOKEN: d.key, OPENAI_BASE_URL: d.baseA(), OPENAI_API_KEY: d.key });
     expect(json.findings.filter((f) => f.mark === 'fail')).toEqual([]);
     expect(code).toBe(0);

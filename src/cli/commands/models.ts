@@ -37,16 +37,29 @@ export function register(program: Command, ctx: CliContext): void {
       } else {
         if (models.length > 0) ctx.out(table(['MODEL', 'NAME', 'CONTEXT'], models.map((m) => [m.id, nameOf(m), m.contextWindow?.toLocaleString('en-US') ?? ''])));
         ctx.out(summary(models, failed.length));
+        if (models.length === 0 && failed.length === 0 && !wanted && (await configuredSlugs(client)).size === 0) ctx.out('Nothing is connected yet: svc-proxy provider connect <anthropic|openai|openrouter|gemini>, endpoint add, or local add.');
       }
-      for (const [slug, reason] of failed) ctx.err(`${slug}: no model list: ${reason}.${hint(reason, slug)}`);
+      for (const [slug, reason] of failed) ctx.err(`${slug}: no model list: ${reason.replace(/\.+$/, '')}.${hint(reason, slug)}`);
       if (wanted) {
-        const known = new Set([...answer.models.map((m) => m.provider), ...Object.keys(answer.failed)]);
-        const unknown = [...wanted].filter((slug) => !known.has(slug));
+        const listed = new Set([...answer.models.map((m) => m.provider), ...Object.keys(answer.failed)]);
+        let unknown = [...wanted].filter((slug) => !listed.has(slug));
+        if (unknown.length > 0) {
+          // one that answered with an empty list is connected all the same
+          const configured = await configuredSlugs(client);
+          for (const slug of unknown.filter((u) => configured.has(u))) ctx.err(`${slug}: its model list is empty.`);
+          unknown = unknown.filter((u) => !configured.has(u));
+        }
         if (unknown.length > 0) throw new CliError(`No connected provider, endpoint or local server named ${unknown.join(', ')} (see: svc-proxy provider list, endpoint list, local list).`);
       }
       // nothing to list and a reason: the command did not do what was asked
       if (models.length === 0 && failed.length > 0) ctx.exitCode = 1;
     });
+}
+
+/** Connected built-in providers, endpoints and local servers. */
+async function configuredSlugs(client: AdminClient): Promise<Set<string>> {
+  const s = await client.status();
+  return new Set([...s.providers.filter((p) => p.connected).map((p) => p.name), ...s.endpoints.map((e) => e.slug), ...s.locals.map((l) => l.slug)]);
 }
 
 function nameOf(m: CatalogModel): string {
