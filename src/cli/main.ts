@@ -78,7 +78,8 @@ function reportError(err: unknown, io: CliIo): number {
   }
   if (err instanceof OperationError) {
     io.stderr.write(`svc-proxy: ${err.message}\n`);
-    return err.status === 400 ? 2 : 1;
+    // a name the command does not know is an invalid argument, as a malformed one is
+    return err.status === 400 || err.code === 'unknown_provider' ? 2 : 1;
   }
   if (err instanceof ConfigFileError) {
     io.stderr.write(`svc-proxy: ${err.message}\n`);

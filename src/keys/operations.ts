@@ -41,6 +41,8 @@ export function validateKeyName(raw: unknown): string {
   const name = raw.trim();
   if (name.length > MAX_NAME) throw new OperationError(400, 'invalid_key_name', `Key names are at most ${MAX_NAME} characters.`);
   if (/[\p{Cc}\p{Cf}]/u.test(name)) throw new OperationError(400, 'invalid_key_name', 'Key names cannot contain control characters.');
+  // `key revoke` takes an id or a name: a name shaped like an id could name another key
+  if (/^key_[0-9A-Za-z]{10}$/.test(name)) throw new OperationError(400, 'invalid_key_name', `"${name}" has the shape of a key id (key_…), which key revoke would read as one; pick another name.`);
   return name;
 }
 

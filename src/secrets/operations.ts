@@ -92,17 +92,28 @@ function requireBuiltin(name: unknown): BuiltinProvider {
   throw new OperationError(404, 'unknown_provider', `Unknown provider "${String(name)}". Built-in providers: ${BUILTIN_PROVIDERS.join(', ')}. Custom upstreams: svc-proxy endpoint add / svc-proxy local add.`);
 }
 
-function validateSlug(raw: unknown, what: string): string {
+export function validateSlug(raw: unknown, what: string): string {
   const parsed = slugSchema.safeParse(raw);
   if (!parsed.success) throw new OperationError(400, 'invalid_slug', `${what} name "${String(raw)}": ${parsed.error.issues[0]?.message}.`);
   return parsed.data;
 }
 
 /** Endpoints and local servers share the model-id namespace with the built-in providers. */
-function assertSlugFree(config: Config, slug: string): void {
+function assertSlugFree(config: { endpoints: object; locals: object }, slug: string): void {
   if (isBuiltinProvider(slug)) throw new OperationError(409, 'slug_taken', `"${slug}" is a built-in provider name; pick another name.`);
   if (Object.hasOwn(config.endpoints, slug)) throw new OperationError(409, 'slug_taken', `A custom endpoint named "${slug}" already exists (svc-proxy endpoint remove ${slug} first).`);
   if (Object.hasOwn(config.locals, slug)) throw new OperationError(409, 'slug_taken', `A local server named "${slug}" already exists (svc-proxy local remove ${slug} first).`);
+}
+
+/**
+ * What `addEndpoint` refuses of a slug and URL, checked up front by a caller that asks for the key
+ * first (the CLI's prompt): nobody types a key only to hear the name was taken.
+ */
+export function checkNewUpstream(slug: unknown, url: unknown, taken: { endpoints: readonly string[]; locals: readonly string[] }): void {
+  const valid = validateSlug(slug, 'Endpoint');
+  validateUrl(url, `Endpoint ${valid}`);
+  const asKeys = (slugs: readonly string[]) => Object.fromEntries(slugs.map((s) => [s, true]));
+  assertSlugFree({ endpoints: asKeys(taken.endpoints), locals: asKeys(taken.locals) }, valid);
 }
 
 // ---------------------------------------------------------------------------------------------

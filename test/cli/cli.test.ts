@@ -54,6 +54,27 @@ describe('CLI basics and exit codes', () => {
     expect(code).toBe(0);
   });
 
+  it('an unknown provider and an empty --base-url are usage errors (2); endpoint add refuses a taken name before asking the key', async () => {
+    for (const args of [['provider', 'connect', 'nope'], ['provider', 'disconnect', 'nope'], ['provider', 'set', 'nope', '--reset']]) {
+      const res = await cli(args, '');
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toContain('Unknown provider "nope"');
+    }
+    const empty = await cli(['provider', 'set', 'openai', '--base-url', '']);
+    expect(empty).toMatchObject({ code: 2, stderr: 'svc-proxy: --base-url needs a URL; --reset restores the default.\n' });
+    // stdin stays open and silent: a prompt read first would wait 15 s for a key
+    const { main } = await import('../../src/cli/main.js');
+    const { PassThrough } = await import('node:stream');
+    let stderr = '';
+    const io = { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) }, stdin: new PassThrough(), env };
+    const started = Date.now();
+    expect(await main(['node', 'svc-proxy', 'endpoint', 'add', 'anthropic', '--url', 'http://127.0.0.1:9/v1', '--format', 'a'], io)).toBe(1);
+    expect(stderr).toContain('"anthropic" is a built-in provider name');
+    expect(await main(['node', 'svc-proxy', 'endpoint', 'add', 'fine', '--url', 'localhost:9/v1', '--format', 'a'], io)).toBe(2);
+    expect(stderr).toContain('has no scheme');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it('help for one command shows its options', async () => {
     const res = await cli(['help', 'endpoint']);
     expect(res.code).toBe(0);
@@ -105,7 +126,7 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     const empty = await cli(['provider', 'connect', 'openai'], '');
     expect(empty.code).toBe(1);
     expect(empty.stderr).toMatch(/No key given/);
-    expect((await cli(['provider', 'connect', 'mistral'], 'x')).code).toBe(1);
+    expect((await cli(['provider', 'connect', 'mistral'], 'x')).code).toBe(2); // an invalid argument, as README's exit codes say
 
     const connected = await cli(['provider', 'connect', 'openai', '--insecure-storage', '--json'], 'sk-openai-from-stdin-7777\n');
     expect(connected.code).toBe(0);

@@ -41,6 +41,10 @@ describe('key operations', () => {
     await expect(createKey(s, '')).rejects.toMatchObject({ status: 400, code: 'invalid_key_name' });
     await expect(createKey(s, 'x'.repeat(65))).rejects.toMatchObject({ code: 'invalid_key_name' });
     await expect(createKey(s, 'bad\u0007name')).rejects.toMatchObject({ code: 'invalid_key_name' });
+    // shaped like an id, which key revoke would read as another key's
+    const other = await createKey(s, 'real');
+    await expect(createKey(s, other.id)).rejects.toMatchObject({ code: 'invalid_key_name' });
+    expect((await createKey(s, 'key_short')).name).toBe('key_short');
     await createKey(s, 'dup');
     await expect(createKey(s, 'dup')).rejects.toMatchObject({ status: 409, code: 'key_name_taken' });
   });

@@ -6,6 +6,7 @@ import type { CliContext } from '../io.js';
 import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
+import { checkNewUpstream } from '../../secrets/operations.js';
 
 interface AddFlags {
   url: string;
@@ -37,6 +38,10 @@ export function register(program: Command, ctx: CliContext): void {
       // refused before the key is asked for
       const headers = flags.header;
       checkHeaderFlags(flags.authHeader, headers);
+      if (flags.credential) {
+        const [endpoints, locals] = await Promise.all([management.listEndpoints(), management.listLocals()]);
+        checkNewUpstream(slug, flags.url, { endpoints: endpoints.map((e) => e.slug), locals: locals.map((l) => l.slug) });
+      }
       const credential = flags.credential ? await readSecret(ctx.io, `API key for ${slug} (input hidden, empty for none): `) : '';
       const added = await management.addEndpoint({
         slug,

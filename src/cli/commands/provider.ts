@@ -43,7 +43,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--json', 'print as JSON')
     .action(async (name: string, flags: { insecureStorage?: boolean; json?: boolean }) => {
       const { isBuiltinProvider } = await import('../../secrets/credentials.js');
-      if (!isBuiltinProvider(name)) throw new CliError(`Unknown provider "${name}". Built-in providers: anthropic, openai, openrouter, gemini (custom upstreams: svc-proxy endpoint add).`);
+      if (!isBuiltinProvider(name)) throw new CliError(`Unknown provider "${name}". Built-in providers: anthropic, openai, openrouter, gemini (custom upstreams: svc-proxy endpoint add).`, 2);
       const management = await manage();
       const credential = await readSecret(ctx.io, `API key for ${name} (input hidden): `);
       if (!credential) throw new CliError('No key given; nothing stored.');
@@ -85,6 +85,7 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (name: string, flags: { baseUrl?: string; reset?: boolean; authHeader?: string; header: Record<string, string>; headers: boolean; json?: boolean }) => {
       const setsHeaders = flags.authHeader !== undefined || Object.keys(flags.header).length > 0 || !flags.headers;
       if (flags.baseUrl !== undefined && flags.reset) throw new CliError('Give either --base-url <url> or --reset, not both.', 2);
+      if (flags.baseUrl !== undefined && flags.baseUrl.trim() === '') throw new CliError('--base-url needs a URL; --reset restores the default.', 2);
       if (flags.baseUrl === undefined && !flags.reset && !setsHeaders) throw new CliError('Give --base-url <url>, --reset, or header settings (--auth-header, --header, --no-headers).', 2);
       if (!flags.headers && (flags.authHeader !== undefined || Object.keys(flags.header).length > 0)) throw new CliError('--no-headers removes the header settings; give it alone.', 2);
       checkHeaderFlags(flags.authHeader, flags.header);
