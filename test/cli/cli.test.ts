@@ -257,6 +257,32 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect(await readFile(join(home, 'config.json'), 'utf8')).toContain('"port": "x"');
     expect((await cli(['config', 'reload'])).code).toBe(1);
   });
+
+  it('config check: values a command would refuse fail it (exit 1); unknown fields are warned of', async () => {
+    const created = '2026-01-01T00:00:00.000Z';
+    await writeFile(
+      join(home, 'config.json'),
+      JSON.stringify({
+        version: 2,
+        settings: { logBodys: true },
+        providers: { openai: { baseUrl: 'http://127.0.0.1:9/v1#frag' } },
+        endpoints: { anthropic: { url: 'ftp://x', format: 'a', created }, twin: { url: 'http://127.0.0.1:8/v1', format: 'a', created } },
+        locals: { twin: { url: 'http://127.0.0.1:7', created } },
+        groups: { g: { created, models: [{ name: 'fast', targets: ['zzz'] }] } },
+      }),
+    );
+    const res = await cli(['config', 'check']);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('matches the schema, but 5 values will not work as meant:');
+    expect(res.stdout).toContain('providers.openai.baseUrl: base URL: a base URL cannot have a #fragment');
+    expect(res.stdout).toContain('endpoints.anthropic: "anthropic" is a built-in provider name');
+    expect(res.stdout).toContain('endpoints.anthropic.url: URL: only http and https URLs are supported.');
+    expect(res.stdout).toContain('endpoints.twin and locals.twin: one slug names two upstreams');
+    expect(res.stdout).toContain('groups.g.models[0] (fast): Target "zzz" must be written provider/model');
+    expect(res.stdout).toContain('warning: unknown field settings.logBodys is ignored (a typo?)');
+    await writeFile(join(home, 'config.json'), JSON.stringify({ version: 2, settings: { logBodies: true } }));
+    expect(await cli(['config', 'check'])).toMatchObject({ code: 0, stdout: `${join(home, 'config.json')} is valid.\n` });
+  });
 });
 
 describe('CLI with a running daemon (through the admin API)', () => {

@@ -22,11 +22,25 @@ export function register(program: Command, ctx: CliContext): void {
 
   config
     .command('check')
-    .description('Validate config.json (exit 1 and say what is wrong when it is not valid)')
+    .description('Validate config.json: its schema, values a command would refuse, unknown fields (exit 1 when something will not work)')
     .action(async () => {
       const { ConfigStore } = await import('../../config/store.js');
       const store = await ConfigStore.open(ctx.paths());
-      ctx.out(store.existsOnDisk ? `${store.file} is valid.` : `${store.file} does not exist yet (defaults apply).`);
+      if (!store.existsOnDisk) {
+        ctx.out(`${store.file} does not exist yet (defaults apply).`);
+        return;
+      }
+      const [{ readFile }, { migrate }, { refusedValues, unknownFields }] = await Promise.all([import('node:fs/promises'), import('../../config/migrations.js'), import('../../config/lint.js')]);
+      const raw = migrate(JSON.parse(await readFile(store.file, 'utf8')) as Record<string, unknown>).raw;
+      const refused = refusedValues(store.current());
+      const unknown = unknownFields(raw, store.current());
+      if (refused.length === 0) ctx.out(`${store.file} is valid.`);
+      else {
+        ctx.out(`${store.file} matches the schema, but ${refused.length === 1 ? 'one value' : `${refused.length} values`} will not work as meant:`);
+        for (const p of refused) ctx.out(`  - ${p}`);
+        ctx.exitCode = 1;
+      }
+      for (const field of unknown) ctx.out(`warning: unknown field ${field} is ignored (a typo?), and dropped from the file at the next change.`);
     });
 
   config

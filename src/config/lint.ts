@@ -1,0 +1,65 @@
+/**
+ * What `config check` says of a config.json beyond its schema: fields the schema does not know
+ * (a typo such as `logBodys` is ignored, and dropped from the file at the next change), and values
+ * the CLI and admin API refuse but a hand edit can write (an ftp:// or #fragment URL, a password in
+ * a URL, an endpoint named like a built-in provider, one slug used twice, a group target that is
+ * not provider/model). The daemon runs with such a file; these say where it will not do as meant.
+ */
+import { OperationError } from './errors.js';
+import { validateTargets } from './groups.js';
+import type { Config } from './schema.js';
+import { BUILTIN_PROVIDERS } from './schema.js';
+import { validateSlug, validateUrl } from '../secrets/operations.js';
+
+type Json = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Paths of fields in `raw` that the parsed config does not have (the schema dropped them). */
+export function unknownFields(raw: unknown, parsed: unknown, path = ''): string[] {
+  if (!isRecord(raw) || !isRecord(parsed)) {
+    if (Array.isArray(raw) && Array.isArray(parsed)) return raw.flatMap((item, i) => unknownFields(item, parsed[i], `${path}[${i}]`));
+    return [];
+  }
+  return Object.keys(raw).flatMap((key) => {
+    const at = path ? `${path}.${key}` : key;
+    return Object.hasOwn(parsed, key) ? unknownFields(raw[key], parsed[key], at) : [at];
+  });
+}
+
+function problemOf(check: () => unknown): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (err) {
+    if (err instanceof OperationError) return err.message;
+    throw err;
+  }
+}
+
+/** Values a CLI or admin change would have refused. */
+export function refusedValues(config: Config): string[] {
+  const out: string[] = [];
+  const add = (where: string, problem: string | undefined) => {
+    if (problem) out.push(`${where}: ${problem}`);
+  };
+  for (const name of BUILTIN_PROVIDERS) {
+    const base = config.providers[name]?.baseUrl;
+    if (base !== undefined) add(`providers.${name}.baseUrl`, problemOf(() => validateUrl(base, 'base URL')));
+  }
+  const builtin = new Set<string>(BUILTIN_PROVIDERS);
+  for (const [kind, table] of [['endpoints', config.endpoints], ['locals', config.locals]] as const) {
+    for (const [slug, entry] of Object.entries(table)) {
+      add(`${kind}.${slug}`, problemOf(() => validateSlug(slug, kind === 'endpoints' ? 'Endpoint' : 'Local server')));
+      if (builtin.has(slug)) add(`${kind}.${slug}`, `"${slug}" is a built-in provider name; its models would never reach this upstream.`);
+      add(`${kind}.${slug}.url`, problemOf(() => validateUrl(entry.url, 'URL')));
+    }
+  }
+  for (const slug of Object.keys(config.endpoints)) {
+    if (Object.hasOwn(config.locals, slug)) out.push(`endpoints.${slug} and locals.${slug}: one slug names two upstreams; only one of them can be reached.`);
+  }
+  for (const [slug, group] of Object.entries(config.groups)) {
+    group.models.forEach((m, i) => add(`groups.${slug}.models[${i}] (${m.name})`, problemOf(() => validateTargets(config, m.targets))));
+  }
+  return out;
+}
