@@ -1,5 +1,5 @@
 /** `--auth-header NAME` and repeatable `--header NAME=VALUE`, shared by `endpoint add` and `provider set`. */
-import { authHeaderProblem, fixedHeaderProblem } from '../config/header-settings.js';
+import { authHeaderProblem, settableFixedHeaderProblem } from '../config/header-settings.js';
 import { CliError } from './io.js';
 
 export const AUTH_HEADER_HELP = "the header that carries the key, e.g. api-key (Azure OpenAI); authorization means \"Bearer <key>\"; default: the upstream's own";
@@ -17,7 +17,7 @@ export function checkHeaderFlags(authHeader: string | undefined, headers: Record
   const authProblem = authHeader === undefined ? undefined : authHeaderProblem(authHeader);
   if (authProblem) throw new CliError(`--auth-header: ${authProblem}.`, 2);
   for (const [name, value] of Object.entries(headers)) {
-    const problem = fixedHeaderProblem(name, value, authHeader);
+    const problem = settableFixedHeaderProblem(name, value, authHeader);
     if (problem) throw new CliError(`--header: ${problem}.`, 2);
   }
 }

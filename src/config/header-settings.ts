@@ -7,6 +7,8 @@
  * where to put it. Headers the HTTP client owns cannot be set either.
  */
 
+import { holdsKey } from '../util/key-shapes.js';
+
 export interface HeaderSettings {
   authHeader?: string;
   headers?: Record<string, string>;
@@ -35,6 +37,9 @@ const RESERVED = new Set([
   'cookie',
 ]);
 
+/** Other headers gateways and providers take keys in (Google, Azure API Management, generic tokens). */
+const CREDENTIAL_HEADERS = new Set(['x-goog-api-key', 'ocp-apim-subscription-key', 'x-auth-token', 'x-access-token', 'x-api-token', 'private-token']);
+
 /** Why this name cannot carry the credential, or undefined when it can. */
 export function authHeaderProblem(name: string): string | undefined {
   if (!TOKEN.test(name)) return `"${name.slice(0, 60)}" is not a header name`;
@@ -48,8 +53,27 @@ export function fixedHeaderProblem(name: string, value: string, authHeader?: str
   if (!TOKEN.test(name)) return `"${name.slice(0, 60)}" is not a header name`;
   const lower = name.toLowerCase();
   if (RESERVED.has(lower) || lower === authHeader?.toLowerCase()) {
-    return `${lower} cannot be a fixed header (${/auth|api-key|cookie/.test(lower) ? 'a credential goes in the keychain: store the key and name the header that carries it as the auth header' : 'the HTTP client sets it'})`;
+    return `${lower} cannot be a fixed header (${/auth|api-key|cookie/.test(lower) ? KEYCHAIN_HINT : 'the HTTP client sets it'})`;
   }
   if (/[\r\n\0]/.test(value)) return `the value of ${lower} has a line break or NUL in it`;
   return undefined;
+}
+
+const KEYCHAIN_HINT = 'a credential goes in the keychain: store the key and name the header that carries it as the auth header';
+
+/**
+ * A fixed header that would put a credential into config.json in the clear: a header keys travel
+ * in, or a value shaped like a key. Refused when a header is set (CLI, admin API, TUI) and named by
+ * `config check`; a file that already holds one still loads, so an upgrade never stops a daemon.
+ */
+export function fixedHeaderCredentialProblem(name: string, value: string): string | undefined {
+  const lower = name.toLowerCase();
+  if (CREDENTIAL_HEADERS.has(lower)) return `${lower} cannot be a fixed header (${KEYCHAIN_HINT})`;
+  if (holdsKey(value)) return `the value of ${lower} looks like a key (${KEYCHAIN_HINT})`;
+  return undefined;
+}
+
+/** Why a fixed header being set now (CLI, admin API, TUI) is refused: the file's rules and no credential. */
+export function settableFixedHeaderProblem(name: string, value: string, authHeader?: string): string | undefined {
+  return fixedHeaderProblem(name, value, authHeader) ?? fixedHeaderCredentialProblem(name, value);
 }

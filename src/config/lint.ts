@@ -2,10 +2,11 @@
  * What `config check` says of a config.json beyond its schema: fields the schema does not know
  * (a typo such as `logBodys` is ignored, and dropped from the file at the next change), and values
  * the CLI and admin API refuse but a hand edit can write (an ftp:// or #fragment URL, a password in
- * a URL, an endpoint named like a built-in provider, one slug used twice, a group target that is
+ * a URL or a key in a fixed header, an endpoint named like a built-in provider, one slug used twice, a group target that is
  * not provider/model). The daemon runs with such a file; these say where it will not do as meant.
  */
 import { OperationError } from './errors.js';
+import { fixedHeaderCredentialProblem } from './header-settings.js';
 import { validateTargets } from './groups.js';
 import type { Config } from './schema.js';
 import { BUILTIN_PROVIDERS } from './schema.js';
@@ -57,6 +58,13 @@ export function refusedValues(config: Config): string[] {
   }
   for (const slug of Object.keys(config.endpoints)) {
     if (Object.hasOwn(config.locals, slug)) out.push(`endpoints.${slug} and locals.${slug}: one slug names two upstreams; only one of them can be reached.`);
+  }
+  const withHeaders: Array<[string, Record<string, string> | undefined]> = [
+    ...BUILTIN_PROVIDERS.map((name): [string, Record<string, string> | undefined] => [`providers.${name}`, config.providers[name]?.headers]),
+    ...Object.entries(config.endpoints).map(([slug, e]): [string, Record<string, string> | undefined] => [`endpoints.${slug}`, e.headers]),
+  ];
+  for (const [where, headers] of withHeaders) {
+    for (const [name, value] of Object.entries(headers ?? {})) add(`${where}.headers.${name}`, fixedHeaderCredentialProblem(name, value));
   }
   for (const [slug, group] of Object.entries(config.groups)) {
     group.models.forEach((m, i) => add(`groups.${slug}.models[${i}] (${m.name})`, problemOf(() => validateTargets(config, m.targets))));

@@ -2,6 +2,7 @@
  * Bodies for `--log-bodies` (debugging): the structure stays readable, but credentials and inline
  * media never reach the log file. Runs in the log's batch flush, never on the request path.
  */
+import { BEARER_RE, KEY_PATTERNS } from '../util/key-shapes.js';
 
 const REDACTED = '[redacted]';
 const MAX_DEPTH = 64;
@@ -26,14 +27,6 @@ const SECRET_KEYS = new Set([
 /** Keys that hold base64 media in the dialects we speak (image/audio/file payloads). */
 const MEDIA_KEYS = new Set(['b64_json', 'file_data', 'partial_image_b64']);
 
-// Known provider key shapes; the `sk-` family covers OpenAI, Anthropic, OpenRouter and our own keys.
-const TOKEN_PATTERNS: RegExp[] = [
-  /\bsk-[A-Za-z0-9_-]{16,}/g,
-  /\bAIza[0-9A-Za-z_-]{35}\b/g,
-  /\bgsk_[A-Za-z0-9]{20,}/g,
-  /\bxai-[A-Za-z0-9]{20,}/g,
-];
-const BEARER_RE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 const DATA_URL_RE = /data:([\w.+-]+\/[\w.+-]+)?((?:;[\w-]+=[^;,]*)*);base64,[A-Za-z0-9+/=\s]+/g;
 const BASE64_RE = /^[A-Za-z0-9+/=\r\n]+$/;
 
@@ -50,7 +43,7 @@ export function redactString(s: string): string {
       return `data:${mime ?? ''}${params};base64,${mediaPlaceholder(payload)}`;
     });
   }
-  for (const re of TOKEN_PATTERNS) out = out.replace(re, REDACTED);
+  for (const re of KEY_PATTERNS) out = out.replace(re, REDACTED);
   if (/bearer|basic/i.test(out)) out = out.replace(BEARER_RE, (_m, scheme: string) => `${scheme} ${REDACTED}`);
   return out;
 }

@@ -3,8 +3,9 @@
  * and used by both the admin API (inside the daemon) and the CLI's offline path.
  */
 import { DEFAULT_BASE_URLS } from '../config/builtin-providers.js';
-import { authHeaderProblem, fixedHeaderProblem, type HeaderSettings } from '../config/header-settings.js';
+import { authHeaderProblem, settableFixedHeaderProblem, type HeaderSettings } from '../config/header-settings.js';
 import { OperationError } from '../config/errors.js';
+import { holdsKey } from '../util/key-shapes.js';
 import { BUILTIN_PROVIDERS, slugSchema, type BuiltinProvider, type Config } from '../config/schema.js';
 import type { ConfigStore } from '../config/store.js';
 import { isBuiltinProvider, last4, type CredentialService, type CredentialSource, type StoredIn } from './credentials.js';
@@ -81,7 +82,9 @@ export function validateUrl(raw: unknown, what: string): string {
     const bare = !raw.includes('://');
     throw new OperationError(400, 'invalid_url', bare ? `${what}: "${raw.trim()}" has no scheme; write http://${raw.trim()} (or https://).` : `${what}: only http and https URLs are supported.`);
   }
-  if (url.username || url.password) throw new OperationError(400, 'invalid_url', `${what}: put credentials in the keychain, not in the URL.`);
+  if (url.username || url.password || holdsKey(url.search) || /[?&](api[-_]?key|key|token|access_token)=/i.test(url.search)) {
+    throw new OperationError(400, 'invalid_url', `${what}: put credentials in the keychain, not in the URL.`);
+  }
   // paths are appended to a base URL; after a #fragment they would never reach the server
   if (url.hash !== '' || raw.trim().endsWith('#')) throw new OperationError(400, 'invalid_url', `${what}: a base URL cannot have a #fragment (everything after # stays on this machine).`);
   return url.toString().replace(/\/+$/, '');
@@ -231,7 +234,7 @@ function validateHeaderSettings(authHeader: unknown, headers: unknown): HeaderSe
   if (headers !== undefined && headers !== null) {
     if (typeof headers !== 'object' || Array.isArray(headers)) throw new OperationError(400, 'invalid_header', 'headers must be an object of header names and values.');
     for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-      const problem = typeof value === 'string' ? fixedHeaderProblem(name, value, auth) : `the value of ${name} must be a string`;
+      const problem = typeof value === 'string' ? settableFixedHeaderProblem(name, value, auth) : `the value of ${name} must be a string`;
       if (problem) throw new OperationError(400, 'invalid_header', `headers: ${problem}.`);
       fixed[name.toLowerCase()] = value as string;
     }

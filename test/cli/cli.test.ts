@@ -266,14 +266,15 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
         version: 2,
         settings: { logBodys: true },
         providers: { openai: { baseUrl: 'http://127.0.0.1:9/v1#frag' } },
-        endpoints: { anthropic: { url: 'ftp://x', format: 'a', created }, twin: { url: 'http://127.0.0.1:8/v1', format: 'a', created } },
+        endpoints: { anthropic: { url: 'ftp://x', format: 'a', created }, twin: { url: 'http://127.0.0.1:8/v1', format: 'a', created, headers: { 'x-goog-api-key': 'g' } } },
         locals: { twin: { url: 'http://127.0.0.1:7', created } },
         groups: { g: { created, models: [{ name: 'fast', targets: ['zzz'] }] } },
       }),
     );
     const res = await cli(['config', 'check']);
     expect(res.code).toBe(1);
-    expect(res.stdout).toContain('matches the schema, but 5 values will not work as meant:');
+    expect(res.stdout).toContain('matches the schema, but 6 values will not work as meant:');
+    expect(res.stdout).toContain('endpoints.twin.headers.x-goog-api-key: x-goog-api-key cannot be a fixed header (a credential goes in the keychain');
     expect(res.stdout).toContain('providers.openai.baseUrl: base URL: a base URL cannot have a #fragment');
     expect(res.stdout).toContain('endpoints.anthropic: "anthropic" is a built-in provider name');
     expect(res.stdout).toContain('endpoints.anthropic.url: URL: only http and https URLs are supported.');

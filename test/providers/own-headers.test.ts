@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { settableFixedHeaderProblem } from '../../src/config/header-settings.js';
 import { endpointSchema, providerSettingsSchema } from '../../src/config/schema.js';
 import { anthropicAdapter } from '../../src/providers/anthropic.js';
 import { openaiAdapter } from '../../src/providers/openai.js';
@@ -49,6 +50,17 @@ describe('a custom endpoint’s own headers', () => {
       ['headers.host', 'host cannot be a fixed header (the HTTP client sets it)'],
     ]);
     expect(endpointSchema.safeParse({ ...base, headers: { 'x-a': 'line\r\nInjected: 1' } }).error?.issues[0]?.message).toBe('the value of x-a has a line break or NUL in it');
+    // a key in a file already written still loads (config check names it); setting one is refused
+    expect(endpointSchema.safeParse({ ...base, headers: { 'x-goog-api-key': 'AIza' + 'x'.repeat(35) } }).success).toBe(true);
+    for (const [name, value, why] of [
+      ['x-goog-api-key', 'anything', 'x-goog-api-key cannot be a fixed header (a credential goes in the keychain'],
+      ['Ocp-Apim-Subscription-Key', 'abc', 'ocp-apim-subscription-key cannot be a fixed header'],
+      ['x-custom', 'sk-ant-api03-' + 'x'.repeat(20), 'the value of x-custom looks like a key'],
+      ['x-custom', 'Bearer abcdefgh12345', 'the value of x-custom looks like a key'],
+    ]) {
+      expect(settableFixedHeaderProblem(name!, value!), `${name}: ${value}`).toContain(why);
+    }
+    expect(settableFixedHeaderProblem('x-team', 'ml')).toBeUndefined();
     expect(endpointSchema.safeParse({ ...base, authHeader: 'content-length' }).error?.issues[0]?.message).toBe('content-length cannot carry the credential');
   });
 });

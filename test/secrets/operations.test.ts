@@ -89,6 +89,15 @@ describe('providers', () => {
     expect(() => validateUrl('localhost:8000/v1', '--url')).toThrow('--url: "localhost:8000/v1" has no scheme; write http://localhost:8000/v1 (or https://).');
     expect(() => validateUrl('ftp://x', '--url')).toThrow('only http and https');
     expect(validateUrl('http://127.0.0.1:8000/v1?api-version=2024', 'Base URL')).toBe('http://127.0.0.1:8000/v1?api-version=2024');
+    for (const url of ['https://gw.example/v1?api_key=SECRETQ', 'https://gw.example/v1?key=abc', 'https://gw.example/v1?x=sk-proj-' + 'a'.repeat(20)]) {
+      let message = '';
+      try {
+        validateUrl(url, 'Base URL');
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, url).toBe('Base URL: put credentials in the keychain, not in the URL.');
+    }
   });
 });
 

@@ -4,7 +4,7 @@
  * `svc-proxy provider set --header` takes it). Checked as the CLI and the admin API check them
  * (config/header-settings.ts), so a refusal comes before the wizard's next question.
  */
-import { authHeaderProblem, fixedHeaderProblem } from '../../config/header-settings.js';
+import { authHeaderProblem, settableFixedHeaderProblem } from '../../config/header-settings.js';
 
 export function headerListText(headers: Readonly<Record<string, string>> | undefined): string {
   return Object.entries(headers ?? {})
@@ -21,7 +21,7 @@ export function parseHeaderList(text: string, authHeader?: string): { headers: R
     if (eq <= 0) return { problem: `"${item.slice(0, 40)}" must be name=value.` };
     const name = item.slice(0, eq).trim();
     const value = item.slice(eq + 1).trim();
-    const problem = fixedHeaderProblem(name, value, authHeader);
+    const problem = settableFixedHeaderProblem(name, value, authHeader);
     if (problem) return { problem: `${problem[0]!.toUpperCase()}${problem.slice(1)}.` };
     headers[name.toLowerCase()] = value;
   }

@@ -1,0 +1,16 @@
+/** The shapes of provider and service keys, for redacting them and for refusing them where they do not belong. */
+
+// the `sk-` family covers OpenAI, Anthropic, OpenRouter and our own keys
+export const KEY_PATTERNS: readonly RegExp[] = [/\bsk-[A-Za-z0-9_-]{16,}/g, /\bAIza[0-9A-Za-z_-]{35}\b/g, /\bgsk_[A-Za-z0-9]{20,}/g, /\bxai-[A-Za-z0-9]{20,}/g];
+
+export const BEARER_RE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
+
+/** Does `text` hold something shaped like a key or an Authorization credential? */
+export function holdsKey(text: string): boolean {
+  return [...KEY_PATTERNS, BEARER_RE].some((re) => {
+    re.lastIndex = 0;
+    const found = re.test(text);
+    re.lastIndex = 0;
+    return found;
+  });
+}
