@@ -108,7 +108,15 @@ function applyEffort(body: Record<string, unknown>, ctx: FinalizeContext): { eff
   return { effortSent: level };
 }
 
+/**
+ * OpenAI takes no output allowance under 16 tokens ("integer_below_min_value"), where Anthropic
+ * takes 1: Claude Code sends max_tokens 1 for its checks. A converted request gets the least OpenAI
+ * takes; a Responses client's own body is OpenAI's already and is left as it is.
+ */
+const OPENAI_MIN_OUTPUT_TOKENS = 16;
+
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
+  if (!ctx.passthrough && typeof body.max_output_tokens === 'number' && body.max_output_tokens < OPENAI_MIN_OUTPUT_TOKENS) body.max_output_tokens = OPENAI_MIN_OUTPUT_TOKENS;
   dropUnstoredItemIds(body);
   const sent = applyEffort(body, ctx);
   fitSampling(body, ctx.model);

@@ -185,3 +185,14 @@ describe('reasoning turned off, and the summary a Messages client\'s thinking as
     expect(converted('gpt-5.5', hello({ thinking: { type: 'adaptive', display: 'updates' }, output_config: { effort: 'high' } }), 'high').reasoning).toEqual({ effort: 'high', summary: 'auto' });
   });
 });
+
+describe('an output allowance under the 16 tokens OpenAI takes', () => {
+  it('a converted max_tokens 1 (Claude Code\'s checks) goes as 16; a Responses client\'s own body is left as it wrote it', async () => {
+    const body = converted('gpt-5.4', hello({ max_tokens: 1 }));
+    expect(body.max_output_tokens).toBe(16);
+    await accepted(body);
+    const own = passthrough('gpt-5.4', { input: 'hi', max_output_tokens: 1 });
+    expect(own.max_output_tokens).toBe(1);
+    expect((await send(own)).status).toBe(400);
+  });
+});
