@@ -51,7 +51,7 @@ function encodeImage(part: ImagePart, keepCache: boolean, where: string): ImageB
       block = { type: 'image', source: { type: 'url', url: source.url } };
       break;
     case 'file_id':
-      block = { type: 'image', source: { type: 'file', file_id: source.fileId } };
+      block = { type: 'image', source: { type: 'file', file_id: anthropicFileId(source.fileId, 'Images', where) } };
       break;
     case 'text':
       throw badRequest('unsupported_media_type', `In ${where}: an image part holds text, not image data.`);
@@ -75,10 +75,20 @@ function encodeFile(part: FilePart, keepCache: boolean, where: string): Document
     case 'url':
       return doc({ type: 'url', url: source.url });
     case 'file_id':
-      return doc({ type: 'file', file_id: source.fileId });
+      return doc({ type: 'file', file_id: anthropicFileId(source.fileId, 'Files', where) });
     case 'text':
       return doc({ type: 'text', media_type: 'text/plain', data: source.text });
   }
+}
+
+/**
+ * A file id is only good with the provider it was uploaded to. OpenAI's (`file-…`) would reach
+ * Anthropic (whose ids are `file_…`) and fail there after the round trip; it is refused here,
+ * naming what to send instead.
+ */
+function anthropicFileId(fileId: string, what: string, where: string): string {
+  if (fileId.startsWith('file-')) throw badRequest('unsupported_content', `In ${where}: ${what} given by an OpenAI file id (${fileId.slice(0, 40)}) cannot be read by this model; send the data (base64) or a URL.`);
+  return fileId;
 }
 
 function imageMediaType(mediaType: string, where: string): ImageMediaType {
