@@ -6,7 +6,7 @@
 import { OperationError } from '../config/errors.js';
 import type { StatePaths } from '../config/paths.js';
 import { findDaemon, readAdminToken, type DaemonLocation } from '../daemon/control.js';
-import { httpJson } from '../daemon/http-json.js';
+import { DaemonUnreachableError, httpJson } from '../daemon/http-json.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
 import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
 import type { DaemonStatus } from '../server/admin/status.js';
@@ -53,11 +53,18 @@ export class AdminClient implements Management {
   }
 
   async request<T>(method: string, path: string, body?: unknown, timeoutMs?: number): Promise<T> {
-    const res = await httpJson<T | { error?: { code?: string; message?: string } }>(method, `${this.daemon.origin}${path}`, {
-      headers: { authorization: this.authorization },
-      body,
-      timeoutMs,
-    });
+    let res: Awaited<ReturnType<typeof httpJson<T | { error?: { code?: string; message?: string } }>>>;
+    try {
+      res = await httpJson<T | { error?: { code?: string; message?: string } }>(method, `${this.daemon.origin}${path}`, {
+        headers: { authorization: this.authorization },
+        body,
+        timeoutMs,
+      });
+    } catch (err) {
+      // its process is alive (findDaemon saw it): a daemon that takes no connection or says nothing is hung
+      if (err instanceof DaemonUnreachableError) throw new DaemonUnreachableError(`The daemon (pid ${this.daemon.pid}) does not answer (${err.message}); if it stays so: svc-proxy restart (a daemon that does not answer is stopped by a signal).`);
+      throw err;
+    }
     if (res.status >= 200 && res.status < 300) return res.body as T;
     const err = (res.body as { error?: { code?: string; message?: string } } | null)?.error;
     throw new AdminApiError(res.status, err?.code ?? 'admin_error', err?.message ?? `The daemon answered HTTP ${res.status}.`);

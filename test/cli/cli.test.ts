@@ -75,6 +75,20 @@ describe('CLI basics and exit codes', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('a daemon that takes the connection and never answers is named, with what to do', async () => {
+    const { createServer } = await import('node:net');
+    const { AdminClient } = await import('../../src/cli/admin-client.js');
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as { port: number }).port;
+    const client = new AdminClient({ pid: 4242, host: '127.0.0.1', port, startedAt: '', version: '0', origin: `http://127.0.0.1:${port}` }, 'token');
+    try {
+      await expect(client.request('GET', '/admin/status', undefined, 200)).rejects.toThrow(`The daemon (pid 4242) does not answer (no answer from 127.0.0.1:${port} within 200 ms); if it stays so: svc-proxy restart`);
+    } finally {
+      silent.close();
+    }
+  });
+
   it('help for one command shows its options', async () => {
     const res = await cli(['help', 'endpoint']);
     expect(res.code).toBe(0);
