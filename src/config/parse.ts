@@ -8,7 +8,7 @@ export function parseConfigText(text: string, file: string): { config: Config; m
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new ConfigFileError(file, `${file} is not valid JSON: ${(err as Error).message}. Fix it by hand or restore config.json.bak; svc-proxy will not overwrite it.`);
+    throw new ConfigFileError(file, `${file} is not valid JSON: ${(err as Error).message}. Fix it by hand, or restore config.json.bak (the file as it was before svc-proxy last changed it, so that change is not in it); svc-proxy will not overwrite it.`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ConfigFileError(file, `${file} must hold a JSON object.`);
@@ -26,7 +26,7 @@ export function parseConfigText(text: string, file: string): { config: Config; m
       const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
       return `${where}: ${issue.message}`;
     });
-    throw new ConfigFileError(file, `${file} does not match the config schema:\n  - ${problems.join('\n  - ')}\nFix it by hand or restore config.json.bak; svc-proxy will not overwrite it.`);
+    throw new ConfigFileError(file, `${file} does not match the config schema:\n  - ${problems.join('\n  - ')}\nFix it by hand, or restore config.json.bak (the file as it was before svc-proxy last changed it, so that change is not in it); svc-proxy will not overwrite it.`);
   }
   return { config: result.data, migrated: upgraded.migrated };
 }
