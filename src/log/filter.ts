@@ -27,7 +27,8 @@ type StatusTest = (status: number) => boolean;
 
 function statusTest(token: string): StatusTest {
   const t = token.trim().toLowerCase();
-  if (/^\d{3}$/.test(t)) {
+  // an HTTP status is 100-599 (a request nobody answered is in "error")
+  if (/^[1-5]\d\d$/.test(t)) {
     const code = Number(t);
     return (s) => s === code;
   }
@@ -37,7 +38,7 @@ function statusTest(token: string): StatusTest {
   }
   if (t === 'error' || t === 'errors') return (s) => s >= 400 || s === 0;
   if (t === 'ok') return (s) => s > 0 && s < 400;
-  throw new FilterError(`invalid status filter "${token}": use a code (429), a class (4xx, 5xx), "ok" or "error", comma-separated`);
+  throw new FilterError(`invalid status filter "${token}": use a code (100-599, e.g. 429), a class (4xx, 5xx), "ok" or "error", comma-separated`);
 }
 
 /** Validates the status expression; throws FilterError. */

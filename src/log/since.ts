@@ -15,7 +15,8 @@ export class SinceError extends Error {
 export function parseSince(value: string, now: number = Date.now()): number {
   const v = value.trim();
   const d = DURATION_RE.exec(v);
-  if (d) return now - Number(d[1]) * UNIT_MS[d[2]!.toLowerCase()]!;
+  // further back than the epoch is everything: no log entry is older
+  if (d) return Math.max(0, now - Number(d[1]) * UNIT_MS[d[2]!.toLowerCase()]!);
   if (ISO_RE.test(v)) {
     const t = Date.parse(v.replace(' ', 'T'));
     if (!Number.isNaN(t)) return t;

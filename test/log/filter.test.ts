@@ -12,6 +12,8 @@ describe('status filter', () => {
     expect(parseStatusFilter('ok')(204)).toBe(true);
     expect(() => parseStatusFilter('6xx')).toThrow(FilterError);
     expect(() => parseStatusFilter('20')).toThrow(/invalid status filter "20"/);
+    expect(() => parseStatusFilter('600')).toThrow(/invalid status filter "600"/);
+    expect(() => parseStatusFilter('099')).toThrow(/invalid status filter "099"/);
     expect(() => parseStatusFilter(',')).toThrow(FilterError);
   });
 });
@@ -56,6 +58,8 @@ describe('parseSince', () => {
     expect(parseSince('1.5h', now)).toBe(now - 5_400_000);
     expect(parseSince('7d', now)).toBe(now - 7 * 86_400_000);
     expect(parseSince('1w', now)).toBe(now - 7 * 86_400_000);
+    // further back than the epoch: everything (no date before 1970 to quote)
+    expect(parseSince('99999999d', now)).toBe(0);
   });
   it('ISO dates and times', () => {
     expect(parseSince('2025-01-31', now)).toBe(Date.parse('2025-01-31'));
