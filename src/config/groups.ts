@@ -79,9 +79,13 @@ function knownUpstreams(config: Config): string {
 }
 
 /** `provider/model`, split at the first slash; the provider must be one the config knows. */
+const MAX_TARGET_LENGTH = 256;
+
 export function validateTarget(config: Config, raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new OperationError(400, 'invalid_target', 'A target cannot be empty.');
   const target = raw.trim();
+  // model ids run to ~100 characters (OpenRouter's with their vendor); this keeps a paste accident out of config.json
+  if (target.length > MAX_TARGET_LENGTH) throw new OperationError(400, 'invalid_target', `Target "${target.slice(0, 40)}…" is longer than ${MAX_TARGET_LENGTH} characters.`);
   const slash = target.indexOf('/');
   if (slash <= 0 || slash === target.length - 1) {
     throw new OperationError(400, 'invalid_target', `Target "${target}" must be written provider/model, e.g. anthropic/claude-sonnet-4-5.`);

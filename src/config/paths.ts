@@ -50,6 +50,26 @@ export function statePaths(dir: string): StatePaths {
 
 /** Create the state directory (0700). An existing one is tightened to 0700: it holds secrets. */
 export async function ensureStateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32') await chmod(dir, 0o700);
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    if (process.platform !== 'win32') await chmod(dir, 0o700);
+  } catch (err) {
+    throw stateDirError(dir, err as NodeJS.ErrnoException);
+  }
+}
+
+/** The state dir cannot be made or used: what is in the way, and how to choose another. */
+function stateDirError(dir: string, err: NodeJS.ErrnoException): Error {
+  const why: Record<string, string> = {
+    EEXIST: 'a file (not a folder) is in the way',
+    ENOTDIR: 'part of the path is a file, not a folder',
+    EROFS: 'it is on a read-only file system',
+    EACCES: 'this user may not write there',
+    EPERM: 'this user may not write there',
+    ENOSPC: 'the disk is full',
+  };
+  const reason = (err.code && why[err.code]) ?? err.message;
+  const out = new Error(`The state directory ${dir} cannot be used: ${reason}. Set SVC_PROXY_HOME to a folder of your own (or fix that path).`);
+  (out as NodeJS.ErrnoException).code = err.code;
+  return out;
 }

@@ -43,7 +43,10 @@ async function readTextOrNull(file: string): Promise<string | null> {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    // the state dir's path runs through a file: say so, as making the dir would
+    if (code === 'ENOTDIR') throw new ConfigFileError(file, `Cannot read ${file}: part of its path is a file, not a folder. Set SVC_PROXY_HOME to a folder of your own (or fix that path).`);
     throw new ConfigFileError(file, `Cannot read ${file}: ${(err as Error).message}`);
   }
 }

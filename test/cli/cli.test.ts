@@ -89,6 +89,22 @@ describe('CLI basics and exit codes', () => {
     }
   });
 
+  it('a state dir that cannot be one is named with why and what to do, not an errno', async () => {
+    const file = join(home, 'not-a-dir');
+    await writeFile(file, 'x');
+    for (const [dir, why] of [
+      [file, 'a file (not a folder) is in the way'],
+      [join(file, 'sub'), 'part of the path is a file, not a folder'],
+    ] as const) {
+      const res = await runCli(['key', 'create', '--name', 'x'], { env: { ...env, SVC_PROXY_HOME: dir } });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`The state directory ${dir} cannot be used: ${why}. Set SVC_PROXY_HOME`);
+    }
+    const start = await runCli(['start', '--port', '0'], { env: { ...env, SVC_PROXY_HOME: file } });
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain('part of its path is a file, not a folder. Set SVC_PROXY_HOME');
+  });
+
   it('help for one command shows its options', async () => {
     const res = await cli(['help', 'endpoint']);
     expect(res.code).toBe(0);

@@ -136,6 +136,7 @@ describe('group operations on config.json', () => {
     await rejectsWith(addGroup(store, { slug: 'two', models: [{ name: 'a', targets: 'openai/x' }, { name: 'a', targets: 'openai/y' }] }), 'duplicate_model_name');
     await rejectsWith(addGroup(store, { slug: 'three', models: [{ name: 'a', targets: 'nobody/x' }] }), 'unknown_provider');
     await rejectsWith(setGroupModel(store, 'empty', 'a', 'gpt-5'), 'invalid_target');
+    await rejectsWith(setGroupModel(store, 'empty', 'a', `anthropic/${'m'.repeat(300)}`), 'invalid_target');
     await rejectsWith(setGroupModel(store, 'empty', '', 'openai/gpt-5'), 'invalid_model_name');
     await rejectsWith(addGroup(store, { slug: 'four', models: 'nope' }), 'invalid_argument');
     expect(await readFile(join(dir, 'config.json'), 'utf8')).toBe(before);
