@@ -2,7 +2,7 @@
  * daemon.json (pid, host, port, start time, version) and daemon.pid (just the pid). The pid file is
  * created exclusively, so it doubles as the single-instance lock.
  */
-import { readFile, open, unlink } from 'node:fs/promises';
+import { readFile, open, stat, unlink } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import { processAlive } from '../config/file-lock.js';
@@ -111,4 +111,31 @@ export async function releaseRuntimeFiles(paths: Pick<StatePaths, 'pidFile' | 'r
   if (info?.pid === pid) await unlink(paths.runtimeFile).catch(() => {});
   const text = await readFile(paths.pidFile, 'utf8').catch(() => '');
   if (Number(text.trim()) === pid) await unlink(paths.pidFile).catch(() => {});
+}
+
+/**
+ * Write daemon.pid and daemon.json again where they were deleted while the daemon runs (a cleanup
+ * by hand, a tmp cleaner): without them every command took the daemon for stopped, and `start`
+ * could neither start another nor stop this one. A file that exists is left alone, whoever wrote
+ * it. Returns the names written.
+ */
+export async function restoreRuntimeFiles(paths: Pick<StatePaths, 'pidFile' | 'runtimeFile'>, info: RuntimeInfo): Promise<string[]> {
+  const written: string[] = [];
+  try {
+    const handle = await open(paths.pidFile, 'wx', 0o600);
+    await handle.writeFile(`${info.pid}\n`);
+    await handle.close();
+    written.push('daemon.pid');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const missing = await stat(paths.runtimeFile).then(
+    () => false,
+    (err: NodeJS.ErrnoException) => err.code === 'ENOENT',
+  );
+  if (missing) {
+    await writeRuntimeInfo(paths, info);
+    written.push('daemon.json');
+  }
+  return written;
 }

@@ -37,7 +37,7 @@ import { createLogSink } from './log-sink.js';
 import { applyDaemonV8Settings } from './v8-settings.js';
 import { releaseSpareHttpParsers } from './http-parser-pool.js';
 import { createDaemonLogger, type DaemonLogger } from './logger.js';
-import { claimPidFile, processStartTime, releaseRuntimeFiles, writeRuntimeInfo } from './runtime-file.js';
+import { claimPidFile, processStartTime, releaseRuntimeFiles, restoreRuntimeFiles, writeRuntimeInfo } from './runtime-file.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -57,6 +57,8 @@ export interface StartDaemonOptions {
   createProxyHandler?: (deps: ProxyDeps) => ProxyHandler;
   /** How often key last-used times are written (default 30 s). */
   lastUsedFlushMs?: number;
+  /** How often daemon.pid and daemon.json are looked for, and written again if deleted (default 5 s). */
+  runtimeFileCheckMs?: number;
   /** The clocks that tell the machine slept (tests; sleep-detector.ts). */
   sleepClocks?: SleepClocks;
   /** Where and how often the network is looked at (tests; network-watch.ts). */
@@ -292,7 +294,17 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     daemonInfo.port = actualPort;
     listening = { host, port: opts.port ?? initial.port };
     const procStart = processStartTime(process.pid);
-    await writeRuntimeInfo(paths, { pid: process.pid, host, port: actualPort, startedAt: startedAt.toISOString(), version: daemonInfo.version, ...(procStart !== undefined ? { procStart } : {}) });
+    const runtimeInfo = { pid: process.pid, host, port: actualPort, startedAt: startedAt.toISOString(), version: daemonInfo.version, ...(procStart !== undefined ? { procStart } : {}) };
+    await writeRuntimeInfo(paths, runtimeInfo);
+    const keepRuntimeFiles = setInterval(() => {
+      restoreRuntimeFiles(paths, runtimeInfo).then(
+        (written) => {
+          if (written.length > 0) logger.warn(`${written.join(' and ')} had been deleted while the daemon runs; written again`);
+        },
+        () => {},
+      );
+    }, opts.runtimeFileCheckMs ?? 5_000);
+    keepRuntimeFiles.unref();
 
     const watcher = watchConfigFile(paths.config, () => {
       reloadConfig().catch(() => {});
@@ -325,6 +337,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       stopping ??= (async () => {
         logger.info(`stopping (${reason}); draining in-flight requests for up to ${store.current().settings.drainTimeoutMs} ms`);
         watcher.close();
+        clearInterval(keepRuntimeFiles);
         clearInterval(flushTimer);
         stopCollector();
         logSink.endFeeds(); // open `logs --follow`/TUI feeds end now instead of holding the drain up

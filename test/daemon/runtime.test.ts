@@ -102,6 +102,20 @@ describe('daemon runtime', () => {
     }
   });
 
+  it('writes daemon.pid and daemon.json again when they are deleted while it runs; commands find it again', async () => {
+    const d = await start({ runtimeFileCheckMs: 50 });
+    const paths = d.daemon.paths;
+    const before = await readFile(paths.runtimeFile, 'utf8');
+    const { unlink } = await import('node:fs/promises');
+    await unlink(paths.runtimeFile);
+    await unlink(paths.pidFile);
+    expect(await findDaemon(paths)).toBeNull();
+    await until(async () => (await findDaemon(paths)) !== null);
+    expect(await readFile(paths.runtimeFile, 'utf8')).toBe(before);
+    expect(Number((await readFile(paths.pidFile, 'utf8')).trim())).toBe(process.pid);
+    await until(() => d.logLines.some((l) => l.includes('daemon.pid and daemon.json had been deleted while the daemon runs; written again')));
+  });
+
   it('says clearly when the port is taken, leaving nothing behind', async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
