@@ -35,12 +35,23 @@ export function conversationAction(method: string, path: string): string | undef
   return undefined;
 }
 
+/**
+ * OpenAI's ids (conv_…, msg_…) are letters, digits, `_` and `-`. Anything else in a segment —
+ * `..`, `%2e%2e`, more segments — would let a service key reach any OpenAI path with the
+ * daemon's credential (files, fine-tuning), so it is refused here, never relayed.
+ */
+const OPENAI_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
 export async function handleConversations(x: Exchange): Promise<void> {
   const { req, route, config } = x;
   const { path, query } = conversationsPath(req.url ?? '');
   // the log tells the calls apart: conversations.create, .retrieve, .items.list …
   const action = conversationAction(req.method ?? 'GET', path);
-  if (action) x.record.entry.endpoint = `conversations.${action}`;
+  const [, id, , itemId] = path.split('/').filter(Boolean);
+  if (!action || (id !== undefined && !OPENAI_ID.test(id)) || (itemId !== undefined && !OPENAI_ID.test(itemId))) {
+    throw new ProtocolError(404, 'not_found', `No route for ${req.method ?? 'GET'} ${path.slice(0, 200)}. Conversations: POST /conversations; GET, POST or DELETE /conversations/{id}; GET or POST /conversations/{id}/items; GET or DELETE /conversations/{id}/items/{item_id}.`);
+  }
+  x.record.entry.endpoint = `conversations.${action}`;
   if (route.group !== undefined) lookupGroup(config, route.group);
   const openai = x.services.resolveProvider('openai');
   if (isResolveFailure(openai)) {

@@ -45,7 +45,8 @@ function address(url: string, method: string): Addressed {
     input_items: { GET: 'input_items' },
     cancel: { POST: 'cancel' },
   };
-  const methods = more.length === 0 && id !== '' ? allowed[sub ?? ''] : undefined;
+  // an id is letters, digits, `_` and `-` (resp_…): `..` would relay a path OpenAI resolves elsewhere
+  const methods = more.length === 0 && /^[A-Za-z0-9_-]{1,200}$/.test(id) ? allowed[sub ?? ''] : undefined;
   if (!methods) {
     throw new ProtocolError(404, 'not_found', `No route for ${path.slice(0, 200)}. Stored responses: GET or DELETE /responses/{id}, GET /responses/{id}/input_items, POST /responses/{id}/cancel.`);
   }

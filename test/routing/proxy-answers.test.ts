@@ -205,6 +205,38 @@ describe('other endpoints', () => {
     ]);
   });
 
+  it('a path that leaves /conversations or /responses/{id} (.., %2e%2e, more segments) is a 404 here, never relayed with the daemon\'s key', async () => {
+    const { request } = await import('node:http');
+    const base = new URL(h.a);
+    // node:http sends the path as written (fetch would resolve the dot segments first)
+    const raw = (method: string, path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: base.hostname, port: base.port, method, path: `${base.pathname}${path}`, headers: { authorization: 'Bearer k', 'content-type': 'application/json' } }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end(method === 'POST' ? '{}' : undefined);
+      });
+    const before = h.mocks.openai.requests.length;
+    for (const [method, path] of [
+      ['GET', '/conversations/../files?purpose=fine-tune'],
+      ['POST', '/conversations/../fine_tuning/jobs'],
+      ['POST', '/conversations/%2e%2e/embeddings'],
+      ['DELETE', '/conversations/../../v1/files/file-123'],
+      ['GET', '/conversations/conv_1/items/msg_1/extra'],
+      ['GET', '/responses/%2E%2E/input_items'],
+      ['DELETE', '/responses/..'],
+      ['POST', '/responses/%2e%2e/cancel'],
+    ]) {
+      const res = await raw(method!, path!);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(JSON.parse(res.body).error.code).toBe('not_found');
+    }
+    expect(h.mocks.openai.requests.length).toBe(before);
+  });
+
   it('GET /models on provider bases: live catalog in each base shape', async () => {
     const a = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
     const ids: string[] = [];
