@@ -3,16 +3,53 @@
  *
  * Some providers echo the key, or its last characters ("…provided: sk-****abcd"), in their
  * error messages. Every suffix of a secret ends with the secret's last four characters, so we
- * look for those and widen each hit backwards as far as it keeps matching the secret.
+ * look for those and widen each hit backwards as far as it keeps matching the secret; a head of
+ * one, what a truncated message keeps, is found by its first characters (redactHeads).
  */
 
 const MASK = '[REDACTED]';
 const MIN_TAIL = 4;
 
+/**
+ * A text cut short (an error message truncated to a few hundred characters) can end inside the
+ * secret: then its tail is gone, and what is left is a head. A head is masked, as far as it
+ * matches, once it runs four characters past the key format's public prefix (`sk-proj-`,
+ * `sk-ant-api03-`: up to the last `-` or `_` in the first 16 characters) and at least eight in all;
+ * the prefix alone says nothing of anyone's key.
+ */
+function minHead(secret: string): number {
+  const start = secret.slice(0, 16);
+  const prefix = Math.max(start.lastIndexOf('-'), start.lastIndexOf('_')) + 1;
+  return Math.max(8, prefix + MIN_TAIL);
+}
+
+function redactHeads(text: string, secret: string): string {
+  const min = minHead(secret);
+  if (secret.length <= min) return text;
+  const head = secret.slice(0, min);
+  let hit = text.indexOf(head);
+  if (hit === -1) return text;
+  let result = '';
+  let copied = 0;
+  while (hit !== -1) {
+    let end = hit + min;
+    let s = min;
+    while (s < secret.length && end < text.length && text.charCodeAt(end) === secret.charCodeAt(s)) {
+      end++;
+      s++;
+    }
+    result += text.slice(copied, hit) + MASK;
+    copied = end;
+    hit = text.indexOf(head, copied);
+  }
+  return result + text.slice(copied);
+}
+
 export function redactSecret(text: string, secret: string | undefined): string {
   if (!secret || text.length === 0) return text;
   let out = text;
   if (out.includes(secret)) out = out.split(secret).join(MASK);
+  out = redactHeads(out, secret);
   if (secret.length <= MIN_TAIL) return out;
 
   const tail = secret.slice(-MIN_TAIL);

@@ -180,6 +180,30 @@ describe('redaction', () => {
       }),
     );
   });
+
+  it('masks a head of the secret, which is what a message truncated inside it keeps', () => {
+    // the upstream echoed the key; its error text was cut at 200 characters, inside the key
+    const secret = 'sk-ant-api03-AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHHIIIIJJJJ-tttt';
+    const cut = `${'x'.repeat(100)} key=${secret}`.slice(0, 150) + '…';
+    expect(redactSecret(cut, secret)).toBe(`${'x'.repeat(100)} key=[REDACTED]…`);
+    expect(redactSecret('token customSecretToken0123456789abcd…', 'customSecretToken0123456789abcdefgh')).toBe('token [REDACTED]…');
+    // any head four characters past the format's public prefix (sk-ant-api03-) goes; the prefix alone stays
+    fc.assert(
+      fc.property(fc.string(), fc.integer({ min: 17, max: secret.length }), fc.string(), (a, n, b) => {
+        const out = redactSecret(a + secret.slice(0, n) + b, secret);
+        expect(out).not.toContain(secret.slice(0, 17));
+      }),
+    );
+    expect(redactSecret('keys look like sk-ant-api03-…', secret)).toBe('keys look like sk-ant-api03-…');
+    expect(redactSecret('key sk-ant-api03-AAAA…', secret)).toBe('key [REDACTED]…');
+    // through the error path: a text/plain 401 that echoes the key where the 200-character cut falls
+    for (const at of [150, 185, 195]) {
+      const body = Buffer.from(`${'p'.repeat(at)} key=${secret} rest`);
+      const failure = upstreamFailure('cb', 401, body, 'text/plain', secret);
+      expect(failure.message, String(at)).not.toContain(secret.slice(0, 17));
+      expect(failure.message).not.toContain(secret.slice(-4));
+    }
+  });
 });
 
 describe('upstream error shapes', () => {
