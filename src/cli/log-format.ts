@@ -4,6 +4,7 @@
  */
 import type { RequestLogEntry } from '../log/entry.js';
 import type { StatsReport, StatsRow } from '../log/stats.js';
+import { printable } from '../util/printable.js';
 
 export function formatMs(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '-';
@@ -80,7 +81,9 @@ const COLUMNS: Column[] = [
 ];
 const STATUS_COL = COLUMNS.findIndex((c) => c.title === 'STATUS');
 
-function fit(s: string, width: number, right: boolean | undefined): string {
+function fit(raw: string, width: number, right: boolean | undefined): string {
+  // model ids and error codes come from clients and upstreams: shown, never obeyed by the terminal
+  const s = printable(raw);
   const cut = s.length > width ? `${s.slice(0, Math.max(0, width - 1))}…` : s;
   return right ? cut.padStart(width) : cut.padEnd(width);
 }

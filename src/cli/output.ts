@@ -1,6 +1,9 @@
 /** Small text-output helpers: aligned tables and short dates. */
+import { printable } from '../util/printable.js';
 
-export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+export function table(headers: readonly string[], rawRows: ReadonlyArray<readonly string[]>): string {
+  // cells carry names from clients and upstreams: shown, never obeyed by the terminal
+  const rows = rawRows.map((r) => r.map(printable));
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells

@@ -1,4 +1,5 @@
 /** Small text helpers for the TUI's tables. */
+import { printable } from '../util/printable.js';
 
 /** "just now", "42s ago", "5m ago", "3h ago", "2d ago"; "never" for null. */
 export function ago(iso: string | null | undefined, now: number = Date.now()): string {
@@ -14,8 +15,10 @@ export function ago(iso: string | null | undefined, now: number = Date.now()): s
 }
 
 /** `s` cut with … to at most `width` characters. */
-export function clip(s: string, width: number): string {
+export function clip(raw: string, width: number): string {
   if (width <= 0) return '';
+  // names from clients and upstreams: shown, never obeyed by the terminal
+  const s = printable(raw);
   return s.length > width ? `${s.slice(0, width - 1)}…` : s;
 }
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { formatCount, formatMs, formatStats, formatTime, LogTable } from '../../src/cli/log-format.js';
 import { summarize } from '../../src/log/stats.js';
+import { table } from '../../src/cli/output.js';
+import { clip } from '../../src/tui/format.js';
+import { detailLines } from '../../src/tui/log/detail-lines.js';
+import { printable } from '../../src/util/printable.js';
 import { makeEntry } from '../log/make-entry.js';
 
 describe('numbers', () => {
@@ -86,5 +90,26 @@ describe('formatStats', () => {
     expect(lines[3]).toMatch(/^openai\s+2\s+1\s+50%\s+0\s+20\s+10\s+0\s+100ms\s+300ms\s+-$/);
     expect(lines[5]).toMatch(/^TOTAL\s+3\s+1\s+33%/);
     expect(lines[2]!.length).toBe(lines[3]!.length);
+  });
+});
+
+describe('text from clients and upstreams on a terminal', () => {
+  // OSC 52 (write the clipboard), a window title, a colour, a cleared line, a carriage return
+  const hostile = 'ca/x\x1b]52;c;Y3VybCB4fHNo\x07\x1b]0;PWNED\x07\x1b[31m\x1b[2K\rfake\u009b1m';
+  const escapes = /[\u0000-\u001f\u007f-\u009f]/;
+
+  it('is shown, never obeyed: every control character becomes U+FFFD', () => {
+    expect(printable('plain model-id/é ✓')).toBe('plain model-id/é ✓');
+    expect(printable(hostile)).not.toMatch(escapes);
+    expect(printable('a\x1bb')).toBe('a\ufffdb');
+  });
+
+  it('in svc-proxy logs, models and every CLI table, and in the TUI\'s tables and request detail', () => {
+    const e = makeEntry({ modelAsked: hostile, model: hostile, errorCode: hostile });
+    const t = new LogTable([e], { now: new Date() });
+    expect(t.row(e)).not.toMatch(escapes);
+    for (const line of table(['MODEL'], [[hostile]]).split('\n')) expect(line).not.toMatch(escapes);
+    expect(clip(hostile, 200)).not.toMatch(escapes);
+    for (const line of detailLines(e)) expect(line.text).not.toMatch(escapes);
   });
 });

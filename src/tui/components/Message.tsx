@@ -1,6 +1,7 @@
 /** The one-line outcome of the last action: done (green), failed (red), or a plain note. */
 import { Text } from 'ink';
 import { useTheme } from '../theme.js';
+import { printable } from '../../util/printable.js';
 
 export interface Flash {
   kind: 'ok' | 'error' | 'info';
@@ -18,7 +19,7 @@ export function Message({ flash }: { flash: Flash | undefined }) {
   return (
     <Text color={colour} wrap="truncate-end">
       {mark}
-      {flash.text}
+      {printable(flash.text)}
     </Text>
   );
 }

@@ -6,6 +6,7 @@
 import { formatMs } from '../../cli/log-format.js';
 import type { RequestLogEntry } from '../../log/entry.js';
 import { statusText } from './columns.js';
+import { printable } from '../../util/printable.js';
 
 export interface DetailLine {
   label?: string;
@@ -64,5 +65,6 @@ export function detailLines(e: RequestLogEntry): DetailLine[] {
     lines.push({ text: `  ${i + 1}. ${a.target}  ${outcome}`, status: a.skipped ? undefined : a.status });
   });
   lines.push(...bodyLines('Request body', e.requestBody), ...bodyLines('Response body', e.responseBody));
-  return lines;
+  // fields from clients and upstreams: shown, never obeyed by the terminal
+  return lines.map((l) => ({ ...l, text: printable(l.text) }));
 }

@@ -25,6 +25,7 @@ import { lastErrors } from '../log/last-errors.js';
 import { authHeaderInputProblem, headerListText, parseHeaderList } from '../providers/header-input.js';
 import { baseUrlText, credentialText, headerSettingsText, headersText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
 import { useTheme } from '../theme.js';
+import { printable } from '../../util/printable.js';
 
 type Mode =
   | { kind: 'list' }
@@ -310,11 +311,11 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
             </Text>
             <Text wrap="truncate-end">
               {'  '}credential  {credentialText(row)} · models {modelsText(row, counts, failedLists)}
-              {failedLists?.[row.name] !== undefined ? <Text color={theme.error}> (list failed: {failedLists[row.name]})</Text> : null}
+              {failedLists?.[row.name] !== undefined ? <Text color={theme.error}> (list failed: {printable(failedLists[row.name]!)})</Text> : null}
               {models.error ? <Text color={theme.muted}> (catalog: {models.error})</Text> : null}
             </Text>
             <Text wrap="truncate-end">
-              {'  '}last error  <Text color={selectedError ? theme.error : undefined}>{lastErrorText(selectedError, (t) => ago(t))}</Text>
+              {'  '}last error  <Text color={selectedError ? theme.error : undefined}>{printable(lastErrorText(selectedError, (t) => ago(t)))}</Text>
             </Text>
           </>
         ) : null}

@@ -16,6 +16,7 @@ import { useLatestState } from '../hooks/use-latest-state.js';
 import { useResource } from '../hooks/use-resource.js';
 import { widthsOf } from '../format.js';
 import { useTheme } from '../theme.js';
+import { printable } from '../../util/printable.js';
 
 /**
  * The windows `t` cycles through; `undefined` ms is everything the log still holds. Each summary
@@ -127,7 +128,7 @@ export function StatsScreen({ width, height }: { width: number; height: number }
       />
       <Box height={2} overflow="hidden">
         <Text wrap="wrap" color={theme.muted}>
-          {selected ? rowDetail(selected) : ' '}
+          {selected ? printable(rowDetail(selected)) : ' '}
         </Text>
       </Box>
       <Box height={1}>
