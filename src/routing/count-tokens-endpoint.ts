@@ -11,7 +11,7 @@ import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js
 import { dropForeignThinking } from './proof-issuers.js';
 import { redactSecret } from './redact.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
-import { sendJson } from './respond.js';
+import { answeredByHeaders, sendJson } from './respond.js';
 import { resolveTargets } from './targets.js';
 import { shortenToolNames } from './tool-names.js';
 
@@ -67,7 +67,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
         x.abort.signal,
       );
       record.attempt({ target: target.label, status: 200, latencyMs: Math.round(performance.now() - started) });
-      sendJson(x.res, 200, JSON.stringify({ input_tokens: n }), { 'x-svc-upstream-provider': p.slug, 'x-svc-upstream-model': model });
+      sendJson(x.res, 200, JSON.stringify({ input_tokens: n }), answeredByHeaders(p.slug, model));
       record.firstByte();
       record.answeredBy(p.slug, model);
       record.finish(x.deps.log, 200);

@@ -47,7 +47,7 @@ import { dropForeignChatReasoning, dropForeignThinking, recordMessagesAnswer, re
 import { redactForLog } from './redact.js';
 import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
-import { sendError, sendJson } from './respond.js';
+import { answeredByHeaders, sendError, sendJson } from './respond.js';
 import type { UpstreamResponse } from './services.js';
 import { bodyErrorCode, ConvertedRelay, PassthroughRelay, type ConvertOptions, type RelayOptions, type StreamOutcome } from './stream-relay.js';
 import { reasoningDetailsScan } from './reasoning-details-scan.js';
@@ -260,7 +260,7 @@ class GenerateRequest {
 
     if (last) {
       const { failure } = last;
-      const headers: OutgoingHttpHeaders = { 'x-svc-upstream-provider': last.slug, 'x-svc-upstream-model': last.model };
+      const headers: OutgoingHttpHeaders = answeredByHeaders(last.slug, last.model);
       if (failure.retryAfter) headers['retry-after'] = failure.retryAfter;
       sendError(x.res, route.protocol, failure, headers);
       record.finish(x.deps.log, failure.status, failure.code);
@@ -694,7 +694,7 @@ class GenerateRequest {
       if (hubRes.usage) usage = fromHubUsage(hubRes.usage);
     }
 
-    const headers: OutgoingHttpHeaders = { 'x-svc-upstream-provider': p.slug, 'x-svc-upstream-model': answered };
+    const headers: OutgoingHttpHeaders = answeredByHeaders(p.slug, answered);
     const requestId = header(up.headers, 'x-request-id') ?? header(up.headers, 'request-id');
     if (requestId) headers['x-svc-upstream-request-id'] = requestId;
     sendJson(x.res, 200, bytes, headers);

@@ -32,3 +32,17 @@ export function sendJson(res: ServerResponse, status: number, body: string | Buf
 export function sendError(res: ServerResponse, protocol: Protocol, err: HubError, headers?: OutgoingHttpHeaders): void {
   if (!endEarlyStream(res, err)) sendJson(res, err.status, errorJson(protocol, err), headers);
 }
+
+/**
+ * The `x-svc-upstream-provider` and `x-svc-upstream-model` headers of an answer. A model id comes
+ * from the client or the upstream and may hold what a header value cannot (a control or non-Latin-1
+ * character): Node would throw while the answer is being sent, after the upstream was paid for.
+ * Such characters are percent-encoded.
+ */
+export function answeredByHeaders(provider: string, model: string): OutgoingHttpHeaders {
+  return { 'x-svc-upstream-provider': provider, 'x-svc-upstream-model': headerSafe(model) };
+}
+
+function headerSafe(value: string): string {
+  return /^[\x20-\x7e]*$/.test(value) ? value : value.replace(/[^\x20-\x7e]/gu, (c) => encodeURIComponent(c));
+}

@@ -10,7 +10,7 @@ import { ProtocolError, badRequest } from '../protocols/errors.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { MultipartError, MultipartModelRewriter, multipartBoundary } from './multipart-model.js';
 import { checkDeclaredLength, ClientGone, tooLarge } from './request-body.js';
-import { sendBody, sendError } from './respond.js';
+import { answeredByHeaders, sendBody, sendError } from './respond.js';
 import type { UpstreamResponse } from './services.js';
 import { resolveTargets, type Target } from './targets.js';
 import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
@@ -108,7 +108,7 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
   const started = performance.now();
   const note = (status: number, errorCode?: string): void =>
     record.attempt(errorCode ? { target: chosen.label, status, latencyMs: Math.round(performance.now() - started), errorCode } : { target: chosen.label, status, latencyMs: Math.round(performance.now() - started) });
-  const answeredBy: OutgoingHttpHeaders = { 'x-svc-upstream-provider': p.slug, 'x-svc-upstream-model': model };
+  const answeredBy: OutgoingHttpHeaders = answeredByHeaders(p.slug, model);
 
   let up: UpstreamResponse;
   try {

@@ -179,6 +179,17 @@ describe('upstream errors', () => {
     expect(r.json.error.code).toBe('upstream_invalid_response');
   });
 
+  it('a model id a header cannot hold (non-Latin-1, control characters) is percent-encoded in x-svc-upstream-model, not a 500 after the answer', async () => {
+    for (const [model, shown] of [
+      ['ca/xİ', 'x%C4%B0'],
+      ['ca/a\u0007b', 'a%07b'],
+    ]) {
+      const r = await post(`${h.a}/chat/completions`, chat(model!));
+      expect(r.status, model).toBe(200);
+      expect(r.headers['x-svc-upstream-model']).toBe(shown);
+    }
+  });
+
   it('connection refused → 502 upstream_unreachable, logged as an attempt with status 0', async () => {
     const saved = h.config.endpoints.ca!.url;
     h.config.endpoints.ca!.url = 'http://127.0.0.1:9/v1';
