@@ -6,7 +6,7 @@
  * early to a client kept waiting do not count: early-stream.ts).
  */
 import type { OutgoingHttpHeaders } from 'node:http';
-import { ProtocolError } from '../protocols/errors.js';
+import { ProtocolError, badRequest } from '../protocols/errors.js';
 import type { ResponseContext, StreamDecoder } from '../protocols/codec.js';
 import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
@@ -99,6 +99,22 @@ function header(headers: UpstreamResponse['headers'], name: string): string | un
  */
 function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer, parsed: ParsedError | undefined): UpstreamFailure {
   return failureOfBody(p.slug, up.status, buf, parsed, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
+}
+
+/**
+ * Decoding and converting walk the client's body recursively; JSON nested thousands of levels deep
+ * (a tool schema, say) overflows the stack there. That is the request's fault, a 400, not a 500
+ * the daemon reports as its own bug. Passthrough never walks the body, so it is not checked.
+ */
+function tooDeepIsTheClients<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof RangeError && /call stack/i.test(err.message)) {
+      throw badRequest('invalid_json', 'The request body is nested too deeply to convert for this model (JSON thousands of levels deep).');
+    }
+    throw err;
+  }
 }
 
 /** The model refused the effort parameter: the request went without one (the log says so). */
@@ -229,10 +245,10 @@ class GenerateRequest {
       }
       const passthrough = provider.adapter.dialect === dialect;
       // decoding problems are the client's, whatever the target: they propagate as a 400
-      const hub = passthrough ? undefined : this.decoded();
+      const hub = passthrough ? undefined : tooDeepIsTheClients(() => this.decoded());
       let built: Built;
       try {
-        built = this.build(provider, target.model, hub);
+        built = tooDeepIsTheClients(() => this.build(provider, target.model, hub));
       } catch (err) {
         if (!(err instanceof ProtocolError)) throw err;
         record.skipped(target.label, err.code, err.message);

@@ -190,6 +190,15 @@ describe('upstream errors', () => {
     }
   });
 
+  it('a body nested thousands of levels deep is a 400 where it must be converted, not a 500', async () => {
+    const depth = 20_000;
+    const schema = '{"type":"object","properties":{"a":'.repeat(depth) + '{"type":"string"}' + '}}'.repeat(depth);
+    const body = `{"model":"anthropic/claude-sonnet-4-5","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":${schema}}}]}`;
+    const r = await post(`${h.a}/chat/completions`, body);
+    expect(r.status).toBe(400);
+    expect(r.json.error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('nested too deeply') });
+  });
+
   it('connection refused → 502 upstream_unreachable, logged as an attempt with status 0', async () => {
     const saved = h.config.endpoints.ca!.url;
     h.config.endpoints.ca!.url = 'http://127.0.0.1:9/v1';
