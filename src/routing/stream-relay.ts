@@ -338,7 +338,17 @@ export class PassthroughRelay extends Relay {
       const ready = this.redactor.push(chunk);
       if (ready.length > 0) this.write(ready);
     }
+    // the answer is complete: the client's stream ends now, whatever the upstream does next (a
+    // reset, or silence until the idle timeout, must not turn a finished answer into a failure)
+    if (this.tap.endsWithTerminal(chunk)) this.endAtTerminal();
   };
+
+  private endAtTerminal(): void {
+    this.tap.finish();
+    this.flushHeld();
+    this.end();
+    this.settle(this.done(this.tap.usage, this.tap.error ? 'upstream_error' : undefined), true);
+  }
 
   /** Bytes the redactor still holds (an unfinished last line) go out before the stream ends. */
   private flushHeld(): void {
@@ -364,7 +374,13 @@ export class PassthroughRelay extends Relay {
   };
 
   protected failLate(err: HubError): void {
-    this.tap.finish();
+    // the terminal event came in pieces and was not seen as it passed: the answer is complete all the same
+    if (this.tap.finish() && !this.tap.error && err.code !== 'shutting_down') {
+      this.flushHeld();
+      this.end();
+      this.settle(this.done(this.tap.usage, undefined));
+      return;
+    }
     this.flushHeld();
     this.writeFinalError(err);
     this.end();

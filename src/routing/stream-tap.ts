@@ -35,6 +35,16 @@ const TERMINAL_TYPES: Readonly<Record<Dialect, readonly string[]>> = {
   responses: ['response.completed', 'response.incomplete', 'response.failed'],
 };
 
+/**
+ * How the terminal event's text begins, with or without its `event:` line (some servers send only
+ * data lines): what endsWithTerminal compares the start of a chunk's last event with.
+ */
+const TERMINAL_STARTS: Readonly<Record<Dialect, readonly Buffer[]>> = {
+  chat: [Buffer.from('data: [DONE]'), Buffer.from('data:[DONE]')],
+  messages: [Buffer.from('event: message_stop'), Buffer.from('data: {"type":"message_stop"')],
+  responses: ['response.completed', 'response.incomplete', 'response.failed'].flatMap((t) => [Buffer.from(`event: ${t}`), Buffer.from(`data: {"type":"${t}"`)]),
+};
+
 export type SignatureSink = (callId: string, signature: string) => void;
 
 /**
@@ -85,6 +95,8 @@ export class StreamTap {
   private lineBytes = 0;
   private lineWanted = false;
   private scanEnded = false;
+  /** A Chat chunk among the last events had a finish_reason. */
+  private chatFinished = false;
 
   constructor(dialect: Dialect, scan?: SignatureScan) {
     this.dialect = dialect;
@@ -118,6 +130,25 @@ export class StreamTap {
     if (this.recent.length === 0) return false;
     const joined = this.recent.length === 1 ? this.recent[0]! : Buffer.concat(this.recent, this.recentBytes);
     return this.readTail(joined);
+  }
+
+  /**
+   * Does this chunk end with the dialect's terminal event, whole? Found when the chunk ends at an
+   * event boundary and its last event starts in it (the usual case: an upstream writes each event
+   * at once); otherwise false, and the end of the body says it (finish). Per chunk: two bytes read,
+   * and for a chunk ending at a boundary a search back over its last event.
+   */
+  endsWithTerminal(chunk: Buffer): boolean {
+    const len = chunk.length;
+    if (len < 3 || chunk[len - 1] !== LF || chunk[len - 2] !== LF) return false;
+    const before = chunk.lastIndexOf('\n\n', len - 3);
+    const start = before === -1 ? 0 : before + 2;
+    // a last event that began in an earlier chunk is not judged here
+    if (before === -1 && this.recent.length > 1 && !endsWithBoundary(this.recent[this.recent.length - 2]!)) return false;
+    for (const prefix of TERMINAL_STARTS[this.dialect]) {
+      if (len - start >= prefix.length && chunk.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0) return true;
+    }
+    return false;
   }
 
   /** The `sequence_number` of the last Responses event seen (for a final error event), or -1. */
@@ -202,7 +233,8 @@ export class StreamTap {
       // carry the whole response); it is terminal when it holds the final usage object
       return this.readTruncatedUsage(truncated) && this.dialect === 'responses';
     }
-    return lastType !== undefined && TERMINAL_TYPES[this.dialect].includes(lastType);
+    // a Chat stream is complete at its finish_reason; [DONE] is only the terminator some servers leave out
+    return (lastType !== undefined && TERMINAL_TYPES[this.dialect].includes(lastType)) || this.chatFinished;
   }
 
   /** A huge last event (e.g. `response.completed` with the whole output): read its usage object only. */
@@ -244,6 +276,7 @@ export class StreamTap {
       if (opening) this.opening = error;
       this.error ??= error;
     }
+    if (this.dialect === 'chat' && !opening && chatFinished(obj)) this.chatFinished = true;
     // signatures are not read here: scanSignatures already saw every line, head and tail included
     return typeof obj.type === 'string' ? obj.type : undefined;
   }
@@ -318,6 +351,17 @@ export class StreamTap {
 }
 
 /** `data:` line (leading spaces and a CR tolerated). */
+function chatFinished(event: Record<string, unknown>): boolean {
+  const choices = event.choices;
+  if (!Array.isArray(choices)) return false;
+  return choices.some((c) => typeof c === 'object' && c !== null && typeof (c as Record<string, unknown>).finish_reason === 'string' && (c as Record<string, unknown>).finish_reason !== '');
+}
+
+function endsWithBoundary(chunk: Buffer): boolean {
+  const len = chunk.length;
+  return len >= 2 && chunk[len - 1] === LF && chunk[len - 2] === LF;
+}
+
 function isDataLine(line: Buffer): boolean {
   let i = 0;
   while (i < line.length && (line[i] === 0x20 || line[i] === 0x0d)) i++;

@@ -189,6 +189,40 @@ describe('failures after the first byte', () => {
     expect(JSON.parse(r.text)).toMatchObject({ error: { message: 'anthropic: Overloaded' } });
   });
 
+  it('passthrough: a stream complete at its terminal event ends there, whatever the upstream does next (reset, silence)', async () => {
+    const cases = [
+      { mock: h.mocks.anthropic, url: `${h.b}/v1/messages`, body: { model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'x' }] }, last: 'event: message_stop' },
+      { mock: h.mocks.ca, url: `${h.a}/chat/completions`, body: chatStream('ca/qwen3-coder'), last: 'data: [DONE]' },
+      { mock: h.mocks.openai, url: `${h.a}/responses`, body: { model: 'openai/gpt-5.4', input: 'x', stream: true }, last: 'event: response.completed' },
+    ];
+    for (const c of cases) {
+      for (const after of [{ stallAfter: 1000 }, { resetAfter: 1000 }]) {
+        c.mock.next({ kind: 'turn', turn: { text: 'complete answer', stream: after } });
+        const before = h.logs.length;
+        const started = Date.now();
+        const r = await streamRaw(c.url, c.body);
+        const label = `${c.last} then ${Object.keys(after)[0]}`;
+        // ended at the terminal event, not at the idle timeout (400 ms here, 300 s by default)
+        expect(Date.now() - started, label).toBeLessThan(350);
+        expect(r.text, label).not.toMatch(/upstream_(timeout|reset)/);
+        const events = r.text.trim().split('\n\n');
+        expect(events[events.length - 1]!.startsWith(c.last), label).toBe(true);
+        for (let i = 0; i < 100 && h.logs.length <= before; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(h.logs[h.logs.length - 1]!.errorCode, label).toBeUndefined();
+      }
+    }
+  });
+
+  it('passthrough Chat: a stream that ends at its finish_reason without [DONE] is complete (some servers leave it out)', async () => {
+    const body = ['{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"hi"},"finish_reason":null}]}', '{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}']
+      .map((d) => `data: ${d}\n\n`)
+      .join('');
+    h.mocks.ca.next({ kind: 'raw', contentType: 'text/event-stream', body });
+    const r = await streamRaw(`${h.a}/chat/completions`, chatStream('ca/qwen3-coder'));
+    expect(r.text).not.toContain('upstream_stream_incomplete');
+    expect(r.text).toContain('"finish_reason":"stop"');
+  });
+
   it('idle timeout between chunks → final error event upstream_timeout', async () => {
     h.mocks.ca.next({ kind: 'turn', turn: { text: 'stalls after a bit', stream: { stallAfter: 3 } } });
     const started = Date.now();

@@ -186,3 +186,30 @@ describe('opening error', () => {
     expect(partial.opening).toBeUndefined(); // incomplete line: not judged yet
   });
 });
+
+describe('endsWithTerminal: the terminal event whole at the end of a chunk', () => {
+  const tap = (dialect: 'chat' | 'messages' | 'responses', ...chunks: string[]) => {
+    const t = new StreamTap(dialect);
+    let last = false;
+    for (const c of chunks) {
+      const b = Buffer.from(c);
+      t.push(b);
+      last = t.endsWithTerminal(b);
+    }
+    return last;
+  };
+  it('finds each dialect\'s terminal, with or without its event line', () => {
+    expect(tap('chat', 'data: {"choices":[]}\n\n', 'data: [DONE]\n\n')).toBe(true);
+    expect(tap('messages', 'event: message_delta\ndata: {}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n')).toBe(true);
+    expect(tap('messages', 'data: {"type":"message_stop"}\n\n')).toBe(true);
+    expect(tap('responses', 'event: response.completed\ndata: {"type":"response.completed","response":{}}\n\n')).toBe(true);
+    expect(tap('responses', 'data: {"type":"response.incomplete","response":{}}\n\n')).toBe(true);
+  });
+  it('is not fooled: another event, a chunk that stops mid-event, a terminal begun in an earlier chunk', () => {
+    expect(tap('messages', 'event: message_delta\ndata: {"type":"message_delta"}\n\n')).toBe(false);
+    expect(tap('responses', 'event: response.content_part.done\ndata: {}\n\n')).toBe(false);
+    expect(tap('chat', 'data: [DONE]\n')).toBe(false);
+    expect(tap('responses', 'event: response.completed\ndata: {"type":"response.comp', 'leted","response":{}}\n\n')).toBe(false);
+    expect(tap('chat', 'data: {"x":1}\n\ndata: [DO', 'NE]\n\n')).toBe(false);
+  });
+});
