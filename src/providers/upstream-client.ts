@@ -42,7 +42,7 @@ export interface UpstreamResponse {
   body: Readable;
 }
 
-const SAFE_HEADERS = new Set(['content-type', 'retry-after', 'retry-after-ms', 'x-request-id', 'request-id', 'x-generation-id', 'openai-processing-ms']);
+const SAFE_HEADERS = new Set(['content-type', 'retry-after', 'retry-after-ms', 'x-should-retry', 'x-request-id', 'request-id', 'x-generation-id', 'openai-processing-ms']);
 
 /** Response headers routing may see or forward: content type, retry hints, request ids, rate limits. */
 export function exposeHeader(name: string): boolean {

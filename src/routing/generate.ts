@@ -55,7 +55,7 @@ import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureS
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { describeErrorJson, failureOfBody, invalidResponse, isErrorBody, parseErrorBody, transportFailure, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
+import { describeErrorJson, failureOfBody, invalidResponse, isErrorBody, parseErrorBody, transportFailure, withRetryAdvice, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogAttempt, LogUsage } from '../log/entry.js';
 import type { HubResponse, Usage } from '../protocols/hub.js';
@@ -98,7 +98,8 @@ function header(headers: UpstreamResponse['headers'], name: string): string | un
  * body's error as already read (undefined: not JSON, or no error shape).
  */
 function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer, parsed: ParsedError | undefined): UpstreamFailure {
-  return failureOfBody(p.slug, up.status, buf, parsed, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
+  const failure = failureOfBody(p.slug, up.status, buf, parsed, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
+  return withRetryAdvice(failure, header(up.headers, 'retry-after-ms'), header(up.headers, 'x-should-retry'));
 }
 
 /**
@@ -278,6 +279,8 @@ class GenerateRequest {
       const { failure } = last;
       const headers: OutgoingHttpHeaders = answeredByHeaders(last.slug, last.model);
       if (failure.retryAfter) headers['retry-after'] = failure.retryAfter;
+      if (failure.retryAfterMs) headers['retry-after-ms'] = failure.retryAfterMs;
+      if (failure.shouldRetry) headers['x-should-retry'] = failure.shouldRetry;
       sendError(x.res, route.protocol, failure, headers);
       record.finish(x.deps.log, failure.status, failure.code);
       return;

@@ -19,6 +19,10 @@ export interface UpstreamFailure extends HubError {
   contextLength?: boolean;
   /** Upstream Retry-After, passed through on 429/503. */
   retryAfter?: string;
+  /** The upstream's `retry-after-ms` (OpenAI's, read by its SDKs before retry-after). */
+  retryAfterMs?: string;
+  /** The upstream's `x-should-retry` ("true"/"false"): the official SDKs follow it over the status. */
+  shouldRetry?: string;
 }
 
 /** A 2xx whose body is not the answer it should be (our words after the provider's slug). */
@@ -70,16 +74,19 @@ export function failureOfBody(
     // client must not retry what cannot succeed. 2xx and 5xx garbage is a bad gateway.
     if (status >= 400 && status < 500) {
       const failure: UpstreamFailure = { status, code: codeForStatus(status), message, upstreamStatus: status };
-      if (retryAfter && status === 429) failure.retryAfter = retryAfter;
+      if (retryAfter && retryable(status)) failure.retryAfter = retryAfter;
       return failure;
     }
-    return {
+    const failure: UpstreamFailure = {
       status: 502,
       code: 'upstream_invalid_response',
       message,
       // a 2xx that is not JSON is the upstream's failure, like a 502
       upstreamStatus: status >= 200 && status < 300 ? 502 : status,
     };
+    // a 503 page with Retry-After (maintenance, an overloaded gateway) still says when to come back
+    if (retryAfter && retryable(status)) failure.retryAfter = retryAfter;
+    return failure;
   }
   const effective = status >= 200 && status < 300 ? (parsed.impliedStatus ?? 502) : status;
   return failureFromParsed(slug, parsed, effective, credential, retryAfter);
@@ -104,7 +111,7 @@ export function failureFromParsed(
   };
   if (parsed.param) failure.param = parsed.param;
   if (contextLength) failure.contextLength = true;
-  if (retryAfter && (status === 429 || status === 503)) failure.retryAfter = retryAfter;
+  if (retryAfter && retryable(status)) failure.retryAfter = retryAfter;
   return failure;
 }
 
@@ -277,4 +284,16 @@ export function describeStreamError(event: unknown, dialect: 'chat' | 'responses
   if (dialect === 'messages' && o.type !== 'error') return undefined;
   if (o.error === undefined || o.error === null) return undefined;
   return describeErrorJson(o);
+}
+
+/** Statuses a client may try again, where a Retry-After means something: 408, 429, 5xx (529 included). */
+function retryable(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** The upstream's other retry advice, carried as it is (see UpstreamFailure). */
+export function withRetryAdvice(failure: UpstreamFailure, retryAfterMs: string | undefined, shouldRetry: string | undefined): UpstreamFailure {
+  if (retryAfterMs && retryable(failure.upstreamStatus)) failure.retryAfterMs = retryAfterMs;
+  if (shouldRetry === 'true' || shouldRetry === 'false') failure.shouldRetry = shouldRetry;
+  return failure;
 }

@@ -41,7 +41,7 @@ export class CorsPolicy {
     if (allowed) {
       res.setHeader('access-control-allow-origin', origin);
       res.setHeader('vary', 'origin');
-      res.setHeader('access-control-expose-headers', 'x-svc-upstream-provider, x-svc-upstream-model, retry-after, request-id, x-request-id');
+      res.setHeader('access-control-expose-headers', 'x-svc-upstream-provider, x-svc-upstream-model, retry-after, retry-after-ms, x-should-retry, request-id, x-request-id');
     }
     if (!preflight) return false;
     if (!allowed) {

@@ -113,6 +113,22 @@ describe('upstream errors', () => {
     expect(r.headers['x-svc-upstream-provider']).toBe('openai');
   });
 
+  it('retry advice goes on for every status a client may retry (529 and a 503 page included), with retry-after-ms and x-should-retry', async () => {
+    h.mocks.anthropic.next(h.mocks.anthropic.error(529, 'Overloaded', { retryAfter: 5 }));
+    const overloaded = await post(`${h.a}/chat/completions`, chat('anthropic/claude-sonnet-4-5'));
+    expect([overloaded.status, overloaded.headers['retry-after']]).toEqual([529, '5']);
+    h.mocks.ca.next({ kind: 'raw', status: 503, contentType: 'text/html', body: '<html><title>Maintenance</title></html>', headers: { 'retry-after': '30' } });
+    const page = await post(`${h.a}/chat/completions`, chat('ca/qwen3-coder'));
+    expect([page.status, page.headers['retry-after']]).toEqual([502, '30']);
+    h.mocks.openai.next({ kind: 'json', status: 500, body: { error: { message: 'do not retry this', type: 'server_error' } }, headers: { 'x-should-retry': 'false', 'retry-after-ms': '1500' } });
+    const marked = await post(`${h.b}/v1/messages`, { model: 'openai/gpt-5.4', max_tokens: 20, messages: [{ role: 'user', content: 'x' }] });
+    expect(marked.status).toBe(500);
+    expect([marked.headers['x-should-retry'], marked.headers['retry-after-ms']]).toEqual(['false', '1500']);
+    // a 400 has nothing to retry: no advice on it
+    h.mocks.anthropic.next({ kind: 'json', status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'bad' } }, headers: { 'retry-after': '9' } });
+    expect((await post(`${h.a}/chat/completions`, chat('anthropic/claude-sonnet-4-5'))).headers['retry-after']).toBeUndefined();
+  });
+
   it('Anthropic error to a protocol B client', async () => {
     h.mocks.anthropic.next(h.mocks.anthropic.error(529, 'Overloaded'));
     const r = await post(`${h.b}/v1/messages`, { model: 'anthropic/claude-sonnet-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
