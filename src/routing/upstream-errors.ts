@@ -11,6 +11,9 @@
  */
 import type { HubError } from '../protocols/hub.js';
 import { redactSecret } from './redact.js';
+import { codeForStatus } from '../protocols/upstream-codes.js';
+
+export { codeForStatus };
 
 export interface UpstreamFailure extends HubError {
   /** Status the upstream answered with (0 = no answer). Drives the fallback decision. */
@@ -124,30 +127,6 @@ export function transportFailure(slug: string, code: string, message: string, cr
     message: redactSecret(`${slug}: ${message}`, credential),
     upstreamStatus: 0,
   };
-}
-
-export function codeForStatus(status: number): string {
-  switch (status) {
-    case 401:
-    case 403:
-      return 'upstream_auth_failed';
-    case 402:
-      return 'upstream_billing';
-    case 404:
-      return 'upstream_not_found';
-    case 408:
-    case 504:
-      return 'upstream_timeout';
-    case 413:
-      return 'upstream_request_too_large';
-    case 429:
-      return 'upstream_rate_limited';
-    case 503:
-    case 529:
-      return 'upstream_overloaded';
-    default:
-      return 'upstream_error';
-  }
 }
 
 /**

@@ -174,11 +174,12 @@ describe('failures after the first byte', () => {
     const events = r.text.trim().split('\n\n');
     expect(events.some((e) => e.includes('"content":"partial é answer"'))).toBe(true);
     const last = JSON.parse(events.at(-1)!.slice(6)) as { error: { code: string; message: string } };
-    expect(last.error.code).toBe('upstream_error');
+    // the code says what the upstream said, as an overloaded answer before the first byte does
+    expect(last.error.code).toBe('upstream_overloaded');
     expect(last.error.message).toBe('anthropic: Overloaded');
     const [log] = await h.waitForLogs(1);
     expect(log!.status).toBe(200);
-    expect(log!.errorCode).toBe('upstream_error');
+    expect(log!.errorCode).toBe('upstream_overloaded');
   });
 
   it('converted: an error event alone in the first read still fails before the first byte', async () => {

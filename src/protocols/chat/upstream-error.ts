@@ -5,6 +5,7 @@
  */
 import type { HubError } from '../hub.js';
 import { isRecord, num, str } from './guards.js';
+import { codeForStatus } from '../upstream-codes.js';
 
 /** OpenAI/Anthropic error `type` → the HTTP status it stands for. */
 const STATUS_BY_TYPE: Readonly<Record<string, number>> = {
@@ -32,5 +33,5 @@ export function upstreamError(err: unknown, fallbackMessage: string): HubError {
   const type = str(err.type) ?? '';
   const byType = Object.hasOwn(STATUS_BY_TYPE, type) ? STATUS_BY_TYPE[type] : undefined;
   const status = isStatus(numeric) ? numeric : (byType ?? 502);
-  return { status, code: 'upstream_error', message: str(err.message) || fallbackMessage };
+  return { status, code: codeForStatus(status), message: str(err.message) || fallbackMessage };
 }

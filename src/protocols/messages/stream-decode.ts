@@ -17,6 +17,7 @@ import { hubStopReason, statusForErrorType } from './stop-reason.js';
 import { originFromSignature } from '../reasoning-envelope.js';
 import { hubUsage, mergeCounts, readCounts, type AnthropicCounts } from './usage.js';
 import { queryOf, searchFromResult, urlCitationOf, urlCitationsOf } from './web-search.js';
+import { codeForStatus } from '../upstream-codes.js';
 
 type BlockKind = 'text' | 'reasoning' | 'function_call';
 
@@ -100,7 +101,8 @@ class MessagesStreamDecoder implements StreamDecoder {
         return this.onMessageStop();
       case 'error': {
         const err = isObject(data.error) ? data.error : {};
-        return this.fail(statusForErrorType(err.type), 'upstream_error', stringOr(err.message) ?? 'The upstream reported an error mid-stream.');
+        const status = statusForErrorType(err.type);
+        return this.fail(status, codeForStatus(status), stringOr(err.message) ?? 'The upstream reported an error mid-stream.');
       }
       default:
         return []; // ping and event types newer than this code

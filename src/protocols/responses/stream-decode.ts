@@ -16,6 +16,7 @@ import { argumentsOf } from './response-decode.js';
 import { httpStatusForErrorCode, stopReasonFrom, type OutputFacts } from './status.js';
 import { usageFromWire } from './usage.js';
 import { urlCitationsOf, webSearchOf } from './web-search.js';
+import { codeForStatus } from '../upstream-codes.js';
 
 interface Block {
   index: number;
@@ -298,7 +299,8 @@ class ResponsesStreamDecoder implements StreamDecoder {
   }
 
   private upstreamError(code: string | undefined, message: string): HubEvent[] {
-    return this.fail(httpStatusForErrorCode(code), code ? `${message} (${code})` : message);
+    const status = httpStatusForErrorCode(code);
+    return this.fail(status, code ? `${message} (${code})` : message, codeForStatus(status));
   }
 
   private fail(status: number, message: string, code = 'upstream_error'): HubEvent[] {

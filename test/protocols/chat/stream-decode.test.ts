@@ -110,7 +110,7 @@ describe('chat stream decode behaviour', () => {
   it('`event: error` with a Google-style body maps status and message', () => {
     const d = chatCodec.createStreamDecoder();
     const out = d.push({ event: 'error', data: JSON.stringify({ error: { code: 429, message: 'Resource exhausted', status: 'RESOURCE_EXHAUSTED' } }) });
-    expect(out).toEqual([{ type: 'error', error: { status: 429, code: 'upstream_error', message: 'Resource exhausted' } }]);
+    expect(out).toEqual([{ type: 'error', error: { status: 429, code: 'upstream_rate_limited', message: 'Resource exhausted' } }]);
   });
 
   it('reads reasoning once per delta when a server sends both reasoning and reasoning_content', () => {

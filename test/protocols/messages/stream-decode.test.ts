@@ -3,6 +3,7 @@ import { messagesCodec } from '../../../src/protocols/messages/index.js';
 import type { HubEvent } from '../../../src/protocols/hub.js';
 import { decodeChunks, everySplit, splitAt } from '../shared/helpers.js';
 import { fixtureBytes, fixtureJson, fixtureNames } from './helpers.js';
+import { codeForStatus } from '../../../src/protocols/upstream-codes.js';
 
 const names = fixtureNames('streams', '.sse');
 
@@ -60,7 +61,7 @@ describe('Messages stream decoder (upstream SSE → hub events)', () => {
     for (const [type, status] of cases) {
       const d = messagesCodec.createStreamDecoder();
       const out = d.push({ event: 'error', data: JSON.stringify({ type: 'error', error: { type, message: 'm' } }) });
-      expect(out).toEqual([{ type: 'error', error: { status, code: 'upstream_error', message: 'm' } }]);
+      expect(out).toEqual([{ type: 'error', error: { status, code: codeForStatus(status), message: 'm' } }]);
     }
   });
 
