@@ -98,7 +98,8 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
         await dispatch(x);
       } catch (err) {
         if (err instanceof ClientGone) {
-          record.finish(deps.log, 499, 'client_disconnected');
+          // a stream whose headers went out early (streamHeadersAfterMs) had its 200
+          record.finish(deps.log, res.headersSent ? 200 : 499, 'client_disconnected');
           return;
         }
         if (err instanceof ProtocolError) {

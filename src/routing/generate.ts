@@ -281,8 +281,10 @@ class GenerateRequest {
       if (failure.retryAfter) headers['retry-after'] = failure.retryAfter;
       if (failure.retryAfterMs) headers['retry-after-ms'] = failure.retryAfterMs;
       if (failure.shouldRetry) headers['x-should-retry'] = failure.shouldRetry;
+      // headers sent early (streamHeadersAfterMs): the client got a 200 and the final error event
+      const status = x.res.headersSent ? 200 : failure.status;
       sendError(x.res, route.protocol, failure, headers);
-      record.finish(x.deps.log, failure.status, failure.code);
+      record.finish(x.deps.log, status, failure.code);
       return;
     }
     throw firstRefusal!;
@@ -435,7 +437,14 @@ class GenerateRequest {
       this.continued = undefined;
     };
 
-    const sent = await this.send(p, built, built.bytes);
+    let sent: Awaited<ReturnType<GenerateRequest['send']>>;
+    try {
+      sent = await this.send(p, built, built.bytes);
+    } catch (err) {
+      // the client left while this target was asked: the log names the attempt it left
+      if (err instanceof ClientGone) note(0, 'client_disconnected');
+      throw err;
+    }
     if ('failure' in sent) {
       note(sent.status, sent.failure.code);
       return sent.failure;

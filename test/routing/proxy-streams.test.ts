@@ -444,12 +444,29 @@ describe('headers sent early while the upstream is still silent (settings.stream
     const last = chat.text.trim().split('\n\n').pop()!;
     expect(JSON.parse(last.slice('data: '.length)).error).toMatchObject({ code: 'upstream_error' });
     const [log] = await h.waitForLogs(1);
-    expect(log).toMatchObject({ errorCode: 'upstream_error' });
+    // the log says what the client got: the 200 that went out early, and the error's code
+    expect(log).toMatchObject({ status: 200, errorCode: 'upstream_error' });
 
     h.mocks.cb.next({ ...h.mocks.cb.error(500, 'overloaded'), delayMs: 400 } as Parameters<typeof h.mocks.cb.next>[0]);
     const ant = new Anthropic({ baseURL: h.b, apiKey: 'unused', maxRetries: 0 });
     const stream = ant.messages.stream({ model: 'cb/glm-4.6', max_tokens: 20, messages: [{ role: 'user', content: 'x' }] });
     await expect(stream.finalMessage()).rejects.toThrow(/overloaded/);
+  });
+
+  it('a client that leaves after the early 200 while the upstream still thinks: logged with its 200 and the attempt it left', async () => {
+    const { h } = t;
+    h.mocks.ca.next({ kind: 'hang' });
+    const before = h.logs.length;
+    const controller = new AbortController();
+    const res = await fetch(`${h.a}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-svc-proxy-test' }, body: JSON.stringify(chatStream('ca/qwen3-coder')), signal: controller.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read(); // the waiting comment
+    controller.abort();
+    for (let i = 0; i < 200 && h.logs.length <= before; i++) await new Promise((r) => setTimeout(r, 10));
+    const log = h.logs[h.logs.length - 1]!;
+    expect(log).toMatchObject({ status: 200, errorCode: 'client_disconnected' });
+    expect(log.attempts).toEqual([expect.objectContaining({ target: 'ca/qwen3-coder', status: 0, errorCode: 'client_disconnected' })]);
   });
 
   it('the drain deadline ends such a stream with the final shutting_down event, not a cut connection', async () => {
