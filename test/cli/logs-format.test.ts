@@ -96,6 +96,7 @@ describe('formatStats', () => {
 describe('text from clients and upstreams on a terminal', () => {
   // OSC 52 (write the clipboard), a window title, a colour, a cleared line, a carriage return
   const hostile = 'ca/x\x1b]52;c;Y3VybCB4fHNo\x07\x1b]0;PWNED\x07\x1b[31m\x1b[2K\rfake\u009b1m';
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   const escapes = /[\u0000-\u001f\u007f-\u009f]/;
 
   it('is shown, never obeyed: every control character becomes U+FFFD', () => {
