@@ -101,6 +101,7 @@ function ignoreError(): void {}
 
 function flushRelay(relay: Relay): void {
   relay.flushWrites();
+  relay.afterTick();
 }
 
 function catchUpRelay(relay: Relay): void {
@@ -261,6 +262,9 @@ abstract class Relay {
     if (this.pending.length === 1) process.nextTick(flushRelay, this);
   }
 
+  /** After this tick's writes went out (once per tick with writes, not per chunk). */
+  afterTick(): void {}
+
   /** Send what this tick wrote (also right before the response ends). */
   flushWrites(): void {
     const pieces = this.pending;
@@ -313,6 +317,8 @@ export class PassthroughRelay extends Relay {
   private readonly tap: StreamTap;
   /** Masks an echoed credential, also one cut across chunks (none when it cannot be searched for). */
   private readonly redactor: StreamRedactor | undefined;
+  /** The latest upstream chunk (afterTick looks at it for the terminal event). */
+  private lastChunk: Buffer | undefined;
 
   constructor(o: RelayOptions, tap: StreamTap) {
     super(o);
@@ -338,10 +344,18 @@ export class PassthroughRelay extends Relay {
       const ready = this.redactor.push(chunk);
       if (ready.length > 0) this.write(ready);
     }
-    // the answer is complete: the client's stream ends now, whatever the upstream does next (a
-    // reset, or silence until the idle timeout, must not turn a finished answer into a failure)
-    if (this.tap.endsWithTerminal(chunk)) this.endAtTerminal();
+    this.lastChunk = chunk;
   };
+
+  /**
+   * The answer is complete once its terminal event is out: the client's stream ends then,
+   * whatever the upstream does next (a reset, or silence until the idle timeout, must not turn a
+   * finished answer into a failure). Looked at once per tick, of the tick's last chunk.
+   */
+  override afterTick(): void {
+    const last = this.lastChunk;
+    if (last !== undefined && !this.settled && this.tap.endsWithTerminal(last)) this.endAtTerminal();
+  }
 
   private endAtTerminal(): void {
     this.tap.finish();

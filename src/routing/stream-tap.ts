@@ -19,6 +19,8 @@ import { mergeUsage, readEventUsage, readUsageObject } from './usage.js';
 
 const LF = 0x0a;
 const QUOTE = 0x22;
+/** An event boundary, as a Buffer so a search for it allocates nothing. */
+const BLANK_LINE = Buffer.from('\n\n');
 /** Bytes kept from the end of the stream: the last events live there. */
 const TAIL = 16 * 1024;
 /** Data lines read from the end (usage chunk, message_delta, completed, error, [DONE] …). */
@@ -135,13 +137,13 @@ export class StreamTap {
   /**
    * Does this chunk end with the dialect's terminal event, whole? Found when the chunk ends at an
    * event boundary and its last event starts in it (the usual case: an upstream writes each event
-   * at once); otherwise false, and the end of the body says it (finish). Per chunk: two bytes read,
-   * and for a chunk ending at a boundary a search back over its last event.
+   * at once); otherwise false, and the end of the body says it (finish). Asked once per tick, of
+   * its last chunk: two bytes read, and at a boundary a search back over the last event.
    */
   endsWithTerminal(chunk: Buffer): boolean {
     const len = chunk.length;
     if (len < 3 || chunk[len - 1] !== LF || chunk[len - 2] !== LF) return false;
-    const before = chunk.lastIndexOf('\n\n', len - 3);
+    const before = chunk.lastIndexOf(BLANK_LINE, len - 3);
     const start = before === -1 ? 0 : before + 2;
     // a last event that began in an earlier chunk is not judged here
     if (before === -1 && this.recent.length > 1 && !endsWithBoundary(this.recent[this.recent.length - 2]!)) return false;
