@@ -22,6 +22,8 @@ import { SLUGS } from '../fixtures/world.js';
 
 const claude = toolBinary('claude');
 const RUN_TIMEOUT = 45_000;
+// a test may run the tool twice, each run up to RUN_TIMEOUT: vitest's 30 s default cut the tests first on a loaded machine
+const TEST_TIMEOUT = 2 * RUN_TIMEOUT + 10_000;
 
 const t = useToolWorld();
 
@@ -63,7 +65,7 @@ function scriptToolTurn(kind: 'openai' | 'gemini', call: { name: string; argumen
   );
 }
 
-describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', () => {
+describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', { timeout: TEST_TIMEOUT }, () => {
   it('svc-proxy env claude-code: base, auth token, model variables, traffic off, API key removed', async () => {
     const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4']);
     expect(s.env).toMatchObject({

@@ -21,6 +21,8 @@ import { envJson, refusedSince, runProcess, toolBinary, useToolWorld, type ProcR
 
 const codex = toolBinary('codex');
 const RUN_TIMEOUT = 45_000;
+// a test may run the tool twice, each run up to RUN_TIMEOUT: vitest's 30 s default cut the tests first on a loaded machine
+const TEST_TIMEOUT = 2 * RUN_TIMEOUT + 10_000;
 const MODEL = 'anthropic/claude-sonnet-4-5';
 
 const t = useToolWorld();
@@ -79,7 +81,7 @@ function checkUpstream(marker: string, serviceKey: string): void {
   for (const g of gens) expectNoServiceKey(g, serviceKey);
 }
 
-describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', () => {
+describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', { timeout: TEST_TIMEOUT }, () => {
   it("with web search on (the profile leaves it on for anthropic/… models): Claude searches with its own tool, pauses the turn, and Codex prints the one answer", async () => {
     if ('missing' in codex) return;
     const codexHome = join(t.box.home, 'codex-search');

@@ -22,6 +22,8 @@ import { envJson, refusedSince, runProcess, toolBinary, useToolWorld, type ProcR
 
 const cn = toolBinary('cn');
 const RUN_TIMEOUT = 60_000;
+// a test may run the tool twice, each run up to RUN_TIMEOUT: vitest's 30 s default cut the tests first on a loaded machine
+const TEST_TIMEOUT = 2 * RUN_TIMEOUT + 10_000;
 const t = useToolWorld();
 
 /** Save the file `env` prints as ~/.continue/config.yaml in a HOME of its own; the environment to run `cn` in. */
@@ -56,7 +58,7 @@ function scriptShellTurn(mock: { always(match: (r: RecordedRequest) => boolean, 
   );
 }
 
-describe.skipIf('missing' in cn)('Continue (cn) through protocol A /chat/completions', () => {
+describe.skipIf('missing' in cn)('Continue (cn) through protocol A /chat/completions', { timeout: TEST_TIMEOUT }, () => {
   it('on Claude, from the config.yaml `env --config-file` prints: the Bash turn with signed thinking back, the entry’s maxTokens', async () => {
     const model = 'anthropic/claude-sonnet-4-5';
     const file = (await t.world.daemon.cli(['env', 'continue', '--model', model, '--config-file'])).stdout;

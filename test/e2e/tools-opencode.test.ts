@@ -23,6 +23,8 @@ import { envJson, refusedSince, runProcess, toolBinary, useToolWorld, type ProcR
 
 const opencode = toolBinary('opencode');
 const RUN_TIMEOUT = 60_000;
+// a test may run the tool twice, each run up to RUN_TIMEOUT: vitest's 30 s default cut the tests first on a loaded machine
+const TEST_TIMEOUT = 2 * RUN_TIMEOUT + 10_000;
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
@@ -72,7 +74,7 @@ function scriptShellTurn(mock: { always(match: (r: RecordedRequest) => boolean, 
   );
 }
 
-describe.skipIf('missing' in opencode)('opencode through protocol A /chat/completions', () => {
+describe.skipIf('missing' in opencode)('opencode through protocol A /chat/completions', { timeout: TEST_TIMEOUT }, () => {
   it('with the variables from `svc-proxy env opencode` on Claude, --variant high and an image: thinking on every step, signed thinking back on the tool turn, the image read', async () => {
     if ('missing' in opencode) return;
     const model = 'anthropic/claude-sonnet-4-5';
