@@ -31,14 +31,14 @@ export function daemonFindings(s: DaemonStatus, lists: ModelLists | string): Fin
       continue;
     }
     const failed = lists.failed[slug];
-    const moved = s.providers.find((p) => p.name === slug && p.baseUrlOverridden);
-    // a built-in provider that does not answer at a base URL set by hand: that URL is the first suspect
-    const fixFor = (reason: string) => (isRefusedCredential(reason) || s.locals.some((l) => l.slug === slug) ? fix : moved ? `check its base URL ${moved.baseUrl} (svc-proxy provider set ${slug} --reset restores the default)` : undefined);
-    if (failed !== undefined) {
-      const f = fixFor(failed);
-      out.push({ check, mark: 'fail', text: `no model list: ${failed}`, ...(f ? { fix: f } : {}) });
+    if (failed === undefined) {
+      out.push({ check, mark: 'ok', text: `${lists.counts[slug] ?? 0} models listed` });
+      continue;
     }
-    else out.push({ check, mark: 'ok', text: `${lists.counts[slug] ?? 0} models listed` });
+    // a built-in provider that does not answer at a base URL set by hand: that URL is the first suspect
+    const moved = s.providers.find((p) => p.name === slug && p.baseUrlOverridden);
+    const remedy = isRefusedCredential(failed) || s.locals.some((l) => l.slug === slug) ? fix : moved ? `check its base URL ${moved.baseUrl} (svc-proxy provider set ${slug} --reset restores the default)` : undefined;
+    out.push({ check, mark: 'fail', text: `no model list: ${failed}`, ...(remedy ? { fix: remedy } : {}) });
   }
   const unconnected = s.providers.filter((p) => !p.connected).map((p) => p.name);
   if (unconnected.length > 0) out.push({ check: 'not connected', mark: 'info', text: unconnected.join(', ') });
