@@ -107,15 +107,11 @@ function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer, parse
  * (a tool schema, say) overflows the stack there. That is the request's fault, a 400, not a 500
  * the daemon reports as its own bug. Passthrough never walks the body, so it is not checked.
  */
-function tooDeepIsTheClients<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (err) {
-    if (err instanceof RangeError && /call stack/i.test(err.message)) {
-      throw badRequest('invalid_json', 'The request body is nested too deeply to convert for this model (JSON thousands of levels deep).');
-    }
-    throw err;
+function tooDeepIsTheClients(err: unknown): unknown {
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return badRequest('invalid_json', 'The request body is nested too deeply to convert for this model (JSON thousands of levels deep).');
   }
+  return err;
 }
 
 /** The model refused the effort parameter: the request went without one (the log says so). */
@@ -246,11 +242,17 @@ class GenerateRequest {
       }
       const passthrough = provider.adapter.dialect === dialect;
       // decoding problems are the client's, whatever the target: they propagate as a 400
-      const hub = passthrough ? undefined : tooDeepIsTheClients(() => this.decoded());
+      let hub: HubRequest | undefined;
+      try {
+        hub = passthrough ? undefined : this.decoded();
+      } catch (err) {
+        throw tooDeepIsTheClients(err);
+      }
       let built: Built;
       try {
-        built = tooDeepIsTheClients(() => this.build(provider, target.model, hub));
-      } catch (err) {
+        built = this.build(provider, target.model, hub);
+      } catch (thrown) {
+        const err = tooDeepIsTheClients(thrown);
         if (!(err instanceof ProtocolError)) throw err;
         record.skipped(target.label, err.code, err.message);
         firstRefusal ??= err;

@@ -354,14 +354,18 @@ export class PassthroughRelay extends Relay {
    */
   override afterTick(): void {
     const last = this.lastChunk;
-    if (last !== undefined && !this.settled && this.tap.endsWithTerminal(last)) this.endAtTerminal();
+    if (last !== undefined && !this.settled && this.tap.endsWithTerminal(last)) {
+      this.tap.finish();
+      // what the upstream still sends (the chunked terminator) is read and dropped: the connection stays pooled
+      this.endComplete(true);
+    }
   }
 
-  private endAtTerminal(): void {
-    this.tap.finish();
+  /** The answer is complete (its terminal event went out): end the client's stream without an error event. */
+  private endComplete(keepUpstream: boolean): void {
     this.flushHeld();
     this.end();
-    this.settle(this.done(this.tap.usage, this.tap.error ? 'upstream_error' : undefined), true);
+    this.settle(this.done(this.tap.usage, this.tap.error ? 'upstream_error' : undefined), keepUpstream);
   }
 
   /** Bytes the redactor still holds (an unfinished last line) go out before the stream ends. */
@@ -389,10 +393,8 @@ export class PassthroughRelay extends Relay {
 
   protected failLate(err: HubError): void {
     // the terminal event came in pieces and was not seen as it passed: the answer is complete all the same
-    if (this.tap.finish() && !this.tap.error && err.code !== 'shutting_down') {
-      this.flushHeld();
-      this.end();
-      this.settle(this.done(this.tap.usage, undefined));
+    if (this.tap.finish() && !this.tap.error) {
+      this.endComplete(false);
       return;
     }
     this.flushHeld();

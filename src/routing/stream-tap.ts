@@ -41,10 +41,13 @@ const TERMINAL_TYPES: Readonly<Record<Dialect, readonly string[]>> = {
  * How the terminal event's text begins, with or without its `event:` line (some servers send only
  * data lines): what endsWithTerminal compares the start of a chunk's last event with.
  */
+function terminalStarts(types: readonly string[]): Buffer[] {
+  return types.flatMap((t) => (t === '[DONE]' ? [Buffer.from('data: [DONE]'), Buffer.from('data:[DONE]')] : [Buffer.from(`event: ${t}`), Buffer.from(`data: {"type":"${t}"`)]));
+}
 const TERMINAL_STARTS: Readonly<Record<Dialect, readonly Buffer[]>> = {
-  chat: [Buffer.from('data: [DONE]'), Buffer.from('data:[DONE]')],
-  messages: [Buffer.from('event: message_stop'), Buffer.from('data: {"type":"message_stop"')],
-  responses: ['response.completed', 'response.incomplete', 'response.failed'].flatMap((t) => [Buffer.from(`event: ${t}`), Buffer.from(`data: {"type":"${t}"`)]),
+  chat: terminalStarts(TERMINAL_TYPES.chat),
+  messages: terminalStarts(TERMINAL_TYPES.messages),
+  responses: terminalStarts(TERMINAL_TYPES.responses),
 };
 
 export type SignatureSink = (callId: string, signature: string) => void;
@@ -352,18 +355,20 @@ export class StreamTap {
   }
 }
 
-/** `data:` line (leading spaces and a CR tolerated). */
+/** A Chat chunk that says a choice finished. */
 function chatFinished(event: Record<string, unknown>): boolean {
   const choices = event.choices;
   if (!Array.isArray(choices)) return false;
   return choices.some((c) => typeof c === 'object' && c !== null && typeof (c as Record<string, unknown>).finish_reason === 'string' && (c as Record<string, unknown>).finish_reason !== '');
 }
 
+/** The chunk ends with a blank line: an event boundary. */
 function endsWithBoundary(chunk: Buffer): boolean {
   const len = chunk.length;
   return len >= 2 && chunk[len - 1] === LF && chunk[len - 2] === LF;
 }
 
+/** `data:` line (leading spaces and a CR tolerated). */
 function isDataLine(line: Buffer): boolean {
   let i = 0;
   while (i < line.length && (line[i] === 0x20 || line[i] === 0x0d)) i++;

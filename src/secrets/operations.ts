@@ -101,11 +101,15 @@ export function validateSlug(raw: unknown, what: string): string {
   return parsed.data;
 }
 
+function slugsOf(config: Config): { endpoints: string[]; locals: string[] } {
+  return { endpoints: Object.keys(config.endpoints), locals: Object.keys(config.locals) };
+}
+
 /** Endpoints and local servers share the model-id namespace with the built-in providers. */
-function assertSlugFree(config: { endpoints: object; locals: object }, slug: string): void {
+function assertSlugFree(taken: { endpoints: readonly string[]; locals: readonly string[] }, slug: string): void {
   if (isBuiltinProvider(slug)) throw new OperationError(409, 'slug_taken', `"${slug}" is a built-in provider name; pick another name.`);
-  if (Object.hasOwn(config.endpoints, slug)) throw new OperationError(409, 'slug_taken', `A custom endpoint named "${slug}" already exists (svc-proxy endpoint remove ${slug} first).`);
-  if (Object.hasOwn(config.locals, slug)) throw new OperationError(409, 'slug_taken', `A local server named "${slug}" already exists (svc-proxy local remove ${slug} first).`);
+  if (taken.endpoints.includes(slug)) throw new OperationError(409, 'slug_taken', `A custom endpoint named "${slug}" already exists (svc-proxy endpoint remove ${slug} first).`);
+  if (taken.locals.includes(slug)) throw new OperationError(409, 'slug_taken', `A local server named "${slug}" already exists (svc-proxy local remove ${slug} first).`);
 }
 
 /**
@@ -115,8 +119,7 @@ function assertSlugFree(config: { endpoints: object; locals: object }, slug: str
 export function checkNewUpstream(slug: unknown, url: unknown, taken: { endpoints: readonly string[]; locals: readonly string[] }): void {
   const valid = validateSlug(slug, 'Endpoint');
   validateUrl(url, `Endpoint ${valid}`);
-  const asKeys = (slugs: readonly string[]) => Object.fromEntries(slugs.map((s) => [s, true]));
-  assertSlugFree({ endpoints: asKeys(taken.endpoints), locals: asKeys(taken.locals) }, valid);
+  assertSlugFree(taken, valid);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -265,14 +268,14 @@ export async function addEndpoint(store: ConfigStore, credentials: CredentialSer
   const headerInfo = validateHeaderSettings(input.authHeader, input.headers);
   const hasSecret = input.credential !== undefined && input.credential !== null && String(input.credential).trim() !== '';
   const secret = hasSecret ? validateCredential(input.credential) : undefined;
-  assertSlugFree(store.current(), slug);
+  assertSlugFree(slugsOf(store.current()), slug);
 
   let storedIn: StoredIn | undefined;
   if (secret) storedIn = await credentials.store(slug, secret, { insecureStorage: input.insecureStorage });
   const created = new Date().toISOString();
   try {
     await store.update((config) => {
-      assertSlugFree(config, slug);
+      assertSlugFree(slugsOf(config), slug);
       config.endpoints[slug] = { url, format, hasCredential: secret !== undefined, created, ...headerInfo };
     });
   } catch (err) {
@@ -317,7 +320,7 @@ export async function addLocal(store: ConfigStore, input: { slug: unknown; url: 
   const url = validateUrl(input.url, `Local server ${slug}`);
   const created = new Date().toISOString();
   await store.update((config) => {
-    assertSlugFree(config, slug);
+    assertSlugFree(slugsOf(config), slug);
     config.locals[slug] = { url, created, detected: false };
   });
   return { slug, url, detected: false, created };
