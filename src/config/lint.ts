@@ -10,7 +10,7 @@ import { fixedHeaderCredentialProblem } from './header-settings.js';
 import { validateTargets } from './groups.js';
 import type { Config } from './schema.js';
 import { BUILTIN_PROVIDERS } from './schema.js';
-import { validateSlug, validateUrl } from '../secrets/operations.js';
+import { validateSlug, validateUrl } from './upstream-values.js';
 
 type Json = Record<string, unknown>;
 

@@ -5,8 +5,8 @@
 import { DEFAULT_BASE_URLS } from '../config/builtin-providers.js';
 import { authHeaderProblem, settableFixedHeaderProblem, type HeaderSettings } from '../config/header-settings.js';
 import { OperationError } from '../config/errors.js';
-import { holdsKey } from '../util/key-shapes.js';
-import { BUILTIN_PROVIDERS, slugSchema, type BuiltinProvider, type Config } from '../config/schema.js';
+import { validateSlug, validateUrl } from '../config/upstream-values.js';
+import { BUILTIN_PROVIDERS, type BuiltinProvider, type Config } from '../config/schema.js';
 import type { ConfigStore } from '../config/store.js';
 import { isBuiltinProvider, last4, type CredentialService, type CredentialSource, type StoredIn } from './credentials.js';
 
@@ -69,36 +69,9 @@ export function validateCredential(raw: unknown): string {
   return value;
 }
 
-export function validateUrl(raw: unknown, what: string): string {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new OperationError(400, 'invalid_url', `${what} needs a URL (e.g. --url http://127.0.0.1:8000/v1).`);
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new OperationError(400, 'invalid_url', `${what}: "${raw}" is not a valid URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    // `localhost:8000/v1` parses as a URL of scheme "localhost:"
-    const bare = !raw.includes('://');
-    throw new OperationError(400, 'invalid_url', bare ? `${what}: "${raw.trim()}" has no scheme; write http://${raw.trim()} (or https://).` : `${what}: only http and https URLs are supported.`);
-  }
-  if (url.username || url.password || holdsKey(url.search) || /[?&](api[-_]?key|key|token|access_token)=/i.test(url.search)) {
-    throw new OperationError(400, 'invalid_url', `${what}: put credentials in the keychain, not in the URL.`);
-  }
-  // paths are appended to a base URL; after a #fragment they would never reach the server
-  if (url.hash !== '' || raw.trim().endsWith('#')) throw new OperationError(400, 'invalid_url', `${what}: a base URL cannot have a #fragment (everything after # stays on this machine).`);
-  return url.toString().replace(/\/+$/, '');
-}
-
 function requireBuiltin(name: unknown): BuiltinProvider {
   if (typeof name === 'string' && isBuiltinProvider(name)) return name;
   throw new OperationError(404, 'unknown_provider', `Unknown provider "${String(name)}". Built-in providers: ${BUILTIN_PROVIDERS.join(', ')}. Custom upstreams: svc-proxy endpoint add / svc-proxy local add.`);
-}
-
-export function validateSlug(raw: unknown, what: string): string {
-  const parsed = slugSchema.safeParse(raw);
-  if (!parsed.success) throw new OperationError(400, 'invalid_slug', `${what} name "${String(raw)}": ${parsed.error.issues[0]?.message}.`);
-  return parsed.data;
 }
 
 function slugsOf(config: Config): { endpoints: string[]; locals: string[] } {

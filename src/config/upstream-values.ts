@@ -1,0 +1,34 @@
+/**
+ * The checks a base URL or an upstream's name must pass, whoever sets them: the management
+ * operations refuse such a value, and `config check` names one written into config.json by hand.
+ */
+import { OperationError } from './errors.js';
+import { slugSchema } from './schema.js';
+import { holdsKey } from '../util/key-shapes.js';
+
+export function validateUrl(raw: unknown, what: string): string {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new OperationError(400, 'invalid_url', `${what} needs a URL (e.g. --url http://127.0.0.1:8000/v1).`);
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new OperationError(400, 'invalid_url', `${what}: "${raw}" is not a valid URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:8000/v1` parses as a URL of scheme "localhost:"
+    const bare = !raw.includes('://');
+    throw new OperationError(400, 'invalid_url', bare ? `${what}: "${raw.trim()}" has no scheme; write http://${raw.trim()} (or https://).` : `${what}: only http and https URLs are supported.`);
+  }
+  if (url.username || url.password || holdsKey(url.search) || /[?&](api[-_]?key|key|token|access_token)=/i.test(url.search)) {
+    throw new OperationError(400, 'invalid_url', `${what}: put credentials in the keychain, not in the URL.`);
+  }
+  // paths are appended to a base URL; after a #fragment they would never reach the server
+  if (url.hash !== '' || raw.trim().endsWith('#')) throw new OperationError(400, 'invalid_url', `${what}: a base URL cannot have a #fragment (everything after # stays on this machine).`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+export function validateSlug(raw: unknown, what: string): string {
+  const parsed = slugSchema.safeParse(raw);
+  if (!parsed.success) throw new OperationError(400, 'invalid_slug', `${what} name "${String(raw)}": ${parsed.error.issues[0]?.message}.`);
+  return parsed.data;
+}
