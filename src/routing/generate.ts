@@ -2,8 +2,9 @@
  * POST chat/completions, responses and messages: read and check the request, resolve its
  * targets, and try them in order — policy checks, passthrough or conversion, the upstream call,
  * and the answer back in the client's dialect (whole or streamed). Groups fall back per
- * fallback.ts; a stream only until its first event reached the client (headers and comments sent
- * early to a client kept waiting do not count: early-stream.ts).
+ * fallback.ts; a stream only until its answer began for the client (headers and comments sent
+ * early to a client kept waiting do not count: early-stream.ts; while targets are left, neither
+ * does the stream's envelope: stream-relay.ts holdEnvelope).
  */
 import type { OutgoingHttpHeaders } from 'node:http';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
@@ -143,6 +144,8 @@ class GenerateRequest {
   private thinkingEffort: Effort | undefined;
   private features!: RequestFeatures;
   private bodyUsed = false;
+  /** The target being tried has others after it in its group (streams hold their envelope: stream-relay.ts). */
+  private fallbackLeft = false;
   private hub: HubRequest | undefined;
   private toolNames: ToolNameMap | undefined;
   /** Target-facing names of the Responses client's freeform tools (freeform-tools.ts). */
@@ -231,7 +234,8 @@ class GenerateRequest {
     const { record, route } = x;
     let firstRefusal: ProtocolError | undefined;
     let last: { failure: UpstreamFailure; slug: string; model: string } | undefined;
-    for (const target of targets) {
+    for (const [i, target] of targets.entries()) {
+      this.fallbackLeft = route.group !== undefined && i < targets.length - 1;
       const provider = target.provider;
       const refusal = target.refusal ?? (provider ? policyRefusal(this.features, provider.adapter, provider.slug, dialect) : undefined);
       if (refusal || !provider) {
@@ -576,6 +580,7 @@ class GenerateRequest {
     const options: RelayOptions = { res: x.res, body: up.body, record: x.record, abort: x.abort, slug: p.slug, credential: p.credential, clientDialect: dialect };
     // later chunks keep the shorter limit, watched by the relay
     if (idle < streamBodyTimeout(x.config)) options.idleTimeoutMs = idle;
+    if (this.fallbackLeft) options.holdEnvelope = true;
     if (built.passthrough) {
       const { cache, issuers } = x;
       const slug = p.slug;
@@ -591,7 +596,7 @@ class GenerateRequest {
       } else if (remembersSignatures(p.adapter)) {
         scan = thinkingSignatureScan((signature) => issuers.record(signature, slug));
       }
-      return new PassthroughRelay(options, new StreamTap(dialect, scan)).run();
+      return new PassthroughRelay(options, new StreamTap(dialect, scan, this.fallbackLeft)).run();
     }
     const codecs = x.services.codecs;
     const ctx = this.responseContext(`${p.slug}/${built.upstreamModel}`);

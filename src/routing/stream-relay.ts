@@ -4,7 +4,9 @@
  * Nothing is written until the first bytes for the client exist (a request kept waiting may have
  * had its headers and SSE comments already, early-stream.ts; the relay then writes no headers): if
  * the stream opens with an error event (or breaks before anything is sent), the relay reports a
- * "precommit" failure and a group can still fall back. After the first byte, a failure becomes the
+ * "precommit" failure and a group can still fall back. Passthrough holds what precedes a whole
+ * first event (comments, an event cut across reads); with holdEnvelope both relays also hold the
+ * stream's envelope until its first content. After the first byte, a failure becomes the
  * client dialect's final error event and the status stays 200.
  *
  * Chunks are written as they arrive. When the client reads slowly (`write()` returns false) the
@@ -58,6 +60,12 @@ export interface RelayOptions {
    * upstream body timeout (which bounded the wait for the first); absent when that timeout is it.
    */
   idleTimeoutMs?: number;
+  /**
+   * A group has targets left: the envelope that opens every stream (message_start, response.created,
+   * Chat's role chunk) is held until the first content, so an error event right after it (Anthropic's
+   * mid-stream overloaded_error) still lets the group fall back.
+   */
+  holdEnvelope?: boolean;
 }
 
 /** Our code for an error while reading an upstream body (streamed or whole). */
@@ -319,6 +327,8 @@ export class PassthroughRelay extends Relay {
   private readonly redactor: StreamRedactor | undefined;
   /** The latest upstream chunk (afterTick looks at it for the terminal event). */
   private lastChunk: Buffer | undefined;
+  /** Chunks held while the opening event is incomplete (tap.headPending); none once committed. */
+  private held: Buffer[] | undefined;
 
   constructor(o: RelayOptions, tap: StreamTap) {
     super(o);
@@ -337,15 +347,33 @@ export class PassthroughRelay extends Relay {
         this.settle({ kind: 'precommit', failure: failureFromParsed(this.o.slug, opening, status, this.o.credential) });
         return;
       }
+      // nothing goes out before the opening event is whole: comments, or an event cut across
+      // reads, may still be followed by an opening error, and then a group falls back
+      if (this.tap.headPending) {
+        (this.held ??= []).push(chunk);
+        return;
+      }
       this.commit();
+      this.releaseHeld();
     }
+    this.forward(chunk);
+  };
+
+  private forward(chunk: Buffer): void {
     if (this.redactor === undefined) this.write(chunk);
     else {
       const ready = this.redactor.push(chunk);
       if (ready.length > 0) this.write(ready);
     }
     this.lastChunk = chunk;
-  };
+  }
+
+  private releaseHeld(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    for (const chunk of held) this.forward(chunk);
+  }
 
   /**
    * The answer is complete once its terminal event is out: the client's stream ends then,
@@ -378,8 +406,19 @@ export class PassthroughRelay extends Relay {
     if (this.settled) return;
     const terminal = this.tap.finish();
     if (!this.committed) {
-      this.settleEmpty();
-      return;
+      const error = this.tap.error;
+      if (error) {
+        this.settle({ kind: 'precommit', failure: failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential) });
+        return;
+      }
+      // a whole answer whose last line has no line end (so the opening never looked complete)
+      // still goes out; anything else held (comments, envelope events) was no answer
+      if (!terminal || this.held === undefined) {
+        this.settleEmpty();
+        return;
+      }
+      this.commit();
+      this.releaseHeld();
     }
     this.flushHeld();
     let errorCode = this.tap.error ? 'upstream_error' : undefined;
@@ -449,6 +488,8 @@ export class ConvertedRelay extends Relay {
   private out = '';
   /** A terminal event (finish or error) was rendered. */
   private ended = false;
+  /** An event past the envelope (start, usage) was rendered: with holdEnvelope, the stream may commit. */
+  private opened = false;
   private usage: LogUsage | undefined;
   private errorCode: string | undefined;
 
@@ -508,13 +549,18 @@ export class ConvertedRelay extends Relay {
       void this.continueTurn();
       return;
     }
-    if (!this.committed && this.out === '') {
+    if (!this.committed && !this.hasAnswer()) {
       this.settleEmpty();
       return;
     }
     this.flush();
     this.finish();
   };
+
+  /** Output for the client exists beyond what holdEnvelope keeps back. */
+  private hasAnswer(): boolean {
+    return this.out !== '' && (this.opened || this.o.holdEnvelope !== true);
+  }
 
   /** The turn paused: ask the upstream to go on, and relay its next part as more of this answer. */
   private async continueTurn(): Promise<void> {
@@ -543,7 +589,7 @@ export class ConvertedRelay extends Relay {
     }
     if ('failure' in next) {
       const { failure } = next;
-      if (!this.committed && this.out === '') this.settle({ kind: 'precommit', failure });
+      if (!this.committed && !this.hasAnswer()) this.settle({ kind: 'precommit', failure });
       else this.failLate({ status: failure.status, code: failure.code, message: failure.message });
       return;
     }
@@ -611,7 +657,7 @@ export class ConvertedRelay extends Relay {
     if (ev.type === 'error') {
       const error: HubError = ours ? ev.error : { ...ev.error, message: redactSecret(`${this.o.slug}: ${ev.error.message}`, this.o.credential) };
       if (!this.committed) {
-        if (this.out === '') {
+        if (!this.hasAnswer()) {
           // nothing for the client yet: the attempt failed as a whole and a group may fall back
           this.settle({ kind: 'precommit', failure: { ...error, upstreamStatus: error.status } });
           return;
@@ -630,12 +676,13 @@ export class ConvertedRelay extends Relay {
     const usage = ev.type === 'usage' || ev.type === 'start' || ev.type === 'finish' ? ev.usage : undefined;
     if (usage) this.usage = mergeUsage(this.usage, fromHubUsage(usage));
     if (ev.type === 'finish') this.ended = true;
+    if (ev.type !== 'start' && ev.type !== 'usage') this.opened = true;
     this.out += this.c.encoder.encode(ev);
   }
 
   private flush(): void {
     if (this.settled) return;
-    if (this.out !== '') {
+    if (this.hasAnswer()) {
       // an error that arrives before anything was written is still a precommit failure (handled
       // in handle()); the first non-empty output commits the stream
       this.commit();

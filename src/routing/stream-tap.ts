@@ -6,7 +6,8 @@
  *
  * It never splits the stream into events. What it needs sits at the two ends of a stream: the
  * first event (Messages `message_start` carries input usage; an error there still allows a
- * fallback) and the last few events (final usage, error events, the terminal event). So per
+ * fallback — with `holdEnvelope`, also an error right after the envelope events that open every
+ * stream) and the last few events (final usage, error events, the terminal event). So per
  * chunk it only keeps references to the latest chunks; the head is parsed once, and the tail
  * once, when the stream ends. Only streams that may carry thought signatures are scanned
  * chunk by chunk (a byte loop looking for `"thought_signature"` or `"signature_delta"`, parsing
@@ -82,7 +83,10 @@ export class StreamTap {
   usage: LogUsage | undefined;
   /** The upstream error event the stream ended with (or opened with). */
   error: ParsedError | undefined;
-  /** The stream's first event was an error (known once that event is complete). */
+  /**
+   * The stream's first event was an error (known once that event is complete); with
+   * `holdEnvelope`, its first event past the envelope (see isEnvelope).
+   */
   opening: ParsedError | undefined;
 
   private readonly dialect: Dialect;
@@ -95,6 +99,10 @@ export class StreamTap {
   /** The first event is still being assembled (chunks by reference). */
   private head: Buffer[] | undefined = [];
   private headBytes = 0;
+  /** Where in the joined head the next data line is looked for (past envelope events read). */
+  private headFrom = 0;
+  /** Read past the envelope events for the opening (a group has targets left to fall back to). */
+  private readonly holdEnvelope: boolean;
   /** Signature scanning: the unfinished line (by reference) and whether it holds a hit. */
   private lineParts: Buffer[] = [];
   private lineBytes = 0;
@@ -103,9 +111,18 @@ export class StreamTap {
   /** A Chat chunk among the last events had a finish_reason. */
   private chatFinished = false;
 
-  constructor(dialect: Dialect, scan?: SignatureScan) {
+  constructor(dialect: Dialect, scan?: SignatureScan, holdEnvelope = false) {
     this.dialect = dialect;
     this.scan = scan;
+    this.holdEnvelope = holdEnvelope;
+  }
+
+  /**
+   * The opening event is not complete yet: bytes so far may be comments (OpenRouter's
+   * `: OPENROUTER PROCESSING`), an event cut across reads, or (holdEnvelope) envelope events only.
+   */
+  get headPending(): boolean {
+    return this.head !== undefined;
   }
 
   push(chunk: Buffer): void {
@@ -198,10 +215,19 @@ export class StreamTap {
     // no line ends in this chunk: no new complete line either, so skip the concat and rescan
     if (parts.length > 1 && chunk.indexOf(LF) === -1 && this.headBytes < MAX_LINE) return;
     const all = parts.length === 1 ? chunk : Buffer.concat(parts, this.headBytes);
-    const line = firstDataLine(all);
-    if (line === undefined && this.headBytes < MAX_LINE) return;
-    this.head = undefined;
-    if (line) this.readEvent(line, true);
+    for (;;) {
+      const line = nextDataLine(all, this.headFrom);
+      if (line === undefined) {
+        if (this.headBytes >= MAX_LINE) this.head = undefined;
+        return;
+      }
+      this.headFrom = line.byteOffset - all.byteOffset + line.length + 1;
+      const envelope = this.readEvent(line, true);
+      if (envelope !== true || this.opening) {
+        this.head = undefined;
+        return;
+      }
+    }
   }
 
   // -------------------------------------------------------------------------------------------
@@ -231,7 +257,7 @@ export class StreamTap {
       end = lf;
     }
     // stream order: oldest first (later usage wins)
-    let lastType: string | undefined;
+    let lastType: string | true | undefined;
     for (let i = lines.length - 1; i >= 0; i--) lastType = this.readEvent(lines[i]!, false);
     if (truncated) {
       // a huge last event: only Responses ends with one (response.completed/incomplete/failed
@@ -239,7 +265,7 @@ export class StreamTap {
       return this.readTruncatedUsage(truncated) && this.dialect === 'responses';
     }
     // a Chat stream is complete at its finish_reason; [DONE] is only the terminator some servers leave out
-    return (lastType !== undefined && TERMINAL_TYPES[this.dialect].includes(lastType)) || this.chatFinished;
+    return (typeof lastType === 'string' && TERMINAL_TYPES[this.dialect].includes(lastType)) || this.chatFinished;
   }
 
   /** A huge last event (e.g. `response.completed` with the whole output): read its usage object only. */
@@ -260,8 +286,11 @@ export class StreamTap {
     }
   }
 
-  /** Read one `data:` event; returns its type (`[DONE]` for Chat's terminator). */
-  private readEvent(line: Buffer, opening: boolean): string | undefined {
+  /**
+   * Read one `data:` event; returns its type (`[DONE]` for Chat's terminator) — or, for the
+   * opening with holdEnvelope, true when it is an envelope event (the opening is still to come).
+   */
+  private readEvent(line: Buffer, opening: boolean): string | true | undefined {
     let start = line.indexOf(0x3a) + 1; // after "data:"
     if (line[start] === 0x20) start++;
     let end = line.length;
@@ -282,6 +311,7 @@ export class StreamTap {
       this.error ??= error;
     }
     if (this.dialect === 'chat' && !opening && chatFinished(obj)) this.chatFinished = true;
+    if (opening && this.holdEnvelope && !error && isEnvelope(obj, this.dialect)) return true;
     // signatures are not read here: scanSignatures already saw every line, head and tail included
     return typeof obj.type === 'string' ? obj.type : undefined;
   }
@@ -375,9 +405,31 @@ function isDataLine(line: Buffer): boolean {
   return line[i] === 0x64 && line[i + 1] === 0x61 && line[i + 2] === 0x74 && line[i + 3] === 0x61 && line[i + 4] === 0x3a;
 }
 
-/** The first complete `data:` line of the buffer, or undefined while it is incomplete. */
-function firstDataLine(buf: Buffer): Buffer | undefined {
-  let start = 0;
+/**
+ * Events that open every stream of a dialect before any content: what holdEnvelope reads past.
+ * Messages `message_start` and `ping`; Responses `response.created`/`in_progress`/`queued`; a
+ * Chat chunk whose deltas say nothing yet (OpenRouter's and most servers' `role` chunk).
+ */
+function isEnvelope(event: Record<string, unknown>, dialect: Dialect): boolean {
+  const type = event.type;
+  if (dialect === 'messages') return type === 'message_start' || type === 'ping';
+  if (dialect === 'responses') return type === 'response.created' || type === 'response.in_progress' || type === 'response.queued';
+  const choices = event.choices;
+  if (!Array.isArray(choices) || choices.length === 0) return false;
+  for (const choice of choices) {
+    const c = choice as Record<string, unknown> | null;
+    if (typeof c !== 'object' || c === null || (c.finish_reason !== undefined && c.finish_reason !== null)) return false;
+    const delta = c.delta;
+    if (typeof delta !== 'object' || delta === null) return false;
+    for (const [key, value] of Object.entries(delta)) {
+      if (key !== 'role' && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0)) return false;
+    }
+  }
+  return true;
+}
+
+/** The first complete `data:` line of the buffer at or after `start`, or undefined while it is incomplete. */
+function nextDataLine(buf: Buffer, start: number): Buffer | undefined {
   while (start < buf.length) {
     const lf = buf.indexOf(LF, start);
     if (lf === -1) return undefined;

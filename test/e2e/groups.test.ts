@@ -21,6 +21,7 @@ const NAMES = {
   allFail: 'all-fail', // anthropic, then openrouter
   audio: 'listen', // anthropic (cannot take input_audio), then openrouter
   audioNone: 'listen-nowhere', // anthropic, then openai: neither takes input_audio
+  router: 'routed', // openrouter, then ca
 };
 const TARGETS = {
   [NAMES.claude]: [MODELS.anthropic, MODELS.customA],
@@ -29,6 +30,7 @@ const TARGETS = {
   [NAMES.allFail]: [MODELS.anthropic, MODELS.openrouter],
   [NAMES.audio]: [MODELS.anthropic, MODELS.openrouter],
   [NAMES.audioNone]: [MODELS.anthropic, MODELS.openai],
+  [NAMES.router]: [MODELS.openrouter, MODELS.customA],
 };
 const TIMEOUT_MS = 1_500;
 
@@ -289,6 +291,80 @@ describe('fallback, streamed (only before the first byte)', () => {
       [MODELS.anthropic, 0],
       [MODELS.customA, 200],
     ]);
+  });
+
+  it("OpenRouter's processing comment, then an error chunk → next target (Chat stream, passthrough)", async () => {
+    const error = { error: { code: 502, message: 'Provider returned error', metadata: { provider_name: 'X' } } };
+    world.mocks.openrouter.next({ kind: 'sse', events: [{ comment: 'OPENROUTER PROCESSING' }, { data: error, delayMs: 30 }] });
+    const chunks = await collect(await chat.chat.completions.create({ model: NAMES.router, messages: [{ role: 'user', content: 'hi' }], stream: true }));
+    expect(chatStreamText(chunks)).toBe('Echo: hi');
+    expect(attempts(await logged(NAMES.router))).toEqual([
+      [MODELS.openrouter, 502],
+      [MODELS.customA, 200],
+    ]);
+  });
+
+  it('an opening error event cut across two reads → next target (Messages stream, passthrough)', async () => {
+    const event = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+    world.mocks.anthropic.next({ kind: 'sse', events: [{ raw: event.slice(0, 10) }, { raw: event.slice(10), delayMs: 50 }] });
+    const final = await ant.messages.stream({ model: NAMES.claude, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+    expect(final.content[0]).toMatchObject({ text: 'Echo: hi' });
+    expect(attempts(await logged(NAMES.claude))).toEqual([
+      [MODELS.anthropic, 529],
+      [MODELS.customA, 200],
+    ]);
+  });
+
+  it("message_start, then Anthropic's overloaded_error → next target (the envelope is held while targets are left)", async () => {
+    // passthrough to a Messages client
+    world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'never sent', stream: { errorAfter: 1 } } });
+    const final = await ant.messages.stream({ model: NAMES.claude, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+    expect(final.content).toEqual([expect.objectContaining({ type: 'text', text: 'Echo: hi' })]);
+    expect(attempts(await logged(NAMES.claude))).toEqual([
+      [MODELS.anthropic, 529],
+      [MODELS.customA, 200],
+    ]);
+    // converted for a Chat client
+    since = new Date().toISOString();
+    world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'never sent', stream: { errorAfter: 1 } } });
+    const chunks = await collect(await chat.chat.completions.create({ model: NAMES.claude, messages: [{ role: 'user', content: 'hi' }], stream: true }));
+    expect(chatStreamText(chunks)).toBe('Echo: hi');
+    expect(chunks.filter((c) => c.choices[0]?.delta?.role === 'assistant')).toHaveLength(1);
+    expect(attempts(await logged(NAMES.claude))).toEqual([
+      [MODELS.anthropic, 529],
+      [MODELS.customA, 200],
+    ]);
+  });
+
+  it('response.created, then an error event → next target (Responses stream, passthrough)', async () => {
+    world.mocks.openai.next({ kind: 'turn', turn: { text: 'never sent', stream: { errorAfter: 1 } } });
+    const stream = await chat.responses.create({ model: NAMES.gpt, input: 'hi', stream: true });
+    const events: string[] = [];
+    let text = '';
+    for await (const e of stream) {
+      events.push(e.type);
+      if (e.type === 'response.output_text.delta') text += e.delta;
+    }
+    expect(text).toBe('Echo: hi');
+    expect(events.filter((t) => t === 'response.created')).toHaveLength(1);
+    expect(events).not.toContain('error');
+    const tried = attempts(await logged(NAMES.gpt));
+    expect(tried.map((a) => a[0])).toEqual([MODELS.openai, 'openrouter/openai/gpt-5']);
+    expect(tried[1]![1]).toBe(200);
+  });
+
+  it('the last target (and a provider base) sends its envelope at once: an error after it ends the stream', async () => {
+    world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'never sent', stream: { errorAfter: 1 } } });
+    const res = await fetch(`${world.daemon.origin}/protocol-b/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': world.daemon.key, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: MODELS.anthropic, max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text.indexOf('event: message_start')).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf('event: error')).toBeGreaterThan(text.indexOf('event: message_start'));
+    expect(world.mocks.customA.requests).toHaveLength(0);
   });
 
   it('a failure after the first byte reached the client → no fallback; the stream ends with an error event', async () => {

@@ -98,6 +98,89 @@ describe('StreamTap', () => {
     });
   }
 
+  it('the opening is pending until its first data line is whole: comments and a cut event do not end it', () => {
+    const error = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+    const text = ': OPENROUTER PROCESSING\n\n' + error;
+    const lineEnd = Buffer.byteLength(text) - 2; // the data line's own line end
+    for (let i = 1; i < Buffer.byteLength(text); i++) {
+      const tap = new StreamTap('messages');
+      const buf = Buffer.from(text);
+      tap.push(buf.subarray(0, i));
+      expect(tap.headPending, `cut ${i}`).toBe(i <= lineEnd);
+      if (i <= lineEnd) expect(tap.opening, `cut ${i}`).toBe(undefined);
+      tap.push(buf.subarray(i));
+      expect(tap.headPending).toBe(false);
+      expect(tap.opening).toMatchObject({ impliedStatus: 529 });
+    }
+  });
+
+  describe('holdEnvelope: the opening is the first event past the envelope', () => {
+    const overloaded = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+    const start = messagesStream.slice(0, messagesStream.indexOf('event: content_block_start'));
+    const ping = 'event: ping\ndata: {"type":"ping"}\n\n';
+    const created = responsesStream.slice(0, responsesStream.indexOf('event: response.output_text.delta'));
+    const inProgress = 'event: response.in_progress\ndata: {"type":"response.in_progress","sequence_number":1,"response":{"id":"r","status":"in_progress"}}\n\n';
+    const failed = 'event: error\ndata: {"type":"error","sequence_number":2,"code":"server_error","message":"boom"}\n\n';
+    const role = 'data: {"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}\n\n';
+    const chatError = 'data: {"error":{"code":502,"message":"Provider returned error"}}\n\n';
+    const cases = [
+      ['messages', start + ping + overloaded, 529],
+      ['responses', created + inProgress + failed, 500],
+      ['chat', ': OPENROUTER PROCESSING\n\n' + role + chatError, 502],
+    ] as const;
+
+    for (const [dialect, text, status] of cases) {
+      it(`${dialect}: an error after the envelope is the opening, at every cut`, () => {
+        const buf = Buffer.from(text);
+        const lineEnd = buf.length - 2; // the error's data line ends there
+        for (let i = 1; i < buf.length; i++) {
+          const tap = new StreamTap(dialect, undefined, true);
+          tap.push(buf.subarray(0, i));
+          if (i <= lineEnd) {
+            expect(tap.opening, `cut ${i}`).toBe(undefined);
+            expect(tap.headPending, `cut ${i}`).toBe(true);
+          }
+          tap.push(buf.subarray(i));
+          expect(tap.headPending, `cut ${i}`).toBe(false);
+          expect(tap.opening, `cut ${i}`).toMatchObject({ impliedStatus: status });
+        }
+        // without holdEnvelope, the envelope is the opening: no error there
+        const plain = new StreamTap(dialect);
+        plain.push(buf);
+        expect(plain.opening).toBe(undefined);
+        expect(plain.headPending).toBe(false);
+      });
+    }
+
+    it('content after the envelope ends the head with no opening error; the usage of message_start is read', () => {
+      for (const [dialect, text] of [
+        ['messages', messagesStream],
+        ['responses', responsesStream],
+        ['chat', role + chatStream],
+      ] as const) {
+        const tap = new StreamTap(dialect, undefined, true);
+        for (const event of text.split(/(?<=\n\n)/)) tap.push(Buffer.from(event));
+        expect(tap.headPending, dialect).toBe(false);
+        expect(tap.opening, dialect).toBe(undefined);
+        expect(tap.finish(), dialect).toBe(true);
+      }
+      const tap = new StreamTap('messages', undefined, true);
+      tap.push(Buffer.from(start + ping));
+      expect(tap.usage?.input).toBe(125);
+    });
+
+    it('a Chat chunk that says anything (text, reasoning, a tool call, a finish) is no envelope', () => {
+      for (const delta of ['{"content":"a"}', '{"reasoning":"hm"}', '{"tool_calls":[{"index":0,"id":"x"}]}']) {
+        const tap = new StreamTap('chat', undefined, true);
+        tap.push(Buffer.from(`data: {"choices":[{"index":0,"delta":${delta}}]}\n\n`));
+        expect(tap.headPending, delta).toBe(false);
+      }
+      const finished = new StreamTap('chat', undefined, true);
+      finished.push(Buffer.from('data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n'));
+      expect(finished.headPending).toBe(false);
+    });
+  });
+
   it('notices a stream cut short, and upstream error events', () => {
     const cut = new StreamTap('messages');
     expect(feed(cut, messagesStream.slice(0, 400), [])).toBe(false);
