@@ -49,6 +49,8 @@ export class ChatStreamEncoder implements StreamEncoder {
   private readonly tail: string;
   private readonly created: number;
   private readonly toolIndex = new Map<number, number>();
+  /** Function calls (hub index) with no argument text yet: one that stops so gets `{}` (below). */
+  private readonly noArguments = new Set<number>();
   private readonly reasoning = new Map<number, ReasoningBlock>();
   /** Reasoning blocks of the current run whose proof is not written yet, in order. */
   private run: ReasoningBlock[] = [];
@@ -104,9 +106,11 @@ export class ChatStreamEncoder implements StreamEncoder {
       case 'arguments_delta': {
         const index = this.toolIndex.get(ev.index);
         if (index === undefined || !ev.json) return '';
+        this.noArguments.delete(ev.index);
         return this.flushRun() + this.chunk({ tool_calls: [{ index, function: { arguments: ev.json } }] });
       }
       case 'block_stop':
+        if (this.noArguments.delete(ev.index)) return this.noArgumentsChunk(ev.index);
         return ev.index === this.textIndex ? this.annotations() : '';
       case 'usage':
         Object.assign(this.usage, ev.usage);
@@ -158,10 +162,22 @@ export class ChatStreamEncoder implements StreamEncoder {
     return '';
   }
 
+  /**
+   * A call of a tool without parameters: Anthropic streams its input as `{}` and no delta (or an
+   * empty one), a Chat server may send `""`. Clients JSON.parse the arguments, so they get `{}`, as
+   * a whole answer gives them.
+   */
+  private noArgumentsChunk(index: number): string {
+    const toolIndex = this.toolIndex.get(index);
+    return toolIndex === undefined ? '' : this.chunk({ tool_calls: [{ index: toolIndex, function: { arguments: '{}' } }] });
+  }
+
   private blockStart(index: number, block: Extract<HubEvent, { type: 'block_start' }>['block']): string {
     if (block.type !== 'function_call') return '';
     const toolIndex = this.toolIndex.size;
     this.toolIndex.set(index, toolIndex);
+    // a freeform (custom) tool's input may well be empty
+    if (block.freeform !== true) this.noArguments.add(index);
     const call = clientToolCall({ type: 'function_call', callId: block.callId, name: block.name, arguments: '' });
     if (block.thoughtSignature) call.extra_content = { google: { thought_signature: block.thoughtSignature } };
     return this.chunk({ tool_calls: [{ index: toolIndex, ...call }] });

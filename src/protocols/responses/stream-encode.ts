@@ -241,6 +241,9 @@ class ResponsesStreamEncoder implements StreamEncoder {
           sse += this.emit({ type: 'response.custom_tool_call_input.done', ...at, input: block.text });
           break;
         }
+        // a tool without parameters (Anthropic streams no input delta for it): `{}`, which clients
+        // JSON.parse, as a whole answer gives it
+        if (block.text === '') sse += this.emit({ type: 'response.function_call_arguments.delta', ...at, delta: (block.text = '{}') });
         const done = { type: 'response.function_call_arguments.done' as const, ...at, arguments: block.text, name: block.name };
         // The SDK type lacks it, but the item says it too: a client matching by name needs both.
         sse += this.emit(block.namespace === undefined ? done : ({ ...done, namespace: block.namespace } as Payload));

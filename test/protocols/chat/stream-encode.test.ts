@@ -212,3 +212,29 @@ describe('chat stream encoder: the pages a text cites', () => {
     expect(sse).not.toContain('annotations');
   });
 });
+
+describe('a call of a tool without parameters', () => {
+  const call = (extra: HubEvent[], freeform?: true): HubEvent[] => [
+    { type: 'start', id: 'msg_1' },
+    { type: 'block_start', index: 0, block: { type: 'function_call', callId: 'toolu_1', name: 'now', ...(freeform ? { freeform } : {}) } },
+    ...extra,
+    { type: 'block_stop', index: 0 },
+    { type: 'finish', stopReason: 'tool_use' },
+  ];
+  const argumentsOf = (events: HubEvent[]): string =>
+    parseSse(encodeAll(events, false))
+      .filter((c): c is Json => typeof c === 'object' && c !== null)
+      .flatMap((c) => ((c.choices as Json[])[0]?.delta as Json | undefined)?.tool_calls as Json[] | undefined ?? [])
+      .map((tc) => (tc.function as Json).arguments as string)
+      .join('');
+
+  it('streams `{}` (what a whole answer gives), with no argument delta or an empty one', () => {
+    expect(argumentsOf(call([]))).toBe('{}');
+    expect(argumentsOf(call([{ type: 'arguments_delta', index: 0, json: '' }]))).toBe('{}');
+  });
+
+  it('leaves arguments that came, and a freeform call’s empty input, as they are', () => {
+    expect(argumentsOf(call([{ type: 'arguments_delta', index: 0, json: '{"a":' }, { type: 'arguments_delta', index: 0, json: '1}' }]))).toBe('{"a":1}');
+    expect(argumentsOf(call([], true))).toBe('');
+  });
+});

@@ -268,3 +268,31 @@ describe('adjacent text blocks and their citations', () => {
     expect(item.content[0]!.annotations).toEqual([{ ...annotation, start_index: 0, end_index: 3 }]);
   });
 });
+
+describe('a call of a tool without parameters', () => {
+  const call = (extra: HubEvent[], freeform?: true): HubEvent[] => [
+    { type: 'start', id: 'msg_1' },
+    { type: 'block_start', index: 0, block: { type: 'function_call', callId: 'toolu_1', name: 'now', ...(freeform ? { freeform } : {}) } },
+    ...extra,
+    { type: 'block_stop', index: 0 },
+    { type: 'finish', stopReason: 'tool_use' },
+  ];
+
+  it('says `{}` in its deltas, its done event, its item and the final output', () => {
+    for (const extra of [[], [{ type: 'arguments_delta', index: 0, json: '' }]] as HubEvent[][]) {
+      const { wire } = encodeAll(call(extra));
+      checkSequence(wire);
+      const deltas = wire.filter((w) => w.type === 'response.function_call_arguments.delta').map((w) => w.delta);
+      expect(deltas.join('')).toBe('{}');
+      expect(wire.find((w) => w.type === 'response.function_call_arguments.done')).toMatchObject({ arguments: '{}' });
+      expect(wire.find((w) => w.type === 'response.output_item.done')?.item).toMatchObject({ type: 'function_call', arguments: '{}' });
+      expect((wire.at(-1)!.response as { output: unknown[] }).output[0]).toMatchObject({ arguments: '{}' });
+    }
+  });
+
+  it('keeps a freeform call’s empty input empty', () => {
+    const { wire } = encodeAll(call([], true));
+    expect(wire.find((w) => w.type === 'response.custom_tool_call_input.done')).toMatchObject({ input: '' });
+  });
+});
+
