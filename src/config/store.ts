@@ -22,6 +22,7 @@ class ValidatedConfigFile implements Adapter<Config> {
 
   async read(): Promise<Config> {
     const text = await readTextOrNull(this.files.config);
+    if (text === null && this.lastText !== null) throw gone(this.files.config);
     this.lastText = text;
     return text === null ? defaultConfig() : parseConfigText(text, this.files.config).config;
   }
@@ -37,6 +38,18 @@ class ValidatedConfigFile implements Adapter<Config> {
     await writeFileAtomic(this.files.config, text, { mode: 0o600, backupPath: this.files.configBackup });
     this.lastText = text;
   }
+}
+
+/**
+ * The file was there and is not any more (moved away to be edited, a dotfile manager or sync tool
+ * swapping it): like an invalid edit, it is reported and the configuration in force stays — the
+ * defaults would refuse every service key at once — and nothing is written in its place.
+ */
+function gone(file: string): ConfigFileError {
+  return new ConfigFileError(
+    file,
+    `${file} is gone (moved or deleted while svc-proxy runs): the daemon keeps the configuration it had and writes no new file in its place. Put it back; if you meant to start from the defaults, svc-proxy restart.`,
+  );
 }
 
 async function readTextOrNull(file: string): Promise<string | null> {
@@ -108,7 +121,7 @@ export class ConfigStore {
 
   /**
    * Re-read the file after an outside edit. Returns false when the text is what we last saw.
-   * On an invalid file throws ConfigFileError and keeps the last good snapshot.
+   * On an invalid file, or one that is gone, throws ConfigFileError and keeps the last good snapshot.
    */
   async reload(): Promise<boolean> {
     // Under the lock, so a read that started before one of our writes can never be applied
@@ -116,7 +129,8 @@ export class ConfigStore {
     return withFileLock(this.files.configLock, async () => {
       const text = await readTextOrNull(this.file);
       if (text === this.adapter.lastText) return false;
-      const config = text === null ? defaultConfig() : parseConfigText(text, this.file).config;
+      if (text === null) throw gone(this.file);
+      const config = parseConfigText(text, this.file).config;
       this.adapter.lastText = text;
       this.setSnapshot(config);
       return true;

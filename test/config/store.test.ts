@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -146,6 +146,23 @@ describe('ConfigStore', () => {
     await expect(store.reload()).rejects.toBeInstanceOf(ConfigFileError);
     expect(store.current().settings.port).toBe(6666);
     expect(seen).toEqual([5555, 6666]);
+  });
+
+  it('a file moved away or deleted keeps the config in force, and nothing is written in its place until it is back', async () => {
+    const { paths, store } = await freshStore();
+    await store.update((c) => void (c.settings.port = 5555));
+    const text = await readFile(paths.config, 'utf8');
+    await rename(paths.config, `${paths.config}.editing`);
+    await expect(store.reload()).rejects.toThrow(/is gone \(moved or deleted while svc-proxy runs\)/);
+    expect(store.current().settings.port).toBe(5555);
+    // a change meanwhile is refused: it would write a file of defaults over the move
+    await expect(store.update((c) => void (c.settings.logBodies = true))).rejects.toBeInstanceOf(ConfigFileError);
+    await expect(stat(paths.config)).rejects.toMatchObject({ code: 'ENOENT' });
+    await rename(`${paths.config}.editing`, paths.config);
+    expect(await store.reload()).toBe(false); // the same text as before
+    await store.update((c) => void (c.settings.logBodies = true));
+    expect(JSON.parse(await readFile(paths.config, 'utf8')).settings).toMatchObject({ port: 5555, logBodies: true });
+    expect(text).toContain('5555');
   });
 
   it('calls change listeners before update() resolves', async () => {

@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -189,6 +189,23 @@ describe('daemon runtime', () => {
 
     await writeFile(file, good);
     await until(async () => ((await d.admin('GET', '/admin/status')).json() as { configProblem: unknown }).configProblem === null);
+  });
+
+  it('keeps serving with the config it had while config.json is moved away, and says so', async () => {
+    const d = await start();
+    const created = (await d.admin('POST', '/admin/keys', { name: 'kept' })).json() as { key: string };
+    const file = d.daemon.paths.config;
+    await rename(file, `${file}.editing`);
+    await until(async () => ((await d.admin('GET', '/admin/status')).json() as { configProblem: unknown }).configProblem !== null);
+    const status = (await d.admin('GET', '/admin/status')).json() as { configProblem: { message: string } };
+    expect(status.configProblem.message).toContain('is gone');
+    // the key still works (the defaults would have no key), and nothing was written in the file's place
+    expect((await http('GET', `${d.origin}/protocol-b/v1/models`, { headers: { 'x-api-key': created.key } })).status).toBe(200);
+    expect((await d.admin('POST', '/admin/keys', { name: 'another' })).status).toBe(409);
+    await expect(readFile(file, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+    await rename(`${file}.editing`, file);
+    await until(async () => ((await d.admin('GET', '/admin/status')).json() as { configProblem: unknown }).configProblem === null);
+    expect((await d.admin('POST', '/admin/keys', { name: 'another' })).status).toBe(201);
   });
 
   it('records key last-used times in memory and writes them in batches', async () => {
