@@ -3,7 +3,7 @@
  * (HTTP status already 200): Chat `data: {"error":…}` (openai-node throws on it), Messages
  * `event: error`, Responses `event: error` with the next sequence number.
  */
-import { anthropicErrorType, openaiErrorType } from '../protocols/errors.js';
+import { anthropicErrorBody, openaiErrorType } from '../protocols/errors.js';
 import type { Dialect, HubError } from '../protocols/hub.js';
 import { sseData, sseNamed } from '../protocols/sse.js';
 
@@ -12,7 +12,8 @@ export function finalErrorEvent(dialect: Dialect, err: HubError, sequenceNumber 
     return sseData({ error: { message: err.message, type: openaiErrorType(err.status), code: err.code, param: err.param ?? null } });
   }
   if (dialect === 'messages') {
-    return sseNamed('error', { type: 'error', error: { type: anthropicErrorType(err.status), message: err.message, code: err.code } });
+    // anthropicErrorBody words a prompt over the context as Anthropic does, which Claude Code compacts on
+    return sseNamed('error', anthropicErrorBody(err));
   }
   return sseNamed('error', { type: 'error', code: err.code, message: err.message, param: err.param ?? null, sequence_number: sequenceNumber });
 }

@@ -43,7 +43,7 @@ export interface ParsedError {
 }
 
 const CONTEXT_RE =
-  /context[ _-]?(length|window|size)|exceed_context|maximum context|prompt is too long|input is too long|too many (input )?tokens|token count.{0,40}exceeds|reduce the length of the (messages|prompt|input)/i;
+  /context[ _-]?(length|window|size)|exceed_context|maximum context|maximum prompt length|exceeded model token limit|model max length exceeded|prompt is too long|input is too long|too many (input )?tokens|token count.{0,40}exceeds|reduce the length of the (messages|prompt|input)/i;
 
 /** Build the failure for an upstream non-2xx answer (or a 2xx whose body is an error). */
 export function upstreamFailure(

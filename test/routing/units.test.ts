@@ -8,6 +8,7 @@ import { LAZY_MEMBER_BYTES, lazyJsonBody, unparsedMember } from '../../src/proto
 import type { ProviderAdapter } from '../../src/providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort } from '../../src/routing/effort.js';
 import { shouldFallback } from '../../src/routing/fallback.js';
+import { finalErrorEvent } from '../../src/routing/stream-errors.js';
 import { policyRefusal, readFeatures } from '../../src/routing/policy.js';
 import { ReasoningCache } from '../../src/routing/reasoning-cache.js';
 import { attachToHub, dropUnprovenManualThinking, dropUnprovenThinking, rememberOutput } from '../../src/routing/reasoning-continuity.js';
@@ -228,10 +229,20 @@ describe('upstream error shapes', () => {
       { error: { message: "This model's maximum context length is 128000 tokens.", code: 'context_length_exceeded' } },
       { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } },
       { error: { code: 400, message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' } },
+      // xAI (quoted in cline/cline#3120) and Moonshot (MoonshotAI/kimi-cli#2011, MoonshotAI-Cookbook#18)
+      { code: 'Client specified an invalid argument', error: "This model's maximum prompt length is 131072 but the request contains 136973 tokens." },
+      { error: { message: 'Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)', type: 'invalid_request_error' } },
+      { error: { message: 'model max length exceeded, max length:8192', type: 'invalid_request_error' } },
     ]) {
       expect(upstreamFailure('p', 400, buf(body), undefined, undefined)).toMatchObject({ contextLength: true, code: 'context_length_exceeded' });
     }
     expect(upstreamFailure('p', 400, buf({ error: { message: 'max_tokens: 100000 > 64000, which is the maximum allowed' } }), undefined, undefined).contextLength).toBeUndefined();
+  });
+
+  it("a stream's final error event words a prompt over the context as Anthropic does for Messages clients (headers sent early)", () => {
+    const err = { status: 400, code: 'context_length_exceeded', message: "lm: This model's maximum context length is 4096 tokens." };
+    expect(finalErrorEvent('messages', err)).toContain('"message":"prompt is too long: lm: This model\'s maximum context length is 4096 tokens."');
+    expect(finalErrorEvent('chat', err)).toContain('"message":"lm: This model');
   });
 
   it('non-JSON bodies → 502 upstream_invalid_response; 2xx bodies map their implied status', () => {

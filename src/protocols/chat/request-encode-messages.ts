@@ -18,7 +18,7 @@ import type {
 } from '../hub.js';
 import type { EncodeRequestOptions } from '../codec.js';
 import { badRequest } from '../errors.js';
-import { TOOL_ERROR_PREFIX } from '../tool-error.js';
+import { toolErrorPrefix } from '../tool-error.js';
 import { toDataUrl } from '../media.js';
 import { replayReasoning } from './reasoning.js';
 import type { Json } from './guards.js';
@@ -128,9 +128,8 @@ export class MessageWriter {
 
   result(item: FunctionCallOutputItem): void {
     this.flushTurn();
-    const prefix = item.isError ? TOOL_ERROR_PREFIX : '';
     if (typeof item.output === 'string') {
-      this.messages.push({ role: 'tool', tool_call_id: item.callId, content: prefix + item.output });
+      this.messages.push({ role: 'tool', tool_call_id: item.callId, content: toolErrorPrefix(item.isError, item.output) + item.output });
       return;
     }
     const texts: string[] = [];
@@ -142,7 +141,7 @@ export class MessageWriter {
     }
     let text = texts.join('\n');
     if (!text && media.length > 0) text = `(${media.length} attachment${media.length > 1 ? 's' : ''} in the next user message)`;
-    this.messages.push({ role: 'tool', tool_call_id: item.callId, content: prefix + text });
+    this.messages.push({ role: 'tool', tool_call_id: item.callId, content: toolErrorPrefix(item.isError, text) + text });
     if (media.length > 0) this.media.push({ callId: item.callId, parts: media });
   }
 

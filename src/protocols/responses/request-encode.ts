@@ -18,7 +18,7 @@ import type {
 import type { EncodeRequestOptions } from '../codec.js';
 import type { FunctionCallOutputItem, HubRequest, Item, ResponseFormat, Tool, ToolChoice, WebSearchTool } from '../hub.js';
 import { badRequest } from '../errors.js';
-import { TOOL_ERROR_PREFIX } from '../tool-error.js';
+import { toolErrorPrefix } from '../tool-error.js';
 import { assistantPart, userPart } from './content-encode.js';
 import { wireReasoningItem } from './reasoning.js';
 
@@ -137,9 +137,13 @@ function keepAnchoredReasoning(items: ResponseInputItem[]): ResponseInputItem[] 
 
 function encodeToolOutput(item: FunctionCallOutputItem): string | ResponseFunctionCallOutputItemList {
   // No error flag in Responses: a failed result says so in its text.
-  const prefix = item.isError ? TOOL_ERROR_PREFIX : '';
-  if (typeof item.output === 'string') return prefix + item.output;
-  if (item.output.every((p) => p.type === 'text')) return prefix + item.output.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  if (typeof item.output === 'string') return toolErrorPrefix(item.isError, item.output) + item.output;
+  if (item.output.every((p) => p.type === 'text')) {
+    const text = item.output.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    return toolErrorPrefix(item.isError, text) + text;
+  }
+  const first = item.output[0];
+  const prefix = toolErrorPrefix(item.isError, first?.type === 'text' ? first.text : '');
   const parts = item.output.map(userPart) as ResponseFunctionCallOutputItemList;
   return prefix ? [{ type: 'input_text', text: prefix.trimEnd() }, ...parts] : parts;
 }

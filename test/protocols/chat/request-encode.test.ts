@@ -17,6 +17,22 @@ function thrown(run: () => unknown): ProtocolError {
 }
 
 describe('chat request encode', () => {
+  it("a failed tool result says so once: 'Error: ' only when its text does not already start with it", () => {
+    const contents = ['city not found', 'Error: city not found', 'error: EACCES'].map((output) => {
+      const req: HubRequest = {
+        ...base,
+        items: [
+          { type: 'message', role: 'user', content: [{ type: 'text', text: 'hi' }] },
+          { type: 'function_call', callId: 'c1', name: 'f', arguments: '{}' },
+          { type: 'function_call_output', callId: 'c1', output, isError: true },
+        ],
+      };
+      const body = chatCodec.encodeRequest(req, { replayReasoning: [] }) as { messages: Array<{ role: string; content: unknown }> };
+      return body.messages.find((m) => m.role === 'tool')!.content;
+    });
+    expect(contents).toEqual(['Error: city not found', 'Error: city not found', 'error: EACCES']);
+  });
+
   it('hosted tools are refused with unsupported_feature', () => {
     const req: HubRequest = { ...base, tools: [{ type: 'hosted', raw: { type: 'web_search' } }] };
     const err = thrown(() => chatCodec.encodeRequest(req, { replayReasoning: [] }));

@@ -66,6 +66,19 @@ describe('responses encodeRequest: what Responses cannot express', () => {
 describe('responses encodeRequest: regressions', () => {
   const foreignIds = ['toolu_01ABC', 'call_xyz', 'tooluse_1', 'abc', 'fc_native', '0'];
 
+  it("a failed tool result says so once: 'Error: ' only when its text does not already start with it", () => {
+    const outputs = ['city not found', 'Error: city not found', [{ type: 'text' as const, text: 'Error: no' }]].map((output) => {
+      const items: Item[] = [
+        { type: 'message', role: 'user', content: [{ type: 'text', text: 'go' }] },
+        { type: 'function_call', callId: 'c1', name: 'f', arguments: '{}' },
+        { type: 'function_call_output', callId: 'c1', output, isError: true },
+      ];
+      const input = responsesCodec.encodeRequest(hub(items), OPENAI).input as Array<Record<string, unknown>>;
+      return input.find((i) => i.type === 'function_call_output')!.output;
+    });
+    expect(outputs).toEqual(['Error: city not found', 'Error: city not found', 'Error: no']);
+  });
+
   it('never puts an id on an input function_call (OpenAI demands fc-prefixed ids; call_id correlates)', () => {
     const items: Item[] = [{ type: 'message', role: 'user', content: [{ type: 'text', text: 'go' }] }];
     for (const id of foreignIds) {
