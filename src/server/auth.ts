@@ -15,6 +15,12 @@ const INVALID = {
   message: 'The service key is not valid (unknown or revoked). See: svc-proxy key list',
 };
 
+const NOT_BEARER = {
+  ok: false as const,
+  code: 'invalid_api_key' as const,
+  message: 'The Authorization header is not "Bearer <service key>". Send "Authorization: Bearer sk-svc-proxy-…" or "x-api-key: sk-svc-proxy-…".',
+};
+
 function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined || header.length < 8) return undefined;
   if (header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
@@ -25,8 +31,13 @@ function bearerToken(header: string | undefined): string | undefined {
 export function authenticate(req: IncomingMessage, verifier: KeyVerifier): AuthResult {
   const rawApiKey = req.headers['x-api-key'];
   const apiKey = typeof rawApiKey === 'string' ? rawApiKey.trim() : undefined;
-  const bearer = bearerToken(req.headers.authorization);
-  if (!apiKey && !bearer) return MISSING;
+  const authorization = req.headers.authorization;
+  const bearer = bearerToken(authorization);
+  if (!apiKey && !bearer) {
+    // a key was sent, in a shape this is not (no "Bearer", Basic, a tab after Bearer): saying
+    // "no service key" would send its sender looking in the wrong place
+    return authorization !== undefined && !/^\s*(bearer)?\s*$/i.test(authorization) ? NOT_BEARER : MISSING;
+  }
   // Some clients send both (one of them a placeholder): either valid key is enough.
   if (apiKey) {
     const key = verifier.verify(apiKey);

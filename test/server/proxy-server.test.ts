@@ -257,6 +257,13 @@ describe('proxy server: header abuse', () => {
     expect(await send(`x-api-key: ${KEY}\u00e9\r\n`)).toMatch(/^HTTP\/1\.1 401/);
     expect(await send(`x-api-key: a\r\nx-api-key: b\r\nx-api-key: ${KEY}\r\n`)).toMatch(/^HTTP\/1\.1 401/);
     expect(await send(`authorization: Bearer\r\n`)).toMatch(/^HTTP\/1\.1 401[\s\S]*missing_api_key/);
+    // a key in a shape that is not "Bearer <key>" is named as such, not as no key at all
+    for (const value of [KEY, `Basic ${Buffer.from(`u:${KEY}`).toString('base64')}`, `Bearer\t${KEY}`]) {
+      const answer = await send(`authorization: ${value}\r\n`);
+      expect(answer, value).toMatch(/^HTTP\/1\.1 401[\s\S]*invalid_api_key/);
+      expect(answer).toContain('is not \\"Bearer <service key>\\"');
+      expect(answer).not.toContain(KEY);
+    }
     expect(h.calls).toHaveLength(0);
   });
 });
