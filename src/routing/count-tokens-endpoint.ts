@@ -7,6 +7,7 @@
 import { ProtocolError } from '../protocols/errors.js';
 import type { HubRequest } from '../protocols/hub.js';
 import type { Exchange } from './exchange.js';
+import { shouldFallback } from './fallback.js';
 import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
 import { dropForeignThinking } from './proof-issuers.js';
 import { redactSecret } from './redact.js';
@@ -76,6 +77,8 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
       if (x.abort.aborted) throw new ClientGone();
       failure = asCountError(err, p.slug, p.credential);
       record.attempt({ target: target.label, status: failure.status, latencyMs: Math.round(performance.now() - started), errorCode: failure.code });
+      // as generation does: a count the request itself spoiled (a 400) would fail on the next target too
+      if (!shouldFallback({ upstreamStatus: failure.status, contextLength: failure.code === 'context_length_exceeded' })) break;
     }
   }
   throw failure!;

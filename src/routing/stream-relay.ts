@@ -393,7 +393,13 @@ export class PassthroughRelay extends Relay {
   private endComplete(keepUpstream: boolean): void {
     this.flushHeld();
     this.end();
-    this.settle(this.done(this.tap.usage, this.tap.error ? 'upstream_error' : undefined), keepUpstream);
+    this.settle(this.done(this.tap.usage, this.upstreamErrorCode()), keepUpstream);
+  }
+
+  /** The code of the upstream's error event, as a converted stream or an HTTP answer would log it (upstream_overloaded …). */
+  private upstreamErrorCode(): string | undefined {
+    const error = this.tap.error;
+    return error && failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential).code;
   }
 
   /** Bytes the redactor still holds (an unfinished last line) go out before the stream ends. */
@@ -421,7 +427,7 @@ export class PassthroughRelay extends Relay {
       this.releaseHeld();
     }
     this.flushHeld();
-    let errorCode = this.tap.error ? 'upstream_error' : undefined;
+    let errorCode = this.upstreamErrorCode();
     if (!terminal && !this.tap.error) {
       errorCode = 'upstream_stream_incomplete';
       this.writeFinalError({ status: 502, code: errorCode, message: `${this.o.slug}: the upstream ended the stream before it was complete` });

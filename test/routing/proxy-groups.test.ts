@@ -218,4 +218,20 @@ describe('names and bases', () => {
     const n = await b.messages.countTokens({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hello' }] });
     expect(n.input_tokens).toBeGreaterThan(0);
   });
+
+  it('count_tokens falls back as generation does: on a 5xx, not on a 400 the request caused', async () => {
+    const count = (): Promise<{ status: number; json: () => unknown }> =>
+      post(`${h.groupB('team')}/v1/messages/count_tokens`, { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hello' }] });
+    h.mocks.anthropic.on('/v1/messages/count_tokens', h.mocks.anthropic.error(500, 'boom'));
+    expect((await count()).status).toBe(200);
+    // (a count that fails upstream with a 5xx is a 502 of ours: providers/count-tokens.ts)
+    expect(h.logs.at(-1)!.attempts.map((a) => [a.target, a.status])).toEqual([
+      ['anthropic/claude-sonnet-4-5', 502],
+      ['openai/gpt-5.4', 200],
+    ]);
+    h.mocks.anthropic.on('/v1/messages/count_tokens', h.mocks.anthropic.error(400, 'messages: bad'));
+    const refused = await count();
+    expect(refused.status).toBe(400);
+    expect(h.logs.at(-1)!.attempts.map((a) => a.target)).toEqual(['anthropic/claude-sonnet-4-5']);
+  });
 });

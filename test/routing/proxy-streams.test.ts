@@ -133,12 +133,13 @@ describe('failures after the first byte', () => {
     expect(r.text.match(/event: error/g)).toHaveLength(1);
   });
 
-  it('passthrough: an upstream error event is forwarded once and logged', async () => {
+  it('passthrough: an upstream error event is forwarded once and logged with the code a converted stream gets', async () => {
     h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will fail here', stream: { errorAfter: 3 } } });
     const r = await streamRaw(`${h.b}/v1/messages`, { model: 'anthropic/claude-sonnet-4-5', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] });
     expect(r.text.match(/event: error/g)).toHaveLength(1);
+    expect(r.text).toContain('overloaded_error');
     const [log] = await h.waitForLogs(1);
-    expect(log!.errorCode).toBe('upstream_error');
+    expect(log!.errorCode).toBe('upstream_overloaded');
   });
 
   it('converted: reset mid-stream → the Messages error event after what was sent', async () => {
