@@ -2,7 +2,7 @@
  * What `config check` says of a config.json beyond its schema: fields the schema does not know
  * (a typo such as `logBodys` is ignored, and dropped from the file at the next change), and values
  * the CLI and admin API refuse but a hand edit can write (an ftp:// or #fragment URL, a password in
- * a URL or a key in a fixed header, an endpoint named like a built-in provider, one slug used twice, a group target that is
+ * a URL or a key in a fixed header, an endpoint named like a built-in provider, one slug used twice, a group name given twice, a group target that is
  * not provider/model). The daemon runs with such a file; these say where it will not do as meant.
  */
 import { OperationError } from './errors.js';
@@ -67,7 +67,14 @@ export function refusedValues(config: Config): string[] {
     for (const [name, value] of Object.entries(headers ?? {})) add(`${where}.headers.${name}`, fixedHeaderCredentialProblem(name, value));
   }
   for (const [slug, group] of Object.entries(config.groups)) {
-    group.models.forEach((m, i) => add(`groups.${slug}.models[${i}] (${m.name})`, problemOf(() => validateTargets(config, m.targets))));
+    const first = new Map<string, number>();
+    group.models.forEach((m, i) => {
+      add(`groups.${slug}.models[${i}] (${m.name})`, problemOf(() => validateTargets(config, m.targets)));
+      const earlier = first.get(m.name);
+      // a request for the name gets the first entry's targets; this one is never used
+      if (earlier !== undefined) out.push(`groups.${slug}.models[${i}] (${m.name}): the name is taken by models[${earlier}]; only that entry is used.`);
+      else first.set(m.name, i);
+    });
   }
   return out;
 }

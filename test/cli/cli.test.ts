@@ -298,18 +298,19 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
         providers: { openai: { baseUrl: 'http://127.0.0.1:9/v1#frag' } },
         endpoints: { anthropic: { url: 'ftp://x', format: 'a', created }, twin: { url: 'http://127.0.0.1:8/v1', format: 'a', created, headers: { 'x-goog-api-key': 'g' } } },
         locals: { twin: { url: 'http://127.0.0.1:7', created } },
-        groups: { g: { created, models: [{ name: 'fast', targets: ['zzz'] }] } },
+        groups: { g: { created, models: [{ name: 'fast', targets: ['zzz'] }, { name: 'm', targets: ['openai/a'] }, { name: 'm', targets: ['openai/b'] }] } },
       }),
     );
     const res = await cli(['config', 'check']);
     expect(res.code).toBe(1);
-    expect(res.stdout).toContain('matches the schema, but 6 values will not work as meant:');
+    expect(res.stdout).toContain('matches the schema, but 7 values will not work as meant:');
     expect(res.stdout).toContain('endpoints.twin.headers.x-goog-api-key: x-goog-api-key cannot be a fixed header (a credential goes in the keychain');
     expect(res.stdout).toContain('providers.openai.baseUrl: base URL: a base URL cannot have a #fragment');
     expect(res.stdout).toContain('endpoints.anthropic: "anthropic" is a built-in provider name');
     expect(res.stdout).toContain('endpoints.anthropic.url: URL: only http and https URLs are supported.');
     expect(res.stdout).toContain('endpoints.twin and locals.twin: one slug names two upstreams');
     expect(res.stdout).toContain('groups.g.models[0] (fast): Target "zzz" must be written provider/model');
+    expect(res.stdout).toContain('groups.g.models[2] (m): the name is taken by models[1]; only that entry is used.');
     expect(res.stdout).toContain('warning: unknown field settings.logBodys is ignored (a typo?)');
     await writeFile(join(home, 'config.json'), JSON.stringify({ version: 2, settings: { logBodies: true } }));
     expect(await cli(['config', 'check'])).toMatchObject({ code: 0, stdout: `${join(home, 'config.json')} is valid.\n` });
