@@ -21,7 +21,8 @@ export function readUsageObject(u: Obj, dialect: Dialect): LogUsage | undefined 
   if (dialect === 'chat') {
     setIf(out, 'input', num(u.prompt_tokens));
     setIf(out, 'output', num(u.completion_tokens));
-    setIf(out, 'cached', num(obj(u.prompt_tokens_details)?.cached_tokens));
+    // DeepSeek and Moonshot report cache hits at the top level
+    setIf(out, 'cached', num(obj(u.prompt_tokens_details)?.cached_tokens) ?? num(u.prompt_cache_hit_tokens) ?? num(u.cached_tokens));
     setIf(out, 'reasoning', num(obj(u.completion_tokens_details)?.reasoning_tokens));
   } else if (dialect === 'responses') {
     setIf(out, 'input', num(u.input_tokens));
@@ -55,10 +56,15 @@ export function readResponseUsage(body: Obj, dialect: Dialect): LogUsage | undef
  */
 export function readEventUsage(event: Obj, dialect: Dialect): LogUsage | undefined {
   let u: Obj | undefined;
-  if (dialect === 'chat') u = obj(event.usage);
+  if (dialect === 'chat') u = obj(event.usage) ?? obj(firstChoice(event)?.usage); // Moonshot: in the choice
   else if (dialect === 'responses') u = obj(obj(event.response)?.usage);
   else u = obj(event.usage) ?? obj(obj(event.message)?.usage);
   return u ? readUsageObject(u, dialect) : undefined;
+}
+
+function firstChoice(event: Obj): Obj | undefined {
+  const choices = event.choices;
+  return Array.isArray(choices) ? obj(choices[0]) : undefined;
 }
 
 export function fromHubUsage(u: Partial<Usage>): LogUsage {

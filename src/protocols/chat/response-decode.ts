@@ -8,7 +8,7 @@ import { ProtocolError } from '../errors.js';
 import { isRecord, num, str, type Json } from './guards.js';
 import { upstreamReasoningItem } from './reasoning.js';
 import { endedOwnTurn, stopReasonFromChat } from './finish-reason.js';
-import { usageFromChat } from './usage.js';
+import { chatUsageOf, usageFromChat } from './usage.js';
 import { upstreamError } from './upstream-error.js';
 import { splitThinkTags } from './think-tags.js';
 import { contentText, readMessageToolCalls } from './upstream-read.js';
@@ -68,7 +68,7 @@ export function decodeResponse(raw: unknown, opts: DecodeOptions = {}): HubRespo
     res.stopReason = 'stop_sequence';
     res.stopSequence = matched;
   }
-  const usage = usageFromChat(raw.usage);
+  const usage = usageFromChat(chatUsageOf(raw));
   if (usage) res.usage = usage;
   const created = num(raw.created);
   if (created !== undefined) res.created = created;

@@ -19,7 +19,7 @@ import { isRecord, str, type Json } from './guards.js';
 import { DetailsAccumulator } from './details-accumulator.js';
 import { detailsText, upstreamDetails, upstreamReasoningText } from './reasoning.js';
 import { endedOwnTurn, stopReasonFromChat } from './finish-reason.js';
-import { usageFromChat } from './usage.js';
+import { chatUsageOf, usageFromChat } from './usage.js';
 import { upstreamError } from './upstream-error.js';
 import { callIdBase, synthesizedCallId } from './ids.js';
 import { ThinkTagSplitter, type ThinkSplit } from './think-tags.js';
@@ -92,7 +92,7 @@ export class ChatStreamDecoder implements StreamDecoder {
       return this.fail(out, upstreamError(chunk.error ?? chunk, 'The upstream reported an error during the stream.'));
     }
     if (!this.started) this.begin(chunk, out);
-    const usage = usageFromChat(chunk.usage);
+    const usage = usageFromChat(chatUsageOf(chunk));
     if (usage) this.usage = usage;
     const choice = pickChoice(chunk.choices);
     this.noteFrame(data, chunk, choice);

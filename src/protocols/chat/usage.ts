@@ -10,8 +10,9 @@ export function usageFromChat(u: unknown): Usage | undefined {
   if (!isRecord(u)) return undefined;
   const usage: Usage = { inputTokens: num(u.prompt_tokens) ?? 0, outputTokens: num(u.completion_tokens) ?? 0 };
   const prompt = isRecord(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
-  // DeepSeek reports cache hits at the top level instead of in prompt_tokens_details.
-  const cacheRead = num(prompt.cached_tokens) ?? num(u.prompt_cache_hit_tokens);
+  // DeepSeek (prompt_cache_hit_tokens) and Moonshot (cached_tokens) report cache hits at the top
+  // level instead of in prompt_tokens_details.
+  const cacheRead = num(prompt.cached_tokens) ?? num(u.prompt_cache_hit_tokens) ?? num(u.cached_tokens);
   const cacheWrite = num(prompt.cache_write_tokens);
   const completion = isRecord(u.completion_tokens_details) ? u.completion_tokens_details : {};
   const reasoning = num(completion.reasoning_tokens);
@@ -23,6 +24,17 @@ export function usageFromChat(u: unknown): Usage | undefined {
   const total = num(u.total_tokens);
   if (reasoning && total !== undefined && total === usage.inputTokens + usage.outputTokens + reasoning) usage.outputTokens += reasoning;
   return usage;
+}
+
+/**
+ * Where a chunk or answer carries its usage: at the top level, or (Moonshot's streams) in its
+ * choice, beside the finish_reason.
+ */
+export function chatUsageOf(body: Record<string, unknown>): unknown {
+  if (body.usage !== undefined && body.usage !== null) return body.usage;
+  const choices = body.choices;
+  const first: unknown = Array.isArray(choices) ? choices[0] : undefined;
+  return isRecord(first) ? first.usage : undefined;
 }
 
 export interface ChatUsage {

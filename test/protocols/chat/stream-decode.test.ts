@@ -79,6 +79,15 @@ describe('chat stream decode behaviour', () => {
     expect(d.end()).toEqual([]);
   });
 
+  it("reads Moonshot's usage: in the finishing choice, with cache hits as a top-level cached_tokens", () => {
+    const moonshot = JSON.stringify({
+      id: 'chatcmpl-t',
+      choices: [{ index: 0, delta: {}, finish_reason: 'stop', usage: { prompt_tokens: 1000, completion_tokens: 20, total_tokens: 1020, cached_tokens: 700 } }],
+    });
+    const events = decodeLines([chunk({ role: 'assistant', content: 'hi' }), moonshot, '[DONE]']);
+    expect(events.at(-1)).toEqual({ type: 'finish', stopReason: 'end_turn', usage: { inputTokens: 1000, outputTokens: 20, cacheReadTokens: 700 } });
+  });
+
   it('a finish without usage and without [DONE] still completes at end()', () => {
     const events = decodeLines([chunk({ content: 'x' }), finish('length')]);
     expect(events.at(-1)).toEqual({ type: 'finish', stopReason: 'max_tokens' });
