@@ -21,6 +21,7 @@ import { effortLevelsFrom } from './effort-refusal.js';
 import { snapEffort } from '../providers/effort.js';
 import { streamBodyTimeout, timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
+import { allTargetsFailed, type TriedTarget } from './all-failed.js';
 import { fitChatBody, learnFromRefusal, learnOutputFit, type ChatFit, type Fitted } from './chat-fit.js';
 import { fitMessagesBody } from './messages-fit.js';
 import { fitResponsesBody } from './responses-fit.js';
@@ -234,6 +235,7 @@ class GenerateRequest {
     const { record, route } = x;
     let firstRefusal: ProtocolError | undefined;
     let last: { failure: UpstreamFailure; slug: string; model: string } | undefined;
+    const tried: TriedTarget[] = [];
     for (const [i, target] of targets.entries()) {
       this.fallbackLeft = route.group !== undefined && i < targets.length - 1;
       const provider = target.provider;
@@ -278,11 +280,12 @@ class GenerateRequest {
       }
       if (!failure) return;
       last = { failure, slug: provider.slug, model: built.upstreamModel };
+      tried.push({ label: target.label, failure });
       if (route.group === undefined || !shouldFallback(failure)) break;
     }
 
     if (last) {
-      const { failure } = last;
+      const failure = allTargetsFailed(tried);
       const headers: OutgoingHttpHeaders = answeredByHeaders(last.slug, last.model);
       if (failure.retryAfter) headers['retry-after'] = failure.retryAfter;
       if (failure.retryAfterMs) headers['retry-after-ms'] = failure.retryAfterMs;

@@ -22,6 +22,7 @@ const NAMES = {
   audio: 'listen', // anthropic (cannot take input_audio), then openrouter
   audioNone: 'listen-nowhere', // anthropic, then openai: neither takes input_audio
   router: 'routed', // openrouter, then ca
+  backwards: 'ca-then-dead', // ca, then an endpoint where nothing listens
 };
 const TARGETS = {
   [NAMES.claude]: [MODELS.anthropic, MODELS.customA],
@@ -31,6 +32,7 @@ const TARGETS = {
   [NAMES.audio]: [MODELS.anthropic, MODELS.openrouter],
   [NAMES.audioNone]: [MODELS.anthropic, MODELS.openai],
   [NAMES.router]: [MODELS.openrouter, MODELS.customA],
+  [NAMES.backwards]: [MODELS.customA, 'dead/m1'],
 };
 const TIMEOUT_MS = 1_500;
 
@@ -202,6 +204,7 @@ describe('fallback, not streamed', () => {
     const a = await rejection(chat.chat.completions.create({ model: NAMES.allFail, messages: [{ role: 'user', content: 'hi' }] }));
     expect(a.status).toBe(503);
     expect(a.message).toContain('No instances available');
+    expect(a.message).toContain(`(tried before it: ${MODELS.anthropic} 529 upstream_overloaded)`);
     expect(typeof errorCode(a)).toBe('string');
     const entry = await logged(NAMES.allFail);
     expect(attempts(entry)).toEqual([
@@ -215,6 +218,20 @@ describe('fallback, not streamed', () => {
     const b = await rejection(ant.messages.create({ model: NAMES.allFail, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }));
     expect(b.status).toBe(429);
     expect((b.error as { type?: string; error?: { type?: string } }).error?.type).toBe('rate_limit_error');
+  });
+
+  it("every target fails, the last unreachable → an earlier target's Retry-After still reaches the client", async () => {
+    world.mocks.customA.next(world.mocks.customA.error(429, 'slow down', { retryAfter: 9 }));
+    const res = await fetch(`${world.daemon.origin}/g/${GROUP}/protocol-a/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${world.daemon.key}` },
+      body: JSON.stringify({ model: NAMES.backwards, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(502);
+    expect(res.headers.get('retry-after')).toBe('9');
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('upstream_unreachable');
+    expect(body.error.message).toContain(`(tried before it: ${MODELS.customA} 429 upstream_rate_limited)`);
   });
 });
 

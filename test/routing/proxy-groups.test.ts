@@ -112,7 +112,7 @@ describe('fallback', () => {
     h.mocks.openai.next(h.mocks.openai.error(502, 'second down'));
     const r = await post(`${h.groupB('team')}/v1/messages`, msg('claude-sonnet-4-5'));
     expect(r.status).toBe(502);
-    expect(r.json).toMatchObject({ type: 'error', error: { message: 'openai: second down' } });
+    expect(r.json).toMatchObject({ type: 'error', error: { message: 'openai: second down (tried before it: anthropic/claude-sonnet-4-5 503 upstream_overloaded)' } });
     expect(r.headers['x-svc-upstream-provider']).toBe('openai');
     expect(h.logs[0]!.attempts).toHaveLength(2);
   });

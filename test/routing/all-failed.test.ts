@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { allTargetsFailed } from '../../src/routing/all-failed.js';
+import type { UpstreamFailure } from '../../src/routing/upstream-errors.js';
+
+const failure = (status: number, code: string, extra: Partial<UpstreamFailure> = {}): UpstreamFailure => ({ status, code, message: `p: ${code}`, upstreamStatus: status, ...extra });
+
+describe('allTargetsFailed', () => {
+  it('one target: its failure as it was', () => {
+    const only = failure(429, 'upstream_rate_limited', { retryAfter: '3' });
+    expect(allTargetsFailed([{ label: 'a/m', failure: only }])).toBe(only);
+  });
+
+  it("the last failure's status and code, the others named, the soonest numeric retry advice of any", () => {
+    const out = allTargetsFailed([
+      { label: 'a/m', failure: failure(429, 'upstream_rate_limited', { retryAfter: '30', retryAfterMs: '30000' }) },
+      { label: 'b/m', failure: failure(503, 'upstream_overloaded', { retryAfter: 'Wed, 21 Oct 2026 07:28:00 GMT' }) },
+      { label: 'c/m', failure: failure(429, 'upstream_rate_limited', { retryAfter: '9' }) },
+      { label: 'd/m', failure: failure(502, 'upstream_unreachable') },
+    ]);
+    expect(out).toMatchObject({ status: 502, code: 'upstream_unreachable', retryAfter: '9', retryAfterMs: '30000' });
+    expect(out.message).toBe('p: upstream_unreachable (tried before it: a/m 429 upstream_rate_limited, b/m 503 upstream_overloaded, c/m 429 upstream_rate_limited)');
+  });
+
+  it("keeps the last target's own advice; a date only when no number was given", () => {
+    expect(allTargetsFailed([{ label: 'a/m', failure: failure(429, 'x', { retryAfter: '1' }) }, { label: 'b/m', failure: failure(429, 'y', { retryAfter: '60' }) }]).retryAfter).toBe('60');
+    const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
+    expect(allTargetsFailed([{ label: 'a/m', failure: failure(503, 'x', { retryAfter: date }) }, { label: 'b/m', failure: failure(502, 'y') }]).retryAfter).toBe(date);
+  });
+});
