@@ -272,6 +272,9 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     let listening = { host, port };
     store.onChange((config: Config) => {
       verifier.load(config.keys);
+      // "a revoked key stops at once": its answers under way too, not only its next request
+      const ended = proxy.endRevoked?.(new Set(config.keys.filter((k) => !k.revoked).map((k) => k.id))) ?? 0;
+      if (ended > 0) logger.info(`ended ${ended} request${ended === 1 ? '' : 's'} of a revoked service key`);
       server.reconfigure(config.settings);
       const nextSlugs = credentialSlugs(config);
       if (nextSlugs.join('\n') !== slugsKey) {

@@ -31,15 +31,21 @@ const SHUTTING_DOWN = {
   message: 'svc-proxy is shutting down and could not wait for the end of this answer (settings.drainTimeoutMs); retry the request.',
 };
 
-/** Answer every request still waiting (for its body or its upstream) with 503 and drop its upstream call. */
-function answerWaiting(inFlight: LiveSet<Exchange>): number {
+const KEY_REVOKED = {
+  status: 401,
+  code: 'invalid_api_key',
+  message: 'The service key of this request was revoked while it was being answered; the answer stops here.',
+};
+
+/** Answer the requests still waiting (for their body or their upstream) with `err` and drop their upstream calls. */
+function answerWaiting(exchanges: Iterable<Exchange>, err: typeof SHUTTING_DOWN): number {
   let answered = 0;
-  for (const x of inFlight.items()) {
+  for (const x of exchanges) {
     if ((x.res.headersSent && !isOpenedEarly(x.res)) || x.res.destroyed) continue;
     // a stream whose headers went out early (early-stream.ts) gets its final error event instead
     if (!x.res.headersSent) x.res.setHeader('connection', 'close');
-    sendError(x.res, x.route.protocol, SHUTTING_DOWN);
-    x.record.finish(x.deps.log, SHUTTING_DOWN.status, SHUTTING_DOWN.code);
+    sendError(x.res, x.route.protocol, err);
+    x.record.finish(x.deps.log, err.status, err.code);
     // the handler unwinds as if the client had left; its own answer and record are no-ops now
     x.abort.abort();
     answered++;
@@ -119,6 +125,12 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
     close: () => services.close(),
     shedIdleConnections: () => services.shedIdleConnections(),
     requestsInFlight: () => inFlight.size,
-    endInFlight: () => endCommittedStreams(SHUTTING_DOWN) + answerWaiting(inFlight),
+    endInFlight: () => endCommittedStreams(SHUTTING_DOWN) + answerWaiting(inFlight.items(), SHUTTING_DOWN),
+    endRevoked(active) {
+      const revoked = (record: RequestRecord): boolean => record.entry.keyId !== undefined && !active.has(record.entry.keyId);
+      const waiting = inFlight.items().filter((x) => revoked(x.record));
+      if (waiting.length === 0) return 0;
+      return endCommittedStreams(KEY_REVOKED, revoked) + answerWaiting(waiting, KEY_REVOKED);
+    },
   };
 }

@@ -67,6 +67,12 @@ export interface ProxyHandler {
    * Returns how many requests it ended.
    */
   endInFlight?(): number;
+  /**
+   * Keys were revoked (or removed): end the requests of every key not in `active` — a started
+   * stream with a final `invalid_api_key` error event, a request still waiting with a 401 — and
+   * drop their upstream calls. Returns how many it ended.
+   */
+  endRevoked?(active: ReadonlySet<string>): number;
   /** Apply a changed config's settings that live outside a request (the outbound proxy). */
   reconfigure?(config: Config): void;
   /** The outbound proxy in use, as status shows it (no credentials). */

@@ -86,11 +86,18 @@ function bodyErrorMessage(code: string, firstChunkSeen: boolean): string {
  */
 const committedStreams = new LiveSet<Relay>();
 
-/** End every committed stream with the client dialect's final error event; returns how many. */
-export function endCommittedStreams(err: HubError): number {
-  const streams = committedStreams.items();
-  for (const relay of streams) relay.interrupt(err);
-  return streams.length;
+/**
+ * End every committed stream (or those of the requests `which` picks) with the client dialect's
+ * final error event; returns how many.
+ */
+export function endCommittedStreams(err: HubError, which?: (record: RequestRecord) => boolean): number {
+  let ended = 0;
+  for (const relay of committedStreams.items()) {
+    if (which && !relay.servesAny(which)) continue;
+    relay.interrupt(err);
+    ended++;
+  }
+  return ended;
 }
 
 /** After a stream's terminal event, how much more of the upstream body is read before giving up on its connection. */
@@ -141,7 +148,11 @@ abstract class Relay {
     this.o = o;
   }
 
-  /** End now with a final error event (the daemon is stopping). */
+  servesAny(which: (record: RequestRecord) => boolean): boolean {
+    return which(this.o.record);
+  }
+
+  /** End now with a final error event (the daemon is stopping, the request's key was revoked). */
   interrupt(err: HubError): void {
     this.catchUp();
     if (!this.settled && this.committed) this.failLate(err);

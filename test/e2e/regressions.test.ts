@@ -528,3 +528,44 @@ describe('client abort stops the upstream request', () => {
     expect(rec.closedAt! - abortedAt).toBeLessThan(500);
   });
 });
+
+describe('a revoked key stops at once, its answers under way included', () => {
+  it('its stream ends with a final invalid_api_key event, its waiting request gets a 401, both upstream calls are dropped; other keys go on', async () => {
+    const created = JSON.parse((await world.daemon.cli(['key', 'create', '--name', 'leaving', '--json'])).stdout) as { key: string };
+    const post = (path: string, body: unknown): Promise<Response> =>
+      fetch(`${world.daemon.origin}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${created.key}`, 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify(body),
+      });
+    // 40 chunks 100 ms apart: the stream would run for 4 s
+    world.mocks.customA.next({ kind: 'turn', turn: { text: 'word '.repeat(40), stream: { chunk: 5, delayMs: 100 } } });
+    world.mocks.anthropic.next({ kind: 'hang' });
+    const streamed = await post('/protocol-a/v1/chat/completions', { model: MODELS.customA, stream: true, messages: [{ role: 'user', content: 'long' }] });
+    expect(streamed.status).toBe(200);
+    const reader = streamed.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toContain('chat.completion.chunk');
+    const waiting = post('/protocol-b/v1/messages', { model: MODELS.anthropic, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+    await world.mocks.anthropic.waitForGeneration();
+
+    const revokedAt = performance.now();
+    expect((await world.daemon.cli(['key', 'revoke', 'leaving'])).code).toBe(0);
+    let rest = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
+    expect(performance.now() - revokedAt, 'the stream ended at the revoke').toBeLessThan(2_000);
+    const last = rest.trim().split('\n\n').at(-1)!;
+    expect(JSON.parse(last.slice('data: '.length))).toMatchObject({ error: { code: 'invalid_api_key', type: 'authentication_error' } });
+    const refused = await waiting;
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', code: 'invalid_api_key' } });
+    for (const m of [world.mocks.customA, world.mocks.anthropic]) {
+      const rec = m.lastGeneration();
+      await Promise.race([rec.done, new Promise((r) => setTimeout(r, 2_000))]);
+      expect(rec.closedEarly, 'the upstream call was dropped').toBe(true);
+    }
+    // the daemon's own key was not touched
+    const answer = await chat.chat.completions.create({ model: MODELS.customA, messages: [{ role: 'user', content: 'hi' }] });
+    expect(answer.choices[0]!.message.content).toBe('Echo: hi');
+  });
+});
