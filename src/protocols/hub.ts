@@ -39,6 +39,18 @@ export interface TextPart {
   cacheControl?: CacheControl;
   /** Pages this text cites (an answer's text after a web search). */
   citations?: UrlCitation[];
+  /** An answer's text: the log probability of each of its tokens, when the request asked for them. */
+  logprobs?: TokenLogprob[];
+}
+
+/** The log probability of one output token, with the likeliest tokens at its place. */
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  /** The token's UTF-8 bytes, where the upstream states them. */
+  bytes?: number[];
+  /** The likeliest tokens at this place (as many as the request asked), best first. */
+  top: Array<{ token: string; logprob: number; bytes?: number[] }>;
 }
 
 /**
@@ -232,6 +244,9 @@ export type ResponseFormat =
 // Request
 // ---------------------------------------------------------------------------------------------
 
+export const SERVICE_TIERS = ['auto', 'default', 'flex', 'scale', 'priority'] as const;
+export type ServiceTier = (typeof SERVICE_TIERS)[number];
+
 export interface SystemPart {
   text: string;
   cacheControl?: CacheControl;
@@ -274,9 +289,21 @@ export interface HubRequest {
   /** Number of choices (Chat `n`); >1 only where the target supports it. */
   n?: number;
   reasoning?: ReasoningRequest;
+  /**
+   * Log probabilities of the answer's tokens, with this many alternatives at each (0: the chosen
+   * token's only). Chat `logprobs` + `top_logprobs`; Responses `top_logprobs` + its `include`.
+   */
+  logprobs?: number;
   /** Opaque end-user id (Chat `user`/`safety_identifier`, Messages `metadata.user_id`). */
   user?: string;
   metadata?: Record<string, string>;
+  /**
+   * OpenAI's processing tier (`service_tier`, Chat and Responses alike): it sets the price, so it
+   * reaches OpenAI as asked. Other providers have no equivalent (PROTOCOLS.md §5.5, §6.7).
+   */
+  serviceTier?: ServiceTier;
+  /** OpenAI's prompt-cache bucket (`prompt_cache_key`, Chat and Responses alike); OpenAI only. */
+  promptCacheKey?: string;
   stream: boolean;
   /** Top-level Anthropic automatic cache_control, when a Messages client sent one. */
   cacheControl?: CacheControl;
@@ -353,6 +380,8 @@ export interface HubResponse {
   usage?: Usage;
   /** Unix seconds. */
   created?: number;
+  /** The processing tier the upstream says it served the request in (OpenAI `service_tier`). */
+  serviceTier?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -374,9 +403,11 @@ export type BlockStart =
   | { type: 'web_search'; search: WebSearchItem };
 
 export type HubEvent =
-  | { type: 'start'; id?: string; model?: string; usage?: Partial<Usage> }
+  /** `serviceTier`: the tier the upstream says it serves the request in, as soon as it says it. */
+  | { type: 'start'; id?: string; model?: string; usage?: Partial<Usage>; serviceTier?: string }
   | { type: 'block_start'; index: number; block: BlockStart }
-  | { type: 'text_delta'; index: number; text: string }
+  /** `logprobs`: those of the tokens of this piece of text, when the request asked for them. */
+  | { type: 'text_delta'; index: number; text: string; logprobs?: TokenLogprob[] }
   | { type: 'refusal_delta'; index: number; text: string }
   | { type: 'reasoning_delta'; index: number; text: string }
   /** Proof of origin for a reasoning block, known at (or near) its end. */
@@ -388,8 +419,8 @@ export type HubEvent =
   | { type: 'block_stop'; index: number }
   /** Usage as known so far (cumulative; later values win field by field). */
   | { type: 'usage'; usage: Partial<Usage> }
-  /** End of the answer. Always the last event of a successful stream. */
-  | { type: 'finish'; stopReason: StopReason; stopSequence?: string; usage?: Partial<Usage> }
+  /** End of the answer. Always the last event of a successful stream. `serviceTier`: the tier it was served in, at last. */
+  | { type: 'finish'; stopReason: StopReason; stopSequence?: string; usage?: Partial<Usage>; serviceTier?: string }
   /** Upstream failure after the stream started; always the last event. */
   | { type: 'error'; error: HubError };
 

@@ -5,6 +5,7 @@
  * `minimal` where that is the least a model reasons (gpt-5).
  */
 import { mayContain } from '../protocols/lazy-json.js';
+import { LOGPROBS_INCLUDE } from '../protocols/responses/request-encode.js';
 import { joinUrl, trimBase } from './base-url.js';
 import { lowerEffort, snapEffort } from './effort.js';
 import { bearerHeaders } from './headers.js';
@@ -29,11 +30,14 @@ function removeEffort(body: Record<string, unknown>): void {
 function dropReasoningSettings(body: Record<string, unknown>): void {
   delete body.reasoning;
   if (Array.isArray(body.input)) body.input = body.input.filter((item) => !(isObject(item) && item.type === 'reasoning'));
-  if (Array.isArray(body.include)) {
-    const include = body.include.filter((v) => v !== 'reasoning.encrypted_content');
-    if (include.length > 0) body.include = include;
-    else delete body.include;
-  }
+  removeInclude(body, 'reasoning.encrypted_content');
+}
+
+function removeInclude(body: Record<string, unknown>, entry: string): void {
+  if (!Array.isArray(body.include) || !body.include.includes(entry)) return;
+  const include = body.include.filter((v) => v !== entry);
+  if (include.length > 0) body.include = include;
+  else delete body.include;
 }
 
 /**
@@ -80,6 +84,9 @@ function fitSampling(body: Record<string, unknown>, model: string): void {
   delete body.temperature;
   delete body.top_p;
   delete body.top_logprobs;
+  // logprobs come with the sampling parameters or not at all ("temperature, top_p and logprobs
+  // when reasoning effort is none"): the answer then has none, as any refused parameter goes
+  removeInclude(body, LOGPROBS_INCLUDE);
 }
 
 /** A converted request's function tools in the form OpenAI validates (a client's own Responses tools stay its own). */

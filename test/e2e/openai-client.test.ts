@@ -829,3 +829,42 @@ describe("Codex's web search on Claude: OpenAI's web_search tool runs as Anthrop
     expect(err.message).toMatch(/Web search \(web_search\) runs only on anthropic\/… and openai\/… models/);
   });
 });
+
+describe('a Chat client on openai/… (spoken to as Responses): tier, cache key and logprobs reach OpenAI and come back', () => {
+  const messages = [{ role: 'user' as const, content: 'Say hi.' }];
+  const asked = { service_tier: 'flex', prompt_cache_key: 'repo-42', safety_identifier: 'user-7', metadata: { run: 'nightly' }, logprobs: true, top_logprobs: 2 } as const;
+
+  it('whole and streamed on gpt-4.1: OpenAI gets them all; the answer has choices[0].logprobs.content and the tier it was served in', async () => {
+    world.mocks.openai.next({ kind: 'turn', turn: { text: 'Hello there, friend.' } });
+    const res = await client.chat.completions.create({ model: 'openai/gpt-4.1', messages, ...asked });
+    const sent = world.mocks.openai.lastGeneration().body;
+    expect(sent).toMatchObject({ service_tier: 'flex', prompt_cache_key: 'repo-42', safety_identifier: 'user-7', metadata: { run: 'nightly' }, top_logprobs: 2 });
+    expect(sent.include).toContain('message.output_text.logprobs');
+    expect(res.service_tier).toBe('flex');
+    const content = res.choices[0]!.logprobs?.content ?? [];
+    expect(content.map((t) => t.token).join('')).toBe('Hello there, friend.');
+    expect(content[0]).toMatchObject({ token: 'Hello ', logprob: expect.any(Number), bytes: [...Buffer.from('Hello ')] });
+    expect(content[0]!.top_logprobs).toHaveLength(2);
+
+    world.mocks.openai.next({ kind: 'turn', turn: { text: 'Hello there, friend.' } });
+    const stream = await client.chat.completions.create({ model: 'openai/gpt-4.1', messages, ...asked, service_tier: 'auto', stream: true, stream_options: { include_usage: true } });
+    const chunks = await collect(stream);
+    const tokens = chunks.flatMap((c) => c.choices[0]?.logprobs?.content ?? []);
+    expect(tokens.map((t) => t.token).join('')).toBe(chatStreamText(chunks));
+    expect(tokens.every((t) => t.top_logprobs.length === 2)).toBe(true);
+    // the tier asked while it runs, the one that served it at the end
+    expect(chunks[0]!.service_tier).toBe('auto');
+    expect(chunks[chunks.length - 1]!.service_tier).toBe('default');
+    expect(world.mocks.openai.lastGeneration().body).toMatchObject({ service_tier: 'auto', stream: true });
+  });
+
+  it('a reasoning model, which takes no logprobs, answers without them instead of a 400; the tier still goes', async () => {
+    const res = await client.chat.completions.create({ model: 'openai/gpt-5-mini', messages, ...asked });
+    expect(res.choices[0]!.logprobs).toBeNull();
+    expect(res.service_tier).toBe('flex');
+    const sent = world.mocks.openai.lastGeneration().body;
+    expect(sent).not.toHaveProperty('top_logprobs');
+    expect(sent.include).not.toContain('message.output_text.logprobs');
+    expect(sent).toMatchObject({ service_tier: 'flex', prompt_cache_key: 'repo-42' });
+  });
+});

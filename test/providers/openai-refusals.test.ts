@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Effort, HubRequest } from '../../src/protocols/hub.js';
+import { chatCodec } from '../../src/protocols/chat/index.js';
 import { messagesCodec } from '../../src/protocols/messages/index.js';
 import { responsesCodec } from '../../src/protocols/responses/index.js';
 import { openaiAdapter } from '../../src/providers/openai.js';
@@ -79,6 +80,27 @@ describe('sampling parameters on reasoning models', () => {
       const reasoning = converted(model, hello({ temperature: 0.2 }), 'low');
       await accepted(reasoning);
       expect(reasoning, model).not.toHaveProperty('temperature');
+    }
+  });
+
+  it('logprobs go with the sampling parameters: a Chat client on a reasoning model gets none asked, not a 400', async () => {
+    const chat = (model: string, effort?: Effort): Body => {
+      const hub: HubRequest = { ...chatCodec.decodeRequest({ model, messages: [{ role: 'user', content: 'hi' }], logprobs: true, top_logprobs: 2 }), model };
+      const body = responsesCodec.encodeRequest(hub, openaiAdapter.encodeOptions(model));
+      openaiAdapter.finalizeBody(body, { model, effort, from: 'chat', passthrough: false, stream: false });
+      return body;
+    };
+    for (const [model, effort] of [['gpt-5-mini', undefined], ['o3', undefined], ['gpt-5.4', 'low']] as const) {
+      const body = chat(model, effort);
+      await accepted(body);
+      expect(body, model).not.toHaveProperty('top_logprobs');
+      expect(body.include, model).not.toContain('message.output_text.logprobs');
+    }
+    for (const [model, effort] of [['gpt-4.1', undefined], ['gpt-5.4', 'none']] as const) {
+      const body = chat(model, effort);
+      await accepted(body);
+      expect(body, model).toMatchObject({ top_logprobs: 2 });
+      expect(body.include, model).toContain('message.output_text.logprobs');
     }
   });
 

@@ -4,6 +4,7 @@
  */
 import { EFFORTS, type Effort, type HubRequest, type ReasoningRequest, type Tool } from '../hub.js';
 import { badRequest } from '../errors.js';
+import { decodeOpenaiParams } from './openai-params.js';
 import { decodeMessages } from './request-decode-messages.js';
 import { decodeResponseFormat, decodeToolChoice, decodeTools } from './request-decode-tools.js';
 import { decodeWebSearchOptions } from './web-search-options.js';
@@ -148,6 +149,7 @@ export function decodeRequest(raw: unknown): HubRequest {
   if (user) req.user = user;
   const metadata = decodeMetadata(body.metadata);
   if (metadata) req.metadata = metadata;
+  decodeOpenaiParams(body, req);
   if (body.stream_options !== undefined && body.stream_options !== null) {
     if (!isRecord(body.stream_options)) throw badRequest(REQ, 'stream_options must be an object.', 'stream_options');
     optBoolean(body.stream_options.include_usage, REQ, 'stream_options.include_usage');

@@ -1,11 +1,12 @@
 /** HubResponse → a `chat.completion` object for the Chat client. */
-import type { FunctionCallItem, HubResponse, ReasoningItem, UrlCitation } from '../hub.js';
+import type { FunctionCallItem, HubResponse, ReasoningItem, TokenLogprob, UrlCitation } from '../hub.js';
 import type { ResponseContext } from '../codec.js';
 import { citedStretch } from '../citations.js';
 import type { Json } from './guards.js';
 import { chatCompletionId } from './ids.js';
 import { renderClientReasoning } from './reasoning.js';
 import { chatFinishReason } from './finish-reason.js';
+import { chatLogprobs } from './logprobs.js';
 import { usageToChat } from './usage.js';
 
 /** A tool call as the client sees it, with the Gemini thought signature where there is one. */
@@ -27,6 +28,7 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
   let text = '';
   let refusal = '';
   const annotations: Json[] = [];
+  let logprobs: TokenLogprob[] | undefined;
   for (const item of res.output) {
     if (item.type === 'reasoning') reasoning.push(item);
     else if (item.type === 'function_call') calls.push(item);
@@ -37,6 +39,7 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
         if (p.type === 'text') {
           for (const c of p.citations ?? []) annotations.push(urlAnnotation(c, text.length, text.length + p.text.length));
           text += p.text;
+          if (p.logprobs) (logprobs ??= []).push(...p.logprobs);
         } else if (p.type === 'refusal') refusal += p.text;
       }
     }
@@ -57,8 +60,9 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
     object: 'chat.completion',
     created: res.created ?? ctx.created ?? Math.floor(Date.now() / 1000),
     model: ctx.model,
-    choices: [{ index: 0, message, finish_reason: chatFinishReason(res.stopReason, calls.length > 0), logprobs: null }],
+    choices: [{ index: 0, message, finish_reason: chatFinishReason(res.stopReason, calls.length > 0), logprobs: logprobs ? chatLogprobs(logprobs) : null }],
   };
   if (res.usage) body.usage = usageToChat(res.usage);
+  if (res.serviceTier) body.service_tier = res.serviceTier;
   return body;
 }

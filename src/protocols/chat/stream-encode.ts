@@ -15,10 +15,14 @@
  * (openai-node's stream helper does `Object.assign`, which kept only a text-less signature entry
  * when pieces and proof went out separately — and Anthropic rejects a signature whose text changed).
  *
+ * Logprobs ride on the text chunk they belong to (`choices[0].logprobs`), as OpenAI streams them.
+ * `service_tier` is on every chunk once the upstream said it; the tier it reports at the end (the
+ * one it served in) is on the finish and usage chunks.
+ *
  * Errors after the stream started: one `data: {"error":{…}}` line and then nothing, as OpenAI does
  * (no [DONE]); the official SDK throws an APIError with that message.
  */
-import type { HubError, HubEvent, ReasoningOrigin, UrlCitation, Usage } from '../hub.js';
+import type { HubError, HubEvent, ReasoningOrigin, TokenLogprob, UrlCitation, Usage } from '../hub.js';
 import type { ResponseContext, StreamEncoder } from '../codec.js';
 import { openaiErrorBody } from '../errors.js';
 import { SSE_DONE, sseData } from '../sse.js';
@@ -26,6 +30,7 @@ import type { Json } from './guards.js';
 import { chatCompletionId } from './ids.js';
 import { BLOCK_SEPARATOR, originDetails, originThinkingBlock } from './reasoning.js';
 import { chatFinishReason } from './finish-reason.js';
+import { chatLogprobs } from './logprobs.js';
 import { usageToChat } from './usage.js';
 import { clientToolCall, urlAnnotation } from './response-encode.js';
 
@@ -46,6 +51,8 @@ export class ChatStreamEncoder implements StreamEncoder {
   private head = '';
   private started = false;
   private ended = false;
+  private id = '';
+  private serviceTier: string | undefined;
   private readonly tail: string;
   private readonly created: number;
   private readonly toolIndex = new Map<number, number>();
@@ -74,6 +81,7 @@ export class ChatStreamEncoder implements StreamEncoder {
     if (this.ended) return '';
     if (ev.type === 'start') {
       if (ev.usage) Object.assign(this.usage, ev.usage);
+      if (ev.serviceTier) this.serviceTier = ev.serviceTier;
       return this.begin(ev.id);
     }
     if (ev.type === 'error') return this.error(ev.error);
@@ -89,7 +97,7 @@ export class ChatStreamEncoder implements StreamEncoder {
       case 'text_delta':
         if (!ev.text) return '';
         this.written += ev.text.length;
-        return this.flushRun() + this.textChunk('content', ev.text);
+        return this.flushRun() + (ev.logprobs ? this.logprobsChunk(ev.text, ev.logprobs) : this.textChunk('content', ev.text));
       case 'refusal_delta':
         return ev.text ? this.flushRun() + this.textChunk('refusal', ev.text) : '';
       case 'reasoning_delta':
@@ -117,6 +125,10 @@ export class ChatStreamEncoder implements StreamEncoder {
         return '';
       case 'finish':
         if (ev.usage) Object.assign(this.usage, ev.usage);
+        if (ev.serviceTier && ev.serviceTier !== this.serviceTier) {
+          this.serviceTier = ev.serviceTier;
+          this.setEnvelope();
+        }
         return this.finish(chatFinishReason(ev.stopReason, this.toolIndex.size > 0));
     }
   }
@@ -141,10 +153,15 @@ export class ChatStreamEncoder implements StreamEncoder {
   private begin(upstreamId: string | undefined): string {
     if (this.started) return '';
     this.started = true;
-    const id = chatCompletionId(upstreamId, this.ctx.idSuffix);
-    this.envelope = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${this.created},"model":${JSON.stringify(this.ctx.model)}`;
-    this.head = `data: ${this.envelope},"choices":[{"index":0,"delta":`;
+    this.id = chatCompletionId(upstreamId, this.ctx.idSuffix);
+    this.setEnvelope();
     return this.chunk({ role: 'assistant', content: '' });
+  }
+
+  private setEnvelope(): void {
+    const tier = this.serviceTier === undefined ? '' : `,"service_tier":${JSON.stringify(this.serviceTier)}`;
+    this.envelope = `{"id":${JSON.stringify(this.id)},"object":"chat.completion.chunk","created":${this.created},"model":${JSON.stringify(this.ctx.model)}${tier}`;
+    this.head = `data: ${this.envelope},"choices":[{"index":0,"delta":`;
   }
 
   private chunk(delta: Json): string {
@@ -154,6 +171,11 @@ export class ChatStreamEncoder implements StreamEncoder {
   /** chunk({ [field]: text }) for the most frequent chunk, without the object (~0.1 µs less each). */
   private textChunk(field: 'content' | 'refusal', text: string): string {
     return `${this.head}{"${field}":${JSON.stringify(text)}}${this.tail}`;
+  }
+
+  /** A text piece with the logprobs of its tokens beside its delta. */
+  private logprobsChunk(text: string, logprobs: readonly TokenLogprob[]): string {
+    return `${this.head}{"content":${JSON.stringify(text)}},"logprobs":${JSON.stringify(chatLogprobs(logprobs))}${this.tail}`;
   }
 
   private reasoningStart(index: number, origin: ReasoningOrigin | undefined): string {

@@ -6,6 +6,7 @@
  *
  * Not expressible in Responses: `stop` (dropped — OpenAI has no stop sequences here), `top_k`
  * (dropped), `n > 1` (400 unsupported_feature), audio input (400 unsupported_modality).
+ * Logprobs are asked for as Responses does: `top_logprobs` and the `include` that returns them.
  */
 import { createHash } from 'node:crypto';
 import type {
@@ -21,6 +22,9 @@ import { badRequest } from '../errors.js';
 import { toolErrorPrefix } from '../tool-error.js';
 import { assistantPart, userPart } from './content-encode.js';
 import { wireReasoningItem } from './reasoning.js';
+
+/** The `include` entry that makes OpenAI return the answer's logprobs (on its output_text parts). */
+export const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
 
 export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Record<string, unknown> {
   if (req.n !== undefined && req.n > 1) {
@@ -52,12 +56,18 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   if (req.maxOutputTokens !== undefined) body.max_output_tokens = req.maxOutputTokens;
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.topP !== undefined) body.top_p = req.topP;
+  if (req.logprobs !== undefined) {
+    (body.include as string[]).push(LOGPROBS_INCLUDE);
+    body.top_logprobs = req.logprobs;
+  }
 
   const reasoning = encodeReasoning(req.reasoning);
   if (reasoning) body.reasoning = reasoning;
 
   if (req.metadata && Object.keys(req.metadata).length > 0) body.metadata = req.metadata;
   if (req.user) body.safety_identifier = safetyIdentifier(req.user);
+  if (req.promptCacheKey) body.prompt_cache_key = req.promptCacheKey;
+  if (req.serviceTier) body.service_tier = req.serviceTier;
   body.stream = req.stream;
   return body;
 }

@@ -4,11 +4,12 @@
  * them, i.e. in passthrough) are skipped. A body that is
  * not a response, or a failed/cancelled one, becomes a ProtocolError with the upstream's message.
  */
-import type { ContentPart, HubResponse, OutputItem } from '../hub.js';
+import type { ContentPart, HubResponse, OutputItem, TextPart } from '../hub.js';
 import { ProtocolError } from '../errors.js';
 import { isObject, str, namespaceField, type JsonObject } from './json.js';
 import { originOf, textOf } from './reasoning.js';
 import { httpStatusForErrorCode, stopReasonFrom, type OutputFacts } from './status.js';
+import { logprobsFromWire } from './logprobs.js';
 import { usageFromWire } from './usage.js';
 import { citedPages, titleSearchSources, urlCitationsOf, webSearchOf } from './web-search.js';
 
@@ -41,6 +42,8 @@ export function decodeResponse(body: unknown): HubResponse {
   const usage = usageFromWire(body.usage);
   if (usage) res.usage = usage;
   if (typeof body.created_at === 'number') res.created = body.created_at;
+  const tier = str(body.service_tier);
+  if (tier) res.serviceTier = tier;
   return res;
 }
 
@@ -82,8 +85,12 @@ function messageContent(content: unknown, facts: OutputFacts): ContentPart[] {
     if (!isObject(part)) continue;
     if (part.type === 'output_text' && typeof part.text === 'string') {
       facts.hasText = true;
+      const text: TextPart = { type: 'text', text: part.text };
       const citations = urlCitationsOf(part.annotations, part.text.length);
-      parts.push(citations.length > 0 ? { type: 'text', text: part.text, citations } : { type: 'text', text: part.text });
+      if (citations.length > 0) text.citations = citations;
+      const logprobs = logprobsFromWire(part.logprobs);
+      if (logprobs) text.logprobs = logprobs;
+      parts.push(text);
     } else if (part.type === 'refusal' && typeof part.refusal === 'string') {
       facts.hasRefusal = true;
       parts.push({ type: 'refusal', text: part.refusal });

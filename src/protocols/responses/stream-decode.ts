@@ -8,12 +8,13 @@
  * Memory stays flat: per open block only counters are kept, never the text.
  */
 import type { StreamDecoder } from '../codec.js';
-import type { BlockStart, HubEvent } from '../hub.js';
+import type { BlockStart, HubEvent, TokenLogprob } from '../hub.js';
 import type { SseEvent } from '../sse.js';
 import { isObject, str, namespaceField, type JsonObject } from './json.js';
 import { PART_SEPARATOR, originOf, textOf } from './reasoning.js';
 import { argumentsOf } from './response-decode.js';
 import { httpStatusForErrorCode, stopReasonFrom, type OutputFacts } from './status.js';
+import { logprobsFromWire } from './logprobs.js';
 import { usageFromWire } from './usage.js';
 import { urlCitationsOf, webSearchOf } from './web-search.js';
 import { codeForStatus } from '../upstream-codes.js';
@@ -85,13 +86,13 @@ class ResponsesStreamDecoder implements StreamDecoder {
         return;
       }
       case 'response.output_text.delta':
-        this.emitText(this.partBlock(oi, ci, 'text', out), str(d.delta) ?? '', out);
+        this.emitText(this.partBlock(oi, ci, 'text', out), str(d.delta) ?? '', out, logprobsFromWire(d.logprobs));
         return;
       case 'response.refusal.delta':
         this.emitText(this.partBlock(oi, ci, 'refusal', out), str(d.delta) ?? '', out);
         return;
       case 'response.output_text.done':
-        this.reconcile(this.partBlock(oi, ci, 'text', out), str(d.text), out);
+        this.reconcile(this.partBlock(oi, ci, 'text', out), str(d.text), out, false, d.logprobs);
         return;
       case 'response.output_text.annotation.added': {
         // the text may not be whole yet: its offsets are taken as they are
@@ -106,7 +107,7 @@ class ResponsesStreamDecoder implements StreamDecoder {
         const block = this.blocks.get(`${oi}:${ci}`);
         if (block) {
           const part = isObject(d.part) ? d.part : {};
-          this.reconcile(block, str(block.kind === 'refusal' ? part.refusal : part.text), out);
+          this.reconcile(block, str(block.kind === 'refusal' ? part.refusal : part.text), out, false, part.logprobs);
           this.stop(block, out);
         }
         return;
@@ -166,8 +167,10 @@ class ResponsesStreamDecoder implements StreamDecoder {
     const start: HubEvent & { type: 'start' } = { type: 'start' };
     const id = str(response?.id);
     const model = str(response?.model);
+    const tier = str(response?.service_tier);
     if (id) start.id = id;
     if (model) start.model = model;
+    if (tier) start.serviceTier = tier;
     out.push(start);
   }
 
@@ -205,7 +208,7 @@ class ResponsesStreamDecoder implements StreamDecoder {
         if (!isObject(part) || (part.type !== 'output_text' && part.type !== 'refusal')) return;
         const refusal = part.type === 'refusal';
         const block = this.partBlock(oi, ci, refusal ? 'refusal' : 'text', out);
-        this.reconcile(block, str(refusal ? part.refusal : part.text), out);
+        this.reconcile(block, str(refusal ? part.refusal : part.text), out, false, part.logprobs);
       });
       for (const [key, block] of this.blocks) if (key.startsWith(`${oi}:`)) this.stop(block, out);
     }
@@ -219,8 +222,12 @@ class ResponsesStreamDecoder implements StreamDecoder {
     }
     const incomplete = isObject(response.incomplete_details) ? str(response.incomplete_details.reason) : undefined;
     const stopReason = stopReasonFrom(str(response.status) ?? 'completed', incomplete, this.facts);
+    const finish: HubEvent & { type: 'finish' } = { type: 'finish', stopReason };
     const usage = usageFromWire(response.usage);
-    out.push(usage ? { type: 'finish', stopReason, usage } : { type: 'finish', stopReason });
+    if (usage) finish.usage = usage;
+    const tier = str(response.service_tier);
+    if (tier) finish.serviceTier = tier;
+    out.push(finish);
     this.finished = true;
   }
 
@@ -262,13 +269,13 @@ class ResponsesStreamDecoder implements StreamDecoder {
     return this.blocks.get(key) ?? this.open(key, { type: kind }, out);
   }
 
-  private emitText(block: Block, text: string, out: HubEvent[]): void {
+  private emitText(block: Block, text: string, out: HubEvent[], logprobs?: TokenLogprob[]): void {
     if (text.length === 0 || !block.open) return;
     const index = block.index;
     switch (block.kind) {
       case 'text':
         this.facts.hasText = true;
-        out.push({ type: 'text_delta', index, text });
+        out.push(logprobs ? { type: 'text_delta', index, text, logprobs } : { type: 'text_delta', index, text });
         break;
       case 'refusal':
         this.facts.hasRefusal = true;
@@ -285,11 +292,14 @@ class ResponsesStreamDecoder implements StreamDecoder {
     block.partEmitted += text.length;
   }
 
-  /** A `.done` text longer than what the deltas carried: emit the missing tail. */
-  private reconcile(block: Block, full: string | undefined, out: HubEvent[], perPart = false): void {
+  /**
+   * A `.done` text longer than what the deltas carried: emit the missing tail — with the part's
+   * logprobs when it is the whole text (a server that sent no deltas).
+   */
+  private reconcile(block: Block, full: string | undefined, out: HubEvent[], perPart = false, logprobs?: unknown): void {
     if (full === undefined) return;
     const sent = perPart ? block.partEmitted : block.emitted;
-    if (full.length > sent) this.emitText(block, full.slice(sent), out);
+    if (full.length > sent) this.emitText(block, full.slice(sent), out, sent === 0 ? logprobsFromWire(logprobs) : undefined);
   }
 
   private stop(block: Block, out: HubEvent[]): void {
