@@ -11,7 +11,7 @@ import { handleCountTokens } from './count-tokens-endpoint.js';
 import type { Exchange } from './exchange.js';
 import { handleGenerate } from './generate.js';
 import { LiveSet } from './live-set.js';
-import { handleModels } from './models-endpoint.js';
+import { handleModel, handleModels } from './models-endpoint.js';
 import type { ProxyDeps, ProxyHandler } from './proxy-handler.js';
 import { ResponseStore } from './response-store.js';
 import { UpstreamFits } from './upstream-fits.js';
@@ -82,6 +82,8 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
         return handleCountTokens(x);
       case 'models':
         return handleModels(x);
+      case 'model':
+        return handleModel(x);
       case 'transcriptions':
         return handleTranscriptions(x);
       case 'responses_item':

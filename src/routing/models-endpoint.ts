@@ -1,49 +1,107 @@
 /**
- * GET …/models: provider bases list the live catalog (every connected provider, ids prefixed),
- * group bases exactly the group's names — each in the base's own list shape.
+ * GET …/models and GET …/models/{id}: provider bases list the live catalog (every connected
+ * provider, ids prefixed), group bases exactly the group's names — each in the base's own shape
+ * (model-entries.ts), protocol B's list paged as Anthropic pages it (model-paging.ts).
  */
+import { ProtocolError } from '../protocols/errors.js';
 import type { Exchange } from './exchange.js';
+import { modelJson, modelListJson, type ListedModel } from './model-entries.js';
 import { sendJson } from './respond.js';
-import { lookupGroup } from './targets.js';
+import { groupModel, lookupGroup, splitModelId } from './targets.js';
 
-interface Listed {
-  id: string;
-  owner: string;
-  /** Unix seconds. */
-  created: number;
-  displayName: string;
+export async function handleModels(x: Exchange): Promise<void> {
+  const url = x.req.url ?? '';
+  const q = url.indexOf('?');
+  const query = new URLSearchParams(q === -1 ? '' : url.slice(q));
+  const body = modelListJson(x.route.protocol, await listed(x), query);
+  answer(x, body);
 }
 
-function iso(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z');
-}
-
-/** Protocol A `{"object":"list","data":[…]}`, protocol B `{"data":[…],"has_more":false,"first_id","last_id"}`. */
-export function modelListBody(protocol: 'a' | 'b', models: Listed[]): string {
-  if (protocol === 'a') {
-    return JSON.stringify({ object: 'list', data: models.map((m) => ({ id: m.id, object: 'model', created: m.created, owned_by: m.owner })) });
+export async function handleModel(x: Exchange): Promise<void> {
+  const id = modelIdOfPath(x.req.url ?? '');
+  x.record.entry.modelAsked = id;
+  const { group } = x.route;
+  // a group's names are its config: its own model_not_found names them
+  if (group !== undefined) groupModel(x.config, group, id);
+  const found = (await listed(x, id)).find((m) => m.id === id);
+  if (!found) {
+    throw new ProtocolError(404, 'model_not_found', `Model "${id.slice(0, 200)}" is not listed by any connected provider (see: svc-proxy models).`, 'model');
   }
-  return JSON.stringify({
-    data: models.map((m) => ({ type: 'model', id: m.id, display_name: m.displayName, created_at: iso(m.created) })),
-    has_more: false,
-    first_id: models.length ? models[0]!.id : null,
-    last_id: models.length ? models[models.length - 1]!.id : null,
+  answer(x, modelJson(x.route.protocol, found));
+}
+
+/**
+ * The model id of GET …/models/{id}: everything after `/models/`, percent-decoded. The official
+ * SDKs send a `/` inside the id as %2F; curl and others send it as it is, so both are read.
+ */
+export function modelIdOfPath(url: string): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  // the base before it (`/g/<slug>/protocol-b/v1`) cannot hold `/models/`: the first is the route's
+  const raw = path.slice(path.indexOf('/models/') + '/models/'.length).replace(/\/+$/, '');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ProtocolError(404, 'model_not_found', `The model id in ${path.slice(0, 200)} is not valid percent-encoding.`, 'model');
+  }
+}
+
+/** The base's models; for one `id` on a provider base only its provider is asked. */
+async function listed(x: Exchange, id?: string): Promise<ListedModel[]> {
+  const { group } = x.route;
+  if (group !== undefined) {
+    const g = lookupGroup(x.config, group);
+    const parsed = Date.parse(g.created);
+    const created = Number.isFinite(parsed) ? Math.floor(parsed / 1000) : 0;
+    const names = id === undefined ? g.models : g.models.filter((m) => m.name === id);
+    // only protocol B entries carry a window: protocol A's group list asks no provider
+    const windows = x.route.protocol === 'b' ? await targetWindows(x, names) : new Map<string, number>();
+    return names.map((m) => {
+      const model: ListedModel = { id: m.name, owner: `group:${group}`, created, displayName: m.name };
+      const window = groupWindow(m.targets, windows);
+      if (window !== undefined) model.contextWindow = window;
+      return model;
+    });
+  }
+  let only: ReadonlySet<string> | undefined;
+  if (id !== undefined) {
+    const parts = splitModelId(id);
+    if (!parts) return [];
+    only = new Set([parts.provider]);
+  }
+  const catalog = await x.services.listModels(x.abort.signal, only);
+  return catalog.map((m) => {
+    const model: ListedModel = { id: m.id, owner: m.provider, created: m.created ?? 0, displayName: m.displayName ?? m.id };
+    if (m.contextWindow !== undefined) model.contextWindow = m.contextWindow;
+    return model;
   });
 }
 
-export async function handleModels(x: Exchange): Promise<void> {
-  const { route, config, record } = x;
-  let models: Listed[];
-  if (route.group !== undefined) {
-    const group = lookupGroup(config, route.group);
-    const parsed = Date.parse(group.created);
-    const created = Number.isFinite(parsed) ? Math.floor(parsed / 1000) : 0;
-    models = group.models.map((m) => ({ id: m.name, owner: `group:${route.group}`, created, displayName: m.name }));
-  } else {
-    const catalog = await x.services.listModels(x.abort.signal);
-    models = catalog.map((m) => ({ id: m.id, owner: m.provider, created: m.created ?? 0, displayName: m.displayName ?? m.id }));
+/** The windows the catalog states for the targets of these group names (only their providers are asked). */
+async function targetWindows(x: Exchange, names: ReadonlyArray<{ targets: string[] }>): Promise<Map<string, number>> {
+  const providers = new Set(names.flatMap((m) => m.targets.flatMap((t) => splitModelId(t)?.provider ?? [])));
+  const windows = new Map<string, number>();
+  if (providers.size === 0) return windows;
+  for (const m of await x.services.listModels(x.abort.signal, providers)) if (m.contextWindow !== undefined) windows.set(m.id, m.contextWindow);
+  return windows;
+}
+
+/**
+ * A group name's window: a fallback may land on any of its targets, so the smallest — and only when
+ * every target's is known, since one not stated could be smaller still.
+ */
+export function groupWindow(targets: readonly string[], windows: ReadonlyMap<string, number>): number | undefined {
+  let smallest: number | undefined;
+  for (const t of targets) {
+    const w = windows.get(t);
+    if (w === undefined) return undefined;
+    smallest = smallest === undefined ? w : Math.min(smallest, w);
   }
-  sendJson(x.res, 200, modelListBody(route.protocol, models));
-  record.firstByte();
-  record.finish(x.deps.log, 200);
+  return smallest;
+}
+
+function answer(x: Exchange, body: string): void {
+  sendJson(x.res, 200, body);
+  x.record.firstByte();
+  x.record.finish(x.deps.log, 200);
 }

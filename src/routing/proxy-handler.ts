@@ -23,6 +23,7 @@ export type ProxyEndpoint =
   | 'responses' // POST protocol-a/v1/responses
   | 'responses_item' // GET/DELETE protocol-a/v1/responses/{id}, GET …/input_items, POST …/cancel
   | 'models' // GET …/models
+  | 'model' // GET …/models/{id}
   | 'transcriptions' // POST protocol-a/v1/audio/transcriptions
   | 'conversations' // protocol-a/v1/conversations… (forwarded to OpenAI)
   | 'messages' // POST protocol-b/v1/messages
@@ -89,7 +90,7 @@ export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingSe
   const services: RoutingServices = {
     resolveProvider: (slug) => resolveProvider(slug, registryDeps),
     upstreamRequest,
-    listModels: (signal) => (catalog ??= createModelCatalog(registryDeps)).list(signal),
+    listModels: (signal, only) => (catalog ??= createModelCatalog(registryDeps)).list(signal, only),
     // loaded on first use: the tokenizer behind local estimates is only needed for count_tokens
     countTokens: async (target, model, req, signal) => (await import('../providers/count-tokens.js')).countTokens(target, model, req, signal),
     codecs: { chat: chatCodec, responses: responsesCodec, messages: messagesCodec },

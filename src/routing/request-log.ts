@@ -14,6 +14,7 @@ const DIALECTS: Readonly<Record<ProxyRoute['endpoint'], RequestLogEntry['dialect
   count_tokens: 'messages',
   responses_item: 'none',
   models: 'none',
+  model: 'none',
   transcriptions: 'none',
   conversations: 'none',
 };

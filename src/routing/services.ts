@@ -16,7 +16,8 @@ export type ProviderResolution = ResolveResult;
 export interface RoutingServices {
   resolveProvider(slug: string): ProviderResolution;
   upstreamRequest(opts: UpstreamRequest): Promise<UpstreamResponse>;
-  listModels(signal?: AbortSignal): Promise<CatalogModel[]>;
+  /** Every connected provider's models, or only those of the providers named in `only`. */
+  listModels(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogModel[]>;
   countTokens(target: ResolvedProvider, model: string, req: CountTokensInput, signal: AbortSignal): Promise<number>;
   codecs: Readonly<Record<Dialect, DialectCodec>>;
   /** Close upstream pools (daemon shutdown). */

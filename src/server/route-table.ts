@@ -27,6 +27,8 @@ const A_ENDPOINTS: Record<string, EndpointSpec> = {
   '/audio/transcriptions': { endpoint: 'transcriptions', methods: ['POST'] },
   '/conversations': { endpoint: 'conversations', methods: ['POST'] },
 };
+/** GET …/models/{id}: the id may hold `/` (provider/model), so everything after /models/ is it. */
+const MODEL_ITEM: EndpointSpec = { endpoint: 'model', methods: ['GET'] };
 const A_RESPONSES_ITEM: EndpointSpec = { endpoint: 'responses_item', methods: ['GET', 'DELETE', 'POST'] };
 const A_CONVERSATION: EndpointSpec = { endpoint: 'conversations', methods: ['GET', 'POST', 'DELETE'] };
 
@@ -88,6 +90,7 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
   let spec: EndpointSpec | undefined;
   if (protocol === 'a') {
     spec = A_ENDPOINTS[sub];
+    if (!spec && sub.startsWith('/models/')) spec = MODEL_ITEM;
     if (!spec && sub.startsWith('/responses/') && sub.length > '/responses/'.length) spec = A_RESPONSES_ITEM;
     if (!spec && sub.startsWith('/conversations/') && sub.length > '/conversations/'.length) spec = A_CONVERSATION;
     if (!spec) {
@@ -96,6 +99,7 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
     }
   } else {
     spec = B_ENDPOINTS[sub];
+    if (!spec && sub.startsWith('/models/')) spec = MODEL_ITEM;
   }
   if (!spec) return notFound(protocol, path);
   if (!spec.methods.includes(method)) {
@@ -114,7 +118,7 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
 function notFound(protocol: Protocol, path: string, hint?: string): ProxyMatch {
   const bases =
     protocol === 'a'
-      ? 'Protocol A routes: /protocol-a/v1/chat/completions, /responses, /models, /audio/transcriptions, /conversations.'
-      : 'Protocol B routes: /protocol-b/v1/messages, /v1/messages/count_tokens, /v1/models.';
+      ? 'Protocol A routes: /protocol-a/v1/chat/completions, /responses, /models, /models/{id}, /audio/transcriptions, /conversations.'
+      : 'Protocol B routes: /protocol-b/v1/messages, /v1/messages/count_tokens, /v1/models, /v1/models/{id}.';
   return { ok: false, protocol, status: 404, code: 'not_found', message: `No route for ${path.slice(0, 200)}. ${hint ?? bases}` };
 }

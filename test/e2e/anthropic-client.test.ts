@@ -1,11 +1,11 @@
 /**
  * The official `@anthropic-ai/sdk` client through protocol B against every provider kind:
- * messages.create, messages.stream().finalMessage(), countTokens, models list; plus the header
+ * messages.create, messages.stream().finalMessage(), countTokens, models list (paged) and retrieve; plus the header
  * rules of passthrough (client's anthropic-version/beta forwarded, client credentials never).
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collect, expectNoServiceKey, messagesWeatherTool, UPSTREAM_DIALECT, upstreamToolNames } from '../fixtures/e2e-helpers.js';
+import { collect, errorCode, expectNoServiceKey, messagesWeatherTool, rejection, UPSTREAM_DIALECT, upstreamToolNames } from '../fixtures/e2e-helpers.js';
 import { anthropicCountTokens, geminiCountTokens, responsesCountTokens } from '../fixtures/mock-upstream/index.js';
 import { TEST_CREDENTIALS } from '../fixtures/daemon.js';
 import { CLEARED_TOOL_RESULT } from '../../src/protocols/messages/context-edits.js';
@@ -107,12 +107,68 @@ describe.each(KINDS)('anthropic client → %s', (kind) => {
 
 describe('anthropic client: models list and headers', () => {
   it('models.list shows every provider kind with the Messages list shape', async () => {
-    const page = await client.models.list();
+    const page = await client.models.list({ limit: 1000 });
     const ids = page.data.map((m) => m.id);
     for (const kind of KINDS) expect(ids, `models of ${kind}`).toContain(MODELS[kind]);
     expect(ids.some((id) => id.includes('models/'))).toBe(false);
     expect(page.data[0]).toMatchObject({ type: 'model', id: expect.any(String) });
     expect(ids).toContain(`${SLUGS.local}/gpt-oss:20b`);
+  });
+
+  it('models.list pages as Anthropic does (20 by default, limit, after_id, before_id); auto-pagination yields every model once', async () => {
+    const whole = await client.models.list({ limit: 1000 });
+    const ids = whole.data.map((m) => m.id);
+    expect(whole.has_more).toBe(false);
+    expect(ids.length).toBeGreaterThan(20);
+    expect(new Set(ids).size).toBe(ids.length);
+    const first = await client.models.list();
+    expect(first.data.map((m) => m.id)).toEqual(ids.slice(0, 20));
+    expect(first).toMatchObject({ has_more: true, first_id: ids[0], last_id: ids[19] });
+    // what Claude Code's /model picker does: walk the pages the SDK asks for
+    for (const limit of [undefined, 3]) {
+      const walked: string[] = [];
+      for await (const m of client.models.list(limit === undefined ? {} : { limit })) walked.push(m.id);
+      expect(walked, `limit ${limit}`).toEqual(ids);
+    }
+    const beta: string[] = [];
+    for await (const m of client.beta.models.list({ limit: 7 })) beta.push(m.id);
+    expect(beta).toEqual(ids);
+    const before = await client.models.list({ limit: 2, before_id: ids[4]! });
+    expect(before.data.map((m) => m.id)).toEqual(ids.slice(2, 4));
+    expect(before.has_more).toBe(true);
+    const after = await client.models.list({ limit: 2, after_id: ids[ids.length - 2]! });
+    expect(after).toMatchObject({ has_more: false, first_id: ids[ids.length - 1], last_id: ids[ids.length - 1] });
+    for (const bad of [client.models.list({ limit: 1001 }), client.models.list({ after_id: 'nobody/nothing' })]) {
+      const e = await rejection(bad);
+      expect(e.status).toBe(400);
+      expect(errorCode(e)).toBe('invalid_request');
+    }
+  });
+
+  it('models carry max_input_tokens where the provider\'s list states the window, and nothing invented elsewhere', async () => {
+    const { data } = await client.models.list({ limit: 1000 });
+    const byId = new Map(data.map((m) => [m.id, m]));
+    expect(byId.get(MODELS.anthropic)).toMatchObject({ max_input_tokens: 200_000 });
+    expect(byId.get(MODELS.openrouter)).toMatchObject({ max_input_tokens: 1_000_000 });
+    // OpenAI's list states no window, and no list here states a max_tokens svc-proxy keeps
+    expect(byId.get(MODELS.openai)).not.toHaveProperty('max_input_tokens');
+    for (const m of data) expect(m).not.toHaveProperty('max_tokens');
+  });
+
+  it('models.retrieve and beta.models.retrieve answer the list\'s entry for an id with slashes; an unknown one is 404 model_not_found', async () => {
+    const { data } = await client.models.list({ limit: 1000 });
+    for (const id of [MODELS.openrouter, MODELS.anthropic, MODELS.local, MODELS.gemini]) {
+      const listed = data.find((m) => m.id === id);
+      expect(listed, id).toBeDefined();
+      expect({ ...(await client.models.retrieve(id)) }, id).toEqual(listed);
+      expect({ ...(await client.beta.models.retrieve(id)) }, id).toEqual(listed);
+    }
+    for (const id of ['anthropic/claude-none-9', 'no-provider-prefix', 'nowhere/model']) {
+      const e = await rejection(client.models.retrieve(id));
+      expect(e.status, id).toBe(404);
+      expect(errorCode(e), id).toBe('model_not_found');
+      expect((e.error as { error: { type: string } }).error.type).toBe('not_found_error');
+    }
   });
 
   it('passthrough to anthropic: client anthropic-version and anthropic-beta forwarded; provider key, never the client credentials', async () => {

@@ -1,7 +1,7 @@
 /**
  * Model groups (issue 4) end to end with the official SDKs: ordered fallback on 500, 429,
  * connection refused and timeout, streamed (before the first byte) and not; no fallback on a
- * client-caused 400 or after the first byte; answered-by headers; group models list; unknown name
+ * client-caused 400 or after the first byte; answered-by headers; group models list and retrieve; unknown name
  * and slug errors; a log entry with every attempt for each case.
  */
 import type Anthropic from '@anthropic-ai/sdk';
@@ -79,8 +79,33 @@ describe('group models', () => {
     const ids: string[] = [];
     for await (const m of chat.models.list()) ids.push(m.id);
     expect(ids.sort()).toEqual(Object.keys(TARGETS).sort());
-    const page = await ant.models.list();
+    const page = await ant.models.list({ limit: 1000 });
     expect(page.data.map((m) => m.id).sort()).toEqual(Object.keys(TARGETS).sort());
+    // paged as Anthropic pages: the SDK's walk meets every name once
+    const walked: string[] = [];
+    for await (const m of ant.models.list({ limit: 2 })) walked.push(m.id);
+    expect(walked).toEqual(page.data.map((m) => m.id));
+    expect((await ant.models.list({ limit: 2 })).has_more).toBe(true);
+    // a name's window is its targets' smallest, when every target's list states one
+    const byName = new Map(page.data.map((m) => [m.id, m]));
+    expect(byName.get(NAMES.allFail)).toMatchObject({ max_input_tokens: 200_000 }); // anthropic 200k, openrouter 1M
+    expect(byName.get(NAMES.claude)).not.toHaveProperty('max_input_tokens'); // ca's list states none
+  });
+
+  it('GET models/{id} answers the name\'s list entry on both protocols; a name the group lacks → 404 model_not_found', async () => {
+    const listedA: OpenAI.Models.Model[] = [];
+    for await (const m of chat.models.list()) listedA.push(m);
+    const listedB = (await ant.models.list({ limit: 1000 })).data;
+    for (const name of [NAMES.gpt, NAMES.claude]) {
+      expect({ ...(await chat.models.retrieve(name)) }, name).toEqual(listedA.find((m) => m.id === name));
+      expect({ ...(await ant.models.retrieve(name)) }, name).toEqual(listedB.find((m) => m.id === name));
+      expect({ ...(await ant.beta.models.retrieve(name)) }, name).toEqual(listedB.find((m) => m.id === name));
+    }
+    for (const e of [await rejection(chat.models.retrieve(MODELS.anthropic)), await rejection(ant.models.retrieve(MODELS.anthropic))]) {
+      expect(e.status).toBe(404);
+      expect(errorCode(e)).toBe('model_not_found');
+      expect(e.message).toContain(NAMES.claude);
+    }
   });
 
   it('a name the group does not have → 404 model_not_found listing the names; nothing sent upstream', async () => {

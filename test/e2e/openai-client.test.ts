@@ -196,6 +196,20 @@ describe('openai client: models and transcriptions', () => {
     expect(ids).toContain(`${SLUGS.customB}/kimi-k2`);
   });
 
+  it('models.retrieve answers the list\'s entry for an id with slashes (sent as %2F); an unknown one is 404 model_not_found', async () => {
+    const listed: OpenAI.Models.Model[] = [];
+    for await (const m of client.models.list()) listed.push(m);
+    for (const id of [MODELS.openrouter, MODELS.openai, MODELS.gemini, MODELS.customA, MODELS.local]) {
+      expect({ ...(await client.models.retrieve(id)) }, id).toEqual(listed.find((m) => m.id === id));
+    }
+    const e = await rejection(client.models.retrieve('openai/gpt-none'));
+    expect(e.status).toBe(404);
+    expect(errorCode(e)).toBe('model_not_found');
+    // OpenAI's list has no paging: a query changes nothing
+    const all = await client.models.list({ query: { limit: 1 } });
+    expect(all.data.map((m) => m.id)).toEqual(listed.map((m) => m.id));
+  });
+
   it('`svc-proxy models` lists the same ids, sorted, filtered by provider; a provider that refuses its key is named with the reason', async () => {
     const ids: string[] = [];
     for await (const m of client.models.list()) ids.push(m.id);

@@ -20,6 +20,8 @@ describe('route table', () => {
     expect(ok('/protocol-a/v1/responses/resp_123', 'DELETE')).toEqual({ protocol: 'a', endpoint: 'responses_item' });
     expect(ok('/protocol-a/v1/responses/resp_123/input_items', 'GET')).toEqual({ protocol: 'a', endpoint: 'responses_item' });
     expect(ok('/protocol-a/v1/models', 'GET')).toEqual({ protocol: 'a', endpoint: 'models' });
+    expect(ok('/protocol-a/v1/models/openai%2Fgpt-5.4', 'GET')).toEqual({ protocol: 'a', endpoint: 'model' });
+    expect(ok('/protocol-a/v1/models/openrouter/anthropic/claude-sonnet-4.5', 'GET')).toEqual({ protocol: 'a', endpoint: 'model' });
     expect(ok('/protocol-a/v1/audio/transcriptions', 'POST')).toEqual({ protocol: 'a', endpoint: 'transcriptions' });
     expect(ok('/protocol-a/v1/conversations', 'POST')).toEqual({ protocol: 'a', endpoint: 'conversations' });
     for (const method of ['GET', 'POST', 'DELETE']) expect(ok('/protocol-a/v1/conversations/conv_1/items', method)).toEqual({ protocol: 'a', endpoint: 'conversations' });
@@ -32,6 +34,7 @@ describe('route table', () => {
       expect(ok(`${base}/messages`, 'POST')).toEqual({ protocol: 'b', endpoint: 'messages' });
       expect(ok(`${base}/messages/count_tokens`, 'POST')).toEqual({ protocol: 'b', endpoint: 'count_tokens' });
       expect(ok(`${base}/models`, 'GET')).toEqual({ protocol: 'b', endpoint: 'models' });
+      expect(ok(`${base}/models/anthropic%2Fclaude-sonnet-4-5`, 'GET')).toEqual({ protocol: 'b', endpoint: 'model' });
     }
   });
 
@@ -40,6 +43,7 @@ describe('route table', () => {
     expect(ok('/g/team_x/protocol-b/v1/messages', 'POST')).toEqual({ protocol: 'b', group: 'team_x', endpoint: 'messages' });
     expect(ok('/g/t1/protocol-b/v1/v1/messages/count_tokens', 'POST')).toEqual({ protocol: 'b', group: 't1', endpoint: 'count_tokens' });
     expect(ok('/g/t1/protocol-a/v1/models', 'GET')).toEqual({ protocol: 'a', group: 't1', endpoint: 'models' });
+    expect(ok('/g/t1/protocol-b/v1/models/gpt-5.4%2Ffast', 'GET')).toEqual({ protocol: 'b', group: 't1', endpoint: 'model' });
   });
 
   it('tolerates a trailing slash', () => {
@@ -72,6 +76,7 @@ describe('route table', () => {
   it('wrong methods are 405 with Allow', () => {
     expect(fail('/protocol-a/v1/chat/completions', 'GET')).toMatchObject({ status: 405, code: 'method_not_allowed', allow: 'POST' });
     expect(fail('/protocol-b/v1/models', 'POST')).toMatchObject({ status: 405, allow: 'GET', protocol: 'b' });
+    expect(fail('/protocol-a/v1/models/openai%2Fgpt-5.4', 'DELETE')).toMatchObject({ status: 405, allow: 'GET', protocol: 'a' });
   });
 
   it('knows which paths are proxy paths and which shape their errors take', () => {

@@ -1,0 +1,44 @@
+/**
+ * Anthropic's paging of GET /v1/models: `limit` (1–1000, 20 by default), `after_id` (the page right
+ * after that model) and `before_id` (the page right before it, in the same order), answered with
+ * `has_more` in the direction asked and the page's `first_id`/`last_id` — the cursors the SDK's
+ * auto-pagination sends back (after_id = last_id; before_id = first_id when it paged backwards).
+ */
+import { badRequest } from '../protocols/errors.js';
+
+export const DEFAULT_MODEL_PAGE = 20;
+export const MAX_MODEL_PAGE = 1000;
+
+export interface ModelPage<T> {
+  data: T[];
+  has_more: boolean;
+  first_id: string | null;
+  last_id: string | null;
+}
+
+/** One page of `items` (in list order); 400 invalid_request for a bad limit or a cursor the list does not hold. */
+export function modelPage<T extends { id: string }>(items: readonly T[], query: URLSearchParams): ModelPage<T> {
+  const limitText = query.get('limit');
+  const limit = limitText === null ? DEFAULT_MODEL_PAGE : Number(limitText);
+  if (limitText === '' || !Number.isInteger(limit) || limit < 1 || limit > MAX_MODEL_PAGE) {
+    throw badRequest('invalid_request', `limit must be an integer from 1 to ${MAX_MODEL_PAGE} (got ${String(limitText).slice(0, 40)}).`, 'limit');
+  }
+  const position = (param: 'after_id' | 'before_id'): number | undefined => {
+    const cursor = query.get(param);
+    if (cursor === null) return undefined;
+    const i = items.findIndex((m) => m.id === cursor);
+    // a cursor the list no longer holds cannot say where the page is: an empty page would end the listing early, unnoticed
+    if (i === -1) throw badRequest('invalid_request', `${param} names no model of this list: ${cursor.slice(0, 200)}.`, param);
+    return i;
+  };
+  const after = position('after_id');
+  const before = position('before_id');
+  const from = after === undefined ? 0 : after + 1;
+  const to = before ?? items.length;
+  const backwards = before !== undefined && after === undefined;
+  // before a cursor: the models nearest it
+  const start = backwards ? Math.max(from, to - limit) : from;
+  const data = items.slice(start, Math.max(start, Math.min(to, start + limit)));
+  const hasMore = backwards ? start > from : start + data.length < to;
+  return { data, has_more: hasMore, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null };
+}
