@@ -115,15 +115,16 @@ describe('anthropic client: models list and headers', () => {
     expect(ids).toContain(`${SLUGS.local}/gpt-oss:20b`);
   });
 
-  it('models.list pages as Anthropic does (20 by default, limit, after_id, before_id); auto-pagination yields every model once', async () => {
+  it('models.list pages as Anthropic does when asked (limit, after_id, before_id), whole without a limit; auto-pagination yields every model once', async () => {
     const whole = await client.models.list({ limit: 1000 });
     const ids = whole.data.map((m) => m.id);
     expect(whole.has_more).toBe(false);
     expect(ids.length).toBeGreaterThan(20);
     expect(new Set(ids).size).toBe(ids.length);
+    // a tool that reads only the first page still sees every model
     const first = await client.models.list();
-    expect(first.data.map((m) => m.id)).toEqual(ids.slice(0, 20));
-    expect(first).toMatchObject({ has_more: true, first_id: ids[0], last_id: ids[19] });
+    expect(first.data.map((m) => m.id)).toEqual(ids);
+    expect(first).toMatchObject({ has_more: false, first_id: ids[0], last_id: ids.at(-1) });
     // what Claude Code's /model picker does: walk the pages the SDK asks for
     for (const limit of [undefined, 3]) {
       const walked: string[] = [];

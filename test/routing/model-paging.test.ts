@@ -18,13 +18,14 @@ const refusal = (q: string) => {
 };
 
 describe('modelPage', () => {
-  it('in list order, 20 by default, up to 1000', () => {
+  it('in list order; whole without a limit (a tool that reads one page sees every model), up to 1000 a page with one', () => {
     expect(page('')).toEqual({ ids: 'abcde', first: 'a', last: 'e', more: false });
     const many = Array.from({ length: 1500 }, (_, i) => ({ id: `m${i}` }));
-    const first = modelPage(many, new URLSearchParams());
-    expect(first.data).toHaveLength(20);
-    expect(first).toMatchObject({ has_more: true, first_id: 'm0', last_id: 'm19' });
-    expect(modelPage(many, new URLSearchParams('limit=1000')).data).toHaveLength(1000);
+    const whole = modelPage(many, new URLSearchParams());
+    expect(whole.data).toHaveLength(1500);
+    expect(whole).toMatchObject({ has_more: false, first_id: 'm0', last_id: 'm1499' });
+    expect(modelPage(many, new URLSearchParams('limit=1000'))).toMatchObject({ has_more: true, last_id: 'm999' });
+    expect(modelPage(many, new URLSearchParams('after_id=m1497')).data.map((m) => m.id)).toEqual(['m1498', 'm1499']);
   });
 
   it('after_id: the page right after it; has_more until the end', () => {
