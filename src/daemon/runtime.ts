@@ -279,7 +279,12 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       const nextSlugs = credentialSlugs(config);
       if (nextSlugs.join('\n') !== slugsKey) {
         slugsKey = nextSlugs.join('\n');
-        void credentials.refresh(nextSlugs, KEYCHAIN_TIMEOUT_MS).then(refreshKeychainStatus);
+        void credentials
+          .refresh(nextSlugs, KEYCHAIN_TIMEOUT_MS)
+          .then((kept) => {
+            if (kept.length > 0) logger.warn(`the OS keychain could not be read; keeping the credentials already loaded for ${kept.join(', ')}`);
+          })
+          .then(refreshKeychainStatus);
       }
       const wanted = { host: opts.host ?? config.settings.host, port: opts.port ?? config.settings.port };
       if (wanted.host !== listening.host || (opts.port === undefined && wanted.port !== listening.port)) {

@@ -27,25 +27,38 @@ export class CredentialCache implements CredentialService {
   }
 
   /**
-   * Re-read the given slugs from every source (others are dropped). A keychain that does not
-   * answer within `timeoutMs` (e.g. waiting on an unlock prompt) leaves those slugs out for now.
+   * Re-read the given slugs from every source (others are dropped). A slug the keychain could not
+   * be asked about — it is unreachable (its D-Bus session gone), failed, or did not answer within
+   * `timeoutMs` (waiting on an unlock prompt) — keeps the credential already loaded: an outage must
+   * not disconnect providers that work. Returns the slugs kept that way.
    */
-  async refresh(slugs: readonly string[], timeoutMs = 5_000): Promise<void> {
+  async refresh(slugs: readonly string[], timeoutMs = 5_000): Promise<string[]> {
     const signal = AbortSignal.timeout(timeoutMs);
     // The signal asks the keychain to give up; the race makes sure we stop waiting even if it does not.
-    const expired = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+    const expired = new Promise<'timeout'>((resolve) => signal.addEventListener('abort', () => resolve('timeout'), { once: true }));
     const entries = await Promise.all(
       slugs.map(async (slug) => {
         try {
-          return [slug, await Promise.race([this.backing.resolve(slug, signal), expired])] as const;
+          const read = await Promise.race([this.backing.read(slug, signal), expired]);
+          return [slug, read === 'timeout' ? 'unknown' : read.keychainDown !== undefined ? 'unknown' : read.credential] as const;
         } catch {
-          return [slug, undefined] as const;
+          return [slug, 'unknown'] as const;
         }
       }),
     );
     const next = new Map<string, ResolvedCredential>();
-    for (const [slug, value] of entries) if (value) next.set(slug, value);
+    const kept: string[] = [];
+    for (const [slug, value] of entries) {
+      if (value === 'unknown') {
+        const loaded = this.values.get(slug);
+        if (loaded) {
+          next.set(slug, loaded);
+          kept.push(slug);
+        }
+      } else if (value) next.set(slug, value);
+    }
     this.values = next;
+    return kept;
   }
 
   async resolve(slug: string): Promise<ResolvedCredential | undefined> {

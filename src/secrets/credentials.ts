@@ -59,16 +59,27 @@ export class CredentialStore implements CredentialService {
   }
 
   async resolve(slug: string, signal?: AbortSignal): Promise<ResolvedCredential | undefined> {
+    return (await this.read(slug, signal)).credential;
+  }
+
+  /**
+   * The credential, or none — and, when none was found while the keychain could not be asked,
+   * why (`keychainDown`): "not stored" and "could not tell" differ for a cache that already holds one.
+   */
+  async read(slug: string, signal?: AbortSignal): Promise<{ credential?: ResolvedCredential; keychainDown?: string }> {
     const envName = this.envOverride(slug);
-    if (envName) return { value: (this.env[envName] as string).trim(), source: 'env' };
+    if (envName) return { credential: { value: (this.env[envName] as string).trim(), source: 'env' } };
+    let keychainDown: string | undefined;
     try {
       const fromKeychain = await this.keychain.get(slug, signal);
-      if (fromKeychain) return { value: fromKeychain, source: 'keychain' };
+      if (fromKeychain) return { credential: { value: fromKeychain, source: 'keychain' } };
     } catch (err) {
       if (!(err instanceof KeychainUnavailableError)) throw err;
+      keychainDown = err.message;
     }
     const fromFile = await this.file.get(slug);
-    return fromFile ? { value: fromFile, source: 'file' } : undefined;
+    if (fromFile) return { credential: { value: fromFile, source: 'file' } };
+    return keychainDown === undefined ? {} : { keychainDown };
   }
 
   async store(slug: string, secret: string, opts: StoreOptions = {}): Promise<StoredIn> {

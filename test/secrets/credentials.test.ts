@@ -108,11 +108,47 @@ describe('CredentialCache', () => {
   it('does not wait forever on a keychain that never answers', async () => {
     const { store } = await setup();
     const hanging = new CredentialCache(
-      Object.assign(Object.create(store) as CredentialStore, { resolve: () => new Promise(() => {}) }),
+      Object.assign(Object.create(store) as CredentialStore, { read: () => new Promise(() => {}) }),
     );
     const started = Date.now();
     await hanging.refresh(['openai'], 100);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(hanging.get('openai')).toBeUndefined();
+  });
+
+  it('a keychain outage (unreachable, or silent) keeps the credentials already loaded; a real removal still drops one', async () => {
+    const { keychain, store } = await setup();
+    keychain.entries.set('anthropic', 'ant-key');
+    keychain.entries.set('openai', 'openai-key');
+    const cache = new CredentialCache(store);
+    expect(await cache.refresh(['anthropic', 'openai'])).toEqual([]);
+    keychain.unavailable = 'Cannot autolaunch D-Bus without X11 $DISPLAY';
+    // an endpoint with a key was added meanwhile: the slugs change and everything is read again
+    expect(await cache.refresh(['anthropic', 'openai', 'mine'])).toEqual(['anthropic', 'openai']);
+    expect(cache.get('anthropic')).toBe('ant-key');
+    expect(cache.get('openai')).toBe('openai-key');
+    expect(cache.get('mine')).toBeUndefined();
+    // a slug that is no longer wanted goes, outage or not
+    await cache.refresh(['anthropic']);
+    expect(cache.get('openai')).toBeUndefined();
+    // back: a key removed from the keychain by hand is gone at the next read
+    keychain.unavailable = null;
+    keychain.entries.delete('anthropic');
+    expect(await cache.refresh(['anthropic'])).toEqual([]);
+    expect(cache.get('anthropic')).toBeUndefined();
+  });
+
+  it('a silent keychain keeps what was loaded', async () => {
+    const { keychain, store } = await setup();
+    keychain.entries.set('openai', 'openai-key');
+    let silent = false;
+    const backing = Object.assign(Object.create(store) as CredentialStore, {
+      read: (slug: string, signal?: AbortSignal) => (silent ? new Promise(() => {}) : store.read(slug, signal)),
+    });
+    const cache = new CredentialCache(backing);
+    await cache.refresh(['openai'], 100);
+    silent = true;
+    expect(await cache.refresh(['openai'], 100)).toEqual(['openai']);
+    expect(cache.get('openai')).toBe('openai-key');
   });
 });
