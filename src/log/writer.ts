@@ -33,10 +33,13 @@ export interface RequestLogOptions {
   /** Close the log file after this long without a batch (default 5 s; FileSink). */
   idleCloseMs?: number;
   /**
-   * With logBodies, how many of the latest entries keep their bodies in memory (default 100);
-   * older ring entries drop them (the files keep them), so large bodies cannot pile up.
+   * With logBodies, how many of the latest entries keep their bodies in memory (default 100), and
+   * how many bytes of logged lines those may come to (default 32 MB: a coding agent's turns are
+   * 100–500 KB, a request may be 32 MB); older ring entries drop them (the files keep them), so
+   * large bodies cannot pile up.
    */
   bodiesInMemory?: number;
+  bodyBytesInMemory?: number;
   now?: () => number;
 }
 
@@ -97,7 +100,10 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
     now,
   });
   const bodiesInMemory = opts.bodiesInMemory ?? 100;
-  const withBodies: RequestLogEntry[] = [];
+  const bodyBytesInMemory = opts.bodyBytesInMemory ?? 32 * 1024 * 1024;
+  /** Entries that keep their bodies in memory, oldest first, with the length of their logged line. */
+  const withBodies: Array<{ entry: RequestLogEntry; bytes: number }> = [];
+  let bodyBytes = 0;
   let pending: RequestLogEntry[] = [];
   let timer: NodeJS.Timeout | null = null;
   let recorded = 0;
@@ -156,11 +162,14 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
       text += json + '\n';
       lines++;
       if (e.requestBody !== undefined || e.responseBody !== undefined) {
-        withBodies.push(e);
-        if (withBodies.length > bodiesInMemory) {
+        withBodies.push({ entry: e, bytes: json.length });
+        bodyBytes += json.length;
+        // the newest too, when it alone is over the budget
+        while (withBodies.length > bodiesInMemory || bodyBytes > bodyBytesInMemory) {
           const old = withBodies.shift()!;
-          delete old.requestBody;
-          delete old.responseBody;
+          bodyBytes -= old.bytes;
+          delete old.entry.requestBody;
+          delete old.entry.responseBody;
         }
       }
       for (const s of subscribers) {

@@ -346,6 +346,19 @@ describe('request log writer', () => {
     expect((await lines()).map((e) => e.requestBody)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }]);
   });
 
+  it('keeps bodies in memory only up to a byte budget, however few the entries', async () => {
+    const log = open({ settings: { ...SETTINGS, logBodies: true }, bodiesInMemory: 100, bodyBytesInMemory: 25_000 });
+    const big = (n: number) => makeEntry({ requestBody: { n, text: 'x'.repeat(10_000) } });
+    for (let i = 0; i < 4; i++) log.record(big(i));
+    log.record(makeEntry({ requestBody: { n: 4, text: 'y'.repeat(30_000) } })); // over the budget alone
+    await log.flush();
+    expect(log.recent().map((e) => (e.requestBody as { n: number } | undefined)?.n)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    for (let i = 5; i < 9; i++) log.record(big(i));
+    await log.flush();
+    expect(log.recent({ limit: 4 }).map((e) => (e.requestBody as { n: number } | undefined)?.n)).toEqual([8, 7, undefined, undefined]);
+    expect((await lines()).map((e) => (e.requestBody as { n: number }).n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
   it('stats() covers ring and files', async () => {
     const log = open({ ringSize: 2 });
     for (let i = 0; i < 6; i++) log.record(makeEntry({ latencyMs: (i + 1) * 100, status: i === 5 ? 502 : 200 }));
