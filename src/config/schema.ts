@@ -40,6 +40,11 @@ export const settingsSchema = z.object({
    * first event, so clients that give up on missing headers keep waiting (early-stream.ts); 0: never.
    */
   streamHeadersAfterMs: z.number().int().min(0).default(30_000),
+  /**
+   * Groups try a target that failed moments ago (timeout, unreachable, 429, 5xx, refused key) after
+   * their other targets until its cooldown is over (routing/cooldowns.ts).
+   */
+  groupCooldowns: z.boolean().default(true),
   /** Graceful drain of in-flight requests on stop. */
   drainTimeoutMs: z.number().int().positive().default(10_000),
   /** Extra Host header values accepted besides loopback/localhost at our port (DNS-rebinding guard). */

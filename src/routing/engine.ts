@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { ProtocolError } from '../protocols/errors.js';
 import { ClientAbort } from './client-abort.js';
+import { Cooldowns } from './cooldowns.js';
 import { isOpenedEarly } from './early-stream.js';
 import { handleConversations } from './conversations-endpoint.js';
 import { handleCountTokens } from './count-tokens-endpoint.js';
@@ -66,6 +67,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
   const issuers = deps.issuers ?? new ProofIssuers();
   const upstreamFits = new UpstreamFits();
   const responses = new ResponseStore();
+  const cooldowns = new Cooldowns();
   /**
    * Requests in the handler (one add and remove each): at the drain deadline, those whose answer
    * has not started get a 503 instead of a closed connection.
@@ -100,7 +102,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       const abort = new ClientAbort();
       (res as AbortableResponse)[ABORT] = abort;
       res.once('close', abortIfUnfinished);
-      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache, issuers, upstreamFits, responses };
+      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache, issuers, upstreamFits, responses, cooldowns };
       const ticket = inFlight.add(x);
       try {
         await dispatch(x);

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
 import type { ClientAbort } from './client-abort.js';
+import type { Cooldowns } from './cooldowns.js';
 import type { UpstreamFits } from './upstream-fits.js';
 import type { ProofIssuers } from './proof-issuers.js';
 import type { ProxyDeps, ProxyRoute } from './proxy-handler.js';
@@ -28,6 +29,8 @@ export interface Exchange {
   upstreamFits: UpstreamFits;
   /** Converted answers to Responses clients, for previous_response_id (response-store.ts). */
   responses: ResponseStore;
+  /** Targets that failed moments ago, which groups try last (cooldowns.ts). */
+  cooldowns: Cooldowns;
 }
 
 /** Upstream timeouts from the settings. */

@@ -236,8 +236,10 @@ class GenerateRequest {
     let firstRefusal: ProtocolError | undefined;
     let last: { failure: UpstreamFailure; slug: string; model: string } | undefined;
     const tried: TriedTarget[] = [];
-    for (const [i, target] of targets.entries()) {
-      this.fallbackLeft = route.group !== undefined && i < targets.length - 1;
+    const cooling = x.config.settings.groupCooldowns;
+    const ordered = route.group === undefined || !cooling ? targets : this.coolingLast(targets);
+    for (const [i, target] of ordered.entries()) {
+      this.fallbackLeft = route.group !== undefined && i < ordered.length - 1;
       const provider = target.provider;
       const refusal = target.refusal ?? (provider ? policyRefusal(this.features, provider.adapter, provider.slug, dialect) : undefined);
       if (refusal || !provider) {
@@ -278,10 +280,15 @@ class GenerateRequest {
         else delete record.entry.effortSent;
         failure = await this.attempt(provider, target, built);
       }
-      if (!failure) return;
+      if (!failure) {
+        if (cooling) x.cooldowns.succeeded(target.label);
+        return;
+      }
       last = { failure, slug: provider.slug, model: built.upstreamModel };
       tried.push({ label: target.label, failure });
-      if (route.group === undefined || !shouldFallback(failure)) break;
+      if (!shouldFallback(failure)) break;
+      if (cooling) x.cooldowns.failed(target.label, failure);
+      if (route.group === undefined) break;
     }
 
     if (last) {
@@ -297,6 +304,26 @@ class GenerateRequest {
       return;
     }
     throw firstRefusal!;
+  }
+
+  /**
+   * A group's targets with those cooling down after a recent failure moved behind the others
+   * (cooldowns.ts), each noted in the log; the order itself when none is.
+   */
+  private coolingLast(targets: Target[]): Target[] {
+    const { cooldowns, record } = this.x;
+    let deferred: Target[] | undefined;
+    const fresh: Target[] = [];
+    for (const t of targets) {
+      const cooling = t.provider && !t.refusal ? cooldowns.coolingDown(t.label) : undefined;
+      if (!cooling) {
+        fresh.push(t);
+        continue;
+      }
+      (deferred ??= []).push(t);
+      record.skipped(t.label, 'cooling_down', `failed moments ago (${cooling.code}): tried after the other targets for ${cooling.secondsLeft} s more`);
+    }
+    return deferred ? [...fresh, ...deferred] : targets;
   }
 
   /** The parsed body the first time; a fresh copy afterwards (edits happen in place). */

@@ -62,7 +62,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   for (const [slug, models] of Object.entries(opts.groups ?? {})) groups[slug] = { models, created };
   const config = configSchema.parse({
     version: CONFIG_VERSION,
-    settings: opts.settings ?? {},
+    // each test scripts its own failures: one test's must not cool a target down for the next
+    settings: { groupCooldowns: false, ...opts.settings },
     providers: {
       anthropic: { baseUrl: mocks.anthropic.baseUrl },
       openai: { baseUrl: mocks.openai.baseUrl },

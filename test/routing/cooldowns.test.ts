@@ -1,0 +1,103 @@
+/** Cooldowns of targets that failed moments ago: the rule (cooldowns.ts), then a group that uses it. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cooldownFor, Cooldowns, MAX_COOLDOWN_MS } from '../../src/routing/cooldowns.js';
+import type { UpstreamFailure } from '../../src/routing/upstream-errors.js';
+import { post, startHarness, type Harness } from './harness.js';
+
+const failure = (upstreamStatus: number, extra: Partial<UpstreamFailure> = {}): UpstreamFailure => ({
+  status: upstreamStatus || 502,
+  code: 'upstream_error',
+  message: 'x',
+  upstreamStatus,
+  ...extra,
+});
+
+describe('cooldownFor', () => {
+  it('a Retry-After (seconds, ms or a date) is followed, up to five minutes', () => {
+    expect(cooldownFor(failure(429, { retryAfter: '9' }))).toBe(9_000);
+    expect(cooldownFor(failure(429, { retryAfter: '9', retryAfterMs: '1500' }))).toBe(1_500);
+    expect(cooldownFor(failure(503, { retryAfter: '86400' }))).toBe(MAX_COOLDOWN_MS);
+    const inTwoMinutes = new Date(Date.now() + 120_000).toUTCString();
+    expect(cooldownFor(failure(503, { retryAfter: inTwoMinutes }))).toBeGreaterThan(100_000);
+  });
+
+  it('otherwise by what the failure says of the target; nothing for a request too large for it', () => {
+    expect(cooldownFor(failure(0))).toBe(30_000);
+    expect(cooldownFor(failure(500))).toBe(15_000);
+    expect(cooldownFor(failure(529))).toBe(15_000);
+    expect(cooldownFor(failure(429))).toBe(15_000);
+    expect(cooldownFor(failure(401))).toBe(60_000);
+    expect(cooldownFor(failure(400, { contextLength: true }))).toBe(0);
+    expect(cooldownFor(failure(413))).toBe(0);
+    expect(cooldownFor(failure(400))).toBe(0);
+  });
+});
+
+describe('Cooldowns', () => {
+  it('cools a target until its time is up, or until it answers', () => {
+    let now = 1_000_000;
+    const c = new Cooldowns(() => now);
+    expect(c.coolingDown('a/m')).toBeUndefined();
+    c.failed('a/m', failure(429, { retryAfter: '10', code: 'upstream_rate_limited' }));
+    expect(c.coolingDown('a/m')).toEqual({ code: 'upstream_rate_limited', secondsLeft: 10 });
+    now += 9_500;
+    expect(c.coolingDown('a/m')?.secondsLeft).toBe(1);
+    now += 600;
+    expect(c.coolingDown('a/m')).toBeUndefined();
+    c.failed('a/m', failure(500));
+    c.succeeded('a/m');
+    expect(c.coolingDown('a/m')).toBeUndefined();
+    c.failed('a/m', failure(400));
+    expect(c.coolingDown('a/m')).toBeUndefined();
+  });
+});
+
+describe('a group with cooldowns (the default)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      settings: { groupCooldowns: true, headersTimeoutMs: 400 },
+      groups: { team: [{ name: 'claude', targets: ['anthropic/claude-sonnet-4-5', 'ca/qwen3-coder'] }] },
+    });
+  });
+  afterAll(async () => h.close());
+
+  const ask = () => post(`${h.groupB('team')}/v1/messages`, { model: 'claude', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] });
+  const generations = () => h.mocks.anthropic.requests.filter((r) => r.path === '/v1/messages').length;
+
+  it('a hung first target costs one request its timeout, not every request; it is tried last meanwhile, and an answer ends its cooldown', async () => {
+    h.mocks.anthropic.next({ kind: 'hang' });
+    let started = performance.now();
+    expect((await ask()).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThan(350);
+    expect(h.logs.at(-1)!.attempts.map((a) => [a.target, a.status])).toEqual([
+      ['anthropic/claude-sonnet-4-5', 0],
+      ['ca/qwen3-coder', 200],
+    ]);
+
+    const before = generations();
+    started = performance.now();
+    expect((await ask()).status).toBe(200);
+    expect(performance.now() - started, 'the hung target was not waited for again').toBeLessThan(350);
+    expect(generations()).toBe(before);
+    expect(h.logs.at(-1)!.attempts).toEqual([
+      expect.objectContaining({ target: 'anthropic/claude-sonnet-4-5', errorCode: 'cooling_down', skipped: expect.stringMatching(/^failed moments ago \(upstream_timeout\): tried after the other targets for \d+ s more$/) }),
+      expect.objectContaining({ target: 'ca/qwen3-coder', status: 200 }),
+    ]);
+
+    // the other target fails too: the cooling one is still tried, and its answer ends its cooldown
+    h.mocks.ca.next(h.mocks.ca.error(500, 'down'));
+    expect((await ask()).status).toBe(200);
+    expect(h.logs.at(-1)!.attempts.map((a) => [a.target, a.status])).toEqual([
+      ['anthropic/claude-sonnet-4-5', 0],
+      ['ca/qwen3-coder', 500],
+      ['anthropic/claude-sonnet-4-5', 200],
+    ]);
+    // now the other one cools (its 500), and the first answers first
+    expect((await ask()).status).toBe(200);
+    expect(h.logs.at(-1)!.attempts.map((a) => [a.target, a.status, a.errorCode])).toEqual([
+      ['ca/qwen3-coder', 0, 'cooling_down'],
+      ['anthropic/claude-sonnet-4-5', 200, undefined],
+    ]);
+  });
+});
