@@ -10,6 +10,7 @@ import type { Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
 import { dropForeignThinking } from './proof-issuers.js';
+import { dropUnprovenManualThinking, dropUnprovenThinking } from './reasoning-continuity.js';
 import { redactSecret } from './redact.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
 import { answeredByHeaders, sendJson } from './respond.js';
@@ -42,10 +43,18 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
   // both replace `messages` rather than edit it)
   const envelopes = needsNativeProof('messages', raw);
   const rawFor = (slug: string): Record<string, unknown> => {
-    if (!envelopes && x.issuers.size === 0) return parsed.body;
+    const thinking = thinkingOn(parsed.body);
+    if (!envelopes && x.issuers.size === 0 && !thinking) return parsed.body;
     const copy = { ...parsed.body };
     const restored = envelopes && restoreNativeProof('messages', copy);
-    return dropForeignThinking(copy, x.issuers, slug) || restored ? copy : parsed.body;
+    const dropped = x.issuers.size > 0 && dropForeignThinking(copy, x.issuers, slug);
+    if (thinking) {
+      // as a generation turns thinking off when the tool turn lost its proof (Anthropic would
+      // refuse it), so does its count; the turns are copied, since that drops their thinking blocks
+      if (Array.isArray(copy.messages)) copy.messages = copy.messages.map((m: unknown) => (isObject(m) ? { ...m } : m));
+      if (restored || dropped ? dropUnprovenThinking(copy) : dropUnprovenManualThinking(copy)) return copy;
+    }
+    return restored || dropped ? copy : parsed.body;
   };
 
   const targets = resolveTargets(config, route.group, parsed.model, (slug) => services.resolveProvider(slug));
@@ -93,4 +102,13 @@ function asCountError(err: unknown, slug: string, credential: string | undefined
   if (code === 'upstream_timeout') return new ProtocolError(504, 'upstream_timeout', message);
   if (code === 'upstream_unreachable' || code === 'upstream_reset') return new ProtocolError(502, code, message);
   throw err;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function thinkingOn(body: Record<string, unknown>): boolean {
+  const t = body.thinking;
+  return isObject(t) && (t.type === 'enabled' || t.type === 'adaptive');
 }

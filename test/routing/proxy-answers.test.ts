@@ -294,6 +294,25 @@ describe('other endpoints', () => {
     expect(h.mocks.ca.requests).toHaveLength(0);
   });
 
+  it('count_tokens takes what a generation takes: thinking on and a tool turn that lost its thinking block (Claude Code after a model switch)', async () => {
+    const b = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+    const body = {
+      thinking: { type: 'enabled' as const, budget_tokens: 2000 },
+      tools: [{ name: 'f', input_schema: { type: 'object' as const, properties: {} } }],
+      messages: [
+        { role: 'user' as const, content: 'use f' },
+        { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'f', input: {} }] },
+        { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'done' }] },
+      ],
+    };
+    for (const model of ['anthropic/claude-sonnet-4-5', 'cb/glm-4.6']) {
+      const counted = await b.messages.countTokens({ model, ...body });
+      expect(counted.input_tokens, model).toBeGreaterThan(0);
+    }
+    const sent = h.mocks.anthropic.requests.filter((r) => r.path === '/v1/messages/count_tokens').at(-1)!;
+    expect(JSON.parse(sent.raw).thinking).toBeUndefined();
+  });
+
   it('count_tokens failure → error in B shape', async () => {
     h.mocks.anthropic.on('/v1/messages/count_tokens', h.mocks.anthropic.error(500, 'boom'));
     const r = await post(`${h.b}/v1/messages/count_tokens`, { model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'x' }] });
