@@ -5,6 +5,7 @@
  * the scope of the request's service key.
  */
 import type { ResponseContext } from '../protocols/codec.js';
+import { badRequest } from '../protocols/errors.js';
 import { mayContain } from '../protocols/lazy-json.js';
 import { inputItems, type ResponseStore } from './response-store.js';
 
@@ -32,6 +33,17 @@ export class KeptTurn {
     const named = typeof body.previous_response_id === 'string' && body.previous_response_id !== '' ? body.previous_response_id : undefined;
     const earlier = named === undefined ? undefined : this.store.conversation(this.scope, named);
     if (earlier) this.previous = named;
+    else if (named !== undefined) {
+      // kept, but a link before it is gone: neither rebuilt here nor OpenAI's to look up
+      const missing = this.store.missingLink(this.scope, named);
+      if (missing !== undefined) {
+        throw badRequest(
+          'previous_response_not_found',
+          `previous_response_id ${named} is kept, but ${missing}, which it went on from, was deleted (or dropped to make room), so its conversation cannot be rebuilt; send the conversation in full.`,
+          'previous_response_id',
+        );
+      }
+    }
     if (body.store !== false) this.request = raw;
     // the bytes say whether a large input could hold a reference before it is parsed
     const refs = mayContain(body, 'input', 'item_reference') && Array.isArray(body.input) && body.input.some((i) => (i as Obj | null)?.type === 'item_reference');

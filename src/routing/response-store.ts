@@ -101,6 +101,23 @@ export class ResponseStore {
     return this.chain(scope, responseId)?.flatMap((l) => [...inputItems(requestOf(l).input), ...outputOf(JSON.parse(l.answer) as Obj).map(replayed)]);
   }
 
+  /**
+   * For an answer that is kept but whose chain is not whole: the id of the first link missing (an
+   * answer it went on from was deleted or dropped); undefined otherwise.
+   */
+  missingLink(scope: string, responseId: string): string | undefined {
+    const seen = new Set<string>();
+    let entry = this.live(scoped(scope, responseId));
+    if (!entry) return undefined;
+    while (entry.previous !== undefined && !seen.has(entry.previous)) {
+      seen.add(entry.previous);
+      const next = this.live(entry.previous);
+      if (!next) return entry.previous.slice(entry.previous.indexOf('\u0000') + 1);
+      entry = next;
+    }
+    return undefined;
+  }
+
   /** The answer as its client got it, as the JSON it is held in; undefined when not (or no longer) kept. */
   answerJson(scope: string, responseId: string): string | undefined {
     const key = scoped(scope, responseId);

@@ -46,6 +46,21 @@ describe('KeptTurn', () => {
     expect(store.conversation('k', 'resp_2')).toHaveLength(4);
   });
 
+  it('a kept answer whose chain lost a link (deleted) is refused with what is missing, not sent to OpenAI to look up', () => {
+    const store = storeWith();
+    store.put('k', 'resp_2', 'resp_1', raw({ model: 'm', input: 'b' }), { id: 'resp_2', output: [said('msg_2', 'B')] });
+    store.put('k', 'resp_3', 'resp_2', raw({ model: 'm', input: 'c' }), { id: 'resp_3', output: [said('msg_3', 'C')] });
+    expect(store.missingLink('k', 'resp_3')).toBeUndefined();
+    store.delete('k', 'resp_2');
+    expect(store.missingLink('k', 'resp_3')).toBe('resp_2');
+    expect(store.missingLink('k', 'resp_1')).toBeUndefined();
+    expect(store.missingLink('k', 'resp_gone')).toBeUndefined();
+    const body = { model: 'm', previous_response_id: 'resp_3', input: 'd' };
+    expect(() => new KeptTurn(store, 'k').resolve(body, raw(body))).toThrow(
+      expect.objectContaining({ status: 400, code: 'previous_response_not_found', message: expect.stringContaining('resp_3 is kept, but resp_2, which it went on from, was deleted') }),
+    );
+  });
+
   it('an answer too large for the store is not kept, and its onFinal says so', () => {
     const store = new ResponseStore({ bytes: 200 });
     const turn = new KeptTurn(store, 'k');
