@@ -14,9 +14,11 @@ import { usageToWire } from './usage.js';
 
 export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown> {
   const suffix = chooseSuffix(ctx.idSuffix, res.id);
-  const output = res.output.map((item, i) => encodeOutputItem(item, suffix, i));
   const hasRefusalPart = res.output.some((item) => item.type === 'message' && item.content.some((p) => p.type === 'refusal'));
   const terminal = statusFor(res.stopReason, hasRefusalPart);
+  // an answer cut at max_output_tokens was cut in its last item: OpenAI marks that item incomplete
+  const cut = terminal.incomplete_details?.reason === 'max_output_tokens' ? res.output.length - 1 : -1;
+  const output = res.output.map((item, i) => encodeOutputItem(item, suffix, i, i === cut ? 'incomplete' : 'completed'));
   return responseObject({
     id: `resp_${suffix}`,
     createdAt: ctx.created ?? res.created ?? Math.floor(Date.now() / 1000),
@@ -39,16 +41,16 @@ export function requestFields(ctx: ResponseContext): Pick<ResponseShape, 'store'
   return out;
 }
 
-function encodeOutputItem(item: OutputItem, suffix: string, index: number): object {
+function encodeOutputItem(item: OutputItem, suffix: string, index: number, status: 'completed' | 'incomplete'): object {
   switch (item.type) {
     case 'reasoning':
       return wireReasoningItem(item.origin, item.text, itemId('rs', suffix, index));
     case 'message':
-      return messageItem(itemId('msg', suffix, index), messageParts(item.content), 'completed', item.phase);
+      return messageItem(itemId('msg', suffix, index), messageParts(item.content), status, item.phase);
     case 'function_call':
       return item.freeform
-        ? customToolCallItem(itemId('ctc', suffix, index), item.callId, item.name, item.arguments, 'completed', item.namespace)
-        : functionCallItem(itemId('fc', suffix, index), item.callId, item.name, item.arguments, 'completed', item.namespace);
+        ? customToolCallItem(itemId('ctc', suffix, index), item.callId, item.name, item.arguments, status, item.namespace)
+        : functionCallItem(itemId('fc', suffix, index), item.callId, item.name, item.arguments, status, item.namespace);
     case 'web_search':
       return webSearchCallItem(item.id, item);
   }

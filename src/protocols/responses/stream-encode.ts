@@ -290,10 +290,12 @@ class ResponsesStreamEncoder implements StreamEncoder {
   private finish(stopReason: StopReason): string {
     const hasRefusalPart = [...this.blocks.values()].some((b) => b.kind === 'refusal');
     const terminal = statusFor(stopReason, hasRefusalPart);
-    // Items still open when the answer was cut short are themselves incomplete (a text whose
-    // block stopped is complete).
-    let sse = this.closeLingering();
-    sse += this.closeAll(terminal.status === 'incomplete' ? 'incomplete' : 'completed');
+    // Items still open when the answer was cut short are themselves incomplete, and so is the text
+    // that ended an answer cut at max_output_tokens (upstreams stop a block before they say why:
+    // its stop is no sign it was whole)
+    const status = terminal.status === 'incomplete' ? 'incomplete' : 'completed';
+    let sse = this.closeLingering(terminal.incomplete_details?.reason === 'max_output_tokens' ? 'incomplete' : 'completed');
+    sse += this.closeAll(status);
     const response = this.response(terminal.status, terminal.incomplete_details, null);
     const final = response as unknown as Record<string, unknown>;
     // (`store` is on the wire; the SDK's Response type leaves it out)
@@ -317,10 +319,10 @@ class ResponsesStreamEncoder implements StreamEncoder {
     return sse;
   }
 
-  private closeLingering(): string {
+  private closeLingering(status: ItemStatus = 'completed'): string {
     const lingering = this.lingering;
     this.lingering = undefined;
-    return lingering ? this.close(lingering, 'completed') : '';
+    return lingering ? this.close(lingering, status) : '';
   }
 
   private closeAll(status: ItemStatus): string {

@@ -234,7 +234,7 @@ describe('adjacent text blocks and their citations', () => {
     expect(final.output).toEqual([expect.objectContaining({ status: 'completed', content: [{ type: 'output_text', text: 'It is so 🌍.', annotations: [annotation] }] })]);
   });
 
-  it('the text item closes before anything else starts, and stays complete when the answer is cut short or fails after it', () => {
+  it('the text item closes before anything else starts; it is incomplete when the answer was cut short in it, complete when the answer fails after it', () => {
     const call: HubEvent[] = [
       { type: 'block_start', index: 3, block: { type: 'function_call', callId: 'c1', name: 'f' } },
       { type: 'block_stop', index: 3 },
@@ -245,7 +245,8 @@ describe('adjacent text blocks and their citations', () => {
     expect(types.indexOf('response.output_item.done:0')).toBeLessThan(types.indexOf('response.output_item.added:1'));
 
     const cut = encodeAll([...texts, { type: 'finish', stopReason: 'max_tokens' }]).wire;
-    expect((cut.at(-1)!.response as { status: string; output: Array<{ status: string }> }).output[0]!.status).toBe('completed');
+    expect((cut.at(-1)!.response as { status: string; output: Array<{ status: string }> }).output[0]!.status).toBe('incomplete');
+    expect(cut.find((w) => w.type === 'response.output_item.done')!.item).toMatchObject({ status: 'incomplete' });
     expect(cut.at(-1)!.type).toBe('response.incomplete');
 
     const failed = encodeAll([...texts, { type: 'error', error: { status: 502, code: 'upstream_error', message: 'gone' } }]).wire;
