@@ -310,7 +310,7 @@ describe('other endpoints', () => {
       expect(counted.input_tokens, model).toBeGreaterThan(0);
     }
     const sent = h.mocks.anthropic.requests.filter((r) => r.path === '/v1/messages/count_tokens').at(-1)!;
-    expect(JSON.parse(sent.raw).thinking).toBeUndefined();
+    expect(JSON.parse(sent.raw.toString()).thinking).toBeUndefined();
   });
 
   it('count_tokens failure → error in B shape', async () => {
