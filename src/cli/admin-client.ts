@@ -8,6 +8,7 @@ import type { StatePaths } from '../config/paths.js';
 import { findDaemon, readAdminToken, type DaemonLocation } from '../daemon/control.js';
 import { DaemonUnreachableError, httpJson } from '../daemon/http-json.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
+import type { RevocationResult } from '../keys/unsaved-revocations.js';
 import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
 import type { DaemonStatus } from '../server/admin/status.js';
 import type { Management } from './management.js';
@@ -86,7 +87,7 @@ export class AdminClient implements Management {
   async listKeys(): Promise<KeyInfo[]> {
     return (await this.request<{ keys: KeyInfo[] }>('GET', '/admin/keys')).keys;
   }
-  revokeKey(ref: string): Promise<RevokedKey> {
+  revokeKey(ref: string): Promise<RevokedKey & Partial<Pick<RevocationResult, 'saved' | 'unsavedBecause'>>> {
     return this.request('POST', '/admin/keys/revoke', { key: ref });
   }
 

@@ -4,6 +4,7 @@
  * config.json under its lock (offline-management.ts). Both end in the same operation functions
  * (src/keys/operations.ts, src/secrets/operations.ts).
  */
+import type { RevocationResult } from '../keys/unsaved-revocations.js';
 import type { StatePaths } from '../config/paths.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
 import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
@@ -13,7 +14,7 @@ export interface Management {
   readonly mode: 'daemon' | 'offline';
   createKey(name: string): Promise<CreatedKey>;
   listKeys(): Promise<KeyInfo[]>;
-  revokeKey(ref: string): Promise<RevokedKey>;
+  revokeKey(ref: string): Promise<RevokedKey & Partial<Pick<RevocationResult, 'saved' | 'unsavedBecause'>>>;
   listProviders(): Promise<ProviderInfo[]>;
   connectProvider(name: string, credential: string, opts?: { insecureStorage?: boolean }): Promise<ConnectResult>;
   disconnectProvider(name: string): Promise<DisconnectResult>;

@@ -14,6 +14,7 @@ import type { Config } from '../config/schema.js';
 import { ConfigStore } from '../config/store.js';
 import { packageVersion } from '../config/version.js';
 import { writeLastUsed } from '../keys/operations.js';
+import { UnsavedRevocations } from '../keys/unsaved-revocations.js';
 import { KeyVerifier } from '../keys/verifier.js';
 import type { SleepClocks } from '../providers/sleep-detector.js';
 import { watchNetwork, type NetworkWatchOptions } from '../providers/network-watch.js';
@@ -215,11 +216,22 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     const startedAt = new Date();
     const daemonInfo = { pid: process.pid, version: packageVersion(), host, port, startedAt, stateDir: paths.dir };
 
+    /** Keys in force: config.json's active ones but those revoked while it could not be written. */
+    const unsaved = new UnsavedRevocations();
+    const applyKeys = (config: Config): void => {
+      const withheld = unsaved.withheld();
+      verifier.load(config.keys, withheld);
+      // "a revoked key stops at once": its answers under way too, not only its next request
+      const ended = proxy.endRevoked?.(new Set(config.keys.filter((k) => !k.revoked && !withheld.has(k.id)).map((k) => k.id))) ?? 0;
+      if (ended > 0) logger.info(`ended ${ended} request${ended === 1 ? '' : 's'} of a revoked service key`);
+    };
+
     const reloadConfig = async (): Promise<ReloadOutcome> => {
       try {
         const changed = await store.reload();
         if (configProblem) logger.info('config.json is valid again');
         configProblem = null;
+        if (unsaved.withheld().size > 0 && (await unsaved.save(store))) logger.info('the key revocations held while config.json could not be written are saved');
         if (changed) logger.info('config.json changed on disk: reloaded');
         return { changed, config: store.current() };
       } catch (err) {
@@ -253,6 +265,11 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       },
       upstreamProxy: () => proxy.upstreamProxy?.(),
       reloadConfig,
+      revokeKey: async (ref) => {
+        const result = await unsaved.revoke(store, ref, () => applyKeys(store.current()));
+        if (!result.saved) logger.warn(`service key ${result.id} revoked in the daemon; config.json cannot be written (${result.unsavedBecause}), so it is saved once the file is valid again`);
+        return result;
+      },
       requestShutdown: () => setImmediate(() => shutdown.request()),
     };
     const server = new ProxyServer({
@@ -271,10 +288,10 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     let slugsKey = credentialSlugs(store.current()).join('\n');
     let listening = { host, port };
     store.onChange((config: Config) => {
-      verifier.load(config.keys);
-      // "a revoked key stops at once": its answers under way too, not only its next request
-      const ended = proxy.endRevoked?.(new Set(config.keys.filter((k) => !k.revoked).map((k) => k.id))) ?? 0;
-      if (ended > 0) logger.info(`ended ${ended} request${ended === 1 ? '' : 's'} of a revoked service key`);
+      applyKeys(config);
+      // a revocation held while the file could not be written is written now that it can (after
+      // this change's lock is let go: listeners may not write)
+      if (unsaved.withheld().size > 0) setImmediate(() => void unsaved.save(store));
       server.reconfigure(config.settings);
       const nextSlugs = credentialSlugs(config);
       if (nextSlugs.join('\n') !== slugsKey) {

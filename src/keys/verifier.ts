@@ -27,11 +27,11 @@ export class KeyVerifier {
     this.load(keys);
   }
 
-  /** Replace the set of valid keys (active ones only). */
-  load(keys: readonly ServiceKeyRecord[]): void {
+  /** Replace the set of valid keys (active ones only; `withheld` ids are refused too). */
+  load(keys: readonly ServiceKeyRecord[], withheld?: ReadonlySet<string>): void {
     const next = new Map<string, Entry>();
     for (const k of keys) {
-      if (k.revoked) continue;
+      if (k.revoked || withheld?.has(k.id)) continue;
       next.set(k.hash, { id: k.id, name: k.name, hash: k.hash });
     }
     this.byHash = next;

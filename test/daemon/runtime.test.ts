@@ -191,6 +191,28 @@ describe('daemon runtime', () => {
     await until(async () => ((await d.admin('GET', '/admin/status')).json() as { configProblem: unknown }).configProblem === null);
   });
 
+  it('a key revoked while config.json is broken is refused at once, and the revocation is saved once the file is fixed', async () => {
+    const d = await start();
+    const leaked = (await d.admin('POST', '/admin/keys', { name: 'leaked' })).json() as { key: string; id: string };
+    const kept = (await d.admin('POST', '/admin/keys', { name: 'kept' })).json() as { key: string };
+    const file = d.daemon.paths.config;
+    const good = await readFile(file, 'utf8');
+    await writeFile(file, good.replace('"port": 4545', '"port": "oops"'));
+    await until(async () => ((await d.admin('GET', '/admin/status')).json() as { configProblem: unknown }).configProblem !== null);
+    const revoked = await d.admin('POST', '/admin/keys/revoke', { key: 'leaked' });
+    expect(revoked.status).toBe(200);
+    expect(revoked.json()).toMatchObject({ id: leaked.id, alreadyRevoked: false, saved: false, unsavedBecause: expect.stringContaining('settings.port') });
+    const models = `${d.origin}/protocol-b/v1/models`;
+    expect((await http('GET', models, { headers: { 'x-api-key': leaked.key } })).status).toBe(401);
+    expect((await http('GET', models, { headers: { 'x-api-key': kept.key } })).status).toBe(200);
+    expect(await readFile(file, 'utf8')).toContain('"oops"'); // the broken file is not overwritten
+    // fixed by hand (the key still active in it): the revocation is written, and holds
+    await writeFile(file, good);
+    await until(async () => ((JSON.parse(await readFile(file, 'utf8')) as { keys: Array<{ id: string; revoked?: string }> }).keys.find((k) => k.id === leaked.id)?.revoked ?? null) !== null);
+    expect((await http('GET', models, { headers: { 'x-api-key': leaked.key } })).status).toBe(401);
+    expect((await http('GET', models, { headers: { 'x-api-key': kept.key } })).status).toBe(200);
+  });
+
   it('keeps serving with the config it had while config.json is moved away, and says so', async () => {
     const d = await start();
     const created = (await d.admin('POST', '/admin/keys', { name: 'kept' })).json() as { key: string };

@@ -58,6 +58,9 @@ export function register(program: Command, ctx: CliContext): void {
       const revoked = await (await manage()).revokeKey(ref);
       if (flags.json) ctx.json(revoked);
       else if (revoked.alreadyRevoked) ctx.out(`Key "${revoked.name}" (${revoked.id}) was already revoked (${shortDate(revoked.revoked)}).`);
-      else ctx.out(`Key "${revoked.name}" (${revoked.id}) revoked.`);
+      else if (revoked.saved === false) {
+        ctx.out(`Key "${revoked.name}" (${revoked.id}) revoked in the running daemon: it is refused from now on, and its requests under way were ended.`);
+        ctx.out(`config.json cannot be written (${revoked.unsavedBecause ?? 'see svc-proxy status'}); the revocation is saved as soon as the file is valid again — until then a restart would bring the key back.`);
+      } else ctx.out(`Key "${revoked.name}" (${revoked.id}) revoked.`);
     });
 }

@@ -2,6 +2,7 @@
  * What the admin API's resource modules get from the daemon. Add a field here (and fill it in
  * src/daemon/runtime.ts) when a new module needs another service.
  */
+import type { RevocationResult } from '../../keys/unsaved-revocations.js';
 import type { Config } from '../../config/schema.js';
 import type { ConfigStore } from '../../config/store.js';
 import type { KeyVerifier } from '../../keys/verifier.js';
@@ -56,6 +57,8 @@ export interface AdminContext {
   upstreamProxy?(): ProxyStatus | undefined;
   /** Re-read config.json now. Throws ConfigFileError (the last good config stays in force). */
   reloadConfig(): Promise<ReloadOutcome>;
+  /** Revoke a service key (by id or name); in force at once, saved when config.json can be written (unsaved-revocations.ts). */
+  revokeKey(ref: unknown): Promise<RevocationResult>;
   /** Begin a graceful stop (after the current response is sent). */
   requestShutdown(): void;
 }

@@ -1,6 +1,6 @@
 /** /admin/keys — create, list, revoke service keys. A revoke is in force before the response. */
 import { Hono } from 'hono';
-import { createKey, listKeys, revokeKey } from '../../keys/operations.js';
+import { createKey, listKeys } from '../../keys/operations.js';
 import type { AdminModule } from './module.js';
 import { jsonBody } from './respond.js';
 
@@ -16,7 +16,7 @@ const keysModule: AdminModule = {
       // The key is named in the body: names may hold characters that do not survive a URL path.
       .post('/revoke', async (c) => {
         const body = await jsonBody(c);
-        return c.json(await revokeKey(ctx.store, body.key));
+        return c.json(await ctx.revokeKey(body.key));
       });
   },
 };
