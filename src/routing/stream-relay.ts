@@ -31,6 +31,7 @@ import { IdleWatch } from './idle-watch.js';
 import { LiveSet } from './live-set.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
+import { trailingChatError, type TrailingChatError } from './chat-error-tail.js';
 import type { FreeformStream } from './freeform-tools.js';
 import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
@@ -138,7 +139,7 @@ abstract class Relay {
   /** This stream's place in committedStreams while it is there, else -1. */
   private liveTicket = -1;
   /** Written in this tick, not yet handed to the response (see write()). */
-  private pending: (string | Buffer)[] = [];
+  protected pending: (string | Buffer)[] = [];
   /** Upstream chunks so far: the idle watch compares it between its looks. */
   private chunks = 0;
   private watch: IdleWatch | undefined;
@@ -340,10 +341,15 @@ export class PassthroughRelay extends Relay {
   private lastChunk: Buffer | undefined;
   /** Chunks held while the opening event is incomplete (tap.headPending); none once committed. */
   private held: Buffer[] | undefined;
+  /** A Chat stream: an upstream error event it ends with is replaced by ours (chat-error-tail.ts). */
+  private readonly chatErrors: boolean;
+  /** The last piece handed to the response (is the next tick's first byte an event's?). */
+  private lastWritten: Buffer | string | undefined;
 
   constructor(o: RelayOptions, tap: StreamTap) {
     super(o);
     this.tap = tap;
+    this.chatErrors = o.clientDialect === 'chat';
     const secret = streamSecret(o.credential);
     this.redactor = secret === undefined ? undefined : new StreamRedactor(secret);
   }
@@ -400,6 +406,44 @@ export class PassthroughRelay extends Relay {
     }
   }
 
+  /**
+   * Chat: when this tick's bytes end with the upstream's error event, what precedes it goes out,
+   * then svc-proxy's final error event instead of it (a stable `code`, the message prefixed with
+   * the provider's slug, the credential masked), and the stream ends. The upstream's own shapes
+   * (OpenRouter's numeric `code`, Gemini's `status`, a local server's `code: null`) never reach the
+   * client. Only the last piece's last event is looked at (chat-error-tail.ts): a few byte
+   * comparisons per tick; an error event followed by more than `[DONE]` goes out as it came.
+   */
+  override flushWrites(): void {
+    const pending = this.pending;
+    const n = pending.length;
+    if (n === 0) return;
+    const last = pending[n - 1]!;
+    // strings are our own final events
+    if (this.chatErrors && !this.settled && typeof last !== 'string') {
+      const found = trailingChatError(last, n > 1 ? pending[n - 2] : this.lastWritten);
+      if (found) {
+        this.endAtUpstreamError(found);
+        return;
+      }
+    }
+    this.lastWritten = last;
+    super.flushWrites();
+  }
+
+  private endAtUpstreamError(found: TrailingChatError): void {
+    const pending = this.pending;
+    const last = pending.pop() as Buffer;
+    if (found.at > 0) pending.push(last.subarray(0, found.at));
+    const failure = failureFromParsed(this.o.slug, found.error, found.error.impliedStatus ?? 502, this.o.credential);
+    pending.push(finalErrorEvent('chat', failure));
+    // what the redactor still holds came after the error event: it does not go out
+    this.redactor?.flush();
+    this.tap.finish();
+    this.end();
+    this.settle(this.done(this.tap.usage, failure.code));
+  }
+
   /** The answer is complete (its terminal event went out): end the client's stream without an error event. */
   private endComplete(keepUpstream: boolean): void {
     this.flushHeld();
@@ -421,6 +465,11 @@ export class PassthroughRelay extends Relay {
 
   protected onEnd = (): void => {
     if (this.settled) return;
+    if (this.committed) {
+      // an upstream error event among this tick's bytes is replaced (flushWrites)
+      this.flushWrites();
+      if (this.settled) return;
+    }
     const terminal = this.tap.finish();
     if (!this.committed) {
       const error = this.tap.error;
@@ -448,6 +497,9 @@ export class PassthroughRelay extends Relay {
   };
 
   protected failLate(err: HubError): void {
+    // an upstream error event just before the failure is replaced as it would have been (flushWrites)
+    this.flushWrites();
+    if (this.settled) return;
     // the terminal event came in pieces and was not seen as it passed: the answer is complete all the same
     if (this.tap.finish() && !this.tap.error) {
       this.endComplete(false);

@@ -257,6 +257,102 @@ describe('failures after the first byte', () => {
   });
 });
 
+/** The events of an SSE text, in order (comments left out). */
+function sseEvents(text: string): Array<{ event?: string; data: string }> {
+  const out: Array<{ event?: string; data: string }> = [];
+  for (const block of text.split('\n\n')) {
+    let event: string | undefined;
+    let data: string | undefined;
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data = line.slice(5).trimStart();
+    }
+    if (data !== undefined) out.push(event === undefined ? { data } : { event, data });
+  }
+  return out;
+}
+
+describe('passthrough Chat: an upstream error event mid-stream becomes svc-proxy\'s final error event', () => {
+  const cases = [
+    { slug: 'openrouter', model: 'openrouter/anthropic/claude-sonnet-4.5', message: 'openrouter: Provider returned error (Anthropic): upstream disconnected', raw: /"code":502|"finish_reason":"error"/ },
+    { slug: 'gemini', model: 'gemini/gemini-2.5-flash', message: 'gemini: An internal error has occurred.', raw: /"status":"INTERNAL"/ },
+    { slug: 'ca', model: 'ca/qwen3-coder', message: 'ca: The server had an error while processing your request.', raw: /"code":null/ },
+  ] as const;
+
+  for (const c of cases) {
+    it(`${c.slug}: the text before it, then {"error":{…,"code":"upstream_error"}} with the prefixed message; logged with that code`, async () => {
+      h.mocks[c.slug].next({ kind: 'turn', turn: { text: 'will fail here', stream: { errorAfter: 3 } } });
+      const r = await streamRaw(`${h.a}/chat/completions`, chatStream(c.model));
+      expect(r.status).toBe(200);
+      const events = sseEvents(r.text);
+      expect(events.length).toBeGreaterThan(1);
+      expect(r.text).not.toMatch(c.raw);
+      const last = JSON.parse(events.at(-1)!.data) as Record<string, unknown>;
+      expect(last).toEqual({ error: { message: c.message, type: 'server_error', code: 'upstream_error', param: null } });
+      // the events before it went out as the upstream sent them
+      for (const e of events.slice(0, -1)) expect(JSON.parse(e.data)).not.toHaveProperty('error');
+      const [log] = await h.waitForLogs(1);
+      expect(log).toMatchObject({ status: 200, errorCode: 'upstream_error' });
+    });
+  }
+
+  it('the official SDK throws an APIError whose code is our string code (not OpenRouter\'s number)', async () => {
+    h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'will fail here', stream: { chunk: 3, errorAfter: 5 } } });
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const stream = await client.chat.completions.create(chatStream('openrouter/anthropic/claude-sonnet-4.5') as never);
+    let text = '';
+    let caught: unknown;
+    try {
+      for await (const chunk of stream as unknown as AsyncIterable<OpenAI.Chat.ChatCompletionChunk>) text += chunk.choices[0]?.delta.content ?? '';
+    } catch (err) {
+      caught = err;
+    }
+    expect(text.length).toBeGreaterThan(0);
+    expect(caught).toBeInstanceOf(OpenAI.APIError);
+    const err = caught as InstanceType<typeof OpenAI.APIError>;
+    expect(err.code).toBe('upstream_error');
+    expect(err.type).toBe('server_error');
+    expect(err.message).toContain('openrouter: Provider returned error');
+  });
+
+  it('one upstream write holding content, the error and [DONE]: the content, then ours; the status maps (503 → upstream_overloaded); the credential masked', async () => {
+    const chunk = (content: string) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+    const before = chunk('partial é answer') + chunk('error');
+    const error = `data: ${JSON.stringify({ error: { code: 503, message: 'overloaded, key ca-harness-secret-0005 is busy', status: 'UNAVAILABLE' } })}\n\n`;
+    h.mocks.ca.next({ kind: 'raw', contentType: 'text/event-stream', body: before + error + 'data: [DONE]\n\n' });
+    const r = await streamRaw(`${h.a}/chat/completions`, chatStream('ca/qwen3-coder'));
+    expect(r.status).toBe(200);
+    expect(r.text.startsWith(before)).toBe(true);
+    expect(r.text).not.toContain('[DONE]');
+    expect(r.text).not.toContain('ca-harness-secret-0005');
+    const events = sseEvents(r.text);
+    expect(events).toHaveLength(3);
+    const last = JSON.parse(events[2]!.data) as { error: { code: string; message: string; type: string } };
+    expect(last.error.code).toBe('upstream_overloaded');
+    expect(last.error.message).toMatch(/^ca: overloaded, key \S+ is busy$/);
+    const [log] = await h.waitForLogs(1);
+    expect(log!.errorCode).toBe('upstream_overloaded');
+  });
+
+  it('a stream without an error goes out byte for byte, content and finish reasons that say "error" included', async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const body =
+      chunk({ role: 'assistant', content: '' }) +
+      chunk({ content: 'error' }) +
+      chunk({ content: '{"error":"quoted"}' }) +
+      ': keep-alive\n\n' +
+      chunk({}, 'stop') +
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } })}\n\n` +
+      'data: [DONE]\n\n';
+    h.mocks.ca.next({ kind: 'raw', contentType: 'text/event-stream', body });
+    const r = await streamRaw(`${h.a}/chat/completions`, chatStream('ca/qwen3-coder'));
+    expect(r.text).toBe(body);
+    const [log] = await h.waitForLogs(1);
+    expect(log!.errorCode).toBeUndefined();
+  });
+});
+
 describe('client disconnects', () => {
   it('closing the response mid-stream aborts the upstream within 100 ms', async () => {
     h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'x'.repeat(400), stream: { chunk: 2, delayMs: 20 } } });
