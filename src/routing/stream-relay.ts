@@ -513,7 +513,8 @@ export class PassthroughRelay extends Relay {
 
   private writeFinalError(err: HubError): void {
     const sep = this.tap.endsAtEventBoundary() ? '' : '\n\n';
-    this.write(sep + finalErrorEvent(this.o.clientDialect, err, this.tap.lastSequenceNumber() + 1));
+    const announced = this.o.clientDialect === 'responses' ? this.tap.announced : undefined;
+    this.write(sep + finalErrorEvent(this.o.clientDialect, err, this.tap.lastSequenceNumber() + 1, announced));
   }
 }
 

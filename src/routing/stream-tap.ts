@@ -22,6 +22,7 @@ const LF = 0x0a;
 const QUOTE = 0x22;
 /** An event boundary, as a Buffer so a search for it allocates nothing. */
 const BLANK_LINE = Buffer.from('\n\n');
+const SEQUENCE_KEY = Buffer.from('"sequence_number":');
 /** Bytes kept from the end of the stream: the last events live there. */
 const TAIL = 16 * 1024;
 /** Data lines read from the end (usage chunk, message_delta, completed, error, [DONE] …). */
@@ -88,6 +89,11 @@ export class StreamTap {
    * `holdEnvelope`, its first event past the envelope (see isEnvelope).
    */
   opening: ParsedError | undefined;
+  /**
+   * Responses: the response the stream announced (its first event, response.created), read with
+   * the head at no extra cost; a final error event ends it with response.failed (stream-errors.ts).
+   */
+  announced: Record<string, unknown> | undefined;
 
   private readonly dialect: Dialect;
   private readonly scan: SignatureScan | undefined;
@@ -173,23 +179,15 @@ export class StreamTap {
     return false;
   }
 
-  /** The `sequence_number` of the last Responses event seen (for a final error event), or -1. */
+  /**
+   * The `sequence_number` of the last Responses event seen (for a final error event), or -1: the
+   * last whole one in the latest bytes kept (the latest chunk may hold none, such as the rest of
+   * an event cut across reads, and a key or number may be cut across chunks). Asked once, when a
+   * stream fails, so the chunks kept are joined for it.
+   */
   lastSequenceNumber(): number {
-    const last = this.recent[this.recent.length - 1];
-    if (!last) return -1;
-    const key = '"sequence_number":';
-    const at = last.lastIndexOf(key);
-    if (at === -1) return -1;
-    let i = at + key.length;
-    while (last[i] === 0x20) i++;
-    let n = 0;
-    let digits = 0;
-    while (i < last.length && last[i]! >= 0x30 && last[i]! <= 0x39) {
-      n = n * 10 + (last[i]! - 0x30);
-      i++;
-      digits++;
-    }
-    return digits > 0 ? n : -1;
+    if (this.recent.length === 0) return -1;
+    return sequenceNumberIn(this.recent.length === 1 ? this.recent[0]! : Buffer.concat(this.recent, this.recentBytes));
   }
 
   /** The stream so far ends at an event boundary (a blank line), so a new event can follow. */
@@ -305,6 +303,7 @@ export class StreamTap {
     if (typeof event !== 'object' || event === null) return undefined;
     const obj = event as Record<string, unknown>;
     this.usage = mergeUsage(this.usage, readEventUsage(obj, this.dialect));
+    if (opening && this.dialect === 'responses' && this.announced === undefined && isEnvelope(obj, 'responses') && isObject(obj.response)) this.announced = obj.response;
     const error = describeStreamError(obj, this.dialect);
     if (error) {
       if (opening) this.opening = error;
@@ -385,11 +384,41 @@ export class StreamTap {
   }
 }
 
+/**
+ * The last `"sequence_number":N` in the bytes, or -1. A number running to their end may have been
+ * cut off (the stream stopped inside it): the one before counts then.
+ */
+function sequenceNumberIn(bytes: Buffer): number {
+  let at = bytes.lastIndexOf(SEQUENCE_KEY);
+  while (at !== -1) {
+    let i = at + SEQUENCE_KEY.length;
+    while (bytes[i] === 0x20) i++;
+    let n = 0;
+    let digits = 0;
+    while (i < bytes.length && isDigit(bytes[i]!)) {
+      n = n * 10 + (bytes[i]! - 0x30);
+      i++;
+      digits++;
+    }
+    if (digits > 0 && i < bytes.length) return n;
+    at = at === 0 ? -1 : bytes.lastIndexOf(SEQUENCE_KEY, at - 1);
+  }
+  return -1;
+}
+
+function isDigit(b: number): boolean {
+  return b >= 0x30 && b <= 0x39;
+}
+
 /** A Chat chunk that says a choice finished. */
 function chatFinished(event: Record<string, unknown>): boolean {
   const choices = event.choices;
   if (!Array.isArray(choices)) return false;
   return choices.some((c) => typeof c === 'object' && c !== null && typeof (c as Record<string, unknown>).finish_reason === 'string' && (c as Record<string, unknown>).finish_reason !== '');
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The chunk ends with a blank line: an event boundary. */

@@ -353,6 +353,36 @@ describe('passthrough Chat: an upstream error event mid-stream becomes svc-proxy
   });
 });
 
+describe('passthrough Responses: a broken upstream connection ends as a converted stream does', () => {
+  it('error, then response.failed (the announced response, failed), numbered on from the last event; the SDK reads both', async () => {
+    h.mocks.openai.next({ kind: 'turn', turn: { text: 'a long answer that breaks', stream: { chunk: 3, resetAfter: 6 } } });
+    const r = await streamRaw(`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'x', stream: true });
+    expect(r.status).toBe(200);
+    const events = sseEvents(r.text).map((e) => ({ event: e.event, data: JSON.parse(e.data) as Record<string, unknown> }));
+    expect(events.map((e) => e.data.sequence_number)).toEqual(events.map((_, i) => i));
+    expect(events.slice(-2).map((e) => e.event)).toEqual(['error', 'response.failed']);
+    const created = events[0]!.data.response as Record<string, unknown>;
+    expect(events.at(-2)!.data).toMatchObject({ type: 'error', code: 'upstream_reset' });
+    expect(events.at(-1)!.data.response).toMatchObject({ id: created.id, model: created.model, status: 'failed', error: { code: 'upstream_reset', message: expect.stringMatching(/^openai: the upstream connection broke/) } });
+
+    // the converted path ends the same way
+    h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'a long answer that breaks', stream: { chunk: 3, resetAfter: 6 } } });
+    const conv = await streamRaw(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', stream: true });
+    expect(sseEvents(conv.text).slice(-2).map((e) => e.event)).toEqual(['error', 'response.failed']);
+
+    // read with the SDK: the error event, then the failed response its accumulator takes as the final one
+    h.mocks.openai.next({ kind: 'turn', turn: { text: 'a long answer that breaks', stream: { chunk: 3, resetAfter: 6 } } });
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const seen: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const ev of await client.responses.create({ model: 'openai/gpt-5.4', input: 'x', stream: true })) seen.push(ev);
+    expect(seen.slice(-2).map((e) => e.type)).toEqual(['error', 'response.failed']);
+    const failed = seen.at(-1) as OpenAI.Responses.ResponseFailedEvent;
+    expect(failed.response.status).toBe('failed');
+    expect(failed.response.error).toMatchObject({ code: 'upstream_reset' });
+    expect(failed.sequence_number).toBe(seen.length - 1);
+  });
+});
+
 describe('client disconnects', () => {
   it('closing the response mid-stream aborts the upstream within 100 ms', async () => {
     h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'x'.repeat(400), stream: { chunk: 2, delayMs: 20 } } });

@@ -252,6 +252,37 @@ describe('StreamTap', () => {
     expect(tap.endsAtEventBoundary()).toBe(true);
     tap.push(Buffer.from('event: response.completed\ndata: {"ty'));
     expect(tap.endsAtEventBoundary()).toBe(false);
+    // the latest chunk holds no number: the one before it says it
+    expect(tap.lastSequenceNumber()).toBe(1);
+  });
+
+  it('reads the last sequence number whole, at every cut of the stream (a number cut across chunks included)', () => {
+    const upTo = responsesStream.indexOf('event: response.completed');
+    const text = responsesStream.slice(0, upTo) + 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":12,"delta":"y"}\n\n';
+    const buf = Buffer.from(text);
+    for (let k = 1; k < buf.length; k++) {
+      const tap = new StreamTap('responses');
+      tap.push(buf.subarray(0, k));
+      tap.push(buf.subarray(k));
+      expect(tap.lastSequenceNumber(), `cut ${k}`).toBe(12);
+    }
+    // a stream that stopped inside a number: the last whole one counts
+    const cut = text.slice(0, text.indexOf('":12') + 3);
+    for (let k = 1; k < cut.length; k++) {
+      const tap = new StreamTap('responses');
+      tap.push(Buffer.from(cut.slice(0, k)));
+      tap.push(Buffer.from(cut.slice(k)));
+      expect(tap.lastSequenceNumber(), `cut ${k}`).toBe(1);
+    }
+  });
+
+  it('keeps the response a Responses stream announced (response.created), for a final response.failed', () => {
+    const tap = new StreamTap('responses');
+    feed(tap, responsesStream, [30, 200]);
+    expect(tap.announced).toMatchObject({ id: 'r', status: 'in_progress' });
+    const chat = new StreamTap('chat');
+    feed(chat, 'data: {"id":"c","choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}\n\n', []);
+    expect(chat.announced).toBeUndefined();
   });
 });
 

@@ -245,6 +245,24 @@ describe('upstream error shapes', () => {
     expect(finalErrorEvent('chat', err)).toContain('"message":"lm: This model');
   });
 
+  it("a Responses stream's final error event: error, then response.failed when the stream announced its response", () => {
+    const err = { status: 502, code: 'upstream_reset', message: 'openai: the upstream connection broke before the stream was complete' };
+    expect(finalErrorEvent('responses', err, 7)).toBe(
+      `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'upstream_reset', message: err.message, param: null, sequence_number: 7 })}\n\n`,
+    );
+    const announced = { id: 'resp_1', object: 'response', created_at: 1, status: 'in_progress', model: 'gpt-5.4', output: [], error: null, usage: null, incomplete_details: null };
+    const text = finalErrorEvent('responses', err, 7, announced);
+    const events = text.trimEnd().split('\n\n').map((e) => ({ name: e.slice(7, e.indexOf('\n')), data: JSON.parse(e.slice(e.indexOf('data: ') + 6)) as Record<string, unknown> }));
+    expect(events.map((e) => e.name)).toEqual(['error', 'response.failed']);
+    expect(events[1]!.data).toEqual({
+      type: 'response.failed',
+      sequence_number: 8,
+      response: { ...announced, status: 'failed', error: { code: 'upstream_reset', message: err.message } },
+    });
+    // the announced response is not changed
+    expect(announced.status).toBe('in_progress');
+  });
+
   it('non-JSON bodies → 502 upstream_invalid_response; 2xx bodies map their implied status', () => {
     expect(upstreamFailure('p', 502, buf('<html><title>Bad Gateway</title></html>'), 'text/html', undefined)).toMatchObject({ status: 502, code: 'upstream_invalid_response', upstreamStatus: 502 });
     expect(upstreamFailure('p', 200, buf('not json'), 'application/json', undefined)).toMatchObject({ status: 502, upstreamStatus: 502 });
