@@ -9,11 +9,16 @@ export interface DaemonLogger {
   error(message: string, err?: unknown): void;
 }
 
+/** One daemon-log line: ISO time, level padded to 5, message. */
+export function logLine(level: 'info' | 'warn' | 'error', message: string): string {
+  return `${new Date().toISOString()} ${level.padEnd(5)} ${message}\n`;
+}
+
 export function createDaemonLogger(write: (line: string) => void = (line) => process.stdout.write(line)): DaemonLogger {
-  const emit = (level: string, message: string) => write(`${new Date().toISOString()} ${level} ${message}\n`);
+  const emit = (level: 'info' | 'warn' | 'error', message: string) => write(logLine(level, message));
   return {
-    info: (message) => emit('info ', message),
-    warn: (message) => emit('warn ', message),
+    info: (message) => emit('info', message),
+    warn: (message) => emit('warn', message),
     error: (message, err) => {
       const detail = err instanceof Error ? ` — ${err.stack ?? err.message}` : err !== undefined ? ` — ${String(err)}` : '';
       emit('error', `${message}${detail}`);

@@ -287,6 +287,38 @@ describe('svc-proxy foundation, end to end', () => {
     await expect(stat(join(home, 'daemon.pid'))).rejects.toThrow();
   });
 
+  it('start --foreground keeps serving when its stdout/stderr pipe closes; its log goes on in daemon.log', async () => {
+    const child = spawn(process.execPath, [BIN, 'start', '--foreground', '--port', '0'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const deadline = Date.now() + 10_000;
+    while (!/protocol-b/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const fgPort = Number(/127\.0\.0\.1:(\d+)\/protocol-a\/v1/.exec(out)?.[1]);
+    expect((await http('GET', `http://127.0.0.1:${fgPort}/health`)).status).toBe(200);
+    // the reader goes away, as `… | tee x` with tee killed
+    child.stdout.destroy();
+    child.stderr.destroy();
+    // earlier tests' daemons wrote there too: only what comes after counts
+    const before = (await readFile(join(home, 'daemon.log'), 'utf8').catch(() => '')).length;
+    // a log line: an edit that is not valid JSON
+    const configPath = join(home, 'config.json');
+    const good = await readFile(configPath, 'utf8');
+    await writeFile(configPath, '{ broken');
+    const logged = Date.now() + 5_000;
+    const daemonLog = async () => (await readFile(join(home, 'daemon.log'), 'utf8').catch(() => '')).slice(before);
+    while (!/config\.json edit not applied/.test(await daemonLog()) && Date.now() < logged) await new Promise((r) => setTimeout(r, 50));
+    await writeFile(configPath, good);
+    expect(child.exitCode).toBeNull();
+    expect((await http('GET', `http://127.0.0.1:${fgPort}/health`)).status).toBe(200);
+    const text = await daemonLog();
+    expect(text).toMatch(/output stream is closed \(EPIPE\); the daemon goes on, logging here\n.*config\.json edit not applied/);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(await daemonLog()).toContain('stopped');
+  });
+
   it('--version is quick and loads no command', async () => {
     const started = Date.now();
     const res = await bin(['--version']);

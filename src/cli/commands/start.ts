@@ -40,16 +40,29 @@ export function register(program: Command, ctx: CliContext): void {
 }
 
 async function runForeground(ctx: CliContext, flags: StartFlags): Promise<void> {
-  const [{ startDaemon }, { createDaemonLogger }, { AlreadyRunningError }] = await Promise.all([
+  const [{ startDaemon }, { createDaemonLogger }, { AlreadyRunningError }, { foregroundLog }] = await Promise.all([
     import('../../daemon/runtime.js'),
     import('../../daemon/logger.js'),
     import('../../daemon/runtime-file.js'),
+    import('../../daemon/foreground-output.js'),
   ]);
   // In an interactive terminal the TUI takes the screen (src/tui/foreground.ts); the daemon's own
   // log then goes to daemon.log instead of stderr.
   const withTui = flags.tui !== false && !flags.json && ctx.io.stdin.isTTY === true && (ctx.io.stdout as { isTTY?: boolean }).isTTY === true;
   const foregroundTui = withTui ? await import('../../tui/foreground.js') : undefined;
-  const logFile = foregroundTui?.daemonLogFile(ctx.paths().daemonLog);
+  // stderr while someone reads it, daemon.log once the pipe is gone (foreground-output.ts)
+  const logFile = foregroundTui?.daemonLogFile(ctx.paths().daemonLog) ?? foregroundLog(ctx.io.stderr, ctx.paths().daemonLog, [ctx.io.stdout]);
+  const logger = createDaemonLogger(logFile.write);
+  // A long-running daemon reports stray errors rather than dying with every connection in flight
+  // (as the background one does, daemon/main.ts).
+  const onUncaught = (err: unknown) => logger.error('uncaught exception', err);
+  const onUnhandled = (err: unknown) => logger.error('unhandled rejection', err);
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUnhandled);
+  const stopReporting = () => {
+    process.off('uncaughtException', onUncaught);
+    process.off('unhandledRejection', onUnhandled);
+  };
   let daemon;
   try {
     daemon = await startDaemon({
@@ -58,10 +71,11 @@ async function runForeground(ctx: CliContext, flags: StartFlags): Promise<void> 
       host: flags.host,
       logBodies: flags.logBodies,
       env: ctx.io.env,
-      logger: createDaemonLogger(logFile ? logFile.write : (line) => ctx.io.stderr.write(line)),
+      logger,
     });
   } catch (err) {
-    await logFile?.close();
+    stopReporting();
+    await logFile.close();
     if (err instanceof AlreadyRunningError) {
       ctx.err(`svc-proxy: ${err.message} Stop it first (svc-proxy stop) to run in the foreground.`);
       ctx.exitCode = 1;
@@ -71,7 +85,8 @@ async function runForeground(ctx: CliContext, flags: StartFlags): Promise<void> 
   }
   if (foregroundTui) {
     await foregroundTui.runForegroundTui({ paths: ctx.paths(), env: ctx.io.env, daemon, stdin: ctx.io.stdin as NodeJS.ReadStream, stdout: ctx.io.stdout as NodeJS.WriteStream });
-    await logFile?.close();
+    stopReporting();
+    await logFile.close();
     return;
   }
   if (flags.json) ctx.json({ pid: daemon.pid, host: daemon.host, port: daemon.port, alreadyRunning: false, baseUrls: daemon.baseUrls });
@@ -88,4 +103,6 @@ async function runForeground(ctx: CliContext, flags: StartFlags): Promise<void> 
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   process.off('SIGHUP', onHup);
+  stopReporting();
+  await logFile.close();
 }
