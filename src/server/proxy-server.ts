@@ -127,13 +127,15 @@ export class ProxyServer {
       return;
     }
     const host = req.headers.host;
-    if (host !== undefined && !this.hostGuard.allows(host)) {
+    // No Host at all is refused as well: HTTP/1.0 allows leaving it out (node's parser answers an
+    // HTTP/1.1 request without one with 400), and a missing name is no more ours than a foreign one.
+    if (host === undefined || !this.hostGuard.allows(host)) {
       sendProtocolError(
         res,
         protocolOfPath(path),
         403,
         'forbidden_host',
-        `Host "${host.slice(0, 100)}" is not allowed (DNS-rebinding guard). Use 127.0.0.1 or localhost, or add it to settings.allowedHosts in config.json.`,
+        `${host === undefined ? 'A request without a Host header' : `Host "${host.slice(0, 100)}"`} is not allowed (DNS-rebinding guard). Use 127.0.0.1 or localhost, or add it to settings.allowedHosts in config.json.`,
       );
       return;
     }

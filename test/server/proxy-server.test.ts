@@ -188,6 +188,30 @@ describe('proxy server: local security', () => {
     expect(h.calls).toHaveLength(0);
   });
 
+  it('403 forbidden_host for a request without a Host header (HTTP/1.0); HTTP/1.1 without one stays node\'s 400', async () => {
+    const h = await start();
+    const { connect } = await import('node:net');
+    const send = (head: string) =>
+      new Promise<string>((resolve) => {
+        const sock = connect(h.port, '127.0.0.1', () => sock.write(head));
+        let text = '';
+        sock.on('data', (c: Buffer) => (text += c.toString('latin1')));
+        sock.on('close', () => resolve(text));
+        sock.on('error', () => resolve(text));
+      });
+    const body = '{"model":"a/b","messages":[]}';
+    const proxy10 = await send(`POST /protocol-a/v1/chat/completions HTTP/1.0\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    expect(proxy10).toMatch(/^HTTP\/1\.1 403/);
+    expect(proxy10).toContain('"code":"forbidden_host"');
+    expect(proxy10).toContain('without a Host header');
+    expect(await send(`GET /protocol-b/v1/models HTTP/1.0\r\nx-api-key: ${KEY}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 403[\s\S]*"type":"error"[\s\S]*forbidden_host/);
+    expect(await send('GET /health HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 403/);
+    expect(await send(`GET /protocol-a/v1/models HTTP/1.1\r\nx-api-key: ${KEY}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);
+    // with its Host, HTTP/1.0 is served
+    expect(await send(`GET /protocol-a/v1/models HTTP/1.0\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200/);
+    expect(h.calls).toHaveLength(1);
+  });
+
   it('honours settings.allowedHosts after a reconfigure', async () => {
     const h = await start();
     const headers = { host: 'proxy.internal', 'x-api-key': KEY };
