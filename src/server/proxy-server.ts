@@ -12,6 +12,7 @@ import type { KeyVerifier } from '../keys/verifier.js';
 import type { ProxyHandler } from '../routing/proxy-handler.js';
 import { authenticate } from './auth.js';
 import { CorsPolicy } from './cors.js';
+import { closeAfterAnswer, tooLarge } from '../routing/request-body.js';
 import { HostGuard } from './host-guard.js';
 import { isProxyPath, matchProxyPath, protocolOfPath } from './route-table.js';
 import { sendAdminError, sendProtocolError } from './send-error.js';
@@ -47,6 +48,15 @@ export class ProxyServer {
     this.cors = new CorsPolicy(opts.settings.corsOrigins);
     this.hostGuard = new HostGuard(0, this.boundHost, opts.settings.allowedHosts);
     this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => this.onRequest(req, res));
+    // `Expect: 100-continue` (curl sends it for bodies over 1 MB): node would send the 100 unasked,
+    // and the client would upload a body only to be refused; here the 100 goes out only once the
+    // request passed every check that needs no body (a body over the limit is 413 at once).
+    this.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      // an answer without the 100 is final, and nobody knows whether the body follows it: the
+      // connection cannot carry another request (goOn takes this back)
+      res.setHeader('connection', 'close');
+      this.onRequest(req, res, true);
+    });
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
       // Malformed request line/headers (e.g. 431): answer if the socket still can, never crash.
       if (socket.writable && !socket.writableEnded) {
@@ -116,7 +126,7 @@ export class ProxyServer {
     return cut;
   }
 
-  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+  private onRequest(req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
@@ -140,13 +150,14 @@ export class ProxyServer {
       return;
     }
     if (!isProxyPath(path)) {
+      if (expectsContinue) goOn(res);
       this.callOther(req, res);
       return;
     }
-    this.proxyRequest(req, res, path);
+    this.proxyRequest(req, res, path, expectsContinue);
   }
 
-  private proxyRequest(req: IncomingMessage, res: ServerResponse, path: string): void {
+  private proxyRequest(req: IncomingMessage, res: ServerResponse, path: string, expectsContinue: boolean): void {
     if (this.cors.enabled && this.cors.apply(req, res)) return;
     const method = req.method ?? 'GET';
     const match = matchProxyPath(path, method);
@@ -159,6 +170,18 @@ export class ProxyServer {
     if (!match.ok) {
       sendProtocolError(res, protocol, match.status, match.code, match.message, match.allow ? { allow: match.allow } : {});
       return;
+    }
+    if (expectsContinue) {
+      const limit = this.opts.settings.bodyLimitBytes;
+      const declared = req.headers['content-length'];
+      if (declared !== undefined && Number(declared) > limit) {
+        // in case the client sends its body anyway (some stop waiting for the 100 after a while)
+        closeAfterAnswer(req, res);
+        const err = tooLarge(limit);
+        sendProtocolError(res, protocol, err.status, err.code, err.message);
+        return;
+      }
+      goOn(res);
     }
     let pending: Promise<void>;
     try {
@@ -189,4 +212,13 @@ export class ProxyServer {
     this.opts.onError(err, 'admin API');
     sendAdminError(res, 500, 'internal_error', 'svc-proxy hit an internal error; details are in the daemon log.');
   }
+}
+
+/**
+ * An `Expect: 100-continue` request passed the checks: the client may send its body, and the
+ * connection may be kept (without a Connection header its answer persists as HTTP/1.1 does).
+ */
+function goOn(res: ServerResponse): void {
+  res.removeHeader('connection');
+  res.writeContinue();
 }

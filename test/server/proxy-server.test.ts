@@ -292,6 +292,88 @@ describe('proxy server: header abuse', () => {
   });
 });
 
+describe('proxy server: Expect: 100-continue', () => {
+  /** Send `head`; on a 100 Continue send `body`. Resolves with everything the server said, at close. */
+  async function expectContinue(port: number, head: string, body: string): Promise<string> {
+    const { connect } = await import('node:net');
+    return new Promise<string>((resolve) => {
+      const sock = connect(port, '127.0.0.1', () => sock.write(head));
+      sock.setTimeout(5_000, () => sock.destroy());
+      let text = '';
+      let sent = false;
+      sock.on('data', (c: Buffer) => {
+        text += c.toString('latin1');
+        if (!sent && text.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+          sent = true;
+          sock.write(body);
+        }
+      });
+      sock.on('close', () => resolve(text));
+      sock.on('error', () => resolve(text));
+    });
+  }
+  const echoLength: ProxyHandler['handle'] = async (req, res) => {
+    let size = 0;
+    for await (const chunk of req) size += (chunk as Buffer).length;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ size }));
+  };
+
+  it('a declared length over the limit gets the 413 at once, without the 100, in the base\'s shape', async () => {
+    const h = await start({ settings: { bodyLimitBytes: 1024 }, handle: echoLength });
+    const head = (path: string) =>
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\nExpect: 100-continue\r\n\r\n`;
+    const a = await expectContinue(h.port, head('/protocol-a/v1/chat/completions'), 'x'.repeat(5_000_000));
+    expect(a).toMatch(/^HTTP\/1\.1 413 /);
+    expect(a).not.toContain('100 Continue');
+    expect(a.toLowerCase()).toContain('connection: close');
+    expect(a).toContain('"code":"request_too_large"');
+    expect(a).toContain('"error":{"message"');
+    const b = await expectContinue(h.port, head('/protocol-b/v1/messages'), 'x'.repeat(5_000_000));
+    expect(b).toMatch(/^HTTP\/1\.1 413 [\s\S]*"type":"error"[\s\S]*request_too_large/);
+    expect(h.calls).toHaveLength(0);
+  });
+
+  it('a refused request (bad key) gets its answer without the 100; an accepted one gets the 100 and its body is read', async () => {
+    const h = await start({ settings: { bodyLimitBytes: 1024 }, handle: echoLength });
+    const body = '{"model":"a/b","messages":[]}';
+    const head = (key: string) =>
+      `POST /protocol-a/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`;
+    const refused = await expectContinue(h.port, head('sk-svc-proxy-nope'), body);
+    expect(refused).toMatch(/^HTTP\/1\.1 401 [\s\S]*invalid_api_key/);
+    const ok = await expectContinue(h.port, head(KEY), body);
+    expect(ok).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+    expect(ok).toContain(`{"size":${body.length}}`);
+  });
+
+  it('an accepted request keeps its connection for the next one', async () => {
+    const h = await start({ handle: echoLength });
+    const { connect } = await import('node:net');
+    const body = '{}';
+    const text = await new Promise<string>((resolve) => {
+      const sock = connect(h.port, '127.0.0.1', () =>
+        sock.write(`POST /protocol-a/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n`),
+      );
+      let out = '';
+      let step = 0;
+      sock.on('data', (c: Buffer) => {
+        out += c.toString('latin1');
+        if (step === 0 && out.includes('100 Continue')) {
+          step = 1;
+          sock.write(body);
+        } else if (step === 1 && out.includes('{"size":2}')) {
+          step = 2;
+          sock.write(`GET /protocol-a/v1/models HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\nConnection: close\r\n\r\n`);
+        }
+      });
+      sock.on('close', () => resolve(out));
+      sock.on('error', () => resolve(out));
+    });
+    expect(text.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 100', 'HTTP/1.1 200', 'HTTP/1.1 200']);
+    expect(text.split('HTTP/1.1 200')[1]!.toLowerCase()).not.toContain('connection: close');
+  });
+});
+
 describe('proxy server: graceful drain', () => {
   it('lets in-flight requests finish, refuses new connections, and cuts what outlives the timeout', async () => {
     let handling = 0;
