@@ -282,6 +282,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       }),
       settings: store.current().settings,
       onError: (err, where) => logger.error(`unexpected error in ${where}`, err),
+      log: (entry) => logSink.write(entry),
     });
 
     // Config changes (admin writes and hand edits alike) take effect before the write returns.

@@ -28,8 +28,10 @@ export interface RequestLogEntry {
   keyName?: string;
   /** "provider" for provider bases, "group:<slug>" for group bases. */
   base: string;
-  /** chat | responses | messages | count_tokens | models | transcriptions | conversations[.create|.retrieve|.update|.delete|.items.list|.items.create|.items.retrieve|.items.delete] | stored_response[.retrieve|.input_items|.delete|.cancel] */
+  /** chat | responses | messages | count_tokens | models | transcriptions | conversations[.create|.retrieve|.update|.delete|.items.list|.items.create|.items.retrieve|.items.delete] | stored_response[.retrieve|.input_items|.delete|.cancel] | unknown (refused before its route was known; see `path`) */
   endpoint: string;
+  /** The request path without its query, for a request refused before its route was known (404, 405, 403 …). */
+  path?: string;
   /** Inbound dialect. */
   dialect: 'chat' | 'responses' | 'messages' | 'none';
   modelAsked?: string;

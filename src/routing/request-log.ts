@@ -19,6 +19,50 @@ const DIALECTS: Readonly<Record<ProxyRoute['endpoint'], RequestLogEntry['dialect
   conversations: 'none',
 };
 
+/** What the server knows of a request it refused before the routing handler. */
+export interface Refusal {
+  /** Without the query string (which may hold anything, a key included). */
+  path: string;
+  /** When the path matched a route (a 401 on a known endpoint, a 413). */
+  route?: ProxyRoute;
+  /** When the key was checked and valid (a 404 or 405 after auth). Never the presented key. */
+  caller?: ProxyCaller;
+  status: number;
+  code: string;
+}
+
+const MAX_LOGGED_PATH = 200;
+
+/**
+ * The log entry of a request refused before the routing handler (401, 403, 404, 405, an early
+ * 413, 503 while stopping): complete at once, nothing was tried. Built only on those paths, so
+ * the request path pays nothing for it.
+ */
+export function refusedEntry(r: Refusal): RequestLogEntry {
+  const route = r.route;
+  let group = route?.group;
+  if (!route && r.path.startsWith('/g/')) {
+    const end = r.path.indexOf('/', 3);
+    group = (end === -1 ? r.path.slice(3) : r.path.slice(3, end)).slice(0, 80);
+  }
+  const entry: RequestLogEntry = {
+    id: randomUUID(),
+    time: new Date().toISOString(),
+    ...(r.caller ? { keyId: r.caller.keyId, keyName: r.caller.keyName } : {}),
+    base: group === undefined ? 'provider' : `group:${group}`,
+    endpoint: route ? (route.endpoint === 'responses_item' ? 'stored_response' : route.endpoint) : 'unknown',
+    dialect: route ? DIALECTS[route.endpoint] : 'none',
+    attempts: [],
+    status: r.status,
+    latencyMs: 0,
+    streamed: false,
+    fallback: false,
+    errorCode: r.code,
+  };
+  if (!route) entry.path = r.path.slice(0, MAX_LOGGED_PATH);
+  return entry;
+}
+
 /** Milliseconds since a performance.now() reading, to 0.01 ms. */
 export function msSince(since: number, now = performance.now()): number {
   return Math.round((now - since) * 100) / 100;

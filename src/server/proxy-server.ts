@@ -9,13 +9,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Settings } from '../config/schema.js';
 import type { KeyVerifier } from '../keys/verifier.js';
+import type { RequestLogEntry } from '../log/entry.js';
 import type { ProxyHandler } from '../routing/proxy-handler.js';
+import { refusedEntry, type Refusal } from '../routing/request-log.js';
 import { authenticate } from './auth.js';
 import { CorsPolicy } from './cors.js';
 import { closeAfterAnswer, tooLarge } from '../routing/request-body.js';
 import { HostGuard } from './host-guard.js';
 import { isProxyPath, matchProxyPath, protocolOfPath } from './route-table.js';
-import { sendAdminError, sendProtocolError } from './send-error.js';
+import { sendAdminError, sendProtocolError, type Protocol } from './send-error.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
@@ -27,6 +29,11 @@ export interface ProxyServerOptions {
   settings: Settings;
   /** Report an unexpected error (daemon log). Never given request bodies or credentials. */
   onError(err: unknown, context: string): void;
+  /**
+   * The request log, for requests on the proxy bases refused here, before the routing handler
+   * (which logs all the others). Never throws, never blocks.
+   */
+  log?(entry: RequestLogEntry): void;
 }
 
 /** After the drain timeout, how long streams ended with a final event get to flush it. */
@@ -133,18 +140,17 @@ export class ProxyServer {
 
     if (this.draining) {
       res.setHeader('connection', 'close');
-      sendProtocolError(res, protocolOfPath(path), 503, 'shutting_down', 'svc-proxy is shutting down; retry in a moment.');
+      this.refuse(res, { path, status: 503, code: 'shutting_down' }, protocolOfPath(path), 'svc-proxy is shutting down; retry in a moment.');
       return;
     }
     const host = req.headers.host;
     // No Host at all is refused as well: HTTP/1.0 allows leaving it out (node's parser answers an
     // HTTP/1.1 request without one with 400), and a missing name is no more ours than a foreign one.
     if (host === undefined || !this.hostGuard.allows(host)) {
-      sendProtocolError(
+      this.refuse(
         res,
+        { path, status: 403, code: 'forbidden_host' },
         protocolOfPath(path),
-        403,
-        'forbidden_host',
         `${host === undefined ? 'A request without a Host header' : `Host "${host.slice(0, 100)}"`} is not allowed (DNS-rebinding guard). Use 127.0.0.1 or localhost, or add it to settings.allowedHosts in config.json.`,
       );
       return;
@@ -164,11 +170,13 @@ export class ProxyServer {
     const protocol = match.ok ? match.route.protocol : match.protocol;
     const auth = authenticate(req, this.opts.verifier);
     if (!auth.ok) {
-      sendProtocolError(res, protocol, 401, auth.code, auth.message, UNAUTHORIZED_HEADERS);
+      // no key id: the key is unknown (and what was presented is never logged)
+      this.refuse(res, match.ok ? { path, route: match.route, status: 401, code: auth.code } : { path, status: 401, code: auth.code }, protocol, auth.message, UNAUTHORIZED_HEADERS);
       return;
     }
+    const caller = { keyId: auth.key.id, keyName: auth.key.name };
     if (!match.ok) {
-      sendProtocolError(res, protocol, match.status, match.code, match.message, match.allow ? { allow: match.allow } : {});
+      this.refuse(res, { path, caller, status: match.status, code: match.code }, protocol, match.message, match.allow ? { allow: match.allow } : {});
       return;
     }
     if (expectsContinue) {
@@ -178,19 +186,38 @@ export class ProxyServer {
         // in case the client sends its body anyway (some stop waiting for the 100 after a while)
         closeAfterAnswer(req, res);
         const err = tooLarge(limit);
-        sendProtocolError(res, protocol, err.status, err.code, err.message);
+        this.refuse(res, { path, route: match.route, caller, status: err.status, code: err.code }, protocol, err.message);
         return;
       }
       goOn(res);
     }
     let pending: Promise<void>;
     try {
-      pending = this.opts.proxy.handle(req, res, match.route, { keyId: auth.key.id, keyName: auth.key.name });
+      pending = this.opts.proxy.handle(req, res, match.route, caller);
     } catch (err) {
       this.failed(res, protocol, err);
       return;
     }
     pending.catch((err: unknown) => this.failed(res, protocol, err));
+  }
+
+  /**
+   * Answer a request refused before the routing handler, in its base's error shape; on a proxy
+   * base it goes into the request log too (README: every proxied request is logged), with what is
+   * known of it. Only refusals come here, so the request path pays nothing for the record.
+   */
+  private refuse(res: ServerResponse, refusal: Refusal, protocol: Protocol, message: string, headers: Record<string, string> = {}): void {
+    const log = this.opts.log;
+    if (log !== undefined && isProxyPath(refusal.path)) {
+      const entry = refusedEntry(refusal);
+      headers = { ...headers, 'x-svc-request-id': entry.id };
+      try {
+        log(entry);
+      } catch {
+        // logging never fails a request
+      }
+    }
+    sendProtocolError(res, protocol, refusal.status, refusal.code, message, headers);
   }
 
   private failed(res: ServerResponse, protocol: 'a' | 'b', err: unknown): void {

@@ -1,8 +1,10 @@
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { statePaths } from '../../src/config/paths.js';
+import { logsDir } from '../../src/log/paths.js';
 import { spawn } from 'node:child_process';
 import { findDaemon, stopDaemon } from '../../src/daemon/control.js';
 import { AlreadyRunningError, isOurProcess, processStartTime } from '../../src/daemon/runtime-file.js';
@@ -167,6 +169,37 @@ describe('daemon runtime', () => {
     expect(d.deps.config().settings.allowedHosts).toEqual(['proxy.internal']);
     // the edit applies under the config lock; the log line follows once the lock is let go
     await until(() => d.logLines.some((l) => l.includes('reloaded')));
+  });
+
+  it('puts requests refused before the routing handler (401, 403, 404, 405) in the request log, where `logs` finds them', async () => {
+    const d = await start();
+    const created = (await d.admin('POST', '/admin/keys', { name: 'tool' })).json() as { key: string; id: string };
+    const key = { authorization: `Bearer ${created.key}` };
+    const statuses = [
+      (await http('POST', `${d.origin}/protocol-a/v1/chat/completions`, { headers: { authorization: 'Bearer sk-svc-proxy-wrongwrongwrong' }, body: '{}' })).status,
+      (await http('POST', `${d.origin}/protocol-b/v1/messages`, { headers: { host: 'evil.example', ...key }, body: '{}' })).status,
+      (await http('POST', `${d.origin}/protocol-a/v1/embeddings`, { headers: key, body: '{}' })).status,
+      (await http('GET', `${d.origin}/protocol-a/v1/chat/completions`, { headers: key })).status,
+    ];
+    expect(statuses).toEqual([401, 403, 404, 405]);
+    type Listed = { entries: Array<{ status: number; errorCode?: string; keyId?: string; path?: string; endpoint: string }> };
+    let entries: Listed['entries'] = [];
+    await until(async () => {
+      entries = ((await d.admin('GET', '/admin/logs?status=4xx')).json() as Listed).entries;
+      return entries.length >= 4;
+    });
+    expect(entries.map((e) => `${e.status} ${e.errorCode} ${e.keyId ?? '-'} ${e.path ?? e.endpoint}`).reverse()).toEqual([
+      '401 invalid_api_key - chat',
+      '403 forbidden_host - /protocol-b/v1/messages',
+      `404 unsupported_endpoint ${created.id} /protocol-a/v1/embeddings`,
+      `405 method_not_allowed ${created.id} /protocol-a/v1/chat/completions`,
+    ]);
+    // and in the file the CLI reads when the daemon is not running
+    await d.daemon.stop();
+    daemons.pop();
+    const file = await readFile(join(logsDir(d.dir), 'requests.jsonl'), 'utf8');
+    expect(file).toContain('"errorCode":"invalid_api_key"');
+    expect(file).not.toContain('wrongwrongwrong');
   });
 
   it('keeps the last good config after an invalid hand edit, reports it, and recovers when fixed', async () => {

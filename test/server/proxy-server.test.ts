@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { settingsSchema, type ServiceKeyRecord, type Settings } from '../../src/config/schema.js';
 import { displayPrefix, generateServiceKey, hashServiceKey } from '../../src/keys/format.js';
 import { KeyVerifier } from '../../src/keys/verifier.js';
+import type { RequestLogEntry } from '../../src/log/entry.js';
 import type { ProxyCaller, ProxyHandler, ProxyRoute } from '../../src/routing/proxy-handler.js';
 import { ProxyServer, type NodeListener } from '../../src/server/proxy-server.js';
 import { http } from '../daemon/harness.js';
@@ -21,6 +22,8 @@ interface Harness {
   verifier: KeyVerifier;
   calls: Array<{ route: ProxyRoute; caller: ProxyCaller; url: string }>;
   errors: unknown[];
+  /** What the server itself put in the request log (its refusals). */
+  logged: RequestLogEntry[];
 }
 
 const running: ProxyServer[] = [];
@@ -31,6 +34,7 @@ afterEach(async () => {
 async function start(opts: { settings?: Partial<Settings>; handle?: ProxyHandler['handle']; other?: NodeListener } = {}): Promise<Harness> {
   const calls: Harness['calls'] = [];
   const errors: unknown[] = [];
+  const logged: RequestLogEntry[] = [];
   const verifier = new KeyVerifier([rec('k1', KEY), rec('k2', OTHER_KEY)]);
   const proxy: ProxyHandler = {
     handle:
@@ -53,10 +57,11 @@ async function start(opts: { settings?: Partial<Settings>; handle?: ProxyHandler
       }),
     settings: settingsSchema.parse(opts.settings ?? {}),
     onError: (err) => errors.push(err),
+    log: (entry) => logged.push(entry),
   });
   const port = await server.listen(0, '127.0.0.1');
   running.push(server);
-  return { server, origin: `http://127.0.0.1:${port}`, port, verifier, calls, errors };
+  return { server, origin: `http://127.0.0.1:${port}`, port, verifier, calls, errors, logged };
 }
 
 describe('proxy server: authentication', () => {
@@ -289,6 +294,49 @@ describe('proxy server: header abuse', () => {
       expect(answer).not.toContain(KEY);
     }
     expect(h.calls).toHaveLength(0);
+  });
+});
+
+describe('proxy server: refusals go into the request log', () => {
+  it('401, 403, 404, 405 and an early 413 are logged with what is known; never the presented key; the request path logs nothing itself', async () => {
+    const h = await start({ settings: { bodyLimitBytes: 1024 } });
+    const key = { 'x-api-key': KEY };
+    const wrongKey = 'sk-svc-proxy-presented-but-wrong-0123456789';
+    const answers = [
+      await http('POST', `${h.origin}/protocol-a/v1/chat/completions`, { headers: { authorization: `Bearer ${wrongKey}` }, body: '{}' }),
+      await http('POST', `${h.origin}/g/team/protocol-b/v1/nope`, { body: '{}' }),
+      await http('POST', `${h.origin}/protocol-b/v1/messages`, { headers: { host: 'attacker.example', ...key }, body: '{}' }),
+      await http('POST', `${h.origin}/protocol-a/v1/embeddings?api-key=secret-in-query`, { headers: key, body: '{}' }),
+      await http('GET', `${h.origin}/protocol-a/v1/chat/completions`, { headers: key }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([401, 401, 403, 404, 405]);
+    const { connect } = await import('node:net');
+    const tooLarge = await new Promise<string>((resolve) => {
+      const sock = connect(h.port, '127.0.0.1', () =>
+        sock.write(`POST /g/team/protocol-b/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n`),
+      );
+      let text = '';
+      sock.on('data', (c: Buffer) => (text += c.toString('latin1')));
+      sock.on('close', () => resolve(text));
+      sock.on('error', () => resolve(text));
+    });
+    expect(tooLarge).toMatch(/^HTTP\/1\.1 413/);
+    expect(h.logged.map((e) => ({ status: e.status, code: e.errorCode, key: e.keyId, base: e.base, endpoint: e.endpoint, path: e.path }))).toEqual([
+      { status: 401, code: 'invalid_api_key', key: undefined, base: 'provider', endpoint: 'chat', path: undefined },
+      { status: 401, code: 'missing_api_key', key: undefined, base: 'group:team', endpoint: 'unknown', path: '/g/team/protocol-b/v1/nope' },
+      { status: 403, code: 'forbidden_host', key: undefined, base: 'provider', endpoint: 'unknown', path: '/protocol-b/v1/messages' },
+      { status: 404, code: 'unsupported_endpoint', key: 'k1', base: 'provider', endpoint: 'unknown', path: '/protocol-a/v1/embeddings' },
+      { status: 405, code: 'method_not_allowed', key: 'k1', base: 'provider', endpoint: 'unknown', path: '/protocol-a/v1/chat/completions' },
+      { status: 413, code: 'request_too_large', key: 'k1', base: 'group:team', endpoint: 'messages', path: undefined },
+    ]);
+    // each answer names its log entry, as the routing core's do
+    expect(answers.map((a) => a.headers['x-svc-request-id'])).toEqual(h.logged.slice(0, 5).map((e) => e.id));
+    const text = JSON.stringify(h.logged);
+    for (const secret of [KEY, wrongKey, 'secret-in-query']) expect(text).not.toContain(secret);
+    // a request that passes is the routing core's to log; refusals outside the proxy bases are not proxied requests
+    expect((await http('POST', `${h.origin}/protocol-a/v1/chat/completions`, { headers: key, body: '{}' })).status).toBe(200);
+    expect((await http('GET', `${h.origin}/admin/status`, { headers: { host: 'attacker.example' } })).status).toBe(403);
+    expect(h.logged).toHaveLength(6);
   });
 });
 

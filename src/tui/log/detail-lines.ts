@@ -43,7 +43,7 @@ export function detailLines(e: RequestLogEntry): DetailLine[] {
     { label: 'time', text: `${localTime(e.time)} (${e.time})` },
     { label: 'key', text: e.keyName ? `${e.keyName}${e.keyId ? ` (${e.keyId})` : ''}` : (e.keyId ?? '-') },
     { label: 'base', text: e.base.startsWith('group:') ? `group ${e.base.slice(6)}` : e.base },
-    { label: 'endpoint', text: `${e.endpoint} (inbound dialect ${e.dialect})` },
+    { label: 'endpoint', text: e.path !== undefined ? `${e.endpoint} (path ${e.path})` : `${e.endpoint} (inbound dialect ${e.dialect})` },
     { label: 'model asked', text: e.modelAsked ?? '-' },
     { label: 'answered by', text: e.provider ? `${e.provider} / ${e.model ?? '?'}` : '-' },
     { label: 'status', text: statusText(e.status) + (e.status === 0 ? ' (no answer)' : ''), status: e.status },
