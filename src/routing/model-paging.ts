@@ -5,6 +5,7 @@
  * auto-pagination sends back (after_id = last_id; before_id = first_id when it paged backwards).
  */
 import { badRequest } from '../protocols/errors.js';
+import { cursorIndex, pageBetween } from './cursor-page.js';
 
 export const MAX_MODEL_PAGE = 1000;
 
@@ -25,22 +26,6 @@ export function modelPage<T extends { id: string }>(items: readonly T[], query: 
   if (limitText !== null && (limitText === '' || !Number.isInteger(limit) || limit < 1 || limit > MAX_MODEL_PAGE)) {
     throw badRequest('invalid_request', `limit must be an integer from 1 to ${MAX_MODEL_PAGE} (got ${String(limitText).slice(0, 40)}).`, 'limit');
   }
-  const position = (param: 'after_id' | 'before_id'): number | undefined => {
-    const cursor = query.get(param);
-    if (cursor === null) return undefined;
-    const i = items.findIndex((m) => m.id === cursor);
-    // a cursor the list no longer holds cannot say where the page is: an empty page would end the listing early, unnoticed
-    if (i === -1) throw badRequest('invalid_request', `${param} names no model of this list: ${cursor.slice(0, 200)}.`, param);
-    return i;
-  };
-  const after = position('after_id');
-  const before = position('before_id');
-  const from = after === undefined ? 0 : after + 1;
-  const to = before ?? items.length;
-  const backwards = before !== undefined && after === undefined;
-  // before a cursor: the models nearest it
-  const start = backwards ? Math.max(from, to - limit) : from;
-  const data = items.slice(start, Math.max(start, Math.min(to, start + limit)));
-  const hasMore = backwards ? start > from : start + data.length < to;
+  const { data, hasMore } = pageBetween(items, limit, cursorIndex(items, query, 'after_id', 'model of this list'), cursorIndex(items, query, 'before_id', 'model of this list'));
   return { data, has_more: hasMore, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null };
 }

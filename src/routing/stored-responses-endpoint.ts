@@ -7,6 +7,7 @@
 import { ProtocolError, badRequest } from '../protocols/errors.js';
 import { isResolveFailure } from '../providers/registry.js';
 import type { ResolvedProvider } from '../providers/types.js';
+import { cursorIndex, pageBetween } from './cursor-page.js';
 import type { Exchange } from './exchange.js';
 import type { ResponseStore } from './response-store.js';
 import { relayToOpenAI } from './openai-call.js';
@@ -112,21 +113,7 @@ export function listPage(items: readonly Obj[], query: URLSearchParams): Obj {
   const order = query.get('order') ?? 'desc';
   if (order !== 'asc' && order !== 'desc') throw badRequest('invalid_request', `order must be asc or desc (got ${order.slice(0, 40)}).`, 'order');
   const ordered = order === 'asc' ? items : [...items].reverse();
-  const position = (param: 'after' | 'before'): number | undefined => {
-    const cursor = query.get(param);
-    if (cursor === null) return undefined;
-    const i = ordered.findIndex((item) => item.id === cursor);
-    if (i === -1) throw badRequest('invalid_request', `${param} names no item of this response: ${cursor.slice(0, 200)}.`, param);
-    return i;
-  };
-  const after = position('after');
-  const before = position('before');
-  const from = after === undefined ? 0 : after + 1;
-  const to = before ?? ordered.length;
-  // before a cursor: the items nearest it
-  const start = before !== undefined && after === undefined ? Math.max(from, to - limit) : from;
-  const data = ordered.slice(start, Math.min(to, start + limit));
-  const hasMore = before !== undefined && after === undefined ? start > from : start + data.length < to;
+  const { data, hasMore } = pageBetween(ordered, limit, cursorIndex(ordered, query, 'after', 'item of this response'), cursorIndex(ordered, query, 'before', 'item of this response'));
   return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: hasMore };
 }
 
