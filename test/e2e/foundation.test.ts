@@ -270,33 +270,32 @@ describe('svc-proxy foundation, end to end', () => {
     expect(JSON.parse((await bin(['stop', '--json'])).stdout)).toEqual({ stopped: false, running: false });
   });
 
-  it('start --foreground runs in the terminal and stops on SIGINT', async () => {
+  /** `start --foreground` as a child with piped output, once it printed its bases. */
+  async function startForeground() {
     const child = spawn(process.execPath, [BIN, 'start', '--foreground', '--port', '0'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const seen = { out: '' };
+    child.stdout.on('data', (c: Buffer) => (seen.out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (seen.out += c.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const deadline = Date.now() + 10_000;
-    while (!/protocol-b/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(out).toMatch(/running in the foreground \(pid \d+\)/);
-    const fgPort = Number(/127\.0\.0\.1:(\d+)\/protocol-a\/v1/.exec(out)?.[1]);
+    while (!/protocol-b/.test(seen.out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const fgPort = Number(/127\.0\.0\.1:(\d+)\/protocol-a\/v1/.exec(seen.out)?.[1]);
     expect((await http('GET', `http://127.0.0.1:${fgPort}/health`)).status).toBe(200);
+    return { child, seen, exited, fgPort };
+  }
+
+  it('start --foreground runs in the terminal and stops on SIGINT', async () => {
+    const { child, seen, exited } = await startForeground();
+    const out = (): string => seen.out;
+    expect(out()).toMatch(/running in the foreground \(pid \d+\)/);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(out).toContain('stopping (SIGINT)');
+    expect(out()).toContain('stopping (SIGINT)');
     await expect(stat(join(home, 'daemon.pid'))).rejects.toThrow();
   });
 
   it('start --foreground keeps serving when its stdout/stderr pipe closes; its log goes on in daemon.log', async () => {
-    const child = spawn(process.execPath, [BIN, 'start', '--foreground', '--port', '0'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const deadline = Date.now() + 10_000;
-    while (!/protocol-b/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const fgPort = Number(/127\.0\.0\.1:(\d+)\/protocol-a\/v1/.exec(out)?.[1]);
-    expect((await http('GET', `http://127.0.0.1:${fgPort}/health`)).status).toBe(200);
+    const { child, exited, fgPort } = await startForeground();
     // the reader goes away, as `… | tee x` with tee killed
     child.stdout.destroy();
     child.stderr.destroy();
