@@ -628,6 +628,46 @@ describe('prompt caching for clients that mark nothing (Cursor, Codex, Zed) on C
   });
 });
 
+describe('structured output on Claude: a schema Anthropic would narrow is asked for in words, not bent', () => {
+  const map = { type: 'object', properties: { scores: { type: 'object', additionalProperties: { type: 'number' } } }, required: ['scores'] };
+  const closed = { type: 'object', properties: { total: { type: 'number' } }, required: ['total'], additionalProperties: false };
+  const answer = '{"scores":{"ann":3,"bob":5}}';
+
+  it('chat response_format and responses text.format with a map: no output_config.format, the schema in the system prompt, the map comes back', async () => {
+    world.mocks.anthropic.next({ kind: 'turn', turn: { text: answer } }, { kind: 'turn', turn: { text: answer } });
+    const chat = await client.chat.completions.create({
+      model: MODELS.anthropic,
+      messages: [{ role: 'user', content: 'Score the players.' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'scores', strict: false, schema: map } },
+    });
+    expect(JSON.parse(chat.choices[0]!.message.content!)).toEqual({ scores: { ann: 3, bob: 5 } });
+    let body = world.mocks.anthropic.lastGeneration().body;
+    expect(body.output_config?.format).toBeUndefined();
+    expect(JSON.stringify(body.system)).toContain(JSON.stringify(JSON.stringify(map)).slice(1, -1));
+
+    const res = await client.responses.create({
+      model: MODELS.anthropic,
+      input: 'Score the players.',
+      text: { format: { type: 'json_schema', name: 'scores', strict: false, schema: map } },
+    });
+    expect(JSON.parse(res.output_text)).toEqual({ scores: { ann: 3, bob: 5 } });
+    body = world.mocks.anthropic.lastGeneration().body;
+    expect(body.output_config?.format).toBeUndefined();
+    expect(JSON.stringify(body.system)).toContain('matches the JSON schema \\"scores\\"');
+  });
+
+  it('a schema Anthropic can express still goes to constrained decoding', async () => {
+    await client.chat.completions.create({
+      model: MODELS.anthropic,
+      messages: [{ role: 'user', content: 'Total?' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'total', strict: true, schema: closed } },
+    });
+    const body = world.mocks.anthropic.lastGeneration().body;
+    expect(body.output_config?.format).toEqual({ type: 'json_schema', schema: closed });
+    expect(JSON.stringify(body.system ?? '')).not.toContain('JSON schema');
+  });
+});
+
 describe('web_search_options from a Chat client: a model that searches does so with its own tool', () => {
   const title = 'First page about Search the web for svc-proxy notes';
   const ask = {

@@ -21,7 +21,7 @@ import { toolUseId } from './ids.js';
 import { badRequest } from '../errors.js';
 import { limitCacheBreakpoints, withCacheControl } from './cache-control.js';
 import { encodePart, isBlankText } from './content-encode.js';
-import { fitOutputSchema } from './output-schema.js';
+import { encodeJsonOutput } from './json-output.js';
 import { parseToolInput } from './tool-input.js';
 import { encodeReasoning, upstreamThinkingBlock } from './thinking.js';
 import { encodeTools } from './tools-encode.js';
@@ -34,8 +34,6 @@ export const FALLBACK_MAX_TOKENS = 8192;
  * with the assistant, and last in place of a blank latest user message.
  */
 export const PLACEHOLDER_USER_TEXT = '(continue)';
-
-export const JSON_OBJECT_INSTRUCTION = 'Respond only with a single valid JSON object. Do not add any text before or after it.';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -111,7 +109,8 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   const system: TextBlockParam[] = req.system
     .filter((s) => !isBlankText(s.text)) // blank system blocks are refused too (opencode#35101)
     .map((s) => withCacheControl<TextBlockParam>({ type: 'text', text: s.text }, s.cacheControl, keepCache));
-  if (req.responseFormat?.type === 'json_object') system.push({ type: 'text', text: JSON_OBJECT_INSTRUCTION });
+  const json = encodeJsonOutput(req.responseFormat);
+  if (json.instruction) system.push({ type: 'text', text: json.instruction });
   if (system.length > 0) out.system = system;
 
   Object.assign(out, encodeTools(req, historyHasTools, keepCache));
@@ -125,7 +124,7 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
 
   const { thinking, effort } = encodeReasoning(req.reasoning);
   if (thinking) out.thinking = thinking;
-  const format = req.responseFormat?.type === 'json_schema' ? { type: 'json_schema' as const, schema: fitOutputSchema(req.responseFormat.schema) } : undefined;
+  const format = json.format;
   if (effort || format) out.output_config = { ...(effort ? { effort } : {}), ...(format ? { format } : {}) };
 
   if (keepCache && req.cacheControl) out.cache_control = { ...req.cacheControl };
