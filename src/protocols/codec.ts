@@ -15,6 +15,8 @@ export interface EncodeRequestOptions {
   systemRole?: 'system' | 'developer';
   /** Chat targets: which output cap field to send. */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** Chat targets: a document may go by URL in `file.file_data` (the target fetches it); else only its data. */
+  fileUrls?: boolean;
   /** Chat targets: echo Gemini thought signatures on tool calls (extra_content.google.thought_signature). */
   thoughtSignatures?: boolean;
   /** Messages targets: max_tokens to send when the client gave none (Anthropic requires one). */

@@ -37,7 +37,8 @@ export const openrouterAdapter: ProviderAdapter = {
     return { ...bearerHeaders(credential), 'x-title': 'svc-proxy' };
   },
   encodeOptions() {
-    return { replayReasoning: ['openrouter', 'unsigned'], systemRole: 'system', maxTokensField: 'max_tokens' };
+    // OpenRouter fetches a PDF given by URL in file.file_data (openrouter.ai/docs, "PDF Inputs").
+    return { replayReasoning: ['openrouter', 'unsigned'], systemRole: 'system', maxTokensField: 'max_tokens', fileUrls: true };
   },
   finalizeBody: finalize,
   normaliseModelId: (id) => id,

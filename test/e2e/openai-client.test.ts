@@ -668,6 +668,30 @@ describe('structured output on Claude: a schema Anthropic would narrow is asked 
   });
 });
 
+describe('input_file to Chat-speaking models: no OpenAI file id, a URL only where the provider fetches it', () => {
+  const ask = (part: OpenAI.Responses.ResponseInputFile) => [{ role: 'user' as const, content: [{ type: 'input_text' as const, text: 'Summarise it.' }, part] }];
+
+  it.each(['gemini', 'openrouter', 'customA', 'local'] as const)('%s: an OpenAI file id is refused with 400 unsupported_content before anything is sent', async (kind) => {
+    const before = world.mock(kind).requests.length;
+    const err = await rejection(client.responses.create({ model: MODELS[kind], input: ask({ type: 'input_file', file_id: 'file-AbC123' }) }));
+    expect(err).toMatchObject({ status: 400 });
+    expect(errorCode(err)).toBe('unsupported_content');
+    expect((err as Error).message).toContain('OpenAI file id (file-AbC123)');
+    expect(world.mock(kind).requests).toHaveLength(before);
+  });
+
+  it('a file_url: refused for Gemini (file_data is the data), sent to OpenRouter, which fetches it, named from the URL', async () => {
+    const part = { type: 'input_file' as const, file_url: 'https://example.com/papers/paper.pdf' };
+    const err = await rejection(client.responses.create({ model: MODELS.gemini, input: ask(part) }));
+    expect(errorCode(err)).toBe('unsupported_content');
+    expect((err as Error).message).toContain("send the file's data");
+
+    await client.responses.create({ model: MODELS.openrouter, input: ask(part) });
+    const content = world.mocks.openrouter.lastGeneration().body.messages[0].content;
+    expect(content[1]).toEqual({ type: 'file', file: { file_data: 'https://example.com/papers/paper.pdf', filename: 'paper.pdf' } });
+  });
+});
+
 describe('web_search_options from a Chat client: a model that searches does so with its own tool', () => {
   const title = 'First page about Search the web for svc-proxy notes';
   const ask = {

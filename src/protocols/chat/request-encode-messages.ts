@@ -17,9 +17,8 @@ import type {
   SystemPart,
 } from '../hub.js';
 import type { EncodeRequestOptions } from '../codec.js';
-import { badRequest } from '../errors.js';
 import { toolErrorPrefix } from '../tool-error.js';
-import { toDataUrl } from '../media.js';
+import { encodeFile, encodeImage } from './media-encode.js';
 import { replayReasoning } from './reasoning.js';
 import type { Json } from './guards.js';
 
@@ -35,8 +34,8 @@ function cacheControl(part: { cacheControl?: unknown }, keep: boolean): Json {
   return keep && part.cacheControl ? { cache_control: part.cacheControl } : {};
 }
 
-/** One hub part as a Chat user content part. */
-function encodePart(part: ContentPart, keepCache: boolean): Json {
+/** One hub part as a Chat user content part; `fileUrls`: the target fetches documents by URL. */
+function encodePart(part: ContentPart, keepCache: boolean, fileUrls: boolean): Json {
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text, ...cacheControl(part, keepCache) };
@@ -44,35 +43,17 @@ function encodePart(part: ContentPart, keepCache: boolean): Json {
       return { type: 'text', text: part.text };
     case 'audio':
       return { type: 'input_audio', input_audio: { data: part.data, format: part.format } };
-    case 'image': {
-      const s = part.source;
-      let url: string;
-      if (s.kind === 'url') url = s.url;
-      else if (s.kind === 'base64') url = toDataUrl(s.mediaType, s.data);
-      else if (s.kind === 'text') return { type: 'text', text: s.text };
-      else throw badRequest('unsupported_content', 'Images given by file id cannot be sent to this model; send the image data or a URL.');
-      const imageUrl: Json = { url };
-      if (part.detail === 'auto' || part.detail === 'low' || part.detail === 'high') imageUrl.detail = part.detail;
-      return { type: 'image_url', image_url: imageUrl, ...cacheControl(part, keepCache) };
-    }
-    case 'file': {
-      const s = part.source;
-      if (s.kind === 'text') return { type: 'text', text: part.title ? `${part.title}\n\n${s.text}` : s.text, ...cacheControl(part, keepCache) };
-      const file: Json = {};
-      if (s.kind === 'base64') file.file_data = toDataUrl(s.mediaType, s.data);
-      else if (s.kind === 'url') file.file_data = s.url;
-      else file.file_id = s.fileId;
-      const filename = part.filename ?? part.title;
-      if (filename) file.filename = filename;
-      return { type: 'file', file, ...cacheControl(part, keepCache) };
-    }
+    case 'image':
+      return { ...encodeImage(part), ...cacheControl(part, keepCache) };
+    case 'file':
+      return { ...encodeFile(part, fileUrls), ...cacheControl(part, keepCache) };
   }
 }
 
 /** User content: a plain string when it is one uncached text, else parts. */
-function encodeUserContent(parts: ReadonlyArray<ContentPart>, keepCache: boolean): string | Json[] {
+function encodeUserContent(parts: ReadonlyArray<ContentPart>, keepCache: boolean, fileUrls: boolean): string | Json[] {
   if (parts.length === 1 && parts[0]!.type === 'text' && !(keepCache && parts[0]!.cacheControl)) return parts[0]!.text;
-  return parts.map((p) => encodePart(p, keepCache));
+  return parts.map((p) => encodePart(p, keepCache, fileUrls));
 }
 
 function textOf(parts: ReadonlyArray<ContentPart>): string {
@@ -101,7 +82,7 @@ export class MessageWriter {
   user(item: MessageItem): void {
     this.flushTurn();
     this.flushMedia();
-    const msg: Json = { role: 'user', content: encodeUserContent(item.content, this.opts.keepCacheControl === true) };
+    const msg: Json = { role: 'user', content: encodeUserContent(item.content, this.opts.keepCacheControl === true, this.opts.fileUrls === true) };
     if (item.name) msg.name = item.name;
     this.messages.push(msg);
   }
@@ -157,7 +138,7 @@ export class MessageWriter {
     const content: Json[] = [];
     for (const { callId, parts } of this.media) {
       content.push({ type: 'text', text: `Attachments returned by tool call ${callId}:` });
-      for (const p of parts) content.push(encodePart(p, false));
+      for (const p of parts) content.push(encodePart(p, false, this.opts.fileUrls === true));
     }
     this.media = [];
     this.messages.push({ role: 'user', content });
@@ -175,7 +156,7 @@ export class MessageWriter {
     const msg: Json = {
       role: 'assistant',
       content: cached
-        ? turn.content.flatMap((p) => (p.type === 'text' || p.type === 'refusal' ? [encodePart(p, true)] : []))
+        ? turn.content.flatMap((p) => (p.type === 'text' || p.type === 'refusal' ? [encodePart(p, true, false)] : []))
         : text || (turn.calls.length > 0 ? null : ''),
     };
     if (turn.name) msg.name = turn.name;

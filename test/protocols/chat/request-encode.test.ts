@@ -1,6 +1,6 @@
 /** Encoding a hub request for a Chat upstream: the cases golden files do not show. */
 import { describe, expect, it } from 'vitest';
-import type { HubRequest } from '../../../src/protocols/hub.js';
+import type { HubRequest, MediaSource } from '../../../src/protocols/hub.js';
 import { ProtocolError } from '../../../src/protocols/errors.js';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
 
@@ -43,6 +43,25 @@ describe('chat request encode', () => {
   it('images by file id cannot be sent to a Chat upstream', () => {
     const req: HubRequest = { ...base, items: [{ type: 'message', role: 'user', content: [{ type: 'image', source: { kind: 'file_id', fileId: 'file_1' } }] }] };
     expect(thrown(() => chatCodec.encodeRequest(req, { replayReasoning: [] }))).toMatchObject({ status: 400, code: 'unsupported_content' });
+  });
+
+  it('documents by file id are refused whoever issued the id; by URL only a target that fetches URLs takes them', () => {
+    const file = (source: MediaSource): HubRequest => ({
+      ...base,
+      items: [{ type: 'message', role: 'user', content: [{ type: 'file', source, cacheControl: { type: 'ephemeral' } }] }],
+    });
+    const openai = thrown(() => chatCodec.encodeRequest(file({ kind: 'file_id', fileId: 'file-abc' }), { replayReasoning: [] }));
+    expect(openai).toMatchObject({ status: 400, code: 'unsupported_content' });
+    expect(openai.message).toContain('an OpenAI file id (file-abc)');
+    const anthropic = thrown(() => chatCodec.encodeRequest(file({ kind: 'file_id', fileId: 'file_011CNha8' }), { replayReasoning: [], fileUrls: true }));
+    expect(anthropic.message).toContain('a file id (file_011CNha8)');
+    expect(anthropic.message).toContain('or a URL instead');
+
+    const byUrl = file({ kind: 'url', url: 'https://example.com/a%20b.pdf' });
+    expect(thrown(() => chatCodec.encodeRequest(byUrl, { replayReasoning: [] }))).toMatchObject({ status: 400, code: 'unsupported_content' });
+    expect(chatCodec.encodeRequest(byUrl, { replayReasoning: [], fileUrls: true, keepCacheControl: true })).toMatchObject({
+      messages: [{ role: 'user', content: [{ type: 'file', file: { file_data: 'https://example.com/a%20b.pdf', filename: 'a b.pdf' }, cache_control: { type: 'ephemeral' } }] }],
+    });
   });
 
   it('streaming always asks the upstream for usage; non-streaming sends no stream fields', () => {
