@@ -7,7 +7,7 @@
 import { NETWORK_CHANGED } from './stranded-connections.js';
 import { displayOrigin } from './base-url.js';
 
-export type UpstreamErrorCode = 'upstream_unreachable' | 'upstream_timeout' | 'upstream_reset' | 'aborted';
+export type UpstreamErrorCode = 'upstream_unreachable' | 'upstream_timeout' | 'upstream_reset' | 'upstream_invalid_response' | 'aborted';
 
 export class UpstreamError extends Error {
   readonly code: UpstreamErrorCode;
@@ -106,6 +106,12 @@ export function toUpstreamError(
   if (code === NETWORK_CHANGED) {
     return new UpstreamError('upstream_reset', `The connection to ${where} was cut: the network changed and this machine no longer has the address it was made from.`);
   }
+  if (name === 'HTTPParserError' || code === 'UND_ERR_HEADERS_OVERFLOW' || (code?.startsWith('HPE_') === true && !RESET.has(code))) {
+    // the server answered, but not in HTTP undici can read (a 70 KB header, `HTTP/1.1 2000`): it
+    // was reached, so "could not connect" would send its user looking at the network
+    const what = code ?? reasonOf(err);
+    return new UpstreamError('upstream_invalid_response', `${where} sent a response that is not valid HTTP (${what}).`);
+  }
   if (code && RESET.has(code)) {
     return new UpstreamError('upstream_reset', `${where} closed the connection before the response was complete (${code}).`);
   }
@@ -124,6 +130,12 @@ export function toUpstreamError(
     return new UpstreamError('upstream_unreachable', `Could not connect to ${where} (${code}).`);
   }
   return new UpstreamError('upstream_unreachable', `The request to ${where}${via ? ` through ${proxy}` : ''} failed${code ? ` (${code})` : ''}.`);
+}
+
+/** undici's own words for a parse failure (its HTTPParserError may carry no code). */
+function reasonOf(err: unknown): string {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message.replace(/\s+/g, ' ').slice(0, 120) : 'unreadable response';
 }
 
 function ms(value: number | undefined, word = 'after'): string {

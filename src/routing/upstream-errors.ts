@@ -123,7 +123,7 @@ export function transportFailure(slug: string, code: string, message: string, cr
   const timeout = code === 'upstream_timeout';
   return {
     status: timeout ? 504 : 502,
-    code: code === 'upstream_unreachable' || timeout || code === 'upstream_reset' ? code : 'upstream_unreachable',
+    code: code === 'upstream_unreachable' || timeout || code === 'upstream_reset' || code === 'upstream_invalid_response' ? code : 'upstream_unreachable',
     message: redactSecret(`${slug}: ${message}`, credential),
     upstreamStatus: 0,
   };

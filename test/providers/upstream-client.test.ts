@@ -194,6 +194,26 @@ describe('upstreamRequest', () => {
     expect(err.message).toContain('silent');
   });
 
+  it('an answer that is not valid HTTP (a 70 KB header, a four-digit status) is upstream_invalid_response, not unreachable', async () => {
+    const answers = [`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(70 * 1024)}\r\ncontent-length: 2\r\n\r\n{}`, 'HTTP/1.1 2000 OK\r\ncontent-length: 2\r\n\r\n{}'];
+    for (const answer of answers) {
+      const odd: TcpServer = createTcpServer((socket) => {
+        socket.once('data', () => socket.end(answer));
+        socket.on('error', () => undefined);
+      });
+      await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
+      const addr = odd.address();
+      const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/x`;
+      try {
+        const err = await expectUpstreamError(upstreamRequest({ url, method: 'POST', headers: {}, body: '{}', ...T }), 'upstream_invalid_response');
+        expect(err.message).toMatch(/sent a response that is not valid HTTP \((UND_ERR_HEADERS_OVERFLOW|HPE_[A-Z_]+|Response does not match the HTTP\/1\.1 protocol \(Invalid response status\))\)/);
+        expect(err.status).toBe(502);
+      } finally {
+        odd.close();
+      }
+    }
+  });
+
   it('body stream errors map through toUpstreamError', async () => {
     const res = await upstreamRequest({ url: `${base}/stall`, method: 'GET', headers: {}, connectTimeoutMs: 1000, headersTimeoutMs: 1000, idleTimeoutMs: 200 });
     const err = await new Promise<unknown>((resolve) => {
