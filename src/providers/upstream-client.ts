@@ -8,6 +8,7 @@ import type { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { displayOrigin } from './base-url.js';
+import { decodedBody } from './upstream-decoding.js';
 import { errorCode, toUpstreamError, UpstreamError } from './upstream-error.js';
 import { poolRequest, routeFor, noticeSleep } from './upstream-routes.js';
 
@@ -90,7 +91,8 @@ export async function upstreamRequest(req: UpstreamRequest): Promise<UpstreamRes
   for (const name in res.headers) {
     if (exposeHeader(name)) headers[name] = res.headers[name];
   }
-  return { status: res.statusCode, headers, body: res.body };
+  const encoding = res.headers['content-encoding'];
+  return { status: res.statusCode, headers, body: encoding === undefined ? res.body : decodedBody(res.body, encoding, req.url) };
 }
 
 const CLOSED_UNDER_US = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);

@@ -35,6 +35,18 @@ const UNREACHABLE = new Set([
 ]);
 const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED', 'HPE_INVALID_CONSTANT', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
+/** Errors of decoding a compressed answer (upstream-decoding.ts), with the coding that failed. */
+const undecodable = new WeakMap<object, string>();
+
+export function markUndecodable(err: object, coding: string): void {
+  if (!undecodable.has(err)) undecodable.set(err, coding);
+}
+
+/** The coding a compressed answer failed to decode in, when that is what `err` is. */
+export function undecodableCoding(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null ? undecodable.get(err) : undefined;
+}
+
 export function errorCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
   if (e && typeof e.code === 'string') return e.code;
@@ -89,6 +101,10 @@ export function toUpstreamError(
   if (via && refused !== undefined) {
     const reason = REFUSAL_REASONS[refused] ?? (refused >= 500 ? 'it could not reach that host' : 'it refused');
     return new UpstreamError('upstream_unreachable', `The proxy ${via.display} (${via.source}) answered ${refused} when asked for ${where}: ${reason}.`);
+  }
+  const coding = undecodableCoding(err);
+  if (coding !== undefined) {
+    return new UpstreamError('upstream_invalid_response', `${where} sent a ${coding} answer that could not be decoded (${reasonOf(err)}).`);
   }
   if (name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') {
     return new UpstreamError('aborted', `The request to ${where} was aborted.`);

@@ -51,12 +51,12 @@ import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
 import { answeredByHeaders, sendError, sendJson } from './respond.js';
 import type { UpstreamResponse } from './services.js';
-import { bodyErrorCode, ConvertedRelay, PassthroughRelay, type ConvertOptions, type RelayOptions, type StreamOutcome } from './stream-relay.js';
+import { ConvertedRelay, PassthroughRelay, type ConvertOptions, type RelayOptions, type StreamOutcome } from './stream-relay.js';
 import { reasoningDetailsScan } from './reasoning-details-scan.js';
 import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureScan } from './stream-tap.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
-import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
+import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
 import { describeErrorJson, failureOfBody, invalidResponse, isErrorBody, parseErrorBody, transportFailure, withRetryAdvice, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogAttempt, LogUsage } from '../log/entry.js';
@@ -677,9 +677,7 @@ class GenerateRequest {
       buf = await readAll(up.body, MAX_ANSWER_BYTES);
     } catch (err) {
       if (this.x.abort.aborted) throw new ClientGone();
-      if (err instanceof AnswerTooLarge) return invalidResponse(p.slug, err.message);
-      const code = bodyErrorCode(err);
-      return transportFailure(p.slug, code, code === 'upstream_timeout' ? 'the upstream went silent mid-answer' : 'the upstream connection broke mid-answer', p.credential);
+      return answerReadFailure(p.slug, err, p.credential);
     }
     const kept = buf.length >= VERBATIM_MIN_BYTES ? new VerbatimStrings() : undefined;
     let json: unknown;

@@ -10,8 +10,8 @@ import type { ResolvedProvider } from '../providers/types.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { ClientGone } from './request-body.js';
 import { sendBody, sendError } from './respond.js';
-import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { invalidResponse, transportFailure, upstreamFailure, type UpstreamFailure } from './upstream-errors.js';
+import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
+import { transportFailure, upstreamFailure, type UpstreamFailure } from './upstream-errors.js';
 
 export type OpenAICall =
   | { ok: true; status: number; body: Buffer; contentType: string | undefined }
@@ -47,8 +47,7 @@ export async function callOpenAI(x: Exchange, p: ResolvedProvider, method: strin
     return { ok: true, status: up.status, body: await readAll(up.body, MAX_ANSWER_BYTES), contentType };
   } catch (err) {
     if (x.abort.aborted) throw new ClientGone();
-    const failure = err instanceof AnswerTooLarge ? invalidResponse(p.slug, err.message) : transportFailure(p.slug, 'upstream_reset', 'the upstream connection broke mid-answer', p.credential);
-    return { ok: false, failure };
+    return { ok: false, failure: answerReadFailure(p.slug, err, p.credential) };
   }
 }
 

@@ -36,6 +36,7 @@ import type { FreeformStream } from './freeform-tools.js';
 import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
 import { failureFromParsed, transportFailure, type UpstreamFailure } from './upstream-errors.js';
+import { bodyErrorCode, undecodableMessage } from './upstream-body.js';
 import { fromHubUsage, mergeUsage } from './usage.js';
 import { PausedParts } from './pause-continue.js';
 
@@ -69,13 +70,8 @@ export interface RelayOptions {
   holdEnvelope?: boolean;
 }
 
-/** Our code for an error while reading an upstream body (streamed or whole). */
-export function bodyErrorCode(err: unknown): string {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'UND_ERR_BODY_TIMEOUT' || code === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_reset';
-}
-
-function bodyErrorMessage(code: string, firstChunkSeen: boolean): string {
+function bodyErrorMessage(err: unknown, code: string, firstChunkSeen: boolean): string {
+  if (code === 'upstream_invalid_response') return undecodableMessage(err) ?? 'the upstream stream could not be read';
   if (code !== 'upstream_timeout') return 'the upstream connection broke before the stream was complete';
   return firstChunkSeen ? 'the upstream went silent mid-stream (settings.idleTimeoutMs)' : 'the upstream sent headers but no event in time (settings.headersTimeoutMs)';
 }
@@ -323,7 +319,7 @@ abstract class Relay {
       return;
     }
     const code = bodyErrorCode(err);
-    const failure = transportFailure(this.o.slug, code, bodyErrorMessage(code, this.chunks > 0), this.o.credential);
+    const failure = transportFailure(this.o.slug, code, bodyErrorMessage(err, code, this.chunks > 0), this.o.credential);
     if (!this.committed) {
       this.settle({ kind: 'precommit', failure });
       return;

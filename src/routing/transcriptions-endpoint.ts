@@ -13,8 +13,8 @@ import { checkDeclaredLength, ClientGone, tooLarge } from './request-body.js';
 import { answeredByHeaders, sendBody, sendError } from './respond.js';
 import type { UpstreamResponse } from './services.js';
 import { resolveTargets, type Target } from './targets.js';
-import { AnswerTooLarge, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { invalidResponse, transportFailure, upstreamFailure } from './upstream-errors.js';
+import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
+import { transportFailure, upstreamFailure } from './upstream-errors.js';
 
 function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
   const v = headers[name];
@@ -146,10 +146,7 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
     answer = await readAll(up.body, MAX_ANSWER_BYTES);
   } catch (err) {
     if (x.abort.aborted) throw new ClientGone();
-    const failure =
-      err instanceof AnswerTooLarge
-        ? invalidResponse(p.slug, err.message)
-        : transportFailure(p.slug, 'upstream_reset', 'the upstream connection broke mid-answer', p.credential);
+    const failure = answerReadFailure(p.slug, err, p.credential);
     note(up.status, failure.code);
     sendError(x.res, 'a', failure, answeredBy);
     record.finish(x.deps.log, failure.status, failure.code);

@@ -1,5 +1,7 @@
 /** Reading a whole upstream body (non-streamed answers, error bodies) with a size bound. */
 import type { Readable } from 'node:stream';
+import { undecodableCoding } from '../providers/upstream-error.js';
+import { invalidResponse, transportFailure, type UpstreamFailure } from './upstream-errors.js';
 
 /** Larger non-streamed answers are refused (a runaway upstream must not exhaust memory). */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -40,4 +42,28 @@ export function readAll(body: Readable, limit: number, truncate = false): Promis
     body.on('end', onEnd);
     body.on('error', reject);
   });
+}
+
+/** Our code for an error while reading an upstream body (streamed or whole). */
+export function bodyErrorCode(err: unknown): string {
+  if (undecodableCoding(err) !== undefined) return 'upstream_invalid_response';
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'UND_ERR_BODY_TIMEOUT' || code === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_reset';
+}
+
+/** What went wrong with a compressed answer's data, when that is what `err` says. */
+export function undecodableMessage(err: unknown): string | undefined {
+  const coding = undecodableCoding(err);
+  if (coding === undefined) return undefined;
+  const reason = (err as { message?: unknown }).message;
+  return `the upstream's ${coding}-compressed answer could not be decoded${typeof reason === 'string' ? ` (${reason.slice(0, 120)})` : ''}`;
+}
+
+/** Why reading a whole answer failed, as the failure the client gets. */
+export function answerReadFailure(slug: string, err: unknown, credential: string | undefined): UpstreamFailure {
+  if (err instanceof AnswerTooLarge) return invalidResponse(slug, err.message);
+  const undecodable = undecodableMessage(err);
+  if (undecodable !== undefined) return invalidResponse(slug, undecodable);
+  const code = bodyErrorCode(err);
+  return transportFailure(slug, code, code === 'upstream_timeout' ? 'the upstream went silent mid-answer' : 'the upstream connection broke mid-answer', credential);
 }

@@ -115,6 +115,58 @@ describe('provider error shapes', () => {
   });
 });
 
+describe('answers compressed although not asked for', () => {
+  it('gzip: a Chat passthrough answer and a converted Messages stream arrive decoded', async () => {
+    world.mocks.customA.encoding = 'gzip';
+    world.mocks.customA.next({ kind: 'turn', turn: { text: 'Plain words, not gzip.' } });
+    const whole = await chat.chat.completions.create({ model: MODELS.customA, messages: hi });
+    expect(whole.choices[0]!.message.content).toBe('Plain words, not gzip.');
+
+    // paced: each event must reach the client when it comes, not when the compressed body ends
+    world.mocks.customA.next({ kind: 'turn', turn: { text: 'Streamed through gzip.', stream: { chunk: 4, delayMs: 60 } } });
+    const started = performance.now();
+    let firstTextAt = 0;
+    let text = '';
+    for await (const ev of await ant.messages.create({ model: MODELS.customA, max_tokens: 100, messages: hi, stream: true })) {
+      if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') {
+        if (!firstTextAt) firstTextAt = performance.now() - started;
+        text += ev.delta.text;
+      }
+    }
+    const total = performance.now() - started;
+    expect(text).toBe('Streamed through gzip.');
+    expect(total - firstTextAt).toBeGreaterThan(200);
+  });
+
+  it('br and deflate: a Messages passthrough stream and a converted Chat answer arrive decoded', async () => {
+    world.mocks.anthropic.encoding = 'br';
+    world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'Brotli is fine.' } });
+    let text = '';
+    for await (const ev of await ant.messages.create({ model: MODELS.anthropic, max_tokens: 100, messages: hi, stream: true })) {
+      if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') text += ev.delta.text;
+    }
+    expect(text).toBe('Brotli is fine.');
+    world.mocks.anthropic.encoding = 'deflate';
+    world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'Deflate too.' } });
+    const converted = await chat.chat.completions.create({ model: MODELS.anthropic, messages: hi });
+    expect(converted.choices[0]!.message.content).toBe('Deflate too.');
+  });
+
+  it('data that is not what its Content-Encoding says, or a coding svc-proxy cannot read → 502 upstream_invalid_response', async () => {
+    world.mocks.customA.next({ kind: 'raw', body: '{"not":"gzip"}', headers: { 'content-encoding': 'gzip' } });
+    const corrupt = await rejection(chat.chat.completions.create({ model: MODELS.customA, messages: hi }));
+    expect(corrupt.status).toBe(502);
+    expect(errorCode(corrupt)).toBe('upstream_invalid_response');
+    expect(corrupt.message).toMatch(/gzip-compressed answer could not be decoded/);
+
+    world.mocks.customA.next({ kind: 'raw', body: 'whatever', headers: { 'content-encoding': 'compress' } });
+    const unknown = await rejection(ant.messages.create({ model: MODELS.customA, max_tokens: 10, messages: hi }));
+    expect(unknown.status).toBe(502);
+    expect(errorCode(unknown)).toBe('upstream_invalid_response');
+    expect((unknown.error as { error: { message: string } }).error.message).toMatch(/Content-Encoding "compress", which svc-proxy cannot decode/);
+  });
+});
+
 describe('failures after the stream started', () => {
   it('Anthropic `event: error` mid-stream → Chat client stream throws with the upstream message', async () => {
     world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'partial text here', stream: { chunk: 3, errorAfter: 4 } } });
