@@ -31,7 +31,7 @@ import { KeptTurn } from './kept-turn.js';
 import { readOpenAIConversation } from './openai-chain.js';
 import { isResolveFailure } from '../providers/registry.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
-import { EarlyStream } from './early-stream.js';
+import { EarlyStream, takeOverEarlyStream } from './early-stream.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import {
@@ -61,6 +61,8 @@ import { describeErrorJson, failureOfBody, invalidResponse, isErrorBody, parseEr
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogAttempt, LogUsage } from '../log/entry.js';
 import type { HubResponse, Usage } from '../protocols/hub.js';
+import { responseEvents } from '../protocols/response-events.js';
+import { SSE_HEADERS } from './stream-errors.js';
 
 type Obj = Record<string, unknown>;
 
@@ -714,13 +716,14 @@ class GenerateRequest {
     const read = await this.readAnswer(p, up, 'the upstream answer');
     if (!('json' in read)) return fail(read);
     const { buf, json, kept } = read;
-    if (this.stream) return fail(invalidResponse(p.slug, 'the upstream answered a streaming request with a non-streaming body'));
 
     let answered: string;
     let client: Obj;
     let bytes: Buffer | string;
     let usage: LogUsage | undefined;
-    if (built.passthrough) {
+    // a streaming request answered whole (a gateway or local server that ignores `stream`) goes the
+    // converted way even in its own dialect: its answer becomes the stream the client asked for
+    if (built.passthrough && !this.stream) {
       client = json as Obj;
       answered = typeof client.model === 'string' && client.model !== '' ? p.adapter.normaliseModelId(client.model) : built.upstreamModel;
       usage = readResponseUsage(client, dialect);
@@ -750,6 +753,11 @@ class GenerateRequest {
       if (remembersSignatures(p.adapter)) recordOutput(x.issuers, p.slug, hubRes.output);
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;
+      if (this.stream) {
+        note(up.status);
+        this.sendWholeAsStream(p, answered, hubRes, up);
+        return undefined;
+      }
       client = x.services.codecs[dialect].encodeResponse(hubRes, this.responseContext(model));
       // an answer too large to keep says so
       if (this.kept && !this.kept.keep(client)) client.store = false;
@@ -769,5 +777,33 @@ class GenerateRequest {
     if (x.config.settings.logBodies) record.entry.responseBody = redactForLog(client, p.credential);
     record.finish(x.deps.log, 200);
     return undefined;
+  }
+
+  /**
+   * A whole answer sent as the stream the client asked for: the events its dialect's stream would
+   * have carried, rendered by the client's stream encoder (which also keeps a Responses answer), in
+   * one write. A stream the client was kept waiting on (early headers) goes on from there.
+   */
+  private sendWholeAsStream(p: ResolvedProvider, answered: string, hubRes: HubResponse, up: UpstreamResponse): void {
+    const { x, dialect } = this;
+    const { res, record } = x;
+    const encoder = x.services.codecs[dialect].createStreamEncoder(this.responseContext(`${p.slug}/${answered}`));
+    let text = '';
+    for (const event of responseEvents(hubRes)) text += encoder.encode(event);
+    const openedEarly = takeOverEarlyStream(res);
+    // answered already (a 503 at the drain deadline): nothing more may be written
+    if (!res.headersSent || openedEarly) {
+      if (!openedEarly) {
+        const headers: OutgoingHttpHeaders = { ...SSE_HEADERS, ...answeredByHeaders(p.slug, answered) };
+        const requestId = header(up.headers, 'x-request-id') ?? header(up.headers, 'request-id');
+        if (requestId) headers['x-svc-upstream-request-id'] = requestId;
+        res.writeHead(200, headers);
+      }
+      if (!res.destroyed && !res.writableEnded) res.end(text);
+    }
+    record.firstByte();
+    record.answeredBy(p.slug, answered);
+    if (hubRes.usage) record.usage(fromHubUsage(hubRes.usage));
+    record.finish(x.deps.log, 200);
   }
 }

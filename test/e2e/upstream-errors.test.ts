@@ -167,6 +167,66 @@ describe('answers compressed although not asked for', () => {
   });
 });
 
+describe('a streaming request answered whole (an upstream that ignores `stream`)', () => {
+  const completion = {
+    id: 'chatcmpl-whole',
+    object: 'chat.completion',
+    created: 1_764_000_000,
+    model: 'qwen3-coder',
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: 'Reading it now.',
+          reasoning_content: 'The user wants the file.',
+          tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }],
+        },
+        finish_reason: 'tool_calls',
+      },
+    ],
+    usage: { prompt_tokens: 41, completion_tokens: 12, total_tokens: 53 },
+  };
+  const tools = [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
+
+  it('a Chat client of a Chat upstream gets its stream: text, the call, the finish reason and usage', async () => {
+    world.mocks.customA.next({ kind: 'json', body: completion });
+    const chunks = await collect(await chat.chat.completions.create({ model: MODELS.customA, messages: hi, tools, stream: true, stream_options: { include_usage: true } }));
+    const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+    const call = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
+    expect(text).toBe('Reading it now.');
+    expect(call[0]).toMatchObject({ id: 'call_w1', function: { name: 'read_file' } });
+    expect(call.map((c) => c.function?.arguments ?? '').join('')).toBe('{"path":"a.ts"}');
+    expect(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(chunks.at(-1)?.usage).toMatchObject({ prompt_tokens: 41, completion_tokens: 12 });
+    expect(world.mocks.customA.generations()[0]!.body).toMatchObject({ stream: true });
+  });
+
+  it('a Messages client gets its event stream (finalMessage has the thinking, text and tool_use) and a Responses client its events', async () => {
+    world.mocks.customA.next({ kind: 'json', body: completion });
+    const stream = ant.messages.stream({
+      model: MODELS.customA,
+      max_tokens: 200,
+      messages: hi,
+      tools: [{ name: 'read_file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }],
+    });
+    const final = await stream.finalMessage();
+    expect(final.stop_reason).toBe('tool_use');
+    expect(final.content.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use']);
+    expect(final.content[2]).toMatchObject({ id: 'call_w1', name: 'read_file', input: { path: 'a.ts' } });
+    expect(final.usage).toMatchObject({ input_tokens: 41, output_tokens: 12 });
+
+    world.mocks.customA.next({ kind: 'json', body: { ...completion, choices: [{ index: 0, message: { role: 'assistant', content: 'Done.' }, finish_reason: 'stop' }] } });
+    const events = await collect(await chat.responses.create({ model: MODELS.customA, input: 'hi', stream: true }));
+    const completed = events.find((e) => e.type === 'response.completed');
+    expect(events.filter((e) => e.type === 'response.output_text.delta').map((e) => (e as { delta: string }).delta).join('')).toBe('Done.');
+    expect(completed && 'response' in completed ? completed.response.output_text : undefined).toBe('Done.');
+    // kept as a streamed answer is: the next turn can go on from it
+    const id = completed && 'response' in completed ? completed.response.id : '';
+    expect((await chat.responses.retrieve(id)).output_text).toBe('Done.');
+  });
+});
+
 describe('failures after the stream started', () => {
   it('Anthropic `event: error` mid-stream → Chat client stream throws with the upstream message', async () => {
     world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'partial text here', stream: { chunk: 3, errorAfter: 4 } } });
