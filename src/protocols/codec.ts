@@ -61,6 +61,11 @@ export interface ResponseContext {
    * says `store: false`).
    */
   onFinal?: (response: Record<string, unknown>) => boolean;
+  /**
+   * Responses: whether a response id is already in use (an answer kept under it); an upstream id
+   * that would make a taken one is not reused (responses/ids.ts).
+   */
+  idTaken?: (responseId: string) => boolean;
   /** Responses: the answer is kept for a later previous_response_id (its `store` says so). */
   kept?: boolean;
   /** Responses: the previous_response_id the request named, echoed as OpenAI does. */

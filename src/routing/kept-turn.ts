@@ -93,6 +93,8 @@ export class KeptTurn {
   context(ctx: ResponseContext): ResponseContext {
     const previous = this.previous ?? this.echoed;
     if (previous !== undefined) ctx.previousResponseId = previous;
+    // an upstream that reuses its ids (Ollama's come from 0–998) must not replace a kept answer
+    ctx.idTaken = (id) => this.store.has(this.scope, id);
     if (this.request) {
       ctx.kept = true;
       ctx.onFinal = (response) => this.keep(response);

@@ -118,6 +118,11 @@ export class ResponseStore {
     return undefined;
   }
 
+  /** Whether an answer is kept under this id (not counted as a use). */
+  has(scope: string, responseId: string): boolean {
+    return this.live(scoped(scope, responseId)) !== undefined;
+  }
+
   /** The answer as its client got it, as the JSON it is held in; undefined when not (or no longer) kept. */
   answerJson(scope: string, responseId: string): string | undefined {
     const key = scoped(scope, responseId);

@@ -309,6 +309,24 @@ describe('previous_response_id: svc-proxy resolves the answers it keeps, OpenAI 
     expect(openaiSaw.input.filter((i) => i.role === 'user' || i.type === 'function_call_output')).toHaveLength(5);
   });
 
+  it('an upstream that reuses its answer ids (Ollama numbers them 0–998) does not mix two conversations', async () => {
+    const ollama = (text: string) => ({
+      kind: 'json' as const,
+      body: { id: 'chatcmpl-7', object: 'chat.completion', created: 1, model: 'llama3.1:8b', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] },
+    });
+    world.mocks.local.next(ollama('About A.'));
+    const a = await client.responses.create({ model: MODELS.local, input: 'Conversation A' });
+    world.mocks.local.next(ollama('About B.'), ollama('A again.'));
+    const b = await client.responses.create({ model: MODELS.local, input: 'Conversation B' });
+    expect(a.id).toBe('resp_7');
+    expect(b.id).not.toBe(a.id);
+    expect(b.output[0]!.id).not.toBe(a.output[0]!.id);
+    await client.responses.create({ model: MODELS.local, previous_response_id: a.id, input: 'Go on with A' });
+    const sent = world.mocks.local.lastGeneration().body.messages as Array<{ content: string }>;
+    expect(sent.map((m) => m.content)).toEqual(['Conversation A', 'About A.', 'Go on with A']);
+    expect((await client.responses.retrieve(b.id)).output_text).toBe('About B.');
+  });
+
   it('kept answers are each service key’s own: another key naming one gets 400 previous_response_not_found', async () => {
     const mine = await client.responses.create({ model: MODELS.anthropic, input: 'My secret plan.' });
     const created = JSON.parse((await world.daemon.cli(['key', 'create', '--name', 'other-tool', '--json'])).stdout) as { key: string };

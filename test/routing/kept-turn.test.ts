@@ -1,6 +1,8 @@
 /** One Responses request against the kept answers: what it resolves, what it leaves for OpenAI. */
 import { describe, expect, it } from 'vitest';
 import type { ResponseContext } from '../../src/protocols/codec.js';
+import type { HubResponse } from '../../src/protocols/hub.js';
+import { responsesCodec } from '../../src/protocols/responses/index.js';
 import { KeptTurn } from '../../src/routing/kept-turn.js';
 import { ResponseStore } from '../../src/routing/response-store.js';
 
@@ -70,5 +72,21 @@ describe('KeptTurn', () => {
     expect(ctx.kept).toBe(true);
     expect(ctx.onFinal!({ id: 'resp_big', output: [] })).toBe(false);
     expect(store.answerJson('k', 'resp_big')).toBeUndefined();
+  });
+
+  it('an upstream id that would name a kept answer again (Ollama reuses chatcmpl-0 … 998) is not reused, whole or streamed', () => {
+    const store = storeWith();
+    const ctx = (key: string) => new KeptTurn(store, key).context({ model: 'lm/llama' });
+    const answer = (id: string): HubResponse => ({ id, model: 'llama', output: [{ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'B' }] }], stopReason: 'end_turn' }) as HubResponse;
+    const whole = responsesCodec.encodeResponse(answer('chatcmpl-1'), ctx('k'));
+    expect(whole.id).toMatch(/^resp_[0-9a-f]{24}$/);
+    expect(responsesCodec.encodeResponse(answer('chatcmpl-2'), ctx('k')).id).toBe('resp_2');
+    // another key's answers are not in the way
+    expect(responsesCodec.encodeResponse(answer('chatcmpl-1'), ctx('other')).id).toBe('resp_1');
+    const sse = responsesCodec.createStreamEncoder(ctx('k')).encode({ type: 'start', id: 'chatcmpl-1' });
+    expect(sse).not.toContain('"id":"resp_1"');
+    expect(sse).toMatch(/"id":"resp_[0-9a-f]{24}"/);
+    // (encoding keeps nothing: the first answer is still the one kept)
+    expect(store.answerJson('k', 'resp_1')).toContain('"text":"A"');
   });
 });

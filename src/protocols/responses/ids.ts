@@ -18,9 +18,17 @@ export function randomSuffix(): string {
   return randomBytes(12).toString('hex');
 }
 
-/** Picks the suffix: the one the caller injected (tests, routing), else the upstream's, else a fresh one. */
-export function chooseSuffix(injected: string | undefined, upstreamId: string | undefined): string {
-  return injected ?? suffixOf(upstreamId) ?? randomSuffix();
+/**
+ * Picks the suffix: the one the caller injected (tests, routing), else the upstream's, else a fresh
+ * one. The upstream's is not reused when the response id it makes is `taken` (an answer kept under
+ * it): some servers number their answers from a small range (Ollama: chatcmpl-0 … chatcmpl-998), and
+ * a second answer under the same id would replace the first, so a chain naming it would go on from
+ * another conversation.
+ */
+export function chooseSuffix(injected: string | undefined, upstreamId: string | undefined, taken?: (responseId: string) => boolean): string {
+  if (injected !== undefined) return injected;
+  const upstream = suffixOf(upstreamId);
+  return upstream !== undefined && !taken?.(`resp_${upstream}`) ? upstream : randomSuffix();
 }
 
 export type ItemKind = 'msg' | 'fc' | 'ctc' | 'rs';

@@ -13,7 +13,7 @@ import { statusFor } from './status.js';
 import { usageToWire } from './usage.js';
 
 export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown> {
-  const suffix = chooseSuffix(ctx.idSuffix, res.id);
+  const suffix = chooseSuffix(ctx.idSuffix, res.id, ctx.idTaken);
   const hasRefusalPart = res.output.some((item) => item.type === 'message' && item.content.some((p) => p.type === 'refusal'));
   const terminal = statusFor(res.stopReason, hasRefusalPart);
   // an answer cut at max_output_tokens was cut in its last item: OpenAI marks that item incomplete

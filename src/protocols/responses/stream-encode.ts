@@ -118,7 +118,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
   private ensureStarted(upstreamId?: string): string {
     if (this.started) return '';
     this.started = true;
-    this.suffix = chooseSuffix(this.ctx.idSuffix, upstreamId);
+    this.suffix = chooseSuffix(this.ctx.idSuffix, upstreamId, this.ctx.idTaken);
     this.createdAt = this.ctx.created ?? Math.floor(Date.now() / 1000);
     const response = this.response('in_progress', null, null);
     return this.emit({ type: 'response.created', response }) + this.emit({ type: 'response.in_progress', response });
