@@ -186,15 +186,8 @@ class GenerateRequest {
         this.raw = resolved;
         parsed = parseJsonRequest(resolved);
       }
-      const fromOpenAI = await this.goOnFromOpenAI(parsed.body, targets);
-      if (fromOpenAI) {
-        this.raw = fromOpenAI;
-        parsed = parseJsonRequest(fromOpenAI);
-      }
     }
-    this.fresh = parsed.fresh;
-    this.members = parsed.members;
-    this.body = parsed.body;
+    this.adopt(parsed);
     this.stream = parsed.stream;
 
     this.asked = readEffort(parsed.body, dialect);
@@ -204,7 +197,6 @@ class GenerateRequest {
       const so = parsed.body.stream_options;
       this.includeUsage = typeof so === 'object' && so !== null && (so as Obj).include_usage === true;
     }
-    this.features = readFeatures(parsed.body, dialect);
 
     const after = config.settings.streamHeadersAfterMs;
     const early = this.stream && after > 0 ? new EarlyStream(x.res, dialect, after) : undefined;
@@ -215,20 +207,32 @@ class GenerateRequest {
     }
   }
 
+  /** Take this body as the request's (its features read again): the client's, or one going on from a conversation. */
+  private adopt(parsed: ReturnType<typeof parseJsonRequest>): void {
+    this.fresh = parsed.fresh;
+    this.members = parsed.members;
+    this.body = parsed.body;
+    this.bodyUsed = false;
+    this.features = readFeatures(parsed.body, this.dialect);
+  }
+
   /**
-   * A previous_response_id of OpenAI's (not kept here) on a model that is not OpenAI's — the first
-   * target that can be tried does not speak Responses: the conversation is read from OpenAI, when it
-   * is connected, and the body goes on from it as from a kept answer. Undefined when nothing is to
-   * be read; each target then says whether it can take the id (policy.ts).
+   * A previous_response_id of OpenAI's (not kept here), about to go to a target that does not
+   * speak Responses — the first one, or one a group falls back to after OpenAI failed: the
+   * conversation is read from OpenAI, when it is connected, and the body goes on from it as from a
+   * kept answer (later targets too). False when nothing is read; the target then refuses the id
+   * (policy.ts). A read that fails is this target's refusal (thrown).
    */
-  private async goOnFromOpenAI(body: Obj, targets: Target[]): Promise<Buffer | undefined> {
-    const id = this.kept?.unkept(body);
-    if (id === undefined) return undefined;
-    const first = targets.find((t) => t.provider && !t.refusal)?.provider;
-    if (!first || first.adapter.dialect === 'responses') return undefined;
+  private async goOnFromOpenAI(target: ResolvedProvider): Promise<boolean> {
+    const id = this.features.previousResponse ? this.kept?.unkept(this.body) : undefined;
+    if (id === undefined || target.adapter.dialect === 'responses') return false;
     const openai = this.x.services.resolveProvider('openai');
-    if (isResolveFailure(openai)) return undefined;
-    return this.kept!.goOn(id, await readOpenAIConversation(this.x, openai, id), this.raw);
+    if (isResolveFailure(openai)) return false;
+    this.raw = this.kept!.goOn(id, await readOpenAIConversation(this.x, openai, id), this.raw);
+    // the targets tried so far were sent the body as the client gave it (passthrough): no decoded form yet
+    this.hub = undefined;
+    this.adopt(parseJsonRequest(this.raw));
+    return true;
   }
 
   /** Each target in order until one answers; the last failure (or the first refusal) otherwise. */
@@ -243,6 +247,16 @@ class GenerateRequest {
     for (const [i, target] of ordered.entries()) {
       this.fallbackLeft = route.group !== undefined && i < ordered.length - 1;
       const provider = target.provider;
+      if (provider && !target.refusal) {
+        try {
+          await this.goOnFromOpenAI(provider);
+        } catch (err) {
+          if (!(err instanceof ProtocolError)) throw err;
+          record.skipped(target.label, err.code, err.message);
+          firstRefusal ??= err;
+          continue;
+        }
+      }
       const refusal = target.refusal ?? (provider ? policyRefusal(this.features, provider.adapter, provider.slug, dialect) : undefined);
       if (refusal || !provider) {
         const r = refusal!;

@@ -18,6 +18,7 @@ beforeAll(async () => {
         { name: 'vendor/model.v1', targets: ['openrouter/openai/gpt-5'] },
         { name: 'half-connected', targets: ['nope/x', 'gemini/gemini-2.5-flash'] },
       ],
+      gpt: [{ name: 'gpt-first', targets: ['openai/gpt-5.4', 'anthropic/claude-sonnet-4-5'] }],
     },
   });
 });
@@ -141,6 +142,26 @@ describe('policy per target', () => {
     expect(sent.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(h.mocks.openai.generations()).toHaveLength(1);
     expect(h.logs.at(-1)!.attempts).toEqual([expect.objectContaining({ target: 'anthropic/claude-sonnet-4-5', status: 200 })]);
+  });
+
+  it('previous_response_id of OpenAI’s, OpenAI first and failing: the conversation is read from OpenAI for the Claude fallback', async () => {
+    const first = await post(`${h.a}/responses`, { model: 'openai/gpt-5.4', input: 'hi' });
+    h.mocks.openai.next(h.mocks.openai.error(503, 'overloaded'));
+    const r = await post(`${h.groupA('gpt')}/responses`, { model: 'gpt-first', input: 'again', previous_response_id: first.json.id });
+    expect(r.status).toBe(200);
+    expect(r.headers['x-svc-upstream-provider']).toBe('anthropic');
+    expect(r.json.previous_response_id).toBe(first.json.id);
+    // OpenAI was asked with the id alone; Claude got the conversation it names
+    expect(h.mocks.openai.lastGeneration().body).toMatchObject({ previous_response_id: first.json.id, input: 'again' });
+    const sent = h.mocks.anthropic.lastGeneration().body as { messages: Array<{ role: string }> };
+    expect(sent.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(h.logs.at(-1)!.attempts.map((a) => [a.target, a.status])).toEqual([['openai/gpt-5.4', 503], ['anthropic/claude-sonnet-4-5', 200]]);
+    // and the next turn goes on from Claude's kept answer on any target
+    const next = await post(`${h.groupA('gpt')}/responses`, { model: 'gpt-first', input: 'more', previous_response_id: r.json.id });
+    expect(next.status).toBe(200);
+    const resent = h.mocks.openai.lastGeneration().body as { input: unknown[]; previous_response_id?: string };
+    expect(resent.previous_response_id).toBeUndefined();
+    expect(JSON.stringify(resent.input)).toMatch(/"hi".*"again".*"more"/);
   });
 
   it('an answer kept on a group base is read again on it and on the provider base (the key is the scope); an unknown group is 404', async () => {
