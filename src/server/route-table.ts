@@ -40,6 +40,10 @@ const A_UNSUPPORTED: Record<string, string> = {
   '/images/variations': 'Image variations are not offered by svc-proxy.',
   '/audio/speech': 'Speech (text to speech) is not offered by svc-proxy.',
   '/audio/translations': 'Audio translation is not offered by svc-proxy; use /audio/transcriptions.',
+  // (under /responses/, where a response id goes: checked before an id is read from the path)
+  '/responses/input_tokens':
+    'Counting a Responses request\'s input tokens (POST /responses/input_tokens) is not offered by svc-proxy; protocol B\'s POST /v1/messages/count_tokens counts for every model.',
+  '/responses/compact': 'Compacting a conversation (POST /responses/compact) is not offered by svc-proxy: its result is an item only OpenAI can read. Compact in the client.',
 };
 
 const B_ENDPOINTS: Record<string, EndpointSpec> = {
@@ -90,13 +94,13 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
   let spec: EndpointSpec | undefined;
   if (protocol === 'a') {
     spec = A_ENDPOINTS[sub];
-    if (!spec && sub.startsWith('/models/')) spec = MODEL_ITEM;
-    if (!spec && sub.startsWith('/responses/') && sub.length > '/responses/'.length) spec = A_RESPONSES_ITEM;
-    if (!spec && sub.startsWith('/conversations/') && sub.length > '/conversations/'.length) spec = A_CONVERSATION;
     if (!spec) {
       const unsupported = A_UNSUPPORTED[sub];
       if (unsupported) return { ok: false, protocol, status: 404, code: 'unsupported_endpoint', message: unsupported };
     }
+    if (!spec && sub.startsWith('/models/')) spec = MODEL_ITEM;
+    if (!spec && sub.startsWith('/responses/') && sub.length > '/responses/'.length) spec = A_RESPONSES_ITEM;
+    if (!spec && sub.startsWith('/conversations/') && sub.length > '/conversations/'.length) spec = A_CONVERSATION;
   } else {
     spec = B_ENDPOINTS[sub];
     if (!spec && sub.startsWith('/models/')) spec = MODEL_ITEM;

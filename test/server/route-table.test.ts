@@ -60,6 +60,17 @@ describe('route table', () => {
     }
   });
 
+  it('the Responses calls svc-proxy does not offer (input_tokens, compact) say so, not that POST is not allowed on a response id', () => {
+    for (const p of ['/responses/input_tokens', '/responses/compact']) {
+      for (const base of ['/protocol-a/v1', '/g/grp/protocol-a/v1']) {
+        const m = matchProxyPath(`${base}${p}`, 'POST');
+        expect(m).toMatchObject({ ok: false, status: 404, code: 'unsupported_endpoint', protocol: 'a' });
+        expect((m as { message: string }).message).toMatch(/not offered/);
+      }
+    }
+    expect(ok('/protocol-a/v1/responses/resp_1/input_items', 'GET').endpoint).toBe('responses_item');
+  });
+
   it('unknown paths are 404 not_found in the base\'s shape', () => {
     expect(fail('/protocol-a/v1/completions')).toMatchObject({ status: 404, code: 'not_found', protocol: 'a' });
     expect(fail('/protocol-b/v1/complete')).toMatchObject({ status: 404, code: 'not_found', protocol: 'b' });
