@@ -36,8 +36,18 @@ async function readJson(x: Exchange, p: ResolvedProvider, id: string, sub: strin
   return json as Obj;
 }
 
+/**
+ * OpenAI's response ids are letters, digits, `_` and `-` (resp_…). Anything else would not stay one
+ * path segment: `..` or `.` is resolved away by the URL parser, and the daemon would read another
+ * OpenAI path with its credential (`/v1/input_items`, `/v1/`).
+ */
+const OPENAI_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
 /** The whole conversation up to and including the response `id` at OpenAI, oldest first. */
 export async function readOpenAIConversation(x: Exchange, openai: ResolvedProvider, id: string): Promise<unknown[]> {
+  if (!OPENAI_ID.test(id)) {
+    throw badRequest('previous_response_not_found', `previous_response_id ${JSON.stringify(id.slice(0, 200))} is not a response id (resp_…: letters, digits, _ and -); neither svc-proxy nor OpenAI keeps it.`, 'previous_response_id');
+  }
   const items: unknown[] = [];
   let after: string | undefined;
   for (let page = 0; ; page++) {

@@ -218,6 +218,16 @@ describe('per-target policy', () => {
     expect(h.mocks.openai.requests.map((r) => r.path)).toEqual(['/v1/responses/resp_1/input_items', '/v1/responses/resp_1/input_items']);
   });
 
+  it('a previous_response_id that is no response id (`..`) is refused, never made a path read from OpenAI with the daemon’s credential', async () => {
+    for (const id of ['..', '.', '../files', 'resp_1?x=1']) {
+      const r = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', previous_response_id: id });
+      expect(r.status).toBe(400);
+      expect(r.json.error).toMatchObject({ code: 'previous_response_not_found', param: 'previous_response_id' });
+    }
+    expect(h.mocks.openai.requests.map((r) => r.path)).toEqual([]);
+    nothingSent();
+  });
+
   it('with openai not connected: a stored response nobody keeps is 404 response_not_found saying why, the Conversations API 400 provider_not_connected; a wrong method on a stored response is 405', async () => {
     const saved = h.config.providers.openai;
     h.config.providers.openai = { ...saved, enabled: false };
