@@ -17,6 +17,8 @@
 export const MAX_STORED_RESPONSES = 1000;
 export const MAX_STORED_BYTES = 16 * 1024 * 1024;
 export const STORED_RESPONSE_TTL_MS = 60 * 60 * 1000;
+/** After an answer's expiry, before it is swept: one wake-up takes those that expire together. */
+const SWEEP_SLACK_MS = 1000;
 
 interface Stored {
   previous: string | undefined;
@@ -53,6 +55,8 @@ export class ResponseStore {
   /** Output items by scope and id → the key of the answer that holds them (an item_reference names one). */
   private readonly itemIndex = new Map<string, string>();
   private bytes = 0;
+  /** Wakes when the least recently used answer expires (unref'd: it keeps no process alive). */
+  private sweepTimer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
   private readonly limits: { count: number; bytes: number; ttlMs: number };
 
@@ -90,6 +94,7 @@ export class ResponseStore {
     this.entries.set(id, { previous: previous === undefined ? undefined : scoped(scope, previous), request: own, answer: json, bytes, usedAt: this.now(), items });
     this.bytes += bytes;
     this.evict();
+    this.scheduleSweep();
     return true;
   }
 
@@ -214,6 +219,24 @@ export class ResponseStore {
     this.entries.delete(id);
     this.bytes -= old.bytes;
     for (const key of old.items) if (this.itemIndex.get(key) === id) this.itemIndex.delete(key);
+  }
+
+  /**
+   * An expired answer is refused when looked up, but its bytes would stay until the next one is
+   * kept: an idle daemon held up to MAX_STORED_BYTES of answers nobody can use any more. So the
+   * store looks again when its least recently used answer expires, until it is empty.
+   */
+  private scheduleSweep(): void {
+    if (this.sweepTimer !== undefined) return;
+    const oldest = this.entries.values().next().value;
+    if (oldest === undefined) return;
+    const wait = Math.max(0, oldest.usedAt + this.limits.ttlMs - this.now()) + SWEEP_SLACK_MS;
+    this.sweepTimer = setTimeout(() => {
+      this.sweepTimer = undefined;
+      this.evict();
+      this.scheduleSweep();
+    }, wait);
+    this.sweepTimer.unref();
   }
 
   private evict(): void {

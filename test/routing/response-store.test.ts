@@ -1,5 +1,5 @@
 /** The answers kept for previous_response_id: chains, bounds, expiry. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { inputItems, ResponseStore } from '../../src/routing/response-store.js';
 
 const user = (text: string) => ({ type: 'message', role: 'user', content: text });
@@ -68,6 +68,27 @@ describe('ResponseStore', () => {
     now = 2900;
     expect(store.conversation('', 'r2')).toBeUndefined();
     expect(store.conversation('', 'r1')).toBeUndefined();
+  });
+
+  it('an idle store lets go of expired answers without waiting for another to be kept', () => {
+    vi.useFakeTimers();
+    try {
+      const store = new ResponseStore({ ttlMs: 60_000 });
+      store.put('', 'r1', undefined, body([user('x'.repeat(1000))]), answer(said('1')));
+      vi.advanceTimersByTime(30_000);
+      store.put('', 'r2', undefined, body([]), answer(said('2')));
+      vi.advanceTimersByTime(32_000);
+      expect(store.size).toBe(1);
+      expect(store.answerJson('', 'r2')).toBeDefined(); // used at 62 s: kept another minute
+      vi.advanceTimersByTime(59_000);
+      expect(store.size).toBe(1);
+      vi.advanceTimersByTime(2_000);
+      expect(store.size).toBe(0);
+      // nothing left to wait for
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an item_reference finds the item of a kept answer, in its own scope; replayed items lose our ids, reasoning keeps its', () => {
