@@ -54,6 +54,12 @@ export function readFeatures(body: Record<string, unknown>, dialect: Dialect): R
  * keeps, or left to OpenAI; a conversation is OpenAI's: policyRefusal.)
  */
 export function checkStatefulResponses(body: Record<string, unknown>): void {
+  // anything but a string would be passed over, and the model would answer without the
+  // conversation the client meant to go on from ('' stays "none", as clients send it)
+  const previous = body.previous_response_id;
+  if (previous !== undefined && previous !== null && typeof previous !== 'string') {
+    throw badRequest('invalid_request', `previous_response_id must be a response id (a string), got ${JSON.stringify(previous).slice(0, 80)}.`, 'previous_response_id');
+  }
   const conversation = body.conversation !== undefined && body.conversation !== null;
   if (conversation && body.previous_response_id !== undefined && body.previous_response_id !== null) {
     throw badRequest('mutually_exclusive_parameters', 'conversation and previous_response_id cannot both be given: a request goes on from one or the other (as OpenAI says).', 'conversation');

@@ -218,7 +218,11 @@ describe('per-target policy', () => {
     expect(h.mocks.openai.requests.map((r) => r.path)).toEqual(['/v1/responses/resp_1/input_items', '/v1/responses/resp_1/input_items']);
   });
 
-  it('a previous_response_id that is no response id (`..`) is refused, never made a path read from OpenAI with the daemon’s credential', async () => {
+  it('a previous_response_id that is no response id (`..`, a number) is refused, never passed over or made a path read from OpenAI with the daemon’s credential', async () => {
+    for (const id of [5, { id: 'resp_1' }, ['resp_1']]) {
+      const r = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', previous_response_id: id });
+      expect([r.status, r.json.error.code, r.json.error.param]).toEqual([400, 'invalid_request', 'previous_response_id']);
+    }
     for (const id of ['..', '.', '../files', 'resp_1?x=1']) {
       const r = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', previous_response_id: id });
       expect(r.status).toBe(400);
