@@ -34,6 +34,8 @@ const NOT_FOR_COUNTING = ['max_tokens', 'stream', 'temperature', 'top_p', 'top_k
 
 /** What `/responses/input_tokens` takes from a create body (PROTOCOLS.md §3.6). */
 const RESPONSES_COUNT_FIELDS = ['model', 'input', 'instructions', 'tools', 'tool_choice', 'text', 'reasoning', 'parallel_tool_calls', 'truncation'];
+/** What names a conversation OpenAI keeps (it counts that conversation in front of the input). */
+const OPENAI_STATE_FIELDS = ['previous_response_id', 'conversation'];
 
 export async function countTokens(target: ResolvedProvider, model: string, req: CountTokensInput, signal?: AbortSignal): Promise<number> {
   const { adapter } = target;
@@ -50,6 +52,8 @@ export async function countTokens(target: ResolvedProvider, model: string, req: 
       adapter.finalizeBody(encoded, { model, effort: req.hub.reasoning?.effort, from: req.from, passthrough: false, stream: false });
       const body: Record<string, unknown> = {};
       for (const key of RESPONSES_COUNT_FIELDS) if (encoded[key] !== undefined) body[key] = encoded[key];
+      // a Responses client's own chain (an id or conversation only OpenAI keeps) is OpenAI's to count
+      if (req.from === 'responses') for (const key of OPENAI_STATE_FIELDS) if (typeof req.raw[key] === 'string' || isObject(req.raw[key])) body[key] = req.raw[key];
       const res = await post(target, adapter.url(target.baseUrl, 'count_tokens'), adapter.headers(target.credential, {}, req.from), body, signal);
       return readCount(res, 'input_tokens', target.slug);
     }

@@ -93,7 +93,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
   throw failure!;
 }
 
-function asCountError(err: unknown, slug: string, credential: string | undefined): ProtocolError {
+export function asCountError(err: unknown, slug: string, credential: string | undefined): ProtocolError {
   if (err instanceof ProtocolError) {
     return new ProtocolError(err.status, err.code, redactSecret(err.message, credential), err.param);
   }

@@ -9,6 +9,7 @@ import { Cooldowns } from './cooldowns.js';
 import { isOpenedEarly } from './early-stream.js';
 import { handleConversations } from './conversations-endpoint.js';
 import { handleCountTokens } from './count-tokens-endpoint.js';
+import { handleInputTokens } from './input-tokens-endpoint.js';
 import type { Exchange } from './exchange.js';
 import { handleGenerate } from './generate.js';
 import { LiveSet } from './live-set.js';
@@ -82,6 +83,8 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
         return handleGenerate(x, x.route.endpoint);
       case 'count_tokens':
         return handleCountTokens(x);
+      case 'input_tokens':
+        return handleInputTokens(x);
       case 'models':
         return handleModels(x);
       case 'model':

@@ -27,7 +27,8 @@ export type ProxyEndpoint =
   | 'transcriptions' // POST protocol-a/v1/audio/transcriptions
   | 'conversations' // protocol-a/v1/conversations… (forwarded to OpenAI)
   | 'messages' // POST protocol-b/v1/messages
-  | 'count_tokens'; // POST protocol-b/v1/messages/count_tokens
+  | 'count_tokens' // POST protocol-b/v1/messages/count_tokens
+  | 'input_tokens'; // POST protocol-a/v1/responses/input_tokens
 
 export interface ProxyRoute {
   /** a = OpenAI dialects (error shape A), b = Anthropic Messages (error shape B). */

@@ -12,6 +12,7 @@ const DIALECTS: Readonly<Record<ProxyRoute['endpoint'], RequestLogEntry['dialect
   responses: 'responses',
   messages: 'messages',
   count_tokens: 'messages',
+  input_tokens: 'responses',
   responses_item: 'none',
   models: 'none',
   model: 'none',

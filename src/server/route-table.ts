@@ -26,6 +26,8 @@ const A_ENDPOINTS: Record<string, EndpointSpec> = {
   '/models': { endpoint: 'models', methods: ['GET'] },
   '/audio/transcriptions': { endpoint: 'transcriptions', methods: ['POST'] },
   '/conversations': { endpoint: 'conversations', methods: ['POST'] },
+  // (under /responses/, where a response id goes: A_ENDPOINTS is looked at first)
+  '/responses/input_tokens': { endpoint: 'input_tokens', methods: ['POST'] },
 };
 /** GET …/models/{id}: the id may hold `/` (provider/model), so everything after /models/ is it. */
 const MODEL_ITEM: EndpointSpec = { endpoint: 'model', methods: ['GET'] };
@@ -41,8 +43,6 @@ const A_UNSUPPORTED: Record<string, string> = {
   '/audio/speech': 'Speech (text to speech) is not offered by svc-proxy.',
   '/audio/translations': 'Audio translation is not offered by svc-proxy; use /audio/transcriptions.',
   // (under /responses/, where a response id goes: checked before an id is read from the path)
-  '/responses/input_tokens':
-    'Counting a Responses request\'s input tokens (POST /responses/input_tokens) is not offered by svc-proxy; protocol B\'s POST /v1/messages/count_tokens counts for every model.',
   '/responses/compact': 'Compacting a conversation (POST /responses/compact) is not offered by svc-proxy: its result is an item only OpenAI can read. Compact in the client.',
 };
 
@@ -122,7 +122,7 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
 function notFound(protocol: Protocol, path: string, hint?: string): ProxyMatch {
   const bases =
     protocol === 'a'
-      ? 'Protocol A routes: /protocol-a/v1/chat/completions, /responses, /models, /models/{id}, /audio/transcriptions, /conversations.'
+      ? 'Protocol A routes: /protocol-a/v1/chat/completions, /responses, /responses/input_tokens, /models, /models/{id}, /audio/transcriptions, /conversations.'
       : 'Protocol B routes: /protocol-b/v1/messages, /v1/messages/count_tokens, /v1/models, /v1/models/{id}.';
   return { ok: false, protocol, status: 404, code: 'not_found', message: `No route for ${path.slice(0, 200)}. ${hint ?? bases}` };
 }

@@ -498,6 +498,29 @@ describe('stored responses: retrieve, input items, delete, cancel — kept answe
     expect(plain).toMatchObject({ instructions: null, tools: [], temperature: null, metadata: {}, parallel_tool_calls: true });
   });
 
+  it('responses.inputTokens.count on any model: a kept chain is counted whole; an id only OpenAI keeps goes to OpenAI’s count, and elsewhere is refused', async () => {
+    const first = await client.responses.create({ model: MODELS.anthropic, input: 'Weather in Paris?', instructions: 'Be terse.' });
+    const before = world.mocks.anthropic.generations().length;
+    const alone = await client.responses.inputTokens.count({ model: MODELS.anthropic, input: 'And tomorrow?' });
+    const chained = await client.responses.inputTokens.count({ model: MODELS.anthropic, input: 'And tomorrow?', previous_response_id: first.id });
+    expect(alone).toMatchObject({ object: 'response.input_tokens' });
+    expect(chained.input_tokens).toBeGreaterThan(alone.input_tokens);
+    const counted = world.mocks.anthropic.requests.filter((r) => r.path === '/v1/messages/count_tokens').at(-1)!.body as { messages: Array<{ role: string }> };
+    expect(counted.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    // counting generates nothing and keeps nothing
+    expect(world.mocks.anthropic.generations()).toHaveLength(before);
+
+    const onGpt = await client.responses.create({ model: MODELS.openai, input: 'Hello there' });
+    const gpt = await client.responses.inputTokens.count({ model: MODELS.openai, input: 'More?', previous_response_id: onGpt.id });
+    expect(gpt.input_tokens).toBeGreaterThan(0);
+    const asked = world.mocks.openai.requests.filter((r) => r.path === '/v1/responses/input_tokens').at(-1)!;
+    expect(asked.body).toMatchObject({ model: 'gpt-5.4', previous_response_id: onGpt.id });
+    expectNoServiceKey(asked, world.daemon.key);
+    const elsewhere = await rejection(client.responses.inputTokens.count({ model: MODELS.gemini, input: 'x', conversation: 'conv_1' }));
+    expect(elsewhere).toMatchObject({ status: 400 });
+    expect(errorCode(elsewhere)).toBe('unsupported_feature');
+  });
+
   it('another key cannot read, list or delete an answer kept for this one', async () => {
     const mine = await client.responses.create({ model: MODELS.anthropic, input: 'My secret plan.' });
     const created = JSON.parse((await world.daemon.cli(['key', 'create', '--name', 'prying-tool', '--json'])).stdout) as { key: string };

@@ -60,13 +60,12 @@ describe('route table', () => {
     }
   });
 
-  it('the Responses calls svc-proxy does not offer (input_tokens, compact) say so, not that POST is not allowed on a response id', () => {
-    for (const p of ['/responses/input_tokens', '/responses/compact']) {
-      for (const base of ['/protocol-a/v1', '/g/grp/protocol-a/v1']) {
-        const m = matchProxyPath(`${base}${p}`, 'POST');
-        expect(m).toMatchObject({ ok: false, status: 404, code: 'unsupported_endpoint', protocol: 'a' });
-        expect((m as { message: string }).message).toMatch(/not offered/);
-      }
+  it('POST /responses/input_tokens counts; /responses/compact says it is not offered — neither is read as a response id', () => {
+    for (const base of ['/protocol-a/v1', '/g/grp/protocol-a/v1']) {
+      expect(ok(`${base}/responses/input_tokens`, 'POST').endpoint).toBe('input_tokens');
+      const m = matchProxyPath(`${base}/responses/compact`, 'POST');
+      expect(m).toMatchObject({ ok: false, status: 404, code: 'unsupported_endpoint', protocol: 'a' });
+      expect((m as { message: string }).message).toMatch(/not offered/);
     }
     expect(ok('/protocol-a/v1/responses/resp_1/input_items', 'GET').endpoint).toBe('responses_item');
   });
