@@ -1,0 +1,85 @@
+/**
+ * The target walk both token-count endpoints share (Messages count_tokens, Responses
+ * input_tokens): the first target that can count answers; a refused target is skipped; an
+ * upstream failure falls back as generation does, and is an error in the client's shape that
+ * never counts against a provider.
+ */
+import type { DialectCodec } from '../protocols/codec.js';
+import { ProtocolError } from '../protocols/errors.js';
+import type { HubRequest } from '../protocols/hub.js';
+import type { Exchange } from './exchange.js';
+import { shouldFallback } from './fallback.js';
+import { redactSecret } from './redact.js';
+import { ClientGone } from './request-body.js';
+import { answeredByHeaders, sendJson } from './respond.js';
+import type { ResolvedProvider } from '../providers/types.js';
+import { resolveTargets } from './targets.js';
+import { shortenToolNames } from './tool-names.js';
+
+export interface CountWalk {
+  model: string;
+  /** a refusal of this request by this provider, beyond the target's own */
+  refusal?: (p: ResolvedProvider) => ProtocolError | undefined;
+  count: (p: ResolvedProvider, model: string) => Promise<number>;
+  answer: (n: number) => string;
+}
+
+export async function countOverTargets(x: Exchange, walk: CountWalk): Promise<void> {
+  const { config, record, services, route } = x;
+  const targets = resolveTargets(config, route.group, walk.model, (slug) => services.resolveProvider(slug));
+  let failure: ProtocolError | undefined;
+  for (const target of targets) {
+    const p = target.provider;
+    const refusal = target.refusal ?? (p ? walk.refusal?.(p) : undefined);
+    if (!p || refusal) {
+      record.skipped(target.label, refusal!.code, refusal!.message);
+      failure ??= refusal;
+      continue;
+    }
+    const model = p.adapter.normaliseModelId(target.model);
+    const started = performance.now();
+    try {
+      const n = await walk.count(p, model);
+      record.attempt({ target: target.label, status: 200, latencyMs: Math.round(performance.now() - started) });
+      sendJson(x.res, 200, walk.answer(n), answeredByHeaders(p.slug, model));
+      record.firstByte();
+      record.answeredBy(p.slug, model);
+      record.finish(x.deps.log, 200);
+      return;
+    } catch (err) {
+      if (x.abort.aborted) throw new ClientGone();
+      failure = asCountError(err, p.slug, p.credential);
+      record.attempt({ target: target.label, status: failure.status, latencyMs: Math.round(performance.now() - started), errorCode: failure.code });
+      // as generation does: a count the request itself spoiled (a 400) would fail on the next target too
+      if (!shouldFallback({ upstreamStatus: failure.status, contextLength: failure.code === 'context_length_exceeded' })) break;
+    }
+  }
+  throw failure!;
+}
+
+/**
+ * The decoded request a target counts: its own dialect's targets the client's names; a target
+ * with a 64-char tool-name limit the names it would really receive (decoded again, once, on demand).
+ */
+export function countedHub(codec: DialectCodec, hub: HubRequest, fresh: () => Record<string, unknown>): (sameDialect: boolean) => HubRequest {
+  let safeNames: HubRequest | undefined;
+  return (sameDialect) => {
+    if (sameDialect) return hub;
+    if (!safeNames) {
+      safeNames = codec.decodeRequest(fresh());
+      shortenToolNames(safeNames);
+    }
+    return safeNames;
+  };
+}
+
+export function asCountError(err: unknown, slug: string, credential: string | undefined): ProtocolError {
+  if (err instanceof ProtocolError) {
+    return new ProtocolError(err.status, err.code, redactSecret(err.message, credential), err.param);
+  }
+  const code = (err as { code?: unknown } | null)?.code;
+  const message = redactSecret(`${slug}: token counting failed: ${(err as Error)?.message ?? String(err)}`, credential);
+  if (code === 'upstream_timeout') return new ProtocolError(504, 'upstream_timeout', message);
+  if (code === 'upstream_unreachable' || code === 'upstream_reset') return new ProtocolError(502, code, message);
+  throw err;
+}
