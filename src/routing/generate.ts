@@ -57,11 +57,12 @@ import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureS
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { describeErrorJson, failureOfBody, invalidResponse, isErrorBody, parseErrorBody, transportFailure, withRetryAdvice, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
+import { describeErrorJson, failureFromParsed, failureOfBody, invalidResponse, isErrorBody, parseErrorBody, transportFailure, withRetryAdvice, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogAttempt, LogUsage } from '../log/entry.js';
 import type { HubResponse, Usage } from '../protocols/hub.js';
 import { responseEvents } from '../protocols/response-events.js';
+import { answerFromEventStream } from '../protocols/stream-answer.js';
 import { SSE_HEADERS } from './stream-errors.js';
 
 type Obj = Record<string, unknown>;
@@ -713,6 +714,35 @@ class GenerateRequest {
     return { buf, json: json as Obj, kept };
   }
 
+  /**
+   * A whole answer that came as an event stream, read to its end (bounded as a whole answer is) and
+   * folded into one: the answer, or why there is none (an error event, a stream cut short).
+   */
+  private async readStreamedAnswer(p: ResolvedProvider, up: UpstreamResponse, built: Built): Promise<{ streamed: HubResponse } | UpstreamFailure> {
+    let buf: Buffer;
+    try {
+      buf = await readAll(up.body, MAX_ANSWER_BYTES);
+    } catch (err) {
+      if (this.x.abort.aborted) throw new ClientGone();
+      return answerReadFailure(p.slug, err, p.credential);
+    }
+    const decoder = this.x.services.codecs[p.adapter.dialect].createStreamDecoder(p.adapter.decodeOptions?.(built.upstreamModel));
+    let folded;
+    try {
+      folded = answerFromEventStream(buf, decoder, built.upstreamModel);
+    } catch (err) {
+      return invalidResponse(p.slug, `the answer came as an event stream that could not be read (${err instanceof Error ? err.message : String(err)})`);
+    }
+    if ('error' in folded) {
+      // classified as the same words in an HTTP error body would be (a prompt too long is the request's)
+      const e = folded.error;
+      const described = failureFromParsed(p.slug, { message: e.message, kind: e.code }, e.status, p.credential);
+      if (e.param !== undefined) described.param = e.param;
+      return described.contextLength ? described : { ...e, message: described.message, upstreamStatus: e.status };
+    }
+    return { streamed: folded };
+  }
+
   /** A whole 2xx answer: check it, render it for the client, send it. */
   private async answer(
     p: ResolvedProvider,
@@ -727,9 +757,11 @@ class GenerateRequest {
       return failure;
     };
 
-    const read = await this.readAnswer(p, up, 'the upstream answer');
-    if (!('json' in read)) return fail(read);
-    const { buf, json, kept } = read;
+    // a request for a whole answer answered with a stream (a gateway or local server that streams
+    // whatever `stream` says) is read to its end and goes the converted way, even in its own dialect
+    const read = isEventStream(up.headers) ? await this.readStreamedAnswer(p, up, built) : await this.readAnswer(p, up, 'the upstream answer');
+    if (!('json' in read) && !('streamed' in read)) return fail(read);
+    const kept = 'json' in read ? read.kept : undefined;
 
     let answered: string;
     let client: Obj;
@@ -737,8 +769,9 @@ class GenerateRequest {
     let usage: LogUsage | undefined;
     // a streaming request answered whole (a gateway or local server that ignores `stream`) goes the
     // converted way even in its own dialect: its answer becomes the stream the client asked for
-    if (built.passthrough && !this.stream) {
-      client = json as Obj;
+    if (built.passthrough && !this.stream && 'json' in read) {
+      const { buf, json } = read;
+      client = json;
       answered = typeof client.model === 'string' && client.model !== '' ? p.adapter.normaliseModelId(client.model) : built.upstreamModel;
       usage = readResponseUsage(client, dialect);
       if (dialect === 'chat') rememberChatAnswer(x.cache, p.slug, client);
@@ -748,14 +781,18 @@ class GenerateRequest {
       bytes = editJsonBody(buf, client, () => JSON.parse(buf.toString('utf8')) as Obj, (body) => void (body.model = model)).bytes;
     } else {
       let hubRes;
-      try {
-        hubRes = x.services.codecs[p.adapter.dialect].decodeResponse(json, p.adapter.decodeOptions?.(built.upstreamModel));
-      } catch (err) {
-        if (!(err instanceof ProtocolError)) throw err;
-        return fail(invalidResponse(p.slug, `unexpected answer: ${err.message}`));
+      if ('streamed' in read) hubRes = read.streamed;
+      else {
+        try {
+          hubRes = x.services.codecs[p.adapter.dialect].decodeResponse(read.json, p.adapter.decodeOptions?.(built.upstreamModel));
+        } catch (err) {
+          if (!(err instanceof ProtocolError)) throw err;
+          return fail(invalidResponse(p.slug, `unexpected answer: ${err.message}`));
+        }
       }
-      if (built.mayPause && hubRes.stopReason === 'pause_turn') {
-        const joined = await this.continueWhole(p, target, built, json, hubRes);
+      // a paused turn is continued whole (a streamed part's content is not kept for the continuation)
+      if (built.mayPause && hubRes.stopReason === 'pause_turn' && 'json' in read) {
+        const joined = await this.continueWhole(p, target, built, read.json, hubRes);
         if (!('output' in joined)) return fail(joined);
         hubRes = joined;
       }

@@ -227,6 +227,72 @@ describe('a streaming request answered whole (an upstream that ignores `stream`)
   });
 });
 
+describe('a request for a whole answer answered with an event stream (an upstream that always streams)', () => {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) => ({
+    data: { id: 'chatcmpl-s1', object: 'chat.completion.chunk', created: 1_764_000_000, model: 'qwen3-coder', choices: [{ index: 0, delta, finish_reason: finish }], ...extra },
+  });
+  const streamed = [
+    chunk({ role: 'assistant', reasoning_content: 'The user wants ' }),
+    chunk({ reasoning_content: 'the file.' }),
+    chunk({ content: 'Reading ' }),
+    chunk({ content: 'it now.' }),
+    chunk({ tool_calls: [{ index: 0, id: 'call_s1', type: 'function', function: { name: 'read_file', arguments: '{"path":' } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: '"a.ts"}' } }] }),
+    chunk({}, 'tool_calls'),
+    { data: { id: 'chatcmpl-s1', object: 'chat.completion.chunk', created: 1_764_000_000, model: 'qwen3-coder', choices: [], usage: { prompt_tokens: 41, completion_tokens: 12, total_tokens: 53 } } },
+    { data: '[DONE]' },
+  ];
+  const tools = [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
+
+  it('a Chat client of a Chat upstream gets one completion: text, reasoning, the call, the finish reason and usage', async () => {
+    world.mocks.customA.next({ kind: 'sse', events: streamed });
+    const res = await chat.chat.completions.create({ model: MODELS.customA, messages: hi, tools });
+    const choice = res.choices[0]!;
+    expect(choice.message.content).toBe('Reading it now.');
+    expect(choice.message.tool_calls?.[0]).toMatchObject({ id: 'call_s1', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } });
+    expect(choice.finish_reason).toBe('tool_calls');
+    expect(res.usage).toMatchObject({ prompt_tokens: 41, completion_tokens: 12 });
+    expect(res.model).toBe(MODELS.customA.replace(/\/.*/, '/qwen3-coder'));
+    expect(world.mocks.customA.generations()[0]!.body).not.toMatchObject({ stream: true });
+  });
+
+  it('a Messages client gets one message (thinking, text, tool_use) and a Responses client one response it can retrieve', async () => {
+    world.mocks.customA.next({ kind: 'sse', events: streamed });
+    const msg = await ant.messages.create({
+      model: MODELS.customA,
+      max_tokens: 200,
+      messages: hi,
+      tools: [{ name: 'read_file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }],
+    });
+    expect(msg.stop_reason).toBe('tool_use');
+    expect(msg.content.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use']);
+    expect(msg.content[0]).toMatchObject({ thinking: 'The user wants the file.' });
+    expect(msg.content[2]).toMatchObject({ id: 'call_s1', name: 'read_file', input: { path: 'a.ts' } });
+    expect(msg.usage).toMatchObject({ input_tokens: 41, output_tokens: 12 });
+
+    world.mocks.customA.next({ kind: 'sse', events: [chunk({ role: 'assistant', content: 'Do' }), chunk({ content: 'ne.' }), chunk({}, 'stop'), { data: '[DONE]' }] });
+    const r = await chat.responses.create({ model: MODELS.customA, input: 'hi' });
+    expect(r.output_text).toBe('Done.');
+    expect(r.status).toBe('completed');
+    expect((await chat.responses.retrieve(r.id)).output_text).toBe('Done.');
+  });
+
+  it('a stream that ends in an error event is that error, classified; one cut short is a 502 that says so', async () => {
+    world.mocks.customA.next({
+      kind: 'sse',
+      events: [chunk({ role: 'assistant', content: 'Hel' }), { data: { error: { message: 'This model\'s maximum context length is 8192 tokens', type: 'invalid_request_error', code: 'context_length_exceeded' } } }],
+    });
+    const e = await rejection(chat.chat.completions.create({ model: MODELS.customA, messages: hi }));
+    expect(e.message).toMatch(/maximum context length/);
+    expect(errorCode(e)).toBe('context_length_exceeded');
+
+    world.mocks.customA.next({ kind: 'sse', events: [chunk({ role: 'assistant', content: 'Hel' })] });
+    const cut = await rejection(ant.messages.create({ model: MODELS.customA, max_tokens: 10, messages: hi }));
+    expect(cut.status).toBe(502);
+    expect((cut.error as { error?: { message?: string } }).error?.message).toMatch(/ended|cut|before/i);
+  });
+});
+
 describe('failures after the stream started', () => {
   it('Anthropic `event: error` mid-stream → Chat client stream throws with the upstream message', async () => {
     world.mocks.anthropic.next({ kind: 'turn', turn: { text: 'partial text here', stream: { chunk: 3, errorAfter: 4 } } });
