@@ -22,6 +22,12 @@ export function modelsPath(providers?: Iterable<string>): string {
   return query ? `/admin/models?${query}` : '/admin/models';
 }
 
+/**
+ * The status answer is read from memory and comes in milliseconds; a daemon silent this long is
+ * hung, and `status` (the command a user runs to find out) says so instead of waiting 30 s.
+ */
+export const STATUS_TIMEOUT_MS = 5_000;
+
 export class AdminClient implements Management {
   readonly mode = 'daemon' as const;
 
@@ -72,7 +78,7 @@ export class AdminClient implements Management {
   }
 
   status(): Promise<DaemonStatus> {
-    return this.request('GET', '/admin/status');
+    return this.request('GET', '/admin/status', undefined, STATUS_TIMEOUT_MS);
   }
   reloadConfig(): Promise<{ reloaded: boolean; changed: boolean }> {
     return this.request('POST', '/admin/config/reload');

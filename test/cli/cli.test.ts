@@ -75,15 +75,17 @@ describe('CLI basics and exit codes', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
-  it('a daemon that takes the connection and never answers is named, with what to do', async () => {
+  it('a daemon that takes the connection and never answers is named, with what to do; status gives up after 5 s', async () => {
     const { createServer } = await import('node:net');
-    const { AdminClient } = await import('../../src/cli/admin-client.js');
+    const { AdminClient, STATUS_TIMEOUT_MS } = await import('../../src/cli/admin-client.js');
     const silent = createServer(() => {});
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const port = (silent.address() as { port: number }).port;
     const client = new AdminClient({ pid: 4242, host: '127.0.0.1', port, startedAt: '', version: '0', origin: `http://127.0.0.1:${port}` }, 'token');
     try {
       await expect(client.request('GET', '/admin/status', undefined, 200)).rejects.toThrow(`The daemon (pid 4242) does not answer (no answer from 127.0.0.1:${port} within 200 ms); if it stays so: svc-proxy restart`);
+      // `status` waits for a status answer far less than for an operation's
+      await expect(client.status()).rejects.toThrow(`no answer from 127.0.0.1:${port} within ${STATUS_TIMEOUT_MS} ms`);
     } finally {
       silent.close();
     }
