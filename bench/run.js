@@ -18,7 +18,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const bin = path.join(root, 'bin', 'svc-proxy.cjs');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+// Before each measured run, load for this long first. The gateways get longer: a request path
+// they have not served before costs 40–60% more CPU in the first seconds (V8 compiling it on
+// its background threads, which the process's CPU counts; one second of load is not enough),
+// and a daemon that has been running on a laptop has long paid that.
 const WARMUP_SECONDS = 1;
+const GATEWAY_WARMUP_SECONDS = 3;
 const CONNECTIONS = 50;
 const PORTKEY_VERSION = '1.15.2';
 // Paced streams: the 20 clients start 50 ms apart (one stream lasts ~1 s), so streams arrive spread
@@ -112,10 +117,10 @@ async function startPortkey() {
   return { port, child, url: `http://127.0.0.1:${port}` };
 }
 
-async function load(target, { url, headers, body }, seconds = SECONDS) {
+async function load(target, { url, headers, body }, seconds = SECONDS, warmupSeconds = WARMUP_SECONDS) {
   const pid = target.child.pid;
   await new Promise((resolve, reject) =>
-    autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: WARMUP_SECONDS }, (e, r) => (e ? reject(e) : resolve(r))),
+    autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: warmupSeconds }, (e, r) => (e ? reject(e) : resolve(r))),
   );
   const cpu0 = procCpuMs(pid);
   let peakRss = procRssMb(pid);
@@ -248,11 +253,11 @@ async function main() {
     log(`  direct   ${fmt(row.direct.rps, 0)} req/s  p50 ${row.direct.p50} ms  p99 ${row.direct.p99} ms`);
     row.forwarder = await load(forwarder, viaForwarder(forwarder, s.direct));
     log(`  forwarder ${fmt(row.forwarder.rps, 0)} req/s  CPU ${fmt(row.forwarder.cpuMsPerReq, 3)} ms/req  non2xx ${row.forwarder.non2xx}`);
-    row.svc = await load(proxy, s.svc);
+    row.svc = await load(proxy, s.svc, SECONDS, GATEWAY_WARMUP_SECONDS);
     if (s.kind === 'streamPass' || s.kind === 'streamConv') peakRssStreams = Math.max(peakRssStreams, row.svc.peakRssMb);
     log(`  svc-proxy ${fmt(row.svc.rps, 0)} req/s  p50 ${row.svc.p50} ms  p99 ${row.svc.p99} ms  CPU ${fmt(row.svc.cpuMsPerReq, 3)} ms/req  non2xx ${row.svc.non2xx} errors ${row.svc.errors}`);
     if (portkey && s.portkey) {
-      row.portkey = await load(portkey, { ...s.portkey, url: portkey.url + s.portkey.url });
+      row.portkey = await load(portkey, { ...s.portkey, url: portkey.url + s.portkey.url }, SECONDS, GATEWAY_WARMUP_SECONDS);
       log(`  portkey  ${fmt(row.portkey.rps, 0)} req/s  p50 ${row.portkey.p50} ms  p99 ${row.portkey.p99} ms  CPU ${fmt(row.portkey.cpuMsPerReq, 3)} ms/req  non2xx ${row.portkey.non2xx}`);
     }
     results.push(row);
@@ -412,7 +417,7 @@ export function renderMarkdown(r) {
   const lines = [];
   lines.push(`# svc-proxy benchmark`);
   lines.push('');
-  lines.push(`${r.date.slice(0, 10)} · ${r.machine} · ${r.seconds} s per run at ${r.connections} connections (autocannon) · Portkey gateway ${r.portkeyVersion ?? 'not run'} · mock, gateways and load generator share the machine.`);
+  lines.push(`${r.date.slice(0, 10)} · ${r.machine} · ${r.seconds} s per run at ${r.connections} connections (autocannon), after ${WARMUP_SECONDS} s of warm-up (${GATEWAY_WARMUP_SECONDS} s for the gateways) · Portkey gateway ${r.portkeyVersion ?? 'not run'} · mock, gateways and load generator share the machine.`);
   lines.push('');
   lines.push('"Bare forwarder": `bench/bare-forwarder.js`, a node:http server relaying the mock\'s own request through undici with nothing else (no key, no parsing, no log), run in the same pass: the floor this machine sets for any proxy on that stack.');
   lines.push('');
