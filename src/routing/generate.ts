@@ -57,7 +57,7 @@ import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureS
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { describeErrorJson, failureFromParsed, failureOfBody, invalidResponse, isErrorBody, parseErrorBody, transportFailure, withRetryAdvice, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
+import { describeErrorJson, failureOfBody, invalidResponse, isErrorBody, parseErrorBody, streamEventFailure, transportFailure, withRetryAdvice, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogAttempt, LogUsage } from '../log/entry.js';
 import type { HubResponse, Usage } from '../protocols/hub.js';
@@ -735,10 +735,7 @@ class GenerateRequest {
     }
     if ('error' in folded) {
       // classified as the same words in an HTTP error body would be (a prompt too long is the request's)
-      const e = folded.error;
-      const described = failureFromParsed(p.slug, { message: e.message, kind: e.code }, e.status, p.credential);
-      if (e.param !== undefined) described.param = e.param;
-      return described.contextLength ? described : { ...e, message: described.message, upstreamStatus: e.status };
+      return streamEventFailure(p.slug, folded.error, p.credential);
     }
     return { streamed: folded };
   }

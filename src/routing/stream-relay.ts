@@ -25,7 +25,7 @@ import type { Dialect, HubError, HubEvent } from '../protocols/hub.js';
 import { SseParser, type SseEvent } from '../protocols/sse.js';
 import type { LogUsage } from '../log/entry.js';
 import type { StreamReasoningCollector } from './reasoning-continuity.js';
-import { redactSecret, StreamRedactor, streamSecret } from './redact.js';
+import { StreamRedactor, streamSecret } from './redact.js';
 import { takeOverEarlyStream } from './early-stream.js';
 import { IdleWatch } from './idle-watch.js';
 import { LiveSet } from './live-set.js';
@@ -35,7 +35,7 @@ import { trailingChatError, type TrailingChatError } from './chat-error-tail.js'
 import type { FreeformStream } from './freeform-tools.js';
 import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
-import { failureFromParsed, transportFailure, type UpstreamFailure } from './upstream-errors.js';
+import { failureFromParsed, streamEventFailure, transportFailure, type UpstreamFailure } from './upstream-errors.js';
 import { bodyErrorCode, undecodableMessage } from './upstream-body.js';
 import { fromHubUsage, mergeUsage } from './usage.js';
 import { PausedParts } from './pause-continue.js';
@@ -721,11 +721,13 @@ export class ConvertedRelay extends Relay {
   private handleOne(ev: HubEvent, ours: boolean): void {
     if (this.ended || this.settled) return;
     if (ev.type === 'error') {
-      const error: HubError = ours ? ev.error : { ...ev.error, message: redactSecret(`${this.o.slug}: ${ev.error.message}`, this.o.credential) };
+      // the upstream's own error event is classified as its HTTP error would be (a prompt too long)
+      const failure: UpstreamFailure = ours ? { ...ev.error, upstreamStatus: ev.error.status } : streamEventFailure(this.o.slug, ev.error, this.o.credential);
+      const error: HubError = failure;
       if (!this.committed) {
         if (!this.hasAnswer()) {
           // nothing for the client yet: the attempt failed as a whole and a group may fall back
-          this.settle({ kind: 'precommit', failure: { ...error, upstreamStatus: error.status } });
+          this.settle({ kind: 'precommit', failure });
           return;
         }
         // events before it produced output (in the same tick): the answer is under way, however

@@ -118,6 +118,21 @@ export function failureFromParsed(
   return failure;
 }
 
+/**
+ * An error the upstream put in its stream, as its decoder read it, classified as the same words in
+ * an HTTP error body would be: a prompt too long is the request's (context_length_exceeded, 400,
+ * which groups may fall back on), whatever status the event implied; any other keeps the decoder's
+ * status and code. The message gets the slug and loses the credential.
+ */
+export function streamEventFailure(slug: string, e: HubError, credential: string | undefined): UpstreamFailure {
+  const described = failureFromParsed(slug, { message: e.message, kind: e.code }, e.status, credential);
+  if (described.contextLength) {
+    if (e.param !== undefined) described.param = e.param;
+    return described;
+  }
+  return { ...e, message: described.message, upstreamStatus: e.status };
+}
+
 /** A failure without an HTTP answer (connection refused, reset, timeout). */
 export function transportFailure(slug: string, code: string, message: string, credential: string | undefined): UpstreamFailure {
   const timeout = code === 'upstream_timeout';

@@ -1,0 +1,78 @@
+/**
+ * Local servers (llama.cpp, vLLM, LM Studio, Ollama) on the converted path: how their stream
+ * errors, refusals and reasoning reach Messages and Responses clients. A keyless GenericChatMock
+ * stands in for the server, added as a local server of the harness.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, post, type Harness } from './harness.js';
+import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
+
+let h: Harness;
+let local: GenericChatMock;
+beforeAll(async () => {
+  h = await startHarness();
+  local = await new GenericChatMock({ name: 'llama', reasoningField: 'reasoning_content' }).listen();
+  h.config.locals.llama = { url: local.baseUrl, created: '2026-01-02T03:04:05.000Z', detected: false };
+});
+afterAll(async () => {
+  await h.close();
+  await local.close();
+});
+beforeEach(() => {
+  h.reset();
+  local.reset();
+});
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+
+/** The data of each SSE event, parsed. */
+function events(text: string): Record<string, unknown>[] {
+  return text
+    .trim()
+    .split('\n\n')
+    .map((e) => e.split('\n').find((l) => l.startsWith('data: ')))
+    .filter((d): d is string => d !== undefined)
+    .map((d) => JSON.parse(d.slice(6)) as Record<string, unknown>);
+}
+
+const messagesStream = { model: 'llama/qwen3-coder', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'x' }] };
+const responsesStream = { model: 'llama/qwen3-coder', stream: true, input: 'x' };
+
+describe('an error event mid-stream is classified as the same words in an HTTP error body would be', () => {
+  // vLLM and OpenAI write a mid-stream error as `data: {"error":…}`
+  const overflow = `data: ${JSON.stringify({ error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } })}\n\n`;
+
+  it('Messages client: a context-length error becomes context_length_exceeded, worded as Anthropic words it', async () => {
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body: chunk({ role: 'assistant', content: 'partial' }) + overflow });
+    const r = await post(`${h.b}/v1/messages`, messagesStream);
+    expect(r.status).toBe(200);
+    const last = events(r.text).at(-1) as { type: string; error: { type: string; code: string; message: string } };
+    expect(last.type).toBe('error');
+    expect(last.error.code).toBe('context_length_exceeded');
+    expect(last.error.type).toBe('invalid_request_error');
+    expect(last.error.message).toMatch(/^prompt is too long: llama: the request exceeds the available context size/);
+    const [log] = await h.waitForLogs(1);
+    expect(log!.errorCode).toBe('context_length_exceeded');
+  });
+
+  it('Responses client: the error event and response.failed carry context_length_exceeded', async () => {
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body: chunk({ role: 'assistant', content: 'partial' }) + overflow });
+    const r = await post(`${h.a}/responses`, responsesStream);
+    expect(r.status).toBe(200);
+    const all = events(r.text);
+    const error = all.find((e) => e.type === 'error') as { code: string; message: string };
+    expect(error.code).toBe('context_length_exceeded');
+    expect(error.message).toMatch(/^llama: the request exceeds the available context size/);
+    const failed = all.find((e) => e.type === 'response.failed') as { response: { error: { code: string } } } | undefined;
+    if (failed) expect(failed.response.error.code).toBe('context_length_exceeded');
+  });
+
+  it('other errors keep the code of their status', async () => {
+    const busy = `data: ${JSON.stringify({ error: { code: 503, message: 'loading model', type: 'unavailable_error' } })}\n\n`;
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body: chunk({ role: 'assistant', content: 'partial' }) + busy });
+    const r = await post(`${h.b}/v1/messages`, messagesStream);
+    const last = events(r.text).at(-1) as { error: { code: string } };
+    expect(last.error.code).toBe('upstream_overloaded');
+  });
+});
