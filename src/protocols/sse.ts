@@ -29,6 +29,15 @@ export interface SseEvent {
   id?: string;
 }
 
+export interface SseParserOptions {
+  /**
+   * An `error:` line is an event named `error` whose data is its value: llama-server (2025 builds)
+   * writes a stream's failure so, a field the spec says to ignore. Read only on lines that start
+   * with `e` and are not `event:`, so it costs nothing on data lines.
+   */
+  errorField?: boolean;
+}
+
 const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;
@@ -51,10 +60,12 @@ export class SseParser {
   private sawField = false;
   private readonly onEvent: (ev: SseEvent) => void;
   private readonly maxEventBytes: number;
+  private readonly errorField: boolean;
 
-  constructor(onEvent: (ev: SseEvent) => void, maxEventBytes = MAX_SSE_EVENT_BYTES) {
+  constructor(onEvent: (ev: SseEvent) => void, maxEventBytes = MAX_SSE_EVENT_BYTES, options: SseParserOptions = {}) {
     this.onEvent = onEvent;
     this.maxEventBytes = maxEventBytes;
+    this.errorField = options.errorField === true;
   }
 
   /**
@@ -148,21 +159,31 @@ export class SseParser {
     const c = text.charCodeAt(from);
     if (c === 0x64 /* d */) {
       const valueAt = fieldValueAt(text, from, to, 'data');
-      if (valueAt === -1) return;
-      const value = text.slice(valueAt, to);
-      this.dataLines.push(value);
-      this.sawField = true;
-      this.eventBytes += valueAt - from + (this.ascii ? value.length : Buffer.byteLength(value));
-      if (this.eventBytes > this.maxEventBytes) this.overflow();
+      if (valueAt !== -1) this.data(text, from, valueAt, to);
     } else if (c === 0x65 /* e */) {
       const valueAt = fieldValueAt(text, from, to, 'event');
-      if (valueAt === -1) return;
-      this.eventName = text.slice(valueAt, to);
-      this.sawField = true;
+      if (valueAt !== -1) {
+        this.eventName = text.slice(valueAt, to);
+        this.sawField = true;
+      } else if (this.errorField) {
+        const errorAt = fieldValueAt(text, from, to, 'error');
+        if (errorAt === -1) return;
+        this.eventName = 'error';
+        this.data(text, from, errorAt, to);
+      }
     } else if (c === 0x69 /* i */) {
       const valueAt = fieldValueAt(text, from, to, 'id');
       if (valueAt !== -1) this.id = text.slice(valueAt, to);
     }
+  }
+
+  /** A data line's value (text[valueAt, to)) joins the event being assembled. */
+  private data(text: string, from: number, valueAt: number, to: number): void {
+    const value = text.slice(valueAt, to);
+    this.dataLines.push(value);
+    this.sawField = true;
+    this.eventBytes += valueAt - from + (this.ascii ? value.length : Buffer.byteLength(value));
+    if (this.eventBytes > this.maxEventBytes) this.overflow();
   }
 
   private overflow(): never {

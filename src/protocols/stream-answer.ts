@@ -8,7 +8,7 @@
  */
 import type { StreamDecoder } from './codec.js';
 import type { FunctionCallItem, HubError, HubEvent, HubResponse, MessageItem, OutputItem, ReasoningItem, RefusalPart, StopReason, TextPart, Usage } from './hub.js';
-import { SseParser, type SseEvent } from './sse.js';
+import { SseParser, type SseEvent, type SseParserOptions } from './sse.js';
 
 type Block = { kind: 'text'; part: TextPart } | { kind: 'refusal'; part: RefusalPart } | { kind: 'reasoning'; item: ReasoningItem } | { kind: 'call'; item: FunctionCallItem } | { kind: 'other' };
 
@@ -164,7 +164,12 @@ export class AnswerAssembler {
  * carried or the error it ended with. Throws what the parser or the decoder throws on a malformed
  * stream (SseEventTooLarge, a bad event's JSON).
  */
-export function answerFromEventStream(body: Uint8Array, decoder: StreamDecoder, fallbackModel: string, maxEventBytes?: number): HubResponse | { error: HubError } {
+export function answerFromEventStream(
+  body: Uint8Array,
+  decoder: StreamDecoder,
+  fallbackModel: string,
+  parsing: SseParserOptions & { maxEventBytes?: number } = {},
+): HubResponse | { error: HubError } {
   const assembler = new AnswerAssembler();
   let going = true;
   const take = (events: HubEvent[]): void => {
@@ -172,7 +177,7 @@ export function answerFromEventStream(body: Uint8Array, decoder: StreamDecoder, 
   };
   const parser = new SseParser((ev: SseEvent) => {
     if (going) take(decoder.push(ev));
-  }, maxEventBytes);
+  }, parsing.maxEventBytes, parsing);
   parser.push(body);
   // a last event without its blank line still counts, as it does in a relayed stream
   if (going) parser.end();

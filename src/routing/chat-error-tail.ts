@@ -14,6 +14,10 @@
  * from its start: its data must begin `{"error"`, unless it ended `"error"}]}`. A candidate is
  * then parsed to be sure.
  *
+ * llama-server (2025 builds) writes its error as an `error:` line instead of a `data:` one (an
+ * SSE field clients ignore, so the answer would look cut short, not failed): an event that begins
+ * `error:` is read the same way, its value being the error object itself.
+ *
  * What it does not see goes out as the upstream sent it (and is still logged with the mapped
  * code, from the tap): an error event followed by more events than a `[DONE]` in the same tick,
  * one whose `error` key comes after other keys and whose choices do not end with "error", one
@@ -26,6 +30,7 @@ const BLANK_LINE = Buffer.from('\n\n');
 /** How an OpenRouter error chunk ends: the choice's finish reason "error", then `}]}`. */
 const ERROR_CHOICE_END = Buffer.from('"error"}]}');
 const ERROR_START = Buffer.from('{"error"');
+const ERROR_FIELD = Buffer.from('error:');
 const DONE = Buffer.from('[DONE]');
 
 export interface TrailingChatError {
@@ -69,6 +74,11 @@ function errorEventEndingAt(piece: Buffer, end: number, previous: Buffer | strin
     start = piece[0] === LF && endsWithLf(previous) ? 1 : 0;
     if (start === 0 && !endsAtBoundary(previous)) return undefined;
   }
+  if (startsWith(piece, start, end, ERROR_FIELD)) {
+    const valueAt = piece[start + ERROR_FIELD.length] === 0x20 ? start + ERROR_FIELD.length + 1 : start + ERROR_FIELD.length;
+    const error = readErrorField(piece.toString('utf8', valueAt, end));
+    return error ? { at: start, error } : 'none';
+  }
   // `data:` with or without its space
   if (end - start < 6 || piece[start] !== 0x64 || piece[start + 1] !== 0x61 || piece[start + 2] !== 0x74 || piece[start + 3] !== 0x61 || piece[start + 4] !== 0x3a) return 'none';
   const from = piece[start + 5] === 0x20 ? start + 6 : start + 5;
@@ -97,6 +107,17 @@ export function readChatError(json: string): ParsedError | undefined {
     }
   }
   return undefined;
+}
+
+/** The error an `error:` line's value carries (the error object, not wrapped in `{"error":…}`). */
+function readErrorField(json: string): ParsedError | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  return describeStreamError({ error: value }, 'chat');
 }
 
 /** Byte loops: Buffer#compare is a native call costing more than these few bytes. */

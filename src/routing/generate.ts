@@ -654,6 +654,7 @@ class GenerateRequest {
       toolNames: built.toolNames,
       freeform: built.freeform && new FreeformStream(built.freeform),
       collector: new StreamReasoningCollector(x.cache, p.slug, dialect === 'chat', remembersSignatures(p.adapter) ? x.issuers : undefined),
+      errorField: p.adapter.dialect === 'chat',
     };
     if (built.mayPause) {
       convert.continuation = {
@@ -729,7 +730,7 @@ class GenerateRequest {
     const decoder = this.x.services.codecs[p.adapter.dialect].createStreamDecoder(p.adapter.decodeOptions?.(built.upstreamModel));
     let folded;
     try {
-      folded = answerFromEventStream(buf, decoder, built.upstreamModel);
+      folded = answerFromEventStream(buf, decoder, built.upstreamModel, { errorField: p.adapter.dialect === 'chat' });
     } catch (err) {
       return invalidResponse(p.slug, `the answer came as an event stream that could not be read (${err instanceof Error ? err.message : String(err)})`);
     }

@@ -535,6 +535,8 @@ export interface ConvertOptions {
   collector: StreamReasoningCollector | undefined;
   /** Set when the upstream may pause the turn (a Messages upstream offered a server tool). */
   continuation?: StreamContinuation;
+  /** The upstream may write its error as an `error:` line (a Chat server: llama-server does). */
+  errorField?: boolean;
 }
 
 /** Different dialects: SSE parser → upstream decoder → hub events → client encoder, chunk by chunk. */
@@ -563,7 +565,7 @@ export class ConvertedRelay extends Relay {
     super(o);
     this.c = c;
     this.decoder = c.decoder;
-    this.parser = new SseParser(this.onEvent);
+    this.parser = new SseParser(this.onEvent, undefined, { errorField: c.errorField === true });
     if (c.continuation) this.parts = new PausedParts();
   }
 
@@ -662,7 +664,7 @@ export class ConvertedRelay extends Relay {
     this.parts!.paused(held);
     this.paused = undefined;
     this.decoder = cont.decoder();
-    this.parser = new SseParser(this.onEvent);
+    this.parser = new SseParser(this.onEvent, undefined, { errorField: this.c.errorField === true });
     this.switchBody(next.body);
   }
 

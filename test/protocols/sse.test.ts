@@ -87,6 +87,21 @@ describe('SseParser', () => {
     expect(parseAll([sample])).toEqual(expected);
   });
 
+  it('with errorField, an `error:` line (llama-server\'s stream errors) is an event named error; without, it is an unknown field', () => {
+    const input = Buffer.from('data: {"a":1}\n\nerror: {"code":400,"message":"too long"}\n\nerror:{"code":500}\n\nerrors: x\n\ndata: [DONE]\n\n');
+    const withField: SseEvent[] = [];
+    const p = new SseParser((e) => withField.push(e), undefined, { errorField: true });
+    for (let i = 0; i < input.length; i += 7) p.push(input.subarray(i, i + 7));
+    p.end();
+    expect(withField).toEqual([
+      { data: '{"a":1}' },
+      { event: 'error', data: '{"code":400,"message":"too long"}' },
+      { event: 'error', data: '{"code":500}' },
+      { data: '[DONE]' },
+    ]);
+    expect(parseAll([input])).toEqual([{ data: '{"a":1}' }, { data: '[DONE]' }]);
+  });
+
   it('gives the same events when the input is cut in two at every byte offset', () => {
     for (let i = 0; i <= sample.length; i++) {
       expect(parseAll([sample.subarray(0, i), sample.subarray(i)])).toEqual(expected);

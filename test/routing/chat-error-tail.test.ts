@@ -36,6 +36,13 @@ const ERRORS: Record<string, { event: string; message: string; impliedStatus?: n
   },
   'a local server (python separators, no space after data:)': { event: 'data:{"error": {"message": "out of memory", "code": 503}}\n\n', message: 'out of memory', impliedStatus: 503 },
   'a loose one': { event: data({ error: 'boom' }), message: 'boom' },
+  // llama-server (2025 builds) writes its error as an `error:` field, not `data:`
+  'llama.cpp (an error: field)': {
+    event: `error: ${JSON.stringify({ code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' })}\n\n`,
+    message: 'the request exceeds the available context size, try increasing it',
+    impliedStatus: 400,
+  },
+  'llama.cpp (no space after error:)': { event: 'error:{"code":500,"message":"Context size has been exceeded.","type":"server_error"}\n\n', message: 'Context size has been exceeded.', impliedStatus: 500 },
   'finish_reason "error" alone': { event: data({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'error' }] }), message: 'the upstream ended the answer with finish_reason "error"' },
 };
 

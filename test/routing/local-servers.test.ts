@@ -76,3 +76,36 @@ describe('an error event mid-stream is classified as the same words in an HTTP e
     expect(last.error.code).toBe('upstream_overloaded');
   });
 });
+
+describe("llama-server's stream errors come as an `error:` field, not `data:`", () => {
+  const overflow = `error: ${JSON.stringify({ code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' })}\n\ndata: [DONE]\n\n`;
+  const body = chunk({ role: 'assistant', content: 'partial' }) + overflow;
+
+  it('converted (Messages client): the error event, context_length_exceeded, not an answer that looks complete', async () => {
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body });
+    const r = await post(`${h.b}/v1/messages`, messagesStream);
+    expect(r.status).toBe(200);
+    const last = events(r.text).at(-1) as { type: string; error: { code: string; message: string } };
+    expect(last.type).toBe('error');
+    expect(last.error.code).toBe('context_length_exceeded');
+    expect(r.text).not.toContain('message_stop');
+  });
+
+  it('passthrough (Chat client): the text before it, then our final error event in place of the upstream line', async () => {
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body });
+    const r = await post(`${h.a}/chat/completions`, { model: 'llama/qwen3-coder', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    expect(r.status).toBe(200);
+    expect(r.text).not.toContain('error: {');
+    expect(r.text).not.toContain('[DONE]');
+    const last = events(r.text).at(-1) as { error: { code: string; message: string } };
+    expect(last.error.code).toBe('context_length_exceeded');
+    expect(last.error.message).toMatch(/^llama: the request exceeds/);
+  });
+
+  it('a whole answer asked for and streamed anyway: the error, 400', async () => {
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body });
+    const r = await post(`${h.b}/v1/messages`, { ...messagesStream, stream: false });
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe('context_length_exceeded');
+  });
+});
