@@ -107,8 +107,10 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
   return {
     async list(signal, only) {
       const config = deps.config();
-      // The first list waits for the (≤300 ms) probe; later ones use the last result and refresh it behind.
-      if (detector.enabled && !detector.snapshot()) await detector.detect().catch(() => undefined);
+      // The first list waits for the (≤300 ms) probe, and so does one after a stale "nothing
+      // answered" (a server started since is listed at once); others use the last result and refresh it behind.
+      const snap = detector.snapshot();
+      if (detector.enabled && (!snap || (snap.stale && snap.found.length === 0))) await detector.detect().catch(() => undefined);
       else detector.touch();
       const slugs = [
         ...BUILTIN_PROVIDERS,

@@ -82,8 +82,9 @@ export function resolveProvider(slug: string, deps: RegistryDeps): ResolveResult
   if (candidate) {
     const snap = detector.snapshot();
     detector.touch();
-    // Never probed yet: try it (a refused connection is a clear error); probed and silent: say so.
-    if (!snap || snap.found.some((c) => c.slug === slug)) {
+    // Never probed, or probed too long ago (it may have started since): try it (a refused
+    // connection is a clear error); silent at a fresh probe: say so.
+    if (!snap || snap.stale || snap.found.some((c) => c.slug === slug)) {
       return { slug, adapter: localAdapter, baseUrl: localAdapter.normaliseBaseUrl(candidate.url) };
     }
     return {

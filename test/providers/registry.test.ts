@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, type Config } from '../../src/config/schema.js';
 import { LocalDetector } from '../../src/providers/local-detect.js';
+import { createModelCatalog } from '../../src/providers/models.js';
 import { isResolveFailure, knownProviderSlugs, resolveProvider } from '../../src/providers/registry.js';
 import { closeUpstreamPools } from '../../src/providers/upstream-client.js';
 import type { ResolvedProvider } from '../../src/providers/types.js';
@@ -134,6 +135,27 @@ describe('resolveProvider: detected local servers', () => {
     expect((silent as { hint: string }).hint).toContain('LM Studio does not answer');
     expect(knownProviderSlugs(config(), det)).toContain('ollama');
     expect(knownProviderSlugs(config(), det)).not.toContain('lmstudio');
+  });
+
+  it('a stale "nothing answered" does not stop a later attempt: the server started since is tried', async () => {
+    // Ollama was not running at the last probe; it is now, and that result is past its time
+    const det = new LocalDetector({ candidates: [{ slug: 'ollama', url: deadUrl, label: 'Ollama' }], enabled: true, missTtlMs: 20 });
+    await det.detect();
+    const d = { config: () => config(), credential: () => undefined, detector: det };
+    expect(resolveProvider('ollama', d), 'fresh: said so').toMatchObject({ error: 'not_connected' });
+    await new Promise((r) => setTimeout(r, 40));
+    expect(det.snapshot()).toMatchObject({ found: [], stale: true });
+    expect(resolved(resolveProvider('ollama', d))).toMatchObject({ slug: 'ollama', baseUrl: deadUrl });
+  });
+
+  it('the model list waits for a new probe when the last one found nothing and is stale', async () => {
+    let url = deadUrl;
+    const det = new LocalDetector({ candidates: [{ slug: 'ollama', get url() { return url; }, label: 'Ollama' }], enabled: true, missTtlMs: 20 });
+    const catalog = createModelCatalog({ config: () => config(), credential: () => undefined, detector: det, timeoutMs: 400 });
+    expect((await catalog.list()).map((m) => m.id)).toEqual([]);
+    url = liveUrl; // Ollama started
+    await new Promise((r) => setTimeout(r, 40));
+    expect((await catalog.list()).map((m) => m.id)).toEqual(['ollama/llama3.2:latest']);
   });
 
   it('a server added by hand at the same address is not listed twice', async () => {
