@@ -53,6 +53,14 @@ const REFUSAL =
 
 const NAME = /[A-Za-z_][A-Za-z0-9_]*/g;
 
+/**
+ * A refusal that names no field, only what the effort fields ask for: Ollama answers a model
+ * without the thinking capability 400 "\"llama3.1:8b\" does not support thinking" when the request
+ * carries reasoning_effort (or reasoning), which its OpenAI layer turns into `think`.
+ */
+const THINKING_REFUSED = /does not support thinking/i;
+const EFFORT_FIELDS = ['reasoning_effort', 'reasoning'];
+
 function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
@@ -70,6 +78,9 @@ export function refusedParams(message: string, body: Obj): string[] {
     if (!(DROPPABLE.has(name) || name in RENAMED) || !(name in body) || found.includes(name)) continue;
     if (name === word && !name.includes('_') && !namedAsParameter(message, match.index)) continue;
     found.push(name);
+  }
+  if (THINKING_REFUSED.test(message)) {
+    for (const name of EFFORT_FIELDS) if (name in body && !found.includes(name)) found.push(name);
   }
   return found;
 }

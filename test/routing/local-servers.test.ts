@@ -109,3 +109,29 @@ describe("llama-server's stream errors come as an `error:` field, not `data:`", 
     expect(r.json.error.code).toBe('context_length_exceeded');
   });
 });
+
+describe('Ollama refuses an effort for a model that does not think', () => {
+  it('the request is sent once more without reasoning_effort, and later ones go without it from the start', async () => {
+    local.next(local.error(400, '"llama3.1:8b" does not support thinking'));
+    const ask = { model: 'llama/llama3.1:8b', reasoning_effort: 'high', messages: [{ role: 'user', content: 'hi' }] };
+    const r = await post(`${h.a}/chat/completions`, ask);
+    expect(r.status).toBe(200);
+    expect(r.json.choices[0].message.content).toBe('Echo: hi');
+    const sent = local.requests.filter((q) => q.path === '/v1/chat/completions').map((q) => (q.body as Record<string, unknown>).reasoning_effort);
+    expect(sent).toEqual(['high', undefined]);
+    local.requests.length = 0;
+    const again = await post(`${h.a}/chat/completions`, ask);
+    expect(again.status).toBe(200);
+    expect(local.requests.map((q) => (q.body as Record<string, unknown>).reasoning_effort)).toEqual([undefined]);
+  });
+
+  it('converted too: Claude Code\'s thinking becomes an effort, refused, and the answer comes without it', async () => {
+    local.next(local.error(400, '"gemma3:4b" does not support thinking'));
+    const r = await post(`${h.b}/v1/messages`, { model: 'llama/gemma3:4b', max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'hi' }] });
+    expect(r.status).toBe(200);
+    expect(r.json.content).toContainEqual({ type: 'text', text: 'Echo: hi' });
+    const sent = local.requests.map((q) => (q.body as Record<string, unknown>).reasoning_effort);
+    expect(sent[0]).toBeTypeOf('string');
+    expect(sent.slice(1)).toEqual([undefined]);
+  });
+});

@@ -25,8 +25,16 @@ describe('refusedParams', () => {
     ['pydantic, several', 'body.stream_options.include_usage: Extra inputs are not permitted; body.store: Extra inputs are not permitted; body.max_completion_tokens: Extra inputs are not permitted', ['stream_options', 'store', 'max_completion_tokens']],
     ['pydantic tuple', "[{'type': 'extra_forbidden', 'loc': ('body', 'stream_options'), 'msg': 'Extra inputs are not permitted'}]", ['stream_options']],
     ['xAI argument', 'Argument not supported on this model: stream_options', ['stream_options']],
+    // Ollama's refusal names neither field: thinking is what reasoning_effort (or reasoning) asks for
+    ['Ollama, a model without thinking', '"llama3.1:8b" does not support thinking', ['reasoning_effort']],
+    ['Ollama, its native name', 'registry.ollama.ai/library/gemma3n:e4b-it-q8_0 does not support thinking', ['reasoning_effort']],
   ])('%s', (_name, message, expected) => {
     expect(refusedParams(message, body)).toEqual(expected);
+  });
+
+  it('a refusal of thinking names whichever effort field the body has', () => {
+    expect(refusedParams('"qwen2.5:7b" does not support thinking', { model: 'm', reasoning: { effort: 'low' } })).toEqual(['reasoning']);
+    expect(refusedParams('"qwen2.5:7b" does not support thinking', { model: 'm' })).toEqual([]);
   });
 
   it('names nothing it must keep, nothing the body lacks, and no plain word used as a word', () => {
