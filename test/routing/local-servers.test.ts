@@ -135,3 +135,56 @@ describe('Ollama refuses an effort for a model that does not think', () => {
     expect(sent.slice(1)).toEqual([undefined]);
   });
 });
+
+describe('reasoning_content of llama.cpp, vLLM and LM Studio is carried as reasoning', () => {
+  // llama-server's shape: reasoning_content deltas with content null, then content
+  const streamed =
+    chunk({ role: 'assistant', content: null, reasoning_content: 'Let me ' }) +
+    chunk({ content: null, reasoning_content: 'think.' }) +
+    chunk({ content: 'The answer.', reasoning_content: null }) +
+    chunk({}, 'stop') +
+    'data: [DONE]\n\n';
+  const whole = {
+    id: 'c1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'The answer.', reasoning_content: 'Let me think.' } }],
+    usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 },
+  };
+  const thinking = { thinking: { type: 'enabled', budget_tokens: 1024 }, max_tokens: 2000 };
+
+  it('Messages client, streamed: a thinking block before the text', async () => {
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body: streamed });
+    const r = await post(`${h.b}/v1/messages`, { ...messagesStream, ...thinking });
+    const all = events(r.text);
+    const starts = all.filter((e) => e.type === 'content_block_start').map((e) => (e.content_block as { type: string }).type);
+    expect(starts).toEqual(['thinking', 'text']);
+    const thought = all
+      .filter((e) => e.type === 'content_block_delta' && (e.delta as { type: string }).type === 'thinking_delta')
+      .map((e) => (e.delta as { thinking: string }).thinking)
+      .join('');
+    expect(thought).toBe('Let me think.');
+  });
+
+  it('Messages client, whole: a thinking block before the text', async () => {
+    local.next({ kind: 'json', body: whole });
+    const r = await post(`${h.b}/v1/messages`, { ...messagesStream, ...thinking, stream: false });
+    expect(r.status).toBe(200);
+    expect(r.json.content.map((b: { type: string }) => b.type)).toEqual(['thinking', 'text']);
+    expect(r.json.content[0].thinking).toBe('Let me think.');
+  });
+
+  it('Responses client, streamed and whole: a reasoning item before the message', async () => {
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body: streamed });
+    const s = await post(`${h.a}/responses`, { ...responsesStream, reasoning: { effort: 'low', summary: 'auto' } });
+    const done = events(s.text).find((e) => e.type === 'response.completed') as { response: { output: { type: string }[] } };
+    expect(done.response.output.map((o) => o.type)).toEqual(['reasoning', 'message']);
+    expect(JSON.stringify(done.response.output[0])).toContain('Let me think.');
+
+    local.next({ kind: 'json', body: whole });
+    const w = await post(`${h.a}/responses`, { ...responsesStream, stream: false, reasoning: { effort: 'low', summary: 'auto' } });
+    expect(w.json.output.map((o: { type: string }) => o.type)).toEqual(['reasoning', 'message']);
+    expect(JSON.stringify(w.json.output[0])).toContain('Let me think.');
+  });
+});
