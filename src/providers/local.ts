@@ -8,6 +8,7 @@ import { chatUrl, normaliseLocalBase } from './chat-url.js';
 import { fitModelFamilyHistory } from './model-family-history.js';
 import { chatDecodeOptions } from './think-prefill.js';
 import { bearerHeaders } from './headers.js';
+import { localRefusedHint } from './local-refused-hint.js';
 import type { ProviderAdapter } from './types.js';
 
 export const localAdapter: ProviderAdapter = {
@@ -31,4 +32,5 @@ export const localAdapter: ProviderAdapter = {
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,
+  refusedHint: localRefusedHint,
 };

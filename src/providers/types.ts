@@ -78,4 +78,9 @@ export interface ProviderAdapter {
   finalizeBody(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string };
   /** Model ids as the upstream lists them, normalised (Gemini `models/` prefix removed). */
   normaliseModelId(id: string): string;
+  /**
+   * What to tell the user when nothing listens at the base URL (connection refused): a local
+   * server that is not started. None: the plain "could not connect" says it all.
+   */
+  refusedHint?(baseUrl: string): string;
 }

@@ -11,10 +11,13 @@ export type UpstreamErrorCode = 'upstream_unreachable' | 'upstream_timeout' | 'u
 
 export class UpstreamError extends Error {
   readonly code: UpstreamErrorCode;
-  constructor(code: UpstreamErrorCode, message: string) {
+  /** The socket's own code when it could not connect (ECONNREFUSED …): what a hint depends on. */
+  readonly socketCode: string | undefined;
+  constructor(code: UpstreamErrorCode, message: string, socketCode?: string) {
     super(message);
     this.name = 'UpstreamError';
     this.code = code;
+    this.socketCode = socketCode;
   }
   /** HTTP status to answer with (499 = the client went away). */
   get status(): number {
@@ -143,7 +146,7 @@ export function toUpstreamError(
     if (via && !code.startsWith('ERR_TLS') && code !== 'CERT_HAS_EXPIRED') {
       return new UpstreamError('upstream_unreachable', `Could not connect to ${proxy} on the way to ${where} (${code}).`);
     }
-    return new UpstreamError('upstream_unreachable', `Could not connect to ${where} (${code}).`);
+    return new UpstreamError('upstream_unreachable', `Could not connect to ${where} (${code}).`, code);
   }
   return new UpstreamError('upstream_unreachable', `The request to ${where}${via ? ` through ${proxy}` : ''} failed${code ? ` (${code})` : ''}.`);
 }

@@ -19,6 +19,7 @@ import type { ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { effortLevelsFrom } from './effort-refusal.js';
 import { snapEffort } from '../providers/effort.js';
+import { UpstreamError } from '../providers/upstream-error.js';
 import { streamBodyTimeout, timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { allTargetsFailed, type TriedTarget } from './all-failed.js';
@@ -547,7 +548,11 @@ class GenerateRequest {
     } catch (err) {
       if (abort.aborted) throw new ClientGone();
       const code = (err as { code?: unknown } | null)?.code;
-      return { failure: transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential), status: 0 };
+      let message = (err as Error)?.message ?? String(err);
+      // nothing listens there: a local server says how to start it
+      const hint = err instanceof UpstreamError && err.socketCode === 'ECONNREFUSED' ? p.adapter.refusedHint?.(p.baseUrl) : undefined;
+      if (hint) message = `${message} ${hint}`;
+      return { failure: transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', message, p.credential), status: 0 };
     }
     if (up.status < 200 || up.status >= 300) {
       const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));

@@ -5,7 +5,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, post, type Harness } from './harness.js';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
+import { closedPortUrl } from '../fixtures/ports.js';
+import { localAdapter } from '../../src/providers/local.js';
 
 let h: Harness;
 let local: GenericChatMock;
@@ -186,5 +190,39 @@ describe('reasoning_content of llama.cpp, vLLM and LM Studio is carried as reaso
     const w = await post(`${h.a}/responses`, { ...responsesStream, stream: false, reasoning: { effort: 'low', summary: 'auto' } });
     expect(w.json.output.map((o: { type: string }) => o.type)).toEqual(['reasoning', 'message']);
     expect(JSON.stringify(w.json.output[0])).toContain('Let me think.');
+  });
+});
+
+describe('a local server that refuses the connection: the error says to start it', () => {
+  beforeAll(async () => {
+    h.config.locals.off = { url: await closedPortUrl('/v1'), created: '2026-01-02T03:04:05.000Z', detected: false };
+  });
+
+  it('Messages client (SDK): 502 api_error, code upstream_unreachable, the hint in the message', async () => {
+    const client = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+    const err = await client.messages.create({ model: 'off/qwen3', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] } as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.APIError);
+    const e = err as InstanceType<typeof Anthropic.APIError>;
+    expect(e.status).toBe(502);
+    const body = e.error as { error: { type: string; code: string; message: string } };
+    expect(body.error.type).toBe('api_error');
+    expect(body.error.code).toBe('upstream_unreachable');
+    expect(body.error.message).toMatch(/^off: Could not connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)\. Is the server running on http:\/\/127\.0\.0\.1:\d+\?/);
+  });
+
+  it('Chat client (SDK), streamed: the same error before any byte', async () => {
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const err = await client.chat.completions.create({ model: 'off/qwen3', stream: true, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    const e = err as InstanceType<typeof OpenAI.APIError>;
+    expect(e.status).toBe(502);
+    expect(e.code).toBe('upstream_unreachable');
+    expect(e.message).toContain('Is the server running on http://127.0.0.1:');
+  });
+
+  it('the hint names Ollama and LM Studio on their own ports', () => {
+    expect(localAdapter.refusedHint?.('http://127.0.0.1:11434/v1')).toBe('Is Ollama running? Start it with `ollama serve`.');
+    expect(localAdapter.refusedHint?.('http://localhost:1234/v1')).toBe('Is LM Studio running? Start its server in the app or with `lms server start`.');
+    expect(localAdapter.refusedHint?.('http://127.0.0.1:8080/v1')).toBe('Is the server running on http://127.0.0.1:8080?');
   });
 });

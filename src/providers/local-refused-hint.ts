@@ -1,0 +1,22 @@
+/**
+ * The hint a refused connection to a local server gets: these servers run only while someone has
+ * started them, so "could not connect" nearly always means "not started". Ollama and LM Studio are
+ * known by their default ports; anything else is asked about by its address (origin only: no path,
+ * no user or password).
+ */
+import { displayOrigin } from './base-url.js';
+
+const BY_PORT: Readonly<Record<string, string>> = {
+  '11434': 'Is Ollama running? Start it with `ollama serve`.',
+  '1234': 'Is LM Studio running? Start its server in the app or with `lms server start`.',
+};
+
+export function localRefusedHint(baseUrl: string): string {
+  let port = '';
+  try {
+    port = new URL(baseUrl).port;
+  } catch {
+    // not a URL: asked about as "the upstream" below
+  }
+  return (Object.hasOwn(BY_PORT, port) ? BY_PORT[port] : undefined) ?? `Is the server running on ${displayOrigin(baseUrl)}?`;
+}
