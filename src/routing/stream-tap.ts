@@ -116,11 +116,17 @@ export class StreamTap {
   private scanEnded = false;
   /** A Chat chunk among the last events had a finish_reason. */
   private chatFinished = false;
+  /**
+   * A Chat stream may open with llama-server's `error:` line instead of a `data:` one: the head
+   * reads it as the opening error (the end of a stream is chat-error-tail.ts's).
+   */
+  private readonly errorField: boolean;
 
   constructor(dialect: Dialect, scan?: SignatureScan, holdEnvelope = false) {
     this.dialect = dialect;
     this.scan = scan;
     this.holdEnvelope = holdEnvelope;
+    this.errorField = dialect === 'chat';
   }
 
   /**
@@ -214,7 +220,7 @@ export class StreamTap {
     if (parts.length > 1 && chunk.indexOf(LF) === -1 && this.headBytes < MAX_LINE) return;
     const all = parts.length === 1 ? chunk : Buffer.concat(parts, this.headBytes);
     for (;;) {
-      const line = nextDataLine(all, this.headFrom);
+      const line = nextDataLine(all, this.headFrom, this.errorField);
       if (line === undefined) {
         if (this.headBytes >= MAX_LINE) this.head = undefined;
         return;
@@ -289,7 +295,7 @@ export class StreamTap {
    * opening with holdEnvelope, true when it is an envelope event (the opening is still to come).
    */
   private readEvent(line: Buffer, opening: boolean): string | true | undefined {
-    let start = line.indexOf(0x3a) + 1; // after "data:"
+    let start = line.indexOf(0x3a) + 1; // after "data:" (or "error:")
     if (line[start] === 0x20) start++;
     let end = line.length;
     if (end > start && line[end - 1] === 0x0d) end--;
@@ -300,6 +306,8 @@ export class StreamTap {
     } catch {
       return undefined;
     }
+    // an `error:` line's value is the error object itself
+    if (this.errorField && !isDataLine(line)) event = { error: event };
     if (typeof event !== 'object' || event === null) return undefined;
     const obj = event as Record<string, unknown>;
     this.usage = mergeUsage(this.usage, readEventUsage(obj, this.dialect));
@@ -457,13 +465,21 @@ function isEnvelope(event: Record<string, unknown>, dialect: Dialect): boolean {
   return true;
 }
 
-/** The first complete `data:` line of the buffer at or after `start`, or undefined while it is incomplete. */
-function nextDataLine(buf: Buffer, start: number): Buffer | undefined {
+/** `error:` line (llama-server's stream error), at the line's start. */
+function isErrorLine(line: Buffer): boolean {
+  return line[0] === 0x65 && line[1] === 0x72 && line[2] === 0x72 && line[3] === 0x6f && line[4] === 0x72 && line[5] === 0x3a;
+}
+
+/**
+ * The first complete `data:` line (or, with `errorField`, `error:` line) of the buffer at or after
+ * `start`, or undefined while it is incomplete.
+ */
+function nextDataLine(buf: Buffer, start: number, errorField: boolean): Buffer | undefined {
   while (start < buf.length) {
     const lf = buf.indexOf(LF, start);
     if (lf === -1) return undefined;
     const line = buf.subarray(start, lf);
-    if (isDataLine(line)) return line;
+    if (isDataLine(line) || (errorField && isErrorLine(line))) return line;
     start = lf + 1;
   }
   return undefined;

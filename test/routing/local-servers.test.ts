@@ -106,6 +106,18 @@ describe("llama-server's stream errors come as an `error:` field, not `data:`", 
     expect(last.error.message).toMatch(/^llama: the request exceeds/);
   });
 
+  it('as the first event, before any byte: an HTTP error (a group may fall back), converted and passthrough', async () => {
+    for (const [url, body] of [
+      [`${h.b}/v1/messages`, messagesStream],
+      [`${h.a}/chat/completions`, { model: 'llama/qwen3-coder', stream: true, messages: [{ role: 'user', content: 'x' }] }],
+    ] as const) {
+      local.next({ kind: 'raw', contentType: 'text/event-stream', body: overflow });
+      const r = await post(url, body);
+      expect(r.status, url).toBe(400);
+      expect(r.json.error.code, url).toBe('context_length_exceeded');
+    }
+  });
+
   it('a whole answer asked for and streamed anyway: the error, 400', async () => {
     local.next({ kind: 'raw', contentType: 'text/event-stream', body });
     const r = await post(`${h.b}/v1/messages`, { ...messagesStream, stream: false });
