@@ -35,7 +35,16 @@ export const FALLBACK_MAX_TOKENS = 8192;
  */
 export const PLACEHOLDER_USER_TEXT = '(continue)';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * "local@domain.tld": one `@`, no whitespace, a dot inside the domain. Scanned by hand: the regex
+ * form (`^[^\s@]+@[^\s@]+\.[^\s@]+$`) backtracks quadratically on a long crafted `user`.
+ */
+function isEmail(s: string): boolean {
+  const at = s.indexOf('@');
+  if (at < 1 || s.indexOf('@', at + 1) !== -1 || /\s/.test(s)) return false;
+  const dot = s.indexOf('.', at + 2);
+  return dot !== -1 && dot < s.length - 1;
+}
 
 /** Temperature, top_p and top_k exist on the API but not in SDK 1.x types. */
 type MessagesRequest = MessageCreateParamsBase & { temperature?: number; top_p?: number; top_k?: number };
@@ -120,7 +129,7 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   if (req.topK !== undefined) out.top_k = req.topK;
   const stop = req.stop?.filter((s) => s.trim() !== '');
   if (stop && stop.length > 0) out.stop_sequences = stop;
-  if (req.user && !EMAIL.test(req.user)) out.metadata = { user_id: req.user };
+  if (req.user && !isEmail(req.user)) out.metadata = { user_id: req.user };
 
   const { thinking, effort } = encodeReasoning(req.reasoning);
   if (thinking) out.thinking = thinking;

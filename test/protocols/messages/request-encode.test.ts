@@ -260,3 +260,19 @@ describe('Messages request round trip (client → hub → Messages upstream)', (
     expect(body.max_tokens).toBe(input.max_tokens);
   });
 });
+
+describe('Messages encodeRequest: user → metadata.user_id', () => {
+  it('passes an opaque user id and keeps an email address out', () => {
+    expect(encode(hub({ user: 'user-42' })).metadata).toEqual({ user_id: 'user-42' });
+    expect(encode(hub({ user: 'ann@example.com' })).metadata).toBeUndefined();
+    expect(encode(hub({ user: 'a@b.c' })).metadata).toBeUndefined();
+    for (const notEmail of ['a@.c', 'a@b.', 'a@bc', '@b.c', 'a b@c.d', 'a@b@c.d']) expect(encode(hub({ user: notEmail })).metadata).toEqual({ user_id: notEmail });
+  });
+
+  it('reads a long crafted user value in linear time (no regex backtracking)', () => {
+    const crafted = `a@${'.'.repeat(50_000)}@`;
+    const start = performance.now();
+    expect(encode(hub({ user: crafted })).metadata).toEqual({ user_id: crafted });
+    expect(performance.now() - start).toBeLessThan(1000);
+  });
+});
