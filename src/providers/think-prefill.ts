@@ -18,10 +18,17 @@
  */
 import type { DecodeOptions } from '../protocols/codec.js';
 
-const TEMPLATE_OPENS_THINK = [/qwen3.*thinking-2507/i, /qwq(?!.*preview)/i, /deepseek-r1/i];
-
+/**
+ * qwen3…thinking-2507, qwq not followed by preview, deepseek-r1. Substring scans rather than
+ * `.*` regexes, which backtrack quadratically on a long crafted model id.
+ */
 export function templateOpensThink(model: string): boolean {
-  return TEMPLATE_OPENS_THINK.some((family) => family.test(model));
+  const id = model.toLowerCase();
+  const qwen3 = id.indexOf('qwen3');
+  if (qwen3 !== -1 && id.includes('thinking-2507', qwen3 + 5)) return true;
+  const qwq = id.lastIndexOf('qwq');
+  if (qwq !== -1 && !id.includes('preview', qwq + 3)) return true;
+  return id.includes('deepseek-r1');
 }
 
 /** Decode options for a local or custom Chat target serving `model`. */

@@ -31,6 +31,13 @@ describe('templateOpensThink: model ids whose chat template ends the prompt with
     'MiniMax-M2', // writes <think> itself
     'llama3.1:8b',
   ])('%s: no', (model) => expect(templateOpensThink(model)).toBe(false));
+
+  it('classifies a long crafted model id in linear time (no regex backtracking)', () => {
+    const crafted = [`${'qwen3'.repeat(20_000)}`, `${'qwq'.repeat(30_000)}-preview`, `${'QwQ'.repeat(30_000)}x`];
+    const start = performance.now();
+    expect(crafted.map(templateOpensThink)).toEqual([false, false, true]);
+    expect(performance.now() - start).toBeLessThan(1000);
+  });
 });
 
 describe('decode options per adapter', () => {
