@@ -27,7 +27,11 @@ const SECRET_KEYS = new Set([
 /** Keys that hold base64 media in the dialects we speak (image/audio/file payloads). */
 const MEDIA_KEYS = new Set(['b64_json', 'file_data', 'partial_image_b64']);
 
-const DATA_URL_RE = /data:([\w.+-]+\/[\w.+-]+)?((?:;[\w-]+=[^;,]*)*);base64,[A-Za-z0-9+/=\s]+/g;
+/**
+ * Every part before the payload is bounded (type and subtype ≤ 127 chars as RFC 6838 allows, at
+ * most 16 parameters): unbounded, each "data:" in a long crafted string rescanned the rest of it.
+ */
+const DATA_URL_RE = /data:([\w.+-]{1,127}\/[\w.+-]{1,127})?((?:;[\w-]{1,64}=[^;,]{0,256}){0,16});base64,[A-Za-z0-9+/=\s]+/g;
 const BASE64_RE = /^[A-Za-z0-9+/=\r\n]+$/;
 
 function mediaPlaceholder(length: number): string {

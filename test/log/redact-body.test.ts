@@ -47,6 +47,15 @@ describe('redactBody', () => {
     expect(out).toContain('"filename":"a.pdf"');
   });
 
+  it('redacts data: URLs with parameters, and reads a long crafted string in linear time', () => {
+    expect(redactString(`see data:audio/wav;rate=16000;codec=pcm;base64,${PNG}", ok`)).toBe('see data:audio/wav;rate=16000;codec=pcm;base64,[base64 redacted, 96 chars]", ok');
+    // many "data:" starts, each followed by a long parameter chain that never reaches ";base64,"
+    const crafted = `base64, ${'data:;a='.repeat(12_000)}`;
+    const start = performance.now();
+    expect(redactString(crafted)).toBe(crafted);
+    expect(performance.now() - start).toBeLessThan(1000);
+  });
+
   it('parses JSON text and bytes, keeps other text as redacted text, never mutates its input', () => {
     expect(redactBody(Buffer.from('{"a":"sk-abcdefghijklmnopqrstuv"}'))).toEqual({ a: '[redacted]' });
     expect(redactBody('data: {"x":1}\n\n')).toBe('data: {"x":1}\n\n');
