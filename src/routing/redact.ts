@@ -73,28 +73,34 @@ export function redactSecret(text: string, secret: string | undefined): string {
   return result + out.slice(copied);
 }
 
+/** Deeper than this a logged body is cut: JSON nested thousands deep would overflow the stack here. */
+const MAX_LOG_DEPTH = 64;
+
 /** Redact every string in a JSON-like value (for --log-bodies), also dropping inline media. */
 export function redactForLog(value: unknown, secret: string | undefined): unknown {
+  return redactNested(value, secret, 0);
+}
+
+function redactNested(value: unknown, secret: string | undefined, depth: number): unknown {
   if (typeof value === 'string') {
     if (value.startsWith('data:') && value.length > 64) return `[data URL, ${value.length} chars]`;
     return redactSecret(value, secret);
   }
-  if (Array.isArray(value)) return value.map((v) => redactForLog(v, secret));
-  if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(obj)) {
-      const v = obj[key];
-      // base64 payloads of images, documents and audio: keep their size, not their bytes
-      if ((key === 'data' || key === 'file_data' || key === 'b64_json') && typeof v === 'string' && v.length > 64) {
-        out[key] = `[base64, ${v.length} chars]`;
-      } else {
-        out[key] = redactForLog(v, secret);
-      }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_LOG_DEPTH) return '[too deep]';
+  if (Array.isArray(value)) return value.map((v) => redactNested(v, secret, depth + 1));
+  const obj = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(obj)) {
+    const v = obj[key];
+    // base64 payloads of images, documents and audio: keep their size, not their bytes
+    if ((key === 'data' || key === 'file_data' || key === 'b64_json') && typeof v === 'string' && v.length > 64) {
+      out[key] = `[base64, ${v.length} chars]`;
+    } else {
+      out[key] = redactNested(v, secret, depth + 1);
     }
-    return out;
   }
-  return value;
+  return out;
 }
 
 /**

@@ -12,7 +12,7 @@ import { finalErrorEvent } from '../../src/routing/stream-errors.js';
 import { policyRefusal, readFeatures } from '../../src/routing/policy.js';
 import { ReasoningCache } from '../../src/routing/reasoning-cache.js';
 import { attachToHub, dropUnprovenManualThinking, dropUnprovenThinking, rememberOutput } from '../../src/routing/reasoning-continuity.js';
-import { redactSecret } from '../../src/routing/redact.js';
+import { redactForLog, redactSecret } from '../../src/routing/redact.js';
 import { resolveTargets, splitModelId } from '../../src/routing/targets.js';
 import { restoreEventToolName, restoreResponseToolNames, safeToolName, shortenToolNames } from '../../src/routing/tool-names.js';
 import { describeStreamError, isErrorBody, upstreamFailure } from '../../src/routing/upstream-errors.js';
@@ -204,6 +204,17 @@ describe('redaction', () => {
       expect(failure.message, String(at)).not.toContain(secret.slice(0, 17));
       expect(failure.message).not.toContain(secret.slice(-4));
     }
+  });
+
+  it('redactForLog stops at a depth cap, so a deeply nested body cannot overflow the stack', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100_000; i++) deep = { a: [deep] };
+    const out = JSON.stringify(redactForLog({ messages: deep }, key));
+    expect(out).toContain('"[too deep]"');
+    expect(out).not.toContain('leaf');
+    expect(out.length).toBeLessThan(1000);
+    // shallow bodies are whole, with the key masked
+    expect(redactForLog({ a: [{ b: `x ${key}` }] }, key)).toEqual({ a: [{ b: 'x [REDACTED]' }] });
   });
 });
 
