@@ -3,8 +3,9 @@
  * hash and a short display prefix are ever stored.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { SERVICE_KEY_PREFIX } from '../util/key-shapes.js';
 
-export const KEY_PREFIX = 'sk-svc-proxy-';
+export const KEY_PREFIX = SERVICE_KEY_PREFIX;
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 62^43 > 2^256. */
 const RANDOM_CHARS = 43;

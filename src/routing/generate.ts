@@ -47,7 +47,8 @@ import {
 } from './reasoning-continuity.js';
 import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
 import { dropForeignChatReasoning, dropForeignThinking, recordMessagesAnswer, recordOutput, remembersSignatures, withoutForeignProof } from './proof-issuers.js';
-import { redactForLog } from './redact.js';
+import { maskEchoed, maskEchoedText } from './echoed-secrets.js';
+import { redactForLog, streamSecret } from './redact.js';
 import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
 import { answeredByHeaders, sendError, sendJson } from './respond.js';
@@ -822,7 +823,7 @@ class GenerateRequest {
     const headers: OutgoingHttpHeaders = answeredByHeaders(p.slug, answered);
     const requestId = header(up.headers, 'x-request-id') ?? header(up.headers, 'request-id');
     if (requestId) headers['x-svc-upstream-request-id'] = requestId;
-    sendJson(x.res, 200, bytes, headers);
+    sendJson(x.res, 200, maskEchoed(bytes, streamSecret(p.credential)), headers);
     note(up.status);
     const { record } = x;
     record.firstByte();
@@ -853,7 +854,7 @@ class GenerateRequest {
         if (requestId) headers['x-svc-upstream-request-id'] = requestId;
         res.writeHead(200, headers);
       }
-      if (!res.destroyed && !res.writableEnded) res.end(text);
+      if (!res.destroyed && !res.writableEnded) res.end(maskEchoedText(text, streamSecret(p.credential)));
     }
     record.firstByte();
     record.answeredBy(p.slug, answered);

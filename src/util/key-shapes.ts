@@ -3,6 +3,11 @@
 // the `sk-` family covers OpenAI, Anthropic, OpenRouter and our own keys
 export const KEY_PATTERNS: readonly RegExp[] = [/\bsk-[A-Za-z0-9_-]{16,}/g, /\bAIza[0-9A-Za-z_-]{35}\b/g, /\bgsk_[A-Za-z0-9]{20,}/g, /\bxai-[A-Za-z0-9]{20,}/g];
 
+/** Service keys are this prefix and 43 base62 characters (keys/format.ts). */
+export const SERVICE_KEY_PREFIX = 'sk-svc-proxy-';
+/** A service key in any text; the short display prefix a listing shows ("sk-svc-proxy-Ab3d") is not one. */
+export const SERVICE_KEY_RE = /\bsk-svc-proxy-[A-Za-z0-9]{16,}/g;
+
 export const BEARER_RE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 
 /** Does `text` hold something shaped like a key or an Authorization credential? */

@@ -1,0 +1,41 @@
+/** A provider credential or a service key that an upstream echoes back reaches neither the client nor the log. */
+import { describe, expect, it } from 'vitest';
+import { KEYS, post, useHarness } from './harness.js';
+
+const t = useHarness({ settings: { logBodies: true } });
+const SERVICE_KEY = 'sk-svc-proxy-3kTQm8VdPa1xZr9yLw2bNc5Hj7Fe4Gs6AbCdEfGhIjK';
+const echo = (credential: string) => `your key is ${credential}, and mine is ${SERVICE_KEY}.`;
+
+function expectMasked(text: string, ...secrets: string[]): void {
+  for (const s of secrets) expect(text).not.toContain(s);
+  expect(text).toContain('[REDACTED]');
+}
+
+describe('whole answers', () => {
+  it('passthrough: the credential and a service key in the answer are masked, for the client and the log', async () => {
+    const { h } = t;
+    h.mocks.openrouter.next({ kind: 'turn', turn: { text: echo(KEYS.openrouter) } });
+    const r = await post(`${h.a}/chat/completions`, { model: 'openrouter/anthropic/claude-sonnet-4.5', messages: [{ role: 'user', content: 'hi' }] });
+    expect(r.status).toBe(200);
+    expectMasked(r.text, KEYS.openrouter, SERVICE_KEY);
+    expect(r.json.choices[0].message.content).toContain('your key is [REDACTED], and mine is');
+    expect(Number(r.headers['content-length'])).toBe(Buffer.byteLength(r.text));
+    await h.waitForLogs(1);
+    expect(JSON.stringify(h.logs)).not.toContain(KEYS.openrouter);
+  });
+
+  it('converted: masked the same way', async () => {
+    const { h } = t;
+    h.mocks.anthropic.next({ kind: 'turn', turn: { text: echo(KEYS.anthropic) } });
+    const r = await post(`${h.a}/chat/completions`, { model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] });
+    expect(r.status).toBe(200);
+    expectMasked(r.text, KEYS.anthropic, SERVICE_KEY);
+  });
+
+  it('an answer with neither goes out unchanged', async () => {
+    const { h } = t;
+    h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'sk- and sk-svc-proxy- alone are no keys' } });
+    const r = await post(`${h.a}/chat/completions`, { model: 'openrouter/anthropic/claude-sonnet-4.5', messages: [{ role: 'user', content: 'hi' }] });
+    expect(r.json.choices[0].message.content).toBe('sk- and sk-svc-proxy- alone are no keys');
+  });
+});
