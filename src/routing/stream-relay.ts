@@ -25,6 +25,7 @@ import type { Dialect, HubError, HubEvent } from '../protocols/hub.js';
 import { SseParser, type SseEvent } from '../protocols/sse.js';
 import type { LogUsage } from '../log/entry.js';
 import type { StreamReasoningCollector } from './reasoning-continuity.js';
+import { maskEchoedText } from './echoed-secrets.js';
 import { StreamRedactor, streamSecret } from './redact.js';
 import { takeOverEarlyStream } from './early-stream.js';
 import { IdleWatch } from './idle-watch.js';
@@ -560,10 +561,13 @@ export class ConvertedRelay extends Relay {
   private opened = false;
   private usage: LogUsage | undefined;
   private errorCode: string | undefined;
+  /** The credential, masked in what is written (with any service key) when echoed whole. */
+  private readonly secret: string | undefined;
 
   constructor(o: RelayOptions, c: ConvertOptions) {
     super(o);
     this.c = c;
+    this.secret = streamSecret(o.credential);
     this.decoder = c.decoder;
     this.parser = new SseParser(this.onEvent, undefined, { errorField: c.errorField === true });
     if (c.continuation) this.parts = new PausedParts();
@@ -756,7 +760,7 @@ export class ConvertedRelay extends Relay {
       // an error that arrives before anything was written is still a precommit failure (handled
       // in handle()); the first non-empty output commits the stream
       this.commit();
-      const data = this.out;
+      const data = maskEchoedText(this.out, this.secret);
       this.out = '';
       this.write(data);
     }

@@ -39,3 +39,14 @@ describe('whole answers', () => {
     expect(r.json.choices[0].message.content).toBe('sk- and sk-svc-proxy- alone are no keys');
   });
 });
+
+describe('converted streams', () => {
+  it('the credential and a service key in streamed text are masked', async () => {
+    const { h } = t;
+    h.mocks.anthropic.next({ kind: 'turn', turn: { text: echo(KEYS.anthropic), stream: { chunk: 1000 } } });
+    const r = await post(`${h.a}/chat/completions`, { model: 'anthropic/claude-sonnet-4-5', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    expect(r.status).toBe(200);
+    expectMasked(r.text, KEYS.anthropic, SERVICE_KEY);
+    expect(r.text).toContain('[DONE]');
+  });
+});
