@@ -8,6 +8,8 @@ import type { HubError } from '../protocols/hub.js';
 import { joinUrl, trimBase } from '../providers/base-url.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import { timeouts, type Exchange } from './exchange.js';
+import { maskEchoedBytes } from './echoed-secrets.js';
+import { streamSecret } from './redact.js';
 import { ClientGone } from './request-body.js';
 import { sendBody, sendError } from './respond.js';
 import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
@@ -75,7 +77,7 @@ export async function relayToOpenAI(
     return;
   }
   record.attempt({ target: p.slug, status: answer.status, latencyMs });
-  sendBody(x.res, answer.status, answer.contentType ?? 'application/json', answer.body, headers);
+  sendBody(x.res, answer.status, answer.contentType ?? 'application/json', maskEchoedBytes(answer.body, streamSecret(p.credential)), headers);
   record.firstByte();
   record.finish(x.deps.log, answer.status);
 }

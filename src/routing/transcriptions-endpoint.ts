@@ -8,7 +8,9 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
 import { timeouts, type Exchange } from './exchange.js';
+import { maskEchoedBytes } from './echoed-secrets.js';
 import { MultipartError, MultipartModelRewriter, multipartBoundary } from './multipart-model.js';
+import { streamSecret } from './redact.js';
 import { checkDeclaredLength, ClientGone, tooLarge } from './request-body.js';
 import { answeredByHeaders, sendBody, sendError } from './respond.js';
 import type { UpstreamResponse } from './services.js';
@@ -152,7 +154,7 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
     record.finish(x.deps.log, failure.status, failure.code);
     return;
   }
-  sendBody(x.res, 200, header(up.headers, 'content-type') ?? 'application/json', answer, answeredBy);
+  sendBody(x.res, 200, header(up.headers, 'content-type') ?? 'application/json', maskEchoedBytes(answer, streamSecret(p.credential)), answeredBy);
   note(up.status);
   record.firstByte();
   record.answeredBy(p.slug, model);

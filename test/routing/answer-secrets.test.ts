@@ -1,4 +1,6 @@
 /** A provider credential or a service key that an upstream echoes back reaches neither the client nor the log. */
+import { request } from 'node:http';
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { KEYS, post, useHarness } from './harness.js';
 
@@ -9,6 +11,19 @@ const echo = (credential: string) => `your key is ${credential}, and mine is ${S
 function expectMasked(text: string, ...secrets: string[]): void {
   for (const s of secrets) expect(text).not.toContain(s);
   expect(text).toContain('[REDACTED]');
+}
+
+function get(url: string, method = 'GET'): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { authorization: 'Bearer k' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 describe('whole answers', () => {
@@ -48,5 +63,33 @@ describe('converted streams', () => {
     expect(r.status).toBe(200);
     expectMasked(r.text, KEYS.anthropic, SERVICE_KEY);
     expect(r.text).toContain('[DONE]');
+  });
+});
+
+describe("OpenAI's stored objects and transcriptions, relayed as they came", () => {
+  it('a stored response', async () => {
+    const { h } = t;
+    h.mocks.openai.on('/v1/responses/resp_abc', { kind: 'json', body: { id: 'resp_abc', object: 'response', output_text: echo(KEYS.openai) } });
+    const r = await get(`${h.a}/responses/resp_abc`);
+    expect(r.status).toBe(200);
+    expectMasked(r.text, KEYS.openai, SERVICE_KEY);
+    expect(JSON.parse(r.text).id).toBe('resp_abc');
+  });
+
+  it('a conversation', async () => {
+    const { h } = t;
+    h.mocks.openai.on('/v1/conversations/conv_abc', { kind: 'json', body: { id: 'conv_abc', object: 'conversation', metadata: { note: echo(KEYS.openai) } } });
+    const r = await get(`${h.a}/conversations/conv_abc`);
+    expect(r.status).toBe(200);
+    expectMasked(r.text, KEYS.openai, SERVICE_KEY);
+  });
+
+  it('a transcription', async () => {
+    const { h } = t;
+    h.mocks.ca.on('/v1/audio/transcriptions', { kind: 'json', body: { text: echo(KEYS.ca) } });
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const file = new File([Buffer.alloc(100, 3)], 'a.wav', { type: 'audio/wav' });
+    const out = await client.audio.transcriptions.create({ model: 'ca/whisper-large-v3', file });
+    expectMasked(out.text, KEYS.ca, SERVICE_KEY);
   });
 });
