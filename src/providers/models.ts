@@ -14,6 +14,7 @@ import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './lo
 import { geminiInputLimits, geminiListHeaders, geminiModelsUrl, geminiNextPage } from './gemini-limits.js';
 import { REFUSED_CREDENTIAL } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
+import { holdsSecret } from '../util/key-shapes.js';
 
 export interface CatalogModel {
   /** "provider/model" */
@@ -216,6 +217,8 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
   /** The model listed, or undefined when the entry is skipped (no id, a repeat, not a chat model). */
   const add = (rawId: unknown, created: number | undefined, displayName: unknown, contextWindow: number | undefined): CatalogModel | undefined => {
     if (typeof rawId !== 'string' || rawId === '') return undefined;
+    // an id or name holding a key (a gateway listing it by mistake) would hand it to every client
+    if (holdsSecret(rawId, target.credential) || (typeof displayName === 'string' && holdsSecret(displayName, target.credential))) return undefined;
     const id = adapter.normaliseModelId(rawId);
     if (seen.has(id) || (builtin && target.slug !== 'openrouter' && NOT_CHAT.test(id))) return undefined;
     seen.add(id);

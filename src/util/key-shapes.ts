@@ -19,3 +19,11 @@ export function holdsKey(text: string): boolean {
     return found;
   });
 }
+
+/** Shorter credentials are placeholders ("none", "ollama") that ordinary text may well hold. */
+const MIN_SECRET = 8;
+
+/** Does `text` hold this credential, or anything shaped like a key? */
+export function holdsSecret(text: string, credential: string | undefined): boolean {
+  return (credential !== undefined && credential.length >= MIN_SECRET && text.includes(credential)) || holdsKey(text);
+}

@@ -362,6 +362,30 @@ describe('model catalog', () => {
     expect(anthropic.hits).toEqual([]);
   });
 
+  it('drops an entry whose id or name would hand a key to every client: the credential, a service key, a provider key', async () => {
+    const secret = 'ds-secret-credential-0123456789';
+    const saved = custom.handler;
+    custom.handler = (_req, res) =>
+      json(res, {
+        object: 'list',
+        data: [
+          { id: 'deepseek-chat' },
+          { id: `proxy?key=${secret}` },
+          { id: 'named', name: `for ${secret}` },
+          { id: 'sk-svc-proxy-3kTQm8VdPa1xZr9yLw2bNc5Hj7Fe4Gs6AbCdEfGhIjK' },
+          { id: 'leaked', name: 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz' },
+          { id: 'none' },
+        ],
+      });
+    try {
+      const catalog = createModelCatalog({ config, credential: (s) => (s === 'deepseek' ? secret : creds[s]), detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
+      const listed = await catalog.list(undefined, new Set(['deepseek']));
+      expect(listed.map((m) => m.id)).toEqual(['deepseek/deepseek-chat', 'deepseek/none']);
+    } finally {
+      custom.handler = saved;
+    }
+  });
+
   it('an aborted list rejects promptly', async () => {
     const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 2000 });
     const ac = new AbortController();
