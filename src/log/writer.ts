@@ -8,6 +8,7 @@ import type { RequestLogEntry } from './entry.js';
 import { FileSink, type SinkHealth } from './file-sink.js';
 import { compileFilter } from './filter.js';
 import { clampLimit, queryLog, statsLog, type LogQuery } from './query.js';
+import { maskClientFields } from './mask-fields.js';
 import { redactBody } from './redact-body.js';
 import { Ring } from './ring.js';
 import type { LogFilter } from './filter.js';
@@ -193,6 +194,8 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
     record(entry) {
       if (closed) return;
       try {
+        // a few short strings: the bodies wait for the batch (prepare)
+        maskClientFields(entry);
         ring.push(entry);
         pending.push(entry);
         recorded++;

@@ -337,6 +337,28 @@ describe('request log writer', () => {
     expect(body.messages[0]!.content).toContain('abcdefghijklmnop'); // the caller's object is not modified
   });
 
+  it('masks a key a client pasted into the model id or the path, in the ring and the file', async () => {
+    const log = open();
+    const service = 'sk-svc-proxy-3kTQm8VdPa1xZr9yLw2bNc5Hj7Fe4Gs6AbCdEfGhIjK';
+    const provider = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz';
+    log.record(
+      makeEntry({
+        endpoint: 'unknown',
+        base: `group:${provider}`,
+        path: `/g/${provider}/protocol-a/v1/${service}`,
+        modelAsked: `openai/${service}`,
+        attempts: [{ target: `openai/${service}`, status: 0, latencyMs: 0, errorCode: 'x', skipped: `model openai/${service} refused` }],
+      }),
+    );
+    await log.flush();
+    for (const text of [JSON.stringify(log.recent()), await readFile(join(home, 'logs', CURRENT_LOG), 'utf8')]) {
+      expect(text).not.toContain(service.slice(13));
+      expect(text).not.toContain(provider.slice(8));
+      expect(text).toContain('"modelAsked":"openai/[redacted]"');
+    }
+    expect(log.recent()[0]!.path).toBe('/g/[redacted]/protocol-a/v1/[redacted]');
+  });
+
   it('keeps bodies in memory only for the latest entries; the file keeps them all', async () => {
     const log = open({ settings: { ...SETTINGS, logBodies: true }, bodiesInMemory: 2 });
     const all = Array.from({ length: 4 }, (_, i) => makeEntry({ requestBody: { n: i } }));
