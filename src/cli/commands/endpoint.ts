@@ -7,6 +7,7 @@ import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
 import { checkNewUpstream } from '../../secrets/operations.js';
+import { displayUrl } from '../../util/display-url.js';
 
 interface AddFlags {
   url: string;
@@ -58,7 +59,7 @@ export function register(program: Command, ctx: CliContext): void {
       }
       const where = added.authHeader ? ` (sent as ${added.authHeader})` : '';
       const fixed = added.headers ? `; with ${Object.keys(added.headers).join(', ')} on every request` : '';
-      ctx.out(`Endpoint ${added.slug} added (${added.format === 'a' ? 'OpenAI Chat Completions' : 'Anthropic Messages'} at ${added.url}${added.hasCredential ? `, key …${added.last4 || '****'} in ${added.source}${where}` : ', no key'}${fixed}).`);
+      ctx.out(`Endpoint ${added.slug} added (${added.format === 'a' ? 'OpenAI Chat Completions' : 'Anthropic Messages'} at ${displayUrl(added.url)}${added.hasCredential ? `, key …${added.last4 || '****'} in ${added.source}${where}` : ', no key'}${fixed}).`);
       ctx.out(`Use its models as ${added.slug}/<model> on either base.`);
     });
 
@@ -82,7 +83,7 @@ export function register(program: Command, ctx: CliContext): void {
           endpoints.map((e) => [
             e.slug,
             e.format,
-            e.url,
+            displayUrl(e.url),
             e.hasCredential ? `${e.source ?? 'missing'}${e.last4 ? ` …${e.last4}` : ''}${e.authHeader ? ` as ${e.authHeader}` : ''}` : 'none',
             Object.keys(e.headers ?? {}).join(', '),
           ]),

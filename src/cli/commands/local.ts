@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../io.js';
 import { openManagement } from '../management.js';
 import { table } from '../output.js';
+import { displayUrl } from '../../util/display-url.js';
 
 export function register(program: Command, ctx: CliContext): void {
   const local = program.command('local').description('Local model servers (Ollama, LM Studio, vLLM, llama.cpp …)');
@@ -17,7 +18,7 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (slug: string, flags: { url: string; json?: boolean }) => {
       const added = await (await manage()).addLocal({ slug, url: flags.url });
       if (flags.json) ctx.json(added);
-      else ctx.out(`Local server ${added.slug} added (${added.url}). Use its models as ${added.slug}/<model>.`);
+      else ctx.out(`Local server ${added.slug} added (${displayUrl(added.url)}). Use its models as ${added.slug}/<model>.`);
     });
 
   local
@@ -34,7 +35,7 @@ export function register(program: Command, ctx: CliContext): void {
         ctx.out('No local servers. Add one: svc-proxy local add <slug> --url <url>');
         return;
       }
-      ctx.out(table(['SLUG', 'URL', 'ADDED'], locals.map((l) => [l.slug, l.url, l.detected ? 'detected' : 'by hand'])));
+      ctx.out(table(['SLUG', 'URL', 'ADDED'], locals.map((l) => [l.slug, displayUrl(l.url), l.detected ? 'detected' : 'by hand'])));
     });
 
   local

@@ -5,6 +5,7 @@ import { CliError, type CliContext } from '../io.js';
 import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
+import { displayUrl } from '../../util/display-url.js';
 
 const SOURCE_LABEL: Record<string, string> = { keychain: 'keychain', env: 'env', file: 'file (insecure)' };
 
@@ -29,7 +30,7 @@ export function register(program: Command, ctx: CliContext): void {
             p.name,
             p.connected ? 'yes' : 'no',
             p.source ? `${SOURCE_LABEL[p.source] ?? p.source}${p.last4 ? ` …${p.last4}` : ''}` : '-',
-            `${p.baseUrl}${p.baseUrlOverridden ? ' (override)' : ''}`,
+            `${displayUrl(p.baseUrl)}${p.baseUrlOverridden ? ' (override)' : ''}`,
           ]),
         ),
       );
@@ -95,7 +96,7 @@ export function register(program: Command, ctx: CliContext): void {
       if (flags.baseUrl !== undefined || flags.reset) {
         const base = await management.setProviderBaseUrl(name, flags.reset ? null : (flags.baseUrl as string));
         Object.assign(result, base);
-        lines.push(`${base.name} base URL: ${base.baseUrl}${base.overridden ? '' : ' (default)'}`);
+        lines.push(`${base.name} base URL: ${displayUrl(base.baseUrl)}${base.overridden ? '' : ' (default)'}`);
       }
       if (setsHeaders) {
         // the setting not named keeps its value: a new fixed header does not drop the key's header, nor the reverse

@@ -2,6 +2,7 @@
 import { isRefusedCredential } from '../../providers/model-list-failure.js';
 import type { DaemonStatus } from '../../server/admin/status.js';
 import type { Finding } from './findings.js';
+import { displayUrl } from '../../util/display-url.js';
 
 export interface ModelLists {
   counts: Record<string, number>;
@@ -21,7 +22,7 @@ export function daemonFindings(s: DaemonStatus, lists: ModelLists | string): Fin
   const slugs = [
     ...s.providers.filter((p) => p.connected).map((p) => ({ slug: p.name, fix: `svc-proxy provider connect ${p.name}` })),
     ...s.endpoints.map((e) => ({ slug: e.slug, fix: `svc-proxy endpoint remove ${e.slug}, then endpoint add ${e.slug} with a working key` })),
-    ...s.locals.map((l) => ({ slug: l.slug, fix: `start the server at ${l.url}, or: svc-proxy local remove ${l.slug}` })),
+    ...s.locals.map((l) => ({ slug: l.slug, fix: `start the server at ${displayUrl(l.url)}, or: svc-proxy local remove ${l.slug}` })),
   ];
   if (slugs.length === 0) out.push({ check: 'providers', mark: 'fail', text: 'none connected, no endpoint or local server', fix: 'svc-proxy provider connect anthropic (or openai, openrouter, gemini)' });
   for (const { slug, fix } of slugs) {
@@ -37,7 +38,7 @@ export function daemonFindings(s: DaemonStatus, lists: ModelLists | string): Fin
     }
     // a built-in provider that does not answer at a base URL set by hand: that URL is the first suspect
     const moved = s.providers.find((p) => p.name === slug && p.baseUrlOverridden);
-    const remedy = isRefusedCredential(failed) || s.locals.some((l) => l.slug === slug) ? fix : moved ? `check its base URL ${moved.baseUrl} (svc-proxy provider set ${slug} --reset restores the default)` : undefined;
+    const remedy = isRefusedCredential(failed) || s.locals.some((l) => l.slug === slug) ? fix : moved ? `check its base URL ${displayUrl(moved.baseUrl)} (svc-proxy provider set ${slug} --reset restores the default)` : undefined;
     out.push({ check, mark: 'fail', text: `no model list: ${failed}`, ...(remedy ? { fix: remedy } : {}) });
   }
   const unconnected = s.providers.filter((p) => !p.connected).map((p) => p.name);

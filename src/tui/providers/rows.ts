@@ -5,6 +5,7 @@
 import type { HeaderSettings } from '../../config/header-settings.js';
 import type { EndpointInfo, LocalInfo, ProviderInfo } from '../../secrets/operations.js';
 import type { LastError } from '../log/last-errors.js';
+import { displayUrl } from '../../util/display-url.js';
 
 export type UpstreamRow =
   | { kind: 'provider'; name: string; info: ProviderInfo }
@@ -55,8 +56,8 @@ export function credentialText(r: UpstreamRow): string {
 }
 
 export function baseUrlText(r: UpstreamRow): string {
-  if (r.kind === 'provider') return `${r.info.baseUrl}${r.info.baseUrlOverridden ? ' (override)' : ''}`;
-  if (r.kind === 'endpoint' || r.kind === 'local') return r.info.url;
+  if (r.kind === 'provider') return `${displayUrl(r.info.baseUrl)}${r.info.baseUrlOverridden ? ' (override)' : ''}`;
+  if (r.kind === 'endpoint' || r.kind === 'local') return displayUrl(r.info.url);
   return '(found on this machine)';
 }
 

@@ -26,6 +26,7 @@ import { authHeaderInputProblem, headerListText, parseHeaderList } from '../prov
 import { baseUrlText, credentialText, headerSettingsText, headersText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
+import { displayUrl } from '../../util/display-url.js';
 
 type Mode =
   | { kind: 'list' }
@@ -194,7 +195,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         onSubmit={(v) =>
           act(async (b) => {
             const res = await b.management.setProviderBaseUrl(name, v.trim() === '' ? null : v.trim());
-            return { kind: 'ok', text: `${res.name} base URL: ${res.baseUrl}${res.overridden ? '' : ' (default)'}` };
+            return { kind: 'ok', text: `${res.name} base URL: ${displayUrl(res.baseUrl)}${res.overridden ? '' : ' (default)'}` };
           })
         }
         onCancel={() => setMode({ kind: 'list' })}

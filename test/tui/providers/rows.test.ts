@@ -36,6 +36,17 @@ describe('provider rows', () => {
     expect(modelsText(by.anthropic!, {}, { anthropic: 'the provider refused the credential (401)' })).toBe('!');
   });
 
+  it('a base URL holding a user and password or a key parameter is shown masked', () => {
+    const hand = {
+      ...upstreams,
+      providers: [{ ...upstreams.providers[1]!, baseUrl: 'http://me:pa55@127.0.0.1:9/v1?api_key=s3cret', baseUrlOverridden: true }],
+      endpoints: [{ ...upstreams.endpoints[0]!, url: 'http://127.0.0.1:8000/v1?token=s3cret' }],
+    };
+    const by = Object.fromEntries(upstreamRows(hand, {}).map((r) => [r.name, r]));
+    expect(baseUrlText(by.openai!)).toBe('http://***@127.0.0.1:9/v1?api_key=*** (override)');
+    expect(baseUrlText(by.open!)).toBe('http://127.0.0.1:8000/v1?token=***');
+  });
+
   it('last error text', () => {
     expect(lastErrorText(undefined, () => '')).toBe('-');
     expect(lastErrorText({ time: 't', status: 0, code: 'upstream_timeout' }, () => '2m ago')).toBe('no answer upstream_timeout, 2m ago');
