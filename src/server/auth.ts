@@ -28,15 +28,24 @@ function bearerToken(header: string | undefined): string | undefined {
   return token === '' ? undefined : token;
 }
 
+/**
+ * A key header's value, or undefined when it holds only whitespace: then no key was sent. Node
+ * joins a repeated x-api-key with ", ", so blank repeats read as no key too, not as a wrong one.
+ */
+function presented(value: string | string[] | undefined): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const v = value.trim();
+  return /^[\s,]*$/.test(v) ? undefined : v;
+}
+
 export function authenticate(req: IncomingMessage, verifier: KeyVerifier): AuthResult {
-  const rawApiKey = req.headers['x-api-key'];
-  const apiKey = typeof rawApiKey === 'string' ? rawApiKey.trim() : undefined;
-  const authorization = req.headers.authorization;
+  const apiKey = presented(req.headers['x-api-key']);
+  const authorization = presented(req.headers.authorization);
   const bearer = bearerToken(authorization);
   if (!apiKey && !bearer) {
     // a key was sent, in a shape this is not (no "Bearer", Basic, a tab after Bearer): saying
     // "no service key" would send its sender looking in the wrong place
-    return authorization !== undefined && !/^\s*(bearer)?\s*$/i.test(authorization) ? NOT_BEARER : MISSING;
+    return authorization !== undefined && !/^bearer\s*$/i.test(authorization) ? NOT_BEARER : MISSING;
   }
   // Some clients send both (one of them a placeholder): either valid key is enough.
   if (apiKey) {

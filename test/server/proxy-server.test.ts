@@ -77,6 +77,31 @@ describe('proxy server: authentication', () => {
     expect(h.calls).toHaveLength(0);
   });
 
+  it('a blank or whitespace-only Authorization or x-api-key is no key: 401 missing_api_key in each shape', async () => {
+    const h = await start();
+    const { connect } = await import('node:net');
+    const send = (path: string, headerLines: string) =>
+      new Promise<string>((resolve) => {
+        const sock = connect(h.port, '127.0.0.1', () => sock.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nConnection: close\r\ncontent-type: application/json\r\ncontent-length: 2\r\n${headerLines}\r\n{}`, 'latin1'));
+        let text = '';
+        sock.on('data', (c: Buffer) => (text += c.toString('latin1')));
+        sock.on('close', () => resolve(text));
+        sock.on('error', () => resolve(text));
+      });
+    const blanks = ['authorization:\r\n', 'authorization:   \t \r\n', 'authorization: Bearer   \r\n', 'authorization: bearer\t\r\n', 'x-api-key:\r\n', 'x-api-key:  \t \r\n', 'x-api-key: \xa0\r\n', 'authorization: \xa0\r\nx-api-key: \r\n', 'x-api-key: \r\nx-api-key: \r\n', 'authorization: Bearer \xa0\r\n'];
+    for (const blank of blanks) {
+      const a = await send('/protocol-a/v1/chat/completions', blank);
+      expect(a, JSON.stringify(blank)).toMatch(/^HTTP\/1\.1 401/);
+      expect(a, JSON.stringify(blank) + a).toContain('"code":"missing_api_key"');
+      expect(a).toContain('"type":"authentication_error"');
+      const b = await send('/protocol-b/v1/messages', blank);
+      expect(b, JSON.stringify(blank)).toMatch(/^HTTP\/1\.1 401/);
+      expect(b).toMatch(/"type":"error","error":\{"type":"authentication_error"/);
+      expect(b, JSON.stringify(blank)).toContain('missing_api_key');
+    }
+    expect(h.calls).toHaveLength(0);
+  });
+
   it('401 invalid_api_key for unknown keys, on group bases too', async () => {
     const h = await start();
     for (const headers of [{ authorization: 'Bearer sk-svc-proxy-nope' }, { 'x-api-key': 'sk-svc-proxy-nope' }] as Array<Record<string, string>>) {
