@@ -5,6 +5,7 @@
 import { OperationError } from './errors.js';
 import { slugSchema } from './schema.js';
 import { holdsKey } from '../util/key-shapes.js';
+import { trimTrailingSlashes } from '../util/slashes.js';
 
 export function validateUrl(raw: unknown, what: string): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new OperationError(400, 'invalid_url', `${what} needs a URL (e.g. --url http://127.0.0.1:8000/v1).`);
@@ -24,7 +25,7 @@ export function validateUrl(raw: unknown, what: string): string {
   }
   // paths are appended to a base URL; after a #fragment they would never reach the server
   if (url.hash !== '' || raw.trim().endsWith('#')) throw new OperationError(400, 'invalid_url', `${what}: a base URL cannot have a #fragment (everything after # stays on this machine).`);
-  return url.toString().replace(/\/+$/, '');
+  return trimTrailingSlashes(url.toString());
 }
 
 export function validateSlug(raw: unknown, what: string): string {

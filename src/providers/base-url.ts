@@ -3,13 +3,14 @@
  * adapters append operation paths. A query string on the base (some gateways need one) is kept
  * after the appended path.
  */
+import { trimTrailingSlashes } from '../util/slashes.js';
 
 /** Remove trailing slashes (keeps the query string, if any, in place). */
 export function trimBase(url: string): string {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const query = q === -1 ? '' : url.slice(q);
-  return path.replace(/\/+$/, '') + query;
+  return trimTrailingSlashes(path) + query;
 }
 
 /** `base` + `path`, with the base's query string moved after the path. */

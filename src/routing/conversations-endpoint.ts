@@ -11,13 +11,14 @@ import type { Exchange } from './exchange.js';
 import { relayToOpenAI } from './openai-call.js';
 import { checkDeclaredLength, checkJsonContentType, readBody } from './request-body.js';
 import { lookupGroup } from './targets.js';
+import { trimTrailingSlashes } from '../util/slashes.js';
 
 /** `/conversations…` and the query string of a request URL (the base and a group prefix cut off). */
 export function conversationsPath(url: string): { path: string; query: string } {
   const q = url.indexOf('?');
   const full = q === -1 ? url : url.slice(0, q);
   const at = full.indexOf('/conversations');
-  return { path: full.slice(at).replace(/\/+$/, ''), query: q === -1 ? '' : url.slice(q) };
+  return { path: trimTrailingSlashes(full.slice(at)), query: q === -1 ? '' : url.slice(q) };
 }
 
 /**

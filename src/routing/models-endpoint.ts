@@ -8,6 +8,7 @@ import type { Exchange } from './exchange.js';
 import { modelJson, modelListJson, type ListedModel } from './model-entries.js';
 import { sendJson } from './respond.js';
 import { groupModel, lookupGroup, splitModelId } from './targets.js';
+import { trimTrailingSlashes } from '../util/slashes.js';
 
 export async function handleModels(x: Exchange): Promise<void> {
   const url = x.req.url ?? '';
@@ -38,7 +39,7 @@ export function modelIdOfPath(url: string): string {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   // the base before it (`/g/<slug>/protocol-b/v1`) cannot hold `/models/`: the first is the route's
-  const raw = path.slice(path.indexOf('/models/') + '/models/'.length).replace(/\/+$/, '');
+  const raw = trimTrailingSlashes(path.slice(path.indexOf('/models/') + '/models/'.length));
   try {
     return decodeURIComponent(raw);
   } catch {

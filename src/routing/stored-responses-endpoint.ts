@@ -13,6 +13,7 @@ import type { ResponseStore } from './response-store.js';
 import { relayToOpenAI } from './openai-call.js';
 import { sendJson } from './respond.js';
 import { lookupGroup } from './targets.js';
+import { trimTrailingSlashes } from '../util/slashes.js';
 
 type Obj = Record<string, unknown>;
 type Action = 'retrieve' | 'delete' | 'input_items' | 'cancel';
@@ -33,7 +34,7 @@ function address(url: string, method: string): Addressed {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const search = q === -1 ? '' : url.slice(q);
-  const rest = path.slice(path.indexOf('/responses/') + '/responses/'.length).replace(/\/+$/, '');
+  const rest = trimTrailingSlashes(path.slice(path.indexOf('/responses/') + '/responses/'.length));
   const [rawId = '', sub, ...more] = rest.split('/');
   let id: string;
   try {

@@ -3,6 +3,7 @@
  * sent. Listed origins (or "*") get their Origin echoed, and preflights are answered.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { trimTrailingSlashes } from '../util/slashes.js';
 
 const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
 const DEFAULT_ALLOWED_HEADERS =
@@ -18,7 +19,7 @@ export class CorsPolicy {
 
   configure(origins: readonly string[]): void {
     this.any = origins.includes('*');
-    this.origins = new Set(origins.map((o) => o.trim().replace(/\/+$/, '').toLowerCase()));
+    this.origins = new Set(origins.map((o) => trimTrailingSlashes(o.trim()).toLowerCase()));
   }
 
   get enabled(): boolean {

@@ -10,6 +10,7 @@
  */
 import type { ProxyEndpoint, ProxyRoute } from '../routing/proxy-handler.js';
 import type { Protocol } from './send-error.js';
+import { trimTrailingSlashes } from '../util/slashes.js';
 
 export type ProxyMatch =
   | { ok: true; route: ProxyRoute }
@@ -88,7 +89,8 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
   }
 
   let sub = rest.slice('/protocol-a'.length);
-  while (sub.length > 1 && sub.endsWith('/')) sub = sub.slice(0, -1);
+  // all slashes: the root ('/') stays
+  sub = trimTrailingSlashes(sub) || sub.slice(0, 1);
   for (let i = 0; i < 2 && (sub === '/v1' || sub.startsWith('/v1/')); i++) sub = sub.slice(3);
 
   let spec: EndpointSpec | undefined;

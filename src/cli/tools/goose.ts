@@ -17,11 +17,12 @@
  */
 import { outlastSeconds } from './tool-limits.js';
 import { emptySetup, type ToolProfile } from './types.js';
+import { trimSlashes } from '../../util/slashes.js';
 
 /** The origin for OPENAI_HOST and the path (no leading slash) for OPENAI_BASE_PATH. */
 function hostAndPath(baseUrl: string): [host: string, path: string] {
   const url = new URL(baseUrl);
-  return [url.origin, `${url.pathname.replace(/^\/+|\/+$/g, '')}/chat/completions`];
+  return [url.origin, `${trimSlashes(url.pathname)}/chat/completions`];
 }
 
 export const goose: ToolProfile = {
