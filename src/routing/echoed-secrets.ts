@@ -20,7 +20,9 @@ export function maskEchoedText(text: string, secret: string | undefined): string
 export function maskEchoedBytes(body: Buffer, secret: string | undefined): Buffer {
   if ((secret === undefined || body.indexOf(secret) === -1) && body.indexOf(SERVICE_KEY_PREFIX) === -1) return body;
   // both are ASCII: latin1 keeps every other byte as it was
-  return Buffer.from(maskEchoedText(body.toString('latin1'), secret), 'latin1');
+  const text = body.toString('latin1');
+  const masked = maskEchoedText(text, secret);
+  return masked === text ? body : Buffer.from(masked, 'latin1');
 }
 
 /** A whole answer as the routing layer renders it (bytes spliced, or text serialised). */
