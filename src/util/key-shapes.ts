@@ -10,6 +10,9 @@ export const SERVICE_KEY_RE = /\bsk-svc-proxy-[A-Za-z0-9]{16,}/g;
 
 export const BEARER_RE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 
+/** What each pattern above needs somewhere in the text, in one scan (a superset: case aside). */
+export const KEY_HINT_RE = /sk-|AIza|gsk_|xai-|bearer|basic/i;
+
 /** Does `text` hold something shaped like a key or an Authorization credential? */
 export function holdsKey(text: string): boolean {
   return [...KEY_PATTERNS, BEARER_RE].some((re) => {

@@ -1,0 +1,29 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BEARER_RE, KEY_HINT_RE, KEY_PATTERNS } from '../../src/util/key-shapes.js';
+
+describe('KEY_HINT_RE', () => {
+  it('is found in every text a key pattern matches (the log masks only texts it is found in)', () => {
+    const alnum = fc.stringMatching(/^[A-Za-z0-9_-]{40}$/);
+    const keys = fc.oneof(
+      alnum.map((s) => `sk-${s}`),
+      alnum.map((s) => `AIza${s.slice(0, 35)}`),
+      alnum.map((s) => `gsk_${s.replace(/[_-]/g, 'x')}`),
+      alnum.map((s) => `xai-${s.replace(/[_-]/g, 'x')}`),
+      alnum.map((s) => `BeArEr ${s}`),
+      alnum.map((s) => `basic ${s}`),
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 8 }), keys, fc.string({ maxLength: 8 }), (before, key, after) => {
+        const text = `${before} ${key} ${after}`;
+        const matched = [...KEY_PATTERNS, BEARER_RE].some((re) => {
+          re.lastIndex = 0;
+          return re.test(text);
+        });
+        if (matched) expect(KEY_HINT_RE.test(text)).toBe(true);
+      }),
+    );
+    expect(KEY_HINT_RE.test('bencha/bench-model')).toBe(false);
+    expect(KEY_HINT_RE.test('/protocol-a/v1/chat/completions')).toBe(false);
+  });
+});
