@@ -689,6 +689,16 @@ class GenerateRequest {
     return { model };
   }
 
+  /** A whole answer's bytes (bounded), or why they could not be read; ClientGone when the client left. */
+  private async readBody(p: ResolvedProvider, up: UpstreamResponse): Promise<Buffer | UpstreamFailure> {
+    try {
+      return await readAll(up.body, MAX_ANSWER_BYTES);
+    } catch (err) {
+      if (this.x.abort.aborted) throw new ClientGone();
+      return answerReadFailure(p.slug, err, p.credential);
+    }
+  }
+
   /**
    * A whole 2xx answer's body, read and parsed: a JSON object, or why it is none (`what` names it
    * in the messages). Long strings (the answer's text) are read as ropes and kept with their bytes:
@@ -696,13 +706,8 @@ class GenerateRequest {
    * the client.
    */
   private async readAnswer(p: ResolvedProvider, up: UpstreamResponse, what: string): Promise<{ buf: Buffer; json: Obj; kept: VerbatimStrings | undefined } | UpstreamFailure> {
-    let buf: Buffer;
-    try {
-      buf = await readAll(up.body, MAX_ANSWER_BYTES);
-    } catch (err) {
-      if (this.x.abort.aborted) throw new ClientGone();
-      return answerReadFailure(p.slug, err, p.credential);
-    }
+    const buf = await this.readBody(p, up);
+    if (!Buffer.isBuffer(buf)) return buf;
     const kept = buf.length >= VERBATIM_MIN_BYTES ? new VerbatimStrings() : undefined;
     let json: unknown;
     try {
@@ -726,13 +731,8 @@ class GenerateRequest {
    * folded into one: the answer, or why there is none (an error event, a stream cut short).
    */
   private async readStreamedAnswer(p: ResolvedProvider, up: UpstreamResponse, built: Built): Promise<{ streamed: HubResponse } | UpstreamFailure> {
-    let buf: Buffer;
-    try {
-      buf = await readAll(up.body, MAX_ANSWER_BYTES);
-    } catch (err) {
-      if (this.x.abort.aborted) throw new ClientGone();
-      return answerReadFailure(p.slug, err, p.credential);
-    }
+    const buf = await this.readBody(p, up);
+    if (!Buffer.isBuffer(buf)) return buf;
     const decoder = this.x.services.codecs[p.adapter.dialect].createStreamDecoder(p.adapter.decodeOptions?.(built.upstreamModel));
     let folded;
     try {

@@ -1,35 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { HubResponse } from '../../src/protocols/hub.js';
 import { responseEvents } from '../../src/protocols/response-events.js';
+import { ANSWER_OF_EVERY_KIND } from '../fixtures/hub-answers.js';
 
 describe('responseEvents', () => {
   it('gives each output item the events a stream decoder gives it, in order, with usage at start (input) and finish (all)', () => {
-    const res: HubResponse = {
-      id: 'msg_1',
-      model: 'm',
-      output: [
-        { type: 'reasoning', text: '', origin: { kind: 'anthropic_redacted', data: 'opaque' } },
-        { type: 'reasoning', text: 'Think.', origin: { kind: 'anthropic', signature: 'sig' } },
-        { type: 'web_search', id: 'ws_1', query: 'q', sources: [{ url: 'https://a.example' }] },
-        {
-          type: 'message',
-          role: 'assistant',
-          content: [
-            { type: 'text', text: 'Cited.', citations: [{ url: 'https://a.example', title: 'A', startIndex: 0, endIndex: 6 }], logprobs: [{ token: 'Cited', logprob: -0.1, topLogprobs: [] }] },
-            { type: 'image', source: { kind: 'url', url: 'https://img.example/x.png' } },
-            { type: 'refusal', text: 'No.' },
-            { type: 'text', text: '' },
-          ],
-        },
-        { type: 'function_call', callId: 'call_1', name: 'ls', namespace: 'fs', arguments: '{"d":"."}', thoughtSignature: 'ts' },
-        { type: 'function_call', callId: 'call_2', name: 'patch', arguments: '*** Begin', freeform: true },
-        { type: 'function_call', callId: 'call_3', name: 'now', arguments: '' },
-      ],
-      stopReason: 'tool_use',
-      stopSequence: 'END',
-      usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 4, reasoningTokens: 2 },
-      serviceTier: 'flex',
-    } as HubResponse;
+    const res = ANSWER_OF_EVERY_KIND;
     expect(responseEvents(res)).toEqual([
       { type: 'start', id: 'msg_1', model: 'm', usage: { inputTokens: 10, cacheReadTokens: 4 }, serviceTier: 'flex' },
       { type: 'block_start', index: 0, block: { type: 'reasoning', origin: { kind: 'anthropic_redacted', data: 'opaque' } } },

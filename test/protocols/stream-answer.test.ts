@@ -5,6 +5,7 @@ import type { HubEvent, HubResponse, OutputItem } from '../../src/protocols/hub.
 import { messagesCodec } from '../../src/protocols/messages/index.js';
 import { responseEvents } from '../../src/protocols/response-events.js';
 import { AnswerAssembler, answerFromEventStream } from '../../src/protocols/stream-answer.js';
+import { ANSWER_OF_EVERY_KIND } from '../fixtures/hub-answers.js';
 
 function fold(events: HubEvent[], fallbackModel = 'asked'): ReturnType<AnswerAssembler['result']> {
   const a = new AnswerAssembler();
@@ -32,29 +33,11 @@ const chatSse = [
   .concat('data: [DONE]\n\n');
 
 describe('AnswerAssembler', () => {
+  // media in an answer has no stream event in any dialect: all else comes back
   const sample: HubResponse = {
-    id: 'msg_1',
-    model: 'm',
-    output: [
-      { type: 'reasoning', text: '', origin: { kind: 'anthropic_redacted', data: 'opaque' } },
-      { type: 'reasoning', text: 'Think.', origin: { kind: 'anthropic', signature: 'sig' } },
-      { type: 'web_search', id: 'ws_1', query: 'q', sources: [{ url: 'https://a.example' }] },
-      {
-        type: 'message',
-        role: 'assistant',
-        content: [
-          { type: 'text', text: 'Cited.', citations: [{ url: 'https://a.example', title: 'A', startIndex: 0, endIndex: 6 }], logprobs: [{ token: 'Cited', logprob: -0.1, topLogprobs: [] }] },
-          { type: 'refusal', text: 'No.' },
-        ],
-      },
-      { type: 'function_call', callId: 'call_1', name: 'ls', namespace: 'fs', arguments: '{"d":"."}', thoughtSignature: 'ts' },
-      { type: 'function_call', callId: 'call_2', name: 'patch', arguments: '*** Begin', freeform: true },
-    ],
-    stopReason: 'tool_use',
-    stopSequence: 'END',
-    usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 4, reasoningTokens: 2 },
-    serviceTier: 'flex',
-  } as HubResponse;
+    ...ANSWER_OF_EVERY_KIND,
+    output: ANSWER_OF_EVERY_KIND.output.map((item) => (item.type === 'message' ? { ...item, content: item.content.filter((part) => part.type !== 'image') } : item)),
+  };
 
   it('folds the events of a whole answer back into that answer', () => {
     expect(fold(responseEvents(sample))).toEqual(sample);
