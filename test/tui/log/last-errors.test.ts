@@ -25,3 +25,20 @@ describe('lastErrors', () => {
     expect(errors.has('x')).toBe(false); // a group's name is not a provider
   });
 });
+
+describe('lastErrors and a client that hung up', () => {
+  it('does not count a client_disconnected attempt or request as the provider failing', () => {
+    const leftDuringAttempt = makeEntry({
+      time: '2026-01-01T10:00:02Z',
+      status: 499,
+      errorCode: 'client_disconnected',
+      provider: undefined,
+      attempts: [{ target: 'openai/gpt-5', status: 0, latencyMs: 4, errorCode: 'client_disconnected' }],
+    });
+    const leftBeforeAttempt = makeEntry({ time: '2026-01-01T10:00:01Z', status: 499, errorCode: 'client_disconnected', attempts: [], provider: undefined, modelAsked: 'anthropic/claude' });
+    const realFailure = makeEntry({ time: '2026-01-01T10:00:00Z', status: 502, attempts: [{ target: 'openai/gpt-5', status: 503, latencyMs: 9, errorCode: 'upstream_error' }] });
+    const errors = lastErrors([leftDuringAttempt, leftBeforeAttempt, realFailure]);
+    expect(errors.get('openai')).toEqual({ time: '2026-01-01T10:00:00Z', status: 503, code: 'upstream_error' });
+    expect(errors.has('anthropic')).toBe(false);
+  });
+});
