@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { AdminApiError } from '../../cli/admin-client.js';
 import { LogBuffer } from '../log/log-buffer.js';
 import { useBackend, useLink } from './use-link.js';
+import { errorText } from './use-resource.js';
 
 export interface FeedOptions {
   /** Entries kept in memory (default 2000). */
@@ -55,7 +56,7 @@ export function useLogFeed(opts: FeedOptions = {}): LogFeed {
         else if (end === 'connection_lost') link.lost(backend, 'lost the connection to the daemon');
       },
       (err: unknown) => {
-        if (err instanceof AdminApiError && err.status !== 401) setError(err.message);
+        if (err instanceof AdminApiError && err.status !== 401) setError(errorText(err));
         else link.lost(backend, err instanceof Error ? err.message : String(err));
       },
     );

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isDaemonLoss, type TuiBackend } from '../backend.js';
 import { useBackend } from './use-link.js';
+import { printable } from '../../util/printable.js';
 
 export interface Resource<T> {
   data: T | undefined;
@@ -13,8 +14,9 @@ export interface Resource<T> {
   reload(): void;
 }
 
+/** An error's message as the screen shows it: it may quote an upstream, so never obeyed by the terminal. */
 export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return printable(err instanceof Error ? err.message : String(err));
 }
 
 export function useResource<T>(load: (b: TuiBackend) => Promise<T>, opts: { pollMs?: number } = {}): Resource<T> {

@@ -1,0 +1,45 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import { errorText } from '../../src/tui/hooks/use-resource.js';
+import { fitColumns } from '../../src/tui/log/columns.js';
+import { LogTable } from '../../src/tui/screens/LogTable.js';
+import { createTheme, ThemeContext } from '../../src/tui/theme.js';
+import { makeEntry } from '../log/make-entry.js';
+
+function frameOf(entries: ReturnType<typeof makeEntry>[], width = 120): string {
+  const ui = render(
+    <ThemeContext.Provider value={createTheme({ NO_COLOR: '1' })}>
+      <LogTable entries={entries} columns={fitColumns(width)} selectedId={null} rows={entries.length} empty="none" />
+    </ThemeContext.Provider>,
+  );
+  const frame = ui.lastFrame() ?? '';
+  ui.unmount();
+  return frame;
+}
+
+// eslint-disable-next-line no-control-regex -- what must not reach the terminal
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+// eslint-disable-next-line no-control-regex -- Ink's own styling (bold header) is fine
+const SGR = /\x1b\[[0-9;]*m/g;
+
+describe('LogTable and text from clients and upstreams', () => {
+  it('shows escape and control codes in model ids, key names and answered-by as printable text', () => {
+    const frame = frameOf([
+      makeEntry({
+        keyName: 'k\x1b[2J',
+        modelAsked: 'gpt\x1b]0;pwned\x07',
+        provider: 'openai',
+        model: 'm\x9b31m\r',
+      }),
+    ]);
+    expect(frame.replace(SGR, '')).not.toMatch(CONTROL);
+    expect(frame).toContain('gpt\ufffd]0;pwned\ufffd');
+  });
+});
+
+describe('errorText', () => {
+  it('makes an error message from the daemon or an upstream printable (log footer, catalog, flash)', () => {
+    expect(errorText(new Error('bad\x1b]52;c;aGk=\x07 answer'))).toBe('bad\ufffd]52;c;aGk=\ufffd answer');
+    expect(errorText('plain\r')).toBe('plain\ufffd');
+  });
+});
