@@ -5,6 +5,7 @@ import { fitColumns } from '../../src/tui/log/columns.js';
 import { LogTable } from '../../src/tui/screens/LogTable.js';
 import { createTheme, ThemeContext } from '../../src/tui/theme.js';
 import { makeEntry } from '../log/make-entry.js';
+import { textWidth } from '../../src/util/text-width.js';
 
 function frameOf(entries: ReturnType<typeof makeEntry>[], width = 120): string {
   const ui = render(
@@ -41,5 +42,22 @@ describe('errorText', () => {
   it('makes an error message from the daemon or an upstream printable (log footer, catalog, flash)', () => {
     expect(errorText(new Error('bad\x1b]52;c;aGk=\x07 answer'))).toBe('bad\ufffd]52;c;aGk=\ufffd answer');
     expect(errorText('plain\r')).toBe('plain\ufffd');
+  });
+});
+
+describe('LogTable and wide text', () => {
+  it('keeps the columns under their headers with CJK, emoji and combining marks in cells', () => {
+    const frame = frameOf([
+      makeEntry({ keyName: '日本語のキー', modelAsked: 'openai/模型👍🏽-mini', provider: 'openai', model: 'gpt-5' }),
+      makeEntry({ keyName: 'cafe\u0301', modelAsked: 'a/\u0301\u0301\u0301x', provider: '🧑‍💻', model: '中' }),
+    ], 80);
+    const [header, ...rows] = frame.split('\n');
+    // cells where a right-aligned column ends, on screen
+    const endOf = (line: string, text: string) => textWidth(line.slice(0, line.indexOf(text) + text.length));
+    expect(rows).toHaveLength(2);
+    for (const r of rows) {
+      expect(endOf(r, '200')).toBe(endOf(header!, 'ST'));
+      expect(endOf(r, '10/5')).toBe(endOf(header!, 'TOKENS'));
+    }
   });
 });

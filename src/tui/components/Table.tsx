@@ -6,6 +6,7 @@ import { Box, Text } from 'ink';
 import { useRef } from 'react';
 import { windowStart } from '../hooks/cursor.js';
 import { clip, widthsOf } from '../format.js';
+import { padToWidth } from '../../util/text-width.js';
 import { useTheme } from '../theme.js';
 
 export interface TableRow {
@@ -35,7 +36,7 @@ export function Table({ headers, rows, caps, width, height, cursor, empty }: Tab
   start.current = windowStart(Math.max(0, cursor), rows.length, height, start.current);
   const widths = widthsOf([headers, ...rows.map((r) => r.cells)], caps);
   const shown = rows.slice(start.current, start.current + height);
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : clip(c, widths[i]!).padEnd(widths[i]!)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : padToWidth(clip(c, widths[i]!), widths[i]!)));
 
   return (
     <Box flexDirection="column" height={height + 1} overflow="hidden">

@@ -6,6 +6,7 @@
 import { formatCount, formatMs } from '../../cli/log-format.js';
 import type { RequestLogEntry } from '../../log/entry.js';
 import { printable } from '../../util/printable.js';
+import { fitToWidth } from '../../util/text-width.js';
 
 export interface LogColumn {
   id: 'time' | 'key' | 'base' | 'model' | 'answered' | 'status' | 'latency' | 'ttfb' | 'tokens' | 'flags';
@@ -95,10 +96,8 @@ export function fitColumns(total: number, columns: readonly LogColumn[] = LOG_CO
   return placed;
 }
 
-/** `raw` cut (with …) or padded to exactly `width` characters. */
+/** `raw` cut (with …) or padded to exactly `width` terminal cells. */
 export function fitCell(raw: string, width: number, right = false): string {
   // model ids, key names, upstream answers: shown, never obeyed by the terminal
-  const s = printable(raw);
-  const cut = s.length > width ? `${s.slice(0, Math.max(0, width - 1))}…` : s;
-  return right ? cut.padStart(width) : cut.padEnd(width);
+  return fitToWidth(printable(raw), width, right);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitCell, fitColumns, flagsText, GAP, tokensText } from '../../../src/tui/log/columns.js';
+import { textWidth } from '../../../src/util/text-width.js';
 import { makeEntry } from '../../log/make-entry.js';
 
 const total = (cols: ReturnType<typeof fitColumns>) => cols.reduce((n, c) => n + c.width, 0) + GAP * (cols.length - 1);
@@ -45,5 +46,17 @@ describe('cells', () => {
     expect(tokensText(makeEntry({ usage: undefined }))).toBe('-');
     expect(flagsText(makeEntry({ streamed: true, fallback: true, attempts: [{ target: 'a/b', status: 500, latencyMs: 1 }, { target: 'c/d', status: 200, latencyMs: 1 }] }))).toBe('S F2');
     expect(flagsText(makeEntry({ streamed: false, fallback: false }))).toBe('');
+  });
+});
+
+describe('cells by display width', () => {
+  it('cuts and pads CJK, emoji and combining marks to exactly the cell width', () => {
+    expect(fitCell('日本語モデル', 6)).toBe('日本… ');
+    expect(fitCell('模型', 6)).toBe('模型  ');
+    expect(fitCell('👍🏽', 4, true)).toBe('  👍🏽');
+    expect(fitCell('cafe\u0301', 5)).toBe('cafe\u0301 ');
+    for (const s of ['日本語モデル/大', '🧑‍💻🧑‍💻🧑‍💻', 'e\u0301'.repeat(9)]) {
+      for (const w of [3, 4, 7, 12]) expect(textWidth(fitCell(s, w))).toBe(w);
+    }
   });
 });
