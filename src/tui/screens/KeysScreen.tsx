@@ -7,7 +7,7 @@ import { useKeys } from '../hooks/use-keys.js';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { CreatedKey, KeyInfo } from '../../keys/operations.js';
 import { Confirm } from '../components/Confirm.js';
-import { Message } from '../components/Message.js';
+import { Message, MESSAGE_LINES } from '../components/Message.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { ago } from '../format.js';
@@ -128,13 +128,13 @@ export function KeysScreen({ width, height }: { width: number; height: number })
           dim: k.state === 'revoked',
         }))}
       />
-      <Box height={2} flexDirection="column">
+      <Box height={MESSAGE_LINES} flexDirection="column">
         {mode.kind === 'naming' ? (
           <TextField label="Name for the new key:" hint="e.g. laptop-claude · Enter creates it, Esc cancels" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
         ) : mode.kind === 'revoking' ? (
           <Confirm question={`Revoke key "${mode.key.name}" (${mode.key.prefix}…)? Tools using it stop working at once.`} onYes={() => revoke(mode.key)} onNo={() => setMode({ kind: 'list' })} />
         ) : (
-          <Message flash={flash ?? (keys.error ? { kind: 'error', text: keys.error } : undefined)} />
+          <Message flash={flash ?? (keys.error ? { kind: 'error', text: keys.error } : undefined)} width={width} />
         )}
       </Box>
     </Box>

@@ -11,7 +11,7 @@ import { useLatestState } from '../hooks/use-latest-state.js';
 import { AdminApiError } from '../../cli/admin-client.js';
 import type { ConnectResult } from '../../secrets/operations.js';
 import { Confirm } from '../components/Confirm.js';
-import { Message, type Flash } from '../components/Message.js';
+import { Message, MESSAGE_LINES, type Flash } from '../components/Message.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { Wizard } from '../components/Wizard.js';
@@ -94,7 +94,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     });
   };
 
-  const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : 2;
+  const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : MESSAGE_LINES;
   const tableRows = Math.max(1, height - 1 - 1 - 4 - footer);
 
   useKeys(
@@ -273,7 +273,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       />
     );
   } else {
-    bottom = <Message flash={flash ?? (upstreams.error ? { kind: 'error', text: upstreams.error } : undefined)} />;
+    bottom = <Message flash={flash ?? (upstreams.error ? { kind: 'error', text: upstreams.error } : undefined)} width={width} />;
   }
 
   const selectedError = row ? errors.get(row.name) : undefined;

@@ -8,7 +8,7 @@ import { Box, Text } from 'ink';
 import { useEffect, useRef } from 'react';
 import { formatCount, formatMs, percentOf } from '../../cli/log-format.js';
 import { STATS_BY, type StatsBy, type StatsRow } from '../../log/stats.js';
-import { Message } from '../components/Message.js';
+import { Message, MESSAGE_LINES } from '../components/Message.js';
 import { Table } from '../components/Table.js';
 import { moveIndex } from '../hooks/cursor.js';
 import { useKeys } from '../hooks/use-keys.js';
@@ -81,7 +81,8 @@ export function StatsScreen({ width, height }: { width: number; height: number }
   const report = stats.data?.by === by && stats.data.windowAt === windowAt ? stats.data.report : undefined;
   const rows = report && report.total.requests > 0 ? [...report.rows, { ...report.total, name: 'TOTAL' }] : [];
   const clamp = (i: number) => Math.min(i, Math.max(0, rows.length - 1));
-  const tableRows = Math.max(1, height - 6);
+  // title, table header, two lines of the selected row's figures, the message
+  const tableRows = Math.max(1, height - 4 - MESSAGE_LINES);
 
   useKeys((input, key) => {
     if (input === 'b') {
@@ -131,8 +132,8 @@ export function StatsScreen({ width, height }: { width: number; height: number }
           {selected ? printable(rowDetail(selected)) : ' '}
         </Text>
       </Box>
-      <Box height={1}>
-        <Message flash={stats.error ? { kind: 'error', text: stats.error } : undefined} />
+      <Box height={MESSAGE_LINES} flexDirection="column">
+        <Message flash={stats.error ? { kind: 'error', text: stats.error } : undefined} width={width} />
       </Box>
     </Box>
   );
