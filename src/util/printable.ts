@@ -12,3 +12,8 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 export function printable(text: string): string {
   return CONTROL.test(text) ? text.replace(CONTROLS, '\ufffd') : text;
 }
+
+/** Where `text` has its first control character (as printable() finds them), or -1. */
+export function firstControl(text: string): number {
+  return text.search(CONTROL);
+}

@@ -84,6 +84,32 @@ describe('svc-proxy env: tools and usage errors', () => {
   });
 });
 
+describe('svc-proxy env/run: a model id that would break the lines printed', () => {
+  it('refuses a newline or another control character in --model with a clear error, and creates no key', async () => {
+    for (const model of ['openai/gpt-5\ntouch /tmp/pwned', 'openai/gpt\x1b]0;x\x07', 'anthropic/\rclaude', 'openai/gpt\u0085x']) {
+      const res = await cli(['env', 'claude-code', '--model', model]);
+      expect(res.code, JSON.stringify(model)).toBe(2);
+      expect(res.stderr).toMatch(/--model .*control character/);
+      expect(res.stdout).toBe('');
+    }
+    const grouped = await cli(['env', 'claude-code', '--group', 'work', '--model', 'coder\nexport X=1']);
+    expect(grouped.code).toBe(2);
+    expect(grouped.stderr).toMatch(/--model .*control character/);
+    expect((await cli(['key', 'list', '--json'])).stdout.trim()).toBe('[]');
+  });
+
+  it('run refuses it too, before starting the daemon or the tool', async () => {
+    const bin = await tempStateDir('svc-run-bin-');
+    const marker = join(bin, 'ran');
+    await writeFile(join(bin, 'claude'), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+    const res = await cli(['run', '--model', 'openai/gpt-5\nrm -rf ~', 'claude'], { PATH: `${bin}:${process.env.PATH ?? ''}` });
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(/--model .*control character/);
+    await expect(stat(marker)).rejects.toThrow();
+    await expect(stat(join(home, 'daemon.pid'))).rejects.toThrow();
+  });
+});
+
 describe('svc-proxy env: which key', () => {
   it('creates a key named after the tool once, saves it (0600) and reuses it; a revoked one is replaced', async () => {
     const first = await cli(['env', 'claude-code', '--model', 'anthropic/claude-sonnet-4-5']);

@@ -6,6 +6,7 @@
 import { baseUrls } from '../../config/base-urls.js';
 import { BUILTIN_PROVIDERS, type Config } from '../../config/schema.js';
 import { CliError, type CliContext } from '../io.js';
+import { firstControl, printable } from '../../util/printable.js';
 import { resolveKey, type KeyRequest, type ResolvedKey } from './key-source.js';
 import { proxyBypass } from './proxy-bypass.js';
 import type { ToolInput, ToolProfile, ToolSetup } from './types.js';
@@ -47,6 +48,17 @@ function checkGroup(config: Config, slug: string, model: string | undefined): vo
   }
 }
 
+/**
+ * A value that goes into the printed shell lines, config snippets and comments is one line of
+ * printable text: a newline in it would add lines of its own to what the user evals.
+ */
+function checkOneLine(flag: string, value: string): void {
+  const at = firstControl(value);
+  if (at < 0) return;
+  const code = value.codePointAt(at)!.toString(16).toUpperCase().padStart(4, '0');
+  throw new CliError(`${flag} "${printable(value)}" has a control character (U+${code} at position ${at + 1}); give it as one line of printable text.`, 2);
+}
+
 /** On a provider base a model id is provider/model; an unknown provider only warns (the daemon may know it). */
 function checkProviderModel(ctx: CliContext, config: Config, model: string): void {
   const slash = model.indexOf('/');
@@ -69,6 +81,8 @@ export async function prepare(ctx: CliContext, tool: ToolProfile, opts: PrepareO
   const config = (await ConfigStore.open(ctx.paths())).current();
   const model = opts.model?.trim() || undefined;
   const group = opts.group?.trim() || undefined;
+  if (model) checkOneLine('--model', model);
+  if (group) checkOneLine('--group', group);
   if (group) checkGroup(config, group, model);
   else if (model) checkProviderModel(ctx, config, model);
   if (tool.needsModel && !model) {
