@@ -5,6 +5,7 @@
  */
 import { OperationError } from '../config/errors.js';
 import type { StatePaths } from '../config/paths.js';
+import type { GroupUse } from '../config/group-uses.js';
 import { findDaemon, readAdminToken, type DaemonLocation } from '../daemon/control.js';
 import { DaemonUnreachableError, httpJson } from '../daemon/http-json.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
@@ -119,7 +120,7 @@ export class AdminClient implements Management {
   addEndpoint(input: AddEndpointInput): Promise<EndpointInfo> {
     return this.request('POST', '/admin/endpoints', input);
   }
-  removeEndpoint(slug: string): Promise<{ slug: string; removedCredentialFrom: string[] }> {
+  removeEndpoint(slug: string): Promise<{ slug: string; removedCredentialFrom: string[]; stillUsedBy: GroupUse[] }> {
     return this.request('DELETE', `/admin/endpoints/${encodeURIComponent(slug)}`);
   }
 
@@ -129,7 +130,7 @@ export class AdminClient implements Management {
   addLocal(input: { slug: string; url: string }): Promise<LocalInfo> {
     return this.request('POST', '/admin/locals', input);
   }
-  removeLocal(slug: string): Promise<{ slug: string }> {
+  removeLocal(slug: string): Promise<{ slug: string; stillUsedBy: GroupUse[] }> {
     return this.request('DELETE', `/admin/locals/${encodeURIComponent(slug)}`);
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { RevocationResult } from '../keys/unsaved-revocations.js';
 import type { StatePaths } from '../config/paths.js';
+import type { GroupUse } from '../config/group-uses.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
 import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
 import { AdminClient } from './admin-client.js';
@@ -24,10 +25,10 @@ export interface Management {
   setProviderHeaders(name: string, settings: { authHeader?: string; headers?: Record<string, string> }): Promise<{ name: string; authHeader?: string; headers?: Record<string, string> }>;
   listEndpoints(): Promise<EndpointInfo[]>;
   addEndpoint(input: AddEndpointInput): Promise<EndpointInfo>;
-  removeEndpoint(slug: string): Promise<{ slug: string; removedCredentialFrom: string[] }>;
+  removeEndpoint(slug: string): Promise<{ slug: string; removedCredentialFrom: string[]; stillUsedBy: GroupUse[] }>;
   listLocals(): Promise<LocalInfo[]>;
   addLocal(input: { slug: string; url: string }): Promise<LocalInfo>;
-  removeLocal(slug: string): Promise<{ slug: string }>;
+  removeLocal(slug: string): Promise<{ slug: string; stillUsedBy: GroupUse[] }>;
 }
 
 /** The daemon's admin API when a daemon runs for this state dir, else direct file access. */

@@ -5,6 +5,7 @@
 import { DEFAULT_BASE_URLS } from '../config/builtin-providers.js';
 import { authHeaderProblem, settableFixedHeaderProblem, type HeaderSettings } from '../config/header-settings.js';
 import { OperationError } from '../config/errors.js';
+import { groupsRoutingTo, type GroupUse } from '../config/group-uses.js';
 import { validateSlug, validateUrl } from '../config/upstream-values.js';
 import { BUILTIN_PROVIDERS, type BuiltinProvider, type Config } from '../config/schema.js';
 import type { ConfigStore } from '../config/store.js';
@@ -267,17 +268,20 @@ export async function addEndpoint(store: ConfigStore, credentials: CredentialSer
   };
 }
 
-export async function removeEndpoint(store: ConfigStore, credentials: CredentialService, rawSlug: unknown): Promise<{ slug: string; removedCredentialFrom: StoredIn[] }> {
+/** `stillUsedBy`: model groups whose targets still name the removed upstream (they now fail). */
+export async function removeEndpoint(store: ConfigStore, credentials: CredentialService, rawSlug: unknown): Promise<{ slug: string; removedCredentialFrom: StoredIn[]; stillUsedBy: GroupUse[] }> {
   const slug = String(rawSlug ?? '');
   let hadCredential = false;
+  let stillUsedBy: GroupUse[] = [];
   await store.update((config) => {
     const existing = Object.hasOwn(config.endpoints, slug) ? config.endpoints[slug] : undefined;
     if (!existing) throw new OperationError(404, 'endpoint_not_found', `No custom endpoint named "${slug}". See: svc-proxy endpoint list`);
     hadCredential = existing.hasCredential;
     delete config.endpoints[slug];
+    stillUsedBy = groupsRoutingTo(config, slug);
   });
   const removedCredentialFrom = hadCredential ? (await credentials.remove(slug).catch(() => ({ removedFrom: [] as StoredIn[] }))).removedFrom : [];
-  return { slug, removedCredentialFrom };
+  return { slug, removedCredentialFrom, stillUsedBy };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -299,11 +303,14 @@ export async function addLocal(store: ConfigStore, input: { slug: unknown; url: 
   return { slug, url, detected: false, created };
 }
 
-export async function removeLocal(store: ConfigStore, rawSlug: unknown): Promise<{ slug: string }> {
+/** `stillUsedBy` as for removeEndpoint. */
+export async function removeLocal(store: ConfigStore, rawSlug: unknown): Promise<{ slug: string; stillUsedBy: GroupUse[] }> {
   const slug = String(rawSlug ?? '');
+  let stillUsedBy: GroupUse[] = [];
   await store.update((config) => {
     if (!Object.hasOwn(config.locals, slug)) throw new OperationError(404, 'local_not_found', `No local server named "${slug}". See: svc-proxy local list`);
     delete config.locals[slug];
+    stillUsedBy = groupsRoutingTo(config, slug);
   });
-  return { slug };
+  return { slug, stillUsedBy };
 }

@@ -272,6 +272,30 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect((await cli(['local', 'list'])).stdout).toMatch(/No local servers/);
   });
 
+  it('endpoint remove / local remove warn about model groups that still route to them', async () => {
+    expect((await cli(['endpoint', 'add', 'gw', '--url', 'https://gw.example/v1', '--format', 'a', '--no-credential'])).code).toBe(0);
+    expect((await cli(['local', 'add', 'box', '--url', 'http://127.0.0.1:11434'])).code).toBe(0);
+    const group = await cli(['group', 'add', 'work', '--model', 'coder=gw/qwen3,box/llama3', '--model', 'fast=openai/gpt-5-mini']);
+    expect(group.code, group.stderr).toBe(0);
+    expect((await cli(['group', 'add', 'home', '--model', 'chat=box/llama3'])).code).toBe(0);
+
+    const ep = await cli(['endpoint', 'remove', 'gw']);
+    expect(ep.code).toBe(0);
+    expect(ep.stdout).toContain('Endpoint gw removed.');
+    expect(ep.stderr).toMatch(/warning: .*group work .*coder.*gw\/qwen3/);
+    expect(ep.stderr).not.toContain('home');
+
+    const local = await cli(['local', 'remove', 'box', '--json']);
+    expect(local.code).toBe(0);
+    expect(JSON.parse(local.stdout)).toEqual({ slug: 'box', stillUsedBy: [{ group: 'work', name: 'coder', targets: ['box/llama3'] }, { group: 'home', name: 'chat', targets: ['box/llama3'] }] });
+    expect(local.stderr).toMatch(/warning: .*group work .*coder.*box\/llama3/);
+    expect(local.stderr).toMatch(/group home .*chat/);
+
+    // nothing points at an upstream no group names: no warning
+    expect((await cli(['local', 'add', 'spare', '--url', 'http://127.0.0.1:1234'])).code).toBe(0);
+    expect((await cli(['local', 'remove', 'spare'])).stderr).toBe('');
+  });
+
   it('status, stop and config with no daemon', async () => {
     const status = await cli(['status', '--json']);
     expect(status.code).toBe(1);

@@ -79,7 +79,7 @@ describe('custom endpoints', () => {
     const b = await addEndpoint(store, credentials, { slug: 'proxy-b', url: 'https://example.com', format: 'b', credential: '' });
     expect(b).toMatchObject({ hasCredential: false, source: null });
     expect((await listEndpoints(store.current(), credentials)).map((e) => e.slug)).toEqual(['vllm', 'proxy-b']);
-    expect(await removeEndpoint(store, credentials, 'vllm')).toEqual({ slug: 'vllm', removedCredentialFrom: ['keychain'] });
+    expect(await removeEndpoint(store, credentials, 'vllm')).toEqual({ slug: 'vllm', removedCredentialFrom: ['keychain'], stillUsedBy: [] });
     expect(keychain.entries.has('vllm')).toBe(false);
     await expect(removeEndpoint(store, credentials, 'vllm')).rejects.toMatchObject({ status: 404, code: 'endpoint_not_found' });
   });
@@ -113,7 +113,7 @@ describe('local servers', () => {
     await expect(addLocal(store, { slug: 'gemini', url: 'http://x' })).rejects.toMatchObject({ code: 'slug_taken' });
     await addEndpoint(store, credentials, { slug: 'ep', url: 'http://x', format: 'a' });
     await expect(addLocal(store, { slug: 'ep', url: 'http://x' })).rejects.toMatchObject({ code: 'slug_taken' });
-    expect(await removeLocal(store, 'lmstudio')).toEqual({ slug: 'lmstudio' });
+    expect(await removeLocal(store, 'lmstudio')).toEqual({ slug: 'lmstudio', stillUsedBy: [] });
     await expect(removeLocal(store, 'lmstudio')).rejects.toMatchObject({ status: 404, code: 'local_not_found' });
   });
 });

@@ -164,6 +164,26 @@ describe('providers screen', () => {
     expect(endpoints.endpoints).toEqual([]);
   });
 
+  it('removing an endpoint or a local server that a model group still routes to says so', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 100, rows: 30 } });
+    await h.d.admin('POST', '/admin/endpoints', { slug: 'gw', url: chat.baseUrl, format: 'a' });
+    await h.d.admin('POST', '/admin/locals', { slug: 'lm', url: local.origin });
+    await h.d.admin('POST', '/admin/groups', { slug: 'work', models: [{ name: 'coder', targets: ['gw/qwen3-coder', 'lm/llama3.1:8b'] }] });
+    await h.press('r');
+    await h.waitFor((f) => rowOf(f, 'gw') !== '' && rowOf(f, 'lm') !== '', 'both rows');
+    await h.press(KEYS.end, 'd');
+    await h.waitFor((f) => f.includes('Remove local server lm?'), 'the question');
+    await h.press('y');
+    let f = await h.waitFor((fr) => fr.includes('Local server lm removed.'), 'the removal');
+    expect(f.replace(/\s+/g, ' ')).toMatch(/group work .*coder.*lm\/llama3\.1:8b/);
+    await h.waitFor((fr) => rowOf(fr, 'lm') === '', 'the row to go');
+    await h.press(KEYS.end, 'd');
+    await h.waitFor((fr) => fr.includes('Remove endpoint gw'), 'the question');
+    await h.press('y');
+    f = await h.waitFor((fr) => fr.includes('Endpoint gw removed.'), 'the removal');
+    expect(f.replace(/\s+/g, ' ')).toMatch(/group work .*coder.*gw\/qwen3-coder/);
+  });
+
   it('a server whose model list fails shows ! and, selected, why', async () => {
     h = await startTui({ initialScreen: 'providers', size: { columns: 160, rows: 30 } });
     await h.waitFor((f) => f.includes('gemini'), 'the list');

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { AUTH_HEADER_HELP, checkHeaderFlags, collectHeader, HEADER_HELP } from '../header-flags.js';
 import type { CliContext } from '../io.js';
+import { warnGroupUses } from '../group-uses-warning.js';
 import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
@@ -100,5 +101,6 @@ export function register(program: Command, ctx: CliContext): void {
       const removed = await (await manage()).removeEndpoint(slug);
       if (flags.json) ctx.json(removed);
       else ctx.out(`Endpoint ${removed.slug} removed.`);
+      warnGroupUses(ctx, removed.slug, removed.stillUsedBy);
     });
 }

@@ -1,6 +1,7 @@
 /** `svc-proxy local add|list|remove` — local model servers (OpenAI-compatible, no key). */
 import type { Command } from 'commander';
 import type { CliContext } from '../io.js';
+import { warnGroupUses } from '../group-uses-warning.js';
 import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { displayUrl } from '../../util/display-url.js';
@@ -47,5 +48,6 @@ export function register(program: Command, ctx: CliContext): void {
       const removed = await (await manage()).removeLocal(slug);
       if (flags.json) ctx.json(removed);
       else ctx.out(`Local server ${removed.slug} removed.`);
+      warnGroupUses(ctx, removed.slug, removed.stillUsedBy);
     });
 }

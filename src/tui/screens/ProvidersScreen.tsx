@@ -27,6 +27,7 @@ import { baseUrlText, credentialText, headerSettingsText, headersText, isConnect
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
 import { displayUrl } from '../../util/display-url.js';
+import { groupUsesText, type GroupUse } from '../../config/group-uses.js';
 
 type Mode =
   | { kind: 'list' }
@@ -148,15 +149,9 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         return { kind: notes.length ? 'info' : 'ok', text: notes.length ? `${base} Note: ${notes.join('; ')}.` : base };
       });
     } else if (r.kind === 'endpoint') {
-      act(async (b) => {
-        await b.management.removeEndpoint(r.name);
-        return { kind: 'ok', text: `Endpoint ${r.name} removed.` };
-      });
+      act(async (b) => removedFlash(`Endpoint ${r.name} removed.`, (await b.management.removeEndpoint(r.name)).stillUsedBy));
     } else if (r.kind === 'local') {
-      act(async (b) => {
-        await b.management.removeLocal(r.name);
-        return { kind: 'ok', text: `Local server ${r.name} removed.` };
-      });
+      act(async (b) => removedFlash(`Local server ${r.name} removed.`, (await b.management.removeLocal(r.name)).stillUsedBy));
     }
   };
 
@@ -326,6 +321,12 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       </Box>
     </Box>
   );
+}
+
+/** What a removal says; a note (not a plain ok) when model groups still route to what went. */
+function removedFlash(done: string, uses: readonly GroupUse[]): Flash {
+  if (uses.length === 0) return { kind: 'ok', text: done };
+  return { kind: 'info', text: `${done} Note: model ${groupUsesText(uses)}; those targets now fail (edit them on the Groups screen).` };
 }
 
 /** The fixed-headers answer, checked before the next question against the key's header answered before it. */

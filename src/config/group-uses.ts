@@ -1,0 +1,31 @@
+/**
+ * Which model groups still route to an upstream: removing an endpoint or a local server leaves
+ * their targets naming something that no longer exists, and those requests fail (or fall back)
+ * from then on, so the removal says where.
+ */
+import type { Config } from './schema.js';
+
+/** A group's model name with the targets of it that name the upstream. */
+export interface GroupUse {
+  group: string;
+  name: string;
+  targets: string[];
+}
+
+const providerOf = (target: string) => target.slice(0, target.indexOf('/'));
+
+export function groupsRoutingTo(config: Config, upstream: string): GroupUse[] {
+  const uses: GroupUse[] = [];
+  for (const [group, g] of Object.entries(config.groups)) {
+    for (const m of g.models) {
+      const targets = m.targets.filter((t) => providerOf(t) === upstream);
+      if (targets.length) uses.push({ group, name: m.name, targets });
+    }
+  }
+  return uses;
+}
+
+/** "group work still routes coder to gw/qwen3; group home still routes chat to gw/x, gw/y". */
+export function groupUsesText(uses: readonly GroupUse[]): string {
+  return uses.map((u) => `group ${u.group} still routes ${u.name} to ${u.targets.join(', ')}`).join('; ');
+}
