@@ -2,12 +2,22 @@
 import { Box, Text } from 'ink';
 import { SCREENS, type ScreenId } from '../screens/screens.js';
 import { useTheme } from '../theme.js';
+import { textWidth } from '../../util/text-width.js';
+
+// The longest that leaves the tabs room; the tabs give way first, the hint only below that.
+const HINTS = [' ? help  q quit', ' ? help'];
+const TABS_MIN = 12;
+
+export function hintFor(width: number): string {
+  return HINTS.find((h) => width - textWidth(h) >= TABS_MIN) ?? HINTS[HINTS.length - 1]!;
+}
 
 export function TabBar({ current, width }: { current: ScreenId; width: number }) {
   const theme = useTheme();
+  const hint = hintFor(width);
   return (
     <Box width={width} height={1}>
-      <Box flexGrow={1} overflow="hidden">
+      <Box flexGrow={1} flexShrink={1} overflow="hidden">
         <Text wrap="truncate-end">
           <Text bold color={theme.accent}>
             svc-proxy{' '}
@@ -26,7 +36,10 @@ export function TabBar({ current, width }: { current: ScreenId; width: number })
           ))}
         </Text>
       </Box>
-      <Text color={theme.muted}> ? help  q quit</Text>
+      {/* its own measured width, never shrunk: a squeezed hint wrapped and lost "quit" */}
+      <Box width={textWidth(hint)} flexShrink={0}>
+        <Text color={theme.muted}>{hint}</Text>
+      </Box>
     </Box>
   );
 }
