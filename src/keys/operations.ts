@@ -41,6 +41,8 @@ export function validateKeyName(raw: unknown): string {
   const name = raw.trim();
   if (name.length > MAX_NAME) throw new OperationError(400, 'invalid_key_name', `Key names are at most ${MAX_NAME} characters.`);
   if (/[\p{Cc}\p{Cf}]/u.test(name)) throw new OperationError(400, 'invalid_key_name', 'Key names cannot contain control characters.');
+  // a lone surrogate: text cut inside an emoji (or another character past U+FFFF); no terminal can show it
+  if (/\p{Cs}/u.test(name)) throw new OperationError(400, 'invalid_key_name', 'Key name holds half of a character (a lone UTF-16 surrogate, e.g. an emoji cut in two); type the name again.');
   // `key revoke` takes an id or a name: a name shaped like an id could name another key
   if (/^key_[0-9A-Za-z]{10}$/.test(name)) throw new OperationError(400, 'invalid_key_name', `"${name}" has the shape of a key id (key_…), which key revoke would read as one; pick another name.`);
   return name;

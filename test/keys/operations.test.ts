@@ -41,6 +41,11 @@ describe('key operations', () => {
     await expect(createKey(s, '')).rejects.toMatchObject({ status: 400, code: 'invalid_key_name' });
     await expect(createKey(s, 'x'.repeat(65))).rejects.toMatchObject({ code: 'invalid_key_name' });
     await expect(createKey(s, 'bad\u0007name')).rejects.toMatchObject({ code: 'invalid_key_name' });
+    // half of an emoji (a field that cut a surrogate pair): not text, and says so
+    for (const half of ['laptop\ud83d', 'x\udc4dy']) {
+      await expect(createKey(s, half)).rejects.toMatchObject({ status: 400, code: 'invalid_key_name', message: expect.stringMatching(/half of a character/) });
+    }
+    expect((await createKey(s, 'laptop 👍🏽')).name).toBe('laptop 👍🏽');
     // shaped like an id, which key revoke would read as another key's
     const other = await createKey(s, 'real');
     await expect(createKey(s, other.id)).rejects.toMatchObject({ code: 'invalid_key_name' });

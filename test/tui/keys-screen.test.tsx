@@ -70,6 +70,13 @@ describe('keys screen', () => {
     expect(keys.keys.map((k) => k.name)).toEqual(['ci']);
   });
 
+  it('the daemon refuses a key name holding half of a character, with a clear error', async () => {
+    h = await startTui({ initialScreen: 'keys' });
+    const res = await h.d.admin('POST', '/admin/keys', '{"name":"laptop\\ud83d"}');
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.json())).toMatch(/half of a character/);
+  });
+
   it('revokes the selected key after a confirmation; the key stops working at once', async () => {
     h = await startTui({ initialScreen: 'keys' });
     const first = (await h.d.admin('POST', '/admin/keys', { name: 'first' })).json() as { key: string };
