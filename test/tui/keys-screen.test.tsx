@@ -70,6 +70,23 @@ describe('keys screen', () => {
     expect(keys.keys.map((k) => k.name)).toEqual(['ci']);
   });
 
+  it('Backspace deletes a whole character: an emoji with its modifier, a letter with its accent', async () => {
+    h = await startTui({ initialScreen: 'keys' });
+    await h.waitFor((f) => f.includes('Service keys'), 'the screen');
+    await h.press('n');
+    await h.waitFor((f) => f.includes('Name for the new key:'), 'the prompt');
+    await h.type('cafe\u0301👍🏽');
+    await h.press(KEYS.backspace);
+    const f = await h.waitFor((fr) => !fr.includes('👍'), 'the emoji gone whole');
+    expect(f).toContain('Name for the new key: cafe\u0301');
+    expect(f).not.toMatch(/[\ud800-\udfff]/); // no half of it left behind
+    await h.type('x👍');
+    await h.press(KEYS.backspace, KEYS.backspace, KEYS.enter);
+    await h.waitFor((fr) => fr.includes('created (key_'), 'the key');
+    const keys = (await h.d.admin('GET', '/admin/keys')).json() as { keys: { name: string }[] };
+    expect(keys.keys.map((k) => k.name)).toEqual(['cafe\u0301']);
+  });
+
   it('the daemon refuses a key name holding half of a character, with a clear error', async () => {
     h = await startTui({ initialScreen: 'keys' });
     const res = await h.d.admin('POST', '/admin/keys', '{"name":"laptop\\ud83d"}');

@@ -1,13 +1,15 @@
 /**
- * A one-line text input. Enter submits, Esc cancels, Backspace deletes, Ctrl-U clears. `hidden`
- * echoes nothing but a count, for credentials: the value lives only in this component until it is
- * handed to the daemon.
+ * A one-line text input. Enter submits, Esc cancels, Backspace deletes the last character as a
+ * person sees it (an emoji, a letter with its accent: never half a surrogate pair), Ctrl-U
+ * clears. `hidden` echoes nothing but a count, for credentials: the value lives only in this
+ * component until it is handed to the daemon.
  */
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
 import { useRef, useState } from 'react';
 import { useCaptureKeys } from '../hooks/use-capture.js';
 import { useTheme } from '../theme.js';
+import { graphemes } from '../../util/text-width.js';
 
 export interface TextFieldProps {
   label: string;
@@ -40,7 +42,7 @@ export function TextField({ label, initial = '', hidden = false, hint, onSubmit,
   useKeys((input, key) => {
     if (key.return) return onSubmit(value.current);
     if (key.escape) return onCancel();
-    if (key.backspace || key.delete) return set(value.current.slice(0, -1));
+    if (key.backspace || key.delete) return set(graphemes(value.current).slice(0, -1).join(''));
     if (key.ctrl && input === 'u') return set('');
     if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown) return;
     const text = input.replace(NOT_TEXT, '');
