@@ -1,21 +1,13 @@
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { errorText } from '../../src/tui/hooks/use-resource.js';
 import { fitColumns } from '../../src/tui/log/columns.js';
 import { LogTable } from '../../src/tui/screens/LogTable.js';
-import { createTheme, ThemeContext } from '../../src/tui/theme.js';
 import { makeEntry } from '../log/make-entry.js';
 import { textWidth } from '../../src/util/text-width.js';
+import { frameOf } from './frame-of.js';
 
-function frameOf(entries: ReturnType<typeof makeEntry>[], width = 120): string {
-  const ui = render(
-    <ThemeContext.Provider value={createTheme({ NO_COLOR: '1' })}>
-      <LogTable entries={entries} columns={fitColumns(width)} selectedId={null} rows={entries.length} empty="none" />
-    </ThemeContext.Provider>,
-  );
-  const frame = ui.lastFrame() ?? '';
-  ui.unmount();
-  return frame;
+function tableFrame(entries: ReturnType<typeof makeEntry>[], width = 120): string {
+  return frameOf(<LogTable entries={entries} columns={fitColumns(width)} selectedId={null} rows={entries.length} empty="none" />);
 }
 
 // eslint-disable-next-line no-control-regex -- what must not reach the terminal
@@ -25,7 +17,7 @@ const SGR = /\x1b\[[0-9;]*m/g;
 
 describe('LogTable and text from clients and upstreams', () => {
   it('shows escape and control codes in model ids, key names and answered-by as printable text', () => {
-    const frame = frameOf([
+    const frame = tableFrame([
       makeEntry({
         keyName: 'k\x1b[2J',
         modelAsked: 'gpt\x1b]0;pwned\x07',
@@ -47,7 +39,7 @@ describe('errorText', () => {
 
 describe('LogTable and wide text', () => {
   it('keeps the columns under their headers with CJK, emoji and combining marks in cells', () => {
-    const frame = frameOf([
+    const frame = tableFrame([
       makeEntry({ keyName: '日本語のキー', modelAsked: 'openai/模型👍🏽-mini', provider: 'openai', model: 'gpt-5' }),
       makeEntry({ keyName: 'cafe\u0301', modelAsked: 'a/\u0301\u0301\u0301x', provider: '🧑‍💻', model: '中' }),
     ], 80);

@@ -1,38 +1,30 @@
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { Message } from '../../src/tui/components/Message.js';
-import { createTheme, ThemeContext } from '../../src/tui/theme.js';
 import { wrapLines } from '../../src/tui/wrap-lines.js';
 import { textWidth } from '../../src/util/text-width.js';
+import { frameOf } from './frame-of.js';
 
-function frameOf(text: string, width: number): string {
-  const ui = render(
-    <ThemeContext.Provider value={createTheme({ NO_COLOR: '1' })}>
-      <Message flash={{ kind: 'error', text }} width={width} />
-    </ThemeContext.Provider>,
-  );
-  const frame = ui.lastFrame() ?? '';
-  ui.unmount();
-  return frame;
+function messageFrame(text: string, width: number): string {
+  return frameOf(<Message flash={{ kind: 'error', text }} width={width} />);
 }
 
 describe('Message', () => {
   it('wraps a long error onto a second line instead of cutting it off', () => {
     const text = 'Endpoint work-gw could not be removed: model group work still routes coder to it.';
-    const lines = frameOf(text, 50).split('\n');
+    const lines = messageFrame(text, 50).split('\n');
     expect(lines).toHaveLength(2);
     expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('still routes coder to it.');
     for (const l of lines) expect(textWidth(l)).toBeLessThanOrEqual(50);
   });
 
   it('keeps to two lines, ending in … when even they are not enough', () => {
-    const lines = frameOf('word '.repeat(60).trim(), 40).split('\n');
+    const lines = messageFrame('word '.repeat(60).trim(), 40).split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]!.trimEnd().endsWith('…')).toBe(true);
   });
 
   it('a short message stays on one line', () => {
-    expect(frameOf('Key revoked.', 40).split('\n')[0]).toBe('✗ Key revoked.');
+    expect(messageFrame('Key revoked.', 40).split('\n')[0]).toBe('✗ Key revoked.');
   });
 });
 

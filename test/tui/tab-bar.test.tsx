@@ -1,18 +1,10 @@
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { TabBar } from '../../src/tui/components/TabBar.js';
-import { createTheme, ThemeContext } from '../../src/tui/theme.js';
 import { textWidth } from '../../src/util/text-width.js';
+import { frameOf } from './frame-of.js';
 
 function frameAt(width: number): string {
-  const ui = render(
-    <ThemeContext.Provider value={createTheme({ NO_COLOR: '1' })}>
-      <TabBar current="log" width={width} />
-    </ThemeContext.Provider>,
-  );
-  const frame = ui.lastFrame() ?? '';
-  ui.unmount();
-  return frame;
+  return frameOf(<TabBar current="log" width={width} />);
 }
 
 describe('TabBar', () => {
