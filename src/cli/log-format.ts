@@ -5,6 +5,7 @@
 import type { RequestLogEntry } from '../log/entry.js';
 import type { StatsReport, StatsRow } from '../log/stats.js';
 import { printable } from '../util/printable.js';
+import { fitToWidth, padToWidth, textWidth } from '../util/text-width.js';
 
 export function formatMs(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '-';
@@ -83,9 +84,8 @@ const STATUS_COL = COLUMNS.findIndex((c) => c.title === 'STATUS');
 
 function fit(raw: string, width: number, right: boolean | undefined): string {
   // model ids and error codes come from clients and upstreams: shown, never obeyed by the terminal
-  const s = printable(raw);
-  const cut = s.length > width ? `${s.slice(0, Math.max(0, width - 1))}…` : s;
-  return right ? cut.padStart(width) : cut.padEnd(width);
+  // cut and padded by terminal cells, never inside a character (CJK and emoji take two)
+  return fitToWidth(printable(raw), width, right);
 }
 
 export class LogTable {
@@ -98,7 +98,7 @@ export class LogTable {
     this.colour = opts.colour ? ansi : plain;
     this.widths = COLUMNS.map((c) => {
       const floor = opts.minWidths ? Math.min(c.max, Math.max(c.title.length, 10)) : c.title.length;
-      return Math.min(c.max, Math.max(floor, ...sample.map((e) => c.get(e, now).length)));
+      return Math.min(c.max, Math.max(floor, ...sample.map((e) => textWidth(printable(c.get(e, now))))));
     });
   }
 
@@ -129,10 +129,12 @@ export function percentOf(part: number, whole: number): string {
 
 function statsCells(r: StatsRow): string[] {
   return [
-    r.name,
+    // a model id or key name from a client: shown, never obeyed by the terminal
+    printable(r.name),
     String(r.requests),
     String(r.errors),
     percentOf(r.errors, r.requests),
+    String(r.cancelled),
     String(r.fallbacks),
     formatCount(r.inputTokens),
     formatCount(r.outputTokens),
@@ -144,10 +146,10 @@ function statsCells(r: StatsRow): string[] {
 }
 
 export function formatStats(report: StatsReport): string {
-  const titles = [report.by.toUpperCase(), 'REQUESTS', 'ERRORS', 'ERR%', 'FALLBACKS', 'TOKENS IN', 'TOKENS OUT', 'CACHED', 'P50', 'P95', 'P50 TTFB'];
+  const titles = [report.by.toUpperCase(), 'REQUESTS', 'ERRORS', 'ERR%', 'CANCELLED', 'FALLBACKS', 'TOKENS IN', 'TOKENS OUT', 'CACHED', 'P50', 'P95', 'P50 TTFB'];
   const rows = [...report.rows.map(statsCells), statsCells({ ...report.total, name: 'TOTAL' })];
-  const widths = titles.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const widths = titles.map((t, i) => Math.max(textWidth(t), ...rows.map((r) => textWidth(r[i]!))));
+  const line = (cells: string[]) => cells.map((c, i) => padToWidth(c, widths[i]!, i !== 0)).join('  ');
   const window = report.since ? `since ${formatTime(report.since)}` : 'all retained entries';
   return [`Requests ${window}, by ${report.by}`, '', line(titles), ...rows.map(line)].join('\n');
 }

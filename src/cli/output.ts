@@ -1,13 +1,15 @@
 /** Small text-output helpers: aligned tables and short dates. */
 import { printable } from '../util/printable.js';
+import { padToWidth, textWidth } from '../util/text-width.js';
 
 export function table(headers: readonly string[], rawRows: ReadonlyArray<readonly string[]>): string {
   // cells carry names from clients and upstreams: shown, never obeyed by the terminal
   const rows = rawRows.map((r) => r.map(printable));
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  // by terminal cells: a CJK or emoji name takes two a character
+  const widths = headers.map((h, i) => Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i] ?? ''))));
   const line = (cells: readonly string[]) =>
     cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .map((c, i) => (i === cells.length - 1 ? c : padToWidth(c, widths[i] ?? 0)))
       .join('  ')
       .trimEnd();
   return [line(headers), ...rows.map(line)].join('\n');

@@ -12,8 +12,10 @@ export interface StatsRow {
   /** The provider, `provider/model`, or key name this row sums up; "(none)" when unknown. */
   name: string;
   requests: number;
-  /** Status >= 400, or no answer at all. */
+  /** Status >= 400, or no answer at all; a client that hung up first is not one (see `cancelled`). */
   errors: number;
+  /** The client hung up before its answer began (499): a user stopping a tool, not a failure. */
+  cancelled: number;
   /** Requests that tried more than one target. */
   fallbacks: number;
   streamed: number;
@@ -64,9 +66,13 @@ export function statsKey(e: RequestLogEntry, by: StatsBy): string {
   }
 }
 
+/** The status the log gives a request whose client left before its answer began. */
+const CLIENT_GONE = 499;
+
 class Bucket {
   requests = 0;
   errors = 0;
+  cancelled = 0;
   fallbacks = 0;
   streamed = 0;
   inputTokens = 0;
@@ -78,7 +84,8 @@ class Bucket {
 
   add(e: RequestLogEntry): void {
     this.requests++;
-    if (e.status >= 400 || e.status === 0) this.errors++;
+    if (e.status === CLIENT_GONE) this.cancelled++;
+    else if (e.status >= 400 || e.status === 0) this.errors++;
     if (e.fallback) this.fallbacks++;
     if (e.streamed) {
       this.streamed++;
@@ -101,6 +108,7 @@ class Bucket {
       name,
       requests: this.requests,
       errors: this.errors,
+      cancelled: this.cancelled,
       fallbacks: this.fallbacks,
       streamed: this.streamed,
       inputTokens: this.inputTokens,

@@ -5,6 +5,7 @@ import { table } from '../../src/cli/output.js';
 import { clip } from '../../src/tui/format.js';
 import { detailLines } from '../../src/tui/log/detail-lines.js';
 import { printable } from '../../src/util/printable.js';
+import { textWidth } from '../../src/util/text-width.js';
 import { makeEntry } from '../log/make-entry.js';
 
 describe('numbers', () => {
@@ -86,8 +87,8 @@ describe('formatStats', () => {
     );
     const lines = formatStats(report).split('\n');
     expect(lines[0]).toMatch(/^Requests since .* by provider$/);
-    expect(lines[2]).toMatch(/^PROVIDER\s+REQUESTS\s+ERRORS\s+ERR%\s+FALLBACKS\s+TOKENS IN\s+TOKENS OUT\s+CACHED\s+P50\s+P95\s+P50 TTFB$/);
-    expect(lines[3]).toMatch(/^openai\s+2\s+1\s+50%\s+0\s+20\s+10\s+0\s+100ms\s+300ms\s+-$/);
+    expect(lines[2]).toMatch(/^PROVIDER\s+REQUESTS\s+ERRORS\s+ERR%\s+CANCELLED\s+FALLBACKS\s+TOKENS IN\s+TOKENS OUT\s+CACHED\s+P50\s+P95\s+P50 TTFB$/);
+    expect(lines[3]).toMatch(/^openai\s+2\s+1\s+50%\s+0\s+0\s+20\s+10\s+0\s+100ms\s+300ms\s+-$/);
     expect(lines[5]).toMatch(/^TOTAL\s+3\s+1\s+33%/);
     expect(lines[2]!.length).toBe(lines[3]!.length);
   });
@@ -112,5 +113,22 @@ describe('text from clients and upstreams on a terminal', () => {
     for (const line of table(['MODEL'], [[hostile]]).split('\n')) expect(line).not.toMatch(escapes);
     expect(clip(hostile, 200)).not.toMatch(escapes);
     for (const line of detailLines(e)) expect(line.text).not.toMatch(escapes);
+  });
+});
+
+describe('terminal cells, not string length', () => {
+  it('a CJK or emoji model id keeps the log and stats columns aligned, and table() pads by cells', () => {
+    const wide = makeEntry({ modelAsked: 'local/通义千问-🚀', provider: 'local', model: '通义千问-🚀' });
+    const t = new LogTable([wide, makeEntry()], { now: new Date(wide.time) });
+    const header = t.header();
+    const row = t.row(wide, new Date(wide.time));
+    expect(textWidth(row.slice(0, row.indexOf('200') + 3))).toBe(textWidth(header.slice(0, header.indexOf('STATUS') + 'STATUS'.length)));
+
+    const report = summarize([wide, makeEntry()], 'model', { until: Date.parse('2026-01-02T00:00:00Z') });
+    const lines = formatStats(report).split('\n').slice(2);
+    expect(new Set(lines.map((l) => textWidth(l))).size).toBe(1);
+
+    const out = table(['NAME', 'X'], [['キー', '1'], ['ab', '2']]).split('\n');
+    expect(out.map((l) => textWidth(l.slice(0, -1)))).toEqual([6, 6, 6]);
   });
 });

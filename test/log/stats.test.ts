@@ -42,6 +42,13 @@ describe('summarize', () => {
   ];
   const window = { until: Date.parse('2025-01-01T00:00:00Z') };
 
+  it('a client that hung up before its answer began (499) is counted as cancelled, not as an error', () => {
+    const gone = makeEntry({ provider: 'openai', model: 'gpt-5', status: 499, errorCode: 'client_disconnected', usage: undefined });
+    const r = summarize([...entries, gone, gone], 'provider', window);
+    expect(r.rows.find((x) => x.name === 'openai')).toMatchObject({ requests: 4, errors: 1, cancelled: 2 });
+    expect(r.total).toMatchObject({ requests: 6, errors: 2, cancelled: 2 });
+  });
+
   it('by provider', () => {
     const r = summarize(entries, 'provider', window);
     expect(r.rows.map((x) => [x.name, x.requests, x.errors])).toEqual([

@@ -63,8 +63,9 @@ describe('stats screen', () => {
     await h.waitFor((fr) => fr.includes(`${second}: 2 requests`), 'the second row spelled out');
   });
 
-  it('says which figures it spells out: errors, fallbacks, reasoning and TTFB only where there was one', () => {
-    const line = rowDetail({ name: 'x', requests: 1, errors: 0, fallbacks: 1, streamed: 0, inputTokens: 5, outputTokens: 2, cachedTokens: 0, reasoningTokens: 1, p50LatencyMs: 20, p95LatencyMs: 20, p50TtfbMs: null });
-    expect(line).toBe('x: 1 request (0 streamed) · 0 errors · 1 fell back · in 5 (cached 0) · out 2 (reasoning 1) · p50 20ms p95 20ms');
+  it('says which figures it spells out: errors, fallbacks, reasoning; cancelled and TTFB only where there was one', () => {
+    const row = { name: 'x', requests: 1, errors: 0, cancelled: 0, fallbacks: 1, streamed: 0, inputTokens: 5, outputTokens: 2, cachedTokens: 0, reasoningTokens: 1, p50LatencyMs: 20, p95LatencyMs: 20, p50TtfbMs: null };
+    expect(rowDetail(row)).toBe('x: 1 request (0 streamed) · 0 errors · 1 fell back · in 5 (cached 0) · out 2 (reasoning 1) · p50 20ms p95 20ms');
+    expect(rowDetail({ ...row, requests: 3, cancelled: 2 })).toBe('x: 3 requests (0 streamed) · 0 errors · 2 cancelled by the client · 1 fell back · in 5 (cached 0) · out 2 (reasoning 1) · p50 20ms p95 20ms');
   });
 });

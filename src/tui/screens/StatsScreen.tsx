@@ -51,6 +51,7 @@ export function rowDetail(r: StatsRow): string {
     `out ${formatCount(r.outputTokens)} (reasoning ${formatCount(r.reasoningTokens)})`,
     `p50 ${formatMs(r.p50LatencyMs)} p95 ${formatMs(r.p95LatencyMs)}`,
   ];
+  if (r.cancelled > 0) parts.splice(2, 0, `${r.cancelled} cancelled by the client`);
   if (r.p50TtfbMs !== null) parts.push(`TTFB p50 ${formatMs(r.p50TtfbMs)}`);
   return `${r.name}: ${parts.join(' · ')}`;
 }
