@@ -4,8 +4,21 @@
  */
 import { OperationError } from './errors.js';
 import { slugSchema } from './schema.js';
+import { displayUrl } from '../util/display-url.js';
 import { holdsKey } from '../util/key-shapes.js';
+import { printable } from '../util/printable.js';
 import { trimTrailingSlashes } from '../util/slashes.js';
+
+/**
+ * The value as a refusal quotes it: what was typed where a URL goes may be a key pasted by
+ * mistake, and the message reaches a terminal, a log or a client; credentials and control codes
+ * never do.
+ */
+function quoted(raw: string): string {
+  if (holdsKey(raw)) return 'the value given (it holds something shaped like a key; keys go in the keychain)';
+  const shown = printable(displayUrl(raw.trim()));
+  return `"${shown.length > 200 ? `${shown.slice(0, 200)}…` : shown}"`;
+}
 
 export function validateUrl(raw: unknown, what: string): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new OperationError(400, 'invalid_url', `${what} needs a URL (e.g. --url http://127.0.0.1:8000/v1).`);
@@ -13,12 +26,12 @@ export function validateUrl(raw: unknown, what: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new OperationError(400, 'invalid_url', `${what}: "${raw}" is not a valid URL.`);
+    throw new OperationError(400, 'invalid_url', `${what}: ${quoted(raw)} is not a valid URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     // `localhost:8000/v1` parses as a URL of scheme "localhost:"
     const bare = !raw.includes('://');
-    throw new OperationError(400, 'invalid_url', bare ? `${what}: "${raw.trim()}" has no scheme; write http://${raw.trim()} (or https://).` : `${what}: only http and https URLs are supported.`);
+    throw new OperationError(400, 'invalid_url', bare && !holdsKey(raw) ? `${what}: ${quoted(raw)} has no scheme; write http://${printable(raw.trim())} (or https://).` : `${what}: only http and https URLs are supported.`);
   }
   if (url.username || url.password || holdsKey(url.search) || /[?&](api[-_]?key|key|token|access_token)=/i.test(url.search)) {
     throw new OperationError(400, 'invalid_url', `${what}: put credentials in the keychain, not in the URL.`);

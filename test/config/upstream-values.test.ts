@@ -32,6 +32,33 @@ describe('validateUrl', () => {
   });
 });
 
+describe('validateUrl refusals quote the value safely', () => {
+  const messageOf = (raw: string): string => {
+    try {
+      validateUrl(raw, '--url');
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return '';
+  };
+
+  it('never quotes a key pasted where the URL goes, a password in a URL it cannot parse, or control codes', () => {
+    const key = 'sk-ant-api03-' + 'Q'.repeat(40);
+    for (const raw of [key, ` ${key} `, `${key}:443/v1`]) {
+      const m = messageOf(raw);
+      expect(m, raw).toMatch(/^--url: /);
+      expect(m, raw).not.toContain('QQQQ');
+    }
+    const unparsable = messageOf('http://user:hunter2@[bad/v1');
+    expect(unparsable).toMatch(/is not a valid URL/);
+    expect(unparsable).not.toContain('hunter2');
+    const escape = messageOf('http://[\x1b]0;PWNED\x07');
+    expect(escape).toMatch(/is not a valid URL/);
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    expect(escape).not.toMatch(/[\u0000-\u001f]/);
+  });
+});
+
 describe('validateSlug', () => {
   it('names the kind of upstream and the rule a bad name breaks', () => {
     expect(validateSlug('my-vllm', 'Endpoint')).toBe('my-vllm');
