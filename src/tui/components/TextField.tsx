@@ -52,7 +52,7 @@ export function TextField({ label, initial = '', hidden = false, hint, onSubmit,
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-start">
-        <Text bold>{label}</Text> {hidden ? <Text color={theme.muted}>{shown.length ? `(hidden, ${shown.length} characters)` : '(hidden)'}</Text> : shown}
+        <Text bold>{label}</Text> {hidden ? <Text color={theme.muted}>{shown.length ? `(hidden, ${graphemes(shown).length} characters)` : '(hidden)'}</Text> : shown}
         <Text inverse> </Text>
       </Text>
       {hint ? (
