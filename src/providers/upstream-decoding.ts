@@ -6,7 +6,7 @@
  * chunk by chunk. Reading stays bounded by the readers' own limits, which count decoded bytes. A
  * coding that cannot be decoded is an `upstream_invalid_response` before anything is read.
  */
-import { pipeline, type Duplex, type Readable } from 'node:stream';
+import { pipeline, Transform, type Duplex, type Readable, type TransformCallback } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { displayOrigin } from './base-url.js';
 import { markUndecodable, UpstreamError } from './upstream-error.js';
@@ -23,10 +23,57 @@ const createZstd = (zlib as unknown as { createZstdDecompress?: () => Duplex }).
 const DECODERS: Record<string, Factory | undefined> = {
   gzip: () => zlib.createGunzip(LENIENT),
   'x-gzip': () => zlib.createGunzip(LENIENT),
-  deflate: () => zlib.createInflate(LENIENT),
+  deflate: () => new EitherDeflate(),
   br: () => zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }),
   zstd: createZstd,
 };
+
+/**
+ * `deflate` as servers send it: HTTP means the zlib-wrapped stream, but some servers send the raw
+ * deflate data, and browsers and undici's fetch look at the first two bytes and take either. A
+ * zlib header names method 8 in its low nibble and, read as one 16-bit number, is a multiple of 31.
+ */
+class EitherDeflate extends Transform {
+  private inner: zlib.Inflate | zlib.InflateRaw | undefined;
+  /** The first byte, while it came alone. */
+  private head: Buffer | undefined;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    let bytes = chunk;
+    if (this.inner === undefined) {
+      if (this.head !== undefined) bytes = Buffer.concat([this.head, chunk]);
+      if (bytes.length < 2) {
+        this.head = bytes;
+        done();
+        return;
+      }
+      this.head = undefined;
+      this.begin((bytes[0]! & 0x0f) === 8 && ((bytes[0]! << 8) | bytes[1]!) % 31 === 0);
+    }
+    this.inner!.write(bytes, (err) => done(err ?? undefined));
+  }
+
+  override _flush(done: TransformCallback): void {
+    const inner = this.inner ?? this.begin(false);
+    if (this.head !== undefined) inner.write(this.head);
+    inner.once('end', () => done());
+    inner.end();
+  }
+
+  override _destroy(err: Error | null, done: (error?: Error | null) => void): void {
+    this.inner?.destroy();
+    done(err);
+  }
+
+  private begin(wrapped: boolean): zlib.Inflate | zlib.InflateRaw {
+    const inner = wrapped ? zlib.createInflate(LENIENT) : zlib.createInflateRaw(LENIENT);
+    inner.on('data', (piece: Buffer) => this.push(piece));
+    // zlib's own error (with its errno) is this stream's: the reader learns the data was bad
+    inner.on('error', (err) => this.destroy(err));
+    this.inner = inner;
+    return inner;
+  }
+}
 
 /** The codings of a Content-Encoding header, in the order they were applied. */
 function codingsOf(header: string | string[]): string[] {

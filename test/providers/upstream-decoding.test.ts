@@ -50,8 +50,11 @@ describe('decodedBody', () => {
     expect(await read(out)).toBe('twice');
   });
 
-  it('hands on each flushed piece of a stream as it comes, before the body ends', async () => {
-    const gz = zlib.createGzip();
+  it.each([
+    ['gzip', () => zlib.createGzip()],
+    ['deflate', () => zlib.createDeflateRaw()],
+  ] as const)('hands on each flushed piece of a %s stream as it comes, before the body ends', async (coding, compressor) => {
+    const gz = compressor();
     const compressed: Buffer[] = [];
     gz.on('data', (c: Buffer) => compressed.push(c));
     const flushed = async (text: string): Promise<Buffer> => {
@@ -60,7 +63,7 @@ describe('decodedBody', () => {
       return Buffer.concat(compressed.splice(0));
     };
     const body = new PassThrough();
-    const out = decodedBody(body, 'gzip', URL);
+    const out = decodedBody(body, coding, URL);
     const seen: string[] = [];
     out.on('data', (c: Buffer) => seen.push(c.toString()));
     body.write(await flushed('data: {"n":1}\n\n'));
@@ -96,6 +99,38 @@ describe('decodedBody', () => {
     const client = answerReadFailure('gw', err, undefined);
     expect(client).toMatchObject({ status: 502, code: 'upstream_invalid_response' });
     expect(client.message).toMatch(/^gw: the upstream's gzip-compressed answer could not be decoded \(/);
+  });
+
+  it('takes deflate raw as well as zlib-wrapped (as browsers do), whatever bytes the header comes in', async () => {
+    const text = '{"answer":"' + 'x'.repeat(5000) + '"}';
+    for (const compress of [zlib.deflateRawSync, zlib.deflateSync]) {
+      const packed = compress(Buffer.from(text));
+      // cut after the first byte, and after every 97th: the header may come alone
+      for (const cuts of [[1], [97, 194, 291]]) {
+        const body = new PassThrough();
+        const out = decodedBody(body, 'deflate', URL);
+        let from = 0;
+        for (const cut of [...cuts, packed.length]) {
+          body.write(packed.subarray(from, cut));
+          from = cut;
+        }
+        body.end();
+        expect(await read(out), `${compress.name} cut at ${cuts.join(',')}`).toBe(text);
+      }
+    }
+    const empty = new PassThrough();
+    const emptyOut = decodedBody(empty, 'deflate', URL);
+    empty.end();
+    expect(await read(emptyOut)).toBe('');
+  });
+
+  it('deflate data that is neither form fails as undecodable deflate', async () => {
+    const body = new PassThrough();
+    const out = decodedBody(body, 'deflate', URL);
+    body.end(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x00, 0x01]));
+    const err = await failure(out);
+    expect(undecodableCoding(err)).toBe('deflate');
+    expect(bodyErrorCode(err)).toBe('upstream_invalid_response');
   });
 
   it("the body's own failure passes through as itself, not as undecodable", async () => {
