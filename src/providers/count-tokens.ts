@@ -85,13 +85,31 @@ function messagesCountBody(target: ResolvedProvider, model: string, req: CountTo
 interface Answer {
   status: number;
   text: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * The provider answered the count with an error. It is a ProtocolError as it stands (client-side
+ * statuses kept, the rest a bad gateway), and carries the answer itself, so routing can classify it
+ * as it classifies a generation's (a prompt too long, a rate limit and when to come back).
+ */
+export class CountRefused extends ProtocolError {
+  constructor(
+    message: string,
+    readonly upstreamStatus: number,
+    readonly body: string,
+    readonly headers: Answer['headers'],
+  ) {
+    super(upstreamStatus >= 400 && upstreamStatus < 500 ? upstreamStatus : 502, 'upstream_error', message);
+    this.name = 'CountRefused';
+  }
 }
 
 async function post(target: ResolvedProvider, url: string, headers: Record<string, string>, body: unknown, signal?: AbortSignal): Promise<Answer> {
   try {
     const res = await upstreamRequest({ url, method: 'POST', headers, body: JSON.stringify(body), signal, ...TIMEOUTS });
     const text = await readUpstreamBody(res, url, 4 * 1024 * 1024);
-    return { status: res.status, text };
+    return { status: res.status, text, headers: res.headers };
   } catch (err) {
     const e = err instanceof UpstreamError ? err : toUpstreamError(err, url, TIMEOUTS);
     throw new ProtocolError(e.status, e.code, `Counting tokens with "${target.slug}" failed: ${e.message}`);
@@ -107,9 +125,7 @@ async function readCount(res: Answer, field: string, slug: string): Promise<numb
   }
   if (res.status < 200 || res.status >= 300) {
     const detail = upstreamMessage(parsed);
-    // Client-side statuses keep their meaning (bad request, auth, not found, rate limit); the rest is a bad gateway.
-    const status = res.status >= 400 && res.status < 500 ? res.status : 502;
-    throw new ProtocolError(status, 'upstream_error', `Counting tokens with "${slug}" failed: the provider answered ${res.status}${detail ? `: ${detail}` : '.'}`);
+    throw new CountRefused(`Counting tokens with "${slug}" failed: the provider answered ${res.status}${detail ? `: ${detail}` : '.'}`, res.status, res.text, res.headers);
   }
   const value = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[field] : undefined;
   if (typeof value !== 'number' || !Number.isFinite(value)) {

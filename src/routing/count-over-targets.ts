@@ -11,10 +11,13 @@ import type { Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { redactSecret } from './redact.js';
 import { ClientGone } from './request-body.js';
-import { answeredByHeaders, sendJson } from './respond.js';
+import { answeredByHeaders, sendError, sendJson } from './respond.js';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { CountRefused } from '../providers/count-tokens.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import { resolveTargets } from './targets.js';
 import { shortenToolNames } from './tool-names.js';
+import { upstreamFailure, withRetryAdvice } from './upstream-errors.js';
 
 export interface CountWalk {
   model: string;
@@ -54,7 +57,46 @@ export async function countOverTargets(x: Exchange, walk: CountWalk): Promise<vo
       if (!shouldFallback({ upstreamStatus: failure.status, contextLength: failure.code === 'context_length_exceeded' })) break;
     }
   }
+  if (failure instanceof CountFailure && failure.advice) {
+    // the provider's word on when to come back goes on, as a generation's does
+    sendError(x.res, route.protocol, failure, failure.advice);
+    record.finish(x.deps.log, failure.status, failure.code);
+    return;
+  }
   throw failure!;
+}
+
+/** A count the provider refused, classified as a generation's failure, with its retry advice. */
+class CountFailure extends ProtocolError {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    readonly advice: OutgoingHttpHeaders | undefined,
+  ) {
+    super(status, code, message);
+  }
+}
+
+function header(headers: CountRefused['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** The provider's error answer to a count, read as its answer to a generation would be. */
+function refusedCount(err: CountRefused, slug: string, credential: string | undefined): CountFailure {
+  const h = err.headers;
+  const f = withRetryAdvice(
+    upstreamFailure(slug, err.upstreamStatus, Buffer.from(err.body), header(h, 'content-type'), credential, header(h, 'retry-after')),
+    header(h, 'retry-after-ms'),
+    header(h, 'x-should-retry'),
+  );
+  const advice: OutgoingHttpHeaders = {};
+  if (f.retryAfter) advice['retry-after'] = f.retryAfter;
+  if (f.retryAfterMs) advice['retry-after-ms'] = f.retryAfterMs;
+  if (f.shouldRetry) advice['x-should-retry'] = f.shouldRetry;
+  const message = f.message.startsWith(`${slug}: `) ? `${slug}: counting tokens failed: ${f.message.slice(slug.length + 2)}` : f.message;
+  return new CountFailure(f.status, f.code, message, Object.keys(advice).length > 0 ? advice : undefined);
 }
 
 /**
@@ -74,6 +116,7 @@ export function countedHub(codec: DialectCodec, hub: HubRequest, fresh: () => Re
 }
 
 export function asCountError(err: unknown, slug: string, credential: string | undefined): ProtocolError {
+  if (err instanceof CountRefused) return refusedCount(err, slug, credential);
   if (err instanceof ProtocolError) {
     return new ProtocolError(err.status, err.code, redactSecret(err.message, credential), err.param);
   }

@@ -320,6 +320,27 @@ describe('other endpoints', () => {
     expect(r.json.type).toBe('error');
   });
 
+  it('a refused count is classified as a generation is: rate limit with its Retry-After, overloaded kept, a prompt too long', async () => {
+    const body = { model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'x' }] };
+    h.mocks.anthropic.on('/v1/messages/count_tokens', h.mocks.anthropic.error(429, 'slow down', { retryAfter: 7 }));
+    const limited = await post(`${h.b}/v1/messages/count_tokens`, body);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('7');
+    expect(limited.json).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    expect(JSON.stringify(limited.json)).toContain('counting tokens failed: slow down');
+
+    h.mocks.anthropic.on('/v1/messages/count_tokens', h.mocks.anthropic.error(529, 'Overloaded'));
+    const overloaded = await post(`${h.b}/v1/messages/count_tokens`, body);
+    expect(overloaded.status).toBe(529);
+    expect(overloaded.json).toMatchObject({ error: { type: 'overloaded_error' } });
+
+    h.mocks.anthropic.on('/v1/messages/count_tokens', h.mocks.anthropic.error(400, 'prompt is too long: 250000 tokens > 200000 maximum'));
+    const tooLong = await post(`${h.b}/v1/messages/count_tokens`, body);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json).toMatchObject({ error: { type: 'invalid_request_error' } });
+    expect(tooLong.headers['retry-after']).toBeUndefined();
+  });
+
   it('transcriptions: custom endpoint a gets the upload with the model rewritten', async () => {
     const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
     const file = new File([Buffer.alloc(5000, 3)], 'a.wav', { type: 'audio/wav' });

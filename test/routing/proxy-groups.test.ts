@@ -245,9 +245,9 @@ describe('names and bases', () => {
       post(`${h.groupB('team')}/v1/messages/count_tokens`, { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hello' }] });
     h.mocks.anthropic.on('/v1/messages/count_tokens', h.mocks.anthropic.error(500, 'boom'));
     expect((await count()).status).toBe(200);
-    // (a count that fails upstream with a 5xx is a 502 of ours: providers/count-tokens.ts)
+    // (a refused count is classified as a generation's failure: the upstream's 500 stays one)
     expect(h.logs.at(-1)!.attempts.map((a) => [a.target, a.status])).toEqual([
-      ['anthropic/claude-sonnet-4-5', 502],
+      ['anthropic/claude-sonnet-4-5', 500],
       ['openai/gpt-5.4', 200],
     ]);
     h.mocks.anthropic.on('/v1/messages/count_tokens', h.mocks.anthropic.error(400, 'messages: bad'));
