@@ -18,6 +18,7 @@ import type { ResolvedProvider } from '../providers/types.js';
 import { resolveTargets } from './targets.js';
 import { shortenToolNames } from './tool-names.js';
 import { upstreamFailure, withRetryAdvice } from './upstream-errors.js';
+import { upstreamHeader } from './upstream-header.js';
 
 export interface CountWalk {
   model: string;
@@ -78,18 +79,13 @@ class CountFailure extends ProtocolError {
   }
 }
 
-function header(headers: CountRefused['headers'], name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
 /** The provider's error answer to a count, read as its answer to a generation would be. */
 function refusedCount(err: CountRefused, slug: string, credential: string | undefined): CountFailure {
   const h = err.headers;
   const f = withRetryAdvice(
-    upstreamFailure(slug, err.upstreamStatus, Buffer.from(err.body), header(h, 'content-type'), credential, header(h, 'retry-after')),
-    header(h, 'retry-after-ms'),
-    header(h, 'x-should-retry'),
+    upstreamFailure(slug, err.upstreamStatus, Buffer.from(err.body), upstreamHeader(h, 'content-type'), credential, upstreamHeader(h, 'retry-after')),
+    upstreamHeader(h, 'retry-after-ms'),
+    upstreamHeader(h, 'x-should-retry'),
   );
   const advice: OutgoingHttpHeaders = {};
   if (f.retryAfter) advice['retry-after'] = f.retryAfter;

@@ -66,6 +66,7 @@ import type { HubResponse, Usage } from '../protocols/hub.js';
 import { responseEvents } from '../protocols/response-events.js';
 import { answerFromEventStream } from '../protocols/stream-answer.js';
 import { SSE_HEADERS } from './stream-errors.js';
+import { upstreamHeader } from './upstream-header.js';
 
 type Obj = Record<string, unknown>;
 
@@ -95,18 +96,13 @@ function sameBytes(a: string | Buffer, b: string | Buffer): boolean {
   return Buffer.from(a).equals(Buffer.from(b));
 }
 
-function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
 /**
  * An upstream error answer (or a 2xx that is not a usable body) as our failure. `parsed` is the
  * body's error as already read (undefined: not JSON, or no error shape).
  */
 function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer, parsed: ParsedError | undefined): UpstreamFailure {
-  const failure = failureOfBody(p.slug, up.status, buf, parsed, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
-  return withRetryAdvice(failure, header(up.headers, 'retry-after-ms'), header(up.headers, 'x-should-retry'));
+  const failure = failureOfBody(p.slug, up.status, buf, parsed, upstreamHeader(up.headers, 'content-type'), p.credential, upstreamHeader(up.headers, 'retry-after'));
+  return withRetryAdvice(failure, upstreamHeader(up.headers, 'retry-after-ms'), upstreamHeader(up.headers, 'x-should-retry'));
 }
 
 /**
@@ -127,7 +123,7 @@ function wentWithoutEffort(fitted: Fitted | undefined): boolean {
 }
 
 function isEventStream(headers: UpstreamResponse['headers']): boolean {
-  return (header(headers, 'content-type') ?? '').toLowerCase().includes('text/event-stream');
+  return (upstreamHeader(headers, 'content-type') ?? '').toLowerCase().includes('text/event-stream');
 }
 
 export function handleGenerate(x: Exchange, dialect: Dialect): Promise<void> {
@@ -821,7 +817,7 @@ class GenerateRequest {
     }
 
     const headers: OutgoingHttpHeaders = answeredByHeaders(p.slug, answered);
-    const requestId = header(up.headers, 'x-request-id') ?? header(up.headers, 'request-id');
+    const requestId = upstreamHeader(up.headers, 'x-request-id') ?? upstreamHeader(up.headers, 'request-id');
     if (requestId) headers['x-svc-upstream-request-id'] = requestId;
     sendJson(x.res, 200, maskEchoed(bytes, streamSecret(p.credential)), headers);
     note(up.status);
@@ -850,7 +846,7 @@ class GenerateRequest {
     if (!res.headersSent || openedEarly) {
       if (!openedEarly) {
         const headers: OutgoingHttpHeaders = { ...SSE_HEADERS, ...answeredByHeaders(p.slug, answered) };
-        const requestId = header(up.headers, 'x-request-id') ?? header(up.headers, 'request-id');
+        const requestId = upstreamHeader(up.headers, 'x-request-id') ?? upstreamHeader(up.headers, 'request-id');
         if (requestId) headers['x-svc-upstream-request-id'] = requestId;
         res.writeHead(200, headers);
       }

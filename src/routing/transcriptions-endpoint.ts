@@ -17,11 +17,7 @@ import type { UpstreamResponse } from './services.js';
 import { resolveTargets, type Target } from './targets.js';
 import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
 import { transportFailure, upstreamFailure } from './upstream-errors.js';
-
-function header(headers: UpstreamResponse['headers'], name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
+import { upstreamHeader } from './upstream-header.js';
 
 export async function handleTranscriptions(x: Exchange): Promise<void> {
   const { req, config, record, services, route } = x;
@@ -135,7 +131,7 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
 
   if (up.status < 200 || up.status >= 300) {
     const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
-    const failure = upstreamFailure(p.slug, up.status, buf, header(up.headers, 'content-type'), p.credential, header(up.headers, 'retry-after'));
+    const failure = upstreamFailure(p.slug, up.status, buf, upstreamHeader(up.headers, 'content-type'), p.credential, upstreamHeader(up.headers, 'retry-after'));
     note(up.status, failure.code);
     const out: OutgoingHttpHeaders = failure.retryAfter ? { ...answeredBy, 'retry-after': failure.retryAfter } : answeredBy;
     sendError(x.res, 'a', failure, out);
@@ -154,7 +150,7 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
     record.finish(x.deps.log, failure.status, failure.code);
     return;
   }
-  sendBody(x.res, 200, header(up.headers, 'content-type') ?? 'application/json', maskEchoedBytes(answer, streamSecret(p.credential)), answeredBy);
+  sendBody(x.res, 200, upstreamHeader(up.headers, 'content-type') ?? 'application/json', maskEchoedBytes(answer, streamSecret(p.credential)), answeredBy);
   note(up.status);
   record.firstByte();
   record.answeredBy(p.slug, model);
