@@ -18,6 +18,11 @@
  * SSE field clients ignore, so the answer would look cut short, not failed): an event that begins
  * `error:` is read the same way, its value being the error object itself.
  *
+ * Some OpenAI-compatible servers and gateways (vLLM/SGLang variants) name it instead: an
+ * `event: error` line, then a `data:` line holding `{"error":…}` or the error object itself. An
+ * event that begins `event: error` is read so, the pair replaced whole; other events never begin
+ * with `ev`, so this costs nothing on the usual path.
+ *
  * What it does not see goes out as the upstream sent it (and is still logged with the mapped
  * code, from the tap): an error event followed by more events than a `[DONE]` in the same tick,
  * one whose `error` key comes after other keys and whose choices do not end with "error", one
@@ -31,7 +36,11 @@ const BLANK_LINE = Buffer.from('\n\n');
 const ERROR_CHOICE_END = Buffer.from('"error"}]}');
 const ERROR_START = Buffer.from('{"error"');
 const ERROR_FIELD = Buffer.from('error:');
+/** A named error event's first line, with or without the space after the colon. */
+const EVENT_ERROR = Buffer.from('event: error\n');
+const EVENT_ERROR_TIGHT = Buffer.from('event:error\n');
 const DONE = Buffer.from('[DONE]');
+const DATA = Buffer.from('data:');
 
 export interface TrailingChatError {
   /** Offset in the piece where the error event begins (what precedes it goes out as it is). */
@@ -79,6 +88,13 @@ function errorEventEndingAt(piece: Buffer, end: number, previous: Buffer | strin
     const error = readErrorField(piece.toString('utf8', valueAt, end));
     return error ? { at: start, error } : 'none';
   }
+  if (piece[start] === 0x65 && piece[start + 1] === 0x76) {
+    const dataAt = startsWith(piece, start, end, EVENT_ERROR) ? start + EVENT_ERROR.length : startsWith(piece, start, end, EVENT_ERROR_TIGHT) ? start + EVENT_ERROR_TIGHT.length : -1;
+    if (dataAt === -1 || !startsWith(piece, dataAt, end, DATA)) return 'none';
+    const from = piece[dataAt + DATA.length] === 0x20 ? dataAt + DATA.length + 1 : dataAt + DATA.length;
+    const error = readNamedError(piece.toString('utf8', from, end));
+    return error ? { at: start, error } : 'none';
+  }
   // `data:` with or without its space
   if (end - start < 6 || piece[start] !== 0x64 || piece[start + 1] !== 0x61 || piece[start + 2] !== 0x74 || piece[start + 3] !== 0x61 || piece[start + 4] !== 0x3a) return 'none';
   const from = piece[start + 5] === 0x20 ? start + 6 : start + 5;
@@ -118,6 +134,22 @@ function readErrorField(json: string): ParsedError | undefined {
     return undefined;
   }
   return describeStreamError({ error: value }, 'chat');
+}
+
+/**
+ * The error an `event: error` event's data carries: `{"error":…}` as Chat writes it, or the error
+ * object itself (its name already says it is one).
+ */
+export function readNamedError(json: string): ParsedError | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined; // several data lines, or not JSON: left as it is
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const wrapped = (value as Record<string, unknown>).error;
+  return describeStreamError(wrapped === undefined || wrapped === null ? { error: value } : value, 'chat');
 }
 
 /** Byte loops: Buffer#compare is a native call costing more than these few bytes. */

@@ -117,8 +117,9 @@ export class StreamTap {
   /** A Chat chunk among the last events had a finish_reason. */
   private chatFinished = false;
   /**
-   * A Chat stream may open with llama-server's `error:` line instead of a `data:` one: the head
-   * reads it as the opening error (the end of a stream is chat-error-tail.ts's).
+   * A Chat stream may open with llama-server's `error:` line instead of a `data:` one, or with an
+   * `event: error` + `data:` pair (vLLM/SGLang variants, gateways): the head reads either as the
+   * opening error (replacing one at the end of a stream is chat-error-tail.ts's).
    */
   private readonly errorField: boolean;
 
@@ -225,8 +226,9 @@ export class StreamTap {
         if (this.headBytes >= MAX_LINE) this.head = undefined;
         return;
       }
-      this.headFrom = line.byteOffset - all.byteOffset + line.length + 1;
-      const envelope = this.readEvent(line, true);
+      const at = line.byteOffset - all.byteOffset;
+      this.headFrom = at + line.length + 1;
+      const envelope = this.readEvent(line, true, this.errorField && afterEventError(all, at));
       if (envelope !== true || this.opening) {
         this.head = undefined;
         return;
@@ -262,7 +264,10 @@ export class StreamTap {
     }
     // stream order: oldest first (later usage wins)
     let lastType: string | true | undefined;
-    for (let i = lines.length - 1; i >= 0; i--) lastType = this.readEvent(lines[i]!, false);
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const line = lines[i]!;
+      lastType = this.readEvent(line, false, this.errorField && afterEventError(joined, line.byteOffset - joined.byteOffset));
+    }
     if (truncated) {
       // a huge last event: only Responses ends with one (response.completed/incomplete/failed
       // carry the whole response); it is terminal when it holds the final usage object
@@ -293,8 +298,9 @@ export class StreamTap {
   /**
    * Read one `data:` event; returns its type (`[DONE]` for Chat's terminator) — or, for the
    * opening with holdEnvelope, true when it is an envelope event (the opening is still to come).
+   * `named`: a Chat data line right after an `event: error` line.
    */
-  private readEvent(line: Buffer, opening: boolean): string | true | undefined {
+  private readEvent(line: Buffer, opening: boolean, named: boolean): string | true | undefined {
     let start = line.indexOf(0x3a) + 1; // after "data:" (or "error:")
     if (line[start] === 0x20) start++;
     let end = line.length;
@@ -309,7 +315,9 @@ export class StreamTap {
     // an `error:` line's value is the error object itself
     if (this.errorField && !isDataLine(line)) event = { error: event };
     if (typeof event !== 'object' || event === null) return undefined;
-    const obj = event as Record<string, unknown>;
+    let obj = event as Record<string, unknown>;
+    // a named error event's data may be the error object itself
+    if (named && (obj.error === undefined || obj.error === null)) obj = { error: obj };
     this.usage = mergeUsage(this.usage, readEventUsage(obj, this.dialect));
     if (opening && this.dialect === 'responses' && this.announced === undefined && isEnvelope(obj, 'responses') && isObject(obj.response)) this.announced = obj.response;
     const error = describeStreamError(obj, this.dialect);
@@ -468,6 +476,19 @@ function isEnvelope(event: Record<string, unknown>, dialect: Dialect): boolean {
 /** `error:` line (llama-server's stream error), at the line's start. */
 function isErrorLine(line: Buffer): boolean {
   return line[0] === 0x65 && line[1] === 0x72 && line[2] === 0x72 && line[3] === 0x6f && line[4] === 0x72 && line[5] === 0x3a;
+}
+
+/**
+ * The line before the one starting at `at` is `event: error` (or `event:error`, a CR tolerated):
+ * a Chat stream's named error event. Looked at only for the lines the head and tail read.
+ */
+function afterEventError(buf: Buffer, at: number): boolean {
+  if (at < 1 || buf[at - 1] !== LF) return false;
+  let end = at - 1;
+  if (end > 0 && buf[end - 1] === 0x0d) end--;
+  const start = buf.lastIndexOf(LF, end - 1) + 1;
+  const line = buf.toString('latin1', start, end);
+  return line === 'event: error' || line === 'event:error';
 }
 
 /**

@@ -43,6 +43,14 @@ const ERRORS: Record<string, { event: string; message: string; impliedStatus?: n
     impliedStatus: 400,
   },
   'llama.cpp (no space after error:)': { event: 'error:{"code":500,"message":"Context size has been exceeded.","type":"server_error"}\n\n', message: 'Context size has been exceeded.', impliedStatus: 500 },
+  // vLLM/SGLang variants and gateways name the event: `event: error`, then the data
+  'a named error event (event: error, {"error":…})': {
+    event: `event: error\n${data({ error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } })}`,
+    message: 'the request exceeds the available context size, try increasing it',
+    impliedStatus: 400,
+  },
+  'a named error event (the error object itself as its data)': { event: `event: error\n${data({ message: 'loading model', type: 'unavailable_error', code: 503 })}`, message: 'loading model', impliedStatus: 503 },
+  'a named error event (no spaces after the colons)': { event: 'event:error\ndata:{"object":"error","message":"Internal server error","type":"InternalServerError","code":500}\n\n', message: 'Internal server error', impliedStatus: 500 },
   'finish_reason "error" alone': { event: data({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'error' }] }), message: 'the upstream ended the answer with finish_reason "error"' },
 };
 

@@ -126,6 +126,40 @@ describe("llama-server's stream errors come as an `error:` field, not `data:`", 
   });
 });
 
+describe('an error sent as an SSE `event: error` + `data:` pair (vLLM/SGLang variants, gateways)', () => {
+  const chat = { model: 'llama/qwen3-coder', stream: true, messages: [{ role: 'user', content: 'x' }] };
+  const overflow = { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' };
+  const opening = [{ data: JSON.parse(chunk({ role: 'assistant', content: '' }).slice(6)) as unknown }, { data: JSON.parse(chunk({ content: 'partial' }).slice(6)) as unknown }];
+  // the data either wraps the error (`{"error":{…}}`) or is the error object itself
+  const shapes = { wrapped: { error: overflow }, bare: overflow };
+
+  for (const [shape, data] of Object.entries(shapes)) {
+    it(`passthrough (Chat client), ${shape}: at the end, the text before it, then our final error event in place of the pair`, async () => {
+      for (const done of [false]) {
+        local.next({ kind: 'sse', events: [...opening, { event: 'error', data }, ...(done ? [{ data: '[DONE]' }] : [])] });
+        const r = await post(`${h.a}/chat/completions`, chat);
+        expect(r.status).toBe(200);
+        expect(r.text).toContain('partial');
+        expect(r.text).not.toContain('event: error');
+        expect(r.text).not.toContain('[DONE]');
+        const last = events(r.text).at(-1) as { error: { code: string; message: string } };
+        expect(last.error.code).toBe('context_length_exceeded');
+        expect(last.error.message).toMatch(/^llama: the request exceeds/);
+        const [log] = await h.waitForLogs(1);
+        expect(log!.errorCode).toBe('context_length_exceeded');
+        h.reset();
+      }
+    });
+
+    it(`passthrough (Chat client), ${shape}: as the first event, before any byte, an HTTP error (a group may fall back)`, async () => {
+      local.next({ kind: 'sse', events: [{ comment: 'keep-alive' }, { event: 'error', data }] });
+      const r = await post(`${h.a}/chat/completions`, chat);
+      expect(r.status).toBe(400);
+      expect(r.json.error.code).toBe('context_length_exceeded');
+    });
+  }
+});
+
 describe('Ollama refuses an effort for a model that does not think', () => {
   it('the request is sent once more without reasoning_effort, and later ones go without it from the start', async () => {
     local.next(local.error(400, '"llama3.1:8b" does not support thinking'));

@@ -187,6 +187,9 @@ describe('StreamTap', () => {
     const err = new StreamTap('chat');
     feed(err, 'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"error":{"message":"boom","type":"server_error"}}\n\n', []);
     expect(err.error).toMatchObject({ message: 'boom', impliedStatus: 500 });
+    const named = new StreamTap('chat');
+    feed(named, 'data: {"choices":[{"delta":{"content":"a"}}]}\n\nevent: error\ndata: {"message":"boom","type":"server_error"}\n\ndata: [DONE]\n\n', []);
+    expect(named.error).toMatchObject({ message: 'boom', impliedStatus: 500 });
   });
 
   it('hands Gemini thought signatures to the sink', () => {
@@ -295,6 +298,18 @@ describe('opening error', () => {
     ok.push(Buffer.from('event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":3}}}\n\n'));
     expect(ok.opening).toBeUndefined();
     expect(ok.usage?.input).toBe(3);
+    // a Chat stream's named error event, its data wrapped or the error object itself
+    for (const json of ['{"error":{"message":"busy","code":503}}', '{"message":"busy","code":503}']) {
+      for (const named of ['event: error\n', 'event:error\r\n']) {
+        const chat = new StreamTap('chat');
+        feed(chat, `: keep-alive\n\n${named}data: ${json}\n\n`, [15]);
+        expect(chat.opening, named + json).toMatchObject({ message: 'busy', impliedStatus: 503 });
+      }
+    }
+    // the same data under another event name is no error
+    const other = new StreamTap('chat');
+    other.push(Buffer.from('event: message\ndata: {"message":"busy","code":503}\n\n'));
+    expect(other.opening).toBeUndefined();
     const partial = new StreamTap('chat');
     partial.push(Buffer.from('data: {"error":{"message":"x","type":"server_error"}}'));
     expect(partial.opening).toBeUndefined(); // incomplete line: not judged yet
