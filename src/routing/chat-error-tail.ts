@@ -24,7 +24,8 @@
  * with `ev`, so this costs nothing on the usual path.
  *
  * What it does not see goes out as the upstream sent it (and is still logged with the mapped
- * code, from the tap): an error event followed by more events than a `[DONE]` in the same tick,
+ * code, from the tap): an error event followed by more events than a `[DONE]` in the same tick
+ * (that `[DONE]` in the same piece, or alone in the next one: isDoneEvent),
  * one whose `error` key comes after other keys and whose choices do not end with "error", one
  * written in pieces across reads, and events separated by CRLF blank lines.
  */
@@ -102,6 +103,19 @@ function errorEventEndingAt(piece: Buffer, end: number, previous: Buffer | strin
   if (!choiceError && !startsWith(piece, from, end, ERROR_START)) return 'none';
   const error = readChatError(piece.toString('utf8', from, end));
   return error ? { at: start, error } : 'none';
+}
+
+/**
+ * The piece is a `data: [DONE]` event alone (with or without the space). Servers that write each
+ * event as its own chunk (Python ones: one per yield) send `[DONE]` apart from the error before
+ * it, often read in the same tick: the relay then looks at the piece before. A length test first,
+ * so the usual tick costs one comparison.
+ */
+export function isDoneEvent(piece: Buffer): boolean {
+  const len = piece.length;
+  if (len !== 14 && len !== 13) return false;
+  if (piece[len - 1] !== LF || piece[len - 2] !== LF || !startsWith(piece, len - 2 - DONE.length, len - 2, DONE)) return false;
+  return startsWith(piece, 0, 5, DATA) && (len === 13 || piece[5] === 0x20);
 }
 
 /** The error a Chat event's JSON carries: an `error` member, or a choice that finished with "error". */

@@ -32,7 +32,7 @@ import { IdleWatch } from './idle-watch.js';
 import { LiveSet } from './live-set.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
-import { trailingChatError, type TrailingChatError } from './chat-error-tail.js';
+import { isDoneEvent, trailingChatError, type TrailingChatError } from './chat-error-tail.js';
 import type { FreeformStream } from './freeform-tools.js';
 import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
@@ -408,8 +408,9 @@ export class PassthroughRelay extends Relay {
    * then svc-proxy's final error event instead of it (a stable `code`, the message prefixed with
    * the provider's slug, the credential masked), and the stream ends. The upstream's own shapes
    * (OpenRouter's numeric `code`, Gemini's `status`, a local server's `code: null`) never reach the
-   * client. Only the last piece's last event is looked at (chat-error-tail.ts): a few byte
-   * comparisons per tick; an error event followed by more than `[DONE]` goes out as it came.
+   * client. Only the last piece's last event is looked at (chat-error-tail.ts), or the piece's
+   * before when the last is a lone `[DONE]`: a few byte comparisons per tick; an error event
+   * followed by more than `[DONE]` goes out as it came.
    */
   override flushWrites(): void {
     const pending = this.pending;
@@ -418,9 +419,18 @@ export class PassthroughRelay extends Relay {
     const last = pending[n - 1]!;
     // strings are our own final events
     if (this.chatErrors && !this.settled && typeof last !== 'string') {
-      const found = trailingChatError(last, n > 1 ? pending[n - 2] : this.lastWritten);
+      let found = trailingChatError(last, n > 1 ? pending[n - 2] : this.lastWritten);
+      let at = n - 1;
+      // `[DONE]` written apart from the error before it (a chunk per event)
+      if (!found && n > 1 && isDoneEvent(last)) {
+        const before = pending[n - 2]!;
+        if (typeof before !== 'string') {
+          found = trailingChatError(before, n > 2 ? pending[n - 3] : this.lastWritten);
+          at = n - 2;
+        }
+      }
       if (found) {
-        this.endAtUpstreamError(found);
+        this.endAtUpstreamError(found, at);
         return;
       }
     }
@@ -428,10 +438,12 @@ export class PassthroughRelay extends Relay {
     super.flushWrites();
   }
 
-  private endAtUpstreamError(found: TrailingChatError): void {
+  /** `found` is in pending[index]; it and what follows it (a `[DONE]`) do not go out. */
+  private endAtUpstreamError(found: TrailingChatError, index: number): void {
     const pending = this.pending;
-    const last = pending.pop() as Buffer;
-    if (found.at > 0) pending.push(last.subarray(0, found.at));
+    const piece = pending[index] as Buffer;
+    pending.length = index;
+    if (found.at > 0) pending.push(piece.subarray(0, found.at));
     const failure = failureFromParsed(this.o.slug, found.error, found.error.impliedStatus ?? 502, this.o.credential);
     pending.push(finalErrorEvent('chat', failure));
     // what the redactor still holds came after the error event: it does not go out

@@ -1,6 +1,6 @@
 /** Finding the upstream error event a passthrough Chat tick ends with (chat-error-tail.ts). */
 import { describe, expect, it } from 'vitest';
-import { readChatError, trailingChatError } from '../../src/routing/chat-error-tail.js';
+import { isDoneEvent, readChatError, trailingChatError } from '../../src/routing/chat-error-tail.js';
 
 const data = (json: unknown) => `data: ${typeof json === 'string' ? json : JSON.stringify(json)}\n\n`;
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
@@ -118,6 +118,13 @@ describe('trailingChatError', () => {
   it('what is not looked at: an error key after others whose choices do not end with "error" (documented)', () => {
     // only the end of a choice delta is compared; logprobs after the finish reason hide it
     expect(trailingChatError(Buffer.from(chunk({}, 'error')), undefined)).toBeUndefined();
+  });
+});
+
+describe('isDoneEvent', () => {
+  it('a piece that is a `data: [DONE]` event and nothing else', () => {
+    for (const yes of ['data: [DONE]\n\n', 'data:[DONE]\n\n']) expect(isDoneEvent(Buffer.from(yes)), yes).toBe(true);
+    for (const no of ['data: [DONE]\n', 'data  [DONE]\n\n', 'data: [DONX]\n\n', 'data: {"a":1}\n\n', 'x\n\ndata: [DONE]\n\n', 'datax[DONE]\n\n']) expect(isDoneEvent(Buffer.from(no)), no).toBe(false);
   });
 });
 

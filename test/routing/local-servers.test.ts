@@ -72,6 +72,17 @@ describe('an error event mid-stream is classified as the same words in an HTTP e
     if (failed) expect(failed.response.error.code).toBe('context_length_exceeded');
   });
 
+  it('passthrough (Chat client): the error, then [DONE] written apart (an event per chunk, as Python servers write): ours in place of both', async () => {
+    const delta = JSON.parse(chunk({ role: 'assistant', content: 'partial' }).slice(6)) as unknown;
+    local.next({ kind: 'sse', events: [{ data: delta }, { data: JSON.parse(overflow.slice(6)) as unknown }, { data: '[DONE]' }] });
+    const r = await post(`${h.a}/chat/completions`, { model: 'llama/qwen3-coder', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('partial');
+    expect(r.text).not.toContain('exceed_context_size_error');
+    expect(r.text).not.toContain('[DONE]');
+    expect((events(r.text).at(-1) as { error: { code: string } }).error.code).toBe('context_length_exceeded');
+  });
+
   it('other errors keep the code of their status', async () => {
     const busy = `data: ${JSON.stringify({ error: { code: 503, message: 'loading model', type: 'unavailable_error' } })}\n\n`;
     local.next({ kind: 'raw', contentType: 'text/event-stream', body: chunk({ role: 'assistant', content: 'partial' }) + busy });
@@ -135,7 +146,8 @@ describe('an error sent as an SSE `event: error` + `data:` pair (vLLM/SGLang var
 
   for (const [shape, data] of Object.entries(shapes)) {
     it(`passthrough (Chat client), ${shape}: at the end, the text before it, then our final error event in place of the pair`, async () => {
-      for (const done of [false]) {
+      // [DONE] after it comes as its own chunk (the mock writes each event apart), often in the same read
+      for (const done of [false, true]) {
         local.next({ kind: 'sse', events: [...opening, { event: 'error', data }, ...(done ? [{ data: '[DONE]' }] : [])] });
         const r = await post(`${h.a}/chat/completions`, chat);
         expect(r.status).toBe(200);
