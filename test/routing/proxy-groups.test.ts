@@ -108,6 +108,17 @@ describe('fallback', () => {
     expect(m.model).toBe('openai/gpt-5.4');
   });
 
+  it('a Chat stream that opens (past its role chunk) with an `event: error` pair falls back too', async () => {
+    const role = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
+    h.mocks.ca.next({ kind: 'sse', events: [{ data: role }, { event: 'error', data: { message: 'loading model', type: 'unavailable_error', code: 503 } }, { data: '[DONE]' }] });
+    const r = await post(`${h.groupA('team')}/chat/completions`, chat('fast', { stream: true }));
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('"model":"gemini-2.5-flash"');
+    expect(r.text).not.toContain('loading model');
+    const [log] = await h.waitForLogs(1);
+    expect(log!.attempts[0]).toMatchObject({ target: 'ca/qwen3-coder', errorCode: 'upstream_overloaded' });
+  });
+
   it('every target failing → the last one\'s error in the client\'s shape', async () => {
     h.mocks.anthropic.next(h.mocks.anthropic.error(503, 'first down'));
     h.mocks.openai.next(h.mocks.openai.error(502, 'second down'));
