@@ -14,12 +14,26 @@ export interface GroupUse {
 
 const providerOf = (target: string) => target.slice(0, target.indexOf('/'));
 
+/** A group's names and their targets, as config.json holds them or the admin API lists them. */
+export interface GroupTargets {
+  slug: string;
+  models: readonly { name: string; targets: readonly string[] }[];
+}
+
 export function groupsRoutingTo(config: Config, upstream: string): GroupUse[] {
+  return usesIn(
+    Object.entries(config.groups).map(([slug, g]) => ({ slug, models: g.models })),
+    upstream,
+  );
+}
+
+/** The same over groups as the admin API lists them (the TUI has no config.json of its own). */
+export function usesIn(groups: Iterable<GroupTargets>, upstream: string): GroupUse[] {
   const uses: GroupUse[] = [];
-  for (const [group, g] of Object.entries(config.groups)) {
-    for (const m of g.models) {
+  for (const { slug, models } of groups) {
+    for (const m of models) {
       const targets = m.targets.filter((t) => providerOf(t) === upstream);
-      if (targets.length) uses.push({ group, name: m.name, targets });
+      if (targets.length) uses.push({ group: slug, name: m.name, targets });
     }
   }
   return uses;

@@ -184,6 +184,51 @@ describe('providers screen', () => {
     expect(f.replace(/\s+/g, ' ')).toMatch(/group work .*coder.*gw\/qwen3-coder/);
   });
 
+  it('the removal question itself names the groups that still route there, so n can keep it', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 100, rows: 30 } });
+    await h.d.admin('POST', '/admin/endpoints', { slug: 'gw', url: chat.baseUrl, format: 'a' });
+    await h.d.admin('POST', '/admin/locals', { slug: 'lm', url: local.origin });
+    await h.d.admin('POST', '/admin/groups', { slug: 'work', models: [{ name: 'coder', targets: ['gw/qwen3-coder', 'lm/llama3.1:8b'] }] });
+    await h.d.admin('POST', '/admin/groups', { slug: 'home', models: [{ name: 'chat', targets: ['gw/glm-4.6'] }] });
+    await h.press('r');
+    await h.waitFor((f) => rowOf(f, 'gw') !== '' && rowOf(f, 'lm') !== '', 'both rows');
+    await h.press(KEYS.end, 'd');
+    let f = await h.waitFor((fr) => fr.includes('Remove local server lm?') && fr.includes('group work'), 'the question with the group');
+    expect(f.replace(/\s+/g, ' ')).toMatch(/Remove local server lm\? Model group work still routes coder to lm\/llama3\.1:8b; those targets would then fail\. \[y\/N\]/);
+    expect(f).not.toContain('group home'); // it routes only to gw
+    await h.press('n');
+    await h.waitFor((fr) => !fr.includes('Remove local server lm?'), 'the question to go');
+    const locals = (await h.d.admin('GET', '/admin/locals')).json() as { locals: Array<{ slug: string }> };
+    expect(locals.locals.map((l) => l.slug)).toContain('lm');
+
+    // the endpoint: both groups, named before anything is removed
+    await h.press(KEYS.up, 'd');
+    f = await h.waitFor((fr) => fr.includes('Remove endpoint gw') && fr.includes('group home'), 'the question with both groups');
+    expect(f.replace(/\s+/g, ' ')).toMatch(/group work still routes coder to gw\/qwen3-coder; group home still routes chat to gw\/glm-4\.6/);
+    await h.press(KEYS.escape);
+    await h.waitFor((fr) => !fr.includes('Remove endpoint gw'), 'the question to go');
+    expect(rowOf(h.frame(), 'gw')).not.toBe('');
+  });
+
+  it('the removal question still comes when the groups cannot be loaded, without a list', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 100, rows: 30 } });
+    await h.d.admin('POST', '/admin/locals', { slug: 'lm', url: local.origin });
+    await h.d.admin('POST', '/admin/groups', { slug: 'work', models: [{ name: 'coder', targets: ['lm/llama3.1:8b'] }] });
+    await h.press('r');
+    await h.waitFor((f) => rowOf(f, 'lm') !== '', 'the row');
+    const state = h.link.state;
+    if (state.status !== 'connected') throw new Error('the TUI is not connected');
+    const list = vi.spyOn(state.backend.groups, 'list').mockRejectedValue(new Error('groups unavailable'));
+    await h.press(KEYS.end, 'd');
+    await h.waitFor((fr) => fr.includes('Remove local server lm?'), 'the question');
+    await vi.waitFor(() => expect(list).toHaveBeenCalled());
+    await new Promise((r) => setTimeout(r, 100)); // the failed load has settled
+    expect(h.frame()).not.toContain('group work');
+    expect(h.frame()).not.toContain('groups unavailable');
+    await h.press('y');
+    await h.waitFor((fr) => fr.includes('Local server lm removed.'), 'the removal');
+  });
+
   it('a server whose model list fails shows ! and, selected, why', async () => {
     h = await startTui({ initialScreen: 'providers', size: { columns: 160, rows: 30 } });
     await h.waitFor((f) => f.includes('gemini'), 'the list');

@@ -24,10 +24,12 @@ import type { TuiBackend } from '../backend.js';
 import { lastErrors } from '../log/last-errors.js';
 import { authHeaderInputProblem, headerListText, parseHeaderList } from '../providers/header-input.js';
 import { baseUrlText, credentialText, headerSettingsText, headersText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
+import { removalQuestion } from '../providers/removal-question.js';
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
 import { displayUrl } from '../../util/display-url.js';
-import { groupUsesText, type GroupUse } from '../../config/group-uses.js';
+import { groupUsesText, usesIn, type GroupUse } from '../../config/group-uses.js';
+import { useBackend } from '../hooks/use-link.js';
 
 type Mode =
   | { kind: 'list' }
@@ -35,7 +37,8 @@ type Mode =
   | { kind: 'insecure'; name: string }
   | { kind: 'base-url'; name: string; current: string }
   | { kind: 'headers'; name: string; authHeader: string; headers: string }
-  | { kind: 'removing'; row: UpstreamRow }
+  /** `uses`: the model groups still routing to it, once loaded (never, if they cannot be). */
+  | { kind: 'removing'; row: UpstreamRow; uses?: GroupUse[] }
   | { kind: 'adding-endpoint' }
   | { kind: 'adding-local' };
 
@@ -47,6 +50,7 @@ function connectedFlash(r: ConnectResult): Flash {
 
 export function ProvidersScreen({ width, height, feed }: { width: number; height: number; feed: LogFeed }) {
   const theme = useTheme();
+  const backend = useBackend();
   const upstreams = useResource<Upstreams>(
     async (b) => {
       const [providers, endpoints, locals] = await Promise.all([b.management.listProviders(), b.management.listEndpoints(), b.management.listLocals()]);
@@ -95,7 +99,20 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     });
   };
 
-  const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : MESSAGE_LINES;
+  // Loaded when asked (not polled) so the question names the groups as they are now; the question
+  // is up meanwhile, and stays without a list if they cannot be loaded.
+  const askWithGroupUses = (row: UpstreamRow) => {
+    backend?.groups.list().then(
+      (groups) => {
+        const m = getMode();
+        if (m.kind === 'removing' && m.row.kind === row.kind && m.row.name === row.name) setMode({ ...m, uses: usesIn(groups, row.name) });
+      },
+      () => {},
+    );
+  };
+
+  const question = mode.kind === 'removing' ? removalQuestion(mode.row, mode.uses, width) : undefined;
+  const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : question ? Math.max(MESSAGE_LINES, question.lines) : MESSAGE_LINES;
   const tableRows = Math.max(1, height - 1 - 1 - 4 - footer);
 
   useKeys(
@@ -129,7 +146,9 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       if (input === 'd' || key.delete) {
         if (row.kind === 'detected') return setFlash({ kind: 'info', text: `${row.name} was found running on this machine; there is nothing to remove.` });
         if (row.kind === 'provider' && !row.info.connected) return setFlash({ kind: 'info', text: `${row.name} is not connected.` });
-        return setMode({ kind: 'removing', row });
+        setMode({ kind: 'removing', row });
+        if (row.kind !== 'provider') askWithGroupUses(row);
+        return;
       }
       const next = moveIndex(at, rows.length, key, tableRows);
       if (next !== undefined) setCursor(next);
@@ -216,10 +235,9 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         onCancel={() => setMode({ kind: 'list' })}
       />
     );
-  } else if (mode.kind === 'removing') {
+  } else if (mode.kind === 'removing' && question) {
     const r = mode.row;
-    const q = r.kind === 'provider' ? `Disconnect ${r.name} (remove its stored API key)?` : r.kind === 'endpoint' ? `Remove endpoint ${r.name} and its stored credential?` : `Remove local server ${r.name}?`;
-    bottom = <Confirm question={q} onYes={() => remove(r)} onNo={() => setMode({ kind: 'list' })} />;
+    bottom = <Confirm question={question.text} onYes={() => remove(r)} onNo={() => setMode({ kind: 'list' })} />;
   } else if (mode.kind === 'adding-endpoint') {
     bottom = (
       <Wizard
