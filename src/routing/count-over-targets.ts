@@ -11,14 +11,13 @@ import type { Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { redactSecret } from './redact.js';
 import { ClientGone } from './request-body.js';
-import { answeredByHeaders, sendError, sendJson } from './respond.js';
-import type { OutgoingHttpHeaders } from 'node:http';
+import { answeredByHeaders, sendJson } from './respond.js';
 import { CountRefused } from '../providers/count-tokens.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import { resolveTargets } from './targets.js';
 import { shortenToolNames } from './tool-names.js';
-import { upstreamFailure, withRetryAdvice } from './upstream-errors.js';
-import { upstreamHeader } from './upstream-header.js';
+import { failureOfAnswer, parseErrorBody, retryAdviceHeaders } from './upstream-errors.js';
+import { AdvisedError } from './advised-error.js';
 
 export interface CountWalk {
   model: string;
@@ -58,41 +57,15 @@ export async function countOverTargets(x: Exchange, walk: CountWalk): Promise<vo
       if (!shouldFallback({ upstreamStatus: failure.status, contextLength: failure.code === 'context_length_exceeded' })) break;
     }
   }
-  if (failure instanceof CountFailure && failure.advice) {
-    // the provider's word on when to come back goes on, as a generation's does
-    sendError(x.res, route.protocol, failure, failure.advice);
-    record.finish(x.deps.log, failure.status, failure.code);
-    return;
-  }
   throw failure!;
 }
 
-/** A count the provider refused, classified as a generation's failure, with its retry advice. */
-class CountFailure extends ProtocolError {
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    readonly advice: OutgoingHttpHeaders | undefined,
-  ) {
-    super(status, code, message);
-  }
-}
-
 /** The provider's error answer to a count, read as its answer to a generation would be. */
-function refusedCount(err: CountRefused, slug: string, credential: string | undefined): CountFailure {
-  const h = err.headers;
-  const f = withRetryAdvice(
-    upstreamFailure(slug, err.upstreamStatus, Buffer.from(err.body), upstreamHeader(h, 'content-type'), credential, upstreamHeader(h, 'retry-after')),
-    upstreamHeader(h, 'retry-after-ms'),
-    upstreamHeader(h, 'x-should-retry'),
-  );
-  const advice: OutgoingHttpHeaders = {};
-  if (f.retryAfter) advice['retry-after'] = f.retryAfter;
-  if (f.retryAfterMs) advice['retry-after-ms'] = f.retryAfterMs;
-  if (f.shouldRetry) advice['x-should-retry'] = f.shouldRetry;
+function refusedCount(err: CountRefused, slug: string, credential: string | undefined): ProtocolError {
+  const body = Buffer.from(err.body);
+  const f = failureOfAnswer(slug, err.upstreamStatus, err.headers, body, parseErrorBody(body), credential);
   const message = f.message.startsWith(`${slug}: `) ? `${slug}: counting tokens failed: ${f.message.slice(slug.length + 2)}` : f.message;
-  return new CountFailure(f.status, f.code, message, Object.keys(advice).length > 0 ? advice : undefined);
+  return new AdvisedError(f.status, f.code, message, retryAdviceHeaders(f));
 }
 
 /**

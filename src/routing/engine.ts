@@ -3,6 +3,7 @@
  * and one place where errors become the client's protocol shape and every request is logged.
  */
 import type { ServerResponse } from 'node:http';
+import { AdvisedError } from './advised-error.js';
 import { ProtocolError } from '../protocols/errors.js';
 import { ClientAbort } from './client-abort.js';
 import { Cooldowns } from './cooldowns.js';
@@ -118,7 +119,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
         if (err instanceof ProtocolError) {
           // reading stopped at the limit: do not keep the connection for the unread rest
           if (err.status === 413) closeAfterAnswer(req, res);
-          sendError(res, route.protocol, err);
+          sendError(res, route.protocol, err, err instanceof AdvisedError ? err.advice : undefined);
           record.finish(deps.log, err.status, err.code);
           return;
         }

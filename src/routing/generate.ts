@@ -59,7 +59,7 @@ import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureS
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { describeErrorJson, failureOfBody, invalidResponse, isErrorBody, parseErrorBody, streamEventFailure, transportFailure, withRetryAdvice, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
+import { describeErrorJson, failureOfAnswer, invalidResponse, isErrorBody, parseErrorBody, retryAdviceHeaders, streamEventFailure, transportFailure, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogAttempt, LogUsage } from '../log/entry.js';
 import type { HubResponse, Usage } from '../protocols/hub.js';
@@ -101,8 +101,7 @@ function sameBytes(a: string | Buffer, b: string | Buffer): boolean {
  * body's error as already read (undefined: not JSON, or no error shape).
  */
 function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer, parsed: ParsedError | undefined): UpstreamFailure {
-  const failure = failureOfBody(p.slug, up.status, buf, parsed, upstreamHeader(up.headers, 'content-type'), p.credential, upstreamHeader(up.headers, 'retry-after'));
-  return withRetryAdvice(failure, upstreamHeader(up.headers, 'retry-after-ms'), upstreamHeader(up.headers, 'x-should-retry'));
+  return failureOfAnswer(p.slug, up.status, up.headers, buf, parsed, p.credential);
 }
 
 /**
@@ -120,6 +119,14 @@ function tooDeepIsTheClients(err: unknown): unknown {
 /** The model refused the effort parameter: the request went without one (the log says so). */
 function wentWithoutEffort(fitted: Fitted | undefined): boolean {
   return fitted?.droppedParams?.includes('reasoning_effort') === true;
+}
+
+/** Who answered, and the upstream's own id of the request (for a support ticket with the provider). */
+function answerHeaders(slug: string, answered: string, up: UpstreamResponse): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = answeredByHeaders(slug, answered);
+  const requestId = upstreamHeader(up.headers, 'x-request-id') ?? upstreamHeader(up.headers, 'request-id');
+  if (requestId) headers['x-svc-upstream-request-id'] = requestId;
+  return headers;
 }
 
 function isEventStream(headers: UpstreamResponse['headers']): boolean {
@@ -308,10 +315,7 @@ class GenerateRequest {
 
     if (last) {
       const failure = allTargetsFailed(tried);
-      const headers: OutgoingHttpHeaders = answeredByHeaders(last.slug, last.model);
-      if (failure.retryAfter) headers['retry-after'] = failure.retryAfter;
-      if (failure.retryAfterMs) headers['retry-after-ms'] = failure.retryAfterMs;
-      if (failure.shouldRetry) headers['x-should-retry'] = failure.shouldRetry;
+      const headers = retryAdviceHeaders(failure, answeredByHeaders(last.slug, last.model));
       // headers sent early (streamHeadersAfterMs): the client got a 200 and the final error event
       const status = x.res.headersSent ? 200 : failure.status;
       sendError(x.res, route.protocol, failure, headers);
@@ -816,10 +820,7 @@ class GenerateRequest {
       if (hubRes.usage) usage = fromHubUsage(hubRes.usage);
     }
 
-    const headers: OutgoingHttpHeaders = answeredByHeaders(p.slug, answered);
-    const requestId = upstreamHeader(up.headers, 'x-request-id') ?? upstreamHeader(up.headers, 'request-id');
-    if (requestId) headers['x-svc-upstream-request-id'] = requestId;
-    sendJson(x.res, 200, maskEchoed(bytes, streamSecret(p.credential)), headers);
+    sendJson(x.res, 200, maskEchoed(bytes, streamSecret(p.credential)), answerHeaders(p.slug, answered, up));
     note(up.status);
     const { record } = x;
     record.firstByte();
@@ -845,10 +846,7 @@ class GenerateRequest {
     // answered already (a 503 at the drain deadline): nothing more may be written
     if (!res.headersSent || openedEarly) {
       if (!openedEarly) {
-        const headers: OutgoingHttpHeaders = { ...SSE_HEADERS, ...answeredByHeaders(p.slug, answered) };
-        const requestId = upstreamHeader(up.headers, 'x-request-id') ?? upstreamHeader(up.headers, 'request-id');
-        if (requestId) headers['x-svc-upstream-request-id'] = requestId;
-        res.writeHead(200, headers);
+        res.writeHead(200, { ...SSE_HEADERS, ...answerHeaders(p.slug, answered, up) });
       }
       if (!res.destroyed && !res.writableEnded) res.end(maskEchoedText(text, streamSecret(p.credential)));
     }

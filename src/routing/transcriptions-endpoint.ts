@@ -16,7 +16,7 @@ import { answeredByHeaders, sendBody, sendError } from './respond.js';
 import type { UpstreamResponse } from './services.js';
 import { resolveTargets, type Target } from './targets.js';
 import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { transportFailure, upstreamFailure } from './upstream-errors.js';
+import { failureOfAnswer, parseErrorBody, retryAdviceHeaders, transportFailure } from './upstream-errors.js';
 import { upstreamHeader } from './upstream-header.js';
 
 export async function handleTranscriptions(x: Exchange): Promise<void> {
@@ -131,10 +131,9 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
 
   if (up.status < 200 || up.status >= 300) {
     const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
-    const failure = upstreamFailure(p.slug, up.status, buf, upstreamHeader(up.headers, 'content-type'), p.credential, upstreamHeader(up.headers, 'retry-after'));
+    const failure = failureOfAnswer(p.slug, up.status, up.headers, buf, parseErrorBody(buf), p.credential);
     note(up.status, failure.code);
-    const out: OutgoingHttpHeaders = failure.retryAfter ? { ...answeredBy, 'retry-after': failure.retryAfter } : answeredBy;
-    sendError(x.res, 'a', failure, out);
+    sendError(x.res, 'a', failure, retryAdviceHeaders(failure, { ...answeredBy }));
     record.finish(x.deps.log, failure.status, failure.code);
     return;
   }

@@ -9,9 +9,11 @@
  * local servers (`{error:"…"}`, `{detail:"…"}`, `{message:"…"}`), and pydantic validation lists
  * (`{detail:[{loc,msg}]}`: FastAPI servers, Mistral).
  */
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { HubError } from '../protocols/hub.js';
 import { redactSecret } from './redact.js';
 import { codeForStatus } from '../protocols/upstream-codes.js';
+import { upstreamHeader } from './upstream-header.js';
 
 export { codeForStatus };
 
@@ -283,6 +285,31 @@ export function describeStreamError(event: unknown, dialect: 'chat' | 'responses
 /** Statuses a client may try again, where a Retry-After means something: 408, 429, 5xx (529 included). */
 function retryable(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
+}
+
+/**
+ * An upstream's error answer as our failure, its own headers read for the content type and every
+ * piece of retry advice. `parsed`: the body's error as already read (undefined: not JSON, or no
+ * error shape; see failureOfBody).
+ */
+export function failureOfAnswer(
+  slug: string,
+  status: number,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  body: Buffer,
+  parsed: ParsedError | undefined,
+  credential: string | undefined,
+): UpstreamFailure {
+  const failure = failureOfBody(slug, status, body, parsed, upstreamHeader(headers, 'content-type'), credential, upstreamHeader(headers, 'retry-after'));
+  return withRetryAdvice(failure, upstreamHeader(headers, 'retry-after-ms'), upstreamHeader(headers, 'x-should-retry'));
+}
+
+/** A failure's retry advice as the headers the client reads it from, added to `into`. */
+export function retryAdviceHeaders(failure: UpstreamFailure, into: OutgoingHttpHeaders = {}): OutgoingHttpHeaders {
+  if (failure.retryAfter) into['retry-after'] = failure.retryAfter;
+  if (failure.retryAfterMs) into['retry-after-ms'] = failure.retryAfterMs;
+  if (failure.shouldRetry) into['x-should-retry'] = failure.shouldRetry;
+  return into;
 }
 
 /** The upstream's other retry advice, carried as it is (see UpstreamFailure). */
