@@ -46,7 +46,7 @@ function imagePart(part: ImagePart): ResponseInputImage {
     case 'base64':
       return { type: 'input_image', image_url: toDataUrl(source.mediaType, source.data), detail };
     case 'file_id':
-      return { type: 'input_image', file_id: source.fileId, detail };
+      return { type: 'input_image', file_id: openaiFileId(source.fileId, 'An image'), detail };
     case 'text':
       throw badRequest('invalid_image', 'An image must be a URL, base64 data or a file id, not text.');
   }
@@ -63,11 +63,23 @@ function filePart(part: FilePart): ResponseInputContent {
     case 'url':
       return withName({ type: 'input_file', file_url: source.url }, part);
     case 'file_id':
-      return withName({ type: 'input_file', file_id: source.fileId }, part);
+      return withName({ type: 'input_file', file_id: openaiFileId(source.fileId, 'A file') }, part);
     case 'text':
       // A plain-text document is just text to a Responses model.
       return { type: 'input_text', text: part.title ? `${part.title}\n\n${source.text}` : source.text };
   }
+}
+
+/**
+ * A file id is only good with the provider it was uploaded to. Anthropic's (`file_…`; OpenAI's
+ * are `file-…`) would make OpenAI answer 404 after the round trip, naming an id the client never
+ * sent there; it is refused here, naming what to send instead.
+ */
+function openaiFileId(fileId: string, what: string): string {
+  if (fileId.startsWith('file_')) {
+    throw badRequest('unsupported_content', `${what} given by an Anthropic file id (${fileId.slice(0, 40)}) cannot be read by this model; send the data (base64) or a URL.`);
+  }
+  return fileId;
 }
 
 function withName(file: ResponseInputFile, part: FilePart): ResponseInputFile {
