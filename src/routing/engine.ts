@@ -106,7 +106,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       const abort = new ClientAbort();
       (res as AbortableResponse)[ABORT] = abort;
       res.once('close', abortIfUnfinished);
-      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache, issuers, upstreamFits, responses, cooldowns };
+      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache: cache.scope(caller.keyId), issuers, upstreamFits, responses, cooldowns };
       const ticket = inFlight.add(x);
       try {
         await dispatch(x);

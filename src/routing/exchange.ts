@@ -6,7 +6,7 @@ import type { Cooldowns } from './cooldowns.js';
 import type { UpstreamFits } from './upstream-fits.js';
 import type { ProofIssuers } from './proof-issuers.js';
 import type { ProxyDeps, ProxyRoute } from './proxy-handler.js';
-import type { ReasoningCache } from './reasoning-cache.js';
+import type { ReasoningMemory } from './reasoning-cache.js';
 import type { RequestRecord } from './request-log.js';
 import type { ResponseStore } from './response-store.js';
 import type { RoutingServices } from './services.js';
@@ -22,7 +22,8 @@ export interface Exchange {
   record: RequestRecord;
   /** Aborted when the client's response closes before it finished. */
   abort: ClientAbort;
-  cache: ReasoningCache;
+  /** Reasoning proof remembered for the request's own service key. */
+  cache: ReasoningMemory;
   /** Which custom Messages endpoint issued a thinking signature (proof-issuers.ts). */
   issuers: ProofIssuers;
   /** What Chat upstreams said they take: output limits, no reasoning fields (chat-fit.ts). */

@@ -7,6 +7,10 @@
  * proof back (Anthropic: "Expected thinking block"; Gemini: "missing a thought_signature"). We
  * keep what the answer carried, keyed by tool-call id, and put it back on the replay.
  *
+ * Each service key sees only what its own answers left (`scope`), as with stored responses: a
+ * tool-call id is the upstream's choice, and one key's proof must never be put into another's
+ * conversation, even if two upstreams' ids collide.
+ *
  * A plain LRU over a Map (insertion order = recency), bounded by entries and by bytes.
  */
 import type { ReasoningItem } from '../protocols/hub.js';
@@ -22,13 +26,22 @@ export interface CachedTurn {
   thoughtSignature?: string;
 }
 
+/** The cache as one service key's requests see it. */
+export interface ReasoningMemory {
+  /** Entries in the whole cache: 0 means nothing can be found, so callers skip their walk. */
+  readonly size: number;
+  get(callId: string): CachedTurn | undefined;
+  set(callId: string, turn: CachedTurn): void;
+}
+
 interface Slot {
   turn: CachedTurn;
   bytes: number;
 }
 
-export class ReasoningCache {
+export class ReasoningCache implements ReasoningMemory {
   private readonly map = new Map<string, Slot>();
+  private readonly scopes = new Map<string, ReasoningMemory>();
   private bytes = 0;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
@@ -40,6 +53,13 @@ export class ReasoningCache {
 
   get size(): number {
     return this.map.size;
+  }
+
+  /** The view of one scope (a service key's id), made once per scope. */
+  scope(scope: string): ReasoningMemory {
+    let view = this.scopes.get(scope);
+    if (!view) this.scopes.set(scope, (view = new ScopedMemory(this, `${scope}\u0000`)));
+    return view;
   }
 
   get(callId: string): CachedTurn | undefined {
@@ -66,6 +86,25 @@ export class ReasoningCache {
       this.bytes -= this.map.get(oldest)!.bytes;
       this.map.delete(oldest);
     }
+  }
+}
+
+class ScopedMemory implements ReasoningMemory {
+  constructor(
+    private readonly cache: ReasoningCache,
+    private readonly prefix: string,
+  ) {}
+
+  get size(): number {
+    return this.cache.size;
+  }
+
+  get(callId: string): CachedTurn | undefined {
+    return this.cache.get(this.prefix + callId);
+  }
+
+  set(callId: string, turn: CachedTurn): void {
+    this.cache.set(this.prefix + callId, turn);
   }
 }
 

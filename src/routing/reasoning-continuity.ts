@@ -7,13 +7,13 @@
 import type { FunctionCallItem, HubEvent, Item, OutputItem, ReasoningItem, ReasoningOrigin } from '../protocols/hub.js';
 import { lastElement, mayContain } from '../protocols/lazy-json.js';
 import { recordOrigin, type ProofIssuers } from './proof-issuers.js';
-import type { CachedTurn, ReasoningCache } from './reasoning-cache.js';
+import type { CachedTurn, ReasoningMemory } from './reasoning-cache.js';
 import { outputConfig } from '../providers/messages-body.js';
 import { isObject } from '../util/is-object.js';
 
 type Obj = Record<string, unknown>;
 
-function remember(cache: ReasoningCache, slug: string, reasoning: ReasoningItem[], calls: Array<{ callId: string; thoughtSignature?: string }>): void {
+function remember(cache: ReasoningMemory, slug: string, reasoning: ReasoningItem[], calls: Array<{ callId: string; thoughtSignature?: string }>): void {
   for (const call of calls) {
     if (reasoning.length === 0 && !call.thoughtSignature) continue;
     const turn: CachedTurn = { slug };
@@ -24,7 +24,7 @@ function remember(cache: ReasoningCache, slug: string, reasoning: ReasoningItem[
 }
 
 /** Remember the proof in a converted, non-streamed answer. `withReasoning`: the client cannot carry reasoning itself. */
-export function rememberOutput(cache: ReasoningCache, slug: string, output: OutputItem[], withReasoning: boolean): void {
+export function rememberOutput(cache: ReasoningMemory, slug: string, output: OutputItem[], withReasoning: boolean): void {
   const reasoning: ReasoningItem[] = [];
   const calls: FunctionCallItem[] = [];
   for (const item of output) {
@@ -39,7 +39,7 @@ export function rememberOutput(cache: ReasoningCache, slug: string, output: Outp
 
 /** Collects the same from a converted stream, event by event; stored only when the answer finishes. */
 export class StreamReasoningCollector {
-  private readonly cache: ReasoningCache;
+  private readonly cache: ReasoningMemory;
   private readonly slug: string;
   private readonly withReasoning: boolean;
   private readonly issuers: ProofIssuers | undefined;
@@ -48,7 +48,7 @@ export class StreamReasoningCollector {
   private readonly calls: Array<{ callId: string; thoughtSignature?: string }> = [];
 
   /** `issuers`: where the upstream's thinking signatures are remembered (custom Messages endpoints). */
-  constructor(cache: ReasoningCache, slug: string, withReasoning: boolean, issuers?: ProofIssuers) {
+  constructor(cache: ReasoningMemory, slug: string, withReasoning: boolean, issuers?: ProofIssuers) {
     this.cache = cache;
     this.slug = slug;
     this.withReasoning = withReasoning;
@@ -105,7 +105,7 @@ function isAssistantItem(item: Item): boolean {
  * request. Copy-on-write: returns `items` itself when nothing applies, else a new array (changed
  * items copied), so one decoded request can be encoded for several targets.
  */
-export function attachToHub(cache: ReasoningCache, items: Item[], slug: string, withReasoning: boolean): Item[] {
+export function attachToHub(cache: ReasoningMemory, items: Item[], slug: string, withReasoning: boolean): Item[] {
   if (cache.size === 0) return items;
   let out: Item[] | undefined;
   let i = 0;
@@ -151,7 +151,7 @@ export function attachToHub(cache: ReasoningCache, items: Item[], slug: string, 
 }
 
 /** Remember the proof in a passthrough Chat answer (OpenRouter `reasoning_details`, Gemini signatures). */
-export function rememberChatAnswer(cache: ReasoningCache, slug: string, body: Obj): void {
+export function rememberChatAnswer(cache: ReasoningMemory, slug: string, body: Obj): void {
   const choices = body.choices;
   if (!Array.isArray(choices)) return;
   const message = isObject(choices[0]) ? choices[0].message : undefined;
@@ -169,7 +169,7 @@ export function rememberChatAnswer(cache: ReasoningCache, slug: string, body: Ob
 }
 
 /** Put cached proof back into a passthrough Chat request body, in place. */
-export function attachToChatBody(cache: ReasoningCache, body: Obj, slug: string): void {
+export function attachToChatBody(cache: ReasoningMemory, body: Obj, slug: string): void {
   // only assistant turns with tool calls get anything: a conversation without them stays unparsed
   if (cache.size === 0 || !mayContain(body, 'messages', 'tool_calls') || !Array.isArray(body.messages)) return;
   for (const m of body.messages) {

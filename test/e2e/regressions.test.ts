@@ -95,6 +95,25 @@ describe('thinking signature survives across turns', () => {
     expect(second.choices[0]!.message.content).toBe('Tool said: sunny');
   });
 
+  it("one service key's remembered thinking is never put into another key's replay of the same call id", async () => {
+    const m = world.mocks.anthropic;
+    m.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+    const question = { role: 'user' as const, content: 'Weather in Paris?' };
+    const first = await chat.chat.completions.create({ model: MODELS.anthropic, reasoning_effort: 'high', max_completion_tokens: 8000, messages: [question], tools: [chatWeatherTool] });
+    const call = first.choices[0]!.message.tool_calls![0]! as OpenAI.Chat.ChatCompletionMessageFunctionToolCall;
+    const bare: OpenAI.Chat.ChatCompletionAssistantMessageParam = { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: call.function }] };
+    const replay = { model: MODELS.anthropic, reasoning_effort: 'high' as const, max_completion_tokens: 8000, tools: [chatWeatherTool], messages: [question, bare, { role: 'tool' as const, tool_call_id: call.id, content: 'sunny' }] };
+    const assistantTurn = () => m.lastGeneration().body.messages.find((x: { role: string }) => x.role === 'assistant') as { content: Array<{ type: string; thinking?: string }> };
+
+    const created = await world.daemon.cli(['key', 'create', '--name', 'other-tool', '--json']);
+    const other = world.daemon.openai({ apiKey: (JSON.parse(created.stdout) as { key: string }).key });
+    await other.chat.completions.create(replay);
+    expect(JSON.stringify(assistantTurn()), 'another key replaying the id gets none of the first key\'s thinking').not.toContain(THOUGHT);
+
+    await chat.chat.completions.create(replay);
+    expect(assistantTurn().content[0], 'the key that received the answer gets its thinking back').toMatchObject({ type: 'thinking', thinking: THOUGHT });
+  });
+
   it('OpenAI encrypted reasoning → Messages client (signature) → back as the same reasoning item before its call', async () => {
     const m = world.mocks.openai;
     const question: Anthropic.MessageParam = { role: 'user', content: 'Weather in Paris?' };

@@ -341,6 +341,23 @@ describe('reasoning cache and continuity', () => {
     expect(c.get('huge')).toBeUndefined();
   });
 
+  it("a scope (a service key) sees only its own entries, under the whole cache's bounds", () => {
+    const c = new ReasoningCache(2, 10_000);
+    const a = c.scope('key-a');
+    const b = c.scope('key-b');
+    expect(c.scope('key-a')).toBe(a); // one view per scope, not one per request
+    a.set('call_1', { slug: 's', thoughtSignature: 'from-a' });
+    expect(b.get('call_1')).toBeUndefined();
+    expect(a.get('call_1')?.thoughtSignature).toBe('from-a');
+    b.set('call_1', { slug: 's', thoughtSignature: 'from-b' });
+    expect(a.get('call_1')?.thoughtSignature).toBe('from-a');
+    expect(b.get('call_1')?.thoughtSignature).toBe('from-b');
+    b.set('call_2', { slug: 's', thoughtSignature: 'x' }); // a third entry: the least recently used (a's) goes
+    expect(a.get('call_1')).toBeUndefined();
+    expect(b.get('call_1')?.thoughtSignature).toBe('from-b');
+    expect(c.size).toBe(2);
+  });
+
   it('remembers reasoning before calls and re-attaches it copy-on-write, only for the same provider', () => {
     const c = new ReasoningCache();
     rememberOutput(c, 'anthropic', [
