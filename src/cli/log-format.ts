@@ -70,7 +70,7 @@ const COLUMNS: Column[] = [
   { title: 'TIME', get: (e, now) => formatTime(e.time, now), max: 19 },
   { title: 'KEY', get: (e) => e.keyName ?? e.keyId ?? '-', max: 16 },
   { title: 'BASE', get: (e) => baseLabel(e.base), max: 16 },
-  { title: 'API', get: (e) => e.endpoint, max: 14 },
+  { title: 'API', get: apiLabel, max: 24 },
   { title: 'MODEL', get: (e) => e.modelAsked ?? '-', max: 48 },
   { title: 'ANSWERED BY', get: (e) => (e.provider ? `${e.provider}/${e.model ?? '?'}` : '-'), max: 48 },
   { title: 'STATUS', get: (e) => (e.status === 0 ? '-' : String(e.status)), max: 6, right: true },
@@ -80,6 +80,16 @@ const COLUMNS: Column[] = [
   { title: 'FLAGS', get: flags, max: 6 },
   { title: 'ERROR', get: (e) => e.errorCode ?? '', max: 40 },
 ];
+/**
+ * The endpoint, or for a request refused before its route was known (a 404 path, a 401) the end
+ * of the path it asked for: `unknown` alone says nothing of what the tool got wrong.
+ */
+function apiLabel(e: RequestLogEntry): string {
+  if (e.endpoint !== 'unknown' || e.path === undefined) return e.endpoint;
+  const path = e.path.split('?', 1)[0]!;
+  return path.length <= 24 ? path : `…${path.slice(-23)}`;
+}
+
 const STATUS_COL = COLUMNS.findIndex((c) => c.title === 'STATUS');
 
 function fit(raw: string, width: number, right: boolean | undefined): string {

@@ -44,6 +44,18 @@ describe('LogTable', () => {
     makeEntry({ time: now.toISOString(), status: 0, provider: undefined, model: undefined, errorCode: 'client_closed', usage: undefined }),
   ];
 
+  it("a request refused before its route was known shows the path's end it asked for, not `unknown`", () => {
+    const refused = [
+      makeEntry({ time: now.toISOString(), endpoint: 'unknown', path: '/protocol-a/v1/embeddings?x=1', status: 404, errorCode: 'not_found' }),
+      makeEntry({ time: now.toISOString(), endpoint: 'unknown', path: '/v1/chat', status: 404, errorCode: 'not_found' }),
+      makeEntry({ time: now.toISOString(), endpoint: 'unknown', status: 401, errorCode: 'invalid_api_key' }),
+    ];
+    const t = new LogTable(refused, { now });
+    const api = t.header().indexOf('API');
+    const cells = refused.map((e) => t.row(e, now).slice(api, api + 24).trim());
+    expect(cells).toEqual(['…rotocol-a/v1/embeddings', '/v1/chat', 'unknown']);
+  });
+
   it('aligns every column and shows markers, answered-by, tokens and errors', () => {
     const t = new LogTable(entries, { now });
     const lines = [t.header(), ...entries.map((e) => t.row(e, now))];
