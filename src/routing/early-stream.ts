@@ -37,10 +37,15 @@ export class EarlyStream {
   /** The headers went out. */
   isOpen = false;
 
+  /**
+   * `failure`: the events that end this stream when it fails before its first event, where the
+   * dialect's bare final error event is not all its clients expect (Responses: see generate.ts).
+   */
   constructor(
     private readonly res: ServerResponse,
     readonly dialect: Dialect,
     afterMs: number,
+    readonly failure?: (err: HubError) => string,
   ) {
     this.timer = setTimeout(openEarly, afterMs, this);
     waiting.set(res, this);
@@ -91,6 +96,6 @@ export function endEarlyStream(res: ServerResponse, err: HubError): boolean {
   const early = waiting.get(res);
   if (!early?.isOpen) return false;
   early.stop();
-  if (!res.destroyed && !res.writableEnded) res.end(finalErrorEvent(early.dialect, err));
+  if (!res.destroyed && !res.writableEnded) res.end(early.failure ? early.failure(err) : finalErrorEvent(early.dialect, err));
   return true;
 }

@@ -9,7 +9,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
 import type { ResponseContext, StreamDecoder } from '../protocols/codec.js';
-import type { Dialect, Effort, HubRequest } from '../protocols/hub.js';
+import type { Dialect, Effort, HubError, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
 import { MessageContentAccumulator } from '../protocols/messages/content-accumulate.js';
 import { requestEcho } from '../protocols/responses/request-echo.js';
@@ -205,7 +205,7 @@ class GenerateRequest {
     }
 
     const after = config.settings.streamHeadersAfterMs;
-    const early = this.stream && after > 0 ? new EarlyStream(x.res, dialect, after) : undefined;
+    const early = this.stream && after > 0 ? new EarlyStream(x.res, dialect, after, dialect === 'responses' ? (err) => this.failedResponse(err) : undefined) : undefined;
     try {
       await this.tryTargets(targets);
     } finally {
@@ -687,6 +687,17 @@ class GenerateRequest {
       return ctx;
     }
     return { model };
+  }
+
+  /**
+   * A Responses stream that fails before its first event, its headers sent early: the response is
+   * still created and then failed (`response.created`, `in_progress`, `error`, `response.failed`),
+   * as OpenAI's own streams and svc-proxy's converted ones end; Codex reads the failure's code
+   * (a prompt too long, a rate limit) from `response.failed` and not from a bare `error`.
+   */
+  private failedResponse(err: HubError): string {
+    const ctx = this.responseContext(this.x.record.entry.modelAsked ?? '');
+    return this.x.services.codecs.responses.createStreamEncoder(ctx).encode({ type: 'error', error: err });
   }
 
   /** A whole answer's bytes (bounded), or why they could not be read; ClientGone when the client left. */

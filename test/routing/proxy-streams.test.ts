@@ -580,6 +580,39 @@ describe('headers sent early while the upstream is still silent (settings.stream
     await expect(stream.finalMessage()).rejects.toThrow(/overloaded/);
   });
 
+  it('a Responses stream that fails after the early 200 still creates and fails its response (what Codex reads), passthrough and converted', async () => {
+    const { h } = t;
+    const events = (text: string) =>
+      text
+        .split('\n\n')
+        .filter((e) => e.startsWith('event: '))
+        .map((e) => ({ name: e.slice(7, e.indexOf('\n')), data: JSON.parse(e.slice(e.indexOf('data: ') + 6)) as Record<string, unknown> }));
+    for (const [mock, model] of [
+      [h.mocks.openai, 'openai/gpt-5.4'],
+      [h.mocks.anthropic, 'anthropic/claude-sonnet-4-5'],
+    ] as const) {
+      mock.next({ ...mock.error(429, 'Rate limit reached', { retryAfter: 3 }), delayMs: 400 } as Parameters<typeof mock.next>[0]);
+      const r = await streamRaw(`${h.a}/responses`, { model, input: 'x', stream: true });
+      expect(r.status).toBe(200);
+      expect(r.text.startsWith(WAITING)).toBe(true);
+      const seen = events(r.text);
+      expect(seen.map((e) => e.name), model).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed']);
+      expect(seen.map((e) => e.data.sequence_number)).toEqual([0, 1, 2, 3]);
+      const failed = seen[3]!.data.response as { id: string; status: string; model: string; error: { code: string } };
+      expect(failed).toMatchObject({ status: 'failed', model, error: { code: 'upstream_rate_limited' } });
+      expect(failed.id).toBe((seen[0]!.data.response as { id: string }).id);
+      expect(seen[2]!.data).toMatchObject({ code: 'upstream_rate_limited' });
+    }
+    // the SDK reads them as typed events: the failure with its message, on the response it created
+    h.mocks.openai.next({ ...h.mocks.openai.error(500, 'model crashed'), delayMs: 400 } as Parameters<typeof h.mocks.openai.next>[0]);
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'unused', maxRetries: 0 });
+    const seen: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const ev of await client.responses.create({ model: 'openai/gpt-5.4', input: 'x', stream: true })) seen.push(ev);
+    expect(seen.map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed']);
+    const failed = seen[3] as OpenAI.Responses.ResponseFailedEvent;
+    expect(failed.response.error?.message).toMatch(/model crashed/);
+  });
+
   it('a client that leaves after the early 200 while the upstream still thinks: logged with its 200 and the attempt it left', async () => {
     const { h } = t;
     h.mocks.ca.next({ kind: 'hang' });
