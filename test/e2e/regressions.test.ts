@@ -78,31 +78,24 @@ describe('thinking signature survives across turns', () => {
     expect(turn.content[0]).toEqual({ type: 'thinking', thinking: THOUGHT, signature: sig });
   });
 
-  it('a Chat client that drops the reasoning fields still gets its tool turn through (no "Expected thinking" 400)', async () => {
-    const m = world.mocks.anthropic;
-    m.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
+  /** A thinking tool-call turn from Claude, and the request that replays it as a client that drops the reasoning fields does. */
+  async function bareReplayOfThinkingTurn(): Promise<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming> {
+    world.mocks.anthropic.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
     const question = { role: 'user' as const, content: 'Weather in Paris?' };
     const first = await chat.chat.completions.create({ model: MODELS.anthropic, reasoning_effort: 'high', max_completion_tokens: 8000, messages: [question], tools: [chatWeatherTool] });
     const call = first.choices[0]!.message.tool_calls![0]! as OpenAI.Chat.ChatCompletionMessageFunctionToolCall;
     const bare: OpenAI.Chat.ChatCompletionAssistantMessageParam = { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: call.function }] };
-    const second = await chat.chat.completions.create({
-      model: MODELS.anthropic,
-      reasoning_effort: 'high',
-      max_completion_tokens: 8000,
-      tools: [chatWeatherTool],
-      messages: [question, bare, { role: 'tool', tool_call_id: call.id, content: 'sunny' }],
-    });
+    return { model: MODELS.anthropic, reasoning_effort: 'high', max_completion_tokens: 8000, tools: [chatWeatherTool], messages: [question, bare, { role: 'tool', tool_call_id: call.id, content: 'sunny' }] };
+  }
+
+  it('a Chat client that drops the reasoning fields still gets its tool turn through (no "Expected thinking" 400)', async () => {
+    const second = await chat.chat.completions.create(await bareReplayOfThinkingTurn());
     expect(second.choices[0]!.message.content).toBe('Tool said: sunny');
   });
 
   it("one service key's remembered thinking is never put into another key's replay of the same call id", async () => {
     const m = world.mocks.anthropic;
-    m.next({ kind: 'turn', turn: { reasoning: { text: THOUGHT }, toolCalls: [paris] } });
-    const question = { role: 'user' as const, content: 'Weather in Paris?' };
-    const first = await chat.chat.completions.create({ model: MODELS.anthropic, reasoning_effort: 'high', max_completion_tokens: 8000, messages: [question], tools: [chatWeatherTool] });
-    const call = first.choices[0]!.message.tool_calls![0]! as OpenAI.Chat.ChatCompletionMessageFunctionToolCall;
-    const bare: OpenAI.Chat.ChatCompletionAssistantMessageParam = { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: call.function }] };
-    const replay = { model: MODELS.anthropic, reasoning_effort: 'high' as const, max_completion_tokens: 8000, tools: [chatWeatherTool], messages: [question, bare, { role: 'tool' as const, tool_call_id: call.id, content: 'sunny' }] };
+    const replay = await bareReplayOfThinkingTurn();
     const assistantTurn = () => m.lastGeneration().body.messages.find((x: { role: string }) => x.role === 'assistant') as { content: Array<{ type: string; thinking?: string }> };
 
     const created = await world.daemon.cli(['key', 'create', '--name', 'other-tool', '--json']);
