@@ -18,6 +18,7 @@ import { parseKeepingStrings, stringifyKeepingStrings, VERBATIM_MIN_BYTES, Verba
 import type { ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { effortLevelsFrom } from './effort-refusal.js';
+import { thinkLevelsFrom } from './think-value-refusal.js';
 import { snapEffort } from '../providers/effort.js';
 import { UpstreamError } from '../providers/upstream-error.js';
 import { streamBodyTimeout, timeouts, type Exchange } from './exchange.js';
@@ -401,7 +402,7 @@ class GenerateRequest {
       return true;
     }
     const fits = this.x.upstreamFits;
-    const levels = built.effortSent === undefined ? undefined : effortLevelsFrom(failure.message, built.effortSent);
+    const levels = built.effortSent === undefined ? undefined : (effortLevelsFrom(failure.message, built.effortSent) ?? thinkLevelsFrom(failure.message));
     if (levels) {
       fits.setEffortLevels(p.slug, built.upstreamModel, levels);
       fit.effortLevels = levels;

@@ -14,6 +14,8 @@
  * reporting. `max_completion_tokens` is renamed to `max_tokens` instead; the messages, tools, tool
  * choice, response format and stop sequences are never touched.
  */
+import { refusedThinkForm } from './think-value-refusal.js';
+
 type Obj = Record<string, unknown>;
 
 const DROPPABLE: ReadonlySet<string> = new Set([
@@ -59,6 +61,7 @@ const NAME = /[A-Za-z_][A-Za-z0-9_]*/g;
  * carries reasoning_effort (or reasoning), which its OpenAI layer turns into `think`.
  */
 const THINKING_REFUSED = /does not support thinking/i;
+/** Also a `think` level refused by a model that takes only on or off (think-value-refusal.ts). */
 const EFFORT_FIELDS = ['reasoning_effort', 'reasoning'];
 
 function snakeCase(name: string): string {
@@ -79,7 +82,7 @@ export function refusedParams(message: string, body: Obj): string[] {
     if (name === word && !name.includes('_') && !namedAsParameter(message, match.index)) continue;
     found.push(name);
   }
-  if (THINKING_REFUSED.test(message)) {
+  if (THINKING_REFUSED.test(message) || refusedThinkForm(message) === 'level') {
     for (const name of EFFORT_FIELDS) if (name in body && !found.includes(name)) found.push(name);
   }
   return found;

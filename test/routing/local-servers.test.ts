@@ -198,6 +198,49 @@ describe('Ollama refuses an effort for a model that does not think', () => {
   });
 });
 
+describe("Ollama refuses a think value the model does not take (the mock refuses as Ollama's OpenAI layer does)", () => {
+  const chatBodies = () => local.requests.filter((q) => q.path === '/v1/chat/completions').map((q) => q.body as Record<string, unknown>);
+
+  it('a level refused (a model that thinks on or off): once more without the effort, and later ones go without it', async () => {
+    const ask = { model: 'llama/qwen3:8b', reasoning_effort: 'medium', messages: [{ role: 'user', content: 'hi' }] };
+    const r = await post(`${h.a}/chat/completions`, ask);
+    expect(r.status).toBe(200);
+    expect(r.json.choices[0].message.content).toBe('Echo: hi');
+    expect(chatBodies().map((b) => b.reasoning_effort)).toEqual(['medium', undefined]);
+    local.requests.length = 0;
+    const again = await post(`${h.a}/chat/completions`, ask);
+    expect(again.status).toBe(200);
+    expect(chatBodies().map((b) => b.reasoning_effort)).toEqual([undefined]);
+  });
+
+  it('a level refused, converted (Messages client with thinking): the answer comes, after one retry', async () => {
+    const r = await post(`${h.b}/v1/messages`, { model: 'llama/qwen3:4b', max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'hi' }] });
+    expect(r.status).toBe(200);
+    expect(r.json.content).toContainEqual({ type: 'text', text: 'Echo: hi' });
+    const sent = chatBodies().map((b) => b.reasoning_effort);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toBeTypeOf('string');
+    expect(sent[1]).toBeUndefined();
+  });
+
+  it('a boolean refused (gpt-oss takes only levels): once more at the nearest level, remembered', async () => {
+    const ask = { model: 'llama/gpt-oss:20b', reasoning_effort: 'none', messages: [{ role: 'user', content: 'hi' }] };
+    const r = await post(`${h.a}/chat/completions`, ask);
+    expect(r.status).toBe(200);
+    expect(chatBodies().map((b) => b.reasoning_effort)).toEqual(['none', 'low']);
+    local.requests.length = 0;
+    const again = await post(`${h.a}/chat/completions`, ask);
+    expect(again.status).toBe(200);
+    expect(chatBodies().map((b) => b.reasoning_effort)).toEqual(['low']);
+  });
+
+  it('a level gpt-oss takes goes through untouched', async () => {
+    const r = await post(`${h.a}/chat/completions`, { model: 'llama/gpt-oss:120b', reasoning_effort: 'high', messages: [{ role: 'user', content: 'hi' }] });
+    expect(r.status).toBe(200);
+    expect(chatBodies().map((b) => b.reasoning_effort)).toEqual(['high']);
+  });
+});
+
 describe('reasoning_content of llama.cpp, vLLM and LM Studio is carried as reasoning', () => {
   // llama-server's shape: reasoning_content deltas with content null, then content
   const streamed =

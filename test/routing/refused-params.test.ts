@@ -28,6 +28,9 @@ describe('refusedParams', () => {
     // Ollama's refusal names neither field: thinking is what reasoning_effort (or reasoning) asks for
     ['Ollama, a model without thinking', '"llama3.1:8b" does not support thinking', ['reasoning_effort']],
     ['Ollama, its native name', 'registry.ollama.ai/library/gemma3n:e4b-it-q8_0 does not support thinking', ['reasoning_effort']],
+    // a level refused by a model that thinks only on or off: without the effort is Ollama's "on"
+    ['Ollama, a think level refused', 'think value "medium" is not supported for this model', ['reasoning_effort']],
+    ['Ollama, a boolean refused (snapped to a level instead)', 'think value "false" is not supported for this model', []],
   ])('%s', (_name, message, expected) => {
     expect(refusedParams(message, body)).toEqual(expected);
   });
