@@ -14,6 +14,7 @@ import { estimateInputTokens } from './local-token-estimate.js';
 import type { ResolvedProvider } from './types.js';
 import { readUpstreamBody, toUpstreamError, upstreamRequest, UpstreamError } from './upstream-client.js';
 import { isObject } from '../util/is-object.js';
+import { withRefusedHint } from './refused-connection-hint.js';
 
 export interface CountTokensInput {
   hub: HubRequest;
@@ -112,7 +113,7 @@ async function post(target: ResolvedProvider, url: string, headers: Record<strin
     return { status: res.status, text, headers: res.headers };
   } catch (err) {
     const e = err instanceof UpstreamError ? err : toUpstreamError(err, url, TIMEOUTS);
-    throw new ProtocolError(e.status, e.code, `Counting tokens with "${target.slug}" failed: ${e.message}`);
+    throw new ProtocolError(e.status, e.code, withRefusedHint(`Counting tokens with "${target.slug}" failed: ${e.message}`, e, target));
   }
 }
 

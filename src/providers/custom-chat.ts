@@ -7,6 +7,7 @@ import { chatUrl, normaliseChatBase } from './chat-url.js';
 import { fitModelFamilyHistory } from './model-family-history.js';
 import { chatDecodeOptions } from './think-prefill.js';
 import { bearerHeaders } from './headers.js';
+import { loopbackRefusedHint } from './local-refused-hint.js';
 import type { ProviderAdapter } from './types.js';
 
 export const customChatAdapter: ProviderAdapter = {
@@ -28,4 +29,5 @@ export const customChatAdapter: ProviderAdapter = {
     return setReasoningEffort(body, ctx.effort);
   },
   normaliseModelId: (id) => id,
+  refusedHint: loopbackRefusedHint,
 };

@@ -7,6 +7,7 @@ import { claudeTraits } from './anthropic-models.js';
 import { messagesHeaders } from './headers.js';
 import { messagesUrl, normaliseMessagesBase } from './messages-url.js';
 import { outputConfig, reasoningOff } from './messages-body.js';
+import { loopbackRefusedHint } from './local-refused-hint.js';
 import type { ProviderAdapter } from './types.js';
 
 export const customMessagesAdapter: ProviderAdapter = {
@@ -34,4 +35,5 @@ export const customMessagesAdapter: ProviderAdapter = {
     return typeof sent === 'string' ? { effortSent: sent } : {};
   },
   normaliseModelId: (id) => id,
+  refusedHint: loopbackRefusedHint,
 };

@@ -15,6 +15,7 @@ import { geminiInputLimits, geminiListHeaders, geminiModelsUrl, geminiNextPage }
 import { REFUSED_CREDENTIAL } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
 import { holdsSecret } from '../util/key-shapes.js';
+import { withRefusedHint } from './refused-connection-hint.js';
 
 export interface CatalogModel {
   /** "provider/model" */
@@ -81,7 +82,7 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
     const run = fetchModels(target, timeoutMs)
       .then((models): Entry => ({ models, at: Date.now(), failed: false }))
       // A failed refresh keeps the last good list (stale beats empty).
-      .catch((err: unknown): Entry => ({ models: previous?.models ?? [], at: Date.now(), failed: true, error: failureReason(err) }))
+      .catch((err: unknown): Entry => ({ models: previous?.models ?? [], at: Date.now(), failed: true, error: withRefusedHint(failureReason(err), err, target) }))
       .then((entry) => {
         cache.set(key, entry);
         return entry;

@@ -82,5 +82,5 @@ export interface ProviderAdapter {
    * What to tell the user when nothing listens at the base URL (connection refused): a local
    * server that is not started. None: the plain "could not connect" says it all.
    */
-  refusedHint?(baseUrl: string): string;
+  refusedHint?(baseUrl: string): string | undefined;
 }

@@ -19,8 +19,8 @@ import type { ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
 import { effortLevelsFrom } from './effort-refusal.js';
 import { thinkLevelsFrom } from './think-value-refusal.js';
+import { withRefusedHint } from '../providers/refused-connection-hint.js';
 import { snapEffort } from '../providers/effort.js';
-import { UpstreamError } from '../providers/upstream-error.js';
 import { streamBodyTimeout, timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { allTargetsFailed, type TriedTarget } from './all-failed.js';
@@ -550,10 +550,8 @@ class GenerateRequest {
     } catch (err) {
       if (abort.aborted) throw new ClientGone();
       const code = (err as { code?: unknown } | null)?.code;
-      let message = (err as Error)?.message ?? String(err);
       // nothing listens there: a local server says how to start it
-      const hint = err instanceof UpstreamError && err.socketCode === 'ECONNREFUSED' ? p.adapter.refusedHint?.(p.baseUrl) : undefined;
-      if (hint) message = `${message} ${hint}`;
+      const message = withRefusedHint((err as Error)?.message ?? String(err), err, p);
       return { failure: transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', message, p.credential), status: 0 };
     }
     if (up.status < 200 || up.status >= 300) {

@@ -62,11 +62,12 @@ afterAll(async () => {
 });
 
 describe('svc-proxy models: what it says of lists that are empty or failed', () => {
-  it('an empty list is said to be empty (not "no provider named"), a failure reason ends in one period', async () => {
+  it('an empty list is said to be empty (not "no provider named"), a failure reason ends in one period or a local server\'s question', async () => {
     const res = await d.cli(['models', 'emp', 'gone'], { allowFail: true, timeoutMs: 40_000 });
     expect(res.stderr).toContain('emp: its model list is empty.');
     expect(res.stderr).not.toContain('No connected provider');
-    expect(res.stderr).toMatch(/^gone: no model list: .*[^.]\.$/m);
+    // nothing listens there: the local server's reason asks whether it was started, and ends there
+    expect(res.stderr).toMatch(/^gone: no model list: Could not connect to http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)\. Is the server running on http:\/\/127\.0\.0\.1:9\?$/m);
   });
 });
 
@@ -88,6 +89,7 @@ describe('svc-proxy doctor', () => {
     expect(finding(json, 'provider chat')).toMatchObject({ mark: 'ok', text: '2 models listed' });
     expect(finding(json, 'provider emp')).toMatchObject({ mark: 'ok', text: '0 models listed' });
     expect(finding(json, 'provider gone')).toMatchObject({ mark: 'fail', fix: 'start the server at http://127.0.0.1:9, or: svc-proxy local remove gone' });
+    expect(finding(json, 'provider gone')!.text).toContain('(ECONNREFUSED). Is the server running on http://127.0.0.1:9?');
     expect(finding(json, 'login service')).toMatchObject({ mark: 'info', fix: 'svc-proxy service install' });
     expect(finding(json, 'shell ANTHROPIC_BASE_URL')).toMatchObject({ mark: 'fail', fix: 'eval "$(svc-proxy env claude-code)"' });
     expect(finding(json, 'shell ANTHROPIC_BASE_URL')!.text).toContain('the SDKs add /v1/messages themselves');

@@ -10,6 +10,8 @@ import OpenAI from 'openai';
 import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
 import { closedPortUrl } from '../fixtures/ports.js';
 import { localAdapter } from '../../src/providers/local.js';
+import { customChatAdapter } from '../../src/providers/custom-chat.js';
+import { customMessagesAdapter } from '../../src/providers/custom-messages.js';
 
 let h: Harness;
 let local: GenericChatMock;
@@ -319,6 +321,28 @@ describe('a local server that refuses the connection: the error says to start it
     expect(e.status).toBe(502);
     expect(e.code).toBe('upstream_unreachable');
     expect(e.message).toContain('Is the server running on http://127.0.0.1:');
+  });
+
+  it('counting tokens on a Messages endpoint on this machine (llama-server, LM Studio): the same hint', async () => {
+    h.config.endpoints.offb = { url: await closedPortUrl(), format: 'b', hasCredential: false, created: '2026-01-02T03:04:05.000Z' };
+    try {
+      const client = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+      const err = await client.messages.countTokens({ model: 'offb/qwen3', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Anthropic.APIError);
+      const e = err as InstanceType<typeof Anthropic.APIError>;
+      expect(e.status).toBe(502);
+      const body = e.error as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('upstream_unreachable');
+      expect(body.error.message).toMatch(/\(ECONNREFUSED\)\. Is the server running on http:\/\/127\.0\.0\.1:\d+\?$/);
+    } finally {
+      delete h.config.endpoints.offb;
+    }
+  });
+
+  it('a custom endpoint elsewhere gets no hint: only one on this machine is a server someone starts', () => {
+    expect(customChatAdapter.refusedHint?.('http://10.1.2.3:8000/v1')).toBeUndefined();
+    expect(customChatAdapter.refusedHint?.('http://localhost:8000/v1')).toBe('Is the server running on http://localhost:8000?');
+    expect(customMessagesAdapter.refusedHint?.('http://[::1]:11434')).toBe('Is Ollama running? Start it with `ollama serve`.');
   });
 
   it('the hint names Ollama and LM Studio on their own ports', () => {

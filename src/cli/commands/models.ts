@@ -39,7 +39,7 @@ export function register(program: Command, ctx: CliContext): void {
         ctx.out(summary(models, failed.length));
         if (models.length === 0 && failed.length === 0 && !wanted && (await configuredSlugs(client)).size === 0) ctx.out('Nothing is connected yet: svc-proxy provider connect <anthropic|openai|openrouter|gemini>, endpoint add, or local add.');
       }
-      for (const [slug, reason] of failed) ctx.err(`${slug}: no model list: ${reason.replace(/\.+$/, '')}.${hint(reason, slug)}`);
+      for (const [slug, reason] of failed) ctx.err(`${slug}: no model list: ${sentence(reason)}${hint(reason, slug)}`);
       if (wanted) {
         const listed = new Set([...answer.models.map((m) => m.provider), ...Object.keys(answer.failed)]);
         let unknown = [...wanted].filter((slug) => !listed.has(slug));
@@ -60,6 +60,11 @@ export function register(program: Command, ctx: CliContext): void {
 async function configuredSlugs(client: AdminClient): Promise<Set<string>> {
   const s = await client.status();
   return new Set([...s.providers.filter((p) => p.connected).map((p) => p.name), ...s.endpoints.map((e) => e.slug), ...s.locals.map((l) => l.slug)]);
+}
+
+/** A reason as one sentence: one period at its end, none after a question (a local server's hint). */
+function sentence(reason: string): string {
+  return reason.endsWith('?') ? reason : `${reason.replace(/\.+$/, '')}.`;
 }
 
 function nameOf(m: CatalogModel): string {
