@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { statePaths } from '../../src/config/paths.js';
 import { http, keychainAvailability, removeTempDirs, runCli, tempStateDir, testKeychainService } from '../daemon/harness.js';
 import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
+import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
+import { freePort } from '../fixtures/ports.js';
 
 const keychainOk = (await keychainAvailability()).ok;
 let home: string;
@@ -270,6 +272,46 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect((await cli(['local', 'add', 'ollama', '--url', 'http://127.0.0.1:11434'])).code).toBe(1);
     expect((await cli(['local', 'remove', 'ollama', '--json'])).stdout).toContain('"slug": "ollama"');
     expect((await cli(['local', 'list'])).stdout).toMatch(/No local servers/);
+  });
+
+  it('local add without --url: the one server answering on the probed ports is added, and named', async () => {
+    const ollama = await new GenericChatMock({ name: 'ollama' }).listen();
+    const vllm = await new GenericChatMock({ name: 'vllm' }).listen();
+    const closed = await freePort();
+    const [op, vp] = [ollama, vllm].map((m) => Number(new URL(m.origin).port));
+    try {
+      // the ports a test probes, so nothing depends on what runs on this machine
+      env.SVC_PROXY_LOCAL_PROBE_PORTS = `${closed},${op}`;
+      const one = await cli(['local', 'add', 'box']);
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stdout).toContain(`Found Ollama at http://127.0.0.1:${op}/v1.`);
+      expect(one.stdout).toContain('Local server box added');
+      expect(JSON.parse((await cli(['local', 'list', '--json'])).stdout)).toEqual([expect.objectContaining({ slug: 'box', url: `http://127.0.0.1:${op}/v1` })]);
+      const json = await cli(['local', 'add', 'box2', '--json']);
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject({ slug: 'box2', url: `http://127.0.0.1:${op}/v1`, found: { url: `http://127.0.0.1:${op}/v1`, kind: 'Ollama' } });
+
+      env.SVC_PROXY_LOCAL_PROBE_PORTS = `${op},${vp}`;
+      const several = await cli(['local', 'add', 'many']);
+      expect(several.code).toBe(1);
+      expect(several.stderr).toContain(`Several local servers answer: http://127.0.0.1:${op}/v1 (Ollama), http://127.0.0.1:${vp}/v1 (Ollama). Pass the one to add with --url.`);
+      const severalJson = await cli(['local', 'add', 'many', '--json']);
+      expect(severalJson.code).toBe(1);
+      expect(JSON.parse(severalJson.stdout)).toEqual({ added: false, tried: [op, vp], found: [{ url: `http://127.0.0.1:${op}/v1`, kind: 'Ollama' }, { url: `http://127.0.0.1:${vp}/v1`, kind: 'Ollama' }] });
+
+      env.SVC_PROXY_LOCAL_PROBE_PORTS = `${closed},11434`;
+      await ollama.close();
+      const none = await cli(['local', 'add', 'none']);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain(`ports ${closed}, 11434 (Ollama). Start one, or pass its base URL with --url.`);
+      expect(JSON.parse((await cli(['local', 'list', '--json'])).stdout).map((l: { slug: string }) => l.slug).sort()).toEqual(['box', 'box2']);
+
+      env.SVC_PROXY_LOCAL_PROBE_PORTS = 'eighty';
+      expect((await cli(['local', 'add', 'bad'])).code).toBe(2);
+    } finally {
+      await ollama.close().catch(() => undefined);
+      await vllm.close();
+    }
   });
 
   it('endpoint remove / local remove warn about model groups that still route to them', async () => {
