@@ -18,6 +18,12 @@ describe('effortLevelsFrom', () => {
     expect(effortLevelsFrom(bracketed.replace("'minimal'", "'medium'"), 'medium')).toEqual(['high', 'low', 'max']);
   });
 
+  it("reads Ollama's refusal of a level its OpenAI layer does not know, whatever the model", () => {
+    const ollama = 'invalid reasoning value: \'max\' (must be "high", "medium", "low", or "none")';
+    expect(effortLevelsFrom(ollama, 'max')).toEqual(['high', 'medium', 'low', 'none']);
+    expect(effortLevelsFrom(ollama, 'xhigh'), 'another value was sent').toBeUndefined();
+  });
+
   it('is no such refusal when another value or parameter is meant, the list has the value sent, or nothing usable', () => {
     const temperature = "Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported.";
     expect(effortLevelsFrom(temperature, 'medium')).toBeUndefined();

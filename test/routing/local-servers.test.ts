@@ -236,6 +236,16 @@ describe("Ollama refuses a think value the model does not take (the mock refuses
     expect(chatBodies().map((b) => b.reasoning_effort)).toEqual(['low']);
   });
 
+  it('a level Ollama does not know at all (max): once more at the nearest it lists, remembered', async () => {
+    const ask = { model: 'llama/magistral:24b', reasoning_effort: 'max', messages: [{ role: 'user', content: 'hi' }] };
+    const r = await post(`${h.a}/chat/completions`, ask);
+    expect(r.status).toBe(200);
+    expect(chatBodies().map((b) => b.reasoning_effort)).toEqual(['max', 'high']);
+    local.requests.length = 0;
+    await post(`${h.a}/chat/completions`, ask);
+    expect(chatBodies().map((b) => b.reasoning_effort)).toEqual(['high']);
+  });
+
   it('a level gpt-oss takes goes through untouched', async () => {
     const r = await post(`${h.a}/chat/completions`, { model: 'llama/gpt-oss:120b', reasoning_effort: 'high', messages: [{ role: 'user', content: 'hi' }] });
     expect(r.status).toBe(200);
