@@ -13,7 +13,7 @@ import { streamSecret } from './redact.js';
 import { ClientGone } from './request-body.js';
 import { sendBody, sendError } from './respond.js';
 import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { transportFailure, upstreamFailure, type UpstreamFailure } from './upstream-errors.js';
+import { failureOfAnswer, parseErrorBody, retryAdviceHeaders, transportFailure, type UpstreamFailure } from './upstream-errors.js';
 
 export type OpenAICall =
   | { ok: true; status: number; body: Buffer; contentType: string | undefined }
@@ -40,11 +40,12 @@ export async function callOpenAI(x: Exchange, p: ResolvedProvider, method: strin
     const code = (err as { code?: unknown } | null)?.code;
     return { ok: false, failure: transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential) };
   }
-  const contentType = [up.headers['content-type']].flat()[0];
   if (up.status < 200 || up.status >= 300) {
     const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
-    return { ok: false, failure: upstreamFailure(p.slug, up.status, buf, contentType, p.credential) };
+    // read as generation reads an error answer: its retry advice goes on to the client
+    return { ok: false, failure: failureOfAnswer(p.slug, up.status, up.headers, buf, parseErrorBody(buf), p.credential) };
   }
+  const contentType = [up.headers['content-type']].flat()[0];
   try {
     return { ok: true, status: up.status, body: await readAll(up.body, MAX_ANSWER_BYTES), contentType };
   } catch (err) {
@@ -72,7 +73,7 @@ export async function relayToOpenAI(
   if (!answer.ok) {
     const told = explain(answer.failure);
     record.attempt({ target: p.slug, status: answer.failure.upstreamStatus, latencyMs, errorCode: told.code });
-    sendError(x.res, 'a', told, headers);
+    sendError(x.res, 'a', told, retryAdviceHeaders(answer.failure, headers));
     record.finish(x.deps.log, told.status, told.code);
     return;
   }

@@ -8,7 +8,8 @@ import { badRequest, ProtocolError } from '../protocols/errors.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import type { Exchange } from './exchange.js';
 import { callOpenAI } from './openai-call.js';
-import { invalidResponse, type UpstreamFailure } from './upstream-errors.js';
+import { invalidResponse, retryAdviceHeaders, type UpstreamFailure } from './upstream-errors.js';
+import { AdvisedError } from './advised-error.js';
 
 /** Pages of 100 items read at most: a conversation longer than this is refused, not cut. */
 export const MAX_CONVERSATION_PAGES = 50;
@@ -20,7 +21,8 @@ function refusal(id: string, failure: UpstreamFailure): ProtocolError {
   if (failure.upstreamStatus === 404) {
     return badRequest('previous_response_not_found', `previous_response_id names a response neither svc-proxy nor OpenAI keeps: ${failure.message}`, 'previous_response_id');
   }
-  return new ProtocolError(failure.status, failure.code, `Reading the conversation of previous_response_id ${id.slice(0, 200)} from OpenAI failed: ${failure.message}`);
+  // a rate limit on the read says when to come back, as a generation's would
+  return new AdvisedError(failure.status, failure.code, `Reading the conversation of previous_response_id ${id.slice(0, 200)} from OpenAI failed: ${failure.message}`, retryAdviceHeaders(failure));
 }
 
 async function readJson(x: Exchange, p: ResolvedProvider, id: string, sub: string, query: string): Promise<Obj> {

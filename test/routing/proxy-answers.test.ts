@@ -241,6 +241,30 @@ describe('other endpoints', () => {
     ]);
   });
 
+  it('a rate limit on a call relayed to OpenAI (stored response, conversation, previous_response_id read) keeps its retry advice', async () => {
+    const limited = () => ({
+      kind: 'json' as const,
+      status: 429,
+      headers: { 'retry-after': '7', 'retry-after-ms': '6500', 'x-should-retry': 'true' },
+      body: { error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' } },
+    });
+    const advice = (r: { headers: Record<string, string | string[] | undefined> }) => [r.headers['retry-after'], r.headers['retry-after-ms'], r.headers['x-should-retry']];
+    h.mocks.openai.on('/v1/responses/resp_busy', limited());
+    const stored = await fetch(`${h.a}/responses/resp_busy`, { headers: { authorization: 'Bearer k' } });
+    expect(stored.status).toBe(429);
+    expect([stored.headers.get('retry-after'), stored.headers.get('retry-after-ms'), stored.headers.get('x-should-retry')]).toEqual(['7', '6500', 'true']);
+    expect(((await stored.json()) as { error: { code: string } }).error.code).toBe('upstream_rate_limited');
+    h.mocks.openai.on('/v1/conversations', limited());
+    const conversation = await post(`${h.a}/conversations`, {});
+    expect([conversation.status, conversation.json.error.code]).toEqual([429, 'upstream_rate_limited']);
+    expect(advice(conversation)).toEqual(['7', '6500', 'true']);
+    h.mocks.openai.on('/v1/responses/resp_busy/input_items', limited());
+    const chained = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', previous_response_id: 'resp_busy' });
+    expect([chained.status, chained.json.error.code]).toEqual([429, 'upstream_rate_limited']);
+    expect(advice(chained)).toEqual(['7', '6500', 'true']);
+    expect(h.mocks.anthropic.generations()).toHaveLength(0);
+  });
+
   it('a path that leaves /conversations or /responses/{id} (.., %2e%2e, more segments) is a 404 here, never relayed with the daemon\'s key', async () => {
     const { request } = await import('node:http');
     const base = new URL(h.a);
