@@ -162,13 +162,15 @@ export class AnswerAssembler {
 /**
  * A whole event-stream body, decoded with the upstream dialect's stream decoder, as the answer it
  * carried or the error it ended with. Throws what the parser or the decoder throws on a malformed
- * stream (SseEventTooLarge, a bad event's JSON).
+ * stream (SseEventTooLarge, a bad event's JSON). `tap` sees each raw event the decoder is given
+ * (a caller that needs the upstream's own blocks too: a paused turn sent back verbatim).
  */
 export function answerFromEventStream(
   body: Uint8Array,
   decoder: StreamDecoder,
   fallbackModel: string,
   parsing: SseParserOptions & { maxEventBytes?: number } = {},
+  tap?: (ev: SseEvent) => void,
 ): HubResponse | { error: HubError } {
   const assembler = new AnswerAssembler();
   let going = true;
@@ -176,7 +178,9 @@ export function answerFromEventStream(
     for (let i = 0; i < events.length && going; i++) going = assembler.push(events[i]!);
   };
   const parser = new SseParser((ev: SseEvent) => {
-    if (going) take(decoder.push(ev));
+    if (!going) return;
+    tap?.(ev);
+    take(decoder.push(ev));
   }, parsing.maxEventBytes, parsing);
   parser.push(body);
   // a last event without its blank line still counts, as it does in a relayed stream

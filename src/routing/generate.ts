@@ -105,6 +105,11 @@ function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer, parse
   return failureOfAnswer(p.slug, up.status, up.headers, buf, parsed, p.credential);
 }
 
+/** A whole Messages answer's content blocks, as the upstream wrote them. */
+function contentOf(json: Obj): unknown[] {
+  return Array.isArray(json.content) ? json.content : [];
+}
+
 /**
  * Decoding and converting walk the client's body recursively; JSON nested thousands of levels deep
  * (a tool schema, say) overflows the stack there. That is the request's fault, a 400, not a 500
@@ -586,9 +591,10 @@ class GenerateRequest {
       return { failure: sent.failure };
     }
     const { up } = sent;
-    if (this.stream !== isEventStream(up.headers)) {
+    // a whole answer may be continued from a stream (readPart), a stream not from a whole answer
+    if (this.stream && !isEventStream(up.headers)) {
       up.body.destroy();
-      const failure = invalidResponse(p.slug, `the continuation of a paused turn came back ${this.stream ? 'whole' : 'as a stream'}`);
+      const failure = invalidResponse(p.slug, 'the continuation of a paused turn came back whole');
       log(up.status, failure.code);
       return { failure };
     }
@@ -600,30 +606,38 @@ class GenerateRequest {
    * A whole answer that paused, continued until it ends (or the continuations run out): one
    * answer, the parts' output in order and their usage added.
    */
-  private async continueWhole(p: ResolvedProvider, target: Target, built: Built, first: Obj, answer: HubResponse): Promise<HubResponse | UpstreamFailure> {
-    const decodeOptions = p.adapter.decodeOptions?.(built.upstreamModel);
-    const contentOf = (json: Obj): unknown[] => (Array.isArray(json.content) ? json.content : []);
-    const content = [...contentOf(first)];
+  private async continueWhole(p: ResolvedProvider, target: Target, built: Built, firstContent: readonly unknown[], answer: HubResponse): Promise<HubResponse | UpstreamFailure> {
+    const content = [...firstContent];
     let joined = answer;
     for (let left = MAX_PAUSE_CONTINUATIONS; joined.stopReason === 'pause_turn' && left > 0; left--) {
       const next = await this.continuePaused(p, target, built, content);
       if (next === undefined) throw new ClientGone();
       if ('failure' in next) return next.failure;
-      const read = await this.readAnswer(p, next.up, 'the continuation of a paused turn');
-      if (!('json' in read)) return read;
-      let part: HubResponse;
-      try {
-        part = this.x.services.codecs.messages.decodeResponse(read.json, decodeOptions);
-      } catch (err) {
-        if (!(err instanceof ProtocolError)) throw err;
-        return invalidResponse(p.slug, `the continuation of a paused turn is not a Messages answer: ${err.message}`);
-      }
-      content.push(...contentOf(read.json));
+      const read = await this.readPart(p, built, next.up);
+      if (!('part' in read)) return read;
+      const { part } = read;
+      content.push(...read.content);
       // both parts' usage or neither's: addUsage then has both counts
       const usage = joined.usage && part.usage ? (addUsage(joined.usage, part.usage) as Usage) : (part.usage ?? joined.usage);
       joined = { ...part, id: joined.id, output: [...joined.output, ...part.output], usage };
     }
     return joined;
+  }
+
+  /** A continuation's answer, whole or streamed (as the first part was): decoded, and its blocks as the upstream wrote them. */
+  private async readPart(p: ResolvedProvider, built: Built, up: UpstreamResponse): Promise<{ part: HubResponse; content: unknown[] } | UpstreamFailure> {
+    if (isEventStream(up.headers)) {
+      const streamed = await this.readStreamedAnswer(p, up, built);
+      return 'streamed' in streamed ? { part: streamed.streamed, content: streamed.content ?? [] } : streamed;
+    }
+    const read = await this.readAnswer(p, up, 'the continuation of a paused turn');
+    if (!('json' in read)) return read;
+    try {
+      return { part: this.x.services.codecs.messages.decodeResponse(read.json, p.adapter.decodeOptions?.(built.upstreamModel)), content: contentOf(read.json) };
+    } catch (err) {
+      if (!(err instanceof ProtocolError)) throw err;
+      return invalidResponse(p.slug, `the continuation of a paused turn is not a Messages answer: ${err.message}`);
+    }
   }
 
   private relay(p: ResolvedProvider, target: Target, built: Built, up: UpstreamResponse): Promise<StreamOutcome> {
@@ -740,13 +754,15 @@ class GenerateRequest {
    * A whole answer that came as an event stream, read to its end (bounded as a whole answer is) and
    * folded into one: the answer, or why there is none (an error event, a stream cut short).
    */
-  private async readStreamedAnswer(p: ResolvedProvider, up: UpstreamResponse, built: Built): Promise<{ streamed: HubResponse } | UpstreamFailure> {
+  private async readStreamedAnswer(p: ResolvedProvider, up: UpstreamResponse, built: Built): Promise<{ streamed: HubResponse; content?: unknown[] } | UpstreamFailure> {
     const buf = await this.readBody(p, up);
     if (!Buffer.isBuffer(buf)) return buf;
     const decoder = this.x.services.codecs[p.adapter.dialect].createStreamDecoder(p.adapter.decodeOptions?.(built.upstreamModel));
+    // a turn that may pause keeps its blocks as the upstream wrote them, to be sent back verbatim
+    const content = built.mayPause ? new MessageContentAccumulator() : undefined;
     let folded;
     try {
-      folded = answerFromEventStream(buf, decoder, built.upstreamModel, { errorField: p.adapter.dialect === 'chat' });
+      folded = answerFromEventStream(buf, decoder, built.upstreamModel, { errorField: p.adapter.dialect === 'chat' }, content && ((ev) => content.push(ev)));
     } catch (err) {
       return invalidResponse(p.slug, `the answer came as an event stream that could not be read (${err instanceof Error ? err.message : String(err)})`);
     }
@@ -754,7 +770,7 @@ class GenerateRequest {
       // classified as the same words in an HTTP error body would be (a prompt too long is the request's)
       return streamEventFailure(p.slug, folded.error, p.credential);
     }
-    return { streamed: folded };
+    return content ? { streamed: folded, content: content.blocks() } : { streamed: folded };
   }
 
   /** A whole 2xx answer: check it, render it for the client, send it. */
@@ -804,9 +820,9 @@ class GenerateRequest {
           return fail(invalidResponse(p.slug, `unexpected answer: ${err.message}`));
         }
       }
-      // a paused turn is continued whole (a streamed part's content is not kept for the continuation)
-      if (built.mayPause && hubRes.stopReason === 'pause_turn' && 'json' in read) {
-        const joined = await this.continueWhole(p, target, built, read.json, hubRes);
+      // a paused turn is continued whole, whether it came as JSON or as an event stream
+      if (built.mayPause && hubRes.stopReason === 'pause_turn') {
+        const joined = await this.continueWhole(p, target, built, 'json' in read ? contentOf(read.json) : (read.content ?? []), hubRes);
         if (!('output' in joined)) return fail(joined);
         hubRes = joined;
       }

@@ -144,5 +144,9 @@ describe('answerFromEventStream', () => {
     });
     const cut = answerFromEventStream(Buffer.from(sse.slice(0, 7).join('')), messagesCodec.createStreamDecoder(), 'asked');
     expect(cut).toHaveProperty('error');
+    // a tap sees each raw event the decoder is given, in order (a paused turn's blocks are rebuilt from them)
+    const tapped: string[] = [];
+    answerFromEventStream(Buffer.from(sse.join('')), messagesCodec.createStreamDecoder(), 'asked', {}, (ev) => tapped.push(ev.event ?? ''));
+    expect(tapped).toEqual(events.map(([name]) => name));
   });
 });

@@ -3,6 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { KEYS, post, startHarness, type Harness } from './harness.js';
+import { MAX_PAUSE_CONTINUATIONS } from '../../src/routing/pause-continue.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -100,6 +101,56 @@ describe('successful answers', () => {
     const res = await client.responses.create({ model: 'gemini/gemini-2.5-flash', input: 'yo' });
     expect(res.model).toBe('gemini/gemini-2.5-flash');
     expect(res.output_text).toBe('Echo: yo');
+  });
+});
+
+describe('a paused turn (pause_turn) answered as an event stream to a request for a whole answer', () => {
+  type Block = { type: string; content?: Array<{ encrypted_content?: string }> };
+  const lastAssistant = (body: unknown): Block[] => {
+    const last = (body as { messages: Array<{ role: string; content: Block[] }> }).messages.at(-1)!;
+    return last.role === 'assistant' ? last.content : [];
+  };
+  /** Every call streamed whatever `stream` says; part n searches and pauses until `pauses` have, then answers. */
+  const scriptStreamedPauses = (pauses: number) => {
+    const mock = h.mocks.anthropic;
+    mock.always(
+      (r) => mock.plugin.isGeneration(r),
+      (r) => {
+        const n = lastAssistant(r.body).filter((b) => b.type === 'server_tool_use').length + 1;
+        const usage = { input: n * 100, output: n * 10 };
+        const turn = n > pauses ? { text: `Done after ${n - 1} pauses.`, usage } : { webSearches: [{ query: `query ${n}`, pages: [{ url: `https://example.com/${n}`, title: `Part ${n}` }] }], finish: 'pause' as const, usage };
+        return mock.plugin.renderTurn(turn, { ...r, body: { ...(r.body as object), stream: true } });
+      },
+    );
+  };
+  const ask = { model: 'anthropic/claude-sonnet-4-5', input: 'Search the web.', tools: [{ type: 'web_search' as const }] };
+
+  it('is continued as a whole one is: the streamed blocks sent back verbatim, one answer, usage summed', async () => {
+    scriptStreamedPauses(2);
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const res = await client.responses.create(ask);
+    expect(res.status).toBe('completed');
+    expect(res.output.map((i) => i.type)).toEqual(['web_search_call', 'web_search_call', 'message']);
+    expect(res.output_text).toBe('Done after 2 pauses.');
+    expect(res.usage).toMatchObject({ input_tokens: 600, output_tokens: 60 });
+    const gens = h.mocks.anthropic.generations();
+    expect(gens.map((g) => g.body.stream ?? false)).toEqual([false, false, false]);
+    // the first part's blocks, rebuilt from its events, went back with the encrypted results the mock issued
+    const part1 = lastAssistant(gens[1]!.body);
+    expect(part1.map((b) => b.type)).toEqual(['server_tool_use', 'web_search_tool_result']);
+    expect(h.mocks.anthropic.searchResults.has(part1[1]!.content![0]!.encrypted_content!)).toBe(true);
+    expect(lastAssistant(gens[2]!.body).map((b) => b.type)).toEqual(['server_tool_use', 'web_search_tool_result', 'server_tool_use', 'web_search_tool_result']);
+    const [entry] = await h.waitForLogs(1);
+    expect(entry!.attempts.map((a) => [a.status, a.continued ?? false])).toEqual([[200, false], [200, true], [200, true]]);
+  });
+
+  it('stops after MAX_PAUSE_CONTINUATIONS: the answer goes out as it stands (incomplete)', async () => {
+    scriptStreamedPauses(99);
+    const r = await post(`${h.a}/responses`, ask);
+    expect(r.status).toBe(200);
+    expect(r.json.status).toBe('incomplete');
+    expect(h.mocks.anthropic.generations()).toHaveLength(1 + MAX_PAUSE_CONTINUATIONS);
+    expect((r.json.output as Array<{ type: string }>).filter((i) => i.type === 'web_search_call')).toHaveLength(1 + MAX_PAUSE_CONTINUATIONS);
   });
 });
 
