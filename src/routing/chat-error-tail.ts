@@ -23,15 +23,18 @@
  * event that begins `event: error` is read so, the pair replaced whole; other events never begin
  * with `ev`, so this costs nothing on the usual path.
  *
+ * When these comparisons cannot tell (the piece ends inside an event, CRLF line ends, `id:` or
+ * `retry:` lines, a `[DONE]` alone, an event begun in an earlier piece), lastEventVerdict says
+ * 'unsure' and ChatErrorWatch (chat-error-watch.ts) reads the events whole.
+ *
  * What it does not see goes out as the upstream sent it (and is still logged with the mapped
- * code, from the tap): an error event followed by more events than a `[DONE]` in the same tick
- * (that `[DONE]` in the same piece, or alone in the next one: isDoneEvent),
- * one whose `error` key comes after other keys and whose choices do not end with "error", one
- * written in pieces across reads, and events separated by CRLF blank lines.
+ * code, from the tap): an error event followed by more events than a `[DONE]`, and one whose
+ * `error` key comes after other keys and whose choices do not end with "error".
  */
 import { describeStreamError, type ParsedError } from './upstream-errors.js';
 
 const LF = 0x0a;
+const CR = 0x0d;
 const BLANK_LINE = Buffer.from('\n\n');
 /** How an OpenRouter error chunk ends: the choice's finish reason "error", then `}]}`. */
 const ERROR_CHOICE_END = Buffer.from('"error"}]}');
@@ -56,24 +59,42 @@ export interface TrailingChatError {
  * `previous` ended at an event boundary.
  */
 export function trailingChatError(piece: Buffer, previous: Buffer | string | undefined): TrailingChatError | undefined {
+  const verdict = lastEventVerdict(piece, previous);
+  return typeof verdict === 'object' ? verdict : undefined;
+}
+
+/**
+ * trailingChatError's few comparisons, saying also when they cannot tell: 'unsure' when the
+ * piece ends inside an event, with CRLF line ends, with a lone `[DONE]`, with an event that
+ * began before it, or with one that carries other lines (`id:`, `retry:`) than the cheap reading
+ * expects. Those are read again, whole, by ChatErrorWatch (chat-error-watch.ts).
+ */
+export function lastEventVerdict(piece: Buffer, previous: Buffer | string | undefined): TrailingChatError | 'none' | 'unsure' {
   const len = piece.length;
-  if (len < 3 || piece[len - 1] !== LF || piece[len - 2] !== LF) return undefined;
+  if (len < 3 || piece[len - 1] !== LF) return 'unsure';
+  if (piece[len - 2] !== LF) {
+    // CRLF line ends: a choice delta is told apart as cheaply; anything else is read whole
+    const crlfDelta = len >= 4 + ERROR_CHOICE_END.length && piece[len - 2] === CR && piece[len - 3] === LF && piece[len - 4] === CR && piece[len - 5] === 0x7d && piece[len - 6] === 0x5d;
+    return crlfDelta && !endsWith(piece, len - 4, ERROR_CHOICE_END) ? 'none' : 'unsure';
+  }
   const last = errorEventEndingAt(piece, len - 2, previous, true);
-  if (last === undefined || last === 'none') return undefined;
+  if (last === undefined) return 'unsure';
   if (last !== 'done') return last;
   // `[DONE]` after the error: the event before it, when it is in this piece too
   const doneStart = piece.lastIndexOf(BLANK_LINE, len - 3) + 2;
-  if (doneStart < 3) return undefined;
+  if (doneStart < 3) return 'unsure';
   const before = errorEventEndingAt(piece, doneStart - 2, previous, false);
-  return before === undefined || before === 'none' || before === 'done' ? undefined : before;
+  return before === undefined ? 'unsure' : before === 'done' ? 'none' : before;
 }
 
 /**
  * The event of `piece` whose text ends at `end` (its blank line follows): the error it is, or
  * 'done' for `data: [DONE]` (when `doneAllowed`), 'none' when it is neither, undefined when
- * it is not wholly in the piece.
+ * it is not wholly in the piece or holds more than the cheap reading understands.
  */
 function errorEventEndingAt(piece: Buffer, end: number, previous: Buffer | string | undefined, doneAllowed: boolean): TrailingChatError | 'done' | 'none' | undefined {
+  // too few bytes to see how it ends: its start is in an earlier piece
+  if (end < ERROR_CHOICE_END.length) return undefined;
   const choiceError = endsWith(piece, end, ERROR_CHOICE_END);
   // a choice delta (the usual event): nothing more to look at
   if (!choiceError && end >= 2 && piece[end - 1] === 0x7d && piece[end - 2] === 0x5d) return 'none';
@@ -87,35 +108,27 @@ function errorEventEndingAt(piece: Buffer, end: number, previous: Buffer | strin
   if (startsWith(piece, start, end, ERROR_FIELD)) {
     const valueAt = piece[start + ERROR_FIELD.length] === 0x20 ? start + ERROR_FIELD.length + 1 : start + ERROR_FIELD.length;
     const error = readErrorField(piece.toString('utf8', valueAt, end));
-    return error ? { at: start, error } : 'none';
+    return error ? { at: start, error } : undefined;
   }
   if (piece[start] === 0x65 && piece[start + 1] === 0x76) {
     const dataAt = startsWith(piece, start, end, EVENT_ERROR) ? start + EVENT_ERROR.length : startsWith(piece, start, end, EVENT_ERROR_TIGHT) ? start + EVENT_ERROR_TIGHT.length : -1;
-    if (dataAt === -1 || !startsWith(piece, dataAt, end, DATA)) return 'none';
+    if (dataAt === -1) return 'none';
+    if (!startsWith(piece, dataAt, end, DATA)) return undefined;
     const from = piece[dataAt + DATA.length] === 0x20 ? dataAt + DATA.length + 1 : dataAt + DATA.length;
     const error = readNamedError(piece.toString('utf8', from, end));
-    return error ? { at: start, error } : 'none';
+    return error ? { at: start, error } : undefined;
   }
+  // `id:` or `retry:` before the data
+  if (piece[start] === 0x69 || piece[start] === 0x72) return undefined;
   // `data:` with or without its space
   if (end - start < 6 || piece[start] !== 0x64 || piece[start + 1] !== 0x61 || piece[start + 2] !== 0x74 || piece[start + 3] !== 0x61 || piece[start + 4] !== 0x3a) return 'none';
   const from = piece[start + 5] === 0x20 ? start + 6 : start + 5;
   if (doneAllowed && end - from === DONE.length && startsWith(piece, from, end, DONE)) return 'done';
+  // another line after the data's (`id:`, `retry:`): its JSON does not end the event
+  if (!choiceError && piece[end - 1] !== 0x7d) return undefined;
   if (!choiceError && !startsWith(piece, from, end, ERROR_START)) return 'none';
   const error = readChatError(piece.toString('utf8', from, end));
-  return error ? { at: start, error } : 'none';
-}
-
-/**
- * The piece is a `data: [DONE]` event alone (with or without the space). Servers that write each
- * event as its own chunk (Python ones: one per yield) send `[DONE]` apart from the error before
- * it, often read in the same tick: the relay then looks at the piece before. A length test first,
- * so the usual tick costs one comparison.
- */
-export function isDoneEvent(piece: Buffer): boolean {
-  const len = piece.length;
-  if (len !== 14 && len !== 13) return false;
-  if (piece[len - 1] !== LF || piece[len - 2] !== LF || !startsWith(piece, len - 2 - DONE.length, len - 2, DONE)) return false;
-  return startsWith(piece, 0, 5, DATA) && (len === 13 || piece[5] === 0x20);
+  return error ? { at: start, error } : undefined;
 }
 
 /** The error a Chat event's JSON carries: an `error` member, or a choice that finished with "error". */

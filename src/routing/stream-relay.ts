@@ -32,11 +32,11 @@ import { IdleWatch } from './idle-watch.js';
 import { LiveSet } from './live-set.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
-import { isDoneEvent, trailingChatError, type TrailingChatError } from './chat-error-tail.js';
+import { ChatErrorWatch } from './chat-error-watch.js';
 import type { FreeformStream } from './freeform-tools.js';
 import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
-import { failureFromParsed, streamEventFailure, transportFailure, type UpstreamFailure } from './upstream-errors.js';
+import { failureFromParsed, streamEventFailure, transportFailure, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { bodyErrorCode, undecodableMessage } from './upstream-body.js';
 import { fromHubUsage, mergeUsage } from './usage.js';
 import { PausedParts } from './pause-continue.js';
@@ -338,15 +338,15 @@ export class PassthroughRelay extends Relay {
   private lastChunk: Buffer | undefined;
   /** Chunks held while the opening event is incomplete (tap.headPending); none once committed. */
   private held: Buffer[] | undefined;
-  /** A Chat stream: an upstream error event it ends with is replaced by ours (chat-error-tail.ts). */
-  private readonly chatErrors: boolean;
-  /** The last piece handed to the response (is the next tick's first byte an event's?). */
-  private lastWritten: Buffer | string | undefined;
+  /** A Chat stream: an upstream error event it ends with is replaced by ours (chat-error-watch.ts). */
+  private readonly chatErrors: ChatErrorWatch | undefined;
+  /** The stream is ending: the last flush holds nothing back. */
+  private ending = false;
 
   constructor(o: RelayOptions, tap: StreamTap) {
     super(o);
     this.tap = tap;
-    this.chatErrors = o.clientDialect === 'chat';
+    this.chatErrors = o.clientDialect === 'chat' ? new ChatErrorWatch() : undefined;
     const secret = streamSecret(o.credential);
     this.redactor = secret === undefined ? undefined : new StreamRedactor(secret);
   }
@@ -408,44 +408,32 @@ export class PassthroughRelay extends Relay {
    * then svc-proxy's final error event instead of it (a stable `code`, the message prefixed with
    * the provider's slug, the credential masked), and the stream ends. The upstream's own shapes
    * (OpenRouter's numeric `code`, Gemini's `status`, a local server's `code: null`) never reach the
-   * client. Only the last piece's last event is looked at (chat-error-tail.ts), or the piece's
-   * before when the last is a lone `[DONE]`: a few byte comparisons per tick; an error event
-   * followed by more than `[DONE]` goes out as it came.
+   * client. A few byte comparisons per tick (chat-error-tail.ts); an event cut across reads is
+   * held back until it is whole (chat-error-watch.ts). An error event followed by more than
+   * `[DONE]` goes out as it came.
    */
   override flushWrites(): void {
-    const pending = this.pending;
-    const n = pending.length;
-    if (n === 0) return;
-    const last = pending[n - 1]!;
-    // strings are our own final events
-    if (this.chatErrors && !this.settled && typeof last !== 'string') {
-      let found = trailingChatError(last, n > 1 ? pending[n - 2] : this.lastWritten);
-      let at = n - 1;
-      // `[DONE]` written apart from the error before it (a chunk per event)
-      if (!found && n > 1 && isDoneEvent(last)) {
-        const before = pending[n - 2]!;
-        if (typeof before !== 'string') {
-          found = trailingChatError(before, n > 2 ? pending[n - 3] : this.lastWritten);
-          at = n - 2;
-        }
-      }
-      if (found) {
-        this.endAtUpstreamError(found, at);
+    const watch = this.chatErrors;
+    if (watch !== undefined && !this.settled) {
+      const error = watch.take(this.pending, this.ending);
+      if (error) {
+        this.endAtUpstreamError(error);
         return;
       }
     }
-    this.lastWritten = last;
     super.flushWrites();
   }
 
-  /** `found` is in pending[index]; it and what follows it (a `[DONE]`) do not go out. */
-  private endAtUpstreamError(found: TrailingChatError, index: number): void {
-    const pending = this.pending;
-    const piece = pending[index] as Buffer;
-    pending.length = index;
-    if (found.at > 0) pending.push(piece.subarray(0, found.at));
-    const failure = failureFromParsed(this.o.slug, found.error, found.error.impliedStatus ?? 502, this.o.credential);
-    pending.push(finalErrorEvent('chat', failure));
+  /** The stream ends: bytes the Chat watch holds back are judged and go out (flushWrites). */
+  protected override end(): void {
+    this.ending = true;
+    super.end();
+  }
+
+  /** `pending` holds what preceded the upstream's error event: ours follows it, and the stream ends. */
+  private endAtUpstreamError(error: ParsedError): void {
+    const failure = failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential);
+    this.pending.push(finalErrorEvent('chat', failure));
     // what the redactor still holds came after the error event: it does not go out
     this.redactor?.flush();
     this.tap.finish();
@@ -475,7 +463,10 @@ export class PassthroughRelay extends Relay {
   protected onEnd = (): void => {
     if (this.settled) return;
     if (this.committed) {
-      // an upstream error event among this tick's bytes is replaced (flushWrites)
+      // an upstream error event among this tick's bytes is replaced (flushWrites), one the
+      // redactor or the Chat watch still holds too: nothing more comes to complete it
+      this.ending = true;
+      this.flushHeld();
       this.flushWrites();
       if (this.settled) return;
     }
@@ -507,6 +498,8 @@ export class PassthroughRelay extends Relay {
 
   protected failLate(err: HubError): void {
     // an upstream error event just before the failure is replaced as it would have been (flushWrites)
+    this.ending = true;
+    this.flushHeld();
     this.flushWrites();
     if (this.settled) return;
     // the terminal event came in pieces and was not seen as it passed: the answer is complete all the same

@@ -174,6 +174,30 @@ describe('an error sent as an SSE `event: error` + `data:` pair (vLLM/SGLang var
   }
 });
 
+describe('an error event at the end of a passthrough Chat stream, written in pieces across reads', () => {
+  const chat = { model: 'llama/qwen3-coder', stream: true, messages: [{ role: 'user', content: 'x' }] };
+  const error = JSON.stringify({ error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } });
+  const opening = (eol: string) => [chunk({ role: 'assistant', content: '' }), chunk({ content: 'partial' })].map((c) => c.replaceAll('\n', eol)).join('');
+  const shapes: Record<string, string[]> = {
+    'cut inside its JSON': [`${opening('\n')}data: ${error.slice(0, 20)}`, `${error.slice(20)}\n\ndata: [DONE]\n\n`],
+    'CRLF line ends, cut between its lines': [`${opening('\r\n')}id: 7\r\n`, `data: ${error}\r\nretry: 1500\r\n\r\n`, 'data: [DONE]\r\n\r\n'],
+  };
+  for (const [shape, writes] of Object.entries(shapes)) {
+    it(`${shape}: the text before it, then our final error event in place of it`, async () => {
+      // a pause between the writes puts each in a read (and a relay tick) of its own
+      local.next({ kind: 'sse', events: writes.map((raw, i) => ({ raw, delayMs: i === 0 ? 0 : 40 })) });
+      const r = await post(`${h.a}/chat/completions`, chat);
+      expect(r.status).toBe(200);
+      expect(r.text).toContain('partial');
+      expect(r.text).not.toContain('exceed_context_size_error');
+      expect(r.text).not.toContain('[DONE]');
+      const last = events(r.text.replaceAll('\r\n', '\n')).at(-1) as { error: { code: string; message: string } };
+      expect(last.error.code).toBe('context_length_exceeded');
+      expect(last.error.message).toMatch(/^llama: the request exceeds/);
+    });
+  }
+});
+
 describe('Ollama refuses an effort for a model that does not think', () => {
   it('the request is sent once more without reasoning_effort, and later ones go without it from the start', async () => {
     local.next(local.error(400, '"llama3.1:8b" does not support thinking'));
