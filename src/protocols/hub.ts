@@ -250,6 +250,12 @@ export type ServiceTier = (typeof SERVICE_TIERS)[number];
 export interface SystemPart {
   text: string;
   cacheControl?: CacheControl;
+  /**
+   * A Chat system/developer message met after the conversation began: where it stood (before
+   * items[beforeItem]) and its role, for targets that take such turns inline (Responses input).
+   * Others read it as system text, as a leading one.
+   */
+  inline?: { beforeItem: number; role: 'system' | 'developer' };
 }
 
 export interface ReasoningRequest {

@@ -118,6 +118,23 @@ describe('targets', () => {
   });
 });
 
+describe('system messages on the way to OpenAI (Responses)', () => {
+  it('a Chat system message from the middle of the conversation stays there; the leading one is the instructions', async () => {
+    const messages = [
+      { role: 'system', content: 'Be terse.' },
+      { role: 'user', content: 'What is 2+2?' },
+      { role: 'assistant', content: '4.' },
+      { role: 'developer', content: 'From now on, a number only.' },
+      { role: 'user', content: 'And 3+3?' },
+    ];
+    const r = await post(`${h.a}/chat/completions`, { model: 'openai/gpt-5.4', messages });
+    expect(r.status).toBe(200);
+    const sent = h.mocks.openai.lastGeneration().body as { instructions?: string; input: Array<{ role?: string }> };
+    expect(sent.instructions).toBe('Be terse.');
+    expect(sent.input.map((i) => i.role)).toEqual(['user', 'assistant', 'developer', 'user']);
+  });
+});
+
 describe('effort policy', () => {
   it('an invalid value → 400 invalid_reasoning before anything is sent (passthrough and converted)', async () => {
     for (const [url, body] of [

@@ -1,8 +1,9 @@
 /**
  * A Chat client's `messages` → hub system texts and items, in order.
  *
- * System/developer messages may appear anywhere; their texts go to hub.system in order (targets
- * without inline system turns cannot keep the position). Tool calls and their results are checked
+ * System/developer messages may appear anywhere; their texts go to hub.system in order, those
+ * after the first user or assistant turn marked with their place (targets without inline system
+ * turns cannot keep it; Responses does). Tool calls and their results are checked
  * for pairing here, because every upstream rejects an unanswered call or an orphan result, and a
  * clean 400 naming the id beats a confusing upstream error.
  */
@@ -39,6 +40,8 @@ class MessageReader {
         for (const part of decodeTextContent(m.content, `${path}.content`)) {
           const sp: SystemPart = { text: part.text };
           if (part.cacheControl) sp.cacheControl = part.cacheControl;
+          // one after the conversation began keeps its place where a target can hold it there
+          if (this.items.length > 0) sp.inline = { beforeItem: this.items.length, role };
           this.system.push(sp);
         }
         return;

@@ -17,7 +17,7 @@ import type {
   WebSearchTool as WireWebSearchTool,
 } from 'openai/resources/responses/responses';
 import type { EncodeRequestOptions } from '../codec.js';
-import type { FunctionCallOutputItem, HubRequest, Item, ResponseFormat, Tool, ToolChoice, WebSearchTool } from '../hub.js';
+import type { FunctionCallOutputItem, HubRequest, Item, ResponseFormat, SystemPart, Tool, ToolChoice, WebSearchTool } from '../hub.js';
 import { badRequest } from '../errors.js';
 import { toolErrorPrefix } from '../tool-error.js';
 import { assistantPart, userPart } from './content-encode.js';
@@ -31,12 +31,14 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
     throw badRequest('unsupported_feature', 'n > 1 (several choices) is not supported for this model; send one request per choice.', 'n');
   }
   const body: Record<string, unknown> = { model: req.model, store: false, include: ['reasoning.encrypted_content'] };
+  // leading system texts are the instructions; one from the conversation's middle stays there
   const instructions = req.system
+    .filter((s) => s.inline === undefined)
     .map((s) => s.text)
     .filter((t) => t.length > 0)
     .join('\n\n');
   if (instructions) body.instructions = instructions;
-  body.input = encodeItems(req.items, opts);
+  body.input = encodeItems(req.items, opts, req.system.filter((s) => s.inline !== undefined && s.text.length > 0));
 
   const tools = req.tools.map(encodeTool);
   if (tools.length > 0) {
@@ -98,10 +100,14 @@ function safetyIdentifier(user: string): string {
   return user.length <= 64 ? user : createHash('sha256').update(user).digest('hex');
 }
 
-function encodeItems(items: readonly Item[], opts: EncodeRequestOptions): ResponseInputItem[] {
+function encodeItems(items: readonly Item[], opts: EncodeRequestOptions, inline: readonly SystemPart[]): ResponseInputItem[] {
   const replayOpenai = opts.replayReasoning.includes('openai');
   const out: ResponseInputItem[] = [];
-  for (const item of items) {
+  let next = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    // never between a call and its output: one written there goes after the turn's results
+    if (next < inline.length && item.type !== 'function_call_output') next = pushInline(out, inline, next, i);
     switch (item.type) {
       case 'reasoning':
         // Only OpenAI's own encrypted reasoning can go back to OpenAI; anything else is dropped,
@@ -129,7 +135,23 @@ function encodeItems(items: readonly Item[], opts: EncodeRequestOptions): Respon
         break;
     }
   }
+  pushInline(out, inline, next, items.length);
   return keepAnchoredReasoning(out);
+}
+
+/**
+ * The inline system parts from `from` that stood before items[index] (or earlier), as input
+ * messages of their role (parts of one role at one place in one message). The next part's index.
+ */
+function pushInline(out: ResponseInputItem[], inline: readonly SystemPart[], from: number, index: number): number {
+  let i = from;
+  while (i < inline.length && inline[i]!.inline!.beforeItem <= index) {
+    const { beforeItem, role } = inline[i]!.inline!;
+    const content: { type: 'input_text'; text: string }[] = [];
+    for (; i < inline.length && inline[i]!.inline!.beforeItem === beforeItem && inline[i]!.inline!.role === role; i++) content.push({ type: 'input_text', text: inline[i]!.text });
+    out.push({ type: 'message', role, content });
+  }
+  return i;
 }
 
 /**

@@ -162,3 +162,44 @@ describe('responses encodeRequest: regressions', () => {
     expect((body.tools as Array<{ strict: boolean }>).map((t) => t.strict)).toEqual([false, false, true]);
   });
 });
+
+describe('responses encodeRequest: system text from the middle of a conversation', () => {
+  const user = (text: string): Item => ({ type: 'message', role: 'user', content: [{ type: 'text', text }] });
+  const said = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+
+  it('stays in place as a message of its role; the leading ones are the instructions; parts of one place join', () => {
+    const body = responsesCodec.encodeRequest(
+      hub([user('a'), user('b')], {
+        system: [
+          { text: 'Lead.' },
+          { text: 'Now French.', inline: { beforeItem: 1, role: 'developer' } },
+          { text: 'Be brief.', inline: { beforeItem: 1, role: 'developer' } },
+          { text: '', inline: { beforeItem: 2, role: 'system' } },
+          { text: 'Last word.', inline: { beforeItem: 2, role: 'system' } },
+        ],
+      }),
+      OPENAI,
+    );
+    expect(body.instructions).toBe('Lead.');
+    expect(body.input).toEqual([
+      said('a'),
+      { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Now French.' }, { type: 'input_text', text: 'Be brief.' }] },
+      said('b'),
+      { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'Last word.' }] },
+    ]);
+  });
+
+  it('one written between a call and its results goes after the results', () => {
+    const items: Item[] = [
+      user('go'),
+      { type: 'function_call', callId: 'call_1', name: 'f', arguments: '{}' },
+      { type: 'function_call', callId: 'call_2', name: 'f', arguments: '{}' },
+      { type: 'function_call_output', callId: 'call_1', output: [{ type: 'text', text: '1' }] },
+      { type: 'function_call_output', callId: 'call_2', output: [{ type: 'text', text: '2' }] },
+      user('next'),
+    ];
+    const body = responsesCodec.encodeRequest(hub(items, { system: [{ text: 'Mind the results.', inline: { beforeItem: 3, role: 'system' } }] }), OPENAI);
+    expect(body.instructions).toBeUndefined();
+    expect((body.input as Array<{ type: string; role?: string }>).map((i) => i.role ?? i.type)).toEqual(['user', 'function_call', 'function_call', 'function_call_output', 'function_call_output', 'system', 'user']);
+  });
+});
