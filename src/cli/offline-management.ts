@@ -29,7 +29,7 @@ export async function openOfflineManagement(paths: StatePaths, env: Record<strin
     revokeKey: (ref) => revokeKey(store, ref),
     listProviders: async () => upstreams.listProviders(await fresh(), credentials),
     connectProvider: (name, credential, opts) => upstreams.connectProvider(credentials, name, credential, opts),
-    disconnectProvider: (name) => upstreams.disconnectProvider(credentials, name),
+    disconnectProvider: async (name) => upstreams.disconnectProvider(await fresh(), credentials, name),
     setProviderBaseUrl: (name, url) => upstreams.setProviderBaseUrl(store, name, url),
     setProviderHeaders: (name, settings) => upstreams.setProviderHeaders(store, name, settings),
     listEndpoints: async () => upstreams.listEndpoints(await fresh(), credentials),

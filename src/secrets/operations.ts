@@ -56,6 +56,8 @@ export interface DisconnectResult {
   keychainError?: string;
   /** Still connected through this environment variable. */
   stillConnectedViaEnv?: string;
+  /** Model groups whose targets name the provider and now fail; none while the environment keeps it connected. */
+  stillUsedBy: GroupUse[];
 }
 
 const MAX_CREDENTIAL = 8192;
@@ -132,11 +134,11 @@ export async function connectProvider(
   return { name, storedIn, last4: last4(secret), ...(env ? { overriddenByEnv: env } : {}) };
 }
 
-export async function disconnectProvider(credentials: CredentialService, rawName: unknown): Promise<DisconnectResult> {
+export async function disconnectProvider(config: Config, credentials: CredentialService, rawName: unknown): Promise<DisconnectResult> {
   const name = requireBuiltin(rawName);
   const removed = await credentials.remove(name);
   const env = credentials.envOverride(name);
-  return { name, ...removed, ...(env ? { stillConnectedViaEnv: env } : {}) };
+  return { name, ...removed, ...(env ? { stillConnectedViaEnv: env } : {}), stillUsedBy: env ? [] : groupsRoutingTo(config, name) };
 }
 
 /** `null` (or '') restores the default base URL. */

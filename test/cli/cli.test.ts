@@ -338,6 +338,32 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect((await cli(['local', 'remove', 'spare'])).stderr).toBe('');
   });
 
+  it('provider disconnect warns about model groups that still route to the provider', async () => {
+    const group = await cli(['group', 'add', 'work', '--model', 'coder=openrouter/qwen/qwen3-coder,openai/gpt-5', '--model', 'fast=openai/gpt-5-mini']);
+    expect(group.code, group.stderr).toBe(0);
+    expect((await cli(['provider', 'connect', 'openrouter', '--insecure-storage'], 'sk-or-offline-disc-1111\n')).code).toBe(0);
+
+    const gone = await cli(['provider', 'disconnect', 'openrouter']);
+    expect(gone.code).toBe(0);
+    expect(gone.stdout).toMatch(/^openrouter disconnected/);
+    expect(gone.stderr).toMatch(/warning: openrouter is disconnected, but model group work still routes coder to openrouter\/qwen\/qwen3-coder; those targets now fail/);
+    expect(gone.stderr).not.toContain('fast'); // it routes only to openai
+
+    const json = await cli(['provider', 'disconnect', 'openai', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      name: 'openai',
+      stillUsedBy: [
+        { group: 'work', name: 'coder', targets: ['openai/gpt-5'] },
+        { group: 'work', name: 'fast', targets: ['openai/gpt-5-mini'] },
+      ],
+    });
+    expect(json.stderr).toMatch(/warning: openai is disconnected, but model group work still routes coder to openai\/gpt-5; group work still routes fast to openai\/gpt-5-mini/);
+
+    // no group names gemini: no warning
+    expect((await cli(['provider', 'disconnect', 'gemini'])).stderr).not.toContain('warning: gemini');
+  });
+
   it('status, stop and config with no daemon', async () => {
     const status = await cli(['status', '--json']);
     expect(status.code).toBe(1);

@@ -310,6 +310,26 @@ describe('with a running daemon', () => {
     expect(bad.stderr).toContain('unknown provider "nobody"');
   });
 
+  it('provider disconnect names the groups still routing to the provider, after it and in --json', async () => {
+    await d.cli(['group', 'add', 'disc', '--model', 'fast=openrouter/openai/gpt-5-mini,anthropic/claude-haiku-4-5']);
+    await d.cli(['provider', 'connect', 'openrouter', '--insecure-storage'], { input: 'sk-or-disc-e2e-1357\n' });
+    const json = await d.cli(['provider', 'disconnect', 'openrouter', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ name: 'openrouter', stillUsedBy: [{ group: 'disc', name: 'fast', targets: ['openrouter/openai/gpt-5-mini'] }] });
+    expect(json.stderr).toContain('svc-proxy: warning: openrouter is disconnected, but model group disc still routes fast to openrouter/openai/gpt-5-mini; those targets now fail.');
+    expect(json.stderr).not.toContain('coding'); // it routes only to anthropic and openai
+
+    await d.cli(['provider', 'connect', 'openrouter', '--insecure-storage'], { input: 'sk-or-disc-e2e-2468\n' });
+    const text = await d.cli(['provider', 'disconnect', 'openrouter']);
+    expect(text.stdout).toMatch(/^openrouter disconnected \(removed from /);
+    expect(text.stderr).toMatch(/warning: openrouter is disconnected, but model group disc still routes fast to openrouter\/openai\/gpt-5-mini/);
+
+    // anthropic stays connected through the daemon's environment: its groups keep working, no warning
+    const env = await d.cli(['provider', 'disconnect', 'anthropic']);
+    expect(env.stderr).toContain('note: still connected through ANTHROPIC_API_KEY');
+    expect(env.stderr).not.toContain('warning: anthropic');
+    await d.cli(['group', 'remove', 'disc']);
+  });
+
   it('logs shows live entries from the daemon and older ones from the files', async () => {
     expect(await unknownModelRequest('not-in-group')).toBe(404);
     const entries = await d.logs((l) => l.some((e) => e.modelAsked === 'not-in-group'));

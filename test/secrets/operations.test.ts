@@ -41,12 +41,22 @@ describe('providers', () => {
   });
 
   it('connects and disconnects, noting environment overrides', async () => {
-    const { credentials, keychain } = await setup({ OPENAI_API_KEY: 'env-openai' });
+    const { store, credentials, keychain } = await setup({ OPENAI_API_KEY: 'env-openai' });
     expect(await connectProvider(credentials, 'anthropic', '  sk-ant-secret-abcd1234 \n')).toEqual({ name: 'anthropic', storedIn: 'keychain', last4: '1234' });
     expect(keychain.entries.get('anthropic')).toBe('sk-ant-secret-abcd1234');
     expect(await connectProvider(credentials, 'openai', 'sk-openai-secret-0000')).toMatchObject({ overriddenByEnv: 'OPENAI_API_KEY' });
-    expect(await disconnectProvider(credentials, 'anthropic')).toEqual({ name: 'anthropic', removedFrom: ['keychain'] });
-    expect(await disconnectProvider(credentials, 'openai')).toEqual({ name: 'openai', removedFrom: ['keychain'], stillConnectedViaEnv: 'OPENAI_API_KEY' });
+    expect(await disconnectProvider(store.current(), credentials, 'anthropic')).toEqual({ name: 'anthropic', removedFrom: ['keychain'], stillUsedBy: [] });
+    expect(await disconnectProvider(store.current(), credentials, 'openai')).toEqual({ name: 'openai', removedFrom: ['keychain'], stillConnectedViaEnv: 'OPENAI_API_KEY', stillUsedBy: [] });
+  });
+
+  it('disconnect names the model groups that still route to the provider, unless the environment keeps it connected', async () => {
+    const { store, credentials } = await setup({ OPENAI_API_KEY: 'env-openai' });
+    await store.update((config) => {
+      config.groups.work = { models: [{ name: 'coder', targets: ['anthropic/claude-sonnet-4-5', 'openai/gpt-5'] }], created: '2026-01-01T00:00:00.000Z' };
+    });
+    await connectProvider(credentials, 'anthropic', 'sk-ant-secret-abcd1234');
+    expect((await disconnectProvider(store.current(), credentials, 'anthropic')).stillUsedBy).toEqual([{ group: 'work', name: 'coder', targets: ['anthropic/claude-sonnet-4-5'] }]);
+    expect((await disconnectProvider(store.current(), credentials, 'openai')).stillUsedBy).toEqual([]);
   });
 
   it('refuses unknown providers and unusable credentials', async () => {

@@ -210,6 +210,28 @@ describe('providers screen', () => {
     expect(rowOf(h.frame(), 'gw')).not.toBe('');
   });
 
+  it('disconnecting a built-in provider names the groups that still route there, in the question and after', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 120, rows: 30 } });
+    await h.d.admin('PUT', '/admin/providers/openai/credential', { credential: 'sk-openai-tui-groups-4242', insecureStorage: true });
+    await h.d.admin('POST', '/admin/groups', { slug: 'work', models: [{ name: 'fast', targets: ['openai/gpt-5-mini', 'anthropic/claude-haiku-4-5'] }] });
+    await h.d.admin('POST', '/admin/groups', { slug: 'home', models: [{ name: 'chat', targets: ['anthropic/claude-sonnet-4-5'] }] });
+    await h.press('r');
+    await h.waitFor((f) => /^openai\s+built-in\s+yes/m.test(f), 'openai connected');
+    await h.press(KEYS.down, 'd');
+    let f = await h.waitFor((fr) => fr.includes('Disconnect openai') && fr.includes('group work'), 'the question with the group');
+    expect(f.replace(/\s+/g, ' ')).toMatch(/Disconnect openai \(remove its stored API key\)\? Model group work still routes fast to openai\/gpt-5-mini; those targets would then fail\. \[y\/N\]/);
+    expect(f).not.toContain('group home'); // it routes only to anthropic
+    await h.press('n');
+    await h.waitFor((fr) => !fr.includes('Disconnect openai'), 'the question to go');
+    expect(rowOf(h.frame(), 'openai')).toMatch(/^openai\s+built-in\s+yes/);
+
+    await h.press('d');
+    await h.waitFor((fr) => fr.includes('Disconnect openai') && fr.includes('group work'), 'the question again');
+    await h.press('y');
+    f = await h.waitFor((fr) => fr.includes('openai disconnected'), 'the disconnect');
+    expect(f.replace(/\s+/g, ' ')).toMatch(/Note: model group work still routes fast to openai\/gpt-5-mini; those targets now fail/);
+  });
+
   it('the removal question still comes when the groups cannot be loaded, without a list', async () => {
     h = await startTui({ initialScreen: 'providers', size: { columns: 100, rows: 30 } });
     await h.d.admin('POST', '/admin/locals', { slug: 'lm', url: local.origin });

@@ -1,6 +1,7 @@
 /** `svc-proxy provider list|connect|disconnect|set` — the built-in providers and their credentials. */
 import type { Command } from 'commander';
 import { AUTH_HEADER_HELP, checkHeaderFlags, collectHeader, HEADER_HELP } from '../header-flags.js';
+import { warnGroupUses } from '../group-uses-warning.js';
 import { CliError, type CliContext } from '../io.js';
 import { openManagement } from '../management.js';
 import { table } from '../output.js';
@@ -66,11 +67,12 @@ export function register(program: Command, ctx: CliContext): void {
       const result = await (await manage()).disconnectProvider(name);
       if (flags.json) {
         ctx.json(result);
-        return;
+      } else {
+        ctx.out(result.removedFrom.length ? `${result.name} disconnected (removed from ${result.removedFrom.join(' and ')}).` : `${result.name} had no stored key.`);
+        if (result.keychainError) ctx.err(`warning: the OS keychain could not be checked (${result.keychainError}); if it holds a key for ${result.name}, remove it there.`);
+        if (result.stillConnectedViaEnv) ctx.err(`note: still connected through ${result.stillConnectedViaEnv} in the daemon's environment.`);
       }
-      ctx.out(result.removedFrom.length ? `${result.name} disconnected (removed from ${result.removedFrom.join(' and ')}).` : `${result.name} had no stored key.`);
-      if (result.keychainError) ctx.err(`warning: the OS keychain could not be checked (${result.keychainError}); if it holds a key for ${result.name}, remove it there.`);
-      if (result.stillConnectedViaEnv) ctx.err(`note: still connected through ${result.stillConnectedViaEnv} in the daemon's environment.`);
+      warnGroupUses(ctx, result.name, result.stillUsedBy, 'is disconnected');
     });
 
   provider

@@ -13,7 +13,7 @@ const providersModule: AdminModule = {
         const body = await jsonBody(c);
         return c.json(await connectProvider(ctx.credentials, c.req.param('name'), body.credential, { insecureStorage: body.insecureStorage === true }));
       })
-      .delete('/:name/credential', async (c) => c.json(await disconnectProvider(ctx.credentials, c.req.param('name'))))
+      .delete('/:name/credential', async (c) => c.json(await disconnectProvider(ctx.store.current(), ctx.credentials, c.req.param('name'))))
       .patch('/:name', async (c) => {
         const body = await jsonBody(c);
         return c.json(await setProviderBaseUrl(ctx.store, c.req.param('name'), body.baseUrl ?? null));

@@ -1,7 +1,6 @@
 /**
- * What the providers screen asks before it disconnects or removes an upstream: for an endpoint or a
- * local server, also which model groups still route to it (they would fail from then on), so the
- * answer can be no. A list too long for the footer becomes a count, keeping [y/N] on screen.
+ * What the providers screen asks before it disconnects or removes an upstream: also which model
+ * groups still route to it (they would fail from then on), so the answer can be no. A list too long for the footer becomes a count, keeping [y/N] on screen.
  */
 import { groupUsesText, type GroupUse } from '../../config/group-uses.js';
 import { printable } from '../../util/printable.js';

@@ -146,8 +146,10 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       if (input === 'd' || key.delete) {
         if (row.kind === 'detected') return setFlash({ kind: 'info', text: `${row.name} was found running on this machine; there is nothing to remove.` });
         if (row.kind === 'provider' && !row.info.connected) return setFlash({ kind: 'info', text: `${row.name} is not connected.` });
+        // a provider the daemon's environment connects stays connected: its groups keep working
+        if (row.kind === 'provider' && row.info.source === 'env') return setMode({ kind: 'removing', row, uses: [] });
         setMode({ kind: 'removing', row });
-        if (row.kind !== 'provider') askWithGroupUses(row);
+        askWithGroupUses(row);
         return;
       }
       const next = moveIndex(at, rows.length, key, tableRows);
@@ -160,7 +162,9 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     if (r.kind === 'provider') {
       act(async (b) => {
         const res = await b.management.disconnectProvider(r.name);
+        // the groups first: a long keychain error may not fit the two lines after them
         const notes = [
+          res.stillUsedBy.length ? groupsNote(res.stillUsedBy) : '',
           res.keychainError ? `the OS keychain could not be checked (${res.keychainError})` : '',
           res.stillConnectedViaEnv ? `still connected through ${res.stillConnectedViaEnv} in the daemon's environment` : '',
         ].filter(Boolean);
@@ -344,8 +348,10 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
 /** What a removal says; a note (not a plain ok) when model groups still route to what went. */
 function removedFlash(done: string, uses: readonly GroupUse[]): Flash {
   if (uses.length === 0) return { kind: 'ok', text: done };
-  return { kind: 'info', text: `${done} Note: model ${groupUsesText(uses)}; those targets now fail (edit them on the Groups screen).` };
+  return { kind: 'info', text: `${done} Note: ${groupsNote(uses)}.` };
 }
+
+const groupsNote = (uses: readonly GroupUse[]) => `model ${groupUsesText(uses)}; those targets now fail (edit them on the Groups screen)`;
 
 /** The fixed-headers answer, checked before the next question against the key's header answered before it. */
 function fixedHeadersProblem(text: string, authHeader: string | undefined): string | undefined {
