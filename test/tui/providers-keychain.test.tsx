@@ -38,7 +38,7 @@ describe.skipIf(!enabled)('providers screen with the OS keychain', () => {
     expect(await createKeychain(service).get('gemini')).toBe(secret);
 
     await h.press('d');
-    await h.waitFor((fr) => fr.includes('Disconnect gemini'), 'the question');
+    await h.waitFor((fr) => fr.includes('Disconnect gemini') && fr.includes('[y/N]'), 'the question, the groups checked');
     await h.press('y');
     await h.waitFor((fr) => fr.includes('gemini disconnected (removed from keychain)'), 'the disconnect');
     expect(await createKeychain(service).get('gemini')).toBeNull();

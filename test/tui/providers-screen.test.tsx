@@ -77,7 +77,7 @@ describe('providers screen', () => {
 
     // Disconnect anthropic (asks first).
     await h.press(KEYS.up, 'd');
-    await h.waitFor((fr) => fr.includes('Disconnect anthropic'), 'the question');
+    await h.waitFor((fr) => fr.includes('Disconnect anthropic') && fr.includes('[y/N]'), 'the question, the groups checked');
     await h.press('y');
     f = await h.waitFor((fr) => fr.includes('anthropic disconnected'), 'the disconnect');
     expect(f).toContain('removed from file');
@@ -152,11 +152,11 @@ describe('providers screen', () => {
 
     // Remove both (each asks first).
     await h.press(KEYS.end, 'd');
-    await h.waitFor((fr) => fr.includes('Remove local server lm?'), 'the question');
+    await h.waitFor((fr) => fr.includes('Remove local server lm?') && fr.includes('[y/N]'), 'the question, the groups checked');
     await h.press('y');
     await h.waitFor((fr) => fr.includes('Local server lm removed.'), 'the removal');
     await h.press(KEYS.end, 'd');
-    await h.waitFor((fr) => fr.includes('Remove endpoint mychat'), 'the question');
+    await h.waitFor((fr) => fr.includes('Remove endpoint mychat') && fr.includes('[y/N]'), 'the question, the groups checked');
     await h.press('y');
     await h.waitFor((fr) => fr.includes('Endpoint mychat removed.'), 'the removal');
     await h.waitFor((fr) => rowOf(fr, 'mychat') === '', 'the row to go');
@@ -172,13 +172,13 @@ describe('providers screen', () => {
     await h.press('r');
     await h.waitFor((f) => rowOf(f, 'gw') !== '' && rowOf(f, 'lm') !== '', 'both rows');
     await h.press(KEYS.end, 'd');
-    await h.waitFor((f) => f.includes('Remove local server lm?'), 'the question');
+    await h.waitFor((f) => f.includes('Remove local server lm?') && f.includes('[y/N]'), 'the question, the groups checked');
     await h.press('y');
     let f = await h.waitFor((fr) => fr.includes('Local server lm removed.'), 'the removal');
     expect(f.replace(/\s+/g, ' ')).toMatch(/group work .*coder.*lm\/llama3\.1:8b/);
     await h.waitFor((fr) => rowOf(fr, 'lm') === '', 'the row to go');
     await h.press(KEYS.end, 'd');
-    await h.waitFor((fr) => fr.includes('Remove endpoint gw'), 'the question');
+    await h.waitFor((fr) => fr.includes('Remove endpoint gw') && fr.includes('[y/N]'), 'the question, the groups checked');
     await h.press('y');
     f = await h.waitFor((fr) => fr.includes('Endpoint gw removed.'), 'the removal');
     expect(f.replace(/\s+/g, ' ')).toMatch(/group work .*coder.*gw\/qwen3-coder/);
@@ -232,6 +232,57 @@ describe('providers screen', () => {
     expect(f.replace(/\s+/g, ' ')).toMatch(/Note: model group work still routes fast to openai\/gpt-5-mini; those targets now fail/);
   });
 
+  it('y does nothing while the groups are being checked; the question names them before it removes', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 100, rows: 30 } });
+    await h.d.admin('POST', '/admin/locals', { slug: 'lm', url: local.origin });
+    await h.d.admin('POST', '/admin/groups', { slug: 'work', models: [{ name: 'coder', targets: ['lm/llama3.1:8b'] }] });
+    await h.press('r');
+    await h.waitFor((f) => rowOf(f, 'lm') !== '', 'the row');
+    const state = h.link.state;
+    if (state.status !== 'connected') throw new Error('the TUI is not connected');
+    // the groups answer only when the test lets them
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const real = state.backend.groups.list.bind(state.backend.groups);
+    vi.spyOn(state.backend.groups, 'list').mockImplementation(async () => {
+      await held;
+      return real();
+    });
+    await h.press(KEYS.end, 'd');
+    let f = await h.waitFor((fr) => fr.includes('Remove local server lm?'), 'the question');
+    expect(f).toContain('[checking groups…]');
+    expect(f).not.toContain('[y/N]');
+    await h.press('y');
+    await new Promise((r) => setTimeout(r, 150)); // time for a removal, were y taken
+    expect(((await h.d.admin('GET', '/admin/locals')).json() as { locals: Array<{ slug: string }> }).locals.map((l) => l.slug)).toContain('lm');
+    expect(h.frame()).toContain('Remove local server lm?');
+
+    release();
+    f = await h.waitFor((fr) => fr.includes('[y/N]'), 'the groups checked');
+    expect(f.replace(/\s+/g, ' ')).toMatch(/Remove local server lm\? Model group work still routes coder to lm\/llama3\.1:8b; those targets would then fail\. \[y\/N\]/);
+    await h.press('y');
+    await h.waitFor((fr) => fr.includes('Local server lm removed.'), 'the removal');
+  });
+
+  it('n and Esc still cancel while the groups are being checked', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 100, rows: 30 } });
+    await h.d.admin('POST', '/admin/locals', { slug: 'lm', url: local.origin });
+    await h.press('r');
+    await h.waitFor((f) => rowOf(f, 'lm') !== '', 'the row');
+    const state = h.link.state;
+    if (state.status !== 'connected') throw new Error('the TUI is not connected');
+    vi.spyOn(state.backend.groups, 'list').mockImplementation(() => new Promise(() => {}));
+    await h.press(KEYS.end, 'd');
+    await h.waitFor((fr) => fr.includes('[checking groups…]'), 'the question');
+    await h.press('n');
+    await h.waitFor((fr) => !fr.includes('Remove local server lm?'), 'the question to go');
+    await h.press('d');
+    await h.waitFor((fr) => fr.includes('[checking groups…]'), 'the question again');
+    await h.press(KEYS.escape);
+    await h.waitFor((fr) => !fr.includes('Remove local server lm?'), 'the question to go');
+    expect(rowOf(h.frame(), 'lm')).not.toBe('');
+  });
+
   it('the removal question still comes when the groups cannot be loaded, without a list', async () => {
     h = await startTui({ initialScreen: 'providers', size: { columns: 100, rows: 30 } });
     await h.d.admin('POST', '/admin/locals', { slug: 'lm', url: local.origin });
@@ -242,11 +293,11 @@ describe('providers screen', () => {
     if (state.status !== 'connected') throw new Error('the TUI is not connected');
     const list = vi.spyOn(state.backend.groups, 'list').mockRejectedValue(new Error('groups unavailable'));
     await h.press(KEYS.end, 'd');
-    await h.waitFor((fr) => fr.includes('Remove local server lm?'), 'the question');
-    await vi.waitFor(() => expect(list).toHaveBeenCalled());
-    await new Promise((r) => setTimeout(r, 100)); // the failed load has settled
-    expect(h.frame()).not.toContain('group work');
-    expect(h.frame()).not.toContain('groups unavailable');
+    const f = await h.waitFor((fr) => fr.includes('Remove local server lm?') && fr.includes('[y/N]'), 'the question, once the load failed');
+    expect(list).toHaveBeenCalled();
+    expect(f.replace(/\s+/g, ' ')).toContain('Remove local server lm? (The model groups routing to it could not be checked.) [y/N]');
+    expect(f).not.toContain('group work');
+    expect(f).not.toContain('groups unavailable');
     await h.press('y');
     await h.waitFor((fr) => fr.includes('Local server lm removed.'), 'the removal');
   });

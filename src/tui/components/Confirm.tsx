@@ -1,4 +1,8 @@
-/** A yes/no question; only "y" says yes (Enter, Esc and "n" say no). */
+/**
+ * A yes/no question; only "y" says yes (Enter, Esc and "n" say no). With `waiting` it is not ready
+ * for a yes yet (something it names is still being found out): that shows in place of [y/N] and y
+ * does nothing, while no still works.
+ */
 import { Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
 import { useCaptureKeys } from '../hooks/use-capture.js';
@@ -6,23 +10,26 @@ import { useTheme } from '../theme.js';
 
 export interface ConfirmProps {
   question: string;
+  /** Why there is no yes yet, e.g. "checking groups…". */
+  waiting?: string;
   onYes(): void;
   onNo(): void;
 }
 
-export function Confirm({ question, onYes, onNo }: ConfirmProps) {
+export function Confirm({ question, waiting, onYes, onNo }: ConfirmProps) {
   const theme = useTheme();
   useCaptureKeys(true);
   useKeys((input, key) => {
-    if (input === 'y' || input === 'Y') onYes();
-    else if (input === 'n' || input === 'N' || key.escape || key.return) onNo();
+    if (input === 'y' || input === 'Y') {
+      if (!waiting) onYes();
+    } else if (input === 'n' || input === 'N' || key.escape || key.return) onNo();
   });
   return (
     <Text wrap="wrap">
       <Text color={theme.warn} bold>
         {question}
       </Text>{' '}
-      [y/N]
+      {waiting ? <Text color={theme.muted}>[{waiting}]</Text> : '[y/N]'}
     </Text>
   );
 }

@@ -24,7 +24,7 @@ import type { TuiBackend } from '../backend.js';
 import { lastErrors } from '../log/last-errors.js';
 import { authHeaderInputProblem, headerListText, parseHeaderList } from '../providers/header-input.js';
 import { baseUrlText, credentialText, headerSettingsText, headersText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
-import { removalQuestion } from '../providers/removal-question.js';
+import { removalQuestion, type GroupsCheck } from '../providers/removal-question.js';
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
 import { displayUrl } from '../../util/display-url.js';
@@ -37,8 +37,8 @@ type Mode =
   | { kind: 'insecure'; name: string }
   | { kind: 'base-url'; name: string; current: string }
   | { kind: 'headers'; name: string; authHeader: string; headers: string }
-  /** `uses`: the model groups still routing to it, once loaded (never, if they cannot be). */
-  | { kind: 'removing'; row: UpstreamRow; uses?: GroupUse[] }
+  /** `groups`: the model groups still routing to it; no yes is taken while they are being checked. */
+  | { kind: 'removing'; row: UpstreamRow; groups: GroupsCheck }
   | { kind: 'adding-endpoint' }
   | { kind: 'adding-local' };
 
@@ -100,18 +100,20 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   };
 
   // Loaded when asked (not polled) so the question names the groups as they are now; the question
-  // is up meanwhile, and stays without a list if they cannot be loaded.
+  // is up meanwhile (refusing y), and asks without a list if they cannot be loaded.
   const askWithGroupUses = (row: UpstreamRow) => {
+    const settle = (groups: GroupsCheck) => {
+      const m = getMode();
+      if (m.kind === 'removing' && m.row.kind === row.kind && m.row.name === row.name) setMode({ ...m, groups });
+    };
+    setMode({ kind: 'removing', row, groups: backend ? 'checking' : 'unknown' });
     backend?.groups.list().then(
-      (groups) => {
-        const m = getMode();
-        if (m.kind === 'removing' && m.row.kind === row.kind && m.row.name === row.name) setMode({ ...m, uses: usesIn(groups, row.name) });
-      },
-      () => {},
+      (groups) => settle(usesIn(groups, row.name)),
+      () => settle('unknown'),
     );
   };
 
-  const question = mode.kind === 'removing' ? removalQuestion(mode.row, mode.uses, width) : undefined;
+  const question = mode.kind === 'removing' ? removalQuestion(mode.row, mode.groups, width) : undefined;
   const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : question ? Math.max(MESSAGE_LINES, question.lines) : MESSAGE_LINES;
   const tableRows = Math.max(1, height - 1 - 1 - 4 - footer);
 
@@ -147,10 +149,8 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         if (row.kind === 'detected') return setFlash({ kind: 'info', text: `${row.name} was found running on this machine; there is nothing to remove.` });
         if (row.kind === 'provider' && !row.info.connected) return setFlash({ kind: 'info', text: `${row.name} is not connected.` });
         // a provider the daemon's environment connects stays connected: its groups keep working
-        if (row.kind === 'provider' && row.info.source === 'env') return setMode({ kind: 'removing', row, uses: [] });
-        setMode({ kind: 'removing', row });
-        askWithGroupUses(row);
-        return;
+        if (row.kind === 'provider' && row.info.source === 'env') return setMode({ kind: 'removing', row, groups: [] });
+        return askWithGroupUses(row);
       }
       const next = moveIndex(at, rows.length, key, tableRows);
       if (next !== undefined) setCursor(next);
@@ -241,7 +241,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     );
   } else if (mode.kind === 'removing' && question) {
     const r = mode.row;
-    bottom = <Confirm question={question.text} onYes={() => remove(r)} onNo={() => setMode({ kind: 'list' })} />;
+    bottom = <Confirm question={question.text} waiting={question.waiting} onYes={() => remove(r)} onNo={() => setMode({ kind: 'list' })} />;
   } else if (mode.kind === 'adding-endpoint') {
     bottom = (
       <Wizard
