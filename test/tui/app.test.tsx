@@ -9,7 +9,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AdminClient } from '../../src/cli/admin-client.js';
 import { App } from '../../src/tui/App.js';
 import { DaemonLink } from '../../src/tui/daemon-link.js';
+import { SCREENS } from '../../src/tui/screens/screens.js';
 import { createTheme } from '../../src/tui/theme.js';
+import { textWidth } from '../../src/util/text-width.js';
 import { removeTempDirs } from '../daemon/harness.js';
 import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
 import { makeEntry } from '../log/make-entry.js';
@@ -172,6 +174,30 @@ describe('app shell', () => {
     t.stdout.resize(60, 15);
     await until(() => t.stdout.last().split('\n').length === 14, 'the smaller height');
     for (const l of t.stdout.last().split('\n')) expect(l.length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('a narrow terminal', () => {
+  it('at 60 and 40 columns the tab bar and the status line fit, every key shown, nothing cut mid-word', async () => {
+    const d = await startInProcess();
+    cleanups.push(() => d.daemon.stop());
+    const t = await fakeTerminal(d, 60, 24);
+    const port = d.daemon.port;
+    for (const columns of [60, 40]) {
+      t.stdout.resize(columns, 24);
+      for (const s of SCREENS) {
+        await t.press(s.key);
+        await until(() => t.stdout.last().split('\n')[0]!.includes(` ${s.key} ${s.title} `), `${s.title} at ${columns}`);
+        const [tabs = '', status = ''] = t.stdout.last().split('\n');
+        expect(textWidth(tabs), tabs).toBeLessThanOrEqual(columns);
+        expect(tabs, tabs).not.toContain('…');
+        for (const k of ['1', '2', '3', '4', '5']) expect(tabs, tabs).toMatch(new RegExp(`(^| )${k}( |$)`));
+        expect(tabs.trimEnd(), tabs).toMatch(/ \? help {2}q quit$/);
+        expect(textWidth(status), status).toBeLessThanOrEqual(columns);
+        const full = `● daemon 127.0.0.1:${port} (pid ${process.pid})`;
+        expect(status.trimEnd(), status).toBe(textWidth(full) <= columns ? full : `● daemon 127.0.0.1:${port}`);
+      }
+    }
   });
 });
 

@@ -1,31 +1,49 @@
 /** Second line: where the daemon is, or that it is gone and we are reconnecting; plus a notice. */
 import { Box, Text } from 'ink';
 import type { LinkState } from '../daemon-link.js';
+import { daemonStatus } from '../status-text.js';
 import { useTheme } from '../theme.js';
+import { textWidth } from '../../util/text-width.js';
+
+/** Columns between the daemon's status and the notice. */
+const NOTICE_GAP = 2;
+/** Fewer columns than this left for the notice: it is left out rather than shown as a stub. */
+const NOTICE_MIN = 10;
 
 export function StatusLine({ state, notice, width, foreground }: { state: LinkState; notice?: string; width: number; foreground?: boolean }) {
   const theme = useTheme();
+  const status = daemonStatus(state, foreground === true, width);
+  const statusWidth = Math.min(width, textWidth(status.mark + status.text));
   let left;
-  if (state.status === 'connected') {
+  if (status.tone === 'ok') {
     left = (
-      <Text color={theme.ok}>
-        ● <Text color={undefined}>daemon {state.backend.origin.replace(/^http:\/\//, '')} (pid {state.backend.pid}){foreground ? ' · foreground: q stops it' : ''}</Text>
+      <Text color={theme.ok} wrap="truncate-end">
+        {status.mark}
+        <Text color={undefined}>{status.text}</Text>
       </Text>
     );
-  } else if (state.status === 'connecting') {
-    left = <Text color={theme.muted}>connecting to the daemon…</Text>;
+  } else if (status.tone === 'waiting') {
+    left = (
+      <Text color={theme.muted} wrap="truncate-end">
+        {status.text}
+      </Text>
+    );
   } else {
     left = (
-      <Text color={theme.error} bold>
-        ● daemon stopped — reconnecting…
+      <Text color={theme.error} bold wrap="truncate-end">
+        {status.mark}
+        {status.text}
       </Text>
     );
   }
+  const showNotice = notice !== undefined && notice !== '' && width - statusWidth - NOTICE_GAP >= NOTICE_MIN;
   return (
     <Box width={width} height={1}>
-      <Box flexShrink={0}>{left}</Box>
-      {notice ? (
-        <Box flexGrow={1} overflow="hidden" marginLeft={2}>
+      <Box width={statusWidth} flexShrink={0}>
+        {left}
+      </Box>
+      {showNotice ? (
+        <Box flexGrow={1} overflow="hidden" marginLeft={NOTICE_GAP}>
           <Text color={theme.muted} wrap="truncate-end">
             {notice}
           </Text>

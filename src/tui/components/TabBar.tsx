@@ -1,6 +1,7 @@
 /** Top line: the screens (current one highlighted) and the two keys everyone needs. */
 import { Box, Text } from 'ink';
-import { SCREENS, type ScreenId } from '../screens/screens.js';
+import type { ScreenId } from '../screens/screens.js';
+import { tabLayout } from '../tab-layout.js';
 import { useTheme } from '../theme.js';
 import { textWidth } from '../../util/text-width.js';
 
@@ -15,29 +16,29 @@ export function hintFor(width: number): string {
 export function TabBar({ current, width }: { current: ScreenId; width: number }) {
   const theme = useTheme();
   const hint = hintFor(width);
+  const hintWidth = textWidth(hint);
+  const segments = tabLayout(current, width - hintWidth);
   return (
     <Box width={width} height={1}>
       <Box flexGrow={1} flexShrink={1} overflow="hidden">
         <Text wrap="truncate-end">
-          <Text bold color={theme.accent}>
-            svc-proxy{' '}
-          </Text>
-          {SCREENS.map((s) => (
-            <Text key={s.id}>
-              {' '}
-              {s.id === current ? (
-                <Text inverse bold>
-                  {` ${s.key} ${s.title} `}
-                </Text>
-              ) : (
-                <Text>{` ${s.key} ${s.title} `}</Text>
-              )}
-            </Text>
-          ))}
+          {segments.map((s, i) =>
+            s.brand ? (
+              <Text key={i} bold color={theme.accent}>
+                {s.text}
+              </Text>
+            ) : s.current ? (
+              <Text key={i} inverse bold>
+                {s.text}
+              </Text>
+            ) : (
+              <Text key={i}>{s.text}</Text>
+            ),
+          )}
         </Text>
       </Box>
       {/* its own measured width, never shrunk: a squeezed hint wrapped and lost "quit" */}
-      <Box width={textWidth(hint)} flexShrink={0}>
+      <Box width={hintWidth} flexShrink={0}>
         <Text color={theme.muted}>{hint}</Text>
       </Box>
     </Box>
