@@ -104,8 +104,10 @@ export class AdminClient implements Management {
   connectProvider(name: string, credential: string, opts: { insecureStorage?: boolean } = {}): Promise<ConnectResult> {
     return this.request('PUT', `/admin/providers/${encodeURIComponent(name)}/credential`, { credential, insecureStorage: opts.insecureStorage === true });
   }
-  disconnectProvider(name: string): Promise<DisconnectResult> {
-    return this.request('DELETE', `/admin/providers/${encodeURIComponent(name)}/credential`);
+  async disconnectProvider(name: string): Promise<DisconnectResult> {
+    const result = await this.request<Omit<DisconnectResult, 'stillUsedBy'> & { stillUsedBy?: GroupUse[] }>('DELETE', `/admin/providers/${encodeURIComponent(name)}/credential`);
+    // a daemon started before an upgrade does not list the groups: no warning then, rather than a crash after the key is gone
+    return { ...result, stillUsedBy: result.stillUsedBy ?? [] };
   }
   setProviderBaseUrl(name: string, baseUrl: string | null): Promise<{ name: string; baseUrl: string; overridden: boolean }> {
     return this.request('PATCH', `/admin/providers/${encodeURIComponent(name)}`, { baseUrl });

@@ -93,6 +93,24 @@ describe('CLI basics and exit codes', () => {
     }
   });
 
+  it('disconnect through a daemon from before the group warning still works, without one', async () => {
+    const { createServer } = await import('node:http');
+    const { AdminClient } = await import('../../src/cli/admin-client.js');
+    // answers as a daemon did before disconnect listed the groups
+    const old = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(req.method === 'DELETE' && req.url === '/admin/providers/openai/credential' ? JSON.stringify({ name: 'openai', removedFrom: ['keychain'] }) : '{}');
+    });
+    await new Promise<void>((r) => old.listen(0, '127.0.0.1', r));
+    const port = (old.address() as { port: number }).port;
+    const client = new AdminClient({ pid: 4242, host: '127.0.0.1', port, startedAt: '', version: '0', origin: `http://127.0.0.1:${port}` }, 'token');
+    try {
+      expect(await client.disconnectProvider('openai')).toEqual({ name: 'openai', removedFrom: ['keychain'], stillUsedBy: [] });
+    } finally {
+      old.close();
+    }
+  });
+
   it('a state dir that cannot be one is named with why and what to do, not an errno', async () => {
     const file = join(home, 'not-a-dir');
     await writeFile(file, 'x');
