@@ -29,6 +29,8 @@ export const settingsSchema = z.object({
   logBodies: z.boolean().default(false),
   /** Largest request body accepted (413 request_too_large past it). */
   bodyLimitBytes: z.number().int().positive().default(32 * 1024 * 1024),
+  /** All request bodies held at once (503 proxy_overloaded past it): bounds memory under many large requests. */
+  bodyBudgetBytes: z.number().int().positive().default(512 * 1024 * 1024),
   /** Upstream: connect timeout. */
   connectTimeoutMs: z.number().int().positive().default(10_000),
   /** Upstream: time to response headers (long: reasoning models think before answering). */

@@ -261,7 +261,14 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       keychain: currentKeychainStatus,
       memory: () => {
         const m = process.memoryUsage();
-        return { rssMb: toMb(m.rss), heapUsedMb: toMb(m.heapUsed), idleCollections: collector.collections, idleTrims: trim ? collector.trims : null };
+        return {
+          rssMb: toMb(m.rss),
+          heapUsedMb: toMb(m.heapUsed),
+          idleCollections: collector.collections,
+          idleTrims: trim ? collector.trims : null,
+          requestBodyBytes: proxy.bodyBytesHeld?.() ?? 0,
+          requestBodyBudgetBytes: store.current().settings.bodyBudgetBytes,
+        };
       },
       upstreamProxy: () => proxy.upstreamProxy?.(),
       reloadConfig,

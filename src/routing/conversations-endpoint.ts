@@ -63,7 +63,7 @@ export async function handleConversations(x: Exchange): Promise<void> {
   if (req.method === 'POST') {
     checkDeclaredLength(req, config.settings.bodyLimitBytes);
     checkJsonContentType(req);
-    body = await readBody(req, config.settings.bodyLimitBytes);
+    body = await readBody(req, config.settings.bodyLimitBytes, x);
     if (body.length === 0) body = Buffer.from('{}');
     try {
       JSON.parse(body.toString('utf8'));

@@ -16,7 +16,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
   const limit = config.settings.bodyLimitBytes;
   checkDeclaredLength(req, limit);
   checkJsonContentType(req);
-  const raw = await readBody(req, limit);
+  const raw = await readBody(req, limit, x);
   const parsed = parseJsonRequest(raw);
   record.entry.modelAsked = parsed.model;
   const codec = services.codecs.messages;

@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { AdvisedError } from './advised-error.js';
 import { ProtocolError } from '../protocols/errors.js';
+import { BodyBudget, releaseBody } from './body-budget.js';
 import { ClientAbort } from './client-abort.js';
 import { Cooldowns } from './cooldowns.js';
 import { isOpenedEarly } from './early-stream.js';
@@ -75,6 +76,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
    * has not started get a 503 instead of a closed connection.
    */
   const inFlight = new LiveSet<Exchange>();
+  const bodyBudget = new BodyBudget(deps.config().settings.bodyBudgetBytes);
 
   async function dispatch(x: Exchange): Promise<void> {
     switch (x.route.endpoint) {
@@ -106,7 +108,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       const abort = new ClientAbort();
       (res as AbortableResponse)[ABORT] = abort;
       res.once('close', abortIfUnfinished);
-      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache: cache.scope(caller.keyId), issuers, upstreamFits, responses, cooldowns };
+      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache: cache.scope(caller.keyId), issuers, upstreamFits, responses, cooldowns, bodyBudget, bodyBytes: 0 };
       const ticket = inFlight.add(x);
       try {
         await dispatch(x);
@@ -117,8 +119,8 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
           return;
         }
         if (err instanceof ProtocolError) {
-          // reading stopped at the limit: do not keep the connection for the unread rest
-          if (err.status === 413) closeAfterAnswer(req, res);
+          // reading stopped at a limit: do not keep the connection for the unread rest
+          if (err.status === 413 || err.code === 'proxy_overloaded') closeAfterAnswer(req, res);
           sendError(res, route.protocol, err, err instanceof AdvisedError ? err.advice : undefined);
           record.finish(deps.log, err.status, err.code);
           return;
@@ -127,12 +129,18 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
         if (!res.headersSent) throw err; // the server renders the 500 and reports the bug
         if (!res.writableEnded) res.end();
       } finally {
+        // every way out passes here: the body is answered, refused or abandoned by now
+        releaseBody(x);
         inFlight.remove(ticket, x);
       }
     },
     close: () => services.close(),
     shedIdleConnections: () => services.shedIdleConnections(),
     requestsInFlight: () => inFlight.size,
+    bodyBytesHeld: () => bodyBudget.held,
+    reconfigure: (config) => {
+      bodyBudget.limit = config.settings.bodyBudgetBytes;
+    },
     endInFlight: () => endCommittedStreams(SHUTTING_DOWN) + answerWaiting(inFlight.items(), SHUTTING_DOWN),
     endRevoked(active) {
       const revoked = (record: RequestRecord): boolean => record.entry.keyId !== undefined && !active.has(record.entry.keyId);

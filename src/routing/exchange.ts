@@ -1,6 +1,7 @@
 /** Everything one request's handling needs, passed around as one object. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/schema.js';
+import type { BodyBudget } from './body-budget.js';
 import type { ClientAbort } from './client-abort.js';
 import type { Cooldowns } from './cooldowns.js';
 import type { UpstreamFits } from './upstream-fits.js';
@@ -32,6 +33,9 @@ export interface Exchange {
   responses: ResponseStore;
   /** Targets that failed moments ago, which groups try last (cooldowns.ts). */
   cooldowns: Cooldowns;
+  /** All request bodies held at once, and this request's part of them (body-budget.ts). */
+  bodyBudget: BodyBudget;
+  bodyBytes: number;
 }
 
 /** Upstream timeouts from the settings. */

@@ -183,7 +183,7 @@ class GenerateRequest {
     const limit = config.settings.bodyLimitBytes;
     checkDeclaredLength(req, limit);
     checkJsonContentType(req);
-    this.raw = await readBody(req, limit);
+    this.raw = await readBody(req, limit, x);
     let parsed = parseJsonRequest(this.raw);
     record.entry.modelAsked = parsed.model;
     record.entry.streamed = parsed.stream;

@@ -18,7 +18,7 @@ export async function handleInputTokens(x: Exchange): Promise<void> {
   const limit = config.settings.bodyLimitBytes;
   checkDeclaredLength(req, limit);
   checkJsonContentType(req);
-  const raw = await readBody(req, limit);
+  const raw = await readBody(req, limit, x);
   let parsed = parseJsonRequest(raw);
   record.entry.modelAsked = parsed.model;
   checkStatefulResponses(parsed.body);

@@ -62,6 +62,8 @@ export interface ProxyHandler {
   shedIdleConnections?(): Promise<number>;
   /** Requests being answered now, streams included (the idle collector waits for none). */
   requestsInFlight?(): number;
+  /** Bytes of request bodies held now, all requests together (body-budget.ts). */
+  bodyBytesHeld?(): number;
   /**
    * The drain timeout is up: end every stream that has started with a final error event in its
    * client's dialect, answer every request still waiting (for its body or its upstream) with a
@@ -102,9 +104,11 @@ export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingSe
   // the daemon's environment at start, with the settings of the moment (upstream-proxy.ts)
   let proxySettings = deps.config().settings;
   let proxyPlan = useUpstreamProxy(proxySettings);
+  const engine = createRoutingEngine(deps, services);
   return {
-    ...createRoutingEngine(deps, services),
+    ...engine,
     reconfigure: (config) => {
+      engine.reconfigure?.(config);
       proxySettings = config.settings;
       proxyPlan = useUpstreamProxy(proxySettings);
     },

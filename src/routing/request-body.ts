@@ -1,11 +1,13 @@
 /**
  * Reading and checking a client's request body: size limit first (Content-Length, then counted
- * bytes — reading stops at the limit), a compressed body decoded (content-encoding.ts), JSON
- * content type, JSON that is an object, a string model.
+ * bytes — reading stops at the limit), the bytes drawn from the budget of all bodies held at once
+ * (body-budget.ts), a compressed body decoded (content-encoding.ts), JSON content type, JSON that
+ * is an object, a string model.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
+import { overloaded, type BodyClaim } from './body-budget.js';
 import { decodeContent } from './content-encoding.js';
 import { scanTopLevelMembers, type TopLevelMember } from '../protocols/json-members.js';
 import { lazyJsonBody } from '../protocols/lazy-json.js';
@@ -60,16 +62,32 @@ export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
 }
 
 /**
- * Read the body, counting bytes against `limit`. Callers run checkDeclaredLength first (before
+ * Read the body, counting bytes against `limit` and drawing them from the claim's budget (the
+ * engine gives them back when the request is done). Callers run checkDeclaredLength first (before
  * their other header checks, so a 413 wins), hence it is not repeated here.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, claim: BodyClaim): Promise<Buffer> {
   const encoding = req.headers['content-encoding'];
-  const raw = readRawBody(req, limit);
-  return encoding === undefined ? raw : raw.then((body) => decodeContent(body, encoding, limit));
+  const raw = readRawBody(req, limit, claim);
+  return encoding === undefined ? raw : raw.then((body) => decodeContent(body, encoding, limit).then((decoded) => heldInstead(claim, body, decoded)));
 }
 
-function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * The decoded body is what stays held (the compressed one is dropped); it is bounded by `limit`
+ * already, so it is counted, not refused: the client was let in on what it sent.
+ */
+function heldInstead(claim: BodyClaim, raw: Buffer, decoded: Buffer): Buffer {
+  const grown = decoded.length - raw.length;
+  claim.bodyBudget.held += grown;
+  claim.bodyBytes += grown;
+  return decoded;
+}
+
+function readRawBody(req: IncomingMessage, limit: number, claim: BodyClaim): Promise<Buffer> {
+  const budget = claim.bodyBudget;
+  // refused before a byte is read when the declared length alone would not fit
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && budget.held + Number(declared) > budget.limit) return Promise.reject(overloaded(budget));
   return new Promise<Buffer>((resolve, reject) => {
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
@@ -88,6 +106,14 @@ function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
         reject(tooLarge(limit));
         return;
       }
+      if (budget.held + chunk.length > budget.limit) {
+        cleanup();
+        req.pause();
+        reject(overloaded(budget));
+        return;
+      }
+      budget.held += chunk.length;
+      claim.bodyBytes += chunk.length;
       if (!first) first = chunk;
       else (chunks ??= [first]).push(chunk);
     };

@@ -33,6 +33,9 @@ export interface MemoryStatus {
   idleCollections: number;
   /** C-heap trims after them; null where the native helper is not built (src/daemon/malloc-trim.ts). */
   idleTrims: number | null;
+  /** Request bodies held now, all requests together, and their budget (settings.bodyBudgetBytes). */
+  requestBodyBytes: number;
+  requestBodyBudgetBytes: number;
 }
 
 export interface ReloadOutcome {

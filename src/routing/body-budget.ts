@@ -1,0 +1,38 @@
+/**
+ * All request bodies held in memory at once, every request together (settings.bodyBudgetBytes):
+ * bodyLimitBytes caps one body, this caps their sum, so many large conversations at once (or a
+ * client gone wild) cannot grow the daemon without bound. A request's bytes are counted as they
+ * arrive and given back when its handling ends (answered, failed or abandoned: engine.ts), so
+ * the cost per request is an add and a subtract on one counter.
+ */
+import { AdvisedError } from './advised-error.js';
+
+export class BodyBudget {
+  /** Bytes of request bodies held now. */
+  held = 0;
+  constructor(public limit: number) {}
+}
+
+/** One request's share: the budget it draws from and what it has drawn (an Exchange is one). */
+export interface BodyClaim {
+  bodyBudget: BodyBudget;
+  bodyBytes: number;
+}
+
+/** Seconds a refused client is told to wait: bodies in flight are usually answered within that. */
+const RETRY_AFTER_SECONDS = '2';
+
+export function overloaded(budget: BodyBudget): AdvisedError {
+  return new AdvisedError(
+    503,
+    'proxy_overloaded',
+    `svc-proxy holds as many request bodies as it may at once (settings.bodyBudgetBytes, ${budget.limit} bytes); retry in a moment.`,
+    { 'retry-after': RETRY_AFTER_SECONDS },
+  );
+}
+
+/** Give back what the request drew; safe to call more than once. */
+export function releaseBody(claim: BodyClaim): void {
+  claim.bodyBudget.held -= claim.bodyBytes;
+  claim.bodyBytes = 0;
+}
