@@ -7,7 +7,10 @@
  * one, what a truncated message keeps, is found by its first characters (redactHeads).
  */
 
+import { MIN_SECRET_LENGTH } from '../util/key-shapes.js';
+
 const MASK = '[REDACTED]';
+/** The fewest last characters of a secret that stand for it (no shorter secret is searched for: MIN_SECRET_LENGTH). */
 const MIN_TAIL = 4;
 
 /**
@@ -203,9 +206,9 @@ const ERRORISH = /error|failed/i;
 /** The longest line held whole before it is let go in pieces. */
 const HOLD_LIMIT = 64 * 1024;
 
-/** The secret when stream chunks can be searched for it (printable ASCII, not too short): checked once per stream. */
+/** The secret when answers and stream chunks can be searched for it (printable ASCII, not too short): checked once per answer or stream. */
 export function streamSecret(secret: string | undefined): string | undefined {
-  return secret && secret.length >= MIN_TAIL && /^[\x21-\x7e]+$/.test(secret) ? secret : undefined;
+  return secret && secret.length >= MIN_SECRET_LENGTH && /^[\x21-\x7e]+$/.test(secret) ? secret : undefined;
 }
 
 /** The MIN_TAIL bytes ending at `end` (inclusive) are the secret's last characters. */

@@ -23,10 +23,17 @@ export function holdsKey(text: string): boolean {
   });
 }
 
-/** Shorter credentials are placeholders ("none", "ollama") that ordinary text may well hold. */
-const MIN_SECRET = 8;
+/**
+ * The shortest stored credential searched for where an upstream may echo it whole: answers and
+ * streams (routing/redact.ts streamSecret) mask it, model lists (providers/models.ts) leave out an
+ * entry holding it. One rule for both, so a credential is never hidden in one place and shown in
+ * the other. Short ones count too: a placeholder ("none", "ollama") cannot be told from a short
+ * real key, and masking a placeholder costs a word of an answer while showing a key costs the key.
+ * Below four characters a match says nothing (and the tail search, redact.ts, needs four).
+ */
+export const MIN_SECRET_LENGTH = 4;
 
 /** Does `text` hold this credential, or anything shaped like a key? */
 export function holdsSecret(text: string, credential: string | undefined): boolean {
-  return (credential !== undefined && credential.length >= MIN_SECRET && text.includes(credential)) || holdsKey(text);
+  return (credential !== undefined && credential.length >= MIN_SECRET_LENGTH && text.includes(credential)) || holdsKey(text);
 }
