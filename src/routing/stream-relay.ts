@@ -27,6 +27,7 @@ import type { LogUsage } from '../log/entry.js';
 import type { StreamReasoningCollector } from './reasoning-continuity.js';
 import { maskEchoedText } from './echoed-secrets.js';
 import { StreamRedactor, streamSecret } from './redact.js';
+import { SplitSecretHold } from './split-secret.js';
 import { takeOverEarlyStream } from './early-stream.js';
 import { IdleWatch } from './idle-watch.js';
 import { LiveSet } from './live-set.js';
@@ -568,11 +569,14 @@ export class ConvertedRelay extends Relay {
   private errorCode: string | undefined;
   /** The credential, masked in what is written (with any service key) when echoed whole. */
   private readonly secret: string | undefined;
+  /** Text ending in the secret's start, held for the next delta (split-secret.ts). */
+  private readonly split: SplitSecretHold | undefined;
 
   constructor(o: RelayOptions, c: ConvertOptions) {
     super(o);
     this.c = c;
     this.secret = streamSecret(o.credential);
+    this.split = this.secret === undefined ? undefined : new SplitSecretHold(this.secret);
     this.decoder = c.decoder;
     this.parser = new SseParser(this.onEvent, undefined, { errorField: c.errorField === true });
     if (c.continuation) this.parts = new PausedParts();
@@ -621,6 +625,7 @@ export class ConvertedRelay extends Relay {
       }
     }
     if (this.settled) return;
+    this.releaseHeld();
     if (this.paused) {
       this.flush();
       void this.continueTurn();
@@ -731,6 +736,20 @@ export class ConvertedRelay extends Relay {
 
   private handleOne(ev: HubEvent, ours: boolean): void {
     if (this.ended || this.settled) return;
+    const split = this.split;
+    if (split !== undefined) {
+      if (ev.type === 'text_delta') {
+        if (split.heldFor(ev.index)) this.releaseHeld();
+        const text = split.pass(ev.index, ev.text);
+        if (text === '' && ev.logprobs === undefined) return;
+        if (text !== ev.text) ev = { ...ev, text };
+      } else if (split.holding) this.releaseHeld();
+    }
+    this.render(ev, ours);
+  }
+
+  private render(ev: HubEvent, ours: boolean): void {
+    if (this.ended || this.settled) return;
     if (ev.type === 'error') {
       // the upstream's own error event is classified as its HTTP error would be (a prompt too long)
       const failure: UpstreamFailure = ours ? { ...ev.error, upstreamStatus: ev.error.status } : streamEventFailure(this.o.slug, ev.error, this.o.credential);
@@ -757,6 +776,13 @@ export class ConvertedRelay extends Relay {
     if (ev.type === 'finish') this.ended = true;
     if (ev.type !== 'start' && ev.type !== 'usage') this.opened = true;
     this.out += this.c.encoder.encode(ev);
+  }
+
+  /** Text held for a secret that did not follow goes out as the text it was. */
+  private releaseHeld(): void {
+    if (this.split?.holding !== true) return;
+    const { index, text } = this.split.release();
+    this.render({ type: 'text_delta', index, text }, false);
   }
 
   private flush(): void {

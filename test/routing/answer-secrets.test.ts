@@ -65,6 +65,30 @@ describe('converted streams', () => {
     expectMasked(r.text, KEYS.anthropic, SERVICE_KEY);
     expect(r.text).toContain('[DONE]');
   });
+
+  it('the credential cut across text deltas is masked too, in every client dialect, whatever the cut', async () => {
+    const { h } = t;
+    const text = `key: ${KEYS.anthropic}!`;
+    // deltas of 1 to 9 characters cut the credential at every offset somewhere
+    for (let chunk = 1; chunk <= 9; chunk++) {
+      h.mocks.anthropic.next({ kind: 'turn', turn: { text, stream: { chunk } } });
+      const chat = await post(`${h.a}/chat/completions`, { model: 'anthropic/claude-sonnet-4-5', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      const said = chat.text
+        .split('\n')
+        .filter((l) => l.startsWith('data: {'))
+        .map((l) => (JSON.parse(l.slice(6)) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '')
+        .join('');
+      expect(said, `deltas of ${chunk}`).toBe('key: [REDACTED]!');
+    }
+    h.mocks.openrouter.next({ kind: 'turn', turn: { text: `key: ${KEYS.openrouter}!`, stream: { chunk: 5 } } });
+    const responses = await post(`${h.a}/responses`, { model: 'openrouter/anthropic/claude-sonnet-4.5', stream: true, input: 'hi' });
+    expect(responses.text).not.toContain(KEYS.openrouter);
+    expect(responses.text).toContain('key: [REDACTED]!');
+    h.mocks.openai.next({ kind: 'turn', turn: { text: `key: ${KEYS.openai}!`, stream: { chunk: 4 } } });
+    const messages = await post(`${h.b}/v1/messages`, { model: 'openai/gpt-5.4', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    expect(messages.text).not.toContain(KEYS.openai);
+    expect(messages.text).toContain('[REDACTED]');
+  });
 });
 
 describe("OpenAI's stored objects and transcriptions, relayed as they came", () => {
