@@ -19,15 +19,15 @@ export interface BodyClaim {
   bodyBytes: number;
 }
 
-/** Seconds a refused client is told to wait: bodies in flight are usually answered within that. */
-const RETRY_AFTER_SECONDS = '2';
+/** A refused client is told to wait a moment: bodies in flight are usually answered within that. */
+export const OVERLOADED_ADVICE: Record<string, string> = { 'retry-after': '2' };
 
-export function overloaded(budget: BodyBudget): AdvisedError {
+export function overloaded(limit: number): AdvisedError {
   return new AdvisedError(
     503,
     'proxy_overloaded',
-    `svc-proxy holds as many request bodies as it may at once (settings.bodyBudgetBytes, ${budget.limit} bytes); retry in a moment.`,
-    { 'retry-after': RETRY_AFTER_SECONDS },
+    `svc-proxy holds as many request bodies as it may at once (settings.bodyBudgetBytes, ${limit} bytes); retry in a moment.`,
+    OVERLOADED_ADVICE,
   );
 }
 

@@ -87,7 +87,7 @@ function readRawBody(req: IncomingMessage, limit: number, claim: BodyClaim): Pro
   const budget = claim.bodyBudget;
   // refused before a byte is read when the declared length alone would not fit
   const declared = req.headers['content-length'];
-  if (declared !== undefined && budget.held + Number(declared) > budget.limit) return Promise.reject(overloaded(budget));
+  if (declared !== undefined && budget.held + Number(declared) > budget.limit) return Promise.reject(overloaded(budget.limit));
   return new Promise<Buffer>((resolve, reject) => {
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
@@ -109,7 +109,7 @@ function readRawBody(req: IncomingMessage, limit: number, claim: BodyClaim): Pro
       if (budget.held + chunk.length > budget.limit) {
         cleanup();
         req.pause();
-        reject(overloaded(budget));
+        reject(overloaded(budget.limit));
         return;
       }
       budget.held += chunk.length;

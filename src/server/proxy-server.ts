@@ -14,6 +14,7 @@ import type { ProxyHandler } from '../routing/proxy-handler.js';
 import { refusedEntry, type Refusal } from '../routing/request-log.js';
 import { authenticate } from './auth.js';
 import { CorsPolicy } from './cors.js';
+import { overloaded, OVERLOADED_ADVICE } from '../routing/body-budget.js';
 import { closeAfterAnswer, tooLarge } from '../routing/request-body.js';
 import { HostGuard } from './host-guard.js';
 import { isProxyPath, matchProxyPath, protocolOfPath } from './route-table.js';
@@ -182,12 +183,17 @@ export class ProxyServer {
     if (expectsContinue) {
       const limit = this.opts.settings.bodyLimitBytes;
       const declared = req.headers['content-length'];
-      if (declared !== undefined && Number(declared) > limit) {
-        // in case the client sends its body anyway (some stop waiting for the 100 after a while)
-        closeAfterAnswer(req, res);
-        const err = tooLarge(limit);
-        this.refuse(res, { path, route: match.route, caller, status: err.status, code: err.code }, protocol, err.message);
-        return;
+      const budget = this.opts.settings.bodyBudgetBytes;
+      if (declared !== undefined) {
+        // over the limit, or more than the bodies held now leave room for: the body is not uploaded
+        const over = Number(declared) > limit;
+        if (over || (this.opts.proxy.bodyBytesHeld?.() ?? 0) + Number(declared) > budget) {
+          // in case the client sends its body anyway (some stop waiting for the 100 after a while)
+          closeAfterAnswer(req, res);
+          const err = over ? tooLarge(limit) : overloaded(budget);
+          this.refuse(res, { path, route: match.route, caller, status: err.status, code: err.code }, protocol, err.message, over ? {} : OVERLOADED_ADVICE);
+          return;
+        }
       }
       goOn(res);
     }

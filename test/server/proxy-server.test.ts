@@ -31,7 +31,9 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.drain(100)));
 });
 
-async function start(opts: { settings?: Partial<Settings>; handle?: ProxyHandler['handle']; other?: NodeListener } = {}): Promise<Harness> {
+async function start(
+  opts: { settings?: Partial<Settings>; handle?: ProxyHandler['handle']; other?: NodeListener; bodyBytesHeld?: () => number } = {},
+): Promise<Harness> {
   const calls: Harness['calls'] = [];
   const errors: unknown[] = [];
   const logged: RequestLogEntry[] = [];
@@ -45,6 +47,7 @@ async function start(opts: { settings?: Partial<Settings>; handle?: ProxyHandler
         res.end(JSON.stringify({ route, caller }));
       }),
     close: async () => {},
+    ...(opts.bodyBytesHeld ? { bodyBytesHeld: opts.bodyBytesHeld } : {}),
   };
   const server = new ProxyServer({
     verifier,
@@ -405,6 +408,25 @@ describe('proxy server: Expect: 100-continue', () => {
     const b = await expectContinue(h.port, head('/protocol-b/v1/messages'), 'x'.repeat(5_000_000));
     expect(b).toMatch(/^HTTP\/1\.1 413 [\s\S]*"type":"error"[\s\S]*request_too_large/);
     expect(h.calls).toHaveLength(0);
+  });
+
+  it('a declared length the bodies held leave no room for gets the 503 at once, without the 100, in the base\'s shape', async () => {
+    let held = 900;
+    const h = await start({ settings: { bodyBudgetBytes: 1000 }, handle: echoLength, bodyBytesHeld: () => held });
+    const head = (path: string, length: number) =>
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`;
+    const a = await expectContinue(h.port, head('/protocol-a/v1/chat/completions', 101), 'x'.repeat(101));
+    expect(a).toMatch(/^HTTP\/1\.1 503 /);
+    expect(a).not.toContain('100 Continue');
+    expect(a.toLowerCase()).toContain('retry-after: 2');
+    expect(a).toContain('"code":"proxy_overloaded"');
+    const b = await expectContinue(h.port, head('/protocol-b/v1/messages', 101), 'x'.repeat(101));
+    expect(b).toMatch(/^HTTP\/1\.1 503 [\s\S]*"type":"error"[\s\S]*"type":"overloaded_error"[\s\S]*proxy_overloaded/);
+    expect(h.calls).toHaveLength(0);
+    // room again: the same request gets its 100 and is handled
+    held = 0;
+    const c = await expectContinue(h.port, `${head('/protocol-a/v1/chat/completions', 101).slice(0, -2)}Connection: close\r\n\r\n`, 'x'.repeat(101));
+    expect(c).toMatch(/^HTTP\/1\.1 100 Continue[\s\S]*HTTP\/1\.1 200 [\s\S]*"size":101/);
   });
 
   it('a refused request (bad key) gets its answer without the 100; an accepted one gets the 100 and its body is read', async () => {
