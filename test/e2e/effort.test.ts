@@ -88,11 +88,18 @@ describe('chat client reasoning_effort → each provider', () => {
   it.each([
     ['customA', 'xhigh'],
     ['customA', 'max'],
-    ['local', 'max'],
+    ['local', 'high'],
     ['local', 'none'],
   ] as Array<[Kind, string]>)('%s: %s is sent as given, never lowered', async (kind, effort) => {
     const body = await viaChat(kind, effort);
     expect(body.reasoning_effort).toBe(effort);
+  });
+
+  it('local (an Ollama name:tag model): max goes first as given, then once at high when Ollama refuses it', async () => {
+    const body = await viaChat('local', 'max');
+    const sent = world.mock('local').generations().map((g) => (g.body as Body).reasoning_effort);
+    expect(sent).toEqual(['max', 'high']);
+    expect(body.reasoning_effort).toBe('high');
   });
 
   it('custom endpoint format b from protocol A: effort not sent', async () => {
