@@ -249,25 +249,24 @@ describe("Ollama refuses a think value the model does not take (the mock refuses
     expect(sent[1]).toBeUndefined();
   });
 
-  it('a boolean refused (gpt-oss takes only levels): once more at the nearest level, remembered', async () => {
-    const ask = { model: 'llama/gpt-oss:20b', reasoning_effort: 'none', messages: [{ role: 'user', content: 'hi' }] };
+  /** Asked twice with `effort`: the first time refused and retried at `retried`, the second sent at `retried` straight away. */
+  async function retriedOnceThenRemembered(model: string, effort: string, retried: string): Promise<void> {
+    const ask = { model, reasoning_effort: effort, messages: [{ role: 'user', content: 'hi' }] };
     const r = await post(`${h.a}/chat/completions`, ask);
     expect(r.status).toBe(200);
-    expect(chatBodies().map((b) => b.reasoning_effort)).toEqual(['none', 'low']);
+    expect(chatBodies().map((body) => body.reasoning_effort)).toEqual([effort, retried]);
     local.requests.length = 0;
     const again = await post(`${h.a}/chat/completions`, ask);
     expect(again.status).toBe(200);
-    expect(chatBodies().map((b) => b.reasoning_effort)).toEqual(['low']);
+    expect(chatBodies().map((body) => body.reasoning_effort)).toEqual([retried]);
+  }
+
+  it('a boolean refused (gpt-oss takes only levels): once more at the nearest level, remembered', async () => {
+    await retriedOnceThenRemembered('llama/gpt-oss:20b', 'none', 'low');
   });
 
   it('a level Ollama does not know at all (max): once more at the nearest it lists, remembered', async () => {
-    const ask = { model: 'llama/magistral:24b', reasoning_effort: 'max', messages: [{ role: 'user', content: 'hi' }] };
-    const r = await post(`${h.a}/chat/completions`, ask);
-    expect(r.status).toBe(200);
-    expect(chatBodies().map((b) => b.reasoning_effort)).toEqual(['max', 'high']);
-    local.requests.length = 0;
-    await post(`${h.a}/chat/completions`, ask);
-    expect(chatBodies().map((b) => b.reasoning_effort)).toEqual(['high']);
+    await retriedOnceThenRemembered('llama/magistral:24b', 'max', 'high');
   });
 
   it('a level gpt-oss takes goes through untouched', async () => {

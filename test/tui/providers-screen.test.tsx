@@ -36,6 +36,18 @@ function rowOf(frame: string, name: string): string {
   return lines(frame).find((l) => l.startsWith(`${name} `)) ?? '';
 }
 
+/** The providers screen showing local server lm (and group work routing to it, when asked), its TUI backend returned for spying. */
+async function providersWithLocal(group: boolean) {
+  h = await startTui({ initialScreen: 'providers', size: { columns: 100, rows: 30 } });
+  await h.d.admin('POST', '/admin/locals', { slug: 'lm', url: local.origin });
+  if (group) await h.d.admin('POST', '/admin/groups', { slug: 'work', models: [{ name: 'coder', targets: ['lm/llama3.1:8b'] }] });
+  await h.press('r');
+  await h.waitFor((f) => rowOf(f, 'lm') !== '', 'the row');
+  const state = h.link.state;
+  if (state.status !== 'connected') throw new Error('the TUI is not connected');
+  return { h, backend: state.backend };
+}
+
 describe('providers screen', () => {
   it('lists the built-in providers, not connected, with their base URLs', async () => {
     h = await startTui({ initialScreen: 'providers', size: { columns: 160, rows: 30 } });
@@ -233,18 +245,12 @@ describe('providers screen', () => {
   });
 
   it('y does nothing while the groups are being checked; the question names them before it removes', async () => {
-    h = await startTui({ initialScreen: 'providers', size: { columns: 100, rows: 30 } });
-    await h.d.admin('POST', '/admin/locals', { slug: 'lm', url: local.origin });
-    await h.d.admin('POST', '/admin/groups', { slug: 'work', models: [{ name: 'coder', targets: ['lm/llama3.1:8b'] }] });
-    await h.press('r');
-    await h.waitFor((f) => rowOf(f, 'lm') !== '', 'the row');
-    const state = h.link.state;
-    if (state.status !== 'connected') throw new Error('the TUI is not connected');
+    const { h, backend } = await providersWithLocal(true);
     // the groups answer only when the test lets them
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const real = state.backend.groups.list.bind(state.backend.groups);
-    vi.spyOn(state.backend.groups, 'list').mockImplementation(async () => {
+    const real = backend.groups.list.bind(backend.groups);
+    vi.spyOn(backend.groups, 'list').mockImplementation(async () => {
       await held;
       return real();
     });
@@ -265,13 +271,8 @@ describe('providers screen', () => {
   });
 
   it('n and Esc still cancel while the groups are being checked', async () => {
-    h = await startTui({ initialScreen: 'providers', size: { columns: 100, rows: 30 } });
-    await h.d.admin('POST', '/admin/locals', { slug: 'lm', url: local.origin });
-    await h.press('r');
-    await h.waitFor((f) => rowOf(f, 'lm') !== '', 'the row');
-    const state = h.link.state;
-    if (state.status !== 'connected') throw new Error('the TUI is not connected');
-    vi.spyOn(state.backend.groups, 'list').mockImplementation(() => new Promise(() => {}));
+    const { h, backend } = await providersWithLocal(false);
+    vi.spyOn(backend.groups, 'list').mockImplementation(() => new Promise(() => {}));
     await h.press(KEYS.end, 'd');
     await h.waitFor((fr) => fr.includes('[checking groups…]'), 'the question');
     await h.press('n');
@@ -284,14 +285,8 @@ describe('providers screen', () => {
   });
 
   it('the removal question still comes when the groups cannot be loaded, without a list', async () => {
-    h = await startTui({ initialScreen: 'providers', size: { columns: 100, rows: 30 } });
-    await h.d.admin('POST', '/admin/locals', { slug: 'lm', url: local.origin });
-    await h.d.admin('POST', '/admin/groups', { slug: 'work', models: [{ name: 'coder', targets: ['lm/llama3.1:8b'] }] });
-    await h.press('r');
-    await h.waitFor((f) => rowOf(f, 'lm') !== '', 'the row');
-    const state = h.link.state;
-    if (state.status !== 'connected') throw new Error('the TUI is not connected');
-    const list = vi.spyOn(state.backend.groups, 'list').mockRejectedValue(new Error('groups unavailable'));
+    const { h, backend } = await providersWithLocal(true);
+    const list = vi.spyOn(backend.groups, 'list').mockRejectedValue(new Error('groups unavailable'));
     await h.press(KEYS.end, 'd');
     const f = await h.waitFor((fr) => fr.includes('Remove local server lm?') && fr.includes('[y/N]'), 'the question, once the load failed');
     expect(list).toHaveBeenCalled();
