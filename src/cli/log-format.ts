@@ -78,8 +78,18 @@ const COLUMNS: Column[] = [
   { title: 'TTFB', get: (e) => formatMs(e.ttfbMs), max: 8, right: true },
   { title: 'TOKENS', get: tokens, max: 13, right: true },
   { title: 'FLAGS', get: flags, max: 6 },
-  { title: 'ERROR', get: (e) => e.errorCode ?? '', max: 40 },
+  { title: 'ERROR', get: errorText, max: 40 },
 ];
+
+/**
+ * The entry's error code; for a model list answered without some providers, each of those with
+ * its code (its attempts: list-failures.ts), since its 200 alone would hide them.
+ */
+function errorText(e: RequestLogEntry): string {
+  if (e.errorCode !== undefined) return e.errorCode;
+  if (e.endpoint !== 'models') return '';
+  return e.attempts.map((a) => `${a.target}: ${a.errorCode ?? a.status}`).join(', ');
+}
 /**
  * The endpoint, or for a request refused before its route was known (a 404 path, a 401) the end
  * of the path it asked for: `unknown` alone says nothing of what the tool got wrong.

@@ -1,11 +1,28 @@
 /**
- * The wording of a model list refused for its credential, shared by the catalog that writes it
- * and `svc-proxy models`, which then says how to store a working key (kept apart from the
- * catalog so the CLI loads no HTTP client to read it).
+ * A provider's model list that could not be fetched: the wording of a refused credential, shared
+ * by the catalog that writes it and `svc-proxy models`, which then says how to store a working
+ * key, and the failure as routing answers and logs it (kept apart from the catalog so the CLI
+ * loads no HTTP client to read it).
  */
 export const REFUSED_CREDENTIAL = 'the provider refused the credential';
 
 /** Whether a failure reason says the provider refused the stored credential (401/403). */
 export function isRefusedCredential(reason: string): boolean {
   return reason.startsWith(REFUSED_CREDENTIAL);
+}
+
+/** Why one provider's latest list fetch failed. Nothing in it names a credential. */
+export interface ProviderListFailure {
+  /** The provider, endpoint or local slug. */
+  provider: string;
+  /** What went wrong, in words for people (`svc-proxy models`, doctor). */
+  reason: string;
+  /** The status a client is answered with: the provider's error status, else 502 (504 for no answer in time). */
+  status: number;
+  /** The stable code a generation failing the same way gets (upstream_auth_failed, upstream_unreachable …). */
+  code: string;
+  /** The status the provider answered with, 0 for none, as a log attempt records it. */
+  upstreamStatus: number;
+  /** How long the failed fetch took. */
+  latencyMs: number;
 }

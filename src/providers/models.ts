@@ -12,10 +12,10 @@ import type { ResolvedProvider } from './types.js';
 import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
 import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './loaded-context.js';
 import { geminiInputLimits, geminiListHeaders, geminiModelsUrl, geminiNextPage } from './gemini-limits.js';
-import { REFUSED_CREDENTIAL } from './model-list-failure.js';
+import { ListNotAnObject, ListRefused, ListTimedOut, listFailureOf } from './model-list-errors.js';
+import type { ProviderListFailure } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
 import { holdsSecret } from '../util/key-shapes.js';
-import { withRefusedHint } from './refused-connection-hint.js';
 
 export interface CatalogModel {
   /** "provider/model" */
@@ -49,9 +49,17 @@ export interface CatalogDeps {
   timeoutMs?: number;
 }
 
+/** The models of the providers asked, and why each of them whose latest fetch failed has none (or only an older list). */
+export interface CatalogListing {
+  models: CatalogModel[];
+  failed: ProviderListFailure[];
+}
+
 export interface ModelCatalog {
   /** Every provider's models, or only those of the providers named in `only` (the others are not asked). */
   list(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogModel[]>;
+  /** As `list`, with the failures of the providers asked. */
+  listing(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogListing>;
   /** Why each provider's latest list fetch failed (slug → reason), as of the last `list`. */
   failures(): Record<string, string>;
 }
@@ -60,8 +68,8 @@ interface Entry {
   models: CatalogModel[];
   at: number;
   failed: boolean;
-  /** The failure, in words that name no credential. */
-  error?: string;
+  /** Why it failed (absent on the placeholder of a first fetch still running). */
+  failure?: ProviderListFailure;
   refreshing?: Promise<Entry>;
 }
 
@@ -79,10 +87,14 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
   const cache = new Map<string, Entry>();
 
   function fetchInto(key: string, target: ResolvedProvider, previous: Entry | undefined): Promise<Entry> {
+    const started = performance.now();
     const run = fetchModels(target, timeoutMs)
       .then((models): Entry => ({ models, at: Date.now(), failed: false }))
       // A failed refresh keeps the last good list (stale beats empty).
-      .catch((err: unknown): Entry => ({ models: previous?.models ?? [], at: Date.now(), failed: true, error: withRefusedHint(failureReason(err), err, target) }))
+      .catch((err: unknown): Entry => {
+        const failure = listFailureOf(err, target, Math.round(performance.now() - started));
+        return { models: previous?.models ?? [], at: Date.now(), failed: true, failure };
+      })
       .then((entry) => {
         cache.set(key, entry);
         return entry;
@@ -91,23 +103,27 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
     return run;
   }
 
-  async function forTarget(target: ResolvedProvider): Promise<CatalogModel[]> {
+  /** The entry to answer with now: the cached one (refreshed behind when expired), or the first fetch's. */
+  async function forTarget(target: ResolvedProvider): Promise<Entry> {
     const key = cacheKey(target);
     const entry = cache.get(key);
     if (!entry) {
       const placeholder: Entry = { models: [], at: 0, failed: true };
       cache.set(key, placeholder);
       placeholder.refreshing = fetchInto(key, target, undefined);
-      return (await placeholder.refreshing).models;
+      return placeholder.refreshing;
     }
-    if (entry.at === 0 && entry.refreshing) return (await entry.refreshing).models; // first fetch in flight
+    if (entry.at === 0 && entry.refreshing) return entry.refreshing; // first fetch in flight
     const age = Date.now() - entry.at;
     if (age > (entry.failed ? failureTtlMs : ttlMs) && !entry.refreshing) void fetchInto(key, target, entry);
-    return entry.models;
+    return entry;
   }
 
-  return {
+  const catalog: ModelCatalog = {
     async list(signal, only) {
+      return (await catalog.listing(signal, only)).models;
+    },
+    async listing(signal, only) {
       const config = deps.config();
       // The first list waits for the (≤300 ms) probe, and so does one after a stale "nothing
       // answered" (a server started since is listed at once); others use the last result and refresh it behind.
@@ -133,38 +149,18 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
       }
 
       const work = Promise.all(targets.map((t) => forTarget(t)));
-      const lists = signal ? await abortable(work, signal) : await work;
-      return lists.flat();
+      const entries = signal ? await abortable(work, signal) : await work;
+      const failed: ProviderListFailure[] = [];
+      for (const e of entries) if (e.failed && e.failure) failed.push(e.failure);
+      return { models: entries.flatMap((e) => e.models), failed };
     },
     failures() {
       const out: Record<string, string> = {};
-      for (const [key, entry] of cache) if (entry.failed && entry.error !== undefined) out[slugOfKey(key)] = entry.error;
+      for (const [key, entry] of cache) if (entry.failed && entry.failure) out[slugOfKey(key)] = entry.failure.reason;
       return out;
     },
   };
-}
-
-/** A list fetch's failure for people: the status a provider answered with, or what went wrong on the way. */
-function failureReason(err: unknown): string {
-  if (err instanceof ListRefused) {
-    return err.status === 401 || err.status === 403 ? `${REFUSED_CREDENTIAL} (${err.status})` : `the provider answered ${err.status}`;
-  }
-  if (err instanceof ListTimedOut) return `no answer within ${err.ms} ms`;
-  if (err instanceof SyntaxError) return 'the answer was not JSON';
-  return err instanceof Error ? err.message : String(err);
-}
-
-class ListTimedOut extends Error {
-  constructor(readonly ms: number) {
-    super(`no models list within ${ms} ms`);
-  }
-}
-
-/** A models list answered with an error status. */
-class ListRefused extends Error {
-  constructor(readonly status: number) {
-    super(`models list answered ${status}`);
-  }
+  return catalog;
 }
 
 /** The slug a cache key starts with (slugs hold no `|`). */
@@ -398,6 +394,6 @@ async function requestJson(url: string, method: string, body: string | undefined
   if (res.status < 200 || res.status >= 300) throw new ListRefused(res.status);
   const parsed: unknown = JSON.parse(text);
   if (Array.isArray(parsed)) return { data: parsed };
-  if (typeof parsed !== 'object' || parsed === null) throw new Error('models list is not JSON object');
+  if (typeof parsed !== 'object' || parsed === null) throw new ListNotAnObject();
   return parsed as Record<string, unknown>;
 }

@@ -1,10 +1,15 @@
 /**
  * GET …/models and GET …/models/{id}: provider bases list the live catalog (every connected
  * provider, ids prefixed), group bases exactly the group's names — each in the base's own shape
- * (model-entries.ts), protocol B's list paged as Anthropic pages it (model-paging.ts).
+ * (model-entries.ts), protocol B's list paged as Anthropic pages it (model-paging.ts). A provider
+ * whose list failed is left out of the list and logged, and answers for its own models
+ * (list-failures.ts).
  */
 import { ProtocolError } from '../protocols/errors.js';
+import type { ProviderListFailure } from '../providers/model-list-failure.js';
+import { isResolveFailure } from '../providers/registry.js';
 import type { Exchange } from './exchange.js';
+import { listFailureError, logListFailures } from './list-failures.js';
 import { modelJson, modelListJson, type ListedModel } from './model-entries.js';
 import { sendJson } from './respond.js';
 import { groupModel, lookupGroup, splitModelId } from './targets.js';
@@ -14,8 +19,9 @@ export async function handleModels(x: Exchange): Promise<void> {
   const url = x.req.url ?? '';
   const q = url.indexOf('?');
   const query = new URLSearchParams(q === -1 ? '' : url.slice(q));
-  const body = modelListJson(x.route.protocol, await listed(x), query);
-  answer(x, body);
+  const { models, failed } = await listed(x);
+  logListFailures(x.record, failed);
+  answer(x, modelListJson(x.route.protocol, models, query));
 }
 
 export async function handleModel(x: Exchange): Promise<void> {
@@ -24,8 +30,16 @@ export async function handleModel(x: Exchange): Promise<void> {
   const { group } = x.route;
   // a group's names are its config: its own model_not_found names them
   if (group !== undefined) groupModel(x.config, group, id);
-  const found = (await listed(x, id)).find((m) => m.id === id);
+  const { models, failed } = await listed(x, id);
+  logListFailures(x.record, failed);
+  const found = models.find((m) => m.id === id);
   if (!found) {
+    // only the id's provider was asked: a failure is its
+    const failure = failed[0];
+    if (failure) {
+      const r = x.services.resolveProvider(failure.provider);
+      throw listFailureError(failure, id, isResolveFailure(r) ? undefined : r.credential);
+    }
     throw new ProtocolError(404, 'model_not_found', `Model "${id.slice(0, 200)}" is not listed by any connected provider (see: svc-proxy models).`, 'model');
   }
   answer(x, modelJson(x.route.protocol, found));
@@ -47,8 +61,8 @@ export function modelIdOfPath(url: string): string {
   }
 }
 
-/** The base's models; for one `id` on a provider base only its provider is asked. */
-async function listed(x: Exchange, id?: string): Promise<ListedModel[]> {
+/** The base's models, and the providers asked whose list failed; for one `id` on a provider base only its provider is asked. */
+async function listed(x: Exchange, id?: string): Promise<{ models: ListedModel[]; failed: ProviderListFailure[] }> {
   const { group } = x.route;
   if (group !== undefined) {
     const g = lookupGroup(x.config, group);
@@ -57,25 +71,27 @@ async function listed(x: Exchange, id?: string): Promise<ListedModel[]> {
     const names = id === undefined ? g.models : g.models.filter((m) => m.name === id);
     // only protocol B entries carry a window: protocol A's group list asks no provider
     const windows = x.route.protocol === 'b' ? await targetWindows(x, names) : new Map<string, number>();
-    return names.map((m) => {
+    const models = names.map((m) => {
       const model: ListedModel = { id: m.name, owner: `group:${group}`, created, displayName: m.name };
       const window = groupWindow(m.targets, windows);
       if (window !== undefined) model.contextWindow = window;
       return model;
     });
+    return { models, failed: [] };
   }
   let only: ReadonlySet<string> | undefined;
   if (id !== undefined) {
     const parts = splitModelId(id);
-    if (!parts) return [];
+    if (!parts) return { models: [], failed: [] };
     only = new Set([parts.provider]);
   }
   const catalog = await x.services.listModels(x.abort.signal, only);
-  return catalog.map((m) => {
+  const models = catalog.models.map((m) => {
     const model: ListedModel = { id: m.id, owner: m.provider, created: m.created ?? 0, displayName: m.displayName ?? m.id };
     if (m.contextWindow !== undefined) model.contextWindow = m.contextWindow;
     return model;
   });
+  return { models, failed: catalog.failed };
 }
 
 /** The windows the catalog states for the targets of these group names (only their providers are asked). */
@@ -83,7 +99,7 @@ async function targetWindows(x: Exchange, names: ReadonlyArray<{ targets: string
   const providers = new Set(names.flatMap((m) => m.targets.flatMap((t) => splitModelId(t)?.provider ?? [])));
   const windows = new Map<string, number>();
   if (providers.size === 0) return windows;
-  for (const m of await x.services.listModels(x.abort.signal, providers)) if (m.contextWindow !== undefined) windows.set(m.id, m.contextWindow);
+  for (const m of (await x.services.listModels(x.abort.signal, providers)).models) if (m.contextWindow !== undefined) windows.set(m.id, m.contextWindow);
   return windows;
 }
 

@@ -93,7 +93,7 @@ export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingSe
   const services: RoutingServices = {
     resolveProvider: (slug) => resolveProvider(slug, registryDeps),
     upstreamRequest,
-    listModels: (signal, only) => (catalog ??= createModelCatalog(registryDeps)).list(signal, only),
+    listModels: (signal, only) => (catalog ??= createModelCatalog(registryDeps)).listing(signal, only),
     // loaded on first use: the tokenizer behind local estimates is only needed for count_tokens
     countTokens: async (target, model, req, signal) => (await import('../providers/count-tokens.js')).countTokens(target, model, req, signal),
     codecs: { chat: chatCodec, responses: responsesCodec, messages: messagesCodec },

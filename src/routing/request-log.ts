@@ -126,7 +126,8 @@ export class RequestRecord {
     e.status = status;
     e.latencyMs = this.elapsed();
     if (errorCode !== undefined) e.errorCode = errorCode;
-    e.fallback = e.attempts.length > 1 && e.attempts.some((a) => a.target !== e.attempts[0]!.target);
+    // a model list's attempts are the providers whose lists failed, side by side: none fell back
+    e.fallback = e.attempts.length > 1 && e.endpoint !== 'models' && e.attempts.some((a) => a.target !== e.attempts[0]!.target);
     try {
       log(e);
     } catch {

@@ -5,19 +5,19 @@
 import type { DialectCodec } from '../protocols/codec.js';
 import type { Dialect } from '../protocols/hub.js';
 import type { CountTokensInput } from '../providers/count-tokens.js';
-import type { CatalogModel } from '../providers/models.js';
+import type { CatalogListing, CatalogModel } from '../providers/models.js';
 import type { ResolveResult } from '../providers/registry.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import type { UpstreamRequest, UpstreamResponse } from '../providers/upstream-client.js';
 
-export type { CatalogModel, CountTokensInput, UpstreamRequest, UpstreamResponse };
+export type { CatalogListing, CatalogModel, CountTokensInput, UpstreamRequest, UpstreamResponse };
 export type ProviderResolution = ResolveResult;
 
 export interface RoutingServices {
   resolveProvider(slug: string): ProviderResolution;
   upstreamRequest(opts: UpstreamRequest): Promise<UpstreamResponse>;
-  /** Every connected provider's models, or only those of the providers named in `only`. */
-  listModels(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogModel[]>;
+  /** Every connected provider's models, or only those of the providers named in `only`, and which of those failed. */
+  listModels(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogListing>;
   countTokens(target: ResolvedProvider, model: string, req: CountTokensInput, signal: AbortSignal): Promise<number>;
   codecs: Readonly<Record<Dialect, DialectCodec>>;
   /** Close upstream pools (daemon shutdown). */

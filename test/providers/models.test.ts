@@ -123,6 +123,24 @@ describe('model catalog', () => {
     expect(catalog.failures()).toEqual({ openrouter: 'no answer within 400 ms', gemini: 'the provider answered 500' });
   });
 
+  it('a listing names the failures of the providers asked: the status and code a client gets, the status the provider answered', async () => {
+    const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: detector(), timeoutMs: 400 });
+    const { models, failed } = await catalog.listing();
+    expect(models.map((m) => m.provider)).not.toContain('gemini');
+    const byProvider = Object.fromEntries(failed.map((f) => [f.provider, f]));
+    expect(byProvider).toEqual({
+      openrouter: { provider: 'openrouter', reason: 'no answer within 400 ms', status: 504, code: 'upstream_timeout', upstreamStatus: 0, latencyMs: expect.any(Number) },
+      gemini: { provider: 'gemini', reason: 'the provider answered 500', status: 500, code: 'upstream_error', upstreamStatus: 500, latencyMs: expect.any(Number) },
+    });
+    // each as long as its fetch took: the one that timed out waited its bound
+    expect(byProvider.openrouter!.latencyMs).toBeGreaterThanOrEqual(390);
+    expect(byProvider.gemini!.latencyMs).toBeLessThan(390);
+    // only the providers asked: a cached failure of another is not this listing's
+    const one = await catalog.listing(undefined, new Set(['gemini', 'openai']));
+    expect(one.failed.map((f) => f.provider)).toEqual(['gemini']);
+    expect(one.models.map((m) => m.id)).toEqual(['openai/gpt-5.4', 'openai/gpt-4.1']);
+  });
+
   it('serves from cache within the TTL', async () => {
     const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 300 });
     await catalog.list();

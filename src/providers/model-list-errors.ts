@@ -1,0 +1,59 @@
+/**
+ * How a model list fetch fails, and each failure as a ProviderListFailure: the status and code
+ * a generation failing the same way gets (codeForStatus, UpstreamError's codes), so a client
+ * asking for a model of that provider learns what a request to it would meet.
+ */
+import { codeForStatus } from '../protocols/upstream-codes.js';
+import { REFUSED_CREDENTIAL, type ProviderListFailure } from './model-list-failure.js';
+import { withRefusedHint } from './refused-connection-hint.js';
+import type { ResolvedProvider } from './types.js';
+import { UpstreamError } from './upstream-error.js';
+
+export class ListTimedOut extends Error {
+  constructor(readonly ms: number) {
+    super(`no models list within ${ms} ms`);
+  }
+}
+
+/** A models list answered with an error status. */
+export class ListRefused extends Error {
+  constructor(readonly status: number) {
+    super(`models list answered ${status}`);
+  }
+}
+
+/** A 2xx whose body is JSON but not a list's object. */
+export class ListNotAnObject extends Error {
+  constructor() {
+    super('the answer was not a JSON object');
+  }
+}
+
+const INVALID = 'upstream_invalid_response';
+
+export function listFailureOf(err: unknown, target: ResolvedProvider, latencyMs: number): ProviderListFailure {
+  const failure = (status: number, code: string, upstreamStatus: number, reason: string): ProviderListFailure => ({
+    provider: target.slug,
+    reason: withRefusedHint(reason, err, target),
+    status,
+    code,
+    upstreamStatus,
+    latencyMs,
+  });
+  if (err instanceof ListRefused) {
+    const s = err.status;
+    if (s === 401 || s === 403) return failure(s, codeForStatus(s), s, `${REFUSED_CREDENTIAL} (${s})`);
+    // a redirect or an odd 1xx is no list and no error status a client could act on
+    if (s < 400 || s > 599) return failure(502, INVALID, 502, `the provider answered ${s}`);
+    return failure(s, codeForStatus(s), s, `the provider answered ${s}`);
+  }
+  if (err instanceof ListTimedOut) return failure(504, 'upstream_timeout', 0, `no answer within ${err.ms} ms`);
+  if (err instanceof SyntaxError) return failure(502, INVALID, 502, 'the answer was not JSON');
+  if (err instanceof ListNotAnObject) return failure(502, INVALID, 502, err.message);
+  if (err instanceof UpstreamError) {
+    // nothing aborts a list fetch but its own timeout (ListTimedOut): an 'aborted' is no answer all the same
+    const code = err.code === 'aborted' ? 'upstream_unreachable' : err.code;
+    return failure(code === 'upstream_timeout' ? 504 : 502, code, 0, err.message);
+  }
+  return failure(502, 'upstream_error', 0, err instanceof Error ? err.message : String(err));
+}
