@@ -52,9 +52,12 @@ function providerOf(target: string): string {
   return i < 0 ? target : target.slice(0, i);
 }
 
-/** The row an entry belongs to. A request nobody answered counts for the last target it tried. */
+/**
+ * The row an entry belongs to. A request nobody answered counts for the last target it tried;
+ * a model list's attempts are the providers it was answered without, and it is none of theirs.
+ */
 export function statsKey(e: RequestLogEntry, by: StatsBy): string {
-  const last = e.attempts.length > 0 ? e.attempts[e.attempts.length - 1]!.target : undefined;
+  const last = e.attempts.length > 0 && e.endpoint !== 'models' ? e.attempts[e.attempts.length - 1]!.target : undefined;
   switch (by) {
     case 'provider':
       return e.provider ?? (last ? providerOf(last) : NONE);

@@ -76,4 +76,13 @@ describe('summarize', () => {
     expect(statsKey(makeEntry({ keyName: undefined, keyId: undefined }), 'key')).toBe('(none)');
     expect(statsKey(makeEntry({ provider: undefined, model: undefined, attempts: [], modelAsked: 'nope' }), 'model')).toBe('nope');
   });
+
+  it('a model list answered without a failed provider is not a request to that provider', () => {
+    const list = makeEntry({ endpoint: 'models', provider: undefined, model: undefined, modelAsked: undefined, usage: undefined, attempts: [{ target: 'gemini', status: 500, latencyMs: 4, errorCode: 'upstream_error' }] });
+    expect(statsKey(list, 'provider')).toBe('(none)');
+    expect(statsKey(list, 'model')).toBe('(none)');
+    // a model of that provider looked up, and refused for it, is
+    const lookup = makeEntry({ endpoint: 'model', provider: undefined, model: undefined, modelAsked: 'gemini/x', status: 500, attempts: [{ target: 'gemini', status: 500, latencyMs: 4, errorCode: 'upstream_error' }] });
+    expect(statsKey(lookup, 'provider')).toBe('gemini');
+  });
 });
