@@ -128,6 +128,16 @@ describe('text from clients and upstreams on a terminal', () => {
   });
 });
 
+describe('detail pane', () => {
+  it("a model list's attempts are headed as the providers it was answered without", () => {
+    const failed = { target: 'gemini', status: 500, latencyMs: 4, errorCode: 'upstream_error' };
+    const texts = (over: Parameters<typeof makeEntry>[0]) => detailLines(makeEntry(over)).map((l) => l.text);
+    expect(texts({ endpoint: 'models', attempts: [failed] })).toEqual(expect.arrayContaining(['Providers not listed (1)', '  1. gemini  500  4ms  upstream_error']));
+    expect(texts({ endpoint: 'models', attempts: [] })).toEqual(expect.arrayContaining(['Providers not listed (0)', '  none']));
+    expect(texts({ endpoint: 'chat', attempts: [] })).toEqual(expect.arrayContaining(['Attempts (0)', '  none (refused before any upstream was tried)']));
+  });
+});
+
 describe('terminal cells, not string length', () => {
   it('a CJK or emoji model id keeps the log and stats columns aligned, and table() pads by cells', () => {
     const wide = makeEntry({ modelAsked: 'local/通义千问-🚀', provider: 'local', model: '通义千问-🚀' });

@@ -37,6 +37,14 @@ function bodyLines(title: string, body: unknown): DetailLine[] {
   return [{ heading: true, text: title }, ...text.split('\n').map((l) => ({ text: `  ${l}` }))];
 }
 
+/** A model list's attempts are the providers it was answered without (list-failures.ts), not tries. */
+function attemptsHeading(e: RequestLogEntry): DetailLine[] {
+  const list = e.endpoint === 'models';
+  const heading: DetailLine = { heading: true, text: `${list ? 'Providers not listed' : 'Attempts'} (${e.attempts.length})` };
+  if (e.attempts.length > 0) return [heading];
+  return [heading, { text: list ? '  none' : '  none (refused before any upstream was tried)' }];
+}
+
 export function detailLines(e: RequestLogEntry): DetailLine[] {
   const lines: DetailLine[] = [
     { heading: true, text: `Request ${e.id}` },
@@ -57,9 +65,8 @@ export function detailLines(e: RequestLogEntry): DetailLine[] {
     },
     { label: 'effort', text: e.effortAsked || e.effortSent ? `asked ${e.effortAsked ?? '-'} → sent ${e.effortSent ?? '-'}` : '-' },
     { label: 'error', text: e.errorCode ?? '-' },
-    { heading: true, text: `Attempts (${e.attempts.length})` },
+    ...attemptsHeading(e),
   ];
-  if (e.attempts.length === 0) lines.push({ text: '  none (refused before any upstream was tried)' });
   e.attempts.forEach((a, i) => {
     const outcome = a.skipped ? `skipped: ${a.skipped}` : [statusText(a.status), formatMs(a.latencyMs), a.errorCode, a.continued && 'continued a paused turn'].filter(Boolean).join('  ');
     lines.push({ text: `  ${i + 1}. ${a.target}  ${outcome}`, status: a.skipped ? undefined : a.status });
