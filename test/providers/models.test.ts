@@ -404,6 +404,25 @@ describe('model catalog', () => {
     }
   });
 
+  it('an answer that is no list is a bad gateway, whatever its status: a redirect, JSON that is not an object, a refused key', async () => {
+    const saved = custom.handler;
+    const answers: Array<[Handler, { status: number; code: string; upstreamStatus: number; reason: string }]> = [
+      [(_req, res) => res.writeHead(302, { location: 'https://login.example/' }).end(), { status: 502, code: 'upstream_invalid_response', upstreamStatus: 502, reason: 'the provider answered 302' }],
+      [(_req, res) => json(res, 42), { status: 502, code: 'upstream_invalid_response', upstreamStatus: 502, reason: 'the answer was not a JSON object' }],
+      [(_req, res) => json(res, { error: 'forbidden' }, 403), { status: 403, code: 'upstream_auth_failed', upstreamStatus: 403, reason: 'the provider refused the credential (403)' }],
+    ];
+    try {
+      for (const [handler, expected] of answers) {
+        custom.handler = handler;
+        const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
+        const { failed } = await catalog.listing(undefined, new Set(['deepseek']));
+        expect(failed).toEqual([{ provider: 'deepseek', ...expected, latencyMs: expect.any(Number) }]);
+      }
+    } finally {
+      custom.handler = saved;
+    }
+  });
+
   it('an aborted list rejects promptly', async () => {
     const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 2000 });
     const ac = new AbortController();
