@@ -122,8 +122,10 @@ export class AdminClient implements Management {
   addEndpoint(input: AddEndpointInput): Promise<EndpointInfo> {
     return this.request('POST', '/admin/endpoints', input);
   }
-  removeEndpoint(slug: string): Promise<{ slug: string; removedCredentialFrom: string[]; stillUsedBy: GroupUse[] }> {
-    return this.request('DELETE', `/admin/endpoints/${encodeURIComponent(slug)}`);
+  async removeEndpoint(slug: string): Promise<{ slug: string; removedCredentialFrom: string[]; stillUsedBy: GroupUse[] }> {
+    const result = await this.request<{ slug: string; removedCredentialFrom: string[]; stillUsedBy?: GroupUse[] }>('DELETE', `/admin/endpoints/${encodeURIComponent(slug)}`);
+    // a daemon from before the group warning omits stillUsedBy, as for disconnect
+    return { ...result, stillUsedBy: result.stillUsedBy ?? [] };
   }
 
   async listLocals(): Promise<LocalInfo[]> {
@@ -132,7 +134,8 @@ export class AdminClient implements Management {
   addLocal(input: { slug: string; url: string }): Promise<LocalInfo> {
     return this.request('POST', '/admin/locals', input);
   }
-  removeLocal(slug: string): Promise<{ slug: string; stillUsedBy: GroupUse[] }> {
-    return this.request('DELETE', `/admin/locals/${encodeURIComponent(slug)}`);
+  async removeLocal(slug: string): Promise<{ slug: string; stillUsedBy: GroupUse[] }> {
+    const result = await this.request<{ slug: string; stillUsedBy?: GroupUse[] }>('DELETE', `/admin/locals/${encodeURIComponent(slug)}`);
+    return { ...result, stillUsedBy: result.stillUsedBy ?? [] };
   }
 }

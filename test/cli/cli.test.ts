@@ -111,6 +111,27 @@ describe('CLI basics and exit codes', () => {
     }
   });
 
+  it('removing an endpoint or a local server through a daemon from before the group warning still works', async () => {
+    const { createServer } = await import('node:http');
+    const { AdminClient } = await import('../../src/cli/admin-client.js');
+    // answers as a daemon did before removals listed the groups
+    const old = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.method === 'DELETE' && req.url === '/admin/endpoints/corp') res.end(JSON.stringify({ slug: 'corp', removedCredentialFrom: [] }));
+      else if (req.method === 'DELETE' && req.url === '/admin/locals/lm') res.end(JSON.stringify({ slug: 'lm' }));
+      else res.end('{}');
+    });
+    await new Promise<void>((r) => old.listen(0, '127.0.0.1', r));
+    const port = (old.address() as { port: number }).port;
+    const client = new AdminClient({ pid: 4242, host: '127.0.0.1', port, startedAt: '', version: '0', origin: `http://127.0.0.1:${port}` }, 'token');
+    try {
+      expect(await client.removeEndpoint('corp')).toEqual({ slug: 'corp', removedCredentialFrom: [], stillUsedBy: [] });
+      expect(await client.removeLocal('lm')).toEqual({ slug: 'lm', stillUsedBy: [] });
+    } finally {
+      old.close();
+    }
+  });
+
   it('a state dir that cannot be one is named with why and what to do, not an errno', async () => {
     const file = join(home, 'not-a-dir');
     await writeFile(file, 'x');
