@@ -8,6 +8,7 @@ import { REFUSED_CREDENTIAL, type ProviderListFailure } from './model-list-failu
 import { withRefusedHint } from './refused-connection-hint.js';
 import type { ResolvedProvider } from './types.js';
 import { UpstreamError } from './upstream-error.js';
+import { answerWaitMs, type AnswerHeaders } from './retry-wait.js';
 
 export class ListTimedOut extends Error {
   constructor(readonly ms: number) {
@@ -15,11 +16,20 @@ export class ListTimedOut extends Error {
   }
 }
 
-/** A models list answered with an error status. */
+/** A models list answered with an error status; `retryAt` (epoch ms): when it said to try again, if it did. */
 export class ListRefused extends Error {
-  constructor(readonly status: number) {
+  constructor(
+    readonly status: number,
+    readonly retryAt?: number,
+  ) {
     super(`models list answered ${status}`);
   }
+}
+
+/** A models list's error answer, with when its retry-after or its rate-limit reset headers say to come back. */
+export function listRefusal(status: number, headers: AnswerHeaders, now = Date.now()): ListRefused {
+  const wait = answerWaitMs(headers, status, now);
+  return new ListRefused(status, wait === undefined ? undefined : now + wait);
 }
 
 /** A 2xx whose body is JSON but not a list's object. */
@@ -45,7 +55,9 @@ export function listFailureOf(err: unknown, target: ResolvedProvider, latencyMs:
     if (s === 401 || s === 403) return failure(s, codeForStatus(s), s, `${REFUSED_CREDENTIAL} (${s})`);
     // a redirect or an odd 1xx is no list and no error status a client could act on
     if (s < 400 || s > 599) return failure(502, INVALID, 502, `the provider answered ${s}`);
-    return failure(s, codeForStatus(s), s, `the provider answered ${s}`);
+    const refused = failure(s, codeForStatus(s), s, `the provider answered ${s}`);
+    if (err.retryAt !== undefined) refused.retryAt = err.retryAt;
+    return refused;
   }
   if (err instanceof ListTimedOut) return failure(504, 'upstream_timeout', 0, `no answer within ${err.ms} ms`);
   if (err instanceof SyntaxError) return failure(502, INVALID, 502, 'the answer was not JSON');

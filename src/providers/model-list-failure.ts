@@ -25,4 +25,6 @@ export interface ProviderListFailure {
   upstreamStatus: number;
   /** How long the failed fetch took. */
   latencyMs: number;
+  /** When the provider said to try again (epoch ms): its retry-after, or the reset of the rate limit it hit. */
+  retryAt?: number;
 }

@@ -12,7 +12,7 @@ import type { ResolvedProvider } from './types.js';
 import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
 import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './loaded-context.js';
 import { geminiInputLimits, geminiListHeaders, geminiModelsUrl, geminiNextPage } from './gemini-limits.js';
-import { ListNotAnObject, ListRefused, ListTimedOut, listFailureOf } from './model-list-errors.js';
+import { ListNotAnObject, listRefusal, ListTimedOut, listFailureOf } from './model-list-errors.js';
 import type { ProviderListFailure } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
 import { holdsSecret } from '../util/key-shapes.js';
@@ -391,7 +391,7 @@ function postJson(url: string, body: unknown, headers: Record<string, string>, s
 async function requestJson(url: string, method: string, body: string | undefined, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {
   const res = await upstreamRequest({ url, method, headers, body, signal, connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
   const text = await readUpstreamBody(res, url, 32 * 1024 * 1024);
-  if (res.status < 200 || res.status >= 300) throw new ListRefused(res.status);
+  if (res.status < 200 || res.status >= 300) throw listRefusal(res.status, res.headers);
   const parsed: unknown = JSON.parse(text);
   if (Array.isArray(parsed)) return { data: parsed };
   if (typeof parsed !== 'object' || parsed === null) throw new ListNotAnObject();

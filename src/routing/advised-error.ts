@@ -11,7 +11,8 @@ export class AdvisedError extends ProtocolError {
     code: string,
     message: string,
     readonly advice: OutgoingHttpHeaders,
+    param?: string,
   ) {
-    super(status, code, message);
+    super(status, code, message, param);
   }
 }

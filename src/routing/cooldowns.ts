@@ -8,9 +8,10 @@
  * share a target share what was learnt of it.
  */
 import type { UpstreamFailure } from './upstream-errors.js';
+import { advisedWaitMs, MAX_ADVISED_WAIT_MS } from '../providers/retry-wait.js';
 
-/** Longest cooldown, whatever a Retry-After says. */
-export const MAX_COOLDOWN_MS = 5 * 60_000;
+/** Longest cooldown, whatever a Retry-After says: the longest wait a client is told when derived from reset headers. */
+export const MAX_COOLDOWN_MS = MAX_ADVISED_WAIT_MS;
 /** No answer at all (timeout, refused, reset): the server is down or the network is. */
 const UNREACHABLE_MS = 30_000;
 /** Rate limited or overloaded without a Retry-After, or a 5xx. */
@@ -56,21 +57,12 @@ export class Cooldowns {
 export function cooldownFor(failure: Pick<UpstreamFailure, 'upstreamStatus' | 'contextLength' | 'retryAfter' | 'retryAfterMs'>): number {
   // this request was too long for the model, or too large: the next one may well fit
   if (failure.contextLength || failure.upstreamStatus === 413) return 0;
-  const advised = advisedMs(failure);
+  // a Retry-After the upstream sent, or one derived from its rate-limit reset headers (upstream-errors.ts)
+  const advised = advisedWaitMs(failure.retryAfter, failure.retryAfterMs, Date.now());
   if (advised !== undefined) return Math.min(advised, MAX_COOLDOWN_MS);
   const s = failure.upstreamStatus;
   if (s === 0) return UNREACHABLE_MS;
   if (s === 401 || s === 402 || s === 403 || s === 404) return REFUSED_MS;
   if (s === 408 || s === 429 || s >= 500) return BUSY_MS;
   return 0;
-}
-
-function advisedMs(failure: Pick<UpstreamFailure, 'retryAfter' | 'retryAfterMs'>): number | undefined {
-  const ms = Number(failure.retryAfterMs);
-  if (failure.retryAfterMs !== undefined && Number.isFinite(ms) && ms > 0) return ms;
-  if (failure.retryAfter === undefined) return undefined;
-  const seconds = Number(failure.retryAfter);
-  if (failure.retryAfter.trim() !== '' && Number.isFinite(seconds)) return seconds > 0 ? seconds * 1000 : undefined;
-  const at = Date.parse(failure.retryAfter);
-  return Number.isFinite(at) && at > Date.now() ? at - Date.now() : undefined;
 }

@@ -6,7 +6,9 @@
  * never said.
  */
 import { ProtocolError } from '../protocols/errors.js';
+import { AdvisedError } from './advised-error.js';
 import type { ProviderListFailure } from '../providers/model-list-failure.js';
+import { waitAdvice } from '../providers/retry-wait.js';
 import { redactSecret } from './redact.js';
 import type { RequestRecord } from './request-log.js';
 
@@ -14,9 +16,15 @@ export function logListFailures(record: RequestRecord, failed: readonly Provider
   for (const f of failed) record.attempt({ target: f.provider, status: f.upstreamStatus, latencyMs: f.latencyMs, errorCode: f.code });
 }
 
-/** The error for model `id` of a provider whose list failed: the provider's status class and code, its slug first. */
-export function listFailureError(f: ProviderListFailure, id: string, credential: string | undefined): ProtocolError {
+/**
+ * The error for model `id` of a provider whose list failed: the provider's status class and code,
+ * its slug first, and the wait it named still left (a cached failure is answered for a while).
+ */
+export function listFailureError(f: ProviderListFailure, id: string, credential: string | undefined, now = Date.now()): ProtocolError {
   const end = /[.?!]$/.test(f.reason) ? '' : '.';
-  const message = `${f.provider}: "${id.slice(0, 200)}" cannot be looked up, its model list could not be fetched: ${f.reason}${end}`;
-  return new ProtocolError(f.status, f.code, redactSecret(message, credential), 'model');
+  const message = redactSecret(`${f.provider}: "${id.slice(0, 200)}" cannot be looked up, its model list could not be fetched: ${f.reason}${end}`, credential);
+  const left = f.retryAt === undefined ? 0 : Math.ceil(f.retryAt - now);
+  if (left <= 0) return new ProtocolError(f.status, f.code, message, 'model');
+  const { retryAfter, retryAfterMs } = waitAdvice(left);
+  return new AdvisedError(f.status, f.code, message, { 'retry-after': retryAfter, 'retry-after-ms': retryAfterMs }, 'model');
 }

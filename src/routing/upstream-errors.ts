@@ -14,6 +14,7 @@ import type { HubError } from '../protocols/hub.js';
 import { redactSecret } from './redact.js';
 import { codeForStatus } from '../protocols/upstream-codes.js';
 import { upstreamHeader } from './upstream-header.js';
+import { resetWaitMs, retryableStatus as retryable, waitAdvice } from '../providers/retry-wait.js';
 
 export { codeForStatus };
 
@@ -22,7 +23,7 @@ export interface UpstreamFailure extends HubError {
   upstreamStatus: number;
   /** Request-caused but another model may take it (prompt too long for this one). */
   contextLength?: boolean;
-  /** Upstream Retry-After, passed through on 429/503. */
+  /** Upstream Retry-After, passed through on 429/503; derived from its rate-limit reset headers when it sent none. */
   retryAfter?: string;
   /** The upstream's `retry-after-ms` (OpenAI's, read by its SDKs before retry-after). */
   retryAfterMs?: string;
@@ -282,11 +283,6 @@ export function describeStreamError(event: unknown, dialect: 'chat' | 'responses
   return describeErrorJson(o);
 }
 
-/** Statuses a client may try again, where a Retry-After means something: 408, 429, 5xx (529 included). */
-function retryable(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
-
 /**
  * An upstream's error answer as our failure, its own headers read for the content type and every
  * piece of retry advice. `parsed`: the body's error as already read (undefined: not JSON, or no
@@ -301,7 +297,19 @@ export function failureOfAnswer(
   credential: string | undefined,
 ): UpstreamFailure {
   const failure = failureOfBody(slug, status, body, parsed, upstreamHeader(headers, 'content-type'), credential, upstreamHeader(headers, 'retry-after'));
-  return withRetryAdvice(failure, upstreamHeader(headers, 'retry-after-ms'), upstreamHeader(headers, 'x-should-retry'));
+  withRetryAdvice(failure, upstreamHeader(headers, 'retry-after-ms'), upstreamHeader(headers, 'x-should-retry'));
+  // a prompt too long is answered as a 400 whatever the status: nothing to wait for
+  if (failure.retryAfter === undefined && failure.retryAfterMs === undefined && !failure.contextLength && retryable(failure.upstreamStatus)) withResetAdvice(failure, headers);
+  return failure;
+}
+
+/**
+ * An upstream that sends only its rate-limit reset headers (no retry-after): the wait they imply,
+ * as the retry-after and retry-after-ms the SDKs and coding tools read (retry-wait.ts).
+ */
+function withResetAdvice(failure: UpstreamFailure, headers: Readonly<Record<string, string | string[] | undefined>>): void {
+  const ms = resetWaitMs(headers, failure.upstreamStatus, Date.now());
+  if (ms !== undefined) Object.assign(failure, waitAdvice(ms));
 }
 
 /** A failure's retry advice as the headers the client reads it from, added to `into`. */
