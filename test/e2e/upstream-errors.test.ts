@@ -115,6 +115,32 @@ describe('provider error shapes', () => {
   });
 });
 
+describe('a rate limit told only by reset headers (no retry-after)', () => {
+  const advice = (e: { headers?: unknown }) => {
+    const h = e.headers as Headers;
+    return [h.get('retry-after'), h.get('retry-after-ms')];
+  };
+
+  it('the real daemon gives the SDKs retry-after and retry-after-ms: a streamed Messages request, a converted Chat one', async () => {
+    const inMs = 30_000;
+    world.mocks.anthropic.next(
+      world.mocks.anthropic.error(429, 'Number of request tokens has exceeded your per-minute rate limit', {
+        headers: { 'anthropic-ratelimit-tokens-remaining': '0', 'anthropic-ratelimit-tokens-reset': new Date(Date.now() + inMs).toISOString(), 'anthropic-ratelimit-requests-remaining': '49', 'anthropic-ratelimit-requests-reset': new Date(Date.now() + 1_000).toISOString() },
+      }),
+    );
+    const streamed = await rejection(ant.messages.create({ model: MODELS.anthropic, max_tokens: 10, messages: hi, stream: true }));
+    expect(streamed.status).toBe(429);
+    const [after, afterMs] = advice(streamed);
+    expect(after).toBe('30');
+    expect(Number(afterMs)).toBeGreaterThan(inMs - 1_000);
+    expect(Number(afterMs)).toBeLessThanOrEqual(inMs);
+
+    world.mocks.openai.next(world.mocks.openai.error(429, 'Rate limit reached for requests', { headers: { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '6.5s', 'x-ratelimit-remaining-tokens': '9000', 'x-ratelimit-reset-tokens': '1m0s' } }));
+    const converted = await rejection(chat.chat.completions.create({ model: MODELS.openai, messages: hi }));
+    expect([converted.status, ...advice(converted)]).toEqual([429, '7', '6500']);
+  });
+});
+
 describe('answers compressed although not asked for', () => {
   it('gzip: a Chat passthrough answer and a converted Messages stream arrive decoded', async () => {
     world.mocks.customA.encoding = 'gzip';
