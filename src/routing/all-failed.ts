@@ -5,6 +5,7 @@
  * one was merely unreachable.
  */
 import type { UpstreamFailure } from './upstream-errors.js';
+import { advisedWaitMs } from '../providers/retry-wait.js';
 
 export interface TriedTarget {
   label: string;
@@ -19,31 +20,30 @@ export function allTargetsFailed(tried: readonly TriedTarget[]): UpstreamFailure
     ...last,
     message: `${last.message} (tried before it: ${before.map((t) => `${t.label} ${t.failure.status} ${t.failure.code}`).join(', ')})`,
   };
-  if (out.retryAfter === undefined) {
-    const soonest = soonestOf(before.map((t) => t.failure.retryAfter));
-    if (soonest !== undefined) out.retryAfter = soonest;
-  }
-  if (out.retryAfterMs === undefined) {
-    const soonest = soonestOf(before.map((t) => t.failure.retryAfterMs));
-    if (soonest !== undefined) out.retryAfterMs = soonest;
+  // the last target's own advice stands; without any, the soonest an earlier one gave goes, its
+  // retry-after and retry-after-ms together: the SDKs read retry-after-ms first, so one target's
+  // beside another's sooner retry-after would have them wait the longer
+  if (out.retryAfter === undefined && out.retryAfterMs === undefined) {
+    const soonest = soonestAdvised(before.map((t) => t.failure), Date.now());
+    if (soonest?.retryAfter !== undefined) out.retryAfter = soonest.retryAfter;
+    if (soonest?.retryAfterMs !== undefined) out.retryAfterMs = soonest.retryAfterMs;
   }
   return out;
 }
 
-/** The smallest of the numeric values (an HTTP-date Retry-After is kept only when no number is given). */
-function soonestOf(values: ReadonlyArray<string | undefined>): string | undefined {
-  let best: string | undefined;
-  let bestN = Infinity;
-  let date: string | undefined;
-  for (const v of values) {
-    if (v === undefined) continue;
-    const n = Number(v);
-    if (v.trim() !== '' && Number.isFinite(n)) {
-      if (n < bestN) {
-        bestN = n;
-        best = v;
-      }
-    } else date ??= v;
+/** The failure whose retry advice names the shortest wait (one naming none still ahead, an old date, only when no other names one). */
+function soonestAdvised(failures: readonly UpstreamFailure[], now: number): UpstreamFailure | undefined {
+  let best: UpstreamFailure | undefined;
+  let bestMs = Infinity;
+  let unread: UpstreamFailure | undefined;
+  for (const f of failures) {
+    if (f.retryAfter === undefined && f.retryAfterMs === undefined) continue;
+    const ms = advisedWaitMs(f.retryAfter, f.retryAfterMs, now);
+    if (ms === undefined) unread ??= f;
+    else if (ms < bestMs) {
+      bestMs = ms;
+      best = f;
+    }
   }
-  return best ?? date;
+  return best ?? unread;
 }

@@ -17,8 +17,24 @@ describe('allTargetsFailed', () => {
       { label: 'c/m', failure: failure(429, 'upstream_rate_limited', { retryAfter: '9' }) },
       { label: 'd/m', failure: failure(502, 'upstream_unreachable') },
     ]);
-    expect(out).toMatchObject({ status: 502, code: 'upstream_unreachable', retryAfter: '9', retryAfterMs: '30000' });
+    expect(out).toMatchObject({ status: 502, code: 'upstream_unreachable', retryAfter: '9' });
+    expect(out.retryAfterMs, "another target's longer retry-after-ms, which the SDKs would read first").toBeUndefined();
     expect(out.message).toBe('p: upstream_unreachable (tried before it: a/m 429 upstream_rate_limited, b/m 503 upstream_overloaded, c/m 429 upstream_rate_limited)');
+  });
+
+  it("one target's advice, retry-after and retry-after-ms together: the soonest wait, read from either", () => {
+    const out = allTargetsFailed([
+      { label: 'a/m', failure: failure(429, 'upstream_rate_limited', { retryAfter: '9' }) },
+      { label: 'b/m', failure: failure(429, 'upstream_rate_limited', { retryAfter: '5', retryAfterMs: '4200' }) },
+      { label: 'c/m', failure: failure(502, 'upstream_unreachable') },
+    ]);
+    expect([out.retryAfter, out.retryAfterMs]).toEqual(['5', '4200']);
+    // the last target's own advice is not mixed with an earlier one's
+    const own = allTargetsFailed([
+      { label: 'a/m', failure: failure(429, 'x', { retryAfter: '2', retryAfterMs: '1500' }) },
+      { label: 'b/m', failure: failure(503, 'y', { retryAfter: '30' }) },
+    ]);
+    expect([own.retryAfter, own.retryAfterMs]).toEqual(['30', undefined]);
   });
 
   it("keeps the last target's own advice; a date only when no number was given", () => {
