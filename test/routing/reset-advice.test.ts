@@ -2,8 +2,8 @@
  * An upstream that refuses with only its rate-limit reset headers (no retry-after): every path
  * that carries retry advice gives the client the wait they imply as retry-after and
  * retry-after-ms, through the official SDKs — passthrough, converted, a group whose targets all
- * failed, the calls relayed to OpenAI, token counts, a model list — and a group target cools down
- * for that wait.
+ * failed, the calls relayed to OpenAI, token counts, transcriptions, a model list — and a group
+ * target cools down for that wait.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
@@ -140,6 +140,13 @@ describe('generations', () => {
     h.mocks.openai.on('/v1/responses/resp_busy/input_items', limited);
     const chained = await post(`${h.a}/responses`, { model: 'anthropic/claude-sonnet-4-5', input: 'x', previous_response_id: 'resp_busy' });
     expect([chained.status, ...adviceOf(chained)]).toEqual([429, '8', '8000']);
+  });
+
+  it('a transcription', async () => {
+    h.mocks.ca.on('/v1/audio/transcriptions', h.mocks.ca.error(429, 'Rate limit reached for requests', { headers: openaiLimited('3s') }));
+    const file = new File([Buffer.alloc(500, 3)], 'a.wav', { type: 'audio/wav' });
+    const e = await refusal(openai().audio.transcriptions.create({ model: 'ca/whisper-large-v3', file }));
+    expect([e.status, ...advice(e.headers)]).toEqual([429, '3', '3000']);
   });
 
   it('a token count', async () => {
