@@ -5,6 +5,7 @@
  * arrive and given back when its handling ends (answered, failed or abandoned: engine.ts), so
  * the cost per request is an add and a subtract on one counter.
  */
+import type { IncomingMessage } from 'node:http';
 import { AdvisedError } from './advised-error.js';
 
 export class BodyBudget {
@@ -29,6 +30,21 @@ export function overloaded(limit: number): AdvisedError {
     `svc-proxy holds as many request bodies as it may at once (settings.bodyBudgetBytes, ${limit} bytes); retry in a moment.`,
     OVERLOADED_ADVICE,
   );
+}
+
+/** Whether a body's declared length (if any) fits beside the bodies held now: checked before a byte is read. */
+export function declaredFits(req: IncomingMessage, budget: BodyBudget): boolean {
+  const declared = req.headers['content-length'];
+  return declared === undefined || budget.held + Number(declared) <= budget.limit;
+}
+
+/** Draw `bytes` more for the request; false, drawing nothing, when they would pass the budget. */
+export function drawBody(claim: BodyClaim, bytes: number): boolean {
+  const budget = claim.bodyBudget;
+  if (budget.held + bytes > budget.limit) return false;
+  budget.held += bytes;
+  claim.bodyBytes += bytes;
+  return true;
 }
 
 /** Give back what the request drew; safe to call more than once. */

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
-import { overloaded, type BodyClaim } from './body-budget.js';
+import { declaredFits, drawBody, overloaded, type BodyClaim } from './body-budget.js';
 import { decodeContent } from './content-encoding.js';
 import { scanTopLevelMembers, type TopLevelMember } from '../protocols/json-members.js';
 import { lazyJsonBody } from '../protocols/lazy-json.js';
@@ -85,9 +85,7 @@ function heldInstead(claim: BodyClaim, raw: Buffer, decoded: Buffer): Buffer {
 
 function readRawBody(req: IncomingMessage, limit: number, claim: BodyClaim): Promise<Buffer> {
   const budget = claim.bodyBudget;
-  // refused before a byte is read when the declared length alone would not fit
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && budget.held + Number(declared) > budget.limit) return Promise.reject(overloaded(budget.limit));
+  if (!declaredFits(req, budget)) return Promise.reject(overloaded(budget.limit));
   return new Promise<Buffer>((resolve, reject) => {
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
@@ -106,14 +104,12 @@ function readRawBody(req: IncomingMessage, limit: number, claim: BodyClaim): Pro
         reject(tooLarge(limit));
         return;
       }
-      if (budget.held + chunk.length > budget.limit) {
+      if (!drawBody(claim, chunk.length)) {
         cleanup();
         req.pause();
         reject(overloaded(budget.limit));
         return;
       }
-      budget.held += chunk.length;
-      claim.bodyBytes += chunk.length;
       if (!first) first = chunk;
       else (chunks ??= [first]).push(chunk);
     };

@@ -3,10 +3,13 @@
  * is forwarded as a stream with its `model` field rewritten (multipart-model.ts); the upstream's
  * answer (JSON or text, per `response_format`) comes back as it is. The upload can be sent only
  * once, so a group uses its first target that accepts transcriptions and does not fall back.
+ * Its bytes are drawn from the budget of bodies held at once (body-budget.ts) as they arrive,
+ * like any body's, and given back when the request is done.
  */
 import type { OutgoingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
+import { declaredFits, drawBody, overloaded } from './body-budget.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { maskEchoedBytes } from './echoed-secrets.js';
 import { MultipartError, MultipartModelRewriter, multipartBoundary } from './multipart-model.js';
@@ -23,6 +26,7 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
   const { req, config, record, services, route } = x;
   const limit = config.settings.bodyLimitBytes;
   checkDeclaredLength(req, limit);
+  if (!declaredFits(req, x.bodyBudget)) throw overloaded(x.bodyBudget.limit);
   const contentType = req.headers['content-type'];
   const boundary = multipartBoundary(contentType);
   if (!boundary) {
@@ -45,11 +49,17 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
     }
   };
   let received = 0;
+  /** Count bytes that arrived; the refusal when they pass the size limit or the budget of bodies held at once. */
+  const admit = (bytes: number): ProtocolError | undefined => {
+    received += bytes;
+    if (received > limit) return tooLarge(limit);
+    return drawBody(x, bytes) ? undefined : overloaded(x.bodyBudget.limit);
+  };
   for (;;) {
     const { value, done } = await next();
     if (done) throw badRequest('invalid_model', 'The upload has no "model" field.', 'model');
-    received += value.length;
-    if (received > limit) throw tooLarge(limit);
+    const refused = admit(value.length);
+    if (refused) throw refused;
     let found: boolean;
     try {
       found = rewriter.push(value);
@@ -85,17 +95,17 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
 
   // Phase 2: the held bytes with the model replaced, then the rest of the upload as it arrives.
   const head = rewriter.release(model);
-  let overLimit = false;
+  let uploadRefused: ProtocolError | undefined;
+  // the upstream may answer before the upload ends; what arrives after the request is done (its
+  // bytes given back) is neither counted nor sent
+  let settled = false;
   async function* upload(): AsyncGenerator<Buffer> {
     yield* head;
     for (;;) {
       const { value, done } = await next();
-      if (done) return;
-      received += value.length;
-      if (received > limit) {
-        overLimit = true;
-        throw tooLarge(limit);
-      }
+      if (done || settled) return;
+      uploadRefused = admit(value.length);
+      if (uploadRefused) throw uploadRefused;
       yield value;
     }
   }
@@ -108,50 +118,54 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
     record.attempt(errorCode ? { target: chosen.label, status, latencyMs: Math.round(performance.now() - started), errorCode } : { target: chosen.label, status, latencyMs: Math.round(performance.now() - started) });
   const answeredBy: OutgoingHttpHeaders = answeredByHeaders(p.slug, model);
 
-  let up: UpstreamResponse;
   try {
-    up = await services.upstreamRequest({
-      url: p.adapter.url(p.baseUrl, 'transcriptions', model),
-      method: 'POST',
-      headers,
-      body: Readable.from(upload(), { objectMode: false }),
-      signal: x.abort.upstreamSignal,
-      ...timeouts(config),
-    });
-  } catch (err) {
-    if (overLimit) throw tooLarge(limit);
-    if (x.abort.aborted) throw new ClientGone();
-    const code = (err as { code?: unknown } | null)?.code;
-    const failure = transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential);
-    note(0, failure.code);
-    sendError(x.res, 'a', failure, answeredBy);
-    record.finish(x.deps.log, failure.status, failure.code);
-    return;
-  }
+    let up: UpstreamResponse;
+    try {
+      up = await services.upstreamRequest({
+        url: p.adapter.url(p.baseUrl, 'transcriptions', model),
+        method: 'POST',
+        headers,
+        body: Readable.from(upload(), { objectMode: false }),
+        signal: x.abort.upstreamSignal,
+        ...timeouts(config),
+      });
+    } catch (err) {
+      if (uploadRefused) throw uploadRefused;
+      if (x.abort.aborted) throw new ClientGone();
+      const code = (err as { code?: unknown } | null)?.code;
+      const failure = transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential);
+      note(0, failure.code);
+      sendError(x.res, 'a', failure, answeredBy);
+      record.finish(x.deps.log, failure.status, failure.code);
+      return;
+    }
 
-  if (up.status < 200 || up.status >= 300) {
-    const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
-    const failure = failureOfAnswer(p.slug, up.status, up.headers, buf, parseErrorBody(buf), p.credential);
-    note(up.status, failure.code);
-    sendError(x.res, 'a', failure, retryAdviceHeaders(failure, { ...answeredBy }));
-    record.finish(x.deps.log, failure.status, failure.code);
-    return;
-  }
+    if (up.status < 200 || up.status >= 300) {
+      const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
+      const failure = failureOfAnswer(p.slug, up.status, up.headers, buf, parseErrorBody(buf), p.credential);
+      note(up.status, failure.code);
+      sendError(x.res, 'a', failure, retryAdviceHeaders(failure, { ...answeredBy }));
+      record.finish(x.deps.log, failure.status, failure.code);
+      return;
+    }
 
-  let answer: Buffer;
-  try {
-    answer = await readAll(up.body, MAX_ANSWER_BYTES);
-  } catch (err) {
-    if (x.abort.aborted) throw new ClientGone();
-    const failure = answerReadFailure(p.slug, err, p.credential);
-    note(up.status, failure.code);
-    sendError(x.res, 'a', failure, answeredBy);
-    record.finish(x.deps.log, failure.status, failure.code);
-    return;
+    let answer: Buffer;
+    try {
+      answer = await readAll(up.body, MAX_ANSWER_BYTES);
+    } catch (err) {
+      if (x.abort.aborted) throw new ClientGone();
+      const failure = answerReadFailure(p.slug, err, p.credential);
+      note(up.status, failure.code);
+      sendError(x.res, 'a', failure, answeredBy);
+      record.finish(x.deps.log, failure.status, failure.code);
+      return;
+    }
+    sendBody(x.res, 200, upstreamHeader(up.headers, 'content-type') ?? 'application/json', maskEchoedBytes(answer, streamSecret(p.credential)), answeredBy);
+    note(up.status);
+    record.firstByte();
+    record.answeredBy(p.slug, model);
+    record.finish(x.deps.log, 200);
+  } finally {
+    settled = true;
   }
-  sendBody(x.res, 200, upstreamHeader(up.headers, 'content-type') ?? 'application/json', maskEchoedBytes(answer, streamSecret(p.credential)), answeredBy);
-  note(up.status);
-  record.firstByte();
-  record.answeredBy(p.slug, model);
-  record.finish(x.deps.log, 200);
 }
