@@ -71,6 +71,15 @@ export const settingsSchema = z.object({
     }),
   /** Hosts reached directly, besides loopback and NO_PROXY: `example.com` (and its subdomains), `.corp`, `10.0.0.0/8`, `host:port`. */
   noProxy: z.array(z.string()).default([]),
+}).superRefine((s, ctx) => {
+  // a budget below the limit would refuse with 503 (retry later) a body that can never fit
+  if (s.bodyBudgetBytes < s.bodyLimitBytes) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['bodyBudgetBytes'],
+      message: `${s.bodyBudgetBytes} is less than bodyLimitBytes (${s.bodyLimitBytes}): a body of the largest size allowed would never fit. Raise bodyBudgetBytes to at least ${s.bodyLimitBytes}, or lower bodyLimitBytes`,
+    });
+  }
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -500,6 +500,17 @@ describe('CLI with a running daemon (through the admin API)', () => {
     expect((await cli(['config', 'reload'])).stdout).toMatch(/reloaded/);
   });
 
+  it('config check and config reload refuse a body budget smaller than the body limit', async () => {
+    const file = join(home, 'config.json');
+    const config = JSON.parse(await readFile(file, 'utf8')) as { settings: Record<string, unknown> };
+    await writeFile(file, JSON.stringify({ ...config, settings: { ...config.settings, bodyLimitBytes: 2048, bodyBudgetBytes: 1024 } }));
+    for (const args of [['config', 'check'], ['config', 'reload']]) {
+      const res = await cli(args);
+      expect(res.code, args.join(' ')).toBe(1);
+      expect(res.stderr, args.join(' ')).toContain('settings.bodyBudgetBytes: 1024 is less than bodyLimitBytes (2048)');
+    }
+  });
+
   it('start says it is already running', async () => {
     const res = await cli(['start', '--json']);
     expect(res.code).toBe(0);

@@ -78,6 +78,27 @@ describe('ConfigStore', () => {
     expect(await readFile(paths.config, 'utf8')).toBe(before);
   });
 
+  it('refuses a body budget smaller than the body limit: in a file it loads, and as a change (writing nothing)', async () => {
+    const paths = statePaths(await tempStateDir());
+    await writeFile(paths.config, JSON.stringify({ version: 2, settings: { bodyLimitBytes: 1000, bodyBudgetBytes: 999 } }));
+    const err = (await ConfigStore.open(paths).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(ConfigFileError);
+    expect(err.message).toContain('settings.bodyBudgetBytes: 999 is less than bodyLimitBytes (1000)');
+    // the default budget (512 MB) is below a limit raised past it
+    await writeFile(paths.config, JSON.stringify({ version: 2, settings: { bodyLimitBytes: 1024 * 1024 * 1024 } }));
+    expect(((await ConfigStore.open(paths).catch((e: unknown) => e)) as Error).message).toContain('settings.bodyBudgetBytes');
+
+    await writeFile(paths.config, JSON.stringify({ version: 2, settings: { bodyLimitBytes: 1000, bodyBudgetBytes: 1000 } }));
+    const store = await ConfigStore.open(paths);
+    const before = await readFile(paths.config, 'utf8');
+    const change = (await store.update((c) => void (c.settings.bodyLimitBytes = 1001)).catch((e: unknown) => e)) as OperationError;
+    expect(change).toBeInstanceOf(OperationError);
+    expect(change.code).toBe('invalid_config_change');
+    expect(change.message).toContain('settings.bodyBudgetBytes: 1000 is less than bodyLimitBytes (1001)');
+    expect(await readFile(paths.config, 'utf8')).toBe(before);
+    expect(store.current().settings.bodyLimitBytes).toBe(1000);
+  });
+
   it('leaves the file alone when the mutation throws', async () => {
     const { paths, store } = await freshStore();
     await store.update((c) => void (c.settings.port = 5001));

@@ -147,6 +147,23 @@ describe('daemon runtime', () => {
     await expect(startDaemon({ stateDir: dir, port: 0, logger: silentLogger })).rejects.toThrow(statePaths(dir).config);
   });
 
+  it('refuses to start with a body budget smaller than the body limit, naming the setting', async () => {
+    const dir = await tempStateDir();
+    await writeFile(statePaths(dir).config, JSON.stringify({ version: 2, settings: { bodyLimitBytes: 2048, bodyBudgetBytes: 1024 } }));
+    await expect(startDaemon({ stateDir: dir, port: 0, logger: silentLogger })).rejects.toThrow(/settings\.bodyBudgetBytes: 1024 is less than bodyLimitBytes \(2048\)/);
+  });
+
+  it('keeps its body budget when a hand edit sets it below the body limit, and says why', async () => {
+    const d = await start();
+    const file = d.daemon.paths.config;
+    const config = JSON.parse(await readFile(file, 'utf8')) as { settings: Record<string, unknown> };
+    await writeFile(file, JSON.stringify({ ...config, settings: { ...config.settings, bodyBudgetBytes: 1024 } }));
+    await until(async () => ((await d.admin('GET', '/admin/status')).json() as { configProblem: unknown }).configProblem !== null);
+    const status = (await d.admin('GET', '/admin/status')).json() as { configProblem: { message: string }; memory: { requestBodyBudgetBytes: number } };
+    expect(status.configProblem.message).toContain('settings.bodyBudgetBytes: 1024 is less than bodyLimitBytes');
+    expect(status.memory.requestBodyBudgetBytes).toBe(512 * 1024 * 1024);
+  });
+
   it('gives the proxy credentials from the environment and config snapshots', async () => {
     const d = await start({ env: { OPENAI_API_KEY: 'sk-env-openai-1234', SVC_PROXY_KEYCHAIN_SERVICE: 'svc-proxy-test-none' } });
     expect(d.deps.credential('openai')).toBe('sk-env-openai-1234');

@@ -52,7 +52,7 @@ beforeAll(async () => {
   await Promise.all([slow, early].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()))));
   const url = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`;
   w = await startLean({
-    settings: { bodyBudgetBytes: 2.5 * MB },
+    settings: { bodyLimitBytes: 2.5 * MB, bodyBudgetBytes: 2.5 * MB },
     setup: async (d) => {
       await d.cli(['endpoint', 'add', 'slow', '--url', url(slow), '--format', 'a', '--no-credential']);
       await d.cli(['endpoint', 'add', 'early', '--url', url(early), '--format', 'a', '--no-credential']);

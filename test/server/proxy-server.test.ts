@@ -412,7 +412,7 @@ describe('proxy server: Expect: 100-continue', () => {
 
   it('a declared length the bodies held leave no room for gets the 503 at once, without the 100, in the base\'s shape', async () => {
     let held = 900;
-    const h = await start({ settings: { bodyBudgetBytes: 1000 }, handle: echoLength, bodyBytesHeld: () => held });
+    const h = await start({ settings: { bodyLimitBytes: 1000, bodyBudgetBytes: 1000 }, handle: echoLength, bodyBytesHeld: () => held });
     const head = (path: string, length: number) =>
       `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`;
     const a = await expectContinue(h.port, head('/protocol-a/v1/chat/completions', 101), 'x'.repeat(101));
