@@ -3,7 +3,8 @@
  * provider, ids prefixed), group bases exactly the group's names — each in the base's own shape
  * (model-entries.ts), protocol B's list paged as Anthropic pages it (model-paging.ts). A provider
  * whose list failed is left out of the list and logged, and answers for its own models
- * (list-failures.ts).
+ * (list-failures.ts); a model of a provider that is not connected is refused as generation
+ * refuses it (provider_not_connected), not as unlisted.
  */
 import { ProtocolError } from '../protocols/errors.js';
 import type { ProviderListFailure } from '../providers/model-list-failure.js';
@@ -12,7 +13,7 @@ import type { Exchange } from './exchange.js';
 import { listFailureError, logListFailures } from './list-failures.js';
 import { modelJson, modelListJson, type ListedModel } from './model-entries.js';
 import { sendJson } from './respond.js';
-import { groupModel, lookupGroup, splitModelId } from './targets.js';
+import { groupModel, lookupGroup, notConnected, splitModelId } from './targets.js';
 import { trimTrailingSlashes } from '../util/slashes.js';
 
 export async function handleModels(x: Exchange): Promise<void> {
@@ -40,6 +41,10 @@ export async function handleModel(x: Exchange): Promise<void> {
       const r = x.services.resolveProvider(failure.provider);
       throw listFailureError(failure, id, isResolveFailure(r) ? undefined : r.credential);
     }
+    // the catalog skips such a provider: nothing was asked, so nothing says the model is missing
+    const parts = group === undefined ? splitModelId(id) : undefined;
+    const r = parts && x.services.resolveProvider(parts.provider);
+    if (r && isResolveFailure(r) && r.error === 'not_connected') throw notConnected(r.hint);
     throw new ProtocolError(404, 'model_not_found', `Model "${id.slice(0, 200)}" is not listed by any connected provider (see: svc-proxy models).`, 'model');
   }
   answer(x, modelJson(x.route.protocol, found));

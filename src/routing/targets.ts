@@ -45,10 +45,15 @@ function resolveOne(label: string, resolve: (slug: string) => ProviderResolution
             `Unknown provider "${parts.provider}" in model "${label}". Known providers: ${r.known.length ? r.known.join(', ') : '(none)'}.`,
             'model',
           )
-        : new ProtocolError(400, 'provider_not_connected', r.hint, 'model');
+        : notConnected(r.hint);
     return { label, model: parts.model, refusal };
   }
   return { label, model: parts.model, provider: r };
+}
+
+/** A model of a provider without a credential, disabled, or a detected local server that is silent; the hint says how to connect it. */
+export function notConnected(hint: string): ProtocolError {
+  return new ProtocolError(400, 'provider_not_connected', hint, 'model');
 }
 
 /** Throws the client's error (400 invalid_model / provider_not_connected, 404 group_not_found / model_not_found). */

@@ -1,0 +1,67 @@
+/**
+ * GET …/models/{id} of a model whose provider is not connected (no credential, an endpoint whose
+ * credential is gone, a detected local server that does not answer) is refused as generating
+ * with it is: 400 provider_not_connected with the same hint, in each protocol's shape, through
+ * both official SDKs — not a 404 model_not_found that says nothing about why.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KEYS, useHarness } from './harness.js';
+
+const t = useHarness();
+
+beforeEach(() => {
+  t.h.credentials.delete('gemini');
+  t.h.credentials.delete('ca');
+});
+afterEach(() => {
+  t.h.credentials.set('gemini', KEYS.gemini);
+  t.h.credentials.set('ca', KEYS.ca);
+});
+
+const openai = () => new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+const anthropic = () => new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+
+// gemini: no credential; ca: an endpoint whose credential is missing; ollama: detected, and silent
+// here (nothing listens on 127.0.0.1:11434 on the test machines)
+const MODELS = ['gemini/gemini-2.5-flash', 'ca/qwen3-coder', 'ollama/qwen3:8b'];
+
+function rejection(call: Promise<unknown>): Promise<unknown> {
+  return call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+}
+
+describe('GET …/models/{id} of a provider that is not connected', () => {
+  it('protocol A: the 400 provider_not_connected a generation with the model gets', async () => {
+    for (const id of MODELS) {
+      const generation = (await rejection(openai().chat.completions.create({ model: id, messages: [{ role: 'user', content: 'hi' }] }))) as InstanceType<typeof OpenAI.APIError>;
+      const retrieve = (await rejection(openai().models.retrieve(id))) as InstanceType<typeof OpenAI.APIError>;
+      expect(retrieve, id).toBeInstanceOf(OpenAI.BadRequestError);
+      expect({ status: retrieve.status, code: retrieve.code, param: retrieve.param }, id).toEqual({ status: 400, code: 'provider_not_connected', param: 'model' });
+      expect({ status: retrieve.status, code: retrieve.code, message: retrieve.message }, id).toEqual({ status: generation.status, code: generation.code, message: generation.message });
+    }
+    const logged = await t.h.waitForLogs(2 * MODELS.length);
+    expect(logged.filter((e) => e.endpoint === 'model').map((e) => [e.modelAsked, e.status, e.errorCode])).toEqual(MODELS.map((id) => [id, 400, 'provider_not_connected']));
+  });
+
+  it('protocol B: the same refusal in Anthropic’s shape', async () => {
+    for (const id of MODELS) {
+      const generation = (await rejection(anthropic().messages.create({ model: id, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }))) as InstanceType<typeof Anthropic.APIError>;
+      const retrieve = (await rejection(anthropic().models.retrieve(id))) as InstanceType<typeof Anthropic.APIError>;
+      expect(retrieve, id).toBeInstanceOf(Anthropic.BadRequestError);
+      expect(retrieve.error, id).toEqual({ type: 'error', error: { type: 'invalid_request_error', code: 'provider_not_connected', message: expect.any(String) } });
+      expect(retrieve.error, id).toEqual(generation.error);
+      const beta = (await rejection(anthropic().beta.models.retrieve(id))) as InstanceType<typeof Anthropic.APIError>;
+      expect(beta.error, id).toEqual(generation.error);
+    }
+  });
+
+  it('a connected provider still says model_not_found for a model it does not list', async () => {
+    const missing = (await rejection(openai().models.retrieve('anthropic/no-such-model'))) as InstanceType<typeof OpenAI.APIError>;
+    expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(missing.code).toBe('model_not_found');
+  });
+});
