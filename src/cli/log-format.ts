@@ -2,7 +2,7 @@
  * The request log and its statistics as text: an aligned table whose columns keep their width
  * while following (so live rows line up with the backlog), compact numbers, optional colour.
  */
-import type { RequestLogEntry } from '../log/entry.js';
+import { attemptsAreUnlisted, type RequestLogEntry } from '../log/entry.js';
 import type { StatsReport, StatsRow } from '../log/stats.js';
 import { printable } from '../util/printable.js';
 import { fitToWidth, padToWidth, textWidth } from '../util/text-width.js';
@@ -87,7 +87,7 @@ const COLUMNS: Column[] = [
  */
 function errorText(e: RequestLogEntry): string {
   if (e.errorCode !== undefined) return e.errorCode;
-  if (e.endpoint !== 'models') return '';
+  if (!attemptsAreUnlisted(e)) return '';
   return e.attempts.map((a) => `${a.target}: ${a.errorCode ?? a.status}`).join(', ');
 }
 /**

@@ -28,7 +28,7 @@ export interface RequestLogEntry {
   keyName?: string;
   /** "provider" for provider bases, "group:<slug>" for group bases. */
   base: string;
-  /** chat | responses | messages | count_tokens | models | transcriptions | conversations[.create|.retrieve|.update|.delete|.items.list|.items.create|.items.retrieve|.items.delete] | stored_response[.retrieve|.input_items|.delete|.cancel] | unknown (refused before its route was known; see `path`) */
+  /** chat | responses | messages | count_tokens | models | model | transcriptions | conversations[.create|.retrieve|.update|.delete|.items.list|.items.create|.items.retrieve|.items.delete] | stored_response[.retrieve|.input_items|.delete|.cancel] | unknown (refused before its route was known; see `path`) */
   endpoint: string;
   /** The request path without its query, for a request refused before its route was known (404, 405, 403 …). */
   path?: string;
@@ -51,4 +51,13 @@ export interface RequestLogEntry {
   fallback: boolean;
   requestBody?: unknown;
   responseBody?: unknown;
+}
+
+/**
+ * Whether the entry's attempts are the providers a model list was answered without
+ * (routing/list-failures.ts), not tries of a target: GET …/models, and a group's GET
+ * …/models/{name}, which asks its targets' providers only for their context windows.
+ */
+export function attemptsAreUnlisted(e: Pick<RequestLogEntry, 'endpoint' | 'base'>): boolean {
+  return e.endpoint === 'models' || (e.endpoint === 'model' && e.base.startsWith('group:'));
 }

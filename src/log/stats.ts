@@ -3,7 +3,7 @@
  * percentiles. Fed one entry at a time so a long window never needs the entries kept around —
  * only their latencies, which exact percentiles require.
  */
-import type { RequestLogEntry } from './entry.js';
+import { attemptsAreUnlisted, type RequestLogEntry } from './entry.js';
 
 export type StatsBy = 'provider' | 'model' | 'key';
 export const STATS_BY: readonly StatsBy[] = ['provider', 'model', 'key'];
@@ -57,7 +57,7 @@ function providerOf(target: string): string {
  * a model list's attempts are the providers it was answered without, and it is none of theirs.
  */
 export function statsKey(e: RequestLogEntry, by: StatsBy): string {
-  const last = e.attempts.length > 0 && e.endpoint !== 'models' ? e.attempts[e.attempts.length - 1]!.target : undefined;
+  const last = e.attempts.length > 0 && !attemptsAreUnlisted(e) ? e.attempts[e.attempts.length - 1]!.target : undefined;
   switch (by) {
     case 'provider':
       return e.provider ?? (last ? providerOf(last) : NONE);

@@ -1,5 +1,6 @@
 /**
- * A provider whose model list failed, as GET …/models and GET …/models/{id} show it: one log
+ * A provider whose model list failed, as GET …/models and GET …/models/{id} show it (a group's
+ * protocol B list too, which asks its targets' providers for their windows): one log
  * attempt per provider (its status and code, as a failed generation's attempt reads, so
  * `svc-proxy logs`, the TUI's detail pane and its providers' last errors show it), and for one
  * model of that provider its failure as the error, instead of a model_not_found the provider

@@ -75,14 +75,15 @@ async function listed(x: Exchange, id?: string): Promise<{ models: ListedModel[]
     const created = Number.isFinite(parsed) ? Math.floor(parsed / 1000) : 0;
     const names = id === undefined ? g.models : g.models.filter((m) => m.name === id);
     // only protocol B entries carry a window: protocol A's group list asks no provider
-    const windows = x.route.protocol === 'b' ? await targetWindows(x, names) : new Map<string, number>();
+    const { windows, failed } = x.route.protocol === 'b' ? await targetWindows(x, names) : { windows: new Map<string, number>(), failed: [] };
     const models = names.map((m) => {
       const model: ListedModel = { id: m.name, owner: `group:${group}`, created, displayName: m.name };
       const window = groupWindow(m.targets, windows);
       if (window !== undefined) model.contextWindow = window;
       return model;
     });
-    return { models, failed: [] };
+    // a target whose list failed leaves its names without a window, and the log says why
+    return { models, failed };
   }
   let only: ReadonlySet<string> | undefined;
   if (id !== undefined) {
@@ -99,13 +100,14 @@ async function listed(x: Exchange, id?: string): Promise<{ models: ListedModel[]
   return { models, failed: catalog.failed };
 }
 
-/** The windows the catalog states for the targets of these group names (only their providers are asked). */
-async function targetWindows(x: Exchange, names: ReadonlyArray<{ targets: string[] }>): Promise<Map<string, number>> {
+/** The windows the catalog states for the targets of these group names (only their providers are asked), and the providers whose list failed. */
+async function targetWindows(x: Exchange, names: ReadonlyArray<{ targets: string[] }>): Promise<{ windows: Map<string, number>; failed: ProviderListFailure[] }> {
   const providers = new Set(names.flatMap((m) => m.targets.flatMap((t) => splitModelId(t)?.provider ?? [])));
   const windows = new Map<string, number>();
-  if (providers.size === 0) return windows;
-  for (const m of (await x.services.listModels(x.abort.signal, providers)).models) if (m.contextWindow !== undefined) windows.set(m.id, m.contextWindow);
-  return windows;
+  if (providers.size === 0) return { windows, failed: [] };
+  const { models, failed } = await x.services.listModels(x.abort.signal, providers);
+  for (const m of models) if (m.contextWindow !== undefined) windows.set(m.id, m.contextWindow);
+  return { windows, failed };
 }
 
 /**

@@ -4,7 +4,7 @@
  * settings.logBodies asks for them (redacted by the caller).
  */
 import { randomUUID } from 'node:crypto';
-import type { LogAttempt, LogUsage, RequestLogEntry } from '../log/entry.js';
+import { attemptsAreUnlisted, type LogAttempt, type LogUsage, type RequestLogEntry } from '../log/entry.js';
 import type { ProxyCaller, ProxyRoute } from './proxy-handler.js';
 
 const DIALECTS: Readonly<Record<ProxyRoute['endpoint'], RequestLogEntry['dialect']>> = {
@@ -127,7 +127,7 @@ export class RequestRecord {
     e.latencyMs = this.elapsed();
     if (errorCode !== undefined) e.errorCode = errorCode;
     // a model list's attempts are the providers whose lists failed, side by side: none fell back
-    e.fallback = e.attempts.length > 1 && e.endpoint !== 'models' && e.attempts.some((a) => a.target !== e.attempts[0]!.target);
+    e.fallback = e.attempts.length > 1 && !attemptsAreUnlisted(e) && e.attempts.some((a) => a.target !== e.attempts[0]!.target);
     try {
       log(e);
     } catch {

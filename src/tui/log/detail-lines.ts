@@ -4,7 +4,7 @@
  * here needs hiding.
  */
 import { formatMs } from '../../cli/log-format.js';
-import type { RequestLogEntry } from '../../log/entry.js';
+import { attemptsAreUnlisted, type RequestLogEntry } from '../../log/entry.js';
 import { statusText } from './columns.js';
 import { printable } from '../../util/printable.js';
 
@@ -39,7 +39,7 @@ function bodyLines(title: string, body: unknown): DetailLine[] {
 
 /** A model list's attempts are the providers it was answered without (list-failures.ts), not tries. */
 function attemptsHeading(e: RequestLogEntry): DetailLine[] {
-  const list = e.endpoint === 'models';
+  const list = attemptsAreUnlisted(e);
   const heading: DetailLine = { heading: true, text: `${list ? 'Providers not listed' : 'Attempts'} (${e.attempts.length})` };
   if (e.attempts.length > 0) return [heading];
   return [heading, { text: list ? '  none' : '  none (refused before any upstream was tried)' }];
