@@ -5,8 +5,13 @@ export const KEY_PATTERNS: readonly RegExp[] = [/\bsk-[A-Za-z0-9_-]{16,}/g, /\bA
 
 /** Service keys are this prefix and 43 base62 characters (keys/format.ts). */
 export const SERVICE_KEY_PREFIX = 'sk-svc-proxy-';
-/** A service key in any text; the short display prefix a listing shows ("sk-svc-proxy-Ab3d") is not one. */
-export const SERVICE_KEY_RE = /\bsk-svc-proxy-[A-Za-z0-9]{16,}/g;
+/**
+ * A service key in any text; the short display prefix a listing shows ("sk-svc-proxy-Ab3d") is not
+ * one. No word boundary in front: JSON writes a line break or tab before a key as `\n`, `\t`, and
+ * the prefix is distinctive enough on its own. The run stops where another key begins, so a key
+ * written right after one is masked too (not half eaten by the first).
+ */
+export const SERVICE_KEY_RE = /sk-svc-proxy-(?:(?!sk-svc-proxy-)[A-Za-z0-9]){16,}/g;
 
 export const BEARER_RE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 

@@ -48,6 +48,19 @@ describe('whole answers', () => {
     expectMasked(r.text, KEYS.anthropic, SERVICE_KEY);
   });
 
+  it('a service key after a line break, tab or word character, or right after another key, is masked too', async () => {
+    const { h } = t;
+    // JSON writes a line break or tab as \n, \t: the key then follows a word character
+    const text = `keys:\n${SERVICE_KEY}\t${SERVICE_KEY} x_${SERVICE_KEY}${SERVICE_KEY}`;
+    h.mocks.openrouter.next({ kind: 'turn', turn: { text } });
+    const r = await post(`${h.a}/chat/completions`, { model: 'openrouter/anthropic/claude-sonnet-4.5', messages: [{ role: 'user', content: 'hi' }] });
+    expect(r.text).not.toContain(SERVICE_KEY.slice(13));
+    expect(r.json.choices[0].message.content).toBe('keys:\n[REDACTED]\t[REDACTED] x_[REDACTED][REDACTED]');
+    h.mocks.anthropic.next({ kind: 'turn', turn: { text, stream: { chunk: 1000 } } });
+    const s = await post(`${h.a}/chat/completions`, { model: 'anthropic/claude-sonnet-4-5', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    expect(s.text).not.toContain(SERVICE_KEY.slice(13));
+  });
+
   it('an answer with neither goes out unchanged', async () => {
     const { h } = t;
     h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'sk- and sk-svc-proxy- alone are no keys' } });
