@@ -28,6 +28,7 @@ import type { StreamReasoningCollector } from './reasoning-continuity.js';
 import { maskEchoedText } from './echoed-secrets.js';
 import { StreamRedactor, streamSecret } from './redact.js';
 import { SplitSecretHold } from './split-secret.js';
+import { ServiceKeyStreamMask } from './service-key-stream.js';
 import { takeOverEarlyStream } from './early-stream.js';
 import { IdleWatch } from './idle-watch.js';
 import { LiveSet } from './live-set.js';
@@ -335,6 +336,8 @@ export class PassthroughRelay extends Relay {
   private readonly tap: StreamTap;
   /** Masks an echoed credential, also one cut across chunks (none when it cannot be searched for). */
   private readonly redactor: StreamRedactor | undefined;
+  /** Masks an echoed service key, also one cut across chunks. */
+  private readonly serviceKeys = new ServiceKeyStreamMask();
   /** The latest upstream chunk (afterTick looks at it for the terminal event). */
   private lastChunk: Buffer | undefined;
   /** Chunks held while the opening event is incomplete (tap.headPending); none once committed. */
@@ -375,11 +378,9 @@ export class PassthroughRelay extends Relay {
   };
 
   private forward(chunk: Buffer): void {
-    if (this.redactor === undefined) this.write(chunk);
-    else {
-      const ready = this.redactor.push(chunk);
-      if (ready.length > 0) this.write(ready);
-    }
+    let ready = this.serviceKeys.push(chunk);
+    if (this.redactor !== undefined) ready = this.redactor.push(ready);
+    if (ready.length > 0) this.write(ready);
     this.lastChunk = chunk;
   }
 
@@ -436,6 +437,7 @@ export class PassthroughRelay extends Relay {
     const failure = failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential);
     this.pending.push(finalErrorEvent('chat', failure));
     // what the redactor still holds came after the error event: it does not go out
+    this.serviceKeys.flush();
     this.redactor?.flush();
     this.tap.finish();
     this.end();
@@ -455,10 +457,11 @@ export class PassthroughRelay extends Relay {
     return error && failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential).code;
   }
 
-  /** Bytes the redactor still holds (an unfinished last line) go out before the stream ends. */
+  /** Bytes the masks still hold (an unfinished last line, the start of a key) go out before the stream ends. */
   private flushHeld(): void {
-    const rest = this.redactor?.flush();
-    if (rest && rest.length > 0) this.write(rest);
+    let rest = this.serviceKeys.flush();
+    if (this.redactor !== undefined) rest = Buffer.concat([this.redactor.push(rest), this.redactor.flush()]);
+    if (rest.length > 0) this.write(rest);
   }
 
   protected onEnd = (): void => {

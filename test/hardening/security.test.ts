@@ -329,11 +329,7 @@ describe('credentials never leave', () => {
       w.chat.next({ kind: 'sse', events: [{ data: chatChunk }, ...cutIn(chatErr(CREDS.ca), CREDS.ca, at)] });
       w.anthropic.next({ kind: 'sse', events: [{ event: 'message_start', data: msgStart }, ...cutIn(antErr, CREDS.anthropic, at)] });
       w.openai.next({ kind: 'sse', events: [{ event: 'response.created', data: respCreated }, ...cutIn(respErr, CREDS.openai, at)] });
-      const answers = [
-        await send(w.d, CHAT, { body: { model: M.chat, messages: hi, stream: true } }),
-        await send(w.d, MESSAGES, { body: { model: M.anthropic, max_tokens: 50, messages: hi, stream: true } }),
-        await send(w.d, RESPONSES, { body: { model: M.openai, input: 'hi', stream: true } }),
-      ].map(record);
+      const answers = await passthroughStreams();
       for (const r of answers) {
         expect(r.status).toBe(200);
         expect(r.text, r.text).toContain('[REDACTED]');
@@ -341,6 +337,54 @@ describe('credentials never leave', () => {
       }
     }
     for (const text of texts) expectNoCredential(text, 'a client response');
+  });
+
+  it('a service key a passthrough stream echoes is masked, wherever the network cuts it', async () => {
+    w.reset();
+    const key = w.d.key;
+    const said = `the key in your prompt is ${key}, keep it safe`;
+    const chat = [
+      { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'qwen3-coder', choices: [{ index: 0, delta: { role: 'assistant', content: said }, finish_reason: null }] },
+      { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'qwen3-coder', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+    ]
+      .map((c) => `data: ${JSON.stringify(c)}\n\n`)
+      .concat('data: [DONE]\n\n')
+      .join('');
+    const messages = [
+      { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: said } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } },
+      { type: 'message_stop' },
+    ]
+      .map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
+      .join('');
+    const response = { id: 'resp_1', object: 'response', status: 'completed', model: 'gpt-5.4', output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: said, annotations: [] }] }] };
+    const responses = [
+      { type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [] } },
+      { type: 'response.output_text.delta', sequence_number: 1, item_id: 'msg_1', output_index: 0, content_index: 0, delta: said },
+      { type: 'response.completed', sequence_number: 2, response },
+    ]
+      .map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
+      .join('');
+    /** The stream in two writes 30 ms apart, cut `at` characters into the key. */
+    const cutIn = (stream: string, at: number) => {
+      const i = stream.indexOf(key) + at;
+      return { kind: 'sse' as const, events: [{ raw: stream.slice(0, i) }, { raw: stream.slice(i), delayMs: 30 }] };
+    };
+    // inside the prefix, right after it, inside the run before and after it is long enough to match
+    for (const at of [3, 13, 20, 40]) {
+      w.chat.next(cutIn(chat, at));
+      w.anthropic.next(cutIn(messages, at));
+      w.openai.next(cutIn(responses, at));
+      const answers = await passthroughStreams();
+      for (const r of answers) {
+        expect(r.status).toBe(200);
+        expect(r.text, `cut ${at} into the key`).not.toContain(key.slice(13, 29));
+        expect(r.text).toContain('the key in your prompt is [REDACTED], keep it safe');
+      }
+    }
   });
 
   it('…and nowhere in the daemon output, the request log files, logs --json or the admin log API', async () => {
@@ -359,6 +403,15 @@ describe('credentials never leave', () => {
     }
   });
 });
+
+/** One streamed request in each client dialect, to the upstream speaking it (ca, anthropic, openai), recorded. */
+async function passthroughStreams(): Promise<Raw[]> {
+  return [
+    await send(w.d, CHAT, { body: { model: M.chat, messages: hi, stream: true } }),
+    await send(w.d, MESSAGES, { body: { model: M.anthropic, max_tokens: 50, messages: hi, stream: true } }),
+    await send(w.d, RESPONSES, { body: { model: M.openai, input: 'hi', stream: true } }),
+  ].map(record);
+}
 
 /** Neither a credential nor its last five characters (what providers print) appears in `text`. */
 function expectNoCredential(text: string, where: string): void {
