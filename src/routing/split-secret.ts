@@ -1,57 +1,101 @@
 /**
  * A converted stream is masked event by event (echoed-secrets.ts on each flush), so a credential
- * the model writes across two text deltas ("sk-ant-ap" then "i03-…") would go out unmasked. When
- * a delta's text ends with the start of the secret, that end (at most secret length − 1
- * characters) is held and put in front of the next text delta, where the whole secret meets the
- * mask; any other event lets it go first. The common delta costs one search for the secret's
- * first character in its last characters.
+ * or a service key the model writes across two deltas ("sk-ant-ap" then "i03-…") would go out
+ * unmasked. That holds for every delta the model writes: text, refusals, reasoning, and a tool
+ * call's arguments. When a delta ends with what may start a secret (the credential's first
+ * characters, at most its length − 1; part of a service key's prefix, or the prefix and its
+ * base62 run: service-key-tail.ts), that end is held and put in front of the next delta of the
+ * same block, where the whole secret meets the mask. Each block has its own hold, given up when
+ * the block ends (or the answer does). The common delta costs a search for the credential's first
+ * character in its last characters and a look at its trailing word.
  */
-export class SplitSecretHold {
-  private readonly secret: string;
-  private readonly first: string;
-  private held = '';
-  /** The block the held text belongs to. */
-  private heldIndex = 0;
+import type { HubEvent } from '../protocols/hub.js';
+import { serviceKeyTailStart } from './service-key-tail.js';
 
-  constructor(secret: string) {
+/** The deltas whose text the model writes. */
+export type ModelDelta = Extract<HubEvent, { type: 'text_delta' | 'refusal_delta' | 'reasoning_delta' | 'arguments_delta' }>;
+
+export function isModelDelta(ev: HubEvent): ev is ModelDelta {
+  return ev.type === 'text_delta' || ev.type === 'reasoning_delta' || ev.type === 'arguments_delta' || ev.type === 'refusal_delta';
+}
+
+function deltaText(ev: ModelDelta): string {
+  return ev.type === 'arguments_delta' ? ev.json : ev.text;
+}
+
+function withText(ev: ModelDelta, text: string): ModelDelta {
+  return ev.type === 'arguments_delta' ? { ...ev, json: text } : { ...ev, text };
+}
+
+/** A delta of this kind and block, carrying just `text`. */
+function heldDelta(type: ModelDelta['type'], index: number, text: string): ModelDelta {
+  return type === 'arguments_delta' ? { type, index, json: text } : { type, index, text };
+}
+
+export class SplitSecretHold {
+  /** The credential as streamSecret (redact.ts) passes it; none: service keys only. */
+  private readonly secret: string | undefined;
+  /** Held text by block index, with the kind of its deltas. */
+  private readonly held = new Map<number, { type: ModelDelta['type']; text: string }>();
+
+  constructor(secret: string | undefined) {
     this.secret = secret;
-    this.first = secret[0]!;
   }
 
   get holding(): boolean {
-    return this.held !== '';
+    return this.held.size > 0;
   }
 
-  /** Held text of another block than `index`: it must go out before that block's text. */
-  heldFor(index: number): boolean {
-    return this.held !== '' && this.heldIndex !== index;
-  }
-
-  /** The text of a delta of block `index` to send now: the held text in front, any start of the secret at its end kept back. */
-  pass(index: number, text: string): string {
-    if (this.held !== '') {
-      text = this.held + text;
-      this.held = '';
+  /**
+   * The delta to send now: the held text of its block in front, any start of a secret at its end
+   * kept back. The same event when nothing changes; undefined when nothing is left to send.
+   */
+  pass(ev: ModelDelta): ModelDelta | undefined {
+    const own = deltaText(ev);
+    let text = own;
+    const before = this.held.size > 0 ? this.held.get(ev.index) : undefined;
+    if (before !== undefined) {
+      text = before.text + text;
+      this.held.delete(ev.index);
     }
-    const from = text.length - this.secret.length + 1;
-    let at = text.indexOf(this.first, from > 0 ? from : 0);
-    if (at === -1) return text;
-    // rare: the end may start the secret; the earliest such start keeps the most back
-    while (at !== -1) {
-      if (this.secret.startsWith(text.slice(at))) {
-        this.held = text.slice(at);
-        this.heldIndex = index;
-        return text.slice(0, at);
-      }
-      at = text.indexOf(this.first, at + 1);
+    const at = this.holdStart(text);
+    if (at !== -1) {
+      this.held.set(ev.index, { type: ev.type, text: text.slice(at) });
+      text = text.slice(0, at);
     }
-    return text;
+    if (text === own) return ev;
+    // a text delta's logprobs still go out, with whatever text is left
+    if (text === '' && (ev.type !== 'text_delta' || ev.logprobs === undefined)) return undefined;
+    return withText(ev, text);
   }
 
-  /** The held text, given up (another event comes, or the stream ends): it was no secret after all. */
-  release(): { index: number; text: string } {
-    const out = { index: this.heldIndex, text: this.held };
-    this.held = '';
+  /** The held text of block `index`, given up (the block ends): it was no secret after all. */
+  release(index: number): ModelDelta | undefined {
+    const held = this.held.get(index);
+    if (held === undefined) return undefined;
+    this.held.delete(index);
+    return heldDelta(held.type, index, held.text);
+  }
+
+  /** Every block's held text, given up (the answer ends). */
+  releaseAll(): ModelDelta[] {
+    const out: ModelDelta[] = [];
+    for (const [index, held] of this.held) out.push(heldDelta(held.type, index, held.text));
+    this.held.clear();
     return out;
+  }
+
+  /** Where the end of `text` may start a secret that the next delta completes, or -1. */
+  private holdStart(text: string): number {
+    const key = serviceKeyTailStart(text);
+    const secret = this.secret;
+    if (secret === undefined) return key;
+    const from = text.length - secret.length + 1;
+    // the earliest start keeps the most back; one after the key's start changes nothing
+    const end = key === -1 ? text.length : key;
+    for (let at = text.indexOf(secret[0]!, from > 0 ? from : 0); at !== -1 && at < end; at = text.indexOf(secret[0]!, at + 1)) {
+      if (secret.startsWith(text.slice(at))) return at;
+    }
+    return key;
   }
 }

@@ -27,7 +27,7 @@ import type { LogUsage } from '../log/entry.js';
 import type { StreamReasoningCollector } from './reasoning-continuity.js';
 import { maskEchoedText } from './echoed-secrets.js';
 import { StreamRedactor, streamSecret } from './redact.js';
-import { SplitSecretHold } from './split-secret.js';
+import { isModelDelta, SplitSecretHold } from './split-secret.js';
 import { ServiceKeyStreamMask } from './service-key-stream.js';
 import { takeOverEarlyStream } from './early-stream.js';
 import { IdleWatch } from './idle-watch.js';
@@ -572,14 +572,14 @@ export class ConvertedRelay extends Relay {
   private errorCode: string | undefined;
   /** The credential, masked in what is written (with any service key) when echoed whole. */
   private readonly secret: string | undefined;
-  /** Text ending in the secret's start, held for the next delta (split-secret.ts). */
-  private readonly split: SplitSecretHold | undefined;
+  /** Deltas ending in what may start the credential or a service key, held for their block's next (split-secret.ts). */
+  private readonly split: SplitSecretHold;
 
   constructor(o: RelayOptions, c: ConvertOptions) {
     super(o);
     this.c = c;
     this.secret = streamSecret(o.credential);
-    this.split = this.secret === undefined ? undefined : new SplitSecretHold(this.secret);
+    this.split = new SplitSecretHold(this.secret);
     this.decoder = c.decoder;
     this.parser = new SseParser(this.onEvent, undefined, { errorField: c.errorField === true });
     if (c.continuation) this.parts = new PausedParts();
@@ -739,14 +739,14 @@ export class ConvertedRelay extends Relay {
 
   private handleOne(ev: HubEvent, ours: boolean): void {
     if (this.ended || this.settled) return;
-    const split = this.split;
-    if (split !== undefined) {
-      if (ev.type === 'text_delta') {
-        if (split.heldFor(ev.index)) this.releaseHeld();
-        const text = split.pass(ev.index, ev.text);
-        if (text === '' && ev.logprobs === undefined) return;
-        if (text !== ev.text) ev = { ...ev, text };
-      } else if (split.holding) this.releaseHeld();
+    if (isModelDelta(ev)) {
+      const passed = this.split.pass(ev);
+      if (passed === undefined) return;
+      ev = passed;
+    } else if (this.split.holding) {
+      // a block's held text goes out before its end (a thinking block's proof comes at its end)
+      if (ev.type === 'block_stop' || ev.type === 'reasoning_origin') this.releaseHeld(ev.index);
+      else if (ev.type === 'finish' || ev.type === 'error') this.releaseHeld();
     }
     this.render(ev, ours);
   }
@@ -781,11 +781,14 @@ export class ConvertedRelay extends Relay {
     this.out += this.c.encoder.encode(ev);
   }
 
-  /** Text held for a secret that did not follow goes out as the text it was. */
-  private releaseHeld(): void {
-    if (this.split?.holding !== true) return;
-    const { index, text } = this.split.release();
-    this.render({ type: 'text_delta', index, text }, false);
+  /** Text held for a secret that did not follow goes out as the text it was: block `index`'s, or every block's. */
+  private releaseHeld(index?: number): void {
+    if (!this.split.holding) return;
+    if (index === undefined) for (const ev of this.split.releaseAll()) this.render(ev, false);
+    else {
+      const ev = this.split.release(index);
+      if (ev !== undefined) this.render(ev, false);
+    }
   }
 
   private flush(): void {

@@ -1,5 +1,6 @@
 /** A provider credential or a service key that an upstream echoes back reaches neither the client nor the log. */
 import { request } from 'node:http';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { maskEchoedBytes, maskEchoedText } from '../../src/routing/echoed-secrets.js';
@@ -101,6 +102,92 @@ describe('converted streams', () => {
     const messages = await post(`${h.b}/v1/messages`, { model: 'openai/gpt-5.4', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'hi' }] });
     expect(messages.text).not.toContain(KEYS.openai);
     expect(messages.text).toContain('[REDACTED]');
+  });
+});
+
+describe('converted streams: reasoning and tool-call arguments', () => {
+  /** What a client joins from each kind of delta. */
+  interface Said {
+    text: string;
+    reasoning: string;
+    args: string;
+  }
+  const tools = [{ type: 'function' as const, function: { name: 'save', description: 'save a note', parameters: { type: 'object', properties: { note: { type: 'string' } } } } }];
+  /** The answer: the credential and a service key in reasoning and arguments, a service key in the text. */
+  const turn = (credential: string, chunk: number) => ({
+    reasoning: { text: `thinking of ${credential} and ${SERVICE_KEY} now` },
+    text: `saving ${SERVICE_KEY}`,
+    toolCalls: [{ name: 'save', arguments: { note: `${credential} and ${SERVICE_KEY}` } }],
+    stream: { chunk },
+  });
+  const expected: Said = {
+    text: 'saving [REDACTED]',
+    reasoning: 'thinking of [REDACTED] and [REDACTED] now',
+    args: JSON.stringify({ note: '[REDACTED] and [REDACTED]' }),
+  };
+
+  async function chat(): Promise<Said> {
+    const client = new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+    const said: Said = { text: '', reasoning: '', args: '' };
+    const stream = await client.chat.completions.create({ model: 'anthropic/claude-sonnet-4-5', stream: true, reasoning_effort: 'low', tools, messages: [{ role: 'user', content: 'hi' }] });
+    for await (const c of stream) {
+      const d = c.choices[0]?.delta as { content?: string; reasoning_content?: string; tool_calls?: Array<{ function?: { arguments?: string } }> } | undefined;
+      said.text += d?.content ?? '';
+      said.reasoning += d?.reasoning_content ?? '';
+      for (const call of d?.tool_calls ?? []) said.args += call.function?.arguments ?? '';
+    }
+    return said;
+  }
+
+  async function responses(): Promise<Said> {
+    const client = new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+    const said: Said = { text: '', reasoning: '', args: '' };
+    const stream = await client.responses.create({
+      model: 'anthropic/claude-sonnet-4-5',
+      stream: true,
+      reasoning: { effort: 'low', summary: 'auto' },
+      tools: [{ type: 'function', name: 'save', description: 'save a note', parameters: tools[0]!.function.parameters, strict: false }],
+      input: 'hi',
+    });
+    for await (const ev of stream) {
+      if (ev.type === 'response.output_text.delta') said.text += ev.delta;
+      else if (ev.type === 'response.reasoning_summary_text.delta' || ev.type === 'response.reasoning_text.delta') said.reasoning += ev.delta;
+      else if (ev.type === 'response.function_call_arguments.delta') said.args += ev.delta;
+    }
+    return said;
+  }
+
+  async function messages(): Promise<Said> {
+    const client = new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+    const said: Said = { text: '', reasoning: '', args: '' };
+    const stream = await client.messages.create({
+      model: 'openai/gpt-5.4',
+      max_tokens: 4000,
+      stream: true,
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+      tools: [{ name: 'save', description: 'save a note', input_schema: { type: 'object', properties: { note: { type: 'string' } } } }],
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    for await (const ev of stream) {
+      if (ev.type !== 'content_block_delta') continue;
+      if (ev.delta.type === 'text_delta') said.text += ev.delta.text;
+      else if (ev.delta.type === 'thinking_delta') said.reasoning += ev.delta.thinking;
+      else if (ev.delta.type === 'input_json_delta') said.args += ev.delta.partial_json;
+    }
+    return said;
+  }
+
+  it('a credential and a service key split across reasoning and argument deltas are masked, in every client dialect, whatever the cut', async () => {
+    const { h } = t;
+    // deltas of 1 to 9 characters cut both at every offset somewhere
+    for (let chunk = 1; chunk <= 9; chunk++) {
+      h.mocks.anthropic.next({ kind: 'turn', turn: turn(KEYS.anthropic, chunk) });
+      expect(await chat(), `chat, deltas of ${chunk}`).toEqual(expected);
+      h.mocks.anthropic.next({ kind: 'turn', turn: turn(KEYS.anthropic, chunk) });
+      expect(await responses(), `responses, deltas of ${chunk}`).toEqual(expected);
+      h.mocks.openai.next({ kind: 'turn', turn: turn(KEYS.openai, chunk) });
+      expect(await messages(), `messages, deltas of ${chunk}`).toEqual(expected);
+    }
   });
 });
 
