@@ -13,6 +13,11 @@ export interface EncodeRequestOptions {
   replayReasoning: ReadonlyArray<ReasoningOrigin['kind']>;
   /** Chat targets: role used for system prompts (most non-OpenAI servers only know `system`). */
   systemRole?: 'system' | 'developer';
+  /**
+   * Chat targets: a system message from the middle of the conversation stays where it stood;
+   * without, its text joins the leading system message (for servers that keep one system text).
+   */
+  systemInPlace?: boolean;
   /** Chat targets: which output cap field to send. */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   /** Chat targets: a document may go by URL in `file.file_data` (the target fetches it); else only its data. */

@@ -251,9 +251,9 @@ export interface SystemPart {
   text: string;
   cacheControl?: CacheControl;
   /**
-   * A Chat system/developer message met after the conversation began: where it stood (before
-   * items[beforeItem]) and its role, for targets that take such turns inline (Responses input).
-   * Others read it as system text, as a leading one.
+   * A system/developer message met after the conversation began (Chat `messages`, Responses
+   * `input`): where it stood (before items[beforeItem]) and its role, for targets that take such
+   * turns inline (Responses input, most Chat servers). Others read it as system text, as a leading one.
    */
   inline?: { beforeItem: number; role: 'system' | 'developer' };
 }

@@ -8,6 +8,7 @@ import { fitModelFamilyHistory } from './model-family-history.js';
 import { chatDecodeOptions } from './think-prefill.js';
 import { bearerHeaders } from './headers.js';
 import { loopbackRefusedHint } from './local-refused-hint.js';
+import { keepsSystemInPlace } from './system-in-place.js';
 import type { ProviderAdapter } from './types.js';
 
 export const customChatAdapter: ProviderAdapter = {
@@ -18,8 +19,8 @@ export const customChatAdapter: ProviderAdapter = {
   normaliseBaseUrl: normaliseChatBase,
   url: chatUrl,
   headers: (credential) => bearerHeaders(credential),
-  encodeOptions() {
-    return { replayReasoning: ['unsigned'], systemRole: 'system', maxTokensField: 'max_tokens' };
+  encodeOptions(model) {
+    return { replayReasoning: ['unsigned'], systemRole: 'system', systemInPlace: keepsSystemInPlace(model), maxTokensField: 'max_tokens' };
   },
   decodeOptions: chatDecodeOptions,
   finalizeBody(body, ctx) {

@@ -113,6 +113,7 @@ export const geminiAdapter: ProviderAdapter = {
   url,
   headers: (credential) => bearerHeaders(credential),
   encodeOptions() {
+    // no systemInPlace: the compat layer keeps only the last system message (system-in-place.ts)
     return { replayReasoning: [], systemRole: 'system', maxTokensField: 'max_tokens', thoughtSignatures: true };
   },
   finalizeBody: finalize,

@@ -9,6 +9,7 @@ import { fitModelFamilyHistory } from './model-family-history.js';
 import { chatDecodeOptions } from './think-prefill.js';
 import { bearerHeaders } from './headers.js';
 import { localRefusedHint } from './local-refused-hint.js';
+import { keepsSystemInPlace } from './system-in-place.js';
 import type { ProviderAdapter } from './types.js';
 
 export const localAdapter: ProviderAdapter = {
@@ -19,8 +20,8 @@ export const localAdapter: ProviderAdapter = {
   normaliseBaseUrl: normaliseLocalBase,
   url: (baseUrl, op) => chatUrl(normaliseLocalBase(baseUrl), op),
   headers: () => bearerHeaders(undefined),
-  encodeOptions() {
-    return { replayReasoning: ['unsigned'], systemRole: 'system', maxTokensField: 'max_tokens' };
+  encodeOptions(model) {
+    return { replayReasoning: ['unsigned'], systemRole: 'system', systemInPlace: keepsSystemInPlace(model), maxTokensField: 'max_tokens' };
   },
   decodeOptions: chatDecodeOptions,
   finalizeBody(body, ctx) {

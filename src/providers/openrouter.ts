@@ -7,6 +7,7 @@ import { developerToSystem } from './chat-body.js';
 import { chatUrl, normaliseChatBase } from './chat-url.js';
 import { lowerEffort } from './effort.js';
 import { bearerHeaders } from './headers.js';
+import { keepsSystemInPlace } from './system-in-place.js';
 import type { FinalizeContext, ProviderAdapter } from './types.js';
 
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
@@ -36,9 +37,9 @@ export const openrouterAdapter: ProviderAdapter = {
     // OpenRouter's optional app attribution headers.
     return { ...bearerHeaders(credential), 'x-title': 'svc-proxy' };
   },
-  encodeOptions() {
+  encodeOptions(model) {
     // OpenRouter fetches a PDF given by URL in file.file_data (openrouter.ai/docs, "PDF Inputs").
-    return { replayReasoning: ['openrouter', 'unsigned'], systemRole: 'system', maxTokensField: 'max_tokens', fileUrls: true };
+    return { replayReasoning: ['openrouter', 'unsigned'], systemRole: 'system', systemInPlace: keepsSystemInPlace(model), maxTokensField: 'max_tokens', fileUrls: true };
   },
   finalizeBody: finalize,
   normaliseModelId: (id) => id,

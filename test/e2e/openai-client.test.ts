@@ -987,3 +987,51 @@ describe('a Chat client on openai/… (spoken to as Responses): tier, cache key 
     expect(sent).toMatchObject({ service_tier: 'flex', prompt_cache_key: 'repo-42' });
   });
 });
+
+describe("a Responses client's system message from the middle of input", () => {
+  const input: OpenAI.Responses.ResponseInput = [
+    { role: 'developer', content: 'Be terse.' },
+    { role: 'user', content: 'What is 2+2?' },
+    { role: 'assistant', content: '4.' },
+    { role: 'developer', content: 'From now on, a number only.' },
+    { role: 'user', content: 'And 3+3?' },
+  ];
+  const sent = (kind: 'openrouter' | 'gemini' | 'customA' | 'local') =>
+    (world.mock(kind).lastGeneration().body.messages as Array<{ role: string; content: unknown }>).map((m) => [m.role, m.content]);
+
+  it.each(['openrouter', 'customA', 'local'] as const)('%s: stays where it stood, a system message (the role these servers know)', async (kind) => {
+    await client.responses.create({ model: MODELS[kind], instructions: 'You are a calculator.', input });
+    expect(sent(kind)).toEqual([
+      ['system', 'You are a calculator.\n\nBe terse.'],
+      ['user', 'What is 2+2?'],
+      ['assistant', '4.'],
+      ['system', 'From now on, a number only.'],
+      ['user', 'And 3+3?'],
+    ]);
+  });
+
+  it('a local Qwen, whose chat template takes one system message, first: refused, then sent again with it in place as user text', async () => {
+    const res = await client.responses.create({ model: `${SLUGS.local}/qwen3.6-35b-a3b`, instructions: 'You are a calculator.', input });
+    expect(res.status).toBe('completed');
+    const [refused, fitted] = world.mocks.local.generations().map((r) => (r.body.messages as Array<{ role: string }>).map((m) => m.role));
+    expect(refused).toEqual(['system', 'user', 'assistant', 'system', 'user']);
+    expect(fitted).toEqual(['system', 'user', 'assistant', 'user', 'user']);
+  });
+
+  it('gemini, which keeps only the last system message: every system text joins the one at the top, in order', async () => {
+    await client.responses.create({ model: MODELS.gemini, instructions: 'You are a calculator.', input });
+    expect(sent('gemini')).toEqual([
+      ['system', 'You are a calculator.\n\nBe terse.\n\nFrom now on, a number only.'],
+      ['user', 'What is 2+2?'],
+      ['assistant', '4.'],
+      ['user', 'And 3+3?'],
+    ]);
+  });
+
+  it('anthropic, whose Messages API has only the top-level system: it goes there, in order, as from a Chat client', async () => {
+    await client.responses.create({ model: MODELS.anthropic, instructions: 'You are a calculator.', input });
+    const body = world.mocks.anthropic.lastGeneration().body as { system: Array<{ text: string }>; messages: Array<{ role: string }> };
+    expect(body.system.map((s) => s.text)).toEqual(['You are a calculator.', 'Be terse.', 'From now on, a number only.']);
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+});

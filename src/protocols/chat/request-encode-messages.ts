@@ -6,12 +6,15 @@
  * assistant message, because Chat has one message per turn. Tool results that hold media become
  * a text tool message plus the media in a user message after the run of tool messages (Chat
  * tool messages are text-only, and a user message between two tool messages breaks pairing).
+ * A system message from the middle of the conversation stays there where the target takes it
+ * (`systemInPlace`), after the results of the tool calls it was written among.
  */
 import type {
   ContentPart,
   FunctionCallItem,
   FunctionCallOutputItem,
   HubRequest,
+  Item,
   MessageItem,
   ReasoningItem,
   SystemPart,
@@ -67,12 +70,36 @@ export class MessageWriter {
 
   constructor(private readonly opts: EncodeRequestOptions) {}
 
+  /** The leading system message: every system text, or the leading ones when the others stay in place. */
   system(parts: ReadonlyArray<SystemPart>): void {
+    this.pushSystem(this.opts.systemInPlace ? parts.filter((p) => p.inline === undefined) : parts);
+  }
+
+  /** Whether a system message can go before `item`: never between a turn's tool calls and their results. */
+  canInterject(item: Item): boolean {
+    return item.type !== 'function_call_output' && !(this.turn !== undefined && this.turn.calls.length > 0);
+  }
+
+  /**
+   * The inline system parts from `from` that stood before items[index] (or earlier), as one system
+   * message there. The next part's index.
+   */
+  systemBefore(inline: ReadonlyArray<SystemPart>, from: number, index: number): number {
+    let to = from;
+    while (to < inline.length && inline[to]!.inline!.beforeItem <= index) to++;
+    if (to === from) return from;
+    this.flushTurn();
+    this.flushMedia();
+    this.pushSystem(inline.slice(from, to));
+    return to;
+  }
+
+  private pushSystem(parts: ReadonlyArray<SystemPart>): void {
     const kept = parts.filter((p) => p.text.trim().length > 0);
     if (kept.length === 0) return;
     const role = this.opts.systemRole ?? 'system';
     const keep = this.opts.keepCacheControl === true;
-    // One system message: many local chat templates accept a single leading system turn only.
+    // One system message per place: many local chat templates accept a single leading system turn only.
     const content = keep && kept.some((p) => p.cacheControl)
       ? kept.map((p) => ({ type: 'text', text: p.text, ...cacheControl(p, true) }))
       : kept.map((p) => p.text).join('\n\n');
@@ -175,7 +202,10 @@ export class MessageWriter {
 export function encodeMessages(req: HubRequest, opts: EncodeRequestOptions): Json[] {
   const w = new MessageWriter(opts);
   w.system(req.system);
-  for (const item of req.items) {
+  const inline = opts.systemInPlace ? req.system.filter((p) => p.inline !== undefined) : [];
+  let next = 0;
+  for (const [index, item] of req.items.entries()) {
+    if (next < inline.length && w.canInterject(item)) next = w.systemBefore(inline, next, index);
     switch (item.type) {
       case 'message':
         if (item.role === 'user') w.user(item);
@@ -192,5 +222,6 @@ export function encodeMessages(req: HubRequest, opts: EncodeRequestOptions): Jso
         break;
     }
   }
+  w.systemBefore(inline, next, req.items.length);
   return w.end();
 }

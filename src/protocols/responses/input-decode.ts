@@ -1,6 +1,7 @@
 /**
  * The Responses `input` (a string or a list of items) → hub items and system texts.
- * System and developer messages leave the item list for `hub.system`, in order.
+ * System and developer messages leave the item list for `hub.system`, in order; those after the
+ * conversation began are marked with their place and role, for targets that can keep it there.
  */
 import type { ContentPart, FunctionCallItem, Item, SystemPart } from '../hub.js';
 import { badRequest } from '../errors.js';
@@ -108,8 +109,12 @@ function decodeMessage(raw: JsonObject, param: string, out: DecodedInput, push: 
   }
   const content = dropEmptyText(decodeContent(raw.content, role, `${param}.content`));
   if (role === 'system' || role === 'developer') {
+    const inline: SystemPart['inline'] = out.items.length > 0 ? { beforeItem: out.items.length, role } : undefined;
     for (const part of content) {
-      if (part.type === 'text') out.system.push(part.cacheControl ? { text: part.text, cacheControl: part.cacheControl } : { text: part.text });
+      if (part.type !== 'text') continue;
+      const sp: SystemPart = part.cacheControl ? { text: part.text, cacheControl: part.cacheControl } : { text: part.text };
+      if (inline) sp.inline = inline;
+      out.system.push(sp);
     }
     return;
   }

@@ -1,6 +1,6 @@
 /** Encoding a hub request for a Chat upstream: the cases golden files do not show. */
 import { describe, expect, it } from 'vitest';
-import type { HubRequest, MediaSource } from '../../../src/protocols/hub.js';
+import type { HubRequest, Item, MediaSource, SystemPart } from '../../../src/protocols/hub.js';
 import { ProtocolError } from '../../../src/protocols/errors.js';
 import { chatCodec } from '../../../src/protocols/chat/index.js';
 
@@ -114,5 +114,45 @@ describe('chat request encode', () => {
     };
     const body = chatCodec.encodeRequest(req, { replayReasoning: ['unsigned'] }) as { messages: Array<{ role: string }> };
     expect(body.messages.map((m) => m.role)).toEqual(['user', 'user']);
+  });
+});
+
+describe('chat request encode: system text from the middle of a conversation', () => {
+  const user = (text: string): Item => ({ type: 'message', role: 'user', content: [{ type: 'text', text }] });
+  const call = (callId: string): Item => ({ type: 'function_call', callId, name: 'f', arguments: '{}' });
+  const result = (callId: string): Item => ({ type: 'function_call_output', callId, output: 'ok' });
+  const encode = (items: Item[], system: SystemPart[], systemInPlace: boolean) =>
+    (chatCodec.encodeRequest({ ...base, items, system }, { replayReasoning: [], systemInPlace }) as { messages: Array<{ role: string; content: unknown }> }).messages;
+
+  it('stays in place where the target takes it; the leading ones open the conversation; parts of one place join', () => {
+    const system: SystemPart[] = [
+      { text: 'Lead.' },
+      { text: 'Now French.', inline: { beforeItem: 2, role: 'developer' } },
+      { text: 'Be brief.', inline: { beforeItem: 2, role: 'system' } },
+      { text: ' ', inline: { beforeItem: 3, role: 'system' } },
+      { text: 'Last word.', inline: { beforeItem: 3, role: 'system' } },
+    ];
+    const items: Item[] = [user('a'), { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'b' }] }, user('c')];
+    expect(encode(items, system, true)).toEqual([
+      { role: 'system', content: 'Lead.' },
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: 'b' },
+      { role: 'system', content: 'Now French.\n\nBe brief.' },
+      { role: 'user', content: 'c' },
+      { role: 'system', content: 'Last word.' },
+    ]);
+    expect(encode(items, system, false)).toEqual([
+      { role: 'system', content: 'Lead.\n\nNow French.\n\nBe brief.\n\nLast word.' },
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: 'b' },
+      { role: 'user', content: 'c' },
+    ]);
+  });
+
+  it('one written among a turn\'s tool calls or before their results goes after the results', () => {
+    const items: Item[] = [user('go'), call('c1'), call('c2'), result('c1'), result('c2'), user('next')];
+    const roles = (beforeItem: number) => encode(items, [{ text: 'Mind the results.', inline: { beforeItem, role: 'system' } }], true).map((m) => m.role);
+    for (const beforeItem of [2, 3, 4, 5]) expect(roles(beforeItem), `before item ${beforeItem}`).toEqual(['user', 'assistant', 'tool', 'tool', 'system', 'user']);
+    expect(roles(1)).toEqual(['user', 'system', 'assistant', 'tool', 'tool', 'user']);
   });
 });

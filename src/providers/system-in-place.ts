@@ -1,0 +1,16 @@
+/**
+ * Whether a Chat target gets a system message from the middle of a conversation where the client
+ * wrote it (encode option `systemInPlace`), or joined to the leading system message as before.
+ *
+ * Most servers take it in place, and a chat template that refuses it says so and gets the request
+ * again with its system text moved (routing/system-placement.ts). Two model families go joined:
+ * Mistral's API and templates refuse a system turn after an assistant or tool turn (400
+ * "Unexpected role 'system' after role 'assistant'", swarmauri-sdk#162), a refusal nothing can
+ * refit; Gemini's OpenAI-compatible layer, also behind OpenRouter, keeps only the last system
+ * message it is given (codecompanion.nvim#2530, pipecat#3362), which would drop the leading prompt.
+ */
+import { isMistralModel } from './mistral-tool-ids.js';
+
+export function keepsSystemInPlace(model: string): boolean {
+  return !isMistralModel(model) && !/gemini/i.test(model);
+}
