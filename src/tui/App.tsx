@@ -19,7 +19,11 @@ import { LogScreen } from './screens/LogScreen.js';
 import { ProvidersScreen } from './screens/ProvidersScreen.js';
 import { SCREENS, type ScreenId } from './screens/screens.js';
 import { StatsScreen } from './screens/StatsScreen.js';
+import { NOTICE_LINES, statusLayout } from './status-text.js';
 import { ThemeContext, type Theme } from './theme.js';
+
+/** Rows a screen keeps however many a notice would take. */
+const BODY_MIN = 4;
 
 export interface AppProps {
   link: DaemonLink;
@@ -61,12 +65,14 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
 
   const width = Math.max(20, columns);
   const height = Math.max(6, rows - 1);
-  const body = height - 2;
+  // a notice wrapped below the status takes rows from the screen, never the screen's last few
+  const noticeLines = Math.min(NOTICE_LINES, height - 2 - BODY_MIN);
+  const body = height - 2 - statusLayout(state, foreground === true, notice, width, noticeLines).below.length;
   return (
     <CaptureContext.Provider value={captures}>
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
         <TabBar current={screen} width={width} />
-        <StatusLine state={state} notice={notice} width={width} foreground={foreground} />
+        <StatusLine state={state} notice={notice} width={width} foreground={foreground} noticeLines={noticeLines} />
         {help ? (
           <Help screen={screen} height={body} onClose={() => setHelp(false)} />
         ) : screen === 'log' ? (

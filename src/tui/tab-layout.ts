@@ -1,7 +1,8 @@
 /**
  * How the tab bar fits its width: the fullest of a few forms that fits whole, so a narrow terminal
  * sees every screen's key and the current screen's name rather than a row cut off mid-word. The
- * screens matter more than the name of the program, so "svc-proxy" goes before the titles do.
+ * screens matter more than the name of the program, so "svc-proxy" goes before the titles do; the
+ * current screen's title goes last, shortened first, so even 20 columns say which screen this is.
  */
 import { SCREENS, type ScreenId } from './screens/screens.js';
 import { textWidth } from '../util/text-width.js';
@@ -14,7 +15,7 @@ export interface TabSegment {
   brand?: boolean;
 }
 
-type Form = { brand: boolean; titles: 'all' | 'current' | 'none'; gap: string };
+type Form = { brand: boolean; titles: 'all' | 'current' | 'short' | 'none'; gap: string };
 
 // Fullest first; the last is the narrowest there is (a bar still wider than that is cut at its end).
 const FORMS: readonly Form[] = [
@@ -23,15 +24,17 @@ const FORMS: readonly Form[] = [
   { brand: false, titles: 'all', gap: ' ' },
   { brand: true, titles: 'current', gap: ' ' },
   { brand: false, titles: 'current', gap: ' ' },
+  { brand: false, titles: 'short', gap: ' ' },
   { brand: false, titles: 'none', gap: ' ' },
 ];
+const SHORT_FORM = FORMS[FORMS.length - 2]!;
 
 function segments(current: ScreenId, form: Form): TabSegment[] {
   const out: TabSegment[] = form.brand ? [{ text: 'svc-proxy', brand: true }] : [];
   for (const s of SCREENS) {
     const isCurrent = s.id === current;
-    const titled = form.titles === 'all' || (form.titles === 'current' && isCurrent);
-    const label = titled ? `${s.key} ${s.title}` : s.key;
+    const title = form.titles === 'all' || (form.titles === 'current' && isCurrent) ? s.title : form.titles === 'short' && isCurrent ? s.short : '';
+    const label = title ? `${s.key} ${title}` : s.key;
     // the current one is padded inside its highlight, so it reads as a tab and not as run-on text
     out.push(isCurrent ? { text: ` ${label} `, current: true } : { text: label });
   }
@@ -50,3 +53,6 @@ export function tabLayout(current: ScreenId, width: number): TabSegment[] {
   }
   return segs;
 }
+
+/** The columns the tabs need to name the current screen at least in short, whichever it is. */
+export const TITLED_TABS_MIN = Math.max(...SCREENS.map((s) => segmentsWidth(segments(s.id, SHORT_FORM))));

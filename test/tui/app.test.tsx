@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AdminClient } from '../../src/cli/admin-client.js';
-import { App } from '../../src/tui/App.js';
+import { App, type AppProps } from '../../src/tui/App.js';
 import { DaemonLink } from '../../src/tui/daemon-link.js';
 import { SCREENS } from '../../src/tui/screens/screens.js';
 import { createTheme } from '../../src/tui/theme.js';
@@ -76,11 +76,11 @@ async function until(check: () => boolean, what: string, ms = 5_000): Promise<vo
   await sleep(30);
 }
 
-async function fakeTerminal(d: InProcessDaemon, columns = 80, rows = 24) {
+async function fakeTerminal(d: InProcessDaemon, columns = 80, rows = 24, props: Pick<AppProps, 'notice' | 'foreground'> = {}) {
   const stdout = new FakeStdout(columns, rows);
   const stdin = new FakeStdin();
   const link = new DaemonLink({ open: () => AdminClient.connect(d.daemon.paths), retryMs: 100 });
-  const app = render(<App link={link} theme={createTheme({})} feed={{ flushMs: 50 }} />, {
+  const app = render(<App link={link} theme={createTheme({})} feed={{ flushMs: 50 }} {...props} />, {
     stdout: stdout as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
     debug: true,
@@ -197,6 +197,54 @@ describe('a narrow terminal', () => {
         const full = `● daemon 127.0.0.1:${port} (pid ${process.pid})`;
         expect(status.trimEnd(), status).toBe(textWidth(full) <= columns ? full : `● daemon 127.0.0.1:${port}`);
       }
+    }
+  });
+});
+
+describe('every width from 20 to 80 columns', () => {
+  const WIDTHS = [80, 60, 40, 30, 20];
+  const LOG_NOTICE = 'daemon log: /home/someone/.local/state/svc-proxy/daemon.log';
+  const squeezed = (text: string) => text.replace(/\s+/g, '');
+
+  it('every screen names itself on the tab bar, the notice is there whole, no line is wider than the terminal', async () => {
+    const d = await startInProcess();
+    cleanups.push(() => d.daemon.stop());
+    const t = await fakeTerminal(d, 80, 24, { notice: LOG_NOTICE, foreground: true });
+    for (const columns of WIDTHS) {
+      t.stdout.resize(columns, 24);
+      for (const s of SCREENS) {
+        await t.press(s.key);
+        const named = (tabs: string) => tabs.includes(` ${s.key} ${s.title} `) || tabs.includes(` ${s.key} ${s.short} `);
+        await until(() => named(t.stdout.last().split('\n')[0]!), `${s.title} at ${columns}`);
+        const frame = t.stdout.last();
+        const lines = frame.split('\n');
+        expect(lines, `${s.title} at ${columns}`).toHaveLength(23);
+        for (const l of lines) expect(textWidth(l), `${s.title} at ${columns}: ${l}`).toBeLessThanOrEqual(columns);
+        expect(lines[0], `${s.title} at ${columns}`).not.toContain('…');
+        expect(lines[0]!.trimEnd(), `${s.title} at ${columns}`).toMatch(/ \?( help( {2}q quit)?)?$/);
+        expect(squeezed(frame), `${s.title} at ${columns}`).toContain(squeezed(LOG_NOTICE));
+      }
+    }
+  });
+
+  it("an action's message is wrapped whole, not cut", async () => {
+    const d = await startInProcess();
+    cleanups.push(() => d.daemon.stop());
+    await d.admin('POST', '/admin/keys', { name: 'laptop-claude-code-long-refactor' });
+    const t = await fakeTerminal(d);
+    await t.press('2');
+    await until(() => t.stdout.last().includes('laptop-claude'), 'the key');
+    await t.press('d');
+    await until(() => t.stdout.last().includes('[y/N]'), 'the question');
+    await t.press('y');
+    const said = '✓ Key "laptop-claude-code-long-refactor" revoked: it no longer works.';
+    await until(() => t.stdout.last().includes(said), 'the message');
+    for (const columns of WIDTHS) {
+      t.stdout.resize(columns, 24);
+      await until(() => t.stdout.last().split('\n').every((l) => textWidth(l) <= columns), `the frame at ${columns}`);
+      const frame = t.stdout.last();
+      expect(squeezed(frame), `at ${columns}`).toContain(squeezed(said));
+      expect(frame, `at ${columns}`).not.toMatch(/revoked: it no…|works\.…/);
     }
   });
 });

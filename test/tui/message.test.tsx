@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Message } from '../../src/tui/components/Message.js';
+import { DAEMON_AWAY, Message } from '../../src/tui/components/Message.js';
 import { wrapLines } from '../../src/tui/wrap-lines.js';
 import { textWidth } from '../../src/util/text-width.js';
 import { frameOf } from './frame-of.js';
@@ -17,10 +17,20 @@ describe('Message', () => {
     for (const l of lines) expect(textWidth(l)).toBeLessThanOrEqual(50);
   });
 
-  it('keeps to two lines, ending in … when even they are not enough', () => {
-    const lines = messageFrame('word '.repeat(60).trim(), 40).split('\n');
-    expect(lines).toHaveLength(2);
-    expect(lines[1]!.trimEnd().endsWith('…')).toBe(true);
+  it('keeps to the room two lines take at 80 columns, ending in … when even that is not enough', () => {
+    for (const [width, lines] of [[80, 2], [60, 3], [40, 4], [30, 6], [20, 8]] as const) {
+      const frame = messageFrame('word '.repeat(60).trim(), width).split('\n');
+      expect(frame, `width ${width}`).toHaveLength(lines);
+      expect(frame[lines - 1]!.trimEnd().endsWith('…'), `width ${width}`).toBe(true);
+    }
+  });
+
+  it('a message that two lines at 80 columns hold is whole at every width down to 20, no line wider than the terminal', () => {
+    for (const width of [20, 30, 40, 60, 80]) {
+      const lines = messageFrame(DAEMON_AWAY.text, width).split('\n');
+      for (const l of lines) expect(textWidth(l), `width ${width}: ${l}`).toBeLessThanOrEqual(width);
+      expect(lines.map((l) => l.trim()).join(' '), `width ${width}`).toBe(`✗ ${DAEMON_AWAY.text}`);
+    }
   });
 
   it('a short message stays on one line', () => {

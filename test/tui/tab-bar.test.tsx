@@ -15,7 +15,8 @@ describe('TabBar', () => {
       expect(frame.split('\n'), `width ${width}`).toHaveLength(1);
       expect(textWidth(frame), `width ${width}`).toBeLessThanOrEqual(width);
       if (width >= 40) expect(frame.trimEnd().endsWith(' ? help  q quit'), `width ${width}: ${frame}`).toBe(true);
-      else expect(frame.trimEnd(), `width ${width}: ${frame}`).toMatch(/ \? help( {2}q quit)?$/);
+      else if (width >= 23) expect(frame.trimEnd(), `width ${width}: ${frame}`).toMatch(/ \? help( {2}q quit)?$/);
+      else expect(frame.trimEnd(), `width ${width}: ${frame}`).toMatch(/ \?$/);
     }
   });
 
@@ -29,6 +30,19 @@ describe('TabBar', () => {
       expect(frame, s.id).toMatch(/^ ?1 Log +2 Keys +3 Groups +4 Providers +5 Stats +\? help {2}q quit$/);
       expect(frame, s.id).not.toContain('…');
     }
+  });
+
+  it('at 20 and 30 columns still names the current screen, in short where the whole title leaves no room', () => {
+    for (const width of [20, 30]) {
+      for (const s of SCREENS) {
+        const frame = frameAt(width, s.id);
+        expect(frame.includes(` ${s.key} ${s.title} `) || frame.includes(` ${s.key} ${s.short} `), `${s.id} at ${width}: ${frame}`).toBe(true);
+        for (const k of ['1', '2', '3', '4', '5']) expect(frame, frame).toMatch(new RegExp(`(^| )${k}( |$)`));
+        expect(frame, frame).not.toContain('…');
+      }
+    }
+    expect(frameAt(20, 'providers').trimEnd()).toBe('1 2 3  4 Prov  5   ?');
+    expect(frameAt(30, 'providers').trimEnd()).toBe('1 2 3  4 Providers  5   ? help');
   });
 
   it('at 40 columns keeps every key and the current screen’s title whole, the other titles giving way', () => {

@@ -1,4 +1,7 @@
-/** The outcome of the last action: done (green), failed (red), or a plain note; up to two lines. */
+/**
+ * The outcome of the last action: done (green), failed (red), or a plain note, wrapped on as many
+ * lines as two take at 80 columns, so a narrower terminal shows the same words rather than fewer.
+ */
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
@@ -12,8 +15,14 @@ export interface Flash {
 /** What an action says while the daemon is away (the status line says it is reconnecting). */
 export const DAEMON_AWAY: Flash = { kind: 'error', text: 'The daemon is not reachable right now; nothing was changed. Try again once it is back.' };
 
-/** Lines a message may take: room for an error's reason without pushing the table off screen. */
-export const MESSAGE_LINES = 2;
+/** Lines a message takes at 80 columns and wider: room for an error's reason without pushing the table off screen. */
+const MESSAGE_LINES = 2;
+const MESSAGE_CELLS = MESSAGE_LINES * 80;
+
+/** Lines a message may take at `width` (screens keep that room for it). */
+export function messageLines(width: number): number {
+  return Math.max(MESSAGE_LINES, Math.ceil(MESSAGE_CELLS / Math.max(1, width)));
+}
 
 export function Message({ flash, width }: { flash: Flash | undefined; width: number }) {
   const theme = useTheme();
@@ -22,7 +31,7 @@ export function Message({ flash, width }: { flash: Flash | undefined; width: num
   const mark = flash.kind === 'ok' ? '✓ ' : flash.kind === 'error' ? '✗ ' : '';
   return (
     <Box flexDirection="column">
-      {wrapLines(mark + printable(flash.text), width, MESSAGE_LINES).map((line, i) => (
+      {wrapLines(mark + printable(flash.text), width, messageLines(width)).map((line, i) => (
         <Text key={i} color={colour} wrap="truncate-end">
           {line}
         </Text>

@@ -1,18 +1,16 @@
-/** Second line: where the daemon is, or that it is gone and we are reconnecting; plus a notice. */
+/**
+ * Second line: where the daemon is, or that it is gone and we are reconnecting; plus a notice,
+ * beside it or wrapped on the lines below (status-text.ts).
+ */
 import { Box, Text } from 'ink';
 import type { LinkState } from '../daemon-link.js';
-import { daemonStatus } from '../status-text.js';
+import { NOTICE_GAP, statusLayout } from '../status-text.js';
 import { useTheme } from '../theme.js';
 import { textWidth } from '../../util/text-width.js';
 
-/** Columns between the daemon's status and the notice. */
-const NOTICE_GAP = 2;
-/** Fewer columns than this left for the notice: it is left out rather than shown as a stub. */
-const NOTICE_MIN = 10;
-
-export function StatusLine({ state, notice, width, foreground }: { state: LinkState; notice?: string; width: number; foreground?: boolean }) {
+export function StatusLine({ state, notice, width, foreground, noticeLines }: { state: LinkState; notice?: string; width: number; foreground?: boolean; noticeLines?: number }) {
   const theme = useTheme();
-  const status = daemonStatus(state, foreground === true, width);
+  const { status, beside, below } = statusLayout(state, foreground === true, notice, width, noticeLines);
   const statusWidth = Math.min(width, textWidth(status.mark + status.text));
   let left;
   if (status.tone === 'ok') {
@@ -36,19 +34,25 @@ export function StatusLine({ state, notice, width, foreground }: { state: LinkSt
       </Text>
     );
   }
-  const showNotice = notice !== undefined && notice !== '' && width - statusWidth - NOTICE_GAP >= NOTICE_MIN;
   return (
-    <Box width={width} height={1}>
-      <Box width={statusWidth} flexShrink={0}>
-        {left}
-      </Box>
-      {showNotice ? (
-        <Box flexGrow={1} overflow="hidden" marginLeft={NOTICE_GAP}>
-          <Text color={theme.muted} wrap="truncate-end">
-            {notice}
-          </Text>
+    <Box width={width} flexDirection="column" flexShrink={0}>
+      <Box width={width} height={1}>
+        <Box width={statusWidth} flexShrink={0}>
+          {left}
         </Box>
-      ) : null}
+        {beside !== undefined ? (
+          <Box flexGrow={1} overflow="hidden" marginLeft={NOTICE_GAP}>
+            <Text color={theme.muted} wrap="truncate-end">
+              {beside}
+            </Text>
+          </Box>
+        ) : null}
+      </Box>
+      {below.map((line, i) => (
+        <Text key={i} color={theme.muted} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
     </Box>
   );
 }

@@ -1,16 +1,15 @@
 /** Top line: the screens (current one highlighted) and the two keys everyone needs. */
 import { Box, Text } from 'ink';
 import type { ScreenId } from '../screens/screens.js';
-import { tabLayout } from '../tab-layout.js';
+import { tabLayout, TITLED_TABS_MIN } from '../tab-layout.js';
 import { useTheme } from '../theme.js';
 import { textWidth } from '../../util/text-width.js';
 
-// The longest that leaves the tabs room; the tabs give way first, the hint only below that.
-const HINTS = [' ? help  q quit', ' ? help'];
-const TABS_MIN = 12;
+// The longest that leaves the tabs room to name the current screen; the help key itself stays.
+const HINTS = [' ? help  q quit', ' ? help', ' ?'];
 
 export function hintFor(width: number): string {
-  return HINTS.find((h) => width - textWidth(h) >= TABS_MIN) ?? HINTS[HINTS.length - 1]!;
+  return HINTS.find((h) => width - textWidth(h) >= TITLED_TABS_MIN) ?? HINTS[HINTS.length - 1]!;
 }
 
 export function TabBar({ current, width }: { current: ScreenId; width: number }) {

@@ -9,7 +9,7 @@ import { useRef } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { GroupDetail } from '../../config/groups.js';
 import { Confirm } from '../components/Confirm.js';
-import { Message, MESSAGE_LINES, type Flash } from '../components/Message.js';
+import { Message, messageLines, type Flash } from '../components/Message.js';
 import { TextField } from '../components/TextField.js';
 import { Wizard } from '../components/Wizard.js';
 import { clip } from '../format.js';
@@ -71,7 +71,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const row = rows[at];
   const group = row ? details.find((g) => g.slug === row.slug) : undefined;
 
-  const footer = mode.kind === 'adding-name' ? 5 : mode.kind === 'list' ? MESSAGE_LINES : 2;
+  const footer = mode.kind === 'adding-name' ? 5 : mode.kind === 'list' ? messageLines(width) : 2;
   const listRows = Math.max(1, height - 1 - 3 - footer);
   const first = (start.current = windowStart(at, rows.length, listRows, start.current));
 

@@ -7,7 +7,7 @@ import { useKeys } from '../hooks/use-keys.js';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { CreatedKey, KeyInfo } from '../../keys/operations.js';
 import { Confirm } from '../components/Confirm.js';
-import { Message, MESSAGE_LINES } from '../components/Message.js';
+import { Message, messageLines } from '../components/Message.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { ago } from '../format.js';
@@ -72,7 +72,8 @@ export function KeysScreen({ width, height }: { width: number; height: number })
     });
   };
 
-  const rows = Math.max(1, height - 4);
+  // title, table header, the message
+  const rows = Math.max(1, height - 2 - messageLines(width));
   useKeys(
     (input, key) => {
       if (getMode().kind !== 'list') return;
@@ -128,7 +129,7 @@ export function KeysScreen({ width, height }: { width: number; height: number })
           dim: k.state === 'revoked',
         }))}
       />
-      <Box height={MESSAGE_LINES} flexDirection="column">
+      <Box height={messageLines(width)} flexDirection="column">
         {mode.kind === 'naming' ? (
           <TextField label="Name for the new key:" hint="e.g. laptop-claude · Enter creates it, Esc cancels" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
         ) : mode.kind === 'revoking' ? (

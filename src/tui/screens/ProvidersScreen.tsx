@@ -11,7 +11,7 @@ import { useLatestState } from '../hooks/use-latest-state.js';
 import { AdminApiError } from '../../cli/admin-client.js';
 import type { ConnectResult } from '../../secrets/operations.js';
 import { Confirm } from '../components/Confirm.js';
-import { Message, MESSAGE_LINES, type Flash } from '../components/Message.js';
+import { Message, messageLines, type Flash } from '../components/Message.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { Wizard } from '../components/Wizard.js';
@@ -114,7 +114,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   };
 
   const question = mode.kind === 'removing' ? removalQuestion(mode.row, mode.groups, width) : undefined;
-  const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : question ? Math.max(MESSAGE_LINES, question.lines) : MESSAGE_LINES;
+  const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : question ? Math.max(messageLines(width), question.lines) : messageLines(width);
   const tableRows = Math.max(1, height - 1 - 1 - 4 - footer);
 
   useKeys(

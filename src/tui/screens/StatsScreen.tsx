@@ -8,7 +8,7 @@ import { Box, Text } from 'ink';
 import { useEffect, useRef } from 'react';
 import { formatCount, formatMs, percentOf } from '../../cli/log-format.js';
 import { STATS_BY, type StatsBy, type StatsRow } from '../../log/stats.js';
-import { Message, MESSAGE_LINES } from '../components/Message.js';
+import { Message, messageLines } from '../components/Message.js';
 import { Table } from '../components/Table.js';
 import { moveIndex } from '../hooks/cursor.js';
 import { useKeys } from '../hooks/use-keys.js';
@@ -83,7 +83,7 @@ export function StatsScreen({ width, height }: { width: number; height: number }
   const rows = report && report.total.requests > 0 ? [...report.rows, { ...report.total, name: 'TOTAL' }] : [];
   const clamp = (i: number) => Math.min(i, Math.max(0, rows.length - 1));
   // title, table header, two lines of the selected row's figures, the message
-  const tableRows = Math.max(1, height - 4 - MESSAGE_LINES);
+  const tableRows = Math.max(1, height - 4 - messageLines(width));
 
   useKeys((input, key) => {
     if (input === 'b') {
@@ -133,7 +133,7 @@ export function StatsScreen({ width, height }: { width: number; height: number }
           {selected ? printable(rowDetail(selected)) : ' '}
         </Text>
       </Box>
-      <Box height={MESSAGE_LINES} flexDirection="column">
+      <Box height={messageLines(width)} flexDirection="column">
         <Message flash={stats.error ? { kind: 'error', text: stats.error } : undefined} width={width} />
       </Box>
     </Box>

@@ -1,11 +1,12 @@
 /** The five screens, in tab order, and the keys each one answers (shown by `?`). */
 
+// `short`: the title where the whole one leaves no room (a narrow terminal's tab bar)
 export const SCREENS = [
-  { id: 'log', key: '1', title: 'Log' },
-  { id: 'keys', key: '2', title: 'Keys' },
-  { id: 'groups', key: '3', title: 'Groups' },
-  { id: 'providers', key: '4', title: 'Providers' },
-  { id: 'stats', key: '5', title: 'Stats' },
+  { id: 'log', key: '1', title: 'Log', short: 'Log' },
+  { id: 'keys', key: '2', title: 'Keys', short: 'Keys' },
+  { id: 'groups', key: '3', title: 'Groups', short: 'Grps' },
+  { id: 'providers', key: '4', title: 'Providers', short: 'Prov' },
+  { id: 'stats', key: '5', title: 'Stats', short: 'Stat' },
 ] as const;
 
 export type ScreenId = (typeof SCREENS)[number]['id'];
