@@ -7,7 +7,7 @@
  * a text tool message plus the media in a user message after the run of tool messages (Chat
  * tool messages are text-only, and a user message between two tool messages breaks pairing).
  * A system message from the middle of the conversation stays there where the target takes it
- * (`systemInPlace`), after the results of the tool calls it was written among.
+ * (`systemInPlace`); one written inside an assistant turn or among its tool results goes after them.
  */
 import type {
   ContentPart,
@@ -75,9 +75,13 @@ export class MessageWriter {
     this.pushSystem(this.opts.systemInPlace ? parts.filter((p) => p.inline === undefined) : parts);
   }
 
-  /** Whether a system message can go before `item`: never between a turn's tool calls and their results. */
+  /**
+   * Whether a system message can go before `item`: not inside an assistant turn (Chat has one
+   * message per turn; one there goes after it) nor between tool calls and their results.
+   */
   canInterject(item: Item): boolean {
-    return item.type !== 'function_call_output' && !(this.turn !== undefined && this.turn.calls.length > 0);
+    if (this.turn !== undefined) return item.type === 'message' && item.role === 'user';
+    return item.type !== 'function_call_output';
   }
 
   /**

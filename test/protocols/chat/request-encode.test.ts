@@ -155,4 +155,26 @@ describe('chat request encode: system text from the middle of a conversation', (
     for (const beforeItem of [2, 3, 4, 5]) expect(roles(beforeItem), `before item ${beforeItem}`).toEqual(['user', 'assistant', 'tool', 'tool', 'system', 'user']);
     expect(roles(1)).toEqual(['user', 'system', 'assistant', 'tool', 'tool', 'user']);
   });
+
+  it('one written inside an assistant turn (between its reasoning, text and calls) goes after the turn', () => {
+    const turn: Item[] = [
+      user('go'),
+      { type: 'reasoning', text: 'Think first.', origin: { kind: 'unsigned' } },
+      { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Looking.' }] },
+      call('c1'),
+      result('c1'),
+      { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+      user('next'),
+    ];
+    const encoded = (beforeItem: number) =>
+      (chatCodec.encodeRequest({ ...base, items: turn, system: [{ text: 'Later.', inline: { beforeItem, role: 'system' } }] }, { replayReasoning: ['unsigned'], systemInPlace: true }) as {
+        messages: Array<{ role: string; content: unknown; reasoning?: string }>;
+      }).messages;
+    for (const beforeItem of [2, 3, 4]) {
+      const messages = encoded(beforeItem);
+      expect(messages.map((m) => m.role), `before item ${beforeItem}`).toEqual(['user', 'assistant', 'tool', 'system', 'assistant', 'user']);
+      expect(messages[1], `before item ${beforeItem}`).toMatchObject({ content: 'Looking.', reasoning: 'Think first.' });
+    }
+    expect(encoded(6).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'system', 'user']);
+  });
 });
