@@ -75,6 +75,21 @@ export function resetWaitMs(headers: AnswerHeaders, status: number, now: number)
   return Math.ceil(Math.min(wait, MAX_ADVISED_WAIT_MS));
 }
 
+/**
+ * The rate-limit headers an error body repeats, names lower-cased: OpenRouter sends its own
+ * limits' `X-RateLimit-Limit` / `-Remaining` / `-Reset` (epoch ms) only in `error.metadata.headers`.
+ * Only `x-ratelimit-*` names with string values; undefined when there are none.
+ */
+export function bodyLimitHeaders(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  let out: Record<string, string> | undefined;
+  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+    const lower = name.toLowerCase();
+    if (typeof v === 'string' && lower.startsWith('x-ratelimit-')) (out ??= {})[lower] = v;
+  }
+  return out;
+}
+
 interface Limit {
   /** Until the limit resets (negative: it has). */
   resetMs: number;

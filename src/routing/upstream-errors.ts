@@ -14,7 +14,7 @@ import type { HubError } from '../protocols/hub.js';
 import { redactSecret } from './redact.js';
 import { codeForStatus } from '../protocols/upstream-codes.js';
 import { upstreamHeader } from './upstream-header.js';
-import { resetWaitMs, retryableStatus as retryable, waitAdvice } from '../providers/retry-wait.js';
+import { bodyLimitHeaders, resetWaitMs, retryableStatus as retryable, waitAdvice } from '../providers/retry-wait.js';
 
 export { codeForStatus };
 
@@ -43,6 +43,8 @@ export interface ParsedError {
   /** Status implied by the body (Google/OpenRouter numeric code, Anthropic type). */
   impliedStatus?: number;
   param?: string;
+  /** Rate-limit headers the body repeats (OpenRouter's `metadata.headers`), names lower-cased. */
+  limitHeaders?: Record<string, string>;
 }
 
 const CONTEXT_RE =
@@ -192,6 +194,8 @@ export function describeErrorJson(json: unknown): ParsedError | undefined {
     }
     const kind = [str(e.type), str(e.status), typeof e.code === 'string' ? e.code : ''].filter(Boolean).join(' ');
     const parsed: ParsedError = { message, kind };
+    const limitHeaders = metadata && typeof metadata === 'object' ? bodyLimitHeaders(metadata.headers) : undefined;
+    if (limitHeaders) parsed.limitHeaders = limitHeaders;
     const implied = typeof e.code === 'number' ? e.code : statusForKind(kind);
     if (implied !== undefined && implied >= 400 && implied <= 599) parsed.impliedStatus = implied;
     if (typeof e.param === 'string') parsed.param = e.param;
@@ -299,7 +303,10 @@ export function failureOfAnswer(
   const failure = failureOfBody(slug, status, body, parsed, upstreamHeader(headers, 'content-type'), credential, upstreamHeader(headers, 'retry-after'));
   withRetryAdvice(failure, upstreamHeader(headers, 'retry-after-ms'), upstreamHeader(headers, 'x-should-retry'));
   // a prompt too long is answered as a 400 whatever the status: nothing to wait for
-  if (failure.retryAfter === undefined && failure.retryAfterMs === undefined && !failure.contextLength && retryable(failure.upstreamStatus)) withResetAdvice(failure, headers);
+  if (failure.retryAfter === undefined && failure.retryAfterMs === undefined && !failure.contextLength && retryable(failure.upstreamStatus)) {
+    // the answer's own headers over those its body repeats
+    withResetAdvice(failure, parsed?.limitHeaders ? { ...parsed.limitHeaders, ...headers } : headers);
+  }
   return failure;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerWaitMs, durationMs, epochMs, MAX_ADVISED_WAIT_MS, resetWaitMs, rfc3339Ms, waitAdvice } from '../../src/providers/retry-wait.js';
+import { answerWaitMs, bodyLimitHeaders, durationMs, epochMs, MAX_ADVISED_WAIT_MS, resetWaitMs, rfc3339Ms, waitAdvice } from '../../src/providers/retry-wait.js';
 
 const NOW = Date.UTC(2026, 10, 29, 3, 0, 0);
 const iso = (msFromNow: number) => new Date(NOW + msFromNow).toISOString();
@@ -165,5 +165,19 @@ describe('waitAdvice', () => {
     expect(waitAdvice(1)).toEqual({ retryAfter: '1', retryAfterMs: '1' });
     expect(waitAdvice(2_000)).toEqual({ retryAfter: '2', retryAfterMs: '2000' });
     expect(waitAdvice(1.5)).toEqual({ retryAfter: '1', retryAfterMs: '2' });
+  });
+});
+
+describe('bodyLimitHeaders (OpenRouter repeats its limits in error.metadata.headers)', () => {
+  it('keeps the x-ratelimit-* string values, names lower-cased', () => {
+    expect(bodyLimitHeaders({ 'X-RateLimit-Limit': '15', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1789138080000', 'Set-Cookie': 'a=b', 'X-RateLimit-Odd': 5 })).toEqual({
+      'x-ratelimit-limit': '15',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': '1789138080000',
+    });
+  });
+
+  it('nothing else is headers', () => {
+    for (const v of [undefined, null, 'x', ['X-RateLimit-Reset'], {}, { other: '1' }]) expect(bodyLimitHeaders(v)).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openrouterError } from '../fixtures/mock-upstream/index.js';
 import { post, startHarness, type Harness } from './harness.js';
 
 type ApiError = { status: number; headers: Headers };
@@ -106,6 +107,14 @@ describe('generations', () => {
     const toOpenRouter = await refusal(anthropic().messages.create({ model: 'openrouter/anthropic/claude-sonnet-4.5', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }));
     expect(toOpenRouter.status).toBe(429);
     expectAbout(toOpenRouter.headers, 15);
+  });
+
+  it("OpenRouter's limits repeated only in its error body (metadata.headers, reset in epoch ms)", async () => {
+    const metadata = { headers: { 'X-RateLimit-Limit': '15', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Date.now() + 25_000) }, provider_name: null };
+    h.mocks.openrouter.next(openrouterError(429, 'Rate limit exceeded: limited to 15 requests per minute. Please retry shortly.', { metadata }));
+    const e = await refusal(openai().chat.completions.create({ model: 'openrouter/qwen/qwen3-coder:free', messages: [{ role: 'user', content: 'hi' }] }));
+    expect(e.status).toBe(429);
+    expectAbout(e.headers, 25);
   });
 
   it("the upstream's own retry-after wins; a 400, or limits none of which is exhausted, get no advice", async () => {
