@@ -22,9 +22,6 @@ import { StatsScreen } from './screens/StatsScreen.js';
 import { NOTICE_LINES, statusLayout } from './status-text.js';
 import { ThemeContext, type Theme } from './theme.js';
 
-/** Rows a screen keeps however many a notice would take. */
-const BODY_MIN = 4;
-
 export interface AppProps {
   link: DaemonLink;
   theme: Theme;
@@ -65,8 +62,8 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
 
   const width = Math.max(20, columns);
   const height = Math.max(6, rows - 1);
-  // a notice wrapped below the status takes rows from the screen, never the screen's last few
-  const noticeLines = Math.min(NOTICE_LINES, height - 2 - BODY_MIN);
+  // a notice wrapped below the status takes rows from the screen, at most a quarter of them
+  const noticeLines = Math.min(NOTICE_LINES, Math.floor((height - 2) / 4));
   const body = height - 2 - statusLayout(state, foreground === true, notice, width, noticeLines).below.length;
   return (
     <CaptureContext.Provider value={captures}>

@@ -227,6 +227,27 @@ describe('every width from 20 to 80 columns', () => {
     }
   });
 
+  it('in a short terminal the notice keeps to a quarter of the rows and each screen keeps its heading', async () => {
+    const d = await startInProcess();
+    cleanups.push(() => d.daemon.stop());
+    const t = await fakeTerminal(d, 80, 12, { notice: LOG_NOTICE, foreground: true });
+    const headings = { log: 'TIME', keys: 'Service keys', groups: 'Model groups', providers: 'Providers', stats: 'Usage' } as const;
+    for (const columns of [30, 20]) {
+      t.stdout.resize(columns, 12);
+      for (const s of SCREENS) {
+        await t.press(s.key);
+        await until(() => t.stdout.last().split('\n')[0]!.includes(` ${s.key} `), `${s.title} at ${columns}`);
+        await sleep(100);
+        const lines = t.stdout.last().split('\n');
+        expect(lines, `${s.title} at ${columns}`).toHaveLength(11);
+        for (const l of lines) expect(textWidth(l), `${s.title} at ${columns}: ${l}`).toBeLessThanOrEqual(columns);
+        // tabs, status, two notice lines (a quarter of the nine rows under the top two), then the screen
+        expect(lines[3]!.trimEnd().endsWith('…'), `${s.title} at ${columns}: ${lines[3]}`).toBe(true);
+        expect(lines[4], `${s.title} at ${columns}`).toMatch(new RegExp(`^${headings[s.id]}`));
+      }
+    }
+  });
+
   it("an action's message is wrapped whole, not cut", async () => {
     const d = await startInProcess();
     cleanups.push(() => d.daemon.stop());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAEMON_AWAY, Message } from '../../src/tui/components/Message.js';
+import { DAEMON_AWAY, Message, messageLines } from '../../src/tui/components/Message.js';
 import { wrapLines } from '../../src/tui/wrap-lines.js';
 import { textWidth } from '../../src/util/text-width.js';
 import { frameOf } from './frame-of.js';
@@ -23,6 +23,10 @@ describe('Message', () => {
       expect(frame, `width ${width}`).toHaveLength(lines);
       expect(frame[lines - 1]!.trimEnd().endsWith('…'), `width ${width}`).toBe(true);
     }
+  });
+
+  it('on a short screen keeps to a third of it, two lines at the least', () => {
+    expect([messageLines(20, 24), messageLines(20, 12), messageLines(20, 5), messageLines(80, 24)]).toEqual([8, 4, 2, 2]);
   });
 
   it('a message that two lines at 80 columns hold is whole at every width down to 20, no line wider than the terminal', () => {

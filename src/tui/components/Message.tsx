@@ -1,6 +1,7 @@
 /**
  * The outcome of the last action: done (green), failed (red), or a plain note, wrapped on as many
- * lines as two take at 80 columns, so a narrower terminal shows the same words rather than fewer.
+ * lines as two take at 80 columns, so a narrower terminal shows the same words rather than fewer
+ * (within a third of the screen, which a short terminal needs for the rest).
  */
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme.js';
@@ -19,19 +20,19 @@ export const DAEMON_AWAY: Flash = { kind: 'error', text: 'The daemon is not reac
 const MESSAGE_LINES = 2;
 const MESSAGE_CELLS = MESSAGE_LINES * 80;
 
-/** Lines a message may take at `width` (screens keep that room for it). */
-export function messageLines(width: number): number {
-  return Math.max(MESSAGE_LINES, Math.ceil(MESSAGE_CELLS / Math.max(1, width)));
+/** Lines a message may take at `width` on a screen `height` rows tall (screens keep that room for it). */
+export function messageLines(width: number, height = Infinity): number {
+  return Math.max(MESSAGE_LINES, Math.min(Math.ceil(MESSAGE_CELLS / Math.max(1, width)), Math.floor(height / 3)));
 }
 
-export function Message({ flash, width }: { flash: Flash | undefined; width: number }) {
+export function Message({ flash, width, lines = messageLines(width) }: { flash: Flash | undefined; width: number; lines?: number }) {
   const theme = useTheme();
   if (!flash) return <Text> </Text>;
   const colour = flash.kind === 'ok' ? theme.ok : flash.kind === 'error' ? theme.error : undefined;
   const mark = flash.kind === 'ok' ? '✓ ' : flash.kind === 'error' ? '✗ ' : '';
   return (
     <Box flexDirection="column">
-      {wrapLines(mark + printable(flash.text), width, messageLines(width)).map((line, i) => (
+      {wrapLines(mark + printable(flash.text), width, lines).map((line, i) => (
         <Text key={i} color={colour} wrap="truncate-end">
           {line}
         </Text>

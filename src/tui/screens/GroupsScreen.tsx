@@ -71,7 +71,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const row = rows[at];
   const group = row ? details.find((g) => g.slug === row.slug) : undefined;
 
-  const footer = mode.kind === 'adding-name' ? 5 : mode.kind === 'list' ? messageLines(width) : 2;
+  const footer = mode.kind === 'adding-name' ? 5 : mode.kind === 'list' ? messageLines(width, height) : 2;
   const listRows = Math.max(1, height - 1 - 3 - footer);
   const first = (start.current = windowStart(at, rows.length, listRows, start.current));
 
@@ -202,7 +202,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
     const r = mode.row;
     bottom = <Confirm question={question(r)} onYes={() => remove(r)} onNo={() => setMode({ kind: 'list' })} />;
   } else {
-    bottom = <Message flash={flash ?? (groups.error ? { kind: 'error', text: groups.error } : undefined)} width={width} />;
+    bottom = <Message flash={flash ?? (groups.error ? { kind: 'error', text: groups.error } : undefined)} width={width} lines={messageLines(width, height)} />;
   }
 
   const shown = rows.slice(first, first + listRows);

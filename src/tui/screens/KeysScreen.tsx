@@ -73,7 +73,7 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   };
 
   // title, table header, the message
-  const rows = Math.max(1, height - 2 - messageLines(width));
+  const rows = Math.max(1, height - 2 - messageLines(width, height));
   useKeys(
     (input, key) => {
       if (getMode().kind !== 'list') return;
@@ -129,13 +129,13 @@ export function KeysScreen({ width, height }: { width: number; height: number })
           dim: k.state === 'revoked',
         }))}
       />
-      <Box height={messageLines(width)} flexDirection="column">
+      <Box height={messageLines(width, height)} flexDirection="column">
         {mode.kind === 'naming' ? (
           <TextField label="Name for the new key:" hint="e.g. laptop-claude · Enter creates it, Esc cancels" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
         ) : mode.kind === 'revoking' ? (
           <Confirm question={`Revoke key "${mode.key.name}" (${mode.key.prefix}…)? Tools using it stop working at once.`} onYes={() => revoke(mode.key)} onNo={() => setMode({ kind: 'list' })} />
         ) : (
-          <Message flash={flash ?? (keys.error ? { kind: 'error', text: keys.error } : undefined)} width={width} />
+          <Message flash={flash ?? (keys.error ? { kind: 'error', text: keys.error } : undefined)} width={width} lines={messageLines(width, height)} />
         )}
       </Box>
     </Box>

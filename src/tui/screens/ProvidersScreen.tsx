@@ -114,7 +114,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   };
 
   const question = mode.kind === 'removing' ? removalQuestion(mode.row, mode.groups, width) : undefined;
-  const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : question ? Math.max(messageLines(width), question.lines) : messageLines(width);
+  const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : question ? Math.max(messageLines(width, height), question.lines) : messageLines(width, height);
   const tableRows = Math.max(1, height - 1 - 1 - 4 - footer);
 
   useKeys(
@@ -290,7 +290,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       />
     );
   } else {
-    bottom = <Message flash={flash ?? (upstreams.error ? { kind: 'error', text: upstreams.error } : undefined)} width={width} />;
+    bottom = <Message flash={flash ?? (upstreams.error ? { kind: 'error', text: upstreams.error } : undefined)} width={width} lines={messageLines(width, height)} />;
   }
 
   const selectedError = row ? errors.get(row.name) : undefined;

@@ -83,7 +83,7 @@ export function StatsScreen({ width, height }: { width: number; height: number }
   const rows = report && report.total.requests > 0 ? [...report.rows, { ...report.total, name: 'TOTAL' }] : [];
   const clamp = (i: number) => Math.min(i, Math.max(0, rows.length - 1));
   // title, table header, two lines of the selected row's figures, the message
-  const tableRows = Math.max(1, height - 4 - messageLines(width));
+  const tableRows = Math.max(1, height - 4 - messageLines(width, height));
 
   useKeys((input, key) => {
     if (input === 'b') {
@@ -133,8 +133,8 @@ export function StatsScreen({ width, height }: { width: number; height: number }
           {selected ? printable(rowDetail(selected)) : ' '}
         </Text>
       </Box>
-      <Box height={messageLines(width)} flexDirection="column">
-        <Message flash={stats.error ? { kind: 'error', text: stats.error } : undefined} width={width} />
+      <Box height={messageLines(width, height)} flexDirection="column">
+        <Message flash={stats.error ? { kind: 'error', text: stats.error } : undefined} width={width} lines={messageLines(width, height)} />
       </Box>
     </Box>
   );
