@@ -11,6 +11,9 @@ import { DaemonUnreachableError, httpJson } from '../daemon/http-json.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
 import type { RevocationResult } from '../keys/unsaved-revocations.js';
 import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
+import type { ListFailureNote, ListFailureRead } from '../providers/model-list-failure.js';
+import type { CatalogModel } from '../providers/models.js';
+import type { ModelsAnswer } from '../server/admin/models.js';
 import type { DaemonStatus } from '../server/admin/status.js';
 import type { Management } from './management.js';
 
@@ -21,6 +24,13 @@ export class AdminApiError extends OperationError {}
 export function modelsPath(providers?: Iterable<string>): string {
   const query = [...(providers ?? [])].map((p) => `provider=${encodeURIComponent(p)}`).join('&');
   return query ? `/admin/models?${query}` : '/admin/models';
+}
+
+/** GET /admin/models as the CLI and TUI read it (ModelsAnswer, from a daemon of any version). */
+export interface ModelsRead {
+  models: CatalogModel[];
+  counts: Record<string, number>;
+  failed: Record<string, ListFailureRead>;
 }
 
 /**
@@ -80,6 +90,14 @@ export class AdminClient implements Management {
 
   status(): Promise<DaemonStatus> {
     return this.request('GET', '/admin/status', undefined, STATUS_TIMEOUT_MS);
+  }
+  /** The live catalog, or only these providers' lists. */
+  async models(providers: Iterable<string> | undefined, timeoutMs: number): Promise<ModelsRead> {
+    const answer = await this.request<Omit<ModelsAnswer, 'failed'> & { failed?: Record<string, ListFailureNote | string> }>('GET', modelsPath(providers), undefined, timeoutMs);
+    // a daemon from before the codes sends each reason alone
+    const failed: Record<string, ListFailureRead> = {};
+    for (const [slug, f] of Object.entries(answer.failed ?? {})) failed[slug] = typeof f === 'string' ? { reason: f } : f;
+    return { models: answer.models, counts: answer.counts, failed };
   }
   reloadConfig(): Promise<{ reloaded: boolean; changed: boolean }> {
     return this.request('POST', '/admin/config/reload');

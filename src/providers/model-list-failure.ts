@@ -28,3 +28,14 @@ export interface ProviderListFailure {
   /** When the provider said to try again (epoch ms): its retry-after, or the reset of the rate limit it hit. */
   retryAt?: number;
 }
+
+/** A failed list as GET /admin/models reports it (`failed`, by slug): its stable code and its reason. */
+export type ListFailureNote = Pick<ProviderListFailure, 'code' | 'reason'>;
+
+/** A failed list as the CLI and TUI read it: a daemon from before the codes sent the reason alone. */
+export type ListFailureRead = Pick<ListFailureNote, 'reason'> & Partial<Pick<ListFailureNote, 'code'>>;
+
+/** The reason, after its code when there is one: `upstream_auth_failed: the provider refused the credential (401)`. */
+export function listFailureText(f: ListFailureRead): string {
+  return f.code ? `${f.code}: ${f.reason}` : f.reason;
+}

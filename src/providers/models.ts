@@ -13,7 +13,7 @@ import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
 import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './loaded-context.js';
 import { geminiInputLimits, geminiListHeaders, geminiModelsUrl, geminiNextPage } from './gemini-limits.js';
 import { ListNotAnObject, listRefusal, ListTimedOut, listFailureOf } from './model-list-errors.js';
-import type { ProviderListFailure } from './model-list-failure.js';
+import type { ListFailureNote, ProviderListFailure } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
 import { holdsSecret } from '../util/key-shapes.js';
 
@@ -60,8 +60,8 @@ export interface ModelCatalog {
   list(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogModel[]>;
   /** As `list`, with the failures of the providers asked. */
   listing(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogListing>;
-  /** Why each provider's latest list fetch failed (slug → reason), as of the last `list`. */
-  failures(): Record<string, string>;
+  /** Why each provider's latest list fetch failed (slug → code and reason), as of the last `list`. */
+  failures(): Record<string, ListFailureNote>;
 }
 
 interface Entry {
@@ -155,8 +155,8 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
       return { models: entries.flatMap((e) => e.models), failed };
     },
     failures() {
-      const out: Record<string, string> = {};
-      for (const [key, entry] of cache) if (entry.failed && entry.failure) out[slugOfKey(key)] = entry.failure.reason;
+      const out: Record<string, ListFailureNote> = {};
+      for (const [key, entry] of cache) if (entry.failed && entry.failure) out[slugOfKey(key)] = { code: entry.failure.code, reason: entry.failure.reason };
       return out;
     },
   };

@@ -10,13 +10,14 @@ import { followLog, type FollowEnd } from '../cli/log-follow.js';
 import type { Management } from '../cli/management.js';
 import { DaemonUnreachableError } from '../daemon/http-json.js';
 import type { RequestLogEntry } from '../log/entry.js';
+import type { ListFailureRead } from '../providers/model-list-failure.js';
 import type { DaemonStatus } from '../server/admin/status.js';
 
 export interface ModelCounts {
   /** Models listed per provider/endpoint/local slug (absent: none listed or the list failed). */
   counts: Record<string, number>;
-  /** Why a slug's list failed (a refused key, no answer in time …), as `svc-proxy models` says it. */
-  failed: Record<string, string>;
+  /** Why a slug's list failed (a refused key, no answer in time …) and its code, as `svc-proxy models` says it. */
+  failed: Record<string, ListFailureRead>;
 }
 
 export interface TuiBackend {
@@ -62,8 +63,8 @@ export function backendFor(client: AdminClient, onLoss: (err: unknown) => void =
     logs: logsViaDaemon(client),
     follow: (params, onEntry, signal) => followLog(client, params, onEntry, signal),
     modelCounts: async () => {
-      const answer = await client.request<{ counts: Record<string, number>; failed?: Record<string, string> }>('GET', '/admin/models', undefined, 15_000);
-      return { counts: answer.counts, failed: answer.failed ?? {} };
+      const answer = await client.models(undefined, 15_000);
+      return { counts: answer.counts, failed: answer.failed };
     },
   };
 }

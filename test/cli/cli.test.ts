@@ -132,6 +132,27 @@ describe('CLI basics and exit codes', () => {
     }
   });
 
+  it('the model catalog of a daemon from before the list-failure codes reads as reasons without a code', async () => {
+    const { createServer } = await import('node:http');
+    const { AdminClient } = await import('../../src/cli/admin-client.js');
+    const { listFailureText } = await import('../../src/providers/model-list-failure.js');
+    // answers as a daemon did when `failed` held each reason alone
+    const old = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(req.url === '/admin/models?provider=gone' ? JSON.stringify({ models: [], counts: {}, failed: { gone: 'no answer within 3000 ms' } }) : '{}');
+    });
+    await new Promise<void>((r) => old.listen(0, '127.0.0.1', r));
+    const port = (old.address() as { port: number }).port;
+    const client = new AdminClient({ pid: 4242, host: '127.0.0.1', port, startedAt: '', version: '0', origin: `http://127.0.0.1:${port}` }, 'token');
+    try {
+      const answer = await client.models(['gone'], 5_000);
+      expect(answer).toEqual({ models: [], counts: {}, failed: { gone: { reason: 'no answer within 3000 ms' } } });
+      expect(listFailureText(answer.failed.gone!)).toBe('no answer within 3000 ms');
+    } finally {
+      old.close();
+    }
+  });
+
   it('a state dir that cannot be one is named with why and what to do, not an errno', async () => {
     const file = join(home, 'not-a-dir');
     await writeFile(file, 'x');

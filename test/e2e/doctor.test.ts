@@ -67,7 +67,7 @@ describe('svc-proxy models: what it says of lists that are empty or failed', () 
     expect(res.stderr).toContain('emp: its model list is empty.');
     expect(res.stderr).not.toContain('No connected provider');
     // nothing listens there: the local server's reason asks whether it was started, and ends there
-    expect(res.stderr).toMatch(/^gone: no model list: Could not connect to http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)\. Is the server running on http:\/\/127\.0\.0\.1:9\?$/m);
+    expect(res.stderr).toMatch(/^gone: no model list: upstream_unreachable: Could not connect to http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)\. Is the server running on http:\/\/127\.0\.0\.1:9\?$/m);
   });
 });
 
@@ -85,7 +85,7 @@ describe('svc-proxy doctor', () => {
     expect(json.ok).toBe(false);
     expect(finding(json, 'daemon')).toMatchObject({ mark: 'ok' });
     expect(finding(json, 'provider anthropic')).toMatchObject({ mark: 'fail', fix: 'svc-proxy provider connect anthropic' });
-    expect(finding(json, 'provider anthropic')!.text).toMatch(/refused the credential \(401\)/);
+    expect(finding(json, 'provider anthropic')!.text).toMatch(/^no model list: upstream_auth_failed: the provider refused the credential \(401\)/);
     expect(finding(json, 'provider chat')).toMatchObject({ mark: 'ok', text: '2 models listed' });
     expect(finding(json, 'provider emp')).toMatchObject({ mark: 'ok', text: '0 models listed' });
     expect(finding(json, 'provider gone')).toMatchObject({ mark: 'fail', fix: 'start the server at http://127.0.0.1:9, or: svc-proxy local remove gone' });

@@ -215,18 +215,18 @@ describe('openai client: models and transcriptions', () => {
     for await (const m of client.models.list()) ids.push(m.id);
     // OpenRouter's list refuses the key from now on (a revoked or mistyped one)
     world.mocks.openrouter.always((r) => r.method === 'GET' && r.path.endsWith('/models'), { kind: 'json', status: 401, body: { error: { message: 'No auth credentials found', code: 401 } } });
-    const all = JSON.parse((await world.daemon.cli(['models', '--json'])).stdout) as { models: Array<{ id: string; provider: string }>; failed: Record<string, string> };
+    const all = JSON.parse((await world.daemon.cli(['models', '--json'])).stdout) as { models: Array<{ id: string; provider: string }>; failed: Record<string, { code: string; reason: string }> };
     const listed = all.models.map((m) => m.id);
     expect(listed).toEqual([...listed].sort((a, b) => a.localeCompare(b)));
     expect(new Set(listed)).toEqual(new Set(ids.filter((id) => !id.startsWith('openrouter/'))));
-    expect(all.failed).toEqual({ openrouter: 'the provider refused the credential (401)' });
+    expect(all.failed).toEqual({ openrouter: { code: 'upstream_auth_failed', reason: 'the provider refused the credential (401)' } });
 
     const text = await world.daemon.cli(['models', 'openai', 'openrouter']);
     expect(text.stdout).toMatch(/^MODEL +NAME +CONTEXT\n/);
     expect(text.stdout).toContain('openai/gpt-5.4');
     expect(text.stdout).not.toContain('anthropic/');
     expect(text.stdout).toMatch(/\d+ models? from 1 provider; 1 could not be listed \(below\)\.\n$/);
-    expect(text.stderr).toContain('openrouter: no model list: the provider refused the credential (401). Store a working key: svc-proxy provider connect openrouter');
+    expect(text.stderr).toContain('openrouter: no model list: upstream_auth_failed: the provider refused the credential (401). Store a working key: svc-proxy provider connect openrouter');
 
     // the window a provider's list states (Anthropic's max_input_tokens), in the table and the JSON
     expect(all.models.find((m) => m.id === 'anthropic/claude-sonnet-4-5')).toMatchObject({ contextWindow: 200_000 });

@@ -120,7 +120,10 @@ describe('model catalog', () => {
     expect(local.hits.slice(1).sort()).toEqual(['/api/ps', '/api/v1/models']);
     expect(local.headers[0]!.authorization).toBeUndefined();
     // why the others are missing: the slow one ran out of time, the failing one answered 500
-    expect(catalog.failures()).toEqual({ openrouter: 'no answer within 400 ms', gemini: 'the provider answered 500' });
+    expect(catalog.failures()).toEqual({
+      openrouter: { code: 'upstream_timeout', reason: 'no answer within 400 ms' },
+      gemini: { code: 'upstream_error', reason: 'the provider answered 500' },
+    });
   });
 
   it('a listing names the failures of the providers asked: the status and code a client gets, the status the provider answered', async () => {

@@ -311,7 +311,7 @@ describe('providers screen', () => {
     await h.waitFor((fr) => /^dead\s+local\s+yes\s+none needed\s+!\s/m.test(fr), 'its failed list', 10_000);
     await h.press(KEYS.end);
     const f = await h.waitFor((fr) => fr.includes('(list failed: '), 'the reason in the detail');
-    expect(f).toMatch(/models ! \(list failed: Could not connect to http:\/\/127\.0\.0\.1:9/);
+    expect(f).toMatch(/models ! \(list failed: upstream_unreachable: Could not connect to http:\/\/127\.0\.0\.1:9/);
   });
 
   it('shows each provider\'s last error from the request log, fallbacks included', async () => {

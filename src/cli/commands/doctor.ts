@@ -7,7 +7,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { ModelsAnswer } from '../../server/admin/models.js';
 import { AdminClient } from '../admin-client.js';
 import { daemonFindings, type ModelLists } from '../doctor/daemon-findings.js';
 import { exitCodeOf, renderFindings, type Finding } from '../doctor/findings.js';
@@ -19,7 +18,7 @@ const LIST_TIMEOUT_MS = 30_000;
 
 async function modelLists(client: AdminClient): Promise<ModelLists | string> {
   try {
-    const answer = await client.request<ModelsAnswer>('GET', '/admin/models', undefined, LIST_TIMEOUT_MS);
+    const answer = await client.models(undefined, LIST_TIMEOUT_MS);
     return { counts: answer.counts, failed: answer.failed };
   } catch (err) {
     return err instanceof Error ? err.message : String(err);

@@ -1,14 +1,13 @@
 /**
  * `svc-proxy models [PROVIDER…]` — the model ids a client can send (`provider/model`), from the
  * running daemon's live catalog: every connected provider, custom endpoint and local server. A
- * provider whose list could not be fetched is named on stderr with the reason (a refused key
- * shows here before any tool runs into it). Starts the daemon first when none runs, as `tui` does.
+ * provider whose list could not be fetched is named on stderr with its code and the reason (a
+ * refused key shows here before any tool runs into it). Starts the daemon first when none runs, as `tui` does.
  */
 import type { Command } from 'commander';
-import { isRefusedCredential } from '../../providers/model-list-failure.js';
+import { isRefusedCredential, listFailureText } from '../../providers/model-list-failure.js';
 import type { CatalogModel } from '../../providers/models.js';
-import type { ModelsAnswer } from '../../server/admin/models.js';
-import { AdminClient, modelsPath } from '../admin-client.js';
+import { AdminClient } from '../admin-client.js';
 import { ensureDaemon } from '../daemon-control.js';
 import { CliError, type CliContext } from '../io.js';
 import { table } from '../output.js';
@@ -21,7 +20,7 @@ export function register(program: Command, ctx: CliContext): void {
     .command('models')
     .description('The model ids to use (provider/model), live from every connected provider (starts the daemon if needed)')
     .argument('[providers...]', 'only these providers, endpoints or local servers')
-    .option('--json', 'print as JSON: {models, failed}')
+    .option('--json', 'print as JSON: {models, failed: {<slug>: {code, reason}}}')
     .action(async (providers: string[], flags: { json?: boolean }) => {
       const { daemon, alreadyRunning } = await ensureDaemon(ctx);
       if (!alreadyRunning) ctx.err(`No daemon was running: started one (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}.`);
@@ -29,7 +28,7 @@ export function register(program: Command, ctx: CliContext): void {
       if (!client) throw new CliError('The daemon stopped before it could be asked.');
       const wanted = providers.length > 0 ? new Set(providers) : undefined;
       // named providers: only those are asked, not every provider's list
-      const answer = await client.request<ModelsAnswer>('GET', modelsPath(wanted), undefined, LIST_TIMEOUT_MS);
+      const answer = await client.models(wanted, LIST_TIMEOUT_MS);
       const models = answer.models.filter((m) => !wanted || wanted.has(m.provider)).sort((a, b) => a.id.localeCompare(b.id));
       const failed = Object.entries(answer.failed).filter(([slug]) => !wanted || wanted.has(slug));
       if (flags.json) {
@@ -39,7 +38,7 @@ export function register(program: Command, ctx: CliContext): void {
         ctx.out(summary(models, failed.length));
         if (models.length === 0 && failed.length === 0 && !wanted && (await configuredSlugs(client)).size === 0) ctx.out('Nothing is connected yet: svc-proxy provider connect <anthropic|openai|openrouter|gemini>, endpoint add, or local add.');
       }
-      for (const [slug, reason] of failed) ctx.err(`${slug}: no model list: ${sentence(reason)}${hint(reason, slug)}`);
+      for (const [slug, f] of failed) ctx.err(`${slug}: no model list: ${sentence(listFailureText(f))}${hint(f.reason, slug)}`);
       if (wanted) {
         const listed = new Set([...answer.models.map((m) => m.provider), ...Object.keys(answer.failed)]);
         let unknown = [...wanted].filter((slug) => !listed.has(slug));

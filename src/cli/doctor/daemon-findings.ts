@@ -1,12 +1,12 @@
 /** The daemon's own state as `doctor` findings: keychain, providers and their model lists, log, config. */
-import { isRefusedCredential } from '../../providers/model-list-failure.js';
+import { isRefusedCredential, listFailureText, type ListFailureRead } from '../../providers/model-list-failure.js';
 import type { DaemonStatus } from '../../server/admin/status.js';
 import type { Finding } from './findings.js';
 import { displayUrl } from '../../util/display-url.js';
 
 export interface ModelLists {
   counts: Record<string, number>;
-  failed: Record<string, string>;
+  failed: Record<string, ListFailureRead>;
 }
 
 export function daemonFindings(s: DaemonStatus, lists: ModelLists | string): Finding[] {
@@ -38,8 +38,8 @@ export function daemonFindings(s: DaemonStatus, lists: ModelLists | string): Fin
     }
     // a built-in provider that does not answer at a base URL set by hand: that URL is the first suspect
     const moved = s.providers.find((p) => p.name === slug && p.baseUrlOverridden);
-    const remedy = isRefusedCredential(failed) || s.locals.some((l) => l.slug === slug) ? fix : moved ? `check its base URL ${displayUrl(moved.baseUrl)} (svc-proxy provider set ${slug} --reset restores the default)` : undefined;
-    out.push({ check, mark: 'fail', text: `no model list: ${failed}`, ...(remedy ? { fix: remedy } : {}) });
+    const remedy = isRefusedCredential(failed.reason) || s.locals.some((l) => l.slug === slug) ? fix : moved ? `check its base URL ${displayUrl(moved.baseUrl)} (svc-proxy provider set ${slug} --reset restores the default)` : undefined;
+    out.push({ check, mark: 'fail', text: `no model list: ${listFailureText(failed)}`, ...(remedy ? { fix: remedy } : {}) });
   }
   const unconnected = s.providers.filter((p) => !p.connected).map((p) => p.name);
   if (unconnected.length > 0) out.push({ check: 'not connected', mark: 'info', text: unconnected.join(', ') });

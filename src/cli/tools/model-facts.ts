@@ -18,7 +18,6 @@ import type { Config } from '../../config/schema.js';
 import { LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
 import type { CatalogModel, ModelInput } from '../../providers/models.js';
 import { splitModelId } from '../../routing/targets.js';
-import type { ModelsAnswer } from '../../server/admin/models.js';
 import type { CliContext } from '../io.js';
 
 export interface ModelFacts {
@@ -74,11 +73,11 @@ export function combine(all: ModelFacts[]): ModelFacts {
 
 async function listedModels(ctx: CliContext, providers: ReadonlySet<string>): Promise<Map<string, CatalogModel>> {
   if (providers.size === 0) return new Map();
-  const { AdminClient, modelsPath } = await import('../admin-client.js');
+  const { AdminClient } = await import('../admin-client.js');
   const client = await AdminClient.connect(ctx.paths()).catch(() => null);
   if (!client) return new Map();
   try {
-    const answer = await client.request<ModelsAnswer>('GET', modelsPath(providers), undefined, LOOKUP_TIMEOUT_MS);
+    const answer = await client.models(providers, LOOKUP_TIMEOUT_MS);
     return new Map(answer.models.map((m) => [m.id, m]));
   } catch {
     return new Map();

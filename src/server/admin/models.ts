@@ -2,17 +2,19 @@
  * GET /admin/models — the live model catalog (every connected provider, endpoint and local server),
  * for the TUI's provider screen, `svc-proxy models` and the context window `env` looks up
  * (`?provider=` narrows it to those providers): `{models: [{id, provider, …}], counts: {<slug>: n},
- * failed: {<slug>: reason}}`. A provider whose list cannot be fetched has no entry in `counts` and
- * says why in `failed`.
+ * failed: {<slug>: {code, reason}}}`. A provider whose list cannot be fetched has no entry in
+ * `counts` and says why in `failed`, with the code a client's GET …/models/{id} and the request log
+ * give the same failure (upstream_auth_failed, upstream_unreachable …).
  */
 import { Hono } from 'hono';
+import type { ListFailureNote } from '../../providers/model-list-failure.js';
 import { createModelCatalog, type CatalogModel, type ModelCatalog } from '../../providers/models.js';
 import type { AdminModule } from './module.js';
 
 export interface ModelsAnswer {
   models: CatalogModel[];
   counts: Record<string, number>;
-  failed: Record<string, string>;
+  failed: Record<string, ListFailureNote>;
 }
 
 const modelsModule: AdminModule = {

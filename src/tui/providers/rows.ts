@@ -3,6 +3,7 @@
  * local servers the daemon found by itself (they appear in the model catalog under their own slug).
  */
 import type { HeaderSettings } from '../../config/header-settings.js';
+import type { ListFailureRead } from '../../providers/model-list-failure.js';
 import type { EndpointInfo, LocalInfo, ProviderInfo } from '../../secrets/operations.js';
 import type { LastError } from '../log/last-errors.js';
 import { displayUrl } from '../../util/display-url.js';
@@ -72,7 +73,7 @@ export function headersText(r: UpstreamRow): string {
   return r.kind === 'provider' || r.kind === 'endpoint' ? headerSettingsText(r.info) : '';
 }
 
-export function modelsText(r: UpstreamRow, counts: Record<string, number> | undefined, failed?: Record<string, string>): string {
+export function modelsText(r: UpstreamRow, counts: Record<string, number> | undefined, failed?: Record<string, ListFailureRead>): string {
   if (!isConnected(r)) return '-';
   if (!counts) return '…';
   const n = counts[r.name];

@@ -27,6 +27,7 @@ import { baseUrlText, credentialText, headerSettingsText, headersText, isConnect
 import { removalQuestion, type GroupsCheck } from '../providers/removal-question.js';
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
+import { listFailureText } from '../../providers/model-list-failure.js';
 import { displayUrl } from '../../util/display-url.js';
 import { groupUsesText, usesIn, type GroupUse } from '../../config/group-uses.js';
 import { useBackend } from '../hooks/use-link.js';
@@ -329,7 +330,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
             </Text>
             <Text wrap="truncate-end">
               {'  '}credential  {credentialText(row)} · models {modelsText(row, counts, failedLists)}
-              {failedLists?.[row.name] !== undefined ? <Text color={theme.error}> (list failed: {printable(failedLists[row.name]!)})</Text> : null}
+              {failedLists?.[row.name] !== undefined ? <Text color={theme.error}> (list failed: {printable(listFailureText(failedLists[row.name]!))})</Text> : null}
               {models.error ? <Text color={theme.muted}> (catalog: {models.error})</Text> : null}
             </Text>
             <Text wrap="truncate-end">

@@ -54,6 +54,11 @@ describe('/admin/models', () => {
     expect(body.counts.open).toBe(2);
     expect(body.counts.locked).toBeUndefined();
     expect(body.counts.down).toBeUndefined();
+    // each failed list with the code a client and the request log get for it
+    expect(body.failed).toEqual({
+      locked: { code: 'upstream_auth_failed', reason: expect.stringMatching(/^the provider refused the credential \(401\)/) },
+      down: { code: 'upstream_unreachable', reason: expect.stringMatching(/^Could not connect to /) },
+    });
     expect(body.models.filter((m) => m.provider === 'open').map((m) => m.id).sort()).toEqual(['open/deepseek-r1', 'open/qwen3-coder']);
     // Built-in providers without a credential are not asked at all.
     expect(Object.keys(body.counts).filter((k) => ['anthropic', 'openai', 'openrouter', 'gemini'].includes(k))).toEqual([]);

@@ -33,7 +33,7 @@ describe('provider rows', () => {
     expect(modelsText(by.openai!, counts)).toBe('-');
     expect(modelsText(by.anthropic!, undefined)).toBe('…');
     expect(modelsText(by.anthropic!, {})).toBe('?');
-    expect(modelsText(by.anthropic!, {}, { anthropic: 'the provider refused the credential (401)' })).toBe('!');
+    expect(modelsText(by.anthropic!, {}, { anthropic: { code: 'upstream_auth_failed', reason: 'the provider refused the credential (401)' } })).toBe('!');
   });
 
   it('a base URL holding a user and password or a key parameter is shown masked', () => {
