@@ -32,10 +32,10 @@ export function overloaded(limit: number): AdvisedError {
   );
 }
 
-/** Whether a body's declared length (if any) fits beside the bodies held now: checked before a byte is read. */
-export function declaredFits(req: IncomingMessage, budget: BodyBudget): boolean {
+/** Whether a body's declared length alone would pass the budget beside the bodies held now: checked before a byte is read. */
+export function declaredOverBudget(req: IncomingMessage, budget: BodyBudget): boolean {
   const declared = req.headers['content-length'];
-  return declared === undefined || budget.held + Number(declared) <= budget.limit;
+  return declared !== undefined && budget.held + Number(declared) > budget.limit;
 }
 
 /** Draw `bytes` more for the request; false, drawing nothing, when they would pass the budget. */

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
-import { declaredFits, drawBody, overloaded, type BodyClaim } from './body-budget.js';
+import { declaredOverBudget, drawBody, overloaded, type BodyClaim } from './body-budget.js';
 import { decodeContent } from './content-encoding.js';
 import { scanTopLevelMembers, type TopLevelMember } from '../protocols/json-members.js';
 import { lazyJsonBody } from '../protocols/lazy-json.js';
@@ -85,7 +85,7 @@ function heldInstead(claim: BodyClaim, raw: Buffer, decoded: Buffer): Buffer {
 
 function readRawBody(req: IncomingMessage, limit: number, claim: BodyClaim): Promise<Buffer> {
   const budget = claim.bodyBudget;
-  if (!declaredFits(req, budget)) return Promise.reject(overloaded(budget.limit));
+  if (declaredOverBudget(req, budget)) return Promise.reject(overloaded(budget.limit));
   return new Promise<Buffer>((resolve, reject) => {
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;

@@ -9,7 +9,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
-import { declaredFits, drawBody, overloaded } from './body-budget.js';
+import { declaredOverBudget, drawBody, overloaded } from './body-budget.js';
 import { timeouts, type Exchange } from './exchange.js';
 import { maskEchoedBytes } from './echoed-secrets.js';
 import { MultipartError, MultipartModelRewriter, multipartBoundary } from './multipart-model.js';
@@ -26,7 +26,7 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
   const { req, config, record, services, route } = x;
   const limit = config.settings.bodyLimitBytes;
   checkDeclaredLength(req, limit);
-  if (!declaredFits(req, x.bodyBudget)) throw overloaded(x.bodyBudget.limit);
+  if (declaredOverBudget(req, x.bodyBudget)) throw overloaded(x.bodyBudget.limit);
   const contentType = req.headers['content-type'];
   const boundary = multipartBoundary(contentType);
   if (!boundary) {
