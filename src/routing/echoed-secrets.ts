@@ -9,16 +9,27 @@ import { SERVICE_KEY_PREFIX, SERVICE_KEY_RE } from '../util/key-shapes.js';
 
 const MASK = '[REDACTED]';
 
-/** `secret`: the credential as streamSecret (redact.ts) passes it, once per answer or stream. */
-export function maskEchoedText(text: string, secret: string | undefined): string {
+/**
+ * `secret`: the credential's forms as streamSecret (redact.ts) works them out, once per answer or
+ * stream (raw, then JSON-escaped: secret-forms.ts); the most escaped is masked first, as it holds
+ * no other form whole.
+ */
+export function maskEchoedText(text: string, secret: readonly string[] | undefined): string {
   let out = text;
-  if (secret !== undefined && out.includes(secret)) out = out.split(secret).join(MASK);
+  if (secret !== undefined) {
+    for (let i = secret.length - 1; i >= 0; i--) if (out.includes(secret[i]!)) out = out.split(secret[i]!).join(MASK);
+  }
   if (out.includes(SERVICE_KEY_PREFIX)) out = out.replace(SERVICE_KEY_RE, MASK);
   return out;
 }
 
-export function maskEchoedBytes(body: Buffer, secret: string | undefined): Buffer {
-  if ((secret === undefined || body.indexOf(secret) === -1) && body.indexOf(SERVICE_KEY_PREFIX) === -1) return body;
+function holdsAnyForm(body: Buffer, secret: readonly string[] | undefined): boolean {
+  if (secret !== undefined) for (const form of secret) if (body.indexOf(form) !== -1) return true;
+  return false;
+}
+
+export function maskEchoedBytes(body: Buffer, secret: readonly string[] | undefined): Buffer {
+  if (!holdsAnyForm(body, secret) && body.indexOf(SERVICE_KEY_PREFIX) === -1) return body;
   // both are ASCII: latin1 keeps every other byte as it was
   const text = body.toString('latin1');
   const masked = maskEchoedText(text, secret);
@@ -26,6 +37,6 @@ export function maskEchoedBytes(body: Buffer, secret: string | undefined): Buffe
 }
 
 /** A whole answer as the routing layer renders it (bytes spliced, or text serialised). */
-export function maskEchoed(body: Buffer | string, secret: string | undefined): Buffer | string {
+export function maskEchoed(body: Buffer | string, secret: readonly string[] | undefined): Buffer | string {
   return typeof body === 'string' ? maskEchoedText(body, secret) : maskEchoedBytes(body, secret);
 }

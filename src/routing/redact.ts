@@ -8,6 +8,7 @@
  */
 
 import { MIN_SECRET_LENGTH } from '../util/key-shapes.js';
+import { secretForms } from './secret-forms.js';
 
 const MASK = '[REDACTED]';
 /** The fewest last characters of a secret that stand for it (no shorter secret is searched for: MIN_SECRET_LENGTH). */
@@ -48,8 +49,20 @@ function redactHeads(text: string, secret: string): string {
   return result + text.slice(copied);
 }
 
+/** `text` with the credential masked: whole, its tail or its head, in each of its forms (raw and JSON-escaped). */
 export function redactSecret(text: string, secret: string | undefined): string {
   if (!secret || text.length === 0) return text;
+  return redactForms(text, secretForms(secret));
+}
+
+/** The most escaped form first: its whole match is masked before a shorter form's head or tail could cut it. */
+function redactForms(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (let i = forms.length - 1; i >= 0; i--) out = redactForm(out, forms[i]!);
+  return out;
+}
+
+function redactForm(text: string, secret: string): string {
   let out = text;
   if (out.includes(secret)) out = out.split(secret).join(MASK);
   out = redactHeads(out, secret);
@@ -81,17 +94,17 @@ const MAX_LOG_DEPTH = 64;
 
 /** Redact every string in a JSON-like value (for --log-bodies), also dropping inline media. */
 export function redactForLog(value: unknown, secret: string | undefined): unknown {
-  return redactNested(value, secret, 0);
+  return redactNested(value, secret ? secretForms(secret) : [], 0);
 }
 
-function redactNested(value: unknown, secret: string | undefined, depth: number): unknown {
+function redactNested(value: unknown, forms: readonly string[], depth: number): unknown {
   if (typeof value === 'string') {
     if (value.startsWith('data:') && value.length > 64) return `[data URL, ${value.length} chars]`;
-    return redactSecret(value, secret);
+    return value.length === 0 ? value : redactForms(value, forms);
   }
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_LOG_DEPTH) return '[too deep]';
-  if (Array.isArray(value)) return value.map((v) => redactNested(v, secret, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => redactNested(v, forms, depth + 1));
   const obj = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(obj)) {
@@ -100,7 +113,7 @@ function redactNested(value: unknown, secret: string | undefined, depth: number)
     if ((key === 'data' || key === 'file_data' || key === 'b64_json') && typeof v === 'string' && v.length > 64) {
       out[key] = `[base64, ${v.length} chars]`;
     } else {
-      out[key] = redactNested(v, secret, depth + 1);
+      out[key] = redactNested(v, forms, depth + 1);
     }
   }
   return out;
@@ -170,7 +183,7 @@ export class StreamRedactor {
   private letGoLongLine(): Buffer {
     const line = Buffer.concat(this.held, this.heldBytes).toString('latin1');
     this.lineIsError ||= ERRORISH.test(line);
-    const redacted = this.lineIsError || line.includes(this.secret) ? redactSecret(line, this.secret) : line;
+    const redacted = this.lineIsError || line.includes(this.secret) ? redactForm(line, this.secret) : line;
     const keep = this.secret.length - 1;
     const out = Buffer.from(redacted.slice(0, redacted.length - keep), 'latin1');
     const rest = Buffer.from(redacted.slice(redacted.length - keep), 'latin1');
@@ -192,7 +205,7 @@ export class StreamRedactor {
       const line = lines[i]!;
       if (!line.includes(tail)) continue;
       if (line.includes(this.secret) || (i === 0 && continuesError) || ERRORISH.test(line)) {
-        lines[i] = redactSecret(line, this.secret);
+        lines[i] = redactForm(line, this.secret);
         changed = true;
       }
     }
@@ -206,9 +219,12 @@ const ERRORISH = /error|failed/i;
 /** The longest line held whole before it is let go in pieces. */
 const HOLD_LIMIT = 64 * 1024;
 
-/** The secret when answers and stream chunks can be searched for it (printable ASCII, not too short): checked once per answer or stream. */
-export function streamSecret(secret: string | undefined): string | undefined {
-  return secret && secret.length >= MIN_SECRET_LENGTH && /^[\x21-\x7e]+$/.test(secret) ? secret : undefined;
+/**
+ * The secret's forms (secret-forms.ts) when answers and stream chunks can be searched for it
+ * (printable ASCII, not too short): worked out once per answer or stream.
+ */
+export function streamSecret(secret: string | undefined): readonly string[] | undefined {
+  return secret && secret.length >= MIN_SECRET_LENGTH && /^[\x21-\x7e]+$/.test(secret) ? secretForms(secret) : undefined;
 }
 
 /** The MIN_TAIL bytes ending at `end` (inclusive) are the secret's last characters. */

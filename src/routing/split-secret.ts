@@ -33,12 +33,12 @@ function heldDelta(type: ModelDelta['type'], index: number, text: string): Model
 }
 
 export class SplitSecretHold {
-  /** The credential as streamSecret (redact.ts) passes it; none: service keys only. */
-  private readonly secret: string | undefined;
+  /** The credential's forms as streamSecret (redact.ts) passes them; none: service keys only. */
+  private readonly secret: readonly string[] | undefined;
   /** Held text by block index, with the kind of its deltas. */
   private readonly held = new Map<number, { type: ModelDelta['type']; text: string }>();
 
-  constructor(secret: string | undefined) {
+  constructor(secret: readonly string[] | undefined) {
     this.secret = secret;
   }
 
@@ -87,15 +87,19 @@ export class SplitSecretHold {
 
   /** Where the end of `text` may start a secret that the next delta completes, or -1. */
   private holdStart(text: string): number {
-    const key = serviceKeyTailStart(text);
-    const secret = this.secret;
-    if (secret === undefined) return key;
-    const from = text.length - secret.length + 1;
-    // the earliest start keeps the most back; one after the key's start changes nothing
-    const end = key === -1 ? text.length : key;
-    for (let at = text.indexOf(secret[0]!, from > 0 ? from : 0); at !== -1 && at < end; at = text.indexOf(secret[0]!, at + 1)) {
-      if (secret.startsWith(text.slice(at))) return at;
-    }
-    return key;
+    let start = serviceKeyTailStart(text);
+    // a form of the credential: raw in text and reasoning, JSON-escaped in a call's arguments
+    if (this.secret !== undefined) for (const form of this.secret) start = formStart(text, form, start);
+    return start;
   }
+}
+
+/** The earliest place before `end` (-1: none) where `text`'s end starts `form`, else `end`: the earliest start keeps the most back. */
+function formStart(text: string, form: string, end: number): number {
+  const from = text.length - form.length + 1;
+  const before = end === -1 ? text.length : end;
+  for (let at = text.indexOf(form[0]!, from > 0 ? from : 0); at !== -1 && at < before; at = text.indexOf(form[0]!, at + 1)) {
+    if (form.startsWith(text.slice(at))) return at;
+  }
+  return end;
 }

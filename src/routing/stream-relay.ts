@@ -334,8 +334,8 @@ abstract class Relay {
 /** Same dialect in and out: bytes forwarded untouched; a tap reads usage and error events on the side. */
 export class PassthroughRelay extends Relay {
   private readonly tap: StreamTap;
-  /** Masks an echoed credential, also one cut across chunks (none when it cannot be searched for). */
-  private readonly redactor: StreamRedactor | undefined;
+  /** Mask an echoed credential, also one cut across chunks: one per form of it (none when it cannot be searched for). */
+  private readonly redactors: StreamRedactor[];
   /** Masks an echoed service key, also one cut across chunks. */
   private readonly serviceKeys = new ServiceKeyStreamMask();
   /** The latest upstream chunk (afterTick looks at it for the terminal event). */
@@ -351,8 +351,7 @@ export class PassthroughRelay extends Relay {
     super(o);
     this.tap = tap;
     this.chatErrors = o.clientDialect === 'chat' ? new ChatErrorWatch() : undefined;
-    const secret = streamSecret(o.credential);
-    this.redactor = secret === undefined ? undefined : new StreamRedactor(secret);
+    this.redactors = (streamSecret(o.credential) ?? []).map((form) => new StreamRedactor(form));
   }
 
   protected onData = (chunk: Buffer): void => {
@@ -379,7 +378,7 @@ export class PassthroughRelay extends Relay {
 
   private forward(chunk: Buffer): void {
     let ready = this.serviceKeys.push(chunk);
-    if (this.redactor !== undefined) ready = this.redactor.push(ready);
+    for (const redactor of this.redactors) ready = redactor.push(ready);
     if (ready.length > 0) this.write(ready);
     this.lastChunk = chunk;
   }
@@ -438,7 +437,7 @@ export class PassthroughRelay extends Relay {
     this.pending.push(finalErrorEvent('chat', failure));
     // what the redactor still holds came after the error event: it does not go out
     this.serviceKeys.flush();
-    this.redactor?.flush();
+    for (const redactor of this.redactors) redactor.flush();
     this.tap.finish();
     this.end();
     this.settle(this.done(this.tap.usage, failure.code));
@@ -460,7 +459,7 @@ export class PassthroughRelay extends Relay {
   /** Bytes the masks still hold (an unfinished last line, the start of a key) go out before the stream ends. */
   private flushHeld(): void {
     let rest = this.serviceKeys.flush();
-    if (this.redactor !== undefined) rest = Buffer.concat([this.redactor.push(rest), this.redactor.flush()]);
+    for (const redactor of this.redactors) rest = Buffer.concat([redactor.push(rest), redactor.flush()]);
     if (rest.length > 0) this.write(rest);
   }
 
@@ -570,8 +569,8 @@ export class ConvertedRelay extends Relay {
   private opened = false;
   private usage: LogUsage | undefined;
   private errorCode: string | undefined;
-  /** The credential, masked in what is written (with any service key) when echoed whole. */
-  private readonly secret: string | undefined;
+  /** The credential's forms, masked in what is written (with any service key) when echoed whole. */
+  private readonly secret: readonly string[] | undefined;
   /** Deltas ending in what may start the credential or a service key, held for their block's next (split-secret.ts). */
   private readonly split: SplitSecretHold;
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../daemon/harness.js';
-import type { RecordedRequest, Reply } from '../fixtures/mock-upstream/index.js';
+import { GenericChatMock, type RecordedRequest, type Reply } from '../fixtures/mock-upstream/index.js';
 import { CREDS, lastCharChanged, M, rawExchange, send, sseEvents, startLean, type Lean, type Raw } from './helpers.js';
 
 let w: Lean;
@@ -384,6 +384,50 @@ describe('credentials never leave', () => {
         expect(r.text, `cut ${at} into the key`).not.toContain(key.slice(13, 29));
         expect(r.text).toContain('the key in your prompt is [REDACTED], keep it safe');
       }
+    }
+  });
+
+  it('a custom endpoint key holding " and \\ is masked also JSON-escaped: answers, streams passthrough and converted, errors, logs', async () => {
+    const key = 'cq-quo"ted\\back-Secret_Lm9';
+    // as itself, JSON-escaped (an answer, SSE data), and twice (JSON text in a JSON string: arguments, a logged body)
+    const once = JSON.stringify(key).slice(1, -1);
+    const forms = [key, once, JSON.stringify(once).slice(1, -1)];
+    const mock = await new GenericChatMock({ apiKey: key, name: 'cq', models: ['echo-1'] }).listen();
+    try {
+      await w.d.cli(['endpoint', 'add', 'cq', '--url', mock.baseUrl, '--format', 'a', '--insecure-storage'], { input: `${key}\n` });
+      const said = `your key is ${key}, keep it`;
+      const model = 'cq/echo-1';
+      const tools = [{ name: 'save', description: 'save a note', input_schema: { type: 'object', properties: { note: { type: 'string' } } } }];
+      mock.next({ kind: 'turn', turn: { text: said } });
+      mock.next({ kind: 'turn', turn: { text: said, stream: { chunk: 1000 } } });
+      mock.next({ kind: 'turn', turn: { text: said, toolCalls: [{ name: 'save', arguments: { note: said } }], stream: { chunk: 5 } } });
+      mock.next({ kind: 'raw', status: 401, contentType: 'text/plain', body: `invalid key ${key}` });
+      const answers = [
+        await send(w.d, CHAT, { body: { model, messages: hi } }),
+        await send(w.d, CHAT, { body: { model, messages: hi, stream: true } }),
+        await send(w.d, MESSAGES, { body: { model, max_tokens: 50, messages: hi, stream: true, tools } }),
+        await send(w.d, CHAT, { body: { model, messages: hi } }),
+      ].map(record);
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 401]);
+      expect(answers[0]!.json.choices[0].message.content).toBe('your key is [REDACTED], keep it');
+      expect(answers[1]!.text).toContain('your key is [REDACTED], keep it');
+      expect(answers[3]!.text).toContain('[REDACTED]');
+      const logs = (await w.d.cli(['logs', '--json', '--limit', '20'])).stdout;
+      const files = await readdir(join(w.d.home, 'logs'));
+      const fileTexts = await Promise.all(files.map((f) => readFile(join(w.d.home, 'logs', f), 'utf8')));
+      for (const text of [...answers.map((r) => r.text), logs, ...fileTexts, w.d.log]) {
+        for (const form of forms) expect(text.includes(form), `${form} in ${text.slice(0, 300)}`).toBe(false);
+      }
+      // the arguments reach a Messages client as JSON text: the note masked in it
+      const args = answers[2]!.text
+        .split('\n')
+        .filter((l) => l.startsWith('data: ') && l.includes('input_json_delta'))
+        .map((l) => (JSON.parse(l.slice(6)) as { delta: { partial_json: string } }).delta.partial_json)
+        .join('');
+      expect(JSON.parse(args)).toEqual({ note: 'your key is [REDACTED], keep it' });
+    } finally {
+      await w.d.cli(['endpoint', 'remove', 'cq'], { allowFail: true });
+      await mock.close();
     }
   });
 

@@ -222,13 +222,13 @@ describe("OpenAI's stored objects and transcriptions, relayed as they came", () 
 describe('the masks themselves', () => {
   it('hand back the very Buffer or string when neither secret is there (no copy on the hot path)', () => {
     const buf = Buffer.from('{"text":"nothing to see, sk-svc-proxy- alone"}');
-    expect(maskEchoedBytes(buf, KEYS.openai)).toBe(buf);
+    expect(maskEchoedBytes(buf, [KEYS.openai])).toBe(buf);
     const text = 'data: {"delta":"plain"}\n\n';
-    expect(maskEchoedText(text, KEYS.openai)).toBe(text);
+    expect(maskEchoedText(text, [KEYS.openai])).toBe(text);
   });
 
   it('keep every other byte of a body that is not UTF-8 text', () => {
     const buf = Buffer.concat([Buffer.from([0xff, 0xfe, 0x80]), Buffer.from(` ${KEYS.openai} `), Buffer.from([0xc3])]);
-    expect(maskEchoedBytes(buf, KEYS.openai)).toEqual(Buffer.concat([Buffer.from([0xff, 0xfe, 0x80]), Buffer.from(' [REDACTED] '), Buffer.from([0xc3])]));
+    expect(maskEchoedBytes(buf, [KEYS.openai])).toEqual(Buffer.concat([Buffer.from([0xff, 0xfe, 0x80]), Buffer.from(' [REDACTED] '), Buffer.from([0xc3])]));
   });
 });

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HubEvent } from '../../src/protocols/hub.js';
 import { maskEchoedText } from '../../src/routing/echoed-secrets.js';
+import { secretForms } from '../../src/routing/secret-forms.js';
 import { HELD_RUN_LIMIT } from '../../src/routing/service-key-tail.js';
 import { SplitSecretHold, type ModelDelta } from '../../src/routing/split-secret.js';
 
@@ -18,17 +19,18 @@ const textOf = (ev: ModelDelta): string => (ev.type === 'arguments_delta' ? ev.j
 
 /** What the client reads: each delta let through masked on its own (as the relay's flush masks), then what the block's end gives up. */
 function relay(deltas: string[], type: ModelDelta['type'] = 'text_delta', secret: string | undefined = SECRET): { pieces: string[]; joined: string } {
-  const hold = new SplitSecretHold(secret);
+  const forms = secret === undefined ? undefined : secretForms(secret);
+  const hold = new SplitSecretHold(forms);
   const pieces: string[] = [];
   for (const d of deltas) {
     const out = hold.pass(delta(type, d));
     if (out !== undefined) {
       expect(out.type).toBe(type);
-      pieces.push(maskEchoedText(textOf(out), secret));
+      pieces.push(maskEchoedText(textOf(out), forms));
     }
   }
   const rest = hold.release(0);
-  if (rest !== undefined) pieces.push(maskEchoedText(textOf(rest), secret));
+  if (rest !== undefined) pieces.push(maskEchoedText(textOf(rest), forms));
   expect(hold.holding).toBe(false);
   return { pieces, joined: pieces.join('') };
 }
@@ -74,7 +76,7 @@ describe('a secret split across deltas', () => {
   });
 
   it('holds nothing when the end cannot start a secret (the same event goes through)', () => {
-    const hold = new SplitSecretHold(SECRET);
+    const hold = new SplitSecretHold([SECRET]);
     for (const text of ['an ordinary delta, ending in x', 'the cat', '{"a": 1}', 'word.\n']) {
       const ev = delta('text_delta', text);
       expect(hold.pass(ev)).toBe(ev);
@@ -90,7 +92,7 @@ describe('a secret split across deltas', () => {
   });
 
   it('keeps a hold per block: deltas of other blocks between do not give it up, its end does', () => {
-    const hold = new SplitSecretHold(SECRET);
+    const hold = new SplitSecretHold([SECRET]);
     expect(hold.pass(delta('reasoning_delta', 'think sk-ant', 0))).toEqual(delta('reasoning_delta', 'think ', 0));
     expect(hold.pass(delta('arguments_delta', '{"k":"sk-svc-pro', 1))).toEqual(delta('arguments_delta', '{"k":"', 1));
     expect(hold.pass(delta('arguments_delta', `x`, 2))).toEqual(delta('arguments_delta', 'x', 2));
@@ -105,7 +107,7 @@ describe('a secret split across deltas', () => {
   });
 
   it('a text delta with logprobs still goes out when all its text is held', () => {
-    const hold = new SplitSecretHold(SECRET);
+    const hold = new SplitSecretHold([SECRET]);
     const logprobs = [{ token: 'sk', logprob: -0.1, bytes: [115, 107], top: [] }];
     const ev: HubEvent = { type: 'text_delta', index: 0, text: 'sk', logprobs };
     expect(hold.pass(ev)).toEqual({ type: 'text_delta', index: 0, text: '', logprobs });
