@@ -8,7 +8,7 @@ import { REFUSED_CREDENTIAL, type ProviderListFailure } from './model-list-failu
 import { withRefusedHint } from './refused-connection-hint.js';
 import type { ResolvedProvider } from './types.js';
 import { UpstreamError } from './upstream-error.js';
-import { answerWaitMs, type AnswerHeaders } from './retry-wait.js';
+import { answerWaitMs, errorBodyLimitHeaders, type AnswerHeaders } from './retry-wait.js';
 
 export class ListTimedOut extends Error {
   constructor(readonly ms: number) {
@@ -26,10 +26,23 @@ export class ListRefused extends Error {
   }
 }
 
-/** A models list's error answer, with when its retry-after or its rate-limit reset headers say to come back. */
-export function listRefusal(status: number, headers: AnswerHeaders, now = Date.now()): ListRefused {
-  const wait = answerWaitMs(headers, status, now);
+/**
+ * A models list's error answer, with when its retry-after or its rate-limit reset headers say to
+ * come back: those of its headers, or else those its body repeats (OpenRouter's
+ * `error.metadata.headers`).
+ */
+export function listRefusal(status: number, headers: AnswerHeaders, body: string, now = Date.now()): ListRefused {
+  const repeated = errorBodyLimitHeaders(jsonOrUndefined(body));
+  const wait = answerWaitMs(repeated ? { ...repeated, ...headers } : headers, status, now);
   return new ListRefused(status, wait === undefined ? undefined : now + wait);
+}
+
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A 2xx whose body is JSON but not a list's object. */

@@ -391,7 +391,7 @@ function postJson(url: string, body: unknown, headers: Record<string, string>, s
 async function requestJson(url: string, method: string, body: string | undefined, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {
   const res = await upstreamRequest({ url, method, headers, body, signal, connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
   const text = await readUpstreamBody(res, url, 32 * 1024 * 1024);
-  if (res.status < 200 || res.status >= 300) throw listRefusal(res.status, res.headers);
+  if (res.status < 200 || res.status >= 300) throw listRefusal(res.status, res.headers, text);
   const parsed: unknown = JSON.parse(text);
   if (Array.isArray(parsed)) return { data: parsed };
   if (typeof parsed !== 'object' || parsed === null) throw new ListNotAnObject();

@@ -8,8 +8,14 @@
  * after half a second, and again, inside the same exhausted window. Pure: headers in, milliseconds out.
  */
 
-/** Longest wait derived from reset headers, and longest cooldown (cooldowns.ts), whatever a header says. */
+/**
+ * Longest wait a client is told to sit out and retry after, and longest cooldown of a limit that
+ * resets within it (cooldowns.ts). A limit that resets later (per day, per month) is no wait: the
+ * client is told not to retry (far-reset.ts).
+ */
 export const MAX_ADVISED_WAIT_MS = 5 * 60_000;
+/** Longest time to a reset that is read as given; a later one (a reset in 2099, `9999…h`) is read as this. */
+export const LONGEST_RESET_MS = 31 * 24 * 3_600_000;
 
 type HeaderValue = string | string[] | undefined;
 export type AnswerHeaders = Readonly<Record<string, HeaderValue>>;
@@ -40,16 +46,37 @@ export function advisedWaitMs(retryAfter: string | undefined, retryAfterMs: stri
 
 /**
  * The wait an error answer of `status` names: its own retry-after(-ms), else the one its reset
- * headers imply. Undefined when it names none, or the status is not one to retry.
+ * headers imply, read on the upstream's clock (upstreamClock). Undefined when it names none, or
+ * the status is not one to retry.
  */
 export function answerWaitMs(headers: AnswerHeaders, status: number, now: number): number | undefined {
   if (!retryableStatus(status)) return undefined;
-  return advisedWaitMs(first(headers['retry-after']), first(headers['retry-after-ms']), now) ?? resetWaitMs(headers, status, now);
+  const clock = upstreamClock(first(headers.date), now);
+  return advisedWaitMs(first(headers['retry-after']), first(headers['retry-after-ms']), clock) ?? resetWaitMs(headers, status, clock);
+}
+
+/**
+ * The Date header's resolution is a second and the answer took its time to arrive: a difference
+ * this small is that, not clocks apart.
+ */
+const CLOCK_TOLERANCE_MS = 2_000;
+
+/**
+ * The time to compare an answer's absolute reset times (RFC 3339, epoch, an HTTP-date
+ * retry-after) with: the upstream's own clock, as its `Date` header gives it, when that is further
+ * from ours than the header can tell; else ours. A laptop clock minutes off would otherwise add or
+ * take those minutes from every wait.
+ */
+export function upstreamClock(date: string | undefined, now: number): number {
+  if (date === undefined) return now;
+  const at = Date.parse(date);
+  return Number.isFinite(at) && Math.abs(at - now) > CLOCK_TOLERANCE_MS ? at : now;
 }
 
 /**
  * The wait the rate-limit reset headers imply for an answer of `status` (one a client may retry),
- * in whole milliseconds, at most MAX_ADVISED_WAIT_MS; undefined when they imply none.
+ * in whole milliseconds, at most LONGEST_RESET_MS (a per-day limit's hours are kept: whether the
+ * wait is one to sit out is the caller's call, MAX_ADVISED_WAIT_MS); undefined when they imply none.
  *
  * Which limit was hit: those whose `remaining` header reads 0 — the latest of their resets. When
  * remaining headers are there and none reads 0, which limit refused is not known (a token budget
@@ -72,7 +99,7 @@ export function resetWaitMs(headers: AnswerHeaders, status: number, now: number)
   }
   const wait = exhausted ?? (status === 429 && !remainingKnown ? latest : undefined);
   if (wait === undefined || !(wait > 0)) return undefined;
-  return Math.ceil(Math.min(wait, MAX_ADVISED_WAIT_MS));
+  return Math.ceil(Math.min(wait, LONGEST_RESET_MS));
 }
 
 /**
@@ -88,6 +115,16 @@ export function bodyLimitHeaders(value: unknown): Record<string, string> | undef
     if (typeof v === 'string' && lower.startsWith('x-ratelimit-')) (out ??= {})[lower] = v;
   }
   return out;
+}
+
+/** The rate-limit headers an error body (`{error:{metadata:{headers}}}`, OpenRouter's) repeats; see bodyLimitHeaders. */
+export function errorBodyLimitHeaders(json: unknown): Record<string, string> | undefined {
+  const error = field(json, 'error');
+  return bodyLimitHeaders(field(field(error, 'metadata'), 'headers'));
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[name] : undefined;
 }
 
 interface Limit {

@@ -38,7 +38,11 @@ export interface UpstreamRequest {
 
 export interface UpstreamResponse {
   status: number;
-  /** Only the safe subset of the upstream's headers (see exposeHeader). */
+  /**
+   * Only the safe subset of the upstream's headers (see exposeHeader), and on an error answer its
+   * `date`: the upstream's clock, to read its absolute reset times by (retry-wait.ts upstreamClock).
+   * None of these is forwarded to a client as it is.
+   */
   headers: Record<string, string | string[] | undefined>;
   body: Readable;
 }
@@ -91,6 +95,7 @@ export async function upstreamRequest(req: UpstreamRequest): Promise<UpstreamRes
   for (const name in res.headers) {
     if (exposeHeader(name)) headers[name] = res.headers[name];
   }
+  if (res.statusCode >= 400 && res.headers.date !== undefined) headers.date = res.headers.date;
   const encoding = res.headers['content-encoding'];
   return { status: res.statusCode, headers, body: encoding === undefined ? res.body : decodedBody(res.body, encoding, req.url) };
 }

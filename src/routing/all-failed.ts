@@ -3,6 +3,12 @@
  * its message naming the targets tried before it, and the soonest retry advice any of them gave —
  * a rate-limited first target's Retry-After still tells the SDK when to come back after the last
  * one was merely unreachable.
+ *
+ * A target whose limit resets hours from now (its failure says not to retry, far-reset.ts) speaks
+ * for itself only: while another target failed in a way a retry may get past, the group is worth
+ * retrying (the limited target cools until its reset, so the retry asks the others first), and its
+ * hours are no wait for the group. Only when every target's limit is of that kind does the group's
+ * answer say not to retry.
  */
 import type { UpstreamFailure } from './upstream-errors.js';
 import { advisedWaitMs } from '../providers/retry-wait.js';
@@ -20,11 +26,18 @@ export function allTargetsFailed(tried: readonly TriedTarget[]): UpstreamFailure
     ...last,
     message: `${last.message} (tried before it: ${before.map((t) => `${t.label} ${t.failure.status} ${t.failure.code}`).join(', ')})`,
   };
+  const retryable = before.map((t) => t.failure).filter((f) => f.resetsAt === undefined);
+  if (out.resetsAt !== undefined && retryable.length > 0) {
+    delete out.resetsAt;
+    delete out.shouldRetry;
+    delete out.retryAfter;
+    delete out.retryAfterMs;
+  }
   // the last target's own advice stands; without any, the soonest an earlier one gave goes, its
   // retry-after and retry-after-ms together: the SDKs read retry-after-ms first, so one target's
   // beside another's sooner retry-after would have them wait the longer
   if (out.retryAfter === undefined && out.retryAfterMs === undefined) {
-    const soonest = soonestAdvised(before.map((t) => t.failure), Date.now());
+    const soonest = soonestAdvised(retryable, Date.now());
     if (soonest?.retryAfter !== undefined) out.retryAfter = soonest.retryAfter;
     if (soonest?.retryAfterMs !== undefined) out.retryAfterMs = soonest.retryAfterMs;
   }

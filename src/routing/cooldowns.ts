@@ -8,9 +8,9 @@
  * share a target share what was learnt of it.
  */
 import type { UpstreamFailure } from './upstream-errors.js';
-import { advisedWaitMs, MAX_ADVISED_WAIT_MS } from '../providers/retry-wait.js';
+import { advisedWaitMs, LONGEST_RESET_MS, MAX_ADVISED_WAIT_MS } from '../providers/retry-wait.js';
 
-/** Longest cooldown, whatever a Retry-After says: the longest wait a client is told when derived from reset headers. */
+/** Longest cooldown after a wait to sit out, whatever a Retry-After says: the longest such wait a client is told. */
 export const MAX_COOLDOWN_MS = MAX_ADVISED_WAIT_MS;
 /** No answer at all (timeout, refused, reset): the server is down or the network is. */
 const UNREACHABLE_MS = 30_000;
@@ -54,9 +54,12 @@ export class Cooldowns {
 }
 
 /** How long a failure sends its target to the back of its groups; 0 when it says nothing about the target. */
-export function cooldownFor(failure: Pick<UpstreamFailure, 'upstreamStatus' | 'contextLength' | 'retryAfter' | 'retryAfterMs'>): number {
+export function cooldownFor(failure: Pick<UpstreamFailure, 'upstreamStatus' | 'contextLength' | 'retryAfter' | 'retryAfterMs' | 'resetsAt'>): number {
   // this request was too long for the model, or too large: the next one may well fit
   if (failure.contextLength || failure.upstreamStatus === 413) return 0;
+  // a per-day limit: asking first again every few minutes would only add a refused round trip to
+  // a request until it resets; the target is still asked when all others fail, and a restart forgets
+  if (failure.resetsAt !== undefined) return Math.min(Math.max(0, failure.resetsAt - Date.now()), LONGEST_RESET_MS);
   // a Retry-After the upstream sent, or one derived from its rate-limit reset headers (upstream-errors.ts)
   const advised = advisedWaitMs(failure.retryAfter, failure.retryAfterMs, Date.now());
   if (advised !== undefined) return Math.min(advised, MAX_COOLDOWN_MS);

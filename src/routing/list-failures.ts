@@ -10,6 +10,7 @@ import { ProtocolError } from '../protocols/errors.js';
 import { AdvisedError } from './advised-error.js';
 import type { ProviderListFailure } from '../providers/model-list-failure.js';
 import { waitAdvice } from '../providers/retry-wait.js';
+import { beyondAdvice, farResetWords } from '../providers/far-reset.js';
 import { redactSecret } from './redact.js';
 import type { RequestRecord } from './request-log.js';
 
@@ -19,13 +20,18 @@ export function logListFailures(record: RequestRecord, failed: readonly Provider
 
 /**
  * The error for model `id` of a provider whose list failed: the provider's status class and code,
- * its slug first, and the wait it named still left (a cached failure is answered for a while).
+ * its slug first, and the wait it named still left (a cached failure is answered for a while); a
+ * limit that resets beyond the wait to sit out says when, and not to retry (far-reset.ts).
  */
 export function listFailureError(f: ProviderListFailure, id: string, credential: string | undefined, now = Date.now()): ProtocolError {
-  const end = /[.?!]$/.test(f.reason) ? '' : '.';
-  const message = redactSecret(`${f.provider}: "${id.slice(0, 200)}" cannot be looked up, its model list could not be fetched: ${f.reason}${end}`, credential);
   const left = f.retryAt === undefined ? 0 : Math.ceil(f.retryAt - now);
+  const far = left > 0 && beyondAdvice(left);
+  const reason = far ? `${f.reason.replace(/[\s.]+$/, '')}; ${farResetWords(f.status, left, now)}` : f.reason;
+  const end = /[.?!]$/.test(reason) ? '' : '.';
+  const message = redactSecret(`${f.provider}: "${id.slice(0, 200)}" cannot be looked up, its model list could not be fetched: ${reason}${end}`, credential);
   if (left <= 0) return new ProtocolError(f.status, f.code, message, 'model');
   const { retryAfter, retryAfterMs } = waitAdvice(left);
-  return new AdvisedError(f.status, f.code, message, { 'retry-after': retryAfter, 'retry-after-ms': retryAfterMs }, 'model');
+  const advice: Record<string, string> = { 'retry-after': retryAfter, 'retry-after-ms': retryAfterMs };
+  if (far) advice['x-should-retry'] = 'false';
+  return new AdvisedError(f.status, f.code, message, advice, 'model');
 }

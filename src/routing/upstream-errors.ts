@@ -14,7 +14,8 @@ import type { HubError } from '../protocols/hub.js';
 import { redactSecret } from './redact.js';
 import { codeForStatus } from '../protocols/upstream-codes.js';
 import { upstreamHeader } from './upstream-header.js';
-import { bodyLimitHeaders, resetWaitMs, retryableStatus as retryable, waitAdvice } from '../providers/retry-wait.js';
+import { advisedWaitMs, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, retryableStatus as retryable, upstreamClock, waitAdvice } from '../providers/retry-wait.js';
+import { beyondAdvice, farResetWords } from '../providers/far-reset.js';
 
 export { codeForStatus };
 
@@ -29,6 +30,11 @@ export interface UpstreamFailure extends HubError {
   retryAfterMs?: string;
   /** The upstream's `x-should-retry` ("true"/"false"): the official SDKs follow it over the status. */
   shouldRetry?: string;
+  /**
+   * When a limit that resets beyond the longest wait to sit out resets (epoch ms, our clock): the
+   * failure then says not to retry (far-reset.ts), and its target cools down until then.
+   */
+  resetsAt?: number;
 }
 
 /** A 2xx whose body is not the answer it should be (our words after the provider's slug). */
@@ -194,7 +200,7 @@ export function describeErrorJson(json: unknown): ParsedError | undefined {
     }
     const kind = [str(e.type), str(e.status), typeof e.code === 'string' ? e.code : ''].filter(Boolean).join(' ');
     const parsed: ParsedError = { message, kind };
-    const limitHeaders = metadata && typeof metadata === 'object' ? bodyLimitHeaders(metadata.headers) : undefined;
+    const limitHeaders = errorBodyLimitHeaders(o);
     if (limitHeaders) parsed.limitHeaders = limitHeaders;
     const implied = typeof e.code === 'number' ? e.code : statusForKind(kind);
     if (implied !== undefined && implied >= 400 && implied <= 599) parsed.impliedStatus = implied;
@@ -291,6 +297,11 @@ export function describeStreamError(event: unknown, dialect: 'chat' | 'responses
  * An upstream's error answer as our failure, its own headers read for the content type and every
  * piece of retry advice. `parsed`: the body's error as already read (undefined: not JSON, or no
  * error shape; see failureOfBody).
+ *
+ * The wait: the upstream's own retry-after(-ms), else the one its rate-limit reset headers imply
+ * (the answer's real headers over those its body repeats), absolute times read on its clock
+ * (upstreamClock). A wait to sit out becomes retry-after and retry-after-ms when the upstream sent
+ * none; a longer one says not to retry at all (notBeforeReset).
  */
 export function failureOfAnswer(
   slug: string,
@@ -303,20 +314,30 @@ export function failureOfAnswer(
   const failure = failureOfBody(slug, status, body, parsed, upstreamHeader(headers, 'content-type'), credential, upstreamHeader(headers, 'retry-after'));
   withRetryAdvice(failure, upstreamHeader(headers, 'retry-after-ms'), upstreamHeader(headers, 'x-should-retry'));
   // a prompt too long is answered as a 400 whatever the status: nothing to wait for
-  if (failure.retryAfter === undefined && failure.retryAfterMs === undefined && !failure.contextLength && retryable(failure.upstreamStatus)) {
-    // the answer's own headers over those its body repeats
-    withResetAdvice(failure, parsed?.limitHeaders ? { ...parsed.limitHeaders, ...headers } : headers);
-  }
+  if (failure.contextLength || !retryable(failure.upstreamStatus)) return failure;
+  const now = Date.now();
+  const clock = upstreamClock(upstreamHeader(headers, 'date'), now);
+  const own = failure.retryAfter !== undefined || failure.retryAfterMs !== undefined;
+  const wait = own
+    ? advisedWaitMs(failure.retryAfter, failure.retryAfterMs, clock)
+    : resetWaitMs(parsed?.limitHeaders ? { ...parsed.limitHeaders, ...headers } : headers, failure.upstreamStatus, clock);
+  if (wait === undefined) return failure;
+  if (beyondAdvice(wait)) return notBeforeReset(failure, Math.min(wait, LONGEST_RESET_MS), now);
+  if (!own) Object.assign(failure, waitAdvice(wait));
   return failure;
 }
 
 /**
- * An upstream that sends only its rate-limit reset headers (no retry-after): the wait they imply,
- * as the retry-after and retry-after-ms the SDKs and coding tools read (retry-wait.ts).
+ * A limit that resets beyond the longest wait to sit out: `x-should-retry: false`, the message
+ * saying when it resets, and retry-after(-ms) naming that time (in seconds, whatever form the
+ * upstream's took), for a client that schedules by them rather than retrying.
  */
-function withResetAdvice(failure: UpstreamFailure, headers: Readonly<Record<string, string | string[] | undefined>>): void {
-  const ms = resetWaitMs(headers, failure.upstreamStatus, Date.now());
-  if (ms !== undefined) Object.assign(failure, waitAdvice(ms));
+function notBeforeReset(failure: UpstreamFailure, waitMs: number, now: number): UpstreamFailure {
+  failure.shouldRetry = 'false';
+  failure.resetsAt = now + waitMs;
+  Object.assign(failure, waitAdvice(waitMs));
+  failure.message = `${failure.message.replace(/[\s.]+$/, '')}; ${farResetWords(failure.upstreamStatus, waitMs, now)}.`;
+  return failure;
 }
 
 /** A failure's retry advice as the headers the client reads it from, added to `into`. */

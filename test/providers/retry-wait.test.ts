@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerWaitMs, bodyLimitHeaders, durationMs, epochMs, MAX_ADVISED_WAIT_MS, resetWaitMs, rfc3339Ms, waitAdvice } from '../../src/providers/retry-wait.js';
+import { answerWaitMs, bodyLimitHeaders, durationMs, epochMs, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, rfc3339Ms, upstreamClock, waitAdvice } from '../../src/providers/retry-wait.js';
 
 const NOW = Date.UTC(2026, 10, 29, 3, 0, 0);
 const iso = (msFromNow: number) => new Date(NOW + msFromNow).toISOString();
@@ -132,10 +132,10 @@ describe('resetWaitMs', () => {
     expect(resetWaitMs({ 'content-type': 'application/json', 'x-ratelimit-limit-requests': '60' }, 429, NOW)).toBeUndefined();
   });
 
-  it('huge waits are capped', () => {
-    expect(resetWaitMs({ 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '2h0m0s' }, 429, NOW)).toBe(MAX_ADVISED_WAIT_MS);
-    expect(resetWaitMs({ 'x-ratelimit-reset-tokens': `${'9'.repeat(400)}h` }, 429, NOW)).toBe(MAX_ADVISED_WAIT_MS);
-    expect(resetWaitMs({ 'anthropic-ratelimit-requests-remaining': '0', 'anthropic-ratelimit-requests-reset': '2099-01-01T00:00:00Z' }, 429, NOW)).toBe(MAX_ADVISED_WAIT_MS);
+  it("a per-day limit's hours are kept (the caller decides what a wait that long means); absurd ones end at a month", () => {
+    expect(resetWaitMs({ 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '7h12m0s' }, 429, NOW)).toBe(25_920_000);
+    expect(resetWaitMs({ 'x-ratelimit-reset-tokens': `${'9'.repeat(400)}h` }, 429, NOW)).toBe(LONGEST_RESET_MS);
+    expect(resetWaitMs({ 'anthropic-ratelimit-requests-remaining': '0', 'anthropic-ratelimit-requests-reset': '2099-01-01T00:00:00Z' }, 429, NOW)).toBe(LONGEST_RESET_MS);
   });
 
   it('a header sent twice: the first value', () => {
@@ -151,6 +151,15 @@ describe('answerWaitMs', () => {
     expect(answerWaitMs({ ...reset, 'retry-after-ms': '1500', 'retry-after': '3' }, 429, NOW)).toBe(1_500);
     expect(answerWaitMs({ ...reset, 'retry-after': new Date(NOW + 20_000).toUTCString() }, 429, NOW)).toBe(20_000);
     expect(answerWaitMs(reset, 429, NOW)).toBe(8_000);
+  });
+
+  it("absolute times on the upstream's clock, as its Date header gives it", () => {
+    const ahead = new Date(NOW + 600_000).toUTCString();
+    const limited = { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW + 600_000 + 20_000), date: ahead };
+    expect(answerWaitMs(limited, 429, NOW)).toBe(20_000);
+    expect(answerWaitMs({ 'retry-after': new Date(NOW + 600_000 + 30_000).toUTCString(), date: ahead }, 503, NOW)).toBe(30_000);
+    // a Go duration is relative: no clock in it
+    expect(answerWaitMs({ ...reset, date: ahead }, 429, NOW)).toBe(8_000);
   });
 
   it('nothing for a status not to retry', () => {
@@ -179,5 +188,24 @@ describe('bodyLimitHeaders (OpenRouter repeats its limits in error.metadata.head
 
   it('nothing else is headers', () => {
     for (const v of [undefined, null, 'x', ['X-RateLimit-Reset'], {}, { other: '1' }]) expect(bodyLimitHeaders(v)).toBeUndefined();
+  });
+});
+
+describe('upstreamClock', () => {
+  it("the upstream's Date when it is further from ours than the header can tell, else ours", () => {
+    expect(upstreamClock(new Date(NOW + 90_000).toUTCString(), NOW)).toBe(NOW + 90_000);
+    expect(upstreamClock(new Date(NOW - 3_600_000).toUTCString(), NOW)).toBe(NOW - 3_600_000);
+    // whole seconds, and the answer's time in transit: that is not a clock apart
+    expect(upstreamClock(new Date(NOW - 1_500).toUTCString(), NOW)).toBe(NOW);
+    expect(upstreamClock(new Date(NOW + 1_000).toUTCString(), NOW)).toBe(NOW);
+    expect(upstreamClock(undefined, NOW)).toBe(NOW);
+    expect(upstreamClock('yesterday', NOW)).toBe(NOW);
+  });
+});
+
+describe('errorBodyLimitHeaders', () => {
+  it("an error body's error.metadata.headers (OpenRouter's), else none", () => {
+    expect(errorBodyLimitHeaders({ error: { code: 429, message: 'x', metadata: { headers: { 'X-RateLimit-Reset': '1789138080000' } } } })).toEqual({ 'x-ratelimit-reset': '1789138080000' });
+    for (const v of [undefined, 'x', [], { error: 'x' }, { error: { metadata: null } }, { error: { metadata: { headers: [] } } }]) expect(errorBodyLimitHeaders(v)).toBeUndefined();
   });
 });

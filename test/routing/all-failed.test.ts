@@ -42,4 +42,30 @@ describe('allTargetsFailed', () => {
     const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
     expect(allTargetsFailed([{ label: 'a/m', failure: failure(503, 'x', { retryAfter: date }) }, { label: 'b/m', failure: failure(502, 'y') }]).retryAfter).toBe(date);
   });
+
+  describe('a target whose limit resets in hours (it says not to retry)', () => {
+    const perDay = (extra: Partial<UpstreamFailure> = {}) =>
+      failure(429, 'upstream_rate_limited', { shouldRetry: 'false', retryAfter: '25920', retryAfterMs: '25920000', resetsAt: Date.now() + 25_920_000, ...extra });
+
+    it('last, after one a retry may get past: the group is worth retrying, with the advice of the others', () => {
+      const out = allTargetsFailed([
+        { label: 'a/m', failure: failure(429, 'upstream_rate_limited', { retryAfter: '20' }) },
+        { label: 'b/m', failure: perDay() },
+      ]);
+      expect(out).toMatchObject({ status: 429, code: 'upstream_rate_limited', retryAfter: '20' });
+      expect([out.shouldRetry, out.retryAfterMs, out.resetsAt]).toEqual([undefined, undefined, undefined]);
+      const unreachable = allTargetsFailed([{ label: 'a/m', failure: failure(502, 'upstream_unreachable') }, { label: 'b/m', failure: perDay() }]);
+      expect([unreachable.shouldRetry, unreachable.retryAfter]).toEqual([undefined, undefined]);
+    });
+
+    it('before the last: its hours are no wait for the group', () => {
+      const out = allTargetsFailed([{ label: 'a/m', failure: perDay() }, { label: 'b/m', failure: failure(503, 'upstream_overloaded') }]);
+      expect([out.shouldRetry, out.retryAfter, out.retryAfterMs]).toEqual([undefined, undefined, undefined]);
+    });
+
+    it('every target so: not to retry, with the last one\'s reset', () => {
+      const out = allTargetsFailed([{ label: 'a/m', failure: perDay({ retryAfter: '3600', retryAfterMs: '3600000' }) }, { label: 'b/m', failure: perDay() }]);
+      expect(out).toMatchObject({ shouldRetry: 'false', retryAfter: '25920', retryAfterMs: '25920000' });
+    });
+  });
 });

@@ -21,6 +21,11 @@ describe('cooldownFor', () => {
     expect(cooldownFor(failure(503, { retryAfter: inTwoMinutes }))).toBeGreaterThan(100_000);
   });
 
+  it('a limit that resets beyond that: until it resets', () => {
+    expect(cooldownFor(failure(429, { retryAfter: '25920', resetsAt: Date.now() + 25_920_000 }))).toBeGreaterThan(25_919_000);
+    expect(cooldownFor(failure(429, { retryAfter: '25920', resetsAt: Date.now() - 1 }))).toBe(0);
+  });
+
   it('otherwise by what the failure says of the target; nothing for a request too large for it', () => {
     expect(cooldownFor(failure(0))).toBe(30_000);
     expect(cooldownFor(failure(500))).toBe(15_000);

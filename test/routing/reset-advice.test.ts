@@ -166,6 +166,86 @@ describe('generations', () => {
   });
 });
 
+describe('a limit that resets in hours: the client is told not to retry, and when it resets', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h.close());
+  beforeEach(() => h.reset());
+
+  const perDay = { 'x-ratelimit-limit-tokens': '2000000', 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '7h12m0s' };
+
+  it('the openai SDK makes one attempt (maxRetries 2), its error saying when the limit resets', async () => {
+    h.mocks.openai.next(h.mocks.openai.error(429, 'Rate limit reached for gpt-5.4 on tokens per day (TPD): Limit 2000000, Used 2000000.', { headers: perDay }));
+    const e = (await refusal(new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 2 }).responses.create({ model: 'openai/gpt-5.4', input: 'hi' }))) as ApiError & { message: string; code: string };
+    expect(h.mocks.openai.generations()).toHaveLength(1);
+    expect([e.status, e.code, e.headers.get('x-should-retry'), ...advice(e.headers)]).toEqual([429, 'upstream_rate_limited', 'false', '25920', '25920000']);
+    expect(e.message).toMatch(/the limit resets in 7 h 12 min \(at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\)\.$/);
+  });
+
+  it('the anthropic SDK too, converted, for RFC 3339 resets hours ahead', async () => {
+    const reset = new Date(Date.now() + 5 * 3_600_000).toISOString();
+    h.mocks.openai.next(h.mocks.openai.error(429, 'Rate limit reached for requests per day', { headers: { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '5h0m0s' } }));
+    const toOpenAI = (await refusal(new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 2 }).messages.create({ model: 'openai/gpt-5.4', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }))) as ApiError & { message: string };
+    expect(h.mocks.openai.generations()).toHaveLength(1);
+    expect([toOpenAI.status, toOpenAI.headers.get('x-should-retry')]).toEqual([429, 'false']);
+    expect(toOpenAI.message).toContain('the limit resets in 5 h (at ');
+
+    h.mocks.anthropic.next(h.mocks.anthropic.error(429, 'rate limited', { headers: { 'anthropic-ratelimit-requests-remaining': '0', 'anthropic-ratelimit-requests-reset': reset } }));
+    const passthrough = await refusal(new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 2 }).messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }));
+    expect(h.mocks.anthropic.generations()).toHaveLength(1);
+    expect([passthrough.status, passthrough.headers.get('x-should-retry')]).toEqual([429, 'false']);
+  });
+
+  it("OpenRouter's free-tier daily limit, only in its error body", async () => {
+    const metadata = { headers: { 'X-RateLimit-Limit': '50', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Date.now() + 10 * 3_600_000) }, provider_name: null };
+    h.mocks.openrouter.next(openrouterError(429, 'Rate limit exceeded: free-models-per-day.', { metadata }));
+    const e = (await refusal(new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 2 }).chat.completions.create({ model: 'openrouter/qwen/qwen3-coder:free', messages: [{ role: 'user', content: 'hi' }] }))) as ApiError & { message: string };
+    expect(h.mocks.openrouter.generations()).toHaveLength(1);
+    expect([e.status, e.headers.get('x-should-retry')]).toEqual([429, 'false']);
+    expect(e.message).toMatch(/free-models-per-day; the limit resets in 10 h \(at /);
+  });
+
+  it("an RFC 3339 reset is read on the upstream's clock, an hour off ours", async () => {
+    const theirs = Date.now() + 3_600_000;
+    const headers = { 'anthropic-ratelimit-input-tokens-remaining': '0', 'anthropic-ratelimit-input-tokens-reset': new Date(theirs + 20_000).toISOString(), date: new Date(theirs).toUTCString() };
+    h.mocks.anthropic.next(h.mocks.anthropic.error(429, 'rate limited', { headers }));
+    const e = await refusal(new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 }).messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }));
+    expect(e.headers.get('x-should-retry')).toBeNull();
+    // the Date header counts whole seconds: up to one more, and the time it took to read
+    expect(Number(e.headers.get('retry-after'))).toBeGreaterThanOrEqual(20);
+    expect(Number(e.headers.get('retry-after'))).toBeLessThanOrEqual(22);
+    expect(e.headers.get('date')).not.toBe(headers.date);
+  });
+});
+
+describe('a group target whose limit resets in hours', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ settings: { groupCooldowns: true }, groups: { team: [{ name: 'coder', targets: ['openai/gpt-5.4', 'ca/qwen3-coder'] }] } });
+  });
+  afterAll(async () => h.close());
+
+  it('the group answers from the next target, and asks the limited one last until it resets', async () => {
+    h.mocks.openai.next(h.mocks.openai.error(429, 'Rate limit reached on tokens per day', { headers: { 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '7h12m0s' } }));
+    const openai = new OpenAI({ baseURL: h.groupA('team'), apiKey: 'k', maxRetries: 0 });
+    const ask = () => openai.chat.completions.create({ model: 'coder', messages: [{ role: 'user', content: 'hi' }] });
+    await ask();
+    expect(h.logs.at(-1)!.attempts.map((a) => [a.target, a.status])).toEqual([
+      ['openai/gpt-5.4', 429],
+      ['ca/qwen3-coder', 200],
+    ]);
+    await ask();
+    const skipped = h.logs.at(-1)!.attempts[0]!;
+    expect(skipped).toMatchObject({ target: 'openai/gpt-5.4', errorCode: 'cooling_down' });
+    const seconds = Number(/for (\d+) s more/.exec(skipped.skipped ?? '')?.[1]);
+    expect(seconds).toBeGreaterThan(25_900);
+    expect(seconds).toBeLessThanOrEqual(25_920);
+    expect(h.mocks.openai.generations()).toHaveLength(1);
+  });
+});
+
 describe('a group target rate limited with reset headers only', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -215,5 +295,40 @@ describe('GET …/models/{id} of a provider whose list is rate limited', () => {
     expect(e.status).toBe(429);
     expect(Number(e.headers.get('retry-after'))).toBeGreaterThanOrEqual(24);
     expect(Number(e.headers.get('retry-after'))).toBeLessThanOrEqual(25);
+  });
+});
+
+describe('GET …/models/{id} of a provider whose list is rate limited, its limits in the error body', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h.close());
+
+  it("read from OpenRouter's error body (metadata.headers) when only it has them", async () => {
+    const metadata = (resetIn: number) => ({ headers: { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Date.now() + resetIn) } });
+    h.mocks.openrouter.always('/api/v1/models', openrouterError(429, 'Rate limit exceeded', { metadata: metadata(30_000) }));
+    const soon = await refusal(new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 }).models.retrieve('openrouter/qwen/qwen3-coder:free'));
+    expect(soon.status).toBe(429);
+    expect(Number(soon.headers.get('retry-after'))).toBeGreaterThanOrEqual(29);
+    expect(Number(soon.headers.get('retry-after'))).toBeLessThanOrEqual(30);
+    expect(soon.headers.get('x-should-retry')).toBeNull();
+  });
+
+});
+
+describe('GET …/models/{id} of a provider whose list hit a daily limit', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h.close());
+
+  it('says not to retry, and when the limit resets', async () => {
+    const metadata = { headers: { 'X-RateLimit-Limit': '50', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Date.now() + 3 * 3_600_000) } };
+    h.mocks.openrouter.always('/api/v1/models', openrouterError(429, 'Rate limit exceeded: free-models-per-day', { metadata }));
+    const e = (await refusal(new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 2 }).models.retrieve('openrouter/qwen/qwen3-coder:free'))) as ApiError & { message: string };
+    expect([e.status, e.headers.get('x-should-retry')]).toEqual([429, 'false']);
+    expect(e.message).toMatch(/the provider answered 429; the limit resets in 3 h \(at /);
   });
 });
