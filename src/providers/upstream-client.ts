@@ -11,6 +11,7 @@ import { displayOrigin } from './base-url.js';
 import { decodedBody } from './upstream-decoding.js';
 import { errorCode, toUpstreamError, UpstreamError } from './upstream-error.js';
 import { poolRequest, routeFor, noticeSleep } from './upstream-routes.js';
+import { failedOnUsedConnection } from './used-connections.js';
 
 export { toUpstreamError, UpstreamError, type ProxyVia, type UpstreamErrorCode } from './upstream-error.js';
 export { closeUpstreamPools, retireUpstreamConnections, shedBurstConnections, upstreamProxyPlan, useUpstreamProxy, watchUpstreamSleep } from './upstream-routes.js';
@@ -107,17 +108,19 @@ const STALE_FAILURE_MS = 1_000;
 /**
  * Whether a request failed the way one does that was written into a kept-alive connection the
  * upstream closed while it sat in the pool (its idle timeout fired as the request went out): reset
- * or closed before any answer, at once. A server that had closed the connection never read it, so
- * it goes once more, on another connection; undici itself repeats only idempotent methods, and
- * every model call is a POST. A failure that took longer (a server that died while working on the request) is not
- * repeated here: the client decides, or the group falls back. Bodies that were streams cannot be
- * sent twice.
+ * or closed before any answer, at once, on a connection that had carried an answer before. A
+ * server that had closed the connection never read it, so it goes once more, on another
+ * connection; undici itself repeats only idempotent methods, and every model call is a POST. A
+ * fresh connection cannot be stale: one closed under its first request means the server read it
+ * and died on it (used-connections.ts), and a failure that took longer is that too. Neither is
+ * repeated here (a second generation, maybe billed twice): the client decides, or the group falls
+ * back. Bodies that were streams cannot be sent twice.
  */
 function closedUnderUs(err: unknown, req: UpstreamRequest, started: number): boolean {
   const code = errorCode(err);
   if (code === undefined || !CLOSED_UNDER_US.has(code) || req.signal?.aborted) return false;
   if (req.body !== undefined && typeof req.body !== 'string' && !Buffer.isBuffer(req.body)) return false;
-  return performance.now() - started < STALE_FAILURE_MS;
+  return performance.now() - started < STALE_FAILURE_MS && failedOnUsedConnection(err);
 }
 
 /**

@@ -82,6 +82,32 @@ function route(req: IncomingMessage, res: ServerResponse): void {
     req.on('end', () => res.end('fresh'));
     return;
   }
+  if (url === '/stale-rst' || url === '/answered-then-read') {
+    // /stale-rst: as /stale, the closed connection answering with a reset (ECONNRESET, not a FIN);
+    // /answered-then-read: a server that answers once, then reads the next request whole and dies on it
+    const served = (servedOn.get(req.socket) ?? 0) + 1;
+    servedOn.set(req.socket, served);
+    if (served > 1 && url === '/stale-rst') {
+      req.socket.resetAndDestroy();
+      return;
+    }
+    req.resume();
+    req.on('end', () => {
+      if (served === 1) res.end('fresh');
+      else {
+        resets++;
+        req.socket.destroy();
+      }
+    });
+    return;
+  }
+  if (url === '/read-then-close' || url === '/read-then-rst') {
+    // a server that read the whole request, then crashed on it
+    resets++;
+    req.resume();
+    req.on('end', () => (url === '/read-then-rst' ? req.socket.resetAndDestroy() : req.socket.destroy()));
+    return;
+  }
   if (url === '/reset-mid-body') {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write('data: partial\n\n', () => setTimeout(() => req.socket.destroy(), 20));
@@ -312,10 +338,41 @@ describe('upstreamRequest', () => {
     expect(connectionCount - before).toBe(1);
   });
 
-  it('sends it once more only: a reset at once twice is upstream_reset; a slow reset, or a streamed body, not again', async () => {
+  it('…also when the closed connection answers with a reset (ECONNRESET)', async () => {
+    const S = { ...T, connectTimeoutMs: 2007 }; // a pool of its own
+    const post = async () => readUpstreamBody(await upstreamRequest({ url: `${base}/stale-rst`, method: 'POST', headers: {}, body: '{"model":"m"}', ...S }), base);
+    expect(await post()).toBe('fresh');
+    await new Promise((r) => setTimeout(r, 20));
+    const before = connectionCount;
+    expect(await post()).toBe('fresh');
+    expect(connectionCount - before).toBe(1);
+  });
+
+  it('a fresh connection closed after the server read the request is not sent again: it may be generating', async () => {
+    for (const [path, port] of [
+      ['/read-then-close', 2008],
+      ['/read-then-rst', 2009],
+    ] as const) {
+      resets = 0;
+      const err = await expectUpstreamError(upstreamRequest({ url: `${base}${path}`, method: 'POST', headers: {}, body: '{"model":"m"}', ...T, connectTimeoutMs: port }), 'upstream_reset');
+      expect(err.message).toMatch(/closed the connection before the response was complete \((UND_ERR_SOCKET|ECONNRESET)\)/);
+      expect(resets, path).toBe(1);
+    }
+  });
+
+  it('a used connection closed at once after the server read the request: sent once more, as a stale one would be', async () => {
+    // the wire cannot tell it from the stale race (the request written, then the connection closed
+    // with no answer): once, on a fresh connection, and only within a second
+    const S = { ...T, connectTimeoutMs: 2010 };
+    const post = async () => readUpstreamBody(await upstreamRequest({ url: `${base}/answered-then-read`, method: 'POST', headers: {}, body: '{"model":"m"}', ...S }), base);
+    expect(await post()).toBe('fresh');
+    await new Promise((r) => setTimeout(r, 20));
     resets = 0;
-    await expectUpstreamError(upstreamRequest({ url: `${base}/reset`, method: 'POST', headers: {}, body: '{}', ...T }), 'upstream_reset');
-    expect(resets).toBe(2);
+    expect(await post(), 'the second connection answers its first request').toBe('fresh');
+    expect(resets).toBe(1);
+  });
+
+  it('sends it once more only: a slow reset, or a streamed body, not again', async () => {
     resets = 0;
     await expectUpstreamError(upstreamRequest({ url: `${base}/slow-reset`, method: 'POST', headers: {}, body: '{}', ...T }), 'upstream_reset');
     expect(resets, 'the server may have been working on it').toBe(1);
