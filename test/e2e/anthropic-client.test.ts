@@ -433,7 +433,10 @@ describe("deferred tools (Claude Code's tool search, sent to any base URL since 
     const messages = [question, { role: 'assistant', content: 'Which notes?' }, changes, { role: 'user', content: 'The svc-proxy ones.' }];
     await create({ model: MODELS.openai, max_tokens: 1024, tools, messages });
     expect(openaiTools()).toEqual(['Lookup', 'mcp__notes__search']);
-    expect(world.mocks.openai.lastGeneration().body.instructions).toContain('Tool "ToolSearch" can no longer be called.');
+    // the notices stand where the system message did, between the assistant turn and the user's answer
+    const input = world.mocks.openai.lastGeneration().body.input as Array<{ role?: string; content?: unknown }>;
+    expect(input.map((i) => i.role)).toEqual(['user', 'assistant', 'system', 'user']);
+    expect(JSON.stringify(input[2]!.content)).toContain('Tool \\"ToolSearch\\" can no longer be called.');
     await create({ model: MODELS.anthropic, max_tokens: 1024, tools, messages });
     expect((world.mocks.anthropic.lastGeneration().body as { messages: unknown }).messages).toEqual(messages);
   });
@@ -512,5 +515,58 @@ describe('more output than the model takes (Claude Code asks for what its own mo
     const thinking = await client.messages.create({ model: 'anthropic/claude-opus-4-1', max_tokens: 40_000, thinking: { type: 'enabled', budget_tokens: 39_000 }, messages: [{ role: 'user', content: 'Hi.' }] });
     expect(thinking.content.length).toBeGreaterThan(0);
     expect(sent().at(-1)).toEqual({ max_tokens: 32_000, thinking: { type: 'enabled', budget_tokens: 31_999 } });
+  });
+});
+
+describe("a Messages client's inline system message (SDK 1.x) from the middle of the conversation", () => {
+  // MessageParam of API 2026-10-21 takes role "system"; the installed SDK's types may predate it.
+  const messages = [
+    { role: 'user', content: 'What is 2+2?' },
+    { role: 'assistant', content: '4.' },
+    { role: 'system', content: 'From now on, a number only.' },
+    { role: 'user', content: 'And 3+3?' },
+  ] as unknown as Anthropic.MessageParam[];
+  const ask = (model: string) => client.messages.create({ model, max_tokens: 256, system: 'You are a calculator.', messages });
+
+  it('a Chat upstream that takes it in place (openrouter) gets it where the client wrote it', async () => {
+    await ask(MODELS.openrouter);
+    const sent = world.mocks.openrouter.lastGeneration().body.messages as Array<{ role: string; content: unknown }>;
+    expect(sent.map((m) => [m.role, typeof m.content === 'string' ? m.content : JSON.stringify(m.content)])).toEqual([
+      ['system', 'You are a calculator.'],
+      ['user', 'What is 2+2?'],
+      ['assistant', '4.'],
+      ['system', 'From now on, a number only.'],
+      ['user', 'And 3+3?'],
+    ]);
+  });
+
+  it('openai (Responses): the leading system is instructions, the later one an input message where it stood', async () => {
+    await ask(MODELS.openai);
+    const body = world.mocks.openai.lastGeneration().body as { instructions: string; input: Array<{ role?: string; content?: unknown }> };
+    expect(body.instructions).toBe('You are a calculator.');
+    const text = (c: unknown) => (typeof c === 'string' ? c : (c as Array<{ text: string }>).map((p) => p.text).join(''));
+    expect(body.input.map((i) => [i.role, text(i.content)])).toEqual([
+      ['user', 'What is 2+2?'],
+      ['assistant', '4.'],
+      ['system', 'From now on, a number only.'],
+      ['user', 'And 3+3?'],
+    ]);
+  });
+
+  it('gemini, which keeps only the last system message: joined to the leading one, in order', async () => {
+    await ask(MODELS.gemini);
+    const sent = world.mocks.gemini.lastGeneration().body.messages as Array<{ role: string; content: unknown }>;
+    expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(JSON.stringify(sent[0]!.content)).toContain('You are a calculator.\\n\\nFrom now on, a number only.');
+  });
+
+  it('anthropic (passthrough): the messages go as the client wrote them', async () => {
+    await ask(MODELS.anthropic);
+    expect((world.mocks.anthropic.lastGeneration().body as { messages: unknown }).messages).toEqual(messages);
+  });
+
+  it('custom format b (passthrough too): the same', async () => {
+    await ask(MODELS.customB);
+    expect((world.mocks.customB.lastGeneration().body as { messages: unknown }).messages).toEqual(messages);
   });
 });

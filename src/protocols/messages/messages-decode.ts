@@ -1,6 +1,10 @@
 /**
  * `messages[]` of a Messages client → hub items (plus inline SDK 1.x `{role:"system"}` texts).
  *
+ * An inline system message after the conversation began is marked with its place (before the
+ * items of the next turn, so it never splits a merged turn), for targets that keep it there
+ * (Responses input, most Chat servers); Messages targets hoist it into `system` as before.
+ *
  * Consecutive same-role turns are merged first, as Anthropic does server-side. A user turn's
  * tool_result blocks become function_call_output items placed BEFORE the rest of that turn's
  * content: that is what lets Chat targets see the tool messages right after the assistant turn.
@@ -50,11 +54,14 @@ export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[
   const system: SystemPart[] = [];
   const turns: Turn[] = [];
   const events: ToolEvent[] = [];
+  const inlineBefore: Array<{ turn: number; part: SystemPart }> = []; // placed once turns become items
   messages.forEach((m, i) => {
     const path = `messages[${i}]`;
     if (!isObject(m)) throw badRequest('invalid_messages', `${path} must be an object with role and content.`, path);
     if (m.role === 'system') {
-      system.push(...decodeSystemContent(m.content, `${path}.content`, events));
+      const parts = decodeSystemContent(m.content, `${path}.content`, events);
+      if (turns.length > 0) for (const part of parts) inlineBefore.push({ turn: turns.length, part });
+      system.push(...parts);
       return;
     }
     if (m.role !== 'user' && m.role !== 'assistant') {
@@ -69,7 +76,11 @@ export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[
   const items: Item[] = [];
   const pending = new Map<string, string>(); // tool_use id → path of the block, until answered
   const answered = new Set<string>();
+  const placeInline = (turn: number): void => {
+    for (const at of inlineBefore) if (at.turn === turn) at.part.inline = { beforeItem: items.length, role: 'system' };
+  };
   turns.forEach((turn, t) => {
+    placeInline(t);
     if (turn.role === 'assistant') {
       failIfUnanswered(pending);
       decodeAssistantTurn(turn, items, pending, answered);
@@ -80,6 +91,7 @@ export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[
     }
   });
   if (turns[turns.length - 1]?.role !== 'assistant') failIfUnanswered(pending);
+  placeInline(turns.length);
   // events of system messages and of turns were recorded in two passes: put them back in message order
   events.sort((a, b) => messageIndex(a.path) - messageIndex(b.path));
   return { items, system, toolEvents: events };

@@ -276,7 +276,9 @@ describe('Messages decodeRequest: deferred tools, tool_reference and tool change
   it('applies tool_addition and tool_removal in message order, from system messages and user turns alike', () => {
     const req = decode(base({ tools, messages: [user, system(add('A'), remove('C')), { role: 'assistant', content: 'ok' }, { role: 'user', content: [add('B'), { type: 'text', text: 'go on' }] }] }));
     expect(toolNames(req.tools)).toEqual(['ToolSearch', 'A', 'B']);
-    expect(req.system).toEqual([{ text: 'Tool "A" can be called from now on.' }, { text: 'Tool "C" can no longer be called.' }]);
+    // the notices stand where the system message did: after the first user turn
+    const inline = { beforeItem: 1, role: 'system' };
+    expect(req.system).toEqual([{ text: 'Tool "A" can be called from now on.', inline }, { text: 'Tool "C" can no longer be called.', inline }]);
     expect(req.items.at(-1)).toEqual({ type: 'message', role: 'user', content: [{ type: 'text', text: 'Tool "B" can be called from now on.' }, { type: 'text', text: 'go on' }] });
     // added, then removed later: not offered; removed, then loaded again by a reference: offered
     expect(names(base({ tools, messages: [user, system(add('A')), { role: 'assistant', content: 'ok' }, { role: 'user', content: 'x' }, system(remove('A'))] }))).toEqual(['ToolSearch', 'C']);
