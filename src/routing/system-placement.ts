@@ -5,8 +5,13 @@
  * templates refuse what OpenAI's API takes: Qwen's raise "System message must be at the beginning."
  * for any system message after the first (opencode sends two at the start, agents add reminders
  * mid-conversation; reported against LiteLLM, oh-my-pi and opencode plugins on vLLM), Gemma 2's
- * "System role not supported" for any at all. Such a refusal gets the request once more with its
- * system text where the template takes it (chat-fit.ts), and the model is remembered.
+ * "System role not supported" for any at all. Mistral's API answers a later one "Unexpected role
+ * 'system' after role 'assistant'" (swarmauri-sdk#162), and the templates of Mistral's models on
+ * vLLM or llama.cpp "After the optional system message, conversation roles must alternate …"
+ * (vllm#6862, mistral-vibe#1006): both also refuse a user turn where the system one stood (after a
+ * tool result, or next to another user turn), so their system text all joins the leading message.
+ * Such a refusal gets the request once more with its system text where the template takes it
+ * (chat-fit.ts), and the model is remembered.
  */
 import { mayContain } from '../protocols/lazy-json.js';
 import { isObject } from '../util/is-object.js';
@@ -14,11 +19,15 @@ import { isObject } from '../util/is-object.js';
 type Obj = Record<string, unknown>;
 type Part = { type: 'text'; text: string } | Obj;
 
-/** 'first': one system message, the first; 'none': no system role (its text opens the first user turn). */
-export type SystemPlacement = 'first' | 'none';
+/**
+ * 'first': one system message, the first (later ones become user turns); 'joined': one system
+ * message, the first, holding every system text; 'none': no system role (its text opens the first user turn).
+ */
+export type SystemPlacement = 'first' | 'joined' | 'none';
 
 export function systemPlacementFrom(message: string): SystemPlacement | undefined {
   if (/system message must be at the beginning/i.test(message)) return 'first';
+  if (/unexpected role '?system'? after role|after the optional system message, conversation roles must alternate/i.test(message)) return 'joined';
   if (/system role (?:is )?not supported/i.test(message)) return 'none';
   return undefined;
 }
@@ -42,6 +51,12 @@ export function placeSystemMessages(body: Obj, placement: SystemPlacement): bool
   let lead = 0;
   while (lead < messages.length && isSystem(messages[lead])) lead++;
   const later = messages.slice(lead).some(isSystem);
+  if (placement === 'joined') {
+    if (!later && lead <= 1) return false;
+    const systems = messages.filter(isSystem);
+    body.messages = [{ ...systems[0], content: joinContents(systems.map((m) => m.content)) }, ...messages.filter((m) => !isSystem(m))];
+    return true;
+  }
   if (placement === 'first') {
     if (lead <= 1 && !later) return false;
     const rest = messages.slice(lead).map((m) => (isSystem(m) ? { ...m, role: 'user' } : m));

@@ -1035,3 +1035,29 @@ describe("a Responses client's system message from the middle of input", () => {
     expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
   });
 });
+
+describe("a Chat client's system message after an assistant turn, to a Mistral model that refuses it", () => {
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+    { role: 'system', content: 'You are a calculator.' },
+    { role: 'user', content: 'What is 2+2?' },
+    { role: 'assistant', content: '4.' },
+    { role: 'system', content: 'From now on, a number only.' },
+    { role: 'user', content: 'And 3+3?' },
+  ];
+  const roles = (kind: 'customA' | 'local') =>
+    world.mock(kind).generations().map((r) => (r.body.messages as Array<{ role: string }>).map((m) => m.role));
+
+  it.each([
+    ['customA', `${SLUGS.customA}/mistral-medium-3`, "Mistral's API on a custom endpoint: Unexpected role 'system' after role 'assistant'"],
+    ['local', `${SLUGS.local}/devstral-small-2`, "Devstral's template on vLLM: After the optional system message, conversation roles must alternate"],
+  ] as const)('%s %s (%s): sent again with every system text in the leading message', async (kind, model, _why) => {
+    const res = await client.chat.completions.create({ model, messages });
+    expect(res.choices[0]!.message.content).toBeTruthy();
+    const [refused, fitted] = roles(kind);
+    expect(refused).toEqual(['system', 'user', 'assistant', 'system', 'user']);
+    expect(fitted).toEqual(['system', 'user', 'assistant', 'user']);
+    const sent = world.mock(kind).lastGeneration().body.messages as Array<{ role: string; content: unknown }>;
+    expect(sent[0]).toEqual({ role: 'system', content: 'You are a calculator.\n\nFrom now on, a number only.' });
+    expect(sent.slice(1).map((m) => m.content)).toEqual(['What is 2+2?', '4.', 'And 3+3?']);
+  });
+});

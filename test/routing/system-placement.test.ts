@@ -6,6 +6,11 @@ describe('systemPlacementFrom', () => {
     ['System message must be at the beginning.', 'first'],
     ["Jinja Exception: System message must be at the beginning.", 'first'],
     ['System role not supported', 'none'],
+    ["Unexpected role 'system' after role 'assistant'", 'joined'],
+    ["Unexpected role 'system' after role 'tool'", 'joined'],
+    ['After the optional system message, conversation roles must alternate user/assistant/user/assistant/...', 'joined'],
+    ['Jinja Exception: After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.', 'joined'],
+    ["Unexpected role 'user' after role 'tool'", undefined],
     ['Conversation roles must alternate user/assistant/user/assistant/...', undefined],
   ])('%s → %s', (message, expected) => {
     expect(systemPlacementFrom(message)).toBe(expected);
@@ -28,6 +33,26 @@ describe('placeSystemMessages', () => {
       { role: 'user', content: 'q' },
       { role: 'user', content: 'R' },
     ]);
+  });
+
+  it("'joined': every system text in the leading message, in order; the other turns as they were", () => {
+    const body = {
+      messages: [
+        { role: 'system', content: 'A' },
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: 'r' },
+        { role: 'system', content: 'R' },
+        { role: 'assistant', content: 'a' },
+      ],
+    };
+    expect(placeSystemMessages(body, 'joined')).toBe(true);
+    expect(body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant']);
+    expect(body.messages[0]).toEqual({ role: 'system', content: 'A\n\nR' });
+    const late = { messages: [{ role: 'user', content: 'q' }, { role: 'system', content: 'R' }] };
+    expect(placeSystemMessages(late, 'joined')).toBe(true);
+    expect(late.messages).toEqual([{ role: 'system', content: 'R' }, { role: 'user', content: 'q' }]);
+    expect(placeSystemMessages({ messages: [{ role: 'system', content: 'A' }, { role: 'user', content: 'q' }] }, 'joined')).toBe(false);
   });
 
   it("'first': nothing to do for one leading system message, or none", () => {
@@ -60,9 +85,14 @@ describe('placeSystemMessages', () => {
       const none = { messages: messages.map((m) => ({ ...m })) };
       placeSystemMessages(none, 'none');
       expect(none.messages.some((m) => m.role === 'system')).toBe(false);
+      const joined = { messages: messages.map((m) => ({ ...m })) };
+      placeSystemMessages(joined, 'joined');
+      expect(joined.messages.filter((m, i) => m.role === 'system' && i > 0)).toEqual([]);
+      expect(joined.messages.filter((m) => m.role !== 'system'), 'other turns kept, in order').toEqual(messages.filter((m) => m.role !== 'system'));
       for (const m of messages) {
         expect(JSON.stringify(first.messages), 'no text lost').toContain(m.content);
         expect(JSON.stringify(none.messages), 'no text lost').toContain(m.content);
+        expect(JSON.stringify(joined.messages), 'no text lost').toContain(m.content);
       }
     }
   });
