@@ -116,6 +116,19 @@ export function mayContain(body: Obj, key: string, word: string): boolean {
 }
 
 /**
+ * Whether member `key` could hold the JSON string `word` twice or more: as `mayContain`, for a
+ * check that has work only when a marker repeats (a second system message).
+ */
+export function mayContainTwice(body: Obj, key: string, word: string): boolean {
+  const entry = unparsedEntry(body, key);
+  if (entry === undefined) return true;
+  entry.escapes ??= entry.span.includes('\\u');
+  if (entry.escapes) return true;
+  const first = entry.span.indexOf(`"${word}"`);
+  return first !== -1 && entry.span.includes(`"${word}"`, first + word.length + 2);
+}
+
+/**
  * The last element of array member `key` that `accept` takes, or undefined. A member still
  * unparsed stays so: a scan finds its elements (json-members.ts) and, from the last one back, only
  * those whose bytes may hold the JSON string `word` are parsed; a check on the latest turn of a long

@@ -8,7 +8,8 @@
 import { trimBase, joinUrl } from './base-url.js';
 import { developerToSystem, dropOpenAiOnlyParams } from './chat-body.js';
 import { chatUrl } from './chat-url.js';
-import { mayContain } from '../protocols/lazy-json.js';
+import { mayContain, mayContainTwice } from '../protocols/lazy-json.js';
+import { isSystemMessage, joinSystemMessages } from './chat-system-join.js';
 import { lowerEffort } from './effort.js';
 import { sanitizeGeminiSchema } from './gemini-schema.js';
 import { signCurrentTurn } from './gemini-signatures.js';
@@ -60,6 +61,16 @@ function dropNullRefusals(body: Record<string, unknown>): void {
   }
 }
 
+/**
+ * The compat layer keeps only the last system message (system-in-place.ts), so a Chat client's
+ * several (opencode sends two, agents add reminders) are joined into the leading one, as a
+ * converted request is. Only a body whose bytes hold "system" twice is read for it.
+ */
+function joinSystemTexts(body: Record<string, unknown>): void {
+  if (!mayContainTwice(body, 'messages', 'system') || !Array.isArray(body.messages)) return;
+  if (body.messages.filter(isSystemMessage).length > 1) joinSystemMessages(body);
+}
+
 /** `reasoning_effort` and thinking_config are mutually exclusive: the level the client chose wins. */
 function dropThinkingConfig(body: Record<string, unknown>): void {
   const extra = body.extra_body;
@@ -72,6 +83,7 @@ function dropThinkingConfig(body: Record<string, unknown>): void {
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
   if (typeof body.model === 'string') body.model = stripModelsPrefix(body.model);
   developerToSystem(body);
+  joinSystemTexts(body);
   dropOpenAiOnlyParams(body);
   // Fields other gateways accept on Chat bodies but Gemini's compat layer refuses.
   for (const key of GEMINI_REFUSED) delete body[key];

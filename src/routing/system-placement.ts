@@ -14,10 +14,10 @@
  * (chat-fit.ts), and the model is remembered.
  */
 import { mayContain } from '../protocols/lazy-json.js';
+import { isSystemMessage as isSystem, joinContents, joinSystemMessages } from '../providers/chat-system-join.js';
 import { isObject } from '../util/is-object.js';
 
 type Obj = Record<string, unknown>;
-type Part = { type: 'text'; text: string } | Obj;
 
 /**
  * 'first': one system message, the first (later ones become user turns); 'joined': one system
@@ -32,31 +32,14 @@ export function systemPlacementFrom(message: string): SystemPlacement | undefine
   return undefined;
 }
 
-function asParts(content: unknown): Part[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  return Array.isArray(content) ? (content as Part[]) : [];
-}
-
-/** The contents joined: a string when every piece is text, else one parts list. */
-function joinContents(contents: unknown[]): unknown {
-  if (contents.every((c) => typeof c === 'string')) return (contents as string[]).filter((c) => c !== '').join('\n\n');
-  return contents.flatMap(asParts);
-}
-
 /** Put a Chat body's system messages where the template takes them, in place; true when it moved some. */
 export function placeSystemMessages(body: Obj, placement: SystemPlacement): boolean {
   if (!mayContain(body, 'messages', 'system') || !Array.isArray(body.messages)) return false;
+  if (placement === 'joined') return joinSystemMessages(body);
   const messages = body.messages as unknown[];
-  const isSystem = (m: unknown): m is Obj => isObject(m) && m.role === 'system';
   let lead = 0;
   while (lead < messages.length && isSystem(messages[lead])) lead++;
   const later = messages.slice(lead).some(isSystem);
-  if (placement === 'joined') {
-    if (!later && lead <= 1) return false;
-    const systems = messages.filter(isSystem);
-    body.messages = [{ ...systems[0], content: joinContents(systems.map((m) => m.content)) }, ...messages.filter((m) => !isSystem(m))];
-    return true;
-  }
   if (placement === 'first') {
     if (lead <= 1 && !later) return false;
     const rest = messages.slice(lead).map((m) => (isSystem(m) ? { ...m, role: 'user' } : m));

@@ -1061,3 +1061,36 @@ describe("a Chat client's system message after an assistant turn, to a Mistral m
     expect(sent.slice(1).map((m) => m.content)).toEqual(['What is 2+2?', '4.', 'And 3+3?']);
   });
 });
+
+describe("a Chat client's several system messages to gemini (passthrough), whose compat layer keeps only the last", () => {
+  const sent = () => world.mocks.gemini.lastGeneration().body.messages as Array<{ role: string; content: unknown }>;
+
+  it('opencode-like: two leading and a reminder later all reach Gemini as one leading system message, in order', async () => {
+    await client.chat.completions.create({
+      model: MODELS.gemini,
+      messages: [
+        { role: 'system', content: 'You are opencode.' },
+        { role: 'system', content: 'Project rules.' },
+        { role: 'user', content: 'What is 2+2?' },
+        { role: 'assistant', content: '4.' },
+        { role: 'system', content: 'From now on, a number only.' },
+        { role: 'user', content: 'And 3+3?' },
+      ],
+    });
+    expect(sent()).toEqual([
+      { role: 'system', content: 'You are opencode.\n\nProject rules.\n\nFrom now on, a number only.' },
+      { role: 'user', content: 'What is 2+2?' },
+      { role: 'assistant', content: '4.' },
+      { role: 'user', content: 'And 3+3?' },
+    ]);
+  });
+
+  it('one system message: the messages go as the client wrote them', async () => {
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+      { role: 'system', content: 'Be terse.' },
+      { role: 'user', content: 'What is 2+2?' },
+    ];
+    await client.chat.completions.create({ model: MODELS.gemini, messages });
+    expect(sent()).toEqual(messages);
+  });
+});
