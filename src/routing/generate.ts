@@ -38,7 +38,7 @@ import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import {
   attachToChatBody,
-  attachToHub,
+  attachToRequest,
   dropUnprovenManualThinking,
   dropUnprovenThinking,
   effortLeftWithoutThinking,
@@ -470,9 +470,11 @@ class GenerateRequest {
   private buildConverted(p: ResolvedProvider, model: string, hub: HubRequest, fit?: RequestFit): Built {
     const upstreamModel = p.adapter.normaliseModelId(model);
     const effort = this.effortFor(p, upstreamModel, fit);
-    let items = attachToHub(this.x.cache, hub.items, p.slug, this.dialect === 'chat');
+    const attached = attachToRequest(this.x.cache, hub, p.slug, this.dialect === 'chat');
+    let items = attached.items;
+    // Messages targets hoist every system text, so a place that moves with the proof dropped here does not matter
     if (p.adapter.dialect === 'messages') items = withoutForeignProof(items, this.x.issuers, p.slug);
-    const forTarget: HubRequest = { ...hub, model: upstreamModel, items };
+    const forTarget: HubRequest = { ...hub, model: upstreamModel, items, system: attached.system };
     if (effort !== undefined) forTarget.reasoning = { ...hub.reasoning, effort };
     const body = this.x.services.codecs[p.adapter.dialect].encodeRequest(forTarget, p.adapter.encodeOptions(upstreamModel));
     body.model = upstreamModel;

@@ -4,7 +4,7 @@
  * when it is still missing for an Anthropic target with thinking on — turn thinking off for that
  * request instead of earning a 400 (LiteLLM's strategy).
  */
-import type { FunctionCallItem, HubEvent, Item, OutputItem, ReasoningItem, ReasoningOrigin } from '../protocols/hub.js';
+import type { FunctionCallItem, HubEvent, HubRequest, Item, OutputItem, ReasoningItem, ReasoningOrigin, SystemPart } from '../protocols/hub.js';
 import { lastElement, mayContain } from '../protocols/lazy-json.js';
 import { recordOrigin, type ProofIssuers } from './proof-issuers.js';
 import type { CachedTurn, ReasoningMemory } from './reasoning-cache.js';
@@ -106,11 +106,30 @@ function isAssistantItem(item: Item): boolean {
  * items copied), so one decoded request can be encoded for several targets.
  */
 export function attachToHub(cache: ReasoningMemory, items: Item[], slug: string, withReasoning: boolean): Item[] {
-  if (cache.size === 0) return items;
+  return attach(cache, items, slug, withReasoning).items;
+}
+
+/**
+ * `attachToHub` for a whole request: a system message kept in place (SystemPart.inline) names
+ * the item it stood before by index, and cached reasoning swapped into a turn changes how many
+ * items come before it; its place follows the item it stood before.
+ */
+export function attachToRequest(cache: ReasoningMemory, req: HubRequest, slug: string, withReasoning: boolean): { items: Item[]; system: SystemPart[] } {
+  const { items, at } = attach(cache, req.items, slug, withReasoning);
+  if (!at || !req.system.some((p) => p.inline)) return { items, system: req.system };
+  const system = req.system.map((p) => (p.inline ? { ...p, inline: { ...p.inline, beforeItem: at[p.inline.beforeItem] ?? items.length } } : p));
+  return { items, system };
+}
+
+/** The items with proof put back and, when any turn changed, each old index's new one (`at[items.length]` the end). */
+function attach(cache: ReasoningMemory, items: Item[], slug: string, withReasoning: boolean): { items: Item[]; at?: number[] } {
+  if (cache.size === 0) return { items };
   let out: Item[] | undefined;
+  let at: number[] | undefined;
   let i = 0;
   while (i < items.length) {
     if (!isAssistantItem(items[i]!)) {
+      at?.push(out!.length);
       out?.push(items[i]!);
       i++;
       continue;
@@ -120,6 +139,7 @@ export function attachToHub(cache: ReasoningMemory, items: Item[], slug: string,
     let proven = false;
     let firstCall: FunctionCallItem | undefined;
     let changed = false;
+    let swapped = 0; // cached reasoning items put in place of the turn's own
     while (i < items.length && isAssistantItem(items[i]!)) {
       let item = items[i]!;
       if (item.type === 'reasoning') proven ||= item.origin.kind !== 'unsigned';
@@ -141,13 +161,38 @@ export function attachToHub(cache: ReasoningMemory, items: Item[], slug: string,
       if (turn?.slug === slug && turn.reasoning?.length) {
         // the turn's bare reasoning text is the cached reasoning's own: the cached copy replaces it
         run = [...turn.reasoning, ...run.filter((item) => item.type !== 'reasoning')];
+        swapped = turn.reasoning.length;
         changed = true;
       }
     }
-    if (changed && !out) out = items.slice(0, runStart);
-    if (out) out.push(...run);
+    if (changed && !out) {
+      out = items.slice(0, runStart);
+      at = out.map((_, k) => k);
+    }
+    if (out) {
+      at!.push(...runPlaces(items, runStart, i, out.length, swapped));
+      out.push(...run);
+    }
   }
-  return out ?? items;
+  if (!out) return { items };
+  at!.push(out.length);
+  return { items: out, at };
+}
+
+/**
+ * New indices of the turn items[from, to) placed at `start`: as they were, or, with `swapped`
+ * cached reasoning items in place of the turn's own, its first where the turn starts and the
+ * others after the cached reasoning, in order, without the turn's own reasoning.
+ */
+function runPlaces(items: Item[], from: number, to: number, start: number, swapped: number): number[] {
+  if (swapped === 0) return Array.from({ length: to - from }, (_, k) => start + k);
+  const places = [start];
+  let kept = 0;
+  for (let k = from + 1; k < to; k++) {
+    if (items[k - 1]!.type !== 'reasoning') kept++;
+    places.push(start + swapped + kept);
+  }
+  return places;
 }
 
 /** Remember the proof in a passthrough Chat answer (OpenRouter `reasoning_details`, Gemini signatures). */

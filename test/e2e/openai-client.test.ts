@@ -1094,3 +1094,36 @@ describe("a Chat client's several system messages to gemini (passthrough), whose
     expect(sent()).toEqual(messages);
   });
 });
+
+describe("a Chat client's mid-conversation system message to openai/… after its reasoning was put back", () => {
+  it('stays where the client wrote it: the cached reasoning swapped into the tool turn moves nothing', async () => {
+    const params = { model: MODELS.openai, reasoning_effort: 'high' as const, tools: [chatWeatherTool] };
+    const question: OpenAI.Chat.ChatCompletionMessageParam = { role: 'user', content: 'Weather in Paris?' };
+    const first = await client.chat.completions.create({ ...params, messages: [{ role: 'system', content: 'Lead.' }, question] });
+    const call = first.choices[0]!.message.tool_calls![0]! as OpenAI.Chat.ChatCompletionMessageFunctionToolCall;
+    await client.chat.completions.create({
+      ...params,
+      messages: [
+        { role: 'system', content: 'Lead.' },
+        question,
+        { role: 'assistant', content: null, tool_calls: [call] },
+        { role: 'tool', tool_call_id: call.id, content: 'sunny' },
+        { role: 'assistant', content: 'Sunny in Paris.' },
+        { role: 'system', content: 'From now on, in French.' },
+        { role: 'user', content: 'And Lyon?' },
+      ],
+    });
+    const body = world.mocks.openai.lastGeneration().body as { instructions: string; input: Array<{ type?: string; role?: string; content?: unknown }> };
+    expect(body.instructions).toBe('Lead.');
+    const text = (c: unknown) => (typeof c === 'string' ? c : (c as Array<{ text: string }>).map((p) => p.text).join(''));
+    expect(body.input.map((i) => (i.role ? `${i.role}: ${text(i.content)}` : i.type))).toEqual([
+      'user: Weather in Paris?',
+      'reasoning',
+      'function_call',
+      'function_call_output',
+      'assistant: Sunny in Paris.',
+      'system: From now on, in French.',
+      'user: And Lyon?',
+    ]);
+  });
+});

@@ -11,7 +11,7 @@ import { shouldFallback } from '../../src/routing/fallback.js';
 import { finalErrorEvent } from '../../src/routing/stream-errors.js';
 import { policyRefusal, readFeatures } from '../../src/routing/policy.js';
 import { ReasoningCache } from '../../src/routing/reasoning-cache.js';
-import { attachToHub, dropUnprovenManualThinking, dropUnprovenThinking, rememberOutput } from '../../src/routing/reasoning-continuity.js';
+import { attachToHub, attachToRequest, dropUnprovenManualThinking, dropUnprovenThinking, rememberOutput } from '../../src/routing/reasoning-continuity.js';
 import { redactForLog, redactSecret } from '../../src/routing/redact.js';
 import { resolveTargets, splitModelId } from '../../src/routing/targets.js';
 import { restoreEventToolName, restoreResponseToolNames, safeToolName, shortenToolNames } from '../../src/routing/tool-names.js';
@@ -396,6 +396,32 @@ describe('reasoning cache and continuity', () => {
     // a turn that carries its proof is left as it came
     const proven: HubRequest['items'] = [{ ...signed, origin: { kind: 'anthropic', signature: 'own' } }, items[2]!, items[3]!];
     expect(attachToHub(c, proven, 'anthropic', true)).toBe(proven);
+  });
+
+  it('a system message kept in place follows the item it stood before when cached reasoning changes a turn', () => {
+    const c = new ReasoningCache();
+    const cached = [
+      { type: 'reasoning', text: 'one', origin: { kind: 'anthropic', signature: 's1' } },
+      { type: 'reasoning', text: 'two', origin: { kind: 'anthropic', signature: 's2' } },
+    ] as const;
+    rememberOutput(c, 'anthropic', [...cached, { type: 'function_call', callId: 'call_1', name: 'f', arguments: '{}' }], true);
+    const user = (text: string): HubRequest['items'][number] => ({ type: 'message', role: 'user', content: [{ type: 'text', text }] });
+    const items: HubRequest['items'] = [
+      user('q'),
+      { type: 'reasoning', text: 'one two', origin: { kind: 'unsigned' } },
+      { type: 'function_call', callId: 'call_1', name: 'f', arguments: '{}' },
+      { type: 'function_call_output', callId: 'call_1', output: 'r' },
+      { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+      user('next'),
+    ];
+    const at = (beforeItem: number) => ({ text: `before ${beforeItem}`, inline: { beforeItem, role: 'system' as const } });
+    const system: HubRequest['system'] = [{ text: 'lead' }, at(1), at(2), at(4), at(5), at(6)];
+    const out = attachToRequest(c, { model: 'm', system, items, tools: [], stream: false }, 'anthropic', true);
+    // q, one, two, f, r, done, next: each stands before the item it stood before (the turn's own reasoning gone)
+    expect(out.items.map((i) => (i.type === 'reasoning' ? i.text : i.type))).toEqual(['message', 'one', 'two', 'function_call', 'function_call_output', 'message', 'message']);
+    expect(out.system.map((p) => p.inline?.beforeItem)).toEqual([undefined, 1, 3, 5, 6, 7]);
+    expect(system[2]!.inline!.beforeItem).toBe(2); // copy-on-write
+    expect(attachToRequest(c, { model: 'm', system, items, tools: [], stream: false }, 'openrouter', true).system).toBe(system);
   });
 
   it('turns thinking off when the latest tool-use turn has no thinking block', () => {
