@@ -73,3 +73,35 @@ describe('the forms of a credential', () => {
     }
   });
 });
+
+describe('a credential holding /', () => {
+  // a base64 key may hold `/`; PHP's json_encode and some Java encoders write it `\/`
+  const SLASHED = 'cq-base64/Key+Body/Secret_Qz7';
+  const ESCAPED = 'cq-base64\\/Key+Body\\/Secret_Qz7';
+
+  it('has its \\/ form, escaped again where JSON text sits in a string', () => {
+    const forms = secretForms(SLASHED);
+    expect(forms).toEqual([SLASHED, ESCAPED, 'cq-base64\\\\/Key+Body\\\\/Secret_Qz7']);
+    expect(JSON.parse(`"${ESCAPED}"`)).toBe(SLASHED);
+    expect(JSON.parse(`"${forms[2]!}"`)).toBe(ESCAPED);
+  });
+
+  it('an upstream writing \\/ has it masked in answers, streams, error messages and logs', () => {
+    const phpJson = JSON.stringify({ text: `key ${SLASHED}` }).replaceAll('/', '\\/');
+    const forms = streamSecret(SLASHED);
+    const masked = maskEchoedText(`data: ${phpJson}\n\n`, forms);
+    expect(masked).toBe('data: {"text":"key [REDACTED]"}\n\n');
+    expect(maskEchoedBytes(Buffer.from(phpJson), forms).toString()).toBe('{"text":"key [REDACTED]"}');
+    expect(redactSecret(`upstream said ${phpJson}`, SLASHED)).not.toContain('Secret_Qz7');
+    const logged = JSON.stringify(redactForLog({ raw: phpJson }, SLASHED));
+    expect(logged).not.toContain('Secret_Qz7');
+  });
+
+  it('a credential with both " and / has each escaping, and each is masked', () => {
+    const key = 'cq-"both"/Secret_Qz7';
+    const forms = secretForms(key);
+    expect(forms).toContain('cq-\\"both\\"\\/Secret_Qz7');
+    expect(forms).toContain('cq-\\"both\\"/Secret_Qz7');
+    for (const form of forms) expect(maskEchoedText(`x ${form} y`, forms)).toBe('x [REDACTED] y');
+  });
+});
