@@ -15,7 +15,7 @@ import { geminiInputLimits, geminiListHeaders, geminiModelsUrl, geminiNextPage }
 import { ListNotAnObject, listRefusal, ListTimedOut, listFailureOf } from './model-list-errors.js';
 import type { ListFailureNote, ProviderListFailure } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
-import { holdsSecret } from '../util/key-shapes.js';
+import { holdsSecret, searchedForms } from '../util/key-shapes.js';
 
 export interface CatalogModel {
   /** "provider/model" */
@@ -211,11 +211,12 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
   const builtin = (BUILTIN_PROVIDERS as readonly string[]).includes(target.slug);
   const seen = new Set<string>();
   const out: CatalogModel[] = [];
+  const forms = searchedForms(target.credential);
   /** The model listed, or undefined when the entry is skipped (no id, a repeat, not a chat model). */
   const add = (rawId: unknown, created: number | undefined, displayName: unknown, contextWindow: number | undefined): CatalogModel | undefined => {
     if (typeof rawId !== 'string' || rawId === '') return undefined;
     // an id or name holding a key (a gateway listing it by mistake) would hand it to every client
-    if (holdsSecret(rawId, target.credential) || (typeof displayName === 'string' && holdsSecret(displayName, target.credential))) return undefined;
+    if (holdsSecret(rawId, forms) || (typeof displayName === 'string' && holdsSecret(displayName, forms))) return undefined;
     const id = adapter.normaliseModelId(rawId);
     if (seen.has(id) || (builtin && target.slug !== 'openrouter' && NOT_CHAT.test(id))) return undefined;
     seen.add(id);

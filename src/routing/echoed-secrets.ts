@@ -11,7 +11,7 @@ const MASK = '[REDACTED]';
 
 /**
  * `secret`: the credential's forms as streamSecret (redact.ts) works them out, once per answer or
- * stream (raw, then JSON-escaped: secret-forms.ts); the most escaped is masked first, as it holds
+ * stream (raw, then JSON-escaped: util/secret-forms.ts); the most escaped is masked first, as it holds
  * no other form whole.
  */
 export function maskEchoedText(text: string, secret: readonly string[] | undefined): string {

@@ -8,7 +8,7 @@
  */
 
 import { MIN_SECRET_LENGTH } from '../util/key-shapes.js';
-import { secretForms } from './secret-forms.js';
+import { secretForms } from '../util/secret-forms.js';
 
 const MASK = '[REDACTED]';
 /** The fewest last characters of a secret that stand for it (no shorter secret is searched for: MIN_SECRET_LENGTH). */
@@ -220,7 +220,7 @@ const ERRORISH = /error|failed/i;
 const HOLD_LIMIT = 64 * 1024;
 
 /**
- * The secret's forms (secret-forms.ts) when answers and stream chunks can be searched for it
+ * The secret's forms (util/secret-forms.ts) when answers and stream chunks can be searched for it
  * (printable ASCII, not too short): worked out once per answer or stream.
  */
 export function streamSecret(secret: string | undefined): readonly string[] | undefined {

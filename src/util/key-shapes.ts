@@ -1,4 +1,5 @@
 /** The shapes of provider and service keys, for redacting them and for refusing them where they do not belong. */
+import { secretForms } from './secret-forms.js';
 
 // the `sk-` family covers OpenAI, Anthropic, OpenRouter and our own keys
 export const KEY_PATTERNS: readonly RegExp[] = [/\bsk-[A-Za-z0-9_-]{16,}/g, /\bAIza[0-9A-Za-z_-]{35}\b/g, /\bgsk_[A-Za-z0-9]{20,}/g, /\bxai-[A-Za-z0-9]{20,}/g];
@@ -38,7 +39,15 @@ export function holdsKey(text: string): boolean {
  */
 export const MIN_SECRET_LENGTH = 4;
 
-/** Does `text` hold this credential, or anything shaped like a key? */
-export function holdsSecret(text: string, credential: string | undefined): boolean {
-  return (credential !== undefined && credential.length >= MIN_SECRET_LENGTH && text.includes(credential)) || holdsKey(text);
+/**
+ * The forms of a credential that holdsSecret searches for (secret-forms.ts: raw and JSON-escaped,
+ * as answers mask them), or none when it is too short to search for. Worked out once per list.
+ */
+export function searchedForms(credential: string | undefined): readonly string[] {
+  return credential !== undefined && credential.length >= MIN_SECRET_LENGTH ? secretForms(credential) : [];
+}
+
+/** Does `text` hold one of a credential's forms (searchedForms), or anything shaped like a key? */
+export function holdsSecret(text: string, forms: readonly string[]): boolean {
+  return forms.some((form) => text.includes(form)) || holdsKey(text);
 }

@@ -383,28 +383,41 @@ describe('model catalog', () => {
     expect(anthropic.hits).toEqual([]);
   });
 
-  it('drops an entry whose id or name would hand a key to every client: the credential, a service key, a provider key', async () => {
-    const secret = 'ds-secret-credential-0123456789';
+  /** The ids listed for deepseek when its list is `data` and its credential `secret`. */
+  async function listedWith(secret: string, data: readonly object[]): Promise<string[]> {
     const saved = custom.handler;
-    custom.handler = (_req, res) =>
-      json(res, {
-        object: 'list',
-        data: [
-          { id: 'deepseek-chat' },
-          { id: `proxy?key=${secret}` },
-          { id: 'named', name: `for ${secret}` },
-          { id: 'sk-svc-proxy-3kTQm8VdPa1xZr9yLw2bNc5Hj7Fe4Gs6AbCdEfGhIjK' },
-          { id: 'leaked', name: 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz' },
-          { id: 'none' },
-        ],
-      });
+    custom.handler = (_req, res) => json(res, { object: 'list', data });
     try {
       const catalog = createModelCatalog({ config, credential: (s) => (s === 'deepseek' ? secret : creds[s]), detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
-      const listed = await catalog.list(undefined, new Set(['deepseek']));
-      expect(listed.map((m) => m.id)).toEqual(['deepseek/deepseek-chat', 'deepseek/none']);
+      return (await catalog.list(undefined, new Set(['deepseek']))).map((m) => m.id);
     } finally {
       custom.handler = saved;
     }
+  }
+
+  it('drops an entry whose id or name would hand a key to every client: the credential, a service key, a provider key', async () => {
+    const secret = 'ds-secret-credential-0123456789';
+    const listed = await listedWith(secret, [
+      { id: 'deepseek-chat' },
+      { id: `proxy?key=${secret}` },
+      { id: 'named', name: `for ${secret}` },
+      { id: 'sk-svc-proxy-3kTQm8VdPa1xZr9yLw2bNc5Hj7Fe4Gs6AbCdEfGhIjK' },
+      { id: 'leaked', name: 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz' },
+      { id: 'none' },
+    ]);
+    expect(listed).toEqual(['deepseek/deepseek-chat', 'deepseek/none']);
+  });
+
+  it('drops an entry holding the credential as JSON escapes it (a gateway putting its request config in an id): \\", \\\\, \\/', async () => {
+    const secret = 'ds-quo"ted\\and/slash-0123456789';
+    const listed = await listedWith(secret, [
+      { id: 'deepseek-chat' },
+      { id: `gw:${JSON.stringify({ key: secret })}` },
+      { id: 'named', name: `cfg ${JSON.stringify(secret).replaceAll('/', '\\/')}` },
+      { id: 'quoted-twice', name: JSON.stringify(JSON.stringify({ key: secret })) },
+      { id: 'none' },
+    ]);
+    expect(listed).toEqual(['deepseek/deepseek-chat', 'deepseek/none']);
   });
 
   it('an answer that is no list is a bad gateway, whatever its status: a redirect, JSON that is not an object, a refused key', async () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { maskEchoedBytes, maskEchoedText } from '../../src/routing/echoed-secrets.js';
 import { redactForLog, redactSecret, streamSecret } from '../../src/routing/redact.js';
-import { secretForms } from '../../src/routing/secret-forms.js';
+import { secretForms } from '../../src/util/secret-forms.js';
 import { SplitSecretHold } from '../../src/routing/split-secret.js';
 
 const KEY = 'cq-quo"ted\\back-Secret_Lm9';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HubEvent } from '../../src/protocols/hub.js';
 import { maskEchoedText } from '../../src/routing/echoed-secrets.js';
-import { secretForms } from '../../src/routing/secret-forms.js';
+import { secretForms } from '../../src/util/secret-forms.js';
 import { HELD_RUN_LIMIT } from '../../src/routing/service-key-tail.js';
 import { SplitSecretHold, type ModelDelta } from '../../src/routing/split-secret.js';
 
