@@ -1,8 +1,20 @@
 /** The shapes of provider and service keys, for redacting them and for refusing them where they do not belong. */
 import { secretForms } from './secret-forms.js';
 
+/**
+ * Where a key may start: after no word character (so `task-…` is no `sk-` key), or after an escape
+ * whose last character is one — JSON's `\n`, `\t` … (a truncated body logged as text, JSON text in
+ * a tool call's arguments) and a percent escape (`%2F`, `%0A` in a request path).
+ */
+const KEY_START = String.raw`(?:\b|(?<=\\[bfnrt]|%[0-9A-Fa-f]{2}))`;
+
 // the `sk-` family covers OpenAI, Anthropic, OpenRouter and our own keys
-export const KEY_PATTERNS: readonly RegExp[] = [/\bsk-[A-Za-z0-9_-]{16,}/g, /\bAIza[0-9A-Za-z_-]{35}\b/g, /\bgsk_[A-Za-z0-9]{20,}/g, /\bxai-[A-Za-z0-9]{20,}/g];
+export const KEY_PATTERNS: readonly RegExp[] = [
+  String.raw`sk-[A-Za-z0-9_-]{16,}`,
+  String.raw`AIza[0-9A-Za-z_-]{35}\b`,
+  String.raw`gsk_[A-Za-z0-9]{20,}`,
+  String.raw`xai-[A-Za-z0-9]{20,}`,
+].map((shape) => new RegExp(KEY_START + shape, 'g'));
 
 /** Service keys are this prefix and 43 base62 characters (keys/format.ts). */
 export const SERVICE_KEY_PREFIX = 'sk-svc-proxy-';

@@ -28,6 +28,19 @@ describe('redactBody', () => {
     expect(redactString('sk-learn is a library')).toBe('sk-learn is a library');
   });
 
+  it('masks a key right after a JSON escape: JSON text in a string, a truncated body logged as text', () => {
+    const keys = ['sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz', `AIza${'B'.repeat(35)}`, 'gsk_AbCdEfGhIjKlMnOpQrStUv', 'xai-AbCdEfGhIjKlMnOpQrStUv'];
+    for (const k of keys) {
+      const args = JSON.stringify({ note: `line one\n${k}\tand\t${k}` });
+      const logged = JSON.stringify(redactBody({ tool_calls: [{ function: { arguments: args } }] }));
+      expect(logged).not.toContain(k.slice(5));
+      const truncated = JSON.stringify({ messages: [{ content: `a\n${k} b` }] }).slice(0, -3);
+      expect(redactBody(truncated)).not.toContain(k.slice(5));
+    }
+    // a word before sk- still says it is no key
+    expect(redactString('a task-AbCdEfGhIjKlMnOpQr')).toBe('a task-AbCdEfGhIjKlMnOpQr');
+  });
+
   it('replaces inline images and audio of every dialect with a size note', () => {
     const body = {
       messages: [

@@ -359,6 +359,15 @@ describe('request log writer', () => {
     expect(log.recent()[0]!.path).toBe('/g/[redacted]/protocol-a/v1/[redacted]');
   });
 
+  it('masks a provider key right after a percent escape in the path (a model id with its / written %2F)', async () => {
+    const log = open();
+    const provider = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz';
+    log.record(makeEntry({ endpoint: 'unknown', path: `/protocol-a/v1/models/openai%2F${provider}`, modelAsked: `openai%0A${provider}` }));
+    await log.flush();
+    for (const text of [JSON.stringify(log.recent()), await readFile(join(home, 'logs', CURRENT_LOG), 'utf8')]) expect(text).not.toContain(provider.slice(8));
+    expect(log.recent()[0]!.path).toBe('/protocol-a/v1/models/openai%2F[redacted]');
+  });
+
   it('keeps bodies in memory only for the latest entries; the file keeps them all', async () => {
     const log = open({ settings: { ...SETTINGS, logBodies: true }, bodiesInMemory: 2 });
     const all = Array.from({ length: 4 }, (_, i) => makeEntry({ requestBody: { n: i } }));
