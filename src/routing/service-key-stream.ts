@@ -2,16 +2,15 @@
  * Service keys echoed in a passthrough stream (a model repeating a key it found in the prompt),
  * whose bytes otherwise reach the client untouched. The network may cut a key anywhere, so the end
  * of a read that may start one is held for the next read (service-key-tail.ts) and each key is
- * masked once it is whole. The usual read costs one byte search for `sk-svc` and a look at its
- * last byte, and passes as the same Buffer.
+ * masked once it is whole. The usual read costs a look at its last byte and one or two byte
+ * searches for `sk-svc` (service-key-hint.ts), and passes as the same Buffer.
  */
 import { SERVICE_KEY_PREFIX, SERVICE_KEY_RE } from '../util/key-shapes.js';
+import { holdsServiceKeyHint } from './service-key-hint.js';
 import { mayEndInShortPrefix, serviceKeyTailStart } from './service-key-tail.js';
 
 const MASK = '[REDACTED]';
 const EMPTY = Buffer.alloc(0);
-/** Any longer start of the prefix holds this. */
-const HINT = Buffer.from(SERVICE_KEY_PREFIX.slice(0, 6));
 
 export class ServiceKeyStreamMask {
   /** The end of the last read that may start a key (at most the prefix and HELD_RUN_LIMIT characters). */
@@ -20,7 +19,7 @@ export class ServiceKeyStreamMask {
   /** The bytes that may go to the client now (possibly empty). */
   push(chunk: Buffer): Buffer {
     const last = chunk.length - 1;
-    if (this.held === undefined && (last < 0 || (!mayEndInShortPrefix(chunk[last]!) && chunk.indexOf(HINT) === -1))) return chunk;
+    if (this.held === undefined && (last < 0 || (!mayEndInShortPrefix(chunk[last]!) && !holdsServiceKeyHint(chunk)))) return chunk;
     const bytes = this.held === undefined ? chunk : Buffer.concat([this.held, chunk]);
     this.held = undefined;
     // latin1: one character per byte, every byte kept as it was; the key is ASCII
