@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/protocols/errors.js';
 import { scanArrayElements, scanTopLevelMembers } from '../../src/protocols/json-members.js';
-import { LAZY_MEMBER_BYTES, lastElement, lazyJsonBody, mayContain, unparsedMember, walkBack } from '../../src/protocols/lazy-json.js';
+import { LAZY_MEMBER_BYTES, lastElement, lazyJsonBody, mayContain, mayContainTwice, unparsedMember, walkBack } from '../../src/protocols/lazy-json.js';
 
 const FILLER = 'The function reads the configuration and writes it atomically. ';
 const long = (n: number) => FILLER.repeat(Math.ceil(n / FILLER.length)).slice(0, n);
@@ -116,6 +116,22 @@ describe('mayContain', () => {
   it('the word inside other text is not the word (quotes are part of the match)', () => {
     const body = lazy(JSON.stringify(conversation({ messages: [{ role: 'user', content: `input_audio ${long(LAZY_MEMBER_BYTES)}` }] })));
     expect(mayContain(body, 'messages', 'input_audio')).toBe(false);
+  });
+
+  it('answers as counting the quoted word in the bytes does, however its letters are cut (property)', () => {
+    // the search looks for the word's last letters and compares the rest: near misses must not count
+    const pieces = ['"', ' ', 'system', 'ecosystem', 'stem', 'sy', 'developer', 'codeveloper', 'dev', 'eloper', 'x'];
+    const count = (text: string, quoted: string) => text.split(quoted).length - 1;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), fc.constantFrom('system', 'developer', 'stem'), (cut, word) => {
+        const text = cut.join('') + ' ' + long(LAZY_MEMBER_BYTES);
+        const raw = Buffer.from(`{"messages":${text}}`);
+        const body = lazyJsonBody(raw, [{ key: 'messages', start: 1, valueStart: 12, end: raw.length - 1 }]);
+        expect(mayContain(body, 'messages', word)).toBe(count(text, `"${word}"`) >= 1);
+        expect(mayContainTwice(body, 'messages', word)).toBe(count(text, `"${word}"`) >= 2);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('a body parsed whole, or a member absent: true', () => {
