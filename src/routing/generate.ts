@@ -25,6 +25,7 @@ import { streamBodyTimeout, timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { allTargetsFailed, type TriedTarget } from './all-failed.js';
 import { fitChatBody, learnFromRefusal, learnOutputFit, type ChatFit, type Fitted } from './chat-fit.js';
+import { templateRefusedAs500 } from './system-placement.js';
 import { fitMessagesBody } from './messages-fit.js';
 import { fitResponsesBody } from './responses-fit.js';
 import { continueAfterPrefill, refusesPrefill } from './prefill-continue.js';
@@ -389,12 +390,14 @@ class GenerateRequest {
   }
 
   /**
-   * The request again, fitted to what the upstream's 400 (or 422) said it takes, or undefined when
+   * The request again, fitted to what the upstream's 400 (or 422, or llama.cpp's 500 for a chat
+   * template's refusal) said it takes, or undefined when
    * the refusal teaches nothing, or nothing that changes this body (no reasoning to strip, no
    * system message to move, no trailing assistant turn); `fit` gathers what this request learnt.
    */
   private refit(p: ResolvedProvider, model: string, hub: HubRequest | undefined, built: Built, failure: UpstreamFailure, fit: RequestFit): Built | undefined {
-    if (failure.upstreamStatus !== 400 && failure.upstreamStatus !== 422) return undefined;
+    const refused = failure.upstreamStatus === 400 || failure.upstreamStatus === 422 || templateRefusedAs500(failure.upstreamStatus, failure.message);
+    if (!refused) return undefined;
     if (!this.learn(p, built, failure, fit)) return undefined;
     const again = this.build(p, model, hub, fit);
     return sameBytes(again.bytes, built.bytes) ? undefined : again;

@@ -8,7 +8,7 @@
  * "System role not supported" for any at all. Mistral's API answers a later one "Unexpected role
  * 'system' after role 'assistant'" (swarmauri-sdk#162), and the templates of Mistral's models on
  * vLLM or llama.cpp "After the optional system message, conversation roles must alternate …"
- * (vllm#6862, mistral-vibe#1006): both also refuse a user turn where the system one stood (after a
+ * (vllm#6862, mistral-vibe#1006; llama.cpp answers it as a 500): both also refuse a user turn where the system one stood (after a
  * tool result, or next to another user turn), so their system text all joins the leading message.
  * Such a refusal gets the request once more with its system text where the template takes it
  * (chat-fit.ts), and the model is remembered.
@@ -30,6 +30,14 @@ export function systemPlacementFrom(message: string): SystemPlacement | undefine
   if (/unexpected role '?system'? after role|after the optional system message, conversation roles must alternate/i.test(message)) return 'joined';
   if (/system role (?:is )?not supported/i.test(message)) return 'none';
   return undefined;
+}
+
+/**
+ * llama.cpp answers a template's exception as a 500 (mistral-vibe#1006): a 500 is a refusal to
+ * refit only when its text is one of the above; any other 500 stays the upstream's error.
+ */
+export function templateRefusedAs500(status: number | undefined, message: string): boolean {
+  return status === 500 && systemPlacementFrom(message) !== undefined;
 }
 
 /** Put a Chat body's system messages where the template takes them, in place; true when it moved some. */

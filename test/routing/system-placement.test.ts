@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeSystemMessages, systemPlacementFrom } from '../../src/routing/system-placement.js';
+import { placeSystemMessages, systemPlacementFrom, templateRefusedAs500 } from '../../src/routing/system-placement.js';
 
 describe('systemPlacementFrom', () => {
   it.each([
@@ -14,6 +14,20 @@ describe('systemPlacementFrom', () => {
     ['Conversation roles must alternate user/assistant/user/assistant/...', undefined],
   ])('%s → %s', (message, expected) => {
     expect(systemPlacementFrom(message)).toBe(expected);
+  });
+});
+
+describe('templateRefusedAs500', () => {
+  const alternate = 'After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.';
+  it.each([
+    [500, alternate, true], // llama.cpp (mistral-vibe#1006)
+    [500, 'System message must be at the beginning.', true],
+    [500, 'Internal server error', false], // a plain 500 stays the upstream's error
+    [500, "Unexpected role 'user' after role 'tool'", false],
+    [502, alternate, false],
+    [undefined, alternate, false],
+  ])('%s %s → %s', (status, message, expected) => {
+    expect(templateRefusedAs500(status, message)).toBe(expected);
   });
 });
 
