@@ -8,10 +8,12 @@
  * for itself only: while another target failed in a way a retry may get past, the group is worth
  * retrying (the limited target cools until its reset, so the retry asks the others first), and its
  * hours are no wait for the group. Only when every target's limit is of that kind does the group's
- * answer say not to retry.
+ * answer say not to retry. An `x-should-retry: false` the last target's upstream sent itself is
+ * likewise its own: the group's answer keeps it only when no earlier target failed in a way worth
+ * retrying.
  */
 import type { UpstreamFailure } from './upstream-errors.js';
-import { advisedWaitMs } from '../providers/retry-wait.js';
+import { advisedWaitMs, retryableStatus } from '../providers/retry-wait.js';
 
 export interface TriedTarget {
   label: string;
@@ -33,6 +35,7 @@ export function allTargetsFailed(tried: readonly TriedTarget[]): UpstreamFailure
     delete out.retryAfter;
     delete out.retryAfterMs;
   }
+  if (out.shouldRetry === 'false' && before.some((t) => worthRetrying(t.failure))) delete out.shouldRetry;
   // the last target's own advice stands; without any, the soonest an earlier one gave goes, its
   // retry-after and retry-after-ms together: the SDKs read retry-after-ms first, so one target's
   // beside another's sooner retry-after would have them wait the longer
@@ -42,6 +45,13 @@ export function allTargetsFailed(tried: readonly TriedTarget[]): UpstreamFailure
     if (soonest?.retryAfterMs !== undefined) out.retryAfterMs = soonest.retryAfterMs;
   }
   return out;
+}
+
+/** Whether the official SDKs would retry this failure: its x-should-retry when it sent one, else its status. */
+function worthRetrying(f: UpstreamFailure): boolean {
+  if (f.shouldRetry !== undefined) return f.shouldRetry === 'true';
+  // the SDKs also retry a 409 (a lock timeout), which gets no wait advice from us
+  return retryableStatus(f.status) || f.status === 409;
 }
 
 /** The failure whose retry advice names the shortest wait (one naming none still ahead, an old date, only when no other names one). */

@@ -68,4 +68,24 @@ describe('allTargetsFailed', () => {
       expect(out).toMatchObject({ shouldRetry: 'false', retryAfter: '25920', retryAfterMs: '25920000' });
     });
   });
+
+  describe("the last target's upstream saying x-should-retry: false itself", () => {
+    const refused = failure(429, 'upstream_rate_limited', { shouldRetry: 'false', retryAfter: '7' });
+
+    it('after a target a retry may get past (a 503, a short 429): dropped, the retry advice kept', () => {
+      const out = allTargetsFailed([{ label: 'a/m', failure: failure(503, 'upstream_overloaded') }, { label: 'b/m', failure: refused }]);
+      expect([out.shouldRetry, out.retryAfter]).toEqual([undefined, '7']);
+      const limited = allTargetsFailed([{ label: 'a/m', failure: failure(429, 'upstream_rate_limited', { retryAfter: '2' }) }, { label: 'b/m', failure: refused }]);
+      expect(limited.shouldRetry).toBeUndefined();
+    });
+
+    it('when no earlier failure is worth retrying (a 400, one saying false itself): kept', () => {
+      const out = allTargetsFailed([
+        { label: 'a/m', failure: failure(400, 'upstream_bad_request') },
+        { label: 'b/m', failure: failure(503, 'upstream_overloaded', { shouldRetry: 'false' }) },
+        { label: 'c/m', failure: refused },
+      ]);
+      expect(out.shouldRetry).toBe('false');
+    });
+  });
 });

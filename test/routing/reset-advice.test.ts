@@ -139,6 +139,15 @@ describe('generations', () => {
     expect(advice(e.headers)).toEqual(['30', '30000']);
   });
 
+  it("a group's last target saying x-should-retry: false after one a retry may get past: the SDK retries", async () => {
+    h.mocks.openai.next(h.mocks.openai.error(503, 'overloaded'));
+    h.mocks.ca.next(h.mocks.ca.error(429, 'slow down', { headers: { 'x-should-retry': 'false' } }));
+    const logged = h.logs.length;
+    const answer = await openai(h.groupA('team'), 1).chat.completions.create({ model: 'coder', messages: [{ role: 'user', content: 'hi' }] });
+    expect(answer.choices[0]!.message.content).toBeTruthy();
+    expect(h.logs.length - logged, 'attempts by the SDK').toBe(2);
+  });
+
   it('calls relayed to OpenAI: a stored response, a conversation, a previous_response_id read', async () => {
     const limited = h.mocks.openai.error(429, 'Rate limit reached for requests', { headers: openaiLimited('8s') });
     h.mocks.openai.on('/v1/responses/resp_busy', limited);
