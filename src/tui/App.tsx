@@ -71,7 +71,7 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
         <TabBar current={screen} width={width} />
         <StatusLine state={state} notice={notice} width={width} foreground={foreground} noticeLines={noticeLines} />
         {help ? (
-          <Help screen={screen} height={body} onClose={() => setHelp(false)} />
+          <Help screen={screen} width={width} height={body} onClose={() => setHelp(false)} />
         ) : screen === 'log' ? (
           <LogScreen feed={feed} width={width} height={body} statsPollMs={statsPollMs} />
         ) : screen === 'keys' ? (

@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AdminClient } from '../../src/cli/admin-client.js';
 import { App, type AppProps } from '../../src/tui/App.js';
 import { DaemonLink } from '../../src/tui/daemon-link.js';
-import { SCREENS } from '../../src/tui/screens/screens.js';
+import { GLOBAL_KEYS, SCREEN_KEYS, SCREENS } from '../../src/tui/screens/screens.js';
 import { createTheme } from '../../src/tui/theme.js';
 import { textWidth } from '../../src/util/text-width.js';
 import { removeTempDirs } from '../daemon/harness.js';
@@ -223,6 +223,33 @@ describe('every width from 20 to 80 columns', () => {
         expect(lines[0], `${s.title} at ${columns}`).not.toContain('…');
         expect(lines[0]!.trimEnd(), `${s.title} at ${columns}`).toMatch(/ \?( help( {2}q quit)?)?$/);
         expect(squeezed(frame), `${s.title} at ${columns}`).toContain(squeezed(LOG_NOTICE));
+      }
+    }
+  });
+
+  it('the help fits every width and height: rows whole, each key at the start of its row, how to close it last', async () => {
+    const d = await startInProcess();
+    cleanups.push(() => d.daemon.stop());
+    const t = await fakeTerminal(d, 80, 24);
+    await t.press('l');
+    const keys = [...SCREEN_KEYS.log, ...GLOBAL_KEYS].map((k) => k[0]);
+    for (const rows of [24, 12]) {
+      for (const columns of WIDTHS) {
+        t.stdout.resize(columns, rows);
+        await t.press('?');
+        await until(() => /Everywhere|rows/.test(t.stdout.last()), `help at ${columns}x${rows}`);
+        await sleep(100);
+        const lines = t.stdout.last().split('\n').slice(2);
+        const at = `help at ${columns}x${rows}`;
+        for (const l of lines) expect(textWidth(l), `${at}: ${l}`).toBeLessThanOrEqual(columns);
+        const last = lines.filter((l) => l.trim()).at(-1)!.trim();
+        expect(last, at).toMatch(/^(Press any key to close\.|Any key closes\.|\d+ more rows in a taller terminal · any key closes|\+\d+ rows · any key closes|\+\d+ rows)$/);
+        // a key shown starts its row, two cells in, never after another row's words
+        const shown = keys.filter((k) => lines.some((l) => l.includes(k.split(' ')[0]!) && l.startsWith(`  ${k.split(' ')[0]}`)));
+        if (rows === 24 && columns >= 60) expect(shown, at).toEqual(keys);
+        expect(lines.filter((l) => l.includes('Everywhere')).every((l) => l.trim() === 'Everywhere'), at).toBe(true);
+        await t.press('x');
+        await until(() => !t.stdout.last().includes('any key clos'), `help closed at ${columns}x${rows}`);
       }
     }
   });
