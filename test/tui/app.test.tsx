@@ -227,6 +227,25 @@ describe('every width from 20 to 80 columns', () => {
     }
   });
 
+  it("the Log footer shows only key hints that fit whole, the first one from 30 columns", async () => {
+    const d = await startInProcess();
+    cleanups.push(() => d.daemon.stop());
+    const t = await fakeTerminal(d, 80, 24);
+    await t.press('l');
+    const hints = ['/ filter', 's status', 'k key', 'space pause', 'Enter details'];
+    for (const columns of [80, 60, 40, 30, 20]) {
+      t.stdout.resize(columns, 24);
+      await sleep(150);
+      const footer = t.stdout.last().split('\n').find((l) => l.startsWith('LIVE'))!;
+      expect(footer, `${columns}`).toMatch(/^LIVE 0 requests/);
+      expect(footer, `${columns}`).not.toContain('…');
+      expect(textWidth(footer), `${columns}`).toBeLessThanOrEqual(columns);
+      const shown = footer.split(' · ').slice(1).map((h) => h.trimEnd());
+      expect(shown, `${columns}`).toEqual(hints.slice(0, shown.length));
+      if (columns >= 30) expect(shown.length, `${columns}`).toBeGreaterThan(0);
+    }
+  });
+
   it('the help fits every width and height: rows whole, each key at the start of its row, how to close it last', async () => {
     const d = await startInProcess();
     cleanups.push(() => d.daemon.stop());

@@ -16,6 +16,8 @@ import { fitColumns } from '../log/columns.js';
 import { detailLines } from '../log/detail-lines.js';
 import { formatRecentStats, recentStats, RECENT_WINDOW_MS } from '../log/recent-stats.js';
 import { compileViewFilter, isFiltering, nextKey, nextStatusClass, NO_FILTER, type ViewFilter } from '../log/view-filter.js';
+import { fittingHints } from '../log/footer-hints.js';
+import { textWidth } from '../../util/text-width.js';
 import { useTheme } from '../theme.js';
 import { LogDetail } from './LogDetail.js';
 import { LogTable } from './LogTable.js';
@@ -129,6 +131,7 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
   if (filter.status !== 'all') parts.push(`status ${filter.status}`);
   if (filter.key !== null) parts.push(`key ${filter.key}`);
   const counts = isFiltering(filter) ? `${visible.length} of ${all.length}` : `${all.length}`;
+  const status = `${feed.paused ? ` PAUSED${feed.held ? ` +${feed.held} new` : ''} ` : 'LIVE'} ${counts} requests${parts.length ? ` · filter: ${parts.join(' · ')}` : ''}${feed.error ? ` · ${feed.error}` : ''}`;
   const empty = all.length === 0 ? 'No requests yet: they appear here as they arrive.' : 'No request matches the filter (Esc clears it).';
 
   return (
@@ -160,7 +163,7 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
             <Text> {counts} requests</Text>
             {parts.length ? <Text color={theme.accent}> · filter: {parts.join(' · ')}</Text> : null}
             {feed.error ? <Text color={theme.error}> · {feed.error}</Text> : null}
-            <Text color={theme.muted}> · / filter · s status · k key · space pause · Enter details</Text>
+            <Text color={theme.muted}>{fittingHints(width - textWidth(status))}</Text>
           </Text>
         )}
       </Box>
