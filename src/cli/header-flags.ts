@@ -6,7 +6,8 @@ export const AUTH_HEADER_HELP = "the header that carries the key, e.g. api-key (
 export const HEADER_HELP = 'a fixed header sent with every request (repeatable; stored in config.json in the clear, so never a key)';
 
 /** Commander's collector for `--header name=value`, split at the first `=`. */
-export function collectHeader(text: string, all: Record<string, string>): Record<string, string> {
+// no default value on the option: commander would print an empty one, "(default: {})", in the help
+export function collectHeader(text: string, all: Record<string, string> = {}): Record<string, string> {
   const eq = text.indexOf('=');
   if (eq <= 0) throw new CliError(`--header "${text.slice(0, 60)}" must be name=value.`, 2);
   return { ...all, [text.slice(0, eq).trim()]: text.slice(eq + 1).trim() };

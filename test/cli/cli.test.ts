@@ -176,6 +176,14 @@ describe('CLI basics and exit codes', () => {
     const sub = await cli(['endpoint', 'add', '--help']);
     expect(sub.stdout).toContain('--format');
   });
+
+  it('help shows no empty defaults for repeatable options', async () => {
+    for (const args of [['endpoint', 'add'], ['provider', 'set'], ['group', 'add']]) {
+      const res = await cli([...args, '--help']);
+      expect(res.code).toBe(0);
+      expect(res.stdout).not.toMatch(/\(default: (\{\}|\[\])\)/);
+    }
+  });
 });
 
 describe('CLI without a daemon (edits config.json under its lock)', () => {

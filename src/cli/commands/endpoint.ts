@@ -16,7 +16,7 @@ interface AddFlags {
   credential: boolean;
   insecureStorage?: boolean;
   authHeader?: string;
-  header: Record<string, string>;
+  header?: Record<string, string>;
   json?: boolean;
 }
 
@@ -33,12 +33,12 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--no-credential', 'the endpoint needs no API key (do not ask)')
     .option('--insecure-storage', 'when no OS keychain is usable, keep the key in a 0600 file in the state directory')
     .option('--auth-header <name>', AUTH_HEADER_HELP)
-    .option('--header <name=value>', HEADER_HELP, collectHeader, {})
+    .option('--header <name=value>', HEADER_HELP, collectHeader)
     .option('--json', 'print as JSON')
     .action(async (slug: string, flags: AddFlags) => {
       const management = await manage();
       // refused before the key is asked for
-      const headers = flags.header;
+      const headers = flags.header ?? {};
       checkHeaderFlags(flags.authHeader, headers);
       if (flags.credential) {
         const [endpoints, locals] = await Promise.all([management.listEndpoints(), management.listLocals()]);

@@ -8,7 +8,8 @@ import { openGroupManagement } from '../group-management.js';
 import type { CliContext } from '../io.js';
 import { shortDate, table } from '../output.js';
 
-function collect(value: string, previous: string[]): string[] {
+// no default value: commander would print an empty one, "(default: [])", in the help
+function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
@@ -70,11 +71,10 @@ export function register(program: Command, ctx: CliContext): void {
       '--model <name=targets>',
       'a model name and its targets in order, e.g. claude-sonnet-4-5=anthropic/claude-sonnet-4-5,openrouter/anthropic/claude-sonnet-4.5 (split at the first "=")',
       collect,
-      [] as string[],
     )
     .option('--json', 'print as JSON')
-    .action(async (slug: string, flags: { model: string[]; json?: boolean }) => {
-      const models = flags.model.map((spec) => parseModelSpec(spec));
+    .action(async (slug: string, flags: { model?: string[]; json?: boolean }) => {
+      const models = (flags.model ?? []).map((spec) => parseModelSpec(spec));
       const added = await (await manage()).add(slug, models);
       await showAfter(added.slug, flags.json, added);
     });

@@ -82,10 +82,11 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--base-url <url>', 'the new base URL')
     .option('--reset', 'restore the default base URL')
     .option('--auth-header <name>', AUTH_HEADER_HELP)
-    .option('--header <name=value>', HEADER_HELP, collectHeader, {})
+    .option('--header <name=value>', HEADER_HELP, collectHeader)
     .option('--no-headers', 'remove the header settings')
     .option('--json', 'print as JSON')
-    .action(async (name: string, flags: { baseUrl?: string; reset?: boolean; authHeader?: string; header: Record<string, string>; headers: boolean; json?: boolean }) => {
+    .action(async (name: string, flags: { baseUrl?: string; reset?: boolean; authHeader?: string; header?: Record<string, string>; headers: boolean; json?: boolean }) => {
+      flags.header ??= {};
       const setsHeaders = flags.authHeader !== undefined || Object.keys(flags.header).length > 0 || !flags.headers;
       if (flags.baseUrl !== undefined && flags.reset) throw new CliError('Give either --base-url <url> or --reset, not both.', 2);
       if (flags.baseUrl !== undefined && flags.baseUrl.trim() === '') throw new CliError('--base-url needs a URL; --reset restores the default.', 2);
