@@ -28,14 +28,16 @@ export function allTargetsFailed(tried: readonly TriedTarget[]): UpstreamFailure
     ...last,
     message: `${last.message} (tried before it: ${before.map((t) => `${t.label} ${t.failure.status} ${t.failure.code}`).join(', ')})`,
   };
-  const retryable = before.map((t) => t.failure).filter((f) => f.resetsAt === undefined);
-  if (out.resetsAt !== undefined && retryable.length > 0) {
+  // one rule for both kinds of "not to retry" (a far reset, the upstream's own word): a far reset
+  // says false itself, so an earlier one is never a reason to retry the group
+  const retryAgain = before.some((t) => worthRetrying(t.failure));
+  if (out.resetsAt !== undefined && retryAgain) {
     delete out.resetsAt;
-    delete out.shouldRetry;
     delete out.retryAfter;
     delete out.retryAfterMs;
   }
-  if (out.shouldRetry === 'false' && before.some((t) => worthRetrying(t.failure))) delete out.shouldRetry;
+  if (out.shouldRetry === 'false' && retryAgain) delete out.shouldRetry;
+  const retryable = before.map((t) => t.failure).filter((f) => f.resetsAt === undefined);
   // the last target's own advice stands; without any, the soonest an earlier one gave goes, its
   // retry-after and retry-after-ms together: the SDKs read retry-after-ms first, so one target's
   // beside another's sooner retry-after would have them wait the longer

@@ -63,6 +63,11 @@ describe('allTargetsFailed', () => {
       expect([out.shouldRetry, out.retryAfter, out.retryAfterMs]).toEqual([undefined, undefined, undefined]);
     });
 
+    it('last, after failures no retry gets past (a 400): not to retry, with its reset', () => {
+      const out = allTargetsFailed([{ label: 'a/m', failure: failure(400, 'upstream_bad_request') }, { label: 'b/m', failure: perDay() }]);
+      expect(out).toMatchObject({ shouldRetry: 'false', retryAfter: '25920', retryAfterMs: '25920000' });
+    });
+
     it('every target so: not to retry, with the last one\'s reset', () => {
       const out = allTargetsFailed([{ label: 'a/m', failure: perDay({ retryAfter: '3600', retryAfterMs: '3600000' }) }, { label: 'b/m', failure: perDay() }]);
       expect(out).toMatchObject({ shouldRetry: 'false', retryAfter: '25920', retryAfterMs: '25920000' });
