@@ -27,7 +27,28 @@ function minHead(secret: string): number {
   return Math.max(8, prefix + MIN_TAIL);
 }
 
-function redactHeads(text: string, secret: string): string {
+/** `text` with the credential masked: whole, its tail or its head, in each of its forms (raw and JSON-escaped). */
+export function redactSecret(text: string, secret: string | undefined): string {
+  if (!secret || text.length === 0) return text;
+  return redactForms(text, secretForms(secret));
+}
+
+/**
+ * Every whole form first, the most escaped first (it holds no other form whole); then heads and
+ * tails, each hit widened as far as any form sharing it keeps matching: forms differ only in how
+ * some characters are escaped, so one form's widening alone would stop where another's differs
+ * and let the rest of that echo through.
+ */
+function redactForms(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (let i = forms.length - 1; i >= 0; i--) if (out.includes(forms[i]!)) out = out.split(forms[i]!).join(MASK);
+  for (let i = forms.length - 1; i >= 0; i--) out = redactHead(out, forms[i]!, forms);
+  for (let i = forms.length - 1; i >= 0; i--) out = redactTail(out, forms[i]!, forms);
+  return out;
+}
+
+/** Each run of `text` that starts like `secret` (at least its minHead characters), widened forwards along each form with that start. */
+function redactHead(text: string, secret: string, forms: readonly string[]): string {
   const min = minHead(secret);
   if (secret.length <= min) return text;
   const head = secret.slice(0, min);
@@ -37,11 +58,7 @@ function redactHeads(text: string, secret: string): string {
   let copied = 0;
   while (hit !== -1) {
     let end = hit + min;
-    let s = min;
-    while (s < secret.length && end < text.length && text.charCodeAt(end) === secret.charCodeAt(s)) {
-      end++;
-      s++;
-    }
+    for (const form of forms) if (form.startsWith(head)) end = Math.max(end, matchedForwards(text, hit + min, form, min));
     result += text.slice(copied, hit) + MASK;
     copied = end;
     hit = text.indexOf(head, copied);
@@ -49,44 +66,43 @@ function redactHeads(text: string, secret: string): string {
   return result + text.slice(copied);
 }
 
-/** `text` with the credential masked: whole, its tail or its head, in each of its forms (raw and JSON-escaped). */
-export function redactSecret(text: string, secret: string | undefined): string {
-  if (!secret || text.length === 0) return text;
-  return redactForms(text, secretForms(secret));
+/** Where `text` stops matching `form` going on from `at`, where it has matched `form`'s first `s` characters. */
+function matchedForwards(text: string, at: number, form: string, s: number): number {
+  let end = at;
+  while (s < form.length && end < text.length && text.charCodeAt(end) === form.charCodeAt(s)) {
+    end++;
+    s++;
+  }
+  return end;
 }
 
-/** The most escaped form first: its whole match is masked before a shorter form's head or tail could cut it. */
-function redactForms(text: string, forms: readonly string[]): string {
-  let out = text;
-  for (let i = forms.length - 1; i >= 0; i--) out = redactForm(out, forms[i]!);
-  return out;
-}
-
-function redactForm(text: string, secret: string): string {
-  let out = text;
-  if (out.includes(secret)) out = out.split(secret).join(MASK);
-  out = redactHeads(out, secret);
-  if (secret.length <= MIN_TAIL) return out;
-
+/** Each run of `text` that ends like `secret` (its last MIN_TAIL characters), widened backwards along each form with that end. */
+function redactTail(text: string, secret: string, forms: readonly string[]): string {
+  if (secret.length <= MIN_TAIL) return text;
   const tail = secret.slice(-MIN_TAIL);
-  let hit = out.indexOf(tail);
-  if (hit === -1) return out;
-
+  let hit = text.indexOf(tail);
+  if (hit === -1) return text;
   let result = '';
   let copied = 0;
   while (hit !== -1) {
-    // Widen backwards while the text keeps matching the secret from its end.
     let start = hit;
-    let s = secret.length - MIN_TAIL - 1;
-    while (s >= 0 && start > copied && out.charCodeAt(start - 1) === secret.charCodeAt(s)) {
-      start--;
-      s--;
-    }
-    result += out.slice(copied, start) + MASK;
+    for (const form of forms) if (form.length > MIN_TAIL && form.endsWith(tail)) start = Math.min(start, matchedBackwards(text, hit, form, copied));
+    result += text.slice(copied, start) + MASK;
     copied = hit + MIN_TAIL;
-    hit = out.indexOf(tail, copied);
+    hit = text.indexOf(tail, copied);
   }
-  return result + out.slice(copied);
+  return result + text.slice(copied);
+}
+
+/** Where `text` starts matching `form` from its end, going back from `at` (where `form`'s tail starts), not before `from`. */
+function matchedBackwards(text: string, at: number, form: string, from: number): number {
+  let start = at;
+  let s = form.length - MIN_TAIL - 1;
+  while (s >= 0 && start > from && text.charCodeAt(start - 1) === form.charCodeAt(s)) {
+    start--;
+    s--;
+  }
+  return start;
 }
 
 /** Deeper than this a logged body is cut: JSON nested thousands deep would overflow the stack here. */
@@ -125,25 +141,33 @@ function redactNested(value: unknown, forms: readonly string[], depth: number): 
  * anywhere. So the redactor works on whole lines: the bytes after a chunk's last newline are held
  * back until the line is complete (an SSE client cannot act on half an event anyway; upstreams
  * nearly always flush at event boundaries, so the common chunk ends in a newline and passes as the
- * same Buffer after one byte search for the secret's last character).
+ * same Buffer after one byte search for the secret's last character, one per form of it).
  *
- * A line holding the whole secret is always redacted; one holding just its tail (≥ 4 characters)
- * only when it reads as an error, so model output that happens to contain those characters is
- * left alone. A line longer than HOLD_LIMIT is let go in pieces, keeping the last
- * `secret.length - 1` bytes (enough for any echo that ends in a later chunk) and remembering
- * whether the line so far read as an error.
+ * A line holding a whole form of the secret is always redacted; one holding just a tail (≥ 4
+ * characters) only when it reads as an error, so model output that happens to contain those
+ * characters is left alone. All forms are masked together (redactForms), so one form's tail never
+ * cuts another's echo short. A line longer than HOLD_LIMIT is let go in pieces, keeping the last
+ * bytes of the longest form's length − 1 (enough for any echo that ends in a later chunk) and
+ * remembering whether the line so far read as an error.
  */
 export class StreamRedactor {
-  private readonly secret: string;
-  private readonly last: number;
+  /** The credential's forms, shortest first (streamSecret). */
+  private readonly forms: readonly string[];
+  /** Each form's last character and last MIN_TAIL characters. */
+  private readonly lasts: number[];
+  private readonly tails: string[];
+  /** Bytes kept back from a long line let go: enough for the end of the longest form's echo. */
+  private readonly keep: number;
   private held: Buffer[] = [];
   private heldBytes = 0;
   /** The current line's part already let go (a line past HOLD_LIMIT) read as an error. */
   private lineIsError = false;
 
-  constructor(secret: string) {
-    this.secret = secret;
-    this.last = secret.charCodeAt(secret.length - 1);
+  constructor(forms: readonly string[]) {
+    this.forms = forms;
+    this.lasts = forms.map((form) => form.charCodeAt(form.length - 1));
+    this.tails = forms.map((form) => form.slice(-MIN_TAIL));
+    this.keep = forms[forms.length - 1]!.length - 1;
   }
 
   /** The bytes that may go to the client now (possibly empty). */
@@ -183,10 +207,9 @@ export class StreamRedactor {
   private letGoLongLine(): Buffer {
     const line = Buffer.concat(this.held, this.heldBytes).toString('latin1');
     this.lineIsError ||= ERRORISH.test(line);
-    const redacted = this.lineIsError || line.includes(this.secret) ? redactForm(line, this.secret) : line;
-    const keep = this.secret.length - 1;
-    const out = Buffer.from(redacted.slice(0, redacted.length - keep), 'latin1');
-    const rest = Buffer.from(redacted.slice(redacted.length - keep), 'latin1');
+    const redacted = this.lineIsError || this.holdsForm(line) ? redactForms(line, this.forms) : line;
+    const out = Buffer.from(redacted.slice(0, redacted.length - this.keep), 'latin1');
+    const rest = Buffer.from(redacted.slice(redacted.length - this.keep), 'latin1');
     this.held = [rest];
     this.heldBytes = rest.length;
     return out;
@@ -194,22 +217,33 @@ export class StreamRedactor {
 
   /** `buf` starts at a line start, or continues a line whose earlier part read as an error. */
   private redactLines(buf: Buffer, continuesError: boolean): Buffer {
-    let hit = buf.indexOf(this.last);
-    while (hit !== -1 && !endsWithTail(buf, hit, this.secret)) hit = buf.indexOf(this.last, hit + 1);
-    if (hit === -1) return buf;
-
-    const tail = this.secret.slice(-MIN_TAIL);
+    if (!this.holdsTailBytes(buf)) return buf;
     const lines = buf.toString('latin1').split(/(?<=\n)/);
     let changed = false;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
-      if (!line.includes(tail)) continue;
-      if (line.includes(this.secret) || (i === 0 && continuesError) || ERRORISH.test(line)) {
-        lines[i] = redactForm(line, this.secret);
+      if (!this.tails.some((tail) => line.includes(tail))) continue;
+      if (this.holdsForm(line) || (i === 0 && continuesError) || ERRORISH.test(line)) {
+        lines[i] = redactForms(line, this.forms);
         changed = true;
       }
     }
     return changed ? Buffer.from(lines.join(''), 'latin1') : buf;
+  }
+
+  /** Does `buf` hold a form's last MIN_TAIL characters? One byte search per form (the usual credential has one). */
+  private holdsTailBytes(buf: Buffer): boolean {
+    for (let f = 0; f < this.forms.length; f++) {
+      const last = this.lasts[f]!;
+      let hit = buf.indexOf(last);
+      while (hit !== -1 && !endsWithTail(buf, hit, this.forms[f]!)) hit = buf.indexOf(last, hit + 1);
+      if (hit !== -1) return true;
+    }
+    return false;
+  }
+
+  private holdsForm(line: string): boolean {
+    return this.forms.some((form) => line.includes(form));
   }
 }
 
@@ -219,12 +253,25 @@ const ERRORISH = /error|failed/i;
 /** The longest line held whole before it is let go in pieces. */
 const HOLD_LIMIT = 64 * 1024;
 
+/** The line redactor for a passthrough stream, or none when the credential cannot be searched for (streamSecret). */
+export function streamRedactor(secret: string | undefined): StreamRedactor | undefined {
+  const forms = streamSecret(secret);
+  return forms === undefined ? undefined : new StreamRedactor(forms);
+}
+
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
 /**
- * The secret's forms (util/secret-forms.ts) when answers and stream chunks can be searched for it
- * (printable ASCII, not too short): worked out once per answer or stream.
+ * The secret's forms (util/secret-forms.ts) that answers and stream chunks can be searched for
+ * (printable ASCII: the bytes are searched as latin1), or undefined when there are none or it is
+ * too short: worked out once per answer or stream. A stored credential is printable ASCII; one from
+ * an environment variable may not be, and then only its `\uXXXX`-escaped forms are searched for.
  */
 export function streamSecret(secret: string | undefined): readonly string[] | undefined {
-  return secret && secret.length >= MIN_SECRET_LENGTH && /^[\x21-\x7e]+$/.test(secret) ? secretForms(secret) : undefined;
+  if (!secret || secret.length < MIN_SECRET_LENGTH) return undefined;
+  if (PRINTABLE_ASCII.test(secret)) return secretForms(secret);
+  const ascii = secretForms(secret).filter((form) => PRINTABLE_ASCII.test(form));
+  return ascii.length > 0 ? ascii : undefined;
 }
 
 /** The MIN_TAIL bytes ending at `end` (inclusive) are the secret's last characters. */

@@ -26,7 +26,7 @@ import { SseParser, type SseEvent } from '../protocols/sse.js';
 import type { LogUsage } from '../log/entry.js';
 import type { StreamReasoningCollector } from './reasoning-continuity.js';
 import { maskEchoedText } from './echoed-secrets.js';
-import { StreamRedactor, streamSecret } from './redact.js';
+import { type StreamRedactor, streamRedactor, streamSecret } from './redact.js';
 import { isModelDelta, SplitSecretHold } from './split-secret.js';
 import { ServiceKeyStreamMask } from './service-key-stream.js';
 import { takeOverEarlyStream } from './early-stream.js';
@@ -334,8 +334,8 @@ abstract class Relay {
 /** Same dialect in and out: bytes forwarded untouched; a tap reads usage and error events on the side. */
 export class PassthroughRelay extends Relay {
   private readonly tap: StreamTap;
-  /** Mask an echoed credential, also one cut across chunks: one per form of it (none when it cannot be searched for). */
-  private readonly redactors: StreamRedactor[];
+  /** Masks an echoed credential in each of its forms, also one cut across chunks (none when it cannot be searched for). */
+  private readonly redactor: StreamRedactor | undefined;
   /** Masks an echoed service key, also one cut across chunks. */
   private readonly serviceKeys = new ServiceKeyStreamMask();
   /** The latest upstream chunk (afterTick looks at it for the terminal event). */
@@ -351,7 +351,7 @@ export class PassthroughRelay extends Relay {
     super(o);
     this.tap = tap;
     this.chatErrors = o.clientDialect === 'chat' ? new ChatErrorWatch() : undefined;
-    this.redactors = (streamSecret(o.credential) ?? []).map((form) => new StreamRedactor(form));
+    this.redactor = streamRedactor(o.credential);
   }
 
   protected onData = (chunk: Buffer): void => {
@@ -378,7 +378,7 @@ export class PassthroughRelay extends Relay {
 
   private forward(chunk: Buffer): void {
     let ready = this.serviceKeys.push(chunk);
-    for (const redactor of this.redactors) ready = redactor.push(ready);
+    if (this.redactor !== undefined) ready = this.redactor.push(ready);
     if (ready.length > 0) this.write(ready);
     this.lastChunk = chunk;
   }
@@ -437,7 +437,7 @@ export class PassthroughRelay extends Relay {
     this.pending.push(finalErrorEvent('chat', failure));
     // what the redactor still holds came after the error event: it does not go out
     this.serviceKeys.flush();
-    for (const redactor of this.redactors) redactor.flush();
+    this.redactor?.flush();
     this.tap.finish();
     this.end();
     this.settle(this.done(this.tap.usage, failure.code));
@@ -459,7 +459,7 @@ export class PassthroughRelay extends Relay {
   /** Bytes the masks still hold (an unfinished last line, the start of a key) go out before the stream ends. */
   private flushHeld(): void {
     let rest = this.serviceKeys.flush();
-    for (const redactor of this.redactors) rest = Buffer.concat([redactor.push(rest), redactor.flush()]);
+    if (this.redactor !== undefined) rest = Buffer.concat([this.redactor.push(rest), this.redactor.flush()]);
     if (rest.length > 0) this.write(rest);
   }
 

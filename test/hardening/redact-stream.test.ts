@@ -13,7 +13,7 @@ const b = (s: string) => Buffer.from(s, 'utf8');
 
 /** Everything the redactor lets out for these chunks, flush included. */
 function relay(chunks: Buffer[], secret = SECRET): Buffer {
-  const r = new StreamRedactor(secret);
+  const r = new StreamRedactor([secret]);
   const out = chunks.map((c) => r.push(c));
   out.push(r.flush());
   return Buffer.concat(out);
@@ -36,7 +36,7 @@ const OPENING = 'data: {"choices":[{"delta":{"content":"héllo 🎉"}}]}\n\n';
 describe('StreamRedactor', () => {
   it("returns the very same buffer when the chunk ends a line and the secret's tail is not there", () => {
     const chunk = b('data: {"choices":[{"delta":{"content":"héllo wörld 🎉 X w Xw"}}]}\n\n');
-    const r = new StreamRedactor(SECRET);
+    const r = new StreamRedactor([SECRET]);
     expect(r.push(chunk)).toBe(chunk);
     expect(r.flush().length).toBe(0);
   });
@@ -77,7 +77,7 @@ describe('StreamRedactor', () => {
   });
 
   it('holds back only an unfinished line, and lets it go once the line ends', () => {
-    const r = new StreamRedactor(SECRET);
+    const r = new StreamRedactor([SECRET]);
     expect(r.push(b('data: {"a":1}\n\ndata: {"b"')).toString()).toBe('data: {"a":1}\n\n');
     expect(r.push(b(':2}\n\n')).toString()).toBe('data: {"b":2}\n\n');
     expect(r.flush().length).toBe(0);
@@ -91,7 +91,7 @@ describe('StreamRedactor', () => {
   it('lets a line longer than its hold limit go in pieces and still masks an echo across them', () => {
     const filler = 'x'.repeat(70 * 1024);
     const whole = b(`data: {"error":{"message":"${filler} key ${SECRET} and ...Qz7Xw"}}\n\n`);
-    const r = new StreamRedactor(SECRET);
+    const r = new StreamRedactor([SECRET]);
     const pieces = cut(whole, Array.from({ length: Math.floor(whole.length / 1000) }, (_, k) => (k + 1) * 1000 - 7));
     const out: Buffer[] = [];
     let before = 0;

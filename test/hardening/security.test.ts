@@ -39,6 +39,34 @@ const CHAT = '/protocol-a/v1/chat/completions';
 const RESPONSES = '/protocol-a/v1/responses';
 const MESSAGES = '/protocol-b/v1/messages';
 
+/** A Chat answer, a Chat stream, a Messages stream offering a `save` tool, and a Chat answer again, recorded. */
+async function echoRound(model: string): Promise<Raw[]> {
+  const tools = [{ name: 'save', description: 'save a note', input_schema: { type: 'object', properties: { note: { type: 'string' } } } }];
+  return [
+    await send(w.d, CHAT, { body: { model, messages: hi } }),
+    await send(w.d, CHAT, { body: { model, messages: hi, stream: true } }),
+    await send(w.d, MESSAGES, { body: { model, max_tokens: 50, messages: hi, stream: true, tools } }),
+    await send(w.d, CHAT, { body: { model, messages: hi } }),
+  ].map(record);
+}
+
+/** A Messages stream's tool input, as the client puts its partial_json together. */
+function toolInput(stream: string): string {
+  return stream
+    .split('\n')
+    .filter((l) => l.startsWith('data: ') && l.includes('input_json_delta'))
+    .map((l) => (JSON.parse(l.slice(6)) as { delta: { partial_json: string } }).delta.partial_json)
+    .join('');
+}
+
+/** What the daemon logged: logs --json, the request log files, its own output. */
+async function loggedTexts(): Promise<string[]> {
+  const logs = (await w.d.cli(['logs', '--json', '--limit', '20'])).stdout;
+  const files = await readdir(join(w.d.home, 'logs'));
+  const fileTexts = await Promise.all(files.map((f) => readFile(join(w.d.home, 'logs', f), 'utf8')));
+  return [logs, ...fileTexts, w.d.log];
+}
+
 describe('network exposure', () => {
   it('listens on 127.0.0.1 only by default', async () => {
     const status = JSON.parse((await w.d.cli(['status', '--json'])).stdout) as { host?: string; running?: boolean };
@@ -397,34 +425,50 @@ describe('credentials never leave', () => {
       await w.d.cli(['endpoint', 'add', 'cq', '--url', mock.baseUrl, '--format', 'a', '--insecure-storage'], { input: `${key}\n` });
       const said = `your key is ${key}, keep it`;
       const model = 'cq/echo-1';
-      const tools = [{ name: 'save', description: 'save a note', input_schema: { type: 'object', properties: { note: { type: 'string' } } } }];
       mock.next({ kind: 'turn', turn: { text: said } });
       mock.next({ kind: 'turn', turn: { text: said, stream: { chunk: 1000 } } });
       mock.next({ kind: 'turn', turn: { text: said, toolCalls: [{ name: 'save', arguments: { note: said } }], stream: { chunk: 5 } } });
       mock.next({ kind: 'raw', status: 401, contentType: 'text/plain', body: `invalid key ${key}` });
-      const answers = [
-        await send(w.d, CHAT, { body: { model, messages: hi } }),
-        await send(w.d, CHAT, { body: { model, messages: hi, stream: true } }),
-        await send(w.d, MESSAGES, { body: { model, max_tokens: 50, messages: hi, stream: true, tools } }),
-        await send(w.d, CHAT, { body: { model, messages: hi } }),
-      ].map(record);
+      const answers = await echoRound(model);
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 401]);
       expect(answers[0]!.json.choices[0].message.content).toBe('your key is [REDACTED], keep it');
       expect(answers[1]!.text).toContain('your key is [REDACTED], keep it');
       expect(answers[3]!.text).toContain('[REDACTED]');
-      const logs = (await w.d.cli(['logs', '--json', '--limit', '20'])).stdout;
-      const files = await readdir(join(w.d.home, 'logs'));
-      const fileTexts = await Promise.all(files.map((f) => readFile(join(w.d.home, 'logs', f), 'utf8')));
-      for (const text of [...answers.map((r) => r.text), logs, ...fileTexts, w.d.log]) {
+      for (const text of [...answers.map((r) => r.text), ...(await loggedTexts())]) {
         for (const form of forms) expect(text.includes(form), `${form} in ${text.slice(0, 300)}`).toBe(false);
       }
       // the arguments reach a Messages client as JSON text: the note masked in it
-      const args = answers[2]!.text
-        .split('\n')
-        .filter((l) => l.startsWith('data: ') && l.includes('input_json_delta'))
-        .map((l) => (JSON.parse(l.slice(6)) as { delta: { partial_json: string } }).delta.partial_json)
-        .join('');
-      expect(JSON.parse(args)).toEqual({ note: 'your key is [REDACTED], keep it' });
+      expect(JSON.parse(toolInput(answers[2]!.text))).toEqual({ note: 'your key is [REDACTED], keep it' });
+    } finally {
+      await w.d.cli(['endpoint', 'remove', 'cq'], { allowFail: true });
+      await mock.close();
+    }
+  });
+
+  it("a key an upstream's Go JSON encoder writes with \\u escapes (<, >, & as \\u003c …) is masked: answers, streams passthrough and converted, errors, logs", async () => {
+    const key = 'cq-tag<b>&amp-Secret_Gq4';
+    // Go's encoding/json escapes <, > and & (and U+2028/2029) as \u003c, \u003e, \u0026
+    const goJson = (v: unknown): string => JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const said = `your key is ${key}, keep it`;
+    const chunk = (delta: unknown, finish: string | null) => ({ id: 'chatcmpl-go1', object: 'chat.completion.chunk', created: 1_730_000_000, model: 'echo-1', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const events = (...payloads: unknown[]) => [...payloads.map((p) => ({ raw: `data: ${goJson(p)}\n\n` })), { raw: 'data: [DONE]\n\n' }];
+    const toolCall = { tool_calls: [{ index: 0, id: 'call_go1', type: 'function', function: { name: 'save', arguments: goJson({ note: said }) } }] };
+    const mock = await new GenericChatMock({ apiKey: key, name: 'cq', models: ['echo-1'] }).listen();
+    try {
+      await w.d.cli(['endpoint', 'add', 'cq', '--url', mock.baseUrl, '--format', 'a', '--insecure-storage'], { input: `${key}\n` });
+      const model = 'cq/echo-1';
+      const completion = { id: 'chatcmpl-go1', object: 'chat.completion', created: 1_730_000_000, model: 'echo-1', choices: [{ index: 0, message: { role: 'assistant', content: said }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 9, total_tokens: 12 } };
+      mock.next({ kind: 'raw', contentType: 'application/json', body: goJson(completion) });
+      mock.next({ kind: 'sse', events: events(chunk({ role: 'assistant', content: said }, null), chunk({}, 'stop')) });
+      mock.next({ kind: 'sse', events: events(chunk({ role: 'assistant', ...toolCall }, null), chunk({}, 'tool_calls')) });
+      mock.next({ kind: 'raw', status: 502, contentType: 'text/plain', body: `gateway: the upstream answered ${goJson({ error: { message: `invalid key ${key}` } })}` });
+      const answers = await echoRound(model);
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 502]);
+      expect(answers[0]!.json.choices[0].message.content).toBe('your key is [REDACTED], keep it');
+      expect(answers[1]!.text).toContain('your key is [REDACTED], keep it');
+      expect(JSON.parse(toolInput(answers[2]!.text))).toEqual({ note: 'your key is [REDACTED], keep it' });
+      expect(answers[3]!.json.error.message).toContain('[REDACTED]');
+      for (const text of [...answers.map((r) => r.text), ...(await loggedTexts())]) expect(text, text.slice(0, 300)).not.toContain('Secret_Gq4');
     } finally {
       await w.d.cli(['endpoint', 'remove', 'cq'], { allowFail: true });
       await mock.close();

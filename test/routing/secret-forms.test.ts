@@ -41,6 +41,14 @@ describe('the forms of a credential', () => {
     expect(redactSecret('nothing to see here', KEY)).toBe('nothing to see here');
   });
 
+  it('error messages: an escaped echo, whole, cut short or its last characters, leaves nothing of the key', () => {
+    // each form's head and tail is widened as far as any form matches, not cut where its own escaping differs
+    expect(redactSecret(`bad key ${ONCE} given`, KEY)).toBe('bad key [REDACTED] given');
+    expect(redactSecret(`key starting ${ONCE.slice(0, -3)}`, KEY)).toBe('key starting [REDACTED]');
+    expect(redactSecret(`key ending …${ONCE.slice(-16)}, error`, KEY)).toBe('key ending …[REDACTED], error');
+    expect(redactSecret(`key ending …${TWICE.slice(-20)}, error`, KEY)).toBe('key ending …[REDACTED], error');
+  });
+
   it('answers and stream events: every form masked, in text and in bytes', () => {
     const forms = streamSecret(KEY);
     const body = JSON.stringify({ text: `key ${KEY}`, args: JSON.stringify({ note: KEY }) });
