@@ -3,10 +3,12 @@ import { secretForms } from './secret-forms.js';
 
 /**
  * Where a key may start: after no word character (so `task-…` is no `sk-` key), or after an escape
- * whose last character is one — JSON's `\n`, `\t` … (a truncated body logged as text, JSON text in
- * a tool call's arguments) and a percent escape (`%2F`, `%0A` in a request path).
+ * whose last character is one — JSON's `\n`, `\t` … and `\u000a`, `\u0022` … (a truncated body
+ * logged as text, JSON text in a tool call's arguments, an encoder that writes `\u` escapes) and a
+ * percent escape (`%2F`, `%0A` in a request path, `%20` in a URL's query). A word in front that is
+ * no whole escape (`abcsk-…`, `\u0022abcsk-…`) still says it is no key.
  */
-const KEY_START = String.raw`(?:\b|(?<=\\[bfnrt]|%[0-9A-Fa-f]{2}))`;
+const KEY_START = String.raw`(?:\b|(?<=\\[bfnrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2}))`;
 
 // the `sk-` family covers OpenAI, Anthropic, OpenRouter and our own keys
 export const KEY_PATTERNS: readonly RegExp[] = [

@@ -32,6 +32,22 @@ describe('validateUrl', () => {
   });
 });
 
+describe('validateUrl and a key in the query after a percent escape', () => {
+  const key = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz';
+
+  it('refuses a key right after %20 or %2F (a value of several words, a path in a value) as one standing alone', () => {
+    for (const query of [`?note=a%20${key}`, `?route=openai%2F${key}`, `?note=a ${key}`, `?x=${key}`]) {
+      expect(() => validateUrl(`https://gw.example/v1${query}`, 'Base URL'), query).toThrow('Base URL: put credentials in the keychain, not in the URL.');
+    }
+  });
+
+  it('keeps a value where sk- only ends a word, escaped or not', () => {
+    for (const query of ['?team=a%20task-AbCdEfGhIjKlMnOpQrStUv', '?team=%2Fask-AbCdEfGhIjKlMnOpQrStUv']) {
+      expect(validateUrl(`https://gw.example/v1${query}`, 'Base URL')).toBe(`https://gw.example/v1${query}`);
+    }
+  });
+});
+
 describe('validateUrl refusals quote the value safely', () => {
   const messageOf = (raw: string): string => {
     try {

@@ -41,6 +41,16 @@ describe('redactBody', () => {
     expect(redactString('a task-AbCdEfGhIjKlMnOpQr')).toBe('a task-AbCdEfGhIjKlMnOpQr');
   });
 
+  it('masks a key right after a \\u escape: JSON text from an encoder that writes " or a line break as \\u0022, \\u000a', () => {
+    const key = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz';
+    // .NET's default encoder writes " as \u0022; others write a line break as \u000a
+    const args = `{"note":"say \\u0022${key}\\u0022\\u000a${key}"}`;
+    expect(JSON.parse(args)).toEqual({ note: `say "${key}"\n${key}` });
+    const logged = redactBody({ tool_calls: [{ function: { arguments: args } }] });
+    expect(logged).toEqual({ tool_calls: [{ function: { arguments: '{"note":"say \\u0022[redacted]\\u0022\\u000a[redacted]"}' } }] });
+    expect(redactString(`\\u0022abc${key}`)).toBe(`\\u0022abc${key}`);
+  });
+
   it('replaces inline images and audio of every dialect with a size note', () => {
     const body = {
       messages: [

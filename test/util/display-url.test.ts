@@ -14,6 +14,11 @@ describe('displayUrl', () => {
     expect(displayUrl('https://gw.example/v1?access_token=a&X-Api-Key=b&sig=c&password=d')).toBe('https://gw.example/v1?access_token=***&X-Api-Key=***&sig=***&password=***');
     // a key-shaped value under any name
     expect(displayUrl('https://gw.example/v1?q=sk-proj-AbCdEfGhIjKlMnOpQrStUv')).toBe('https://gw.example/v1?q=***');
+    // also right after a percent escape: a value of several words, a path in a value
+    expect(displayUrl('https://gw.example/v1?q=a%20sk-proj-AbCdEfGhIjKlMnOpQrStUv&v=1')).toBe('https://gw.example/v1?q=***&v=1');
+    expect(displayUrl('https://gw.example/v1?route=openai%2Fsk-proj-AbCdEfGhIjKlMnOpQrStUv')).toBe('https://gw.example/v1?route=***');
+    // not where sk- ends a word
+    expect(displayUrl('https://gw.example/v1?team=a%20task-AbCdEfGhIjKlMnOpQrStUv')).toBe('https://gw.example/v1?team=a%20task-AbCdEfGhIjKlMnOpQrStUv');
   });
 
   it('leaves an ordinary URL, or text that is no URL, as it was', () => {

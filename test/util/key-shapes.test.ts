@@ -27,3 +27,28 @@ describe('KEY_HINT_RE', () => {
     expect(KEY_HINT_RE.test('/protocol-a/v1/chat/completions')).toBe(false);
   });
 });
+
+describe('where KEY_PATTERNS let a key start', () => {
+  const keys = ['sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz', `AIza${'B'.repeat(35)}`, 'gsk_AbCdEfGhIjKlMnOpQrStUv', 'xai-AbCdEfGhIjKlMnOpQrStUv'];
+  const found = (text: string): string[] =>
+    KEY_PATTERNS.flatMap((re) => {
+      re.lastIndex = 0;
+      return text.match(re) ?? [];
+    });
+
+  it('right after a \\uXXXX escape, whose last character is a hex digit: \\u000a, \\u0022, upper-case hex', () => {
+    for (const key of keys) {
+      for (const escape of ['\\u000a', '\\u0022', '\\u000A', '\\u003c', '\\u00e9', '\\n', '\\t', '%0A', '%20', '%2F']) {
+        expect(found(`{"note":"line one${escape}${key}"}`), `${escape}${key}`).toEqual([key]);
+      }
+    }
+  });
+
+  it('not inside a word, also when an escape comes before the word', () => {
+    for (const key of keys) {
+      for (const before of ['abc', 'task', 'x\\u0022abc', '\\u000aabc', '%20abc', '%2Fabc', '\\u00', 'u0022']) {
+        expect(found(`{"note":"${before}${key}"}`), `${before}${key}`).toEqual([]);
+      }
+    }
+  });
+});
