@@ -40,11 +40,16 @@ export interface UpstreamRequest {
 export interface UpstreamResponse {
   status: number;
   /**
-   * Only the safe subset of the upstream's headers (see exposeHeader), and on an error answer its
+   * Only the safe subset of the upstream's headers (see exposeHeader), and on an error status its
    * `date`: the upstream's clock, to read its absolute reset times by (retry-wait.ts upstreamClock).
    * None of these is forwarded to a client as it is.
    */
   headers: Record<string, string | string[] | undefined>;
+  /**
+   * The `date` header as undici read it, on every answer: not copied into `headers` on a 2xx, whose
+   * body is rarely an error, and read only when it is one (a 200 carrying OpenRouter's error).
+   */
+  receivedDate: string | string[] | undefined;
   body: Readable;
 }
 
@@ -98,7 +103,7 @@ export async function upstreamRequest(req: UpstreamRequest): Promise<UpstreamRes
   }
   if (res.statusCode >= 400 && res.headers.date !== undefined) headers.date = res.headers.date;
   const encoding = res.headers['content-encoding'];
-  return { status: res.statusCode, headers, body: encoding === undefined ? res.body : decodedBody(res.body, encoding, req.url) };
+  return { status: res.statusCode, headers, receivedDate: res.headers.date, body: encoding === undefined ? res.body : decodedBody(res.body, encoding, req.url) };
 }
 
 const CLOSED_UNDER_US = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);

@@ -103,7 +103,9 @@ function sameBytes(a: string | Buffer, b: string | Buffer): boolean {
  * body's error as already read (undefined: not JSON, or no error shape).
  */
 function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer, parsed: ParsedError | undefined): UpstreamFailure {
-  return failureOfAnswer(p.slug, up.status, up.headers, buf, parsed, p.credential);
+  // a 2xx keeps no date among its headers; its error's absolute reset times are read on the upstream's clock too
+  const headers = up.headers.date === undefined && up.receivedDate !== undefined ? { ...up.headers, date: up.receivedDate } : up.headers;
+  return failureOfAnswer(p.slug, up.status, headers, buf, parsed, p.credential);
 }
 
 /** A whole Messages answer's content blocks, as the upstream wrote them. */

@@ -117,6 +117,26 @@ describe('generations', () => {
     expectAbout(e.headers, 25);
   });
 
+  it("OpenRouter's error in a 200 answer: the reset in its body read on the upstream's clock, an hour off ours (passthrough and converted)", async () => {
+    const theirs = Date.now() + 3_600_000;
+    const limited = () => {
+      const metadata = { headers: { 'X-RateLimit-Limit': '15', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(theirs + 25_000) } };
+      const error = openrouterError(429, 'Rate limit exceeded: limited to 15 requests per minute.', { metadata, headers: { date: new Date(theirs).toUTCString() } });
+      return { ...error, status: 200 };
+    };
+    h.mocks.openrouter.next(limited());
+    const passthrough = await refusal(openai().chat.completions.create({ model: 'openrouter/qwen/qwen3-coder:free', messages: [{ role: 'user', content: 'hi' }] }));
+    h.mocks.openrouter.next(limited());
+    const converted = await refusal(anthropic().messages.create({ model: 'openrouter/qwen/qwen3-coder:free', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }));
+    for (const e of [passthrough, converted]) {
+      expect(e.status).toBe(429);
+      expect(e.headers.get('x-should-retry')).toBeNull();
+      // the Date header counts whole seconds: up to one more, and the time it took to read
+      expect(Number(e.headers.get('retry-after'))).toBeGreaterThanOrEqual(25);
+      expect(Number(e.headers.get('retry-after'))).toBeLessThanOrEqual(27);
+    }
+  });
+
   it("the upstream's own retry-after wins; a 400, or limits none of which is exhausted, get no advice", async () => {
     h.mocks.openai.next(h.mocks.openai.error(429, 'Rate limit reached for requests', { retryAfter: 4, headers: openaiLimited('50s') }));
     const own = await refusal(openai().responses.create({ model: 'openai/gpt-5.4', input: 'hi' }));
