@@ -1,6 +1,10 @@
 /**
  * Bodies for `--log-bodies` (debugging): the structure stays readable, but credentials and inline
  * media never reach the log file. Runs in the log's batch flush, never on the request path.
+ * Separate from routing/redact.ts redactForLog, which each logged body passes first: that one masks
+ * the provider credential, known only to the request, and keeps the entry's copy small until the
+ * flush; this one masks anything shaped like a key, needing no credential, its regexes kept off
+ * the request path.
  */
 import { BEARER_RE, KEY_PATTERNS } from '../util/key-shapes.js';
 

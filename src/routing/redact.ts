@@ -108,7 +108,13 @@ function matchedBackwards(text: string, at: number, form: string, from: number):
 /** Deeper than this a logged body is cut: JSON nested thousands deep would overflow the stack here. */
 const MAX_LOG_DEPTH = 64;
 
-/** Redact every string in a JSON-like value (for --log-bodies), also dropping inline media. */
+/**
+ * Redact every string in a JSON-like value (for --log-bodies), also dropping inline media. Not
+ * built on log/redact-body.ts, on purpose: this runs on the request path, where the credential is
+ * known (the log never holds it), and makes the copy an entry keeps until the log's flush, media
+ * dropped by size alone so a large image is not held that long. Key shapes, secret-named fields and
+ * the finer media rules are the log's, at its flush, off the request path: a body passes both.
+ */
 export function redactForLog(value: unknown, secret: string | undefined): unknown {
   return redactNested(value, secret ? secretForms(secret) : [], 0);
 }
