@@ -52,3 +52,20 @@ describe('where KEY_PATTERNS let a key start', () => {
     }
   });
 });
+
+describe('KEY_PATTERNS, the prefix searched for first', () => {
+  it('match what a boundary test in front of the prefix matches', () => {
+    // the same shapes with the start tested before the prefix, as a plain reading of the rule
+    const start = String.raw`(?:\b|(?<=\\[bfnrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2}))`;
+    const shapes = [String.raw`sk-[A-Za-z0-9_-]{16,}`, String.raw`AIza[0-9A-Za-z_-]{35}\b`, String.raw`gsk_[A-Za-z0-9]{20,}`, String.raw`xai-[A-Za-z0-9]{20,}`];
+    const reference = shapes.map((shape) => new RegExp(start + shape, 'g'));
+    const pieces = fc.constantFrom('sk-', 'AIza', 'gsk_', 'xai-', '\\u0022', '\\u00', '\\n', '\\', '%2F', '%2', 'a', 'Z', '9', '_', '-', ' ', '"', 'é', 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789');
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        KEY_PATTERNS.forEach((re, i) => expect(text.match(re), text).toEqual(text.match(reference[i]!)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
