@@ -1,10 +1,11 @@
 /**
  * GET …/models and GET …/models/{id}: provider bases list the live catalog (every connected
- * provider, ids prefixed), group bases exactly the group's names — each in the base's own shape
+ * provider, ids prefixed), group bases the group's names that have a target to ask — each in the base's own shape
  * (model-entries.ts), protocol B's list paged as Anthropic pages it (model-paging.ts). A provider
  * whose list failed is left out of the list and logged, and answers for its own models
  * (list-failures.ts); a model of a provider that is not connected is refused as generation
- * refuses it (provider_not_connected), not as unlisted.
+ * refuses it (provider_not_connected), not as unlisted; so is a group name whose targets are all
+ * on such providers (or on unknown ones).
  */
 import { ProtocolError } from '../protocols/errors.js';
 import type { ProviderListFailure } from '../providers/model-list-failure.js';
@@ -13,7 +14,8 @@ import type { Exchange } from './exchange.js';
 import { listFailureError, logListFailures } from './list-failures.js';
 import { modelJson, modelListJson, type ListedModel } from './model-entries.js';
 import { sendJson } from './respond.js';
-import { groupModel, lookupGroup, notConnected, splitModelId } from './targets.js';
+import type { ProviderResolution } from './services.js';
+import { groupModel, groupTargets, lookupGroup, notConnected, splitModelId, unusableGroupName } from './targets.js';
 import { trimTrailingSlashes } from '../util/slashes.js';
 
 export async function handleModels(x: Exchange): Promise<void> {
@@ -30,7 +32,10 @@ export async function handleModel(x: Exchange): Promise<void> {
   x.record.entry.modelAsked = id;
   const { group } = x.route;
   // a group's names are its config: its own model_not_found names them
-  if (group !== undefined) groupModel(x.config, group, id);
+  if (group !== undefined) {
+    const refusal = unusableGroupName(groupTargets(groupModel(x.config, group, id), resolver(x)));
+    if (refusal) throw refusal;
+  }
   const { models, failed } = await listed(x, id);
   logListFailures(x.record, failed);
   const found = models.find((m) => m.id === id);
@@ -73,7 +78,9 @@ async function listed(x: Exchange, id?: string): Promise<{ models: ListedModel[]
     const g = lookupGroup(x.config, group);
     const parsed = Date.parse(g.created);
     const created = Number.isFinite(parsed) ? Math.floor(parsed / 1000) : 0;
-    const names = id === undefined ? g.models : g.models.filter((m) => m.name === id);
+    const resolve = resolver(x);
+    // a name no target of which can be asked is refused when used: it is not one the base takes
+    const names = g.models.filter((m) => (id === undefined || m.name === id) && !unusableGroupName(groupTargets(m, resolve)));
     // only protocol B entries carry a window: protocol A's group list asks no provider
     const { windows, failed } = x.route.protocol === 'b' ? await targetWindows(x, names) : { windows: new Map<string, number>(), failed: [] };
     const models = names.map((m) => {
@@ -122,6 +129,10 @@ export function groupWindow(targets: readonly string[], windows: ReadonlyMap<str
     smallest = smallest === undefined ? w : Math.min(smallest, w);
   }
   return smallest;
+}
+
+function resolver(x: Exchange): (slug: string) => ProviderResolution {
+  return (slug) => x.services.resolveProvider(slug);
 }
 
 function answer(x: Exchange, body: string): void {

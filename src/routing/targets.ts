@@ -68,8 +68,20 @@ export function resolveTargets(
     if (target.refusal) throw target.refusal;
     return [target];
   }
-  const entry = groupModel(config, group, model);
+  return groupTargets(groupModel(config, group, model), resolve);
+}
+
+export function groupTargets(entry: { targets: readonly string[] }, resolve: (slug: string) => ProviderResolution): Target[] {
   return entry.targets.map((label) => resolveOne(label, resolve));
+}
+
+/**
+ * What a group name none of whose targets can be used at all is refused with: the first target's
+ * refusal, as a generation with it is (each skipped, the first refusal thrown); undefined while
+ * one target has a provider to ask.
+ */
+export function unusableGroupName(targets: readonly Target[]): ProtocolError | undefined {
+  return targets.every((t) => t.refusal !== undefined) ? targets[0]?.refusal : undefined;
 }
 
 /** A group's entry for a model name; throws 404 group_not_found / model_not_found. */

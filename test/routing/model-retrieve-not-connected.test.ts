@@ -2,14 +2,23 @@
  * GET …/models/{id} of a model whose provider is not connected (no credential, an endpoint whose
  * credential is gone, a detected local server that does not answer) is refused as generating
  * with it is: 400 provider_not_connected with the same hint, in each protocol's shape, through
- * both official SDKs — not a 404 model_not_found that says nothing about why.
+ * both official SDKs — not a 404 model_not_found that says nothing about why. A group name whose
+ * targets are all on such providers is refused as generating with it is, and left out of the list.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KEYS, useHarness } from './harness.js';
 
-const t = useHarness();
+const t = useHarness({
+  groups: {
+    team: [
+      { name: 'nowhere', targets: ['gemini/gemini-2.5-flash', 'ca/qwen3-coder'] },
+      { name: 'unknown-first', targets: ['gone/x', 'gemini/gemini-2.5-flash'] },
+      { name: 'somewhere', targets: ['gemini/gemini-2.5-flash', 'anthropic/claude-sonnet-4-5'] },
+    ],
+  },
+});
 
 beforeEach(() => {
   t.h.credentials.delete('gemini');
@@ -63,5 +72,43 @@ describe('GET …/models/{id} of a provider that is not connected', () => {
     const missing = (await rejection(openai().models.retrieve('anthropic/no-such-model'))) as InstanceType<typeof OpenAI.APIError>;
     expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
     expect(missing.code).toBe('model_not_found');
+  });
+});
+
+describe('a group name whose targets are all on providers that are not connected', () => {
+  const groupA = () => new OpenAI({ baseURL: t.h.groupA('team'), apiKey: 'k', maxRetries: 0 });
+  const groupB = () => new Anthropic({ baseURL: t.h.groupB('team'), apiKey: 'k', maxRetries: 0 });
+  const REFUSED = { nowhere: 'provider_not_connected', 'unknown-first': 'invalid_model' };
+
+  it('protocol A: retrieve answers what a generation with it answers', async () => {
+    for (const [name, code] of Object.entries(REFUSED)) {
+      const generation = (await rejection(groupA().chat.completions.create({ model: name, messages: [{ role: 'user', content: 'hi' }] }))) as InstanceType<typeof OpenAI.APIError>;
+      const retrieve = (await rejection(groupA().models.retrieve(name))) as InstanceType<typeof OpenAI.APIError>;
+      expect(retrieve, name).toBeInstanceOf(OpenAI.BadRequestError);
+      expect({ status: retrieve.status, code: retrieve.code, param: retrieve.param }, name).toEqual({ status: 400, code, param: 'model' });
+      expect({ status: retrieve.status, code: retrieve.code, message: retrieve.message }, name).toEqual({ status: generation.status, code: generation.code, message: generation.message });
+    }
+    // one connected target is enough: the name answers
+    expect(await groupA().models.retrieve('somewhere')).toMatchObject({ id: 'somewhere', object: 'model', owned_by: 'group:team' });
+  });
+
+  it('protocol B: the same refusal in Anthropic’s shape', async () => {
+    for (const name of Object.keys(REFUSED)) {
+      const generation = (await rejection(groupB().messages.create({ model: name, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }))) as InstanceType<typeof Anthropic.APIError>;
+      const retrieve = (await rejection(groupB().models.retrieve(name))) as InstanceType<typeof Anthropic.APIError>;
+      expect(retrieve, name).toBeInstanceOf(Anthropic.BadRequestError);
+      expect(retrieve.error, name).toEqual(generation.error);
+    }
+    expect(await groupB().models.retrieve('somewhere')).toMatchObject({ type: 'model', id: 'somewhere' });
+  });
+
+  it('the list leaves such a name out, in both shapes, and lists it again once a target is connected', async () => {
+    const idsA = async () => (await groupA().models.list()).data.map((m) => m.id);
+    const idsB = async () => (await groupB().models.list()).data.map((m) => m.id);
+    expect(await idsA()).toEqual(['somewhere']);
+    expect(await idsB()).toEqual(['somewhere']);
+    t.h.credentials.set('gemini', KEYS.gemini);
+    expect(await idsA()).toEqual(['nowhere', 'unknown-first', 'somewhere']);
+    expect(await idsB()).toEqual(['nowhere', 'unknown-first', 'somewhere']);
   });
 });
