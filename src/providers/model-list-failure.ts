@@ -32,6 +32,13 @@ export interface ProviderListFailure {
 /** A failed list as GET /admin/models reports it (`failed`, by slug): its stable code and its reason. */
 export type ListFailureNote = Pick<ProviderListFailure, 'code' | 'reason'>;
 
+/** Failed lists as GET /admin/models reports them: by slug, each its code and reason. */
+export function listFailureNotes(failed: readonly ProviderListFailure[]): Record<string, ListFailureNote> {
+  const out: Record<string, ListFailureNote> = {};
+  for (const f of failed) out[f.provider] = { code: f.code, reason: f.reason };
+  return out;
+}
+
 /** A failed list as the CLI and TUI read it: a daemon from before the codes sent the reason alone. */
 export type ListFailureRead = Pick<ListFailureNote, 'reason'> & Partial<Pick<ListFailureNote, 'code'>>;
 

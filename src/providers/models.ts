@@ -13,7 +13,7 @@ import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
 import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './loaded-context.js';
 import { geminiInputLimits, geminiListHeaders, geminiModelsUrl, geminiNextPage } from './gemini-limits.js';
 import { ListNotAnObject, listRefusal, ListTimedOut, listFailureOf } from './model-list-errors.js';
-import type { ListFailureNote, ProviderListFailure } from './model-list-failure.js';
+import type { ProviderListFailure } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
 import { holdsSecret, searchedForms } from '../util/key-shapes.js';
 
@@ -60,8 +60,6 @@ export interface ModelCatalog {
   list(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogModel[]>;
   /** As `list`, with the failures of the providers asked. */
   listing(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogListing>;
-  /** Why each provider's latest list fetch failed (slug → code and reason), as of the last `list`. */
-  failures(): Record<string, ListFailureNote>;
 }
 
 interface Entry {
@@ -154,18 +152,8 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
       for (const e of entries) if (e.failed && e.failure) failed.push(e.failure);
       return { models: entries.flatMap((e) => e.models), failed };
     },
-    failures() {
-      const out: Record<string, ListFailureNote> = {};
-      for (const [key, entry] of cache) if (entry.failed && entry.failure) out[slugOfKey(key)] = { code: entry.failure.code, reason: entry.failure.reason };
-      return out;
-    },
   };
   return catalog;
-}
-
-/** The slug a cache key starts with (slugs hold no `|`). */
-function slugOfKey(key: string): string {
-  return key.slice(0, key.indexOf('|'));
 }
 
 function cacheKey(t: ResolvedProvider): string {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configSchema, type Config } from '../../src/config/schema.js';
 import { LocalDetector } from '../../src/providers/local-detect.js';
+import { listFailureNotes } from '../../src/providers/model-list-failure.js';
 import { createModelCatalog } from '../../src/providers/models.js';
 import { closeUpstreamPools } from '../../src/providers/upstream-client.js';
 
@@ -93,7 +94,7 @@ describe('model catalog', () => {
   it('lists every connected provider live, prefixed; slow and failing providers leave the others listed', async () => {
     const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: detector(), timeoutMs: 400 });
     const started = Date.now();
-    const models = await catalog.list();
+    const { models, failed } = await catalog.listing();
     expect(Date.now() - started).toBeLessThan(2500);
     expect(models.map((m) => m.id)).toEqual([
       'anthropic/claude-opus-4-7',
@@ -120,7 +121,7 @@ describe('model catalog', () => {
     expect(local.hits.slice(1).sort()).toEqual(['/api/ps', '/api/v1/models']);
     expect(local.headers[0]!.authorization).toBeUndefined();
     // why the others are missing: the slow one ran out of time, the failing one answered 500
-    expect(catalog.failures()).toEqual({
+    expect(listFailureNotes(failed)).toEqual({
       openrouter: { code: 'upstream_timeout', reason: 'no answer within 400 ms' },
       gemini: { code: 'upstream_error', reason: 'the provider answered 500' },
     });
@@ -337,9 +338,9 @@ describe('model catalog', () => {
     try {
       const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 6000 });
       const started = Date.now();
-      const models = await catalog.list(undefined, new Set(['box']));
+      const { models, failed } = await catalog.listing(undefined, new Set(['box']));
       expect(models).toEqual([{ id: 'box/qwen3:8b', provider: 'box', created: 1 }]);
-      expect(catalog.failures()).toEqual({});
+      expect(failed).toEqual([]);
       // the lookups have 1.5 s of their own; the list's 6 s bound is never reached
       expect(Date.now() - started).toBeLessThan(5000);
     } finally {

@@ -30,6 +30,7 @@ export function register(program: Command, ctx: CliContext): void {
       // named providers: only those are asked, not every provider's list
       const answer = await client.models(wanted, LIST_TIMEOUT_MS);
       const models = answer.models.filter((m) => !wanted || wanted.has(m.provider)).sort((a, b) => a.id.localeCompare(b.id));
+      // a daemon from before ?provider= narrowed `failed` sends every failure it keeps
       const failed = Object.entries(answer.failed).filter(([slug]) => !wanted || wanted.has(slug));
       if (flags.json) {
         ctx.json({ models, failed: Object.fromEntries(failed) });

@@ -1,13 +1,13 @@
 /**
  * GET /admin/models — the live model catalog (every connected provider, endpoint and local server),
  * for the TUI's provider screen, `svc-proxy models` and the context window `env` looks up
- * (`?provider=` narrows it to those providers): `{models: [{id, provider, …}], counts: {<slug>: n},
- * failed: {<slug>: {code, reason}}}`. A provider whose list cannot be fetched has no entry in
+ * (`?provider=` narrows it, `failed` included, to those providers): `{models: [{id, provider, …}],
+ * counts: {<slug>: n}, failed: {<slug>: {code, reason}}}`. A provider whose list cannot be fetched has no entry in
  * `counts` and says why in `failed`, with the code a client's GET …/models/{id} and the request log
  * give the same failure (upstream_auth_failed, upstream_unreachable …).
  */
 import { Hono } from 'hono';
-import type { ListFailureNote } from '../../providers/model-list-failure.js';
+import { listFailureNotes, type ListFailureNote } from '../../providers/model-list-failure.js';
 import { createModelCatalog, type CatalogModel, type ModelCatalog } from '../../providers/models.js';
 import type { AdminModule } from './module.js';
 
@@ -26,10 +26,11 @@ const modelsModule: AdminModule = {
       catalog ??= createModelCatalog({ config: () => ctx.store.current(), credential: (slug) => ctx.credentials.get(slug) });
       // ?provider=slug (repeatable): only those providers are asked (a tool's setup needs one model's)
       const only = c.req.queries('provider');
-      const models = await catalog.list(c.req.raw.signal, only && only.length > 0 ? new Set(only) : undefined);
+      // the failures are this listing's: those of the providers asked, with their current credential
+      const { models, failed } = await catalog.listing(c.req.raw.signal, only && only.length > 0 ? new Set(only) : undefined);
       const counts: Record<string, number> = {};
       for (const m of models) counts[m.provider] = (counts[m.provider] ?? 0) + 1;
-      return c.json({ models, counts, failed: catalog.failures() } satisfies ModelsAnswer);
+      return c.json({ models, counts, failed: listFailureNotes(failed) } satisfies ModelsAnswer);
     });
   },
 };

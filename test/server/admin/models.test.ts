@@ -1,4 +1,4 @@
-/** GET /admin/models: the live catalog with a count per upstream (the TUI's providers screen). */
+/** GET /admin/models: the live catalog with a count per upstream (the TUI's providers screen), narrowed by ?provider=. */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,5 +62,20 @@ describe('/admin/models', () => {
     expect(body.models.filter((m) => m.provider === 'open').map((m) => m.id).sort()).toEqual(['open/deepseek-r1', 'open/qwen3-coder']);
     // Built-in providers without a credential are not asked at all.
     expect(Object.keys(body.counts).filter((k) => ['anthropic', 'openai', 'openrouter', 'gemini'].includes(k))).toEqual([]);
+
+    // ?provider= narrows `failed` as well: the failures kept for the others are not this answer's
+    const only = async (...slugs: string[]): Promise<ModelsAnswer> => {
+      const r = await app.request(`/admin/models?${slugs.map((p) => `provider=${p}`).join('&')}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(r.status).toBe(200);
+      return (await r.json()) as ModelsAnswer;
+    };
+    const opened = await only('open');
+    expect({ counts: opened.counts, failed: opened.failed }).toEqual({ counts: { open: 2 }, failed: {} });
+    expect(Object.keys((await only('locked')).failed)).toEqual(['locked']);
+    expect(Object.keys((await only('locked', 'down')).failed).sort()).toEqual(['down', 'locked']);
+    // a working key stored since: the failure of the key it replaced is not its
+    credentials.locked = 'right-key';
+    const relisted = await only('locked');
+    expect({ counts: relisted.counts, failed: relisted.failed }).toEqual({ counts: { locked: 1 }, failed: {} });
   });
 });
