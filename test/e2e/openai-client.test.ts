@@ -1044,13 +1044,14 @@ describe("a Chat client's system message after an assistant turn, to a Mistral m
     { role: 'system', content: 'From now on, a number only.' },
     { role: 'user', content: 'And 3+3?' },
   ];
-  const roles = (kind: 'customA' | 'local') =>
+  const roles = (kind: 'customA' | 'local' | 'openrouter') =>
     world.mock(kind).generations().map((r) => (r.body.messages as Array<{ role: string }>).map((m) => m.role));
 
   it.each([
     ['customA', `${SLUGS.customA}/mistral-medium-3`, "Mistral's API on a custom endpoint: Unexpected role 'system' after role 'assistant'"],
     ['local', `${SLUGS.local}/devstral-small-2`, "Devstral's template on vLLM: After the optional system message, conversation roles must alternate"],
     ['local', `${SLUGS.local}/Devstral-Small-2505-Q4_K_M.gguf`, "Devstral's template on llama.cpp, answered as a 500: After the optional system message, …"],
+    ['openrouter', 'openrouter/mistralai/Mistral-Small-3.2-24B-Instruct-2506', "Mistral behind OpenRouter, its words in metadata.raw: Unexpected role 'system' after role 'assistant'"],
   ] as const)('%s %s (%s): sent again with every system text in the leading message', async (kind, model, _why) => {
     const res = await client.chat.completions.create({ model, messages });
     expect(res.choices[0]!.message.content).toBeTruthy();
