@@ -254,8 +254,10 @@ export interface SystemPart {
    * A system/developer message met after the conversation began (Chat `messages`, Responses
    * `input`): where it stood (before items[beforeItem]) and its role, for targets that take such
    * turns inline (Responses input, most Chat servers). Others read it as system text, as a leading one.
+   * `beforePart`: it stood inside items[beforeItem], a user message merged from two (Messages merges
+   * consecutive user messages into one turn), before content[beforePart]; always inside the content.
    */
-  inline?: { beforeItem: number; role: 'system' | 'developer' };
+  inline?: { beforeItem: number; role: 'system' | 'developer'; beforePart?: number };
 }
 
 export interface ReasoningRequest {

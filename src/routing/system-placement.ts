@@ -11,10 +11,12 @@
  * (vllm#6862, mistral-vibe#1006; llama.cpp answers it as a 500): both also refuse a user turn where the system one stood (after a
  * tool result, or next to another user turn), so their system text all joins the leading message.
  * Such a refusal gets the request once more with its system text where the template takes it
- * (chat-fit.ts), and the model is remembered.
+ * (chat-fit.ts), and the model is remembered. Where a system text leaves its place ('joined',
+ * 'none'), two user messages it stood between become one again: those templates (Mistral's,
+ * Gemma's) also want user and assistant to alternate.
  */
 import { mayContain } from '../protocols/lazy-json.js';
-import { isSystemMessage as isSystem, joinContents, joinSystemMessages } from '../providers/chat-system-join.js';
+import { isSystemMessage as isSystem, joinContents, joinSystemMessages, withoutSystem } from '../providers/chat-system-join.js';
 import { isObject } from '../util/is-object.js';
 
 type Obj = Record<string, unknown>;
@@ -43,7 +45,7 @@ export function templateRefusedAs500(status: number | undefined, message: string
 /** Put a Chat body's system messages where the template takes them, in place; true when it moved some. */
 export function placeSystemMessages(body: Obj, placement: SystemPlacement): boolean {
   if (!mayContain(body, 'messages', 'system') || !Array.isArray(body.messages)) return false;
-  if (placement === 'joined') return joinSystemMessages(body);
+  if (placement === 'joined') return joinSystemMessages(body, true);
   const messages = body.messages as unknown[];
   let lead = 0;
   while (lead < messages.length && isSystem(messages[lead])) lead++;
@@ -57,7 +59,7 @@ export function placeSystemMessages(body: Obj, placement: SystemPlacement): bool
   }
   if (lead === 0 && !later) return false;
   const systemText = joinContents(messages.filter(isSystem).map((m) => m.content));
-  const others = messages.filter((m) => !isSystem(m));
+  const others = withoutSystem(messages);
   const firstUser = others.findIndex((m) => isObject(m) && m.role === 'user');
   if (firstUser === -1) {
     body.messages = [{ role: 'user', content: systemText }, ...others];

@@ -67,6 +67,14 @@ describe('placeSystemMessages', () => {
     expect(placeSystemMessages(late, 'joined')).toBe(true);
     expect(late.messages).toEqual([{ role: 'system', content: 'R' }, { role: 'user', content: 'q' }]);
     expect(placeSystemMessages({ messages: [{ role: 'system', content: 'A' }, { role: 'user', content: 'q' }] }, 'joined')).toBe(false);
+    // two user messages it stood between are one again (the template wants roles to alternate); others stay
+    const between = { messages: [{ role: 'system', content: 'A' }, { role: 'user', content: 'q' }, { role: 'system', content: 'R' }, { role: 'user', content: [{ type: 'text', text: 'r' }] }, { role: 'user', content: 's' }] };
+    expect(placeSystemMessages(between, 'joined')).toBe(true);
+    expect(between.messages).toEqual([
+      { role: 'system', content: 'A\n\nR' },
+      { role: 'user', content: [{ type: 'text', text: 'q' }, { type: 'text', text: 'r' }] },
+      { role: 'user', content: 's' },
+    ]);
   });
 
   it("'first': nothing to do for one leading system message, or none", () => {
@@ -102,7 +110,9 @@ describe('placeSystemMessages', () => {
       const joined = { messages: messages.map((m) => ({ ...m })) };
       placeSystemMessages(joined, 'joined');
       expect(joined.messages.filter((m, i) => m.role === 'system' && i > 0)).toEqual([]);
-      expect(joined.messages.filter((m) => m.role !== 'system'), 'other turns kept, in order').toEqual(messages.filter((m) => m.role !== 'system'));
+      expect(joined.messages.filter((m) => m.role === 'assistant'), 'assistant turns kept, in order').toEqual(messages.filter((m) => m.role === 'assistant'));
+      // the user messages a system message stood between are one, others as they were
+      expect(joined.messages.filter((m) => m.role === 'user').length).toBe(messages.filter((m, i) => m.role === 'user' && !(messages[i - 1]?.role === 'system' && lastKeptIsUser(messages, i))).length);
       for (const m of messages) {
         expect(JSON.stringify(first.messages), 'no text lost').toContain(m.content);
         expect(JSON.stringify(none.messages), 'no text lost').toContain(m.content);
@@ -111,3 +121,10 @@ describe('placeSystemMessages', () => {
     }
   });
 });
+
+/** Whether the last message before `at` that is not a system one is a user message (and a system one stands between). */
+function lastKeptIsUser(messages: ReadonlyArray<{ role: string }>, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && messages[i]!.role === 'system') i--;
+  return i >= 0 && messages[i]!.role === 'user';
+}

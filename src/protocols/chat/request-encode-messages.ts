@@ -7,7 +7,8 @@
  * a text tool message plus the media in a user message after the run of tool messages (Chat
  * tool messages are text-only, and a user message between two tool messages breaks pairing).
  * A system message from the middle of the conversation stays there where the target takes it
- * (`systemInPlace`); one written inside an assistant turn or among its tool results goes after them.
+ * (`systemInPlace`), between the two halves of a user message where it stood inside one; one
+ * written inside an assistant turn or among its tool results goes after them.
  */
 import type {
   ContentPart,
@@ -20,6 +21,7 @@ import type {
   SystemPart,
 } from '../hub.js';
 import type { EncodeRequestOptions } from '../codec.js';
+import { cutContent, standsBefore } from '../inline-system.js';
 import { toolErrorPrefix } from '../tool-error.js';
 import { encodeFile, encodeImage } from './media-encode.js';
 import { replayReasoning } from './reasoning.js';
@@ -90,7 +92,7 @@ export class MessageWriter {
    */
   systemBefore(inline: ReadonlyArray<SystemPart>, from: number, index: number): number {
     let to = from;
-    while (to < inline.length && inline[to]!.inline!.beforeItem <= index) to++;
+    while (to < inline.length && standsBefore(inline[to]!, index)) to++;
     if (to === from) return from;
     this.flushTurn();
     this.flushMedia();
@@ -108,6 +110,16 @@ export class MessageWriter {
       ? kept.map((p) => ({ type: 'text', text: p.text, ...cacheControl(p, true) }))
       : kept.map((p) => p.text).join('\n\n');
     this.messages.push({ role, content });
+  }
+
+  /** A user message with the inline parts from `from` that stood inside it between its pieces; the next part's index. */
+  userAround(item: MessageItem, inline: ReadonlyArray<SystemPart>, from: number, index: number): number {
+    const { pieces, between, next } = cutContent(item.content, inline, from, index);
+    for (const [i, content] of pieces.entries()) {
+      if (i > 0) this.pushSystem(between[i - 1]!);
+      this.user({ ...item, content });
+    }
+    return next;
   }
 
   user(item: MessageItem): void {
@@ -212,8 +224,9 @@ export function encodeMessages(req: HubRequest, opts: EncodeRequestOptions): Jso
     if (next < inline.length && w.canInterject(item)) next = w.systemBefore(inline, next, index);
     switch (item.type) {
       case 'message':
-        if (item.role === 'user') w.user(item);
-        else w.assistant(item);
+        if (item.role !== 'user') w.assistant(item);
+        else if (next < inline.length) next = w.userAround(item, inline, next, index);
+        else w.user(item);
         break;
       case 'reasoning':
         w.reasoning(item);

@@ -1,9 +1,11 @@
 /**
  * `messages[]` of a Messages client → hub items (plus inline SDK 1.x `{role:"system"}` texts).
  *
- * An inline system message after the conversation began is marked with its place (before the
- * items of the next turn, so it never splits a merged turn), for targets that keep it there
- * (Responses input, most Chat servers); Messages targets hoist it into `system` as before.
+ * An inline system message after the conversation began is marked with its place, for targets
+ * that keep it there (Responses input, most Chat servers): between the two messages of a merged
+ * user turn it stood between (inside the turn's user message, SystemPart.inline.beforePart), or
+ * after the turn it follows — never inside an assistant turn, whose reasoning must stay next to
+ * its output. Messages targets hoist it into `system` as before.
  *
  * Consecutive same-role turns are merged first, as Anthropic does server-side. A user turn's
  * tool_result blocks become function_call_output items placed BEFORE the rest of that turn's
@@ -54,13 +56,15 @@ export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[
   const system: SystemPart[] = [];
   const turns: Turn[] = [];
   const events: ToolEvent[] = [];
-  const inlineBefore: Array<{ turn: number; part: SystemPart }> = []; // placed once turns become items
+  // placed once turns become items: after `block` blocks of turn `turn`
+  const inlineAfter: Array<{ turn: number; block: number; part: SystemPart }> = [];
   messages.forEach((m, i) => {
     const path = `messages[${i}]`;
     if (!isObject(m)) throw badRequest('invalid_messages', `${path} must be an object with role and content.`, path);
     if (m.role === 'system') {
       const parts = decodeSystemContent(m.content, `${path}.content`, events);
-      if (turns.length > 0) for (const part of parts) inlineBefore.push({ turn: turns.length, part });
+      const last = turns[turns.length - 1];
+      if (last) for (const part of parts) inlineAfter.push({ turn: turns.length - 1, block: last.blocks.length, part });
       system.push(...parts);
       return;
     }
@@ -76,22 +80,21 @@ export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[
   const items: Item[] = [];
   const pending = new Map<string, string>(); // tool_use id → path of the block, until answered
   const answered = new Set<string>();
-  const placeInline = (turn: number): void => {
-    for (const at of inlineBefore) if (at.turn === turn) at.part.inline = { beforeItem: items.length, role: 'system' };
+  const placeInline = (turn: number, user?: UserMessageAt): void => {
+    for (const at of inlineAfter) if (at.turn === turn) at.part.inline = inlinePlace(at.block, items.length, user);
   };
   turns.forEach((turn, t) => {
-    placeInline(t);
     if (turn.role === 'assistant') {
       failIfUnanswered(pending);
       decodeAssistantTurn(turn, items, pending, answered);
+      placeInline(t);
     } else {
-      decodeUserTurn(turn, items, pending, answered, events);
+      placeInline(t, decodeUserTurn(turn, items, pending, answered, events));
       // Results belong in the user turn right after the call; a later answer would be out of order.
       if (t < turns.length - 1) failIfUnanswered(pending);
     }
   });
   if (turns[turns.length - 1]?.role !== 'assistant') failIfUnanswered(pending);
-  placeInline(turns.length);
   // events of system messages and of turns were recorded in two passes: put them back in message order
   events.sort((a, b) => messageIndex(a.path) - messageIndex(b.path));
   return { items, system, toolEvents: events };
@@ -131,10 +134,29 @@ function contentBlocks(v: unknown, path: string): Block[] {
   });
 }
 
-function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>, answered: Set<string>, events: ToolEvent[]): void {
+/** A user turn's message: its index in items, and how many of its content parts came before each block (and after the last). */
+interface UserMessageAt {
+  index: number;
+  partsBefore: number[];
+}
+
+/**
+ * Where a system message that came after `block` blocks of a turn goes: inside the turn's user
+ * message between the parts of the blocks around it, before that message when none of its parts
+ * came before, else after the turn (`end`, the items it made).
+ */
+function inlinePlace(block: number, end: number, user: UserMessageAt | undefined): NonNullable<SystemPart['inline']> {
+  const before = user?.partsBefore[block];
+  if (user === undefined || before === undefined || before === user.partsBefore.at(-1)) return { beforeItem: end, role: 'system' };
+  return before === 0 ? { beforeItem: user.index, role: 'system' } : { beforeItem: user.index, role: 'system', beforePart: before };
+}
+
+function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>, answered: Set<string>, events: ToolEvent[]): UserMessageAt | undefined {
   const outputs: FunctionCallOutputItem[] = [];
   const parts: ContentPart[] = [];
+  const partsBefore: number[] = [];
   for (const { block, path } of turn.blocks) {
+    partsBefore.push(parts.length);
     if (block.type === 'tool_result') {
       outputs.push(decodeToolResult(block, path, pending, answered, events));
       continue;
@@ -150,8 +172,11 @@ function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>,
     }
     rejectBlock(block, path, 'user');
   }
+  partsBefore.push(parts.length);
   items.push(...outputs);
-  if (parts.length > 0) items.push({ type: 'message', role: 'user', content: parts });
+  if (parts.length === 0) return undefined;
+  items.push({ type: 'message', role: 'user', content: parts });
+  return { index: items.length - 1, partsBefore };
 }
 
 function decodeToolResult(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>, events: ToolEvent[]): FunctionCallOutputItem {

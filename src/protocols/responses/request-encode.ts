@@ -17,8 +17,9 @@ import type {
   WebSearchTool as WireWebSearchTool,
 } from 'openai/resources/responses/responses';
 import type { EncodeRequestOptions } from '../codec.js';
-import type { FunctionCallOutputItem, HubRequest, Item, ResponseFormat, SystemPart, Tool, ToolChoice, WebSearchTool } from '../hub.js';
+import type { ContentPart, FunctionCallOutputItem, HubRequest, Item, ResponseFormat, SystemPart, Tool, ToolChoice, WebSearchTool } from '../hub.js';
 import { badRequest } from '../errors.js';
+import { cutContent, standsBefore } from '../inline-system.js';
 import { toolErrorPrefix } from '../tool-error.js';
 import { assistantPart, userPart } from './content-encode.js';
 import { wireReasoningItem } from './reasoning.js';
@@ -116,7 +117,8 @@ function encodeItems(items: readonly Item[], opts: EncodeRequestOptions, inline:
         break;
       case 'message': {
         if (item.role === 'user') {
-          if (item.content.length > 0) out.push({ type: 'message', role: 'user', content: item.content.map(userPart) });
+          if (next < inline.length) next = pushUserAround(out, item.content, inline, next, i);
+          else if (item.content.length > 0) out.push({ type: 'message', role: 'user', content: item.content.map(userPart) });
           break;
         }
         const content = item.content.filter((p) => !(p.type === 'text' && p.text.length === 0)).map(assistantPart);
@@ -141,17 +143,37 @@ function encodeItems(items: readonly Item[], opts: EncodeRequestOptions, inline:
 
 /**
  * The inline system parts from `from` that stood before items[index] (or earlier), as input
- * messages of their role (parts of one role at one place in one message). The next part's index.
+ * messages of their role. The next part's index.
  */
 function pushInline(out: ResponseInputItem[], inline: readonly SystemPart[], from: number, index: number): number {
-  let i = from;
-  while (i < inline.length && inline[i]!.inline!.beforeItem <= index) {
-    const { beforeItem, role } = inline[i]!.inline!;
+  let to = from;
+  while (to < inline.length && standsBefore(inline[to]!, index)) to++;
+  pushSystemMessages(out, inline.slice(from, to));
+  return to;
+}
+
+/** A user message with the inline parts that stood inside it between its pieces; the next part's index. */
+function pushUserAround(out: ResponseInputItem[], content: ContentPart[], inline: readonly SystemPart[], from: number, index: number): number {
+  const { pieces, between, next } = cutContent(content, inline, from, index);
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0) pushSystemMessages(out, between[i - 1]!);
+    if (piece.length > 0) out.push({ type: 'message', role: 'user', content: piece.map(userPart) });
+  }
+  return next;
+}
+
+/** Inline parts as input messages: the parts of one role at one place in one message. */
+function pushSystemMessages(out: ResponseInputItem[], parts: readonly SystemPart[]): void {
+  for (let i = 0; i < parts.length; ) {
+    const { beforeItem, beforePart, role } = parts[i]!.inline!;
     const content: { type: 'input_text'; text: string }[] = [];
-    for (; i < inline.length && inline[i]!.inline!.beforeItem === beforeItem && inline[i]!.inline!.role === role; i++) content.push({ type: 'input_text', text: inline[i]!.text });
+    for (; i < parts.length; i++) {
+      const at = parts[i]!.inline!;
+      if (at.beforeItem !== beforeItem || at.beforePart !== beforePart || at.role !== role) break;
+      content.push({ type: 'input_text', text: parts[i]!.text });
+    }
     out.push({ type: 'message', role, content });
   }
-  return i;
 }
 
 /**

@@ -285,6 +285,22 @@ describe('Messages decodeRequest: deferred tools, tool_reference and tool change
     expect(names(base({ tools, messages: [user, system(remove('C')), search('toolu_1'), loads('toolu_1', 'C')] }))).toEqual(['ToolSearch', 'C']);
   });
 
+  it('a system message between two user messages stands between their content, inside the merged turn’s message', () => {
+    const text = (t: string) => ({ type: 'text', text: t });
+    const req = decode(base({ messages: [{ role: 'user', content: [text('a'), text('b')] }, { role: 'system', content: 'S' }, { role: 'system', content: 'T' }, { role: 'user', content: 'c' }, { role: 'system', content: 'U' }, { role: 'user', content: 'd' }, { role: 'system', content: 'V' }] }));
+    expect(req.items).toEqual([{ type: 'message', role: 'user', content: [text('a'), text('b'), text('c'), text('d')] }]);
+    expect(req.system.map((p) => [p.text, p.inline])).toEqual([
+      ['S', { beforeItem: 0, role: 'system', beforePart: 2 }],
+      ['T', { beforeItem: 0, role: 'system', beforePart: 2 }],
+      ['U', { beforeItem: 0, role: 'system', beforePart: 3 }],
+      ['V', { beforeItem: 1, role: 'system' }],
+    ]);
+    // after tool results alone: before the turn's message, its results still first
+    const results = decode(base({ tools, messages: [user, search('toolu_1'), loads('toolu_1', 'C'), { role: 'system', content: 'S' }, { role: 'user', content: 'go on' }] }));
+    expect(results.items.slice(2).map((i) => i.type)).toEqual(['function_call_output', 'message']);
+    expect(results.system[0]!.inline).toEqual({ beforeItem: 3, role: 'system' });
+  });
+
   it('offers a tool defined inline after the declared ones, checked as a tools entry', () => {
     const def = { type: 'tool_addition', tool: { type: 'tool_definition', definition: { name: 'mcp__late__ping', description: 'Ping.', input_schema: { type: 'object', properties: {} } } } };
     const req = decode(base({ tools, messages: [user, system(def)] }));
