@@ -6,6 +6,7 @@
 import { ConfigFileError, OperationError } from '../config/errors.js';
 import { packageVersion } from '../config/version.js';
 import { CliError, createContext, processIo, type CliIo } from './io.js';
+import { unknownHelpTopic } from './help-topic.js';
 import { COMMANDS, findCommand } from './registry.js';
 
 /** Commander errors that are not usage errors. */
@@ -50,7 +51,8 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
       program.outputHelp({ error: true });
       return 2;
     }
-    await program.parseAsync(argv as string[]);
+    const unknownTopic = unknownHelpTopic(program, args);
+    await program.parseAsync(unknownTopic ? [...argv.slice(0, 2), ...unknownTopic] : (argv as string[]));
     return ctx.exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -169,6 +169,22 @@ describe('CLI basics and exit codes', () => {
     expect(start.stderr).toContain('part of its path is a file, not a folder. Set SVC_PROXY_HOME');
   });
 
+  it('`help <unknown>` says the command is unknown and exits 2, as `<unknown>` alone does, at every level', async () => {
+    for (const [args, word] of [[['help', 'bogus'], 'bogus'], [['key', 'help', 'bogus'], 'bogus'], [['help', 'key', 'bogus'], 'bogus']] as const) {
+      const res = await cli([...args]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(`unknown command '${word}'`);
+      expect(res.stdout).toBe('');
+    }
+    expect((await cli(['help', 'bogus'])).stderr).toBe((await cli(['bogus'])).stderr);
+    // a known topic is still its help, exit 0
+    for (const args of [['help', 'key'], ['key', 'help', 'create'], ['help', 'ui'], ['help']]) {
+      const res = await cli(args);
+      expect(res.code).toBe(0);
+      expect(res.stdout).toContain('Usage: svc-proxy');
+    }
+  });
+
   it('help for one command shows its options', async () => {
     const res = await cli(['help', 'endpoint']);
     expect(res.code).toBe(0);
