@@ -170,6 +170,6 @@ export function formatStats(report: StatsReport): string {
   const rows = [...report.rows.map(statsCells), statsCells({ ...report.total, name: 'TOTAL' })];
   const widths = titles.map((t, i) => Math.max(textWidth(t), ...rows.map((r) => textWidth(r[i]!))));
   const line = (cells: string[]) => cells.map((c, i) => padToWidth(c, widths[i]!, i !== 0)).join('  ');
-  const window = report.since ? `since ${formatTime(report.since)}` : 'all retained entries';
+  const window = report.since ? `since ${formatTime(report.since)}` : 'in all retained entries';
   return [`Requests ${window}, by ${report.by}`, '', line(titles), ...rows.map(line)].join('\n');
 }

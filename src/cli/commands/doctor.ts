@@ -41,7 +41,7 @@ async function serviceFindings(ctx: CliContext): Promise<Finding[]> {
 export function register(program: Command, ctx: CliContext): void {
   program
     .command('doctor')
-    .description('check the daemon, keys, providers, login service and this shell\'s tool settings; say what to fix (exit 1 on a problem)')
+    .description('Check the daemon, keys, providers, login service and this shell\'s tool settings; say what to fix (exit 1 on a problem)')
     .option('--json', 'print the findings as JSON: {findings: [{check, mark, text, fix}]}')
     .action(async (flags: { json?: boolean }) => {
       const findings: Finding[] = [];

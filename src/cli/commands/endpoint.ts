@@ -95,7 +95,7 @@ export function register(program: Command, ctx: CliContext): void {
   endpoint
     .command('remove')
     .description('Remove an endpoint and its stored key')
-    .argument('<slug>')
+    .argument('<slug>', 'the endpoint (see: svc-proxy endpoint list)')
     .option('--json', 'print as JSON')
     .action(async (slug: string, flags: { json?: boolean }) => {
       const removed = await (await manage()).removeEndpoint(slug);

@@ -82,7 +82,7 @@ export function register(program: Command, ctx: CliContext): void {
   group
     .command('set')
     .description('Add a model name to a group, or replace its targets (the name keeps its place)')
-    .argument('<slug>')
+    .argument('<slug>', 'the group')
     .argument('<name>', 'the model name clients send (any text, "/" and "." included)')
     .argument('<targets>', 'provider/model[,provider/model…], tried in this order')
     .option('--json', 'print as JSON')
@@ -94,8 +94,8 @@ export function register(program: Command, ctx: CliContext): void {
   group
     .command('unset')
     .description('Remove a model name from a group')
-    .argument('<slug>')
-    .argument('<name>')
+    .argument('<slug>', 'the group')
+    .argument('<name>', 'the model name to remove')
     .option('--json', 'print as JSON')
     .action(async (slug: string, name: string, flags: { json?: boolean }) => {
       const result = await (await manage()).unset(slug, name);
@@ -123,7 +123,7 @@ export function register(program: Command, ctx: CliContext): void {
   group
     .command('show')
     .description('A group: names and targets in order (not-connected targets flagged) and both base URLs')
-    .argument('<slug>')
+    .argument('<slug>', 'the group (see: svc-proxy group list)')
     .option('--json', 'print as JSON')
     .action(async (slug: string, flags: { json?: boolean }) => {
       const detail = await (await manage()).show(slug);
@@ -135,7 +135,7 @@ export function register(program: Command, ctx: CliContext): void {
     .command('remove')
     .alias('rm')
     .description('Delete a group (its base URLs stop working at once)')
-    .argument('<slug>')
+    .argument('<slug>', 'the group')
     .option('--json', 'print as JSON')
     .action(async (slug: string, flags: { json?: boolean }) => {
       const removed = await (await manage()).remove(slug);

@@ -47,7 +47,7 @@ export function register(program: Command, ctx: CliContext): void {
   local
     .command('remove')
     .description('Remove a local server')
-    .argument('<slug>')
+    .argument('<slug>', 'the local server (see: svc-proxy local list)')
     .option('--json', 'print as JSON')
     .action(async (slug: string, flags: { json?: boolean }) => {
       const removed = await (await manage()).removeLocal(slug);

@@ -20,14 +20,14 @@ export interface LogFilterFlags {
   group?: string;
 }
 
-/** Filter flags shared by `logs` and `stats`. */
-export function addFilterOptions(cmd: Command): Command {
+/** Filter flags shared by `logs` and `stats`; `sinceDefault` is said in the help of --since. */
+export function addFilterOptions(cmd: Command, sinceDefault = ''): Command {
   return cmd
     .option('--key <key>', 'only requests made with this service key (id or name)')
     .option('--provider <provider>', 'only requests answered by, or tried on, this provider (or endpoint/local slug)')
     .option('--status <status>', 'status codes or classes, comma-separated: 200, 429, 4xx, 5xx, ok, error')
     .option('--group <slug>', 'only requests to this group base')
-    .option('--since <time>', 'a duration back from now (30s, 10m, 2h, 7d) or an ISO date/time');
+    .option('--since <time>', `a duration back from now (30s, 10m, 2h, 7d) or an ISO date/time${sinceDefault}`);
 }
 
 /** Bad filter values are usage errors (exit 2). */

@@ -11,7 +11,7 @@ export function register(program: Command, ctx: CliContext): void {
   program
     .command('restart')
     .description('Stop the daemon if it runs, then start it in the background')
-    .option('--port <port>', 'port to listen on', parsePort)
+    .option('--port <port>', 'port to listen on (0 = any free port)', parsePort)
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
     .action(async (flags: { port?: number; host?: string }) => {
       warnIfExposed(ctx, flags.host);

@@ -126,20 +126,20 @@ async function status(ctx: CliContext, json: boolean): Promise<void> {
 }
 
 export function register(program: Command, ctx: CliContext): void {
-  const service = program.command('service').description('run the daemon as a login service (systemd user unit on Linux, launchd agent on macOS)');
+  const service = program.command('service').description('Run the daemon as a login service (systemd user unit on Linux, launchd agent on macOS)');
   service
     .command('install')
-    .description('start the daemon at every login and after a crash, and now (a daemon started by hand is stopped first)')
+    .description('Start the daemon at every login and after a crash, and now (a daemon started by hand is stopped first)')
     .option('--json', 'print the result as JSON')
     .action((flags: { json?: boolean }) => install(ctx, flags.json === true));
   service
     .command('uninstall')
-    .description('stop the service and its daemon, and remove the service file')
+    .description('Stop the service and its daemon, and remove the service file')
     .option('--json', 'print the result as JSON')
     .action((flags: { json?: boolean }) => uninstall(ctx, flags.json === true));
   service
     .command('status')
-    .description('is the login service installed, enabled and running, and is it up to date?')
+    .description('Is the login service installed, enabled and running, and is it up to date?')
     .option('--json', 'print the result as JSON')
     .action((flags: { json?: boolean }) => status(ctx, flags.json === true));
 }

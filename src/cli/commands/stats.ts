@@ -9,7 +9,7 @@ import { addFilterOptions, toQuery, type LogFilterFlags } from './logs.js';
 
 export function register(program: Command, ctx: CliContext): void {
   const cmd = program.command('stats').description('Summary of the request log by provider, model or key: requests, errors, tokens, p50/p95 latency');
-  addFilterOptions(cmd)
+  addFilterOptions(cmd, '; default 24h, "all" for every retained file')
     .addOption(new Option('--by <what>', 'group rows by').choices([...STATS_BY]).default('provider'))
     .option('--json', 'print as JSON')
     .action(async (flags: LogFilterFlags & { by: StatsBy; json?: boolean }) => {

@@ -1,0 +1,52 @@
+/**
+ * The help every command prints, read from the real command tree (every module in the registry,
+ * registered as main() registers the one being run): what a user reads before running anything.
+ */
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { createContext, type CliIo } from '../../src/cli/io.js';
+import { COMMANDS } from '../../src/cli/registry.js';
+import { runCli } from '../daemon/harness.js';
+
+async function commandTree(): Promise<Command> {
+  const io: CliIo = { stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin, env: {} };
+  const program = new Command('svc-proxy');
+  for (const entry of COMMANDS) (await entry.load()).register(program, createContext(io));
+  return program;
+}
+
+function allCommands(cmd: Command, path: string[] = []): { path: string; cmd: Command }[] {
+  return cmd.commands.flatMap((sub) => [{ path: [...path, sub.name()].join(' '), cmd: sub }, ...allCommands(sub, [...path, sub.name()])]);
+}
+
+describe('command help', () => {
+  it('every command and subcommand describes itself starting with a capital, as the others do', async () => {
+    const lower = allCommands(await commandTree()).filter(({ cmd }) => !/^[A-Z]/.test(cmd.description()));
+    expect(lower.map((c) => `${c.path}: ${c.cmd.description()}`)).toEqual([]);
+  });
+
+  it('every positional argument is explained under Arguments', async () => {
+    const commands = allCommands(await commandTree());
+    const bare = commands.flatMap(({ path, cmd }) => cmd.registeredArguments.filter((a) => a.description.trim() === '').map((a) => `${path} <${a.name()}>`));
+    expect(bare).toEqual([]);
+    // and the help shows them: one command that takes two
+    const help = await runCli(['group', 'unset', '--help']);
+    expect(help.stdout).toMatch(/Arguments:\n {2}slug +\S.*\n {2}name +\S/);
+  });
+
+  it('--port says what 0 does wherever it is taken (start and restart)', async () => {
+    const withPort = allCommands(await commandTree()).filter(({ cmd }) => cmd.options.some((o) => o.long === '--port'));
+    expect(withPort.map((c) => c.path).sort()).toEqual(['restart', 'start']);
+    for (const { cmd } of withPort) expect(cmd.options.find((o) => o.long === '--port')!.description).toContain('0 = any free port');
+  });
+
+  it('the top-level list names more of `provider set` than --base-url', async () => {
+    const help = await runCli(['--help']);
+    expect(help.stdout).toMatch(/provider +built-in providers: list, connect, disconnect, set \(base URL,\s+gateway headers\)/);
+  });
+
+  it('stats --since says its default and "all"', async () => {
+    const help = await runCli(['stats', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('default 24h, "all" for every retained file');
+  });
+});
