@@ -233,6 +233,16 @@ describe('openai client: models and transcriptions', () => {
     expect(all.models.find((m) => m.id === 'openai/gpt-5.4')).not.toHaveProperty('contextWindow');
     expect((await world.daemon.cli(['models', 'anthropic'])).stdout).toMatch(/^anthropic\/claude-sonnet-4-5 +claude sonnet 4 5 +200,000$/m);
 
+    // an endpoint whose key is refused: `provider connect` cannot replace it (it is no provider), adding it again does
+    await world.daemon.cli(['endpoint', 'add', 'wrongkey', '--url', world.mocks.customA.baseUrl, '--format', 'a', '--insecure-storage'], { input: 'not-the-endpoint-key\n' });
+    try {
+      const endpoint = await world.daemon.cli(['models', 'wrongkey'], { allowFail: true });
+      expect(endpoint.stderr).toContain('wrongkey: no model list: upstream_auth_failed: the provider refused the credential (401). Store a working key: svc-proxy endpoint remove wrongkey, then endpoint add wrongkey with a working key.');
+      expect(endpoint.stderr).not.toContain('provider connect');
+    } finally {
+      await world.daemon.cli(['endpoint', 'remove', 'wrongkey']);
+    }
+
     const onlyFailed = await world.daemon.cli(['models', 'openrouter'], { allowFail: true });
     expect(onlyFailed.code).toBe(1);
     const unknown = await world.daemon.cli(['models', 'nope'], { allowFail: true });

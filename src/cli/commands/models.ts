@@ -11,6 +11,7 @@ import { AdminClient } from '../admin-client.js';
 import { ensureDaemon } from '../daemon-control.js';
 import { CliError, type CliContext } from '../io.js';
 import { table } from '../output.js';
+import { workingKeyFix } from '../working-key-fix.js';
 
 /** Long enough for a slow provider's pages (each list fetch is bounded at 3 s by the daemon). */
 const LIST_TIMEOUT_MS = 30_000;
@@ -39,7 +40,10 @@ export function register(program: Command, ctx: CliContext): void {
         ctx.out(summary(models, failed.length));
         if (models.length === 0 && failed.length === 0 && !wanted && (await configuredSlugs(client)).size === 0) ctx.out('Nothing is connected yet: svc-proxy provider connect <anthropic|openai|openrouter|gemini>, endpoint add, or local add.');
       }
-      for (const [slug, f] of failed) ctx.err(`${slug}: no model list: ${sentence(listFailureText(f))}${hint(f.reason, slug)}`);
+      // which slugs are built-in providers: asked only when a key was refused, to say how to replace it
+      const refused = failed.some(([, f]) => isRefusedCredential(f.reason));
+      const builtIn = refused ? new Set((await client.status()).providers.map((p) => p.name)) : new Set<string>();
+      for (const [slug, f] of failed) ctx.err(`${slug}: no model list: ${sentence(listFailureText(f))}${hint(f.reason, slug, builtIn.has(slug))}`);
       if (wanted) {
         const listed = new Set([...answer.models.map((m) => m.provider), ...Object.keys(answer.failed)]);
         let unknown = [...wanted].filter((slug) => !listed.has(slug));
@@ -77,6 +81,6 @@ function summary(models: CatalogModel[], failures: number): string {
   return failures > 0 ? `${listed}; ${failures} could not be listed (below).` : `${listed}.`;
 }
 
-function hint(reason: string, slug: string): string {
-  return isRefusedCredential(reason) ? ` Store a working key: svc-proxy provider connect ${slug} (or endpoint add for a custom one).` : '';
+function hint(reason: string, slug: string, builtIn: boolean): string {
+  return isRefusedCredential(reason) ? ` Store a working key: ${workingKeyFix(slug, builtIn)}.` : '';
 }

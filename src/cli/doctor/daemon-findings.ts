@@ -3,6 +3,7 @@ import { isRefusedCredential, listFailureText, type ListFailureRead } from '../.
 import type { DaemonStatus } from '../../server/admin/status.js';
 import type { Finding } from './findings.js';
 import { displayUrl } from '../../util/display-url.js';
+import { workingKeyFix } from '../working-key-fix.js';
 
 export interface ModelLists {
   counts: Record<string, number>;
@@ -20,8 +21,8 @@ export function daemonFindings(s: DaemonStatus, lists: ModelLists | string): Fin
   else out.push({ check: 'service keys', mark: 'ok', text: `${s.keys.active} active` });
 
   const slugs = [
-    ...s.providers.filter((p) => p.connected).map((p) => ({ slug: p.name, fix: `svc-proxy provider connect ${p.name}` })),
-    ...s.endpoints.map((e) => ({ slug: e.slug, fix: `svc-proxy endpoint remove ${e.slug}, then endpoint add ${e.slug} with a working key` })),
+    ...s.providers.filter((p) => p.connected).map((p) => ({ slug: p.name, fix: workingKeyFix(p.name, true) })),
+    ...s.endpoints.map((e) => ({ slug: e.slug, fix: workingKeyFix(e.slug, false) })),
     ...s.locals.map((l) => ({ slug: l.slug, fix: `start the server at ${displayUrl(l.url)}, or: svc-proxy local remove ${l.slug}` })),
   ];
   if (slugs.length === 0) out.push({ check: 'providers', mark: 'fail', text: 'none connected, no endpoint or local server', fix: 'svc-proxy provider connect anthropic (or openai, openrouter, gemini)' });
