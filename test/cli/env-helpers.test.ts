@@ -94,6 +94,15 @@ describe('tool profiles', () => {
     expect(known('claude-code').notes.join(' ')).not.toMatch(/context window/);
     expect(Object.fromEntries(unknown('claude-code').env)).not.toHaveProperty('CLAUDE_CODE_MAX_CONTEXT_TOKENS');
     expect(unknown('claude-code').notes.join(' ')).toMatch(/context window of local\/qwen3-coder is not known here.*CLAUDE_CODE_MAX_CONTEXT_TOKENS/);
+    // a group name that is one of Claude Code's own: it keeps its own window and does not read the variable (README, Context windows)
+    for (const contextWindow of [undefined, 32_768]) {
+      const own = findTool('claude-code')!.setup({ ...base, group: 'cc', model: 'claude-sonnet-4-5', ...(contextWindow ? { contextWindow } : {}) });
+      const notes = own.notes.join(' ');
+      expect(notes).toContain('Claude Code takes claude-sonnet-4-5 for one of its own models');
+      expect(notes).not.toMatch(/1,000,000/);
+    }
+    // a name of the group's own is one Claude Code does not know: the usual note
+    expect(findTool('claude-code')!.setup({ ...base, group: 'cc', model: 'big' }).notes.join(' ')).toMatch(/context window of big is not known here/);
 
     expect(known('crush').file!.content).toContain('"context_window": 32768');
     expect(known('crush').notes.join(' ')).toMatch(/context_window is what the provider's model list states/);

@@ -20,6 +20,9 @@ export const CLAUDE_MODEL_VARS = [
   'CLAUDE_CODE_SUBAGENT_MODEL',
 ] as const;
 
+/** Claude Code's own model names (claude-sonnet-4-5 …); a provider/model id is never one. */
+const OWN_NAME = /^claude-/i;
+
 export const claudeCode: ToolProfile = {
   id: 'claude-code',
   aliases: ['claude'],
@@ -44,9 +47,15 @@ export const claudeCode: ToolProfile = {
     // Claude Code compacts the conversation before it reaches the window it believes the model
     // has; for a name it does not know that is 1,000,000 tokens unless this says otherwise.
     if (input.contextWindow !== undefined) s.env.push(['CLAUDE_CODE_MAX_CONTEXT_TOKENS', String(input.contextWindow)]);
-    else if (model) {
+    // A group name that is one of Claude Code's own keeps the window Claude Code has for it
+    // (200,000 for claude-sonnet-4-5, measured with 2.1.332): the variable is not read for it.
+    if (group && model && OWN_NAME.test(model)) {
       s.notes.push(
-        `The context window of ${model} is not known here (no running daemon's model list states it): Claude Code takes a model it does not know for one of 1,000,000 tokens and compacts only near that. For a smaller model, set CLAUDE_CODE_MAX_CONTEXT_TOKENS to its window.`,
+        `Claude Code takes ${model} for one of its own models and compacts by the window it has for it, whatever CLAUDE_CODE_MAX_CONTEXT_TOKENS says: where a target's window is smaller, add a name of your own (not claude-…) to the group and pass that with --model.`,
+      );
+    } else if (input.contextWindow === undefined && model) {
+      s.notes.push(
+        `The context window of ${model} is not known here (the provider's model list does not state it, or no daemon runs to ask): Claude Code takes a model it does not know for one of 1,000,000 tokens and compacts only near that. For a smaller model, set CLAUDE_CODE_MAX_CONTEXT_TOKENS to its window.`,
       );
     }
     s.unset.push('ANTHROPIC_API_KEY');
