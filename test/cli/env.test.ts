@@ -55,6 +55,19 @@ describe('svc-proxy env: tools and usage errors', () => {
     ]);
   });
 
+  it("--list says what README's table of tools says: aliases, base, how each is set up, whether run starts it", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    // | `claude-code` (`claude`) | B | environment | yes | …
+    const documented = [...readme.matchAll(/^\| `([a-z-]+)`(?: \(`([a-z-]+)`\))? \| ([AB])(?: \([^)]*\))? \| ([^|]+?) \| (yes|—)/gm)].map((m) => [m[1], m[2] ?? '', m[3], m[4], m[5] === 'yes' ? 'yes' : '-']);
+    const [header, ...lines] = (await cli(['env', '--list'])).stdout.split('\n');
+    // columns where the header's titles start
+    const starts = ['TOOL', 'ALSO', 'NAME', 'BASE', 'SET UP THROUGH', 'RUN'].map((t) => header!.indexOf(t));
+    const cell = (line: string, i: number) => line.slice(starts[i], starts[i + 1]).trim();
+    const listed = lines.slice(0, lines.indexOf('')).map((l) => [cell(l, 0), cell(l, 1), cell(l, 3), cell(l, 4), cell(l, 5)]);
+    expect(listed).toHaveLength(13);
+    expect(documented).toEqual(listed);
+  });
+
   it('no tool, an unknown tool, conflicting flags and bad values are usage errors (2), and create no key', async () => {
     expect((await cli(['env'])).code).toBe(2);
     const unknown = await cli(['env', 'vim']);

@@ -12,6 +12,7 @@ import { table } from '../output.js';
 import { findTool, toolNames, TOOLS } from '../tools/index.js';
 import type { Address } from '../tools/prepare.js';
 import { SHELLS, type Shell } from '../tools/render.js';
+import { hasConfigFile } from '../tools/types.js';
 
 interface EnvFlags {
   list?: boolean;
@@ -32,7 +33,7 @@ function parseShell(value: string): Shell {
   return shell as Shell;
 }
 
-const HOW = { env: 'environment', 'env+file': 'environment or config file', file: 'config file', app: 'app settings' } as const;
+const HOW = { env: 'environment', 'env+file': 'environment or config file', 'env&file': 'environment and config file', file: 'config file', app: 'app settings' } as const;
 
 function printList(ctx: CliContext, json: boolean | undefined): void {
   if (json) {
@@ -95,7 +96,7 @@ export function register(program: Command, ctx: CliContext): void {
       const tool = findTool(name);
       if (!tool) throw new CliError(`Unknown tool "${name}". Known: ${toolNames()}.`, 2);
       if (flags.configFile && flags.json) throw new CliError('Give either --config-file or --json.', 2);
-      if (flags.configFile && tool.via !== 'file' && tool.via !== 'env+file') {
+      if (flags.configFile && !hasConfigFile(tool.via)) {
         throw new CliError(`${tool.title} takes no config file; drop --config-file.`, 2);
       }
 

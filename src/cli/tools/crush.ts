@@ -67,7 +67,7 @@ export const crush: ToolProfile = {
   aliases: [],
   title: 'Crush',
   base: 'b',
-  via: 'env+file',
+  via: 'env&file',
   install: 'npm install -g @charmland/crush',
   needsModel: true,
   usesModelFacts: true,

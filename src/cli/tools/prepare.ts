@@ -9,7 +9,7 @@ import { CliError, type CliContext } from '../io.js';
 import { firstControl, printable } from '../../util/printable.js';
 import { resolveKey, type KeyRequest, type ResolvedKey } from './key-source.js';
 import { proxyBypass } from './proxy-bypass.js';
-import type { ToolInput, ToolProfile, ToolSetup } from './types.js';
+import { setsEnvironment, type ToolInput, type ToolProfile, type ToolSetup } from './types.js';
 
 export interface PrepareOptions extends KeyRequest {
   group?: string;
@@ -101,7 +101,7 @@ export async function prepare(ctx: CliContext, tool: ToolProfile, opts: PrepareO
     Object.assign(input, await lookUpModelFacts(ctx, config, model, group));
   }
   const setup = tool.setup(input);
-  if (tool.via === 'env' || tool.via === 'env+file') {
+  if (setsEnvironment(tool.via)) {
     const bypass = proxyBypass(ctx.io.env, new URL(input.baseUrl).hostname);
     if (bypass) {
       setup.env.push(...bypass.env);

@@ -74,8 +74,11 @@ export interface ToolProfile {
   aliases: readonly string[];
   title: string;
   base: BaseKind;
-  /** How the tool takes its settings. */
-  via: 'env' | 'env+file' | 'file' | 'app';
+  /**
+   * How the tool takes its settings: the environment, a config file, or app settings typed in;
+   * `env+file` either way, `env&file` both (a config file that reads the key from the environment).
+   */
+  via: 'env' | 'env+file' | 'env&file' | 'file' | 'app';
   /** The executable `svc-proxy run` starts; absent for apps it cannot start. */
   command?: string;
   /** How to install the executable, shown when it is not on PATH. */
@@ -87,6 +90,16 @@ export interface ToolProfile {
   /** Its setup uses what is known of the model (model-facts.ts): `env` and `run` look it up, asking the running daemon. */
   usesModelFacts?: boolean;
   setup(input: ToolInput): ToolSetup;
+}
+
+/** Does the tool read variables `env` exports? */
+export function setsEnvironment(via: ToolProfile['via']): boolean {
+  return via === 'env' || via === 'env+file' || via === 'env&file';
+}
+
+/** Has the tool a config file snippet (`env --config-file`)? */
+export function hasConfigFile(via: ToolProfile['via']): boolean {
+  return via === 'file' || via === 'env+file' || via === 'env&file';
 }
 
 /** A setup with nothing in it yet (profiles fill in what they need). */
