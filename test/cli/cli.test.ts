@@ -203,6 +203,12 @@ describe('CLI basics and exit codes', () => {
 });
 
 describe('CLI without a daemon (edits config.json under its lock)', () => {
+  it('stats on an empty log names the start of its window as its table does, not as an ISO string', async () => {
+    const res = await cli(['stats', '--since', '1h']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^No requests since (\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d\.\n$/);
+  });
+
   it('key create / list / revoke, text and --json', async () => {
     const created = await cli(['key', 'create', '--name', 'laptop-claude', '--json']);
     expect(created.code).toBe(0);

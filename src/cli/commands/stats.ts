@@ -4,7 +4,7 @@ import { Option } from 'commander';
 import { STATS_BY, type StatsBy } from '../../log/stats.js';
 import type { CliContext } from '../io.js';
 import { openLogAccess } from '../log-access.js';
-import { formatStats } from '../log-format.js';
+import { formatStats, formatTime } from '../log-format.js';
 import { addFilterOptions, toQuery, type LogFilterFlags } from './logs.js';
 
 export function register(program: Command, ctx: CliContext): void {
@@ -17,7 +17,7 @@ export function register(program: Command, ctx: CliContext): void {
       const { limit: _limit, ...filter } = toQuery({ ...flags, since: flags.since ?? '24h' });
       const report = await (await openLogAccess(ctx.paths())).stats(filter, flags.by);
       if (flags.json) ctx.json(report);
-      else if (report.total.requests === 0) ctx.out(`No requests ${report.since ? `since ${report.since}` : 'in the log'}.`);
+      else if (report.total.requests === 0) ctx.out(`No requests ${report.since ? `since ${formatTime(report.since)}` : 'in the log'}.`);
       else ctx.out(formatStats(report));
     });
 }
