@@ -459,7 +459,8 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect(status.code).toBe(1);
     expect(JSON.parse(status.stdout)).toEqual({ running: false });
     expect((await cli(['stop'])).stdout).toMatch(/not running/);
-    expect(JSON.parse((await cli(['config', 'path', '--json'])).stdout).dir).toBe(home);
+    expect(JSON.parse((await cli(['config', 'path', '--json'])).stdout)).toMatchObject({ dir: home, requestLog: join(home, 'logs', 'requests.jsonl'), toolKeys: join(home, 'tool-keys.json') });
+    expect((await cli(['config', 'path'])).stdout).toContain(`request log:     ${join(home, 'logs', 'requests.jsonl')}\n`);
     expect((await cli(['config', 'check'])).stdout).toMatch(/does not exist yet/);
     await writeFile(join(home, 'config.json'), '{"version": 2, "settings": {"port": "x"}}');
     const bad = await cli(['config', 'check']);

@@ -10,13 +10,17 @@ export function register(program: Command, ctx: CliContext): void {
     .command('path')
     .description('Print the state directory and the files in it')
     .option('--json', 'print as JSON')
-    .action((flags: { json?: boolean }) => {
+    .action(async (flags: { json?: boolean }) => {
       const paths = ctx.paths();
-      if (flags.json) ctx.json(paths);
+      const [{ CURRENT_LOG, logsDir }, { savedKeysPath }, { join }] = await Promise.all([import('../../log/paths.js'), import('../tools/saved-keys.js'), import('node:path')]);
+      // the request log and the keys saved for tools are where users look next (README, Where state lives)
+      const requestLog = join(logsDir(paths.dir), CURRENT_LOG);
+      if (flags.json) ctx.json({ ...paths, requestLog, toolKeys: savedKeysPath(paths) });
       else {
         ctx.out(`state directory: ${paths.dir}`);
         ctx.out(`config:          ${paths.config}`);
         ctx.out(`daemon log:      ${paths.daemonLog}`);
+        ctx.out(`request log:     ${requestLog}`);
       }
     });
 
