@@ -567,5 +567,15 @@ describe('CLI with a running daemon (through the admin API)', () => {
     const res = await cli(['start', '--json']);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ alreadyRunning: true, pid: process.pid, port: d.daemon.port });
+    expect(res.stderr).toBe('');
+    // options the running daemon was not started with are not applied: it says so (still exit 0)
+    const other = d.daemon.port === 65535 ? 1 : d.daemon.port + 1;
+    const asked = await cli(['start', '--port', String(other), '--log-bodies']);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain('already running');
+    expect(asked.stderr).toBe(`svc-proxy: note: the daemon was already running; --port ${other}, --log-bodies did not change it. To start it with them: svc-proxy stop, then this start again.\n`);
+    // its own port, or any free one, is no change
+    expect((await cli(['start', '--port', String(d.daemon.port)])).stderr).toBe('');
+    expect((await cli(['start', '--port', '0'])).stderr).toBe('');
   });
 });

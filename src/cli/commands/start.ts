@@ -29,6 +29,9 @@ export function register(program: Command, ctx: CliContext): void {
       warnIfExposed(ctx, flags.host);
       if (flags.foreground) return runForeground(ctx, flags);
       const { daemon, alreadyRunning } = await ensureDaemon(ctx, { port: flags.port, host: flags.host, logBodies: flags.logBodies });
+      const unapplied = alreadyRunning ? notApplied(flags, daemon) : [];
+      // a running daemon keeps what it was started with: say so, or `start --log-bodies` looks like it worked
+      if (unapplied.length > 0) ctx.err(`svc-proxy: note: the daemon was already running; ${unapplied.join(', ')} did not change it. To start it with ${unapplied.length === 1 ? 'that' : 'them'}: svc-proxy stop, then this start again.`);
       if (flags.json) {
         ctx.json({ pid: daemon.pid, host: daemon.host, port: daemon.port, alreadyRunning, baseUrls: baseUrls(daemon.host, daemon.port) });
         return;
@@ -37,6 +40,15 @@ export function register(program: Command, ctx: CliContext): void {
       printBaseUrls(ctx, daemon.host, daemon.port);
       if (!alreadyRunning) ctx.out('Create a key for your tools: svc-proxy key create --name <name>');
     });
+}
+
+/** The options of this start that a daemon already running was not started with (as far as can be told). */
+function notApplied(flags: StartFlags, daemon: { host: string; port: number }): string[] {
+  const out: string[] = [];
+  if (flags.port !== undefined && flags.port !== 0 && flags.port !== daemon.port) out.push(`--port ${flags.port}`);
+  if (flags.host !== undefined && flags.host !== daemon.host) out.push(`--host ${flags.host}`);
+  if (flags.logBodies) out.push('--log-bodies');
+  return out;
 }
 
 async function runForeground(ctx: CliContext, flags: StartFlags): Promise<void> {
