@@ -1,13 +1,15 @@
 /**
- * The whole TUI: tab bar, connection line, the current screen, help. Draws exactly one line less
- * than the terminal's height so Ink never falls back to clearing the screen on each frame.
+ * The whole TUI: tab bar, connection line, the current screen, help, and in a narrow terminal the
+ * global keys on the bottom line. Draws exactly one line less than the terminal's height so Ink
+ * never falls back to clearing the screen on each frame.
  */
 import { Box, useApp } from 'ink';
 import { KeyRouterProvider, useKeyRouterRoot, useKeys } from './hooks/use-keys.js';
 import { useEffect, useRef, useState } from 'react';
 import { Help } from './components/Help.js';
 import { StatusLine } from './components/StatusLine.js';
-import { TabBar } from './components/TabBar.js';
+import { TabBar, tabBarNamesKeys } from './components/TabBar.js';
+import { GlobalKeys } from './components/GlobalKeys.js';
 import type { DaemonLink } from './daemon-link.js';
 import { CaptureContext } from './hooks/use-capture.js';
 import { LinkContext, useLinkState } from './hooks/use-link.js';
@@ -64,7 +66,8 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
   const height = Math.max(6, rows - 1);
   // a notice wrapped below the status takes rows from the screen, at most a quarter of them
   const noticeLines = Math.min(NOTICE_LINES, Math.floor((height - 2) / 4));
-  const body = height - 2 - statusLayout(state, foreground === true, notice, width, noticeLines).below.length;
+  const keysLine = !tabBarNamesKeys(width);
+  const body = height - 2 - statusLayout(state, foreground === true, notice, width, noticeLines).below.length - (keysLine ? 1 : 0);
   return (
     <CaptureContext.Provider value={captures}>
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
@@ -83,6 +86,7 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
         ) : (
           <StatsScreen width={width} height={body} />
         )}
+        {keysLine ? <GlobalKeys width={width} /> : null}
       </Box>
     </CaptureContext.Provider>
   );

@@ -261,7 +261,8 @@ describe('every width from 20 to 80 columns', () => {
         const lines = t.stdout.last().split('\n').slice(2);
         const at = `help at ${columns}x${rows}`;
         for (const l of lines) expect(textWidth(l), `${at}: ${l}`).toBeLessThanOrEqual(columns);
-        const last = lines.filter((l) => l.trim()).at(-1)!.trim();
+        // the help's own last line, above the global keys a narrow terminal shows on the bottom line
+        const last = lines.filter((l) => l.trim() && l.trim() !== '? help · q quit').at(-1)!.trim();
         expect(last, at).toMatch(/^(Press any key to close\.|Any key closes\.|\d+ more rows in a taller terminal · any key closes|\+\d+ rows · any key closes|\+\d+ rows)$/);
         // a key shown starts its row, two cells in, never after another row's words
         const shown = keys.filter((k) => lines.some((l) => l.includes(k.split(' ')[0]!) && l.startsWith(`  ${k.split(' ')[0]}`)));

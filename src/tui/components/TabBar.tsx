@@ -12,6 +12,9 @@ export function hintFor(width: number): string {
   return HINTS.find((h) => width - textWidth(h) >= TITLED_TABS_MIN) ?? HINTS[HINTS.length - 1]!;
 }
 
+/** Whether the bar says what `?` and `q` do; narrower, GlobalKeys says it on a line of its own. */
+export const tabBarNamesKeys = (width: number): boolean => hintFor(width) === HINTS[0];
+
 export function TabBar({ current, width }: { current: ScreenId; width: number }) {
   const theme = useTheme();
   const hint = hintFor(width);

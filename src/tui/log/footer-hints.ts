@@ -1,17 +1,9 @@
-/**
- * The Log footer's key hints that fit whole after its status, in order: cut at the edge they read
- * as `/…` or `space pause…`; the ones left off are still under `?`.
- */
-import { textWidth } from '../../util/text-width.js';
+/** The Log screen's key hints, for its footer and its detail view (fitted by key-hints.ts). */
+import type { Hint } from '../key-hints.js';
 
-export const LOG_HINTS = ['/ filter', 's status', 'k key', 'space pause', 'Enter details'] as const;
-
-export function fittingHints(cells: number): string {
-  let out = '';
-  for (const hint of LOG_HINTS) {
-    const next = `${out} · ${hint}`;
-    if (textWidth(next) > cells) break;
-    out = next;
-  }
-  return out;
-}
+export const LOG_HINTS: readonly Hint[] = ['/ filter', 's status', 'k key', 'space pause', 'Enter details'];
+/** The detail view's: the way back first, as it is the one thing a reader must find. */
+export const DETAIL_HINTS: readonly Hint[] = [
+  ['Esc/Enter back to the log', 'Esc back'],
+  ['↑↓ PgUp PgDn scroll', '↑↓ scroll'],
+];

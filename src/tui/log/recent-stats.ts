@@ -4,6 +4,7 @@
  */
 import { formatMs } from '../../cli/log-format.js';
 import type { StatsReport } from '../../log/stats.js';
+import { textWidth } from '../../util/text-width.js';
 
 export const RECENT_WINDOW_MS = 5 * 60_000;
 
@@ -31,8 +32,23 @@ function rate(n: number): string {
   return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2).replace(/\.?0+$/, '') || '0';
 }
 
-export function formatRecentStats(s: RecentStats): string {
+/**
+ * The fullest wording that fits `width` whole: shorter words first, then p50, then p95, so a
+ * narrow footer keeps the rate and the error rate whole rather than cutting into them.
+ */
+export function formatRecentStats(s: RecentStats, width = Infinity): string {
   const err = s.errorRate === null ? '-' : `${(s.errorRate * 100).toFixed(s.errorRate === 0 || s.errorRate >= 0.1 ? 0 : 1)}%`;
-  const lat = s.requests > 0 ? `p50 ${formatMs(s.p50)} · p95 ${formatMs(s.p95)}` : 'p50 - · p95 -';
-  return `last 5 min: ${rate(s.perMinute)} req/min · errors ${err} · ${lat}`;
+  const p50 = s.requests > 0 ? formatMs(s.p50) : '-';
+  const p95 = s.requests > 0 ? formatMs(s.p95) : '-';
+  const r = rate(s.perMinute);
+  const forms = [
+    `last 5 min: ${r} req/min · errors ${err} · p50 ${p50} · p95 ${p95}`,
+    `5 min: ${r} req/min · errors ${err} · p50 ${p50} · p95 ${p95}`,
+    `5m: ${r}/min · err ${err} · p50 ${p50} · p95 ${p95}`,
+    `5m: ${r}/min · err ${err} · p95 ${p95}`,
+    `5m: ${r}/min · err ${err}`,
+    `5m ${r}/min err ${err}`,
+    `5m ${r}/min`,
+  ];
+  return forms.find((f) => textWidth(f) <= width) ?? forms[forms.length - 1]!;
 }

@@ -64,3 +64,16 @@ export function compileViewFilter(f: ViewFilter): (e: RequestLogEntry) => boolea
     return true;
   };
 }
+
+/**
+ * What the footer says of an active filter (undefined when none); `short` leaves out the label.
+ * The typed text goes first: where a narrow footer has room for only part, that part shows it.
+ */
+export function describeFilter(f: ViewFilter, short = false): string | undefined {
+  const parts: string[] = [];
+  if (f.text) parts.push(`/${f.text}`);
+  if (f.status !== 'all') parts.push(`status ${f.status}`);
+  if (f.key !== null) parts.push(`key ${f.key}`);
+  if (parts.length === 0) return undefined;
+  return short ? parts.join(' · ') : `filter: ${parts.join(' · ')}`;
+}

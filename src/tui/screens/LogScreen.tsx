@@ -15,11 +15,13 @@ import { useResource } from '../hooks/use-resource.js';
 import { fitColumns } from '../log/columns.js';
 import { detailLines } from '../log/detail-lines.js';
 import { formatRecentStats, recentStats, RECENT_WINDOW_MS } from '../log/recent-stats.js';
-import { compileViewFilter, isFiltering, nextKey, nextStatusClass, NO_FILTER, type ViewFilter } from '../log/view-filter.js';
-import { fittingHints } from '../log/footer-hints.js';
-import { textWidth } from '../../util/text-width.js';
+import { compileViewFilter, describeFilter, isFiltering, nextKey, nextStatusClass, NO_FILTER, type ViewFilter } from '../log/view-filter.js';
+import { DETAIL_HINTS } from '../log/footer-hints.js';
+import { fittingHints } from '../key-hints.js';
+import { logFooterLayout } from '../log/footer-layout.js';
 import { useTheme } from '../theme.js';
 import { LogDetail } from './LogDetail.js';
+import { LogFooter } from './LogFooter.js';
 import { LogTable } from './LogTable.js';
 
 export interface LogScreenProps {
@@ -30,7 +32,15 @@ export interface LogScreenProps {
   statsPollMs?: number;
 }
 
+/** The footer's state line and its 5-minute summary; an active filter may add lines between. */
 const FOOTER = 2;
+/** Lines an active filter too wide to go beside the counts may take: one where the table has few rows. */
+const filterLines = (height: number) => (height >= 8 ? 2 : 1);
+
+function describedFilter(f: ViewFilter): { full: string; short: string } | undefined {
+  const full = describeFilter(f);
+  return full === undefined ? undefined : { full, short: describeFilter(f, true)! };
+}
 
 export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScreenProps) {
   const theme = useTheme();
@@ -47,7 +57,11 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
   const all = feed.buffer.entries();
   const visible = useMemo(() => (isFiltering(filter) ? all.filter(compileViewFilter(filter)) : all), [all, feed.version, filter]);
   const columns = useMemo(() => fitColumns(width), [width]);
-  const rows = Math.max(1, height - 1 - FOOTER);
+  const counts = isFiltering(filter) ? `${visible.length} of ${all.length}` : `${all.length}`;
+  const footer = logFooterLayout({ paused: feed.paused, held: feed.held, counts, filter: describedFilter(filter), error: feed.error }, width, filterLines(height));
+  const summary = stats.data ? formatRecentStats(recentStats(stats.data), width) : stats.error ? `stats unavailable: ${stats.error}` : 'last 5 min: …';
+  // the table's header, then its rows, then the footer's lines
+  const rows = Math.max(1, height - 1 - FOOTER - footer.below.length);
 
   // -1: nothing selected, or the selection was evicted or filtered out (back to live).
   const indexOf = (id: string | null) => (id === null ? -1 : visible.findIndex((e) => e.id === id));
@@ -119,57 +133,30 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
       <Box flexDirection="column" height={height}>
         <LogDetail lines={lines} offset={detail.offset} rows={detailRows} />
         <Text color={theme.muted} wrap="truncate-end">
-          ↑↓ PgUp PgDn scroll · Esc/Enter back to the log
+          {fittingHints(DETAIL_HINTS, width, '')}
         </Text>
       </Box>
     );
   }
 
-  const s = stats.data ? formatRecentStats(recentStats(stats.data)) : stats.error ? `stats unavailable: ${stats.error}` : 'last 5 min: …';
-  const parts: string[] = [];
-  if (filter.text) parts.push(`/${filter.text}`);
-  if (filter.status !== 'all') parts.push(`status ${filter.status}`);
-  if (filter.key !== null) parts.push(`key ${filter.key}`);
-  const counts = isFiltering(filter) ? `${visible.length} of ${all.length}` : `${all.length}`;
-  const status = `${feed.paused ? ` PAUSED${feed.held ? ` +${feed.held} new` : ''} ` : 'LIVE'} ${counts} requests${parts.length ? ` · filter: ${parts.join(' · ')}` : ''}${feed.error ? ` · ${feed.error}` : ''}`;
   const empty = all.length === 0 ? 'No requests yet: they appear here as they arrive.' : 'No request matches the filter (Esc clears it).';
+  const field = editing ? (
+    <TextField
+      label="filter /"
+      initial={filter.text}
+      onChange={(text) => setFilter((f) => ({ ...f, text }))}
+      onSubmit={() => setEditing(false)}
+      onCancel={() => {
+        setFilter((f) => ({ ...f, text: '' }));
+        setEditing(false);
+      }}
+    />
+  ) : undefined;
 
   return (
     <Box flexDirection="column" height={height}>
       <LogTable entries={page} columns={columns} selectedId={index >= 0 ? selectedId : null} rows={rows} empty={empty} />
-      <Box height={1} width={width}>
-        {editing ? (
-          <TextField
-            label="filter /"
-            initial={filter.text}
-            onChange={(text) => setFilter((f) => ({ ...f, text }))}
-            onSubmit={() => setEditing(false)}
-            onCancel={() => {
-              setFilter((f) => ({ ...f, text: '' }));
-              setEditing(false);
-            }}
-          />
-        ) : (
-          <Text wrap="truncate-end">
-            {feed.paused ? (
-              <Text color={theme.warn} bold inverse>
-                {` PAUSED${feed.held ? ` +${feed.held} new` : ''} `}
-              </Text>
-            ) : (
-              <Text color={theme.ok} bold>
-                LIVE
-              </Text>
-            )}
-            <Text> {counts} requests</Text>
-            {parts.length ? <Text color={theme.accent}> · filter: {parts.join(' · ')}</Text> : null}
-            {feed.error ? <Text color={theme.error}> · {feed.error}</Text> : null}
-            <Text color={theme.muted}>{fittingHints(width - textWidth(status))}</Text>
-          </Text>
-        )}
-      </Box>
-      <Text color={theme.muted} wrap="truncate-end">
-        {s}
-      </Text>
+      <LogFooter layout={footer} field={field} summary={summary} width={width} />
     </Box>
   );
 }
