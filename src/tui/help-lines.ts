@@ -2,9 +2,8 @@
  * The help's rows, wrapped to the terminal by us: Ink's own wrap of a key-and-description line
  * broke it at the left edge and overlapped the rows after it. Keys stay in a column beside their
  * descriptions when a description keeps 16 cells; narrower, each key has its own row and its
- * description follows indented. Past `rows`, the last row says how many were left off.
+ * description follows indented. help-page.ts shows the rows a terminal has room for.
  */
-import { textWidth } from '../util/text-width.js';
 import { wrapLines } from './wrap-lines.js';
 
 export interface HelpRow {
@@ -20,7 +19,7 @@ const INDENT = 2;
 const GAP = 2;
 const NARROWEST_DESCRIPTION = 16;
 
-export function helpRows(entries: readonly HelpEntry[], width: number, rows: number): HelpRow[] {
+export function helpRows(entries: readonly HelpEntry[], width: number): HelpRow[] {
   const keyWidth = Math.max(0, ...entries.map((e) => (typeof e === 'string' ? 0 : e[0].length)));
   const besideWidth = width - INDENT - keyWidth - GAP;
   const beside = besideWidth >= NARROWEST_DESCRIPTION;
@@ -41,13 +40,5 @@ export function helpRows(entries: readonly HelpEntry[], width: number, rows: num
       for (const line of wrapLines(what, width - 2 * INDENT, Infinity)) out.push({ kind: 'text', text: `${' '.repeat(2 * INDENT)}${line}` });
     }
   }
-  if (out.length + 1 <= rows) return [...out, { kind: 'note', text: fitting(['Press any key to close.', 'Any key closes.'], width) }];
-  const kept = Math.max(0, rows - 1);
-  const more = out.length - kept;
-  return [...out.slice(0, kept), { kind: 'note', text: fitting([`${more} more rows in a taller terminal · any key closes`, `+${more} rows · any key closes`, `+${more} rows`], width) }];
-}
-
-/** The first wording that fits whole; the last cut to fit when none does. */
-function fitting(wordings: readonly string[], width: number): string {
-  return wordings.find((w) => textWidth(w) <= width) ?? wrapLines(wordings.at(-1)!, width, 1)[0]!;
+  return out;
 }

@@ -15,7 +15,7 @@ export const GLOBAL_KEYS: ReadonlyArray<readonly [string, string]> = [
   ['1-5, Tab, Shift-Tab', 'switch screen'],
   ['↑ ↓ PgUp PgDn Home End', 'move'],
   ['r', 'refresh from the daemon'],
-  ['?', 'this help (any key closes it)'],
+  ['?', 'this help (↑↓ scrolls it)'],
   ['q, Ctrl-C', 'quit'],
 ];
 
