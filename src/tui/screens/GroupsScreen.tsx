@@ -27,6 +27,9 @@ type Mode =
   | { kind: 'editing'; slug: string; name: string; targets: string[] }
   | { kind: 'removing'; row: GroupRow };
 
+/** The selected group's base URLs: a heading, then A and B. */
+const URL_LINES = 3;
+
 const TARGETS_HINT = 'provider/model, comma-separated, in fallback order (e.g. anthropic/claude-sonnet-4-5, openrouter/anthropic/claude-sonnet-4.5)';
 
 function RowLine({ row, selected, width, theme }: { row: GroupRow; selected: boolean; width: number; theme: Theme }) {
@@ -72,7 +75,9 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const group = row ? details.find((g) => g.slug === row.slug) : undefined;
 
   const footer = mode.kind === 'adding-name' ? 5 : mode.kind === 'list' ? messageLines(width, height) : 2;
-  const listRows = Math.max(1, height - 1 - 3 - footer);
+  // the base URLs give way first in a short terminal: the title and a row of the list stay
+  const urlLines = Math.max(0, Math.min(URL_LINES, height - 2 - footer));
+  const listRows = Math.max(1, height - 1 - urlLines - footer);
   const first = (start.current = windowStart(at, rows.length, listRows, start.current));
 
   const act = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void) => {
@@ -219,7 +224,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
           shown.map((r, i) => <RowLine key={rowId(r)} row={r} selected={first + i === at} width={width} theme={theme} />)
         )}
       </Box>
-      <Box flexDirection="column" height={3}>
+      <Box flexDirection="column" height={urlLines} overflow="hidden">
         {group ? (
           <>
             <Text color={theme.accent} bold wrap="truncate-end">

@@ -32,6 +32,9 @@ import { displayUrl } from '../../util/display-url.js';
 import { groupUsesText, usesIn, type GroupUse } from '../../config/group-uses.js';
 import { useBackend } from '../hooks/use-link.js';
 
+/** The selected row spelled out under the table: name, base URL, credential and models, last error. */
+const DETAIL_LINES = 4;
+
 type Mode =
   | { kind: 'list' }
   | { kind: 'connecting'; name: string }
@@ -116,7 +119,9 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
 
   const question = mode.kind === 'removing' ? removalQuestion(mode.row, mode.groups, width) : undefined;
   const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : question ? Math.max(messageLines(width, height), question.lines) : messageLines(width, height);
-  const tableRows = Math.max(1, height - 1 - 1 - 4 - footer);
+  // the selected row's lines give way first in a short terminal: the title, table header and a row stay
+  const detailLines = Math.max(0, Math.min(DETAIL_LINES, height - 3 - footer));
+  const tableRows = Math.max(1, height - 1 - 1 - detailLines - footer);
 
   useKeys(
     (input, key) => {
@@ -318,7 +323,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
           };
         })}
       />
-      <Box flexDirection="column" height={4} marginTop={0}>
+      <Box flexDirection="column" height={detailLines} overflow="hidden">
         {row ? (
           <>
             <Text bold color={theme.accent} wrap="truncate-end">

@@ -82,8 +82,9 @@ export function StatsScreen({ width, height }: { width: number; height: number }
   const report = stats.data?.by === by && stats.data.windowAt === windowAt ? stats.data.report : undefined;
   const rows = report && report.total.requests > 0 ? [...report.rows, { ...report.total, name: 'TOTAL' }] : [];
   const clamp = (i: number) => Math.min(i, Math.max(0, rows.length - 1));
-  // title, table header, two lines of the selected row's figures, the message
-  const tableRows = Math.max(1, height - 4 - messageLines(width, height));
+  // title, table header, two lines of the selected row's figures (fewer in a short terminal), the message
+  const detailLines = Math.max(0, Math.min(2, height - 3 - messageLines(width, height)));
+  const tableRows = Math.max(1, height - 2 - detailLines - messageLines(width, height));
 
   useKeys((input, key) => {
     if (input === 'b') {
@@ -128,7 +129,7 @@ export function StatsScreen({ width, height }: { width: number; height: number }
           bold: i === rows.length - 1,
         }))}
       />
-      <Box height={2} overflow="hidden">
+      <Box height={detailLines} overflow="hidden">
         <Text wrap="wrap" color={theme.muted}>
           {selected ? printable(rowDetail(selected)) : ' '}
         </Text>
