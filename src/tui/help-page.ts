@@ -2,9 +2,8 @@
  * The help's rows that fit the screen, and its last line: how to close it, or, when the rows do
  * not all fit, which rows show (so the reader knows there is more) and how to scroll to the rest.
  */
-import { textWidth } from '../util/text-width.js';
+import { fullestFitting } from './fit-wording.js';
 import type { HelpRow } from './help-lines.js';
-import { wrapLines } from './wrap-lines.js';
 
 export interface HelpPage {
   rows: HelpRow[];
@@ -18,7 +17,7 @@ export interface HelpPage {
 
 export function helpPage(all: readonly HelpRow[], offset: number, height: number, width: number): HelpPage {
   if (all.length + 1 <= height) {
-    return { rows: [...all, { kind: 'note', text: fitting(['Press any key to close.', 'Any key closes.'], width) }], offset: 0, scrollable: 0, page: all.length };
+    return { rows: [...all, { kind: 'note', text: fullestFitting(['Press any key to close.', 'Any key closes.'], width) }], offset: 0, scrollable: 0, page: all.length };
   }
   const page = Math.max(1, height - 1);
   const last = Math.max(0, all.length - page);
@@ -27,7 +26,7 @@ export function helpPage(all: readonly HelpRow[], offset: number, height: number
   const from = first + 1;
   const to = first + shown.length;
   const of = all.length;
-  const note = fitting(
+  const note = fullestFitting(
     [
       `rows ${from}–${to} of ${of} · ↑↓ PgUp PgDn scroll · any other key closes`,
       `${from}–${to} of ${of} · ↑↓ PgUp PgDn scroll · other keys close`,
@@ -40,9 +39,4 @@ export function helpPage(all: readonly HelpRow[], offset: number, height: number
     width,
   );
   return { rows: [...shown, { kind: 'note', text: note }], offset: first, scrollable: last + 1, page };
-}
-
-/** The first wording that fits whole; the last cut to fit when none does. */
-function fitting(wordings: readonly string[], width: number): string {
-  return wordings.find((w) => textWidth(w) <= width) ?? wrapLines(wordings.at(-1)!, width, 1)[0]!;
 }

@@ -1,6 +1,7 @@
 /**
- * The Keys, Groups, Providers and Stats screens in a terminal 10 rows tall (ink-testing-library,
- * a real in-process daemon): what goes below a table gives way before the table's header and rows.
+ * The Keys, Groups, Providers and Stats screens in short and narrow terminals (ink-testing-library,
+ * a real in-process daemon): what goes below a table gives way before the table's header and rows;
+ * a heading says what it can whole.
  */
 import { describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/util/text-width.js';
@@ -40,4 +41,32 @@ describe('screens in a short terminal', () => {
       }
     });
   }
+});
+
+describe('screen headings in a narrow terminal', () => {
+  const HEADINGS: Record<string, { at80: string; at20: string; loaded: string }> = {
+    '2': { at80: 'Service keys 1 active, 0 revoked · n new · d revoke', at20: 'Service keys 1', loaded: 'laptop' },
+    '3': { at80: 'Model groups 1 · a add group · n add name · e edit · [ ] reorder · d remove', at20: 'Model groups 1', loaded: 'work' },
+    // at 80 it used to end "· e add endp…"
+    '4': { at80: 'Providers c connect · d disconnect/remove · u base URL · h headers', at20: 'Providers c connect', loaded: 'anthropic' },
+    '5': { at80: 'Usage last 24 hours, by provider · b by provider/model/key · t window', at20: 'Usage 24h provider', loaded: 'openai' },
+  };
+  it('say what the screen shows in the fullest wording that fits, then only whole key hints', async () => {
+    for (const columns of [80, 60, 40, 30, 20]) {
+      const h = await tui.open(columns, 24);
+      for (const [key, want] of Object.entries(HEADINGS)) {
+        await h.press(key);
+        const frame = await h.waitFor((f) => lines(f)[0]!.includes(` ${key} `) && lines(f).slice(3).some((l) => l.includes(want.loaded)), `screen ${key} at ${columns}`);
+        const heading = lines(frame)[2]!.trimEnd();
+        const what = `screen ${key} at ${columns}: ${heading}`;
+        expect(heading, what).not.toContain('…');
+        expect(textWidth(heading), what).toBeLessThanOrEqual(columns);
+        if (columns === 80) expect(heading, what).toBe(want.at80);
+        if (columns === 20) expect(heading, what).toBe(want.at20);
+        // past the title and what it shows, each part is a whole hint that the full heading has
+        const hints = want.at80.split(' · ').slice(1);
+        for (const part of heading.split(' · ').slice(1)) expect(hints, what).toContain(part);
+      }
+    }
+  });
 });

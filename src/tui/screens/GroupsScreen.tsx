@@ -10,6 +10,7 @@ import { useLatestState } from '../hooks/use-latest-state.js';
 import type { GroupDetail } from '../../config/groups.js';
 import { Confirm } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
+import { ScreenHeading } from '../components/ScreenHeading.js';
 import { TextField } from '../components/TextField.js';
 import { Wizard } from '../components/Wizard.js';
 import { clip } from '../format.js';
@@ -26,6 +27,8 @@ type Mode =
   | { kind: 'adding-name'; slug: string }
   | { kind: 'editing'; slug: string; name: string; targets: string[] }
   | { kind: 'removing'; row: GroupRow };
+
+const GROUPS_HINTS = ['a add group', 'n add name', 'e edit', '[ ] reorder', 'd remove'];
 
 /** The selected group's base URLs: a heading, then A and B. */
 const URL_LINES = 3;
@@ -213,10 +216,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const shown = rows.slice(first, first + listRows);
   return (
     <Box flexDirection="column" height={height}>
-      <Text wrap="truncate-end">
-        <Text bold>Model groups</Text>
-        <Text color={theme.muted}> {details.length} · a add group · n add name · e edit · [ ] reorder · d remove</Text>
-      </Text>
+      <ScreenHeading title="Model groups" detail={[String(details.length)]} hints={GROUPS_HINTS} width={width} />
       <Box flexDirection="column" height={listRows} overflow="hidden">
         {rows.length === 0 ? (
           <Text color={theme.muted}>{groups.loading ? 'Loading…' : 'No groups yet: press a to add one.'}</Text>

@@ -8,6 +8,7 @@ import { useLatestState } from '../hooks/use-latest-state.js';
 import type { CreatedKey, KeyInfo } from '../../keys/operations.js';
 import { Confirm } from '../components/Confirm.js';
 import { Message, messageLines } from '../components/Message.js';
+import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { ago } from '../format.js';
@@ -16,6 +17,8 @@ import { moveIndex } from '../hooks/cursor.js';
 import { useResource } from '../hooks/use-resource.js';
 import { useAction } from '../hooks/use-action.js';
 import { useTheme } from '../theme.js';
+
+const KEYS_HINTS = ['n new', 'd revoke'];
 
 type Mode = { kind: 'list' } | { kind: 'naming' } | { kind: 'revoking'; key: KeyInfo } | { kind: 'created'; key: CreatedKey };
 
@@ -108,13 +111,7 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   const active = list.filter((k) => k.state === 'active').length;
   return (
     <Box flexDirection="column" height={height}>
-      <Text wrap="truncate-end">
-        <Text bold>Service keys</Text>
-        <Text color={theme.muted}>
-          {' '}
-          {active} active, {list.length - active} revoked · n new · d revoke
-        </Text>
-      </Text>
+      <ScreenHeading title="Service keys" detail={[`${active} active, ${list.length - active} revoked`, `${active} active`, String(active)]} hints={KEYS_HINTS} width={width} />
       <Table
         headers={['NAME', 'PREFIX', 'CREATED', 'LAST USED', 'STATE']}
         caps={[24, 22, 10, 12, 20]}

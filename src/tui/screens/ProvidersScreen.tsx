@@ -12,6 +12,7 @@ import { AdminApiError } from '../../cli/admin-client.js';
 import type { ConnectResult } from '../../secrets/operations.js';
 import { Confirm } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
+import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { Wizard } from '../components/Wizard.js';
@@ -31,6 +32,8 @@ import { listFailureText } from '../../providers/model-list-failure.js';
 import { displayUrl } from '../../util/display-url.js';
 import { groupUsesText, usesIn, type GroupUse } from '../../config/group-uses.js';
 import { useBackend } from '../hooks/use-link.js';
+
+const PROVIDERS_HINTS = ['c connect', 'd disconnect/remove', 'u base URL', 'h headers', 'e add endpoint', 'l add local'];
 
 /** The selected row spelled out under the table: name, base URL, credential and models, last error. */
 const DETAIL_LINES = 4;
@@ -302,10 +305,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const selectedError = row ? errors.get(row.name) : undefined;
   return (
     <Box flexDirection="column" height={height}>
-      <Text wrap="truncate-end">
-        <Text bold>Providers</Text>
-        <Text color={theme.muted}> c connect · d disconnect/remove · u base URL · h headers · e add endpoint · l add local</Text>
-      </Text>
+      <ScreenHeading title="Providers" hints={PROVIDERS_HINTS} width={width} />
       <Table
         headers={['NAME', 'KIND', 'CONNECTED', 'CREDENTIAL', 'MODELS', 'LAST ERROR', 'BASE URL']}
         caps={[14, 13, 9, 20, 6, 30, 60]}

@@ -9,6 +9,7 @@ import { useEffect, useRef } from 'react';
 import { formatCount, formatMs, percentOf } from '../../cli/log-format.js';
 import { STATS_BY, type StatsBy, type StatsRow } from '../../log/stats.js';
 import { Message, messageLines } from '../components/Message.js';
+import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
 import { moveIndex } from '../hooks/cursor.js';
 import { useKeys } from '../hooks/use-keys.js';
@@ -23,12 +24,14 @@ import { printable } from '../../util/printable.js';
  * reads the log files of its window in the daemon (with bodies logged, up to logMaxTotalBytes),
  * so the longer windows are summed again less often.
  */
-export const STATS_WINDOWS: ReadonlyArray<{ label: string; ms: number | undefined; pollMs: number }> = [
-  { label: 'last hour', ms: 3_600_000, pollMs: 5_000 },
-  { label: 'last 24 hours', ms: 86_400_000, pollMs: 15_000 },
-  { label: 'last 7 days', ms: 7 * 86_400_000, pollMs: 60_000 },
-  { label: 'everything retained', ms: undefined, pollMs: 60_000 },
+export const STATS_WINDOWS: ReadonlyArray<{ label: string; short: string; ms: number | undefined; pollMs: number }> = [
+  { label: 'last hour', short: '1h', ms: 3_600_000, pollMs: 5_000 },
+  { label: 'last 24 hours', short: '24h', ms: 86_400_000, pollMs: 15_000 },
+  { label: 'last 7 days', short: '7d', ms: 7 * 86_400_000, pollMs: 60_000 },
+  { label: 'everything retained', short: 'all', ms: undefined, pollMs: 60_000 },
 ];
+
+const STATS_HINTS = ['b by provider/model/key', 't window'];
 
 /** Below this width the fallbacks and cached-tokens columns give their room to the names. */
 const WIDE = 100;
@@ -108,13 +111,7 @@ export function StatsScreen({ width, height }: { width: number; height: number }
   const loading = stats.loading || (stats.data !== undefined && report === undefined);
   return (
     <Box flexDirection="column" height={height}>
-      <Text wrap="truncate-end">
-        <Text bold>Usage</Text>
-        <Text color={theme.muted}>
-          {' '}
-          {window.label}, by {by} · b by provider/model/key · t window
-        </Text>
-      </Text>
+      <ScreenHeading title="Usage" detail={[`${window.label}, by ${by}`, `${window.short}, by ${by}`, `${window.short} ${by}`]} hints={STATS_HINTS} width={width} />
       <Table
         headers={headers}
         caps={[nameCap, ...figureCaps]}
