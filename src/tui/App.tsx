@@ -73,19 +73,22 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
         <TabBar current={screen} width={width} />
         <StatusLine state={state} notice={notice} width={width} foreground={foreground} noticeLines={noticeLines} />
-        {help ? (
-          <Help screen={screen} width={width} height={body} onClose={() => setHelp(false)} />
-        ) : screen === 'log' ? (
-          <LogScreen feed={feed} width={width} height={body} statsPollMs={statsPollMs} />
-        ) : screen === 'keys' ? (
-          <KeysScreen width={width} height={body} />
-        ) : screen === 'groups' ? (
-          <GroupsScreen width={width} height={body} />
-        ) : screen === 'providers' ? (
-          <ProvidersScreen width={width} height={body} feed={feed} />
-        ) : (
-          <StatsScreen width={width} height={body} />
-        )}
+        {/* clipped to its rows: a screen's question wrapped past them must not run over the keys line */}
+        <Box flexDirection="column" height={body} flexShrink={0} overflow="hidden">
+          {help ? (
+            <Help screen={screen} width={width} height={body} onClose={() => setHelp(false)} />
+          ) : screen === 'log' ? (
+            <LogScreen feed={feed} width={width} height={body} statsPollMs={statsPollMs} />
+          ) : screen === 'keys' ? (
+            <KeysScreen width={width} height={body} />
+          ) : screen === 'groups' ? (
+            <GroupsScreen width={width} height={body} />
+          ) : screen === 'providers' ? (
+            <ProvidersScreen width={width} height={body} feed={feed} />
+          ) : (
+            <StatsScreen width={width} height={body} />
+          )}
+        </Box>
         {keysLine ? <GlobalKeys width={width} /> : null}
       </Box>
     </CaptureContext.Provider>

@@ -70,3 +70,19 @@ describe('screen headings in a narrow terminal', () => {
     }
   });
 });
+
+describe('the bottom line of a narrow terminal', () => {
+  it("stays the global keys while a screen's question wraps past its rows", async () => {
+    const h = await tui.open(20, 10);
+    await h.press('2');
+    await h.waitFor((f) => f.includes('laptop'), 'the key');
+    await h.press('d');
+    const frame = await h.waitFor((f) => f.includes('Revoke key'), 'the question');
+    const all = lines(frame);
+    expect(all).toHaveLength(9);
+    expect(all.at(-1)!.trimEnd()).toBe('? help · q quit');
+    for (const l of all) expect(textWidth(l), l).toBeLessThanOrEqual(20);
+    await h.press('n');
+    await h.waitFor((f) => !f.includes('Revoke key'), 'no revoke');
+  });
+});
