@@ -85,4 +85,21 @@ describe('the bottom line of a narrow terminal', () => {
     await h.press('n');
     await h.waitFor((f) => !f.includes('Revoke key'), 'no revoke');
   });
+
+  it('a yes/no question takes its short wording, so its [y/N] stays in view', async () => {
+    const h = await tui.open(20, 10);
+    await h.press('2');
+    await h.waitFor((f) => f.includes('laptop'), 'the key');
+    await h.press('d');
+    let frame = await h.waitFor((f) => f.includes('Revoke key'), 'the question');
+    expect(frame.replace(/\s+/g, ' ')).toContain('Revoke key "laptop"? [y/N]');
+    await h.press('n');
+    await h.press('3');
+    await h.waitFor((f) => f.includes('▸ work'), 'the group');
+    await h.press('d');
+    frame = await h.waitFor((f) => f.includes('Remove group'), 'the question');
+    expect(frame.replace(/\s+/g, ' ')).toContain('Remove group "work"? [y/N]');
+    await h.press('n');
+    await h.waitFor((f) => !f.includes('Remove group'), 'no removal');
+  });
 });

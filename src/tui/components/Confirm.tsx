@@ -7,6 +7,7 @@ import { Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
 import { useCaptureKeys } from '../hooks/use-capture.js';
 import { useTheme } from '../theme.js';
+import { wrapLines } from '../wrap-lines.js';
 
 export interface ConfirmProps {
   question: string;
@@ -14,6 +15,14 @@ export interface ConfirmProps {
   waiting?: string;
   onYes(): void;
   onNo(): void;
+}
+
+/**
+ * The fullest of a question's wordings that, with its [y/N], wraps onto at most `lines` lines at
+ * `width`; else the shortest. Cut off by the screen's edge, a narrow terminal lost the [y/N].
+ */
+export function fittingQuestion(wordings: readonly string[], width: number, lines: number): string {
+  return wordings.find((w) => wrapLines(`${w} [y/N]`, width, lines + 1).length <= lines) ?? wordings.at(-1)!;
 }
 
 export function Confirm({ question, waiting, onYes, onNo }: ConfirmProps) {

@@ -8,7 +8,7 @@ import { useKeys } from '../hooks/use-keys.js';
 import { useRef } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { GroupDetail } from '../../config/groups.js';
-import { Confirm } from '../components/Confirm.js';
+import { Confirm, fittingQuestion } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { TextField } from '../components/TextField.js';
@@ -147,12 +147,13 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
     }
   };
 
+  // fullest first: a narrow terminal gets the short one, with its [y/N] in view
   const question = (r: GroupRow) =>
     r.kind === 'group'
-      ? `Remove group "${r.slug}" and its ${r.names} name(s)? Tools using its base URLs stop working.`
+      ? [`Remove group "${r.slug}" and its ${r.names} name(s)? Tools using its base URLs stop working.`, `Remove group "${r.slug}"?`]
       : r.kind === 'name'
-        ? `Remove "${r.name}" from group ${r.slug}?`
-        : `Remove target ${r.status.target} from "${r.name}"?`;
+        ? [`Remove "${r.name}" from group ${r.slug}?`, `Remove "${r.name}"?`]
+        : [`Remove target ${r.status.target} from "${r.name}"?`, `Remove ${r.status.target}?`];
 
   let bottom;
   if (mode.kind === 'adding-group') {
@@ -208,7 +209,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
     );
   } else if (mode.kind === 'removing') {
     const r = mode.row;
-    bottom = <Confirm question={question(r)} onYes={() => remove(r)} onNo={() => setMode({ kind: 'list' })} />;
+    bottom = <Confirm question={fittingQuestion(question(r), width, footer)} onYes={() => remove(r)} onNo={() => setMode({ kind: 'list' })} />;
   } else {
     bottom = <Message flash={flash ?? (groups.error ? { kind: 'error', text: groups.error } : undefined)} width={width} lines={messageLines(width, height)} />;
   }

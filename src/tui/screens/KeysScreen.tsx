@@ -6,7 +6,7 @@ import { Box, Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import type { CreatedKey, KeyInfo } from '../../keys/operations.js';
-import { Confirm } from '../components/Confirm.js';
+import { Confirm, fittingQuestion } from '../components/Confirm.js';
 import { Message, messageLines } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
@@ -130,7 +130,11 @@ export function KeysScreen({ width, height }: { width: number; height: number })
         {mode.kind === 'naming' ? (
           <TextField label="Name for the new key:" hint="e.g. laptop-claude · Enter creates it, Esc cancels" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
         ) : mode.kind === 'revoking' ? (
-          <Confirm question={`Revoke key "${mode.key.name}" (${mode.key.prefix}…)? Tools using it stop working at once.`} onYes={() => revoke(mode.key)} onNo={() => setMode({ kind: 'list' })} />
+          <Confirm
+            question={fittingQuestion([`Revoke key "${mode.key.name}" (${mode.key.prefix}…)? Tools using it stop working at once.`, `Revoke key "${mode.key.name}"?`], width, messageLines(width, height))}
+            onYes={() => revoke(mode.key)}
+            onNo={() => setMode({ kind: 'list' })}
+          />
         ) : (
           <Message flash={flash ?? (keys.error ? { kind: 'error', text: keys.error } : undefined)} width={width} lines={messageLines(width, height)} />
         )}
