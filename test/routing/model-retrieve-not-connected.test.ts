@@ -3,7 +3,8 @@
  * credential is gone, a detected local server that does not answer) is refused as generating
  * with it is: 400 provider_not_connected with the same hint, in each protocol's shape, through
  * both official SDKs — not a 404 model_not_found that says nothing about why. A group name whose
- * targets are all on such providers is refused as generating with it is, and left out of the list.
+ * targets are all on such providers is refused as generating with it is, and left out of the list;
+ * counting its tokens (count_tokens, input_tokens) is refused the same way.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
@@ -110,5 +111,31 @@ describe('a group name whose targets are all on providers that are not connected
     t.h.credentials.set('gemini', KEYS.gemini);
     expect(await idsA()).toEqual(['nowhere', 'unknown-first', 'somewhere']);
     expect(await idsB()).toEqual(['nowhere', 'unknown-first', 'somewhere']);
+  });
+});
+
+describe('token counting with a group name whose targets are all on providers that are not connected', () => {
+  const groupA = () => new OpenAI({ baseURL: t.h.groupA('team'), apiKey: 'k', maxRetries: 0 });
+  const groupB = () => new Anthropic({ baseURL: t.h.groupB('team'), apiKey: 'k', maxRetries: 0 });
+  const REFUSED = { nowhere: 'provider_not_connected', 'unknown-first': 'invalid_model' };
+
+  it('protocol B count_tokens: the 400 a generation with it gets, in Anthropic’s shape', async () => {
+    for (const [name, code] of Object.entries(REFUSED)) {
+      const messages = [{ role: 'user' as const, content: 'hi' }];
+      const generation = (await rejection(groupB().messages.create({ model: name, max_tokens: 10, messages }))) as InstanceType<typeof Anthropic.APIError>;
+      const count = (await rejection(groupB().messages.countTokens({ model: name, messages }))) as InstanceType<typeof Anthropic.APIError>;
+      expect(count, name).toBeInstanceOf(Anthropic.BadRequestError);
+      expect(count.error, name).toEqual({ type: 'error', error: { type: 'invalid_request_error', code, message: expect.any(String) } });
+      expect(count.error, name).toEqual(generation.error);
+    }
+  });
+
+  it('protocol A input_tokens: the 400 a generation with it gets', async () => {
+    for (const [name, code] of Object.entries(REFUSED)) {
+      const generation = (await rejection(groupA().responses.create({ model: name, input: 'hi' }))) as InstanceType<typeof OpenAI.APIError>;
+      const count = (await rejection(groupA().responses.inputTokens.count({ model: name, input: 'hi' }))) as InstanceType<typeof OpenAI.APIError>;
+      expect(count, name).toBeInstanceOf(OpenAI.BadRequestError);
+      expect({ status: count.status, code: count.code, param: count.param, message: count.message }, name).toEqual({ status: 400, code, param: 'model', message: generation.message });
+    }
   });
 });
