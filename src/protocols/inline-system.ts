@@ -2,9 +2,10 @@
  * Where the system parts of a request that stood mid-conversation (SystemPart.inline) go, for the
  * codecs that keep them in place: before an item, or inside a user message's content where
  * Messages merged two user messages into one turn (the message is cut there, so user, system,
- * user stays as the client wrote it; Chat and Responses both take consecutive user messages).
+ * user stays as the client wrote it; Chat and Responses both take consecutive user messages), and
+ * for those that hoist them into the leading system text, which user messages join up again.
  */
-import type { ContentPart, SystemPart } from './hub.js';
+import type { ContentPart, Item, MessageItem, SystemPart } from './hub.js';
 
 /** Whether an inline part goes before items[index] (or earlier), rather than inside its content. */
 export function standsBefore(part: SystemPart, index: number): boolean {
@@ -37,4 +38,29 @@ export function cutContent(content: ContentPart[], inline: readonly SystemPart[]
   }
   pieces.push(content.slice(start));
   return { pieces, between, next: i };
+}
+
+const isUserMessage = (item: Item | undefined): item is MessageItem => item?.type === 'message' && item.role === 'user';
+
+/**
+ * For the codecs that hoist mid-conversation system parts into the leading system text instead:
+ * two user messages such a part stood between become one, as Messages merges them and as the
+ * targets that hoist want it (Gemini's API has refused consecutive user contents, Mistral's
+ * templates want roles to alternate). Returns `items` itself when no hoisted part stood between
+ * two user messages (the usual case: no inline part at all).
+ */
+export function userMessagesRejoined(items: Item[], system: readonly SystemPart[]): Item[] {
+  let joinAt: Set<number> | undefined;
+  for (const part of system) {
+    const at = part.inline?.beforeItem;
+    if (at !== undefined && part.inline!.beforePart === undefined && isUserMessage(items[at]) && isUserMessage(items[at - 1])) (joinAt ??= new Set()).add(at);
+  }
+  if (!joinAt) return items;
+  const out: Item[] = [];
+  for (const [i, item] of items.entries()) {
+    const last = out[out.length - 1];
+    if (joinAt.has(i) && isUserMessage(item) && isUserMessage(last)) out[out.length - 1] = { ...last, content: [...last.content, ...item.content] };
+    else out.push(item);
+  }
+  return out;
 }

@@ -64,11 +64,15 @@ function dropNullRefusals(body: Record<string, unknown>): void {
 /**
  * The compat layer keeps only the last system message (system-in-place.ts), so a Chat client's
  * several (opencode sends two, agents add reminders) are joined into the leading one, as a
- * converted request is. Only a body whose bytes hold "system" twice is read for it.
+ * converted request is. Two user messages a moved system message stood between become one again,
+ * as a Messages client's turn reaches Gemini: Gemini's own API has refused consecutive user
+ * contents ("Please ensure that multiturn requests alternate between user and model",
+ * hermes-agent#55125), and one message loses nothing. Only a body whose bytes hold "system"
+ * twice is read for it.
  */
 function joinSystemTexts(body: Record<string, unknown>): void {
   if (!mayContainTwice(body, 'messages', 'system') || !Array.isArray(body.messages)) return;
-  if (body.messages.filter(isSystemMessage).length > 1) joinSystemMessages(body);
+  if (body.messages.filter(isSystemMessage).length > 1) joinSystemMessages(body, true);
 }
 
 /** `reasoning_effort` and thinking_config are mutually exclusive: the level the client chose wins. */

@@ -13,7 +13,10 @@
  * Such a refusal gets the request once more with its system text where the template takes it
  * (chat-fit.ts), and the model is remembered. Where a system text leaves its place ('joined',
  * 'none'), two user messages it stood between become one again: those templates (Mistral's,
- * Gemma's) also want user and assistant to alternate.
+ * Gemma's) also want user and assistant to alternate. Qwen's ('first') do not: the Qwen 3.5/3.6
+ * template renders each user turn on its own and raises only on a system message not first (and
+ * on a conversation without any user query), so a later system message becomes a user message
+ * where it stood, and the prompt before it keeps its bytes (and the server its prefix cache).
  */
 import { mayContain } from '../protocols/lazy-json.js';
 import { isSystemMessage as isSystem, joinContents, joinSystemMessages, withoutSystem } from '../providers/chat-system-join.js';

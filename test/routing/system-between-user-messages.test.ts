@@ -5,9 +5,12 @@
  * messages — instead of trailing the merged turn. Gemini and Mistral models get it joined into
  * the leading system message, the user turn one message, as before; a chat template that refuses
  * it (Qwen, Gemma 2) gets it where it takes it, Gemma's two user messages one again (its roles
- * must alternate).
+ * must alternate; Qwen's template renders user turns one by one and checks only where a system
+ * message stands, so its consecutive user messages stay). An OpenAI client's system message
+ * between two user messages reaches Gemini joined the same way, its user messages one again.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './harness.js';
 
@@ -87,5 +90,47 @@ describe('a system message between two user messages of a Messages client', () =
     const sent = t.h.mocks.ca.generations().map((r) => r.body.messages as Sent);
     expect(sent).toHaveLength(2);
     expect(sent[1]).toEqual([{ role: 'user', content: 'Lead.\n\nMind this.\n\nFirst.\n\nSecond.' }]);
+  });
+});
+
+describe('a system message between two user messages of an OpenAI client, to a Gemini model', () => {
+  const openai = () => new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+  const joined = [
+    { role: 'system', content: 'Lead.\n\nMind this.' },
+    { role: 'user', content: 'First.\n\nSecond.' },
+  ];
+
+  it('Chat (passthrough): joined into the leading system message, the two user messages one again', async () => {
+    const res = await openai().chat.completions.create({
+      model: 'gemini/gemini-2.5-flash',
+      messages: [
+        { role: 'system', content: 'Lead.' },
+        { role: 'user', content: 'First.' },
+        { role: 'system', content: 'Mind this.' },
+        { role: 'user', content: 'Second.' },
+      ],
+    });
+    expect(res.choices[0]!.message.content).toBeTruthy();
+    expect(t.h.mocks.gemini.lastGeneration().body.messages).toEqual(joined);
+  });
+
+  it('Responses (converted): the same, the user turn one message as from a Messages client', async () => {
+    const input: OpenAI.Responses.ResponseInputItem[] = [
+      { role: 'user', content: 'First.' },
+      { role: 'system', content: 'Mind this.' },
+      { role: 'user', content: 'Second.' },
+    ];
+    const res = await openai().responses.create({ model: 'gemini/gemini-2.5-flash', instructions: 'Lead.', input });
+    expect(res.output_text).toBeTruthy();
+    expect(t.h.mocks.gemini.lastGeneration().body.messages).toEqual([
+      { role: 'system', content: 'Lead.\n\nMind this.' },
+      { role: 'user', content: [{ type: 'text', text: 'First.' }, { type: 'text', text: 'Second.' }] },
+    ]);
+    // consecutive user messages the client wrote itself stay as written
+    await openai().responses.create({ model: 'gemini/gemini-2.5-flash', input: [{ role: 'user', content: 'One.' }, { role: 'user', content: 'Two.' }] });
+    expect(t.h.mocks.gemini.lastGeneration().body.messages).toEqual([
+      { role: 'user', content: 'One.' },
+      { role: 'user', content: 'Two.' },
+    ]);
   });
 });

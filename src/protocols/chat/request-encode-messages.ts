@@ -8,7 +8,8 @@
  * tool messages are text-only, and a user message between two tool messages breaks pairing).
  * A system message from the middle of the conversation stays there where the target takes it
  * (`systemInPlace`), between the two halves of a user message where it stood inside one; one
- * written inside an assistant turn or among its tool results goes after them.
+ * written inside an assistant turn or among its tool results goes after them. Where it is hoisted
+ * instead, two user messages it stood between become one (inline-system.ts).
  */
 import type {
   ContentPart,
@@ -21,7 +22,7 @@ import type {
   SystemPart,
 } from '../hub.js';
 import type { EncodeRequestOptions } from '../codec.js';
-import { cutContent, standsBefore } from '../inline-system.js';
+import { cutContent, standsBefore, userMessagesRejoined } from '../inline-system.js';
 import { toolErrorPrefix } from '../tool-error.js';
 import { encodeFile, encodeImage } from './media-encode.js';
 import { replayReasoning } from './reasoning.js';
@@ -219,8 +220,9 @@ export function encodeMessages(req: HubRequest, opts: EncodeRequestOptions): Jso
   const w = new MessageWriter(opts);
   w.system(req.system);
   const inline = opts.systemInPlace ? req.system.filter((p) => p.inline !== undefined) : [];
+  const items = opts.systemInPlace ? req.items : userMessagesRejoined(req.items, req.system);
   let next = 0;
-  for (const [index, item] of req.items.entries()) {
+  for (const [index, item] of items.entries()) {
     if (next < inline.length && w.canInterject(item)) next = w.systemBefore(inline, next, index);
     switch (item.type) {
       case 'message':
