@@ -36,6 +36,15 @@ export function openaiErrorType(status: number): string {
   return 'invalid_request_error';
 }
 
+/**
+ * The `code` of a failed Responses answer (`response.failed`, whose type lists OpenAI's codes):
+ * OpenAI's own where it has one for the failure — `rate_limit_exceeded`, on which Codex reads the
+ * wait from the message ("Please try again in 1.4s") — else ours. The `error` event keeps ours.
+ */
+export function responseFailedCode(err: HubError): string {
+  return err.code === 'upstream_rate_limited' ? 'rate_limit_exceeded' : err.code;
+}
+
 /** Protocol B (Anthropic) error `type` for a status. */
 export function anthropicErrorType(status: number): string {
   switch (status) {

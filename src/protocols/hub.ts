@@ -439,4 +439,9 @@ export interface HubError {
   code: string;
   message: string;
   param?: string;
+  /**
+   * Rate-limit headers the upstream's error repeats in its body, as sent (OpenRouter's
+   * `error.metadata.headers`): inside a stream, the only word of when its limit resets.
+   */
+  limitHeaders?: Readonly<Record<string, unknown>>;
 }

@@ -34,7 +34,7 @@ import { KeptTurn } from './kept-turn.js';
 import { readOpenAIConversation } from './openai-chain.js';
 import { isResolveFailure } from '../providers/registry.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
-import { EarlyStream, takeOverEarlyStream } from './early-stream.js';
+import { EarlyStream, isOpenedEarly, takeOverEarlyStream } from './early-stream.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import {
@@ -61,7 +61,7 @@ import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureS
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
-import { describeErrorJson, failureOfAnswer, invalidResponse, isErrorBody, parseErrorBody, retryAdviceHeaders, streamEventFailure, transportFailure, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
+import { describeErrorJson, failureOfAnswer, invalidResponse, isErrorBody, parseErrorBody, retryAdviceHeaders, streamEventFailure, transportFailure, withWaitInMessage, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogAttempt, LogUsage } from '../log/entry.js';
 import type { HubResponse, Usage } from '../protocols/hub.js';
@@ -327,7 +327,7 @@ class GenerateRequest {
       const headers = retryAdviceHeaders(failure, answeredByHeaders(last.slug, last.model));
       // headers sent early (streamHeadersAfterMs): the client got a 200 and the final error event
       const status = x.res.headersSent ? 200 : failure.status;
-      sendError(x.res, route.protocol, failure, headers);
+      sendError(x.res, route.protocol, isOpenedEarly(x.res) ? withWaitInMessage(failure) : failure, headers);
       record.finish(x.deps.log, status, failure.code);
       return;
     }

@@ -8,7 +8,7 @@
  * the announced one with status, error and usage changed; its output stays as announced (empty):
  * a passthrough stream does not rebuild the output its deltas carried.
  */
-import { anthropicErrorBody, openaiErrorType } from '../protocols/errors.js';
+import { anthropicErrorBody, openaiErrorType, responseFailedCode } from '../protocols/errors.js';
 import type { Dialect, HubError } from '../protocols/hub.js';
 import { sseData, sseNamed } from '../protocols/sse.js';
 
@@ -22,7 +22,7 @@ export function finalErrorEvent(dialect: Dialect, err: HubError, sequenceNumber 
   }
   const error = sseNamed('error', { type: 'error', code: err.code, message: err.message, param: err.param ?? null, sequence_number: sequenceNumber });
   if (response === undefined) return error;
-  const failed = { ...response, status: 'failed', error: { code: err.code, message: err.message }, incomplete_details: null, usage: null };
+  const failed = { ...response, status: 'failed', error: { code: responseFailedCode(err), message: err.message }, incomplete_details: null, usage: null };
   return error + sseNamed('response.failed', { type: 'response.failed', sequence_number: sequenceNumber + 1, response: failed });
 }
 

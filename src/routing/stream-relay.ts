@@ -38,7 +38,7 @@ import { ChatErrorWatch } from './chat-error-watch.js';
 import type { FreeformStream } from './freeform-tools.js';
 import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
-import { failureFromParsed, streamEventFailure, transportFailure, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
+import { failureFromParsed, streamEventFailure, transportFailure, withStreamWait, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { bodyErrorCode, undecodableMessage } from './upstream-body.js';
 import { fromHubUsage, mergeUsage } from './usage.js';
 import { PausedParts } from './pause-continue.js';
@@ -360,8 +360,7 @@ export class PassthroughRelay extends Relay {
     if (!this.committed) {
       const opening = this.tap.opening;
       if (opening) {
-        const status = opening.impliedStatus ?? 502;
-        this.settle({ kind: 'precommit', failure: failureFromParsed(this.o.slug, opening, status, this.o.credential) });
+        this.settle({ kind: 'precommit', failure: this.failureOf(opening) });
         return;
       }
       // nothing goes out before the opening event is whole: comments, or an event cut across
@@ -433,7 +432,7 @@ export class PassthroughRelay extends Relay {
 
   /** `pending` holds what preceded the upstream's error event: ours follows it, and the stream ends. */
   private endAtUpstreamError(error: ParsedError): void {
-    const failure = failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential);
+    const failure = this.failureOf(error);
     this.pending.push(finalErrorEvent('chat', failure));
     // what the redactor still holds came after the error event: it does not go out
     this.serviceKeys.flush();
@@ -441,6 +440,11 @@ export class PassthroughRelay extends Relay {
     this.tap.finish();
     this.end();
     this.settle(this.done(this.tap.usage, failure.code));
+  }
+
+  /** The upstream's error event as our failure, with the wait its body names (withStreamWait). */
+  private failureOf(error: ParsedError): UpstreamFailure {
+    return withStreamWait(failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential), error.limitHeaders);
   }
 
   /** The answer is complete (its terminal event went out): end the client's stream without an error event. */
@@ -477,7 +481,7 @@ export class PassthroughRelay extends Relay {
     if (!this.committed) {
       const error = this.tap.error;
       if (error) {
-        this.settle({ kind: 'precommit', failure: failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential) });
+        this.settle({ kind: 'precommit', failure: this.failureOf(error) });
         return;
       }
       // a whole answer whose last line has no line end (so the opening never looked complete)

@@ -14,7 +14,7 @@ import type { HubError } from '../protocols/hub.js';
 import { redactSecret } from './redact.js';
 import { codeForStatus } from '../protocols/upstream-codes.js';
 import { upstreamHeader } from './upstream-header.js';
-import { advisedWaitMs, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, retryableStatus as retryable, upstreamClock, waitAdvice } from '../providers/retry-wait.js';
+import { advisedWaitMs, bodyLimitHeaders, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, retryableStatus as retryable, upstreamClock, waitAdvice } from '../providers/retry-wait.js';
 import { beyondAdvice, farResetWords } from '../providers/far-reset.js';
 
 export { codeForStatus };
@@ -141,7 +141,43 @@ export function streamEventFailure(slug: string, e: HubError, credential: string
     if (e.param !== undefined) described.param = e.param;
     return described;
   }
-  return { ...e, message: described.message, upstreamStatus: e.status };
+  const failure: UpstreamFailure = { status: e.status, code: e.code, message: described.message, upstreamStatus: e.status };
+  if (e.param !== undefined) failure.param = e.param;
+  return withStreamWait(failure, bodyLimitHeaders(e.limitHeaders));
+}
+
+/**
+ * An error event inside a stream goes out after the 200 and its headers: the wait its limits'
+ * reset implies (the headers its body repeats: OpenRouter's) is advice the failure carries, for
+ * the HTTP answer it becomes when nothing went out yet, and words in its message for when the
+ * stream is under way (withWaitInMessage); beyond a wait to sit out, when the limit resets
+ * (notBeforeReset). A message that names its wait keeps its own.
+ */
+export function withStreamWait(failure: UpstreamFailure, limitHeaders: Record<string, string> | undefined): UpstreamFailure {
+  if (!limitHeaders || failure.contextLength || !retryable(failure.upstreamStatus) || namesWait(failure.message)) return failure;
+  const now = Date.now();
+  const wait = resetWaitMs(limitHeaders, failure.upstreamStatus, now);
+  if (wait === undefined) return failure;
+  if (beyondAdvice(wait)) return notBeforeReset(failure, wait, now);
+  return withWaitInMessage(Object.assign(failure, waitAdvice(wait)));
+}
+
+/**
+ * A failure that reaches the client after the stream's 200 went out, where no Retry-After can: its
+ * wait in the message, worded as OpenAI words it ("Please try again in 20s.", which Codex reads on
+ * a rate limit). Unchanged without a wait, when it says not to retry (its message says when the
+ * limit resets), or when the message already names one.
+ */
+export function withWaitInMessage(failure: UpstreamFailure): UpstreamFailure {
+  if (failure.shouldRetry === 'false' || namesWait(failure.message)) return failure;
+  const ms = advisedWaitMs(failure.retryAfter, failure.retryAfterMs, Date.now());
+  if (ms === undefined) return failure;
+  const wait = ms < 1000 ? `${Math.ceil(ms)}ms` : `${Math.ceil(ms / 1000)}s`;
+  return { ...failure, message: `${failure.message.replace(/[\s.]+$/, '')}. Please try again in ${wait}.` };
+}
+
+function namesWait(message: string): boolean {
+  return /try again in/i.test(message);
 }
 
 /** A failure without an HTTP answer (connection refused, reset, timeout). */

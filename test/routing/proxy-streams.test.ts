@@ -598,10 +598,13 @@ describe('headers sent early while the upstream is still silent (settings.stream
       const seen = events(r.text);
       expect(seen.map((e) => e.name), model).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed']);
       expect(seen.map((e) => e.data.sequence_number)).toEqual([0, 1, 2, 3]);
-      const failed = seen[3]!.data.response as { id: string; status: string; model: string; error: { code: string } };
-      expect(failed).toMatchObject({ status: 'failed', model, error: { code: 'upstream_rate_limited' } });
+      const failed = seen[3]!.data.response as { id: string; status: string; model: string; error: { code: string; message: string } };
+      // OpenAI's own code on the failed response, and the Retry-After that could not go out in
+      // its message, as OpenAI words it: Codex reads the wait from there
+      expect(failed).toMatchObject({ status: 'failed', model, error: { code: 'rate_limit_exceeded' } });
+      expect(failed.error.message).toMatch(/Rate limit reached\. Please try again in 3s\.$/);
       expect(failed.id).toBe((seen[0]!.data.response as { id: string }).id);
-      expect(seen[2]!.data).toMatchObject({ code: 'upstream_rate_limited' });
+      expect(seen[2]!.data).toMatchObject({ code: 'upstream_rate_limited', message: failed.error.message });
     }
     // the SDK reads them as typed events: the failure with its message, on the response it created
     h.mocks.openai.next({ ...h.mocks.openai.error(500, 'model crashed'), delayMs: 400 } as Parameters<typeof h.mocks.openai.next>[0]);

@@ -33,5 +33,8 @@ export function upstreamError(err: unknown, fallbackMessage: string): HubError {
   const type = str(err.type) ?? '';
   const byType = Object.hasOwn(STATUS_BY_TYPE, type) ? STATUS_BY_TYPE[type] : undefined;
   const status = isStatus(numeric) ? numeric : (byType ?? 502);
-  return { status, code: codeForStatus(status), message: str(err.message) || fallbackMessage };
+  const error: HubError = { status, code: codeForStatus(status), message: str(err.message) || fallbackMessage };
+  const headers = isRecord(err.metadata) ? err.metadata.headers : undefined;
+  if (isRecord(headers)) error.limitHeaders = headers;
+  return error;
 }

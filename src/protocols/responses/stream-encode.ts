@@ -11,6 +11,7 @@ import type { Response, ResponseCustomToolCallItem, ResponseFunctionToolCall, Re
 import type { ResponseContext, StreamEncoder } from '../codec.js';
 import type { BlockStart, HubError, HubEvent, ReasoningOrigin, StopReason, UrlCitation, Usage, WebSearchItem } from '../hub.js';
 import { sseNamed } from '../sse.js';
+import { responseFailedCode } from '../errors.js';
 import { chooseSuffix, itemId } from './ids.js';
 import { customToolCallItem, functionCallItem, messageItem, refusalPart, textPart, urlCitation, webSearchCallItem, type ItemStatus } from './output-items.js';
 import { wireReasoningItem } from './reasoning.js';
@@ -313,7 +314,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
       if (block.open) this.output[block.outputIndex] = this.finalItem(block, 'incomplete');
     }
     sse += this.emit({ type: 'error', code: error.code, message: error.message, param: error.param ?? null });
-    const response = this.response('failed', null, { code: error.code, message: error.message });
+    const response = this.response('failed', null, { code: responseFailedCode(error), message: error.message });
     sse += this.emit({ type: 'response.failed', response });
     this.done = true;
     return sse;

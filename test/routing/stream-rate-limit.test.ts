@@ -1,0 +1,165 @@
+/**
+ * A rate limit (or an overload) that arrives inside a stream, after the 200 and its headers went
+ * out, so no Retry-After can: the client's final error event is its dialect's rate-limit one —
+ * Messages `rate_limit_error` / `overloaded_error` (the Anthropic SDK's `type`, which Claude Code
+ * reads), Chat `rate_limit_exceeded`, Responses `response.failed` with OpenAI's own
+ * `rate_limit_exceeded` code (Codex reads the wait from its message then) — and the wait the
+ * upstream's error named (OpenRouter repeats its limits' reset in `error.metadata.headers`)
+ * rides in the message, as OpenAI words it: "Please try again in 20s." Real SDK streaming clients.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import type { StreamSpec } from '../fixtures/mock-upstream/turn.js';
+import { useHarness } from './harness.js';
+
+const t = useHarness();
+const anthropic = () => new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+const openai = () => new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+
+const RATE_LIMIT: StreamSpec = { chunk: 3, errorAfter: 5, errorKind: 'rate_limit' };
+/** How Codex reads the wait from a failed response's message (codex-rs `rate_limit_regex`). */
+const CODEX_WAIT = /Please try again in (\d+(?:\.\d+)?)(s|ms)/;
+
+async function messagesStreamError(model: string): Promise<{ text: string; err: InstanceType<typeof Anthropic.APIError> }> {
+  const stream = await anthropic().messages.create({ model, max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+  let text = '';
+  try {
+    for await (const ev of stream) if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') text += ev.delta.text;
+  } catch (err) {
+    expect(err).toBeInstanceOf(Anthropic.APIError);
+    return { text, err: err as InstanceType<typeof Anthropic.APIError> };
+  }
+  throw new Error('the stream ended without an error');
+}
+
+async function chatStreamError(model: string): Promise<{ text: string; err: InstanceType<typeof OpenAI.APIError> }> {
+  const stream = await openai().chat.completions.create({ model, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+  let text = '';
+  try {
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+  } catch (err) {
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    return { text, err: err as InstanceType<typeof OpenAI.APIError> };
+  }
+  throw new Error('the stream ended without an error');
+}
+
+async function responsesStreamEvents(model: string): Promise<OpenAI.Responses.ResponseStreamEvent[]> {
+  const stream = await openai().responses.create({ model, stream: true, input: 'hi' });
+  const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+  for await (const ev of stream) events.push(ev);
+  return events;
+}
+
+function failedOf(events: OpenAI.Responses.ResponseStreamEvent[]): { error: OpenAI.Responses.ResponseErrorEvent; failed: OpenAI.Responses.ResponseError } {
+  const error = events.find((e): e is OpenAI.Responses.ResponseErrorEvent => e.type === 'error');
+  const last = events.at(-1);
+  expect(error).toBeDefined();
+  expect(last?.type).toBe('response.failed');
+  const failed = (last as OpenAI.Responses.ResponseFailedEvent).response.error;
+  expect(failed).not.toBeNull();
+  return { error: error!, failed: failed! };
+}
+
+describe('a rate limit inside an OpenRouter stream, its reset in error.metadata.headers', () => {
+  it('Messages client: rate_limit_error, the wait in the message', async () => {
+    t.h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'will be cut short', stream: RATE_LIMIT } });
+    const { text, err } = await messagesStreamError('openrouter/anthropic/claude-sonnet-4.5');
+    expect(text.length).toBeGreaterThan(0);
+    expect(err.type).toBe('rate_limit_error');
+    const body = err.error as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('upstream_rate_limited');
+    expect(body.error.message).toMatch(/^openrouter: Rate limit exceeded: free-models-per-min\. Please try again in (19|20)s\.$/);
+    const [log] = await t.h.waitForLogs(1);
+    expect(log).toMatchObject({ status: 200, errorCode: 'upstream_rate_limited' });
+  });
+
+  it('Chat client (passthrough): rate_limit_exceeded, the wait in the message', async () => {
+    t.h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'will be cut short', stream: RATE_LIMIT } });
+    const { text, err } = await chatStreamError('openrouter/anthropic/claude-sonnet-4.5');
+    expect(text.length).toBeGreaterThan(0);
+    expect({ type: err.type, code: err.code }).toEqual({ type: 'rate_limit_exceeded', code: 'upstream_rate_limited' });
+    expect(err.message).toMatch(/^openrouter: Rate limit exceeded: free-models-per-min\. Please try again in (19|20)s\.$/);
+  });
+
+  it('Responses client: response.failed with OpenAI’s rate_limit_exceeded and a wait Codex reads', async () => {
+    t.h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'will be cut short', stream: RATE_LIMIT } });
+    const { error, failed } = failedOf(await responsesStreamEvents('openrouter/anthropic/claude-sonnet-4.5'));
+    expect(error.code).toBe('upstream_rate_limited');
+    expect(failed.code).toBe('rate_limit_exceeded');
+    expect(failed.message).toBe(error.message);
+    expect(Number(CODEX_WAIT.exec(failed.message)?.[1])).toBeGreaterThanOrEqual(19);
+  });
+
+  it('a limit that resets in hours: when it resets, not a wait to sit out', async () => {
+    t.h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { ...RATE_LIMIT, rateLimitResetInMs: 3 * 3_600_000 } } });
+    const { err } = await messagesStreamError('openrouter/anthropic/claude-sonnet-4.5');
+    const message = (err.error as { error: { message: string } }).error.message;
+    expect(message).toMatch(/free-models-per-min; the limit resets in (3 h|2 h 59 min) \(at \d\d:\d\d UTC\)\.$/);
+    expect(message).not.toMatch(/try again in/);
+  });
+});
+
+describe('a rate limit inside an Anthropic or OpenAI stream', () => {
+  it('Anthropic rate_limit_error → Responses client: response.failed rate_limit_exceeded (no wait was named, none is made up)', async () => {
+    t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: RATE_LIMIT } });
+    const { error, failed } = failedOf(await responsesStreamEvents('anthropic/claude-sonnet-4-5'));
+    expect(error.code).toBe('upstream_rate_limited');
+    expect(failed.code).toBe('rate_limit_exceeded');
+    expect(failed.message).toBe('anthropic: This request would exceed the rate limit for your organization of 30,000 input tokens per minute.');
+  });
+
+  it('Anthropic rate_limit_error → Chat client: rate_limit_exceeded', async () => {
+    t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: RATE_LIMIT } });
+    const { err } = await chatStreamError('anthropic/claude-sonnet-4-5');
+    expect({ type: err.type, code: err.code }).toEqual({ type: 'rate_limit_exceeded', code: 'upstream_rate_limited' });
+  });
+
+  it('Anthropic rate_limit_error → Messages client (passthrough): Anthropic’s own event', async () => {
+    t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: RATE_LIMIT } });
+    const { err } = await messagesStreamError('anthropic/claude-sonnet-4-5');
+    expect(err.type).toBe('rate_limit_error');
+  });
+
+  it('an overload inside a Chat stream → Messages client: overloaded_error, which Claude Code retries; Responses keeps our code (OpenAI has none for it)', async () => {
+    const chunk = (content: string) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+    const body = chunk('partial answer') + `data: ${JSON.stringify({ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } })}\n\n`;
+    t.h.mocks.ca.next({ kind: 'raw', contentType: 'text/event-stream', body });
+    const { text, err } = await messagesStreamError('ca/qwen3-coder');
+    expect(text).toBe('partial answer');
+    expect(err.type).toBe('overloaded_error');
+    expect(err.message).toContain('"type":"overloaded_error"');
+    t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { chunk: 3, errorAfter: 5 } } });
+    const { failed } = failedOf(await responsesStreamEvents('anthropic/claude-sonnet-4-5'));
+    expect(failed.code).toBe('upstream_overloaded');
+  });
+
+  it('OpenAI rate_limit_exceeded → Messages client: rate_limit_error, OpenAI’s own wait kept in the message', async () => {
+    t.h.mocks.openai.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { chunk: 3, errorAfter: 8, errorKind: 'rate_limit' } } });
+    const { err } = await messagesStreamError('openai/gpt-5.4');
+    expect(err.type).toBe('rate_limit_error');
+    const message = (err.error as { error: { message: string } }).error.message;
+    expect(message).toMatch(/^openai: Rate limit reached for gpt-5\.4 .*Please try again in 1\.4s\./);
+    expect(message.match(/try again in/g)).toHaveLength(1);
+  });
+});
+
+describe('a rate limit as the first event of an OpenRouter stream (nothing went out yet)', () => {
+  it('is the HTTP 429 it would have been, its wait in Retry-After (a Chat client’s passthrough, a Messages client’s conversion)', async () => {
+    t.h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'never sent', stream: { ...RATE_LIMIT, errorAfter: 0 } } });
+    const chat = await openai().chat.completions.create({ model: 'openrouter/anthropic/claude-sonnet-4.5', stream: true, messages: [{ role: 'user', content: 'hi' }] }).then(
+      () => undefined,
+      (e: unknown) => e as InstanceType<typeof OpenAI.APIError>,
+    );
+    expect(chat).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(Number(chat!.headers?.get('retry-after'))).toBeGreaterThanOrEqual(19);
+    t.h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'never sent', stream: { ...RATE_LIMIT, errorAfter: 0 } } });
+    const messages = await anthropic().messages.create({ model: 'openrouter/anthropic/claude-sonnet-4.5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }).then(
+      () => undefined,
+      (e: unknown) => e as InstanceType<typeof Anthropic.APIError>,
+    );
+    expect(messages).toBeInstanceOf(Anthropic.RateLimitError);
+    expect(Number(messages!.headers?.get('retry-after'))).toBeGreaterThanOrEqual(19);
+  });
+});
