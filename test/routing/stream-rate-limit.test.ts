@@ -101,6 +101,18 @@ describe('a rate limit inside an OpenRouter stream, its reset in error.metadata.
   });
 });
 
+describe('a rate limit inside a Gemini or custom endpoint stream (Chat passthrough)', () => {
+  it.each([
+    ['gemini/gemini-2.5-flash', 'gemini: Resource has been exhausted (e.g. check quota).'],
+    ['ca/qwen3-coder', 'ca: Rate limit reached for requests. Please try again in 2s.'],
+  ])('%s: rate_limit_exceeded; a wait the message names stays the only one', async (model, message) => {
+    const slug = model.slice(0, model.indexOf('/')) as 'gemini' | 'ca';
+    t.h.mocks[slug].next({ kind: 'turn', turn: { text: 'will be cut short', stream: RATE_LIMIT } });
+    const { err } = await chatStreamError(model);
+    expect({ type: err.type, code: err.code, message: err.message }).toEqual({ type: 'rate_limit_exceeded', code: 'upstream_rate_limited', message });
+  });
+});
+
 describe('a rate limit inside an Anthropic or OpenAI stream', () => {
   it('Anthropic rate_limit_error → Responses client: response.failed rate_limit_exceeded (no wait was named, none is made up)', async () => {
     t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: RATE_LIMIT } });
