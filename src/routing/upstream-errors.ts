@@ -308,8 +308,10 @@ export function describeStreamError(event: unknown, dialect: 'chat' | 'responses
   const o = event as Record<string, unknown>;
   if (dialect === 'responses') {
     if (o.type === 'error') {
-      const code = str(o.code);
-      const parsed: ParsedError = { message: str(o.message), kind: code };
+      // the documented shape is flat; OpenAI's overload comes nested ({error:{type,code,message}})
+      const e = typeof o.error === 'object' && o.error !== null ? (o.error as Record<string, unknown>) : o;
+      const code = str(e.code) || str(e.type);
+      const parsed: ParsedError = { message: str(e.message), kind: code };
       const implied = statusForKind(code);
       if (implied !== undefined) parsed.impliedStatus = implied;
       return parsed;

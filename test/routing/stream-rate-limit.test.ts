@@ -175,3 +175,28 @@ describe('a rate limit as the first event of an OpenRouter stream (nothing went 
     expect(Number(messages!.headers?.get('retry-after'))).toBeGreaterThanOrEqual(19);
   });
 });
+
+describe('an overload inside an OpenAI stream (its nested server_is_overloaded error event)', () => {
+  it('Messages client: overloaded_error; Chat client: upstream_overloaded', async () => {
+    t.h.mocks.openai.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { chunk: 3, errorAfter: 8, errorKind: 'overloaded' } } });
+    const { err } = await messagesStreamError('openai/gpt-5.4');
+    expect(err.type).toBe('overloaded_error');
+    expect((err.error as { error: { message: string } }).error.message).toBe('openai: Our servers are currently overloaded. Please try again later. (server_is_overloaded)');
+    t.h.mocks.openai.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { chunk: 3, errorAfter: 8, errorKind: 'overloaded' } } });
+    const chat = await chatStreamError('openai/gpt-5.4');
+    expect({ type: chat.err.type, code: chat.err.code }).toEqual({ type: 'server_error', code: 'upstream_overloaded' });
+  });
+
+  it('Responses client (passthrough): OpenAI’s own event, logged as upstream_overloaded', async () => {
+    t.h.mocks.openai.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { chunk: 3, errorAfter: 8, errorKind: 'overloaded' } } });
+    // its `error` member makes the SDK throw, as OpenAI's own stream does
+    const err = await responsesStreamEvents('openai/gpt-5.4').then(
+      () => undefined,
+      (e: unknown) => e as InstanceType<typeof OpenAI.APIError>,
+    );
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    expect({ code: err!.code, type: err!.type }).toEqual({ code: 'server_is_overloaded', type: 'service_unavailable_error' });
+    const [log] = await t.h.waitForLogs(1);
+    expect(log).toMatchObject({ status: 200, errorCode: 'upstream_overloaded' });
+  });
+});

@@ -49,6 +49,9 @@ export function httpStatusForErrorCode(code: string | undefined): number {
       return 429;
     case 'server_error':
       return 500;
+    // OpenAI's overload inside a stream (type service_unavailable_error): its 503
+    case 'server_is_overloaded':
+      return 503;
     case 'vector_store_timeout':
       return 504;
     case 'model_not_found':
