@@ -81,9 +81,14 @@ function slugsOf(config: Config): { endpoints: string[]; locals: string[] } {
   return { endpoints: Object.keys(config.endpoints), locals: Object.keys(config.locals) };
 }
 
-/** Endpoints and local servers share the model-id namespace with the built-in providers. */
+/**
+ * Endpoints and local servers share the model-id namespace with the built-in providers. A built-in
+ * name can never be had (an invalid argument, 400); another upstream's can once that one is removed (409).
+ */
 function assertSlugFree(taken: { endpoints: readonly string[]; locals: readonly string[] }, slug: string): void {
-  if (isBuiltinProvider(slug)) throw new OperationError(409, 'slug_taken', `"${slug}" is a built-in provider name; pick another name.`);
+  if (isBuiltinProvider(slug)) {
+    throw new OperationError(400, 'slug_reserved', `"${slug}" is a built-in provider's name, which an endpoint or local server cannot take (reserved: ${BUILTIN_PROVIDERS.join(', ')}); pick another name.`);
+  }
   if (taken.endpoints.includes(slug)) throw new OperationError(409, 'slug_taken', `A custom endpoint named "${slug}" already exists (svc-proxy endpoint remove ${slug} first).`);
   if (taken.locals.includes(slug)) throw new OperationError(409, 'slug_taken', `A local server named "${slug}" already exists (svc-proxy local remove ${slug} first).`);
 }

@@ -56,7 +56,7 @@ describe('CLI basics and exit codes', () => {
     expect(code).toBe(0);
   });
 
-  it('an unknown provider and an empty --base-url are usage errors (2); endpoint add refuses a taken name before asking the key', async () => {
+  it('an unknown provider and an empty --base-url are usage errors (2); endpoint add refuses a built-in or taken name before asking the key', async () => {
     for (const args of [['provider', 'connect', 'nope'], ['provider', 'disconnect', 'nope'], ['provider', 'set', 'nope', '--reset']]) {
       const res = await cli(args, '');
       expect(res.code, args.join(' ')).toBe(2);
@@ -70,8 +70,14 @@ describe('CLI basics and exit codes', () => {
     let stderr = '';
     const io = { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) }, stdin: new PassThrough(), env };
     const started = Date.now();
-    expect(await main(['node', 'svc-proxy', 'endpoint', 'add', 'anthropic', '--url', 'http://127.0.0.1:9/v1', '--format', 'a'], io)).toBe(1);
-    expect(stderr).toContain('"anthropic" is a built-in provider name');
+    // a built-in provider's name can never be a slug: a usage error, naming the reserved names
+    expect(await main(['node', 'svc-proxy', 'endpoint', 'add', 'anthropic', '--url', 'http://127.0.0.1:9/v1', '--format', 'a'], io)).toBe(2);
+    expect(stderr).toContain('"anthropic" is a built-in provider\'s name, which an endpoint or local server cannot take (reserved: anthropic, openai, openrouter, gemini); pick another name.');
+    // a slug another upstream has is refused as things stand (1): it is free again once that one is removed
+    expect((await cli(['local', 'add', 'mine', '--url', 'http://127.0.0.1:9/v1'])).code).toBe(0);
+    stderr = '';
+    expect(await main(['node', 'svc-proxy', 'endpoint', 'add', 'mine', '--url', 'http://127.0.0.1:9/v1', '--format', 'a'], io)).toBe(1);
+    expect(stderr).toContain('A local server named "mine" already exists (svc-proxy local remove mine first).');
     expect(await main(['node', 'svc-proxy', 'endpoint', 'add', 'fine', '--url', 'localhost:9/v1', '--format', 'a'], io)).toBe(2);
     expect(stderr).toContain('has no scheme');
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -290,7 +296,7 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     const skip = await cli(['endpoint', 'add', 'quiet', '--url', 'https://q.example', '--format', 'a', '--no-credential']);
     expect(skip.code).toBe(0);
     const taken = await cli(['endpoint', 'add', 'anthropic', '--url', 'http://x', '--format', 'b', '--no-credential']);
-    expect(taken.code).toBe(1);
+    expect(taken.code).toBe(2);
     expect(taken.stderr).toMatch(/built-in provider/);
     const list = JSON.parse((await cli(['endpoint', 'list', '--json'])).stdout) as Array<{ slug: string }>;
     expect(list.map((e) => e.slug)).toEqual(['vllm', 'claude-gw', 'quiet']);
@@ -538,6 +544,10 @@ describe('CLI with a running daemon (through the admin API)', () => {
   it('operation errors from the daemon keep their exit codes', async () => {
     expect((await cli(['key', 'revoke', 'nobody'])).code).toBe(1);
     expect((await cli(['local', 'add', 'x', '--url', 'nope'])).code).toBe(2);
+    // the admin API answers a built-in name 400, a taken one 409: the same exit codes as offline
+    expect((await cli(['endpoint', 'add', 'gemini', '--url', 'http://127.0.0.1:9/v1', '--format', 'a', '--no-credential'])).code).toBe(2);
+    expect((await cli(['local', 'add', 'twice', '--url', 'http://127.0.0.1:9/v1'])).code).toBe(0);
+    expect((await cli(['local', 'add', 'twice', '--url', 'http://127.0.0.1:9/v1'])).code).toBe(1);
   });
 
   it('status shows pid, port, base URLs and providers; config reload asks the daemon', async () => {

@@ -96,9 +96,9 @@ describe('custom endpoints', () => {
 
   it('refuses built-in names, taken slugs, bad slugs, bad formats and bad URLs', async () => {
     const { store, credentials, keychain } = await setup();
-    await expect(addEndpoint(store, credentials, { slug: 'openai', url: 'http://x', format: 'a' })).rejects.toMatchObject({ status: 409, code: 'slug_taken' });
+    await expect(addEndpoint(store, credentials, { slug: 'openai', url: 'http://x', format: 'a' })).rejects.toMatchObject({ status: 400, code: 'slug_reserved' });
     await addLocal(store, { slug: 'ollama', url: 'http://127.0.0.1:11434' });
-    await expect(addEndpoint(store, credentials, { slug: 'ollama', url: 'http://x', format: 'a', credential: 'tok-abc' })).rejects.toMatchObject({ code: 'slug_taken' });
+    await expect(addEndpoint(store, credentials, { slug: 'ollama', url: 'http://x', format: 'a', credential: 'tok-abc' })).rejects.toMatchObject({ status: 409, code: 'slug_taken' });
     expect(keychain.entries.has('ollama')).toBe(false); // nothing stored for a refused add
     await expect(addEndpoint(store, credentials, { slug: 'Bad Slug', url: 'http://x', format: 'a' })).rejects.toMatchObject({ status: 400, code: 'invalid_slug' });
     await expect(addEndpoint(store, credentials, { slug: 'ok', url: 'http://x', format: 'c' })).rejects.toMatchObject({ code: 'invalid_format' });
@@ -120,7 +120,7 @@ describe('local servers', () => {
     const { store, credentials } = await setup();
     expect(await addLocal(store, { slug: 'lmstudio', url: 'http://127.0.0.1:1234/v1' })).toMatchObject({ slug: 'lmstudio', detected: false });
     expect(listLocals(store.current()).map((l) => l.slug)).toEqual(['lmstudio']);
-    await expect(addLocal(store, { slug: 'gemini', url: 'http://x' })).rejects.toMatchObject({ code: 'slug_taken' });
+    await expect(addLocal(store, { slug: 'gemini', url: 'http://x' })).rejects.toMatchObject({ status: 400, code: 'slug_reserved' });
     await addEndpoint(store, credentials, { slug: 'ep', url: 'http://x', format: 'a' });
     await expect(addLocal(store, { slug: 'ep', url: 'http://x' })).rejects.toMatchObject({ code: 'slug_taken' });
     expect(await removeLocal(store, 'lmstudio')).toEqual({ slug: 'lmstudio', stillUsedBy: [] });
