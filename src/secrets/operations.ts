@@ -56,7 +56,7 @@ export interface DisconnectResult {
   keychainError?: string;
   /** Still connected through this environment variable. */
   stillConnectedViaEnv?: string;
-  /** Model groups whose targets name the provider and now fail; none while the environment keeps it connected. */
+  /** Model groups whose targets name the provider and now fail; none when nothing was removed or the environment keeps it connected. */
   stillUsedBy: GroupUse[];
 }
 
@@ -143,7 +143,9 @@ export async function disconnectProvider(config: Config, credentials: Credential
   const name = requireBuiltin(rawName);
   const removed = await credentials.remove(name);
   const env = credentials.envOverride(name);
-  return { name, ...removed, ...(env ? { stillConnectedViaEnv: env } : {}), stillUsedBy: env ? [] : groupsRoutingTo(config, name) };
+  // groups fail because of this disconnect only when it removed a key and no variable stands in for it
+  const cutOff = removed.removedFrom.length > 0 && !env;
+  return { name, ...removed, ...(env ? { stillConnectedViaEnv: env } : {}), stillUsedBy: cutOff ? groupsRoutingTo(config, name) : [] };
 }
 
 /** `null` (or '') restores the default base URL. */

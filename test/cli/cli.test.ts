@@ -268,10 +268,13 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
 
     const gone = await cli(['provider', 'disconnect', 'openai']);
     expect(gone.stdout).toMatch(/openai disconnected/);
+    // nothing left to remove: an error that says so, as `endpoint remove` of a name not there is
     const twice = await cli(['provider', 'disconnect', 'openai']);
-    expect(twice.code).toBe(0);
-    expect(twice.stdout).toMatch(/had no stored key/);
-    if (!keychainOk) expect(twice.stderr).toMatch(/keychain could not be checked/);
+    expect(twice.code).toBe(1);
+    expect(twice.stdout).toBe('');
+    expect(twice.stderr).toEqual(
+      keychainOk ? 'svc-proxy: openai is not connected: no key is stored for it, so nothing was removed.\n' : expect.stringMatching(/^svc-proxy: Nothing removed: no key for openai in the 0600 file, and the OS keychain could not be checked/),
+    );
   });
 
   it.skipIf(keychainOk)('without a keychain, connect explains --insecure-storage and stores nothing', async () => {
@@ -445,6 +448,7 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect(gone.stderr).toMatch(/warning: openrouter is disconnected, but model group work still routes coder to openrouter\/qwen\/qwen3-coder; those targets now fail/);
     expect(gone.stderr).not.toContain('fast'); // it routes only to openai
 
+    expect((await cli(['provider', 'connect', 'openai', '--insecure-storage'], 'sk-openai-offline-disc-2222\n')).code).toBe(0);
     const json = await cli(['provider', 'disconnect', 'openai', '--json']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({
@@ -458,6 +462,14 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
 
     // no group names gemini: no warning
     expect((await cli(['provider', 'disconnect', 'gemini'])).stderr).not.toContain('warning: gemini');
+
+    // a provider never connected removes nothing, so no group is cut off by it: no group warning
+    expect((await cli(['group', 'set', 'work', 'ask', 'gemini/gemini-2.5-pro'])).code).toBe(0);
+    const never = await cli(['provider', 'disconnect', 'gemini', '--json']);
+    expect(never.code).toBe(1);
+    expect(JSON.parse(never.stdout)).toMatchObject({ name: 'gemini', removedFrom: [], stillUsedBy: [] });
+    expect(never.stderr).not.toContain('warning');
+    if (keychainOk) expect(never.stderr).toBe('svc-proxy: gemini is not connected: no key is stored for it, so nothing was removed.\n');
   });
 
   it('status, stop and config with no daemon', async () => {

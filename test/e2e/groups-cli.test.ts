@@ -324,9 +324,15 @@ describe('with a running daemon', () => {
     expect(text.stderr).toMatch(/warning: openrouter is disconnected, but model group disc still routes fast to openrouter\/openai\/gpt-5-mini/);
 
     // anthropic stays connected through the daemon's environment: its groups keep working, no warning
+    await d.cli(['provider', 'connect', 'anthropic', '--insecure-storage'], { input: 'sk-ant-disc-e2e-1357\n' });
     const env = await d.cli(['provider', 'disconnect', 'anthropic']);
+    expect(env.stdout).toMatch(/^anthropic disconnected \(removed from /);
     expect(env.stderr).toContain('note: still connected through ANTHROPIC_API_KEY');
     expect(env.stderr).not.toContain('warning: anthropic');
+    // with nothing stored, disconnect removes nothing: it says so, exit 1
+    const again = await d.cli(['provider', 'disconnect', 'anthropic'], { allowFail: true });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe("svc-proxy: anthropic has no stored key to remove; it is connected through ANTHROPIC_API_KEY in the daemon's environment, which svc-proxy does not change (unset it where the daemon is started).\n");
     await d.cli(['group', 'remove', 'disc']);
   });
 

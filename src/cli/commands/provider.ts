@@ -7,6 +7,7 @@ import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
 import { displayUrl } from '../../util/display-url.js';
+import type { DisconnectResult } from '../../secrets/operations.js';
 
 const SOURCE_LABEL: Record<string, string> = { keychain: 'keychain', env: 'env', file: 'file (insecure)' };
 
@@ -65,10 +66,11 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--json', 'print as JSON')
     .action(async (name: string, flags: { json?: boolean }) => {
       const result = await (await manage()).disconnectProvider(name);
-      if (flags.json) {
-        ctx.json(result);
-      } else {
-        ctx.out(result.removedFrom.length ? `${result.name} disconnected (removed from ${result.removedFrom.join(' and ')}).` : `${result.name} had no stored key.`);
+      if (flags.json) ctx.json(result);
+      // nothing removed: as `endpoint remove` of a name that is not there, an error that says so
+      if (result.removedFrom.length === 0) throw new CliError(nothingRemoved(result));
+      if (!flags.json) {
+        ctx.out(`${result.name} disconnected (removed from ${result.removedFrom.join(' and ')}).`);
         if (result.keychainError) ctx.err(`warning: the OS keychain could not be checked (${result.keychainError}); if it holds a key for ${result.name}, remove it there.`);
         if (result.stillConnectedViaEnv) ctx.err(`note: still connected through ${result.stillConnectedViaEnv} in the daemon's environment.`);
       }
@@ -115,4 +117,11 @@ export function register(program: Command, ctx: CliContext): void {
       if (flags.json) ctx.json(result);
       else for (const line of lines) ctx.out(line);
     });
+}
+
+/** Why a disconnect removed nothing, in the words of what is true now. */
+function nothingRemoved(result: DisconnectResult): string {
+  if (result.keychainError) return `Nothing removed: no key for ${result.name} in the 0600 file, and the OS keychain could not be checked (${result.keychainError}); if it holds a key for ${result.name}, remove it there.`;
+  if (result.stillConnectedViaEnv) return `${result.name} has no stored key to remove; it is connected through ${result.stillConnectedViaEnv} in the daemon's environment, which svc-proxy does not change (unset it where the daemon is started).`;
+  return `${result.name} is not connected: no key is stored for it, so nothing was removed.`;
 }
