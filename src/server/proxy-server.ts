@@ -172,12 +172,14 @@ export class ProxyServer {
     const auth = authenticate(req, this.opts.verifier);
     if (!auth.ok) {
       // no key id: the key is unknown (and what was presented is never logged)
-      this.refuse(res, match.ok ? { path, route: match.route, status: 401, code: auth.code } : { path, status: 401, code: auth.code }, protocol, auth.message, UNAUTHORIZED_HEADERS);
+      this.refuse(res, match.route ? { path, route: match.route, status: 401, code: auth.code } : { path, status: 401, code: auth.code }, protocol, auth.message, UNAUTHORIZED_HEADERS);
       return;
     }
     const caller = { keyId: auth.key.id, keyName: auth.key.name };
     if (!match.ok) {
-      this.refuse(res, { path, caller, status: match.status, code: match.code }, protocol, match.message, match.allow ? { allow: match.allow } : {});
+      // a 405 names the endpoint it hit; a 404 has none
+      const refusal: Refusal = match.route ? { path, route: match.route, caller, status: match.status, code: match.code } : { path, caller, status: match.status, code: match.code };
+      this.refuse(res, refusal, protocol, match.message, match.allow ? { allow: match.allow } : {});
       return;
     }
     if (expectsContinue) {

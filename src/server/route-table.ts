@@ -14,7 +14,8 @@ import { trimTrailingSlashes } from '../util/slashes.js';
 
 export type ProxyMatch =
   | { ok: true; route: ProxyRoute }
-  | { ok: false; protocol: Protocol; status: number; code: string; message: string; allow?: string };
+  /** `route`: on a 405, the endpoint the path names (the request log records it). */
+  | { ok: false; protocol: Protocol; status: number; code: string; message: string; allow?: string; route?: ProxyRoute };
 
 interface EndpointSpec {
   endpoint: ProxyEndpoint;
@@ -108,6 +109,7 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
     if (!spec && sub.startsWith('/models/')) spec = MODEL_ITEM;
   }
   if (!spec) return notFound(protocol, path);
+  const route: ProxyRoute = group === undefined ? { protocol, endpoint: spec.endpoint } : { protocol, group, endpoint: spec.endpoint };
   if (!spec.methods.includes(method)) {
     return {
       ok: false,
@@ -116,9 +118,10 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
       code: 'method_not_allowed',
       message: `${method} is not allowed on ${path}; use ${spec.methods.join(' or ')}.`,
       allow: spec.methods.join(', '),
+      route,
     };
   }
-  return { ok: true, route: group === undefined ? { protocol, endpoint: spec.endpoint } : { protocol, group, endpoint: spec.endpoint } };
+  return { ok: true, route };
 }
 
 function notFound(protocol: Protocol, path: string, hint?: string): ProxyMatch {

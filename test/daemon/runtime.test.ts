@@ -197,19 +197,22 @@ describe('daemon runtime', () => {
       (await http('POST', `${d.origin}/protocol-b/v1/messages`, { headers: { host: 'evil.example', ...key }, body: '{}' })).status,
       (await http('POST', `${d.origin}/protocol-a/v1/embeddings`, { headers: key, body: '{}' })).status,
       (await http('GET', `${d.origin}/protocol-a/v1/chat/completions`, { headers: key })).status,
+      (await http('GET', `${d.origin}/g/team/protocol-b/v1/messages`, { headers: key })).status,
     ];
-    expect(statuses).toEqual([401, 403, 404, 405]);
-    type Listed = { entries: Array<{ status: number; errorCode?: string; keyId?: string; path?: string; endpoint: string }> };
+    expect(statuses).toEqual([401, 403, 404, 405, 405]);
+    type Listed = { entries: Array<{ status: number; errorCode?: string; keyId?: string; path?: string; base: string; endpoint: string }> };
     let entries: Listed['entries'] = [];
     await until(async () => {
       entries = ((await d.admin('GET', '/admin/logs?status=4xx')).json() as Listed).entries;
-      return entries.length >= 4;
+      return entries.length >= 5;
     });
-    expect(entries.map((e) => `${e.status} ${e.errorCode} ${e.keyId ?? '-'} ${e.path ?? e.endpoint}`).reverse()).toEqual([
-      '401 invalid_api_key - chat',
+    // a wrong method names the endpoint of the path it hit (and its base), as a known route does
+    expect(entries.map((e) => `${e.status} ${e.errorCode} ${e.keyId ?? '-'} ${e.path ?? `${e.base} ${e.endpoint}`}`).reverse()).toEqual([
+      '401 invalid_api_key - provider chat',
       '403 forbidden_host - /protocol-b/v1/messages',
       `404 unsupported_endpoint ${created.id} /protocol-a/v1/embeddings`,
-      `405 method_not_allowed ${created.id} /protocol-a/v1/chat/completions`,
+      `405 method_not_allowed ${created.id} provider chat`,
+      `405 method_not_allowed ${created.id} group:team messages`,
     ]);
     // and in the file the CLI reads when the daemon is not running
     await d.daemon.stop();

@@ -354,7 +354,7 @@ describe('proxy server: refusals go into the request log', () => {
       { status: 401, code: 'missing_api_key', key: undefined, base: 'group:team', endpoint: 'unknown', path: '/g/team/protocol-b/v1/nope' },
       { status: 403, code: 'forbidden_host', key: undefined, base: 'provider', endpoint: 'unknown', path: '/protocol-b/v1/messages' },
       { status: 404, code: 'unsupported_endpoint', key: 'k1', base: 'provider', endpoint: 'unknown', path: '/protocol-a/v1/embeddings' },
-      { status: 405, code: 'method_not_allowed', key: 'k1', base: 'provider', endpoint: 'unknown', path: '/protocol-a/v1/chat/completions' },
+      { status: 405, code: 'method_not_allowed', key: 'k1', base: 'provider', endpoint: 'chat', path: undefined },
       { status: 413, code: 'request_too_large', key: 'k1', base: 'group:team', endpoint: 'messages', path: undefined },
     ]);
     // each answer names its log entry, as the routing core's do

@@ -84,7 +84,8 @@ describe('route table', () => {
   });
 
   it('wrong methods are 405 with Allow', () => {
-    expect(fail('/protocol-a/v1/chat/completions', 'GET')).toMatchObject({ status: 405, code: 'method_not_allowed', allow: 'POST' });
+    expect(fail('/protocol-a/v1/chat/completions', 'GET')).toMatchObject({ status: 405, code: 'method_not_allowed', allow: 'POST', route: { protocol: 'a', endpoint: 'chat' } });
+    expect(fail('/g/team/protocol-b/v1/messages', 'GET')).toMatchObject({ status: 405, route: { protocol: 'b', group: 'team', endpoint: 'messages' } });
     expect(fail('/protocol-b/v1/models', 'POST')).toMatchObject({ status: 405, allow: 'GET', protocol: 'b' });
     expect(fail('/protocol-a/v1/models/openai%2Fgpt-5.4', 'DELETE')).toMatchObject({ status: 405, allow: 'GET', protocol: 'a' });
   });
