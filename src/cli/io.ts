@@ -1,9 +1,16 @@
 /** What a CLI command talks to: its streams and environment (injectable, so tests run in-process). */
 import { resolveStateDir, statePaths, type StatePaths } from '../config/paths.js';
 
+/** `isTTY`/`columns` as a terminal's stream has them (the help is wrapped to its width). */
+interface OutStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
 export interface CliIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  stdout: OutStream;
+  stderr: OutStream;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown; fd?: number };
   env: Record<string, string | undefined>;
 }

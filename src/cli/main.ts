@@ -3,6 +3,7 @@
  * Only the command being run is loaded (see registry.ts). The bin shim (bin/svc-proxy.cjs) answers
  * `--version` itself, before any ESM loads; main() answers it too for in-process callers.
  */
+import type { OutputConfiguration } from 'commander';
 import { ConfigFileError, OperationError } from '../config/errors.js';
 import { packageVersion } from '../config/version.js';
 import { CliError, createContext, processIo, type CliIo } from './io.js';
@@ -26,10 +27,10 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
     .version(packageVersion(), '-V, --version')
     .exitOverride()
     .showSuggestionAfterError()
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-    });
+    // commander leaves a description unwrapped when its column is under 40 wide, which a long
+    // subcommand term (`group set`) makes it at 80 columns: the help then runs past the edge
+    .configureHelp({ minWidthToWrap: MIN_WRAP_COLUMNS })
+    .configureOutput(outputSettings(io));
 
   // The command to load: the first word, or the word after `help`.
   const first = args.find((a) => !a.startsWith('-'));
@@ -67,9 +68,26 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
 
 type CommandLike = import('commander').Command;
 
+/** The narrowest description column commander still wraps. */
+const MIN_WRAP_COLUMNS = 24;
+
+/** Help goes to this run's streams, as wide as the terminal they are (else 80, as commander would). */
+function outputSettings(io: CliIo): OutputConfiguration {
+  return {
+    writeOut: (s) => io.stdout.write(s),
+    writeErr: (s) => io.stderr.write(s),
+    getOutHelpWidth: () => terminalColumns(io.stdout),
+    getErrHelpWidth: () => terminalColumns(io.stderr),
+  };
+}
+
+function terminalColumns(stream: CliIo['stdout']): number {
+  return (stream.isTTY ? stream.columns : undefined) ?? 80;
+}
+
 function applySettings(cmd: CommandLike, io: CliIo): void {
   cmd.exitOverride();
-  cmd.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  cmd.configureOutput(outputSettings(io));
   for (const sub of cmd.commands) applySettings(sub, io);
 }
 

@@ -45,6 +45,17 @@ describe('command help', () => {
     expect(help.stdout).toMatch(/provider +built-in providers: list, connect, disconnect, set \(base URL,\s+gateway headers\)/);
   });
 
+  it('every help page fits 80 columns (what a pipe or an 80-column terminal gets)', async () => {
+    const pages = ['', ...allCommands(await commandTree()).map((c) => c.path)];
+    const over: string[] = [];
+    for (const page of pages) {
+      const help = await runCli([...page.split(' ').filter(Boolean), '--help']);
+      expect(help.code, page).toBe(0);
+      for (const line of help.stdout.split('\n')) if ([...line].length > 80) over.push(`svc-proxy ${page} --help: ${line}`);
+    }
+    expect(over).toEqual([]);
+  });
+
   it('stats --since says its default and "all"', async () => {
     const help = await runCli(['stats', '--help']);
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('default 24h, "all" for every retained file');

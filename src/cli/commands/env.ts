@@ -77,12 +77,15 @@ export function register(program: Command, ctx: CliContext): void {
       'after',
       [
         '',
-        'The service key, in order: --key; --new-key; $SVC_PROXY_KEY; the key svc-proxy saved for this tool;',
-        'otherwise a new key named after the tool, saved (0600) in the state dir for the next time.',
+        // not wrapped by commander: lines of at most 80 columns
+        'The service key, in order: --key; --new-key; $SVC_PROXY_KEY; the key svc-proxy',
+        'saved for this tool; otherwise a new key named after the tool, saved (0600) in',
+        'the state dir for the next time.',
         '',
         'Examples:',
         '  eval "$(svc-proxy env claude-code --model openai/gpt-5.4)"',
-        '  svc-proxy env codex --model anthropic/claude-sonnet-4-5 --config-file > ~/.codex/svc-proxy.config.toml',
+        '  svc-proxy env codex --model anthropic/claude-sonnet-4-5 --config-file \\',
+        '    > ~/.codex/svc-proxy.config.toml',
         '  svc-proxy env openai --json',
       ].join('\n'),
     )

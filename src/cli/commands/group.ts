@@ -65,11 +65,11 @@ export function register(program: Command, ctx: CliContext): void {
 
   group
     .command('add')
-    .description('Create a group (URL-safe slug); --model <name>=<provider/model>[,<provider/model>…], repeatable')
+    .description('Create a group (URL-safe slug); its names with --model <name>=<targets>, repeatable')
     .argument('<slug>', 'lowercase letters, digits, - and _; it becomes part of the base URLs')
     .option(
       '--model <name=targets>',
-      'a model name and its targets in order, e.g. claude-sonnet-4-5=anthropic/claude-sonnet-4-5,openrouter/anthropic/claude-sonnet-4.5 (split at the first "=")',
+      'a model name and its targets in order, split at the first "=", e.g. fast=openai/gpt-5-mini,anthropic/claude-haiku-4-5',
       collect,
     )
     .option('--json', 'print as JSON')

@@ -31,7 +31,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--group <slug>', "point the tool at a model group's base")
     .option('--model <id>', 'the model the tool should use: provider/model, or with --group one of its names')
     .passThroughOptions()
-    .addHelpText('after', ['', 'Examples:', '  svc-proxy run claude --model openai/gpt-5.4', '  svc-proxy run codex --model anthropic/claude-sonnet-4-5 exec "fix the failing test"'].join('\n'))
+    .addHelpText('after', ['', 'Examples:', '  svc-proxy run claude --model openai/gpt-5.4', '  svc-proxy run codex --model anthropic/claude-sonnet-4-5 \\', '    exec "fix the failing test"'].join('\n'))
     .action(async (name: string, args: string[], flags: RunFlags) => {
       const tool = findTool(name);
       if (!tool) throw new CliError(`Unknown tool "${name}". Known: ${toolNames()}.`, 2);
