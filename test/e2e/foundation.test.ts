@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, http, keychainAvailability, removeTempDirs, runBin, tempStateDir, testKeychainService } from '../daemon/harness.js';
 import { loadMallocTrim } from '../../src/daemon/malloc-trim.js';
+import { documentedJsonKeys } from '../fixtures/json-help.js';
 
 const keychainOk = (await keychainAvailability()).ok;
 let home: string;
@@ -252,8 +253,10 @@ describe('svc-proxy foundation, end to end', () => {
     }
   });
 
-  it('restart keeps keys and providers; stop --json reports what it stopped', async () => {
-    const first = JSON.parse((await bin(['start', '--port', '0', '--json'])).stdout) as { pid: number };
+  it('restart keeps keys and providers; start, restart and stop --json report what they did', async () => {
+    const firstOut = JSON.parse((await bin(['start', '--port', '0', '--json'])).stdout) as Record<string, unknown>;
+    expect(Object.keys(firstOut).sort()).toEqual((await documentedJsonKeys(['start'])).sort());
+    const first = firstOut as { pid: number };
     const { key } = JSON.parse((await bin(['key', 'create', '--name', 'survives-restart', '--json'])).stdout) as { key: string };
     const res = await bin(['restart', '--port', '0']);
     expect(res.code, res.stderr).toBe(0);
@@ -264,9 +267,32 @@ describe('svc-proxy foundation, end to end', () => {
     pid = runtime.pid;
     const call = await http('GET', `http://127.0.0.1:${runtime.port}/protocol-a/v1/models`, { headers: { authorization: `Bearer ${key}` } });
     expect(call.status).not.toBe(401);
-    const stopped = JSON.parse((await bin(['stop', '--json'])).stdout);
-    expect(stopped).toEqual({ stopped: true, pid: runtime.pid, forced: false });
+    // --json: the new daemon as start gives it, the one stopped, and no login service here
+    const again = await bin(['restart', '--port', '0', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    const restarted = JSON.parse(again.stdout) as { pid: number; port: number };
+    expect(Object.keys(restarted).sort()).toEqual((await documentedJsonKeys(['restart'])).sort());
+    expect(restarted).toEqual({
+      pid: restarted.pid,
+      host: '127.0.0.1',
+      port: restarted.port,
+      baseUrls: { a: `http://127.0.0.1:${restarted.port}/protocol-a/v1`, b: `http://127.0.0.1:${restarted.port}/protocol-b` },
+      stoppedPid: runtime.pid,
+      byLoginService: false,
+    });
     await waitGone(runtime.pid);
+    expect(JSON.parse(await readFile(join(home, 'daemon.json'), 'utf8'))).toMatchObject({ pid: restarted.pid, port: restarted.port });
+    pid = restarted.pid;
+    expect((await http('GET', `http://127.0.0.1:${restarted.port}/health`)).status).toBe(200);
+    const stopped = JSON.parse((await bin(['stop', '--json'])).stdout);
+    expect(stopped).toEqual({ stopped: true, pid: restarted.pid, forced: false });
+    await waitGone(restarted.pid);
+    // and with no daemon to stop
+    const fresh = JSON.parse((await bin(['restart', '--port', '0', '--json'])).stdout) as { pid: number; stoppedPid: number | null };
+    expect(fresh.stoppedPid).toBeNull();
+    pid = fresh.pid;
+    expect(JSON.parse((await bin(['stop', '--json'])).stdout)).toEqual({ stopped: true, pid: fresh.pid, forced: false });
+    await waitGone(fresh.pid);
     expect(JSON.parse((await bin(['stop', '--json'])).stdout)).toEqual({ stopped: false, running: false });
   });
 

@@ -3,9 +3,18 @@
  * runs the daemon of this state dir (and no --port or --host asks for another), through it.
  */
 import type { Command } from 'commander';
+import { baseUrls } from '../../config/base-urls.js';
+import type { DaemonLocation } from '../../daemon/control.js';
 import { CliError, type CliContext } from '../io.js';
 import { ensureDaemon, printBaseUrls, warnIfExposed } from '../daemon-control.js';
 import { parsePort } from '../parse-options.js';
+
+interface Restarted {
+  daemon: DaemonLocation;
+  /** The daemon that was stopped, if one ran. */
+  stoppedPid: number | undefined;
+  byLoginService: boolean;
+}
 
 export function register(program: Command, ctx: CliContext): void {
   program
@@ -13,29 +22,40 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Stop the daemon if it runs, then start it in the background')
     .option('--port <port>', 'port to listen on (0 = any free port)', parsePort)
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
-    .action(async (flags: { port?: number; host?: string }) => {
+    .option('--json', 'print {pid, host, port, baseUrls, stoppedPid, byLoginService}')
+    .action(async (flags: { port?: number; host?: string; json?: boolean }) => {
       warnIfExposed(ctx, flags.host);
-      if (flags.port === undefined && flags.host === undefined) {
-        const [{ restartThroughService }, { ServiceCommandError }] = await Promise.all([import('../service/service-restart.js'), import('../service/service-manager.js')]);
-        try {
-          const restarted = await restartThroughService(ctx);
-          if (restarted) {
-            if (!restarted.daemon) throw new CliError(`The login service (${restarted.title}) was restarted, but its daemon did not answer in time; see \`svc-proxy service status\` and ${ctx.paths().daemonLog}.`);
-            if (restarted.before !== undefined) ctx.out(`stopped (pid ${restarted.before})`);
-            ctx.out(`svc-proxy started (pid ${restarted.daemon.pid}) on ${restarted.daemon.host}:${restarted.daemon.port} by its login service`);
-            printBaseUrls(ctx, restarted.daemon.host, restarted.daemon.port);
-            return;
-          }
-        } catch (err) {
-          if (!(err instanceof ServiceCommandError)) throw err;
-          ctx.err(`note: the login service could not be restarted (${err.message}); restarting the daemon by hand.`);
-        }
+      // said at once, so a start that then fails does not hide that the daemon was stopped
+      const saidStopped = (pid: number) => (flags.json ? undefined : ctx.out(`stopped (pid ${pid})`));
+      const { daemon, stoppedPid, byLoginService } = await restart(ctx, flags, saidStopped);
+      if (flags.json) {
+        // as `start --json`, with what was stopped instead of alreadyRunning
+        ctx.json({ pid: daemon.pid, host: daemon.host, port: daemon.port, baseUrls: baseUrls(daemon.host, daemon.port), stoppedPid: stoppedPid ?? null, byLoginService });
+        return;
       }
-      const { stopDaemon } = await import('../../daemon/control.js');
-      const stopped = await stopDaemon(ctx.paths());
-      if (stopped) ctx.out(`stopped (pid ${stopped.pid})`);
-      const { daemon } = await ensureDaemon(ctx, { port: flags.port, host: flags.host });
-      ctx.out(`svc-proxy started (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}`);
+      ctx.out(`svc-proxy started (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}${byLoginService ? ' by its login service' : ''}`);
       printBaseUrls(ctx, daemon.host, daemon.port);
     });
+}
+
+async function restart(ctx: CliContext, flags: { port?: number; host?: string }, onStopped: (pid: number) => void): Promise<Restarted> {
+  if (flags.port === undefined && flags.host === undefined) {
+    const [{ restartThroughService }, { ServiceCommandError }] = await Promise.all([import('../service/service-restart.js'), import('../service/service-manager.js')]);
+    try {
+      const restarted = await restartThroughService(ctx);
+      if (restarted) {
+        if (!restarted.daemon) throw new CliError(`The login service (${restarted.title}) was restarted, but its daemon did not answer in time; see \`svc-proxy service status\` and ${ctx.paths().daemonLog}.`);
+        if (restarted.before !== undefined) onStopped(restarted.before);
+        return { daemon: restarted.daemon, stoppedPid: restarted.before, byLoginService: true };
+      }
+    } catch (err) {
+      if (!(err instanceof ServiceCommandError)) throw err;
+      ctx.err(`note: the login service could not be restarted (${err.message}); restarting the daemon by hand.`);
+    }
+  }
+  const { stopDaemon } = await import('../../daemon/control.js');
+  const stopped = await stopDaemon(ctx.paths());
+  if (stopped) onStopped(stopped.pid);
+  const { daemon } = await ensureDaemon(ctx, { port: flags.port, host: flags.host });
+  return { daemon, stoppedPid: stopped?.pid, byLoginService: false };
 }

@@ -23,7 +23,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--port <port>', 'port to listen on (0 = any free port)', parsePort)
     .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from other machines)')
     .option('--log-bodies', 'log request and response bodies in the request log for this run (debugging; credentials and images redacted)')
-    .option('--json', 'print pid, host, port and base URLs as JSON')
+    .option('--json', 'print {pid, host, port, alreadyRunning, baseUrls}')
     .option('--no-tui', 'with --foreground in a terminal: print the daemon log instead of opening the terminal UI')
     .action(async (flags: StartFlags) => {
       warnIfExposed(ctx, flags.host);
