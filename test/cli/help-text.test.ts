@@ -3,10 +3,11 @@
  * registered as main() registers the one being run): what a user reads before running anything.
  */
 import { Command } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createContext, type CliIo } from '../../src/cli/io.js';
 import { COMMANDS } from '../../src/cli/registry.js';
-import { runCli } from '../daemon/harness.js';
+import { removeTempDirs, runCli, tempStateDir, testKeychainService } from '../daemon/harness.js';
+import { documentedJsonKeys } from '../fixtures/json-help.js';
 
 async function commandTree(): Promise<Command> {
   const io: CliIo = { stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin, env: {} };
@@ -59,5 +60,19 @@ describe('command help', () => {
   it('stats --since says its default and "all"', async () => {
     const help = await runCli(['stats', '--help']);
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('default 24h, "all" for every retained file');
+  });
+});
+
+describe('--json help says what the output holds', () => {
+  afterAll(removeTempDirs);
+
+  // the commands that run without a daemon; start, restart and models are checked where one runs (e2e)
+  it.each([
+    { command: ['key', 'create'], args: ['--name', 'shape'] },
+    { command: ['doctor'], args: [] },
+  ])('svc-proxy $command --json has the top-level keys its help names', async ({ command, args }) => {
+    const env = { SVC_PROXY_HOME: await tempStateDir(), SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService(), XDG_CONFIG_HOME: await tempStateDir() };
+    const printed = JSON.parse((await runCli([...command, ...args, '--json'], { env })).stdout) as Record<string, unknown>;
+    expect(Object.keys(printed).sort()).toEqual((await documentedJsonKeys(command)).sort());
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, stopDaemon, type TestDaemon } from '../fixtures/daemon.js';
+import { documentedJsonKeys } from '../fixtures/json-help.js';
 import { AnthropicMock, GenericChatMock } from '../fixtures/mock-upstream/index.js';
 
 const RIGHT = 'sk-ant-doctor-right-0001';
@@ -68,6 +69,11 @@ describe('svc-proxy models: what it says of lists that are empty or failed', () 
     expect(res.stderr).not.toContain('No connected provider');
     // nothing listens there: the local server's reason asks whether it was started, and ends there
     expect(res.stderr).toMatch(/^gone: no model list: upstream_unreachable: Could not connect to http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)\. Is the server running on http:\/\/127\.0\.0\.1:9\?$/m);
+  });
+
+  it('--json has the top-level keys its help names', async () => {
+    const res = await d.cli(['models', 'chat', 'gone', '--json'], { allowFail: true, timeoutMs: 40_000 });
+    expect(Object.keys(JSON.parse(res.stdout) as object).sort()).toEqual((await documentedJsonKeys(['models'])).sort());
   });
 });
 

@@ -42,7 +42,7 @@ export function register(program: Command, ctx: CliContext): void {
   program
     .command('doctor')
     .description('Check the daemon, keys, providers, login service and this shell\'s tool settings; say what to fix (exit 1 on a problem)')
-    .option('--json', 'print the findings as JSON: {findings: [{check, mark, text, fix}]}')
+    .option('--json', 'print {ok, findings: [{check, mark, text, fix}]}; ok: nothing failed (exit 0)')
     .action(async (flags: { json?: boolean }) => {
       const findings: Finding[] = [];
       const client = await AdminClient.connect(ctx.paths());
