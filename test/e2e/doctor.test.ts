@@ -3,9 +3,11 @@
  * endpoint, and this shell's base URL variables each way they go wrong — then the fix it names
  * applied, and a clean bill (exit 0).
  */
+import Anthropic from '@anthropic-ai/sdk';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, stopDaemon, type TestDaemon } from '../fixtures/daemon.js';
 import { documentedJsonKeys } from '../fixtures/json-help.js';
@@ -82,7 +84,8 @@ describe('svc-proxy doctor', () => {
     const revoked = JSON.parse((await d.cli(['key', 'create', '--name', 'gone', '--json'])).stdout) as { key: string };
     await d.cli(['key', 'revoke', 'gone']);
     const { code, json, text } = await doctor({
-      ANTHROPIC_BASE_URL: `${d.baseB()}/v1`,
+      // the whole endpoint pasted as a base: the SDKs would add /v1/messages to it again
+      ANTHROPIC_BASE_URL: `${d.baseB()}/v1/messages`,
       OPENAI_BASE_URL: d.baseA().replace(`:${d.port}`, `:${d.port === 65535 ? 1 : d.port + 1}`),
       OPENAI_API_BASE: 'https://api.openai.com/v1',
       OPENAI_API_KEY: revoked.key,
@@ -98,7 +101,9 @@ describe('svc-proxy doctor', () => {
     expect(finding(json, 'provider gone')!.text).toContain('(ECONNREFUSED). Is the server running on http://127.0.0.1:9?');
     expect(finding(json, 'login service')).toMatchObject({ mark: 'info', fix: 'svc-proxy service install' });
     expect(finding(json, 'shell ANTHROPIC_BASE_URL')).toMatchObject({ mark: 'fail', fix: 'eval "$(svc-proxy env claude-code)"' });
-    expect(finding(json, 'shell ANTHROPIC_BASE_URL')!.text).toContain('the SDKs add /v1/messages themselves');
+    expect(finding(json, 'shell ANTHROPIC_BASE_URL')!.text).toBe(
+      '/protocol-b/v1/messages is not a protocol B base: requests from Claude Code and the Anthropic SDKs would go to /protocol-b/v1/messages/v1/messages (they add /v1/messages themselves), which svc-proxy has no route for; it should end in /protocol-b',
+    );
     expect(finding(json, 'shell OPENAI_BASE_URL')!.text).toMatch(new RegExp(`the daemon listens on ${d.port}$`));
     expect(finding(json, 'shell OPENAI_API_BASE')).toMatchObject({ mark: 'info', text: 'points at https://api.openai.com, not at svc-proxy: aider started from this shell go there' });
     // the text form says the same, with the fixes under their lines, and no key anywhere
@@ -127,6 +132,30 @@ describe('svc-proxy doctor', () => {
     expect(finding(json, 'shell ANTHROPIC_BASE_URL')).toMatchObject({ mark: 'ok', text: 'svc-proxy protocol B; the key in ANTHROPIC_AUTH_TOKEN is accepted' });
     expect(finding(json, 'shell OPENAI_BASE_URL')).toMatchObject({ mark: 'ok' });
     expect(text).not.toContain('✗');
+
+    // a base ending in /v1 works with the real SDK (its /v1/messages makes /v1/v1/messages, which the
+    // daemon takes), as does protocol A without /v1: a warning that names the usual base, not a failure
+    const sdk = new Anthropic({ baseURL: `${d.baseB()}/v1`, apiKey: d.key, maxRetries: 0 });
+    const ask = { model: 'anthropic/claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hello' }] };
+    expect((await sdk.messages.create(ask)).content).toEqual([expect.objectContaining({ type: 'text', text: 'Echo: Hello' })]);
+    expect((await sdk.messages.stream(ask).finalMessage()).content).toEqual([expect.objectContaining({ type: 'text', text: 'Echo: Hello' })]);
+    expect((await sdk.messages.countTokens({ model: ask.model, messages: ask.messages })).input_tokens).toBeGreaterThan(0);
+    expect((await sdk.models.list()).data.map((m) => m.id)).toContain('anthropic/claude-sonnet-4-5');
+    const openai = new OpenAI({ baseURL: d.baseA().replace(/\/v1$/, ''), apiKey: d.key, maxRetries: 0 });
+    expect((await openai.chat.completions.create({ model: ask.model, messages: ask.messages })).choices[0]?.message.content).toBe('Echo: Hello');
+    const redundant = await doctor({ ANTHROPIC_BASE_URL: `${d.baseB()}/v1`, ANTHROPIC_AUTH_TOKEN: d.key, OPENAI_BASE_URL: d.baseA().replace(/\/v1$/, ''), OPENAI_API_KEY: d.key });
+    expect(redundant.code).toBe(0);
+    expect(redundant.json.ok).toBe(true);
+    expect(finding(redundant.json, 'shell ANTHROPIC_BASE_URL')).toEqual({
+      check: 'shell ANTHROPIC_BASE_URL',
+      mark: 'warn',
+      text: 'svc-proxy protocol B; the key in ANTHROPIC_AUTH_TOKEN is accepted; but /protocol-b/v1 is not the base as svc-proxy gives it (ending in /protocol-b): requests from Claude Code and the Anthropic SDKs go to /protocol-b/v1/v1/messages (they add /v1/messages themselves), which svc-proxy answers as /protocol-b/v1/messages',
+      fix: 'eval "$(svc-proxy env claude-code)"',
+    });
+    expect(finding(redundant.json, 'shell OPENAI_BASE_URL')).toMatchObject({ mark: 'warn', fix: 'eval "$(svc-proxy env openai)"' });
+    expect(finding(redundant.json, 'shell OPENAI_BASE_URL')!.text).toContain('/protocol-a/chat/completions (they add /chat/completions themselves), which svc-proxy answers as /protocol-a/v1/chat/completions');
+    expect(redundant.text).toMatch(/^! shell ANTHROPIC_BASE_URL: /m);
+    expect(redundant.text).toMatch(/^No problem found; \d warnings\.$/m); // (the keychain may warn too)
 
     await d.stop();
     const down = await doctor({ ANTHROPIC_BASE_URL: d.baseB(), ANTHROPIC_AUTH_TOKEN: d.key });

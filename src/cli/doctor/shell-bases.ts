@@ -4,6 +4,7 @@
  * accepted — found by asking the model list there, as the tool's SDK would. No key's characters
  * are ever printed.
  */
+import { matchProxyPath } from '../../server/route-table.js';
 import type { Finding } from './findings.js';
 
 interface ShellBase {
@@ -25,6 +26,8 @@ export const SHELL_BASES: readonly ShellBase[] = [
 /** The path a base of ours has: protocol B's without /v1 (the SDKs add /v1/messages), protocol A's with it. */
 const BASE_PATH = { a: /^(\/g\/[^/]+)?\/protocol-a\/v1\/?$/, b: /^(\/g\/[^/]+)?\/protocol-b\/?$/ } as const;
 const EXAMPLE_PATH = { a: '/protocol-a/v1', b: '/protocol-b' } as const;
+/** What the tools' SDKs append to the base for their main call, and the endpoint it must reach. */
+const SDK_CALL = { a: { path: '/chat/completions', endpoint: 'chat' }, b: { path: '/v1/messages', endpoint: 'messages' } } as const;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const PROBE_TIMEOUT_MS = 20_000;
 
@@ -59,13 +62,23 @@ async function checkBase(b: ShellBase, env: Env, daemon: DaemonAddress | undefin
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   if (port !== daemon.port) return { check, mark: 'fail', text: `points at port ${port}; the daemon listens on ${daemon.port}`, fix: repoint };
   const path = url.pathname;
+  let unusual: string | undefined;
   if (!BASE_PATH[b.protocol].test(path)) {
-    const why = b.protocol === 'b' && /\/v1\/?$/.test(path) ? ' (the SDKs add /v1/messages themselves)' : '';
-    return { check, mark: 'fail', text: `${path} is not a protocol ${b.protocol.toUpperCase()} base: it should end in ${EXAMPLE_PATH[b.protocol]}${why}`, fix: repoint };
+    // judged by the route the SDK's own request takes: the daemon tolerates a missing or doubled /v1
+    const sdk = SDK_CALL[b.protocol];
+    const call = `${path.replace(/\/+$/, '')}${sdk.path}`;
+    const route = matchProxyPath(call, 'POST');
+    const as = `${/^\/g\/[^/]+/.exec(path)?.[0] ?? ''}${EXAMPLE_PATH[b.protocol]}${sdk.path}`;
+    if (!route.ok || route.route.protocol !== b.protocol || route.route.endpoint !== sdk.endpoint) {
+      return { check, mark: 'fail', text: `${path} is not a protocol ${b.protocol.toUpperCase()} base: requests from ${b.tools} would go to ${call} (they add ${sdk.path} themselves), which svc-proxy has no route for; it should end in ${EXAMPLE_PATH[b.protocol]}`, fix: repoint };
+    }
+    unusual = `${path} is not the base as svc-proxy gives it (ending in ${EXAMPLE_PATH[b.protocol]}): requests from ${b.tools} go to ${call} (they add ${sdk.path} themselves), which svc-proxy answers as ${as}`;
   }
   const keyVars = b.keys.filter((k) => (env[k] ?? '') !== '');
   if (keyVars.length === 0) return { check, mark: 'fail', text: `no key: ${b.keys.join(' or ')} is not set`, fix: repoint };
-  return probe(b, url, env, keyVars, check, repoint);
+  const found = await probe(b, url, env, keyVars, check, repoint);
+  // it works: a warning at most, with the usual base to set
+  return unusual && found.mark === 'ok' ? { check, mark: 'warn', text: `${found.text}; but ${unusual}`, fix: repoint } : found;
 }
 
 /** The model list under the base, with the key headers the tool's SDK sends. */
