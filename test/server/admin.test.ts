@@ -124,7 +124,11 @@ describe('admin API: providers, endpoints, local servers', () => {
     expect(d.deps.config().endpoints.vllm).toMatchObject({ format: 'a', hasCredential: true });
     expect(d.deps.credential('vllm')).toBe('vllm-secret-4321');
     expect(((await d.admin('GET', '/admin/endpoints')).json() as { endpoints: unknown[] }).endpoints).toHaveLength(1);
-    expect((await d.admin('POST', '/admin/endpoints', { slug: 'openai', url: 'http://x', format: 'b' })).status).toBe(409);
+    // a built-in name is never valid (400); a slug another upstream has is taken as things stand (409)
+    const builtin = await d.admin('POST', '/admin/endpoints', { slug: 'openai', url: 'http://x', format: 'b' });
+    expect([builtin.status, (builtin.json() as { error: { code: string } }).error.code]).toEqual([400, 'slug_reserved']);
+    const taken = await d.admin('POST', '/admin/endpoints', { slug: 'vllm', url: 'http://x', format: 'b' });
+    expect([taken.status, (taken.json() as { error: { code: string } }).error.code]).toEqual([409, 'slug_taken']);
     expect((await d.admin('POST', '/admin/endpoints', { slug: 'x', url: 'http://x', format: 'z' })).status).toBe(400);
     const gw = await d.admin('POST', '/admin/endpoints', { slug: 'gw', url: 'https://gw.example/v1', format: 'a', authHeader: 'api-key', headers: { 'x-team': 'ml' } });
     expect(gw.status).toBe(201);
