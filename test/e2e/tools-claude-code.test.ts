@@ -111,6 +111,17 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', { tim
     for (const g of gens) expectNoServiceKey(g, s.key.value);
   });
 
+  it('with ANTHROPIC_BASE_URL ending in /v1 (which doctor warns of, not fails on), Claude Code still gets its answer', async () => {
+    const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4']);
+    const since = new Date().toISOString();
+    const { parsed } = await runClaude({ ...s, env: { ...s.env, ANTHROPIC_BASE_URL: `${t.world.daemon.baseB()}/v1` } }, 'Say hello.', ['--tools', '']);
+    expect(parsed).toMatchObject({ type: 'result', subtype: 'success', is_error: false });
+    // its requests went to …/protocol-b/v1/v1/messages and were answered as messages (none refused: runClaude)
+    const entries = await t.world.daemon.logs((l) => l.some((e) => e.time >= since && e.endpoint === 'messages'));
+    expect(entries.filter((e) => e.time >= since && e.endpoint === 'messages' && e.status === 200).length).toBeGreaterThan(0);
+    expect(t.world.mocks.openai.generations().length).toBeGreaterThan(0);
+  });
+
   it("to an openai target: Claude Code's WebSearch tool searches with OpenAI's web search and gets the pages it found", async () => {
     const s = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4']);
     const mock = t.world.mocks.openai;
