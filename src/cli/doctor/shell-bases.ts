@@ -68,11 +68,11 @@ async function checkBase(b: ShellBase, env: Env, daemon: DaemonAddress | undefin
     const sdk = SDK_CALL[b.protocol];
     const call = `${path.replace(/\/+$/, '')}${sdk.path}`;
     const route = matchProxyPath(call, 'POST');
-    const as = `${/^\/g\/[^/]+/.exec(path)?.[0] ?? ''}${EXAMPLE_PATH[b.protocol]}${sdk.path}`;
+    const usualCall = `${/^\/g\/[^/]+/.exec(path)?.[0] ?? ''}${EXAMPLE_PATH[b.protocol]}${sdk.path}`;
     if (!route.ok || route.route.protocol !== b.protocol || route.route.endpoint !== sdk.endpoint) {
       return { check, mark: 'fail', text: `${path} is not a protocol ${b.protocol.toUpperCase()} base: requests from ${b.tools} would go to ${call} (they add ${sdk.path} themselves), which svc-proxy has no route for; it should end in ${EXAMPLE_PATH[b.protocol]}`, fix: repoint };
     }
-    unusual = `${path} is not the base as svc-proxy gives it (ending in ${EXAMPLE_PATH[b.protocol]}): requests from ${b.tools} go to ${call} (they add ${sdk.path} themselves), which svc-proxy answers as ${as}`;
+    unusual = `${path} is not the base as svc-proxy gives it (ending in ${EXAMPLE_PATH[b.protocol]}): requests from ${b.tools} go to ${call} (they add ${sdk.path} themselves), which svc-proxy answers as ${usualCall}`;
   }
   const keyVars = b.keys.filter((k) => (env[k] ?? '') !== '');
   if (keyVars.length === 0) return { check, mark: 'fail', text: `no key: ${b.keys.join(' or ')} is not set`, fix: repoint };
