@@ -141,7 +141,7 @@ export class ProxyServer {
 
     if (this.draining) {
       res.setHeader('connection', 'close');
-      this.refuse(res, { path, status: 503, code: 'shutting_down' }, protocolOfPath(path), 'svc-proxy is shutting down; retry in a moment.');
+      this.refuse(res, beforeRouting(path, req.method, 503, 'shutting_down'), protocolOfPath(path), 'svc-proxy is shutting down; retry in a moment.');
       return;
     }
     const host = req.headers.host;
@@ -150,7 +150,7 @@ export class ProxyServer {
     if (host === undefined || !this.hostGuard.allows(host)) {
       this.refuse(
         res,
-        { path, status: 403, code: 'forbidden_host' },
+        beforeRouting(path, req.method, 403, 'forbidden_host'),
         protocolOfPath(path),
         `${host === undefined ? 'A request without a Host header' : `Host "${host.slice(0, 100)}"`} is not allowed (DNS-rebinding guard). Use 127.0.0.1 or localhost, or add it to settings.allowedHosts in config.json.`,
       );
@@ -253,6 +253,15 @@ export class ProxyServer {
  * An `Expect: 100-continue` request passed the checks: the client may send its body, and the
  * connection may be kept (without a Connection header its answer persists as HTTP/1.1 does).
  */
+/**
+ * A refusal made before the route is looked up (a foreign Host, shutting down), with the route its
+ * path names, if any, for the request log: only refused requests pay for this second match.
+ */
+function beforeRouting(path: string, method: string | undefined, status: number, code: string): Refusal {
+  const route = isProxyPath(path) ? matchProxyPath(path, method ?? 'GET').route : undefined;
+  return route ? { path, route, status, code } : { path, status, code };
+}
+
 function goOn(res: ServerResponse): void {
   res.removeHeader('connection');
   res.writeContinue();

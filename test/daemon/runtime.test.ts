@@ -209,7 +209,7 @@ describe('daemon runtime', () => {
     // a wrong method names the endpoint of the path it hit (and its base), as a known route does
     expect(entries.map((e) => `${e.status} ${e.errorCode} ${e.keyId ?? '-'} ${e.path ?? `${e.base} ${e.endpoint}`}`).reverse()).toEqual([
       '401 invalid_api_key - provider chat',
-      '403 forbidden_host - /protocol-b/v1/messages',
+      '403 forbidden_host - provider messages',
       `404 unsupported_endpoint ${created.id} /protocol-a/v1/embeddings`,
       `405 method_not_allowed ${created.id} provider chat`,
       `405 method_not_allowed ${created.id} group:team messages`,

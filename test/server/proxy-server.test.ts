@@ -352,7 +352,7 @@ describe('proxy server: refusals go into the request log', () => {
     expect(h.logged.map((e) => ({ status: e.status, code: e.errorCode, key: e.keyId, base: e.base, endpoint: e.endpoint, path: e.path }))).toEqual([
       { status: 401, code: 'invalid_api_key', key: undefined, base: 'provider', endpoint: 'chat', path: undefined },
       { status: 401, code: 'missing_api_key', key: undefined, base: 'group:team', endpoint: 'unknown', path: '/g/team/protocol-b/v1/nope' },
-      { status: 403, code: 'forbidden_host', key: undefined, base: 'provider', endpoint: 'unknown', path: '/protocol-b/v1/messages' },
+      { status: 403, code: 'forbidden_host', key: undefined, base: 'provider', endpoint: 'messages', path: undefined },
       { status: 404, code: 'unsupported_endpoint', key: 'k1', base: 'provider', endpoint: 'unknown', path: '/protocol-a/v1/embeddings' },
       { status: 405, code: 'method_not_allowed', key: 'k1', base: 'provider', endpoint: 'chat', path: undefined },
       { status: 413, code: 'request_too_large', key: 'k1', base: 'group:team', endpoint: 'messages', path: undefined },
