@@ -91,6 +91,22 @@ export function clipToWidth(text: string, width: number): string {
   return `${out}…`;
 }
 
+/** `text` cut with … at its start to at most `width` cells (the end kept: what was typed last). */
+export function clipStartToWidth(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (textWidth(text) <= width) return text;
+  const parts = graphemes(text);
+  let out = '';
+  let used = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const w = graphemeWidth(parts[i]!);
+    if (used + w > width - 1) break;
+    out = parts[i]! + out;
+    used += w;
+  }
+  return `…${out}`;
+}
+
 /** `text` padded with spaces to `width` cells (left-aligned, or right with `right`). */
 export function padToWidth(text: string, width: number, right = false): string {
   const fill = ' '.repeat(Math.max(0, width - textWidth(text)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipToWidth, fitToWidth, graphemes, padToWidth, textWidth } from '../../src/util/text-width.js';
+import { clipStartToWidth, clipToWidth, fitToWidth, graphemes, padToWidth, textWidth } from '../../src/util/text-width.js';
 
 describe('textWidth', () => {
   it('counts CJK and emoji as 2 cells, combining and zero-width marks as 0', () => {
@@ -30,6 +30,14 @@ describe('cutting and padding by cells', () => {
     expect(clipToWidth('👍🏽👍🏽👍🏽', 4)).toBe('👍🏽…');
     expect(clipToWidth('cafe\u0301s', 5)).toBe('cafe\u0301s');
     expect(clipToWidth('abc', 0)).toBe('');
+  });
+
+  it('cuts from the start, keeping the end, never inside a grapheme', () => {
+    expect(clipStartToWidth('a-long-value', 6)).toBe('…value');
+    expect(clipStartToWidth('日本語モデル', 5)).toBe('…デル');
+    expect(clipStartToWidth('👍🏽👍🏽👍🏽', 4)).toBe('…👍🏽');
+    expect(clipStartToWidth('short', 5)).toBe('short');
+    expect(clipStartToWidth('abc', 0)).toBe('');
   });
 
   it('pads and fits to exactly the width', () => {

@@ -9,10 +9,14 @@ import { useKeys } from '../hooks/use-keys.js';
 import { useRef, useState } from 'react';
 import { useCaptureKeys } from '../hooks/use-capture.js';
 import { useTheme } from '../theme.js';
-import { graphemes } from '../../util/text-width.js';
+import { graphemes, textWidth } from '../../util/text-width.js';
+import { fullestFitting } from '../fit-wording.js';
+import { fieldLine } from '../field-line.js';
 
 export interface TextFieldProps {
-  label: string;
+  /** Fullest wording first: a narrow terminal shows the fullest that leaves the value room. */
+  label: string | readonly string[];
+  width: number;
   initial?: string;
   hidden?: boolean;
   hint?: string;
@@ -26,7 +30,13 @@ export interface TextFieldProps {
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NOT_TEXT = /\x1b\[[0-9;]*[~A-Za-z]|[\x00-\x1f\x7f]/g;
 
-export function TextField({ label, initial = '', hidden = false, hint, onSubmit, onCancel, onChange }: TextFieldProps) {
+/** What a hidden value shows: how many characters it has, in fewer words where there is less room. */
+function hiddenText(value: string, width: number): string {
+  const n = graphemes(value).length;
+  return n === 0 ? '(hidden)' : fullestFitting([`(hidden, ${n} characters)`, `(hidden, ${n})`, `(${n})`], width);
+}
+
+export function TextField({ label, width, initial = '', hidden = false, hint, onSubmit, onCancel, onChange }: TextFieldProps) {
   const theme = useTheme();
   // The ref sees keys that arrive before React re-renders (a paste followed by Enter).
   const value = useRef(initial);
@@ -49,10 +59,13 @@ export function TextField({ label, initial = '', hidden = false, hint, onSubmit,
     if (text) set(value.current + text);
   });
 
+  // the label in the words that fit, then the hidden count or the value's end that fits
+  const line = fieldLine(label, hidden ? '' : shown, width);
+  const room = width - textWidth(line.label) - 2;
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-start">
-        <Text bold>{label}</Text> {hidden ? <Text color={theme.muted}>{shown.length ? `(hidden, ${graphemes(shown).length} characters)` : '(hidden)'}</Text> : shown}
+      <Text wrap="truncate-end">
+        <Text bold>{line.label}</Text> {hidden ? <Text color={theme.muted}>{hiddenText(shown, room)}</Text> : line.value}
         <Text inverse> </Text>
       </Text>
       {hint ? (

@@ -7,10 +7,12 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { useTheme } from '../theme.js';
 import { TextField } from './TextField.js';
+import { fieldLine } from '../field-line.js';
 
 export interface WizardField {
   key: string;
-  label: string;
+  /** Fullest wording first (TextField). */
+  label: string | readonly string[];
   hidden?: boolean;
   initial?: string;
   hint?: string;
@@ -21,11 +23,12 @@ export interface WizardField {
 export interface WizardProps {
   title: string;
   fields: readonly WizardField[];
+  width: number;
   onDone(values: Record<string, string>): void;
   onCancel(): void;
 }
 
-export function Wizard({ title, fields, onDone, onCancel }: WizardProps) {
+export function Wizard({ title, fields, width, onDone, onCancel }: WizardProps) {
   const theme = useTheme();
   const [values, setValues] = useState<Record<string, string>>({});
   const [step, setStep] = useState(0);
@@ -53,12 +56,16 @@ export function Wizard({ title, fields, onDone, onCancel }: WizardProps) {
       <Text bold color={theme.accent}>
         {title} <Text color={theme.muted}>(Enter to confirm each answer, Esc to cancel)</Text>
       </Text>
-      {fields.slice(0, step).map((f) => (
-        <Text key={f.key} wrap="truncate-end">
-          {f.label} {f.hidden ? <Text color={theme.muted}>(hidden)</Text> : values[f.key] || <Text color={theme.muted}>(none)</Text>}
-        </Text>
-      ))}
-      <TextField key={field.key} label={field.label} hidden={field.hidden} initial={field.initial} hint={field.hint} onSubmit={submit} onCancel={onCancel} />
+      {fields.slice(0, step).map((f) => {
+        const answer = values[f.key];
+        const line = fieldLine(f.label, f.hidden || !answer ? '' : answer, width, 0);
+        return (
+          <Text key={f.key} wrap="truncate-end">
+            {line.label} {f.hidden ? <Text color={theme.muted}>(hidden)</Text> : answer ? line.value : <Text color={theme.muted}>(none)</Text>}
+          </Text>
+        );
+      })}
+      <TextField key={field.key} label={field.label} width={width} hidden={field.hidden} initial={field.initial} hint={field.hint} onSubmit={submit} onCancel={onCancel} />
       {problem ? (
         <Text color={theme.error} wrap="truncate-end">
           {problem}

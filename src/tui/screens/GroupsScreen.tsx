@@ -159,7 +159,8 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   if (mode.kind === 'adding-group') {
     bottom = (
       <TextField
-        label="New group name:"
+        label={['New group name:', 'Group name:', 'Name:']}
+        width={width}
         hint="letters, digits, - and _ (it becomes part of the URL: /g/<name>/…)"
         onSubmit={(slug) =>
           slug.trim()
@@ -177,8 +178,9 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
     bottom = (
       <Wizard
         title={`Add a model name to ${slug}`}
+        width={width}
         fields={[
-          { key: 'name', label: 'Model name (as clients send it):', check: (v) => (v ? undefined : 'A model name cannot be empty.') },
+          { key: 'name', label: ['Model name (as clients send it):', 'Model name:', 'Name:'], check: (v) => (v ? undefined : 'A model name cannot be empty.') },
           { key: 'targets', label: 'Targets:', hint: TARGETS_HINT, check: (v) => (parseTargets(v).length ? undefined : 'Give at least one provider/model target.') },
         ]}
         onDone={(v) =>
@@ -194,7 +196,8 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
     const { slug, name } = mode;
     bottom = (
       <TextField
-        label={`Targets of "${name}":`}
+        label={[`Targets of "${name}":`, 'Targets:']}
+        width={width}
         initial={mode.targets.join(', ')}
         hint={TARGETS_HINT}
         onSubmit={(text) =>

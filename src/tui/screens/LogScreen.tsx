@@ -143,6 +143,7 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
   const field = editing ? (
     <TextField
       label="filter /"
+      width={width}
       initial={filter.text}
       onChange={(text) => setFilter((f) => ({ ...f, text }))}
       onSubmit={() => setEditing(false)}

@@ -192,7 +192,8 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     const { name } = mode;
     bottom = (
       <TextField
-        label={`API key for ${name}:`}
+        label={[`API key for ${name}:`, 'API key:', 'Key:']}
+        width={width}
         hidden
         hint="Goes straight to the daemon and into the OS keychain; it is never shown. Enter stores it, Esc cancels."
         onSubmit={(v) => connect(name, v, false)}
@@ -216,7 +217,8 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     const { name } = mode;
     bottom = (
       <TextField
-        label={`Base URL for ${name}:`}
+        label={[`Base URL for ${name}:`, 'Base URL:', 'URL:']}
+        width={width}
         initial={mode.current}
         hint="Empty restores the default. Enter saves, Esc cancels."
         onSubmit={(v) =>
@@ -234,8 +236,8 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       <Wizard
         title={`Headers for ${name} behind a gateway (both empty: none)`}
         fields={[
-          { key: 'authHeader', label: 'Header that carries the key (empty: the provider’s own):', initial: mode.authHeader, hint: 'e.g. api-key; authorization means Bearer', check: authHeaderInputProblem },
-          { key: 'headers', label: 'Fixed headers, name=value; … (empty: none):', initial: mode.headers, hint: 'kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader) },
+          { key: 'authHeader', label: ['Header that carries the key (empty: the provider’s own):', 'Key header (empty: its own):', 'Key header:'], initial: mode.authHeader, hint: 'e.g. api-key; authorization means Bearer', check: authHeaderInputProblem },
+          { key: 'headers', label: ['Fixed headers, name=value; … (empty: none):', 'Fixed headers (empty: none):', 'Headers:'], initial: mode.headers, hint: 'kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader) },
         ]}
         onDone={(v) =>
           act(async (b) => {
@@ -245,6 +247,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
             return { kind: 'ok', text: `${name} headers: ${headerSettingsText(res) || 'none (the provider’s own)'}` };
           })
         }
+        width={width}
         onCancel={() => setMode({ kind: 'list' })}
       />
     );
@@ -255,13 +258,14 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     bottom = (
       <Wizard
         title="Add a custom endpoint"
+        width={width}
         fields={[
-          { key: 'slug', label: 'Name (used as provider in model ids):', check: (v) => (v ? undefined : 'A name is needed.') },
+          { key: 'slug', label: ['Name (used as provider in model ids):', 'Name:'], check: (v) => (v ? undefined : 'A name is needed.') },
           { key: 'url', label: 'Base URL:', hint: 'e.g. https://api.example.com/v1', check: (v) => (v ? undefined : 'A URL is needed.') },
-          { key: 'format', label: 'Format, a (OpenAI Chat Completions) or b (Anthropic Messages):', check: (v) => (v === 'a' || v === 'b' ? undefined : 'Type a or b.') },
-          { key: 'authHeader', label: 'Header that carries the key (empty: the format’s own):', hint: 'e.g. api-key (Azure OpenAI); authorization means Bearer', check: authHeaderInputProblem },
-          { key: 'headers', label: 'Fixed headers, name=value; … (empty: none):', hint: 'sent with every request and kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader) },
-          { key: 'credential', label: 'API key (hidden; empty if it needs none):', hidden: true },
+          { key: 'format', label: ['Format, a (OpenAI Chat Completions) or b (Anthropic Messages):', 'Format, a (OpenAI) or b (Anthropic):', 'Format a/b:'], check: (v) => (v === 'a' || v === 'b' ? undefined : 'Type a or b.') },
+          { key: 'authHeader', label: ['Header that carries the key (empty: the format’s own):', 'Key header (empty: its own):', 'Key header:'], hint: 'e.g. api-key (Azure OpenAI); authorization means Bearer', check: authHeaderInputProblem },
+          { key: 'headers', label: ['Fixed headers, name=value; … (empty: none):', 'Fixed headers (empty: none):', 'Headers:'], hint: 'sent with every request and kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader) },
+          { key: 'credential', label: ['API key (hidden; empty if it needs none):', 'API key (empty: none):', 'API key:'], hidden: true },
         ]}
         onDone={(v) =>
           act(async (b) => {
@@ -285,6 +289,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     bottom = (
       <Wizard
         title="Add a local model server (OpenAI-compatible, no key)"
+        width={width}
         fields={[
           { key: 'slug', label: 'Name:', check: (v) => (v ? undefined : 'A name is needed.') },
           { key: 'url', label: 'URL:', hint: 'e.g. http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8000/v1 (vLLM)', check: (v) => (v ? undefined : 'A URL is needed.') },

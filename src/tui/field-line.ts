@@ -1,0 +1,24 @@
+/**
+ * A text field's one line at a width: the fullest wording of its label that leaves the value room,
+ * then as much of the value as fits, its end kept (the cursor is at the end, and what was typed
+ * last is what the typist looks at). Cut from the start, a narrow terminal showed
+ * "…long-key-name-here" with no label at all.
+ */
+import { clipStartToWidth, textWidth } from '../util/text-width.js';
+import { fullestFitting } from './fit-wording.js';
+
+/** The cells the value keeps beside the label at least: a third of the line, at most 12. */
+const valueRoom = (width: number) => Math.min(12, Math.ceil(width / 3));
+
+export interface FieldLine {
+  label: string;
+  /** The value's end that fits, `…` before it where its start is left off. */
+  value: string;
+}
+
+/** `value`: the text to show (already the hidden count for a credential); `cursor`: cells kept after it. */
+export function fieldLine(label: string | readonly string[], value: string, width: number, cursor = 1): FieldLine {
+  const wordings = typeof label === 'string' ? [label] : label;
+  const shown = fullestFitting(wordings, Math.max(1, width - 1 - cursor - valueRoom(width)));
+  return { label: shown, value: clipStartToWidth(value, width - textWidth(shown) - 1 - cursor) };
+}
