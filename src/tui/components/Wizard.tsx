@@ -1,6 +1,6 @@
 /**
  * A few questions in a row (add an endpoint: name, URL, format, credential). Answers so far stay
- * visible, hidden ones as "(hidden)"; Esc cancels the whole thing. A field's `check` may refuse an
+ * visible where there is room, hidden ones as "(hidden)"; Esc cancels the whole thing. A field's `check` may refuse an
  * answer with a message, and the question is asked again.
  */
 import { Box, Text } from 'ink';
@@ -8,6 +8,14 @@ import { useState } from 'react';
 import { useTheme } from '../theme.js';
 import { TextField } from './TextField.js';
 import { fieldLine } from '../field-line.js';
+import { fullestFitting } from '../fit-wording.js';
+import { fittingHints, type Hint } from '../key-hints.js';
+import { wizardRows } from '../wizard-rows.js';
+import { textWidth } from '../../util/text-width.js';
+
+const WAY_OUT = 'Esc cancel';
+/** The way out first: it is what a reader of a narrow terminal must find. */
+const WIZARD_HINTS: readonly Hint[] = [WAY_OUT, ['Enter confirms each answer', 'Enter confirms', 'Enter ok']];
 
 export interface WizardField {
   key: string;
@@ -21,14 +29,17 @@ export interface WizardField {
 }
 
 export interface WizardProps {
-  title: string;
+  /** Fullest wording first; the one shown leaves room for the way out (Esc). */
+  title: string | readonly string[];
   fields: readonly WizardField[];
   width: number;
+  /** Rows it has: what matters most keeps its place in fewer (wizard-rows.ts). */
+  height: number;
   onDone(values: Record<string, string>): void;
   onCancel(): void;
 }
 
-export function Wizard({ title, fields, width, onDone, onCancel }: WizardProps) {
+export function Wizard({ title, fields, width, height, onDone, onCancel }: WizardProps) {
   const theme = useTheme();
   const [values, setValues] = useState<Record<string, string>>({});
   const [step, setStep] = useState(0);
@@ -51,12 +62,17 @@ export function Wizard({ title, fields, width, onDone, onCancel }: WizardProps) 
     }
   };
 
+  const rows = wizardRows(height, width, step, field.hint !== undefined, problem);
+  const titleText = fullestFitting(typeof title === 'string' ? [title] : title, width - textWidth(` ${WAY_OUT}`));
   return (
-    <Box flexDirection="column">
-      <Text bold color={theme.accent}>
-        {title} <Text color={theme.muted}>(Enter to confirm each answer, Esc to cancel)</Text>
-      </Text>
-      {fields.slice(0, step).map((f) => {
+    <Box flexDirection="column" height={height} overflow="hidden">
+      {rows.title ? (
+        <Text bold color={theme.accent} wrap="truncate-end">
+          {titleText}
+          <Text color={theme.muted}>{fittingHints(WIZARD_HINTS, width - textWidth(titleText), ' ')}</Text>
+        </Text>
+      ) : null}
+      {fields.slice(step - rows.answers, step).map((f) => {
         const answer = values[f.key];
         const line = fieldLine(f.label, f.hidden || !answer ? '' : answer, width, 0);
         return (
@@ -65,12 +81,12 @@ export function Wizard({ title, fields, width, onDone, onCancel }: WizardProps) 
           </Text>
         );
       })}
-      <TextField key={field.key} label={field.label} width={width} hidden={field.hidden} initial={field.initial} hint={field.hint} onSubmit={submit} onCancel={onCancel} />
-      {problem ? (
-        <Text color={theme.error} wrap="truncate-end">
-          {problem}
+      <TextField key={field.key} label={field.label} width={width} hidden={field.hidden} initial={field.initial} hint={rows.hint ? field.hint : undefined} onSubmit={submit} onCancel={onCancel} />
+      {rows.problem.map((line, i) => (
+        <Text key={i} color={theme.error} wrap="truncate-end">
+          {line}
         </Text>
-      ) : null}
+      ))}
     </Box>
   );
 }

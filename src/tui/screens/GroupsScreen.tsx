@@ -12,7 +12,7 @@ import { Confirm, fittingQuestion } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { TextField } from '../components/TextField.js';
-import { Wizard } from '../components/Wizard.js';
+import { Wizard, type WizardField } from '../components/Wizard.js';
 import { clip } from '../format.js';
 import { groupRows, moveTarget, parseTargets, rowId, type GroupRow } from '../groups/rows.js';
 import { moveIndex, windowStart } from '../hooks/cursor.js';
@@ -20,6 +20,7 @@ import { useResource } from '../hooks/use-resource.js';
 import { useAction } from '../hooks/use-action.js';
 import type { TuiBackend } from '../backend.js';
 import { useTheme, type Theme } from '../theme.js';
+import { wizardRoom, wizardWanted } from '../wizard-rows.js';
 
 type Mode =
   | { kind: 'list' }
@@ -34,6 +35,11 @@ const GROUPS_HINTS = ['a add group', 'n add name', 'e edit', '[ ] reorder', 'd r
 const URL_LINES = 3;
 
 const TARGETS_HINT = 'provider/model, comma-separated, in fallback order (e.g. anthropic/claude-sonnet-4-5, openrouter/anthropic/claude-sonnet-4.5)';
+
+const NAME_FIELDS: readonly WizardField[] = [
+  { key: 'name', label: ['Model name (as clients send it):', 'Model name:', 'Name:'], check: (v) => (v ? undefined : 'A model name cannot be empty.') },
+  { key: 'targets', label: 'Targets:', hint: TARGETS_HINT, check: (v) => (parseTargets(v).length ? undefined : 'Give at least one provider/model target.') },
+];
 
 function RowLine({ row, selected, width, theme }: { row: GroupRow; selected: boolean; width: number; theme: Theme }) {
   if (row.kind === 'group') {
@@ -77,10 +83,12 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const row = rows[at];
   const group = row ? details.find((g) => g.slug === row.slug) : undefined;
 
-  const footer = mode.kind === 'adding-name' ? 5 : mode.kind === 'list' ? messageLines(width, height) : 2;
+  // a wizard keeps the title and a row of the list over it while it can
+  const footer = mode.kind === 'adding-name' ? wizardRoom(wizardWanted(NAME_FIELDS.length), height, 2) : mode.kind === 'list' ? messageLines(width, height) : 2;
   // the base URLs give way first in a short terminal: the title and a row of the list stay
   const urlLines = Math.max(0, Math.min(URL_LINES, height - 2 - footer));
-  const listRows = Math.max(1, height - 1 - urlLines - footer);
+  // none at all while a wizard has the rows of a short terminal
+  const listRows = Math.max(mode.kind === 'adding-name' ? 0 : 1, height - 1 - urlLines - footer);
   const first = (start.current = windowStart(at, rows.length, listRows, start.current));
 
   const act = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void) => {
@@ -177,12 +185,10 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
     const slug = mode.slug;
     bottom = (
       <Wizard
-        title={`Add a model name to ${slug}`}
+        title={[`Add a model name to ${slug}`, `New name in ${slug}`, 'New name']}
         width={width}
-        fields={[
-          { key: 'name', label: ['Model name (as clients send it):', 'Model name:', 'Name:'], check: (v) => (v ? undefined : 'A model name cannot be empty.') },
-          { key: 'targets', label: 'Targets:', hint: TARGETS_HINT, check: (v) => (parseTargets(v).length ? undefined : 'Give at least one provider/model target.') },
-        ]}
+        fields={NAME_FIELDS}
+        height={footer}
         onDone={(v) =>
           act(async (b) => {
             const res = await b.groups.set(slug, v.name!, parseTargets(v.targets!));

@@ -15,7 +15,7 @@ import { Message, messageLines, type Flash } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
-import { Wizard } from '../components/Wizard.js';
+import { Wizard, type WizardField } from '../components/Wizard.js';
 import { ago } from '../format.js';
 import { moveIndex } from '../hooks/cursor.js';
 import type { LogFeed } from '../hooks/use-log-feed.js';
@@ -32,6 +32,7 @@ import { listFailureText } from '../../providers/model-list-failure.js';
 import { displayUrl } from '../../util/display-url.js';
 import { groupUsesText, usesIn, type GroupUse } from '../../config/group-uses.js';
 import { useBackend } from '../hooks/use-link.js';
+import { wizardRoom, wizardWanted } from '../wizard-rows.js';
 
 const PROVIDERS_HINTS = ['c connect', 'd disconnect/remove', 'u base URL', 'h headers', 'e add endpoint', 'l add local'];
 
@@ -121,10 +122,13 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   };
 
   const question = mode.kind === 'removing' ? removalQuestion(mode.row, mode.groups, width) : undefined;
-  const footer = mode.kind === 'adding-endpoint' ? 9 : mode.kind === 'adding-local' || mode.kind === 'headers' ? 5 : question ? Math.max(messageLines(width, height), question.lines) : messageLines(width, height);
+  const wizard = mode.kind === 'adding-endpoint' ? ENDPOINT_FIELDS.length : mode.kind === 'adding-local' ? LOCAL_FIELDS.length : mode.kind === 'headers' ? headerFields(mode).length : 0;
+  // a wizard keeps the title, the table's header and a row over it while it can
+  const footer = wizard ? wizardRoom(wizardWanted(wizard), height, 3) : question ? Math.max(messageLines(width, height), question.lines) : messageLines(width, height);
   // the selected row's lines give way first in a short terminal: the title, table header and a row stay
   const detailLines = Math.max(0, Math.min(DETAIL_LINES, height - 3 - footer));
-  const tableRows = Math.max(1, height - 1 - 1 - detailLines - footer);
+  // none at all while a wizard has the rows of a short terminal
+  const tableRows = Math.max(wizard ? 0 : 1, height - 1 - 1 - detailLines - footer);
 
   useKeys(
     (input, key) => {
@@ -234,11 +238,9 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     const { name } = mode;
     bottom = (
       <Wizard
-        title={`Headers for ${name} behind a gateway (both empty: none)`}
-        fields={[
-          { key: 'authHeader', label: ['Header that carries the key (empty: the provider’s own):', 'Key header (empty: its own):', 'Key header:'], initial: mode.authHeader, hint: 'e.g. api-key; authorization means Bearer', check: authHeaderInputProblem },
-          { key: 'headers', label: ['Fixed headers, name=value; … (empty: none):', 'Fixed headers (empty: none):', 'Headers:'], initial: mode.headers, hint: 'kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader) },
-        ]}
+        title={[`Headers for ${name} behind a gateway (both empty: none)`, `Headers for ${name}`, 'Headers']}
+        fields={headerFields(mode)}
+        height={footer}
         onDone={(v) =>
           act(async (b) => {
             const parsed = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
@@ -257,16 +259,10 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   } else if (mode.kind === 'adding-endpoint') {
     bottom = (
       <Wizard
-        title="Add a custom endpoint"
+        title={['Add a custom endpoint', 'Add an endpoint', 'Endpoint']}
         width={width}
-        fields={[
-          { key: 'slug', label: ['Name (used as provider in model ids):', 'Name:'], check: (v) => (v ? undefined : 'A name is needed.') },
-          { key: 'url', label: 'Base URL:', hint: 'e.g. https://api.example.com/v1', check: (v) => (v ? undefined : 'A URL is needed.') },
-          { key: 'format', label: ['Format, a (OpenAI Chat Completions) or b (Anthropic Messages):', 'Format, a (OpenAI) or b (Anthropic):', 'Format a/b:'], check: (v) => (v === 'a' || v === 'b' ? undefined : 'Type a or b.') },
-          { key: 'authHeader', label: ['Header that carries the key (empty: the format’s own):', 'Key header (empty: its own):', 'Key header:'], hint: 'e.g. api-key (Azure OpenAI); authorization means Bearer', check: authHeaderInputProblem },
-          { key: 'headers', label: ['Fixed headers, name=value; … (empty: none):', 'Fixed headers (empty: none):', 'Headers:'], hint: 'sent with every request and kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader) },
-          { key: 'credential', label: ['API key (hidden; empty if it needs none):', 'API key (empty: none):', 'API key:'], hidden: true },
-        ]}
+        fields={ENDPOINT_FIELDS}
+        height={footer}
         onDone={(v) =>
           act(async (b) => {
             const headers = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
@@ -288,12 +284,10 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   } else if (mode.kind === 'adding-local') {
     bottom = (
       <Wizard
-        title="Add a local model server (OpenAI-compatible, no key)"
+        title={['Add a local model server (OpenAI-compatible, no key)', 'Add a local model server', 'Local server', 'Local']}
         width={width}
-        fields={[
-          { key: 'slug', label: 'Name:', check: (v) => (v ? undefined : 'A name is needed.') },
-          { key: 'url', label: 'URL:', hint: 'e.g. http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8000/v1 (vLLM)', check: (v) => (v ? undefined : 'A URL is needed.') },
-        ]}
+        fields={LOCAL_FIELDS}
+        height={footer}
         onDone={(v) =>
           act(async (b) => {
             const l = await b.management.addLocal({ slug: v.slug!, url: v.url! });
@@ -311,23 +305,25 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   return (
     <Box flexDirection="column" height={height}>
       <ScreenHeading title="Providers" hints={PROVIDERS_HINTS} width={width} />
-      <Table
-        headers={['NAME', 'KIND', 'CONNECTED', 'CREDENTIAL', 'MODELS', 'LAST ERROR', 'BASE URL']}
-        caps={[14, 13, 9, 20, 6, 30, 60]}
-        width={width}
-        height={tableRows}
-        cursor={at}
-        empty={upstreams.loading ? 'Loading…' : 'Nothing configured.'}
-        rows={rows.map((r) => {
-          const ok = isConnected(r);
-          const err = errors.get(r.name);
-          return {
-            id: `${r.kind}:${r.name}`,
-            cells: [r.name, kindText(r), ok ? 'yes' : 'no', credentialText(r), modelsText(r, counts, failedLists), lastErrorText(err, (t) => ago(t)), baseUrlText(r)],
-            colours: [undefined, theme.muted, ok ? theme.ok : theme.error, undefined, undefined, err ? theme.error : undefined, undefined],
-          };
-        })}
-      />
+      {tableRows > 0 ? (
+        <Table
+          headers={['NAME', 'KIND', 'CONNECTED', 'CREDENTIAL', 'MODELS', 'LAST ERROR', 'BASE URL']}
+          caps={[14, 13, 9, 20, 6, 30, 60]}
+          width={width}
+          height={tableRows}
+          cursor={at}
+          empty={upstreams.loading ? 'Loading…' : 'Nothing configured.'}
+          rows={rows.map((r) => {
+            const ok = isConnected(r);
+            const err = errors.get(r.name);
+            return {
+              id: `${r.kind}:${r.name}`,
+              cells: [r.name, kindText(r), ok ? 'yes' : 'no', credentialText(r), modelsText(r, counts, failedLists), lastErrorText(err, (t) => ago(t)), baseUrlText(r)],
+              colours: [undefined, theme.muted, ok ? theme.ok : theme.error, undefined, undefined, err ? theme.error : undefined, undefined],
+            };
+          })}
+        />
+      ) : null}
       <Box flexDirection="column" height={detailLines} overflow="hidden">
         {row ? (
           <>
@@ -368,4 +364,26 @@ const groupsNote = (uses: readonly GroupUse[]) => `model ${groupUsesText(uses)};
 function fixedHeadersProblem(text: string, authHeader: string | undefined): string | undefined {
   const parsed = parseHeaderList(text, authHeader || undefined);
   return 'problem' in parsed ? parsed.problem : undefined;
+}
+
+const ENDPOINT_FIELDS: readonly WizardField[] = [
+  { key: 'slug', label: ['Name (used as provider in model ids):', 'Name:'], check: (v) => (v ? undefined : 'A name is needed.') },
+  { key: 'url', label: 'Base URL:', hint: 'e.g. https://api.example.com/v1', check: (v) => (v ? undefined : 'A URL is needed.') },
+  { key: 'format', label: ['Format, a (OpenAI Chat Completions) or b (Anthropic Messages):', 'Format, a (OpenAI) or b (Anthropic):', 'Format a/b:'], check: (v) => (v === 'a' || v === 'b' ? undefined : 'Type a or b.') },
+  { key: 'authHeader', label: ['Header that carries the key (empty: the format’s own):', 'Key header (empty: its own):', 'Key header:'], hint: 'e.g. api-key (Azure OpenAI); authorization means Bearer', check: authHeaderInputProblem },
+  { key: 'headers', label: ['Fixed headers, name=value; … (empty: none):', 'Fixed headers (empty: none):', 'Headers:'], hint: 'sent with every request and kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader) },
+  { key: 'credential', label: ['API key (hidden; empty if it needs none):', 'API key (empty: none):', 'API key:'], hidden: true },
+];
+
+const LOCAL_FIELDS: readonly WizardField[] = [
+  { key: 'slug', label: 'Name:', check: (v) => (v ? undefined : 'A name is needed.') },
+  { key: 'url', label: 'URL:', hint: 'e.g. http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8000/v1 (vLLM)', check: (v) => (v ? undefined : 'A URL is needed.') },
+];
+
+/** The headers wizard's questions, each starting from the provider's current setting. */
+function headerFields(current: { authHeader: string; headers: string }): WizardField[] {
+  return [
+    { key: 'authHeader', label: ['Header that carries the key (empty: the provider’s own):', 'Key header (empty: its own):', 'Key header:'], initial: current.authHeader, hint: 'e.g. api-key; authorization means Bearer', check: authHeaderInputProblem },
+    { key: 'headers', label: ['Fixed headers, name=value; … (empty: none):', 'Fixed headers (empty: none):', 'Headers:'], initial: current.headers, hint: 'kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader) },
+  ];
 }
