@@ -1,11 +1,13 @@
 /**
  * A table with a selected row, scrolled to keep it in view. Columns are as wide as their widest
- * cell up to a cap; the last column takes what is left of the width.
+ * cell up to a cap; the last column takes what is left of the width. With `dropOrder`, a narrow
+ * terminal shows the columns that matter most, each whole or cut with … (table-columns.ts).
  */
 import { Box, Text } from 'ink';
 import { useRef } from 'react';
 import { windowStart } from '../hooks/cursor.js';
 import { clip, widthsOf } from '../format.js';
+import { fitTableColumns } from '../table-columns.js';
 import { padToWidth } from '../../util/text-width.js';
 import { useTheme } from '../theme.js';
 
@@ -27,16 +29,26 @@ export interface TableProps {
   height: number;
   /** Selected row index; -1 for none. */
   cursor: number;
+  /** Columns (by index) that give way to the others where the width cannot hold them all, first named first. */
+  dropOrder?: readonly number[];
   empty?: string;
 }
 
-export function Table({ headers, rows, caps, width, height, cursor, empty }: TableProps) {
+export function Table({ headers, rows, caps, width, height, cursor, empty, dropOrder }: TableProps) {
   const theme = useTheme();
   const start = useRef(0);
   start.current = windowStart(Math.max(0, cursor), rows.length, height, start.current);
   const widths = widthsOf([headers, ...rows.map((r) => r.cells)], caps);
   const shown = rows.slice(start.current, start.current + height);
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : padToWidth(clip(c, widths[i]!), widths[i]!)));
+  // without a drop order every column shows, and the line is cut at its end
+  const placed = dropOrder ? fitTableColumns(widths, width, dropOrder, 2) : widths.map((w, index) => ({ index, width: w }));
+  const lastWidth = width - placed.slice(0, -1).reduce((n, p) => n + p.width + 2, 0);
+  const line = (cells: string[]) =>
+    placed.map((p, i) => {
+      const last = i === placed.length - 1;
+      if (!last) return padToWidth(clip(cells[p.index]!, p.width), p.width);
+      return dropOrder ? clip(cells[p.index]!, lastWidth) : cells[p.index]!;
+    });
 
   return (
     <Box flexDirection="column" height={height + 1} overflow="hidden">
@@ -54,7 +66,7 @@ export function Table({ headers, rows, caps, width, height, cursor, empty }: Tab
         return (
           <Text key={r.id} wrap="truncate-end" inverse={selected} dimColor={r.dim && !selected} bold={r.bold}>
             {cells.map((c, j) => (
-              <Text key={j} color={r.colours?.[j]}>
+              <Text key={j} color={r.colours?.[placed[j]!.index]}>
                 {j === 0 ? '' : '  '}
                 {c}
               </Text>

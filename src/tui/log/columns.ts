@@ -1,7 +1,8 @@
 /**
  * The log table's columns and how they fit a terminal width: fixed columns keep their width,
  * model columns share what is left, and at narrow widths the least needed columns go first
- * (base, then TTFB); the detail pane always has every field.
+ * (base, TTFB, tokens, who answered, flags, key, latency) until time, model and status are left,
+ * the model cut to what remains; the detail pane always has every field.
  */
 import { formatCount, formatMs } from '../../cli/log-format.js';
 import type { RequestLogEntry } from '../../log/entry.js';
@@ -55,15 +56,15 @@ export function flagsText(e: RequestLogEntry): string {
 
 export const LOG_COLUMNS: readonly LogColumn[] = [
   { id: 'time', title: 'TIME', width: 8, grow: 0, max: 8, cell: (e) => clockTime(e.time) },
-  { id: 'key', title: 'KEY', width: 8, grow: 1, max: 16, cell: (e) => e.keyName ?? e.keyId ?? '-' },
+  { id: 'key', title: 'KEY', width: 8, grow: 1, max: 16, dropOrder: 6, cell: (e) => e.keyName ?? e.keyId ?? '-' },
   { id: 'base', title: 'BASE', width: 8, grow: 1, max: 16, dropOrder: 1, cell: (e) => baseLabel(e.base) },
   { id: 'model', title: 'MODEL', width: 12, grow: 3, max: 48, cell: (e) => e.modelAsked ?? '-' },
-  { id: 'answered', title: 'ANSWERED BY', width: 16, grow: 4, max: 56, cell: answeredBy },
+  { id: 'answered', title: 'ANSWERED BY', width: 16, grow: 4, max: 56, dropOrder: 4, cell: answeredBy },
   { id: 'status', title: 'ST', width: 3, grow: 0, max: 3, right: true, cell: (e) => statusText(e.status) },
-  { id: 'latency', title: 'LAT', width: 6, grow: 0, max: 6, right: true, cell: (e) => formatMs(e.latencyMs) },
+  { id: 'latency', title: 'LAT', width: 6, grow: 0, max: 6, right: true, dropOrder: 7, cell: (e) => formatMs(e.latencyMs) },
   { id: 'ttfb', title: 'TTFB', width: 6, grow: 0, max: 6, right: true, dropOrder: 2, cell: (e) => formatMs(e.ttfbMs) },
-  { id: 'tokens', title: 'TOKENS', width: 9, grow: 1, max: 11, right: true, cell: tokensText },
-  { id: 'flags', title: 'S/F', width: 4, grow: 0, max: 5, cell: flagsText },
+  { id: 'tokens', title: 'TOKENS', width: 9, grow: 1, max: 11, right: true, dropOrder: 3, cell: tokensText },
+  { id: 'flags', title: 'S/F', width: 4, grow: 0, max: 5, dropOrder: 5, cell: flagsText },
 ];
 
 export interface PlacedColumn {
@@ -83,6 +84,9 @@ export function fitColumns(total: number, columns: readonly LogColumn[] = LOG_CO
     shown = shown.filter((c) => c !== droppable[0]);
   }
   const placed = shown.map((col) => ({ col, width: col.width }));
+  // narrower still than time, model and status: the model gives up cells (its cells end in …)
+  const model = placed.find((p) => p.col.id === 'model');
+  if (model) model.width = Math.max(1, model.width - Math.max(0, need(shown) - total));
   // Hand out the spare width by weight, one character at a time so rounding never overshoots.
   let spare = total - need(shown);
   while (spare > 0) {

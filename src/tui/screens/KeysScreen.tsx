@@ -115,6 +115,8 @@ export function KeysScreen({ width, height }: { width: number; height: number })
       <Table
         headers={['NAME', 'PREFIX', 'CREATED', 'LAST USED', 'STATE']}
         caps={[24, 22, 10, 12, 20]}
+        // a narrow terminal keeps the name, prefix and state: which key, and whether it works
+        dropOrder={[2, 3]}
         width={width}
         height={rows}
         cursor={mode.kind === 'list' || mode.kind === 'revoking' ? at : -1}

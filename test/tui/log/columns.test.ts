@@ -12,10 +12,17 @@ describe('fitColumns', () => {
     expect(total(cols)).toBeLessThanOrEqual(80);
   });
 
-  it('drops TTFB next, and keeps the essentials however narrow', () => {
+  it('drops TTFB next, then tokens, who answered, flags, key and latency, keeping time, model and status', () => {
     expect(fitColumns(70).map((c) => c.col.id)).not.toContain('ttfb');
-    const tiny = fitColumns(30).map((c) => c.col.id);
-    expect(tiny).toEqual(['time', 'key', 'model', 'answered', 'status', 'latency', 'tokens', 'flags']);
+    expect(fitColumns(50).map((c) => c.col.id)).toEqual(['time', 'key', 'model', 'status', 'latency', 'flags']);
+    expect(fitColumns(40).map((c) => c.col.id)).toEqual(['time', 'model', 'status', 'latency']);
+    for (const width of [20, 24, 30]) {
+      const cols = fitColumns(width);
+      expect(cols.map((c) => c.col.id), `${width}`).toEqual(['time', 'model', 'status']);
+      expect(total(cols), `${width}`).toBe(width);
+    }
+    // the model gives up cells; time and status stay whole
+    expect(fitColumns(20).map((c) => c.width)).toEqual([8, 7, 3]);
   });
 
   it('shows every column when wide, and gives the spare width mostly to the model columns', () => {
