@@ -1,8 +1,9 @@
 /**
  * The Log footer's first line and the lines under it: live or paused, the counts, an active
  * filter beside them when it fits whole (else wrapped on lines of its own below, without its
- * label if it is still too long, the last line ending in … past them), a feed error, then the key
- * hints that still fit.
+ * label if it is still too long, the last line ending in … past them), a feed error beside them
+ * when it fits whole (else wrapped below: it is a message to read, not a status to glance at),
+ * then the key hints that still fit; last the 5-minute summary, or why there is none, wrapped.
  */
 import { textWidth } from '../../util/text-width.js';
 import { wrapLines } from '../wrap-lines.js';
@@ -18,6 +19,8 @@ export interface FooterInput {
   /** From describeFilter, in full and short (without a filter both undefined). */
   filter?: { full: string; short: string };
   error?: string;
+  /** The 5-minute summary, already in the words that fit; or, without one, why. */
+  summary: { text: string } | { unavailable: string };
 }
 
 export interface FooterLayout {
@@ -27,17 +30,28 @@ export interface FooterLayout {
   counts: string;
   /** ` · filter: …` on the first line. */
   filterBeside?: string;
-  /** ` · <error>` */
+  /** ` · <error>`, when it fits beside whole. */
   error?: string;
   hints: string;
   /** The filter's own lines, when it does not fit beside. */
   below: string[];
+  /** The feed error's lines, when it does not fit beside. */
+  errorBelow: string[];
+  /** The summary's lines (more than one only for why there is none). */
+  summary: string[];
 }
 
-export function logFooterLayout(input: FooterInput, width: number, maxFilterLines: number): FooterLayout {
+/** Lines the footer takes: the first, then those below it. */
+export const footerLines = (l: FooterLayout) => 1 + l.below.length + l.errorBelow.length + l.summary.length;
+
+/** `maxMessageLines`: the lines a feed error, and why there is no summary, may each take (… past them). */
+export function logFooterLayout(input: FooterInput, width: number, maxFilterLines: number, maxMessageLines: number): FooterLayout {
   const mode = input.paused ? ` PAUSED${input.held ? ` +${input.held} new` : ''} ` : 'LIVE';
   const counts = ` ${input.counts} requests`;
-  const error = input.error ? ` · ${input.error}` : undefined;
+  const beside = input.error ? ` · ${input.error}` : undefined;
+  const error = beside !== undefined && textWidth(mode + counts + beside) <= width ? beside : undefined;
+  const errorBelow = input.error && error === undefined ? wrapLines(input.error, width, maxMessageLines) : [];
+  const summary = 'text' in input.summary ? [input.summary.text] : wrapLines(`stats unavailable: ${input.summary.unavailable}`, width, maxMessageLines);
   const used = textWidth(mode + counts + (error ?? ''));
   let filterBeside: string | undefined;
   let below: string[] = [];
@@ -51,5 +65,5 @@ export function logFooterLayout(input: FooterInput, width: number, maxFilterLine
     }
   }
   const hints = fittingHints(LOG_HINTS, width - used - textWidth(filterBeside ?? ''));
-  return { mode, counts, filterBeside, error, hints, below };
+  return { mode, counts, filterBeside, error, hints, below, errorBelow, summary };
 }

@@ -1,13 +1,14 @@
 /**
  * The Log's footer: live or paused with the counts, an active filter, the key hints that fit
- * (log/footer-layout.ts) — or the filter field while it is typed — then the last 5 minutes.
+ * (log/footer-layout.ts) — or the filter field while it is typed — a feed error, then the last 5
+ * minutes.
  */
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { FooterLayout } from '../log/footer-layout.js';
 import { useTheme } from '../theme.js';
 
-export function LogFooter({ layout, field, summary, width }: { layout: FooterLayout; field?: ReactNode; summary: string; width: number }) {
+export function LogFooter({ layout, field, width }: { layout: FooterLayout; field?: ReactNode; width: number }) {
   const theme = useTheme();
   return (
     <Box flexDirection="column" width={width} flexShrink={0}>
@@ -35,9 +36,16 @@ export function LogFooter({ layout, field, summary, width }: { layout: FooterLay
           {line}
         </Text>
       ))}
-      <Text color={theme.muted} wrap="truncate-end">
-        {summary}
-      </Text>
+      {layout.errorBelow.map((line, i) => (
+        <Text key={i} color={theme.error} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
+      {layout.summary.map((line, i) => (
+        <Text key={i} color={theme.muted} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
     </Box>
   );
 }

@@ -18,7 +18,8 @@ import { formatRecentStats, recentStats, RECENT_WINDOW_MS } from '../log/recent-
 import { compileViewFilter, describeFilter, isFiltering, nextKey, nextStatusClass, NO_FILTER, type ViewFilter } from '../log/view-filter.js';
 import { DETAIL_HINTS } from '../log/footer-hints.js';
 import { fittingHints } from '../key-hints.js';
-import { logFooterLayout } from '../log/footer-layout.js';
+import { footerLines, logFooterLayout } from '../log/footer-layout.js';
+import { messageLines } from '../components/Message.js';
 import { useTheme } from '../theme.js';
 import { LogDetail } from './LogDetail.js';
 import { LogFooter } from './LogFooter.js';
@@ -32,8 +33,6 @@ export interface LogScreenProps {
   statsPollMs?: number;
 }
 
-/** The footer's state line and its 5-minute summary; an active filter may add lines between. */
-const FOOTER = 2;
 /** Lines an active filter too wide to go beside the counts may take: one where the table has few rows. */
 const filterLines = (height: number) => (height >= 8 ? 2 : 1);
 
@@ -58,10 +57,10 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
   const visible = useMemo(() => (isFiltering(filter) ? all.filter(compileViewFilter(filter)) : all), [all, feed.version, filter]);
   const columns = useMemo(() => fitColumns(width), [width]);
   const counts = isFiltering(filter) ? `${visible.length} of ${all.length}` : `${all.length}`;
-  const footer = logFooterLayout({ paused: feed.paused, held: feed.held, counts, filter: describedFilter(filter), error: feed.error }, width, filterLines(height));
-  const summary = stats.data ? formatRecentStats(recentStats(stats.data), width) : stats.error ? `stats unavailable: ${stats.error}` : 'last 5 min: …';
+  const summary = stats.data ? { text: formatRecentStats(recentStats(stats.data), width) } : stats.error ? { unavailable: stats.error } : { text: 'last 5 min: …' };
+  const footer = logFooterLayout({ paused: feed.paused, held: feed.held, counts, filter: describedFilter(filter), error: feed.error, summary }, width, filterLines(height), messageLines(width, height));
   // the table's header, then its rows, then the footer's lines
-  const rows = Math.max(1, height - 1 - FOOTER - footer.below.length);
+  const rows = Math.max(1, height - 1 - footerLines(footer));
 
   // -1: nothing selected, or the selection was evicted or filtered out (back to live).
   const indexOf = (id: string | null) => (id === null ? -1 : visible.findIndex((e) => e.id === id));
@@ -157,7 +156,7 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
   return (
     <Box flexDirection="column" height={height}>
       <LogTable entries={page} columns={columns} selectedId={index >= 0 ? selectedId : null} rows={rows} empty={empty} />
-      <LogFooter layout={footer} field={field} summary={summary} width={width} />
+      <LogFooter layout={footer} field={field} width={width} />
     </Box>
   );
 }
