@@ -2,6 +2,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { rowDetail } from '../../src/tui/screens/StatsScreen.js';
 import { removeTempDirs } from '../daemon/harness.js';
+import { startInProcess } from '../daemon/in-process.js';
 import { makeEntry } from '../log/make-entry.js';
 import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
 
@@ -67,5 +68,29 @@ describe('stats screen', () => {
     const row = { name: 'x', requests: 1, errors: 0, cancelled: 0, fallbacks: 1, streamed: 0, inputTokens: 5, outputTokens: 2, cachedTokens: 0, reasoningTokens: 1, p50LatencyMs: 20, p95LatencyMs: 20, p50TtfbMs: null };
     expect(rowDetail(row)).toBe('x: 1 request (0 streamed) · 0 errors · 1 fell back · in 5 (cached 0) · out 2 (reasoning 1) · p50 20ms p95 20ms');
     expect(rowDetail({ ...row, requests: 3, cancelled: 2 })).toBe('x: 3 requests (0 streamed) · 0 errors · 2 cancelled by the client · 1 fell back · in 5 (cached 0) · out 2 (reasoning 1) · p50 20ms p95 20ms');
+  });
+});
+
+describe('the selected row in a narrow terminal', () => {
+  it('is spelled out whole where its lines hold it, else its last line ends in …', async () => {
+    const d = await startInProcess();
+    d.deps.log(makeEntry({ provider: 'anthropic', model: 'claude-sonnet-4-5', keyName: 'laptop', latencyMs: 1_000, usage: { input: 12_000, output: 300, cached: 9_000 } }));
+    for (const [columns, rows] of [[20, 10], [30, 12], [40, 15], [40, 24], [60, 24]] as const) {
+      h = await startTui({ initialScreen: 'stats', size: { columns, rows }, daemon: d });
+      const frame = await h.waitFor((f) => lines(f).some((l) => l.startsWith('anthropic: ')), `the row spelled out at ${columns}x${rows}`);
+      const all = lines(frame);
+      for (const l of all) expect(l.length, `${columns}x${rows}: ${l}`).toBeLessThanOrEqual(columns);
+      const from = all.findIndex((l) => l.startsWith('anthropic: '));
+      const to = all.findIndex((l, i) => i > from && l.trim() === '');
+      const detail = all.slice(from, to).map((l) => l.trimEnd());
+      const what = `${columns}x${rows}:\n${detail.join('\n')}`;
+      const whole = /p95 \S+$/.test(detail.join(' '));
+      expect(whole || detail.at(-1)!.endsWith('…'), what).toBe(true);
+      // 40 columns of a tall terminal hold it all
+      if (rows >= 24) expect(whole, what).toBe(true);
+      await h.close();
+      h = undefined;
+    }
+    await d.daemon.stop('test over');
   });
 });

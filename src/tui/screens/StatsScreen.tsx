@@ -1,8 +1,8 @@
 /**
  * Usage over a window (the last hour, day, week, or everything retained) by provider, model or
  * key: the same summary as `svc-proxy stats`, from the same admin call, polled while shown. The
- * selected row is spelled out in full below the table (two lines), since 80 columns hold only the
- * main figures.
+ * selected row is spelled out in full below the table (in the lines a message takes: two at 80
+ * columns), since 80 columns hold only the main figures.
  */
 import { Box, Text } from 'ink';
 import { useEffect, useRef } from 'react';
@@ -18,6 +18,7 @@ import { useResource } from '../hooks/use-resource.js';
 import { widthsOf } from '../format.js';
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
+import { wrapLines } from '../wrap-lines.js';
 
 /**
  * The windows `t` cycles through; `undefined` ms is everything the log still holds. Each summary
@@ -85,8 +86,8 @@ export function StatsScreen({ width, height }: { width: number; height: number }
   const report = stats.data?.by === by && stats.data.windowAt === windowAt ? stats.data.report : undefined;
   const rows = report && report.total.requests > 0 ? [...report.rows, { ...report.total, name: 'TOTAL' }] : [];
   const clamp = (i: number) => Math.min(i, Math.max(0, rows.length - 1));
-  // title, table header, two lines of the selected row's figures (fewer in a short terminal), the message
-  const detailLines = Math.max(0, Math.min(2, height - 3 - messageLines(width, height)));
+  // title, table header, the selected row's figures in the lines a message takes (fewer in a short terminal), the message
+  const detailLines = Math.max(0, Math.min(messageLines(width, height), height - 3 - messageLines(width, height)));
   const tableRows = Math.max(1, height - 2 - detailLines - messageLines(width, height));
 
   useKeys((input, key) => {
@@ -126,10 +127,15 @@ export function StatsScreen({ width, height }: { width: number; height: number }
           bold: i === rows.length - 1,
         }))}
       />
-      <Box height={detailLines} overflow="hidden">
-        <Text wrap="wrap" color={theme.muted}>
-          {selected ? printable(rowDetail(selected)) : ' '}
-        </Text>
+      <Box height={detailLines} flexDirection="column" overflow="hidden">
+        {/* wrapped here, not by Ink, so the last line kept ends in … where the figures go on */}
+        {selected
+          ? wrapLines(printable(rowDetail(selected)), width, detailLines).map((line, i) => (
+              <Text key={i} color={theme.muted} wrap="truncate-end">
+                {line}
+              </Text>
+            ))
+          : null}
       </Box>
       <Box height={messageLines(width, height)} flexDirection="column">
         <Message flash={stats.error ? { kind: 'error', text: stats.error } : undefined} width={width} lines={messageLines(width, height)} />
