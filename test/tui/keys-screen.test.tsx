@@ -1,6 +1,7 @@
 /** The keys screen against a real daemon: list, create (key shown once), revoke with confirmation. */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../daemon/harness.js';
+import { textWidth } from '../../src/util/text-width.js';
 import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
 
 let h: TuiHarness | undefined;
@@ -121,5 +122,34 @@ describe('keys screen', () => {
     // Revoking it again is refused politely, without a question.
     await h.press('d');
     await h.waitFor((fr) => fr.includes('is already revoked'), 'the note');
+  });
+
+  it('in a narrow terminal shows the new key whole, wrapped, with its warning', async () => {
+    for (const [columns, rows] of [[20, 10], [30, 12], [40, 15], [20, 24]] as const) {
+      h = await startTui({ initialScreen: 'keys', size: { columns, rows } });
+      await h.waitFor((f) => f.includes('No keys yet'), 'the empty list');
+      await h.press('n');
+      await h.waitFor((f) => /(Name for the new key|Key name|Name):/.test(f), 'the name prompt');
+      await h.type(`k${columns}x${rows}`);
+      await h.press(KEYS.enter);
+      const frame = await h.waitFor((f) => f.includes('Copy it') || f.includes('✗'), 'the new key');
+      const what = `${columns}x${rows}:\n${frame}`;
+      const all = lines(frame);
+      expect(all, what).toHaveLength(rows - 1);
+      for (const l of all) expect(textWidth(l), what).toBeLessThanOrEqual(columns);
+      // its lines follow one another with nothing around them to copy along
+      const from = all.findIndex((l) => l.trim().startsWith('sk-svc-proxy-'));
+      const rest = all.slice(from).map((l) => l.trim());
+      const key = rest.slice(0, rest.findIndex((l) => !/^[A-Za-z0-9-]+$/.test(l))).join('');
+      expect(key, what).toMatch(/^sk-svc-proxy-[A-Za-z0-9]{43}$/);
+      expect(frame, what).not.toContain('│');
+      expect(all.map((l) => l.trim()).join(' '), what).toContain('Copy it now: it is not shown again.');
+      expect(await callWith(h, key)).toBe(200);
+      if (columns <= 30) expect(all.at(-1)!.trimEnd(), what).toBe('? help · q quit');
+      await h.press(KEYS.enter);
+      await h.waitFor((f) => !f.includes('Copy it'), 'the list');
+      await h.close();
+      h = undefined;
+    }
   });
 });

@@ -17,6 +17,7 @@ import { moveIndex } from '../hooks/cursor.js';
 import { useResource } from '../hooks/use-resource.js';
 import { useAction } from '../hooks/use-action.js';
 import { useTheme } from '../theme.js';
+import { newKeyLayout } from '../new-key-layout.js';
 
 const KEYS_HINTS = ['n new', 'd revoke'];
 
@@ -26,23 +27,30 @@ function shortDay(iso: string): string {
   return iso.slice(0, 10);
 }
 
-/** The one-time display of a new key. Any of Enter/Esc dismisses it, and it is gone for good. */
-function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
+/** The one-time display of a new key (new-key-layout.ts). Any of Enter/Esc dismisses it, and it is gone for good. */
+function NewKey({ created, width, height, onDone }: { created: CreatedKey; width: number; height: number; onDone(): void }) {
   const theme = useTheme();
   useCaptureKeys(true);
   useKeys((_input, key) => {
     if (key.return || key.escape) onDone();
   });
+  const layout = newKeyLayout(created, width, height);
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={theme.ok} paddingX={1}>
-      <Text bold color={theme.ok}>
-        Key "{created.name}" created ({created.id}).
-      </Text>
-      <Text>{created.key}</Text>
-      <Text bold color={theme.warn}>
-        Copy it now: it is not shown again.
-      </Text>
-      <Text color={theme.muted}>Enter when done.</Text>
+    <Box flexDirection="column" borderStyle={layout.boxed ? 'round' : undefined} borderColor={theme.ok} paddingX={layout.boxed ? 1 : 0}>
+      {layout.title ? (
+        <Text bold color={theme.ok}>
+          {layout.title}
+        </Text>
+      ) : null}
+      {layout.key.map((line, i) => (
+        <Text key={`k${i}`}>{line}</Text>
+      ))}
+      {layout.warning.map((line, i) => (
+        <Text key={`w${i}`} bold color={theme.warn}>
+          {line}
+        </Text>
+      ))}
+      {layout.done ? <Text color={theme.muted}>{layout.done}</Text> : null}
     </Box>
   );
 }
@@ -99,6 +107,8 @@ export function KeysScreen({ width, height }: { width: number; height: number })
       <Box flexDirection="column" height={height}>
         <NewKey
           created={mode.key}
+          width={width}
+          height={height}
           onDone={() => {
             setMode({ kind: 'list' });
             setFlash({ kind: 'info', text: `Key "${mode.key.name}" is ready; only its prefix is shown from now on.` });
