@@ -13,6 +13,9 @@ import { graphemes, textWidth } from '../../util/text-width.js';
 import { fullestFitting } from '../fit-wording.js';
 import { fieldLine } from '../field-line.js';
 
+/** How to leave a field without an answer. */
+export const WAY_OUT = 'Esc cancel';
+
 export interface TextFieldProps {
   /** Fullest wording first: a narrow terminal shows the fullest that leaves the value room. */
   label: string | readonly string[];
@@ -20,6 +23,8 @@ export interface TextFieldProps {
   initial?: string;
   hidden?: boolean;
   hint?: string;
+  /** Whether its hint line starts with the way out (a wizard says it once, on its title). */
+  wayOut?: boolean;
   onSubmit(value: string): void;
   onCancel(): void;
   /** Called on every change (the log's live text filter). */
@@ -36,7 +41,7 @@ function hiddenText(value: string, width: number): string {
   return n === 0 ? '(hidden)' : fullestFitting([`(hidden, ${n} characters)`, `(hidden, ${n})`, `(${n})`], width);
 }
 
-export function TextField({ label, width, initial = '', hidden = false, hint, onSubmit, onCancel, onChange }: TextFieldProps) {
+export function TextField({ label, width, initial = '', hidden = false, hint, wayOut = true, onSubmit, onCancel, onChange }: TextFieldProps) {
   const theme = useTheme();
   // The ref sees keys that arrive before React re-renders (a paste followed by Enter).
   const value = useRef(initial);
@@ -70,6 +75,8 @@ export function TextField({ label, width, initial = '', hidden = false, hint, on
       </Text>
       {hint ? (
         <Text color={theme.muted} dimColor wrap="truncate-end">
+          {/* first, so a narrow terminal cutting the hint keeps it */}
+          {wayOut ? `${WAY_OUT} · ` : ''}
           {hint}
         </Text>
       ) : null}

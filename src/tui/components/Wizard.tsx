@@ -6,14 +6,13 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { useTheme } from '../theme.js';
-import { TextField } from './TextField.js';
+import { TextField, WAY_OUT } from './TextField.js';
 import { fieldLine } from '../field-line.js';
 import { fullestFitting } from '../fit-wording.js';
 import { fittingHints, type Hint } from '../key-hints.js';
 import { wizardRows } from '../wizard-rows.js';
 import { textWidth } from '../../util/text-width.js';
 
-const WAY_OUT = 'Esc cancel';
 /** The way out first: it is what a reader of a narrow terminal must find. */
 const WIZARD_HINTS: readonly Hint[] = [WAY_OUT, ['Enter confirms each answer', 'Enter confirms', 'Enter ok']];
 
@@ -81,7 +80,7 @@ export function Wizard({ title, fields, width, height, onDone, onCancel }: Wizar
           </Text>
         );
       })}
-      <TextField key={field.key} label={field.label} width={width} hidden={field.hidden} initial={field.initial} hint={rows.hint ? field.hint : undefined} onSubmit={submit} onCancel={onCancel} />
+      <TextField key={field.key} label={field.label} width={width} hidden={field.hidden} initial={field.initial} hint={rows.hint ? field.hint : undefined} wayOut={false} onSubmit={submit} onCancel={onCancel} />
       {rows.problem.map((line, i) => (
         <Text key={i} color={theme.error} wrap="truncate-end">
           {line}

@@ -140,7 +140,7 @@ export function KeysScreen({ width, height }: { width: number; height: number })
       />
       <Box height={messageLines(width, height)} flexDirection="column">
         {mode.kind === 'naming' ? (
-          <TextField label={['Name for the new key:', 'Key name:', 'Name:']} width={width} hint="e.g. laptop-claude · Enter creates it, Esc cancels" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
+          <TextField label={['Name for the new key:', 'Key name:', 'Name:']} width={width} hint="e.g. laptop-claude · Enter creates it" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
         ) : mode.kind === 'revoking' ? (
           <Confirm
             question={fittingQuestion([`Revoke key "${mode.key.name}" (${mode.key.prefix}…)? Tools using it stop working at once.`, `Revoke key "${mode.key.name}"?`], width, messageLines(width, height))}

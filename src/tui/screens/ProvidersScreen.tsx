@@ -199,7 +199,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         label={[`API key for ${name}:`, 'API key:', 'Key:']}
         width={width}
         hidden
-        hint="Goes straight to the daemon and into the OS keychain; it is never shown. Enter stores it, Esc cancels."
+        hint="Goes straight to the daemon and into the OS keychain; it is never shown. Enter stores it."
         onSubmit={(v) => connect(name, v, false)}
         onCancel={() => setMode({ kind: 'list' })}
       />
@@ -224,7 +224,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         label={[`Base URL for ${name}:`, 'Base URL:', 'URL:']}
         width={width}
         initial={mode.current}
-        hint="Empty restores the default. Enter saves, Esc cancels."
+        hint="Empty restores the default. Enter saves."
         onSubmit={(v) =>
           act(async (b) => {
             const res = await b.management.setProviderBaseUrl(name, v.trim() === '' ? null : v.trim());
