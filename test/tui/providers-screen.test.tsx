@@ -99,6 +99,20 @@ describe('providers screen', () => {
     await h.waitFor((fr) => fr.includes('anthropic is not connected.'), 'the note');
   });
 
+  it('at 20x10 asks about the 0600 file in fewer words, keeping its [y/N] in view', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 20, rows: 10 } });
+    await h.waitFor((f) => f.includes('anthropic'), 'the list');
+    await h.press('c');
+    await h.waitFor((f) => f.includes('API key:'), 'the hidden prompt');
+    await h.type('sk-ant-tui-narrow-5555');
+    await h.press(KEYS.enter);
+    const f = await h.waitFor((fr) => fr.includes('keychain'), 'the insecure-storage question');
+    expect(f.replace(/\s+/g, ' '), f).toContain('No keychain. File (insecure)? [y/N]');
+    for (const l of lines(f)) expect(l.length, l).toBeLessThanOrEqual(20);
+    await h.press('n');
+    await h.waitFor((fr) => fr.includes('Nothing stored.'), 'the refusal');
+  });
+
   it('sets and resets a base URL', async () => {
     h = await startTui({ initialScreen: 'providers' });
     await h.waitFor((f) => f.includes('openrouter'), 'the list');

@@ -10,7 +10,7 @@ import { useMemo, useRef } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import { AdminApiError } from '../../cli/admin-client.js';
 import type { ConnectResult } from '../../secrets/operations.js';
-import { Confirm } from '../components/Confirm.js';
+import { Confirm, fittingQuestion } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
@@ -208,7 +208,11 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     const { name } = mode;
     bottom = (
       <Confirm
-        question={`No usable OS keychain. Store the ${name} key in a 0600 file in the state directory instead (insecure)?`}
+        question={fittingQuestion(
+          [`No usable OS keychain. Store the ${name} key in a 0600 file in the state directory instead (insecure)?`, `No OS keychain. Store the ${name} key in a 0600 file (insecure)?`, 'No keychain. File (insecure)?'],
+          width,
+          footer,
+        )}
         onYes={() => connect(name, pendingSecret.current ?? '', true)}
         onNo={() => {
           pendingSecret.current = null;
