@@ -7,6 +7,7 @@
  * the request path.
  */
 import { BEARER_RE, KEY_PATTERNS } from '../util/key-shapes.js';
+import { dropPayload, mediaPlaceholder } from '../util/media-placeholder.js';
 
 const REDACTED = '[redacted]';
 const MAX_DEPTH = 64;
@@ -38,10 +39,6 @@ const MEDIA_KEYS = new Set(['b64_json', 'file_data', 'partial_image_b64']);
 const DATA_URL_RE = /data:([\w.+-]{1,127}\/[\w.+-]{1,127})?((?:;[\w-]{1,64}=[^;,]{0,256}){0,16});base64,[A-Za-z0-9+/=\s]+/g;
 const BASE64_RE = /^[A-Za-z0-9+/=\r\n]+$/;
 
-function mediaPlaceholder(length: number): string {
-  return `[base64 redacted, ${length} chars]`;
-}
-
 /** Credentials and data: URLs inside any string. */
 export function redactString(s: string): string {
   let out = s;
@@ -60,6 +57,10 @@ function isLongBase64(v: unknown): v is string {
   return typeof v === 'string' && v.length >= 64 && BASE64_RE.test(v);
 }
 
+function dropMedia(payload: string): string {
+  return dropPayload(payload, redactString);
+}
+
 function redactValue(v: unknown, depth: number): unknown {
   if (typeof v === 'string') return redactString(v);
   if (v === null || typeof v !== 'object') return v;
@@ -72,9 +73,9 @@ function redactValue(v: unknown, depth: number): unknown {
   for (const [k, val] of Object.entries(obj)) {
     const lower = k.toLowerCase();
     if (SECRET_KEYS.has(lower)) out[k] = REDACTED;
-    else if (MEDIA_KEYS.has(lower) && typeof val === 'string') out[k] = mediaPlaceholder(val.length);
-    else if (lower === 'data' && (mediaContainer || isLongBase64(val)) && typeof val === 'string') out[k] = mediaPlaceholder(val.length);
-    else if (obj.type === 'image_generation_call' && lower === 'result' && typeof val === 'string') out[k] = mediaPlaceholder(val.length);
+    else if (MEDIA_KEYS.has(lower) && typeof val === 'string') out[k] = dropMedia(val);
+    else if (lower === 'data' && (mediaContainer || isLongBase64(val)) && typeof val === 'string') out[k] = dropMedia(val);
+    else if (obj.type === 'image_generation_call' && lower === 'result' && typeof val === 'string') out[k] = dropMedia(val);
     else out[k] = redactValue(val, depth + 1);
   }
   return out;

@@ -8,6 +8,7 @@
  */
 
 import { MIN_SECRET_LENGTH } from '../util/key-shapes.js';
+import { dropPayload } from '../util/media-placeholder.js';
 import { secretForms } from '../util/secret-forms.js';
 
 const MASK = '[REDACTED]';
@@ -121,7 +122,7 @@ export function redactForLog(value: unknown, secret: string | undefined): unknow
 
 function redactNested(value: unknown, forms: readonly string[], depth: number): unknown {
   if (typeof value === 'string') {
-    if (value.startsWith('data:') && value.length > 64) return `[data URL, ${value.length} chars]`;
+    if (value.startsWith('data:') && value.length > 64) return dropPayload(value, (header) => redactForms(header, forms));
     return value.length === 0 ? value : redactForms(value, forms);
   }
   if (value === null || typeof value !== 'object') return value;
@@ -133,7 +134,7 @@ function redactNested(value: unknown, forms: readonly string[], depth: number): 
     const v = obj[key];
     // base64 payloads of images, documents and audio: keep their size, not their bytes
     if ((key === 'data' || key === 'file_data' || key === 'b64_json') && typeof v === 'string' && v.length > 64) {
-      out[key] = `[base64, ${v.length} chars]`;
+      out[key] = dropPayload(v, (header) => redactForms(header, forms));
     } else {
       out[key] = redactNested(v, forms, depth + 1);
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactBody, redactString } from '../../src/log/redact-body.js';
+import { PNG, inlineMediaBody } from './inline-media.js';
 
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 describe('redactBody', () => {
   it('drops credential-named fields whatever they hold', () => {
@@ -53,25 +53,20 @@ describe('redactBody', () => {
 
   it('replaces inline images and audio of every dialect with a size note', () => {
     const body = {
-      messages: [
-        { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }] },
-        { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] },
-        { role: 'user', content: [{ type: 'input_audio', input_audio: { data: PNG, format: 'wav' } }] },
-        { role: 'user', content: [{ type: 'input_file', file_data: `data:application/pdf;base64,${PNG}`, filename: 'a.pdf' }] },
-      ],
+      ...inlineMediaBody(PNG),
       input: [{ type: 'input_image', image_url: `data:image/jpeg;base64,${PNG}` }],
       output: [{ type: 'image_generation_call', result: PNG }],
     };
     const out = JSON.stringify(redactBody(body));
     expect(out).not.toContain(PNG.slice(0, 40));
-    expect(out).toContain('data:image/png;base64,[base64 redacted, 96 chars]');
+    expect(out).toContain('data:image/png;base64,[media redacted, 96 chars]');
     expect(out).toContain('"media_type":"image/png"');
     expect(out).toContain('"format":"wav"');
     expect(out).toContain('"filename":"a.pdf"');
   });
 
   it('redacts data: URLs with parameters, and reads a long crafted string in linear time', () => {
-    expect(redactString(`see data:audio/wav;rate=16000;codec=pcm;base64,${PNG}", ok`)).toBe('see data:audio/wav;rate=16000;codec=pcm;base64,[base64 redacted, 96 chars]", ok');
+    expect(redactString(`see data:audio/wav;rate=16000;codec=pcm;base64,${PNG}", ok`)).toBe('see data:audio/wav;rate=16000;codec=pcm;base64,[media redacted, 96 chars]", ok');
     // many "data:" starts, each followed by a long parameter chain that never reaches ";base64,"
     const crafted = `base64, ${'data:;a='.repeat(12_000)}`;
     const start = performance.now();
