@@ -17,14 +17,22 @@ const MASK = '[REDACTED]';
 export function maskEchoedText(text: string, secret: readonly string[] | undefined): string {
   let out = text;
   if (secret !== undefined) {
-    for (let i = secret.length - 1; i >= 0; i--) if (out.includes(secret[i]!)) out = out.split(secret[i]!).join(MASK);
+    for (let i = lastFormIn(out, secret); i >= 0; i--) if (out.includes(secret[i]!)) out = out.split(secret[i]!).join(MASK);
   }
   if (out.includes(SERVICE_KEY_PREFIX)) out = out.replace(SERVICE_KEY_RE, MASK);
   return out;
 }
 
+/**
+ * The last of the forms `text` may hold: each escaped form holds a backslash, so text without one
+ * (most of a model's output) is searched for the first form only, the raw credential.
+ */
+function lastFormIn(text: string | Buffer, secret: readonly string[]): number {
+  return secret.length > 1 && text.indexOf('\\') === -1 ? 0 : secret.length - 1;
+}
+
 function holdsAnyForm(body: Buffer, secret: readonly string[] | undefined): boolean {
-  if (secret !== undefined) for (const form of secret) if (body.indexOf(form) !== -1) return true;
+  if (secret !== undefined) for (let i = lastFormIn(body, secret); i >= 0; i--) if (body.indexOf(secret[i]!) !== -1) return true;
   return false;
 }
 

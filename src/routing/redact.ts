@@ -160,9 +160,18 @@ function redactNested(value: unknown, forms: readonly string[], depth: number): 
 export class StreamRedactor {
   /** The credential's forms, shortest first (streamSecret). */
   private readonly forms: readonly string[];
-  /** Each form's last character and last MIN_TAIL characters. */
-  private readonly lasts: number[];
-  private readonly tails: string[];
+  /** The forms' last MIN_TAIL characters, each once: forms escaped apart from their end share one. */
+  private readonly tails: readonly string[];
+  /** The shortest form's tail (the raw credential's, for the usual one) and its last character. */
+  private readonly tail: string;
+  private readonly last: number;
+  /**
+   * The ends of the forms with another tail (escaped in their last characters), each from a
+   * backslash of that escape on: such a tail's last character is mostly a hex digit of a
+   * `\uXXXX`, common in a chunk, where a byte search would stop often. A chunk is searched for
+   * them only when it holds a backslash (a whole line holds an echo's escapes whole).
+   */
+  private readonly escapedEnds: readonly Buffer[];
   /** Bytes kept back from a long line let go: enough for the end of the longest form's echo. */
   private readonly keep: number;
   private held: Buffer[] = [];
@@ -172,8 +181,14 @@ export class StreamRedactor {
 
   constructor(forms: readonly string[]) {
     this.forms = forms;
-    this.lasts = forms.map((form) => form.charCodeAt(form.length - 1));
-    this.tails = forms.map((form) => form.slice(-MIN_TAIL));
+    this.tails = [...new Set(forms.map((form) => form.slice(-MIN_TAIL)))];
+    this.tail = this.tails[0]!;
+    this.last = this.tail.charCodeAt(MIN_TAIL - 1);
+    this.escapedEnds = forms
+      .filter((form) => !form.endsWith(this.tail))
+      .map((form) => form.slice(Math.min(form.lastIndexOf('\\'), form.length - MIN_TAIL)))
+      .filter((end, i, all) => all.indexOf(end) === i)
+      .map((end) => Buffer.from(end, 'latin1'));
     this.keep = forms[forms.length - 1]!.length - 1;
   }
 
@@ -238,14 +253,17 @@ export class StreamRedactor {
     return changed ? Buffer.from(lines.join(''), 'latin1') : buf;
   }
 
-  /** Does `buf` hold a form's last MIN_TAIL characters? One byte search per form (the usual credential has one). */
+  /** Does `buf` hold a form's last MIN_TAIL characters? One byte search for the usual credential, its only tail. */
   private holdsTailBytes(buf: Buffer): boolean {
-    for (let f = 0; f < this.forms.length; f++) {
-      const last = this.lasts[f]!;
-      let hit = buf.indexOf(last);
-      while (hit !== -1 && !endsWithTail(buf, hit, this.forms[f]!)) hit = buf.indexOf(last, hit + 1);
-      if (hit !== -1) return true;
-    }
+    let hit = buf.indexOf(this.last);
+    while (hit !== -1 && !endsWithTail(buf, hit, this.tail)) hit = buf.indexOf(this.last, hit + 1);
+    if (hit !== -1) return true;
+    if (this.escapedEnds.length === 0) return false;
+    const backslash = buf.indexOf(BACKSLASH);
+    if (backslash === -1) return false;
+    // an end starts at its last escape's backslash, or at most MIN_TAIL − 1 characters before it
+    const from = Math.max(0, backslash - MIN_TAIL);
+    for (const end of this.escapedEnds) if (buf.indexOf(end, from) !== -1) return true;
     return false;
   }
 
@@ -255,6 +273,7 @@ export class StreamRedactor {
 }
 
 const NEWLINE = 0x0a;
+const BACKSLASH = 0x5c;
 const EMPTY = Buffer.alloc(0);
 const ERRORISH = /error|failed/i;
 /** The longest line held whole before it is let go in pieces. */
@@ -281,10 +300,9 @@ export function streamSecret(secret: string | undefined): readonly string[] | un
   return ascii.length > 0 ? ascii : undefined;
 }
 
-/** The MIN_TAIL bytes ending at `end` (inclusive) are the secret's last characters. */
-function endsWithTail(buf: Buffer, end: number, secret: string): boolean {
+/** The MIN_TAIL bytes ending at `end` (inclusive) are `tail` (MIN_TAIL characters). */
+function endsWithTail(buf: Buffer, end: number, tail: string): boolean {
   if (end < MIN_TAIL - 1) return false;
-  const s = secret.length - 1;
-  for (let k = 1; k < MIN_TAIL; k++) if (buf[end - k] !== secret.charCodeAt(s - k)) return false;
+  for (let k = 1; k < MIN_TAIL; k++) if (buf[end - k] !== tail.charCodeAt(MIN_TAIL - 1 - k)) return false;
   return true;
 }

@@ -445,35 +445,50 @@ describe('credentials never leave', () => {
     }
   });
 
-  it("a key an upstream's Go JSON encoder writes with \\u escapes (<, >, & as \\u003c …) is masked: answers, streams passthrough and converted, errors, logs", async () => {
-    const key = 'cq-tag<b>&amp-Secret_Gq4';
-    // Go's encoding/json escapes <, > and & (and U+2028/2029) as \u003c, \u003e, \u0026
-    const goJson = (v: unknown): string => JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    const said = `your key is ${key}, keep it`;
-    const chunk = (delta: unknown, finish: string | null) => ({ id: 'chatcmpl-go1', object: 'chat.completion.chunk', created: 1_730_000_000, model: 'echo-1', choices: [{ index: 0, delta, finish_reason: finish }] });
-    const events = (...payloads: unknown[]) => [...payloads.map((p) => ({ raw: `data: ${goJson(p)}\n\n` })), { raw: 'data: [DONE]\n\n' }];
-    const toolCall = { tool_calls: [{ index: 0, id: 'call_go1', type: 'function', function: { name: 'save', arguments: goJson({ note: said }) } }] };
-    const mock = await new GenericChatMock({ apiKey: key, name: 'cq', models: ['echo-1'] }).listen();
-    try {
-      await w.d.cli(['endpoint', 'add', 'cq', '--url', mock.baseUrl, '--format', 'a', '--insecure-storage'], { input: `${key}\n` });
-      const model = 'cq/echo-1';
-      const completion = { id: 'chatcmpl-go1', object: 'chat.completion', created: 1_730_000_000, model: 'echo-1', choices: [{ index: 0, message: { role: 'assistant', content: said }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 9, total_tokens: 12 } };
-      mock.next({ kind: 'raw', contentType: 'application/json', body: goJson(completion) });
-      mock.next({ kind: 'sse', events: events(chunk({ role: 'assistant', content: said }, null), chunk({}, 'stop')) });
-      mock.next({ kind: 'sse', events: events(chunk({ role: 'assistant', ...toolCall }, null), chunk({}, 'tool_calls')) });
-      mock.next({ kind: 'raw', status: 502, contentType: 'text/plain', body: `gateway: the upstream answered ${goJson({ error: { message: `invalid key ${key}` } })}` });
-      const answers = await echoRound(model);
-      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 502]);
-      expect(answers[0]!.json.choices[0].message.content).toBe('your key is [REDACTED], keep it');
-      expect(answers[1]!.text).toContain('your key is [REDACTED], keep it');
-      expect(JSON.parse(toolInput(answers[2]!.text))).toEqual({ note: 'your key is [REDACTED], keep it' });
-      expect(answers[3]!.json.error.message).toContain('[REDACTED]');
-      for (const text of [...answers.map((r) => r.text), ...(await loggedTexts())]) expect(text, text.slice(0, 300)).not.toContain('Secret_Gq4');
-    } finally {
-      await w.d.cli(['endpoint', 'remove', 'cq'], { allowFail: true });
-      await mock.close();
-    }
-  });
+  const hex4 = (c: string, upper: boolean): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`;
+  // each encoder's defaults: Go's encoding/json (<, >, &, U+2028/2029), Gson (HTML-safe: also = and '),
+  // .NET's System.Text.Json (", ', +, backtick and non-ASCII too, upper-case hex); `leak`: what must not show
+  const ENCODERS = [
+    { name: 'Go', key: 'cq-tag<b>&amp-Secret_Gq4', leak: 'Secret_Gq4', encode: (v: unknown) => JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => hex4(c, false)) },
+    { name: 'Gson', key: "cq-Zm9v+YmFy=Ym'F6-Secret_Gq5", leak: 'Zm9v', encode: (v: unknown) => JSON.stringify(v).replace(/[<>&='\u2028\u2029]/g, (c) => hex4(c, false)) },
+    {
+      name: '.NET',
+      key: "cq-Zm9v+YmFy=Ym'F6-Secret_Gq6",
+      leak: 'Zm9v',
+      encode: (v: unknown) =>
+        JSON.stringify(v)
+          .replace(/\\"/g, '\\u0022')
+          .replace(/[<>&'+`\u0080-\uffff]/g, (c) => hex4(c, true)),
+    },
+  ];
+  for (const { name, key, leak, encode } of ENCODERS) {
+    it(`a key an upstream's ${name} JSON encoder writes with \\u escapes is masked: answers, streams passthrough and converted, errors, logs`, async () => {
+      const said = `your key is ${key}, keep it`;
+      const chunk = (delta: unknown, finish: string | null) => ({ id: 'chatcmpl-go1', object: 'chat.completion.chunk', created: 1_730_000_000, model: 'echo-1', choices: [{ index: 0, delta, finish_reason: finish }] });
+      const events = (...payloads: unknown[]) => [...payloads.map((p) => ({ raw: `data: ${encode(p)}\n\n` })), { raw: 'data: [DONE]\n\n' }];
+      const toolCall = { tool_calls: [{ index: 0, id: 'call_go1', type: 'function', function: { name: 'save', arguments: encode({ note: said }) } }] };
+      const mock = await new GenericChatMock({ apiKey: key, name: 'cq', models: ['echo-1'] }).listen();
+      try {
+        await w.d.cli(['endpoint', 'add', 'cq', '--url', mock.baseUrl, '--format', 'a', '--insecure-storage'], { input: `${key}\n` });
+        const model = 'cq/echo-1';
+        const completion = { id: 'chatcmpl-go1', object: 'chat.completion', created: 1_730_000_000, model: 'echo-1', choices: [{ index: 0, message: { role: 'assistant', content: said }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 9, total_tokens: 12 } };
+        mock.next({ kind: 'raw', contentType: 'application/json', body: encode(completion) });
+        mock.next({ kind: 'sse', events: events(chunk({ role: 'assistant', content: said }, null), chunk({}, 'stop')) });
+        mock.next({ kind: 'sse', events: events(chunk({ role: 'assistant', ...toolCall }, null), chunk({}, 'tool_calls')) });
+        mock.next({ kind: 'raw', status: 502, contentType: 'text/plain', body: `gateway: the upstream answered ${encode({ error: { message: `invalid key ${key}` } })}` });
+        const answers = await echoRound(model);
+        expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 502]);
+        expect(answers[0]!.json.choices[0].message.content).toBe('your key is [REDACTED], keep it');
+        expect(answers[1]!.text).toContain('your key is [REDACTED], keep it');
+        expect(JSON.parse(toolInput(answers[2]!.text))).toEqual({ note: 'your key is [REDACTED], keep it' });
+        expect(answers[3]!.json.error.message).toContain('[REDACTED]');
+        for (const text of [...answers.map((r) => r.text), ...(await loggedTexts())]) expect(text, text.slice(0, 300)).not.toContain(leak);
+      } finally {
+        await w.d.cli(['endpoint', 'remove', 'cq'], { allowFail: true });
+        await mock.close();
+      }
+    });
+  }
 
   it('…and nowhere in the daemon output, the request log files, logs --json or the admin log API', async () => {
     await w.d.logs((e) => e.length >= 12);

@@ -19,11 +19,13 @@ function expectNoForm(text: string): void {
 
 describe('the forms of a credential', () => {
   it('are the credential, escaped once and twice; one without " or \\ has one form', () => {
-    expect(secretForms(KEY)).toEqual([KEY, ONCE, TWICE]);
+    // and the forms of encoders writing " as \u0022 (.NET's): secret-forms-html-safe.test.ts
+    expect(secretForms(KEY)).toEqual(expect.arrayContaining([KEY, ONCE, TWICE]));
+    expect(secretForms(KEY)[0]).toBe(KEY);
     expect(JSON.parse(`"${ONCE}"`)).toBe(KEY);
     expect(JSON.parse(`"${TWICE}"`)).toBe(ONCE);
     expect(secretForms('sk-proj-plain-key-1b2_Kd')).toEqual(['sk-proj-plain-key-1b2_Kd']);
-    expect(streamSecret(KEY)).toEqual([KEY, ONCE, TWICE]);
+    expect(streamSecret(KEY)).toEqual(secretForms(KEY));
   });
 
   it('error messages: the escaped credential, its tail and its head are masked (a non-JSON body is quoted as JSON)', () => {
@@ -89,9 +91,11 @@ describe('a credential holding /', () => {
 
   it('has its \\/ form, escaped again where JSON text sits in a string', () => {
     const forms = secretForms(SLASHED);
-    expect(forms).toEqual([SLASHED, ESCAPED, 'cq-base64\\\\/Key+Body\\\\/Secret_Qz7']);
+    // and .NET's \u002B for the + (secret-forms-html-safe.test.ts)
+    expect(forms).toEqual(expect.arrayContaining([SLASHED, ESCAPED, 'cq-base64\\\\/Key+Body\\\\/Secret_Qz7']));
+    expect(forms[0]).toBe(SLASHED);
     expect(JSON.parse(`"${ESCAPED}"`)).toBe(SLASHED);
-    expect(JSON.parse(`"${forms[2]!}"`)).toBe(ESCAPED);
+    expect(JSON.parse(`"${'cq-base64\\\\/Key+Body\\\\/Secret_Qz7'}"`)).toBe(ESCAPED);
   });
 
   it('an upstream writing \\/ has it masked in answers, streams, error messages and logs', () => {
