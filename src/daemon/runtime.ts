@@ -167,6 +167,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     const proxy = (opts.createProxyHandler ?? createProxyHandler)({
       config: () => proxyConfig,
       credential: (slug) => credentials.get(slug),
+      credentialProblem: (slug) => credentials.envProblem(slug),
       log: (entry) => logSink.write(entry),
       issuers,
     });

@@ -19,11 +19,14 @@ import type { ProviderAdapter, ResolvedProvider } from './types.js';
 export interface RegistryDeps {
   config(): Config;
   credential(slug: string): string | undefined;
+  /** Why a built-in provider's credential from the environment is unusable (asked only when it has none). */
+  credentialProblem?(slug: string): string | undefined;
   /** Local server detection (defaults to the daemon-wide detector). */
   detector?: LocalDetector;
 }
 
-export type ResolveFailure = { error: 'unknown_provider'; known: string[] } | { error: 'not_connected'; hint: string };
+/** `code`: the client's error code when not `provider_not_connected` (an unusable credential). */
+export type ResolveFailure = { error: 'unknown_provider'; known: string[] } | { error: 'not_connected'; hint: string; code?: 'provider_credential_invalid' };
 export type ResolveResult = ResolvedProvider | ResolveFailure;
 
 const BUILTIN_ADAPTERS: Readonly<Record<BuiltinProvider, ProviderAdapter>> = {
@@ -52,6 +55,8 @@ export function resolveProvider(slug: string, deps: RegistryDeps): ResolveResult
     }
     const credential = deps.credential(slug);
     if (!credential) {
+      const problem = deps.credentialProblem?.(slug);
+      if (problem !== undefined) return { error: 'not_connected', hint: `Provider "${slug}" cannot be used: ${problem}`, code: 'provider_credential_invalid' };
       return {
         error: 'not_connected',
         hint: `Provider "${slug}" is not connected. Run \`svc-proxy provider connect ${slug}\` or set ${CREDENTIAL_ENV_VARS[slug]} for the daemon.`,

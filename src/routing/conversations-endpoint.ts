@@ -57,7 +57,8 @@ export async function handleConversations(x: Exchange): Promise<void> {
   const openai = x.services.resolveProvider('openai');
   if (isResolveFailure(openai)) {
     const why = openai.error === 'not_connected' ? openai.hint : 'Provider "openai" is not known.';
-    throw new ProtocolError(400, 'provider_not_connected', `Conversations are kept by OpenAI, and svc-proxy reaches them through the openai provider: ${why}`);
+    const code = (openai.error === 'not_connected' && openai.code) || 'provider_not_connected';
+    throw new ProtocolError(400, code, `Conversations are kept by OpenAI, and svc-proxy reaches them through the openai provider: ${why}`);
   }
   let body: Buffer | undefined;
   if (req.method === 'POST') {

@@ -49,7 +49,7 @@ export async function handleModel(x: Exchange): Promise<void> {
     // the catalog skips such a provider: nothing was asked, so nothing says the model is missing
     const parts = group === undefined ? splitModelId(id) : undefined;
     const r = parts && x.services.resolveProvider(parts.provider);
-    if (r && isResolveFailure(r) && r.error === 'not_connected') throw notConnected(r.hint);
+    if (r && isResolveFailure(r) && r.error === 'not_connected') throw notConnected(r.hint, r.code);
     throw new ProtocolError(404, 'model_not_found', `Model "${id.slice(0, 200)}" is not listed by any connected provider (see: svc-proxy models).`, 'model');
   }
   answer(x, modelJson(x.route.protocol, found));

@@ -48,6 +48,8 @@ export interface ProxyDeps {
   config(): Config;
   /** Provider/endpoint credential from the daemon's in-memory cache (env > keychain > file). */
   credential(slug: string): string | undefined;
+  /** Why a provider's credential from the environment is unusable (asked only when it has none). */
+  credentialProblem?(slug: string): string | undefined;
   /** Enqueue a log record; never throws, never blocks. */
   log(entry: RequestLogEntry): void;
   /** Issuers of relayed signatures, which the daemon keeps across restarts; a fresh set when absent. */
@@ -88,7 +90,7 @@ export interface ProxyHandler {
  * fakes; everything else is the real provider modules and codecs).
  */
 export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingServices> = {}): ProxyHandler {
-  const registryDeps = { config: deps.config, credential: deps.credential };
+  const registryDeps = { config: deps.config, credential: deps.credential, ...(deps.credentialProblem ? { credentialProblem: deps.credentialProblem } : {}) };
   let catalog: ModelCatalog | undefined;
   const services: RoutingServices = {
     resolveProvider: (slug) => resolveProvider(slug, registryDeps),

@@ -290,8 +290,9 @@ const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
 /**
  * The secret's forms (util/secret-forms.ts) that answers and stream chunks can be searched for
  * (printable ASCII: the bytes are searched as latin1), or undefined when there are none or it is
- * too short: worked out once per answer or stream. A stored credential is printable ASCII; one from
- * an environment variable may not be, and then only its `\uXXXX`-escaped forms are searched for.
+ * too short: worked out once per answer or stream. A credential is printable ASCII, stored or from
+ * the environment (secrets/credential-check.ts); one that is not would be searched for by its
+ * `\uXXXX`-escaped forms only.
  */
 export function streamSecret(secret: string | undefined): readonly string[] | undefined {
   if (!secret || secret.length < MIN_SECRET_LENGTH) return undefined;

@@ -45,15 +45,19 @@ function resolveOne(label: string, resolve: (slug: string) => ProviderResolution
             `Unknown provider "${parts.provider}" in model "${label}". Known providers: ${r.known.length ? r.known.join(', ') : '(none)'}.`,
             'model',
           )
-        : notConnected(r.hint);
+        : notConnected(r.hint, r.code);
     return { label, model: parts.model, refusal };
   }
   return { label, model: parts.model, provider: r };
 }
 
-/** A model of a provider without a credential, disabled, or a detected local server that is silent; the hint says how to connect it. */
-export function notConnected(hint: string): ProtocolError {
-  return new ProtocolError(400, 'provider_not_connected', hint, 'model');
+/**
+ * A model of a provider without a credential, disabled, or a detected local server that is silent;
+ * the hint says how to connect it. `code`: provider_credential_invalid when the credential it has
+ * from the environment is unusable.
+ */
+export function notConnected(hint: string, code = 'provider_not_connected'): ProtocolError {
+  return new ProtocolError(400, code, hint, 'model');
 }
 
 /** Throws the client's error (400 invalid_model / provider_not_connected, 404 group_not_found / model_not_found). */

@@ -81,6 +81,10 @@ export class CredentialCache implements CredentialService {
     return this.backing.envOverride(slug);
   }
 
+  envProblem(slug: string): string | undefined {
+    return this.backing.envProblem(slug);
+  }
+
   keychainStatus(): Promise<KeychainStatus> {
     return this.backing.keychainStatus();
   }

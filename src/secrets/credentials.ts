@@ -5,6 +5,7 @@
 import { BUILTIN_PROVIDERS, type BuiltinProvider } from '../config/schema.js';
 import { CREDENTIAL_ENV_VARS } from '../config/builtin-providers.js';
 import { OperationError } from '../config/errors.js';
+import { credentialProblem } from './credential-check.js';
 import { CredentialFile } from './file-store.js';
 import { KeychainUnavailableError, type Keychain, type KeychainStatus } from './keychain.js';
 
@@ -36,6 +37,11 @@ export interface CredentialService {
   remove(slug: string): Promise<RemoveResult>;
   /** The environment variable that overrides this slug, when set. */
   envOverride(slug: string): string | undefined;
+  /**
+   * Why that variable's value cannot be used (the checks a stored credential passes), naming the
+   * variable and never its value; the provider is then not connected, and no other source is used.
+   */
+  envProblem(slug: string): string | undefined;
   keychainStatus(): Promise<KeychainStatus>;
 }
 
@@ -58,6 +64,12 @@ export class CredentialStore implements CredentialService {
     return this.env[name]?.trim() ? name : undefined;
   }
 
+  envProblem(slug: string): string | undefined {
+    const name = this.envOverride(slug);
+    const problem = name === undefined ? undefined : credentialProblem((this.env[name] as string).trim());
+    return problem === undefined ? undefined : `${name}, which the daemon reads for ${slug}, ${problem}; its value is not used: fix or unset it where the daemon is started, then restart it.`;
+  }
+
   async resolve(slug: string, signal?: AbortSignal): Promise<ResolvedCredential | undefined> {
     return (await this.read(slug, signal)).credential;
   }
@@ -68,7 +80,8 @@ export class CredentialStore implements CredentialService {
    */
   async read(slug: string, signal?: AbortSignal): Promise<{ credential?: ResolvedCredential; keychainDown?: string }> {
     const envName = this.envOverride(slug);
-    if (envName) return { credential: { value: (this.env[envName] as string).trim(), source: 'env' } };
+    // a variable set wins even when unusable: falling back to the keychain would hide it (envProblem)
+    if (envName) return this.envProblem(slug) === undefined ? { credential: { value: (this.env[envName] as string).trim(), source: 'env' } } : {};
     let keychainDown: string | undefined;
     try {
       const fromKeychain = await this.keychain.get(slug, signal);

@@ -9,6 +9,7 @@ import { groupsRoutingTo, type GroupUse } from '../config/group-uses.js';
 import { validateSlug, validateUrl } from '../config/upstream-values.js';
 import { BUILTIN_PROVIDERS, type BuiltinProvider, type Config } from '../config/schema.js';
 import type { ConfigStore } from '../config/store.js';
+import { credentialProblem } from './credential-check.js';
 import { isBuiltinProvider, last4, type CredentialService, type CredentialSource, type StoredIn } from './credentials.js';
 
 /** `authHeader`: the header that carries the credential, when not the upstream's own; `headers`: fixed headers sent with every request. */
@@ -19,6 +20,8 @@ export interface ProviderInfo extends HeaderSettings {
   source: CredentialSource | null;
   /** Last four characters of the credential ('' when not connected or too short to show). */
   last4: string;
+  /** Why the environment variable set for it cannot be used (it is then not connected); never its value. */
+  credentialProblem?: string;
   baseUrl: string;
   baseUrlOverridden: boolean;
   enabled: boolean;
@@ -60,15 +63,11 @@ export interface DisconnectResult {
   stillUsedBy: GroupUse[];
 }
 
-const MAX_CREDENTIAL = 8192;
-
 export function validateCredential(raw: unknown): string {
   if (typeof raw !== 'string') throw new OperationError(400, 'invalid_credential', 'The credential must be a string.');
   const value = raw.trim();
-  if (value === '') throw new OperationError(400, 'invalid_credential', 'The credential is empty.');
-  if (value.length > MAX_CREDENTIAL) throw new OperationError(400, 'invalid_credential', 'The credential is too long.');
-  // It becomes an HTTP header value upstream: no spaces, no control characters, ASCII only.
-  if (!/^[\x21-\x7e]+$/.test(value)) throw new OperationError(400, 'invalid_credential', 'The credential contains spaces, line breaks or non-ASCII characters.');
+  const problem = credentialProblem(value);
+  if (problem !== undefined) throw new OperationError(400, 'invalid_credential', `The credential ${problem}.`);
   return value;
 }
 
@@ -112,11 +111,13 @@ export async function listProviders(config: Config, credentials: CredentialServi
     BUILTIN_PROVIDERS.map(async (name) => {
       const settings = config.providers[name];
       const resolved = await credentials.resolve(name);
+      const problem = credentials.envProblem(name);
       return {
         name,
         connected: resolved !== undefined,
         source: resolved?.source ?? null,
         last4: resolved ? last4(resolved.value) : '',
+        ...(problem !== undefined ? { credentialProblem: problem } : {}),
         baseUrl: settings?.baseUrl ?? DEFAULT_BASE_URLS[name],
         baseUrlOverridden: settings?.baseUrl !== undefined,
         enabled: settings?.enabled ?? true,

@@ -31,6 +31,32 @@ describe('CredentialStore', () => {
     expect(await store.resolve('gemini')).toBeUndefined();
   });
 
+  it('an environment credential passes the checks a stored one does: an unusable one is named, never shown, and hides no other source', async () => {
+    const bad = {
+      OPENAI_API_KEY: '"sk-proj-dotenv-quoted-Secret_Ev1"',
+      ANTHROPIC_API_KEY: 'sk-ant-two words-Secret_Ev2',
+      GEMINI_API_KEY: 'AIza\u00e9-Secret_Ev3',
+      OPENROUTER_API_KEY: 'sk-or-trailing-newline-Secret_Ev4\n',
+    };
+    const { keychain, store } = await setup(bad);
+    keychain.entries.set('openai', 'keychain-secret-openai');
+    expect(await store.resolve('openai')).toBeUndefined();
+    expect(await store.resolve('anthropic')).toBeUndefined();
+    expect(await store.resolve('gemini')).toBeUndefined();
+    // a line break at the end is trimmed, as a stored credential's is
+    expect(await store.resolve('openrouter')).toEqual({ value: 'sk-or-trailing-newline-Secret_Ev4', source: 'env' });
+    expect(store.envProblem('openrouter')).toBeUndefined();
+    expect(store.envProblem('openai')).toBe('OPENAI_API_KEY, which the daemon reads for openai, is wrapped in quotes (give the key without them); its value is not used: fix or unset it where the daemon is started, then restart it.');
+    expect(store.envProblem('anthropic')).toMatch(/^ANTHROPIC_API_KEY, .* contains spaces, line breaks or non-ASCII characters;/);
+    expect(store.envProblem('gemini')).toMatch(/^GEMINI_API_KEY, .* contains spaces, line breaks or non-ASCII characters;/);
+    for (const slug of ['openai', 'anthropic', 'gemini']) expect(store.envProblem(slug)).not.toContain('Secret_Ev');
+    // the daemon's cache holds none of them
+    const cache = new CredentialCache(store);
+    await cache.refresh(credentialSlugs(defaultConfig()));
+    expect([cache.get('openai'), cache.get('anthropic'), cache.get('gemini'), cache.get('openrouter')]).toEqual([undefined, undefined, undefined, 'sk-or-trailing-newline-Secret_Ev4']);
+    expect(cache.envProblem('openai')).toBe(store.envProblem('openai'));
+  });
+
   it('only built-in providers have environment overrides', async () => {
     const { store } = await setup({ MYEP_API_KEY: 'x', GEMINI_API_KEY: 'g' });
     expect(store.envOverride('gemini')).toBe('GEMINI_API_KEY');

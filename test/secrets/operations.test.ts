@@ -66,6 +66,11 @@ describe('providers', () => {
     await expect(connectProvider(credentials, 'openai', 'two words')).rejects.toMatchObject({ code: 'invalid_credential' });
     await expect(connectProvider(credentials, 'openai', 'ключ')).rejects.toMatchObject({ code: 'invalid_credential' });
     await expect(connectProvider(credentials, 'openai', 42)).rejects.toMatchObject({ code: 'invalid_credential' });
+    // quotes a .env file or a pasted shell line kept around the key
+    for (const quoted of ['"sk-proj-quoted-1234"', "'sk-proj-quoted-1234'", '`sk-proj-quoted-1234`']) {
+      await expect(connectProvider(credentials, 'openai', quoted)).rejects.toMatchObject({ code: 'invalid_credential', message: 'The credential is wrapped in quotes (give the key without them).' });
+    }
+    expect((await connectProvider(credentials, 'openai', 'sk-proj-"inner"-1234\n')).last4).toBe('1234');
   });
 
   it('overrides and resets the base URL', async () => {

@@ -30,6 +30,7 @@ export function register(program: Command, ctx: CliContext): void {
       const connected = s.providers.filter((p) => p.connected).map((p) => `${p.name} (${p.source})`);
       const missing = s.providers.filter((p) => !p.connected).map((p) => p.name);
       ctx.out(`providers: ${connected.length ? connected.join(', ') : 'none connected'}${missing.length ? `; not connected: ${missing.join(', ')}` : ''}`);
+      for (const p of s.providers) if (p.credentialProblem !== undefined) ctx.out(`  ${p.name}: ${p.credentialProblem}`);
       if (s.endpoints.length) ctx.out(`endpoints: ${s.endpoints.map((e) => `${e.slug} (${e.format})`).join(', ')}`);
       if (s.locals.length) ctx.out(`local servers: ${s.locals.map((l) => l.slug).join(', ')}`);
       ctx.out(`keys: ${s.keys.active} active, ${s.keys.revoked} revoked`);

@@ -1,5 +1,6 @@
 /** The daemon's own state as `doctor` findings: keychain, providers and their model lists, log, config. */
 import { isRefusedCredential, listFailureText, type ListFailureRead } from '../../providers/model-list-failure.js';
+import { CREDENTIAL_ENV_VARS } from '../../config/builtin-providers.js';
 import type { DaemonStatus } from '../../server/admin/status.js';
 import type { Finding } from './findings.js';
 import { displayUrl } from '../../util/display-url.js';
@@ -42,7 +43,10 @@ export function daemonFindings(s: DaemonStatus, lists: ModelLists | string): Fin
     const remedy = isRefusedCredential(failed.reason) || s.locals.some((l) => l.slug === slug) ? fix : moved ? `check its base URL ${displayUrl(moved.baseUrl)} (svc-proxy provider set ${slug} --reset restores the default)` : undefined;
     out.push({ check, mark: 'fail', text: `no model list: ${listFailureText(failed)}`, ...(remedy ? { fix: remedy } : {}) });
   }
-  const unconnected = s.providers.filter((p) => !p.connected).map((p) => p.name);
+  for (const p of s.providers) {
+    if (p.credentialProblem !== undefined) out.push({ check: `provider ${p.name}`, mark: 'fail', text: p.credentialProblem, fix: `fix or unset ${CREDENTIAL_ENV_VARS[p.name]} where the daemon is started, then: svc-proxy restart` });
+  }
+  const unconnected = s.providers.filter((p) => !p.connected && p.credentialProblem === undefined).map((p) => p.name);
   if (unconnected.length > 0) out.push({ check: 'not connected', mark: 'info', text: unconnected.join(', ') });
 
   if (!s.requestLog.ok) out.push({ check: 'request log', mark: 'warn', text: `not written to disk (${s.requestLog.error}); ${s.requestLog.droppedLines} entries lost so far` });
