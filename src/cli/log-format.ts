@@ -95,6 +95,11 @@ function errorText(e: RequestLogEntry): string {
  * of the path it asked for: `unknown` alone says nothing of what the tool got wrong.
  */
 function apiLabel(e: RequestLogEntry): string {
+  const label = endpointLabel(e);
+  return e.preflight ? `preflight ${label}` : label;
+}
+
+function endpointLabel(e: RequestLogEntry): string {
   if (e.endpoint !== 'unknown' || e.path === undefined) return e.endpoint;
   const path = e.path.split('?', 1)[0]!;
   return path.length <= 24 ? path : `…${path.slice(-23)}`;

@@ -32,6 +32,12 @@ export interface RequestLogEntry {
   endpoint: string;
   /** The request path without its query, for a request refused before its route was known (404, 405, 403 …). */
   path?: string;
+  /**
+   * A browser's CORS preflight (OPTIONS): `endpoint` is the one it asks about, `status` its answer
+   * (204, 403 for an origin not in settings.corsOrigins, 401 without corsOrigins), `origin` the page's.
+   */
+  preflight?: true;
+  origin?: string;
   /** Inbound dialect. */
   dialect: 'chat' | 'responses' | 'messages' | 'none';
   modelAsked?: string;

@@ -30,16 +30,38 @@ export interface Refusal {
   caller?: ProxyCaller;
   status: number;
   code: string;
+  /** A CORS preflight refused like any request (without settings.corsOrigins: 401), with the Origin it came from. */
+  preflight?: { origin: string | undefined };
+}
+
+/** A CORS preflight the server answered itself (settings.corsOrigins): 204, or 403 for an origin not listed. */
+export interface PreflightAnswer {
+  path: string;
+  /** The route of the method it asks about, when the path and that method match one. */
+  route?: ProxyRoute;
+  status: number;
+  origin: string | undefined;
 }
 
 const MAX_LOGGED_PATH = 200;
+const MAX_LOGGED_ORIGIN = 200;
 
 /**
  * The log entry of a request refused before the routing handler (401, 403, 404, 405, an early
- * 413, 503 while stopping): complete at once, nothing was tried. Built only on those paths, so
- * the request path pays nothing for it.
+ * 413, 503 while stopping), or of a CORS preflight: complete at once, nothing was tried. Built only
+ * on those paths, so the request path pays nothing for it.
  */
 export function refusedEntry(r: Refusal): RequestLogEntry {
+  return earlyEntry(r);
+}
+
+/** The log entry of a preflight answered by the CORS policy: marked, with its origin, as one refused before it is. */
+export function preflightEntry(p: PreflightAnswer): RequestLogEntry {
+  const answer = { path: p.path, status: p.status, preflight: { origin: p.origin }, ...(p.route ? { route: p.route } : {}) };
+  return earlyEntry(p.status === 403 ? { ...answer, code: 'cors_origin_not_allowed' } : answer);
+}
+
+function earlyEntry(r: Omit<Refusal, 'code'> & { code?: string }): RequestLogEntry {
   const route = r.route;
   let group = route?.group;
   if (!route && r.path.startsWith('/g/')) {
@@ -58,9 +80,13 @@ export function refusedEntry(r: Refusal): RequestLogEntry {
     latencyMs: 0,
     streamed: false,
     fallback: false,
-    errorCode: r.code,
+    ...(r.code !== undefined ? { errorCode: r.code } : {}),
   };
   if (!route) entry.path = r.path.slice(0, MAX_LOGGED_PATH);
+  if (r.preflight) {
+    entry.preflight = true;
+    if (r.preflight.origin !== undefined) entry.origin = r.preflight.origin.slice(0, MAX_LOGGED_ORIGIN);
+  }
   return entry;
 }
 

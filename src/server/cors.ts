@@ -31,24 +31,24 @@ export class CorsPolicy {
   }
 
   /**
-   * Adds CORS headers when the request's Origin is allowed. Returns true when the request was a
-   * preflight and has been answered.
+   * Adds CORS headers when the request's Origin is allowed. Returns the status of the answer when
+   * the request was a preflight and has been answered (204, or 403 for an origin not listed).
    */
-  apply(req: IncomingMessage, res: ServerResponse): boolean {
+  apply(req: IncomingMessage, res: ServerResponse): number | undefined {
     const origin = req.headers.origin;
-    if (origin === undefined || !this.enabled) return false;
+    if (origin === undefined || !this.enabled) return undefined;
     const allowed = this.allows(origin);
-    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+    const preflight = isPreflight(req);
     if (allowed) {
       res.setHeader('access-control-allow-origin', origin);
       res.setHeader('vary', 'origin');
       res.setHeader('access-control-expose-headers', 'x-svc-upstream-provider, x-svc-upstream-model, retry-after, retry-after-ms, x-should-retry, request-id, x-request-id');
     }
-    if (!preflight) return false;
+    if (!preflight) return undefined;
     if (!allowed) {
       res.writeHead(403, { 'content-length': 0 });
       res.end();
-      return true;
+      return 403;
     }
     const requested = req.headers['access-control-request-headers'];
     res.writeHead(204, {
@@ -58,6 +58,11 @@ export class CorsPolicy {
       'content-length': 0,
     });
     res.end();
-    return true;
+    return 204;
   }
+}
+
+/** A browser's CORS preflight: OPTIONS asking whether a method may be used. */
+export function isPreflight(req: IncomingMessage): boolean {
+  return req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
 }

@@ -10,10 +10,10 @@ import type { AddressInfo } from 'node:net';
 import type { Settings } from '../config/schema.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RequestLogEntry } from '../log/entry.js';
-import type { ProxyHandler } from '../routing/proxy-handler.js';
-import { refusedEntry, type Refusal } from '../routing/request-log.js';
+import type { ProxyHandler, ProxyRoute } from '../routing/proxy-handler.js';
+import { preflightEntry, refusedEntry, type Refusal } from '../routing/request-log.js';
 import { authenticate } from './auth.js';
-import { CorsPolicy } from './cors.js';
+import { CorsPolicy, isPreflight } from './cors.js';
 import { overloaded, OVERLOADED_ADVICE } from '../routing/body-budget.js';
 import { closeAfterAnswer, tooLarge } from '../routing/request-body.js';
 import { HostGuard } from './host-guard.js';
@@ -165,14 +165,21 @@ export class ProxyServer {
   }
 
   private proxyRequest(req: IncomingMessage, res: ServerResponse, path: string, expectsContinue: boolean): void {
-    if (this.cors.enabled && this.cors.apply(req, res)) return;
+    if (this.cors.enabled) {
+      const preflight = this.cors.apply(req, res);
+      if (preflight !== undefined) return this.loggedPreflight(req, path, preflight);
+    }
     const method = req.method ?? 'GET';
     const match = matchProxyPath(path, method);
     const protocol = match.ok ? match.route.protocol : match.protocol;
     const auth = authenticate(req, this.opts.verifier);
     if (!auth.ok) {
-      // no key id: the key is unknown (and what was presented is never logged)
-      this.refuse(res, match.route ? { path, route: match.route, status: 401, code: auth.code } : { path, status: 401, code: auth.code }, protocol, auth.message, UNAUTHORIZED_HEADERS);
+      // no key id: the key is unknown (and what was presented is never logged); a preflight without
+      // corsOrigins comes here too, marked so, as the page's fetch fails on it
+      const route = isPreflight(req) ? askedRoute(req, path) : match.route;
+      const refusal: Refusal = { path, status: 401, code: auth.code, ...(route ? { route } : {}) };
+      if (isPreflight(req)) refusal.preflight = { origin: req.headers.origin };
+      this.refuse(res, refusal, protocol, auth.message, UNAUTHORIZED_HEADERS);
       return;
     }
     const caller = { keyId: auth.key.id, keyName: auth.key.name };
@@ -228,6 +235,18 @@ export class ProxyServer {
     sendProtocolError(res, protocol, refusal.status, refusal.code, message, headers);
   }
 
+  /** A preflight the CORS policy answered goes into the request log as any request does: one entry, no body. */
+  private loggedPreflight(req: IncomingMessage, path: string, status: number): void {
+    const log = this.opts.log;
+    if (log === undefined) return;
+    const route = askedRoute(req, path);
+    try {
+      log(preflightEntry({ path, status, origin: req.headers.origin, ...(route ? { route } : {}) }));
+    } catch {
+      // logging never fails a request
+    }
+  }
+
   private failed(res: ServerResponse, protocol: 'a' | 'b', err: unknown): void {
     this.opts.onError(err, 'proxy handler');
     sendProtocolError(res, protocol, 500, 'internal_error', 'svc-proxy hit an internal error; details are in the daemon log.');
@@ -247,6 +266,12 @@ export class ProxyServer {
     this.opts.onError(err, 'admin API');
     sendAdminError(res, 500, 'internal_error', 'svc-proxy hit an internal error; details are in the daemon log.');
   }
+}
+
+/** The route a preflight asks about: its path with the method it asks for (not OPTIONS). */
+function askedRoute(req: IncomingMessage, path: string): ProxyRoute | undefined {
+  const match = matchProxyPath(path, String(req.headers['access-control-request-method']));
+  return match.ok ? match.route : undefined;
 }
 
 /**
