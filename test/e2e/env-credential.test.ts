@@ -56,7 +56,7 @@ describe('an unusable credential from the environment', () => {
     ]);
   });
 
-  it('status and doctor name the variable and what is wrong, never the value; a trailing line break is no problem', async () => {
+  it('status, doctor and provider list name the variable and what is wrong, never the value; a trailing line break is no problem', async () => {
     const status = await d.cli(['status']);
     expect(status.stdout).toContain('openrouter (env)');
     expect(status.stdout).toContain('; not connected: anthropic, openai, gemini');
@@ -67,6 +67,8 @@ describe('an unusable credential from the environment', () => {
     expect(findings.find((f) => f.check === 'provider openai')).toMatchObject({ mark: 'fail', text: expect.stringContaining('OPENAI_API_KEY'), fix: 'fix or unset OPENAI_API_KEY where the daemon is started, then: svc-proxy restart' });
     expect(findings.find((f) => f.check === 'provider anthropic')).toMatchObject({ mark: 'fail', fix: 'fix or unset ANTHROPIC_API_KEY where the daemon is started, then: svc-proxy restart' });
     expect(findings.find((f) => f.check === 'not connected')?.text).toBe('gemini');
-    for (const text of [status.stdout, status.stderr, doctor.stdout, doctor.stderr, d.log]) shown(text);
+    const list = await d.cli(['provider', 'list']);
+    expect(list.stdout).toContain('\nopenai: OPENAI_API_KEY, which the daemon reads for openai, is wrapped in quotes');
+    for (const text of [status.stdout, status.stderr, doctor.stdout, doctor.stderr, list.stdout, d.log]) shown(text);
   });
 });

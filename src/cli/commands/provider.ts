@@ -36,6 +36,7 @@ export function register(program: Command, ctx: CliContext): void {
           ]),
         ),
       );
+      for (const p of providers) if (p.credentialProblem !== undefined) ctx.out(`${p.name}: ${p.credentialProblem}`);
     });
 
   provider
