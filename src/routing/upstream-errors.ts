@@ -266,9 +266,14 @@ function validationDetail(detail: unknown): string | undefined {
   return lines.length > 0 ? lines.join('; ') : undefined;
 }
 
-/** Status for the error words of OpenAI, Anthropic and Google (used when a 200 carries the error). */
+/**
+ * Status for the error words of OpenAI, Anthropic and Google (used when a 200 carries the error).
+ * An overload keeps its upstream's own status, as an HTTP answer would have: OpenAI's
+ * server_is_overloaded (type service_unavailable_error) is its 503, Anthropic's overloaded_error 529.
+ */
 function statusForKind(kind: string): number | undefined {
   const k = kind.toLowerCase();
+  if (/server_is_overloaded/.test(k)) return 503;
   if (/overloaded/.test(k)) return 529;
   if (/rate_limit|resource_exhausted|quota/.test(k)) return 429;
   if (/authentication|unauthenticated|invalid_api_key/.test(k)) return 401;

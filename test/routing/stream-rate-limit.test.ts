@@ -200,3 +200,36 @@ describe('an overload inside an OpenAI stream (its nested server_is_overloaded e
     expect(log).toMatchObject({ status: 200, errorCode: 'upstream_overloaded' });
   });
 });
+
+describe('an overload as the first event of a stream (nothing went out yet): the upstream’s own overload status, whichever path', () => {
+  const rejection = <E>(p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as E);
+  const openaiOverload = { kind: 'turn' as const, turn: { text: 'never sent', stream: { chunk: 3, errorAfter: 0, errorKind: 'overloaded' as const } } };
+  const anthropicOverload = { kind: 'turn' as const, turn: { text: 'never sent', stream: { chunk: 3, errorAfter: 0 } } };
+
+  it('OpenAI’s server_is_overloaded: 503 upstream_overloaded to a Responses client (passthrough) as to a Chat client (converted); 503 overloaded_error to a Messages client', async () => {
+    t.h.mocks.openai.next(openaiOverload);
+    const responses = await rejection<InstanceType<typeof OpenAI.APIError>>(openai().responses.create({ model: 'openai/gpt-5.4', stream: true, input: 'hi' }));
+    t.h.mocks.openai.next(openaiOverload);
+    const chat = await rejection<InstanceType<typeof OpenAI.APIError>>(openai().chat.completions.create({ model: 'openai/gpt-5.4', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+    for (const err of [responses, chat]) {
+      expect(err).toBeInstanceOf(OpenAI.InternalServerError);
+      expect({ status: err!.status, code: err!.code, type: err!.type }).toEqual({ status: 503, code: 'upstream_overloaded', type: 'server_error' });
+    }
+    t.h.mocks.openai.next(openaiOverload);
+    const messages = await rejection<InstanceType<typeof Anthropic.APIError>>(anthropic().messages.create({ model: 'openai/gpt-5.4', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+    expect({ status: messages!.status, type: messages!.type }).toEqual({ status: 503, type: 'overloaded_error' });
+    const logs = await t.h.waitForLogs(3);
+    expect(logs.map((l) => [l.status, l.errorCode])).toEqual(Array(3).fill([503, 'upstream_overloaded']));
+  });
+
+  it('Anthropic’s overloaded_error: 529 to a Messages client (passthrough) as to a Chat or Responses client (converted)', async () => {
+    t.h.mocks.anthropic.next(anthropicOverload);
+    const messages = await rejection<InstanceType<typeof Anthropic.APIError>>(anthropic().messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+    expect({ status: messages!.status, type: messages!.type }).toEqual({ status: 529, type: 'overloaded_error' });
+    t.h.mocks.anthropic.next(anthropicOverload);
+    const chat = await rejection<InstanceType<typeof OpenAI.APIError>>(openai().chat.completions.create({ model: 'anthropic/claude-sonnet-4-5', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+    t.h.mocks.anthropic.next(anthropicOverload);
+    const responses = await rejection<InstanceType<typeof OpenAI.APIError>>(openai().responses.create({ model: 'anthropic/claude-sonnet-4-5', stream: true, input: 'hi' }));
+    for (const err of [chat, responses]) expect({ status: err!.status, code: err!.code }).toEqual({ status: 529, code: 'upstream_overloaded' });
+  });
+});
