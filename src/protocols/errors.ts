@@ -37,12 +37,16 @@ export function openaiErrorType(status: number): string {
 }
 
 /**
- * The `code` of a failed Responses answer (`response.failed`, whose type lists OpenAI's codes):
- * OpenAI's own where it has one for the failure — `rate_limit_exceeded`, on which Codex reads the
- * wait from the message ("Please try again in 1.4s") — else ours. The `error` event keeps ours.
+ * The `code` of a failed Responses answer (`response.failed`, whose type lists OpenAI's codes),
+ * chosen by what Codex does with it: OpenAI's own where that makes Codex act right —
+ * `rate_limit_exceeded`, on which it reads the wait from the message ("Please try again in 1.4s"),
+ * `insufficient_quota`, on which it stops instead of retrying — else ours, which it retries. An
+ * overload keeps ours: on OpenAI's `server_is_overloaded` Codex ends the turn ("Selected model is
+ * at capacity"). The `error` event keeps ours.
  */
 export function responseFailedCode(err: HubError): string {
-  return err.code === 'upstream_rate_limited' ? 'rate_limit_exceeded' : err.code;
+  if (err.code === 'upstream_rate_limited') return 'rate_limit_exceeded';
+  return err.code === 'upstream_billing' ? 'insufficient_quota' : err.code;
 }
 
 /** Protocol B (Anthropic) error `type` for a status. */

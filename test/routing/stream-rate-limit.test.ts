@@ -134,7 +134,7 @@ describe('a rate limit inside an Anthropic or OpenAI stream', () => {
     expect(err.type).toBe('rate_limit_error');
   });
 
-  it('an overload inside a Chat stream → Messages client: overloaded_error, which Claude Code retries; Responses keeps our code (OpenAI has none for it)', async () => {
+  it('an overload inside a Chat stream → Messages client: overloaded_error, which Claude Code retries; Responses keeps our code (which Codex retries)', async () => {
     const chunk = (content: string) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
     const body = chunk('partial answer') + `data: ${JSON.stringify({ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } })}\n\n`;
     t.h.mocks.ca.next({ kind: 'raw', contentType: 'text/event-stream', body });
@@ -231,5 +231,30 @@ describe('an overload as the first event of a stream (nothing went out yet): the
     t.h.mocks.anthropic.next(anthropicOverload);
     const responses = await rejection<InstanceType<typeof OpenAI.APIError>>(openai().responses.create({ model: 'anthropic/claude-sonnet-4-5', stream: true, input: 'hi' }));
     for (const err of [chat, responses]) expect({ status: err!.status, code: err!.code }).toEqual({ status: 529, code: 'upstream_overloaded' });
+  });
+});
+
+/**
+ * What Codex makes of a failed response's code (codex-rs codex-api sse/responses.rs): context_length_exceeded,
+ * insufficient_quota, usage_not_included, cyber_policy and invalid_prompt end the turn, and so do
+ * server_is_overloaded and slow_down ("Selected model is at capacity. Please try a different
+ * model.", CodexErr::ServerOverloaded is not retryable); any other code is retried, after the wait
+ * its message names when the code is rate_limit_exceeded.
+ */
+describe('a failed response’s code, as Codex reads it', () => {
+  const chunk = (content: string) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+  const midStream = (error: Record<string, unknown>) => ({ kind: 'raw' as const, contentType: 'text/event-stream', body: chunk('partial answer') + `data: ${JSON.stringify({ error })}\n\n` });
+
+  it('an overload: our upstream_overloaded, which Codex retries — not OpenAI’s server_is_overloaded, on which it gives up', async () => {
+    t.h.mocks.ca.next(midStream({ code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' }));
+    const { error, failed } = failedOf(await responsesStreamEvents('ca/qwen3-coder'));
+    expect([error.code, failed.code]).toEqual(['upstream_overloaded', 'upstream_overloaded']);
+  });
+
+  it('credit run out: OpenAI’s insufficient_quota, on which Codex stops instead of retrying; the error event keeps upstream_billing', async () => {
+    t.h.mocks.ca.next(midStream({ code: 402, message: 'Insufficient credits. Add more using https://example.com/credits' }));
+    const { error, failed } = failedOf(await responsesStreamEvents('ca/qwen3-coder'));
+    expect([error.code, failed.code]).toEqual(['upstream_billing', 'insufficient_quota']);
+    expect(failed.message).toBe('ca: Insufficient credits. Add more using https://example.com/credits');
   });
 });
