@@ -103,6 +103,40 @@ export function resetWaitMs(headers: AnswerHeaders, status: number, now: number)
 }
 
 /**
+ * The reset headers of a stream's 200 that tell when a rate limit its error event reports later
+ * resets (Anthropic's `event: error` names no wait; the answer's `anthropic-ratelimit-*-reset`
+ * do). Their remaining counts were taken before the answer, when the request still fit: left
+ * out, so the wait is the reset's (resetWaitMs reads a 429 without them as the latest reset). When
+ * the message names the limit ("… 30,000 input tokens per minute"), only that limit's reset is
+ * kept. Undefined when the answer has no reset header.
+ */
+export function streamLimitHeaders(headers: AnswerHeaders, message: string): Record<string, string> | undefined {
+  let resets: Record<string, string> | undefined;
+  for (const name in headers) {
+    const value = first(headers[name]);
+    if (value !== undefined && isResetHeader(name)) (resets ??= {})[name] = value;
+  }
+  if (resets === undefined) return undefined;
+  const named = namedLimit(message);
+  if (named === undefined) return resets;
+  for (const name in resets) if (name === `x-ratelimit-reset-${named}` || name === `anthropic-ratelimit-${named}-reset`) return { [name]: resets[name]! };
+  return resets;
+}
+
+function isResetHeader(name: string): boolean {
+  return name.startsWith(OPENAI_RESET) || (name.startsWith(ANTHROPIC_PREFIX) && name.endsWith('-reset')) || name === 'x-ratelimit-reset';
+}
+
+/** The limit a rate-limit message names, as the reset headers name it. */
+function namedLimit(message: string): string | undefined {
+  if (/\binput tokens\b/i.test(message)) return 'input-tokens';
+  if (/\boutput tokens\b/i.test(message)) return 'output-tokens';
+  if (/\brequests\b/i.test(message)) return 'requests';
+  if (/\btokens\b/i.test(message)) return 'tokens';
+  return undefined;
+}
+
+/**
  * The rate-limit headers an error body repeats, names lower-cased: OpenRouter sends its own
  * limits' `X-RateLimit-Limit` / `-Remaining` / `-Reset` (epoch ms) only in `error.metadata.headers`.
  * Only `x-ratelimit-*` names with string values; undefined when there are none.

@@ -650,7 +650,7 @@ class GenerateRequest {
   private relay(p: ResolvedProvider, target: Target, built: Built, up: UpstreamResponse): Promise<StreamOutcome> {
     const { x, dialect } = this;
     const idle = x.config.settings.idleTimeoutMs;
-    const options: RelayOptions = { res: x.res, body: up.body, record: x.record, abort: x.abort, slug: p.slug, credential: p.credential, clientDialect: dialect };
+    const options: RelayOptions = { res: x.res, body: up.body, record: x.record, abort: x.abort, slug: p.slug, credential: p.credential, clientDialect: dialect, headers: up.headers };
     // later chunks keep the shorter limit, watched by the relay
     if (idle < streamBodyTimeout(x.config)) options.idleTimeoutMs = idle;
     if (this.fallbackLeft) options.holdEnvelope = true;

@@ -40,6 +40,7 @@ import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
 import { failureFromParsed, streamEventFailure, transportFailure, withStreamWait, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { bodyErrorCode, undecodableMessage } from './upstream-body.js';
+import type { AnswerHeaders } from '../providers/retry-wait.js';
 import { fromHubUsage, mergeUsage } from './usage.js';
 import { PausedParts } from './pause-continue.js';
 
@@ -57,6 +58,8 @@ export interface RelayOptions {
   abort: { readonly aborted: boolean };
   /** Provider slug, for error messages. */
   slug: string;
+  /** The stream's 200 headers (its exposed ones): read only when a rate limit arrives in the stream, for when it resets. */
+  headers?: AnswerHeaders;
   credential: string | undefined;
   /** The client's dialect (final error events). */
   clientDialect: Dialect;
@@ -444,7 +447,7 @@ export class PassthroughRelay extends Relay {
 
   /** The upstream's error event as our failure, with the wait its body names (withStreamWait). */
   private failureOf(error: ParsedError): UpstreamFailure {
-    return withStreamWait(failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential), error.limitHeaders);
+    return withStreamWait(failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential), error.limitHeaders, this.o.headers);
   }
 
   /** The answer is complete (its terminal event went out): end the client's stream without an error event. */
@@ -758,7 +761,7 @@ export class ConvertedRelay extends Relay {
     if (this.ended || this.settled) return;
     if (ev.type === 'error') {
       // the upstream's own error event is classified as its HTTP error would be (a prompt too long)
-      const failure: UpstreamFailure = ours ? { ...ev.error, upstreamStatus: ev.error.status } : streamEventFailure(this.o.slug, ev.error, this.o.credential);
+      const failure: UpstreamFailure = ours ? { ...ev.error, upstreamStatus: ev.error.status } : streamEventFailure(this.o.slug, ev.error, this.o.credential, this.o.headers);
       const error: HubError = failure;
       if (!this.committed) {
         if (!this.hasAnswer()) {

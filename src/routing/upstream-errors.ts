@@ -14,7 +14,7 @@ import type { HubError } from '../protocols/hub.js';
 import { redactSecret } from './redact.js';
 import { codeForStatus } from '../protocols/upstream-codes.js';
 import { upstreamHeader } from './upstream-header.js';
-import { advisedWaitMs, bodyLimitHeaders, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, retryableStatus as retryable, upstreamClock, waitAdvice } from '../providers/retry-wait.js';
+import { advisedWaitMs, bodyLimitHeaders, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, retryableStatus as retryable, streamLimitHeaders, upstreamClock, waitAdvice, type AnswerHeaders } from '../providers/retry-wait.js';
 import { beyondAdvice, farResetWords } from '../providers/far-reset.js';
 
 export { codeForStatus };
@@ -135,7 +135,7 @@ export function failureFromParsed(
  * which groups may fall back on), whatever status the event implied; any other keeps the decoder's
  * status and code. The message gets the slug and loses the credential.
  */
-export function streamEventFailure(slug: string, e: HubError, credential: string | undefined): UpstreamFailure {
+export function streamEventFailure(slug: string, e: HubError, credential: string | undefined, answerHeaders?: AnswerHeaders): UpstreamFailure {
   const described = failureFromParsed(slug, { message: e.message, kind: e.code }, e.status, credential);
   if (described.contextLength) {
     if (e.param !== undefined) described.param = e.param;
@@ -143,17 +143,19 @@ export function streamEventFailure(slug: string, e: HubError, credential: string
   }
   const failure: UpstreamFailure = { status: e.status, code: e.code, message: described.message, upstreamStatus: e.status };
   if (e.param !== undefined) failure.param = e.param;
-  return withStreamWait(failure, bodyLimitHeaders(e.limitHeaders));
+  return withStreamWait(failure, bodyLimitHeaders(e.limitHeaders), answerHeaders);
 }
 
 /**
  * An error event inside a stream goes out after the 200 and its headers: the wait its limits'
- * reset implies (the headers its body repeats: OpenRouter's) is advice the failure carries, for
- * the HTTP answer it becomes when nothing went out yet, and words in its message for when the
- * stream is under way (withWaitInMessage); beyond a wait to sit out, when the limit resets
- * (notBeforeReset). A message that names its wait keeps its own.
+ * reset implies (the headers its body repeats: OpenRouter's; for a rate limit whose body repeats
+ * none, the reset headers of the stream's 200, `answerHeaders`: Anthropic's) is advice the failure
+ * carries, for the HTTP answer it becomes when nothing went out yet, and words in its message for
+ * when the stream is under way (withWaitInMessage); beyond a wait to sit out, when the limit
+ * resets (notBeforeReset). A message that names its wait keeps its own.
  */
-export function withStreamWait(failure: UpstreamFailure, limitHeaders: Record<string, string> | undefined): UpstreamFailure {
+export function withStreamWait(failure: UpstreamFailure, bodyHeaders: Record<string, string> | undefined, answerHeaders?: AnswerHeaders): UpstreamFailure {
+  const limitHeaders = bodyHeaders ?? (answerHeaders !== undefined && failure.upstreamStatus === 429 ? streamLimitHeaders(answerHeaders, failure.message) : undefined);
   if (!limitHeaders || failure.contextLength || !retryable(failure.upstreamStatus) || namesWait(failure.message)) return failure;
   const now = Date.now();
   const wait = resetWaitMs(limitHeaders, failure.upstreamStatus, now);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerWaitMs, bodyLimitHeaders, durationMs, epochMs, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, rfc3339Ms, upstreamClock, waitAdvice } from '../../src/providers/retry-wait.js';
+import { answerWaitMs, bodyLimitHeaders, durationMs, epochMs, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, rfc3339Ms, streamLimitHeaders, upstreamClock, waitAdvice } from '../../src/providers/retry-wait.js';
 
 const NOW = Date.UTC(2026, 10, 29, 3, 0, 0);
 const iso = (msFromNow: number) => new Date(NOW + msFromNow).toISOString();
@@ -207,5 +207,28 @@ describe('errorBodyLimitHeaders', () => {
   it("an error body's error.metadata.headers (OpenRouter's), else none", () => {
     expect(errorBodyLimitHeaders({ error: { code: 429, message: 'x', metadata: { headers: { 'X-RateLimit-Reset': '1789138080000' } } } })).toEqual({ 'x-ratelimit-reset': '1789138080000' });
     for (const v of [undefined, 'x', [], { error: 'x' }, { error: { metadata: null } }, { error: { metadata: { headers: [] } } }]) expect(errorBodyLimitHeaders(v)).toBeUndefined();
+  });
+});
+
+describe('streamLimitHeaders: a stream’s 200 headers, for a rate limit its error event reports', () => {
+  const answer = {
+    'content-type': 'text/event-stream',
+    'anthropic-ratelimit-requests-remaining': '49',
+    'anthropic-ratelimit-requests-reset': '2026-11-29T10:00:01Z',
+    'anthropic-ratelimit-input-tokens-remaining': '2000',
+    'anthropic-ratelimit-input-tokens-reset': '2026-11-29T10:00:20Z',
+    'anthropic-ratelimit-output-tokens-reset': '2026-11-29T10:00:03Z',
+  };
+
+  it('the reset of the limit the message names, without the stale remaining counts', () => {
+    expect(streamLimitHeaders(answer, 'would exceed the rate limit for your organization of 30,000 input tokens per minute.')).toEqual({ 'anthropic-ratelimit-input-tokens-reset': '2026-11-29T10:00:20Z' });
+    expect(streamLimitHeaders(answer, 'Number of requests has exceeded your per-minute rate limit')).toEqual({ 'anthropic-ratelimit-requests-reset': '2026-11-29T10:00:01Z' });
+  });
+
+  it('every reset when the message names no limit (a 429 then waits for the latest), none without reset headers', () => {
+    const all = streamLimitHeaders(answer, 'Rate limited');
+    expect(Object.keys(all ?? {}).sort()).toEqual(['anthropic-ratelimit-input-tokens-reset', 'anthropic-ratelimit-output-tokens-reset', 'anthropic-ratelimit-requests-reset']);
+    expect(resetWaitMs(all!, 429, Date.parse('2026-11-29T10:00:00Z'))).toBe(20_000);
+    expect(streamLimitHeaders({ 'content-type': 'text/event-stream' }, 'input tokens')).toBeUndefined();
   });
 });

@@ -258,3 +258,45 @@ describe('a failed response’s code, as Codex reads it', () => {
     expect(failed.message).toBe('ca: Insufficient credits. Add more using https://example.com/credits');
   });
 });
+
+describe('a rate limit inside an Anthropic stream whose 200 carried its anthropic-ratelimit-*-reset headers', () => {
+  const LIMITED: StreamSpec = { ...RATE_LIMIT, rateLimitResetInMs: 20_000 };
+  const WAIT = /^anthropic: This request would exceed the rate limit for your organization of 30,000 input tokens per minute\. Please try again in (19|20)s\.$/;
+
+  it('Responses client: the input-token limit’s reset (the one the message names) as a wait Codex reads', async () => {
+    t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: LIMITED } });
+    const { error, failed } = failedOf(await responsesStreamEvents('anthropic/claude-sonnet-4-5'));
+    expect([error.code, failed.code]).toEqual(['upstream_rate_limited', 'rate_limit_exceeded']);
+    expect(failed.message).toMatch(WAIT);
+    expect(Number(CODEX_WAIT.exec(failed.message)?.[1])).toBeGreaterThanOrEqual(19);
+  });
+
+  it('Chat client: the wait in the message', async () => {
+    t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: LIMITED } });
+    const { text, err } = await chatStreamError('anthropic/claude-sonnet-4-5');
+    expect(text.length).toBeGreaterThan(0);
+    expect({ type: err.type, code: err.code }).toEqual({ type: 'rate_limit_exceeded', code: 'upstream_rate_limited' });
+    expect(err.message).toMatch(WAIT);
+  });
+
+  it('Messages client (passthrough): as the first event, the HTTP 429 with that Retry-After; later, Anthropic’s own event as it came', async () => {
+    t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'never sent', stream: { ...LIMITED, errorAfter: 0 } } });
+    const first = await anthropic().messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }).then(
+      () => undefined,
+      (e: unknown) => e as InstanceType<typeof Anthropic.APIError>,
+    );
+    expect(first).toBeInstanceOf(Anthropic.RateLimitError);
+    expect(Number(first!.headers?.get('retry-after'))).toBeGreaterThanOrEqual(19);
+    expect(Number(first!.headers?.get('retry-after'))).toBeLessThanOrEqual(20);
+    t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: LIMITED } });
+    const { err } = await messagesStreamError('anthropic/claude-sonnet-4-5');
+    expect(err.type).toBe('rate_limit_error');
+    expect((err.error as { error: { message: string } }).error.message).toBe('This request would exceed the rate limit for your organization of 30,000 input tokens per minute.');
+  });
+
+  it('an overload in the same stream gets no wait from them: they are about the limits, not capacity', async () => {
+    t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { chunk: 3, errorAfter: 5, rateLimitResetInMs: 20_000 } } });
+    const { failed } = failedOf(await responsesStreamEvents('anthropic/claude-sonnet-4-5'));
+    expect(failed).toEqual({ code: 'upstream_overloaded', message: 'anthropic: Overloaded' });
+  });
+});
