@@ -61,6 +61,12 @@ export interface ResponseContext {
    */
   omitThinking?: boolean;
   /**
+   * Messages: the client turned thinking off (`thinking.type: "disabled"`). No thinking block goes
+   * out, as Anthropic answers then; routing keeps signed reasoning for the tool call it led to
+   * (reasoning-continuity.ts), so the next turn still gives the provider its reasoning back.
+   */
+  hideThinking?: boolean;
+  /**
    * Responses streams: the final response object (completed or incomplete), once rendered and
    * before it goes out; false when the answer meant to be kept could not be (its final event then
    * says `store: false`).

@@ -475,7 +475,8 @@ class GenerateRequest {
   private buildConverted(p: ResolvedProvider, model: string, hub: HubRequest, fit?: RequestFit): Built {
     const upstreamModel = p.adapter.normaliseModelId(model);
     const effort = this.effortFor(p, upstreamModel, fit);
-    const attached = attachToRequest(this.x.cache, hub, p.slug, this.dialect === 'chat');
+    // a Messages turn may lack the reasoning it was answered with: hidden while thinking was off
+    const attached = attachToRequest(this.x.cache, hub, p.slug, this.dialect !== 'responses');
     let items = attached.items;
     // Messages targets hoist every system text, so a place that moves with the proof dropped here does not matter
     if (p.adapter.dialect === 'messages') items = withoutForeignProof(items, this.x.issuers, p.slug);
@@ -679,7 +680,7 @@ class GenerateRequest {
       encoder: codecs[dialect].createStreamEncoder(ctx),
       toolNames: built.toolNames,
       freeform: built.freeform && new FreeformStream(built.freeform),
-      collector: new StreamReasoningCollector(x.cache, p.slug, dialect === 'chat', remembersSignatures(p.adapter) ? x.issuers : undefined),
+      collector: new StreamReasoningCollector(x.cache, p.slug, this.keepsReasoning, remembersSignatures(p.adapter) ? x.issuers : undefined),
       errorField: p.adapter.dialect === 'chat',
     };
     if (built.mayPause) {
@@ -696,6 +697,19 @@ class GenerateRequest {
     return new ConvertedRelay(options, convert).run();
   }
 
+  /** A Messages client turned thinking off: it gets no thinking blocks (hideThinking). */
+  private get thinkingOff(): boolean {
+    return this.dialect === 'messages' && this.hub?.reasoning?.thinkingType === 'disabled';
+  }
+
+  /**
+   * The proxy keeps the answer's reasoning for its tool calls, since the client will not send it
+   * back: a Chat client has no field for it, a Messages client with thinking off got no block.
+   */
+  private get keepsReasoning(): boolean {
+    return this.dialect === 'chat' || this.thinkingOff;
+  }
+
   /** How a converted answer is rendered for this client. */
   private responseContext(model: string): ResponseContext {
     if (this.dialect === 'chat') return { model, includeUsage: this.includeUsage };
@@ -703,6 +717,7 @@ class GenerateRequest {
     if (this.dialect === 'messages') {
       const ctx: ResponseContext = { model };
       if (this.hub?.reasoning?.display === 'omitted') ctx.omitThinking = true;
+      if (this.thinkingOff) ctx.hideThinking = true;
       if (this.hub?.contextEdits) ctx.contextEdits = this.hub.contextEdits;
       return ctx;
     }
@@ -836,8 +851,8 @@ class GenerateRequest {
       // freeform calls are known by the names the target answered with: before those are restored
       if (built.freeform) unfoldFreeformCalls(hubRes, built.freeform);
       if (built.toolNames) restoreResponseToolNames(hubRes, built.toolNames);
-      // reasoning only for Chat clients (the others carry it themselves); thought signatures for all
-      rememberOutput(x.cache, p.slug, hubRes.output, dialect === 'chat');
+      // reasoning only for clients that do not carry it (keepsReasoning); thought signatures for all
+      rememberOutput(x.cache, p.slug, hubRes.output, this.keepsReasoning);
       if (remembersSignatures(p.adapter)) recordOutput(x.issuers, p.slug, hubRes.output);
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;

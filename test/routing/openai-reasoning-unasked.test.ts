@@ -80,3 +80,52 @@ describe('OpenAI reasoning a Messages client did not ask to see', () => {
     expect((await client().messages.stream(base).finalMessage()).content.map((b) => b.type)).toEqual(['tool_use']);
   });
 });
+
+/**
+ * A Messages client that turned thinking off (`thinking: {type: "disabled"}`): OpenAI is asked for
+ * no reasoning (gpt-5.4 reasons only when asked: no effort, no summary goes), but a model may reason
+ * all the same (one that cannot be turned off, gpt-5's `minimal`). The client gets no thinking block,
+ * as Anthropic answers with thinking off, and the reasoning is kept by the proxy for the tool call it
+ * led to: the next turn, which carries no block, still gives OpenAI its reasoning item before the call.
+ */
+describe('OpenAI reasoning for a Messages client that turned thinking off', () => {
+  const off = { ...base, thinking: { type: 'disabled' as const } };
+
+  async function sendBackOff(content: Anthropic.ContentBlock[]): Promise<Array<Record<string, unknown>>> {
+    const use = content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')!;
+    await client().messages.create({
+      ...off,
+      messages: [ask, { role: 'assistant', content: content as Anthropic.ContentBlockParam[] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'Sunny, 21 °C.' }] }],
+    });
+    return t.h.mocks.openai.lastGeneration().body.input as Array<Record<string, unknown>>;
+  }
+
+  function expectAskedForNone(): void {
+    const sent = t.h.mocks.openai.lastGeneration().body;
+    expect(sent).not.toHaveProperty('reasoning.effort');
+    expect(sent).not.toHaveProperty('reasoning.summary');
+  }
+
+  it('non-streamed: no thinking block; the reasoning item still goes back before the call', async () => {
+    scriptToolTurn();
+    const res = await client().messages.create(off);
+    expectAskedForNone();
+    expect(res.content.map((b) => b.type)).toEqual(['tool_use']);
+    expectReplayed(await sendBackOff(res.content));
+  });
+
+  it('streamed: no thinking block, no thinking or signature deltas; the same replay', async () => {
+    scriptToolTurn();
+    const stream = client().messages.stream(off);
+    const deltas: string[] = [];
+    stream.on('streamEvent', (ev) => {
+      if (ev.type === 'content_block_delta') deltas.push(ev.delta.type);
+    });
+    const message = await stream.finalMessage();
+    expectAskedForNone();
+    expect(message.content.map((b) => b.type)).toEqual(['tool_use']);
+    expect(deltas).not.toContain('thinking_delta');
+    expect(deltas).not.toContain('signature_delta');
+    expectReplayed(await sendBackOff(message.content));
+  });
+});

@@ -20,6 +20,7 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
   for (const item of res.output) {
     switch (item.type) {
       case 'reasoning': {
+        if (ctx.hideThinking) break;
         const block = clientThinkingBlock(item, ctx.omitThinking);
         if (block) content.push(block);
         break;

@@ -209,6 +209,10 @@ class MessagesStreamEncoder implements StreamEncoder {
     const block = this.blocks.get(index)!;
     const blockKind = block.start.type === 'refusal' ? 'text' : block.start.type;
     if (blockKind !== kind || block.closed || text === '' || block.redacted) return;
+    if (kind === 'reasoning' && this.ctx.hideThinking) {
+      this.pingWhileSilent();
+      return;
+    }
     if (kind === 'reasoning' && this.ctx.omitThinking) {
       this.keepOmitted(index, block, text);
       return;
@@ -228,8 +232,13 @@ class MessagesStreamEncoder implements StreamEncoder {
    */
   private keepOmitted(index: number, block: Block, text: string): void {
     block.omitted = (block.omitted ?? '') + text;
-    this.omittedDeltas++;
     if (index === this.current) this.openIfReady(block);
+    this.pingWhileSilent();
+  }
+
+  /** A reasoning delta the client does not see (omitted or hidden): a `ping` every PING_EVERY of them. */
+  private pingWhileSilent(): void {
+    this.omittedDeltas++;
     if (this.omittedDeltas % PING_EVERY === 0) this.out += PING;
   }
 
@@ -270,7 +279,8 @@ class MessagesStreamEncoder implements StreamEncoder {
       this.writeWebSearch(block, start.search);
       return;
     }
-    if (!ready) return;
+    // thinking turned off: a reasoning block never opens, its text and signature go nowhere
+    if (!ready || (start.type === 'reasoning' && this.ctx.hideThinking)) return;
     const clientIndex = this.nextClientIndex++;
     block.clientIndex = clientIndex;
     let contentBlock: RawContentBlockStartEvent['content_block'];

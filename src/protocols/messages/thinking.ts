@@ -124,11 +124,12 @@ export function omittedSignatureFor(origin: ReasoningOrigin, text: string): stri
  * (unsigned reasoning with no text: nothing to show and nothing to prove). `omitText`: the
  * client asked `display: "omitted"`, so the block's text is empty.
  *
- * Signed reasoning without text (OpenAI's encrypted reasoning when no summary was asked, even
- * when the client asked for no thinking) is still shown: a `thinking` block with empty text, as
+ * Signed reasoning without text (OpenAI's encrypted reasoning when no summary was asked, also
+ * when the client sent no `thinking`) is still shown: a `thinking` block with empty text, as
  * Anthropic returns reasoning it does not show, so the client sends it back and OpenAI gets its
  * reasoning item before the call it led to. Not `redacted_thinking`: Claude Code's VS Code
- * extension shows that as "Unsupported content type" (cc-switch#5362).
+ * extension shows that as "Unsupported content type" (cc-switch#5362). A client that turned
+ * thinking off gets no block at all (ResponseContext.hideThinking).
  */
 export function clientThinkingBlock(item: ReasoningItem, omitText = false): ClientThinkingBlock | null {
   const { origin, text } = item;
