@@ -117,6 +117,18 @@ describe('svc-proxy doctor', () => {
     expect(finding(refused.json, 'shell OPENAI_BASE_URL')).toMatchObject({ mark: 'fail' });
     expect(finding(refused.json, 'shell OPENAI_BASE_URL')!.text).toMatch(/^svc-proxy protocol A refuses the key: The service key is not valid/);
     expect(finding(refused.json, 'shell ANTHROPIC_BASE_URL')!.text).toMatch(/group nope answered 404: No group "nope"/);
+    // a base off the usual path whose key fails: both are said
+    const both = await doctor({ OPENAI_BASE_URL: d.baseA().replace(/\/v1$/, ''), OPENAI_API_KEY: revoked.key, ANTHROPIC_BASE_URL: `${d.baseB()}/v1` });
+    expect(finding(both.json, 'shell OPENAI_BASE_URL')).toMatchObject({ mark: 'fail', fix: 'svc-proxy key create --name <name>, then eval "$(svc-proxy env openai)"' });
+    expect(finding(both.json, 'shell OPENAI_BASE_URL')!.text).toMatch(
+      /^svc-proxy protocol A refuses the key: The service key is not valid.*; also, \/protocol-a is not the base as svc-proxy gives it \(ending in \/protocol-a\/v1\): .*which svc-proxy answers as \/protocol-a\/v1\/chat\/completions$/,
+    );
+    expect(finding(both.json, 'shell ANTHROPIC_BASE_URL')).toEqual({
+      check: 'shell ANTHROPIC_BASE_URL',
+      mark: 'fail',
+      text: 'no key: ANTHROPIC_AUTH_TOKEN or ANTHROPIC_API_KEY is not set; also, /protocol-b/v1 is not the base as svc-proxy gives it (ending in /protocol-b): requests from Claude Code and the Anthropic SDKs go to /protocol-b/v1/v1/messages (they add /v1/messages themselves), which svc-proxy answers as /protocol-b/v1/messages',
+      fix: 'eval "$(svc-proxy env claude-code)"',
+    });
     const providerKey = await doctor({ OPENAI_BASE_URL: d.baseA(), OPENAI_API_KEY: 'sk-proj-not-ours' });
     expect(finding(providerKey.json, 'shell OPENAI_BASE_URL')!.text).toContain('(OPENAI_API_KEY holds no service key: those start sk-svc-proxy-)');
     expect(JSON.stringify(providerKey.json)).not.toContain('sk-proj-not-ours');

@@ -75,10 +75,12 @@ async function checkBase(b: ShellBase, env: Env, daemon: DaemonAddress | undefin
     unusual = `${path} is not the base as svc-proxy gives it (ending in ${EXAMPLE_PATH[b.protocol]}): requests from ${b.tools} go to ${call} (they add ${sdk.path} themselves), which svc-proxy answers as ${usualCall}`;
   }
   const keyVars = b.keys.filter((k) => (env[k] ?? '') !== '');
-  if (keyVars.length === 0) return { check, mark: 'fail', text: `no key: ${b.keys.join(' or ')} is not set`, fix: repoint };
-  const found = await probe(b, url, env, keyVars, check, repoint);
-  // it works: a warning at most, with the usual base to set
-  return unusual && found.mark === 'ok' ? { check, mark: 'warn', text: `${found.text}; but ${unusual}`, fix: repoint } : found;
+  const found: Finding = keyVars.length === 0 ? { check, mark: 'fail', text: `no key: ${b.keys.join(' or ')} is not set`, fix: repoint } : await probe(b, url, env, keyVars, check, repoint);
+  if (!unusual) return found;
+  // it works: a warning at most, with the usual base to set; a failure keeps the note, or the
+  // user fixes the key and only then hears of the path
+  if (found.mark === 'ok') return { check, mark: 'warn', text: `${found.text}; but ${unusual}`, fix: repoint };
+  return { ...found, text: `${found.text}; also, ${unusual}` };
 }
 
 /** The model list under the base, with the key headers the tool's SDK sends. */
