@@ -11,7 +11,8 @@ vi.hoisted(() => {
 });
 
 import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
-import { removeTempDirs } from '../daemon/harness.js';
+import { removeTempDirs, testKeychainService } from '../daemon/harness.js';
+import { startInProcess } from '../daemon/in-process.js';
 import { makeEntry } from '../log/make-entry.js';
 import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
 
@@ -31,6 +32,9 @@ afterAll(async () => {
   await local.close();
   await removeTempDirs();
 });
+
+/** A frame's text with its wrapping undone. */
+const flat = (frame: string) => frame.replace(/\s+/g, ' ');
 
 function rowOf(frame: string, name: string): string {
   return lines(frame).find((l) => l.startsWith(`${name} `)) ?? '';
@@ -96,7 +100,30 @@ describe('providers screen', () => {
     await h.waitFor((fr) => /^anthropic\s+built-in\s+no/m.test(fr), 'the row');
     // A provider that is not connected has nothing to disconnect.
     await h.press('d');
-    await h.waitFor((fr) => fr.includes('anthropic is not connected.'), 'the note');
+    // said as `svc-proxy provider disconnect` says it
+    await h.waitFor((fr) => flat(fr).includes('anthropic is not connected: no key is stored for it, so nothing was removed.'), 'the note');
+  });
+
+  it('disconnecting a provider connected only through its environment variable says the variable stays, in the CLI\'s words', async () => {
+    const d = await startInProcess({ env: { SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService(), GEMINI_API_KEY: 'gemini-env-key-tui-7777' } });
+    try {
+      h = await startTui({ daemon: d, initialScreen: 'providers', size: { columns: 120, rows: 30 } });
+      await h.waitFor((f) => /^gemini\s+built-in\s+yes/m.test(f), 'gemini connected through the environment');
+      await h.press(KEYS.down, KEYS.down, KEYS.down, 'd');
+      await h.waitFor((fr) => fr.includes('Disconnect gemini') && fr.includes('[y/N]'), 'the question');
+      await h.press('y');
+      // (this file has no usable keychain: that is said too, and does not hide the variable)
+      const f = await h.waitFor((fr) => flat(fr).includes('unset it where the daemon is started'), 'the answer');
+      expect(flat(f)).toMatch(
+        /Nothing removed: gemini is connected through GEMINI_API_KEY in the daemon's environment, which svc-proxy does not change \(unset it where the daemon is started\); no key for gemini in the 0600 file, and the OS keychain could not be checked \(/,
+      );
+      expect(f).not.toContain('had no stored key');
+      expect(rowOf(h.frame(), 'gemini')).toMatch(/^gemini\s+built-in\s+yes/);
+    } finally {
+      await h?.close();
+      h = undefined;
+      await d.daemon.stop('test over');
+    }
   });
 
   it('at 20x10 asks about the 0600 file in fewer words, keeping its [y/N] in view', async () => {

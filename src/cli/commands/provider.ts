@@ -2,12 +2,12 @@
 import type { Command } from 'commander';
 import { AUTH_HEADER_HELP, checkHeaderFlags, collectHeader, HEADER_HELP } from '../header-flags.js';
 import { warnGroupUses } from '../group-uses-warning.js';
+import { nothingRemoved } from '../disconnect-wording.js';
 import { CliError, type CliContext } from '../io.js';
 import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
 import { displayUrl } from '../../util/display-url.js';
-import type { DisconnectResult } from '../../secrets/operations.js';
 
 const SOURCE_LABEL: Record<string, string> = { keychain: 'keychain', env: 'env', file: 'file (insecure)' };
 
@@ -118,11 +118,4 @@ export function register(program: Command, ctx: CliContext): void {
       if (flags.json) ctx.json(result);
       else for (const line of lines) ctx.out(line);
     });
-}
-
-/** Why a disconnect removed nothing, in the words of what is true now. */
-function nothingRemoved(result: DisconnectResult): string {
-  if (result.keychainError) return `Nothing removed: no key for ${result.name} in the 0600 file, and the OS keychain could not be checked (${result.keychainError}); if it holds a key for ${result.name}, remove it there.`;
-  if (result.stillConnectedViaEnv) return `${result.name} has no stored key to remove; it is connected through ${result.stillConnectedViaEnv} in the daemon's environment, which svc-proxy does not change (unset it where the daemon is started).`;
-  return `${result.name} is not connected: no key is stored for it, so nothing was removed.`;
 }

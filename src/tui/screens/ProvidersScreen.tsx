@@ -9,6 +9,7 @@ import { useKeys } from '../hooks/use-keys.js';
 import { useMemo, useRef } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import { AdminApiError } from '../../cli/admin-client.js';
+import { nothingRemoved } from '../../cli/disconnect-wording.js';
 import type { ConnectResult } from '../../secrets/operations.js';
 import { Confirm, fittingQuestion } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
@@ -160,7 +161,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       }
       if (input === 'd' || key.delete) {
         if (row.kind === 'detected') return setFlash({ kind: 'info', text: `${row.name} was found running on this machine; there is nothing to remove.` });
-        if (row.kind === 'provider' && !row.info.connected) return setFlash({ kind: 'info', text: `${row.name} is not connected.` });
+        if (row.kind === 'provider' && !row.info.connected) return setFlash({ kind: 'info', text: nothingRemoved({ name: row.name }) });
         // a provider the daemon's environment connects stays connected: its groups keep working
         if (row.kind === 'provider' && row.info.source === 'env') return setMode({ kind: 'removing', row, groups: [] });
         return askWithGroupUses(row);
@@ -175,13 +176,14 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     if (r.kind === 'provider') {
       act(async (b) => {
         const res = await b.management.disconnectProvider(r.name);
+        if (res.removedFrom.length === 0) return { kind: 'info', text: nothingRemoved(res) };
         // the groups first: a long keychain error may not fit the two lines after them
         const notes = [
           res.stillUsedBy.length ? groupsNote(res.stillUsedBy) : '',
           res.keychainError ? `the OS keychain could not be checked (${res.keychainError})` : '',
           res.stillConnectedViaEnv ? `still connected through ${res.stillConnectedViaEnv} in the daemon's environment` : '',
         ].filter(Boolean);
-        const base = res.removedFrom.length ? `${res.name} disconnected (removed from ${res.removedFrom.join(' and ')}).` : `${res.name} had no stored key.`;
+        const base = `${res.name} disconnected (removed from ${res.removedFrom.join(' and ')}).`;
         return { kind: notes.length ? 'info' : 'ok', text: notes.length ? `${base} Note: ${notes.join('; ')}.` : base };
       });
     } else if (r.kind === 'endpoint') {
