@@ -275,10 +275,6 @@ function askedRoute(req: IncomingMessage, path: string): ProxyRoute | undefined 
 }
 
 /**
- * An `Expect: 100-continue` request passed the checks: the client may send its body, and the
- * connection may be kept (without a Connection header its answer persists as HTTP/1.1 does).
- */
-/**
  * A refusal made before the route is looked up (a foreign Host, shutting down), with the route its
  * path names, if any, for the request log: only refused requests pay for this second match.
  */
@@ -287,6 +283,10 @@ function beforeRouting(path: string, method: string | undefined, status: number,
   return route ? { path, route, status, code } : { path, status, code };
 }
 
+/**
+ * An `Expect: 100-continue` request passed the checks: the client may send its body, and the
+ * connection may be kept (without a Connection header its answer persists as HTTP/1.1 does).
+ */
 function goOn(res: ServerResponse): void {
   res.removeHeader('connection');
   res.writeContinue();

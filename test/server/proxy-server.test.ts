@@ -507,4 +507,40 @@ describe('proxy server: graceful drain', () => {
     expect(slowResult.text).not.toContain('end');
     await expect(http('GET', `${h.origin}/health`)).rejects.toThrow(/ECONNREFUSED/);
   });
+
+  it('a request arriving on a busy connection while draining gets a 503 shutting_down in its shape, logged with its endpoint', async () => {
+    let handling = false;
+    const h = await start({
+      handle: async (_req, res) => {
+        handling = true;
+        await new Promise((r) => setTimeout(r, 300));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"first":true}');
+      },
+    });
+    const { connect } = await import('node:net');
+    const head = (path: string) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`;
+    const sock = connect(h.port, '127.0.0.1');
+    let text = '';
+    sock.on('data', (c: Buffer) => (text += c.toString('latin1')));
+    const closed = new Promise<void>((resolve) => {
+      sock.on('close', () => resolve());
+      sock.on('error', () => resolve());
+    });
+    sock.write(head('/protocol-a/v1/chat/completions'));
+    while (!handling) await new Promise((r) => setTimeout(r, 5));
+    // the connection is busy, so the drain keeps it; the next request on it comes after the listener closed
+    const drained = h.server.drain(2_000);
+    sock.write(head('/g/team/protocol-b/v1/messages'));
+    await closed;
+    expect(await drained).toBe(0);
+    const [first, second] = text.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200[\s\S]*\{"first":true\}/);
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second!.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(second!.slice(second!.indexOf('\r\n\r\n') + 4))).toMatchObject({ type: 'error', error: { type: 'overloaded_error', code: 'shutting_down' } });
+    expect(h.logged.map((e) => ({ status: e.status, code: e.errorCode, base: e.base, endpoint: e.endpoint, path: e.path }))).toEqual([
+      { status: 503, code: 'shutting_down', base: 'group:team', endpoint: 'messages', path: undefined },
+    ]);
+  });
 });
