@@ -145,9 +145,10 @@ export interface StopResult {
 
 /**
  * Ask the daemon to stop (admin API, falling back to SIGTERM) and wait for the process to end;
- * after `timeoutMs` it is killed. Returns null when no daemon was running.
+ * after `timeoutMs` it is killed. Returns null when no daemon was running. No default: the wait
+ * must cover the daemon's drain (the CLI's drainBudget), or a long stream is killed mid-answer.
  */
-export async function stopDaemon(paths: StatePaths, timeoutMs = 20_000): Promise<StopResult | null> {
+export async function stopDaemon(paths: StatePaths, timeoutMs: number): Promise<StopResult | null> {
   const daemon = await findDaemon(paths);
   if (!daemon) return null;
   const token = await readAdminToken(paths);

@@ -4,9 +4,9 @@
  */
 import type { Command } from 'commander';
 import { baseUrls } from '../../config/base-urls.js';
-import type { DaemonLocation } from '../../daemon/control.js';
+import type { DaemonLocation, StopResult } from '../../daemon/control.js';
 import { CliError, type CliContext } from '../io.js';
-import { ensureDaemon, printBaseUrls, warnIfExposed } from '../daemon-control.js';
+import { drainBudget, ensureDaemon, printBaseUrls, warnIfExposed } from '../daemon-control.js';
 import { parsePort } from '../parse-options.js';
 
 interface Restarted {
@@ -26,7 +26,7 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (flags: { port?: number; host?: string; json?: boolean }) => {
       warnIfExposed(ctx, flags.host);
       // said at once, so a start that then fails does not hide that the daemon was stopped
-      const saidStopped = (pid: number) => (flags.json ? undefined : ctx.out(`stopped (pid ${pid})`));
+      const saidStopped = ({ pid, forced }: StopResult) => (flags.json ? undefined : ctx.out(forced ? `the daemon (pid ${pid}) did not stop in time and was killed` : `stopped (pid ${pid})`));
       const { daemon, stoppedPid, byLoginService } = await restart(ctx, flags, saidStopped);
       if (flags.json) {
         // as `start --json`, with what was stopped instead of alreadyRunning
@@ -38,14 +38,14 @@ export function register(program: Command, ctx: CliContext): void {
     });
 }
 
-async function restart(ctx: CliContext, flags: { port?: number; host?: string }, onStopped: (pid: number) => void): Promise<Restarted> {
+async function restart(ctx: CliContext, flags: { port?: number; host?: string }, onStopped: (stopped: StopResult) => void): Promise<Restarted> {
   if (flags.port === undefined && flags.host === undefined) {
     const [{ restartThroughService }, { ServiceCommandError }] = await Promise.all([import('../service/service-restart.js'), import('../service/service-manager.js')]);
     try {
       const restarted = await restartThroughService(ctx);
       if (restarted) {
         if (!restarted.daemon) throw new CliError(`The login service (${restarted.title}) was restarted, but its daemon did not answer in time; see \`svc-proxy service status\` and ${ctx.paths().daemonLog}.`);
-        if (restarted.before !== undefined) onStopped(restarted.before);
+        if (restarted.before !== undefined) onStopped({ pid: restarted.before, forced: false });
         return { daemon: restarted.daemon, stoppedPid: restarted.before, byLoginService: true };
       }
     } catch (err) {
@@ -54,8 +54,9 @@ async function restart(ctx: CliContext, flags: { port?: number; host?: string },
     }
   }
   const { stopDaemon } = await import('../../daemon/control.js');
-  const stopped = await stopDaemon(ctx.paths());
-  if (stopped) onStopped(stopped.pid);
+  // the wait `stop` gives: in-flight answers get the whole drain before the new daemon starts
+  const stopped = await stopDaemon(ctx.paths(), await drainBudget(ctx));
+  if (stopped) onStopped(stopped);
   const { daemon } = await ensureDaemon(ctx, { port: flags.port, host: flags.host });
   return { daemon, stoppedPid: stopped?.pid, byLoginService: false };
 }
