@@ -13,6 +13,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { HubError } from '../protocols/hub.js';
 import { redactSecret } from './redact.js';
 import { codeForStatus } from '../protocols/upstream-codes.js';
+import { quotaUsedUp } from '../protocols/quota-used-up.js';
 import { upstreamHeader } from './upstream-header.js';
 import { advisedWaitMs, bodyLimitHeaders, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, retryableStatus as retryable, streamLimitHeaders, upstreamClock, waitAdvice, type AnswerHeaders } from '../providers/retry-wait.js';
 import { beyondAdvice, farResetWords } from '../providers/far-reset.js';
@@ -51,6 +52,8 @@ export interface ParsedError {
   param?: string;
   /** Rate-limit headers the body repeats (OpenRouter's `metadata.headers`), names lower-cased. */
   limitHeaders?: Record<string, string>;
+  /** A quota used up, whatever the status said (quota-used-up.ts): a billing failure, not a rate limit. */
+  quotaUsedUp?: boolean;
 }
 
 const CONTEXT_RE =
@@ -115,17 +118,29 @@ export function failureFromParsed(
   retryAfter?: string,
 ): UpstreamFailure {
   const contextLength = CONTEXT_RE.test(parsed.kind) || CONTEXT_RE.test(parsed.message);
+  // OpenAI's and Google's used-up quota comes as a 429: its client must not retry it as one
+  const told = parsed.quotaUsedUp ? 402 : status;
   const failure: UpstreamFailure = {
     // llama.cpp answers an overflowing prompt with 500 "Context size has been exceeded.": a client
     // retries a 5xx, and the same prompt cannot fit on the next try either
-    status: contextLength && status >= 500 ? 400 : status,
-    code: contextLength ? 'context_length_exceeded' : codeForStatus(status),
+    status: contextLength && told >= 500 ? 400 : told,
+    code: contextLength ? 'context_length_exceeded' : codeForStatus(told),
     message: redactSecret(`${slug}: ${parsed.message || `upstream answered HTTP ${status}`}`, credential),
     upstreamStatus: status,
   };
   if (parsed.param) failure.param = parsed.param;
   if (contextLength) failure.contextLength = true;
-  if (retryAfter && retryable(status)) failure.retryAfter = retryAfter;
+  if (retryAfter && retryable(told)) failure.retryAfter = retryAfter;
+  return withBillingNoRetry(failure);
+}
+
+/**
+ * No credit or quota left (upstream_billing) comes back when the plan is topped up or the day
+ * ends, not after a client's backoff: `x-should-retry: false` says so to the official SDKs, which
+ * follow it over any status. A group still moves on to its next target (fallback.ts).
+ */
+function withBillingNoRetry(failure: UpstreamFailure): UpstreamFailure {
+  if (failure.code === 'upstream_billing') failure.shouldRetry = 'false';
   return failure;
 }
 
@@ -141,7 +156,7 @@ export function streamEventFailure(slug: string, e: HubError, credential: string
     if (e.param !== undefined) described.param = e.param;
     return described;
   }
-  const failure: UpstreamFailure = { status: e.status, code: e.code, message: described.message, upstreamStatus: e.status };
+  const failure: UpstreamFailure = withBillingNoRetry({ status: e.status, code: e.code, message: described.message, upstreamStatus: e.status });
   if (e.param !== undefined) failure.param = e.param;
   return withStreamWait(failure, bodyLimitHeaders(e.limitHeaders), answerHeaders);
 }
@@ -238,6 +253,7 @@ export function describeErrorJson(json: unknown): ParsedError | undefined {
     }
     const kind = [str(e.type), str(e.status), typeof e.code === 'string' ? e.code : ''].filter(Boolean).join(' ');
     const parsed: ParsedError = { message, kind };
+    if (quotaUsedUp(e)) parsed.quotaUsedUp = true;
     const limitHeaders = errorBodyLimitHeaders(o);
     if (limitHeaders) parsed.limitHeaders = limitHeaders;
     const implied = typeof e.code === 'number' ? e.code : statusForKind(kind);
@@ -277,6 +293,7 @@ function statusForKind(kind: string): number | undefined {
   const k = kind.toLowerCase();
   if (/server_is_overloaded/.test(k)) return 503;
   if (/overloaded/.test(k)) return 529;
+  if (/insufficient_quota/.test(k)) return 402;
   if (/rate_limit|resource_exhausted|quota/.test(k)) return 429;
   if (/authentication|unauthenticated|invalid_api_key/.test(k)) return 401;
   if (/permission|forbidden/.test(k)) return 403;
@@ -358,8 +375,8 @@ export function failureOfAnswer(
 ): UpstreamFailure {
   const failure = failureOfBody(slug, status, body, parsed, upstreamHeader(headers, 'content-type'), credential, upstreamHeader(headers, 'retry-after'));
   withRetryAdvice(failure, upstreamHeader(headers, 'retry-after-ms'), upstreamHeader(headers, 'x-should-retry'));
-  // a prompt too long is answered as a 400 whatever the status: nothing to wait for
-  if (failure.contextLength || !retryable(failure.upstreamStatus)) return failure;
+  // a prompt too long is answered as a 400 whatever the status, a used-up quota as a 402: nothing to wait for
+  if (failure.contextLength || !retryable(failure.status)) return failure;
   const now = Date.now();
   const clock = upstreamClock(upstreamHeader(headers, 'date'), now);
   const own = failure.retryAfter !== undefined || failure.retryAfterMs !== undefined;
@@ -395,7 +412,7 @@ export function retryAdviceHeaders(failure: UpstreamFailure, into: OutgoingHttpH
 
 /** The upstream's other retry advice, carried as it is (see UpstreamFailure). */
 export function withRetryAdvice(failure: UpstreamFailure, retryAfterMs: string | undefined, shouldRetry: string | undefined): UpstreamFailure {
-  if (retryAfterMs && retryable(failure.upstreamStatus)) failure.retryAfterMs = retryAfterMs;
-  if (shouldRetry === 'true' || shouldRetry === 'false') failure.shouldRetry = shouldRetry;
+  if (retryAfterMs && retryable(failure.status)) failure.retryAfterMs = retryAfterMs;
+  if ((shouldRetry === 'true' || shouldRetry === 'false') && failure.shouldRetry === undefined) failure.shouldRetry = shouldRetry;
   return failure;
 }

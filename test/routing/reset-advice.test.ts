@@ -148,7 +148,7 @@ describe('generations', () => {
 
     h.mocks.openai.next(h.mocks.openai.error(429, 'You exceeded your current quota', { code: 'insufficient_quota', type: 'insufficient_quota', headers: { ...openaiLimited('50s'), 'x-ratelimit-remaining-requests': '59' } }));
     const quota = await refusal(openai().responses.create({ model: 'openai/gpt-5.4', input: 'hi' }));
-    expect([quota.status, ...advice(quota.headers)]).toEqual([429, null, null]);
+    expect([quota.status, ...advice(quota.headers)]).toEqual([402, null, null]);
   });
 
   it('a group whose targets all failed: the rate-limited one tells when to come back', async () => {

@@ -6,6 +6,7 @@
 import type { HubError } from '../hub.js';
 import { isRecord, num, str } from './guards.js';
 import { codeForStatus } from '../upstream-codes.js';
+import { quotaUsedUp } from '../quota-used-up.js';
 
 /** OpenAI/Anthropic error `type` → the HTTP status it stands for. */
 const STATUS_BY_TYPE: Readonly<Record<string, number>> = {
@@ -16,7 +17,8 @@ const STATUS_BY_TYPE: Readonly<Record<string, number>> = {
   not_found_error: 404,
   rate_limit_exceeded: 429,
   rate_limit_error: 429,
-  insufficient_quota: 429,
+  // a quota used up, not a rate limit (quota-used-up.ts)
+  insufficient_quota: 402,
   server_error: 500,
   api_error: 500,
   overloaded_error: 503,
@@ -32,7 +34,7 @@ export function upstreamError(err: unknown, fallbackMessage: string): HubError {
   const numeric = num(err.code) ?? num(err.status);
   const type = str(err.type) ?? '';
   const byType = Object.hasOwn(STATUS_BY_TYPE, type) ? STATUS_BY_TYPE[type] : undefined;
-  const status = isStatus(numeric) ? numeric : (byType ?? 502);
+  const status = quotaUsedUp(err) ? 402 : isStatus(numeric) ? numeric : (byType ?? 502);
   const error: HubError = { status, code: codeForStatus(status), message: str(err.message) || fallbackMessage };
   const headers = isRecord(err.metadata) ? err.metadata.headers : undefined;
   if (isRecord(headers)) error.limitHeaders = headers;

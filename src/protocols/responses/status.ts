@@ -45,8 +45,10 @@ export function statusFor(stop: StopReason, hasRefusalPart: boolean): TerminalSt
 export function httpStatusForErrorCode(code: string | undefined): number {
   switch (code) {
     case 'rate_limit_exceeded':
-    case 'insufficient_quota':
       return 429;
+    // a quota used up, not a rate limit (quota-used-up.ts)
+    case 'insufficient_quota':
+      return 402;
     case 'server_error':
       return 500;
     // OpenAI's overload inside a stream (type service_unavailable_error): its 503
