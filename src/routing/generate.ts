@@ -652,6 +652,7 @@ class GenerateRequest {
     const { x, dialect } = this;
     const idle = x.config.settings.idleTimeoutMs;
     const options: RelayOptions = { res: x.res, body: up.body, record: x.record, abort: x.abort, slug: p.slug, credential: p.credential, clientDialect: dialect, headers: up.headers };
+    if (up.receivedDate !== undefined) options.date = up.receivedDate;
     // later chunks keep the shorter limit, watched by the relay
     if (idle < streamBodyTimeout(x.config)) options.idleTimeoutMs = idle;
     if (this.fallbackLeft) options.holdEnvelope = true;

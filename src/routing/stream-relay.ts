@@ -60,6 +60,8 @@ export interface RelayOptions {
   slug: string;
   /** The stream's 200 headers (its exposed ones): read only when a rate limit arrives in the stream, for when it resets. */
   headers?: AnswerHeaders;
+  /** The 200's `Date`: the upstream's clock, on which those reset times are read. */
+  date?: string | string[];
   credential: string | undefined;
   /** The client's dialect (final error events). */
   clientDialect: Dialect;
@@ -447,7 +449,7 @@ export class PassthroughRelay extends Relay {
 
   /** The upstream's error event as our failure, with the wait its body names (withStreamWait). */
   private failureOf(error: ParsedError): UpstreamFailure {
-    return withStreamWait(failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential), error.limitHeaders, this.o.headers);
+    return withStreamWait(failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential), error.limitHeaders, this.o.headers, this.o.date);
   }
 
   /** The answer is complete (its terminal event went out): end the client's stream without an error event. */
@@ -761,7 +763,7 @@ export class ConvertedRelay extends Relay {
     if (this.ended || this.settled) return;
     if (ev.type === 'error') {
       // the upstream's own error event is classified as its HTTP error would be (a prompt too long)
-      const failure: UpstreamFailure = ours ? { ...ev.error, upstreamStatus: ev.error.status } : streamEventFailure(this.o.slug, ev.error, this.o.credential, this.o.headers);
+      const failure: UpstreamFailure = ours ? { ...ev.error, upstreamStatus: ev.error.status } : streamEventFailure(this.o.slug, ev.error, this.o.credential, this.o.headers, this.o.date);
       const error: HubError = failure;
       if (!this.committed) {
         if (!this.hasAnswer()) {

@@ -150,7 +150,7 @@ function withBillingNoRetry(failure: UpstreamFailure): UpstreamFailure {
  * which groups may fall back on), whatever status the event implied; any other keeps the decoder's
  * status and code. The message gets the slug and loses the credential.
  */
-export function streamEventFailure(slug: string, e: HubError, credential: string | undefined, answerHeaders?: AnswerHeaders): UpstreamFailure {
+export function streamEventFailure(slug: string, e: HubError, credential: string | undefined, answerHeaders?: AnswerHeaders, answerDate?: string | string[]): UpstreamFailure {
   const described = failureFromParsed(slug, { message: e.message, kind: e.code }, e.status, credential);
   if (described.contextLength) {
     if (e.param !== undefined) described.param = e.param;
@@ -158,7 +158,7 @@ export function streamEventFailure(slug: string, e: HubError, credential: string
   }
   const failure: UpstreamFailure = withBillingNoRetry({ status: e.status, code: e.code, message: described.message, upstreamStatus: e.status });
   if (e.param !== undefined) failure.param = e.param;
-  return withStreamWait(failure, bodyLimitHeaders(e.limitHeaders), answerHeaders);
+  return withStreamWait(failure, bodyLimitHeaders(e.limitHeaders), answerHeaders, answerDate);
 }
 
 /**
@@ -167,13 +167,14 @@ export function streamEventFailure(slug: string, e: HubError, credential: string
  * none, the reset headers of the stream's 200, `answerHeaders`: Anthropic's) is advice the failure
  * carries, for the HTTP answer it becomes when nothing went out yet, and words in its message for
  * when the stream is under way (withWaitInMessage); beyond a wait to sit out, when the limit
- * resets (notBeforeReset). A message that names its wait keeps its own.
+ * resets (notBeforeReset). A message that names its wait keeps its own. Reset times are read on the
+ * upstream's clock, the `Date` of the stream's 200 (`answerDate`), as an error answer's are.
  */
-export function withStreamWait(failure: UpstreamFailure, bodyHeaders: Record<string, string> | undefined, answerHeaders?: AnswerHeaders): UpstreamFailure {
+export function withStreamWait(failure: UpstreamFailure, bodyHeaders: Record<string, string> | undefined, answerHeaders?: AnswerHeaders, answerDate?: string | string[]): UpstreamFailure {
   const limitHeaders = bodyHeaders ?? (answerHeaders !== undefined && failure.upstreamStatus === 429 ? streamLimitHeaders(answerHeaders, failure.message) : undefined);
   if (!limitHeaders || failure.contextLength || !retryable(failure.upstreamStatus) || namesWait(failure.message)) return failure;
   const now = Date.now();
-  const wait = resetWaitMs(limitHeaders, failure.upstreamStatus, now);
+  const wait = resetWaitMs(limitHeaders, failure.upstreamStatus, upstreamClock(Array.isArray(answerDate) ? answerDate[0] : answerDate, now));
   if (wait === undefined) return failure;
   if (beyondAdvice(wait)) return notBeforeReset(failure, wait, now);
   return withWaitInMessage(Object.assign(failure, waitAdvice(wait)));

@@ -294,6 +294,14 @@ describe('a rate limit inside an Anthropic stream whose 200 carried its anthropi
     expect((err.error as { error: { message: string } }).error.message).toBe('This request would exceed the rate limit for your organization of 30,000 input tokens per minute.');
   });
 
+  it('their reset times are read on Anthropic’s clock, the 200’s Date: an hour ahead of ours, the wait is still 20 s', async () => {
+    t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { ...LIMITED, clockSkewMs: 3_600_000 } } });
+    const { failed } = failedOf(await responsesStreamEvents('anthropic/claude-sonnet-4-5'));
+    // a Date is in whole seconds: the clock read from it is up to a second behind
+    expect(Number(CODEX_WAIT.exec(failed.message)?.[1])).toBeGreaterThanOrEqual(19);
+    expect(Number(CODEX_WAIT.exec(failed.message)?.[1])).toBeLessThanOrEqual(21);
+  });
+
   it('an overload in the same stream gets no wait from them: they are about the limits, not capacity', async () => {
     t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { chunk: 3, errorAfter: 5, rateLimitResetInMs: 20_000 } } });
     const { failed } = failedOf(await responsesStreamEvents('anthropic/claude-sonnet-4-5'));
