@@ -16,6 +16,7 @@ import { removeTempDirs } from '../daemon/harness.js';
 import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
 import { makeEntry } from '../log/make-entry.js';
 import { KEYS, sleep, startTui, type TuiHarness } from './harness.js';
+import { SCREEN_TOPS, showsScreen } from './screen-shown.js';
 
 class FakeStdout extends EventEmitter {
   isTTY = true;
@@ -160,7 +161,7 @@ describe('app shell', () => {
     await until(() => t.stdout.last().includes('fast'), 'the row');
     for (const key of ['1', '2', '3', '4', '5', '?']) {
       await t.press(key);
-      await sleep(150);
+      await until(() => (key === '?' ? t.stdout.last().includes('Stats screen') : showsScreen(t.stdout.last(), key)), `screen ${key}`);
       const lines = t.stdout.last().split('\n');
       expect(lines, `screen ${key}`).toHaveLength(23);
       for (const l of lines) expect(l.length, `screen ${key}: ${l}`).toBeLessThanOrEqual(80);
@@ -187,7 +188,7 @@ describe('a narrow terminal', () => {
       t.stdout.resize(columns, 24);
       for (const s of SCREENS) {
         await t.press(s.key);
-        await until(() => t.stdout.last().split('\n')[0]!.includes(` ${s.key} ${s.title} `), `${s.title} at ${columns}`);
+        await until(() => t.stdout.last().split('\n')[0]!.includes(` ${s.key} ${s.title} `) && showsScreen(t.stdout.last(), s.key), `${s.title} at ${columns}`);
         const [tabs = '', status = ''] = t.stdout.last().split('\n');
         expect(textWidth(tabs), tabs).toBeLessThanOrEqual(columns);
         expect(tabs, tabs).not.toContain('…');
@@ -215,7 +216,9 @@ describe('every width from 20 to 80 columns', () => {
       for (const s of SCREENS) {
         await t.press(s.key);
         const named = (tabs: string) => tabs.includes(` ${s.key} ${s.title} `) || tabs.includes(` ${s.key} ${s.short} `);
-        await until(() => named(t.stdout.last().split('\n')[0]!), `${s.title} at ${columns}`);
+        // the screen's own first line, under the notice (however many lines that takes): the tab bar names every screen where it is wide
+        const shown = (all: string[]) => named(all[0]!) && all.slice(2).some((l) => l.startsWith(SCREEN_TOPS[s.key]!));
+        await until(() => shown(t.stdout.last().split('\n')), `${s.title} at ${columns}`);
         const frame = t.stdout.last();
         const lines = frame.split('\n');
         expect(lines, `${s.title} at ${columns}`).toHaveLength(23);
@@ -235,7 +238,8 @@ describe('every width from 20 to 80 columns', () => {
     const hints = ['/ filter', 's status', 'k key', 'space pause', 'Enter details'];
     for (const columns of [80, 60, 40, 30, 20]) {
       t.stdout.resize(columns, 24);
-      await sleep(150);
+      // the frame at the new width (each narrower than the one before), not the last one at the old
+      await until(() => t.stdout.last().split('\n').every((l) => textWidth(l) <= columns), `the frame at ${columns}`);
       const footer = t.stdout.last().split('\n').find((l) => l.startsWith('LIVE'))!;
       expect(footer, `${columns}`).toMatch(/^LIVE 0 requests/);
       expect(footer, `${columns}`).not.toContain('…');
@@ -279,19 +283,17 @@ describe('every width from 20 to 80 columns', () => {
     const d = await startInProcess();
     cleanups.push(() => d.daemon.stop());
     const t = await fakeTerminal(d, 80, 12, { notice: LOG_NOTICE, foreground: true });
-    const headings = { log: 'TIME', keys: 'Service keys', groups: 'Model groups', providers: 'Providers', stats: 'Usage' } as const;
     for (const columns of [30, 20]) {
       t.stdout.resize(columns, 12);
       for (const s of SCREENS) {
         await t.press(s.key);
-        await until(() => t.stdout.last().split('\n')[0]!.includes(` ${s.key} `), `${s.title} at ${columns}`);
-        await sleep(100);
+        await until(() => showsScreen(t.stdout.last(), s.key, 4), `${s.title} at ${columns}`);
         const lines = t.stdout.last().split('\n');
         expect(lines, `${s.title} at ${columns}`).toHaveLength(11);
         for (const l of lines) expect(textWidth(l), `${s.title} at ${columns}: ${l}`).toBeLessThanOrEqual(columns);
         // tabs, status, two notice lines (a quarter of the nine rows under the top two), then the screen
         expect(lines[3]!.trimEnd().endsWith('…'), `${s.title} at ${columns}: ${lines[3]}`).toBe(true);
-        expect(lines[4], `${s.title} at ${columns}`).toMatch(new RegExp(`^${headings[s.id]}`));
+        expect(lines[4], `${s.title} at ${columns}`).toMatch(new RegExp(`^${SCREEN_TOPS[s.key]}`));
       }
     }
   });

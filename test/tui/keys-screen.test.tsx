@@ -3,6 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../daemon/harness.js';
 import { textWidth } from '../../src/util/text-width.js';
 import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
+import { showsScreen } from './screen-shown.js';
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
@@ -46,8 +47,10 @@ describe('keys screen', () => {
     expect(listed).toContain(`${key.slice(0, 17)}`); // the stored display prefix
     expect(listed).toContain('1 active, 0 revoked');
     // Switching screens and back never brings the key back.
-    await h.press('1', '2');
-    expect(await h.waitFor((f) => f.includes('laptop-claude'), 'the list again')).not.toMatch(KEY_RE);
+    await h.press('1');
+    await h.waitFor((f) => showsScreen(f, '1'), 'the log');
+    await h.press('2');
+    expect(await h.waitFor((f) => showsScreen(f, '2') && f.includes('laptop-claude'), 'the list again')).not.toMatch(KEY_RE);
   });
 
   it('refuses a duplicate name with the daemon\'s message; Esc cancels naming', async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/util/text-width.js';
 import { makeEntry } from '../log/make-entry.js';
 import { KEYS, lines } from './harness.js';
+import { showsScreen } from './screen-shown.js';
 import { tuiOnSharedDaemon } from './shared-daemon.js';
 
 const WIDTHS = [80, 60, 40, 30, 20];
@@ -87,7 +88,7 @@ describe('the global keys in a narrow terminal', () => {
       const h = await tui.open(columns, 12);
       for (const key of ['1', '2', '3', '4', '5']) {
         await h.press(key);
-        const frame = await h.waitFor((f) => lines(f)[0]!.includes(` ${key} `), `screen ${key} at ${columns}`);
+        const frame = await h.waitFor((f) => showsScreen(f, key), `screen ${key} at ${columns}`);
         expectFits(frame, columns, 12, `screen ${key} at ${columns}`);
         const all = lines(frame);
         if (columns <= 30) expect(all.at(-1)!.trimEnd(), `screen ${key} at ${columns}`).toBe('? help · q quit');

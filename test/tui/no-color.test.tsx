@@ -9,6 +9,7 @@ vi.hoisted(() => {
 import { removeTempDirs } from '../daemon/harness.js';
 import { makeEntry } from '../log/make-entry.js';
 import { startTui, type TuiHarness } from './harness.js';
+import { showsScreen } from './screen-shown.js';
 import { colourSequences } from './sgr.js';
 
 let h: TuiHarness | undefined;
@@ -34,10 +35,13 @@ describe('colour', () => {
     h = await startTui({ env: { NO_COLOR: '1' } });
     h.log(makeEntry({ status: 503, modelAsked: 'x/broken' }), makeEntry({ status: 429, modelAsked: 'x/limited' }));
     await h.waitFor((fr) => fr.includes('x/broken') && fr.includes('x/limited'), 'rows');
-    for (const key of ['2', '3', '4', '5', '?']) {
+    // each screen rendered before the next key, so every one is among the frames checked below
+    for (const key of ['2', '3', '4', '5']) {
       await h.press(key);
-      await h.waitFor((fr) => fr.length > 0, `screen ${key}`);
+      await h.waitFor((fr) => showsScreen(fr, key), `screen ${key}`);
     }
+    await h.press('?');
+    await h.waitFor((fr) => fr.includes('Stats screen'), 'the help');
     await h.press('x', '1');
     await h.waitFor((fr) => fr.includes('x/broken'), 'the log again');
     expect(h.ui.frames.length).toBeGreaterThan(5);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/util/text-width.js';
 import { makeEntry } from '../log/make-entry.js';
 import { lines } from './harness.js';
+import { showsScreen } from './screen-shown.js';
 import { tuiOnSharedDaemon } from './shared-daemon.js';
 
 const tui = tuiOnSharedDaemon(async (d) => {
@@ -56,7 +57,7 @@ describe('screen headings in a narrow terminal', () => {
       const h = await tui.open(columns, 24);
       for (const [key, want] of Object.entries(HEADINGS)) {
         await h.press(key);
-        const frame = await h.waitFor((f) => lines(f)[0]!.includes(` ${key} `) && lines(f).slice(3).some((l) => l.includes(want.loaded)), `screen ${key} at ${columns}`);
+        const frame = await h.waitFor((f) => showsScreen(f, key) && lines(f).slice(3).some((l) => l.includes(want.loaded)), `screen ${key} at ${columns}`);
         const heading = lines(frame)[2]!.trimEnd();
         const what = `screen ${key} at ${columns}: ${heading}`;
         expect(heading, what).not.toContain('…');
@@ -75,7 +76,7 @@ describe('the bottom line of a narrow terminal', () => {
   it("stays the global keys while a screen's question wraps past its rows", async () => {
     const h = await tui.open(20, 10);
     await h.press('2');
-    await h.waitFor((f) => f.includes('laptop'), 'the key');
+    await h.waitFor((f) => showsScreen(f, '2') && f.includes('laptop'), 'the key');
     await h.press('d');
     const frame = await h.waitFor((f) => f.includes('Revoke key'), 'the question');
     const all = lines(frame);
@@ -89,13 +90,13 @@ describe('the bottom line of a narrow terminal', () => {
   it('a yes/no question takes its short wording, so its [y/N] stays in view', async () => {
     const h = await tui.open(20, 10);
     await h.press('2');
-    await h.waitFor((f) => f.includes('laptop'), 'the key');
+    await h.waitFor((f) => showsScreen(f, '2') && f.includes('laptop'), 'the key');
     await h.press('d');
     let frame = await h.waitFor((f) => f.includes('Revoke key'), 'the question');
     expect(frame.replace(/\s+/g, ' ')).toContain('Revoke key "laptop"? [y/N]');
     await h.press('n');
     await h.press('3');
-    await h.waitFor((f) => f.includes('▸ work'), 'the group');
+    await h.waitFor((f) => showsScreen(f, '3') && f.includes('▸ work'), 'the group');
     await h.press('d');
     frame = await h.waitFor((f) => f.includes('Remove group'), 'the question');
     expect(frame.replace(/\s+/g, ' ')).toContain('Remove group "work"? [y/N]');

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/util/text-width.js';
 import { KEYS, lines, type TuiHarness } from './harness.js';
+import { showsScreen } from './screen-shown.js';
 import { tuiOnSharedDaemon } from './shared-daemon.js';
 
 const tui = tuiOnSharedDaemon(async (d) => {
@@ -44,7 +45,7 @@ describe('the add-endpoint wizard in a short terminal', () => {
     it(`at ${columns}x${rows} keeps the question, its refusal and Esc in view at every step`, async () => {
       const h = await tui.open(columns, rows);
       await h.press('4');
-      await h.waitFor((f) => f.includes('anthropic'), 'the providers');
+      await h.waitFor((f) => showsScreen(f, '4') && f.includes('anthropic'), 'the providers');
       await h.press('e');
       await h.waitFor((f) => lines(f).some((l) => STEPS[0].label.test(l)), 'the wizard');
       for (const [i, step] of STEPS.entries()) {
@@ -68,7 +69,7 @@ describe("the Groups screen's add-name wizard in a short terminal", () => {
   it('at 20x10 keeps the question, its refusal and Esc in view', async () => {
     const h = await tui.open(20, 10);
     await h.press('3');
-    await h.waitFor((f) => f.includes('▸ work'), 'the group');
+    await h.waitFor((f) => showsScreen(f, '3') && f.includes('▸ work'), 'the group');
     await h.press('n');
     await h.waitFor((f) => f.includes('Esc cancel'), 'the wizard');
     await answer(h, '');

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/util/text-width.js';
 import { makeEntry } from '../log/make-entry.js';
 import { KEYS, lines, type TuiHarness } from './harness.js';
+import { showsScreen } from './screen-shown.js';
 import { tuiOnSharedDaemon } from './shared-daemon.js';
 
 const tui = tuiOnSharedDaemon(async (d) => {
@@ -34,7 +35,7 @@ function expectWithin(frame: string, columns: number, rows: number, what: string
 
 async function open(h: TuiHarness, key: string, loaded: string, what: string): Promise<string> {
   await h.press(key);
-  return h.waitFor((f) => lines(f)[0]!.includes(` ${key} `) && lines(f).slice(2).some((l) => l.includes(loaded)), what);
+  return h.waitFor((f) => showsScreen(f, key) && lines(f).slice(2).some((l) => l.includes(loaded)), what);
 }
 
 describe('every screen at 20x10, 30x12, 40x15 and 80x24', () => {
