@@ -1,9 +1,11 @@
 /**
  * Which columns of a table show at a width, and how wide. All at their natural widths (the widest
- * cell, up to a cap) where they fit; else the columns named in `dropOrder` go, first named first,
- * until the rest fit; else those between the first and the last give up cells one at a time, widest
- * first (their cells end in …), then the last, then the first, as it names the row. Cut at the
- * line's end instead, 20 columns showed a key table's name and half its prefix, and no state.
+ * cell, up to a cap) where they fit; else the columns named in `shrinkFirst` give up cells down to
+ * their least width, and the columns named in `dropOrder` go, first named first, only as far as
+ * those cannot make up the rest; else those between the first and the last give up cells one at a
+ * time, widest first (their cells end in …), then the last, then the first, as it names the row.
+ * Cut at the line's end instead, 20 columns showed a key table's name and half its prefix, and no
+ * state; a long model name took the room of every figure on the Stats screen.
  */
 
 export interface PlacedTableColumn {
@@ -12,14 +14,30 @@ export interface PlacedTableColumn {
   width: number;
 }
 
-export function fitTableColumns(natural: readonly number[], width: number, dropOrder: readonly number[], gap: number): PlacedTableColumn[] {
+/** A column that gives up cells before any column is left out, down to `min`. */
+export interface ShrinkFirst {
+  index: number;
+  min: number;
+}
+
+export function fitTableColumns(natural: readonly number[], width: number, dropOrder: readonly number[], gap: number, shrinkFirst: readonly ShrinkFirst[] = []): PlacedTableColumn[] {
   const total = (cols: readonly PlacedTableColumn[]) => cols.reduce((n, c) => n + c.width, 0) + gap * Math.max(0, cols.length - 1);
+  // what the shrink-first columns among `cols` can give
+  const spare = (cols: readonly PlacedTableColumn[]) => shrinkFirst.reduce((n, s) => n + Math.max(0, (cols.find((c) => c.index === s.index)?.width ?? s.min) - s.min), 0);
   let shown = natural.map((w, index) => ({ index, width: w }));
   for (const drop of dropOrder) {
-    if (total(shown) <= width) break;
+    if (total(shown) - spare(shown) <= width) break;
     shown = shown.filter((c) => c.index !== drop);
   }
-  for (let over = total(shown) - width; over > 0; over--) {
+  let over = total(shown) - width;
+  for (const s of shrinkFirst) {
+    const col = shown.find((c) => c.index === s.index);
+    if (!col || over <= 0) continue;
+    const given = Math.min(over, Math.max(0, col.width - s.min));
+    col.width -= given;
+    over -= given;
+  }
+  for (; over > 0; over--) {
     const middle = shown.slice(1, -1).filter((c) => c.width > 1);
     const widest = middle.length > 0 ? middle.reduce((a, b) => (b.width > a.width ? b : a)) : shown.length > 1 && shown.at(-1)!.width > 1 ? shown.at(-1)! : shown[0]!;
     if (widest.width <= 1) break;

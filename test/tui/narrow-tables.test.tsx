@@ -1,11 +1,12 @@
 /**
- * The Log and Keys tables in narrow terminals (ink-testing-library, a real in-process daemon): the
- * columns that matter most show, each at its own place, whole or cut with ….
+ * The Log, Keys, Providers and Stats tables in narrow terminals (ink-testing-library, a real
+ * in-process daemon): the columns that matter most show, each at its own place, whole or cut with ….
  */
 import { describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/util/text-width.js';
 import { makeEntry } from '../log/make-entry.js';
 import { lines } from './harness.js';
+import { showsScreen } from './screen-shown.js';
 import { tuiOnSharedDaemon } from './shared-daemon.js';
 
 const tui = tuiOnSharedDaemon(async (d) => {
@@ -39,13 +40,66 @@ describe('tables in a narrow terminal', () => {
     for (const columns of [20, 30, 40]) {
       const h = await tui.open(columns, 12);
       await h.press('2');
-      const frame = await h.waitFor((f) => lines(f).some((l) => l.startsWith('lapt')), `the key at ${columns}`);
+      const frame = await h.waitFor((f) => showsScreen(f, '2') && lines(f).some((l) => l.startsWith('lapt')), `the key at ${columns}`);
       fits(frame, columns);
       const all = lines(frame);
       const header = all.find((l) => l.startsWith('NAME'))!;
       expect(header, `${columns}`).toMatch(/^NAME +PRE.* +STATE$/);
       const row = all[all.indexOf(header) + 1]!.trimEnd();
       expect(row, `${columns}: ${row}`).toMatch(/^laptop +sk-\S* +active$/);
+    }
+  });
+
+  it('Providers keeps the name, whether it is connected and, from 30 columns, its models', async () => {
+    for (const columns of [20, 30, 40]) {
+      const h = await tui.open(columns, 12);
+      await h.press('4');
+      const frame = await h.waitFor((f) => showsScreen(f, '4') && lines(f).some((l) => l.startsWith('anthropic')), `the providers at ${columns}`);
+      fits(frame, columns);
+      const all = lines(frame);
+      const header = all.find((l) => l.startsWith('NAME'))!.trimEnd();
+      const what = `${columns}: ${header}`;
+      // each column whole or cut with … at its own end, never the line cut after the next one's start
+      expect(header, what).toMatch(columns < 30 ? /^NAME +CONNECT\S*$/ : /^NAME +CONNECTED +MODELS$/);
+      expect(all[all.indexOf(header) + 1]!.trimEnd(), what).toMatch(columns < 30 ? /^anthropic +no$/ : /^anthropic +no +-$/);
+    }
+  });
+
+  // the figures least needed go first; what is left is whole, in the table's order
+  const DROPPED_FIRST = ['TTFB', 'P95', 'OUT', 'IN', 'P50'];
+  const expectFigures = (figures: string[], columns: number) => {
+    const what = `${columns}: ${figures.join(' ')}`;
+    expect(figures.slice(0, 2), what).toEqual(['REQ', 'ERR%']);
+    if (columns >= 30) expect(figures, what).toContain('P50');
+    const kept = DROPPED_FIRST.filter((f) => figures.includes(f));
+    expect(kept, what).toEqual(DROPPED_FIRST.slice(DROPPED_FIRST.length - kept.length));
+    expect(figures.slice(2), what).toEqual(['IN', 'OUT', 'P50', 'P95', 'TTFB'].filter((f) => kept.includes(f)));
+  };
+
+  it('Stats shrinks a long name before figures go; requests and errors stay, p50 from 30 columns', async () => {
+    for (const columns of [20, 30, 40]) {
+      const h = await tui.open(columns, 12);
+      await h.press('5');
+      let frame = await h.waitFor((f) => showsScreen(f, '5') && lines(f).some((l) => l.startsWith('openai ')), `the stats at ${columns}`);
+      fits(frame, columns);
+      let all = lines(frame);
+      let header = all.find((l) => l.startsWith('PROVIDER'))!.trimEnd();
+      const figures = header.split(/ +/).slice(1);
+      expectFigures(figures, columns);
+      const row = all[all.indexOf(header) + 1]!.trimEnd();
+      expect(row.split(/ +/), `${columns}: ${row}`).toHaveLength(figures.length + 1);
+      expect(row, `${columns}: ${row}`).toMatch(/^openai +1 +100%/);
+
+      // by model: openai/gpt-5 is longer than the least a name keeps, so it gives up cells, the figures stay
+      await h.press('b');
+      frame = await h.waitFor((f) => lines(f).some((l) => l.startsWith('MODEL')) && lines(f).some((l) => l.startsWith('openai/')), `by model at ${columns}`);
+      fits(frame, columns);
+      all = lines(frame);
+      header = all.find((l) => l.startsWith('MODEL'))!.trimEnd();
+      expect(header.split(/ +/).slice(1), `${columns}: ${header}`).toEqual(figures);
+      const name = all[all.indexOf(header) + 1]!.split(/ +/)[0]!;
+      expect(name === 'openai/gpt-5' || (name.endsWith('…') && 'openai/gpt-5'.startsWith(name.slice(0, -1))), `${columns}: ${name}`).toBe(true);
+      if (columns === 20) expect(name).toBe('openai/g…');
     }
   });
 });

@@ -25,3 +25,29 @@ describe('the columns of a table at a width', () => {
     expect(cols.map((c) => c.width)).toEqual([6, 4, 6]);
   });
 });
+
+describe('a column that shrinks first', () => {
+  it('gives up cells, down to its least width, before any column is left out', () => {
+    // a long name (40) and four figures: at 60 the name gives 5 cells, every figure stays
+    expect(fitTableColumns([40, 3, 4, 5, 5], 60, [4, 3], 2, [{ index: 0, min: 8 }])).toEqual([
+      { index: 0, width: 35 },
+      { index: 1, width: 3 },
+      { index: 2, width: 4 },
+      { index: 3, width: 5 },
+      { index: 4, width: 5 },
+    ]);
+  });
+
+  it('then the columns go, and it keeps what they leave over', () => {
+    // at 30 even an 8-cell name leaves no room for the last figure: it goes, the name takes 12
+    expect(fitTableColumns([40, 3, 4, 5, 5], 30, [4, 3], 2, [{ index: 0, min: 8 }])).toEqual([
+      { index: 0, width: 12 },
+      { index: 1, width: 3 },
+      { index: 2, width: 4 },
+      { index: 3, width: 5 },
+    ]);
+    // at 20 two go; a name shorter than its least width keeps its own
+    expect(fitTableColumns([40, 3, 4, 5, 5], 20, [4, 3], 2, [{ index: 0, min: 8 }]).map((c) => c.width)).toEqual([9, 3, 4]);
+    expect(fitTableColumns([6, 3, 4, 5, 5], 20, [4, 3], 2, [{ index: 0, min: 8 }]).map((c) => c.width)).toEqual([6, 3, 4]);
+  });
+});

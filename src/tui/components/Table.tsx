@@ -7,7 +7,7 @@ import { Box, Text } from 'ink';
 import { useRef } from 'react';
 import { windowStart } from '../hooks/cursor.js';
 import { clip, widthsOf } from '../format.js';
-import { fitTableColumns } from '../table-columns.js';
+import { fitTableColumns, type ShrinkFirst } from '../table-columns.js';
 import { padToWidth } from '../../util/text-width.js';
 import { useTheme } from '../theme.js';
 
@@ -31,17 +31,19 @@ export interface TableProps {
   cursor: number;
   /** Columns (by index) that give way to the others where the width cannot hold them all, first named first. */
   dropOrder?: readonly number[];
+  /** Columns that give up cells, down to a least width, before any in `dropOrder` goes. */
+  shrinkFirst?: readonly ShrinkFirst[];
   empty?: string;
 }
 
-export function Table({ headers, rows, caps, width, height, cursor, empty, dropOrder }: TableProps) {
+export function Table({ headers, rows, caps, width, height, cursor, empty, dropOrder, shrinkFirst }: TableProps) {
   const theme = useTheme();
   const start = useRef(0);
   start.current = windowStart(Math.max(0, cursor), rows.length, height, start.current);
   const widths = widthsOf([headers, ...rows.map((r) => r.cells)], caps);
   const shown = rows.slice(start.current, start.current + height);
   // without a drop order every column shows, and the line is cut at its end
-  const placed = dropOrder ? fitTableColumns(widths, width, dropOrder, 2) : widths.map((w, index) => ({ index, width: w }));
+  const placed = dropOrder ? fitTableColumns(widths, width, dropOrder, 2, shrinkFirst) : widths.map((w, index) => ({ index, width: w }));
   const lastWidth = width - placed.slice(0, -1).reduce((n, p) => n + p.width + 2, 0);
   const line = (cells: string[]) =>
     placed.map((p, i) => {

@@ -315,6 +315,10 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         <Table
           headers={['NAME', 'KIND', 'CONNECTED', 'CREDENTIAL', 'MODELS', 'LAST ERROR', 'BASE URL']}
           caps={[14, 13, 9, 20, 6, 30, 60]}
+          // narrower, the base URL gives up cells first, then the columns the detail below spells out
+          // go, so the name, whether it is connected and its models stay
+          dropOrder={[6, 1, 5, 3, 4]}
+          shrinkFirst={[{ index: 6, min: 12 }]}
           width={width}
           height={tableRows}
           cursor={at}

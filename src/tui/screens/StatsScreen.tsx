@@ -15,7 +15,6 @@ import { moveIndex } from '../hooks/cursor.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import { useResource } from '../hooks/use-resource.js';
-import { widthsOf } from '../format.js';
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
 import { wrapLines } from '../wrap-lines.js';
@@ -36,6 +35,14 @@ const STATS_HINTS = ['b by provider/model/key', 't window'];
 
 /** Below this width the fallbacks and cached-tokens columns give their room to the names. */
 const WIDE = 100;
+
+/**
+ * Narrower still, a long name gives up cells first (down to NAME_MIN, where "PROVIDER" and the
+ * start of a name still say which row it is), then the figures go, least needed first: requests,
+ * errors and p50 stay longest, the rest of each row is spelled out under the table.
+ */
+const DROPPED_FIRST = ['TTFB', 'FB', 'CACHED', 'P95', 'OUT', 'IN', 'P50'];
+const NAME_MIN = 8;
 
 function cellsOf(r: StatsRow, wide: boolean): string[] {
   const ttfb = r.p50TtfbMs === null ? '-' : formatMs(r.p50TtfbMs);
@@ -104,9 +111,9 @@ export function StatsScreen({ width, height }: { width: number; height: number }
   const wide = width >= WIDE;
   const headers = wide ? [by.toUpperCase(), 'REQ', 'ERR%', 'FB', 'IN', 'OUT', 'CACHED', 'P50', 'P95', 'TTFB'] : [by.toUpperCase(), 'REQ', 'ERR%', 'IN', 'OUT', 'P50', 'P95', 'TTFB'];
   const cells = rows.map((r) => cellsOf(r, wide));
-  // the figures take what they need (at most 6 each); the names get the rest of the width
-  const figureCaps = widthsOf([headers, ...cells].map((c) => c.slice(1)), headers.slice(1).map(() => 6));
-  const nameCap = Math.max(12, width - figureCaps.reduce((a, b) => a + b + 2, 0));
+  // the figures take what they need (at most 6 each); a name what it needs, and it is cut first
+  const figureCaps = headers.slice(1).map(() => 6);
+  const dropOrder = DROPPED_FIRST.map((h) => headers.indexOf(h)).filter((i) => i > 0);
   const at = clamp(cursor);
   const selected = rows[at];
   const loading = stats.loading || (stats.data !== undefined && report === undefined);
@@ -115,7 +122,9 @@ export function StatsScreen({ width, height }: { width: number; height: number }
       <ScreenHeading title="Usage" detail={[`${window.label}, by ${by}`, `${window.short}, by ${by}`, `${window.short} ${by}`]} hints={STATS_HINTS} width={width} />
       <Table
         headers={headers}
-        caps={[nameCap, ...figureCaps]}
+        caps={[width, ...figureCaps]}
+        dropOrder={dropOrder}
+        shrinkFirst={[{ index: 0, min: NAME_MIN }]}
         width={width}
         height={tableRows}
         cursor={rows.length > 0 ? at : -1}
