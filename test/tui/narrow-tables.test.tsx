@@ -9,8 +9,9 @@ import { lines } from './harness.js';
 import { showsScreen } from './screen-shown.js';
 import { tuiOnSharedDaemon } from './shared-daemon.js';
 
+let prefix = '';
 const tui = tuiOnSharedDaemon(async (d) => {
-  await d.admin('POST', '/admin/keys', { name: 'laptop' });
+  prefix = ((await d.admin('POST', '/admin/keys', { name: 'laptop' })).json() as { prefix: string }).prefix;
   d.deps.log(makeEntry({ keyName: 'laptop', modelAsked: 'anthropic/claude-sonnet-4-5', status: 429, errorCode: 'rate_limited' }));
 });
 
@@ -36,7 +37,7 @@ describe('tables in a narrow terminal', () => {
     }
   });
 
-  it('Keys shows name, prefix and state at 20 to 40 columns', async () => {
+  it('Keys shows name, prefix and state at 20 to 40 columns; a narrow prefix shows its end', async () => {
     for (const columns of [20, 30, 40]) {
       const h = await tui.open(columns, 12);
       await h.press('2');
@@ -46,7 +47,12 @@ describe('tables in a narrow terminal', () => {
       const header = all.find((l) => l.startsWith('NAME'))!;
       expect(header, `${columns}`).toMatch(/^NAME +PRE.* +STATE$/);
       const row = all[all.indexOf(header) + 1]!.trimEnd();
-      expect(row, `${columns}: ${row}`).toMatch(/^laptop +sk-\S* +active$/);
+      expect(row, `${columns}: ${row}`).toMatch(/^laptop +\S+ +active$/);
+      // every key starts sk-svc-proxy-: where the prefix is cut, the part that tells keys apart shows
+      const shown = row.split(/ +/)[1]!;
+      if (shown === `${prefix}…`) continue;
+      expect(shown, `${columns}: ${row}`).toMatch(/^….{3,}$/);
+      expect(prefix.endsWith(shown.slice(1)), `${columns}: ${row} (prefix ${prefix})`).toBe(true);
     }
   });
 

@@ -33,10 +33,12 @@ export interface TableProps {
   dropOrder?: readonly number[];
   /** Columns that give up cells, down to a least width, before any in `dropOrder` goes. */
   shrinkFirst?: readonly ShrinkFirst[];
+  /** How the cells of a column (by index) are cut to its width, where not at their end with …. */
+  clips?: Readonly<Record<number, (cell: string, width: number) => string>>;
   empty?: string;
 }
 
-export function Table({ headers, rows, caps, width, height, cursor, empty, dropOrder, shrinkFirst }: TableProps) {
+export function Table({ headers, rows, caps, width, height, cursor, empty, dropOrder, shrinkFirst, clips }: TableProps) {
   const theme = useTheme();
   const start = useRef(0);
   start.current = windowStart(Math.max(0, cursor), rows.length, height, start.current);
@@ -45,17 +47,19 @@ export function Table({ headers, rows, caps, width, height, cursor, empty, dropO
   // without a drop order every column shows, and the line is cut at its end
   const placed = dropOrder ? fitTableColumns(widths, width, dropOrder, 2, shrinkFirst) : widths.map((w, index) => ({ index, width: w }));
   const lastWidth = width - placed.slice(0, -1).reduce((n, p) => n + p.width + 2, 0);
-  const line = (cells: string[]) =>
+  // a header is cut at its end: its start says what the column is
+  const line = (cells: string[], header = false) =>
     placed.map((p, i) => {
       const last = i === placed.length - 1;
-      if (!last) return padToWidth(clip(cells[p.index]!, p.width), p.width);
-      return dropOrder ? clip(cells[p.index]!, lastWidth) : cells[p.index]!;
+      const cut = (!header && clips?.[p.index]) || clip;
+      if (!last) return padToWidth(cut(cells[p.index]!, p.width), p.width);
+      return dropOrder ? cut(cells[p.index]!, lastWidth) : cells[p.index]!;
     });
 
   return (
     <Box flexDirection="column" height={height + 1} overflow="hidden">
       <Text bold wrap="truncate-end">
-        {clip(line(headers).join('  '), width)}
+        {clip(line(headers, true).join('  '), width)}
       </Text>
       {rows.length === 0 && empty ? (
         <Text color={theme.muted} wrap="truncate-end">

@@ -18,6 +18,7 @@ import { useResource } from '../hooks/use-resource.js';
 import { useAction } from '../hooks/use-action.js';
 import { useTheme } from '../theme.js';
 import { newKeyLayout } from '../new-key-layout.js';
+import { clipPrefixCell, prefixCell } from '../key-prefix.js';
 
 const KEYS_HINTS = ['n new', 'd revoke'];
 
@@ -125,15 +126,16 @@ export function KeysScreen({ width, height }: { width: number; height: number })
       <Table
         headers={['NAME', 'PREFIX', 'CREATED', 'LAST USED', 'STATE']}
         caps={[24, 22, 10, 12, 20]}
-        // a narrow terminal keeps the name, prefix and state: which key, and whether it works
+        // a narrow terminal keeps the name, prefix (its end) and state: which key, and whether it works
         dropOrder={[2, 3]}
+        clips={{ 1: clipPrefixCell }}
         width={width}
         height={rows}
         cursor={mode.kind === 'list' || mode.kind === 'revoking' ? at : -1}
         empty={keys.loading ? 'Loading…' : 'No keys yet: press n to create one.'}
         rows={list.map((k) => ({
           id: k.id,
-          cells: [k.name, `${k.prefix}…`, shortDay(k.created), ago(k.lastUsed), k.state === 'revoked' ? `revoked ${ago(k.revoked)}` : 'active'],
+          cells: [k.name, prefixCell(k.prefix), shortDay(k.created), ago(k.lastUsed), k.state === 'revoked' ? `revoked ${ago(k.revoked)}` : 'active'],
           colours: [undefined, undefined, undefined, undefined, k.state === 'revoked' ? theme.error : theme.ok],
           dim: k.state === 'revoked',
         }))}
