@@ -81,8 +81,9 @@ describe('the selected row in a narrow terminal', () => {
       const all = lines(frame);
       for (const l of all) expect(l.length, `${columns}x${rows}: ${l}`).toBeLessThanOrEqual(columns);
       const from = all.findIndex((l) => l.startsWith('anthropic: '));
-      const to = all.findIndex((l, i) => i > from && l.trim() === '');
-      const detail = all.slice(from, to).map((l) => l.trimEnd());
+      // up to a blank line, the global keys, or the frame's end (no error: nothing under it)
+      const to = all.findIndex((l, i) => i > from && (l.trim() === '' || l.startsWith('? help')));
+      const detail = all.slice(from, to < 0 ? undefined : to).map((l) => l.trimEnd());
       const what = `${columns}x${rows}:\n${detail.join('\n')}`;
       const whole = /p95 \S+$/.test(detail.join(' '));
       expect(whole || detail.at(-1)!.endsWith('…'), what).toBe(true);
@@ -91,6 +92,22 @@ describe('the selected row in a narrow terminal', () => {
       await h.close();
       h = undefined;
     }
+    await d.daemon.stop('test over');
+  });
+});
+
+describe('a short terminal without an error', () => {
+  it('gives the rows an error would take to the table: every row shows, no blank line', async () => {
+    const d = await startInProcess();
+    // 40x12: a heading, the table's header, four rows, then the selected row in three lines
+    for (const provider of ['anthropic', 'openai', 'gemini']) d.deps.log(makeEntry({ provider, model: 'm' }));
+    h = await startTui({ initialScreen: 'stats', size: { columns: 40, rows: 12 }, daemon: d });
+    const frame = await h.waitFor((f) => lines(f).some((l) => l.startsWith('anthropic: ')), 'the rows');
+    const all = lines(frame);
+    for (const name of ['anthropic', 'openai', 'gemini', 'TOTAL']) expect(row(frame, `${name} `), `${name}:\n${frame}`).not.toBe('');
+    expect(all.filter((l) => l.trim() === ''), frame).toEqual([]);
+    await h.close();
+    h = undefined;
     await d.daemon.stop('test over');
   });
 });

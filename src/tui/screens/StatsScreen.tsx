@@ -93,9 +93,11 @@ export function StatsScreen({ width, height }: { width: number; height: number }
   const report = stats.data?.by === by && stats.data.windowAt === windowAt ? stats.data.report : undefined;
   const rows = report && report.total.requests > 0 ? [...report.rows, { ...report.total, name: 'TOTAL' }] : [];
   const clamp = (i: number) => Math.min(i, Math.max(0, rows.length - 1));
-  // title, table header, the selected row's figures in the lines a message takes (fewer in a short terminal), the message
-  const detailLines = Math.max(0, Math.min(messageLines(width, height), height - 3 - messageLines(width, height)));
-  const tableRows = Math.max(1, height - 2 - detailLines - messageLines(width, height));
+  // title, table header, the selected row's figures in the lines a message takes (fewer in a short
+  // terminal), then the error, if there is one: without it, its rows show more of the table
+  const errorLines = stats.error ? messageLines(width, height) : 0;
+  const detailLines = Math.max(0, Math.min(messageLines(width, height), height - 3 - errorLines));
+  const tableRows = Math.max(1, height - 2 - detailLines - errorLines);
 
   useKeys((input, key) => {
     if (input === 'b') {
@@ -146,9 +148,11 @@ export function StatsScreen({ width, height }: { width: number; height: number }
             ))
           : null}
       </Box>
-      <Box height={messageLines(width, height)} flexDirection="column">
-        <Message flash={stats.error ? { kind: 'error', text: stats.error } : undefined} width={width} lines={messageLines(width, height)} />
-      </Box>
+      {stats.error ? (
+        <Box height={errorLines} flexDirection="column">
+          <Message flash={{ kind: 'error', text: stats.error }} width={width} lines={errorLines} />
+        </Box>
+      ) : null}
     </Box>
   );
 }
