@@ -1,5 +1,5 @@
 /** The stats screen against a real daemon: its request log summed by provider, model and key, over each window. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { rowDetail } from '../../src/tui/screens/StatsScreen.js';
 import { removeTempDirs } from '../daemon/harness.js';
 import { startInProcess } from '../daemon/in-process.js';
@@ -97,7 +97,7 @@ describe('the selected row in a narrow terminal', () => {
 });
 
 describe('a short terminal without an error', () => {
-  it('gives the rows an error would take to the table: every row shows, no blank line', async () => {
+  it('gives the rows an error would take to the table: every row shows, no blank line; an error takes them back', async () => {
     const d = await startInProcess();
     // 40x12: a heading, the table's header, four rows, then the selected row in three lines
     for (const provider of ['anthropic', 'openai', 'gemini']) d.deps.log(makeEntry({ provider, model: 'm' }));
@@ -106,6 +106,16 @@ describe('a short terminal without an error', () => {
     const all = lines(frame);
     for (const name of ['anthropic', 'openai', 'gemini', 'TOTAL']) expect(row(frame, `${name} `), `${name}:\n${frame}`).not.toBe('');
     expect(all.filter((l) => l.trim() === ''), frame).toEqual([]);
+
+    // a failed summary still gets its rows, under the table
+    const state = h.link.state;
+    if (state.status !== 'connected') throw new Error('the TUI is not connected');
+    vi.spyOn(state.backend.logs, 'stats').mockRejectedValue(new Error('summary unavailable'));
+    await h.press('r');
+    const failed = await h.waitFor((f) => f.includes('summary unavailable'), 'the error');
+    expect(lines(failed), failed).toHaveLength(11);
+    expect(lines(failed).some((l) => l.startsWith('✗ ')), failed).toBe(true);
+    vi.restoreAllMocks();
     await h.close();
     h = undefined;
     await d.daemon.stop('test over');
