@@ -1,7 +1,8 @@
 /**
  * Summaries of log entries by provider, model or key: requests, errors, tokens, latency
- * percentiles. Fed one entry at a time so a long window never needs the entries kept around —
- * only their latencies, which exact percentiles require.
+ * percentiles — of requests, so a CORS preflight (a browser's question, answered by svc-proxy
+ * itself) is left out. Fed one entry at a time so a long window never needs the entries kept
+ * around — only their latencies, which exact percentiles require.
  */
 import { attemptsAreUnlisted, type RequestLogEntry } from './entry.js';
 
@@ -132,6 +133,8 @@ export class StatsAccumulator {
   constructor(readonly by: StatsBy) {}
 
   add(e: RequestLogEntry): void {
+    // a CORS preflight asks the browser's question, not a model's: `logs` shows it, stats do not
+    if (e.preflight) return;
     this.total.add(e);
     const k = statsKey(e, this.by);
     let b = this.buckets.get(k);

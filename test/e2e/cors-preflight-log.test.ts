@@ -48,6 +48,13 @@ describe('CORS preflights in the request log', () => {
     expect(table.stdout).toContain('preflight chat');
   });
 
+  it('stats leave preflights out: they are no model request, and a refused one is no error', async () => {
+    const requests = (await d.logs()).filter((e) => !e.preflight);
+    const stats = JSON.parse((await d.cli(['stats', '--json'])).stdout) as { total: { requests: number; errors: number }; rows: Array<{ name: string }> };
+    expect(stats.total).toMatchObject({ requests: requests.length, errors: requests.filter((e) => e.status >= 400).length });
+    expect(stats.rows.map((r) => r.name)).not.toContain('(none)');
+  });
+
   it('a preflight costs the log one entry, as any request does', async () => {
     const before = preflights(await d.logs()).length;
     for (let i = 0; i < 40; i++) await preflight('/protocol-a/v1/responses', 'https://app.example');

@@ -49,6 +49,15 @@ describe('summarize', () => {
     expect(r.total).toMatchObject({ requests: 6, errors: 2, cancelled: 2 });
   });
 
+  it('a CORS preflight is not a request: in no row and not in the total, answered or refused', () => {
+    const preflight = (status: number) => makeEntry({ preflight: true, origin: 'https://app.example', provider: undefined, model: undefined, modelAsked: undefined, keyId: undefined, keyName: undefined, attempts: [], status, usage: undefined, latencyMs: 0 });
+    for (const by of ['provider', 'model', 'key'] as const) {
+      const r = summarize([...entries, preflight(204), preflight(403), preflight(401)], by, window);
+      expect(r.total).toMatchObject({ requests: 4, errors: 2 });
+      expect(r.rows.map((x) => x.name)).not.toContain('(none)');
+    }
+  });
+
   it('by provider', () => {
     const r = summarize(entries, 'provider', window);
     expect(r.rows.map((x) => [x.name, x.requests, x.errors])).toEqual([
