@@ -50,6 +50,13 @@ export interface ConnectResult {
   last4: string;
   /** Set when an environment variable overrides the stored credential in the daemon. */
   overriddenByEnv?: string;
+  /**
+   * Set when this variable is set in the daemon's environment but unusable: neither it nor the key
+   * just stored is used until it is fixed or unset and the daemon restarted.
+   */
+  unusableEnv?: string;
+  /** Why, with unusableEnv: naming the variable, never its value. */
+  credentialProblem?: string;
 }
 
 export interface DisconnectResult {
@@ -57,7 +64,7 @@ export interface DisconnectResult {
   removedFrom: StoredIn[];
   /** The OS keychain could not be asked, so it may still hold a copy. */
   keychainError?: string;
-  /** Still connected through this environment variable. */
+  /** Still connected through this environment variable (not one set but unusable, which connects nothing). */
   stillConnectedViaEnv?: string;
   /** Model groups whose targets name the provider and now fail; none when nothing was removed or the environment keeps it connected. */
   stillUsedBy: GroupUse[];
@@ -136,14 +143,22 @@ export async function connectProvider(
   const name = requireBuiltin(rawName);
   const secret = validateCredential(rawCredential);
   const storedIn = await credentials.store(name, secret, opts);
+  const env = usableEnv(credentials, name);
+  return { name, storedIn, last4: last4(secret), ...env };
+}
+
+/** The variable standing in for a stored key, or why the one set stands in for nothing. */
+function usableEnv(credentials: CredentialService, name: BuiltinProvider): { overriddenByEnv?: string; unusableEnv?: string; credentialProblem?: string } {
   const env = credentials.envOverride(name);
-  return { name, storedIn, last4: last4(secret), ...(env ? { overriddenByEnv: env } : {}) };
+  if (env === undefined) return {};
+  const problem = credentials.envProblem(name);
+  return problem === undefined ? { overriddenByEnv: env } : { unusableEnv: env, credentialProblem: problem };
 }
 
 export async function disconnectProvider(config: Config, credentials: CredentialService, rawName: unknown): Promise<DisconnectResult> {
   const name = requireBuiltin(rawName);
   const removed = await credentials.remove(name);
-  const env = credentials.envOverride(name);
+  const env = usableEnv(credentials, name).overriddenByEnv;
   // groups fail because of this disconnect only when it removed a key and no variable stands in for it
   const cutOff = removed.removedFrom.length > 0 && !env;
   return { name, ...removed, ...(env ? { stillConnectedViaEnv: env } : {}), stillUsedBy: cutOff ? groupsRoutingTo(config, name) : [] };

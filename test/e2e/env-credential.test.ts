@@ -71,4 +71,16 @@ describe('an unusable credential from the environment', () => {
     expect(list.stdout).toContain('\nopenai: OPENAI_API_KEY, which the daemon reads for openai, is wrapped in quotes');
     for (const text of [status.stdout, status.stderr, doctor.stdout, doctor.stderr, list.stdout, d.log]) shown(text);
   });
+
+  it('provider connect while the variable is unusable: the key is stored, and said to be unused until the variable is fixed or unset', async () => {
+    const res = await d.cli(['provider', 'connect', 'openai', '--insecure-storage'], { input: 'sk-proj-stored-while-quoted-4242\n' });
+    expect(res.stdout).toBe("openai: key …4242 stored in the insecure credentials file, but not used while OPENAI_API_KEY is set in the daemon's environment and unusable.\n");
+    expect(res.stderr).toBe(
+      'note: OPENAI_API_KEY, which the daemon reads for openai, is wrapped in quotes (give the key without them); its value is not used: fix or unset it where the daemon is started, then restart it.\n',
+    );
+    expect(res.stderr).not.toContain('takes precedence');
+    shown(res.stdout + res.stderr);
+    // the daemon's view: still not connected, the stored key unused
+    expect((await d.cli(['status'])).stdout).toContain('; not connected: anthropic, openai, gemini');
+  });
 });

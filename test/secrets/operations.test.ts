@@ -49,6 +49,22 @@ describe('providers', () => {
     expect(await disconnectProvider(store.current(), credentials, 'openai')).toEqual({ name: 'openai', removedFrom: ['keychain'], stillConnectedViaEnv: 'OPENAI_API_KEY', stillUsedBy: [] });
   });
 
+  it('a variable set but unusable overrides nothing: connect says the stored key is unused while it is set, disconnect leaves nothing connected', async () => {
+    const { store, credentials } = await setup({ OPENAI_API_KEY: "'sk-proj-quoted-Secret_Op1'" });
+    await store.update((config) => {
+      config.groups.work = { models: [{ name: 'coder', targets: ['openai/gpt-5'] }], created: '2026-01-01T00:00:00.000Z' };
+    });
+    const connected = await connectProvider(credentials, 'openai', 'sk-openai-secret-0000');
+    expect(connected).toEqual({
+      name: 'openai',
+      storedIn: 'keychain',
+      last4: '0000',
+      unusableEnv: 'OPENAI_API_KEY',
+      credentialProblem: 'OPENAI_API_KEY, which the daemon reads for openai, is wrapped in quotes (give the key without them); its value is not used: fix or unset it where the daemon is started, then restart it.',
+    });
+    expect(await disconnectProvider(store.current(), credentials, 'openai')).toEqual({ name: 'openai', removedFrom: ['keychain'], stillUsedBy: [{ group: 'work', name: 'coder', targets: ['openai/gpt-5'] }] });
+  });
+
   it('disconnect names the model groups that still route to the provider, unless the environment keeps it connected', async () => {
     const { store, credentials } = await setup({ OPENAI_API_KEY: 'env-openai' });
     await store.update((config) => {

@@ -1,6 +1,7 @@
 /** `svc-proxy provider list|connect|disconnect|set` — the built-in providers and their credentials. */
 import type { Command } from 'commander';
 import { AUTH_HEADER_HELP, checkHeaderFlags, collectHeader, HEADER_HELP } from '../header-flags.js';
+import { connectOutcome } from '../connect-outcome.js';
 import { warnGroupUses } from '../group-uses-warning.js';
 import { nothingRemoved } from '../disconnect-wording.js';
 import { CliError, type CliContext } from '../io.js';
@@ -56,8 +57,9 @@ export function register(program: Command, ctx: CliContext): void {
         ctx.json(result);
         return;
       }
-      ctx.out(`${result.name} connected (key …${result.last4 || '****'} stored in ${result.storedIn === 'keychain' ? 'the OS keychain' : 'the insecure credentials file'}).`);
-      if (result.overriddenByEnv) ctx.err(`note: ${result.overriddenByEnv} is set in the daemon's environment and takes precedence.`);
+      const outcome = connectOutcome(result);
+      ctx.out(outcome.text);
+      if (outcome.note !== undefined) ctx.err(`note: ${outcome.note}`);
     });
 
   provider

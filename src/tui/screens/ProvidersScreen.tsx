@@ -10,6 +10,7 @@ import { useMemo, useRef } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import { AdminApiError } from '../../cli/admin-client.js';
 import { nothingRemoved } from '../../cli/disconnect-wording.js';
+import { connectOutcome } from '../../cli/connect-outcome.js';
 import type { ConnectResult } from '../../secrets/operations.js';
 import { Confirm, fittingQuestion } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
@@ -52,9 +53,9 @@ type Mode =
   | { kind: 'adding-local' };
 
 function connectedFlash(r: ConnectResult): Flash {
-  const where = r.storedIn === 'keychain' ? 'the OS keychain' : 'the insecure credentials file';
-  const env = r.overriddenByEnv ? ` Note: ${r.overriddenByEnv} is set in the daemon's environment and takes precedence.` : '';
-  return { kind: 'ok', text: `${r.name} connected (key …${r.last4 || '****'} stored in ${where}).${env}` };
+  const outcome = connectOutcome(r);
+  const note = outcome.note !== undefined ? ` Note: ${outcome.note}` : '';
+  return { kind: r.unusableEnv !== undefined ? 'info' : 'ok', text: `${outcome.text}${note}` };
 }
 
 export function ProvidersScreen({ width, height, feed }: { width: number; height: number; feed: LogFeed }) {
