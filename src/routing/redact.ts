@@ -290,9 +290,11 @@ const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
 /**
  * The secret's forms (util/secret-forms.ts) that answers and stream chunks can be searched for
  * (printable ASCII: the bytes are searched as latin1), or undefined when there are none or it is
- * too short: worked out once per answer or stream. A credential is printable ASCII, stored or from
- * the environment (secrets/credential-check.ts); one that is not would be searched for by its
- * `\uXXXX`-escaped forms only.
+ * too short: worked out once per answer or stream. What `provider connect`, `endpoint add` and the
+ * environment give is printable ASCII (secrets/credential-check.ts), but the keychain and the 0600
+ * file are read unchecked, and a key another tool or a hand edit put there may hold Latin-1 letters
+ * (Node sends them in a header): kept as a defence, such a key is searched for by its `\uXXXX`-escaped
+ * forms only. The usual key pays one test of the pattern per answer or stream, not per chunk.
  */
 export function streamSecret(secret: string | undefined): readonly string[] | undefined {
   if (!secret || secret.length < MIN_SECRET_LENGTH) return undefined;
