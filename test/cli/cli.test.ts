@@ -290,6 +290,15 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect(JSON.parse(res.stdout)[0]).toMatchObject({ name: 'anthropic', connected: true, source: 'env', last4: 'abcd' });
   });
 
+  it("provider list without a daemon says the environment shown is this shell's, only when a variable counts", async () => {
+    const withVars = await runCli(['provider', 'list'], { env: { ...env, ANTHROPIC_API_KEY: 'sk-ant-env-5678abcd', OPENAI_API_KEY: '"sk-proj-quoted-Secret_Cl1"' } });
+    expect(withVars.stdout).toMatch(/anthropic\s+yes\s+env …abcd/);
+    expect(withVars.stdout).toContain('openai: OPENAI_API_KEY, which the daemon reads for openai, is wrapped in quotes');
+    expect(withVars.stderr).toBe("note: no daemon is running, so the environment variables shown are this shell's; a daemon reads those of the environment it is started in.\n");
+    expect(withVars.stdout + withVars.stderr).not.toContain('Secret_Cl1');
+    expect((await cli(['provider', 'list'])).stderr).toBe('');
+  });
+
   it('endpoint add (credential from stdin or none) / list / remove', async () => {
     const added = await cli(['endpoint', 'add', 'vllm', '--url', 'http://127.0.0.1:8000/v1', '--format', 'a', '--insecure-storage', '--json'], 'vllm-token-9999\n');
     expect(added.code).toBe(0);

@@ -72,6 +72,15 @@ describe('an unusable credential from the environment', () => {
     for (const text of [status.stdout, status.stderr, doctor.stdout, doctor.stderr, list.stdout, d.log]) shown(text);
   });
 
+  it("provider list with a daemon running is the daemon's view, whatever this shell's variables", async () => {
+    const list = await d.cli(['provider', 'list', '--json'], { env: { OPENAI_API_KEY: 'sk-proj-shell-only-key-Secret_Ev4', GEMINI_API_KEY: 'AIza-shell-only-key-Secret_Ev5' } });
+    const byName = Object.fromEntries((JSON.parse(list.stdout) as Array<{ name: string; connected: boolean; credentialProblem?: string }>).map((p) => [p.name, p]));
+    expect(byName.openai).toMatchObject({ connected: false, credentialProblem: expect.stringContaining('is wrapped in quotes') });
+    expect(byName.gemini).toMatchObject({ connected: false });
+    expect(byName.openrouter).toMatchObject({ connected: true });
+    expect((await d.cli(['provider', 'list'], { env: { GEMINI_API_KEY: 'AIza-shell-only-key-Secret_Ev5' } })).stderr).toBe('');
+  });
+
   it('provider connect while the variable is unusable: the key is stored, and said to be unused until the variable is fixed or unset', async () => {
     const res = await d.cli(['provider', 'connect', 'openai', '--insecure-storage'], { input: 'sk-proj-stored-while-quoted-4242\n' });
     expect(res.stdout).toBe("openai: key …4242 stored in the insecure credentials file, but not used while OPENAI_API_KEY is set in the daemon's environment and unusable.\n");

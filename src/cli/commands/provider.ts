@@ -21,7 +21,8 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Each provider: connected?, where the credential lives, base URL')
     .option('--json', 'print as JSON')
     .action(async (flags: { json?: boolean }) => {
-      const providers = await (await manage()).listProviders();
+      const management = await manage();
+      const providers = await management.listProviders();
       if (flags.json) {
         ctx.json(providers);
         return;
@@ -38,6 +39,10 @@ export function register(program: Command, ctx: CliContext): void {
         ),
       );
       for (const p of providers) if (p.credentialProblem !== undefined) ctx.out(`${p.name}: ${p.credentialProblem}`);
+      // with a daemon the list is its view; without one the variables read were this shell's, which a daemon started elsewhere may not have
+      if (management.mode === 'offline' && providers.some((p) => p.source === 'env' || p.credentialProblem !== undefined)) {
+        ctx.err("note: no daemon is running, so the environment variables shown are this shell's; a daemon reads those of the environment it is started in.");
+      }
     });
 
   provider
