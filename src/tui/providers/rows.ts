@@ -50,10 +50,15 @@ export function isConnected(r: UpstreamRow): boolean {
 export function credentialText(r: UpstreamRow): string {
   if (r.kind === 'provider' || r.kind === 'endpoint') {
     if (r.kind === 'endpoint' && !r.info.hasCredential) return 'none needed';
-    if (!r.info.source) return r.kind === 'endpoint' ? 'missing' : '-';
+    if (!r.info.source) return r.kind === 'endpoint' ? 'missing' : r.info.credentialProblem !== undefined ? 'env var unusable' : '-';
     return `${SOURCE[r.info.source] ?? r.info.source}${r.info.last4 ? ` …${r.info.last4}` : ''}`;
   }
   return 'none needed';
+}
+
+/** Why a provider's environment variable leaves it unconnected (naming the variable, never its value); undefined when nothing is wrong. */
+export function credentialProblemText(r: UpstreamRow): string | undefined {
+  return r.kind === 'provider' ? r.info.credentialProblem : undefined;
 }
 
 export function baseUrlText(r: UpstreamRow): string {

@@ -26,7 +26,7 @@ import { useAction } from '../hooks/use-action.js';
 import type { TuiBackend } from '../backend.js';
 import { lastErrors } from '../log/last-errors.js';
 import { authHeaderInputProblem, headerListText, parseHeaderList } from '../providers/header-input.js';
-import { baseUrlText, credentialText, headerSettingsText, headersText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
+import { baseUrlText, credentialProblemText, credentialText, headerSettingsText, headersText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
 import { removalQuestion, type GroupsCheck } from '../providers/removal-question.js';
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
@@ -345,14 +345,25 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
               {'  '}base URL    {baseUrlText(row)}
               {headersText(row) ? <Text color={theme.muted}> · headers {headersText(row)}</Text> : null}
             </Text>
-            <Text wrap="truncate-end">
-              {'  '}credential  {credentialText(row)} · models {modelsText(row, counts, failedLists)}
-              {failedLists?.[row.name] !== undefined ? <Text color={theme.error}> (list failed: {printable(listFailureText(failedLists[row.name]!))})</Text> : null}
-              {models.error ? <Text color={theme.muted}> (catalog: {models.error})</Text> : null}
-            </Text>
-            <Text wrap="truncate-end">
-              {'  '}last error  <Text color={selectedError ? theme.error : undefined}>{printable(lastErrorText(selectedError, (t) => ago(t)))}</Text>
-            </Text>
+            {credentialProblemText(row) !== undefined ? (
+              // not connected, so no models and no error of its own: the whole reason in their lines, wrapped
+              <Box height={Math.max(0, detailLines - 2)} overflow="hidden">
+                <Text color={theme.error} wrap="wrap">
+                  {'  '}credential  {credentialProblemText(row)}
+                </Text>
+              </Box>
+            ) : (
+              <>
+              <Text wrap="truncate-end">
+                {'  '}credential  {credentialText(row)} · models {modelsText(row, counts, failedLists)}
+                {failedLists?.[row.name] !== undefined ? <Text color={theme.error}> (list failed: {printable(listFailureText(failedLists[row.name]!))})</Text> : null}
+                {models.error ? <Text color={theme.muted}> (catalog: {models.error})</Text> : null}
+              </Text>
+              <Text wrap="truncate-end">
+                {'  '}last error  <Text color={selectedError ? theme.error : undefined}>{printable(lastErrorText(selectedError, (t) => ago(t)))}</Text>
+              </Text>
+              </>
+            )}
           </>
         ) : null}
       </Box>

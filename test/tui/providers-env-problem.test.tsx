@@ -1,0 +1,44 @@
+/**
+ * A provider whose environment variable is set but unusable is not merely "not connected" on the
+ * Providers screen: its row says the variable is unusable, and the selected row's lines name the
+ * variable and what is wrong with it (never its value), as `provider list` and `status` do — at a
+ * wide and at a narrow width.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeTempDirs, testKeychainService } from '../daemon/harness.js';
+import { startInProcess } from '../daemon/in-process.js';
+import { lines, startTui, type TuiHarness } from './harness.js';
+
+let h: TuiHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  await removeTempDirs();
+});
+
+const QUOTED = '"sk-ant-quoted-in-env-Secret_Tu1"';
+
+async function providersAt(columns: number): Promise<string> {
+  const daemon = await startInProcess({ env: { SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService(), ANTHROPIC_API_KEY: QUOTED } });
+  h = await startTui({ daemon, initialScreen: 'providers', size: { columns, rows: 24 } });
+  return h.waitFor((f) => f.includes('ANTHROPIC_API_KEY'), 'the variable named');
+}
+
+describe('providers screen: an unusable credential variable', () => {
+  it('a wide terminal: the row says so, the detail gives the whole reason', async () => {
+    const f = await providersAt(160);
+    expect(lines(f).find((l) => l.startsWith('anthropic '))).toMatch(/^anthropic\s+built-in\s+no\s+env var unusable\s/);
+    expect(f.replace(/\s+/g, ' ')).toContain(
+      'credential ANTHROPIC_API_KEY, which the daemon reads for anthropic, is wrapped in quotes (give the key without them); its value is not used: fix or unset it where the daemon is started, then restart it.',
+    );
+    expect(f).not.toContain('Secret_Tu1');
+  });
+
+  it('a narrow terminal: the variable and what is wrong stay in view, wrapped', async () => {
+    const f = await providersAt(50);
+    for (const l of lines(f)) expect(l.length).toBeLessThanOrEqual(50);
+    const joined = f.replace(/\s+/g, ' ');
+    expect(joined).toContain('credential ANTHROPIC_API_KEY, which the daemon reads for anthropic, is wrapped in quotes');
+    expect(f).not.toContain('Secret_Tu1');
+  });
+});
