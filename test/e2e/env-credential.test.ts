@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testKeychainService } from '../daemon/harness.js';
 import { startDaemon, stopDaemon, type TestDaemon } from '../fixtures/daemon.js';
 
 const QUOTED = '"sk-proj-dotenv-quoted-Secret_Ev1"';
@@ -20,7 +21,8 @@ let xdg: string;
 
 beforeAll(async () => {
   xdg = await mkdtemp(join(tmpdir(), 'svc-envcred-xdg-'));
-  d = await startDaemon({ env: { OPENAI_API_KEY: QUOTED, ANTHROPIC_API_KEY: SPACED, OPENROUTER_API_KEY: NEWLINE } });
+  // a keychain service of its own: the connect below stores an openai key, which no other test's daemon may find
+  d = await startDaemon({ env: { OPENAI_API_KEY: QUOTED, ANTHROPIC_API_KEY: SPACED, OPENROUTER_API_KEY: NEWLINE, SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() } });
 }, 60_000);
 afterAll(async () => {
   await stopDaemon(d);
@@ -83,7 +85,8 @@ describe('an unusable credential from the environment', () => {
 
   it('provider connect while the variable is unusable: the key is stored, and said to be unused until the variable is fixed or unset', async () => {
     const res = await d.cli(['provider', 'connect', 'openai', '--insecure-storage'], { input: 'sk-proj-stored-while-quoted-4242\n' });
-    expect(res.stdout).toBe("openai: key …4242 stored in the insecure credentials file, but not used while OPENAI_API_KEY is set in the daemon's environment and unusable.\n");
+    // --insecure-storage is used only where the keychain is not (CI runs one, a bare shell may not)
+    expect(res.stdout).toMatch(/^openai: key …4242 stored in (the OS keychain|the insecure credentials file), but not used while OPENAI_API_KEY is set in the daemon's environment and unusable\.\n$/);
     expect(res.stderr).toBe(
       'note: OPENAI_API_KEY, which the daemon reads for openai, is wrapped in quotes (give the key without them); its value is not used: fix or unset it where the daemon is started, then restart it.\n',
     );
