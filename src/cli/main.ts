@@ -7,6 +7,7 @@ import type { OutputConfiguration } from 'commander';
 import { ConfigFileError, OperationError } from '../config/errors.js';
 import { packageVersion } from '../config/version.js';
 import { CliError, createContext, processIo, type CliIo } from './io.js';
+import { HELP_SETTINGS } from './help-layout.js';
 import { unknownHelpTopic } from './help-topic.js';
 import { COMMANDS, findCommand } from './registry.js';
 
@@ -27,9 +28,8 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
     .version(packageVersion(), '-V, --version')
     .exitOverride()
     .showSuggestionAfterError()
-    // commander leaves a description unwrapped when its column is under 40 wide, which a long
-    // subcommand term (`group set`) makes it at 80 columns: the help then runs past the edge
-    .configureHelp({ minWidthToWrap: MIN_WRAP_COLUMNS })
+    // so a long subcommand term (`group set`) cannot push the help past a narrow terminal's edge
+    .configureHelp(HELP_SETTINGS)
     .configureOutput(outputSettings(io));
 
   // The command to load: the first word, or the word after `help`.
@@ -67,9 +67,6 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
 }
 
 type CommandLike = import('commander').Command;
-
-/** The narrowest description column commander still wraps. */
-const MIN_WRAP_COLUMNS = 24;
 
 /** Help goes to this run's streams, as wide as the terminal they are (else 80, as commander would). */
 function outputSettings(io: CliIo): OutputConfiguration {

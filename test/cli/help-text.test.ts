@@ -5,9 +5,18 @@
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext, type CliIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { removeTempDirs, runCli, tempStateDir, testKeychainService } from '../daemon/harness.js';
 import { documentedJsonKeys } from '../fixtures/json-help.js';
+
+/** `svc-proxy <page> --help` as printed to a terminal `columns` wide (undefined: to a pipe). */
+async function helpPage(page: string, columns: number | undefined): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const io: CliIo = { stdout: { write: (s: string) => (stdout += s), isTTY: columns !== undefined, columns }, stderr: { write: () => true }, stdin: process.stdin, env: {} };
+  const code = await main(['node', 'svc-proxy', ...page.split(' ').filter(Boolean), '--help'], io);
+  return { code, stdout };
+}
 
 async function commandTree(): Promise<Command> {
   const io: CliIo = { stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin, env: {} };
@@ -46,15 +55,30 @@ describe('command help', () => {
     expect(help.stdout).toMatch(/provider +built-in providers: list, connect, disconnect, set \(base URL,\s+gateway headers\)/);
   });
 
-  it('every help page fits 80 columns (what a pipe or an 80-column terminal gets)', async () => {
+  it.each([
+    { width: 80, terminal: undefined, what: 'a pipe or an 80-column terminal' },
+    { width: 60, terminal: 60, what: 'a 60-column terminal' },
+  ])('every help page fits $width columns ($what)', async ({ width, terminal }) => {
     const pages = ['', ...allCommands(await commandTree()).map((c) => c.path)];
     const over: string[] = [];
     for (const page of pages) {
-      const help = await runCli([...page.split(' ').filter(Boolean), '--help']);
+      const help = await helpPage(page, terminal);
       expect(help.code, page).toBe(0);
-      for (const line of help.stdout.split('\n')) if ([...line].length > 80) over.push(`svc-proxy ${page} --help: ${line}`);
+      for (const line of help.stdout.split('\n')) if ([...line].length > width) over.push(`svc-proxy ${page} --help: ${line}`);
     }
     expect(over).toEqual([]);
+  });
+
+  it('a description whose column would be too narrow goes under its term, wrapped', async () => {
+    const help = await helpPage('group', 60);
+    expect(help.stdout).toMatch(/\n {2}unset \[options\] <slug> <name>\n {6}Remove a model name/);
+  });
+
+  it('the extra text of env --help is wrapped to the terminal, not to 80 columns', async () => {
+    const wide = await helpPage('env', 200);
+    expect(wide.stdout).toContain('$SVC_PROXY_KEY; the key svc-proxy saved for this tool; otherwise');
+    const narrow = await helpPage('env', 60);
+    expect(narrow.stdout).toContain('\nThe service key, in order: --key; --new-key; $SVC_PROXY_KEY;\nthe key svc-proxy saved');
   });
 
   it('stats --since says its default and "all"', async () => {

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { Config } from '../../config/schema.js';
+import { wrappedHelpText } from '../help-layout.js';
 import { CliError, type CliContext } from '../io.js';
 import { table } from '../output.js';
 import { findTool, toolNames, TOOLS } from '../tools/index.js';
@@ -75,19 +76,17 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--json', 'print everything as JSON')
     .addHelpText(
       'after',
-      [
+      wrappedHelpText([
         '',
-        // not wrapped by commander: lines of at most 80 columns
-        'The service key, in order: --key; --new-key; $SVC_PROXY_KEY; the key svc-proxy',
-        'saved for this tool; otherwise a new key named after the tool, saved (0600) in',
-        'the state dir for the next time.',
+        'The service key, in order: --key; --new-key; $SVC_PROXY_KEY; the key svc-proxy saved for this tool; otherwise a new key named after the tool, saved (0600) in the state dir for the next time.',
         '',
         'Examples:',
         '  eval "$(svc-proxy env claude-code --model openai/gpt-5.4)"',
-        '  svc-proxy env codex --model anthropic/claude-sonnet-4-5 --config-file \\',
+        '  svc-proxy env codex --config-file \\',
+        '    --model anthropic/claude-sonnet-4-5 \\',
         '    > ~/.codex/svc-proxy.config.toml',
         '  svc-proxy env openai --json',
-      ].join('\n'),
+      ]),
     )
     .action(async (name: string | undefined, flags: EnvFlags) => {
       if (flags.list) {

@@ -69,10 +69,12 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('<slug>', 'lowercase letters, digits, - and _; it becomes part of the base URLs')
     .option(
       '--model <name=targets>',
-      'a model name and its targets in order, split at the first "=", e.g. fast=openai/gpt-5-mini,anthropic/claude-haiku-4-5',
+      'a model name and its targets in order, split at the first "=" (example below)',
       collect,
     )
     .option('--json', 'print as JSON')
+    // on its own line: the example is one word, too long for the option's description column
+    .addHelpText('after', ['', 'Example:', '  svc-proxy group add quick --model \\', '    fast=openai/gpt-5-mini,anthropic/claude-haiku-4-5'].join('\n'))
     .action(async (slug: string, flags: { model?: string[]; json?: boolean }) => {
       const models = (flags.model ?? []).map((spec) => parseModelSpec(spec));
       const added = await (await manage()).add(slug, models);
