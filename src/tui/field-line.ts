@@ -7,6 +7,15 @@
 import { clipStartToWidth, textWidth } from '../util/text-width.js';
 import { fullestFitting } from './fit-wording.js';
 
+/** Lines a field's hint wraps onto at most: it is read (an example, what Enter does), but the list above keeps its room. */
+export const HINT_LINES = 2;
+
+/**
+ * Rows a field and its hint get on a screen `height` rows tall whose list keeps `above` rows over
+ * it: the field and HINT_LINES while that leaves them, the field and one line at least.
+ */
+export const fieldRows = (height: number, above: number) => Math.max(2, Math.min(1 + HINT_LINES, height - above));
+
 /** The cells the value keeps beside the label at least: a third of the line, at most 12. */
 const valueRoom = (width: number) => Math.min(12, Math.ceil(width / 3));
 

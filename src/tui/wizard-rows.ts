@@ -5,12 +5,14 @@
  * a wizard, which is where the question and its refusal were.
  */
 import { wrapLines } from './wrap-lines.js';
+import { HINT_LINES } from './field-line.js';
 
 export interface WizardRows {
   title: boolean;
   /** How many of the latest answers show. */
   answers: number;
-  hint: boolean;
+  /** Lines the question's hint wraps onto (0: none shows). */
+  hint: number;
   problem: string[];
 }
 
@@ -30,13 +32,13 @@ export function wizardRoom(wanted: number, height: number, above: number): numbe
   return Math.max(1, Math.min(wanted, room));
 }
 
-export function wizardRows(height: number, width: number, answered: number, hint: boolean, problem: string | undefined): WizardRows {
+export function wizardRows(height: number, width: number, answered: number, hint: string | undefined, problem: string | undefined): WizardRows {
   let rest = height - 1;
   const problemLines = problem && rest > 0 ? wrapLines(problem, width, rest) : [];
   rest -= problemLines.length;
   const title = rest > 0;
   if (title) rest--;
-  const hintShown = hint && rest > 0;
-  if (hintShown) rest--;
-  return { title, answers: Math.max(0, Math.min(answered, rest)), hint: hintShown, problem: problemLines };
+  const hintLines = hint && rest > 0 ? wrapLines(hint, width, Math.min(HINT_LINES, rest)).length : 0;
+  rest -= hintLines;
+  return { title, answers: Math.max(0, Math.min(answered, rest)), hint: hintLines, problem: problemLines };
 }

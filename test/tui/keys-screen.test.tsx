@@ -155,4 +155,16 @@ describe('keys screen', () => {
       h = undefined;
     }
   });
+
+  it('wraps the name prompt\'s example onto a second line in a narrow terminal rather than cutting it', async () => {
+    h = await startTui({ initialScreen: 'keys', size: { columns: 40, rows: 15 } });
+    await h.waitFor((f) => f.includes('No keys yet'), 'the empty list');
+    await h.press('n');
+    const frame = await h.waitFor((f) => f.includes('Name for the new key:') && f.includes('creates it'), 'the name prompt and its hint');
+    const all = lines(frame).map((l) => l.trimEnd());
+    const at = all.findIndex((l) => l.startsWith('Name for the new key:'));
+    expect(all.slice(at + 1, at + 3).join(' '), frame).toBe('Esc cancel · e.g. laptop-claude · Enter creates it');
+    expect(all, frame).toHaveLength(14);
+  });
 });
+

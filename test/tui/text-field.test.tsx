@@ -8,7 +8,7 @@ import { frameOf } from './frame-of.js';
 const LABEL = ['Name for the new key:', 'Key name:', 'Name:'];
 
 /** The field alone in a box of `width` columns, as a screen lays it out. */
-const field = (width: number, props: { initial?: string; hidden?: boolean }) =>
+const field = (width: number, props: { initial?: string; hidden?: boolean; hint?: string; rows?: number }) =>
   frameOf(
     <KeyRouterProvider value={new KeyRouter()}>
       <Box width={width}>
@@ -52,5 +52,23 @@ describe('TextField', () => {
       expect(line, `${width}`).toMatch(/\((hidden, )?19( characters)?\)$/);
       expect(line, `${width}`).not.toContain('…');
     }
+  });
+
+  it('wraps its hint onto the lines it has, up to two, the way out first; … only past them', () => {
+    const hint = 'e.g. laptop-claude · Enter creates it';
+    for (const width of [20, 30, 40]) {
+      const [, ...under] = field(width, { hint, rows: 3 }).split('\n').map((l) => l.trimEnd());
+      const what = `${width}: ${under.join(' / ')}`;
+      expect(under.length, what).toBeLessThanOrEqual(2);
+      expect(under[0]!.startsWith('Esc cancel · '), what).toBe(true);
+      for (const line of under) expect(textWidth(line), what).toBeLessThanOrEqual(width);
+      const shown = under.join(' ');
+      // whole where two lines hold it, else cut at the end of the second
+      if (width >= 40) expect(shown, what).toBe(`Esc cancel · ${hint}`);
+      else expect(shown.endsWith('…') && `Esc cancel · ${hint}`.startsWith(shown.slice(0, -1)), what).toBe(true);
+      expect(shown, what).toContain(width >= 30 ? 'laptop-claude' : 'e.g.');
+    }
+    // with a row for the hint and no more, one line
+    expect(field(30, { hint, rows: 2 }).split('\n')).toHaveLength(2);
   });
 });

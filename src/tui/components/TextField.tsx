@@ -11,7 +11,8 @@ import { useCaptureKeys } from '../hooks/use-capture.js';
 import { useTheme } from '../theme.js';
 import { graphemes, textWidth } from '../../util/text-width.js';
 import { fullestFitting } from '../fit-wording.js';
-import { fieldLine } from '../field-line.js';
+import { fieldLine, HINT_LINES } from '../field-line.js';
+import { wrapLines } from '../wrap-lines.js';
 
 /** How to leave a field without an answer. */
 export const WAY_OUT = 'Esc cancel';
@@ -25,6 +26,8 @@ export interface TextFieldProps {
   hint?: string;
   /** Whether its hint line starts with the way out (a wizard says it once, on its title). */
   wayOut?: boolean;
+  /** Rows it has, the field's own first: its hint wraps onto the rest, up to HINT_LINES, … past them. */
+  rows?: number;
   onSubmit(value: string): void;
   onCancel(): void;
   /** Called on every change (the log's live text filter). */
@@ -41,7 +44,7 @@ function hiddenText(value: string, width: number): string {
   return n === 0 ? '(hidden)' : fullestFitting([`(hidden, ${n} characters)`, `(hidden, ${n})`, `(${n})`], width);
 }
 
-export function TextField({ label, width, initial = '', hidden = false, hint, wayOut = true, onSubmit, onCancel, onChange }: TextFieldProps) {
+export function TextField({ label, width, initial = '', hidden = false, hint, wayOut = true, rows = 2, onSubmit, onCancel, onChange }: TextFieldProps) {
   const theme = useTheme();
   // The ref sees keys that arrive before React re-renders (a paste followed by Enter).
   const value = useRef(initial);
@@ -73,13 +76,14 @@ export function TextField({ label, width, initial = '', hidden = false, hint, wa
         <Text bold>{line.label}</Text> {hidden ? <Text color={theme.muted}>{hiddenText(shown, room)}</Text> : line.value}
         <Text inverse> </Text>
       </Text>
-      {hint ? (
-        <Text color={theme.muted} dimColor wrap="truncate-end">
-          {/* first, so a narrow terminal cutting the hint keeps it */}
-          {wayOut ? `${WAY_OUT} · ` : ''}
-          {hint}
-        </Text>
-      ) : null}
+      {hint && rows > 1
+        ? // the way out first, so a narrow terminal cutting the hint keeps it
+          wrapLines(`${wayOut ? `${WAY_OUT} · ` : ''}${hint}`, width, Math.min(HINT_LINES, rows - 1)).map((text, i) => (
+            <Text key={i} color={theme.muted} dimColor wrap="truncate-end">
+              {text}
+            </Text>
+          ))
+        : null}
     </Box>
   );
 }

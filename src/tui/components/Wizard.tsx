@@ -61,7 +61,7 @@ export function Wizard({ title, fields, width, height, onDone, onCancel }: Wizar
     }
   };
 
-  const rows = wizardRows(height, width, step, field.hint !== undefined, problem);
+  const rows = wizardRows(height, width, step, field.hint, problem);
   const titleText = fullestFitting(typeof title === 'string' ? [title] : title, width - textWidth(` ${WAY_OUT}`));
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
@@ -80,7 +80,7 @@ export function Wizard({ title, fields, width, height, onDone, onCancel }: Wizar
           </Text>
         );
       })}
-      <TextField key={field.key} label={field.label} width={width} hidden={field.hidden} initial={field.initial} hint={rows.hint ? field.hint : undefined} wayOut={false} onSubmit={submit} onCancel={onCancel} />
+      <TextField key={field.key} label={field.label} width={width} hidden={field.hidden} initial={field.initial} hint={rows.hint > 0 ? field.hint : undefined} rows={1 + rows.hint} wayOut={false} onSubmit={submit} onCancel={onCancel} />
       {rows.problem.map((line, i) => (
         <Text key={i} color={theme.error} wrap="truncate-end">
           {line}

@@ -12,6 +12,7 @@ import { Confirm, fittingQuestion } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { TextField } from '../components/TextField.js';
+import { fieldRows } from '../field-line.js';
 import { Wizard, type WizardField } from '../components/Wizard.js';
 import { clip } from '../format.js';
 import { groupRows, moveTarget, parseTargets, rowId, type GroupRow } from '../groups/rows.js';
@@ -84,7 +85,15 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const group = row ? details.find((g) => g.slug === row.slug) : undefined;
 
   // a wizard keeps the title and a row of the list over it while it can
-  const footer = mode.kind === 'adding-name' ? wizardRoom(wizardWanted(NAME_FIELDS.length), height, 2) : mode.kind === 'list' ? messageLines(width, height) : 2;
+  // a name or targets being typed has its hint wrapped under it (the title and a row stay over it)
+  const footer =
+    mode.kind === 'adding-name'
+      ? wizardRoom(wizardWanted(NAME_FIELDS.length), height, 2)
+      : mode.kind === 'list'
+        ? messageLines(width, height)
+        : mode.kind === 'removing'
+          ? 2
+          : fieldRows(height, 2);
   // the base URLs give way first in a short terminal: the title and a row of the list stay
   const urlLines = Math.max(0, Math.min(URL_LINES, height - 2 - footer));
   // none at all while a wizard has the rows of a short terminal
@@ -169,6 +178,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
       <TextField
         label={['New group name:', 'Group name:', 'Name:']}
         width={width}
+        rows={footer}
         hint="letters, digits, - and _ (it becomes part of the URL: /g/<name>/…)"
         onSubmit={(slug) =>
           slug.trim()
@@ -205,6 +215,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
         label={[`Targets of "${name}":`, 'Targets:']}
         width={width}
         initial={mode.targets.join(', ')}
+        rows={footer}
         hint={TARGETS_HINT}
         onSubmit={(text) =>
           act(async (b) => {

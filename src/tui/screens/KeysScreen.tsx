@@ -11,6 +11,7 @@ import { Message, messageLines } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
+import { fieldRows } from '../field-line.js';
 import { ago } from '../format.js';
 import { useCaptureKeys } from '../hooks/use-capture.js';
 import { moveIndex } from '../hooks/cursor.js';
@@ -85,7 +86,9 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   };
 
   // title, table header, the message
-  const rows = Math.max(1, height - 2 - messageLines(width, height));
+  // a name being typed has its hint wrapped under it (the heading, table header and a row stay over it)
+  const footer = mode.kind === 'naming' ? Math.max(messageLines(width, height), fieldRows(height, 3)) : messageLines(width, height);
+  const rows = Math.max(1, height - 2 - footer);
   useKeys(
     (input, key) => {
       if (getMode().kind !== 'list') return;
@@ -140,9 +143,9 @@ export function KeysScreen({ width, height }: { width: number; height: number })
           dim: k.state === 'revoked',
         }))}
       />
-      <Box height={messageLines(width, height)} flexDirection="column">
+      <Box height={footer} flexDirection="column">
         {mode.kind === 'naming' ? (
-          <TextField label={['Name for the new key:', 'Key name:', 'Name:']} width={width} hint="e.g. laptop-claude · Enter creates it" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
+          <TextField label={['Name for the new key:', 'Key name:', 'Name:']} width={width} rows={footer} hint="e.g. laptop-claude · Enter creates it" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
         ) : mode.kind === 'revoking' ? (
           <Confirm
             question={fittingQuestion([`Revoke key "${mode.key.name}" (${mode.key.prefix}…)? Tools using it stop working at once.`, `Revoke key "${mode.key.name}"?`], width, messageLines(width, height))}

@@ -17,6 +17,7 @@ import { Message, messageLines, type Flash } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
+import { fieldRows } from '../field-line.js';
 import { Wizard, type WizardField } from '../components/Wizard.js';
 import { ago } from '../format.js';
 import { moveIndex } from '../hooks/cursor.js';
@@ -126,7 +127,14 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const question = mode.kind === 'removing' ? removalQuestion(mode.row, mode.groups, width) : undefined;
   const wizard = mode.kind === 'adding-endpoint' ? ENDPOINT_FIELDS.length : mode.kind === 'adding-local' ? LOCAL_FIELDS.length : mode.kind === 'headers' ? headerFields(mode).length : 0;
   // a wizard keeps the title, the table's header and a row over it while it can
-  const footer = wizard ? wizardRoom(wizardWanted(wizard), height, 3) : question ? Math.max(messageLines(width, height), question.lines) : messageLines(width, height);
+  const typing = mode.kind === 'connecting' || mode.kind === 'base-url';
+  const footer = wizard
+    ? wizardRoom(wizardWanted(wizard), height, 3)
+    : question
+      ? Math.max(messageLines(width, height), question.lines)
+      : typing
+        ? Math.max(messageLines(width, height), fieldRows(height, 3))
+        : messageLines(width, height);
   // the selected row's lines give way first in a short terminal: the title, table header and a row stay
   const detailLines = Math.max(0, Math.min(DETAIL_LINES, height - 3 - footer));
   // none at all while a wizard has the rows of a short terminal
@@ -202,6 +210,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         label={[`API key for ${name}:`, 'API key:', 'Key:']}
         width={width}
         hidden
+        rows={footer}
         hint="Goes straight to the daemon and into the OS keychain; it is never shown. Enter stores it."
         onSubmit={(v) => connect(name, v, false)}
         onCancel={() => setMode({ kind: 'list' })}
@@ -231,6 +240,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         label={[`Base URL for ${name}:`, 'Base URL:', 'URL:']}
         width={width}
         initial={mode.current}
+        rows={footer}
         hint="Empty restores the default. Enter saves."
         onSubmit={(v) =>
           act(async (b) => {
