@@ -18,9 +18,9 @@ afterEach(async () => {
 
 const QUOTED = '"sk-ant-quoted-in-env-Secret_Tu1"';
 
-async function providersAt(columns: number): Promise<string> {
+async function providersAt(columns: number, rows = 24): Promise<string> {
   const daemon = await startInProcess({ env: { SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService(), ANTHROPIC_API_KEY: QUOTED } });
-  h = await startTui({ daemon, initialScreen: 'providers', size: { columns, rows: 24 } });
+  h = await startTui({ daemon, initialScreen: 'providers', size: { columns, rows } });
   return h.waitFor((f) => f.includes('ANTHROPIC_API_KEY'), 'the variable named');
 }
 
@@ -40,5 +40,24 @@ describe('providers screen: an unusable credential variable', () => {
     const joined = f.replace(/\s+/g, ' ');
     expect(joined).toContain('credential ANTHROPIC_API_KEY, which the daemon reads for anthropic, is wrapped in quotes');
     expect(f).not.toContain('Secret_Tu1');
+  });
+
+  it('at 50×24 the reason shows whole, its fix included, in the lines a message takes', async () => {
+    const f = await providersAt(50);
+    for (const l of lines(f)) expect(l.length, f).toBeLessThanOrEqual(50);
+    expect(f.replace(/\s+/g, ' '), f).toContain('its value is not used: fix or unset it where the daemon is started, then restart it.');
+  });
+
+  it('at 40×15 the reason takes the rows there are and says it is cut with …', async () => {
+    const f = await providersAt(40, 15);
+    const all = lines(f);
+    for (const l of all) expect(l.length, f).toBeLessThanOrEqual(40);
+    expect(all.length, f).toBeLessThanOrEqual(14);
+    const from = all.findIndex((l) => l.trim().startsWith('credential ANTHROPIC_API_KEY'));
+    expect(from, f).toBeGreaterThan(0);
+    const reason = all.slice(from).map((l) => l.trim()).filter((l) => l !== '');
+    // the rows over the message's room, all of them, the last saying it is cut
+    expect(reason.length, f).toBe(3);
+    expect(reason.at(-1)!.endsWith('…'), f).toBe(true);
   });
 });

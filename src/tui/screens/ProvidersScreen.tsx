@@ -36,6 +36,7 @@ import { displayUrl } from '../../util/display-url.js';
 import { groupUsesText, usesIn, type GroupUse } from '../../config/group-uses.js';
 import { useBackend } from '../hooks/use-link.js';
 import { wizardRoom, wizardWanted } from '../wizard-rows.js';
+import { wrapLines } from '../wrap-lines.js';
 
 const PROVIDERS_HINTS = ['c connect', 'd disconnect/remove', 'u base URL', 'h headers', 'e add endpoint', 'l add local'];
 
@@ -135,8 +136,13 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       : typing
         ? Math.max(messageLines(width, height), fieldRows(height, 3))
         : messageLines(width, height);
-  // the selected row's lines give way first in a short terminal: the title, table header and a row stay
-  const detailLines = Math.max(0, Math.min(DETAIL_LINES, height - 3 - footer));
+  // the selected row's lines give way first in a short terminal: the title, table header and a row
+  // stay. Why its credential is unusable ends with the fix, so it gets the two lines it stands in
+  // for and those a message takes, … only past the rows there are.
+  const detailRoom = height - 3 - footer;
+  const problem = row ? credentialProblemText(row) : undefined;
+  const problemLines = problem === undefined ? [] : wrapLines(`credential ${problem}`, width - 2, Math.max(1, Math.min(2 + messageLines(width, height), detailRoom - 2)));
+  const detailLines = Math.max(0, Math.min(problem === undefined ? DETAIL_LINES : 2 + problemLines.length, detailRoom));
   // none at all while a wizard has the rows of a short terminal
   const tableRows = Math.max(wizard ? 0 : 1, height - 1 - 1 - detailLines - footer);
 
@@ -355,13 +361,14 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
               {'  '}base URL    {baseUrlText(row)}
               {headersText(row) ? <Text color={theme.muted}> · headers {headersText(row)}</Text> : null}
             </Text>
-            {credentialProblemText(row) !== undefined ? (
-              // not connected, so no models and no error of its own: the whole reason in their lines, wrapped
-              <Box height={Math.max(0, detailLines - 2)} overflow="hidden">
-                <Text color={theme.error} wrap="wrap">
-                  {'  '}credential  {credentialProblemText(row)}
+            {problem !== undefined ? (
+              // not connected, so no models and no error of its own: the reason in their lines and more, … past the rows there are
+              problemLines.map((line, i) => (
+                <Text key={i} color={theme.error} wrap="truncate-end">
+                  {'  '}
+                  {line}
                 </Text>
-              </Box>
+              ))
             ) : (
               <>
               <Text wrap="truncate-end">
