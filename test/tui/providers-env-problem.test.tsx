@@ -2,12 +2,12 @@
  * A provider whose environment variable is set but unusable is not merely "not connected" on the
  * Providers screen: its row says the variable is unusable, and the selected row's lines name the
  * variable and what is wrong with it (never its value), as `provider list` and `status` do — at a
- * wide and at a narrow width.
+ * wide and at a narrow width; and a key stored meanwhile is said not to be used.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeTempDirs, testKeychainService } from '../daemon/harness.js';
+import { NO_KEYCHAIN_ENV, removeTempDirs, testKeychainService } from '../daemon/harness.js';
 import { startInProcess } from '../daemon/in-process.js';
-import { lines, startTui, type TuiHarness } from './harness.js';
+import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
@@ -59,5 +59,27 @@ describe('providers screen: an unusable credential variable', () => {
     // the rows over the message's room, all of them, the last saying it is cut
     expect(reason.length, f).toBe(3);
     expect(reason.at(-1)!.endsWith('…'), f).toBe(true);
+  });
+
+  it('a key connected while the variable is unusable: stored, but said not to be used, and why (not a ✓)', async () => {
+    // no keychain, so the key goes to the insecure file once asked, and no real keychain keeps it
+    const daemon = await startInProcess({ env: { ...NO_KEYCHAIN_ENV, ANTHROPIC_API_KEY: QUOTED } });
+    h = await startTui({ daemon, initialScreen: 'providers', size: { columns: 160, rows: 30 } });
+    await h.waitFor((f) => f.includes('ANTHROPIC_API_KEY'), 'the variable named');
+    await h.press('c');
+    await h.waitFor((f) => f.includes('API key for anthropic:'), 'the prompt');
+    await h.type('sk-ant-typed-in-tui-7788');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('No usable OS keychain'), 'the insecure-storage question');
+    await h.press('y');
+    const f = await h.waitFor((fr) => fr.includes('but not used while'), 'the outcome');
+    const said = f.replace(/\s+/g, ' ');
+    expect(said, f).toContain(
+      "anthropic: key …7788 stored in the insecure credentials file, but not used while ANTHROPIC_API_KEY is set in the daemon's environment and unusable. Note: ANTHROPIC_API_KEY, which the daemon reads for anthropic, is wrapped in quotes",
+    );
+    // an info, not a success: the provider is still not connected
+    expect(f, f).not.toContain('✓');
+    expect(lines(f).find((l) => l.startsWith('anthropic ')), f).toMatch(/^anthropic\s+built-in\s+no\s/);
+    expect(f).not.toContain('Secret_Tu1');
   });
 });
