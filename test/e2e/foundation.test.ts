@@ -278,6 +278,7 @@ describe('svc-proxy foundation, end to end', () => {
       port: restarted.port,
       baseUrls: { a: `http://127.0.0.1:${restarted.port}/protocol-a/v1`, b: `http://127.0.0.1:${restarted.port}/protocol-b` },
       stoppedPid: runtime.pid,
+      forced: false,
       byLoginService: false,
     });
     await waitGone(runtime.pid);
@@ -288,8 +289,9 @@ describe('svc-proxy foundation, end to end', () => {
     expect(stopped).toEqual({ stopped: true, pid: restarted.pid, forced: false });
     await waitGone(restarted.pid);
     // and with no daemon to stop
-    const fresh = JSON.parse((await bin(['restart', '--port', '0', '--json'])).stdout) as { pid: number; stoppedPid: number | null };
+    const fresh = JSON.parse((await bin(['restart', '--port', '0', '--json'])).stdout) as { pid: number; stoppedPid: number | null; forced: boolean };
     expect(fresh.stoppedPid).toBeNull();
+    expect(fresh.forced).toBe(false);
     pid = fresh.pid;
     expect(JSON.parse((await bin(['stop', '--json'])).stdout)).toEqual({ stopped: true, pid: fresh.pid, forced: false });
     await waitGone(fresh.pid);

@@ -143,7 +143,7 @@ describe.runIf(process.platform === 'linux')('svc-proxy service on systemd', () 
     const viaJson = await cli(['restart', '--json']);
     expect(viaJson.code, viaJson.stderr).toBe(0);
     const json = JSON.parse(viaJson.stdout) as { pid: number };
-    expect(json).toMatchObject({ pid: await runtimePid(), host: '127.0.0.1', port, stoppedPid: pid, byLoginService: true });
+    expect(json).toMatchObject({ pid: await runtimePid(), host: '127.0.0.1', port, stoppedPid: pid, forced: false, byLoginService: true });
     expect(json.pid).not.toBe(pid);
     pid = json.pid;
     expect((await readFile(join(managerState, 'calls.jsonl'), 'utf8')).trim().split('\n').pop()).toBe('["--user","restart","svc-proxy.service"]');

@@ -13,6 +13,8 @@ interface Restarted {
   daemon: DaemonLocation;
   /** The daemon that was stopped, if one ran. */
   stoppedPid: number | undefined;
+  /** Whether the stopped daemon outlived the drain and was killed. */
+  forced: boolean;
   byLoginService: boolean;
 }
 
@@ -22,15 +24,15 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Stop the daemon if it runs, then start it in the background')
     .option('--port <port>', 'port to listen on (0 = any free port)', parsePort)
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
-    .option('--json', 'print {pid, host, port, baseUrls, stoppedPid, byLoginService}')
+    .option('--json', 'print {pid, host, port, baseUrls, stoppedPid, forced, byLoginService}')
     .action(async (flags: { port?: number; host?: string; json?: boolean }) => {
       warnIfExposed(ctx, flags.host);
       // said at once, so a start that then fails does not hide that the daemon was stopped
       const saidStopped = ({ pid, forced }: StopResult) => (flags.json ? undefined : ctx.out(forced ? `the daemon (pid ${pid}) did not stop in time and was killed` : `stopped (pid ${pid})`));
-      const { daemon, stoppedPid, byLoginService } = await restart(ctx, flags, saidStopped);
+      const { daemon, stoppedPid, forced, byLoginService } = await restart(ctx, flags, saidStopped);
       if (flags.json) {
         // as `start --json`, with what was stopped instead of alreadyRunning
-        ctx.json({ pid: daemon.pid, host: daemon.host, port: daemon.port, baseUrls: baseUrls(daemon.host, daemon.port), stoppedPid: stoppedPid ?? null, byLoginService });
+        ctx.json({ pid: daemon.pid, host: daemon.host, port: daemon.port, baseUrls: baseUrls(daemon.host, daemon.port), stoppedPid: stoppedPid ?? null, forced, byLoginService });
         return;
       }
       ctx.out(`svc-proxy started (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}${byLoginService ? ' by its login service' : ''}`);
@@ -46,7 +48,8 @@ async function restart(ctx: CliContext, flags: { port?: number; host?: string },
       if (restarted) {
         if (!restarted.daemon) throw new CliError(`The login service (${restarted.title}) was restarted, but its daemon did not answer in time; see \`svc-proxy service status\` and ${ctx.paths().daemonLog}.`);
         if (restarted.before !== undefined) onStopped({ pid: restarted.before, forced: false });
-        return { daemon: restarted.daemon, stoppedPid: restarted.before, byLoginService: true };
+        // the service manager does the stopping; it reports no kill
+        return { daemon: restarted.daemon, stoppedPid: restarted.before, forced: false, byLoginService: true };
       }
     } catch (err) {
       if (!(err instanceof ServiceCommandError)) throw err;
@@ -58,5 +61,5 @@ async function restart(ctx: CliContext, flags: { port?: number; host?: string },
   const stopped = await stopDaemon(ctx.paths(), await drainBudget(ctx));
   if (stopped) onStopped(stopped);
   const { daemon } = await ensureDaemon(ctx, { port: flags.port, host: flags.host });
-  return { daemon, stoppedPid: stopped?.pid, byLoginService: false };
+  return { daemon, stoppedPid: stopped?.pid, forced: stopped?.forced ?? false, byLoginService: false };
 }
