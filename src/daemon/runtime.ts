@@ -167,7 +167,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     const proxy = (opts.createProxyHandler ?? createProxyHandler)({
       config: () => proxyConfig,
       credential: (slug) => credentials.get(slug),
-      credentialProblem: (slug) => credentials.envProblem(slug),
+      credentialProblem: (slug) => credentials.envProblem(slug) ?? credentials.storedProblemNow(slug)?.text,
       log: (entry) => logSink.write(entry),
       issuers,
     });

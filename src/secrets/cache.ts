@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config/schema.js';
 import { BUILTIN_PROVIDERS } from '../config/schema.js';
-import type { CredentialService, CredentialStore, RemoveResult, ResolvedCredential, StoreOptions, StoredIn } from './credentials.js';
+import type { CredentialService, CredentialStore, RemoveResult, ResolvedCredential, StoreOptions, StoredIn, StoredProblem } from './credentials.js';
 import type { KeychainStatus } from './keychain.js';
 
 /** Slugs that can have a credential: the built-ins and endpoints marked as having one. */
@@ -18,6 +18,8 @@ export function credentialSlugs(config: Config): string[] {
 
 export class CredentialCache implements CredentialService {
   private values = new Map<string, ResolvedCredential>();
+  /** Stored values that failed the credential check, found when read (not per request). */
+  private problems = new Map<string, StoredProblem>();
 
   constructor(private readonly backing: CredentialStore) {}
 
@@ -32,6 +34,15 @@ export class CredentialCache implements CredentialService {
    * `timeoutMs` (waiting on an unlock prompt) — keeps the credential already loaded: an outage must
    * not disconnect providers that work. Returns the slugs kept that way.
    */
+  /** Synchronous, for the request path: why the stored value of `slug` is unusable. */
+  storedProblemNow(slug: string): StoredProblem | undefined {
+    return this.problems.get(slug);
+  }
+
+  async storedProblem(slug: string): Promise<StoredProblem | undefined> {
+    return this.problems.get(slug);
+  }
+
   async refresh(slugs: readonly string[], timeoutMs = 5_000): Promise<string[]> {
     const signal = AbortSignal.timeout(timeoutMs);
     // The signal asks the keychain to give up; the race makes sure we stop waiting even if it does not.
@@ -40,24 +51,28 @@ export class CredentialCache implements CredentialService {
       slugs.map(async (slug) => {
         try {
           const read = await Promise.race([this.backing.read(slug, signal), expired]);
-          return [slug, read === 'timeout' ? 'unknown' : read.keychainDown !== undefined ? 'unknown' : read.credential] as const;
+          return [slug, read === 'timeout' ? 'unknown' : read.keychainDown !== undefined ? 'unknown' : read.storedProblem ?? read.credential] as const;
         } catch {
           return [slug, 'unknown'] as const;
         }
       }),
     );
     const next = new Map<string, ResolvedCredential>();
+    const problems = new Map<string, StoredProblem>();
     const kept: string[] = [];
     for (const [slug, value] of entries) {
       if (value === 'unknown') {
         const loaded = this.values.get(slug);
+        const problem = this.problems.get(slug);
         if (loaded) {
           next.set(slug, loaded);
           kept.push(slug);
-        }
-      } else if (value) next.set(slug, value);
+        } else if (problem) problems.set(slug, problem);
+      } else if (value && 'storedIn' in value) problems.set(slug, value);
+      else if (value) next.set(slug, value);
     }
     this.values = next;
+    this.problems = problems;
     return kept;
   }
 
@@ -90,8 +105,10 @@ export class CredentialCache implements CredentialService {
   }
 
   private async reread(slug: string): Promise<void> {
-    const value = await this.backing.resolve(slug).catch(() => undefined);
-    if (value) this.values.set(slug, value);
+    const read = await this.backing.read(slug).catch(() => ({}) as Awaited<ReturnType<CredentialStore['read']>>);
+    if (read.credential) this.values.set(slug, read.credential);
     else this.values.delete(slug);
+    if (read.storedProblem) this.problems.set(slug, read.storedProblem);
+    else this.problems.delete(slug);
   }
 }

@@ -18,6 +18,22 @@ export interface ResolvedCredential {
 
 export type StoredIn = 'keychain' | 'file';
 
+export interface StoredProblem {
+  storedIn: StoredIn;
+  /** A sentence naming the slug, where its value is stored, what is wrong and the fix. */
+  text: string;
+}
+
+const STORE_WORDS: Record<StoredIn, string> = { keychain: 'OS keychain', file: 'credentials file' };
+
+/** The problem of a stored value, worded; undefined when it is usable. */
+function checkStored(slug: string, storedIn: StoredIn, value: string): StoredProblem | undefined {
+  const problem = credentialProblem(value);
+  if (problem === undefined) return undefined;
+  const fix = isBuiltinProvider(slug) ? `svc-proxy provider connect ${slug}` : `svc-proxy endpoint add ${slug}`;
+  return { storedIn, text: `the credential of ${slug} stored in the ${STORE_WORDS[storedIn]} ${problem}; it is not used: store it again with \`${fix}\`.` };
+}
+
 export interface RemoveResult {
   removedFrom: StoredIn[];
   /** The keychain could not be asked (so it may still hold a copy). */
@@ -42,6 +58,11 @@ export interface CredentialService {
    * variable and never its value; the provider is then not connected, and no other source is used.
    */
   envProblem(slug: string): string | undefined;
+  /**
+   * Why the value stored in the keychain or credentials file cannot be used (put there by hand or
+   * by another tool), naming where it is and never the value; the slug then counts as not connected.
+   */
+  storedProblem(slug: string): Promise<StoredProblem | undefined>;
   keychainStatus(): Promise<KeychainStatus>;
 }
 
@@ -78,20 +99,28 @@ export class CredentialStore implements CredentialService {
    * The credential, or none — and, when none was found while the keychain could not be asked,
    * why (`keychainDown`): "not stored" and "could not tell" differ for a cache that already holds one.
    */
-  async read(slug: string, signal?: AbortSignal): Promise<{ credential?: ResolvedCredential; keychainDown?: string }> {
+  async storedProblem(slug: string): Promise<StoredProblem | undefined> {
+    return (await this.read(slug)).storedProblem;
+  }
+
+  /**
+   * `storedProblem`: the stored value fails the checks a connected one passes, so it is not given
+   * out as the credential (the caller caches this with the read, not per request).
+   */
+  async read(slug: string, signal?: AbortSignal): Promise<{ credential?: ResolvedCredential; keychainDown?: string; storedProblem?: StoredProblem }> {
     const envName = this.envOverride(slug);
     // a variable set wins even when unusable: falling back to the keychain would hide it (envProblem)
     if (envName) return this.envProblem(slug) === undefined ? { credential: { value: (this.env[envName] as string).trim(), source: 'env' } } : {};
     let keychainDown: string | undefined;
     try {
       const fromKeychain = await this.keychain.get(slug, signal);
-      if (fromKeychain) return { credential: { value: fromKeychain, source: 'keychain' } };
+      if (fromKeychain) return usableOrProblem(slug, 'keychain', fromKeychain);
     } catch (err) {
       if (!(err instanceof KeychainUnavailableError)) throw err;
       keychainDown = err.message;
     }
     const fromFile = await this.file.get(slug);
-    if (fromFile) return { credential: { value: fromFile, source: 'file' } };
+    if (fromFile) return usableOrProblem(slug, 'file', fromFile);
     return keychainDown === undefined ? {} : { keychainDown };
   }
 
@@ -133,6 +162,11 @@ export class CredentialStore implements CredentialService {
   keychainStatus(): Promise<KeychainStatus> {
     return this.keychain.probe();
   }
+}
+
+function usableOrProblem(slug: string, storedIn: StoredIn, value: string): { credential?: ResolvedCredential; storedProblem?: StoredProblem } {
+  const storedProblem = checkStored(slug, storedIn, value);
+  return storedProblem ? { storedProblem } : { credential: { value, source: storedIn } };
 }
 
 /** Last four characters, for listings; short secrets show nothing. */

@@ -20,8 +20,13 @@ export interface ProviderInfo extends HeaderSettings {
   source: CredentialSource | null;
   /** Last four characters of the credential ('' when not connected or too short to show). */
   last4: string;
-  /** Why the environment variable set for it cannot be used (it is then not connected); never its value. */
+  /**
+   * Why the environment variable set for it, or else the value stored for it, cannot be used (it is
+   * then not connected); never its value.
+   */
   credentialProblem?: string;
+  /** With credentialProblem: the stored value is the unusable one (not a variable), and lives here. */
+  unusableStored?: StoredIn;
   baseUrl: string;
   baseUrlOverridden: boolean;
   enabled: boolean;
@@ -118,13 +123,15 @@ export async function listProviders(config: Config, credentials: CredentialServi
     BUILTIN_PROVIDERS.map(async (name) => {
       const settings = config.providers[name];
       const resolved = await credentials.resolve(name);
-      const problem = credentials.envProblem(name);
+      const envProblem = credentials.envProblem(name);
+      const stored = envProblem === undefined && resolved === undefined ? await credentials.storedProblem(name) : undefined;
       return {
         name,
         connected: resolved !== undefined,
         source: resolved?.source ?? null,
         last4: resolved ? last4(resolved.value) : '',
-        ...(problem !== undefined ? { credentialProblem: problem } : {}),
+        ...(envProblem !== undefined ? { credentialProblem: envProblem } : {}),
+        ...(stored ? { credentialProblem: stored.text, unusableStored: stored.storedIn } : {}),
         baseUrl: settings?.baseUrl ?? DEFAULT_BASE_URLS[name],
         baseUrlOverridden: settings?.baseUrl !== undefined,
         enabled: settings?.enabled ?? true,

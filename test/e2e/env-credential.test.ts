@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKeychainService } from '../daemon/harness.js';
 import { startDaemon, stopDaemon, type TestDaemon } from '../fixtures/daemon.js';
+import { anthropicRefusal, openaiRefusal } from '../fixtures/sdk-refusals.js';
 
 const QUOTED = '"sk-proj-dotenv-quoted-Secret_Ev1"';
 const SPACED = 'sk-ant-two words-Secret_Ev2';
@@ -36,18 +37,12 @@ const shown = (text: string): void => {
 
 describe('an unusable credential from the environment', () => {
   it('a request for its provider: 400 provider_credential_invalid naming the variable, in each client shape', async () => {
-    const viaOpenAI = await d
-      .openai()
-      .chat.completions.create({ model: 'openai/gpt-5', messages: [{ role: 'user', content: 'hi' }] })
-      .then(() => undefined, (e: unknown) => e as { status: number; error: { code: string; message: string } });
+    const viaOpenAI = await openaiRefusal(d, 'openai/gpt-5');
     expect(viaOpenAI).toMatchObject({ status: 400, error: { code: 'provider_credential_invalid', param: 'model' } });
     expect(viaOpenAI!.error.message).toBe(
       'Provider "openai" cannot be used: OPENAI_API_KEY, which the daemon reads for openai, is wrapped in quotes (give the key without them); its value is not used: fix or unset it where the daemon is started, then restart it.',
     );
-    const viaAnthropic = await d
-      .anthropic()
-      .messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
-      .then(() => undefined, (e: unknown) => e as { status: number; error: { type: string; error: { code: string; message: string } } });
+    const viaAnthropic = await anthropicRefusal(d, 'anthropic/claude-sonnet-4-5');
     expect(viaAnthropic).toMatchObject({ status: 400, error: { type: 'error', error: { code: 'provider_credential_invalid' } } });
     expect(viaAnthropic!.error.error.message).toContain('ANTHROPIC_API_KEY, which the daemon reads for anthropic, contains spaces, line breaks or non-ASCII characters');
     shown(JSON.stringify([viaOpenAI, viaAnthropic]));

@@ -57,6 +57,31 @@ describe('CredentialStore', () => {
     expect(cache.envProblem('openai')).toBe(store.envProblem('openai'));
   });
 
+  it('a stored value that fails the checks is not given out; where it is stored and why are, never the value', async () => {
+    const { keychain, file, store } = await setup();
+    keychain.entries.set('openai', '"sk-proj-keychain-quoted-Secret_St1"');
+    await file.set('anthropic', 'sk-ant-two words-Secret_St2');
+    await file.set('openrouter', 'sk-or-usable-file-key');
+    expect(await store.resolve('openai')).toBeUndefined();
+    expect(await store.resolve('anthropic')).toBeUndefined();
+    expect(await store.storedProblem('openai')).toEqual({
+      storedIn: 'keychain',
+      text: 'the credential of openai stored in the OS keychain is wrapped in quotes (give the key without them); it is not used: store it again with `svc-proxy provider connect openai`.',
+    });
+    expect(await store.storedProblem('anthropic')).toMatchObject({ storedIn: 'file', text: expect.stringContaining('credentials file contains spaces') });
+    expect(await store.storedProblem('openrouter')).toBeUndefined();
+    // the daemon's cache checks once, when it reads the value: a lookup does not ask the stores again
+    const cache = new CredentialCache(store);
+    await cache.refresh(credentialSlugs(defaultConfig()));
+    keychain.entries.set('openai', 'sk-proj-fixed-behind-its-back');
+    expect(cache.get('openai')).toBeUndefined();
+    expect(cache.storedProblemNow('openai')?.storedIn).toBe('keychain');
+    expect(cache.get('openrouter')).toBe('sk-or-usable-file-key');
+    // storing a usable key clears the problem
+    await cache.store('openai', 'sk-proj-usable-key');
+    expect([cache.get('openai'), cache.storedProblemNow('openai')]).toEqual(['sk-proj-usable-key', undefined]);
+  });
+
   it('only built-in providers have environment overrides', async () => {
     const { store } = await setup({ MYEP_API_KEY: 'x', GEMINI_API_KEY: 'g' });
     expect(store.envOverride('gemini')).toBe('GEMINI_API_KEY');

@@ -40,7 +40,7 @@ export function register(program: Command, ctx: CliContext): void {
       );
       for (const p of providers) if (p.credentialProblem !== undefined) ctx.out(`${p.name}: ${p.credentialProblem}`);
       // with a daemon the list is its view; without one the variables read were this shell's, which a daemon started elsewhere may not have
-      if (management.mode === 'offline' && providers.some((p) => p.source === 'env' || p.credentialProblem !== undefined)) {
+      if (management.mode === 'offline' && providers.some((p) => p.source === 'env' || (p.credentialProblem !== undefined && !p.unusableStored))) {
         ctx.err("note: no daemon is running, so the environment variables shown are this shell's; a daemon reads those of the environment it is started in.");
       }
     });

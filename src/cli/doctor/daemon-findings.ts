@@ -44,7 +44,9 @@ export function daemonFindings(s: DaemonStatus, lists: ModelLists | string): Fin
     out.push({ check, mark: 'fail', text: `no model list: ${listFailureText(failed)}`, ...(remedy ? { fix: remedy } : {}) });
   }
   for (const p of s.providers) {
-    if (p.credentialProblem !== undefined) out.push({ check: `provider ${p.name}`, mark: 'fail', text: p.credentialProblem, fix: `fix or unset ${CREDENTIAL_ENV_VARS[p.name]} where the daemon is started, then: svc-proxy restart` });
+    if (p.credentialProblem === undefined) continue;
+    const fix = p.unusableStored ? `svc-proxy provider connect ${p.name}` : `fix or unset ${CREDENTIAL_ENV_VARS[p.name]} where the daemon is started, then: svc-proxy restart`;
+    out.push({ check: `provider ${p.name}`, mark: 'fail', text: p.credentialProblem, fix });
   }
   const unconnected = s.providers.filter((p) => !p.connected && p.credentialProblem === undefined).map((p) => p.name);
   if (unconnected.length > 0) out.push({ check: 'not connected', mark: 'info', text: unconnected.join(', ') });

@@ -50,7 +50,7 @@ export function isConnected(r: UpstreamRow): boolean {
 export function credentialText(r: UpstreamRow): string {
   if (r.kind === 'provider' || r.kind === 'endpoint') {
     if (r.kind === 'endpoint' && !r.info.hasCredential) return 'none needed';
-    if (!r.info.source) return r.kind === 'endpoint' ? 'missing' : r.info.credentialProblem !== undefined ? 'env var unusable' : '-';
+    if (!r.info.source) return r.kind === 'endpoint' ? 'missing' : r.info.credentialProblem === undefined ? '-' : r.info.unusableStored ? 'stored key unusable' : 'env var unusable';
     return `${SOURCE[r.info.source] ?? r.info.source}${r.info.last4 ? ` …${r.info.last4}` : ''}`;
   }
   return 'none needed';
