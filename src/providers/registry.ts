@@ -72,9 +72,12 @@ export function resolveProvider(slug: string, deps: RegistryDeps): ResolveResult
     const adapter = withOwnHeaders(endpoint.format === 'a' ? customChatAdapter : customMessagesAdapter, endpoint);
     const credential = deps.credential(slug);
     if (endpoint.hasCredential && !credential) {
+      const readd = `svc-proxy endpoint add ${slug} --url ${endpoint.url} --format ${endpoint.format}`;
+      const problem = deps.credentialProblem?.(slug);
+      if (problem !== undefined) return { error: 'not_connected', hint: `Endpoint "${slug}" cannot be used: ${problem} \`${readd}\``, code: 'provider_credential_invalid' };
       return {
         error: 'not_connected',
-        hint: `The credential of endpoint "${slug}" is missing from the keychain. Add it again: \`svc-proxy endpoint add ${slug} --url ${endpoint.url} --format ${endpoint.format}\`.`,
+        hint: `The credential of endpoint "${slug}" is missing from the keychain. Add it again: \`${readd}\`.`,
       };
     }
     return { slug, adapter, baseUrl: adapter.normaliseBaseUrl(endpoint.url), ...(credential ? { credential } : {}) };

@@ -30,8 +30,9 @@ const STORE_WORDS: Record<StoredIn, string> = { keychain: 'OS keychain', file: '
 function checkStored(slug: string, storedIn: StoredIn, value: string): StoredProblem | undefined {
   const problem = credentialProblem(value);
   if (problem === undefined) return undefined;
-  const fix = isBuiltinProvider(slug) ? `svc-proxy provider connect ${slug}` : `svc-proxy endpoint add ${slug}`;
-  return { storedIn, text: `the credential of ${slug} stored in the ${STORE_WORDS[storedIn]} ${problem}; it is not used: store it again with \`${fix}\`.` };
+  // an endpoint's re-add command needs its URL and format, which the resolver adds
+  const fix = isBuiltinProvider(slug) ? `store it again with \`svc-proxy provider connect ${slug}\`.` : 'add the endpoint again with a usable key.';
+  return { storedIn, text: `the credential of ${slug} stored in the ${STORE_WORDS[storedIn]} ${problem}; it is not used: ${fix}` };
 }
 
 export interface RemoveResult {

@@ -79,6 +79,12 @@ describe('resolveProvider: endpoints and locals', () => {
     expect((r as { hint: string }).hint).toContain('svc-proxy endpoint add kimi --url https://api.moonshot.ai/anthropic/ --format b');
   });
 
+  it('an endpoint whose stored credential is unusable → provider_credential_invalid with the problem and the re-add command', () => {
+    const problem = 'the credential of kimi stored in the OS keychain is wrapped in quotes (give the key without them); it is not used: add the endpoint again with a usable key.';
+    const r = resolveProvider('kimi', { config: () => cfg, credential: () => undefined, credentialProblem: (s: string) => (s === 'kimi' ? problem : undefined), detector: noDetect });
+    expect(r).toEqual({ error: 'not_connected', code: 'provider_credential_invalid', hint: `Endpoint "kimi" cannot be used: ${problem} \`svc-proxy endpoint add kimi --url https://api.moonshot.ai/anthropic/ --format b\`` });
+  });
+
   it('local servers: no credential, root URL gets /v1', () => {
     const r = resolved(resolveProvider('box', { config: () => cfg, credential: () => 'never-used', detector: noDetect }));
     expect(r).toMatchObject({ slug: 'box', baseUrl: 'http://127.0.0.1:11434/v1' });
