@@ -2,10 +2,13 @@
  * A provider whose environment variable is set but unusable is not merely "not connected" on the
  * Providers screen: its row says the variable is unusable, and the selected row's lines name the
  * variable and what is wrong with it (never its value), as `provider list` and `status` do — at a
- * wide and at a narrow width; and a key stored meanwhile is said not to be used.
+ * wide and at a narrow width; and a key stored meanwhile is said not to be used. A stored key that
+ * fails the same checks says so in its own words.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NO_KEYCHAIN_ENV, removeTempDirs, testKeychainService } from '../daemon/harness.js';
+import { NO_KEYCHAIN_ENV, removeTempDirs, tempStateDir, testKeychainService } from '../daemon/harness.js';
 import { startInProcess } from '../daemon/in-process.js';
 import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
 
@@ -80,6 +83,20 @@ describe('providers screen: an unusable credential variable', () => {
     // an info, not a success: the provider is still not connected
     expect(f, f).not.toContain('✓');
     expect(lines(f).find((l) => l.startsWith('anthropic ')), f).toMatch(/^anthropic\s+built-in\s+no\s/);
+    expect(f).not.toContain('Secret_Tu1');
+  });
+});
+
+describe('providers screen: an unusable stored key', () => {
+  it('the row says the stored key is unusable, the detail says where it is and the fix', async () => {
+    // a key of its own keychain service is absent, so the daemon reads the hand-edited file
+    const stateDir = await tempStateDir();
+    await writeFile(join(stateDir, 'credentials.json'), JSON.stringify({ version: 1, credentials: { anthropic: QUOTED } }), { mode: 0o600 });
+    const daemon = await startInProcess({ stateDir, env: { SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() } });
+    h = await startTui({ daemon, initialScreen: 'providers', size: { columns: 160, rows: 24 } });
+    const f = await h.waitFor((frame) => frame.includes('credentials file'), 'where the key is stored');
+    expect(lines(f).find((l) => l.startsWith('anthropic '))).toMatch(/^anthropic\s+built-in\s+no\s+stored key unusable\s/);
+    expect(f.replace(/\s+/g, ' ')).toContain('stored in the credentials file is wrapped in quotes (give the key without them); it is not used: store it again with `svc-proxy provider connect anthropic`.');
     expect(f).not.toContain('Secret_Tu1');
   });
 });
