@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEntries } from '../fixtures/daemon.js';
 import { crashLines, M, pidOf, send, sleep, sseEvents, startLean, type Lean } from './helpers.js';
+import { processAlive } from '../../src/config/file-lock.js';
 
 const DRAIN_MS = 1_500;
 let w: Lean;
@@ -102,8 +103,8 @@ describe('SIGTERM with streams in flight', () => {
 
     // the process ends by itself, cleanly
     const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline && alive(pid)) await sleep(50);
-    expect(alive(pid)).toBe(false);
+    while (Date.now() < deadline && processAlive(pid)) await sleep(50);
+    expect(processAlive(pid)).toBe(false);
     expect(w.d.log).toMatch(/stopping \(SIGTERM\)[\s\S]*stopped/);
     expect(crashLines(w.d.log)).toEqual([]);
   });
@@ -152,8 +153,8 @@ describe('SIGTERM with streams in flight', () => {
       expect(rec.closedEarly).toBe(true);
     }
     const exited = Date.now() + 5_000;
-    while (Date.now() < exited && alive(pid)) await sleep(50);
-    expect(alive(pid)).toBe(false);
+    while (Date.now() < exited && processAlive(pid)) await sleep(50);
+    expect(processAlive(pid)).toBe(false);
     expect(crashLines(w.d.log)).toEqual([]);
 
     await w.d.stop();
@@ -162,15 +163,6 @@ describe('SIGTERM with streams in flight', () => {
     expect(entries.filter((x) => x.status === 503 && x.errorCode === 'shutting_down')).toHaveLength(4);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('crash and restart', () => {
   it('SIGKILL under load: a restart finds config, keys and the request log intact', async () => {

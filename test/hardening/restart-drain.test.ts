@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { M, pidOf, startLean, type Lean } from './helpers.js';
+import { processAlive } from '../../src/config/file-lock.js';
 
 /** Above the 20 s restart used to wait, whatever the drain. */
 const DRAIN_MS = 30_000;
@@ -16,15 +17,6 @@ beforeAll(async () => {
   w = await startLean({ settings: { drainTimeoutMs: DRAIN_MS } });
 }, 60_000);
 afterAll(async () => w?.close());
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('restart with a stream in flight', () => {
   it('lets the stream finish within the drain, then starts the new daemon', async () => {
@@ -45,10 +37,10 @@ describe('restart with a stream in flight', () => {
       expect(restarted.stdout).not.toContain('killed');
       const message = await answer;
       expect(message, 'the stream was cut').toMatchObject({ stop_reason: 'end_turn', content: [{ type: 'text', text: SLOW.text }] });
-      expect(alive(oldPid)).toBe(false);
+      expect(processAlive(oldPid)).toBe(false);
       expect(w.d.log).toMatch(/stopping \(.*\); draining[\s\S]*stopped/);
     } finally {
-      if (newPid && alive(newPid)) await w.d.cli(['stop'], { timeoutMs: DRAIN_MS + 20_000 });
+      if (newPid && processAlive(newPid)) await w.d.cli(['stop'], { timeoutMs: DRAIN_MS + 20_000 });
     }
   }, DRAIN_MS + 40_000);
 });
