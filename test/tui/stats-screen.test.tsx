@@ -16,6 +16,13 @@ afterAll(removeTempDirs);
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 const row = (frame: string, name: string) => lines(frame).find((l) => l.trimStart().startsWith(name)) ?? '';
 
+/** Every summary the TUI asks its daemon for fails from now on (until vi.restoreAllMocks). */
+function failSummaries(tui: TuiHarness): void {
+  const state = tui.link.state;
+  if (state.status !== 'connected') throw new Error('the TUI is not connected');
+  vi.spyOn(state.backend.logs, 'stats').mockRejectedValue(new Error('summary unavailable'));
+}
+
 describe('stats screen', () => {
   it('sums the log by provider, then model, then key; t widens the window; the selected row is spelled out', async () => {
     h = await startTui({ initialScreen: 'stats' });
@@ -96,8 +103,8 @@ describe('the selected row in a narrow terminal', () => {
   });
 });
 
-describe('a short terminal without an error', () => {
-  it('gives the rows an error would take to the table: every row shows, no blank line; an error takes them back', async () => {
+describe('a short terminal', () => {
+  it('shows every row, no blank line; an error takes the selected row’s lines, not the table’s', async () => {
     const d = await startInProcess();
     // 40x12: a heading, the table's header, four rows, then the selected row in three lines
     for (const provider of ['anthropic', 'openai', 'gemini']) d.deps.log(makeEntry({ provider, model: 'm' }));
@@ -107,14 +114,71 @@ describe('a short terminal without an error', () => {
     for (const name of ['anthropic', 'openai', 'gemini', 'TOTAL']) expect(row(frame, `${name} `), `${name}:\n${frame}`).not.toBe('');
     expect(all.filter((l) => l.trim() === ''), frame).toEqual([]);
 
-    // a failed summary still gets its rows, under the table
-    const state = h.link.state;
-    if (state.status !== 'connected') throw new Error('the TUI is not connected');
-    vi.spyOn(state.backend.logs, 'stats').mockRejectedValue(new Error('summary unavailable'));
+    // a failed summary gets the lines under the table, wrapped; every row still shows
+    failSummaries(h);
     await h.press('r');
-    const failed = await h.waitFor((f) => f.includes('summary unavailable'), 'the error');
+    const failed = await h.waitFor((f) => f.replace(/\n/g, ' ').includes('summary unavailable'), 'the error');
     expect(lines(failed), failed).toHaveLength(11);
     expect(lines(failed).some((l) => l.startsWith('✗ ')), failed).toBe(true);
+    for (const name of ['anthropic', 'openai', 'gemini', 'TOTAL']) expect(row(failed, `${name} `), `${name}:\n${failed}`).not.toBe('');
+    vi.restoreAllMocks();
+    await h.close();
+    h = undefined;
+    await d.daemon.stop('test over');
+  });
+});
+
+describe('a summary that fails, then comes back', () => {
+  it('keeps every row on its screen line: the error takes the selected row’s lines, and says since when the figures stand', async () => {
+    const d = await startInProcess();
+    // 80x12: the table has room for fewer rows than there are, so a table that lost rows to the
+    // error would scroll the selected TOTAL row up
+    const names = ['anthropic', 'openai', 'gemini', 'openrouter', 'ollama', 'lmstudio'];
+    for (const provider of names) d.deps.log(makeEntry({ provider, model: 'm' }));
+    h = await startTui({ initialScreen: 'stats', size: { columns: 80, rows: 12 }, daemon: d });
+    await h.waitFor((f) => lines(f).some((l) => l.startsWith('anthropic: ')), 'the rows');
+    await h.press(KEYS.end);
+    const good = await h.waitFor((f) => lines(f).some((l) => l.startsWith('TOTAL: ')), 'the total selected');
+    // the table: from its header to the line over the selected row's figures
+    const tableOf = (f: string) => {
+      const all = lines(f);
+      const from = all.findIndex((l) => l.startsWith('PROVIDER'));
+      const to = all.findIndex((l, i) => i > from && /^(TOTAL: |✗ )/.test(l));
+      return all.slice(from, to);
+    };
+    const table = tableOf(good);
+    expect(table.some((l) => l.startsWith('TOTAL ')), good).toBe(true);
+
+    failSummaries(h);
+    await h.press('r');
+    const failed = await h.waitFor((f) => f.includes('summary unavailable'), 'the error');
+    expect(lines(failed).indexOf(table[0]!), failed).toBe(lines(good).indexOf(table[0]!));
+    expect(tableOf(failed), failed).toEqual(table);
+    // the figures shown are the last good ones, and it says from when
+    expect(failed, failed).toMatch(/✗ not updated since \d\d:\d\d:\d\d: summary unavailable/);
+
+    vi.restoreAllMocks();
+    await h.press('r');
+    const back = await h.waitFor((f) => !f.includes('summary unavailable') && lines(f).some((l) => l.startsWith('TOTAL: ')), 'the summary back');
+    expect(lines(back).indexOf(table[0]!), back).toBe(lines(good).indexOf(table[0]!));
+    expect(tableOf(back), back).toEqual(table);
+    await h.close();
+    h = undefined;
+    await d.daemon.stop('test over');
+  });
+
+  it('says there are no figures, not that there were no requests, when the first summary fails', async () => {
+    const d = await startInProcess();
+    d.deps.log(makeEntry({ provider: 'anthropic', model: 'm' }));
+    h = await startTui({ initialScreen: 'stats', daemon: d });
+    await h.waitFor((f) => lines(f).some((l) => l.startsWith('anthropic: ')), 'the rows');
+    failSummaries(h);
+    // a window never summed before: no figures of it at all
+    await h.press('t');
+    const failed = await h.waitFor((f) => f.includes('last 7 days') && f.includes('summary unavailable'), 'the error');
+    expect(failed).not.toContain('No requests');
+    expect(failed).not.toContain('not updated since');
+    expect(failed).toContain('No figures');
     vi.restoreAllMocks();
     await h.close();
     h = undefined;

@@ -2,11 +2,12 @@
  * Usage over a window (the last hour, day, week, or everything retained) by provider, model or
  * key: the same summary as `svc-proxy stats`, from the same admin call, polled while shown. The
  * selected row is spelled out in full below the table (in the lines a message takes: two at 80
- * columns), since 80 columns hold only the main figures.
+ * columns), since 80 columns hold only the main figures. A summary that fails says why in those
+ * same lines, so the table does not move while a poll fails and recovers.
  */
 import { Box, Text } from 'ink';
 import { useEffect, useRef } from 'react';
-import { formatCount, formatMs, percentOf } from '../../cli/log-format.js';
+import { formatCount, formatMs, formatTime, percentOf } from '../../cli/log-format.js';
 import { STATS_BY, type StatsBy, type StatsRow } from '../../log/stats.js';
 import { Message, messageLines } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
@@ -77,7 +78,8 @@ export function StatsScreen({ width, height }: { width: number; height: number }
     async (b) => {
       const asked = { by: getBy(), windowAt: getWindowAt() };
       const ms = STATS_WINDOWS[asked.windowAt]!.ms;
-      return { ...asked, report: await b.logs.stats(ms === undefined ? {} : { since: Date.now() - ms }, asked.by) };
+      const report = await b.logs.stats(ms === undefined ? {} : { since: Date.now() - ms }, asked.by);
+      return { ...asked, report, at: new Date().toISOString() };
     },
     { pollMs: STATS_WINDOWS[windowAt]!.pollMs },
   );
@@ -93,11 +95,10 @@ export function StatsScreen({ width, height }: { width: number; height: number }
   const report = stats.data?.by === by && stats.data.windowAt === windowAt ? stats.data.report : undefined;
   const rows = report && report.total.requests > 0 ? [...report.rows, { ...report.total, name: 'TOTAL' }] : [];
   const clamp = (i: number) => Math.min(i, Math.max(0, rows.length - 1));
-  // title, table header, the selected row's figures in the lines a message takes (fewer in a short
-  // terminal), then the error, if there is one: without it, its rows show more of the table
-  const errorLines = stats.error ? messageLines(width, height) : 0;
-  const detailLines = Math.max(0, Math.min(messageLines(width, height), height - 3 - errorLines));
-  const tableRows = Math.max(1, height - 2 - detailLines - errorLines);
+  // title, table header, then the lines a message takes (fewer in a short terminal): the selected
+  // row's figures, or why the summary failed; the same lines either way, so no row moves
+  const bottomLines = Math.max(0, Math.min(messageLines(width, height), height - 3));
+  const tableRows = Math.max(1, height - 2 - bottomLines);
 
   useKeys((input, key) => {
     if (input === 'b') {
@@ -119,6 +120,9 @@ export function StatsScreen({ width, height }: { width: number; height: number }
   const at = clamp(cursor);
   const selected = rows[at];
   const loading = stats.loading || (stats.data !== undefined && report === undefined);
+  const empty = report === undefined && stats.error ? 'No figures to show.' : loading ? 'Loading…' : `No requests in the ${window.label === 'everything retained' ? 'log' : window.label}.`;
+  // the rows shown are the last good summary: the error says how old they are
+  const failure = stats.error && (report && stats.data ? `not updated since ${formatTime(stats.data.at)}: ${stats.error}` : stats.error);
   return (
     <Box flexDirection="column" height={height}>
       <ScreenHeading title="Usage" detail={[`${window.label}, by ${by}`, `${window.short}, by ${by}`, `${window.short} ${by}`]} hints={STATS_HINTS} width={width} />
@@ -130,7 +134,7 @@ export function StatsScreen({ width, height }: { width: number; height: number }
         width={width}
         height={tableRows}
         cursor={rows.length > 0 ? at : -1}
-        empty={loading ? 'Loading…' : `No requests in the ${window.label === 'everything retained' ? 'log' : window.label}.`}
+        empty={empty}
         rows={rows.map((r, i) => ({
           id: `${i}:${r.name}`,
           cells: cells[i]!,
@@ -138,21 +142,18 @@ export function StatsScreen({ width, height }: { width: number; height: number }
           bold: i === rows.length - 1,
         }))}
       />
-      <Box height={detailLines} flexDirection="column" overflow="hidden">
+      <Box height={bottomLines} flexDirection="column" overflow="hidden">
         {/* wrapped here, not by Ink, so the last line kept ends in … where the figures go on */}
-        {selected
-          ? wrapLines(printable(rowDetail(selected)), width, detailLines).map((line, i) => (
-              <Text key={i} color={theme.muted} wrap="truncate-end">
-                {line}
-              </Text>
-            ))
-          : null}
+        {failure ? (
+          <Message flash={{ kind: 'error', text: failure }} width={width} lines={bottomLines} />
+        ) : selected ? (
+          wrapLines(printable(rowDetail(selected)), width, bottomLines).map((line, i) => (
+            <Text key={i} color={theme.muted} wrap="truncate-end">
+              {line}
+            </Text>
+          ))
+        ) : null}
       </Box>
-      {stats.error ? (
-        <Box height={errorLines} flexDirection="column">
-          <Message flash={{ kind: 'error', text: stats.error }} width={width} lines={errorLines} />
-        </Box>
-      ) : null}
     </Box>
   );
 }
