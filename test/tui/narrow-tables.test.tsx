@@ -56,7 +56,7 @@ describe('tables in a narrow terminal', () => {
     }
   });
 
-  it('Providers keeps the name, whether it is connected and, from 30 columns, its models', async () => {
+  it('Providers keeps the name, whether it is connected and, from 30 columns, its models; at 40 the credential in a word', async () => {
     for (const columns of [20, 30, 40]) {
       const h = await tui.open(columns, 12);
       await h.press('4');
@@ -66,8 +66,8 @@ describe('tables in a narrow terminal', () => {
       const header = all.find((l) => l.startsWith('NAME'))!.trimEnd();
       const what = `${columns}: ${header}`;
       // each column whole or cut with … at its own end, never the line cut after the next one's start
-      expect(header, what).toMatch(columns < 30 ? /^NAME +CONNECT\S*$/ : /^NAME +CONNECTED +MODELS$/);
-      expect(all[all.indexOf(header) + 1]!.trimEnd(), what).toMatch(columns < 30 ? /^anthropic +no$/ : /^anthropic +no +-$/);
+      expect(header, what).toMatch(columns < 30 ? /^NAME +CONNECT\S*$/ : columns < 40 ? /^NAME +CONNECTED +MODELS$/ : /^NAME +CONNECTED +KEY +MODELS$/);
+      expect(all[all.indexOf(header) + 1]!.trimEnd(), what).toMatch(columns < 30 ? /^anthropic +no$/ : columns < 40 ? /^anthropic +no +-$/ : /^anthropic +no +- +-$/);
     }
   });
 

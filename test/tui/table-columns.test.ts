@@ -51,3 +51,26 @@ describe('a column that shrinks first', () => {
     expect(fitTableColumns([6, 3, 4, 5, 5], 20, [4, 3], 2, [{ index: 0, min: 8 }]).map((c) => c.width)).toEqual([6, 3, 4]);
   });
 });
+
+describe('a column of the drop order with a least width', () => {
+  it('shrinks to it when its turn comes, where that is enough, and keeps its place', () => {
+    // 2 and 1 go; 3 (natural 14) would go next, but it fits in 30 at 10 cells
+    expect(fitTableColumns([10, 8, 20, 14, 6], 30, [2, 1, { index: 3, min: 8 }, 4], 2)).toEqual([
+      { index: 0, width: 10 },
+      { index: 3, width: 10 },
+      { index: 4, width: 6 },
+    ]);
+    // the credential column of the Providers screen at 40: name, connected, credential, models
+    expect(fitTableColumns([10, 9, 14, 6], 40, [{ index: 2, min: 8 }, 3], 2)).toEqual([
+      { index: 0, width: 10 },
+      { index: 1, width: 9 },
+      { index: 2, width: 9 },
+      { index: 3, width: 6 },
+    ]);
+  });
+
+  it('keeps its natural width where the others fit, and goes where even its least width does not fit', () => {
+    expect(fitTableColumns([10, 9, 14, 6], 60, [{ index: 2, min: 8 }, 3], 2).map((c) => c.width)).toEqual([10, 9, 14, 6]);
+    expect(fitTableColumns([10, 9, 14, 6], 30, [{ index: 2, min: 8 }, 3], 2).map((c) => c.index)).toEqual([0, 1, 3]);
+  });
+});

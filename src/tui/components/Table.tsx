@@ -7,8 +7,8 @@ import { Box, Text } from 'ink';
 import { useRef } from 'react';
 import { windowStart } from '../hooks/cursor.js';
 import { clip, widthsOf } from '../format.js';
-import { fitTableColumns, type ShrinkFirst } from '../table-columns.js';
-import { padToWidth } from '../../util/text-width.js';
+import { fitTableColumns, type DropStep, type ShrinkFirst } from '../table-columns.js';
+import { padToWidth, textWidth } from '../../util/text-width.js';
 import { useTheme } from '../theme.js';
 
 export interface TableRow {
@@ -18,10 +18,14 @@ export interface TableRow {
   colours?: Array<string | undefined>;
   dim?: boolean;
   bold?: boolean;
+  /** Fewer words for a cell (by column index), shown where the column is too narrow for the cell whole. */
+  brief?: Readonly<Record<number, string>>;
 }
 
 export interface TableProps {
   headers: string[];
+  /** Fewer words for a header (by column index), shown where the column is too narrow for it whole. */
+  briefHeaders?: Readonly<Record<number, string>>;
   rows: TableRow[];
   caps: number[];
   width: number;
@@ -29,8 +33,8 @@ export interface TableProps {
   height: number;
   /** Selected row index; -1 for none. */
   cursor: number;
-  /** Columns (by index) that give way to the others where the width cannot hold them all, first named first. */
-  dropOrder?: readonly number[];
+  /** Columns (by index) that give way to the others where the width cannot hold them all, first named first (one with a least width shrinks to it first, where that is enough). */
+  dropOrder?: readonly DropStep[];
   /** Columns that give up cells, down to a least width, before any in `dropOrder` goes. */
   shrinkFirst?: readonly ShrinkFirst[];
   /** How the cells of a column (by index) are cut to its width, where not at their end with …. */
@@ -38,7 +42,7 @@ export interface TableProps {
   empty?: string;
 }
 
-export function Table({ headers, rows, caps, width, height, cursor, empty, dropOrder, shrinkFirst, clips }: TableProps) {
+export function Table({ headers, briefHeaders, rows, caps, width, height, cursor, empty, dropOrder, shrinkFirst, clips }: TableProps) {
   const theme = useTheme();
   const start = useRef(0);
   start.current = windowStart(Math.max(0, cursor), rows.length, height, start.current);
@@ -48,18 +52,21 @@ export function Table({ headers, rows, caps, width, height, cursor, empty, dropO
   const placed = dropOrder ? fitTableColumns(widths, width, dropOrder, 2, shrinkFirst) : widths.map((w, index) => ({ index, width: w }));
   const lastWidth = width - placed.slice(0, -1).reduce((n, p) => n + p.width + 2, 0);
   // a header is cut at its end: its start says what the column is
-  const line = (cells: string[], header = false) =>
+  const line = (cells: string[], briefs: Readonly<Record<number, string>> | undefined, header = false) =>
     placed.map((p, i) => {
       const last = i === placed.length - 1;
       const cut = (!header && clips?.[p.index]) || clip;
-      if (!last) return padToWidth(cut(cells[p.index]!, p.width), p.width);
-      return dropOrder ? cut(cells[p.index]!, lastWidth) : cells[p.index]!;
+      const w = last ? lastWidth : p.width;
+      const brief = briefs?.[p.index];
+      const cell = brief !== undefined && textWidth(cells[p.index]!) > w ? brief : cells[p.index]!;
+      if (!last) return padToWidth(cut(cell, w), w);
+      return dropOrder ? cut(cell, w) : cell;
     });
 
   return (
     <Box flexDirection="column" height={height + 1} overflow="hidden">
       <Text bold wrap="truncate-end">
-        {clip(line(headers, true).join('  '), width)}
+        {clip(line(headers, briefHeaders, true).join('  '), width)}
       </Text>
       {rows.length === 0 && empty ? (
         <Text color={theme.muted} wrap="truncate-end">
@@ -67,7 +74,7 @@ export function Table({ headers, rows, caps, width, height, cursor, empty, dropO
         </Text>
       ) : null}
       {shown.map((r, i) => {
-        const cells = line(r.cells);
+        const cells = line(r.cells, r.brief);
         const selected = start.current + i === cursor;
         return (
           <Text key={r.id} wrap="truncate-end" inverse={selected} dimColor={r.dim && !selected} bold={r.bold}>

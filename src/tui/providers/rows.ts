@@ -56,6 +56,16 @@ export function credentialText(r: UpstreamRow): string {
   return 'none needed';
 }
 
+/** Where the credential lives or what is wrong with it, in a word, for a column too narrow for credentialText. */
+export function credentialBrief(r: UpstreamRow): string {
+  if (r.kind === 'provider' || r.kind === 'endpoint') {
+    if (r.kind === 'endpoint' && !r.info.hasCredential) return 'none';
+    if (!r.info.source) return r.kind === 'endpoint' ? 'missing' : r.info.credentialProblem === undefined ? '-' : 'unusable';
+    return r.info.source === 'env' ? 'env var' : r.info.source;
+  }
+  return 'none';
+}
+
 /** Why a provider's environment variable leaves it unconnected (naming the variable, never its value); undefined when nothing is wrong. */
 export function credentialProblemText(r: UpstreamRow): string | undefined {
   return r.kind === 'provider' ? r.info.credentialProblem : undefined;

@@ -16,6 +16,7 @@ import { Confirm, fittingQuestion } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
+import { textWidth } from '../../util/text-width.js';
 import { TextField } from '../components/TextField.js';
 import { fieldRows } from '../field-line.js';
 import { Wizard, type WizardField } from '../components/Wizard.js';
@@ -27,7 +28,7 @@ import { useAction } from '../hooks/use-action.js';
 import type { TuiBackend } from '../backend.js';
 import { lastErrors } from '../log/last-errors.js';
 import { authHeaderInputProblem, headerListText, parseHeaderList } from '../providers/header-input.js';
-import { baseUrlText, credentialProblemText, credentialText, headerSettingsText, headersText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
+import { baseUrlText, credentialBrief, credentialProblemText, credentialText, headerSettingsText, headersText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
 import { removalQuestion, type GroupsCheck } from '../providers/removal-question.js';
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
@@ -325,16 +326,20 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   }
 
   const selectedError = row ? errors.get(row.name) : undefined;
+  // the credential column at its least: its header in short, each row's credential in a word
+  const briefWidth = Math.max(textWidth('KEY'), ...rows.map((r) => textWidth(credentialBrief(r))));
   return (
     <Box flexDirection="column" height={height}>
       <ScreenHeading title="Providers" hints={PROVIDERS_HINTS} width={width} />
       {tableRows > 0 ? (
         <Table
           headers={['NAME', 'KIND', 'CONNECTED', 'CREDENTIAL', 'MODELS', 'LAST ERROR', 'BASE URL']}
-          caps={[14, 13, 9, 20, 6, 30, 60]}
+          briefHeaders={{ 3: 'KEY' }}
+          caps={[14, 13, 9, 21, 6, 30, 60]}
           // narrower, the base URL gives up cells first, then the columns the detail below spells out
-          // go, so the name, whether it is connected and its models stay
-          dropOrder={[6, 1, 5, 3, 4]}
+          // go, so the name, whether it is connected and its models stay; the credential says where
+          // it lives or what is wrong in a word (a row not connected says why) before it goes
+          dropOrder={[6, 1, 5, { index: 3, min: briefWidth }, 4]}
           shrinkFirst={[{ index: 6, min: 12 }]}
           width={width}
           height={tableRows}
@@ -347,6 +352,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
               id: `${r.kind}:${r.name}`,
               cells: [r.name, kindText(r), ok ? 'yes' : 'no', credentialText(r), modelsText(r, counts, failedLists), lastErrorText(err, (t) => ago(t)), baseUrlText(r)],
               colours: [undefined, theme.muted, ok ? theme.ok : theme.error, undefined, undefined, err ? theme.error : undefined, undefined],
+              brief: { 3: credentialBrief(r) },
             };
           })}
         />

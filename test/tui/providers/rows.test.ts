@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseUrlText, credentialText, isConnected, kindText, lastErrorText, modelsText, upstreamRows } from '../../../src/tui/providers/rows.js';
+import { baseUrlText, credentialBrief, credentialText, isConnected, kindText, lastErrorText, modelsText, upstreamRows } from '../../../src/tui/providers/rows.js';
 
 const upstreams = {
   providers: [
@@ -34,6 +34,18 @@ describe('provider rows', () => {
     expect(modelsText(by.anthropic!, undefined)).toBe('…');
     expect(modelsText(by.anthropic!, {})).toBe('?');
     expect(modelsText(by.anthropic!, {}, { anthropic: { code: 'upstream_auth_failed', reason: 'the provider refused the credential (401)' } })).toBe('!');
+  });
+
+  it('the credential in a word, for a narrow column: where it lives, or what is wrong', () => {
+    const by = Object.fromEntries(rows.map((r) => [r.name, r]));
+    expect([by.anthropic, by.openai, by.open, by.lost, by.lm, by.ollama].map((r) => credentialBrief(r!))).toEqual(['keychain', '-', 'none', 'missing', 'none', 'none']);
+    const openai = upstreams.providers[1]!;
+    const problem = 'OPENAI_API_KEY, which the daemon reads for openai, is empty';
+    const brief = (info: object) => credentialBrief({ kind: 'provider', name: 'openai', info: { ...openai, ...info } });
+    expect(brief({ credentialProblem: problem })).toBe('unusable');
+    expect(brief({ credentialProblem: problem, unusableStored: true })).toBe('unusable');
+    expect(brief({ connected: true, source: 'env', last4: '1234' })).toBe('env var');
+    expect(brief({ connected: true, source: 'file', last4: '1234' })).toBe('file');
   });
 
   it('a base URL holding a user and password or a key parameter is shown masked', () => {
