@@ -2,7 +2,7 @@
  * A text field's one line at a width: the fullest wording of its label that leaves the value room,
  * then as much of the value as fits, its end kept (the cursor is at the end, and what was typed
  * last is what the typist looks at). Cut from the start, a narrow terminal showed
- * "…long-key-name-here" with no label at all.
+ * "…long-key-name-here" with no label at all. An answer given keeps only the room it needs.
  */
 import { clipStartToWidth, textWidth } from '../util/text-width.js';
 import { fullestFitting } from './fit-wording.js';
@@ -30,4 +30,15 @@ export function fieldLine(label: string | readonly string[], value: string, widt
   const wordings = typeof label === 'string' ? [label] : label;
   const shown = fullestFitting(wordings, Math.max(1, width - 1 - cursor - valueRoom(width)));
   return { label: shown, value: clipStartToWidth(value, width - textWidth(shown) - 1 - cursor) };
+}
+
+/**
+ * An answer already given, on its line: the fullest wording of the label that fits beside the whole
+ * answer, as nothing more will be typed there; where none does, as a field's line (the label's
+ * wording that leaves the answer a third of the line, the answer's end in it).
+ */
+export function answerLine(label: string | readonly string[], answer: string, width: number): FieldLine {
+  const wordings = typeof label === 'string' ? [label] : label;
+  const whole = wordings.find((w) => textWidth(w) + 1 + textWidth(answer) <= width);
+  return whole === undefined ? fieldLine(wordings, answer, width, 0) : { label: whole, value: answer };
 }

@@ -81,3 +81,27 @@ describe("the Groups screen's add-name wizard in a short terminal", () => {
     await h.press(KEYS.escape);
   });
 });
+
+describe('the answers given, over the question', () => {
+  // each answer on its line: the fullest label that fits beside it whole
+  const ANSWERS: Record<number, readonly string[]> = {
+    50: ['Name (used as provider in model ids): corp', 'Base URL: http://127.0.0.1:9/v1', 'Format, a (OpenAI) or b (Anthropic): a', 'Key header (empty: its own): (none)', 'Fixed headers, name=value; … (empty: none): (none)'],
+    40: ['Name: corp', 'Base URL: http://127.0.0.1:9/v1', 'Format, a (OpenAI) or b (Anthropic): a', 'Key header (empty: its own): (none)', 'Fixed headers (empty: none): (none)'],
+  };
+  for (const columns of [50, 40] as const) {
+    it(`at ${columns} columns use the full label where it fits beside the answer, a shorter one where not`, async () => {
+      const h = await tui.open(columns, 24);
+      await h.press('4');
+      await h.waitFor((f) => showsScreen(f, '4') && f.includes('anthropic'), 'the providers');
+      await h.press('e');
+      await h.waitFor((f) => lines(f).some((l) => STEPS[0].label.test(l)), 'the wizard');
+      for (const text of ['corp', 'http://127.0.0.1:9/v1', 'a', '', '']) await answer(h, text);
+      const frame = await h.waitFor((f) => lines(f).some((l) => l.startsWith('API key')), 'the last question');
+      const all = lines(frame).map((l) => l.trimEnd());
+      const from = all.findIndex((l) => l.startsWith('Name'));
+      expect(all.slice(from, from + 5), frame).toEqual(ANSWERS[columns]);
+      for (const l of all) expect(textWidth(l), l).toBeLessThanOrEqual(columns);
+      await h.press(KEYS.escape);
+    });
+  }
+});

@@ -7,7 +7,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { useTheme } from '../theme.js';
 import { TextField, WAY_OUT } from './TextField.js';
-import { fieldLine } from '../field-line.js';
+import { answerLine } from '../field-line.js';
 import { fullestFitting } from '../fit-wording.js';
 import { fittingHints, type Hint } from '../key-hints.js';
 import { wizardRows } from '../wizard-rows.js';
@@ -73,10 +73,12 @@ export function Wizard({ title, fields, width, height, onDone, onCancel }: Wizar
       ) : null}
       {fields.slice(step - rows.answers, step).map((f) => {
         const answer = values[f.key];
-        const line = fieldLine(f.label, f.hidden || !answer ? '' : answer, width, 0);
+        // a hidden or empty answer says so, muted
+        const said = f.hidden ? '(hidden)' : answer ? undefined : '(none)';
+        const line = answerLine(f.label, said ?? answer ?? '', width);
         return (
           <Text key={f.key} wrap="truncate-end">
-            {line.label} {f.hidden ? <Text color={theme.muted}>(hidden)</Text> : answer ? line.value : <Text color={theme.muted}>(none)</Text>}
+            {line.label} {said === undefined ? line.value : <Text color={theme.muted}>{line.value}</Text>}
           </Text>
         );
       })}
