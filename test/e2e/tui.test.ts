@@ -17,32 +17,14 @@ import { startDaemon, stopDaemon, type TestDaemon } from '../fixtures/daemon.js'
 import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
 import { freePort } from '../fixtures/ports.js';
 import { colourSequences } from '../tui/sgr.js';
-import { sh, TmuxPane, tmuxAvailable } from '../tui/tmux.js';
+import { TmuxPane, tmuxAvailable } from '../tui/tmux.js';
+import { tuiCommand } from './tui-command.js';
 
 const BIN = resolve(fileURLToPath(new URL('../../bin/svc-proxy.cjs', import.meta.url)));
 const KEY_RE = /sk-svc-proxy-[A-Za-z0-9]{20,}/;
 
 const hasTmux = tmuxAvailable();
 if (!hasTmux) console.warn('[skipped: TUI end-to-end] tmux is not installed');
-
-/** The TUI's command line: a clean environment (no provider keys), CI=false, and a marker on exit. */
-function tuiCommand(home: string, extra: Record<string, string> = {}): string {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/tmp',
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    CI: 'false',
-    // chalk turns colour off whenever CI is set (even to "false"); this asks for it back, so the
-    // colour checks below see what the TUI itself decides.
-    FORCE_COLOR: '1',
-    SVC_PROXY_HOME: home,
-    SVC_PROXY_KEYCHAIN_SERVICE: `svc-proxy-test-tui-${process.pid}`,
-    ...extra,
-  };
-  const vars = Object.entries(env).map(([k, v]) => `${k}=${sh(v)}`);
-  return `env -i ${vars.join(' ')} ${sh(process.execPath)} ${sh(BIN)} tui; echo "TUI-EXIT=$?"; sleep 600`;
-}
 
 async function chat(d: TestDaemon, apiKey: string): Promise<number> {
   try {
