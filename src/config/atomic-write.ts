@@ -2,6 +2,7 @@
  * Atomic file replacement: readers see the old file or the new one, never half of either.
  */
 import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile, open, rename, unlink } from 'node:fs/promises';
 
 export interface AtomicWriteOptions {
@@ -11,8 +12,10 @@ export interface AtomicWriteOptions {
   backupPath?: string;
 }
 
+const tempNameFor = (path: string): string => `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+
 export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const tmp = tempNameFor(path);
   const handle = await open(tmp, 'wx', opts.mode ?? 0o600);
   try {
     await handle.writeFile(data);
@@ -28,6 +31,27 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     await rename(tmp, path);
   } catch (err) {
     await unlink(tmp).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * The same, synchronously, for a file that must be in place before this process does anything
+ * else (daemon.json before the first request is answered: runtime.ts).
+ */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o600): void {
+  const tmp = tempNameFor(path);
+  const fd = openSync(tmp, 'wx', mode);
+  try {
+    try {
+      writeFileSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
     throw err;
   }
 }

@@ -4,7 +4,7 @@
  */
 import { readFile, open, stat, unlink } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../config/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../config/atomic-write.js';
 import { processAlive } from '../config/file-lock.js';
 import type { StatePaths } from '../config/paths.js';
 
@@ -101,8 +101,14 @@ export async function claimPidFile(paths: Pick<StatePaths, 'pidFile' | 'runtimeF
   throw new Error(`Could not create ${paths.pidFile}.`);
 }
 
-export async function writeRuntimeInfo(paths: Pick<StatePaths, 'runtimeFile'>, info: RuntimeInfo): Promise<void> {
-  await writeFileAtomic(paths.runtimeFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+const runtimeText = (info: RuntimeInfo): string => `${JSON.stringify(info, null, 2)}\n`;
+
+/**
+ * Write daemon.json before anything else can run: the daemon calls it as the port opens, so no
+ * client gets an answer (and then runs `svc-proxy status`) while the file is not there yet.
+ */
+export function writeRuntimeInfoNow(paths: Pick<StatePaths, 'runtimeFile'>, info: RuntimeInfo): void {
+  writeFileAtomicSync(paths.runtimeFile, runtimeText(info));
 }
 
 /** Remove daemon.pid and daemon.json, but only while they still describe `pid`. */
@@ -134,7 +140,7 @@ export async function restoreRuntimeFiles(paths: Pick<StatePaths, 'pidFile' | 'r
     (err: NodeJS.ErrnoException) => err.code === 'ENOENT',
   );
   if (missing) {
-    await writeRuntimeInfo(paths, info);
+    await writeFileAtomic(paths.runtimeFile, runtimeText(info), { mode: 0o600 });
     written.push('daemon.json');
   }
   return written;

@@ -38,7 +38,7 @@ import { createLogSink } from './log-sink.js';
 import { applyDaemonV8Settings } from './v8-settings.js';
 import { releaseSpareHttpParsers } from './http-parser-pool.js';
 import { createDaemonLogger, type DaemonLogger } from './logger.js';
-import { claimPidFile, processStartTime, releaseRuntimeFiles, restoreRuntimeFiles, writeRuntimeInfo } from './runtime-file.js';
+import { claimPidFile, processStartTime, releaseRuntimeFiles, restoreRuntimeFiles, writeRuntimeInfoNow, type RuntimeInfo } from './runtime-file.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -319,7 +319,18 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       }
     });
 
-    const actualPort = await server.listen(port, host).catch((err: NodeJS.ErrnoException) => {
+    const procStart = processStartTime(process.pid);
+    const runtimeInfoOn = (bound: number): RuntimeInfo => ({ pid: process.pid, host, port: bound, startedAt: startedAt.toISOString(), version: daemonInfo.version, ...(procStart !== undefined ? { procStart } : {}) });
+    // daemon.json is written before the first request is handled: a client that got an answer
+    // (then runs `svc-proxy status`, or reads the file) always finds the daemon registered
+    const registerDaemon = (bound: number): void => {
+      try {
+        writeRuntimeInfoNow(paths, runtimeInfoOn(bound));
+      } catch (err) {
+        throw new StartError(`Could not write ${paths.runtimeFile}: ${(err as Error).message}`);
+      }
+    };
+    const actualPort = await server.listen(port, host, registerDaemon).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') throw new StartError(`${host}:${port} is already in use by another program; pick another port with --port (or settings.port).`);
       if (err.code === 'EACCES') throw new StartError(`Not allowed to listen on ${host}:${port}; pick a port above 1023 with --port.`);
       if (err.code === 'EADDRNOTAVAIL') throw new StartError(`${host} is not an address of this machine.`);
@@ -327,9 +338,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     });
     daemonInfo.port = actualPort;
     listening = { host, port: opts.port ?? initial.port };
-    const procStart = processStartTime(process.pid);
-    const runtimeInfo = { pid: process.pid, host, port: actualPort, startedAt: startedAt.toISOString(), version: daemonInfo.version, ...(procStart !== undefined ? { procStart } : {}) };
-    await writeRuntimeInfo(paths, runtimeInfo);
+    const runtimeInfo = runtimeInfoOn(actualPort);
     const keepRuntimeFiles = setInterval(() => {
       restoreRuntimeFiles(paths, runtimeInfo).then(
         (written) => {

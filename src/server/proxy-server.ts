@@ -74,7 +74,13 @@ export class ProxyServer {
     });
   }
 
-  listen(port: number, host: string): Promise<number> {
+  /**
+   * Listen on host:port (0: any free port); resolves with the port. `beforeServing(port)` runs once
+   * the port is bound and before any connection is handled: node emits 'listening' in the same turn
+   * as the bind, and takes connections only in a later one. If it throws, the port is let go and
+   * listen rejects with its error.
+   */
+  listen(port: number, host: string, beforeServing?: (port: number) => void): Promise<number> {
     return new Promise((resolve, reject) => {
       const onError = (err: Error) => reject(err);
       this.server.once('error', onError);
@@ -83,6 +89,13 @@ export class ProxyServer {
         this.boundHost = host;
         this.port = (this.server.address() as AddressInfo).port;
         this.reconfigure(this.opts.settings);
+        try {
+          beforeServing?.(this.port);
+        } catch (err) {
+          this.server.close();
+          reject(err as Error);
+          return;
+        }
         resolve(this.port);
       });
     });

@@ -133,6 +133,27 @@ describe('daemon runtime', () => {
     }
   });
 
+  it('refuses to start when daemon.json cannot be written, naming it, and lets the port go', async () => {
+    const dir = await tempStateDir();
+    const paths = statePaths(dir);
+    // a directory in the way: the file cannot be put there
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(paths.runtimeFile, 'in-the-way'), { recursive: true });
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const err = await startDaemon({ stateDir: dir, port, logger: silentLogger }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartError);
+    expect((err as Error).message).toContain(`Could not write ${paths.runtimeFile}`);
+    await expect(stat(paths.pidFile)).rejects.toThrow();
+    const again = createServer();
+    await new Promise<void>((resolve, reject) => again.once('error', reject).listen(port, '127.0.0.1', resolve));
+    again.close();
+  });
+
   it('listens beyond loopback only when --host says so explicitly', async () => {
     const dir = await tempStateDir();
     await writeFile(statePaths(dir).config, JSON.stringify({ version: 2, settings: { host: '0.0.0.0' } }));

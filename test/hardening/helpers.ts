@@ -214,20 +214,9 @@ export function lastCharChanged(s: string): string {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/**
- * The daemon's pid, from its runtime file. The daemon writes that file just after it starts to
- * listen, so a test that asks at once (its /health already answered) waits for it, up to 5 s.
- */
+/** The daemon's pid, from its runtime file (there before the daemon answers anything). */
 export async function pidOf(d: TestDaemon): Promise<number> {
   const { readFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    try {
-      return (JSON.parse(await readFile(join(d.home, 'daemon.json'), 'utf8')) as { pid: number }).pid;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || Date.now() > deadline) throw err;
-      await sleep(20);
-    }
-  }
+  return (JSON.parse(await readFile(join(d.home, 'daemon.json'), 'utf8')) as { pid: number }).pid;
 }
