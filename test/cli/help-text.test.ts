@@ -9,6 +9,7 @@ import { main } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { removeTempDirs, runCli, tempStateDir, testKeychainService } from '../daemon/harness.js';
 import { documentedJsonKeys } from '../fixtures/json-help.js';
+import { bashRuns } from '../fixtures/shell-example.js';
 
 /** `svc-proxy <page> --help` as printed to a terminal `columns` wide (undefined: to a pipe). */
 async function helpPage(page: string, columns: number | undefined): Promise<{ code: number; stdout: string }> {
@@ -16,6 +17,22 @@ async function helpPage(page: string, columns: number | undefined): Promise<{ co
   const io: CliIo = { stdout: { write: (s: string) => (stdout += s), isTTY: columns !== undefined, columns }, stderr: { write: () => true }, stdin: process.stdin, env: {} };
   const code = await main(['node', 'svc-proxy', ...page.split(' ').filter(Boolean), '--help'], io);
   return { code, stdout };
+}
+
+/** A line past the edge may only be one word longer than the width (help-examples.ts keeps it whole). */
+function unbreakable(line: string, width: number): boolean {
+  const words = line.trim().replace(/ \\$/, '').split(' ');
+  return words.length === 1 && [...words[0]].length > width;
+}
+
+/** The lines of a page's Example(s) section, as a shell script. */
+function examplesOf(page: string): string {
+  const lines = page.split('\n');
+  const from = lines.findIndex((l) => /^Examples?:$/.test(l));
+  if (from === -1) return '';
+  const examples = lines.slice(from + 1);
+  const end = examples.findIndex((l) => !l.startsWith(' '));
+  return examples.slice(0, end === -1 ? undefined : end).join('\n');
 }
 
 async function commandTree(): Promise<Command> {
@@ -58,20 +75,49 @@ describe('command help', () => {
   it.each([
     { width: 80, terminal: undefined, what: 'a pipe or an 80-column terminal' },
     { width: 60, terminal: 60, what: 'a 60-column terminal' },
+    { width: 40, terminal: 40, what: 'a 40-column terminal' },
   ])('every help page fits $width columns ($what)', async ({ width, terminal }) => {
     const pages = ['', ...allCommands(await commandTree()).map((c) => c.path)];
     const over: string[] = [];
     for (const page of pages) {
       const help = await helpPage(page, terminal);
       expect(help.code, page).toBe(0);
-      for (const line of help.stdout.split('\n')) if ([...line].length > width) over.push(`svc-proxy ${page} --help: ${line}`);
+      for (const line of help.stdout.split('\n')) if ([...line].length > width && !unbreakable(line, width)) over.push(`svc-proxy ${page} --help: ${line}`);
     }
     expect(over).toEqual([]);
+  });
+
+  it('past 40 columns go only words longer than the width, alone on their line', async () => {
+    const pages = ['', ...allCommands(await commandTree()).map((c) => c.path)];
+    const over: string[] = [];
+    for (const page of pages) for (const line of (await helpPage(page, 40)).stdout.split('\n')) if ([...line].length > 40) over.push(line.trim());
+    expect(over).toEqual(['fast=openai/gpt-5-mini,anthropic/claude-haiku-4-5']);
+  });
+
+  it('the shell examples of every page, laid out for 40 and 60 columns, run in bash as at 200', async () => {
+    const pages = ['', ...allCommands(await commandTree()).map((c) => c.path)];
+    let checked = 0;
+    for (const page of pages) {
+      const wide = examplesOf((await helpPage(page, 200)).stdout);
+      if (wide === '') continue;
+      const narrow = [examplesOf((await helpPage(page, 60)).stdout), examplesOf((await helpPage(page, 40)).stdout)];
+      const [asWritten, ...runs] = await bashRuns([wide, ...narrow]);
+      expect(asWritten, page).toMatch(/\[/);
+      for (const [i, run] of runs.entries()) expect(run, narrow[i]).toBe(asWritten);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(3); // env, run, group add
   });
 
   it('a description whose column would be too narrow goes under its term, wrapped', async () => {
     const help = await helpPage('group', 60);
     expect(help.stdout).toMatch(/\n {2}unset \[options\] <slug> <name>\n {6}Remove a model name/);
+  });
+
+  it('at 40 columns the usage wraps under the command name, and a description with a word too long for its column goes under its term', async () => {
+    const help = (await helpPage('group set', 40)).stdout;
+    expect(help).toMatch(/^Usage: svc-proxy group set \[options\]\n {7}<slug> <name> <targets>\n/);
+    expect(help).toMatch(/\n {2}targets\n {6}provider\/model\[,provider\/model…\],\n/);
   });
 
   it('the extra text of env --help is wrapped to the terminal, not to 80 columns', async () => {

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { parseModelSpec, type GroupDetail, type GroupSummary } from '../../config/groups.js';
 import { openGroupManagement } from '../group-management.js';
+import { wrappedHelpText } from '../help-layout.js';
 import type { CliContext } from '../io.js';
 import { shortDate, table } from '../output.js';
 
@@ -73,8 +74,9 @@ export function register(program: Command, ctx: CliContext): void {
       collect,
     )
     .option('--json', 'print as JSON')
-    // on its own line: the example is one word, too long for the option's description column
-    .addHelpText('after', ['', 'Example:', '  svc-proxy group add quick --model \\', '    fast=openai/gpt-5-mini,anthropic/claude-haiku-4-5'].join('\n'))
+    // on its own line: the example is one word, too long for the option's description column (and
+    // at 40 columns for the terminal: it stays whole)
+    .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy group add quick --model \\', '    fast=openai/gpt-5-mini,anthropic/claude-haiku-4-5']))
     .action(async (slug: string, flags: { model?: string[]; json?: boolean }) => {
       const models = (flags.model ?? []).map((spec) => parseModelSpec(spec));
       const added = await (await manage()).add(slug, models);

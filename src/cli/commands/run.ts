@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { CliError, type CliContext } from '../io.js';
 import { ensureDaemon } from '../daemon-control.js';
+import { wrappedHelpText } from '../help-layout.js';
 import { findTool, TOOLS, toolNames } from '../tools/index.js';
 
 interface RunFlags {
@@ -31,7 +32,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--group <slug>', "point the tool at a model group's base")
     .option('--model <id>', 'the model the tool should use: provider/model, or with --group one of its names')
     .passThroughOptions()
-    .addHelpText('after', ['', 'Examples:', '  svc-proxy run claude --model openai/gpt-5.4', '  svc-proxy run codex --model anthropic/claude-sonnet-4-5 \\', '    exec "fix the failing test"'].join('\n'))
+    .addHelpText('after', wrappedHelpText(['', 'Examples:', '  svc-proxy run claude --model openai/gpt-5.4', '  svc-proxy run codex --model anthropic/claude-sonnet-4-5 \\', '    exec "fix the failing test"']))
     .action(async (name: string, args: string[], flags: RunFlags) => {
       const tool = findTool(name);
       if (!tool) throw new CliError(`Unknown tool "${name}". Known: ${toolNames()}.`, 2);
