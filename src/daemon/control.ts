@@ -170,17 +170,26 @@ export async function stopDaemon(paths: StatePaths, timeoutMs: number): Promise<
       return { pid: daemon.pid, forced: false };
     }
   }
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!isOurProcess(daemon.pid, daemon.procStart)) return { pid: daemon.pid, forced: false };
+  if (await gone(daemon, timeoutMs)) return { pid: daemon.pid, forced: false };
+  try {
+    process.kill(daemon.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  // the kill takes effect a moment later: `restart` must not find the old daemon still there
+  await gone(daemon, KILL_WAIT_MS);
+  return { pid: daemon.pid, forced: true };
+}
+
+/** How long a killed daemon may take to be gone. */
+const KILL_WAIT_MS = 5_000;
+
+/** Whether the daemon's process ends within `ms`. */
+async function gone(daemon: RuntimeInfo, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (!isOurProcess(daemon.pid, daemon.procStart)) return true;
+    if (Date.now() >= deadline) return false;
     await new Promise((r) => setTimeout(r, 50));
   }
-  if (isOurProcess(daemon.pid, daemon.procStart)) {
-    try {
-      process.kill(daemon.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  return { pid: daemon.pid, forced: true };
 }
