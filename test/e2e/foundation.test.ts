@@ -4,11 +4,11 @@
  * 401 on the very next call; plus status, providers, hand edits, stop, and startup failures.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, http, keychainAvailability, removeTempDirs, runBin, tempStateDir, testKeychainService } from '../daemon/harness.js';
+import { processAlive } from '../../src/config/file-lock.js';
 import { loadMallocTrim } from '../../src/daemon/malloc-trim.js';
 import { documentedJsonKeys } from '../fixtures/json-help.js';
 
@@ -20,27 +20,10 @@ let pid = 0;
 const bin = (args: string[], input?: string) => runBin(args, { env, input });
 const origin = () => `http://127.0.0.1:${port}`;
 
-function processGone(p: number): boolean {
-  try {
-    process.kill(p, 0);
-  } catch {
-    return true;
-  }
-  // A zombie waiting for its reaper is gone as far as we are concerned.
-  return procState(p) === 'Z';
-}
-function procState(p: number): string | undefined {
-  try {
-    const text = readFileSync(`/proc/${p}/stat`, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2, text.lastIndexOf(')') + 3);
-  } catch {
-    return undefined;
-  }
-}
-
+/** Until process p is gone; a zombie waiting for its reaper is gone as far as we are concerned. */
 async function waitGone(p: number, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!processGone(p)) {
+  while (processAlive(p)) {
     if (Date.now() > deadline) throw new Error(`process ${p} still running`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -52,9 +35,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (pid && !processGone(pid)) {
+  if (pid && processAlive(pid)) {
     await bin(['stop']).catch(() => undefined);
-    if (!processGone(pid)) process.kill(pid, 'SIGKILL');
+    if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   }
   await removeTempDirs();
 });

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processAlive } from '../../src/config/file-lock.js';
 import { CONFIG_VERSION } from '../../src/config/schema.js';
 import { BIN } from '../daemon/harness.js';
 import { freePort } from '../fixtures/ports.js';
@@ -59,14 +60,14 @@ afterAll(async () => {
 
 const run = (args: string[], timeoutMs = 20_000): Promise<ProcResult> => runProcess(process.execPath, [BIN, 'run', ...args], { env, cwd: box.work, timeoutMs });
 
-/** Kill the stand-in tool if it still runs (it holds the output pipe open); whether it did. */
+/** Kill the stand-in tool if it still runs (it holds the output pipe open); whether it did. A zombie is gone. */
 function killIfAlive(pid: number): boolean {
+  if (!processAlive(pid)) return false; // gone (or never known: NaN)
   try {
-    process.kill(pid, 0);
     process.kill(pid, 'SIGKILL');
     return true;
   } catch {
-    return false; // gone (or never known)
+    return false;
   }
 }
 
