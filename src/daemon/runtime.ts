@@ -29,7 +29,7 @@ import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, type KeychainStatus } from '.
 import type { AdminContext, ConfigProblem, ReloadOutcome } from '../server/admin/context.js';
 import { lazyAdminListener } from '../server/admin/lazy-listener.js';
 import { ProxyServer } from '../server/proxy-server.js';
-import { watchConfigFile } from './config-watcher.js';
+import { watchStateFile } from './state-file-watcher.js';
 import { processIdleCollector } from './idle-collector.js';
 import { loadIssuers, saveIssuersPeriodically } from './issuers-file.js';
 import { loadMallocTrim } from './malloc-trim.js';
@@ -293,6 +293,11 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       log: (entry) => logSink.write(entry),
     });
 
+    const rereadCredentials = async (): Promise<void> => {
+      const kept = await credentials.refresh(credentialSlugs(store.current()), KEYCHAIN_TIMEOUT_MS);
+      if (kept.length > 0) logger.warn(`the OS keychain or the credentials file could not be read; keeping the credentials already loaded for ${kept.join(', ')}`);
+    };
+
     // Config changes (admin writes and hand edits alike) take effect before the write returns.
     let slugsKey = credentialSlugs(store.current()).join('\n');
     let listening = { host, port };
@@ -305,12 +310,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       const nextSlugs = credentialSlugs(config);
       if (nextSlugs.join('\n') !== slugsKey) {
         slugsKey = nextSlugs.join('\n');
-        void credentials
-          .refresh(nextSlugs, KEYCHAIN_TIMEOUT_MS)
-          .then((kept) => {
-            if (kept.length > 0) logger.warn(`the OS keychain could not be read; keeping the credentials already loaded for ${kept.join(', ')}`);
-          })
-          .then(refreshKeychainStatus);
+        void rereadCredentials().then(refreshKeychainStatus);
       }
       const wanted = { host: opts.host ?? config.settings.host, port: opts.port ?? config.settings.port };
       if (wanted.host !== listening.host || (opts.port === undefined && wanted.port !== listening.port)) {
@@ -349,9 +349,12 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     }, opts.runtimeFileCheckMs ?? 5_000);
     keepRuntimeFiles.unref();
 
-    const watcher = watchConfigFile(paths.config, () => {
+    const watcher = watchStateFile(paths.config, () => {
       reloadConfig().catch(() => {});
     });
+    // credentials.json edited by hand (no keychain): a changed or removed key holds from the next
+    // request, with no look at the file on the request path
+    const credentialsWatcher = watchStateFile(paths.credentialsFile, () => void rereadCredentials());
 
     let flushWarned = false;
     const flushLastUsed = async () => {
@@ -380,6 +383,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       stopping ??= (async () => {
         logger.info(`stopping (${reason}); draining in-flight requests for up to ${store.current().settings.drainTimeoutMs} ms`);
         watcher.close();
+        credentialsWatcher.close();
         clearInterval(keepRuntimeFiles);
         clearInterval(flushTimer);
         stopCollector();

@@ -1,7 +1,8 @@
 /**
  * The daemon's in-memory view of credentials, so the proxy can read one synchronously on every
- * request. Loaded at start, refreshed on connect/disconnect and on config reload; writes go through
- * to the backing store first, then update the cache before the call returns.
+ * request. Loaded at start, refreshed on connect/disconnect, on config reload and when the
+ * credentials file changes on disk; writes go through to the backing store first, then update the
+ * cache before the call returns.
  */
 import type { Config } from '../config/schema.js';
 import { BUILTIN_PROVIDERS } from '../config/schema.js';
@@ -16,10 +17,18 @@ export function credentialSlugs(config: Config): string[] {
   return [...BUILTIN_PROVIDERS, ...endpoints];
 }
 
+/** What one read of a slug found: a credential, a stored problem, nothing, or no answer. */
+type SlugRead = ResolvedCredential | StoredProblem | undefined | 'unknown' | 'keychain-unknown';
+
 export class CredentialCache implements CredentialService {
   private values = new Map<string, ResolvedCredential>();
   /** Stored values that failed the credential check, found when read (not per request). */
   private problems = new Map<string, StoredProblem>();
+  /** Bumped by every refresh: an older one that ends after a newer one began is dropped. */
+  private refreshes = 0;
+  /** Bumped by every store/remove; `writtenAt` holds each slug's latest. */
+  private writes = 0;
+  private readonly writtenAt = new Map<string, number>();
 
   constructor(private readonly backing: CredentialStore) {}
 
@@ -28,12 +37,6 @@ export class CredentialCache implements CredentialService {
     return this.values.get(slug)?.value;
   }
 
-  /**
-   * Re-read the given slugs from every source (others are dropped). A slug the keychain could not
-   * be asked about — it is unreachable (its D-Bus session gone), failed, or did not answer within
-   * `timeoutMs` (waiting on an unlock prompt) — keeps the credential already loaded: an outage must
-   * not disconnect providers that work. Returns the slugs kept that way.
-   */
   /** Synchronous, for the request path: why the stored value of `slug` is unusable. */
   storedProblemNow(slug: string): StoredProblem | undefined {
     return this.problems.get(slug);
@@ -43,37 +46,57 @@ export class CredentialCache implements CredentialService {
     return this.problems.get(slug);
   }
 
+  /**
+   * Re-read the given slugs from every source (others are dropped). A slug that could not be read
+   * — the keychain unreachable (its D-Bus session gone), failed, or silent for `timeoutMs` (an
+   * unlock prompt), or the credentials file not valid JSON mid-edit — keeps the credential
+   * already loaded: an outage must not disconnect providers that work. One that came from the
+   * credentials file and is no longer there goes, keychain or not: the file said so. Returns the
+   * slugs kept that way.
+   */
   async refresh(slugs: readonly string[], timeoutMs = 5_000): Promise<string[]> {
+    const refresh = ++this.refreshes;
+    const writesBefore = this.writes;
     const signal = AbortSignal.timeout(timeoutMs);
     // The signal asks the keychain to give up; the race makes sure we stop waiting even if it does not.
     const expired = new Promise<'timeout'>((resolve) => signal.addEventListener('abort', () => resolve('timeout'), { once: true }));
-    const entries = await Promise.all(
-      slugs.map(async (slug) => {
-        try {
-          const read = await Promise.race([this.backing.read(slug, signal), expired]);
-          return [slug, read === 'timeout' ? 'unknown' : read.keychainDown !== undefined ? 'unknown' : read.storedProblem ?? read.credential] as const;
-        } catch {
-          return [slug, 'unknown'] as const;
-        }
-      }),
-    );
+    const entries = await Promise.all(slugs.map(async (slug) => [slug, await this.readSlug(slug, signal, expired)] as const));
+    // a newer refresh read later, and sets what it found
+    if (refresh !== this.refreshes) return [];
     const next = new Map<string, ResolvedCredential>();
     const problems = new Map<string, StoredProblem>();
     const kept: string[] = [];
     for (const [slug, value] of entries) {
-      if (value === 'unknown') {
-        const loaded = this.values.get(slug);
-        const problem = this.problems.get(slug);
-        if (loaded) {
+      const loaded = this.values.get(slug);
+      const problem = this.problems.get(slug);
+      // connected or disconnected while this read was under way: that write's reread is newer
+      if ((this.writtenAt.get(slug) ?? 0) > writesBefore) {
+        if (loaded) next.set(slug, loaded);
+        if (problem) problems.set(slug, problem);
+      } else if (value === 'unknown' || value === 'keychain-unknown') {
+        const fromKeychainOnly = value === 'keychain-unknown';
+        if (loaded && !(fromKeychainOnly && loaded.source === 'file')) {
           next.set(slug, loaded);
           kept.push(slug);
-        } else if (problem) problems.set(slug, problem);
+        } else if (problem && !(fromKeychainOnly && problem.storedIn === 'file')) problems.set(slug, problem);
       } else if (value && 'storedIn' in value) problems.set(slug, value);
       else if (value) next.set(slug, value);
     }
     this.values = next;
     this.problems = problems;
     return kept;
+  }
+
+  private async readSlug(slug: string, signal: AbortSignal, expired: Promise<'timeout'>): Promise<SlugRead> {
+    try {
+      const read = await Promise.race([this.backing.read(slug, signal), expired]);
+      if (read === 'timeout') return 'unknown';
+      // nothing in the file and the keychain could not say
+      if (read.keychainDown !== undefined) return 'keychain-unknown';
+      return read.storedProblem ?? read.credential;
+    } catch {
+      return 'unknown';
+    }
   }
 
   async resolve(slug: string): Promise<ResolvedCredential | undefined> {
@@ -105,6 +128,7 @@ export class CredentialCache implements CredentialService {
   }
 
   private async reread(slug: string): Promise<void> {
+    this.writtenAt.set(slug, ++this.writes);
     const read = await this.backing.read(slug).catch(() => ({}) as Awaited<ReturnType<CredentialStore['read']>>);
     if (read.credential) this.values.set(slug, read.credential);
     else this.values.delete(slug);

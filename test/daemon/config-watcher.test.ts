@@ -3,7 +3,7 @@ import { mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { watchConfigFile } from '../../src/daemon/config-watcher.js';
+import { watchStateFile } from '../../src/daemon/state-file-watcher.js';
 
 let dir: string;
 let file: string;
@@ -23,7 +23,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The poll alone (as where directory watching does not work), looking every 10 ms. */
 function pollOnly(onChange: () => void): void {
-  closers.push(watchConfigFile(file, onChange, { pollMs: 10, watchDirectory: false }));
+  closers.push(watchStateFile(file, onChange, { pollMs: 10, watchDirectory: false }));
 }
 
 describe('config watcher', () => {
@@ -59,7 +59,7 @@ describe('config watcher', () => {
 
   it('the directory watch reports an edit without waiting for the poll, once per burst of events', async () => {
     const onChange = vi.fn();
-    closers.push(watchConfigFile(file, onChange, { pollMs: 60_000, debounceMs: 20 }));
+    closers.push(watchStateFile(file, onChange, { pollMs: 60_000, debounceMs: 20 }));
     // one burst: both writes before the event loop reads the first event (awaited writes could
     // be more than the 20 ms debounce apart on a busy machine)
     writeFileSync(file, '{"version":2,"a":1}');
@@ -79,7 +79,7 @@ describe('config watcher', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
       const onChange = vi.fn();
-      closers.push(watchConfigFile(file, onChange, { pollMs: 30, debounceMs: 10 }));
+      closers.push(watchStateFile(file, onChange, { pollMs: 30, debounceMs: 10 }));
       const pollLooks = async (n: number) => {
         for (let i = 0; i < n; i++) {
           vi.advanceTimersByTime(30);
@@ -106,7 +106,7 @@ describe('config watcher', () => {
       const next = edits.shift();
       if (next !== undefined) writeFileSync(file, next);
     });
-    closers.push(watchConfigFile(file, onChange, { pollMs: 60_000, debounceMs: 10 }));
+    closers.push(watchStateFile(file, onChange, { pollMs: 60_000, debounceMs: 10 }));
     writeFileSync(file, '{"version":2,"d":0}');
     await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(3));
     await sleep(100);
@@ -115,7 +115,7 @@ describe('config watcher', () => {
 
   it('nothing is reported after close()', async () => {
     const onChange = vi.fn();
-    const w = watchConfigFile(file, onChange, { pollMs: 10, debounceMs: 5 });
+    const w = watchStateFile(file, onChange, { pollMs: 10, debounceMs: 5 });
     w.close();
     await writeFile(file, '{"version":2,"b":1}');
     await sleep(100);

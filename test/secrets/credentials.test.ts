@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OperationError } from '../../src/config/errors.js';
@@ -201,5 +201,66 @@ describe('CredentialCache', () => {
     silent = true;
     expect(await cache.refresh(['openai'], 100)).toEqual(['openai']);
     expect(cache.get('openai')).toBe('openai-key');
+  });
+  it('without a keychain, a key removed from the credentials file goes at the next refresh; a file that does not parse keeps what was loaded', async () => {
+    const { dir, keychain, file, store } = await setup();
+    keychain.unavailable = 'no Secret Service';
+    await file.set('openai', 'file-openai-key');
+    await file.set('anthropic', '"quoted-by-hand"');
+    const cache = new CredentialCache(store);
+    await cache.refresh(['openai', 'anthropic']);
+    expect(cache.get('openai')).toBe('file-openai-key');
+    expect(cache.storedProblemNow('anthropic')?.storedIn).toBe('file');
+    // mid-edit: not JSON yet
+    await writeFile(join(dir, 'credentials.json'), '{"version": 1, "credentials": {');
+    expect(await cache.refresh(['openai', 'anthropic'])).toEqual(['openai']);
+    expect(cache.get('openai')).toBe('file-openai-key');
+    // the edit done: both keys gone from the file, though the keychain still cannot say
+    await writeFile(join(dir, 'credentials.json'), '{"version": 1, "credentials": {}}');
+    expect(await cache.refresh(['openai', 'anthropic'])).toEqual([]);
+    expect(cache.get('openai')).toBeUndefined();
+    expect(cache.storedProblemNow('anthropic')).toBeUndefined();
+  });
+
+  it('a refresh under way when a key is stored, or overtaken by a newer refresh, does not put back what it read before', async () => {
+    const { keychain, store } = await setup();
+    keychain.entries.set('openai', 'old-key');
+    const gates: Array<() => void> = [];
+    const backing = Object.assign(Object.create(store) as CredentialStore, {
+      // each read waits for the test to let it end, after reading the file at once
+      read: async (slug: string, signal?: AbortSignal) => {
+        const read = await store.read(slug, signal);
+        await new Promise<void>((r) => gates.push(r));
+        return read;
+      },
+    });
+    const cache = new CredentialCache(backing);
+    const first = cache.refresh(['openai']);
+    while (gates.length < 1) await new Promise((r) => setTimeout(r, 1));
+    gates.shift()!();
+    await first;
+    expect(cache.get('openai')).toBe('old-key');
+
+    const slow = cache.refresh(['openai']); // reads old-key, then waits
+    while (gates.length < 1) await new Promise((r) => setTimeout(r, 1));
+    const stored = cache.store('openai', 'new-key');
+    while (gates.length < 2) await new Promise((r) => setTimeout(r, 1));
+    gates.pop()!(); // the store's own re-read ends first
+    await stored;
+    gates.shift()!(); // then the slow refresh
+    await slow;
+    expect(cache.get('openai')).toBe('new-key');
+
+    keychain.entries.set('openai', 'newer-key');
+    const older = cache.refresh(['openai']);
+    while (gates.length < 1) await new Promise((r) => setTimeout(r, 1));
+    keychain.entries.set('openai', 'newest-key');
+    const newer = cache.refresh(['openai']);
+    while (gates.length < 2) await new Promise((r) => setTimeout(r, 1));
+    gates.pop()!(); // the newer one ends first
+    await newer;
+    gates.shift()!();
+    await older;
+    expect(cache.get('openai')).toBe('newest-key');
   });
 });

@@ -1,13 +1,15 @@
 /**
- * Notices hand edits of config.json. Editors and our own atomic writes replace the file, so the
+ * Notices hand edits of a file in the state directory: config.json, and credentials.json (the
+ * credentials kept without a keychain). Editors and our own atomic writes replace the file, so the
  * directory is watched (a watch on the file itself would follow the old inode). Events are
- * debounced; the store tells real changes from our own writes by comparing text.
+ * debounced; the config store tells real changes from our own writes by comparing text (a
+ * credentials re-read after our own write just reads the same values again).
  *
  * Where directory watching is unreliable (network filesystems) a slow poll backs it up. The poll
  * is a stat: only when the file's inode, size or times moved does it ask for a reload. A reload
- * takes the config lock (a lock file created and removed) and reads the file, eight trips through
- * libuv's thread pool and two directory writes; done every 5 s, that kept an idle daemon writing
- * to the disk for ever.
+ * of config.json takes the config lock (a lock file created and removed) and reads the file,
+ * eight trips through libuv's thread pool and two directory writes; done every 5 s, that kept an
+ * idle daemon writing to the disk for ever.
  *
  * One change, one report: the watch and the poll share the signature last reported, so an edit
  * the watch reported is not reported again by the poll's next look.
@@ -16,7 +18,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 
-export interface ConfigWatchOptions {
+export interface StateFileWatchOptions {
   /** Quiet time after a watch event before the reload (default 150 ms). */
   debounceMs?: number;
   /** How often the file is looked at by stat (default 5 s). */
@@ -35,7 +37,7 @@ async function fileSignature(file: string): Promise<string> {
   }
 }
 
-export function watchConfigFile(file: string, onChange: () => void, opts: ConfigWatchOptions = {}): { close(): void } {
+export function watchStateFile(file: string, onChange: () => void, opts: StateFileWatchOptions = {}): { close(): void } {
   const name = basename(file);
   const debounceMs = opts.debounceMs ?? 150;
   let timer: NodeJS.Timeout | undefined;
