@@ -295,7 +295,8 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
 
     const rereadCredentials = async (): Promise<void> => {
       const kept = await credentials.refresh(credentialSlugs(store.current()), KEYCHAIN_TIMEOUT_MS);
-      if (kept.length > 0) logger.warn(`the OS keychain or the credentials file could not be read; keeping the credentials already loaded for ${kept.join(', ')}`);
+      const why = credentials.unreadableFile?.replace(/\.$/, '') ?? 'the OS keychain could not be read';
+      if (kept.length > 0) logger.warn(`${why}; keeping the credentials already loaded for ${kept.join(', ')}`);
     };
 
     // Config changes (admin writes and hand edits alike) take effect before the write returns.

@@ -29,6 +29,8 @@ export class CredentialCache implements CredentialService {
   /** Bumped by every store/remove; `writtenAt` holds each slug's latest. */
   private writes = 0;
   private readonly writtenAt = new Map<string, number>();
+  /** Why the last refresh could not read the credentials file (never its content), if it could not. */
+  private fileProblem: string | undefined;
 
   constructor(private readonly backing: CredentialStore) {}
 
@@ -60,9 +62,17 @@ export class CredentialCache implements CredentialService {
     const signal = AbortSignal.timeout(timeoutMs);
     // The signal asks the keychain to give up; the race makes sure we stop waiting even if it does not.
     const expired = new Promise<'timeout'>((resolve) => signal.addEventListener('abort', () => resolve('timeout'), { once: true }));
-    const entries = await Promise.all(slugs.map(async (slug) => [slug, await this.readSlug(slug, signal, expired)] as const));
+    let fileProblem: string | undefined;
+    const entries = await Promise.all(
+      slugs.map(async (slug) => {
+        const read = await this.readSlug(slug, signal, expired);
+        if (read instanceof Error) fileProblem ??= read.message;
+        return [slug, read instanceof Error ? 'unknown' : read] as const;
+      }),
+    );
     // a newer refresh read later, and sets what it found
     if (refresh !== this.refreshes) return [];
+    this.fileProblem = fileProblem;
     const next = new Map<string, ResolvedCredential>();
     const problems = new Map<string, StoredProblem>();
     const kept: string[] = [];
@@ -87,15 +97,21 @@ export class CredentialCache implements CredentialService {
     return kept;
   }
 
-  private async readSlug(slug: string, signal: AbortSignal, expired: Promise<'timeout'>): Promise<SlugRead> {
+  /** Why the last refresh kept credentials because the credentials file could not be read (not valid JSON, not readable). */
+  get unreadableFile(): string | undefined {
+    return this.fileProblem;
+  }
+
+  /** A thrown error is the credentials file's: the keychain's failures come back as `keychainDown`. */
+  private async readSlug(slug: string, signal: AbortSignal, expired: Promise<'timeout'>): Promise<SlugRead | Error> {
     try {
       const read = await Promise.race([this.backing.read(slug, signal), expired]);
       if (read === 'timeout') return 'unknown';
       // nothing in the file and the keychain could not say
       if (read.keychainDown !== undefined) return 'keychain-unknown';
       return read.storedProblem ?? read.credential;
-    } catch {
-      return 'unknown';
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
     }
   }
 

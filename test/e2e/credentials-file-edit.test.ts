@@ -3,7 +3,8 @@
  * the daemon watches it as it watches config.json, so a changed key is what the next request
  * sends upstream, an unusable one is refused as provider_credential_invalid, and a removed one
  * leaves the provider not connected — whether the editor wrote the file in place or renamed a new
- * one over it. The daemon's own writes keep the file 0600.
+ * one over it; a file caught half-saved keeps what was loaded. The daemon's own writes keep the
+ * file 0600.
  */
 import { chmod, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -79,6 +80,15 @@ describe('credentials.json edited while the daemon runs', () => {
     expect(mock.requests.slice(sentBefore).map((r) => r.headers['x-api-key'])).not.toContain('"sk-ant-quoted-key-0003"');
     await writeCredentials({ anthropic: 'sk-ant-third-key-0004' }, 'in-place');
     expect(await untilSent('sk-ant-third-key-0004')).toBe('sk-ant-third-key-0004');
+  });
+
+  it('a half-saved file (not JSON) keeps the key in force and daemon.log says why, without the file', async () => {
+    await writeFile(file, '{"version": 1, "credentials": {"anthropic": "sk-ant-half-');
+    const deadline = Date.now() + 4_000;
+    while (!d.log.includes('is not valid JSON') && Date.now() < deadline) await sleep(100);
+    expect(d.log).toContain(`${file} is not valid JSON; fix or delete it and connect again; keeping the credentials already loaded for anthropic`);
+    expect(await keySent()).toBe('sk-ant-third-key-0004');
+    expect(d.log).not.toContain('sk-ant-');
   });
 
   it('a key removed from the file, or the file deleted, leaves the provider not connected', async () => {

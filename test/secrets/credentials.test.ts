@@ -215,9 +215,11 @@ describe('CredentialCache', () => {
     await writeFile(join(dir, 'credentials.json'), '{"version": 1, "credentials": {');
     expect(await cache.refresh(['openai', 'anthropic'])).toEqual(['openai']);
     expect(cache.get('openai')).toBe('file-openai-key');
+    expect(cache.unreadableFile).toBe(`${join(dir, 'credentials.json')} is not valid JSON; fix or delete it and connect again.`);
     // the edit done: both keys gone from the file, though the keychain still cannot say
     await writeFile(join(dir, 'credentials.json'), '{"version": 1, "credentials": {}}');
     expect(await cache.refresh(['openai', 'anthropic'])).toEqual([]);
+    expect(cache.unreadableFile).toBeUndefined();
     expect(cache.get('openai')).toBeUndefined();
     expect(cache.storedProblemNow('anthropic')).toBeUndefined();
   });
