@@ -34,10 +34,30 @@ export class KeyRouter {
 const KeyRouterContext = createContext<KeyRouter | null>(null);
 export const KeyRouterProvider = KeyRouterContext.Provider;
 
+/**
+ * Ink hands over one read of the terminal as one event, and marks Enter only when the read is `\r`
+ * alone: typed text and Enter that arrive together (a paste ending in a line break, keys sent by
+ * a program, a busy machine) would lose the Enter. Such a read is split: each line break is an
+ * Enter of its own (`\r\n` one), the text between goes as text.
+ */
+export function splitAtLineBreaks(input: string): string[] {
+  if (input.length < 2 || !/[\r\n]/.test(input)) return [input];
+  const parts: string[] = [];
+  for (const piece of input.split(/(\r\n|\r|\n)/)) {
+    if (piece === '') continue;
+    parts.push(piece === '\r\n' || piece === '\n' ? '\r' : piece);
+  }
+  return parts;
+}
+
 /** The app root's single subscription to Ink's input. */
 export function useKeyRouterRoot(): KeyRouter {
   const router = useMemo(() => new KeyRouter(), []);
-  useInput((input, key) => router.dispatch(input, key));
+  useInput((input, key) => {
+    const parts = key.return ? [input] : splitAtLineBreaks(input);
+    if (parts.length === 1 && parts[0] === input) return router.dispatch(input, key);
+    for (const part of parts) router.dispatch(part, part === '\r' ? { ...key, return: true } : key);
+  });
   return router;
 }
 

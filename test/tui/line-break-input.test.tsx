@@ -1,0 +1,52 @@
+/**
+ * Text and Enter that reach the terminal in one read (a pasted key ending in a line break, keys a
+ * program sends, a busy machine) are still text, then Enter: Ink marks Enter only on a read that
+ * is `\r` alone, so without the split the field kept the text and dropped the Enter.
+ */
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import { TextField } from '../../src/tui/components/TextField.js';
+import { KeyRouterProvider, splitAtLineBreaks, useKeyRouterRoot } from '../../src/tui/hooks/use-keys.js';
+import { sleep } from './harness.js';
+
+function Field({ hidden, onSubmit }: { hidden: boolean; onSubmit(v: string): void }) {
+  const router = useKeyRouterRoot();
+  return (
+    <KeyRouterProvider value={router}>
+      <TextField label="API key:" width={60} hidden={hidden} onSubmit={onSubmit} onCancel={() => undefined} />
+    </KeyRouterProvider>
+  );
+}
+
+async function submittedAfter(chunk: string, hidden = true): Promise<string[]> {
+  const submitted: string[] = [];
+  const ui = render(<Field hidden={hidden} onSubmit={(v) => submitted.push(v)} />);
+  try {
+    await sleep(30);
+    ui.stdin.write(chunk);
+    await sleep(60);
+    return submitted;
+  } finally {
+    ui.unmount();
+    ui.cleanup();
+  }
+}
+
+describe('a read that carries text and Enter together', () => {
+  it('submits the text typed before the line break, whichever break a terminal or a paste sends', async () => {
+    expect(await submittedAfter('sk-ant-pasted-0001\r')).toEqual(['sk-ant-pasted-0001']);
+    expect(await submittedAfter('sk-ant-pasted-0002\n')).toEqual(['sk-ant-pasted-0002']);
+    expect(await submittedAfter('sk-ant-pasted-0003\r\n', false)).toEqual(['sk-ant-pasted-0003']);
+  });
+
+  it('a line break with nothing before it is one Enter, \\r\\n included', async () => {
+    expect(await submittedAfter('\r\n')).toEqual(['']);
+  });
+
+  it('splits at each break, keeps the text between, and leaves a read without one whole', () => {
+    expect(splitAtLineBreaks('abc')).toEqual(['abc']);
+    expect(splitAtLineBreaks('\r')).toEqual(['\r']);
+    expect(splitAtLineBreaks('ab\r\ncd\nef\r')).toEqual(['ab', '\r', 'cd', '\r', 'ef', '\r']);
+    expect(splitAtLineBreaks('\r\r')).toEqual(['\r', '\r']);
+  });
+});
