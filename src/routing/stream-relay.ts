@@ -35,6 +35,7 @@ import { LiveSet } from './live-set.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
 import { ChatErrorWatch } from './chat-error-watch.js';
+import { recodeFailedResponse } from './failed-response-code.js';
 import type { FreeformStream } from './freeform-tools.js';
 import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
@@ -120,8 +121,7 @@ function readRestAndDrop(body: Readable): void {
 function ignoreError(): void {}
 
 function flushRelay(relay: Relay): void {
-  relay.flushWrites();
-  relay.afterTick();
+  relay.endTick();
 }
 
 function catchUpRelay(relay: Relay): void {
@@ -286,8 +286,10 @@ abstract class Relay {
     if (this.pending.length === 1) process.nextTick(flushRelay, this);
   }
 
-  /** After this tick's writes went out (once per tick with writes, not per chunk). */
-  afterTick(): void {}
+  /** The end of a tick with writes (once per tick, not per chunk): they go out. */
+  endTick(): void {
+    this.flushWrites();
+  }
 
   /** Send what this tick wrote (also right before the response ends). */
   flushWrites(): void {
@@ -343,7 +345,7 @@ export class PassthroughRelay extends Relay {
   private readonly redactor: StreamRedactor | undefined;
   /** Masks an echoed service key, also one cut across chunks. */
   private readonly serviceKeys = new ServiceKeyStreamMask();
-  /** The latest upstream chunk (afterTick looks at it for the terminal event). */
+  /** The latest upstream chunk (endTick looks at it for the terminal event). */
   private lastChunk: Buffer | undefined;
   /** Chunks held while the opening event is incomplete (tap.headPending); none once committed. */
   private held: Buffer[] | undefined;
@@ -397,15 +399,25 @@ export class PassthroughRelay extends Relay {
   /**
    * The answer is complete once its terminal event is out: the client's stream ends then,
    * whatever the upstream does next (a reset, or silence until the idle timeout, must not turn a
-   * finished answer into a failure). Looked at once per tick, of the tick's last chunk.
+   * finished answer into a failure). Looked at once per tick, of the tick's last chunk, before
+   * the tick's bytes go out: a Responses stream's `response.failed` may need another code
+   * (failed-response-code.ts).
    */
-  override afterTick(): void {
+  override endTick(): void {
     const last = this.lastChunk;
-    if (last !== undefined && !this.settled && this.tap.endsWithTerminal(last)) {
+    const terminal = last !== undefined && !this.settled && this.tap.endsWithTerminal(last);
+    if (terminal) this.recodeFailed();
+    this.flushWrites();
+    if (terminal && !this.settled) {
       this.tap.finish();
       // what the upstream still sends (the chunked terminator) is read and dropped: the connection stays pooled
       this.endComplete(true);
     }
+  }
+
+  /** Responses: a failed response that ends this tick's bytes goes out with the code Codex retries on (failed-response-code.ts). */
+  private recodeFailed(): void {
+    if (this.o.clientDialect === 'responses') recodeFailedResponse(this.pending);
   }
 
   /**
@@ -476,8 +488,10 @@ export class PassthroughRelay extends Relay {
     if (this.settled) return;
     if (this.committed) {
       // an upstream error event among this tick's bytes is replaced (flushWrites), one the
-      // redactor or the Chat watch still holds too: nothing more comes to complete it
+      // redactor or the Chat watch still holds too: nothing more comes to complete it; the
+      // last event may be a failed response that came with the body's end in one tick
       this.ending = true;
+      this.recodeFailed();
       this.flushHeld();
       this.flushWrites();
       if (this.settled) return;

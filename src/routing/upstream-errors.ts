@@ -295,7 +295,7 @@ function statusForKind(kind: string): number | undefined {
   if (/server_is_overloaded/.test(k)) return 503;
   if (/overloaded/.test(k)) return 529;
   if (/insufficient_quota/.test(k)) return 402;
-  if (/rate_limit|resource_exhausted|quota/.test(k)) return 429;
+  if (/rate_limit|resource_exhausted|quota|slow_down/.test(k)) return 429;
   if (/authentication|unauthenticated|invalid_api_key/.test(k)) return 401;
   if (/permission|forbidden/.test(k)) return 403;
   if (/not_found/.test(k)) return 404;

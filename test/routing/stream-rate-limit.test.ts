@@ -201,6 +201,61 @@ describe('an overload inside an OpenAI stream (its nested server_is_overloaded e
   });
 });
 
+/** The failed response of a Responses stream as Codex reads it: the raw events (the SDK throws on a nested `error` event before it). */
+async function codexFailedResponse(model: string): Promise<{ events: string[]; error: { code: string; message: string } }> {
+  const res = await fetch(`${t.h.a}/responses`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify({ model, stream: true, input: 'hi' }) });
+  const datas = (await res.text()).split('\n\n').flatMap((ev) => ev.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as { type: string; response?: { error: { code: string; message: string } } }));
+  const failed = datas.at(-1);
+  expect(failed?.type).toBe('response.failed');
+  return { events: datas.map((d) => d.type), error: failed!.response!.error };
+}
+
+describe('OpenAI’s failed response in a passthrough stream, as Codex reads it', () => {
+  const openaiStream = (events: Record<string, unknown>[]) => ({
+    kind: 'raw' as const,
+    contentType: 'text/event-stream',
+    body: events.map((e, i) => `event: ${String(e.type)}\ndata: ${JSON.stringify({ ...e, sequence_number: i })}\n\n`).join(''),
+  });
+  const response = (status: string, error: unknown) => ({ id: 'resp_1', object: 'response', created_at: 1, status, model: 'gpt-5.4', output: [], error, usage: null });
+  const failing = (error: { code: string; message: string }, nested?: Record<string, unknown>) =>
+    openaiStream([
+      { type: 'response.created', response: response('in_progress', null) },
+      { type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'partial' },
+      nested ? { type: 'error', error: nested } : { type: 'error', code: error.code, message: error.message, param: null },
+      { type: 'response.failed', response: response('failed', error) },
+    ]);
+
+  it('its overload (server_is_overloaded, on which Codex gives up): our upstream_overloaded, which it retries; the rest as OpenAI sent it', async () => {
+    t.h.mocks.openai.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { chunk: 3, errorAfter: 8, errorKind: 'overloaded' } } });
+    const { events, error } = await codexFailedResponse('openai/gpt-5.4');
+    expect(error).toEqual({ code: 'upstream_overloaded', message: 'Our servers are currently overloaded. Please try again later.' });
+    expect(events.filter((e) => e === 'error')).toHaveLength(1);
+    const [log] = await t.h.waitForLogs(1);
+    expect(log).toMatchObject({ status: 200, errorCode: 'upstream_overloaded' });
+  });
+
+  it('slow_down (traffic grew too fast, a rate limit): OpenAI’s rate_limit_exceeded, as a converted stream’s', async () => {
+    const slowDown = { code: 'slow_down', message: 'Please reduce your request rate.' };
+    t.h.mocks.openai.next(failing(slowDown, { type: 'rate_limit_error', ...slowDown, param: null }));
+    expect((await codexFailedResponse('openai/gpt-5.4')).error).toEqual({ code: 'rate_limit_exceeded', message: 'Please reduce your request rate.' });
+    const [log] = await t.h.waitForLogs(1);
+    expect(log).toMatchObject({ status: 200, errorCode: 'upstream_rate_limited' });
+  });
+
+  it('a code Codex acts on rightly keeps OpenAI’s: rate_limit_exceeded, insufficient_quota, context_length_exceeded, server_error', async () => {
+    for (const code of ['rate_limit_exceeded', 'insufficient_quota', 'context_length_exceeded', 'server_error']) {
+      t.h.mocks.openai.next(failing({ code, message: `failed with ${code}` }));
+      expect((await codexFailedResponse('openai/gpt-5.4')).error).toEqual({ code, message: `failed with ${code}` });
+    }
+  });
+
+  it('an SDK client reading the documented flat error event gets the failed response with our code', async () => {
+    t.h.mocks.openai.next(failing({ code: 'server_is_overloaded', message: 'Our servers are currently overloaded. Please try again later.' }));
+    const { error, failed } = failedOf(await responsesStreamEvents('openai/gpt-5.4'));
+    expect([error.code, failed.code]).toEqual(['server_is_overloaded', 'upstream_overloaded']);
+  });
+});
+
 describe('an overload as the first event of a stream (nothing went out yet): the upstream’s own overload status, whichever path', () => {
   const rejection = <E>(p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as E);
   const openaiOverload = { kind: 'turn' as const, turn: { text: 'never sent', stream: { chunk: 3, errorAfter: 0, errorKind: 'overloaded' as const } } };

@@ -3,6 +3,8 @@
  * no "tool_calls" finish reason: a turn that ends in calls is `completed` with function_call items.
  */
 import type { StopReason } from '../hub.js';
+import { responseFailedCode } from '../errors.js';
+import { codeForStatus } from '../upstream-codes.js';
 
 export interface OutputFacts {
   hasFunctionCall: boolean;
@@ -54,6 +56,9 @@ export function httpStatusForErrorCode(code: string | undefined): number {
     // OpenAI's overload inside a stream (type service_unavailable_error): its 503
     case 'server_is_overloaded':
       return 503;
+    // OpenAI's traffic that grew too fast (type rate_limit_error): a 429 since 2025, a 503 before
+    case 'slow_down':
+      return 429;
     case 'vector_store_timeout':
       return 504;
     case 'model_not_found':
@@ -62,4 +67,23 @@ export function httpStatusForErrorCode(code: string | undefined): number {
       if (code && /^(invalid_|context_length|bio_policy|unsupported_)/.test(code)) return 400;
       return 502;
   }
+}
+
+/**
+ * OpenAI's own failed-response codes on which Codex ends the turn although a retry is what they
+ * call for: its overload (`server_is_overloaded`, "Selected model is at capacity") and `slow_down`
+ * (CodexErr::ServerOverloaded, not retried). Any other code it acts on rightly: it retries
+ * `rate_limit_exceeded` after the wait in the message, and stops on `insufficient_quota`,
+ * `context_length_exceeded`, `usage_not_included`, `invalid_prompt` and `cyber_policy`.
+ */
+const CODEX_GIVES_UP = new Set(['server_is_overloaded', 'slow_down']);
+
+/**
+ * The code a passthrough stream's `response.failed` goes out with instead of OpenAI's, when Codex
+ * would give up on OpenAI's: the one a converted stream's failed response gets for it (responseFailedCode).
+ */
+export function failedCodeForCodex(code: string): string | undefined {
+  if (!CODEX_GIVES_UP.has(code)) return undefined;
+  const status = httpStatusForErrorCode(code);
+  return responseFailedCode({ status, code: codeForStatus(status), message: '' });
 }

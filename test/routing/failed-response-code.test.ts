@@ -1,0 +1,28 @@
+/**
+ * The failed response a passthrough Responses stream ends with gets the converted path's code
+ * where Codex would give up on OpenAI's; anything else in the bytes stays as it came.
+ */
+import { describe, expect, it } from 'vitest';
+import { recodedPiece } from '../../src/routing/failed-response-code.js';
+
+const failed = (code: string) => `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', sequence_number: 9, response: { id: 'resp_1', status: 'failed', error: { code, message: 'Our servers are currently overloaded. Please try again later.' } } })}\n\n`;
+const delta = 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"hi","sequence_number":8}\n\n';
+
+describe('recodedPiece', () => {
+  it('replaces an overload code in the last event, keeping the events before it byte for byte', () => {
+    const out = recodedPiece(Buffer.from(delta + failed('server_is_overloaded')))!.toString();
+    expect(out.startsWith(delta)).toBe(true);
+    expect(out.slice(delta.length)).toBe(failed('upstream_overloaded'));
+  });
+
+  it('leaves a failed response Codex reads rightly, another last event, and an event not yet whole', () => {
+    expect(recodedPiece(Buffer.from(failed('rate_limit_exceeded')))).toBeUndefined();
+    expect(recodedPiece(Buffer.from(failed('server_is_overloaded') + delta))).toBeUndefined();
+    expect(recodedPiece(Buffer.from(failed('server_is_overloaded').slice(0, -1)))).toBeUndefined();
+  });
+
+  it('reads a data line without the space after its colon', () => {
+    const tight = failed('slow_down').replace('data: ', 'data:');
+    expect(JSON.parse(recodedPiece(Buffer.from(tight))!.toString().split('\n')[1]!.slice(6))).toMatchObject({ response: { error: { code: 'rate_limit_exceeded' } } });
+  });
+});
