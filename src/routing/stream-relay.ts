@@ -36,6 +36,7 @@ import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
 import { ChatErrorWatch } from './chat-error-watch.js';
 import { recodeFailedResponse } from './failed-response-code.js';
+import { addWaitToRateLimitEvent } from './stream-error-wait.js';
 import type { FreeformStream } from './freeform-tools.js';
 import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
@@ -400,24 +401,30 @@ export class PassthroughRelay extends Relay {
    * The answer is complete once its terminal event is out: the client's stream ends then,
    * whatever the upstream does next (a reset, or silence until the idle timeout, must not turn a
    * finished answer into a failure). Looked at once per tick, of the tick's last chunk, before
-   * the tick's bytes go out: a Responses stream's `response.failed` may need another code
-   * (failed-response-code.ts).
+   * the tick's bytes go out: a last event that ends the stream may need amending (amendLastEvent).
    */
   override endTick(): void {
     const last = this.lastChunk;
-    const terminal = last !== undefined && !this.settled && this.tap.endsWithTerminal(last);
-    if (terminal) this.recodeFailed();
+    const kind = last !== undefined && !this.settled ? this.tap.lastEventKind(last) : undefined;
+    if (kind !== undefined) this.amendLastEvent();
     this.flushWrites();
-    if (terminal && !this.settled) {
+    if (kind === 'terminal' && !this.settled) {
       this.tap.finish();
       // what the upstream still sends (the chunked terminator) is read and dropped: the connection stays pooled
       this.endComplete(true);
     }
   }
 
-  /** Responses: a failed response that ends this tick's bytes goes out with the code Codex retries on (failed-response-code.ts). */
-  private recodeFailed(): void {
-    if (this.o.clientDialect === 'responses') recodeFailedResponse(this.pending);
+  /**
+   * The event that ends this tick's bytes, when a client would misread it as the upstream wrote
+   * it: a Responses failed response goes out with the code Codex retries on
+   * (failed-response-code.ts), a Messages rate-limit error with the wait its 200's headers imply
+   * (stream-error-wait.ts).
+   */
+  private amendLastEvent(): void {
+    const dialect = this.o.clientDialect;
+    if (dialect === 'responses') recodeFailedResponse(this.pending);
+    else if (dialect === 'messages') addWaitToRateLimitEvent(this.pending, this.o.headers, this.o.date);
   }
 
   /**
@@ -491,7 +498,7 @@ export class PassthroughRelay extends Relay {
       // redactor or the Chat watch still holds too: nothing more comes to complete it; the
       // last event may be a failed response that came with the body's end in one tick
       this.ending = true;
-      this.recodeFailed();
+      this.amendLastEvent();
       this.flushHeld();
       this.flushWrites();
       if (this.settled) return;

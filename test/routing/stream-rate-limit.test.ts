@@ -334,7 +334,7 @@ describe('a rate limit inside an Anthropic stream whose 200 carried its anthropi
     expect(err.message).toMatch(WAIT);
   });
 
-  it('Messages client (passthrough): as the first event, the HTTP 429 with that Retry-After; later, Anthropic’s own event as it came', async () => {
+  it('Messages client (passthrough): as the first event, the HTTP 429 with that Retry-After; later, Anthropic’s own event with the wait in its message', async () => {
     t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'never sent', stream: { ...LIMITED, errorAfter: 0 } } });
     const first = await anthropic().messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }).then(
       () => undefined,
@@ -346,7 +346,32 @@ describe('a rate limit inside an Anthropic stream whose 200 carried its anthropi
     t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: LIMITED } });
     const { err } = await messagesStreamError('anthropic/claude-sonnet-4-5');
     expect(err.type).toBe('rate_limit_error');
-    expect((err.error as { error: { message: string } }).error.message).toBe('This request would exceed the rate limit for your organization of 30,000 input tokens per minute.');
+    expect((err.error as { error: { message: string } }).error.message).toMatch(/^This request would exceed the rate limit for your organization of 30,000 input tokens per minute\. Please try again in (19|20)s\.$/);
+    expect(err.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+  });
+
+  it('Messages client (passthrough), a limit that resets in hours: when it resets, in Anthropic’s own event', async () => {
+    t.h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { ...RATE_LIMIT, rateLimitResetInMs: 3 * 3_600_000 } } });
+    const { err } = await messagesStreamError('anthropic/claude-sonnet-4-5');
+    expect((err.error as { error: { message: string } }).error.message).toMatch(/^This request would exceed the rate limit for your organization of 30,000 input tokens per minute; the limit resets in (2 h 59 min|3 h) \(at .+ UTC\)\.$/);
+  });
+
+  it('Messages client (passthrough): the error event and the stream’s end in one read, amended as well; an overload is not', async () => {
+    const events = (error: Record<string, unknown>) => [
+      { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'partial' } },
+      { type: 'error', error },
+    ];
+    const body = (error: Record<string, unknown>) => events(error).map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+    const reset = new Date(Date.now() + 20_000).toISOString();
+    const headers = { 'anthropic-ratelimit-input-tokens-reset': reset, 'anthropic-ratelimit-requests-reset': reset };
+    t.h.mocks.anthropic.next({ kind: 'raw', contentType: 'text/event-stream', headers, body: body({ type: 'rate_limit_error', message: 'This request would exceed the rate limit for your organization of 30,000 input tokens per minute.' }) });
+    const limited = await messagesStreamError('anthropic/claude-sonnet-4-5');
+    expect((limited.err.error as { error: { message: string } }).error.message).toMatch(/ per minute\. Please try again in (19|20)s\.$/);
+    t.h.mocks.anthropic.next({ kind: 'raw', contentType: 'text/event-stream', headers, body: body({ type: 'overloaded_error', message: 'Overloaded' }) });
+    const overloaded = await messagesStreamError('anthropic/claude-sonnet-4-5');
+    expect(overloaded.err.error).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
   });
 
   it('their reset times are read on Anthropic’s clock, the 200’s Date: an hour ahead of ours, the wait is still 20 s', async () => {

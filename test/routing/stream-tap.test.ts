@@ -316,14 +316,14 @@ describe('opening error', () => {
   });
 });
 
-describe('endsWithTerminal: the terminal event whole at the end of a chunk', () => {
+describe('lastEventKind: the terminal event whole at the end of a chunk', () => {
   const tap = (dialect: 'chat' | 'messages' | 'responses', ...chunks: string[]) => {
     const t = new StreamTap(dialect);
     let last = false;
     for (const c of chunks) {
       const b = Buffer.from(c);
       t.push(b);
-      last = t.endsWithTerminal(b);
+      last = t.lastEventKind(b) === 'terminal';
     }
     return last;
   };
@@ -340,5 +340,17 @@ describe('endsWithTerminal: the terminal event whole at the end of a chunk', () 
     expect(tap('chat', 'data: [DONE]\n')).toBe(false);
     expect(tap('responses', 'event: response.completed\ndata: {"type":"response.comp', 'leted","response":{}}\n\n')).toBe(false);
     expect(tap('chat', 'data: {"x":1}\n\ndata: [DO', 'NE]\n\n')).toBe(false);
+  });
+  it('says when a Messages chunk ends with a whole error event (which ends its stream): the relay amends it', () => {
+    const kind = (dialect: 'chat' | 'messages' | 'responses', chunk: string) => {
+      const t = new StreamTap(dialect);
+      t.push(Buffer.from(chunk));
+      return t.lastEventKind(Buffer.from(chunk));
+    };
+    const error = 'event: error\ndata: {"type":"error","error":{"type":"rate_limit_error","message":"m"}}\n\n';
+    expect(kind('messages', `event: ping\ndata: {"type":"ping"}\n\n${error}`)).toBe('error');
+    expect(kind('messages', 'data: {"type":"error","error":{"type":"overloaded_error","message":"m"}}\n\n')).toBe('error');
+    expect(kind('messages', `${error}event: ping\ndata: {"type":"ping"}\n\n`)).toBeUndefined();
+    expect(kind('chat', 'event: error\ndata: {"error":{"message":"m"}}\n\n')).toBeUndefined();
   });
 });
