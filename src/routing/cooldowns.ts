@@ -16,7 +16,7 @@ export const MAX_COOLDOWN_MS = MAX_ADVISED_WAIT_MS;
 const UNREACHABLE_MS = 30_000;
 /** Rate limited or overloaded without a Retry-After, or a 5xx. */
 const BUSY_MS = 15_000;
-/** A refused key, no credit, no such model: nothing a retry in seconds fixes. */
+/** A refused key, no credit or quota left, no such model: nothing a retry in seconds fixes. */
 const REFUSED_MS = 60_000;
 
 interface Cooling {
@@ -54,9 +54,12 @@ export class Cooldowns {
 }
 
 /** How long a failure sends its target to the back of its groups; 0 when it says nothing about the target. */
-export function cooldownFor(failure: Pick<UpstreamFailure, 'upstreamStatus' | 'contextLength' | 'retryAfter' | 'retryAfterMs' | 'resetsAt'>): number {
+export function cooldownFor(failure: Pick<UpstreamFailure, 'code' | 'upstreamStatus' | 'contextLength' | 'retryAfter' | 'retryAfterMs' | 'resetsAt'>): number {
   // this request was too long for the model, or too large: the next one may well fit
   if (failure.contextLength || failure.upstreamStatus === 413) return 0;
+  // a used-up quota is a billing failure whatever status it came with (OpenAI's and Gemini's 429):
+  // it comes back with credit or a new day, not after a rate limit's seconds (it carries no wait)
+  if (failure.code === 'upstream_billing') return REFUSED_MS;
   // a per-day limit: asking first again every few minutes would only add a refused round trip to
   // a request until it resets; the target is still asked when all others fail, and a restart forgets
   if (failure.resetsAt !== undefined) return Math.min(Math.max(0, failure.resetsAt - Date.now()), LONGEST_RESET_MS);

@@ -32,6 +32,9 @@ describe('cooldownFor', () => {
     expect(cooldownFor(failure(529))).toBe(15_000);
     expect(cooldownFor(failure(429))).toBe(15_000);
     expect(cooldownFor(failure(401))).toBe(60_000);
+    expect(cooldownFor(failure(402, { code: 'upstream_billing' }))).toBe(60_000);
+    // a used-up quota that came as a 429 is no rate limit
+    expect(cooldownFor(failure(429, { status: 402, code: 'upstream_billing' }))).toBe(60_000);
     expect(cooldownFor(failure(400, { contextLength: true }))).toBe(0);
     expect(cooldownFor(failure(413))).toBe(0);
     expect(cooldownFor(failure(400))).toBe(0);
@@ -104,5 +107,28 @@ describe('a group with cooldowns (the default)', () => {
       ['ca/qwen3-coder', 0, 'cooling_down'],
       ['anthropic/claude-sonnet-4-5', 200, undefined],
     ]);
+  });
+});
+
+describe('a group whose first target’s quota is used up (a 429 insufficient_quota)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ settings: { groupCooldowns: true }, groups: { team: [{ name: 'coder', targets: ['ca/qwen3-coder', 'anthropic/claude-sonnet-4-5'] }] } });
+  });
+  afterAll(async () => h.close());
+
+  it('cools it a minute, as no credit does, not a rate limit’s 15 s', async () => {
+    const quota = { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } };
+    h.mocks.ca.next({ kind: 'raw', status: 429, contentType: 'application/json', body: JSON.stringify(quota) });
+    const ask = () => post(`${h.groupB('team')}/v1/messages`, { model: 'coder', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] });
+    expect((await ask()).status).toBe(200);
+    expect(h.logs.at(-1)!.attempts.map((a) => [a.target, a.status, a.errorCode])).toEqual([
+      ['ca/qwen3-coder', 429, 'upstream_billing'],
+      ['anthropic/claude-sonnet-4-5', 200, undefined],
+    ]);
+    expect((await ask()).status).toBe(200);
+    const [cooling] = h.logs.at(-1)!.attempts;
+    expect(cooling).toMatchObject({ target: 'ca/qwen3-coder', errorCode: 'cooling_down' });
+    expect(Number(/for (\d+) s more/.exec(cooling!.skipped ?? '')?.[1])).toBeGreaterThan(55);
   });
 });
