@@ -4,7 +4,9 @@
  * it is a billing failure (402) no client should retry. OpenAI says so by its `insufficient_quota`
  * type or code. Google's RESOURCE_EXHAUSTED serves both: its QuotaFailure detail names the quota,
  * and only a per-day one (`GenerateRequestsPerDayPerProjectPerModel-FreeTier`) is used up; a
- * per-minute one is a rate limit.
+ * per-minute one is a rate limit. Its violations are the quotas the request went past, each of
+ * them (a model whose free quota is 0 lists the per-minute ones and the per-day one): one per-day
+ * quota among them is enough, as a retry in a minute would meet it again.
  */
 import { isRecord } from './chat/guards.js';
 

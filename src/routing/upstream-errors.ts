@@ -411,7 +411,11 @@ export function retryAdviceHeaders(failure: UpstreamFailure, into: OutgoingHttpH
   return into;
 }
 
-/** The upstream's other retry advice, carried as it is (see UpstreamFailure). */
+/**
+ * The upstream's other retry advice, carried as it is (see UpstreamFailure) — but for an
+ * `x-should-retry` where ours is set already: a used-up quota's `false` (withBillingNoRetry) stands
+ * over an upstream's `true`, which a gateway may send for every 429 while the body says the quota is gone.
+ */
 export function withRetryAdvice(failure: UpstreamFailure, retryAfterMs: string | undefined, shouldRetry: string | undefined): UpstreamFailure {
   if (retryAfterMs && retryable(failure.status)) failure.retryAfterMs = retryAfterMs;
   if ((shouldRetry === 'true' || shouldRetry === 'false') && failure.shouldRetry === undefined) failure.shouldRetry = shouldRetry;

@@ -76,6 +76,35 @@ describe('a used-up quota before the stream', () => {
     });
   });
 
+  it('Gemini listing per-minute and per-day quotas at once (a model whose free quota is 0, say): every one listed was exceeded, so the day’s is used up: 402', async () => {
+    // google.rpc.QuotaFailure lists the violations, each a quota the request went past; the
+    // message names each ("Quota exceeded for metric: …, limit: 0")
+    const details = [
+      {
+        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+        violations: ['GenerateContentInputTokensPerModelPerMinute-FreeTier', 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier', 'GenerateRequestsPerDayPerProjectPerModel-FreeTier'].map((quotaId) => ({ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests', quotaId })),
+      },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '40s' },
+    ];
+    t.h.mocks.gemini.next(geminiError(429, GEMINI_QUOTA, { retryAfter: 40, details }));
+    const e = await refusal(openai().chat.completions.create({ model: 'gemini/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }));
+    expect(advice(e)).toEqual(NO_RETRY);
+    expect(e.code).toBe('upstream_billing');
+  });
+
+  it('an upstream’s own x-should-retry: true does not override ours: a used-up quota is not retried', async () => {
+    // the official SDKs follow x-should-retry before the status; a retry seconds later meets the same used-up quota
+    t.h.mocks.openai.next(t.h.mocks.openai.error(429, OPENAI_QUOTA, { code: 'insufficient_quota', type: 'insufficient_quota', headers: { 'x-should-retry': 'true' } }));
+    const e = await refusal(openai().responses.create({ model: 'openai/gpt-5.4', input: 'hi' }));
+    expect(advice(e)).toEqual(NO_RETRY);
+    expect(t.h.mocks.openai.requests.filter((r) => r.path === '/v1/responses')).toHaveLength(1);
+    // with the SDK's own retries on, it still asks once
+    const retrying = new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 2 });
+    t.h.mocks.openai.next(t.h.mocks.openai.error(429, OPENAI_QUOTA, { code: 'insufficient_quota', type: 'insufficient_quota', headers: { 'x-should-retry': 'true' } }));
+    await refusal(retrying.responses.create({ model: 'openai/gpt-5.4', input: 'hi' }));
+    expect(t.h.mocks.openai.requests.filter((r) => r.path === '/v1/responses')).toHaveLength(2);
+  });
+
   it('a group moves on to its next target', async () => {
     t.h.mocks.openai.next(t.h.mocks.openai.error(429, OPENAI_QUOTA, { code: 'insufficient_quota', type: 'insufficient_quota' }));
     t.h.mocks.ca.next({ kind: 'turn', turn: { text: 'from the next target' } });
