@@ -31,14 +31,21 @@ export function openaiEffortLevels(model: string): readonly Effort[] {
 }
 
 const GPT5_MINIMAL = new RegExp(`^gpt-5(?:-mini|-nano)?${DATE}$`);
+/** gpt-5.5 and later gpt-5.x: they reason by default (medium) and, as every gpt-5.x since 5.1, take `none`. */
+const REASONING_BY_DEFAULT_NONE_TAKEN = new RegExp(`^gpt-5\\.(?:[5-9]|[1-9]\\d+)${DATE}$`);
 
 /**
- * What a request that turns reasoning off sends to a model that has no `none` level: gpt-5 and its
- * mini and nano reason least at `minimal` (their default is medium). Undefined: send no effort
- * (gpt-5.1, 5.2 and 5.4 then do not reason; o-series cannot be turned off).
+ * What a request that turns reasoning off sends: `none` to gpt-5.5 and later, whose default is
+ * medium (OpenAI's reasoning guide; `none` is taken by every model since gpt-5.1, per the API
+ * reference); gpt-5 and its mini and nano, which have no `none`, reason least at `minimal` (their
+ * default is medium too). Undefined: send no effort (gpt-5.1, 5.2 and 5.4 then do not reason;
+ * o-series cannot be turned off; variants whose levels are not documented keep their default). A
+ * model that refuses the level gets the nearest it lists (effort-refusal.ts).
  */
-export function openaiOffEffort(model: string): 'minimal' | undefined {
-  return GPT5_MINIMAL.test(model.toLowerCase()) ? 'minimal' : undefined;
+export function openaiOffEffort(model: string): 'minimal' | 'none' | undefined {
+  const id = model.toLowerCase();
+  if (REASONING_BY_DEFAULT_NONE_TAKEN.test(id)) return 'none';
+  return GPT5_MINIMAL.test(id) ? 'minimal' : undefined;
 }
 
 /**

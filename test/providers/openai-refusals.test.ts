@@ -197,6 +197,17 @@ describe('reasoning turned off, and the summary a Messages client\'s thinking as
     }
   });
 
+  it('off: gpt-5.5 and later, which reason by default (medium), are asked for none — also a Responses client’s own none', async () => {
+    for (const model of ['gpt-5.5', 'gpt-5.6-2026-07-01', 'gpt-5.10']) {
+      const body = converted(model, disabled, 'none');
+      expect(body.reasoning, model).toEqual({ effort: 'none' });
+      await accepted(body);
+    }
+    expect(passthrough('gpt-5.5', { model: 'gpt-5.5', input: 'hi', reasoning: { effort: 'none' } }, 'none').reasoning).toEqual({ effort: 'none' });
+    // variants whose levels are not documented keep their default
+    expect(converted('gpt-5.5-pro', disabled, 'none').reasoning).toBeUndefined();
+  });
+
   it('adaptive thinking without a level asks for a summary at the model\'s default effort, unless display is omitted', () => {
     for (const display of [undefined, 'summarized', 'updates']) {
       const body = converted('gpt-5.5', hello({ thinking: display ? { type: 'adaptive', display } : { type: 'adaptive' } }));
