@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * (a mocked module, environment variables read at import).
  */
 const OWN_PROCESS = [
-  'test/e2e/**',
+  'test/e2e/**/*.test.ts',
   'test/daemon/heap-give-back.test.ts',
   'test/daemon/reduce-heap.test.ts',
   'test/server/admin/lazy-listener.test.ts', // vi.mock
