@@ -444,4 +444,6 @@ export interface HubError {
    * `error.metadata.headers`): inside a stream, the only word of when its limit resets.
    */
   limitHeaders?: Readonly<Record<string, unknown>>;
+  /** The wait the upstream's error states in its body (Google's RetryInfo), in milliseconds. */
+  statedWaitMs?: number;
 }

@@ -22,7 +22,7 @@ export function addWaitToRateLimitEvent(pending: (string | Buffer)[], answerHead
     const error = event.error;
     if (event.type !== 'error' || !isRecord(error) || error.type !== 'rate_limit_error' || typeof error.message !== 'string') return false;
     const message = error.message;
-    const waited = withStreamWait({ status: 429, code: 'upstream_rate_limited', message, upstreamStatus: 429 }, undefined, answerHeaders, answerDate);
+    const waited = withStreamWait({ status: 429, code: 'upstream_rate_limited', message, upstreamStatus: 429 }, {}, answerHeaders, answerDate);
     if (waited.message === message) return false;
     error.message = waited.message;
     return true;

@@ -468,7 +468,7 @@ export class PassthroughRelay extends Relay {
 
   /** The upstream's error event as our failure, with the wait its body names (withStreamWait). */
   private failureOf(error: ParsedError): UpstreamFailure {
-    return withStreamWait(failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential), error.limitHeaders, this.o.headers, this.o.date);
+    return withStreamWait(failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential), { bodyHeaders: error.limitHeaders, statedWaitMs: error.statedWaitMs }, this.o.headers, this.o.date);
   }
 
   /** The answer is complete (its terminal event went out): end the client's stream without an error event. */

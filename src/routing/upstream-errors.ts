@@ -14,6 +14,7 @@ import type { HubError } from '../protocols/hub.js';
 import { redactSecret } from './redact.js';
 import { codeForStatus } from '../protocols/upstream-codes.js';
 import { quotaUsedUp } from '../protocols/quota-used-up.js';
+import { googleRetryDelayMs } from '../protocols/google-retry-info.js';
 import { upstreamHeader } from './upstream-header.js';
 import { advisedWaitMs, bodyLimitHeaders, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, retryableStatus as retryable, streamLimitHeaders, upstreamClock, waitAdvice, type AnswerHeaders } from '../providers/retry-wait.js';
 import { beyondAdvice, farResetWords } from '../providers/far-reset.js';
@@ -54,6 +55,8 @@ export interface ParsedError {
   limitHeaders?: Record<string, string>;
   /** A quota used up, whatever the status said (quota-used-up.ts): a billing failure, not a rate limit. */
   quotaUsedUp?: boolean;
+  /** The wait the body states (Google's RetryInfo), in milliseconds. */
+  statedWaitMs?: number;
 }
 
 const CONTEXT_RE =
@@ -158,25 +161,36 @@ export function streamEventFailure(slug: string, e: HubError, credential: string
   }
   const failure: UpstreamFailure = withBillingNoRetry({ status: e.status, code: e.code, message: described.message, upstreamStatus: e.status });
   if (e.param !== undefined) failure.param = e.param;
-  return withStreamWait(failure, bodyLimitHeaders(e.limitHeaders), answerHeaders, answerDate);
+  return withStreamWait(failure, { bodyHeaders: bodyLimitHeaders(e.limitHeaders), statedWaitMs: e.statedWaitMs }, answerHeaders, answerDate);
+}
+
+/** What an error event's own body says of its wait: the limits' headers it repeats (OpenRouter's), or the wait it states (Google's RetryInfo). */
+export interface EventWait {
+  bodyHeaders?: Record<string, string> | undefined;
+  statedWaitMs?: number | undefined;
 }
 
 /**
- * An error event inside a stream goes out after the 200 and its headers: the wait its limits'
- * reset implies (the headers its body repeats: OpenRouter's; for a rate limit whose body repeats
- * none, the reset headers of the stream's 200, `answerHeaders`: Anthropic's) is advice the failure
- * carries, for the HTTP answer it becomes when nothing went out yet, and words in its message for
- * when the stream is under way (withWaitInMessage); beyond a wait to sit out, when the limit
- * resets (notBeforeReset). A message that names its wait keeps its own. Reset times are read on the
- * upstream's clock, the `Date` of the stream's 200 (`answerDate`), as an error answer's are.
+ * An error event inside a stream goes out after the 200 and its headers: the wait it states
+ * (Google's RetryInfo), else the one its limits' reset implies (the headers its body repeats:
+ * OpenRouter's; for a rate limit whose body repeats none, the reset headers of the stream's 200,
+ * `answerHeaders`: Anthropic's), is advice the failure carries, for the HTTP answer it becomes
+ * when nothing went out yet, and words in its message for when the stream is under way
+ * (withWaitInMessage); beyond a wait to sit out, when the limit resets (notBeforeReset). A
+ * message that names its wait keeps its own. Reset times are read on the upstream's clock, the
+ * `Date` of the stream's 200 (`answerDate`), as an error answer's are.
  */
-export function withStreamWait(failure: UpstreamFailure, bodyHeaders: Record<string, string> | undefined, answerHeaders?: AnswerHeaders, answerDate?: string | string[]): UpstreamFailure {
-  const limitHeaders = bodyHeaders ?? (answerHeaders !== undefined && failure.upstreamStatus === 429 ? streamLimitHeaders(answerHeaders, failure.message) : undefined);
-  if (!limitHeaders || failure.contextLength || !retryable(failure.upstreamStatus) || namesWait(failure.message)) return failure;
+export function withStreamWait(failure: UpstreamFailure, own: EventWait, answerHeaders?: AnswerHeaders, answerDate?: string | string[]): UpstreamFailure {
+  if (failure.contextLength || !retryable(failure.upstreamStatus) || namesWait(failure.message)) return failure;
   const now = Date.now();
-  const wait = resetWaitMs(limitHeaders, failure.upstreamStatus, upstreamClock(Array.isArray(answerDate) ? answerDate[0] : answerDate, now));
+  let wait = own.statedWaitMs;
+  if (wait === undefined) {
+    const limitHeaders = own.bodyHeaders ?? (answerHeaders !== undefined && failure.upstreamStatus === 429 ? streamLimitHeaders(answerHeaders, failure.message) : undefined);
+    if (!limitHeaders) return failure;
+    wait = resetWaitMs(limitHeaders, failure.upstreamStatus, upstreamClock(Array.isArray(answerDate) ? answerDate[0] : answerDate, now));
+  }
   if (wait === undefined) return failure;
-  if (beyondAdvice(wait)) return notBeforeReset(failure, wait, now);
+  if (beyondAdvice(wait)) return notBeforeReset(failure, Math.min(wait, LONGEST_RESET_MS), now);
   return withWaitInMessage(Object.assign(failure, waitAdvice(wait)));
 }
 
@@ -255,6 +269,8 @@ export function describeErrorJson(json: unknown): ParsedError | undefined {
     const kind = [str(e.type), str(e.status), typeof e.code === 'string' ? e.code : ''].filter(Boolean).join(' ');
     const parsed: ParsedError = { message, kind };
     if (quotaUsedUp(e)) parsed.quotaUsedUp = true;
+    const wait = googleRetryDelayMs(e);
+    if (wait !== undefined) parsed.statedWaitMs = wait;
     const limitHeaders = errorBodyLimitHeaders(o);
     if (limitHeaders) parsed.limitHeaders = limitHeaders;
     const implied = typeof e.code === 'number' ? e.code : statusForKind(kind);
@@ -361,8 +377,9 @@ export function describeStreamError(event: unknown, dialect: 'chat' | 'responses
  * piece of retry advice. `parsed`: the body's error as already read (undefined: not JSON, or no
  * error shape; see failureOfBody).
  *
- * The wait: the upstream's own retry-after(-ms), else the one its rate-limit reset headers imply
- * (the answer's real headers over those its body repeats), absolute times read on its clock
+ * The wait: the upstream's own retry-after(-ms), else the one its body states (Google's RetryInfo:
+ * Gemini sends no Retry-After), else the one its rate-limit reset headers imply (the answer's real
+ * headers over those its body repeats), absolute times read on its clock
  * (upstreamClock). A wait to sit out becomes retry-after and retry-after-ms when the upstream sent
  * none; a longer one says not to retry at all (notBeforeReset).
  */
@@ -383,7 +400,7 @@ export function failureOfAnswer(
   const own = failure.retryAfter !== undefined || failure.retryAfterMs !== undefined;
   const wait = own
     ? advisedWaitMs(failure.retryAfter, failure.retryAfterMs, clock)
-    : resetWaitMs(parsed?.limitHeaders ? { ...parsed.limitHeaders, ...headers } : headers, failure.upstreamStatus, clock);
+    : (parsed?.statedWaitMs ?? resetWaitMs(parsed?.limitHeaders ? { ...parsed.limitHeaders, ...headers } : headers, failure.upstreamStatus, clock));
   if (wait === undefined) return failure;
   if (beyondAdvice(wait)) return notBeforeReset(failure, Math.min(wait, LONGEST_RESET_MS), now);
   if (!own) Object.assign(failure, waitAdvice(wait));

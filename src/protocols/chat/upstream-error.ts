@@ -7,6 +7,7 @@ import type { HubError } from '../hub.js';
 import { isRecord, num, str } from './guards.js';
 import { codeForStatus } from '../upstream-codes.js';
 import { quotaUsedUp } from '../quota-used-up.js';
+import { googleRetryDelayMs } from '../google-retry-info.js';
 
 /** OpenAI/Anthropic error `type` → the HTTP status it stands for. */
 const STATUS_BY_TYPE: Readonly<Record<string, number>> = {
@@ -38,5 +39,7 @@ export function upstreamError(err: unknown, fallbackMessage: string): HubError {
   const error: HubError = { status, code: codeForStatus(status), message: str(err.message) || fallbackMessage };
   const headers = isRecord(err.metadata) ? err.metadata.headers : undefined;
   if (isRecord(headers)) error.limitHeaders = headers;
+  const wait = googleRetryDelayMs(err);
+  if (wait !== undefined) error.statedWaitMs = wait;
   return error;
 }
