@@ -39,7 +39,8 @@ const REASONING_BY_DEFAULT_NONE_TAKEN = new RegExp(`^gpt-5\\.(?:[5-9]|[1-9]\\d+)
  * medium (OpenAI's reasoning guide; `none` is taken by every model since gpt-5.1, per the API
  * reference); gpt-5 and its mini and nano, which have no `none`, reason least at `minimal` (their
  * default is medium too). Undefined: send no effort (gpt-5.1, 5.2 and 5.4 then do not reason;
- * o-series cannot be turned off; variants whose levels are not documented keep their default). A
+ * o-series cannot be turned off; gpt-5.1-codex refuses `none`, OpenAI's 400 lists low to high;
+ * variants whose levels are not documented keep their default). A
  * model that refuses the level gets the nearest it lists (effort-refusal.ts).
  */
 export function openaiOffEffort(model: string): 'minimal' | 'none' | undefined {

@@ -184,13 +184,14 @@ describe('reasoning items replayed to a model that does not reason', () => {
 describe('reasoning turned off, and the summary a Messages client\'s thinking asks for', () => {
   const disabled = hello({ thinking: { type: 'disabled' } });
 
-  it('off: gpt-5 and its mini and nano get minimal, gpt-5.4 and o3 no effort; nobody is asked for a summary', async () => {
+  it('off: gpt-5 and its mini and nano get minimal, gpt-5.4, o3, the codex and pro variants no effort; nobody is asked for a summary', async () => {
     for (const model of ['gpt-5', 'gpt-5-mini', 'gpt-5-nano-2025-08-07']) {
       const body = converted(model, disabled, 'none');
       expect(body.reasoning, model).toEqual({ effort: 'minimal' });
       await accepted(body);
     }
-    for (const model of ['gpt-5.4', 'o3', 'gpt-5-codex']) {
+    // gpt-5.1-codex refuses none (OpenAI's own 400): it keeps its default
+    for (const model of ['gpt-5.4', 'o3', 'gpt-5-codex', 'gpt-5.1-codex', 'gpt-5.1-codex-mini', 'gpt-5-pro']) {
       const body = converted(model, disabled, 'none');
       expect(body.reasoning, model).toBeUndefined();
       await accepted(body);
