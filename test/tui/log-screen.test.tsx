@@ -1,14 +1,31 @@
 /** The log screen against a real daemon: live rows, filters, pause, detail pane, footer stats. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { AdminClient } from '../../src/cli/admin-client.js';
 import { removeTempDirs } from '../daemon/harness.js';
 import { makeEntry } from '../log/make-entry.js';
 import { KEYS, lines, sleep, startTui, type TuiHarness } from './harness.js';
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   await h?.close();
   h = undefined;
 });
+
+/**
+ * The summaries a TUI started after this asks its daemon for fail with `why` while `now` is true;
+ * the feed and every other call still go through. (The TUI binds its client's `request` when it
+ * connects, so this has to come first.)
+ */
+function summariesThatFail(why: string): { now: boolean } {
+  const failing = { now: true };
+  const request = AdminClient.prototype.request;
+  vi.spyOn(AdminClient.prototype, 'request').mockImplementation(function (this: AdminClient, ...args: Parameters<AdminClient['request']>) {
+    if (failing.now && args[1].startsWith('/admin/stats')) return Promise.reject(new Error(why));
+    return request.apply(this, args);
+  });
+  return failing;
+}
 afterAll(removeTempDirs);
 
 /** The data rows of the log table (between the header and the footer). */
@@ -235,5 +252,36 @@ describe('log screen', () => {
     for (let i = 0; i < 400; i++) h.log(makeEntry({ modelAsked: `flood/m${i}` }));
     const f = await h.waitFor((fr) => fr.includes('flood/m399'), 'the flood');
     expect(f).toContain('LIVE 300 requests');
+  });
+});
+
+describe('the Log footer when the 5-minute summary fails', () => {
+  const why = 'internal_error: the request log directory could not be read';
+
+  it('keeps the last figures, marked stale with their time, and the table its rows', async () => {
+    const failing = summariesThatFail(why);
+    failing.now = false;
+    h = await startTui({ size: { columns: 40, rows: 14 } });
+    for (let i = 0; i < 12; i++) h.log(makeEntry({ modelAsked: `a/m${i}`, status: 200, latencyMs: 100 }));
+    const good = await h.waitFor((f) => f.includes('2.4/min') && f.includes('12 requests'), 'the figures');
+    failing.now = true;
+    const stale = await h.waitFor((f) => f.includes('stale'), 'the failed poll shown');
+    const footer = lines(stale).find((l) => l.startsWith('stale'));
+    expect(footer, stale).toMatch(/^stale \d\d:\d\d:\d\d · 5m: 2\.4\/min · err 0%$/);
+    expect(tableRows(stale)).toEqual(tableRows(good));
+    failing.now = false;
+    const back = await h.waitFor((f) => !f.includes('stale') && f.includes('2.4/min'), 'the figures current again');
+    expect(tableRows(back)).toEqual(tableRows(good));
+  });
+
+  it('before any figures says why on the summary’s one line, cut with …, so the table loses no row', async () => {
+    const failing = summariesThatFail(why);
+    h = await startTui({ size: { columns: 40, rows: 14 } });
+    for (let i = 0; i < 12; i++) h.log(makeEntry({ modelAsked: `a/m${i}`, status: 200, latencyMs: 100 }));
+    const failed = await h.waitFor((f) => f.includes('stats unavailable') && f.includes('a/m11'), 'why there are no figures');
+    expect(lines(failed).find((l) => l.startsWith('stats unavailable')), failed).toBe('stats unavailable: internal_error: the …');
+    failing.now = false;
+    const good = await h.waitFor((f) => f.includes('2.4/min'), 'the figures');
+    expect(tableRows(failed), failed).toEqual(tableRows(good));
   });
 });

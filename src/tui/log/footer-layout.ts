@@ -3,12 +3,13 @@
  * filter beside them when it fits whole (else wrapped on lines of its own below, without its
  * label if it is still too long, the last line ending in … past them), a feed error beside them
  * when it fits whole (else wrapped below: it is a message to read, not a status to glance at),
- * then the key hints that still fit; last the 5-minute summary, or why there is none, wrapped.
+ * then the key hints that still fit; last the 5-minute summary on one line (log/summary-line.ts).
  */
 import { textWidth } from '../../util/text-width.js';
 import { wrapLines } from '../wrap-lines.js';
 import { fittingHints } from '../key-hints.js';
 import { LOG_HINTS } from './footer-hints.js';
+import { summaryLine, type SummaryLine, type SummaryState } from './summary-line.js';
 
 export interface FooterInput {
   paused: boolean;
@@ -19,8 +20,8 @@ export interface FooterInput {
   /** From describeFilter, in full and short (without a filter both undefined). */
   filter?: { full: string; short: string };
   error?: string;
-  /** The 5-minute summary, already in the words that fit; or, without one, why. */
-  summary: { text: string } | { unavailable: string };
+  /** The 5-minute figures, stale or not; or why there are none. */
+  summary: SummaryState;
 }
 
 export interface FooterLayout {
@@ -37,21 +38,21 @@ export interface FooterLayout {
   below: string[];
   /** The feed error's lines, when it does not fit beside. */
   errorBelow: string[];
-  /** The summary's lines (more than one only for why there is none). */
-  summary: string[];
+  /** The summary's one line. */
+  summary: SummaryLine;
 }
 
 /** Lines the footer takes: the first, then those below it. */
-export const footerLines = (l: FooterLayout) => 1 + l.below.length + l.errorBelow.length + l.summary.length;
+export const footerLines = (l: FooterLayout) => 1 + l.below.length + l.errorBelow.length + 1;
 
-/** `maxMessageLines`: the lines a feed error, and why there is no summary, may each take (… past them). */
+/** `maxMessageLines`: the lines a feed error may take (… past them). */
 export function logFooterLayout(input: FooterInput, width: number, maxFilterLines: number, maxMessageLines: number): FooterLayout {
   const mode = input.paused ? ` PAUSED${input.held ? ` +${input.held} new` : ''} ` : 'LIVE';
   const counts = ` ${input.counts} requests`;
   const beside = input.error ? ` · ${input.error}` : undefined;
   const error = beside !== undefined && textWidth(mode + counts + beside) <= width ? beside : undefined;
   const errorBelow = input.error && error === undefined ? wrapLines(input.error, width, maxMessageLines) : [];
-  const summary = 'text' in input.summary ? [input.summary.text] : wrapLines(`stats unavailable: ${input.summary.unavailable}`, width, maxMessageLines);
+  const summary = summaryLine(input.summary, width);
   const used = textWidth(mode + counts + (error ?? ''));
   let filterBeside: string | undefined;
   let below: string[] = [];

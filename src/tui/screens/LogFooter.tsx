@@ -1,7 +1,7 @@
 /**
  * The Log's footer: live or paused with the counts, an active filter, the key hints that fit
  * (log/footer-layout.ts) — or the filter field while it is typed — a feed error, then the last 5
- * minutes.
+ * minutes on one line.
  */
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
@@ -41,11 +41,13 @@ export function LogFooter({ layout, field, width }: { layout: FooterLayout; fiel
           {line}
         </Text>
       ))}
-      {layout.summary.map((line, i) => (
-        <Text key={i} color={theme.muted} wrap="truncate-end">
-          {line}
-        </Text>
-      ))}
+      <Text wrap="truncate-end">
+        {layout.summary.map((part, i) => (
+          <Text key={i} color={part.failed ? theme.error : theme.muted}>
+            {part.text}
+          </Text>
+        ))}
+      </Text>
     </Box>
   );
 }

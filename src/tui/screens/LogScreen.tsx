@@ -14,7 +14,8 @@ import type { LogFeed } from '../hooks/use-log-feed.js';
 import { useResource } from '../hooks/use-resource.js';
 import { fitColumns } from '../log/columns.js';
 import { detailLines } from '../log/detail-lines.js';
-import { formatRecentStats, recentStats, RECENT_WINDOW_MS } from '../log/recent-stats.js';
+import { formatTime } from '../../cli/log-format.js';
+import { recentStats, RECENT_WINDOW_MS } from '../log/recent-stats.js';
 import { compileViewFilter, describeFilter, isFiltering, nextKey, nextStatusClass, NO_FILTER, type ViewFilter } from '../log/view-filter.js';
 import { DETAIL_HINTS } from '../log/footer-hints.js';
 import { fittingHints } from '../key-hints.js';
@@ -50,14 +51,15 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
   // Screen row of the selection, kept while new rows push the list down.
   const anchor = useRef(0);
 
-  const stats = useResource((b) => b.logs.stats({ since: Date.now() - RECENT_WINDOW_MS }, 'provider'), { pollMs: statsPollMs });
+  const stats = useResource(async (b) => ({ report: await b.logs.stats({ since: Date.now() - RECENT_WINDOW_MS }, 'provider'), at: new Date().toISOString() }), { pollMs: statsPollMs });
   const keys = useResource((b) => b.management.listKeys(), { pollMs: 30_000 });
 
   const all = feed.buffer.entries();
   const visible = useMemo(() => (isFiltering(filter) ? all.filter(compileViewFilter(filter)) : all), [all, feed.version, filter]);
   const columns = useMemo(() => fitColumns(width), [width]);
   const counts = isFiltering(filter) ? `${visible.length} of ${all.length}` : `${all.length}`;
-  const summary = stats.data ? { text: formatRecentStats(recentStats(stats.data), width) } : stats.error ? { unavailable: stats.error } : { text: 'last 5 min: …' };
+  // a failed poll keeps the last figures, marked with the time they stand from
+  const summary = stats.data ? { figures: recentStats(stats.data.report), staleSince: stats.error === undefined ? undefined : formatTime(stats.data.at) } : stats.error ? { unavailable: stats.error } : undefined;
   const footer = logFooterLayout({ paused: feed.paused, held: feed.held, counts, filter: describedFilter(filter), error: feed.error, summary }, width, filterLines(height), messageLines(width, height));
   // the table's header, then its rows, then the footer's lines
   const rows = Math.max(1, height - 1 - footerLines(footer));

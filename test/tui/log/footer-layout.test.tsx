@@ -4,8 +4,11 @@ import { describeFilter, NO_FILTER, type ViewFilter } from '../../../src/tui/log
 import { textWidth } from '../../../src/util/text-width.js';
 import { frameOf } from '../frame-of.js';
 import { LogFooter } from '../../../src/tui/screens/LogFooter.js';
+import { recentStats } from '../../../src/tui/log/recent-stats.js';
+import { summaryLine } from '../../../src/tui/log/summary-line.js';
+import { report } from './stats-report.js';
 
-const SUMMARY = { text: '5m 0.6/min' };
+const SUMMARY = { figures: recentStats(report(3, 1, 100, 200)) };
 const filtered = (f: ViewFilter) => ({ full: describeFilter(f)!, short: describeFilter(f, true)! });
 const line = (l: ReturnType<typeof logFooterLayout>) => l.mode + l.counts + (l.filterBeside ?? '') + (l.error ?? '') + l.hints;
 
@@ -42,19 +45,15 @@ describe('the Log footer layout', () => {
     expect(l.below).toEqual([]);
   });
 
-  it('a feed error and why there is no summary are wrapped whole, each on lines of its own where they do not fit beside', () => {
+  it('a feed error is wrapped whole on lines of its own where it does not fit beside', () => {
     const error = 'log feed refused: the daemon answered 500 internal_error while following the log';
-    const unavailable = 'internal_error: the log directory could not be read';
     for (const width of [20, 30, 40]) {
-      const l = logFooterLayout({ paused: false, held: 0, counts: '3', error, summary: { unavailable } }, width, 2, 6);
+      const l = logFooterLayout({ paused: false, held: 0, counts: '3', error, summary: SUMMARY }, width, 2, 6);
       const frame = frameOf(<LogFooter layout={l} width={width} />);
       const shown = frame.split('\n');
       for (const text of shown) expect(textWidth(text), `${width}: ${text}`).toBeLessThanOrEqual(width);
       expect(shown, `${width}`).toHaveLength(footerLines(l));
-      const words = frame.replace(/\s+/g, ' ');
-      expect(words, `${width}:\n${frame}`).toContain(error);
-      expect(words, `${width}:\n${frame}`).toContain(`stats unavailable: ${unavailable}`);
-      expect(frame, `${width}`).not.toContain('…');
+      expect(frame.replace(/\s+/g, ' '), `${width}:\n${frame}`).toContain(error);
     }
     // beside the counts where it fits whole
     const wide = logFooterLayout({ paused: false, held: 0, counts: '3', error: 'feed refused', summary: SUMMARY }, 80, 2, 2);
@@ -62,5 +61,46 @@ describe('the Log footer layout', () => {
     expect(wide.errorBelow).toEqual([]);
     // past its lines the last ends in …
     expect(logFooterLayout({ paused: false, held: 0, counts: '3', error, summary: SUMMARY }, 20, 2, 2).errorBelow.at(-1)!.endsWith('…')).toBe(true);
+  });
+
+  it('the summary takes one line whatever it says, so the table keeps its rows', () => {
+    const unavailable = 'internal_error: the log directory could not be read';
+    for (const width of [20, 30, 40, 80]) {
+      for (const summary of [undefined, SUMMARY, { ...SUMMARY, staleSince: '12:30:05' }, { unavailable }]) {
+        const l = logFooterLayout({ paused: false, held: 0, counts: '3', summary }, width, 2, 6);
+        const frame = frameOf(<LogFooter layout={l} width={width} />);
+        expect(frame.split('\n'), `${width}:\n${frame}`).toHaveLength(2);
+        expect(footerLines(l)).toBe(2);
+      }
+    }
+  });
+});
+
+describe('the Log footer summary line', () => {
+  const text = (l: ReturnType<typeof summaryLine>) => l.map((p) => p.text).join('');
+  const figures = recentStats(report(3, 1, 100, 200));
+
+  it('why there are no figures, cut with … to the line', () => {
+    const why = 'internal_error: the log directory could not be read';
+    expect(text(summaryLine({ unavailable: why }, 80))).toBe(`stats unavailable: ${why}`);
+    const cut = summaryLine({ unavailable: why }, 30);
+    expect(text(cut)).toBe('stats unavailable: internal_e…');
+    expect(textWidth(text(summaryLine({ unavailable: why }, 40)))).toBeLessThanOrEqual(40);
+    expect(text(summaryLine({ unavailable: why }, 40)).endsWith('…')).toBe(true);
+    expect(cut.every((p) => p.failed)).toBe(true);
+  });
+
+  it('the last figures after a failed poll: marked stale with their time first, the figures shortened to fit beside', () => {
+    expect(summaryLine({ figures }, 80)).toEqual([{ text: 'last 5 min: 0.6 req/min · errors 33% · p50 100ms · p95 200ms', failed: false }]);
+    const stale = summaryLine({ figures, staleSince: '12:30:05' }, 80);
+    expect(stale[0]).toEqual({ text: 'stale 12:30:05', failed: true });
+    expect(text(stale)).toBe('stale 12:30:05 · last 5 min: 0.6 req/min · errors 33% · p50 100ms · p95 200ms');
+    for (const width of [20, 30, 40, 60, 120]) {
+      const line = text(summaryLine({ figures, staleSince: '12:30:05' }, width));
+      expect(textWidth(line), `${width}: ${line}`).toBeLessThanOrEqual(width);
+      expect(line, `${width}`).toMatch(/^stale/);
+    }
+    expect(text(summaryLine({ figures, staleSince: '12:30:05' }, 40))).toBe('stale 12:30:05 · 5m: 0.6/min · err 33%');
+    expect(text(summaryLine({ figures, staleSince: '12:30:05' }, 20))).toBe('stale · 5m 0.6/min');
   });
 });

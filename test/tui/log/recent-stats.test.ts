@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StatsReport } from '../../../src/log/stats.js';
 import { formatRecentStats, recentStats } from '../../../src/tui/log/recent-stats.js';
-
-function report(requests: number, errors: number, p50: number, p95: number): StatsReport {
-  const row = { name: 'total', requests, errors, cancelled: 0, fallbacks: 0, streamed: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0, p50LatencyMs: p50, p95LatencyMs: p95, p50TtfbMs: null };
-  return { by: 'provider', until: new Date().toISOString(), total: row, rows: [] };
-}
+import { report } from './stats-report.js';
 
 describe('recent stats', () => {
   it('requests per minute over 5 minutes, error rate, percentiles', () => {
