@@ -184,4 +184,31 @@ describe('a summary that fails, then comes back', () => {
     h = undefined;
     await d.daemon.stop('test over');
   });
+
+  it('says Loading… while a new grouping is asked for, not the error of the one asked before', async () => {
+    const d = await startInProcess();
+    d.deps.log(makeEntry({ provider: 'anthropic', model: 'claude-sonnet-4-5' }));
+    h = await startTui({ initialScreen: 'stats', daemon: d });
+    await h.waitFor((f) => lines(f).some((l) => l.startsWith('anthropic: ')), 'the rows');
+    const state = h.link.state;
+    if (state.status !== 'connected') throw new Error('the TUI is not connected');
+    const summary = state.backend.logs.stats.bind(state.backend.logs);
+    failSummaries(h);
+    await h.press('t');
+    await h.waitFor((f) => f.includes('last 7 days') && f.includes('summary unavailable'), 'the error');
+    // the next summary is asked for but has not answered yet
+    let answer: () => void = () => {};
+    vi.spyOn(state.backend.logs, 'stats').mockImplementation((...args) => new Promise((resolve) => (answer = () => resolve(summary(...args)))));
+    await h.press('b');
+    const waiting = await h.waitFor((f) => f.includes('last 7 days, by model'), 'the new grouping');
+    expect(waiting).toContain('Loading…');
+    expect(waiting).not.toContain('No figures');
+    expect(waiting).not.toContain('summary unavailable');
+    answer();
+    await h.waitFor((f) => lines(f).some((l) => l.startsWith('anthropic/claude-sonnet-4-5: ')), 'the rows by model');
+    vi.restoreAllMocks();
+    await h.close();
+    h = undefined;
+    await d.daemon.stop('test over');
+  });
 });

@@ -1,6 +1,7 @@
 /**
- * Data loaded from the daemon: loads when the backend (re)appears, on `reload()`, and every
- * `pollMs` while mounted. The last good data stays on screen while a reload runs or fails.
+ * Data loaded from the daemon: loads when the backend (re)appears, on `reload()`, when `key`
+ * changes, and every `pollMs` while mounted. The last good data stays on screen while a reload
+ * runs or fails.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isDaemonLoss, type TuiBackend } from '../backend.js';
@@ -19,18 +20,26 @@ export function errorText(err: unknown): string {
   return printable(err instanceof Error ? err.message : String(err));
 }
 
-export function useResource<T>(load: (b: TuiBackend) => Promise<T>, opts: { pollMs?: number } = {}): Resource<T> {
+/**
+ * `key`: what the loader asks for (a grouping, a window). A new one loads at once, and until it
+ * answers the resource is loading, without the error of what was asked before.
+ */
+export function useResource<T>(load: (b: TuiBackend) => Promise<T>, opts: { pollMs?: number; key?: string } = {}): Resource<T> {
   const backend = useBackend();
   const loader = useRef(load);
   loader.current = load;
   const [state, setState] = useState<{ data: T | undefined; error: string | undefined; loading: boolean }>({ data: undefined, error: undefined, loading: true });
   const [tick, setTick] = useState(0);
+  const loadedKey = useRef(opts.key);
 
   useEffect(() => {
     if (!backend) return;
     let cancelled = false;
-    // Only the first load shows as loading: a poll keeps the screen as it is until new data comes.
-    setState((s) => (s.loading || s.data !== undefined ? s : { ...s, loading: true }));
+    const newKey = loadedKey.current !== opts.key;
+    loadedKey.current = opts.key;
+    // Only the first load, or one for a new key, shows as loading: a poll keeps the screen as it
+    // is until new data comes.
+    setState((s) => (newKey ? { ...s, error: undefined, loading: true } : s.loading || s.data !== undefined ? s : { ...s, loading: true }));
     loader.current(backend).then(
       (data) => {
         if (!cancelled) setState({ data, error: undefined, loading: false });
@@ -43,7 +52,7 @@ export function useResource<T>(load: (b: TuiBackend) => Promise<T>, opts: { poll
     return () => {
       cancelled = true;
     };
-  }, [backend, tick]);
+  }, [backend, tick, opts.key]);
 
   useEffect(() => {
     if (!opts.pollMs || !backend) return;

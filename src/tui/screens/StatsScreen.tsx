@@ -6,7 +6,6 @@
  * same lines, so the table does not move while a poll fails and recovers.
  */
 import { Box, Text } from 'ink';
-import { useEffect, useRef } from 'react';
 import { formatCount, formatMs, formatTime, percentOf } from '../../cli/log-format.js';
 import { STATS_BY, type StatsBy, type StatsRow } from '../../log/stats.js';
 import { Message, messageLines } from '../components/Message.js';
@@ -81,15 +80,11 @@ export function StatsScreen({ width, height }: { width: number; height: number }
       const report = await b.logs.stats(ms === undefined ? {} : { since: Date.now() - ms }, asked.by);
       return { ...asked, report, at: new Date().toISOString() };
     },
-    { pollMs: STATS_WINDOWS[windowAt]!.pollMs },
+    // a new grouping or window is asked for at once, not at the next poll, and an error of the
+    // one asked before is not taken for its answer
+    { pollMs: STATS_WINDOWS[windowAt]!.pollMs, key: `${by} ${windowAt}` },
   );
   const { reload } = stats;
-  // a new grouping or window is asked for at once, not at the next poll (the first load is the resource's own)
-  const mounted = useRef(false);
-  useEffect(() => {
-    if (mounted.current) reload();
-    mounted.current = true;
-  }, [by, windowAt, reload]);
 
   // figures for another grouping or window than the one shown are not shown under its title
   const report = stats.data?.by === by && stats.data.windowAt === windowAt ? stats.data.report : undefined;
