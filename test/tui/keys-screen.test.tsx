@@ -53,7 +53,7 @@ describe('keys screen', () => {
     expect(await h.waitFor((f) => showsScreen(f, '2') && f.includes('laptop-claude'), 'the list again')).not.toMatch(KEY_RE);
   });
 
-  it('refuses a duplicate name with the daemon\'s message; Esc cancels naming', async () => {
+  it('refuses a duplicate name with the daemon\'s message, gone once a new question is asked; Esc cancels naming', async () => {
     h = await startTui({ initialScreen: 'keys' });
     await h.d.admin('POST', '/admin/keys', { name: 'ci' });
     await h.press('r');
@@ -65,6 +65,11 @@ describe('keys screen', () => {
     const f = await h.waitFor((fr) => fr.includes('✗'), 'the error');
     expect(f).toContain('An active key named "ci" already exists');
     expect(f).not.toMatch(KEY_RE);
+    // a question opened after it and answered no brings back no message: that one was about the name
+    await h.press('d');
+    await h.waitFor((fr) => fr.includes('Revoke key "ci"'), 'the question');
+    await h.press('n');
+    expect(await h.waitFor((fr) => !fr.includes('[y/N]'), 'the question gone')).not.toContain('already exists');
     await h.press('n');
     await h.waitFor((fr) => fr.includes('Name for the new key:'), 'the prompt');
     await h.type('never');

@@ -5,6 +5,7 @@
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
 import { useLatestState } from '../hooks/use-latest-state.js';
+import { useDialogMode } from '../hooks/use-dialog-mode.js';
 import type { CreatedKey, KeyInfo } from '../../keys/operations.js';
 import { Confirm, fittingQuestion } from '../components/Confirm.js';
 import { Message, messageLines } from '../components/Message.js';
@@ -61,8 +62,8 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   const theme = useTheme();
   const keys = useResource((b) => b.management.listKeys(), { pollMs: 10_000 });
   const [cursor, setCursor, getCursor] = useLatestState(0);
-  const [mode, setMode, getMode] = useLatestState<Mode>({ kind: 'list' });
   const { flash, setFlash, run } = useAction(() => keys.reload());
+  const [mode, setMode, getMode] = useDialogMode<Mode>({ kind: 'list' }, () => setFlash(undefined));
   const list = keys.data ?? [];
   const clamp = (i: number) => Math.min(i, Math.max(0, list.length - 1));
   const at = clamp(cursor);

@@ -8,6 +8,7 @@ import { Box, Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
 import { useMemo, useRef } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
+import { useDialogMode } from '../hooks/use-dialog-mode.js';
 import { AdminApiError } from '../../cli/admin-client.js';
 import { nothingRemoved } from '../../cli/disconnect-wording.js';
 import { connectOutcome } from '../../cli/connect-outcome.js';
@@ -74,11 +75,11 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   // The catalog may take a few seconds (each upstream's /models); it never holds up the list.
   const models = useResource((b) => b.modelCounts(), { pollMs: 60_000 });
   const [cursor, setCursor, getCursor] = useLatestState(0);
-  const [mode, setMode, getMode] = useLatestState<Mode>({ kind: 'list' });
   const { flash, setFlash, run } = useAction(() => {
     upstreams.reload();
     models.reload();
   });
+  const [mode, setMode, getMode] = useDialogMode<Mode>({ kind: 'list' }, () => setFlash(undefined));
   // A credential typed in, held only while we ask whether to store it insecurely.
   const pendingSecret = useRef<string | null>(null);
 
