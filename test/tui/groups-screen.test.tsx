@@ -112,4 +112,22 @@ describe('groups screen', () => {
     await h.press(KEYS.end);
     expect(await h.waitFor((fr) => fr.includes('/g/beta/protocol-a/v1'), 'beta URLs')).toContain('Base URLs of beta');
   });
+
+  it('says at once that a name’s last target cannot go, without asking first; a cancelled question brings back no old message', async () => {
+    h = await startTui({ initialScreen: 'groups' });
+    await h.d.admin('POST', '/admin/groups', { slug: 'work', models: [{ name: 'solo', targets: ['openai/gpt-5'] }] });
+    await h.press('r');
+    await h.waitFor((f) => f.includes('1. openai/gpt-5'), 'the group');
+    await h.press(KEYS.end, 'd');
+    const refused = await h.waitFor((f) => f.includes('needs at least one target'), 'the refusal');
+    expect(refused).not.toContain('[y/N]');
+    expect(refused).toContain('✗ "solo" needs at least one target: remove the name instead');
+    // a question opened after it and answered no leaves no message behind: that one was about the target
+    await h.press(KEYS.home, 'd');
+    await h.waitFor((f) => f.includes('Remove group "work"'), 'the question');
+    await h.press('n');
+    const after = await h.waitFor((f) => !f.includes('[y/N]'), 'the question gone');
+    expect(after).not.toContain('needs at least one target');
+    expect(await targetsOf(h, 'work', 'solo')).toEqual(['openai/gpt-5']);
+  });
 });

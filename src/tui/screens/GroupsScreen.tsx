@@ -7,6 +7,7 @@ import { Box, Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
 import { useRef } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
+import { useDialogMode } from '../hooks/use-dialog-mode.js';
 import type { GroupDetail } from '../../config/groups.js';
 import { Confirm, fittingQuestion } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
@@ -74,8 +75,8 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const groups = useResource<GroupDetail[]>(async (b) => Promise.all((await b.groups.list()).map((g) => b.groups.show(g.slug))), { pollMs: 15_000 });
   const [cursor, setCursor, getCursor] = useLatestState(0);
   const start = useRef(0);
-  const [mode, setMode, getMode] = useLatestState<Mode>({ kind: 'list' });
   const { flash, setFlash, run } = useAction(() => groups.reload());
+  const [mode, setMode, getMode] = useDialogMode<Mode>({ kind: 'list' }, () => setFlash(undefined));
 
   const details = groups.data ?? [];
   const rows = groupRows(details);
@@ -130,7 +131,11 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
         if (row.kind === 'name' || row.kind === 'target') return setMode({ kind: 'editing', slug: row.slug, name: row.name, targets: row.targets });
         return setFlash({ kind: 'info', text: 'Select a model name (or one of its targets) to edit its targets; n adds a name.' });
       }
-      if (input === 'd' || key.delete) return setMode({ kind: 'removing', row });
+      if (input === 'd' || key.delete) {
+        // a name's last target cannot go (the daemon refuses a name without one): say so at once, not after a question
+        if (row.kind === 'target' && row.targets.length === 1) return setFlash({ kind: 'error', text: `"${row.name}" needs at least one target: remove the name instead (select it, then d).` });
+        return setMode({ kind: 'removing', row });
+      }
       if (input === '[' || (key.shift && key.upArrow)) return move(at, row, -1);
       if (input === ']' || (key.shift && key.downArrow)) return move(at, row, 1);
       const next = moveIndex(at, rows.length, key, listRows);
@@ -151,11 +156,6 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
         return { kind: 'ok', text: `"${r.name}" removed from ${r.slug}.` };
       });
     } else {
-      if (r.targets.length === 1) {
-        setMode({ kind: 'list' });
-        setFlash({ kind: 'error', text: `"${r.name}" needs at least one target: remove the name instead (select it, then d).` });
-        return;
-      }
       const rest = r.targets.filter((_, i) => i !== r.index);
       act(async (b) => {
         await b.groups.set(r.slug, r.name, rest);
