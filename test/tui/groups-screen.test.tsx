@@ -1,10 +1,12 @@
 /** The groups screen against a real daemon: add a group, add/edit/remove names, reorder targets. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { holdRequests } from './hold-requests.js';
 import { removeTempDirs } from '../daemon/harness.js';
 import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   await h?.close();
   h = undefined;
 });
@@ -16,6 +18,13 @@ async function targetsOf(h: TuiHarness, slug: string, name: string): Promise<str
 }
 
 describe('groups screen', () => {
+  it('counts no groups before they have loaded', async () => {
+    holdRequests('/admin/groups');
+    h = await startTui({ initialScreen: 'groups' });
+    const f = await h.waitFor((fr) => fr.includes('Model groups') && fr.includes('Loading…'), 'the screen loading');
+    expect(lines(f).find((l) => l.startsWith('Model groups')), f).toMatch(/^Model groups a add group/);
+  });
+
   it('adds a group and shows both of its base URLs', async () => {
     h = await startTui({ initialScreen: 'groups' });
     await h.waitFor((f) => f.includes('No groups yet'), 'the empty screen');

@@ -1,5 +1,6 @@
 /** The keys screen against a real daemon: list, create (key shown once), revoke with confirmation. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { holdRequests } from './hold-requests.js';
 import { removeTempDirs } from '../daemon/harness.js';
 import { textWidth } from '../../src/util/text-width.js';
 import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
@@ -7,6 +8,7 @@ import { showsScreen } from './screen-shown.js';
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   await h?.close();
   h = undefined;
 });
@@ -26,6 +28,13 @@ async function callWith(h: TuiHarness, key: string): Promise<number> {
 }
 
 describe('keys screen', () => {
+  it('counts no keys before the list has loaded', async () => {
+    holdRequests('/admin/keys');
+    h = await startTui({ initialScreen: 'keys' });
+    const f = await h.waitFor((fr) => fr.includes('Service keys') && fr.includes('Loading…'), 'the screen loading');
+    expect(lines(f).find((l) => l.startsWith('Service keys')), f).toMatch(/^Service keys n new/);
+  });
+
   it('creates a key: asks a name, shows the full key once with "copy it now", then only its prefix', async () => {
     h = await startTui({ initialScreen: 'keys' });
     await h.waitFor((f) => f.includes('No keys yet'), 'the empty list');

@@ -237,7 +237,8 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const shown = rows.slice(first, first + listRows);
   return (
     <Box flexDirection="column" height={height}>
-      <ScreenHeading title="Model groups" detail={[String(details.length)]} hints={GROUPS_HINTS} width={width} />
+      {/* no count before the groups have loaded: "0" would say there are none */}
+      <ScreenHeading title="Model groups" detail={groups.data && [String(details.length)]} hints={GROUPS_HINTS} width={width} />
       <Box flexDirection="column" height={listRows} overflow="hidden">
         {rows.length === 0 ? (
           <Text color={theme.muted}>{groups.loading ? 'Loading…' : 'No groups yet: press a to add one.'}</Text>

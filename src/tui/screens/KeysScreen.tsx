@@ -126,7 +126,8 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   const active = list.filter((k) => k.state === 'active').length;
   return (
     <Box flexDirection="column" height={height}>
-      <ScreenHeading title="Service keys" detail={[`${active} active, ${list.length - active} revoked`, `${active} active`, String(active)]} hints={KEYS_HINTS} width={width} />
+      {/* no count before the list has loaded: "0 active" would say there are none */}
+      <ScreenHeading title="Service keys" detail={keys.data && [`${active} active, ${list.length - active} revoked`, `${active} active`, String(active)]} hints={KEYS_HINTS} width={width} />
       <Table
         headers={['NAME', 'PREFIX', 'CREATED', 'LAST USED', 'STATE']}
         caps={[24, 22, 10, 12, 20]}
