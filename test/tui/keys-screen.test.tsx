@@ -35,7 +35,7 @@ describe('keys screen', () => {
     expect(lines(f).find((l) => l.startsWith('Service keys')), f).toMatch(/^Service keys n new/);
   });
 
-  it('creates a key: asks a name, shows the full key once with "copy it now", then only its prefix', async () => {
+  it('creates a key: asks a name, shows the full key once with "copy it now", then only its prefix, selected', async () => {
     h = await startTui({ initialScreen: 'keys' });
     await h.waitFor((f) => f.includes('No keys yet'), 'the empty list');
     await h.press('n');
@@ -55,6 +55,17 @@ describe('keys screen', () => {
     expect(listed).not.toContain(key);
     expect(listed).toContain(`${key.slice(0, 17)}`); // the stored display prefix
     expect(listed).toContain('1 active, 0 revoked');
+    // A second key is selected once created: d asks about it, not the first
+    await h.press('n');
+    await h.waitFor((f) => f.includes('Name for the new key:'), 'the name prompt');
+    await h.type('second');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('Key "second" created'), 'the second key');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('2 active, 0 revoked') && !f.includes('Copy it now'), 'the list of two');
+    await h.press('d');
+    expect(await h.waitFor((f) => f.includes('[y/N]'), 'the question')).toContain('Revoke key "second"');
+    await h.press('n');
     // Switching screens and back never brings the key back.
     await h.press('1');
     await h.waitFor((f) => showsScreen(f, '1'), 'the log');

@@ -3,6 +3,7 @@
  * revoke after a confirmation. Same admin calls as `svc-proxy key create|list|revoke`.
  */
 import { Box, Text } from 'ink';
+import { useEffect, useRef } from 'react';
 import { useKeys } from '../hooks/use-keys.js';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import { useDialogMode } from '../hooks/use-dialog-mode.js';
@@ -68,11 +69,21 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   const clamp = (i: number) => Math.min(i, Math.max(0, list.length - 1));
   const at = clamp(cursor);
 
+  // A key just created is selected once it is listed, so what is done next (revoke) is done to it.
+  const selectWhenListed = useRef<string | null>(null);
+  useEffect(() => {
+    const i = list.findIndex((k) => k.id === selectWhenListed.current);
+    if (i < 0) return;
+    selectWhenListed.current = null;
+    setCursor(i);
+  }, [keys.data]);
+
   const create = (name: string) => {
     setMode({ kind: 'list' });
     if (!name.trim()) return;
     run(async (b) => {
       const created = await b.management.createKey(name.trim());
+      selectWhenListed.current = created.id;
       setMode({ kind: 'created', key: created });
       return { kind: 'info', text: `Key "${created.name}" created.` };
     });
