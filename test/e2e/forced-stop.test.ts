@@ -46,7 +46,7 @@ async function restartsForced(json: boolean): Promise<void> {
       expect(printed).toMatchObject({ stoppedPid: pid, forced: true, byLoginService: false });
       fresh = printed;
     } else {
-      expect(res.stdout).toContain(`the daemon (pid ${pid}) did not stop in time and was killed`);
+      expect(res.stdout).toContain(`svc-proxy (pid ${pid}) did not stop in time and was killed.\n`);
       const line = /svc-proxy started \(pid (\d+)\) on 127\.0\.0\.1:(\d+)/.exec(res.stdout);
       expect(line, res.stdout).not.toBeNull();
       fresh = { pid: Number(line![1]), port: Number(line![2]) };

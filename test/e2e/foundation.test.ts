@@ -187,7 +187,7 @@ describe('svc-proxy foundation, end to end', () => {
   it('stop ends the daemon gracefully and removes its runtime files', async () => {
     const res = await bin(['stop']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain(`stopped (pid ${pid})`);
+    expect(res.stdout).toBe(`svc-proxy stopped (pid ${pid}).\n`);
     await waitGone(pid);
     for (const f of ['daemon.pid', 'daemon.json', 'admin-token']) await expect(stat(join(home, f))).rejects.toThrow();
     await expect(http('GET', `${origin()}/health`)).rejects.toThrow();
@@ -243,7 +243,8 @@ describe('svc-proxy foundation, end to end', () => {
     const { key } = JSON.parse((await bin(['key', 'create', '--name', 'survives-restart', '--json'])).stdout) as { key: string };
     const res = await bin(['restart', '--port', '0']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toContain(`stopped (pid ${first.pid})`);
+    // the words `stop` uses
+    expect(res.stdout).toContain(`svc-proxy stopped (pid ${first.pid}).\n`);
     await waitGone(first.pid);
     const runtime = JSON.parse(await readFile(join(home, 'daemon.json'), 'utf8')) as { pid: number; port: number };
     expect(runtime.pid).not.toBe(first.pid);

@@ -8,6 +8,7 @@ import type { DaemonLocation, StopResult } from '../../daemon/control.js';
 import { CliError, type CliContext } from '../io.js';
 import { drainBudget, ensureDaemon, printBaseUrls, warnIfExposed } from '../daemon-control.js';
 import { parsePort } from '../parse-options.js';
+import { stoppedSentence } from '../stop-wording.js';
 
 interface Restarted {
   daemon: DaemonLocation;
@@ -28,7 +29,7 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (flags: { port?: number; host?: string; json?: boolean }) => {
       warnIfExposed(ctx, flags.host);
       // said at once, so a start that then fails does not hide that the daemon was stopped
-      const saidStopped = ({ pid, forced }: StopResult) => (flags.json ? undefined : ctx.out(forced ? `the daemon (pid ${pid}) did not stop in time and was killed` : `stopped (pid ${pid})`));
+      const saidStopped = (stopped: StopResult) => (flags.json ? undefined : ctx.out(stoppedSentence(stopped)));
       const { daemon, stoppedPid, forced, byLoginService } = await restart(ctx, flags, saidStopped);
       if (flags.json) {
         // as `start --json`, with what was stopped instead of alreadyRunning

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { drainBudget } from '../daemon-control.js';
 import type { CliContext } from '../io.js';
+import { stoppedSentence } from '../stop-wording.js';
 
 export function register(program: Command, ctx: CliContext): void {
   program
@@ -15,8 +16,6 @@ export function register(program: Command, ctx: CliContext): void {
         ctx.json(result ? { stopped: true, pid: result.pid, forced: result.forced } : { stopped: false, running: false });
         return;
       }
-      if (!result) ctx.out('svc-proxy is not running.');
-      else if (result.forced) ctx.out(`svc-proxy (pid ${result.pid}) did not stop in time and was killed.`);
-      else ctx.out(`svc-proxy stopped (pid ${result.pid}).`);
+      ctx.out(result ? stoppedSentence(result) : 'svc-proxy is not running.');
     });
 }
