@@ -8,7 +8,7 @@ import { origin } from '../config/base-urls.js';
 import { ensureStateDir, type StatePaths } from '../config/paths.js';
 import { processAlive } from '../config/file-lock.js';
 import { httpJson } from './http-json.js';
-import { isOurProcess, readRuntimeInfo, type RuntimeInfo } from './runtime-file.js';
+import { RUNTIME_FILE_CHECK_MS, isOurProcess, readPidFile, readRuntimeInfo, type RuntimeInfo } from './runtime-file.js';
 import { daemonMallocEnv } from './malloc-env.js';
 import { loadMallocTrim } from './malloc-trim.js';
 import { DAEMON_NODE_FLAGS } from './v8-settings.js';
@@ -20,9 +20,26 @@ export interface DaemonLocation extends RuntimeInfo {
 
 /** The daemon registered for this state dir, or null (no runtime file, or its process is gone: its pid may live on in another). */
 export async function findDaemon(paths: StatePaths): Promise<DaemonLocation | null> {
-  const info = await readRuntimeInfo(paths);
+  const info = await runtimeInfoOfRunningDaemon(paths);
   if (!info || !isOurProcess(info.pid, info.procStart)) return null;
   return { ...info, origin: origin(info.host, info.port) };
+}
+
+/**
+ * daemon.json; where it is missing while daemon.pid names a running daemon, what that daemon
+ * writes there shortly: the file was deleted by hand (the daemon writes it again within
+ * RUNTIME_FILE_CHECK_MS), or the daemon is between taking its lock and opening its port. Without
+ * the wait, `stop` said "not running" and left it running, and `start` failed on its lock.
+ */
+async function runtimeInfoOfRunningDaemon(paths: StatePaths): Promise<RuntimeInfo | null> {
+  const deadline = Date.now() + RUNTIME_FILE_CHECK_MS + 1_000;
+  for (;;) {
+    const info = await readRuntimeInfo(paths);
+    if (info) return info;
+    const pid = await readPidFile(paths);
+    if (pid === undefined || !isOurProcess(pid) || Date.now() >= deadline) return null;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** The registered daemon, only if it answers /health. */

@@ -25,6 +25,15 @@ export class AlreadyRunningError extends Error {
   }
 }
 
+/** How often a running daemon writes daemon.pid and daemon.json again where they were deleted. */
+export const RUNTIME_FILE_CHECK_MS = 5_000;
+
+/** The pid daemon.pid names, or undefined (no file, or not a pid yet). */
+export async function readPidFile(paths: Pick<StatePaths, 'pidFile'>): Promise<number | undefined> {
+  const pid = Number((await readFile(paths.pidFile, 'utf8').catch(() => '')).trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
 export async function readRuntimeInfo(paths: Pick<StatePaths, 'runtimeFile'>): Promise<RuntimeInfo | null> {
   try {
     const info = JSON.parse(await readFile(paths.runtimeFile, 'utf8')) as RuntimeInfo;

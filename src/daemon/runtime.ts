@@ -38,7 +38,7 @@ import { createLogSink } from './log-sink.js';
 import { applyDaemonV8Settings } from './v8-settings.js';
 import { releaseSpareHttpParsers } from './http-parser-pool.js';
 import { createDaemonLogger, type DaemonLogger } from './logger.js';
-import { claimPidFile, processStartTime, releaseRuntimeFiles, restoreRuntimeFiles, writeRuntimeInfoNow, type RuntimeInfo } from './runtime-file.js';
+import { RUNTIME_FILE_CHECK_MS, claimPidFile, processStartTime, releaseRuntimeFiles, restoreRuntimeFiles, writeRuntimeInfoNow, type RuntimeInfo } from './runtime-file.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -347,7 +347,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
         },
         () => {},
       );
-    }, opts.runtimeFileCheckMs ?? 5_000);
+    }, opts.runtimeFileCheckMs ?? RUNTIME_FILE_CHECK_MS);
     keepRuntimeFiles.unref();
 
     const watcher = watchStateFile(paths.config, () => {

@@ -12,7 +12,7 @@ import { StartError, startDaemon } from '../../src/daemon/runtime.js';
 import { silentLogger } from '../../src/daemon/logger.js';
 import { closeUpstreamPools, readUpstreamBody, upstreamRequest } from '../../src/providers/upstream-client.js';
 import type { ProxyDeps } from '../../src/routing/proxy-handler.js';
-import { http, removeTempDirs, tempStateDir } from './harness.js';
+import { http, removeTempDirs, runCli, tempStateDir } from './harness.js';
 import { startInProcess, type InProcessDaemon } from './in-process.js';
 
 const daemons: InProcessDaemon[] = [];
@@ -116,6 +116,22 @@ describe('daemon runtime', () => {
     expect(await readFile(paths.runtimeFile, 'utf8')).toBe(before);
     expect(Number((await readFile(paths.pidFile, 'utf8')).trim())).toBe(process.pid);
     await until(() => d.logLines.some((l) => l.includes('daemon.pid and daemon.json had been deleted while the daemon runs; written again')));
+  });
+
+  it('until a hand-deleted daemon.json is written again, status, start and stop wait for it instead of taking the daemon for stopped', async () => {
+    // stop is not run here: it would wait for this very process to end; it finds the daemon as findDaemon does
+    const d = await start({ runtimeFileCheckMs: 400 });
+    const paths = d.daemon.paths;
+    const env = { SVC_PROXY_HOME: paths.dir };
+    const { unlink } = await import('node:fs/promises');
+    await unlink(paths.runtimeFile);
+    const [status, started] = await Promise.all([runCli(['status', '--json'], { env }), runCli(['start', '--json'], { env })]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ running: true, pid: process.pid, port: d.daemon.port });
+    expect(started.code, started.stderr).toBe(0);
+    expect(JSON.parse(started.stdout)).toMatchObject({ pid: process.pid, port: d.daemon.port, alreadyRunning: true });
+    await unlink(paths.runtimeFile);
+    expect(await findDaemon(paths)).toMatchObject({ pid: process.pid, port: d.daemon.port });
   });
 
   it('says clearly when the port is taken, leaving nothing behind', async () => {
