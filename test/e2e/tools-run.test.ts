@@ -202,5 +202,8 @@ describe('svc-proxy run', () => {
     const unknown = await run(['vim']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown tool "vim"/);
+    // only the tools run starts: naming one of the others would be refused in turn
+    expect(unknown.stderr).toContain('svc-proxy run starts: claude-code, codex, aider, opencode, qwen, goose, continue (');
+    expect(unknown.stderr).not.toContain('cursor');
   });
 });

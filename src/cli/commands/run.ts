@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { CliError, type CliContext } from '../io.js';
 import { ensureDaemon } from '../daemon-control.js';
 import { wrappedHelpText } from '../help-layout.js';
-import { findTool, TOOLS, toolNames } from '../tools/index.js';
+import { findTool, runnableToolNames } from '../tools/index.js';
 
 interface RunFlags {
   key?: string;
@@ -24,7 +24,7 @@ export function register(program: Command, ctx: CliContext): void {
   program
     .command('run')
     .description('Start the daemon if needed and run a coding tool pointed at it (exit code passed through)')
-    .argument('<tool>', `one of: ${TOOLS.filter((t) => t.command).map((t) => t.id).join(', ')}`)
+    .argument('<tool>', `one of: ${runnableToolNames()}`)
     .argument('[args...]', 'arguments for the tool (everything after the tool name goes to it)')
     .option('--key <key>', 'use this service key (sk-svc-proxy-…), or the name of a key svc-proxy saved for a tool')
     .option('--new-key', 'create a new service key for the tool and use it')
@@ -35,7 +35,8 @@ export function register(program: Command, ctx: CliContext): void {
     .addHelpText('after', wrappedHelpText(['', 'Examples:', '  svc-proxy run claude --model openai/gpt-5.4', '  svc-proxy run codex --model anthropic/claude-sonnet-4-5 \\', '    exec "fix the failing test"']))
     .action(async (name: string, args: string[], flags: RunFlags) => {
       const tool = findTool(name);
-      if (!tool) throw new CliError(`Unknown tool "${name}". Known: ${toolNames()}.`, 2);
+      // the tools run starts: naming an app here only leads to a second refusal
+      if (!tool) throw new CliError(`Unknown tool "${name}". svc-proxy run starts: ${runnableToolNames()} (the settings for any tool: svc-proxy env --list).`, 2);
       if (!tool.command) throw new CliError(tool.runRefusal ?? `${tool.title} is not a program svc-proxy can start; print its settings with: svc-proxy env ${tool.id}`, 2);
 
       const [{ prepare }, spawnTool] = await Promise.all([import('../tools/prepare.js'), import('../tools/spawn-tool.js')]);

@@ -24,3 +24,8 @@ export function findTool(name: string): ToolProfile | undefined {
 export function toolNames(): string {
   return TOOLS.map((t) => t.id).join(', ');
 }
+
+/** The tools `svc-proxy run` starts (the others are apps or SDKs: `svc-proxy env` only). */
+export function runnableToolNames(): string {
+  return TOOLS.filter((t) => t.command).map((t) => t.id).join(', ');
+}
