@@ -22,14 +22,14 @@ import { dropConnectionsFrom, trackUpstreamSockets } from '../providers/stranded
 import { retireUpstreamConnections, watchUpstreamSleep } from '../providers/upstream-routes.js';
 import { proxyStatusLines } from '../providers/upstream-proxy.js';
 import { createProxyHandler, type ProxyDeps, type ProxyHandler } from '../routing/proxy-handler.js';
-import { CredentialCache, credentialSlugs } from '../secrets/cache.js';
+import { CredentialCache, credentialSlugs, describeCredentialChanges, type RefreshOutcome } from '../secrets/cache.js';
 import { CredentialStore } from '../secrets/credentials.js';
 import { CredentialFile } from '../secrets/file-store.js';
 import { createKeychain, DEFAULT_KEYCHAIN_SERVICE, type KeychainStatus } from '../secrets/keychain.js';
 import type { AdminContext, ConfigProblem, ReloadOutcome } from '../server/admin/context.js';
 import { lazyAdminListener } from '../server/admin/lazy-listener.js';
 import { ProxyServer } from '../server/proxy-server.js';
-import { watchStateFile } from './state-file-watcher.js';
+import { fileSignature, watchStateFile, type StateFileWatchOptions } from './state-file-watcher.js';
 import { processIdleCollector } from './idle-collector.js';
 import { loadIssuers, saveIssuersPeriodically } from './issuers-file.js';
 import { loadMallocTrim } from './malloc-trim.js';
@@ -64,6 +64,8 @@ export interface StartDaemonOptions {
   sleepClocks?: SleepClocks;
   /** Where and how often the network is looked at (tests; network-watch.ts). */
   networkWatch?: NetworkWatchOptions;
+  /** How config.json and credentials.json are watched (tests; state-file-watcher.ts). */
+  stateFileWatch?: StateFileWatchOptions;
 }
 
 export interface RunningDaemon {
@@ -108,6 +110,9 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
   const logger = opts.logger ?? createDaemonLogger();
   const paths = statePaths(opts.stateDir);
   await ensureStateDir(paths.dir);
+  // The watchers' baselines, taken before each file is read: an edit after the read still moves
+  // them, and the watchers' first look does not read an unchanged file again.
+  let configSeen = await fileSignature(paths.config);
   const store = await ConfigStore.open(paths);
   const initial = store.current().settings;
 
@@ -126,7 +131,11 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
   };
 
   try {
-    await store.ensureFile();
+    if (!store.existsOnDisk) {
+      // a first start writes the defaults: that write is what the watcher starts from
+      await store.ensureFile();
+      configSeen = await fileSignature(paths.config);
+    }
     const adminToken = randomBytes(32).toString('base64url');
     await writeFileAtomic(paths.adminToken, `${adminToken}\n`, { mode: 0o600 });
     cleanups.push(() => unlink(paths.adminToken).catch(() => {}));
@@ -139,6 +148,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       reason: 'the keychain did not answer in time',
     });
     if (!keychainStatus.available) logger.warn(`OS keychain not usable: ${keychainStatus.reason}`);
+    const credentialsSeen = await fileSignature(paths.credentialsFile);
     await credentials.refresh(credentialSlugs(store.current()), KEYCHAIN_TIMEOUT_MS);
     // A keychain can come and go (unlocked later, D-Bus restarted): re-probe in the background
     // when the reported state is older than this.
@@ -293,10 +303,11 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       log: (entry) => logSink.write(entry),
     });
 
-    const rereadCredentials = async (): Promise<void> => {
-      const kept = await credentials.refresh(credentialSlugs(store.current()), KEYCHAIN_TIMEOUT_MS);
+    const rereadCredentials = async (): Promise<RefreshOutcome> => {
+      const outcome = await credentials.refresh(credentialSlugs(store.current()), KEYCHAIN_TIMEOUT_MS);
       const why = credentials.unreadableFile?.replace(/\.$/, '') ?? 'the OS keychain could not be read';
-      if (kept.length > 0) logger.warn(`${why}; keeping the credentials already loaded for ${kept.join(', ')}`);
+      if (outcome.kept.length > 0) logger.warn(`${why}; keeping the credentials already loaded for ${outcome.kept.join(', ')}`);
+      return outcome;
     };
 
     // Config changes (admin writes and hand edits alike) take effect before the write returns.
@@ -350,12 +361,25 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
     }, opts.runtimeFileCheckMs ?? RUNTIME_FILE_CHECK_MS);
     keepRuntimeFiles.unref();
 
-    const watcher = watchStateFile(paths.config, () => {
-      reloadConfig().catch(() => {});
-    });
+    const watcher = watchStateFile(
+      paths.config,
+      () => {
+        reloadConfig().catch(() => {});
+      },
+      { ...opts.stateFileWatch, baseline: configSeen },
+    );
     // credentials.json edited by hand (no keychain): a changed or removed key holds from the next
     // request, with no look at the file on the request path
-    const credentialsWatcher = watchStateFile(paths.credentialsFile, () => void rereadCredentials());
+    const credentialsWatcher = watchStateFile(
+      paths.credentialsFile,
+      () => {
+        void rereadCredentials().then((outcome) => {
+          const changes = describeCredentialChanges(outcome);
+          if (changes) logger.info(`credentials.json changed on disk: ${changes}`);
+        });
+      },
+      { ...opts.stateFileWatch, baseline: credentialsSeen },
+    );
 
     let flushWarned = false;
     const flushLastUsed = async () => {

@@ -27,8 +27,16 @@ export interface StateFileWatchOptions {
   watchDirectory?: boolean;
 }
 
+export interface StateFileWatch extends StateFileWatchOptions {
+  /**
+   * The file's signature taken just before the caller read it: the first look reports only if the
+   * file moved since. Without it the first look always reports (one reload for nothing).
+   */
+  baseline?: string;
+}
+
 /** What a stat tells about the file; a new value means it may have changed. */
-async function fileSignature(file: string): Promise<string> {
+export async function fileSignature(file: string): Promise<string> {
   try {
     const s = await stat(file, { bigint: true });
     return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
@@ -37,17 +45,17 @@ async function fileSignature(file: string): Promise<string> {
   }
 }
 
-export function watchStateFile(file: string, onChange: () => void, opts: StateFileWatchOptions = {}): { close(): void } {
+export function watchStateFile(file: string, onChange: () => void, opts: StateFileWatch = {}): { close(): void } {
   const name = basename(file);
   const debounceMs = opts.debounceMs ?? 150;
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
 
-  // The signature last reported, taken before the reload reads the file. undefined until the
-  // first look, which reloads once: an edit between the daemon's load and the start of the watch
-  // is otherwise seen by nothing where the watch does not work. A watch report records it too,
-  // or the poll would see the same edit as new and reload a second time.
-  let seen: string | undefined;
+  // The signature last reported, taken before the reload reads the file; at first the one taken
+  // before the daemon's own load, so an edit between that load and the start of the watch is
+  // still seen where the watch does not work. With no baseline the first look reloads once. A
+  // watch report records it too, or the poll would see the same edit as new and reload again.
+  let seen: string | undefined = opts.baseline;
   let looking = false;
   /** A watch event's debounce ran out while a look was under way: one more look, that reports. */
   let forced = false;

@@ -17,6 +17,37 @@ export function credentialSlugs(config: Config): string[] {
   return [...BUILTIN_PROVIDERS, ...endpoints];
 }
 
+/** What a refresh did, by slug (names only: the values never leave the cache). */
+export interface RefreshOutcome {
+  /** Could not be read (keychain outage, credentials file mid-edit): the loaded credential stays. */
+  kept: string[];
+  /** Have a stored value now and had none before. */
+  added: string[];
+  /** Had one and have another now (a usable key and an unusable one count as different). */
+  replaced: string[];
+  /** Had one and have none now. */
+  removed: string[];
+}
+
+/** A refresh's changes in words for daemon.log ("key added for openai, key replaced for anthropic"), or '' when none. */
+export function describeCredentialChanges(outcome: RefreshOutcome): string {
+  const parts: Array<[string, string[]]> = [
+    ['added', outcome.added],
+    ['replaced', outcome.replaced],
+    ['removed', outcome.removed],
+  ];
+  return parts
+    .filter(([, slugs]) => slugs.length > 0)
+    .map(([what, slugs]) => `key ${what} for ${slugs.join(' and ')}`)
+    .join(', ');
+}
+
+/** What a slug holds, to tell a refresh's changes: its value, the problem of its value, or nothing. */
+function held(value: ResolvedCredential | undefined, problem: StoredProblem | undefined): string | undefined {
+  if (value) return `value:${value.source}:${value.value}`;
+  return problem ? `problem:${problem.storedIn}:${problem.text}` : undefined;
+}
+
 /** What one read of a slug found: a credential, a stored problem, nothing, or no answer. */
 type SlugRead = ResolvedCredential | StoredProblem | undefined | 'unknown' | 'keychain-unknown';
 
@@ -54,9 +85,9 @@ export class CredentialCache implements CredentialService {
    * unlock prompt), or the credentials file not valid JSON mid-edit — keeps the credential
    * already loaded: an outage must not disconnect providers that work. One that came from the
    * credentials file and is no longer there goes, keychain or not: the file said so. Returns the
-   * slugs kept that way.
+   * slugs kept that way, and those whose credential came, changed or went.
    */
-  async refresh(slugs: readonly string[], timeoutMs = 5_000): Promise<string[]> {
+  async refresh(slugs: readonly string[], timeoutMs = 5_000): Promise<RefreshOutcome> {
     const refresh = ++this.refreshes;
     const writesBefore = this.writes;
     const signal = AbortSignal.timeout(timeoutMs);
@@ -71,7 +102,7 @@ export class CredentialCache implements CredentialService {
       }),
     );
     // a newer refresh read later, and sets what it found
-    if (refresh !== this.refreshes) return [];
+    if (refresh !== this.refreshes) return { kept: [], added: [], replaced: [], removed: [] };
     this.fileProblem = fileProblem;
     const next = new Map<string, ResolvedCredential>();
     const problems = new Map<string, StoredProblem>();
@@ -92,9 +123,16 @@ export class CredentialCache implements CredentialService {
       } else if (value && 'storedIn' in value) problems.set(slug, value);
       else if (value) next.set(slug, value);
     }
+    const outcome: RefreshOutcome = { kept, added: [], replaced: [], removed: [] };
+    for (const slug of new Set([...this.values.keys(), ...this.problems.keys(), ...next.keys(), ...problems.keys()])) {
+      const before = held(this.values.get(slug), this.problems.get(slug));
+      const after = held(next.get(slug), problems.get(slug));
+      if (before === after) continue;
+      (before === undefined ? outcome.added : after === undefined ? outcome.removed : outcome.replaced).push(slug);
+    }
     this.values = next;
     this.problems = problems;
-    return kept;
+    return outcome;
   }
 
   /** Why the last refresh kept credentials because the credentials file could not be read (not valid JSON, not readable). */

@@ -3,7 +3,7 @@ import { mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { watchStateFile } from '../../src/daemon/state-file-watcher.js';
+import { fileSignature, watchStateFile } from '../../src/daemon/state-file-watcher.js';
 
 let dir: string;
 let file: string;
@@ -33,6 +33,23 @@ describe('config watcher', () => {
     await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
     await sleep(150); // ~15 more looks
     expect(onChange).toHaveBeenCalledTimes(1);
+  });
+
+  it('given the signature taken before the caller read the file, the first look reports only an edit made since', async () => {
+    const unchanged = vi.fn();
+    closers.push(watchStateFile(file, unchanged, { pollMs: 10, watchDirectory: false, baseline: await fileSignature(file) }));
+    await sleep(150); // ~15 looks
+    expect(unchanged).not.toHaveBeenCalled();
+
+    // edited after the caller's read, before its watch began (a new inode, as an editor's save)
+    const baseline = await fileSignature(file);
+    await writeFile(join(dir, 'config.json.tmp'), '{"version":2}');
+    await rename(join(dir, 'config.json.tmp'), file);
+    const edited = vi.fn();
+    closers.push(watchStateFile(file, edited, { pollMs: 10, watchDirectory: false, baseline }));
+    await vi.waitFor(() => expect(edited).toHaveBeenCalledTimes(1));
+    await sleep(100);
+    expect(edited).toHaveBeenCalledTimes(1);
   });
 
   it('the poll notices an edit in place, a replaced file and a removed one', async () => {

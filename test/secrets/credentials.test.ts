@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OperationError } from '../../src/config/errors.js';
-import { CredentialCache, credentialSlugs } from '../../src/secrets/cache.js';
+import { CredentialCache, credentialSlugs, describeCredentialChanges } from '../../src/secrets/cache.js';
 import { CredentialStore, last4 } from '../../src/secrets/credentials.js';
 import { CredentialFile } from '../../src/secrets/file-store.js';
 import { defaultConfig } from '../../src/config/schema.js';
@@ -172,10 +172,10 @@ describe('CredentialCache', () => {
     keychain.entries.set('anthropic', 'ant-key');
     keychain.entries.set('openai', 'openai-key');
     const cache = new CredentialCache(store);
-    expect(await cache.refresh(['anthropic', 'openai'])).toEqual([]);
+    expect((await cache.refresh(['anthropic', 'openai'])).kept).toEqual([]);
     keychain.unavailable = 'Cannot autolaunch D-Bus without X11 $DISPLAY';
     // an endpoint with a key was added meanwhile: the slugs change and everything is read again
-    expect(await cache.refresh(['anthropic', 'openai', 'mine'])).toEqual(['anthropic', 'openai']);
+    expect((await cache.refresh(['anthropic', 'openai', 'mine'])).kept).toEqual(['anthropic', 'openai']);
     expect(cache.get('anthropic')).toBe('ant-key');
     expect(cache.get('openai')).toBe('openai-key');
     expect(cache.get('mine')).toBeUndefined();
@@ -185,7 +185,7 @@ describe('CredentialCache', () => {
     // back: a key removed from the keychain by hand is gone at the next read
     keychain.unavailable = null;
     keychain.entries.delete('anthropic');
-    expect(await cache.refresh(['anthropic'])).toEqual([]);
+    expect((await cache.refresh(['anthropic'])).kept).toEqual([]);
     expect(cache.get('anthropic')).toBeUndefined();
   });
 
@@ -199,7 +199,7 @@ describe('CredentialCache', () => {
     const cache = new CredentialCache(backing);
     await cache.refresh(['openai'], 100);
     silent = true;
-    expect(await cache.refresh(['openai'], 100)).toEqual(['openai']);
+    expect((await cache.refresh(['openai'], 100)).kept).toEqual(['openai']);
     expect(cache.get('openai')).toBe('openai-key');
   });
   it('without a keychain, a key removed from the credentials file goes at the next refresh; a file that does not parse keeps what was loaded', async () => {
@@ -213,15 +213,31 @@ describe('CredentialCache', () => {
     expect(cache.storedProblemNow('anthropic')?.storedIn).toBe('file');
     // mid-edit: not JSON yet
     await writeFile(join(dir, 'credentials.json'), '{"version": 1, "credentials": {');
-    expect(await cache.refresh(['openai', 'anthropic'])).toEqual(['openai']);
+    expect((await cache.refresh(['openai', 'anthropic'])).kept).toEqual(['openai']);
     expect(cache.get('openai')).toBe('file-openai-key');
     expect(cache.unreadableFile).toBe(`${join(dir, 'credentials.json')} is not valid JSON; fix or delete it and connect again.`);
     // the edit done: both keys gone from the file, though the keychain still cannot say
     await writeFile(join(dir, 'credentials.json'), '{"version": 1, "credentials": {}}');
-    expect(await cache.refresh(['openai', 'anthropic'])).toEqual([]);
+    expect((await cache.refresh(['openai', 'anthropic'])).kept).toEqual([]);
     expect(cache.unreadableFile).toBeUndefined();
     expect(cache.get('openai')).toBeUndefined();
     expect(cache.storedProblemNow('anthropic')).toBeUndefined();
+  });
+
+  it('a refresh says which slugs got, changed or lost a stored value (a usable key turned unusable is a change)', async () => {
+    const { keychain, file, store } = await setup();
+    keychain.unavailable = 'no Secret Service';
+    await file.set('openai', 'file-openai-key');
+    await file.set('anthropic', 'file-anthropic-key');
+    const cache = new CredentialCache(store);
+    expect(await cache.refresh(['openai', 'anthropic', 'gemini'])).toEqual({ kept: [], added: ['openai', 'anthropic'], replaced: [], removed: [] });
+    expect(await cache.refresh(['openai', 'anthropic', 'gemini'])).toEqual({ kept: [], added: [], replaced: [], removed: [] });
+    await file.set('openai', '"quoted-by-hand"');
+    await file.delete('anthropic');
+    await file.set('gemini', 'file-gemini-key');
+    const outcome = await cache.refresh(['openai', 'anthropic', 'gemini']);
+    expect(outcome).toEqual({ kept: [], added: ['gemini'], replaced: ['openai'], removed: ['anthropic'] });
+    expect(describeCredentialChanges(outcome)).toBe('key added for gemini, key replaced for openai, key removed for anthropic');
   });
 
   it('a refresh under way when a key is stored, or overtaken by a newer refresh, does not put back what it read before', async () => {
