@@ -7,17 +7,14 @@
  * backoff, so one may wait for most of the others' sections (measured: up to about 0.7 s here
  * against 0.5 s of sections in all) — but a wait lasts no longer than the contention does.
  */
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempStateDir } from '../daemon/harness.js';
+import { contend } from './fixtures/lock-contention.js';
 
 afterEach(removeTempDirs);
 
-const WRITER = fileURLToPath(new URL('../fixtures/lock-writer.mjs', import.meta.url));
 const PROCESSES = 10;
 const ROUNDS = 5;
 const HOLD_MS = 10;
@@ -29,14 +26,7 @@ describe('the config lock with ten processes contending', () => {
     const dir = await tempStateDir('svc-lock-contention-');
     const lock = join(dir, 'config.lock');
     const data = join(dir, 'sections.txt');
-    // far enough ahead that every process is up and waiting when it comes
-    const startAt = Date.now() + 2_000;
-    const runs = await Promise.all(
-      Array.from({ length: PROCESSES }, (_, i) =>
-        promisify(execFile)(process.execPath, [WRITER, lock, data, `p${i}`, String(startAt), String(ROUNDS), String(HOLD_MS)], { timeout: 30_000 }),
-      ),
-    );
-    const waits = runs.map((r) => (JSON.parse(r.stdout) as { waits: number[] }).waits);
+    const waits = await contend({ lockPath: lock, dataPath: data, processes: PROCESSES, rounds: ROUNDS, holdMs: HOLD_MS });
     const lines = (await readFile(data, 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(PROCESSES * ROUNDS);
     expect(new Set(lines).size).toBe(PROCESSES * ROUNDS);

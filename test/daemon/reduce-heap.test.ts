@@ -1,7 +1,7 @@
 /**
  * reduceHeap(): after a burst of allocation it collects the garbage and shrinks the grown young
  * generation — on Node 20 with a plain full collection after a quiet spell (in a child process
- * that nothing else allocates in; the built module) or, forced, the memory-reducing one
+ * that nothing else allocates in, run from the source) or, forced, the memory-reducing one
  * (v8.queryObjects); on Node 22+ with the memory-reducing one every time — and compacts
  * old-generation pages left half full, without --expose-gc on the command line, a `gc` in the
  * global scope, or an ExperimentalWarning. heap-give-back.test.ts runs it under each Node major.
@@ -66,8 +66,8 @@ describe('reduceHeap', () => {
   });
 
   node20Path(`a plain collection 5.5 quiet seconds after the one that counted the burst gives it back${onNode22Plus}`, async () => {
-    const child = fileURLToPath(new URL('../fixtures/reduce-heap-after-idle.mjs', import.meta.url));
-    const { stdout } = await run(process.execPath, [child], { encoding: 'utf8', timeout: 20_000 });
+    const child = fileURLToPath(new URL('../fixtures/reduce-heap-after-idle.ts', import.meta.url));
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', child], { encoding: 'utf8', timeout: 20_000 });
     const out = JSON.parse(stdout) as { youngBefore: number; first: string; result: string; youngAfter: number; globalGc: string };
     expect(out.youngBefore).toBeGreaterThan(4 * MB);
     expect(['full', 'full-young-kept']).toContain(out.first); // depends on how much of the burst came after its last collection
