@@ -1,10 +1,14 @@
 /**
  * A cross-process lock on a file path (O_EXCL lock file), so the CLI and the daemon never lose each
  * other's writes. A lock left behind by a dead process, or older than `staleMs`, is broken.
+ * Waiters take it in turn (lock-queue.ts), so none waits much longer than the sections ahead of it.
  */
-import { readFileSync } from 'node:fs';
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { LockQueue } from './lock-queue.js';
+import { processAlive } from './process-alive.js';
+
+export { processAlive };
 
 export interface LockOptions {
   /** Give up after this long (default 10 s). */
@@ -31,7 +35,29 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
 
 async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let wait = 5;
+  const queue = new LockQueue(`${lockPath}.queue`);
+  let wait = 1;
+  try {
+    for (;;) {
+      const ourTurn = await queue.ourTurn();
+      if (ourTurn && (await tryTake(lockPath, staleMs))) return;
+      if (!queue.waiting) {
+        await queue.join();
+        continue;
+      }
+      if (Date.now() >= deadline) throw new LockTimeoutError(lockPath, timeoutMs);
+      // the first in line looks often, to take the lock soon after it is let go; the others
+      // only watch the line move
+      await new Promise((resolve) => setTimeout(resolve, ourTurn ? 1 + Math.random() : wait + Math.random() * wait));
+      wait = Math.min(wait * 2, 10);
+    }
+  } finally {
+    await queue.leave();
+  }
+}
+
+/** One try at the lock file; a lock left by a dead process (or older than `staleMs`) is broken. */
+async function tryTake(lockPath: string, staleMs: number): Promise<boolean> {
   for (;;) {
     let handle;
     try {
@@ -50,15 +76,10 @@ async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Pr
         throw err;
       }
       await handle.close();
-      return;
+      return true;
     }
-    if (await isAbandoned(lockPath, staleMs)) {
-      await unlink(lockPath).catch(() => {});
-      continue;
-    }
-    if (Date.now() >= deadline) throw new LockTimeoutError(lockPath, timeoutMs);
-    await new Promise((resolve) => setTimeout(resolve, wait + Math.random() * wait));
-    wait = Math.min(wait * 2, 100);
+    if (!(await isAbandoned(lockPath, staleMs))) return false;
+    await unlink(lockPath).catch(() => {});
   }
 }
 
@@ -74,21 +95,5 @@ async function isAbandoned(lockPath: string, staleMs: number): Promise<boolean> 
     // Vanished between our open and stat (released): retry at once. A lock file that is still
     // empty (being written) is not abandoned.
     return false;
-  }
-}
-
-/** Is `pid` a running process? A zombie (exited, not yet reaped by its parent) counts as gone. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  if (process.platform !== 'linux') return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
   }
 }

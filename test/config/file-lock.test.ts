@@ -1,5 +1,6 @@
-import { readdir, writeFile, utimes } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, writeFile, utimes } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LockTimeoutError, processAlive, withFileLock } from '../../src/config/file-lock.js';
 import { writeFileAtomic } from '../../src/config/atomic-write.js';
@@ -23,6 +24,7 @@ describe('withFileLock', () => {
       ),
     );
     expect(maxInside).toBe(1);
+    expect(await readdir(dirname(lock))).toEqual([]); // no lock, no line of waiters left behind
   });
 
   it('releases the lock when the section throws', async () => {
@@ -55,6 +57,45 @@ describe('withFileLock', () => {
     const err = await withFileLock(lock, async () => 'never', { timeoutMs: 200 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LockTimeoutError);
     expect((err as Error).message).toContain(lock);
+  });
+
+  describe('the line of waiters', () => {
+    /** A ticket as a waiter leaves it in `<lock>.queue/`: its time, pid and host name in the name. */
+    async function ticket(lock: string, at: number, pid: number, host: string): Promise<string> {
+      const file = join(`${lock}.queue`, `${String(at).padStart(15, '0')}-${String(pid).padStart(10, '0')}-${'1'.padStart(9, '0')}-${host}`);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, '');
+      return file;
+    }
+    const HOST = hostname().replace(/[^A-Za-z0-9]/g, '_');
+
+    it('a free lock is not taken ahead of a live waiter in line', async () => {
+      const lock = join(await tempStateDir(), 'x.lock');
+      await ticket(lock, Date.now() - 1_000, process.pid, 'another_host'); // alive: touched just now
+      const err = await withFileLock(lock, async () => 'never', { timeoutMs: 300 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(LockTimeoutError);
+    });
+
+    it('skips the ticket of a waiter that died on this machine, at once', async () => {
+      const lock = join(await tempStateDir(), 'x.lock');
+      await ticket(lock, Date.now() - 1_000, 999999999, HOST);
+      expect(processAlive(999999999)).toBe(false);
+      const started = Date.now();
+      await expect(withFileLock(lock, async () => 'ran', { timeoutMs: 2_000 })).resolves.toBe('ran');
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(await readdir(dirname(lock))).toEqual([]);
+    });
+
+    it('skips the ticket of a waiter elsewhere once it has not been touched for 3 s', async () => {
+      const lock = join(await tempStateDir(), 'x.lock');
+      const file = await ticket(lock, Date.now() - 10_000, 12345, 'another_host');
+      const old = new Date(Date.now() - 2_500);
+      await utimes(file, old, old);
+      const started = Date.now();
+      await expect(withFileLock(lock, async () => 'ran', { timeoutMs: 5_000 })).resolves.toBe('ran');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+      expect(Date.now() - started).toBeLessThan(2_500);
+    });
   });
 });
 
