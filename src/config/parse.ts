@@ -1,14 +1,17 @@
 /** Turning the text of config.json into a validated Config, with errors that name the file and the field. */
 import { ConfigFileError } from './errors.js';
+import { describeJsonSyntaxError } from './json-syntax.js';
 import { migrate, MigrationError } from './migrations.js';
 import { configSchema, type Config } from './schema.js';
 
 export function parseConfigText(text: string, file: string): { config: Config; migrated: boolean } {
   let raw: unknown;
+  // a byte-order mark, as Windows editors save UTF-8, is not content (JSON.parse refuses it)
+  const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(json);
   } catch (err) {
-    throw new ConfigFileError(file, `${file} is not valid JSON: ${(err as Error).message}. Fix it by hand, or restore config.json.bak (the file as it was before svc-proxy last changed it, so that change is not in it); svc-proxy will not overwrite it.`);
+    throw new ConfigFileError(file, `${file} is not valid JSON at ${describeJsonSyntaxError(json, err as Error)} Fix it by hand, or restore config.json.bak (the file as it was before svc-proxy last changed it, so that change is not in it); svc-proxy will not overwrite it.`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ConfigFileError(file, `${file} must hold a JSON object.`);
