@@ -6,27 +6,14 @@
  * not provider/model). The daemon runs with such a file; these say where it will not do as meant.
  */
 import { OperationError } from './errors.js';
+import { unknownFields } from './unknown-fields.js';
+
+export { unknownFields };
 import { fixedHeaderCredentialProblem } from './header-settings.js';
 import { validateTargets } from './groups.js';
 import type { Config } from './schema.js';
 import { BUILTIN_PROVIDERS } from './schema.js';
 import { validateSlug, validateUrl } from './upstream-values.js';
-
-type Json = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Paths of fields in `raw` that the parsed config does not have (the schema dropped them). */
-export function unknownFields(raw: unknown, parsed: unknown, path = ''): string[] {
-  if (!isRecord(raw) || !isRecord(parsed)) {
-    if (Array.isArray(raw) && Array.isArray(parsed)) return raw.flatMap((item, i) => unknownFields(item, parsed[i], `${path}[${i}]`));
-    return [];
-  }
-  return Object.keys(raw).flatMap((key) => {
-    const at = path ? `${path}.${key}` : key;
-    return Object.hasOwn(parsed, key) ? unknownFields(raw[key], parsed[key], at) : [at];
-  });
-}
 
 function problemOf(check: () => unknown): string | undefined {
   try {

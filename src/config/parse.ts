@@ -3,8 +3,10 @@ import { ConfigFileError } from './errors.js';
 import { describeJsonSyntaxError } from './json-syntax.js';
 import { migrate, MigrationError } from './migrations.js';
 import { configSchema, type Config } from './schema.js';
+import { unknownFields } from './unknown-fields.js';
 
-export function parseConfigText(text: string, file: string): { config: Config; migrated: boolean } {
+/** `unknown`: fields the schema does not know, ignored (and dropped at the next write). */
+export function parseConfigText(text: string, file: string): { config: Config; migrated: boolean; unknown: string[] } {
   let raw: unknown;
   // a byte-order mark, as Windows editors save UTF-8, is not content (JSON.parse refuses it)
   const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
@@ -31,7 +33,7 @@ export function parseConfigText(text: string, file: string): { config: Config; m
     });
     throw new ConfigFileError(file, `${file} does not match the config schema:\n  - ${problems.join('\n  - ')}\nFix it by hand, or restore config.json.bak (the file as it was before svc-proxy last changed it, so that change is not in it); svc-proxy will not overwrite it.`);
   }
-  return { config: result.data, migrated: upgraded.migrated };
+  return { config: result.data, migrated: upgraded.migrated, unknown: unknownFields(upgraded.raw, result.data) };
 }
 
 /** Stable serialisation of a config (what we write). */

@@ -72,6 +72,8 @@ export class ConfigStore {
   private readonly db: Low<Config>;
   private snapshot: Config;
   private readonly listeners = new Set<ConfigListener>();
+  /** Fields the last hand edit applied by reload() had that no setting matches (ignored). */
+  unknownInLastEdit: string[] = [];
 
   private constructor(private readonly files: ConfigFiles, adapter: ValidatedConfigFile, db: Low<Config>) {
     this.file = files.config;
@@ -130,7 +132,8 @@ export class ConfigStore {
       const text = await readTextOrNull(this.file);
       if (text === this.adapter.lastText) return false;
       if (text === null) throw gone(this.file);
-      const config = parseConfigText(text, this.file).config;
+      const { config, unknown } = parseConfigText(text, this.file);
+      this.unknownInLastEdit = unknown;
       this.adapter.lastText = text;
       this.setSnapshot(config);
       return true;

@@ -244,6 +244,8 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
         configProblem = null;
         if (unsaved.withheld().size > 0 && (await unsaved.save(store))) logger.info('the key revocations held while config.json could not be written are saved');
         if (changed) logger.info('config.json changed on disk: reloaded');
+        const unknown = changed ? store.unknownInLastEdit : [];
+        if (unknown.length > 0) logger.warn(`config.json: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a setting' : 'are not settings'} svc-proxy knows, ignored (a typo?); svc-proxy config check lists what the file has wrong`);
         return { changed, config: store.current() };
       } catch (err) {
         if (err instanceof ConfigFileError) {

@@ -68,3 +68,16 @@ describe('the state files after start', () => {
     expect(d.logLines.join('\n')).not.toMatch(/first-key|second-key/);
   });
 });
+
+describe('config.json edited by hand while the daemon runs', () => {
+  it('a setting it does not know (a typo) is named in daemon.log as ignored', async () => {
+    const d = await start(await tempStateDir());
+    const file = d.daemon.paths.config;
+    await writeFile(`${file}.tmp`, JSON.stringify({ version: 2, settings: { loqBodies: true } }));
+    await rename(`${file}.tmp`, file);
+    await vi.waitFor(() => expect(d.logLines).toContain('info config.json changed on disk: reloaded'));
+    expect(d.logLines).toContain(
+      'warn config.json: settings.loqBodies is not a setting svc-proxy knows, ignored (a typo?); svc-proxy config check lists what the file has wrong',
+    );
+  });
+});
