@@ -17,6 +17,26 @@ async function targetsOf(h: TuiHarness, slug: string, name: string): Promise<str
   return g.models.find((m) => m.name === name)?.targets.map((t) => t.target);
 }
 
+/** The groups screen with an empty group "work", selected. */
+async function withGroupWork(): Promise<TuiHarness> {
+  const t = await startTui({ initialScreen: 'groups' });
+  await t.d.admin('POST', '/admin/groups', { slug: 'work', models: [] });
+  await t.press('r');
+  await t.waitFor((f) => f.includes('▸ work'), 'the group');
+  return t;
+}
+
+/** Opens the add-name wizard on "work" and answers both questions. */
+async function addName(h: TuiHarness, name: string, targets: string): Promise<void> {
+  await h.press('n');
+  await h.waitFor((f) => f.includes('Add a model name to work'), 'the wizard');
+  await h.type(name);
+  await h.press(KEYS.enter);
+  await h.waitFor((f) => f.includes('Targets:'), 'the targets question');
+  await h.type(targets);
+  await h.press(KEYS.enter);
+}
+
 describe('groups screen', () => {
   it('counts no groups before they have loaded', async () => {
     holdRequests('/admin/groups');
@@ -40,18 +60,8 @@ describe('groups screen', () => {
   });
 
   it('adds a model name with ordered targets, reorders them, edits and removes them', async () => {
-    h = await startTui({ initialScreen: 'groups' });
-    await h.d.admin('POST', '/admin/groups', { slug: 'work', models: [] });
-    await h.press('r');
-    await h.waitFor((f) => f.includes('▸ work'), 'the group');
-
-    await h.press('n');
-    await h.waitFor((f) => f.includes('Add a model name to work'), 'the wizard');
-    await h.type('claude-sonnet-4-5');
-    await h.press(KEYS.enter);
-    await h.waitFor((f) => f.includes('Targets:'), 'the targets question');
-    await h.type('anthropic/claude-sonnet-4-5, openai/gpt-5');
-    await h.press(KEYS.enter);
+    h = await withGroupWork();
+    await addName(h, 'claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5, openai/gpt-5');
     let f = await h.waitFor((fr) => fr.includes('2. openai/gpt-5'), 'the targets');
     expect(f).toContain('claude-sonnet-4-5 → 2 targets');
     expect(f).toContain('1. anthropic/claude-sonnet-4-5 ⚠ not connected');
@@ -105,6 +115,29 @@ describe('groups screen', () => {
     await h.press('y');
     await h.waitFor((fr) => fr.includes('No groups yet'), 'the group gone');
     expect((await h.d.admin('GET', '/admin/groups/work')).status).toBe(404);
+  });
+
+  it('a refused name and targets open the wizard again with them and the reason; fixed, Enter adds them; Esc cancels', async () => {
+    h = await withGroupWork();
+    await addName(h, 'fast', 'nope/model');
+    // back at the name, as typed, with the daemon's reason
+    let f = await h.waitFor((fr) => fr.includes('unknown provider "nope"'), 'the reason');
+    expect(f).toContain('Add a model name to work');
+    expect(lines(f)).toContain('Model name (as clients send it): fast');
+    await h.press(KEYS.enter);
+    f = await h.waitFor((fr) => fr.includes('Targets: nope/model'), 'the targets as typed');
+    await h.press('\x15'); // Ctrl-U clears
+    await h.type('openai/gpt-5');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('Added "fast" in work'), 'the name added');
+    expect(await targetsOf(h, 'work', 'fast')).toEqual(['openai/gpt-5']);
+    // refused again, then Esc: the wizard closes and the reason with it
+    await addName(h, 'slow', 'nope/model');
+    await h.waitFor((fr) => fr.includes('unknown provider "nope"'), 'the reason');
+    await h.press(KEYS.escape);
+    f = await h.waitFor((fr) => !fr.includes('Add a model name to work'), 'the wizard to close');
+    expect(f).not.toContain('unknown provider');
+    expect(await targetsOf(h, 'work', 'slow')).toBeUndefined();
   });
 
   it('names may contain "/" and "."; several groups list in order with their names', async () => {

@@ -73,7 +73,7 @@ describe('keys screen', () => {
     expect(await h.waitFor((f) => showsScreen(f, '2') && f.includes('laptop-claude'), 'the list again')).not.toMatch(KEY_RE);
   });
 
-  it('refuses a duplicate name with the daemon\'s message, gone once a new question is asked; Esc cancels naming', async () => {
+  it('a refused duplicate name keeps the field open with the name and the reason; fixed, Enter creates it; Esc cancels', async () => {
     h = await startTui({ initialScreen: 'keys' });
     await h.d.admin('POST', '/admin/keys', { name: 'ci' });
     await h.press('r');
@@ -82,21 +82,28 @@ describe('keys screen', () => {
     await h.waitFor((f) => f.includes('Name for the new key:'), 'the prompt');
     await h.type('ci');
     await h.press(KEYS.enter);
-    const f = await h.waitFor((fr) => fr.includes('✗'), 'the error');
+    const f = await h.waitFor((fr) => fr.includes('already exists'), 'the reason');
     expect(f).toContain('An active key named "ci" already exists');
+    expect(lines(f)).toContain('Name for the new key: ci');
+    expect(f).toContain('Esc cancel');
     expect(f).not.toMatch(KEY_RE);
-    // a question opened after it and answered no brings back no message: that one was about the name
-    await h.press('d');
-    await h.waitFor((fr) => fr.includes('Revoke key "ci"'), 'the question');
-    await h.press('n');
-    expect(await h.waitFor((fr) => !fr.includes('[y/N]'), 'the question gone')).not.toContain('already exists');
+    // the name typed is still there to fix
+    await h.type('-2');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => KEY_RE.test(fr) && fr.includes('Key "ci-2" created'), 'the new key');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('2 active, 0 revoked') && !fr.includes('Copy it now'), 'the list of two');
+    // refused again, then Esc: the field closes and the reason with it
     await h.press('n');
     await h.waitFor((fr) => fr.includes('Name for the new key:'), 'the prompt');
-    await h.type('never');
+    await h.type('ci');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('already exists'), 'the reason');
     await h.press(KEYS.escape);
-    await h.waitFor((fr) => !fr.includes('Name for the new key:'), 'the prompt to close');
+    const closed = await h.waitFor((fr) => !fr.includes('Name for the new key:'), 'the prompt to close');
+    expect(closed).not.toContain('already exists');
     const keys = (await h.d.admin('GET', '/admin/keys')).json() as { keys: { name: string }[] };
-    expect(keys.keys.map((k) => k.name)).toEqual(['ci']);
+    expect(keys.keys.map((k) => k.name).sort()).toEqual(['ci', 'ci-2']);
   });
 
   it('Backspace deletes a whole character: an emoji with its modifier, a letter with its accent', async () => {

@@ -24,6 +24,8 @@ export interface TextFieldProps {
   initial?: string;
   hidden?: boolean;
   hint?: string;
+  /** Why what was typed was refused: under the field in the error colour, before the hint (it is what to fix). */
+  problem?: string;
   /** Whether its hint line starts with the way out (a wizard says it once, on its title). */
   wayOut?: boolean;
   /** Rows it has, the field's own first: its hint wraps onto the rest, up to HINT_LINES, … past them. */
@@ -44,7 +46,7 @@ function hiddenText(value: string, width: number): string {
   return n === 0 ? '(hidden)' : fullestFitting([`(hidden, ${n} characters)`, `(hidden, ${n})`, `(${n})`], width);
 }
 
-export function TextField({ label, width, initial = '', hidden = false, hint, wayOut = true, rows = 2, onSubmit, onCancel, onChange }: TextFieldProps) {
+export function TextField({ label, width, initial = '', hidden = false, hint, problem, wayOut = true, rows = 2, onSubmit, onCancel, onChange }: TextFieldProps) {
   const theme = useTheme();
   // The ref sees keys that arrive before React re-renders (a paste followed by Enter).
   const value = useRef(initial);
@@ -70,15 +72,22 @@ export function TextField({ label, width, initial = '', hidden = false, hint, wa
   // the label in the words that fit, then the hidden count or the value's end that fits
   const line = fieldLine(label, hidden ? '' : shown, width);
   const room = width - textWidth(line.label) - 2;
+  const problemLines = problem && rows > 1 ? wrapLines(problem, width, rows - 1) : [];
+  const hintRows = Math.min(HINT_LINES, rows - 1 - problemLines.length);
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
         <Text bold>{line.label}</Text> {hidden ? <Text color={theme.muted}>{hiddenText(shown, room)}</Text> : line.value}
         <Text inverse> </Text>
       </Text>
-      {hint && rows > 1
+      {problemLines.map((text, i) => (
+        <Text key={`p${i}`} color={theme.error} wrap="truncate-end">
+          {text}
+        </Text>
+      ))}
+      {hint && hintRows > 0
         ? // the way out first, so a narrow terminal cutting the hint keeps it
-          wrapLines(`${wayOut ? `${WAY_OUT} · ` : ''}${hint}`, width, Math.min(HINT_LINES, rows - 1)).map((text, i) => (
+          wrapLines(`${wayOut ? `${WAY_OUT} · ` : ''}${hint}`, width, hintRows).map((text, i) => (
             <Text key={i} color={theme.muted} dimColor wrap="truncate-end">
               {text}
             </Text>

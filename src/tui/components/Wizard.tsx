@@ -34,15 +34,19 @@ export interface WizardProps {
   width: number;
   /** Rows it has: what matters most keeps its place in fewer (wizard-rows.ts). */
   height: number;
+  /** Answers to start from, by field key (what was typed before a refusal), over each field's `initial`. */
+  answers?: Readonly<Record<string, string>>;
+  /** Why those answers were refused, shown from the first question as a refused answer's reason is. */
+  problem?: string;
   onDone(values: Record<string, string>): void;
   onCancel(): void;
 }
 
-export function Wizard({ title, fields, width, height, onDone, onCancel }: WizardProps) {
+export function Wizard({ title, fields, width, height, answers, problem: refused, onDone, onCancel }: WizardProps) {
   const theme = useTheme();
   const [values, setValues] = useState<Record<string, string>>({});
   const [step, setStep] = useState(0);
-  const [problem, setProblem] = useState<string | undefined>();
+  const [problem, setProblem] = useState<string | undefined>(refused);
   const field = fields[step]!;
 
   const submit = (raw: string) => {
@@ -82,7 +86,7 @@ export function Wizard({ title, fields, width, height, onDone, onCancel }: Wizar
           </Text>
         );
       })}
-      <TextField key={field.key} label={field.label} width={width} hidden={field.hidden} initial={field.initial} hint={rows.hint > 0 ? field.hint : undefined} rows={1 + rows.hint} wayOut={false} onSubmit={submit} onCancel={onCancel} />
+      <TextField key={field.key} label={field.label} width={width} hidden={field.hidden} initial={answers?.[field.key] ?? field.initial} hint={rows.hint > 0 ? field.hint : undefined} rows={1 + rows.hint} wayOut={false} onSubmit={submit} onCancel={onCancel} />
       {rows.problem.map((line, i) => (
         <Text key={i} color={theme.error} wrap="truncate-end">
           {line}

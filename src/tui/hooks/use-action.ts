@@ -11,21 +11,25 @@ import { errorText } from './use-resource.js';
 export interface Actions {
   flash: Flash | undefined;
   setFlash(f: Flash | undefined): void;
-  /** Runs `what`; its Flash (or the error) becomes the message; `then` runs after a success. */
-  run(what: (b: TuiBackend) => Promise<Flash>, then?: () => void): void;
+  /**
+   * Runs `what`; its Flash (or the error) becomes the message; `then` runs after a success.
+   * `refused` takes the daemon's reason instead of the message: a dialog reopens with it, and with what was typed.
+   */
+  run(what: (b: TuiBackend) => Promise<Flash>, then?: () => void, refused?: (reason: string) => void): void;
 }
 
 export function useAction(reload: () => void): Actions {
   const backend = useBackend();
   const [flash, setFlash] = useState<Flash | undefined>();
-  const run = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void) => {
+  const run = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void, refused?: (reason: string) => void) => {
     if (!backend) return setFlash(DAEMON_AWAY);
     void (async () => {
       try {
         setFlash(await what(backend));
         then?.();
       } catch (err) {
-        setFlash({ kind: 'error', text: errorText(err) });
+        if (refused) refused(errorText(err));
+        else setFlash({ kind: 'error', text: errorText(err) });
       }
       reload();
     })();

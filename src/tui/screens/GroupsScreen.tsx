@@ -27,7 +27,8 @@ import { wizardRoom, wizardWanted } from '../wizard-rows.js';
 type Mode =
   | { kind: 'list' }
   | { kind: 'adding-group' }
-  | { kind: 'adding-name'; slug: string }
+  // a refused name and targets open the wizard again with them and the daemon's reason
+  | { kind: 'adding-name'; slug: string; answers?: Record<string, string>; problem?: string }
   | { kind: 'editing'; slug: string; name: string; targets: string[] }
   | { kind: 'removing'; row: GroupRow };
 
@@ -101,9 +102,9 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const listRows = Math.max(mode.kind === 'adding-name' ? 0 : 1, height - 1 - urlLines - footer);
   const first = (start.current = windowStart(at, rows.length, listRows, start.current));
 
-  const act = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void) => {
+  const act = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void, refused?: (reason: string) => void) => {
     setMode({ kind: 'list' });
-    run(what, then);
+    run(what, then, refused);
   };
 
   const move = (at: number, row: GroupRow | undefined, delta: -1 | 1) => {
@@ -199,11 +200,17 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
         width={width}
         fields={NAME_FIELDS}
         height={footer}
+        answers={mode.answers}
+        problem={mode.problem}
         onDone={(v) =>
-          act(async (b) => {
-            const res = await b.groups.set(slug, v.name!, parseTargets(v.targets!));
-            return { kind: 'ok', text: `${res.replaced ? 'Updated' : 'Added'} "${v.name}" in ${slug}.` };
-          })
+          act(
+            async (b) => {
+              const res = await b.groups.set(slug, v.name!, parseTargets(v.targets!));
+              return { kind: 'ok', text: `${res.replaced ? 'Updated' : 'Added'} "${v.name}" in ${slug}.` };
+            },
+            undefined,
+            (problem) => setMode({ kind: 'adding-name', slug, answers: v, problem }),
+          )
         }
         onCancel={() => setMode({ kind: 'list' })}
       />

@@ -14,6 +14,7 @@ import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { fieldRows } from '../field-line.js';
+import { wrapLines } from '../wrap-lines.js';
 import { ago } from '../format.js';
 import { useCaptureKeys } from '../hooks/use-capture.js';
 import { moveIndex } from '../hooks/cursor.js';
@@ -25,7 +26,8 @@ import { clipPrefixCell, prefixCell } from '../key-prefix.js';
 
 const KEYS_HINTS = ['n new', 'd revoke'];
 
-type Mode = { kind: 'list' } | { kind: 'naming' } | { kind: 'revoking'; key: KeyInfo } | { kind: 'created'; key: CreatedKey };
+/** A refused name opens the field again with it and the daemon's reason. */
+type Mode = { kind: 'list' } | { kind: 'naming'; name?: string; problem?: string } | { kind: 'revoking'; key: KeyInfo } | { kind: 'created'; key: CreatedKey };
 
 function shortDay(iso: string): string {
   return iso.slice(0, 10);
@@ -81,12 +83,16 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   const create = (name: string) => {
     setMode({ kind: 'list' });
     if (!name.trim()) return;
-    run(async (b) => {
-      const created = await b.management.createKey(name.trim());
-      selectWhenListed.current = created.id;
-      setMode({ kind: 'created', key: created });
-      return { kind: 'info', text: `Key "${created.name}" created.` };
-    });
+    run(
+      async (b) => {
+        const created = await b.management.createKey(name.trim());
+        selectWhenListed.current = created.id;
+        setMode({ kind: 'created', key: created });
+        return { kind: 'info', text: `Key "${created.name}" created.` };
+      },
+      undefined,
+      (problem) => setMode({ kind: 'naming', name, problem }),
+    );
   };
 
   const revoke = (key: KeyInfo) => {
@@ -99,7 +105,9 @@ export function KeysScreen({ width, height }: { width: number; height: number })
 
   // title, table header, the message
   // a name being typed has its hint wrapped under it (the heading, table header and a row stay over it)
-  const footer = mode.kind === 'naming' ? Math.max(messageLines(width, height), fieldRows(height, 3)) : messageLines(width, height);
+  // a refusal's reason takes rows of its own, so the hint (with Esc) stays while the list keeps its row
+  const reasonRows = mode.kind === 'naming' && mode.problem ? wrapLines(mode.problem, width, 2).length : 0;
+  const footer = mode.kind === 'naming' ? Math.max(messageLines(width, height), Math.min(fieldRows(height, 3) + reasonRows, Math.max(2, height - 3))) : messageLines(width, height);
   const rows = Math.max(1, height - 2 - footer);
   useKeys(
     (input, key) => {
@@ -158,7 +166,7 @@ export function KeysScreen({ width, height }: { width: number; height: number })
       />
       <Box height={footer} flexDirection="column">
         {mode.kind === 'naming' ? (
-          <TextField label={['Name for the new key:', 'Key name:', 'Name:']} width={width} rows={footer} hint="e.g. laptop-claude · Enter creates it" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
+          <TextField label={['Name for the new key:', 'Key name:', 'Name:']} width={width} rows={footer} initial={mode.name} problem={mode.problem} hint="e.g. laptop-claude · Enter creates it" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
         ) : mode.kind === 'revoking' ? (
           <Confirm
             question={fittingQuestion([`Revoke key "${mode.key.name}" (${mode.key.prefix}…)? Tools using it stop working at once.`, `Revoke key "${mode.key.name}"?`], width, messageLines(width, height))}
