@@ -10,5 +10,5 @@ import type { CliContext } from './io.js';
 export function warnGroupUses(ctx: CliContext, slug: string, uses: readonly GroupUse[], state = 'is gone'): void {
   if (uses.length === 0) return;
   // names come from config.json, which a hand edit may have filled with anything
-  ctx.err(printable(`svc-proxy: warning: ${slug} ${state}, but model ${groupUsesText(uses)}; those targets now fail. Change them with: svc-proxy group set <group> <name> <targets>`));
+  ctx.err(printable(`svc-proxy: warning: ${slug} ${state}, but ${groupUsesText(uses)}; those targets now fail. Change them with: svc-proxy group set <group> <name> <targets>`));
 }

@@ -39,7 +39,7 @@ export function usesIn(groups: Iterable<GroupTargets>, upstream: string): GroupU
   return uses;
 }
 
-/** "group work still routes coder to gw/qwen3; group home still routes chat to gw/x, gw/y". */
+/** "model group work still routes coder to gw/qwen3; model group home still routes chat to gw/x, gw/y": each one named alike. */
 export function groupUsesText(uses: readonly GroupUse[]): string {
-  return uses.map((u) => `group ${u.group} still routes ${u.name} to ${u.targets.join(', ')}`).join('; ');
+  return uses.map((u) => `model group ${u.group} still routes ${u.name} to ${u.targets.join(', ')}`).join('; ');
 }

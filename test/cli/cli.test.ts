@@ -467,7 +467,7 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
         { group: 'work', name: 'fast', targets: ['openai/gpt-5-mini'] },
       ],
     });
-    expect(json.stderr).toMatch(/warning: openai is disconnected, but model group work still routes coder to openai\/gpt-5; group work still routes fast to openai\/gpt-5-mini/);
+    expect(json.stderr).toMatch(/warning: openai is disconnected, but model group work still routes coder to openai\/gpt-5; model group work still routes fast to openai\/gpt-5-mini/);
 
     // no group names gemini: no warning
     expect((await cli(['provider', 'disconnect', 'gemini'])).stderr).not.toContain('warning: gemini');

@@ -146,6 +146,8 @@ describe('providers screen', () => {
     await h.press(KEYS.down, KEYS.down, 'u');
     const f = await h.waitFor((fr) => fr.includes('Base URL for openrouter:'), 'the field');
     expect(f).toContain('https://openrouter.ai/api/v1');
+    // the hint says how to empty the field, not only what empty does
+    expect(f).toContain('Ctrl-U clears: empty restores the default. Enter saves.');
     await h.press('\x15');
     await h.type('http://127.0.0.1:9/v1');
     await h.press(KEYS.enter);
@@ -257,7 +259,7 @@ describe('providers screen', () => {
     // the endpoint: both groups, named before anything is removed
     await h.press(KEYS.up, 'd');
     f = await h.waitFor((fr) => fr.includes('Remove endpoint gw') && fr.includes('group home'), 'the question with both groups');
-    expect(f.replace(/\s+/g, ' ')).toMatch(/group work still routes coder to gw\/qwen3-coder; group home still routes chat to gw\/glm-4\.6/);
+    expect(f.replace(/\s+/g, ' ')).toMatch(/Model group work still routes coder to gw\/qwen3-coder; model group home still routes chat to gw\/glm-4\.6/);
     await h.press(KEYS.escape);
     await h.waitFor((fr) => !fr.includes('Remove endpoint gw'), 'the question to go');
     expect(rowOf(h.frame(), 'gw')).not.toBe('');

@@ -10,6 +10,8 @@ import { printable } from '../../util/printable.js';
 import { wrapLines } from '../wrap-lines.js';
 import type { UpstreamRow } from './rows.js';
 
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** The most lines the question may take in the footer. */
 export const REMOVAL_QUESTION_LINES = 4;
 
@@ -38,7 +40,7 @@ export function removalQuestion(row: UpstreamRow, groups: GroupsCheck, width: nu
   if (groups === 'unknown') text = `${base} (The model groups routing to it could not be checked.)`;
   else if (groups !== 'checking' && groups.length) {
     // names come from config.json, which a hand edit may have filled with anything
-    const listed = `${base} Model ${printable(groupUsesText(groups))}; those targets would then fail.`;
+    const listed = `${base} ${capitalised(printable(groupUsesText(groups)))}; those targets would then fail.`;
     const counted = `${base} ${groups.length === 1 ? '1 model group name still routes' : `${groups.length} model group names still route`} to it (see the Groups screen); those targets would then fail.`;
     text = fits(listed) ? listed : counted;
   }

@@ -249,7 +249,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         width={width}
         initial={mode.current}
         rows={footer}
-        hint="Empty restores the default. Enter saves."
+        hint="Ctrl-U clears: empty restores the default. Enter saves."
         onSubmit={(v) =>
           act(async (b) => {
             const res = await b.management.setProviderBaseUrl(name, v.trim() === '' ? null : v.trim());
@@ -404,7 +404,7 @@ function removedFlash(done: string, uses: readonly GroupUse[]): Flash {
   return { kind: 'info', text: `${done} Note: ${groupsNote(uses)}.` };
 }
 
-const groupsNote = (uses: readonly GroupUse[]) => `model ${groupUsesText(uses)}; those targets now fail (edit them on the Groups screen)`;
+const groupsNote = (uses: readonly GroupUse[]) => `${groupUsesText(uses)}; those targets now fail (edit them on the Groups screen)`;
 
 /** The fixed-headers answer, checked before the next question against the key's header answered before it. */
 function fixedHeadersProblem(text: string, authHeader: string | undefined): string | undefined {

@@ -21,7 +21,7 @@ describe('removalQuestion', () => {
 
   it('names the groups when they fit, and the lines they take', () => {
     const q = removalQuestion(local, [use('work'), use('home')], 80);
-    expect(q.text).toBe('Remove local server lm? Model group work still routes coder to lm/llama3.1:8b; group home still routes coder to lm/llama3.1:8b; those targets would then fail.');
+    expect(q.text).toBe('Remove local server lm? Model group work still routes coder to lm/llama3.1:8b; model group home still routes coder to lm/llama3.1:8b; those targets would then fail.');
     expect(q.lines).toBe(3);
   });
 
