@@ -3,7 +3,8 @@
  * other's writes. A lock left behind by a dead process, or older than `staleMs`, is broken.
  * Waiters take it in turn (lock-queue.ts), so none waits much longer than the sections ahead of it.
  */
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { watch } from 'node:fs';
+import { access, open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { LockQueue } from './lock-queue.js';
 import { processAlive } from './process-alive.js';
@@ -16,6 +17,9 @@ export interface LockOptions {
   /** A lock file older than this is considered abandoned (default 30 s). */
   staleMs?: number;
 }
+
+/** The first in line looks again at least this often: a watch can miss (network file systems). */
+const HEAD_LONGEST_MS = 10;
 
 export class LockTimeoutError extends Error {
   constructor(lockPath: string, timeoutMs: number) {
@@ -46,9 +50,10 @@ async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Pr
         continue;
       }
       if (Date.now() >= deadline) throw new LockTimeoutError(lockPath, timeoutMs);
-      // the first in line looks often, to take the lock soon after it is let go; the others
-      // only watch the line move
-      await new Promise((resolve) => setTimeout(resolve, ourTurn ? 1 + Math.random() : wait + Math.random() * wait));
+      // the first in line is told when the lock file goes, so it takes it at once without
+      // polling the busy file; the others only watch the line move
+      if (ourTurn) await released(lockPath, HEAD_LONGEST_MS);
+      else await new Promise((resolve) => setTimeout(resolve, wait + Math.random() * wait));
       wait = Math.min(wait * 2, 10);
     }
   } finally {
@@ -95,5 +100,30 @@ async function isAbandoned(lockPath: string, staleMs: number): Promise<boolean> 
     // Vanished between our open and stat (released): retry at once. A lock file that is still
     // empty (being written) is not abandoned.
     return false;
+  }
+}
+
+/** Resolves when the lock file is removed (or replaced), or after `maxMs` at the latest. */
+async function released(lockPath: string, maxMs: number): Promise<void> {
+  let watcher;
+  try {
+    watcher = watch(lockPath, { persistent: false });
+  } catch {
+    return; // gone already
+  }
+  try {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, maxMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      watcher.on('change', done);
+      watcher.on('error', done);
+      // removed between our try and the watch: no event will come
+      access(lockPath).catch(done);
+    });
+  } finally {
+    watcher.close();
   }
 }
