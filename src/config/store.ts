@@ -8,6 +8,7 @@ import { Low, type Adapter } from 'lowdb';
 import { writeFileAtomic } from './atomic-write.js';
 import { ConfigFileError, OperationError } from './errors.js';
 import { withFileLock } from './file-lock.js';
+import { duplicateKeys } from './duplicate-keys.js';
 import { parseConfigText, serializeConfig } from './parse.js';
 import { configSchema, defaultConfig, type Config } from './schema.js';
 import type { StatePaths } from './paths.js';
@@ -74,6 +75,8 @@ export class ConfigStore {
   private readonly listeners = new Set<ConfigListener>();
   /** Fields the last hand edit applied by reload() had that no setting matches (ignored). */
   unknownInLastEdit: string[] = [];
+  /** Keys the last hand edit applied by reload() had twice (the last one is used). */
+  duplicatesInLastEdit: string[] = [];
 
   private constructor(private readonly files: ConfigFiles, adapter: ValidatedConfigFile, db: Low<Config>) {
     this.file = files.config;
@@ -134,6 +137,7 @@ export class ConfigStore {
       if (text === null) throw gone(this.file);
       const { config, unknown } = parseConfigText(text, this.file);
       this.unknownInLastEdit = unknown;
+      this.duplicatesInLastEdit = duplicateKeys(text);
       this.adapter.lastText = text;
       this.setSnapshot(config);
       return true;

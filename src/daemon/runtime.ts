@@ -245,6 +245,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
         if (unsaved.withheld().size > 0 && (await unsaved.save(store))) logger.info('the key revocations held while config.json could not be written are saved');
         if (changed) logger.info('config.json changed on disk: reloaded');
         const unknown = changed ? store.unknownInLastEdit : [];
+        for (const key of changed ? store.duplicatesInLastEdit : []) logger.warn(`config.json: ${key} appears twice; the last one is used`);
         if (unknown.length > 0) logger.warn(`config.json: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a setting' : 'are not settings'} svc-proxy knows, ignored (a typo?); svc-proxy config check lists what the file has wrong`);
         return { changed, config: store.current() };
       } catch (err) {

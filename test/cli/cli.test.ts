@@ -527,6 +527,13 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     await writeFile(join(home, 'config.json'), JSON.stringify({ version: 2, settings: { logBodies: true } }));
     expect(await cli(['config', 'check'])).toMatchObject({ code: 0, stdout: `${join(home, 'config.json')} is valid.\n` });
   });
+
+  it('config check: a key written twice is named, and that the last one is used', async () => {
+    await writeFile(join(home, 'config.json'), '{"version": 2, "settings": {"logBodies": false, "logBodies": true}}');
+    const res = await cli(['config', 'check']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('warning: settings.logBodies appears twice; the last one is used.');
+  });
 });
 
 describe('CLI with a running daemon (through the admin API)', () => {

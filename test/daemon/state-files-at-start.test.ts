@@ -80,4 +80,13 @@ describe('config.json edited by hand while the daemon runs', () => {
       'warn config.json: settings.loqBodies is not a setting svc-proxy knows, ignored (a typo?); svc-proxy config check lists what the file has wrong',
     );
   });
+
+  it('a key written twice is named in daemon.log, with which one is used', async () => {
+    const d = await start(await tempStateDir());
+    const file = d.daemon.paths.config;
+    await writeFile(`${file}.tmp`, '{"version": 2, "settings": {"logBodies": false, "logBodies": true}}');
+    await rename(`${file}.tmp`, file);
+    await vi.waitFor(() => expect(d.logLines).toContain('info config.json changed on disk: reloaded'));
+    expect(d.logLines).toContain('warn config.json: settings.logBodies appears twice; the last one is used');
+  });
 });

@@ -35,7 +35,9 @@ export function register(program: Command, ctx: CliContext): void {
         return;
       }
       const [{ readFile }, { migrate }, { refusedValues, unknownFields }] = await Promise.all([import('node:fs/promises'), import('../../config/migrations.js'), import('../../config/lint.js')]);
-      const raw = migrate(JSON.parse(await readFile(store.file, 'utf8')) as Record<string, unknown>).raw;
+      const { duplicateKeys } = await import('../../config/duplicate-keys.js');
+      const text = await readFile(store.file, 'utf8');
+      const raw = migrate(JSON.parse(text) as Record<string, unknown>).raw;
       const refused = refusedValues(store.current());
       const unknown = unknownFields(raw, store.current());
       if (refused.length === 0) ctx.out(`${store.file} is valid.`);
@@ -44,6 +46,7 @@ export function register(program: Command, ctx: CliContext): void {
         for (const p of refused) ctx.out(`  - ${p}`);
         ctx.exitCode = 1;
       }
+      for (const key of duplicateKeys(text)) ctx.out(`warning: ${key} appears twice; the last one is used.`);
       for (const field of unknown) ctx.out(`warning: unknown field ${field} is ignored (a typo?), and dropped from the file at the next change.`);
     });
 
