@@ -534,6 +534,11 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('warning: settings.logBodies appears twice; the last one is used.');
   });
+
+  it('config check reads a file saved with a byte-order mark, as the daemon does', async () => {
+    await writeFile(join(home, 'config.json'), '\uFEFF{"version": 2, "settings": {"logBodies": true}}\r\n');
+    expect(await cli(['config', 'check'])).toMatchObject({ code: 0, stdout: `${join(home, 'config.json')} is valid.\n` });
+  });
 });
 
 describe('CLI with a running daemon (through the admin API)', () => {

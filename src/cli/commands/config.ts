@@ -35,8 +35,9 @@ export function register(program: Command, ctx: CliContext): void {
         return;
       }
       const [{ readFile }, { migrate }, { refusedValues, unknownFields }] = await Promise.all([import('node:fs/promises'), import('../../config/migrations.js'), import('../../config/lint.js')]);
-      const { duplicateKeys } = await import('../../config/duplicate-keys.js');
-      const text = await readFile(store.file, 'utf8');
+      const [{ duplicateKeys }, { withoutByteOrderMark }] = await Promise.all([import('../../config/duplicate-keys.js'), import('../../config/parse.js')]);
+      // the store read the file past a byte-order mark; so does this second look
+      const text = withoutByteOrderMark(await readFile(store.file, 'utf8'));
       const raw = migrate(JSON.parse(text) as Record<string, unknown>).raw;
       const refused = refusedValues(store.current());
       const unknown = unknownFields(raw, store.current());
