@@ -91,7 +91,7 @@ describe.runIf(process.platform === 'linux')('svc-proxy service on systemd', () 
     const installed = await cli(['service', 'install']);
     expect(installed.code, installed.stderr + installed.stdout).toBe(0);
     expect(installed.stdout).toContain(`svc-proxy now starts at login (systemd user unit ${unitFile})`);
-    expect(installed.stdout).toContain(`The daemon that was running (pid ${handPid}) was stopped`);
+    expect(installed.stdout).toContain(`svc-proxy stopped (pid ${handPid}). The service runs the daemon now.\n`);
     expect(installed.stdout).toContain(`http://127.0.0.1:${port}/protocol-b`);
     expect(installed.stdout).toMatch(/note: HTTPS_PROXY in this shell carries a user and password/);
     expect(installed.stdout).toMatch(/note: The service does not see ANTHROPIC_API_KEY.*svc-proxy provider connect anthropic/);
@@ -168,6 +168,27 @@ describe.runIf(process.platform === 'linux')('svc-proxy service on systemd', () 
     ]);
     expect((await cli(['service', 'status'])).stdout).toMatch(/^No login service is installed[\s\S]*daemon: not running/);
     expect((await cli(['service', 'uninstall'])).stdout).toContain('No login service is installed.');
+  }, 90_000);
+
+  it('install over a daemon that outlives its drain says it was killed, in stop\'s words', async () => {
+    // the shortest drain config.json allows, and a process that can answer nothing (SIGSTOP)
+    const config = join(state, 'config.json');
+    const saved = await readFile(config, 'utf8');
+    await writeFile(config, JSON.stringify({ version: CONFIG_VERSION, settings: { port, drainTimeoutMs: 1 } }), { mode: 0o600 });
+    const handPort = await freePort();
+    expect((await cli(['start', '--port', String(handPort)])).code).toBe(0);
+    const handPid = await runtimePid();
+    process.kill(handPid, 'SIGSTOP');
+    try {
+      const installed = await cli(['service', 'install']);
+      expect(installed.code, installed.stderr + installed.stdout).toBe(0);
+      expect(installed.stdout).toContain(`svc-proxy (pid ${handPid}) did not stop in time and was killed. The service runs the daemon now.\n`);
+      expect(alive(handPid)).toBe(false);
+      expect((await cli(['service', 'uninstall'])).code).toBe(0);
+    } finally {
+      if (alive(handPid)) process.kill(handPid, 'SIGKILL');
+      await writeFile(config, saved, { mode: 0o600 });
+    }
   }, 90_000);
 
   it('a daemon whose state dir is already served exits 0, so the manager does not restart it again and again', async () => {

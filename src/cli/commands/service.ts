@@ -15,6 +15,7 @@ import { CliError, type CliContext } from '../io.js';
 import { currentDefinition as definition } from '../service/current-definition.js';
 import { runsFromNpxCache } from '../service/service-definition.js';
 import { localServiceManager, ServiceCommandError, type ServiceManager } from '../service/service-manager.js';
+import { stoppedSentence } from '../stop-wording.js';
 
 function managerFor(ctx: CliContext): ServiceManager {
   const manager = localServiceManager(ctx.io.env);
@@ -73,7 +74,8 @@ async function install(ctx: CliContext, json: boolean): Promise<void> {
     return;
   }
   ctx.out(`svc-proxy now starts at login (${manager.title} ${manager.file}) and comes back if it crashes.`);
-  if (stopped) ctx.out(`The daemon that was running (pid ${stopped.pid}) was stopped; the service runs it now.`);
+  // stop's own words: a daemon that outlived its drain was killed, and says so
+  if (stopped) ctx.out(`${stoppedSentence(stopped)} The service runs the daemon now.`);
   ctx.out(`Running now (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}:`);
   printBaseUrls(ctx, daemon.host, daemon.port);
   for (const note of notes) ctx.out(`note: ${note}`);
