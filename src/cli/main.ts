@@ -10,6 +10,7 @@ import { CliError, createContext, processIo, type CliIo } from './io.js';
 import { HELP_SETTINGS } from './help-layout.js';
 import { unknownHelpTopic } from './help-topic.js';
 import { COMMANDS, findCommand } from './registry.js';
+import { needsUsageHint, usageHint } from './usage-hint.js';
 
 /** Commander errors that are not usage errors. */
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version']);
@@ -83,7 +84,11 @@ function terminalColumns(stream: CliIo['stdout']): number {
 }
 
 function applySettings(cmd: CommandLike, io: CliIo): void {
-  cmd.exitOverride();
+  // after commander's one-line error, the syntax it wanted; thrown on as exitOverride() alone would
+  cmd.exitOverride((err) => {
+    if (needsUsageHint(err.code)) io.stderr.write(usageHint(cmd));
+    if (err.code !== 'commander.executeSubCommandAsync') throw err;
+  });
   cmd.configureOutput(outputSettings(io));
   for (const sub of cmd.commands) applySettings(sub, io);
 }

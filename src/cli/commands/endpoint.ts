@@ -4,6 +4,7 @@ import { Option } from 'commander';
 import { AUTH_HEADER_HELP, checkHeaderFlags, collectHeader, HEADER_HELP } from '../header-flags.js';
 import type { CliContext } from '../io.js';
 import { warnGroupUses } from '../group-uses-warning.js';
+import { wrappedHelpText } from '../help-layout.js';
 import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
@@ -35,6 +36,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--auth-header <name>', AUTH_HEADER_HELP)
     .option('--header <name=value>', HEADER_HELP, collectHeader)
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy endpoint add work --url https://llm.example.com/v1 --format a']))
     .action(async (slug: string, flags: AddFlags) => {
       const management = await manage();
       // refused before the key is asked for

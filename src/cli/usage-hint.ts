@@ -1,0 +1,44 @@
+/**
+ * What follows commander's one-line usage error ("too many arguments", "required option … not
+ * specified"): the command's usage line and the example from its help page, so the right syntax is
+ * on screen without a second run. The help pages themselves are left as they are.
+ */
+import type { EventEmitter } from 'node:events';
+import type { Command } from 'commander';
+
+/** Errors about the shape of a command line, where seeing the syntax is the fix. */
+const SYNTAX_ERRORS = new Set([
+  'commander.excessArguments',
+  'commander.missingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.optionMissingArgument',
+  'commander.unknownOption',
+]);
+
+export function needsUsageHint(code: string): boolean {
+  return SYNTAX_ERRORS.has(code);
+}
+
+export function usageHint(cmd: Command): string {
+  const path = commandPath(cmd);
+  const lines = [`Usage: ${path} ${cmd.usage()}`];
+  const example = helpExample(cmd);
+  if (example) lines.push(example);
+  lines.push(`See \`${path} --help\` for every option.`);
+  return `${lines.join('\n')}\n`;
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** The "Example:" block of the text addHelpText puts after the help page, if the page has one. */
+function helpExample(cmd: Command): string | undefined {
+  let after = '';
+  // addHelpText's text is written by an 'afterHelp' listener (a Command is an EventEmitter at run time)
+  (cmd as unknown as EventEmitter).emit('afterHelp', { error: true, command: cmd, write: (s: string) => (after += s) });
+  const at = after.search(/^Examples?:$/m);
+  return at < 0 ? undefined : after.slice(at).trimEnd();
+}
