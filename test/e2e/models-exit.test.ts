@@ -3,13 +3,15 @@
  * list (exit 0, with how to connect one); a provider whose list failed, with nothing listed, is (exit 1).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testKeychainService } from '../daemon/harness.js';
 import { startDaemon, stopDaemon, type TestDaemon } from '../fixtures/daemon.js';
 
 let d: TestDaemon;
 
-// no credentials in the environment, and no probing of this machine's Ollama / LM Studio ports
+// no credentials in the environment nor in the keychain (a service of its own: other tests store
+// keys in the suite's keychain), and no probing of this machine's Ollama / LM Studio ports
 beforeAll(async () => {
-  d = await startDaemon({ env: { SVC_PROXY_NO_LOCAL_DETECT: '1' } });
+  d = await startDaemon({ env: { SVC_PROXY_NO_LOCAL_DETECT: '1', SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() } });
 }, 60_000);
 afterAll(() => stopDaemon(d));
 
