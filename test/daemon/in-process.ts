@@ -33,13 +33,15 @@ export async function startInProcess(opts: Partial<StartDaemonOptions> & { logge
   const factory = opts.createProxyHandler ?? echoHandler();
   const daemon = await startDaemon({
     port: 0,
-    env: { SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() },
     logger: {
       info: (m) => logLines.push(`info ${m}`),
       warn: (m) => logLines.push(`warn ${m}`),
       error: (m, e) => logLines.push(`error ${m} ${e instanceof Error ? e.message : ''}`),
     },
     ...opts,
+    // merged, not replaced: a test that passes env (a credential variable, a dead D-Bus address)
+    // still gets a keychain service of its own instead of the default "svc-proxy"
+    env: { SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService(), ...opts.env },
     stateDir: dir,
     createProxyHandler: (deps) => {
       captured = deps;
