@@ -20,6 +20,8 @@ const ALL = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
 export default defineConfig({
   test: {
     pool: 'forks',
+    // fails the run when a test left entries in the default keychain service (see the file)
+    globalSetup: ['test/default-keychain-guard.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // e2e tests spawn real daemons; keep parallelism modest on a 2-core box. Three, not two: many
