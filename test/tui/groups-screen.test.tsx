@@ -85,10 +85,10 @@ describe('groups screen', () => {
     await h.press('\x15'); // Ctrl-U clears
     await h.type('nope/model');
     await h.press(KEYS.enter);
-    f = await h.waitFor((fr) => fr.includes('✗'), 'the refusal');
-    expect(f).toContain('unknown provider "nope"');
-    await h.press('e');
-    await h.waitFor((fr) => fr.includes('Targets of'), 'the edit field');
+    // refused: the field stays open with the targets as typed and the daemon's reason
+    f = await h.waitFor((fr) => fr.includes('unknown provider "nope"'), 'the refusal');
+    expect(lines(f)).toContain('Targets of "claude-sonnet-4-5": nope/model');
+    expect(f).toContain('Esc cancel');
     await h.press('\x15');
     await h.type('gemini/gemini-2.5-flash,openrouter/anthropic/claude-sonnet-4.5,openai/gpt-5');
     await h.press(KEYS.enter);
@@ -138,6 +138,49 @@ describe('groups screen', () => {
     f = await h.waitFor((fr) => !fr.includes('Add a model name to work'), 'the wizard to close');
     expect(f).not.toContain('unknown provider');
     expect(await targetsOf(h, 'work', 'slow')).toBeUndefined();
+  });
+
+  it('a refused targets edit closed with Esc stores nothing and takes the reason with it', async () => {
+    h = await withGroupWork();
+    await addName(h, 'fast', 'openai/gpt-5');
+    await h.waitFor((fr) => fr.includes('1. openai/gpt-5'), 'the target');
+    await h.press(KEYS.down, 'e');
+    await h.waitFor((fr) => fr.includes('Targets of "fast": openai/gpt-5'), 'the edit field');
+    await h.type(', nope/model');
+    await h.press(KEYS.enter);
+    const f = await h.waitFor((fr) => fr.includes('unknown provider "nope"'), 'the refusal');
+    expect(lines(f)).toContain('Targets of "fast": openai/gpt-5, nope/model');
+    await h.press(KEYS.escape);
+    const closed = await h.waitFor((fr) => !fr.includes('Targets of "fast"'), 'the field to close');
+    expect(closed).not.toContain('unknown provider');
+    expect(await targetsOf(h, 'work', 'fast')).toEqual(['openai/gpt-5']);
+  });
+
+  it('a refused group name keeps the field open with the name and the reason; fixed, Enter adds it; Esc cancels', async () => {
+    h = await withGroupWork();
+    await h.press('a');
+    await h.waitFor((f) => f.includes('New group name:'), 'the prompt');
+    await h.type('work');
+    await h.press(KEYS.enter);
+    let f = await h.waitFor((fr) => fr.includes('already exists'), 'the reason');
+    expect(lines(f)).toContain('New group name: work');
+    expect(f).toContain('Esc cancel');
+    await h.type('-2');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('Group "work-2" added'), 'the group added');
+    expect((await h.d.admin('GET', '/admin/groups/work-2')).status).toBe(200);
+    // refused again (a space is not allowed), then Esc: the field closes and the reason with it
+    await h.press('a');
+    await h.waitFor((fr) => fr.includes('New group name:'), 'the prompt');
+    await h.type('my group');
+    await h.press(KEYS.enter);
+    f = await h.waitFor((fr) => fr.includes('Group name "my group"'), 'the reason');
+    expect(lines(f)).toContain('New group name: my group');
+    await h.press(KEYS.escape);
+    const closed = await h.waitFor((fr) => !fr.includes('New group name:'), 'the prompt to close');
+    expect(closed).not.toContain('Group name "my group"');
+    const list = (await h.d.admin('GET', '/admin/groups')).json() as { groups: { slug: string }[] };
+    expect(list.groups.map((g) => g.slug).sort()).toEqual(['work', 'work-2']);
   });
 
   it('names may contain "/" and "."; several groups list in order with their names', async () => {

@@ -14,6 +14,7 @@ import { Message, messageLines, type Flash } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { TextField } from '../components/TextField.js';
 import { fieldRows } from '../field-line.js';
+import { wrapLines } from '../wrap-lines.js';
 import { Wizard, type WizardField } from '../components/Wizard.js';
 import { clip } from '../format.js';
 import { groupRows, moveTarget, parseTargets, rowId, type GroupRow } from '../groups/rows.js';
@@ -26,10 +27,10 @@ import { wizardRoom, wizardWanted } from '../wizard-rows.js';
 
 type Mode =
   | { kind: 'list' }
-  | { kind: 'adding-group' }
-  // a refused name and targets open the wizard again with them and the daemon's reason
+  // a refused answer opens its field (or wizard) again with what was typed and the daemon's reason
+  | { kind: 'adding-group'; typed?: string; problem?: string }
   | { kind: 'adding-name'; slug: string; answers?: Record<string, string>; problem?: string }
-  | { kind: 'editing'; slug: string; name: string; targets: string[] }
+  | { kind: 'editing'; slug: string; name: string; targets: string[]; typed?: string; problem?: string }
   | { kind: 'removing'; row: GroupRow };
 
 const GROUPS_HINTS = ['a add group', 'n add name', 'e edit', '[ ] reorder', 'd remove'];
@@ -88,6 +89,9 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
 
   // a wizard keeps the title and a row of the list over it while it can
   // a name or targets being typed has its hint wrapped under it (the title and a row stay over it)
+  // a refusal's reason takes rows of its own, so the hint (with Esc) stays while the list keeps its row
+  const reason = mode.kind === 'adding-group' || mode.kind === 'editing' ? mode.problem : undefined;
+  const reasonRows = reason ? wrapLines(reason, width, 2).length : 0;
   const footer =
     mode.kind === 'adding-name'
       ? wizardRoom(wizardWanted(NAME_FIELDS.length), height, 2)
@@ -95,7 +99,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
         ? messageLines(width, height)
         : mode.kind === 'removing'
           ? 2
-          : fieldRows(height, 2);
+          : Math.min(fieldRows(height, 2) + reasonRows, Math.max(2, height - 2));
   // the base URLs give way first in a short terminal: the title and a row of the list stay
   const urlLines = Math.max(0, Math.min(URL_LINES, height - 2 - footer));
   // none at all while a wizard has the rows of a short terminal
@@ -180,13 +184,19 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
         label={['New group name:', 'Group name:', 'Name:']}
         width={width}
         rows={footer}
+        initial={mode.typed}
+        problem={mode.problem}
         hint="letters, digits, - and _ (it becomes part of the URL: /g/<name>/…)"
         onSubmit={(slug) =>
           slug.trim()
-            ? act(async (b) => {
-                const g = await b.groups.add(slug.trim(), []);
-                return { kind: 'ok', text: `Group "${g.slug}" added: select it and press n to add a model name.` };
-              })
+            ? act(
+                async (b) => {
+                  const g = await b.groups.add(slug.trim(), []);
+                  return { kind: 'ok', text: `Group "${g.slug}" added: select it and press n to add a model name.` };
+                },
+                undefined,
+                (problem) => setMode({ kind: 'adding-group', typed: slug, problem }),
+              )
             : setMode({ kind: 'list' })
         }
         onCancel={() => setMode({ kind: 'list' })}
@@ -216,20 +226,26 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
       />
     );
   } else if (mode.kind === 'editing') {
-    const { slug, name } = mode;
+    const editing = mode;
+    const { slug, name } = editing;
     bottom = (
       <TextField
         label={[`Targets of "${name}":`, 'Targets:']}
         width={width}
-        initial={mode.targets.join(', ')}
+        initial={editing.typed ?? editing.targets.join(', ')}
+        problem={editing.problem}
         rows={footer}
         hint={TARGETS_HINT}
         onSubmit={(text) =>
-          act(async (b) => {
-            const targets = parseTargets(text);
-            await b.groups.set(slug, name, targets);
-            return { kind: 'ok', text: `${slug} / ${name}: ${targets.join(' → ')}` };
-          })
+          act(
+            async (b) => {
+              const targets = parseTargets(text);
+              await b.groups.set(slug, name, targets);
+              return { kind: 'ok', text: `${slug} / ${name}: ${targets.join(' → ')}` };
+            },
+            undefined,
+            (problem) => setMode({ ...editing, typed: text, problem }),
+          )
         }
         onCancel={() => setMode({ kind: 'list' })}
       />
