@@ -159,6 +159,35 @@ describe('providers screen', () => {
     await h.waitFor((fr) => fr.includes('(default)'), 'the reset');
   });
 
+  it('a refused base URL keeps the field open with the URL and the reason; fixed, Enter saves it; Esc cancels', async () => {
+    h = await startTui({ initialScreen: 'providers' });
+    await h.waitFor((f) => f.includes('openrouter'), 'the list');
+    await h.press(KEYS.down, KEYS.down, 'u');
+    await h.waitFor((fr) => fr.includes('Base URL for openrouter:'), 'the field');
+    await h.press('\x15');
+    await h.type('http://127.0.0.1:9/v1#top');
+    await h.press(KEYS.enter);
+    let f = await h.waitFor((fr) => flat(fr).includes('cannot have a #fragment'), 'the reason');
+    expect(lines(f)).toContain('Base URL for openrouter: http://127.0.0.1:9/v1#top');
+    expect(f).toContain('Esc cancel');
+    // fixed where it was wrong, not typed again
+    await h.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.enter);
+    await h.waitFor((fr) => fr.includes('openrouter base URL: http://127.0.0.1:9/v1'), 'the change');
+    // refused again, then Esc: the field closes, the reason with it, and the URL stays as it was
+    await h.press('u');
+    await h.waitFor((fr) => fr.includes('Base URL for openrouter:'), 'the field');
+    await h.press('\x15');
+    await h.type('127.0.0.1:8/v1');
+    await h.press(KEYS.enter);
+    f = await h.waitFor((fr) => flat(fr).includes('is not a valid URL'), 'the reason');
+    expect(lines(f)).toContain('Base URL for openrouter: 127.0.0.1:8/v1');
+    await h.press(KEYS.escape);
+    const closed = await h.waitFor((fr) => !fr.includes('Base URL for openrouter:'), 'the field to close');
+    expect(closed).not.toContain('is not a valid URL');
+    const providers = (await h.d.admin('GET', '/admin/providers')).json() as { providers: { name: string; baseUrl: string }[] };
+    expect(providers.providers.find((p) => p.name === 'openrouter')?.baseUrl).toBe('http://127.0.0.1:9/v1');
+  });
+
   it('adds a custom endpoint and a local server; model counts come from the upstreams; removes them', async () => {
     h = await startTui({ initialScreen: 'providers', size: { columns: 120, rows: 30 } });
     await h.waitFor((f) => f.includes('gemini'), 'the list');

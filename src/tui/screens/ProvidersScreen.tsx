@@ -49,7 +49,8 @@ type Mode =
   | { kind: 'list' }
   | { kind: 'connecting'; name: string }
   | { kind: 'insecure'; name: string }
-  | { kind: 'base-url'; name: string; current: string }
+  // a refused URL opens the field again with it as typed and the daemon's reason
+  | { kind: 'base-url'; name: string; current: string; typed?: string; problem?: string }
   | { kind: 'headers'; name: string; authHeader: string; headers: string }
   /** `groups`: the model groups still routing to it; no yes is taken while they are being checked. */
   | { kind: 'removing'; row: UpstreamRow; groups: GroupsCheck }
@@ -91,9 +92,9 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const at = clamp(cursor);
   const row = rows[at];
 
-  const act = (what: (b: TuiBackend) => Promise<Flash>) => {
+  const act = (what: (b: TuiBackend) => Promise<Flash>, refused?: (reason: string) => void) => {
     setMode({ kind: 'list' });
-    run(what);
+    run(what, undefined, refused);
   };
 
   const connect = (name: string, secret: string, insecureStorage: boolean) => {
@@ -131,12 +132,14 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const wizard = mode.kind === 'adding-endpoint' ? ENDPOINT_FIELDS.length : mode.kind === 'adding-local' ? LOCAL_FIELDS.length : mode.kind === 'headers' ? headerFields(mode).length : 0;
   // a wizard keeps the title, the table's header and a row over it while it can
   const typing = mode.kind === 'connecting' || mode.kind === 'base-url';
+  // a refusal's reason takes rows of its own, so the hint (with Esc) stays while the table keeps a row
+  const reasonRows = mode.kind === 'base-url' && mode.problem ? wrapLines(mode.problem, width, 2).length : 0;
   const footer = wizard
     ? wizardRoom(wizardWanted(wizard), height, 3)
     : question
       ? Math.max(messageLines(width, height), question.lines)
       : typing
-        ? Math.max(messageLines(width, height), fieldRows(height, 3))
+        ? Math.max(messageLines(width, height), Math.min(fieldRows(height, 3) + reasonRows, Math.max(2, height - 3)))
         : messageLines(width, height);
   // the selected row's lines give way first in a short terminal: the title, table header and a row
   // stay. Why its credential is unusable ends with the fix, so it gets the two lines it stands in
@@ -242,19 +245,24 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       />
     );
   } else if (mode.kind === 'base-url') {
-    const { name } = mode;
+    const editing = mode;
+    const { name } = editing;
     bottom = (
       <TextField
         label={[`Base URL for ${name}:`, 'Base URL:', 'URL:']}
         width={width}
-        initial={mode.current}
+        initial={editing.typed ?? editing.current}
+        problem={editing.problem}
         rows={footer}
         hint="Ctrl-U clears: empty restores the default. Enter saves."
         onSubmit={(v) =>
-          act(async (b) => {
-            const res = await b.management.setProviderBaseUrl(name, v.trim() === '' ? null : v.trim());
-            return { kind: 'ok', text: `${res.name} base URL: ${displayUrl(res.baseUrl)}${res.overridden ? '' : ' (default)'}` };
-          })
+          act(
+            async (b) => {
+              const res = await b.management.setProviderBaseUrl(name, v.trim() === '' ? null : v.trim());
+              return { kind: 'ok', text: `${res.name} base URL: ${displayUrl(res.baseUrl)}${res.overridden ? '' : ' (default)'}` };
+            },
+            (problem) => setMode({ ...editing, typed: v, problem }),
+          )
         }
         onCancel={() => setMode({ kind: 'list' })}
       />
