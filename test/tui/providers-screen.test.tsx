@@ -188,6 +188,70 @@ describe('providers screen', () => {
     expect(providers.providers.find((p) => p.name === 'openrouter')?.baseUrl).toBe('http://127.0.0.1:9/v1');
   });
 
+  it('a refused endpoint asks again at the answer refused, the answers before and after it kept', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 120, rows: 30 } });
+    await h.waitFor((f) => f.includes('gemini'), 'the list');
+    await h.press('e');
+    await h.waitFor((f) => f.includes('Add a custom endpoint'), 'the wizard');
+    for (const answer of ['gw', 'api.example.test/v1', 'a', '', 'x-team=42']) {
+      await h.type(answer);
+      await h.press(KEYS.enter);
+    }
+    await h.waitFor((f) => f.includes('API key (hidden'), 'the credential question');
+    await h.press(KEYS.enter); // none: this file has no keychain to keep one in
+    // the daemon refuses the URL: the wizard asks it again, as typed, the name kept above it
+    const f = await h.waitFor((fr) => flat(fr).includes('is not a valid URL'), 'the reason');
+    expect(lines(f)).toContain('Base URL: api.example.test/v1');
+    expect(lines(f).some((l) => /^Name.*: gw$/.test(l))).toBe(true);
+    await h.press('\x15');
+    await h.type(chat.baseUrl);
+    await h.press(KEYS.enter);
+    // the later answers come back as typed: Enter keeps each
+    await h.waitFor((fr) => lines(fr).some((l) => l.startsWith('Format, a') && l.endsWith(': a')), 'the format kept');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('Header that carries the key'), 'the key header question');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => lines(fr).some((l) => l.startsWith('Fixed headers') && l.endsWith('x-team=42')), 'the headers kept');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('API key (hidden'), 'the credential question');
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('Endpoint gw added'), 'the endpoint');
+    const added = (await h.d.admin('GET', '/admin/endpoints')).json() as { endpoints: Array<{ slug: string; url: string; headers?: Record<string, string> }> };
+    expect(added.endpoints.find((e) => e.slug === 'gw')).toMatchObject({ url: chat.baseUrl, headers: { 'x-team': '42' } });
+  });
+
+  it('a refused local server asks again at the name or URL refused; Esc closes it and adds nothing', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 120, rows: 30 } });
+    await h.waitFor((f) => f.includes('gemini'), 'the list');
+    await h.press('l');
+    await h.waitFor((f) => f.includes('Add a local model server'), 'the wizard');
+    await h.type('lm');
+    await h.press(KEYS.enter);
+    await h.type('ftp://127.0.0.1:1');
+    await h.press(KEYS.enter);
+    let f = await h.waitFor((fr) => flat(fr).includes('only http and https'), 'the reason');
+    expect(lines(f)).toContain('URL: ftp://127.0.0.1:1');
+    expect(lines(f)).toContain('Name: lm');
+    await h.press('\x15');
+    await h.type(local.origin);
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('Local server lm added'), 'the server');
+    // a name taken: asked again from the name, the URL kept; Esc closes it and the reason with it
+    await h.press('l');
+    await h.waitFor((fr) => fr.includes('Add a local model server'), 'the wizard');
+    await h.type('openai');
+    await h.press(KEYS.enter);
+    await h.type(local.origin);
+    await h.press(KEYS.enter);
+    f = await h.waitFor((fr) => flat(fr).includes("built-in provider's name"), 'the reason');
+    expect(lines(f)).toContain('Name: openai');
+    await h.press(KEYS.escape);
+    const closed = await h.waitFor((fr) => !fr.includes('Add a local model server'), 'the wizard to close');
+    expect(closed).not.toContain("built-in provider's name");
+    const locals = (await h.d.admin('GET', '/admin/locals')).json() as { locals: Array<{ slug: string }> };
+    expect(locals.locals.map((l) => l.slug)).toEqual(['lm']);
+  });
+
   it('adds a custom endpoint and a local server; model counts come from the upstreams; removes them', async () => {
     h = await startTui({ initialScreen: 'providers', size: { columns: 120, rows: 30 } });
     await h.waitFor((f) => f.includes('gemini'), 'the list');

@@ -36,16 +36,18 @@ export interface WizardProps {
   height: number;
   /** Answers to start from, by field key (what was typed before a refusal), over each field's `initial`. */
   answers?: Readonly<Record<string, string>>;
-  /** Why those answers were refused, shown from the first question as a refused answer's reason is. */
+  /** Why those answers were refused, shown under the first question asked as a refused answer's reason is. */
   problem?: string;
+  /** The key of the question to ask first (the refused one), the answers before it kept; else the first. */
+  startAt?: string;
   onDone(values: Record<string, string>): void;
   onCancel(): void;
 }
 
-export function Wizard({ title, fields, width, height, answers, problem: refused, onDone, onCancel }: WizardProps) {
+export function Wizard({ title, fields, width, height, answers, problem: refused, startAt, onDone, onCancel }: WizardProps) {
   const theme = useTheme();
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [step, setStep] = useState(0);
+  const [values, setValues] = useState<Record<string, string>>({ ...answers });
+  const [step, setStep] = useState(() => Math.max(0, fields.findIndex((f) => f.key === startAt)));
   const [problem, setProblem] = useState<string | undefined>(refused);
   const field = fields[step]!;
 

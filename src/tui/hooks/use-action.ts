@@ -13,22 +13,23 @@ export interface Actions {
   setFlash(f: Flash | undefined): void;
   /**
    * Runs `what`; its Flash (or the error) becomes the message; `then` runs after a success.
-   * `refused` takes the daemon's reason instead of the message: a dialog reopens with it, and with what was typed.
+   * `refused` takes the daemon's reason instead of the message: a dialog reopens with it, and with what was typed
+   * (`err` says which answer, where a dialog asks several).
    */
-  run(what: (b: TuiBackend) => Promise<Flash>, then?: () => void, refused?: (reason: string) => void): void;
+  run(what: (b: TuiBackend) => Promise<Flash>, then?: () => void, refused?: (reason: string, err: unknown) => void): void;
 }
 
 export function useAction(reload: () => void): Actions {
   const backend = useBackend();
   const [flash, setFlash] = useState<Flash | undefined>();
-  const run = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void, refused?: (reason: string) => void) => {
+  const run = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void, refused?: (reason: string, err: unknown) => void) => {
     if (!backend) return setFlash(DAEMON_AWAY);
     void (async () => {
       try {
         setFlash(await what(backend));
         then?.();
       } catch (err) {
-        if (refused) refused(errorText(err));
+        if (refused) refused(errorText(err), err);
         else setFlash({ kind: 'error', text: errorText(err) });
       }
       reload();

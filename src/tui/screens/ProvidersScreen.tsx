@@ -31,6 +31,7 @@ import { lastErrors } from '../log/last-errors.js';
 import { authHeaderInputProblem, headerListText, parseHeaderList } from '../providers/header-input.js';
 import { baseUrlText, credentialBrief, credentialProblemText, credentialText, headerSettingsText, headersText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
 import { removalQuestion, type GroupsCheck } from '../providers/removal-question.js';
+import { refusedAnswer } from '../providers/refused-answer.js';
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
 import { listFailureText } from '../../providers/model-list-failure.js';
@@ -51,11 +52,23 @@ type Mode =
   | { kind: 'insecure'; name: string }
   // a refused URL opens the field again with it as typed and the daemon's reason
   | { kind: 'base-url'; name: string; current: string; typed?: string; problem?: string }
-  | { kind: 'headers'; name: string; authHeader: string; headers: string }
+  | ({ kind: 'headers'; name: string; authHeader: string; headers: string } & Refused)
   /** `groups`: the model groups still routing to it; no yes is taken while they are being checked. */
   | { kind: 'removing'; row: UpstreamRow; groups: GroupsCheck }
-  | { kind: 'adding-endpoint' }
-  | { kind: 'adding-local' };
+  | ({ kind: 'adding-endpoint' } & Refused)
+  | ({ kind: 'adding-local' } & Refused);
+
+/** A wizard the daemon refused opens again with what was typed, the reason, at the answer refused. */
+interface Refused {
+  answers?: Record<string, string>;
+  problem?: string;
+  startAt?: string;
+}
+
+/** What a refused wizard opens again with: `answers` as typed, at the answer the error names, if any. */
+function refusal(answers: Record<string, string>, fields: readonly WizardField[], problem: string, err: unknown): Refused {
+  return { answers, problem, startAt: refusedAnswer(err, fields.map((f) => f.key)) };
+}
 
 function connectedFlash(r: ConnectResult): Flash {
   const outcome = connectOutcome(r);
@@ -92,7 +105,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const at = clamp(cursor);
   const row = rows[at];
 
-  const act = (what: (b: TuiBackend) => Promise<Flash>, refused?: (reason: string) => void) => {
+  const act = (what: (b: TuiBackend) => Promise<Flash>, refused?: (reason: string, err: unknown) => void) => {
     setMode({ kind: 'list' });
     run(what, undefined, refused);
   };
@@ -268,19 +281,27 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       />
     );
   } else if (mode.kind === 'headers') {
-    const { name } = mode;
+    const editing = mode;
+    const { name } = editing;
+    const fields = headerFields(editing);
     bottom = (
       <Wizard
         title={[`Headers for ${name} behind a gateway (both empty: none)`, `Headers for ${name}`, 'Headers']}
-        fields={headerFields(mode)}
+        fields={fields}
         height={footer}
+        answers={editing.answers}
+        problem={editing.problem}
+        startAt={editing.startAt}
         onDone={(v) =>
-          act(async (b) => {
-            const parsed = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
-            if ('problem' in parsed) return { kind: 'error', text: parsed.problem };
-            const res = await b.management.setProviderHeaders(name, { authHeader: v.authHeader || undefined, headers: parsed.headers });
-            return { kind: 'ok', text: `${name} headers: ${headerSettingsText(res) || 'none (the provider’s own)'}` };
-          })
+          act(
+            async (b) => {
+              const parsed = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
+              if ('problem' in parsed) return { kind: 'error', text: parsed.problem };
+              const res = await b.management.setProviderHeaders(name, { authHeader: v.authHeader || undefined, headers: parsed.headers });
+              return { kind: 'ok', text: `${name} headers: ${headerSettingsText(res) || 'none (the provider’s own)'}` };
+            },
+            (problem, err) => setMode({ ...editing, ...refusal(v, fields, problem, err) }),
+          )
         }
         width={width}
         onCancel={() => setMode({ kind: 'list' })}
@@ -296,20 +317,26 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         width={width}
         fields={ENDPOINT_FIELDS}
         height={footer}
+        answers={mode.answers}
+        problem={mode.problem}
+        startAt={mode.startAt}
         onDone={(v) =>
-          act(async (b) => {
-            const headers = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
-            if ('problem' in headers) return { kind: 'error', text: headers.problem };
-            const e = await b.management.addEndpoint({
-              slug: v.slug,
-              url: v.url,
-              format: v.format,
-              credential: v.credential?.trim() || undefined,
-              authHeader: v.authHeader || undefined,
-              headers: headers.headers,
-            });
-            return { kind: 'ok', text: `Endpoint ${e.slug} added: use models as ${e.slug}/<model>.` };
-          })
+          act(
+            async (b) => {
+              const headers = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
+              if ('problem' in headers) return { kind: 'error', text: headers.problem };
+              const e = await b.management.addEndpoint({
+                slug: v.slug,
+                url: v.url,
+                format: v.format,
+                credential: v.credential?.trim() || undefined,
+                authHeader: v.authHeader || undefined,
+                headers: headers.headers,
+              });
+              return { kind: 'ok', text: `Endpoint ${e.slug} added: use models as ${e.slug}/<model>.` };
+            },
+            (problem, err) => setMode({ kind: 'adding-endpoint', ...refusal(v, ENDPOINT_FIELDS, problem, err) }),
+          )
         }
         onCancel={() => setMode({ kind: 'list' })}
       />
@@ -321,11 +348,17 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         width={width}
         fields={LOCAL_FIELDS}
         height={footer}
+        answers={mode.answers}
+        problem={mode.problem}
+        startAt={mode.startAt}
         onDone={(v) =>
-          act(async (b) => {
-            const l = await b.management.addLocal({ slug: v.slug!, url: v.url! });
-            return { kind: 'ok', text: `Local server ${l.slug} added: use models as ${l.slug}/<model>.` };
-          })
+          act(
+            async (b) => {
+              const l = await b.management.addLocal({ slug: v.slug!, url: v.url! });
+              return { kind: 'ok', text: `Local server ${l.slug} added: use models as ${l.slug}/<model>.` };
+            },
+            (problem, err) => setMode({ kind: 'adding-local', ...refusal(v, LOCAL_FIELDS, problem, err) }),
+          )
         }
         onCancel={() => setMode({ kind: 'list' })}
       />
