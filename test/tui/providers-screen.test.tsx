@@ -220,6 +220,27 @@ describe('providers screen', () => {
     expect(added.endpoints.find((e) => e.slug === 'gw')).toMatchObject({ url: chat.baseUrl, headers: { 'x-team': '42' } });
   });
 
+  it('an endpoint refused for no named answer (no keychain for its key) asks again from the first, every answer kept', async () => {
+    h = await startTui({ initialScreen: 'providers', size: { columns: 120, rows: 30 } });
+    await h.waitFor((f) => f.includes('gemini'), 'the list');
+    await h.press('e');
+    await h.waitFor((f) => f.includes('Add a custom endpoint'), 'the wizard');
+    for (const answer of ['gw', chat.baseUrl, 'a', '', '', 'sk-gw-1234']) {
+      await h.type(answer);
+      await h.press(KEYS.enter);
+    }
+    const f = await h.waitFor((fr) => flat(fr).includes('No usable OS keychain'), 'the reason');
+    expect(lines(f)).toContain('Name (used as provider in model ids): gw');
+    await h.press(KEYS.enter, KEYS.enter, KEYS.enter, KEYS.enter, KEYS.enter);
+    // the key typed comes back too, still hidden
+    const kept = await h.waitFor((fr) => fr.includes('API key (hidden; empty if it needs none): (hidden, 10 characters)'), 'the key kept');
+    expect(kept).not.toContain('sk-gw-1234');
+    await h.press(KEYS.escape);
+    await h.waitFor((fr) => !fr.includes('Add a custom endpoint'), 'the wizard to close');
+    const endpoints = (await h.d.admin('GET', '/admin/endpoints')).json() as { endpoints: unknown[] };
+    expect(endpoints.endpoints).toEqual([]);
+  });
+
   it('a refused local server asks again at the name or URL refused; Esc closes it and adds nothing', async () => {
     h = await startTui({ initialScreen: 'providers', size: { columns: 120, rows: 30 } });
     await h.waitFor((f) => f.includes('gemini'), 'the list');
