@@ -57,7 +57,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, mod
 }
 
 async function backup(path: string, backupPath: string): Promise<void> {
-  const tmp = `${backupPath}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const tmp = tempNameFor(backupPath);
   try {
     await copyFile(path, tmp);
   } catch (err) {
