@@ -1,12 +1,15 @@
 /**
  * Atomic file replacement: readers see the old file or the new one, never half of either.
+ * A path that is a symlink is written at its target (link-target.ts): the temp file goes next to
+ * the target so the rename stays in one directory, and the target keeps its mode.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile, open, rename, unlink } from 'node:fs/promises';
+import { writeTarget } from './link-target.js';
 
 export interface AtomicWriteOptions {
-  /** File mode of the new file (default 0600: everything in the state dir is private). */
+  /** File mode of the new file (default 0600: everything in the state dir is private); a symlink's target keeps its own. */
   mode?: number;
   /** Keep the previous version of the file here (copied before the swap). */
   backupPath?: string;
@@ -15,9 +18,13 @@ export interface AtomicWriteOptions {
 const tempNameFor = (path: string): string => `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
-  const tmp = tempNameFor(path);
-  const handle = await open(tmp, 'wx', opts.mode ?? 0o600);
+  const target = await writeTarget(path);
+  const tmp = tempNameFor(target.file);
+  const mode = target.mode ?? opts.mode ?? 0o600;
+  const handle = await open(tmp, 'wx', mode);
   try {
+    // open's mode is narrowed by the umask: a target's own mode is put back as it was
+    if (target.mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);
     await handle.sync();
   } catch (err) {
@@ -27,8 +34,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   }
   await handle.close();
   try {
-    if (opts.backupPath) await backup(path, opts.backupPath);
-    await rename(tmp, path);
+    if (opts.backupPath) await backup(target.file, opts.backupPath);
+    await rename(tmp, target.file);
   } catch (err) {
     await unlink(tmp).catch(() => {});
     throw err;

@@ -1,11 +1,17 @@
 /** Errors of the config layer and of the management operations built on it. */
 
-/** config.json cannot be used: unreadable, not JSON, or not matching the schema. Never overwritten. */
+/**
+ * config.json cannot be used: unreadable, not JSON, or not matching the schema. Never overwritten.
+ * `code`: config_invalid for its content; what keeps it from being read has a code of its own.
+ */
+export type ConfigFileCode = 'config_invalid' | 'config_unreadable' | 'config_too_large' | 'dangling_symlink';
+
 export class ConfigFileError extends Error {
-  readonly code = 'config_invalid';
+  readonly code: ConfigFileCode;
   readonly file: string;
-  constructor(file: string, message: string) {
+  constructor(file: string, message: string, code: ConfigFileCode = 'config_invalid') {
     super(message);
+    this.code = code;
     this.name = 'ConfigFileError';
     this.file = file;
   }

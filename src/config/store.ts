@@ -3,11 +3,12 @@
  * cross-process lock on a fresh read of the file, atomically, keeping config.json.bak. A file that
  * fails to parse or validate is reported and never overwritten.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { Low, type Adapter } from 'lowdb';
 import { writeFileAtomic } from './atomic-write.js';
 import { ConfigFileError, OperationError } from './errors.js';
 import { withFileLock } from './file-lock.js';
+import { danglingLinkMessage, isDanglingLink } from './link-target.js';
 import { duplicateKeys } from './duplicate-keys.js';
 import { parseConfigText, serializeConfig } from './parse.js';
 import { configSchema, defaultConfig, type Config } from './schema.js';
@@ -53,16 +54,53 @@ function gone(file: string): ConfigFileError {
   );
 }
 
-async function readTextOrNull(file: string): Promise<string | null> {
+/** Far above any real config.json (a few KB; 10,000 keys is about 2 MB): a bigger file is not one. */
+export const CONFIG_SIZE_CAP = 8 * 1024 * 1024;
+
+/** The file's text, or null when there is none; what keeps it from being read is a ConfigFileError. */
+export async function readTextOrNull(file: string): Promise<string | null> {
+  let handle;
   try {
-    return await readFile(file, 'utf8');
+    handle = await open(file, 'r');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    // the state dir's path runs through a file: say so, as making the dir would
-    if (code === 'ENOTDIR') throw new ConfigFileError(file, `Cannot read ${file}: part of its path is a file, not a folder. Set SVC_PROXY_HOME to a folder of your own (or fix that path).`);
-    throw new ConfigFileError(file, `Cannot read ${file}: ${(err as Error).message}`);
+    const problem = await unreadable(file, err as NodeJS.ErrnoException);
+    if (problem) throw problem;
+    return null;
   }
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new ConfigFileError(file, `Cannot read ${file}: it is a folder, not a file. Move it away; svc-proxy then starts from the defaults.`, 'config_unreadable');
+    if (info.size > CONFIG_SIZE_CAP) throw tooLarge(file, info.size);
+    return await handle.readFile('utf8');
+  } catch (err) {
+    throw err instanceof ConfigFileError ? err : ((await unreadable(file, err as NodeJS.ErrnoException)) ?? err);
+  } finally {
+    await handle.close();
+  }
+}
+
+function tooLarge(file: string, size: number): ConfigFileError {
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return new ConfigFileError(
+    file,
+    `${file} is ${mb(size)} (${size} bytes), over the ${mb(CONFIG_SIZE_CAP)} a config.json may have: not read. Is it the right file? Restore config.json.bak or move it away.`,
+    'config_too_large',
+  );
+}
+
+/** Opening or reading failed: the reason in words (a missing file is null, not an error). */
+async function unreadable(file: string, err: NodeJS.ErrnoException): Promise<ConfigFileError | null> {
+  const code = err.code;
+  if (code === 'ENOENT') {
+    if (await isDanglingLink(file)) return new ConfigFileError(file, danglingLinkMessage(file), 'dangling_symlink');
+    return null;
+  }
+  // the state dir's path runs through a file: say so, as making the dir would
+  if (code === 'ENOTDIR') return new ConfigFileError(file, `Cannot read ${file}: part of its path is a file, not a folder. Set SVC_PROXY_HOME to a folder of your own (or fix that path).`);
+  if (code === 'EISDIR') return new ConfigFileError(file, `Cannot read ${file}: it is a folder, not a file. Move it away; svc-proxy then starts from the defaults.`, 'config_unreadable');
+  if (code === 'EACCES' || code === 'EPERM') return new ConfigFileError(file, `Cannot read ${file}: this user may not read it (${code}). Fix its permissions (chmod 600, owned by you).`, 'config_unreadable');
+  if (code === 'ELOOP') return new ConfigFileError(file, `Cannot read ${file}: its symbolic links go round in a loop. Point the link at the file.`, 'dangling_symlink');
+  return new ConfigFileError(file, `Cannot read ${file}: ${err.message}`, 'config_unreadable');
 }
 
 export type ConfigListener = (config: Config) => void;

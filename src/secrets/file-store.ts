@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import { withFileLock } from '../config/file-lock.js';
+import { DanglingLinkError, isDanglingLink } from '../config/link-target.js';
 
 interface CredentialsFile {
   version: 1;
@@ -19,8 +20,10 @@ export class CredentialFile {
     try {
       text = await readFile(this.path, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // a link to nothing is not "no credentials": a set would fail, a get would say "not connected"
+      if (await isDanglingLink(this.path)) throw new DanglingLinkError(this.path);
+      return {};
     }
     try {
       const parsed = JSON.parse(text) as Partial<CredentialsFile>;

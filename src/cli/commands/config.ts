@@ -28,16 +28,16 @@ export function register(program: Command, ctx: CliContext): void {
     .command('check')
     .description('Validate config.json: its schema, values a command would refuse, unknown fields (exit 1 when something will not work)')
     .action(async () => {
-      const { ConfigStore } = await import('../../config/store.js');
+      const { ConfigStore, readTextOrNull } = await import('../../config/store.js');
       const store = await ConfigStore.open(ctx.paths());
       if (!store.existsOnDisk) {
         ctx.out(`${store.file} does not exist yet (defaults apply).`);
         return;
       }
-      const [{ readFile }, { migrate }, { refusedValues, unknownFields }] = await Promise.all([import('node:fs/promises'), import('../../config/migrations.js'), import('../../config/lint.js')]);
+      const [{ migrate }, { refusedValues, unknownFields }] = await Promise.all([import('../../config/migrations.js'), import('../../config/lint.js')]);
       const [{ duplicateKeys }, { withoutByteOrderMark }] = await Promise.all([import('../../config/duplicate-keys.js'), import('../../config/parse.js')]);
       // the store read the file past a byte-order mark; so does this second look
-      const text = withoutByteOrderMark(await readFile(store.file, 'utf8'));
+      const text = withoutByteOrderMark((await readTextOrNull(store.file)) ?? '{}');
       const raw = migrate(JSON.parse(text) as Record<string, unknown>).raw;
       const refused = refusedValues(store.current());
       const unknown = unknownFields(raw, store.current());

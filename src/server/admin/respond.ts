@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ConfigFileError, OperationError } from '../../config/errors.js';
+import { DanglingLinkError } from '../../config/link-target.js';
 import { LockTimeoutError } from '../../config/file-lock.js';
 
 export interface AdminErrorBody {
@@ -23,7 +24,7 @@ export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
 /** Map an error to the admin API's error response; unknown errors are reported and become 500. */
 export function errorResponse(c: Context, err: unknown, report: (err: unknown) => void): Response {
   if (err instanceof OperationError) return c.json<AdminErrorBody>({ error: { code: err.code, message: err.message } }, err.status as ContentfulStatusCode);
-  if (err instanceof ConfigFileError) return c.json<AdminErrorBody>({ error: { code: err.code, message: err.message } }, 409);
+  if (err instanceof ConfigFileError || err instanceof DanglingLinkError) return c.json<AdminErrorBody>({ error: { code: err.code, message: err.message } }, 409);
   if (err instanceof LockTimeoutError) return c.json<AdminErrorBody>({ error: { code: 'config_locked', message: err.message } }, 503);
   const disk = diskProblem(err);
   if (disk) return c.json<AdminErrorBody>({ error: { code: 'state_dir_unwritable', message: disk } }, 507);
