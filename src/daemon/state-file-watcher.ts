@@ -13,10 +13,57 @@
  *
  * One change, one report: the watch and the poll share the signature last reported, so an edit
  * the watch reported is not reported again by the poll's next look.
+ *
+ * A file that is a symlink (a dotfile manager's) is edited where it points: a watch of the link's
+ * directory does not see that, so the target's directory is watched too, followed again whenever
+ * the file is reported changed (the link may point elsewhere now). Files in one directory share
+ * one watch of it.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { realpathSync, watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+
+/** One directory watch, and who listens for which name in it. */
+interface DirectoryWatch {
+  watcher: FSWatcher;
+  listeners: Map<string, Set<() => void>>;
+}
+const directoryWatches = new Map<string, DirectoryWatch>();
+
+/** Call `onEvent` on every event about `name` in `dir` (or about no name); returns the unsubscribe. */
+function onEventsFor(dir: string, name: string, onEvent: () => void): () => void {
+  let entry = directoryWatches.get(dir);
+  if (!entry) {
+    const listeners = new Map<string, Set<() => void>>();
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(dir, { persistent: false }, (_event, changed) => {
+        const named = changed === null ? [...listeners.values()] : [listeners.get(changed)];
+        for (const set of named) for (const listener of set ?? []) listener();
+      });
+    } catch {
+      return () => {}; // no watch here (gone, or not supported): the poll alone
+    }
+    watcher.on('error', () => {});
+    entry = { watcher, listeners };
+    directoryWatches.set(dir, entry);
+  }
+  const { listeners, watcher } = entry;
+  const set = listeners.get(name) ?? new Set();
+  listeners.set(name, set.add(onEvent));
+  return () => {
+    set.delete(onEvent);
+    if (set.size === 0) listeners.delete(name);
+    if (listeners.size > 0 || directoryWatches.get(dir)?.watcher !== watcher) return;
+    watcher.close();
+    directoryWatches.delete(dir);
+  };
+}
+
+/** How many directory watches are open (for tests: one per directory, however many files in it). */
+export function openDirectoryWatches(): number {
+  return directoryWatches.size;
+}
 
 export interface StateFileWatchOptions {
   /** Quiet time after a watch event before the reload (default 150 ms). */
@@ -46,10 +93,11 @@ export async function fileSignature(file: string): Promise<string> {
 }
 
 export function watchStateFile(file: string, onChange: () => void, opts: StateFileWatch = {}): { close(): void } {
-  const name = basename(file);
   const debounceMs = opts.debounceMs ?? 150;
   let timer: NodeJS.Timeout | undefined;
-  let watcher: FSWatcher | undefined;
+  let unwatch: (() => void) | undefined;
+  /** The watch of a symlink target's directory, and the target it was opened for. */
+  let target: { path: string; unwatch: () => void } | undefined;
 
   // The signature last reported, taken before the reload reads the file; at first the one taken
   // before the daemon's own load, so an edit between that load and the start of the watch is
@@ -75,25 +123,43 @@ export function watchStateFile(file: string, onChange: () => void, opts: StateFi
       if (forced) return look();
       if (!force && signature === seen) return;
       seen = signature;
+      if (unwatch) followTarget();
       onChange();
     });
   };
 
-  if (opts.watchDirectory !== false) {
+  const onEvent = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      forced = true;
+      look();
+    }, debounceMs);
+  };
+
+  /**
+   * Watch the directory the file resolves to as well, when that is not the file's own. At once
+   * (sync), so an edit right after the watch began is seen; it runs only then and on a report.
+   */
+  const followTarget = (): void => {
+    let resolved: string;
+    let ownDir: string;
     try {
-      watcher = watch(dirname(file), { persistent: false }, (_event, changed) => {
-        if (changed !== null && changed !== name) return;
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          timer = undefined;
-          forced = true;
-          look();
-        }, debounceMs);
-      });
-      watcher.on('error', () => {});
+      resolved = realpathSync(file);
+      ownDir = realpathSync(dirname(file));
     } catch {
-      watcher = undefined;
+      return; // not there (yet): followed again when it is reported changed
     }
+    if (resolved === target?.path) return;
+    target?.unwatch();
+    target = undefined;
+    if (dirname(resolved) === ownDir && basename(resolved) === basename(file)) return;
+    target = { path: resolved, unwatch: onEventsFor(dirname(resolved), basename(resolved), onEvent) };
+  };
+
+  if (opts.watchDirectory !== false) {
+    unwatch = onEventsFor(dirname(file), basename(file), onEvent);
+    followTarget();
   }
 
   const poll = setInterval(() => {
@@ -105,7 +171,8 @@ export function watchStateFile(file: string, onChange: () => void, opts: StateFi
       closed = true;
       clearTimeout(timer);
       clearInterval(poll);
-      watcher?.close();
+      unwatch?.();
+      target?.unwatch();
     },
   };
 }

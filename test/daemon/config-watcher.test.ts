@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
-import { mkdtemp, open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fileSignature, watchStateFile } from '../../src/daemon/state-file-watcher.js';
+import { fileSignature, openDirectoryWatches, watchStateFile } from '../../src/daemon/state-file-watcher.js';
 
 let dir: string;
 let file: string;
@@ -137,5 +137,57 @@ describe('config watcher', () => {
     await writeFile(file, '{"version":2,"b":1}');
     await sleep(100);
     expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('a symlinked file edited at its target, in another folder, is reported by the watch, and so is the target the link is moved to', async () => {
+    const dotfiles = join(dir, 'dotfiles');
+    await mkdir(dotfiles);
+    const target = join(dotfiles, 'svc.json');
+    await writeFile(target, '{"version":2}');
+    const link = join(dir, 'linked.json');
+    await symlink(target, link);
+    const onChange = vi.fn();
+    // the poll would take a minute: only a watch of the target's folder sees these edits
+    closers.push(watchStateFile(link, onChange, { pollMs: 60_000, debounceMs: 10, baseline: await fileSignature(link) }));
+    writeFileSync(target, '{"version":2,"e":1}'); // in place
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
+    await writeFile(join(dotfiles, 'svc.json.tmp'), '{"version":2,"e":22}'); // an editor's save
+    await rename(join(dotfiles, 'svc.json.tmp'), target);
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(2));
+
+    // the link moved to another file (ln -sf): reported, and that file's edits are then seen
+    const next = join(dotfiles, 'svc-work.json');
+    await writeFile(next, '{"version":2}');
+    await symlink(next, `${link}.new`);
+    await rename(`${link}.new`, link);
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(3));
+    writeFileSync(next, '{"version":2,"f":1}');
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(4));
+  });
+
+  it('two files in one folder share one directory watch, each reporting only its own edits', async () => {
+    const other = join(dir, 'credentials.json');
+    await writeFile(other, '{}');
+    const before = openDirectoryWatches();
+    const onConfig = vi.fn();
+    const onCredentials = vi.fn();
+    const config = watchStateFile(file, onConfig, { pollMs: 60_000, debounceMs: 10 });
+    const credentials = watchStateFile(other, onCredentials, { pollMs: 60_000, debounceMs: 10 });
+    closers.push(config, credentials);
+    expect(openDirectoryWatches()).toBe(before + 1);
+
+    writeFileSync(other, '{"version":1}');
+    await vi.waitFor(() => expect(onCredentials).toHaveBeenCalledTimes(1));
+    writeFileSync(file, '{"version":2,"g":1}');
+    await vi.waitFor(() => expect(onConfig).toHaveBeenCalledTimes(1));
+    await sleep(100);
+    expect(onCredentials).toHaveBeenCalledTimes(1);
+
+    config.close(); // the other one keeps the watch
+    expect(openDirectoryWatches()).toBe(before + 1);
+    writeFileSync(other, '{"version":1,"credentials":{}}');
+    await vi.waitFor(() => expect(onCredentials).toHaveBeenCalledTimes(2));
+    credentials.close();
+    expect(openDirectoryWatches()).toBe(before);
   });
 });
