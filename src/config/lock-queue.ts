@@ -29,29 +29,36 @@ function ticketName(): string {
 }
 
 export class LockQueue {
-  private ticket: string | undefined;
+  private ownTicket: string | undefined;
   private touchedAt = 0;
+  /** The ticket just ahead of ours at the last look (its path): the one whose going may make us first. */
+  ahead: string | undefined;
   /** The line's directory was there when we looked: whoever leaves it empty removes it. */
   private sawLine = false;
 
   constructor(private readonly dir: string) {}
 
   get waiting(): boolean {
-    return this.ticket !== undefined;
+    return this.ownTicket !== undefined;
+  }
+
+  /** Our ticket's name while we wait: tickets ahead of it sort before it. */
+  get ticket(): string | undefined {
+    return this.ownTicket;
   }
 
   /** Is it our turn to try the lock: our ticket first in line, or, before we have one, nobody waiting? */
   async ourTurn(): Promise<boolean> {
     const first = await this.firstLiveTicket();
-    if (this.ticket === undefined) return first === undefined;
-    if (first === undefined || first > this.ticket) {
+    if (this.ownTicket === undefined) return first === undefined;
+    if (first === undefined || first > this.ownTicket) {
       // ours is gone: judged abandoned while we stalled, or the directory removed under us
-      this.ticket = undefined;
+      this.ownTicket = undefined;
       await this.join();
       return false;
     }
     await this.touch();
-    return first === this.ticket;
+    return first === this.ownTicket;
   }
 
   /** Take a ticket at the end of the line. */
@@ -67,23 +74,23 @@ export class LockQueue {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw err;
       }
     }
-    this.ticket = name;
+    this.ownTicket = name;
     this.touchedAt = Date.now();
     this.sawLine = true;
   }
 
   /** Give up our ticket (taken the lock, or given up); the directory goes with the last one. */
   async leave(): Promise<void> {
-    if (this.ticket !== undefined) await unlink(join(this.dir, this.ticket)).catch(() => {});
-    this.ticket = undefined;
+    if (this.ownTicket !== undefined) await unlink(join(this.dir, this.ownTicket)).catch(() => {});
+    this.ownTicket = undefined;
     if (this.sawLine) await rmdir(this.dir).catch(() => {}); // fails while others wait: theirs to remove
   }
 
   private async touch(): Promise<void> {
-    if (this.ticket === undefined || Date.now() - this.touchedAt < TOUCH_MS) return;
+    if (this.ownTicket === undefined || Date.now() - this.touchedAt < TOUCH_MS) return;
     this.touchedAt = Date.now();
     const now = new Date();
-    await utimes(join(this.dir, this.ticket), now, now).catch(() => {});
+    await utimes(join(this.dir, this.ownTicket), now, now).catch(() => {});
   }
 
   /** The oldest ticket whose waiter is alive, removing the abandoned ones ahead of it. */
@@ -95,8 +102,11 @@ export class LockQueue {
     } catch {
       return undefined;
     }
-    for (const name of names.sort()) {
-      if (name === this.ticket) return name;
+    names.sort();
+    const ours = this.ownTicket === undefined ? -1 : names.indexOf(this.ownTicket);
+    this.ahead = ours > 0 ? join(this.dir, names[ours - 1] as string) : undefined;
+    for (const name of names) {
+      if (name === this.ownTicket) return name;
       if (await this.abandoned(name)) await unlink(join(this.dir, name)).catch(() => {});
       else return name;
     }

@@ -1,9 +1,10 @@
-import { mkdir, readdir, writeFile, utimes } from 'node:fs/promises';
+import { mkdir, readdir, unlink, writeFile, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LockTimeoutError, processAlive, withFileLock } from '../../src/config/file-lock.js';
 import { writeFileAtomic } from '../../src/config/atomic-write.js';
+import { LockQueue } from '../../src/config/lock-queue.js';
 import { removeTempDirs, tempStateDir } from '../daemon/harness.js';
 
 afterEach(removeTempDirs);
@@ -84,6 +85,23 @@ describe('withFileLock', () => {
       await expect(withFileLock(lock, async () => 'ran', { timeoutMs: 2_000 })).resolves.toBe('ran');
       expect(Date.now() - started).toBeLessThan(1_000);
       expect(await readdir(dirname(lock))).toEqual([]);
+    });
+
+    it('a waiter behind another looks at the line at most every 50 ms while the ticket ahead stays (it watches that ticket), and goes on once it goes', async () => {
+      const lock = join(await tempStateDir(), 'x.lock');
+      const ahead = await ticket(lock, Date.now() - 1_000, process.pid, 'another_host'); // alive: touched just now
+      const looks = vi.spyOn(LockQueue.prototype, 'ourTurn');
+      try {
+        const taken = withFileLock(lock, async () => 'ran', { timeoutMs: 5_000 });
+        await new Promise((r) => setTimeout(r, 500));
+        // 500 ms behind a ticket that does not move: ~10 looks (one per 50 ms, fewer when the
+        // machine is busy); looking every 10–20 ms, as before, was 25–50
+        expect(looks.mock.calls.length).toBeLessThanOrEqual(13);
+        await unlink(ahead);
+        await expect(taken).resolves.toBe('ran');
+      } finally {
+        looks.mockRestore();
+      }
     });
 
     it('skips the ticket of a waiter elsewhere once it has not been touched for 3 s', async () => {
