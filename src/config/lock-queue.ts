@@ -29,36 +29,35 @@ function ticketName(): string {
 }
 
 export class LockQueue {
-  private ownTicket: string | undefined;
+  private ticket: string | undefined;
   private touchedAt = 0;
-  /** The ticket just ahead of ours at the last look (its path): the one whose going may make us first. */
-  ahead: string | undefined;
+  private aheadPath: string | undefined;
   /** The line's directory was there when we looked: whoever leaves it empty removes it. */
   private sawLine = false;
 
   constructor(private readonly dir: string) {}
 
   get waiting(): boolean {
-    return this.ownTicket !== undefined;
+    return this.ticket !== undefined;
   }
 
-  /** Our ticket's name while we wait: tickets ahead of it sort before it. */
-  get ticket(): string | undefined {
-    return this.ownTicket;
+  /** The ticket just ahead of ours at the last look (its path): the one whose going may make us first. */
+  get ahead(): string | undefined {
+    return this.aheadPath;
   }
 
   /** Is it our turn to try the lock: our ticket first in line, or, before we have one, nobody waiting? */
   async ourTurn(): Promise<boolean> {
     const first = await this.firstLiveTicket();
-    if (this.ownTicket === undefined) return first === undefined;
-    if (first === undefined || first > this.ownTicket) {
+    if (this.ticket === undefined) return first === undefined;
+    if (first === undefined || first > this.ticket) {
       // ours is gone: judged abandoned while we stalled, or the directory removed under us
-      this.ownTicket = undefined;
+      this.ticket = undefined;
       await this.join();
       return false;
     }
     await this.touch();
-    return first === this.ownTicket;
+    return first === this.ticket;
   }
 
   /** Take a ticket at the end of the line. */
@@ -74,23 +73,23 @@ export class LockQueue {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw err;
       }
     }
-    this.ownTicket = name;
+    this.ticket = name;
     this.touchedAt = Date.now();
     this.sawLine = true;
   }
 
   /** Give up our ticket (taken the lock, or given up); the directory goes with the last one. */
   async leave(): Promise<void> {
-    if (this.ownTicket !== undefined) await unlink(join(this.dir, this.ownTicket)).catch(() => {});
-    this.ownTicket = undefined;
+    if (this.ticket !== undefined) await unlink(join(this.dir, this.ticket)).catch(() => {});
+    this.ticket = undefined;
     if (this.sawLine) await rmdir(this.dir).catch(() => {}); // fails while others wait: theirs to remove
   }
 
   private async touch(): Promise<void> {
-    if (this.ownTicket === undefined || Date.now() - this.touchedAt < TOUCH_MS) return;
+    if (this.ticket === undefined || Date.now() - this.touchedAt < TOUCH_MS) return;
     this.touchedAt = Date.now();
     const now = new Date();
-    await utimes(join(this.dir, this.ownTicket), now, now).catch(() => {});
+    await utimes(join(this.dir, this.ticket), now, now).catch(() => {});
   }
 
   /** The oldest ticket whose waiter is alive, removing the abandoned ones ahead of it. */
@@ -100,13 +99,14 @@ export class LockQueue {
       names = await readdir(this.dir);
       this.sawLine = true;
     } catch {
+      this.aheadPath = undefined;
       return undefined;
     }
     names.sort();
-    const ours = this.ownTicket === undefined ? -1 : names.indexOf(this.ownTicket);
-    this.ahead = ours > 0 ? join(this.dir, names[ours - 1] as string) : undefined;
+    const ours = this.ticket === undefined ? -1 : names.indexOf(this.ticket);
+    this.aheadPath = ours > 0 ? join(this.dir, names[ours - 1] as string) : undefined;
     for (const name of names) {
-      if (name === this.ownTicket) return name;
+      if (name === this.ticket) return name;
       if (await this.abandoned(name)) await unlink(join(this.dir, name)).catch(() => {});
       else return name;
     }
