@@ -31,7 +31,7 @@ export async function ensureDaemon(ctx: CliContext, opts: StartOptions = {}): Pr
   const running = await findDaemon(paths);
   if (running && (await checkHealth(running.origin, 5_000))) return { daemon: running, alreadyRunning: true };
   // (findDaemon already took a pid reused by another process for a stale file)
-  if (running) throw new CliError(`A daemon (pid ${running.pid}) is registered but does not answer on ${running.origin}; stop it first: svc-proxy stop`);
+  if (running) throw new CliError(`A daemon (pid ${running.pid}) is registered but does not answer on ${running.origin}; stop it first: svc-proxy stop`, 1, { code: 'daemon_not_answering' });
   // Fail early, with the file named, on a broken config.json (the daemon would refuse it too).
   const { ConfigStore } = await import('../config/store.js');
   await ConfigStore.open(paths);
@@ -43,7 +43,7 @@ export async function ensureDaemon(ctx: CliContext, opts: StartOptions = {}): Pr
     // the state dir and the port, the others' exit. Use the winner rather than fail.
     const winner = await liveDaemonWithin(paths, RACE_WAIT_MS);
     if (winner) return { daemon: winner, alreadyRunning: true };
-    throw new CliError(`could not start the daemon: ${err.message}`);
+    throw new CliError(`could not start the daemon: ${err.message}`, 1, { code: 'start_failed' });
   }
 }
 

@@ -19,15 +19,36 @@ export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
 }
 
-/** An error the CLI reports as a plain message with an exit code (1 = failed, 2 = usage). */
+/** What a CliError may add: a stable `code` for scripts, and fields that help (printed with --json). */
+export interface CliErrorOptions {
+  code?: string;
+  details?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * An error the CLI reports as a plain message with an exit code (1 = failed, 2 = usage), and with
+ * --json as `{"error": {code, message, ...details}}` on stdout. Without a code of its own, the
+ * code says which kind of failure the exit code is.
+ */
 export class CliError extends Error {
+  readonly code: string;
+  readonly details: Readonly<Record<string, unknown>>;
   constructor(
     message: string,
     readonly exitCode: number = 1,
+    options: CliErrorOptions = {},
   ) {
     super(message);
     this.name = 'CliError';
+    this.code = options.code ?? defaultCode(exitCode);
+    this.details = options.details ?? {};
   }
+}
+
+function defaultCode(exitCode: number): string {
+  if (exitCode === 2) return 'invalid_argument';
+  if (exitCode === 130) return 'cancelled';
+  return 'failed';
 }
 
 export interface CliContext {

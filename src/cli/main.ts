@@ -4,13 +4,13 @@
  * `--version` itself, before any ESM loads; main() answers it too for in-process callers.
  */
 import type { OutputConfiguration } from 'commander';
-import { ConfigFileError, OperationError } from '../config/errors.js';
 import { packageVersion } from '../config/version.js';
-import { CliError, createContext, processIo, type CliIo } from './io.js';
+import { jsonOnCommandLine, writeError, writeUsageErrorJson } from './error-report.js';
+import { createContext, processIo, type CliIo } from './io.js';
 import { HELP_SETTINGS } from './help-layout.js';
 import { unknownHelpTopic } from './help-topic.js';
 import { COMMANDS, findCommand } from './registry.js';
-import { needsUsageHint, usageHint } from './usage-hint.js';
+import { needsUsageHint, suggestionIn, usageHint, usageLine } from './usage-hint.js';
 
 /** Commander errors that are not usage errors. */
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version']);
@@ -46,7 +46,14 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
     }
   }
   // Subcommands inherit the exit override and output settings.
-  for (const cmd of program.commands) applySettings(cmd, io);
+  const jsonLine = jsonOnCommandLine(args);
+  program.exitOverride((err) => onCommanderError(program, err, io, jsonLine));
+  for (const cmd of program.commands) applySettings(cmd, io, jsonLine);
+  // --json as the command that runs parsed it (not a word after `--`, nor an option's value)
+  let jsonAsked = false;
+  program.hook('preAction', (_program, action) => {
+    jsonAsked = action.opts().json === true;
+  });
 
   try {
     if (args.length === 0) {
@@ -63,7 +70,7 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
       if (err.code === 'commander.help') return err.exitCode === 0 ? 0 : 2;
       return 2;
     }
-    return reportError(err, io);
+    return writeError(err, io, jsonAsked);
   }
 }
 
@@ -83,30 +90,23 @@ function terminalColumns(stream: CliIo['stdout']): number {
   return (stream.isTTY ? stream.columns : undefined) ?? 80;
 }
 
-function applySettings(cmd: CommandLike, io: CliIo): void {
-  // after commander's one-line error, the syntax it wanted; thrown on as exitOverride() alone would
-  cmd.exitOverride((err) => {
-    if (needsUsageHint(err.code)) io.stderr.write(usageHint(cmd));
-    if (err.code !== 'commander.executeSubCommandAsync') throw err;
-  });
+function applySettings(cmd: CommandLike, io: CliIo, jsonLine: boolean): void {
+  cmd.exitOverride((err) => onCommanderError(cmd, err, io, jsonLine));
   cmd.configureOutput(outputSettings(io));
-  for (const sub of cmd.commands) applySettings(sub, io);
+  for (const sub of cmd.commands) applySettings(sub, io, jsonLine);
 }
 
-function reportError(err: unknown, io: CliIo): number {
-  if (err instanceof CliError) {
-    io.stderr.write(`svc-proxy: ${err.message}\n`);
-    return err.exitCode;
-  }
-  if (err instanceof OperationError) {
-    io.stderr.write(`svc-proxy: ${err.message}\n`);
-    // a name the command does not know is an invalid argument, as a malformed one is
-    return err.status === 400 || err.code === 'unknown_provider' ? 2 : 1;
-  }
-  if (err instanceof ConfigFileError) {
-    io.stderr.write(`svc-proxy: ${err.message}\n`);
-    return 1;
-  }
-  io.stderr.write(`svc-proxy: ${err instanceof Error ? err.message : String(err)}\n`);
-  return 1;
+/**
+ * After commander's one-line error, the syntax it wanted (and with --json on the line, the error as
+ * JSON on stdout); thrown on as exitOverride() alone would.
+ */
+function onCommanderError(cmd: CommandLike, err: InstanceType<typeof import('commander').CommanderError>, io: CliIo, jsonLine: boolean): void {
+  if (needsUsageHint(err.code)) io.stderr.write(usageHint(cmd));
+  if (jsonLine && isUsageError(err)) writeUsageErrorJson(io, err, usageLine(cmd), suggestionIn(err.message));
+  if (err.code !== 'commander.executeSubCommandAsync') throw err;
+}
+
+/** A malformed command line (not help asked for, nor help shown for a missing subcommand). */
+function isUsageError(err: InstanceType<typeof import('commander').CommanderError>): boolean {
+  return err.exitCode !== 0 && !COMMANDER_OK.has(err.code) && err.code !== 'commander.help' && err.code !== 'commander.executeSubCommandAsync';
 }

@@ -21,11 +21,21 @@ export function needsUsageHint(code: string): boolean {
 
 export function usageHint(cmd: Command): string {
   const path = commandPath(cmd);
-  const lines = [`Usage: ${path} ${cmd.usage()}`];
+  const lines = [`Usage: ${usageLine(cmd)}`];
   const example = helpExample(cmd);
   if (example) lines.push(example);
   lines.push(`See \`${path} --help\` for every option.`);
   return `${lines.join('\n')}\n`;
+}
+
+/** "svc-proxy key create [options] [name]" */
+export function usageLine(cmd: Command): string {
+  return `${commandPath(cmd)} ${cmd.usage()}`;
+}
+
+/** The command or option commander's "(Did you mean x?)" names, if it names one. */
+export function suggestionIn(message: string): string | undefined {
+  return /\(Did you mean (.+)\?\)/.exec(message)?.[1];
 }
 
 function commandPath(cmd: Command): string {

@@ -9,7 +9,10 @@ export interface JsonResponse<T = unknown> {
   body: T;
 }
 
-export class DaemonUnreachableError extends Error {}
+export class DaemonUnreachableError extends Error {
+  /** the CLI's --json errors name it by this */
+  readonly code = 'daemon_unreachable';
+}
 
 export function httpJson<T = unknown>(
   method: string,

@@ -405,13 +405,24 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
       expect(several.stderr).toContain(`Several local servers answer: http://127.0.0.1:${op}/v1 (Ollama), http://127.0.0.1:${vp}/v1 (Ollama). Pass the one to add with --url.`);
       const severalJson = await cli(['local', 'add', 'many', '--json']);
       expect(severalJson.code).toBe(1);
-      expect(JSON.parse(severalJson.stdout)).toEqual({ added: false, tried: [op, vp], found: [{ url: `http://127.0.0.1:${op}/v1`, kind: 'Ollama' }, { url: `http://127.0.0.1:${vp}/v1`, kind: 'Ollama' }] });
+      // the error shape of every --json command, with what was tried and found
+      expect(JSON.parse(severalJson.stdout)).toEqual({
+        error: {
+          code: 'several_local_servers',
+          message: expect.stringContaining('Several local servers answer:'),
+          tried: [op, vp],
+          found: [{ url: `http://127.0.0.1:${op}/v1`, kind: 'Ollama' }, { url: `http://127.0.0.1:${vp}/v1`, kind: 'Ollama' }],
+        },
+      });
 
       env.SVC_PROXY_LOCAL_PROBE_PORTS = `${closed},11434`;
       await ollama.close();
       const none = await cli(['local', 'add', 'none']);
       expect(none.code).toBe(1);
       expect(none.stderr).toContain(`ports ${closed}, 11434 (Ollama). Start one, or pass its base URL with --url.`);
+      const noneJson = await cli(['local', 'add', 'none', '--json']);
+      expect(noneJson.code).toBe(1);
+      expect(JSON.parse(noneJson.stdout).error).toMatchObject({ code: 'no_local_server', tried: [closed, 11434], found: [] });
       expect(JSON.parse((await cli(['local', 'list', '--json'])).stdout).map((l: { slug: string }) => l.slug).sort()).toEqual(['box', 'box2']);
 
       env.SVC_PROXY_LOCAL_PROBE_PORTS = 'eighty';
@@ -476,7 +487,7 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect((await cli(['group', 'set', 'work', 'ask', 'gemini/gemini-2.5-pro'])).code).toBe(0);
     const never = await cli(['provider', 'disconnect', 'gemini', '--json']);
     expect(never.code).toBe(1);
-    expect(JSON.parse(never.stdout)).toMatchObject({ name: 'gemini', removedFrom: [], stillUsedBy: [] });
+    expect(JSON.parse(never.stdout)).toMatchObject({ error: { code: 'nothing_removed', name: 'gemini', removedFrom: [], stillUsedBy: [] } });
     expect(never.stderr).not.toContain('warning');
     if (keychainOk) expect(never.stderr).toBe('svc-proxy: gemini is not connected: no key is stored for it, so nothing was removed.\n');
   });

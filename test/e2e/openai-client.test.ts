@@ -248,6 +248,10 @@ describe('openai client: models and transcriptions', () => {
     const unknown = await world.daemon.cli(['models', 'nope'], { allowFail: true });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No connected provider, endpoint or local server named nope');
+    // with --json, the error is the one object on stdout (not the empty list, then the error)
+    const unknownJson = await world.daemon.cli(['models', 'openai', 'nope', '--json'], { allowFail: true });
+    expect(unknownJson.code).toBe(1);
+    expect(JSON.parse(unknownJson.stdout)).toEqual({ error: { code: 'unknown_provider', message: expect.stringContaining('named nope'), unknown: ['nope'] } });
   });
 
   it('audio.transcriptions to a custom endpoint (format a): multipart forwarded, model rewritten', async () => {

@@ -56,7 +56,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Make the running daemon re-read config.json now (it also notices edits by itself)')
     .action(async () => {
       const client = await AdminClient.connect(ctx.paths());
-      if (!client) throw new CliError('svc-proxy is not running; the file is read when it starts.');
+      if (!client) throw new CliError('svc-proxy is not running; the file is read when it starts.', 1, { code: 'daemon_not_running' });
       const result = await client.reloadConfig();
       ctx.out(result.changed ? 'config.json reloaded.' : 'config.json reloaded (no changes).');
     });

@@ -96,7 +96,7 @@ export function register(program: Command, ctx: CliContext): void {
       }
       if (!name) throw new CliError(`Name a tool: svc-proxy env <tool> (${toolNames()}), or svc-proxy env --list.`, 2);
       const tool = findTool(name);
-      if (!tool) throw new CliError(`Unknown tool "${name}". Known: ${toolNames()}.`, 2);
+      if (!tool) throw new CliError(`Unknown tool "${name}". Known: ${toolNames()}.`, 2, { code: 'unknown_tool' });
       if (flags.configFile && flags.json) throw new CliError('Give either --config-file or --json.', 2);
       if (flags.configFile && !hasConfigFile(tool.via)) {
         throw new CliError(`${tool.title} takes no config file; drop --config-file.`, 2);

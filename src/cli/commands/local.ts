@@ -18,7 +18,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--url <url>', 'its OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1 (default: the one server found on the usual ports of 127.0.0.1)')
     .option('--json', 'print as JSON')
     .action(async (slug: string, flags: { url?: string; json?: boolean }) => {
-      const found = flags.url === undefined ? await findOneServer(ctx, flags.json === true) : undefined;
+      const found = flags.url === undefined ? await findOneServer(ctx) : undefined;
       const added = await (await manage()).addLocal({ slug, url: flags.url ?? found!.url });
       if (flags.json) ctx.json(found ? { ...added, found: { url: found.url, ...(found.kind ? { kind: found.kind } : {}) } } : added);
       else {
@@ -59,11 +59,11 @@ export function register(program: Command, ctx: CliContext): void {
 
 /**
  * The one server answering on the usual ports, for `local add` without `--url`; none or several is
- * an error naming what was tried or found (and, with --json, the same as JSON on stdout).
+ * an error naming what was tried or found (with --json, also as the error's `tried` and `found`).
  */
-async function findOneServer(ctx: CliContext, json: boolean): Promise<FoundServer> {
+async function findOneServer(ctx: CliContext): Promise<FoundServer> {
   const ports = probePorts(ctx.io.env);
-  if (ports === undefined) throw new CliError('SVC_PROXY_LOCAL_PROBE_PORTS must be ports separated by commas.', 2);
+  if (ports === undefined) throw new CliError('SVC_PROXY_LOCAL_PROBE_PORTS must be ports separated by commas.', 2, { code: 'invalid_probe_ports' });
   const found = await probeLocalServers(ports);
   if (found.length === 1) return found[0]!;
   const tried = ports.map((p) => (p.label ? `${p.port} (${p.label})` : String(p.port))).join(', ');
@@ -71,8 +71,8 @@ async function findOneServer(ctx: CliContext, json: boolean): Promise<FoundServe
     found.length === 0
       ? `No local server answered GET /v1/models on 127.0.0.1, ports ${tried}. Start one, or pass its base URL with --url.`
       : `Several local servers answer: ${found.map((f) => `${f.url} (${describeFound(f)})`).join(', ')}. Pass the one to add with --url.`;
-  if (json) ctx.json({ added: false, tried: ports.map((p) => p.port), found: found.map((f) => ({ url: f.url, ...(f.kind ? { kind: f.kind } : {}) })) });
-  throw new CliError(message);
+  const details = { tried: ports.map((p) => p.port), found: found.map((f) => ({ url: f.url, ...(f.kind ? { kind: f.kind } : {}) })) };
+  throw new CliError(message, 1, { code: found.length === 0 ? 'no_local_server' : 'several_local_servers', details });
 }
 
 function describeFound(f: FoundServer): string {

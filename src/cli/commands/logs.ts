@@ -35,7 +35,7 @@ export function toQuery(flags: LogFilterFlags & { limit?: string }): LogQuery {
   try {
     return parseLogQuery({ ...flags, base: flags.group });
   } catch (err) {
-    if (err instanceof FilterError || err instanceof SinceError) throw new CliError(err.message, 2);
+    if (err instanceof FilterError || err instanceof SinceError) throw new CliError(err.message, 2, { code: err.code });
     throw err;
   }
 }
@@ -70,7 +70,7 @@ export function register(program: Command, ctx: CliContext): void {
         return;
       }
 
-      if (!access.client) throw new CliError('The daemon is not running, so there is nothing to follow. Start it: svc-proxy start', 1);
+      if (!access.client) throw new CliError('The daemon is not running, so there is nothing to follow. Start it: svc-proxy start', 1, { code: 'daemon_not_running' });
       const { followLog } = await import('../log-follow.js');
       const params = logQueryToParams({ ...q, limit: undefined });
       params.set('recent', String(q.limit));

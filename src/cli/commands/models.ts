@@ -26,15 +26,17 @@ export function register(program: Command, ctx: CliContext): void {
       const { daemon, alreadyRunning } = await ensureDaemon(ctx);
       if (!alreadyRunning) ctx.err(`No daemon was running: started one (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}.`);
       const client = await AdminClient.connect(ctx.paths());
-      if (!client) throw new CliError('The daemon stopped before it could be asked.');
+      if (!client) throw new CliError('The daemon stopped before it could be asked.', 1, { code: 'daemon_not_running' });
       const wanted = providers.length > 0 ? new Set(providers) : undefined;
       // named providers: only those are asked, not every provider's list
       const answer = await client.models(wanted, LIST_TIMEOUT_MS);
       const models = answer.models.filter((m) => !wanted || wanted.has(m.provider)).sort((a, b) => a.id.localeCompare(b.id));
       // a daemon from before ?provider= narrowed `failed` sends every failure it keeps
       const failed = Object.entries(answer.failed).filter(([slug]) => !wanted || wanted.has(slug));
+      const unknown = wanted ? await unknownNames(ctx, client, wanted, answer) : [];
+      // with --json the error is the one object on stdout (thrown below, once the failures are named)
       if (flags.json) {
-        ctx.json({ models, failed: Object.fromEntries(failed) });
+        if (unknown.length === 0) ctx.json({ models, failed: Object.fromEntries(failed) });
       } else {
         if (models.length > 0) ctx.out(table(['MODEL', 'NAME', 'CONTEXT'], models.map((m) => [m.id, nameOf(m), m.contextWindow?.toLocaleString('en-US') ?? ''])));
         ctx.out(summary(models, failed.length));
@@ -44,20 +46,26 @@ export function register(program: Command, ctx: CliContext): void {
       const refused = failed.some(([, f]) => isRefusedCredential(f.reason));
       const builtIn = refused ? new Set((await client.status()).providers.map((p) => p.name)) : new Set<string>();
       for (const [slug, f] of failed) ctx.err(`${slug}: no model list: ${sentence(listFailureText(f))}${hint(f.reason, slug, builtIn.has(slug))}`);
-      if (wanted) {
-        const listed = new Set([...answer.models.map((m) => m.provider), ...Object.keys(answer.failed)]);
-        let unknown = [...wanted].filter((slug) => !listed.has(slug));
-        if (unknown.length > 0) {
-          // one that answered with an empty list is connected all the same
-          const configured = await configuredSlugs(client);
-          for (const slug of unknown.filter((u) => configured.has(u))) ctx.err(`${slug}: its model list is empty.`);
-          unknown = unknown.filter((u) => !configured.has(u));
-        }
-        if (unknown.length > 0) throw new CliError(`No connected provider, endpoint or local server named ${unknown.join(', ')} (see: svc-proxy provider list, endpoint list, local list).`);
-      }
+      if (unknown.length > 0) throw unknownError(unknown);
       // nothing to list and a reason: the command did not do what was asked
       if (models.length === 0 && failed.length > 0) ctx.exitCode = 1;
     });
+}
+
+/** The names asked for that no connected provider, endpoint or local server has (those listed empty named on stderr). */
+async function unknownNames(ctx: CliContext, client: AdminClient, wanted: ReadonlySet<string>, answer: { models: readonly CatalogModel[]; failed: Readonly<Record<string, unknown>> }): Promise<string[]> {
+  const listed = new Set([...answer.models.map((m) => m.provider), ...Object.keys(answer.failed)]);
+  const unknown = [...wanted].filter((slug) => !listed.has(slug));
+  if (unknown.length === 0) return [];
+  // one that answered with an empty list is connected all the same
+  const configured = await configuredSlugs(client);
+  for (const slug of unknown.filter((u) => configured.has(u))) ctx.err(`${slug}: its model list is empty.`);
+  return unknown.filter((u) => !configured.has(u));
+}
+
+function unknownError(unknown: readonly string[]): CliError {
+  const message = `No connected provider, endpoint or local server named ${unknown.join(', ')} (see: svc-proxy provider list, endpoint list, local list).`;
+  return new CliError(message, 1, { code: 'unknown_provider', details: { unknown } });
 }
 
 /** Connected built-in providers, endpoints and local servers. */

@@ -53,10 +53,10 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--json', 'print as JSON')
     .action(async (name: string, flags: { insecureStorage?: boolean; json?: boolean }) => {
       const { isBuiltinProvider } = await import('../../secrets/credentials.js');
-      if (!isBuiltinProvider(name)) throw new CliError(`Unknown provider "${name}". Built-in providers: anthropic, openai, openrouter, gemini (custom upstreams: svc-proxy endpoint add).`, 2);
+      if (!isBuiltinProvider(name)) throw new CliError(`Unknown provider "${name}". Built-in providers: anthropic, openai, openrouter, gemini (custom upstreams: svc-proxy endpoint add).`, 2, { code: 'unknown_provider' });
       const management = await manage();
       const credential = await readSecret(ctx.io, `API key for ${name} (input hidden): `);
-      if (!credential) throw new CliError('No key given; nothing stored.');
+      if (!credential) throw new CliError('No key given; nothing stored.', 1, { code: 'no_key_given' });
       const result = await management.connectProvider(name, credential, { insecureStorage: flags.insecureStorage });
       if (flags.json) {
         ctx.json(result);
@@ -74,9 +74,10 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--json', 'print as JSON')
     .action(async (name: string, flags: { json?: boolean }) => {
       const result = await (await manage()).disconnectProvider(name);
-      if (flags.json) ctx.json(result);
       // nothing removed: as `endpoint remove` of a name that is not there, an error that says so
-      if (result.removedFrom.length === 0) throw new CliError(nothingRemoved(result));
+      // (with --json, the one object on stdout, the result's fields in it)
+      if (result.removedFrom.length === 0) throw new CliError(nothingRemoved(result), 1, { code: 'nothing_removed', details: { ...result } });
+      if (flags.json) ctx.json(result);
       if (!flags.json) {
         ctx.out(`${result.name} disconnected (removed from ${result.removedFrom.join(' and ')}).`);
         if (result.keychainError) ctx.err(`warning: the OS keychain could not be checked (${result.keychainError}); if it holds a key for ${result.name}, remove it there.`);

@@ -36,12 +36,12 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (name: string, args: string[], flags: RunFlags) => {
       const tool = findTool(name);
       // the tools run starts: naming an app here only leads to a second refusal
-      if (!tool) throw new CliError(`Unknown tool "${name}". svc-proxy run starts: ${runnableToolNames()} (the settings for any tool: svc-proxy env --list).`, 2);
+      if (!tool) throw new CliError(`Unknown tool "${name}". svc-proxy run starts: ${runnableToolNames()} (the settings for any tool: svc-proxy env --list).`, 2, { code: 'unknown_tool' });
       if (!tool.command) throw new CliError(tool.runRefusal ?? `${tool.title} is not a program svc-proxy can start; print its settings with: svc-proxy env ${tool.id}`, 2);
 
       const [{ prepare }, spawnTool] = await Promise.all([import('../tools/prepare.js'), import('../tools/spawn-tool.js')]);
       const file = spawnTool.findExecutable(tool.command, ctx.io.env);
-      if (!file) throw new CliError(`${tool.command} is not on PATH. Install ${tool.title}${tool.install ? `: ${tool.install}` : ''}`);
+      if (!file) throw new CliError(`${tool.command} is not on PATH. Install ${tool.title}${tool.install ? `: ${tool.install}` : ''}`, 1, { code: 'tool_not_installed' });
 
       const prepared = await prepare(ctx, tool, flags, async () => {
         const { daemon } = await ensureDaemon(ctx);

@@ -19,7 +19,7 @@ import { stoppedSentence } from '../stop-wording.js';
 
 function managerFor(ctx: CliContext): ServiceManager {
   const manager = localServiceManager(ctx.io.env);
-  if ('unsupported' in manager) throw new CliError(manager.unsupported);
+  if ('unsupported' in manager) throw new CliError(manager.unsupported, 1, { code: 'service_unsupported' });
   return manager;
 }
 

@@ -1,7 +1,7 @@
 /** `svc-proxy start [--foreground] [--port N] [--host ADDR] [--json]` */
 import type { Command } from 'commander';
 import { baseUrls } from '../../config/base-urls.js';
-import type { CliContext } from '../io.js';
+import { CliError, type CliContext } from '../io.js';
 import { ensureDaemon, printBaseUrls, warnIfExposed } from '../daemon-control.js';
 import { parsePort } from '../parse-options.js';
 
@@ -88,11 +88,7 @@ async function runForeground(ctx: CliContext, flags: StartFlags): Promise<void> 
   } catch (err) {
     stopReporting();
     await logFile.close();
-    if (err instanceof AlreadyRunningError) {
-      ctx.err(`svc-proxy: ${err.message} Stop it first (svc-proxy stop) to run in the foreground.`);
-      ctx.exitCode = 1;
-      return;
-    }
+    if (err instanceof AlreadyRunningError) throw new CliError(`${err.message} Stop it first (svc-proxy stop) to run in the foreground.`, 1, { code: 'already_running' });
     throw err;
   }
   if (foregroundTui) {

@@ -14,7 +14,7 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async () => {
       const stdout = ctx.io.stdout as { isTTY?: boolean };
       if (ctx.io.stdin.isTTY !== true || stdout.isTTY !== true) {
-        throw new CliError('The TUI needs an interactive terminal. In scripts and pipes, follow the request log with: svc-proxy logs --follow', 2);
+        throw new CliError('The TUI needs an interactive terminal. In scripts and pipes, follow the request log with: svc-proxy logs --follow', 2, { code: 'not_a_terminal' });
       }
       const { daemon, alreadyRunning } = await ensureDaemon(ctx);
       if (!alreadyRunning) ctx.err(`No daemon was running: started one (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}.`);

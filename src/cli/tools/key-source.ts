@@ -45,7 +45,7 @@ function activeRecordFor(config: Config, key: string): ServiceKeyRecord | undefi
 function requireActive(config: Config, key: string, from: string): ServiceKeyRecord {
   if (!key.startsWith(KEY_PREFIX)) throw new CliError(`${from} is not a service key (they start with ${KEY_PREFIX}).`, 2);
   const record = activeRecordFor(config, key);
-  if (!record) throw new CliError(`${from} is not an active key of this svc-proxy (unknown or revoked). See: svc-proxy key list`);
+  if (!record) throw new CliError(`${from} is not an active key of this svc-proxy (unknown or revoked). See: svc-proxy key list`, 1, { code: 'unknown_key' });
   return record;
 }
 

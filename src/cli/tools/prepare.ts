@@ -35,7 +35,7 @@ function checkGroup(config: Config, slug: string, model: string | undefined): vo
   const group = Object.hasOwn(config.groups, slug) ? config.groups[slug] : undefined;
   if (!group) {
     const known = Object.keys(config.groups);
-    throw new CliError(`No group named "${slug}".${known.length ? ` Groups: ${known.join(', ')}.` : ''} See: svc-proxy group list`);
+    throw new CliError(`No group named "${slug}".${known.length ? ` Groups: ${known.join(', ')}.` : ''} See: svc-proxy group list`, 1, { code: 'unknown_group' });
   }
   if (model === undefined) return;
   const names = group.models.map((m) => m.name);

@@ -1,0 +1,79 @@
+/**
+ * With --json, a failure is also one JSON object on stdout, `{"error": {code, message, …}}`, for a
+ * script that parses stdout; the text on stderr and the exit code are as without --json.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanEnv, removeTempDirs, runBin, tempStateDir } from '../daemon/harness.js';
+
+afterAll(() => removeTempDirs());
+
+async function run(args: string[], home?: string) {
+  const env = cleanEnv({ SVC_PROXY_HOME: home ?? (await tempStateDir('svc-json-errors-')) });
+  return runBin(args, { env, timeoutMs: 20_000 });
+}
+
+describe('--json errors', () => {
+  it('a refused argument: the error as JSON on stdout, the text on stderr, exit 2', async () => {
+    const res = await run(['key', 'create', '--json']);
+    expect(res.code).toBe(2);
+    expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'invalid_argument', message: 'A key needs a name: svc-proxy key create --name <name>' } });
+    expect(res.stderr).toBe('svc-proxy: A key needs a name: svc-proxy key create --name <name>\n');
+  });
+
+  it('without --json, stdout stays empty', async () => {
+    const res = await run(['env', 'nosuch']);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('svc-proxy: Unknown tool "nosuch".');
+  });
+
+  it('an error with a code of its own names it', async () => {
+    const res = await run(['env', 'nosuch', '--json']);
+    expect(res.code).toBe(2);
+    expect(JSON.parse(res.stdout).error).toMatchObject({ code: 'unknown_tool', message: expect.stringContaining('Unknown tool "nosuch".') });
+  });
+
+  it('a bad filter value: the filter\'s own code', async () => {
+    const res = await run(['logs', '--since', 'yesterday', '--json']);
+    expect(res.code).toBe(2);
+    expect(JSON.parse(res.stdout).error).toMatchObject({ code: 'invalid_since' });
+  });
+
+  it('a config.json that cannot be used: config_invalid and the file, exit 1', async () => {
+    const home = await tempStateDir('svc-json-errors-');
+    await writeFile(join(home, 'config.json'), '{ not json');
+    const res = await run(['key', 'list', '--json'], home);
+    expect(res.code).toBe(1);
+    const { error } = JSON.parse(res.stdout) as { error: Record<string, unknown> };
+    expect(error).toMatchObject({ code: 'config_invalid', file: join(home, 'config.json') });
+    expect(res.stderr).toBe(`svc-proxy: ${String(error.message)}\n`);
+  });
+
+  it('a usage error with --json on the line: commander\'s code as a stable one, and the usage line', async () => {
+    const res = await run(['key', 'create', '--bogus', '--json']);
+    expect(res.code).toBe(2);
+    expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'unknown_option', message: "unknown option '--bogus'", usage: 'svc-proxy key create [options] [name]' } });
+    expect(res.stderr).toContain("error: unknown option '--bogus'\nUsage: svc-proxy key create [options] [name]\n");
+  });
+
+  it('a missing argument with --json', async () => {
+    const res = await run(['local', 'add', '--json']);
+    expect(res.code).toBe(2);
+    expect(JSON.parse(res.stdout).error).toMatchObject({ code: 'missing_argument', message: "missing required argument 'slug'" });
+  });
+
+  it('an unknown command with --json: the suggestion as a field', async () => {
+    const res = await run(['strat', '--json']);
+    expect(res.code).toBe(2);
+    expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'unknown_command', message: "unknown command 'strat'", usage: 'svc-proxy [options] [command]', suggestion: 'start' } });
+  });
+
+  it('--json after `--` belongs to the tool run, not to svc-proxy', async () => {
+    const res = await run(['run', 'nosuch', '--', '--json']);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('Unknown tool "nosuch"');
+  });
+});
