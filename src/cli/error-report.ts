@@ -59,10 +59,10 @@ const USAGE_CODES: Readonly<Record<string, string>> = {
   'commander.conflictingOption': 'conflicting_options',
 };
 
-/** A commander usage error as JSON: its code, its message without "error: ", and the usage line. */
-export function writeUsageErrorJson(io: CliIo, err: CommanderError, usage: string, suggestion: string | undefined): void {
+/** A commander usage error as JSON: its code, its message without "error: ", the usage line, and what commander suggests. */
+export function writeUsageErrorJson(io: CliIo, err: CommanderError, usage: string, suggestions: readonly string[]): void {
   const message = err.message.replace(/^error: /, '').replace(/\n?\(Did you mean .*\)$/s, '');
-  writeErrorJson(io, USAGE_CODES[err.code] ?? 'usage_error', message, { usage, ...(suggestion ? { suggestion } : {}) });
+  writeErrorJson(io, USAGE_CODES[err.code] ?? 'usage_error', message, { usage, ...(suggestions.length > 0 ? { suggestions } : {}) });
 }
 
 /** The code an error names itself (DaemonUnreachableError's, or Node's ENOENT, EACCES…). */

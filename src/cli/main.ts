@@ -10,7 +10,7 @@ import { createContext, processIo, type CliIo } from './io.js';
 import { HELP_SETTINGS } from './help-layout.js';
 import { unknownHelpTopic } from './help-topic.js';
 import { COMMANDS, findCommand } from './registry.js';
-import { needsUsageHint, suggestionIn, usageHint, usageLine } from './usage-hint.js';
+import { needsUsageHint, suggestionsIn, unknownCommandHint, usageHint, usageLine } from './usage-hint.js';
 
 /** Commander errors that are not usage errors. */
 const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version']);
@@ -102,7 +102,8 @@ function applySettings(cmd: CommandLike, io: CliIo, jsonLine: boolean): void {
  */
 function onCommanderError(cmd: CommandLike, err: InstanceType<typeof import('commander').CommanderError>, io: CliIo, jsonLine: boolean): void {
   if (needsUsageHint(err.code)) io.stderr.write(usageHint(cmd));
-  if (jsonLine && isUsageError(err)) writeUsageErrorJson(io, err, usageLine(cmd), suggestionIn(err.message));
+  else if (err.code === 'commander.unknownCommand') io.stderr.write(unknownCommandHint(cmd, err.message));
+  if (jsonLine && isUsageError(err)) writeUsageErrorJson(io, err, usageLine(cmd), suggestionsIn(err.message));
   if (err.code !== 'commander.executeSubCommandAsync') throw err;
 }
 

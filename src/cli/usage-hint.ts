@@ -1,7 +1,8 @@
 /**
  * What follows commander's one-line usage error ("too many arguments", "required option … not
  * specified"): the command's usage line and the example from its help page, so the right syntax is
- * on screen without a second run. The help pages themselves are left as they are.
+ * on screen without a second run. The help pages themselves are left as they are. An unknown
+ * command gets commander's "Did you mean …?", or, without one, where the list of commands is.
  */
 import type { EventEmitter } from 'node:events';
 import type { Command } from 'commander';
@@ -33,9 +34,18 @@ export function usageLine(cmd: Command): string {
   return `${commandPath(cmd)} ${cmd.usage()}`;
 }
 
-/** The command or option commander's "(Did you mean x?)" names, if it names one. */
-export function suggestionIn(message: string): string | undefined {
-  return /\(Did you mean (.+)\?\)/.exec(message)?.[1];
+/**
+ * After "unknown command 'x'": commander's "(Did you mean …?)" is the fix when it has one; without
+ * one, where the list of commands is.
+ */
+export function unknownCommandHint(cmd: Command, message: string): string {
+  return suggestionsIn(message).length === 0 ? `See \`${commandPath(cmd)} --help\` for the commands.\n` : '';
+}
+
+/** What commander's "(Did you mean x?)" or "(Did you mean one of x, y?)" names, if anything. */
+export function suggestionsIn(message: string): string[] {
+  const named = /\(Did you mean (?:one of )?(.+)\?\)/.exec(message)?.[1];
+  return named === undefined ? [] : named.split(', ');
 }
 
 function commandPath(cmd: Command): string {

@@ -67,7 +67,7 @@ describe('--json errors', () => {
   it('an unknown command with --json: the suggestion as a field', async () => {
     const res = await run(['strat', '--json']);
     expect(res.code).toBe(2);
-    expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'unknown_command', message: "unknown command 'strat'", usage: 'svc-proxy [options] [command]', suggestion: 'start' } });
+    expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'unknown_command', message: "unknown command 'strat'", usage: 'svc-proxy [options] [command]', suggestions: ['start'] } });
   });
 
   it('--json after `--` belongs to the tool run, not to svc-proxy', async () => {

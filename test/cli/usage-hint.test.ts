@@ -33,3 +33,39 @@ describe('usage errors name the right syntax', () => {
     expect(res.stderr).not.toContain('Usage:');
   });
 });
+
+describe('an unknown command', () => {
+  it('close to one: commander\'s suggestion, and no usage block', async () => {
+    const res = await run(['strat']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe("error: unknown command 'strat'\n(Did you mean start?)\n");
+    expect(res.stdout).toBe('');
+  });
+
+  it('close to none: where the list of commands is', async () => {
+    const res = await run(['xyzzy']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe("error: unknown command 'xyzzy'\nSee `svc-proxy --help` for the commands.\n");
+  });
+
+  it('an unknown subcommand points at its command\'s help', async () => {
+    const res = await run(['key', 'xyzzy']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe("error: unknown command 'xyzzy'\nSee `svc-proxy key --help` for the commands.\n");
+    const close = await run(['key', 'crate']);
+    expect(close.stderr).toBe("error: unknown command 'crate'\n(Did you mean create?)\n");
+  });
+
+  it('help for an unknown one: the same', async () => {
+    const res = await run(['help', 'xyzzy']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('See `svc-proxy --help` for the commands.\n');
+  });
+
+  it('with --json: every suggestion, as a list', async () => {
+    const res = await run(['stat', '--json']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('(Did you mean one of start, stats?)');
+    expect(JSON.parse(res.stdout).error).toMatchObject({ code: 'unknown_command', message: "unknown command 'stat'", suggestions: ['start', 'stats'] });
+  });
+});
