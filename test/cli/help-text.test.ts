@@ -106,7 +106,20 @@ describe('command help', () => {
       for (const [i, run] of runs.entries()) expect(run, narrow[i]).toBe(asWritten);
       checked++;
     }
-    expect(checked).toBeGreaterThanOrEqual(3); // env, run, group add
+    expect(checked).toBeGreaterThanOrEqual(17); // every command that takes arguments or a required option
+  });
+
+  it('every command that takes arguments or a required option has an example, each a run of that command', async () => {
+    const needing = allCommands(await commandTree()).filter(({ cmd }) => cmd.registeredArguments.length > 0 || cmd.options.some((o) => o.mandatory));
+    expect(needing.length).toBeGreaterThanOrEqual(17);
+    const missing: string[] = [];
+    for (const { path } of needing) {
+      const examples = examplesOf((await helpPage(path, 200)).stdout);
+      // each example, its continued lines joined, runs this very command
+      const commands = examples === '' ? [] : examples.replace(/ \\\n\s*/g, ' ').split('\n');
+      if (commands.length === 0 || !commands.every((c) => c.includes(`svc-proxy ${path}`))) missing.push(`${path}: ${JSON.stringify(examples)}`);
+    }
+    expect(missing).toEqual([]);
   });
 
   it('a description whose column would be too narrow goes under its term, wrapped', async () => {

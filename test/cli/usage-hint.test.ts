@@ -27,7 +27,15 @@ describe('usage errors name the right syntax', () => {
     expect(res.stderr).toContain("error: required option '--format <format>' not specified\nUsage: svc-proxy endpoint add [options] <slug>\nExample:\n  svc-proxy endpoint add work --url https://llm.example.com/v1 --format a\n");
   });
 
-  it('a value of the right shape but wrong (not a syntax error) gets no usage block', async () => {
+  it('a missing argument: the examples of a page that has several', async () => {
+    const res = await run(['provider', 'connect']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe(
+      "error: missing required argument 'provider'\nUsage: svc-proxy provider connect [options] <provider>\nExamples:\n  svc-proxy provider connect anthropic\n  echo \"$OPENAI_API_KEY\" | \\\n    svc-proxy provider connect openai\nSee `svc-proxy provider connect --help` for every option.\n",
+    );
+  });
+
+    it('a value of the right shape but wrong (not a syntax error) gets no usage block', async () => {
     const res = await run(['endpoint', 'add', 'x', '--url', 'http://127.0.0.1:1', '--format', 'c']);
     expect(res.code).toBe(2);
     expect(res.stderr).not.toContain('Usage:');

@@ -99,6 +99,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Remove an endpoint and its stored key')
     .argument('<slug>', 'the endpoint (see: svc-proxy endpoint list)')
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy endpoint remove work']))
     .action(async (slug: string, flags: { json?: boolean }) => {
       const removed = await (await manage()).removeEndpoint(slug);
       if (flags.json) ctx.json(removed);

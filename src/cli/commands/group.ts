@@ -90,6 +90,7 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('<name>', 'the model name clients send (any text, "/" and "." included)')
     .argument('<targets>', 'provider/model[,provider/model…], tried in this order')
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy group set quick smart \\', '    anthropic/claude-sonnet-4-5']))
     .action(async (slug: string, name: string, targets: string, flags: { json?: boolean }) => {
       const result = await (await manage()).set(slug, name, targets);
       await showAfter(slug, flags.json, result);
@@ -101,6 +102,7 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('<slug>', 'the group')
     .argument('<name>', 'the model name to remove')
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy group unset quick smart']))
     .action(async (slug: string, name: string, flags: { json?: boolean }) => {
       const result = await (await manage()).unset(slug, name);
       if (flags.json) ctx.json(result);
@@ -129,6 +131,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('A group: names and targets in order (not-connected targets flagged) and both base URLs')
     .argument('<slug>', 'the group (see: svc-proxy group list)')
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy group show quick']))
     .action(async (slug: string, flags: { json?: boolean }) => {
       const detail = await (await manage()).show(slug);
       if (flags.json) ctx.json(detail);
@@ -141,6 +144,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Delete a group (its base URLs stop working at once)')
     .argument('<slug>', 'the group')
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy group remove quick']))
     .action(async (slug: string, flags: { json?: boolean }) => {
       const removed = await (await manage()).remove(slug);
       if (flags.json) ctx.json(removed);

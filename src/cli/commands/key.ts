@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { CliError, type CliContext } from '../io.js';
 import { openManagement } from '../management.js';
 import { shortDate, table } from '../output.js';
+import { wrappedHelpText } from '../help-layout.js';
 
 export function register(program: Command, ctx: CliContext): void {
   const key = program.command('key').description('Service keys: create, list, revoke');
@@ -14,6 +15,7 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('[name]', 'a name for the key (or --name)')
     .option('--name <name>', 'a name for the key, e.g. laptop-claude')
     .option('--json', 'print {"id","name","key","created"}')
+    .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy key create --name laptop']))
     .action(async (positional: string | undefined, flags: { name?: string; json?: boolean }) => {
       const name = flags.name ?? positional;
       if (flags.name && positional && flags.name !== positional) throw new CliError('Give the name once: as an argument or with --name.', 2);
@@ -54,6 +56,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Revoke a key by id or name; it stops working before this command returns')
     .argument('<key>', 'key id or name')
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy key revoke laptop']))
     .action(async (ref: string, flags: { json?: boolean }) => {
       const revoked = await (await manage()).revokeKey(ref);
       if (flags.json) ctx.json(revoked);

@@ -6,6 +6,7 @@ import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { displayUrl } from '../../util/display-url.js';
 import { probeLocalServers, probePorts, type FoundServer } from '../local-probe.js';
+import { wrappedHelpText } from '../help-layout.js';
 
 export function register(program: Command, ctx: CliContext): void {
   const local = program.command('local').description('Local model servers (Ollama, LM Studio, vLLM, llama.cpp …)');
@@ -17,6 +18,7 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('<slug>', 'its name in model ids (lowercase letters, digits, - and _)')
     .option('--url <url>', 'its OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1 (default: the one server found on the usual ports of 127.0.0.1)')
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Examples:', '  svc-proxy local add box', '  svc-proxy local add ollama \\', '    --url http://127.0.0.1:11434/v1']))
     .action(async (slug: string, flags: { url?: string; json?: boolean }) => {
       const found = flags.url === undefined ? await findOneServer(ctx) : undefined;
       const added = await (await manage()).addLocal({ slug, url: flags.url ?? found!.url });
@@ -49,6 +51,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Remove a local server')
     .argument('<slug>', 'the local server (see: svc-proxy local list)')
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy local remove box']))
     .action(async (slug: string, flags: { json?: boolean }) => {
       const removed = await (await manage()).removeLocal(slug);
       if (flags.json) ctx.json(removed);

@@ -12,6 +12,7 @@ import { ensureDaemon } from '../daemon-control.js';
 import { CliError, type CliContext } from '../io.js';
 import { table } from '../output.js';
 import { workingKeyFix } from '../working-key-fix.js';
+import { wrappedHelpText } from '../help-layout.js';
 
 /** Long enough for a slow provider's pages (each list fetch is bounded at 3 s by the daemon). */
 const LIST_TIMEOUT_MS = 30_000;
@@ -22,6 +23,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('The model ids to use (provider/model), live from every connected provider (starts the daemon if needed)')
     .argument('[providers...]', 'only these providers, endpoints or local servers')
     .option('--json', 'print as JSON: {models, failed: {<slug>: {code, reason}}}')
+    .addHelpText('after', wrappedHelpText(['', 'Examples:', '  svc-proxy models', '  svc-proxy models anthropic openai']))
     .action(async (providers: string[], flags: { json?: boolean }) => {
       const { daemon, alreadyRunning } = await ensureDaemon(ctx);
       if (!alreadyRunning) ctx.err(`No daemon was running: started one (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}.`);

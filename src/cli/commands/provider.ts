@@ -9,6 +9,7 @@ import { openManagement } from '../management.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
 import { displayUrl } from '../../util/display-url.js';
+import { wrappedHelpText } from '../help-layout.js';
 
 const SOURCE_LABEL: Record<string, string> = { keychain: 'keychain', env: 'env', file: 'file (insecure)' };
 
@@ -51,6 +52,7 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('<provider>', 'anthropic, openai, openrouter or gemini')
     .option('--insecure-storage', 'when no OS keychain is usable, keep the key in a 0600 file in the state directory')
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Examples:', '  svc-proxy provider connect anthropic', '  echo "$OPENAI_API_KEY" | \\', '    svc-proxy provider connect openai']))
     .action(async (name: string, flags: { insecureStorage?: boolean; json?: boolean }) => {
       const { isBuiltinProvider } = await import('../../secrets/credentials.js');
       if (!isBuiltinProvider(name)) throw new CliError(`Unknown provider "${name}". Built-in providers: anthropic, openai, openrouter, gemini (custom upstreams: svc-proxy endpoint add).`, 2, { code: 'unknown_provider' });
@@ -72,6 +74,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Remove the stored API key of a provider')
     .argument('<provider>', 'anthropic, openai, openrouter or gemini')
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy provider disconnect openai']))
     .action(async (name: string, flags: { json?: boolean }) => {
       const result = await (await manage()).disconnectProvider(name);
       // nothing removed: as `endpoint remove` of a name that is not there, an error that says so
@@ -96,6 +99,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--header <name=value>', HEADER_HELP, collectHeader)
     .option('--no-headers', 'remove the header settings')
     .option('--json', 'print as JSON')
+    .addHelpText('after', wrappedHelpText(['', 'Examples:', '  svc-proxy provider set openai \\', '    --base-url https://gw.example.com/v1', '  svc-proxy provider set openai --reset']))
     .action(async (name: string, flags: { baseUrl?: string; reset?: boolean; authHeader?: string; header?: Record<string, string>; headers: boolean; json?: boolean }) => {
       flags.header ??= {};
       const setsHeaders = flags.authHeader !== undefined || Object.keys(flags.header).length > 0 || !flags.headers;
