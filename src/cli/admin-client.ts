@@ -6,7 +6,7 @@
 import { OperationError } from '../config/errors.js';
 import type { StatePaths } from '../config/paths.js';
 import type { GroupUse } from '../config/group-uses.js';
-import { findDaemon, readAdminToken, type DaemonLocation } from '../daemon/control.js';
+import { findDaemon, readAdminToken, type DaemonLocation, type RuntimeWaitNotice } from '../daemon/control.js';
 import { DaemonUnreachableError, httpJson } from '../daemon/http-json.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
 import type { RevocationResult } from '../keys/unsaved-revocations.js';
@@ -52,8 +52,8 @@ export class AdminClient implements Management {
    * even when slow to answer: quietly editing the file behind its back would break the promise
    * that a change (e.g. a revoke) is in force when the command returns.
    */
-  static async connect(paths: StatePaths): Promise<AdminClient | null> {
-    const daemon = await findDaemon(paths);
+  static async connect(paths: StatePaths, onWait?: RuntimeWaitNotice): Promise<AdminClient | null> {
+    const daemon = await findDaemon(paths, onWait);
     // A registered pid that is no longer svc-proxy (reused after a crash) is a stale file.
     if (!daemon) return null;
     const token = await readAdminToken(paths);

@@ -18,9 +18,18 @@ export interface DaemonLocation extends RuntimeInfo {
   origin: string;
 }
 
+/**
+ * Told once when the wait for daemon.json (below) has lasted RUNTIME_WAIT_NOTICE_MS: the pid
+ * daemon.pid names, and how long the wait may still last. Without it the CLI sat silent for seconds.
+ */
+export type RuntimeWaitNotice = (pid: number, remainingMs: number) => void;
+
+/** A wait shorter than this is not worth a line. */
+export const RUNTIME_WAIT_NOTICE_MS = 1_000;
+
 /** The daemon registered for this state dir, or null (no runtime file, or its process is gone: its pid may live on in another). */
-export async function findDaemon(paths: StatePaths): Promise<DaemonLocation | null> {
-  const info = await runtimeInfoOfRunningDaemon(paths);
+export async function findDaemon(paths: StatePaths, onWait?: RuntimeWaitNotice): Promise<DaemonLocation | null> {
+  const info = await runtimeInfoOfRunningDaemon(paths, onWait);
   if (!info || !isOurProcess(info.pid, info.procStart)) return null;
   return { ...info, origin: origin(info.host, info.port) };
 }
@@ -31,13 +40,20 @@ export async function findDaemon(paths: StatePaths): Promise<DaemonLocation | nu
  * RUNTIME_FILE_CHECK_MS), or the daemon is between taking its lock and opening its port. Without
  * the wait, `stop` said "not running" and left it running, and `start` failed on its lock.
  */
-async function runtimeInfoOfRunningDaemon(paths: StatePaths): Promise<RuntimeInfo | null> {
-  const deadline = Date.now() + RUNTIME_FILE_CHECK_MS + 1_000;
+async function runtimeInfoOfRunningDaemon(paths: StatePaths, onWait?: RuntimeWaitNotice): Promise<RuntimeInfo | null> {
+  const started = Date.now();
+  const deadline = started + RUNTIME_FILE_CHECK_MS + 1_000;
+  let told = onWait === undefined;
   for (;;) {
     const info = await readRuntimeInfo(paths);
     if (info) return info;
     const pid = await readPidFile(paths);
-    if (pid === undefined || !isOurProcess(pid) || Date.now() >= deadline) return null;
+    const now = Date.now();
+    if (pid === undefined || !isOurProcess(pid) || now >= deadline) return null;
+    if (!told && now - started >= RUNTIME_WAIT_NOTICE_MS) {
+      told = true;
+      onWait?.(pid, deadline - now);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -165,8 +181,8 @@ export interface StopResult {
  * after `timeoutMs` it is killed. Returns null when no daemon was running. No default: the wait
  * must cover the daemon's drain (the CLI's drainBudget), or a long stream is killed mid-answer.
  */
-export async function stopDaemon(paths: StatePaths, timeoutMs: number): Promise<StopResult | null> {
-  const daemon = await findDaemon(paths);
+export async function stopDaemon(paths: StatePaths, timeoutMs: number, onWait?: RuntimeWaitNotice): Promise<StopResult | null> {
+  const daemon = await findDaemon(paths, onWait);
   if (!daemon) return null;
   const token = await readAdminToken(paths);
   let asked = false;

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { drainBudget } from '../daemon-control.js';
 import type { CliContext } from '../io.js';
 import { stoppedSentence } from '../stop-wording.js';
+import { daemonWaitNotice } from '../daemon-wait-notice.js';
 
 export function register(program: Command, ctx: CliContext): void {
   program
@@ -11,7 +12,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--json', 'print the result as JSON')
     .action(async (flags: { json?: boolean }) => {
       const { stopDaemon } = await import('../../daemon/control.js');
-      const result = await stopDaemon(ctx.paths(), await drainBudget(ctx));
+      const result = await stopDaemon(ctx.paths(), await drainBudget(ctx), daemonWaitNotice(ctx));
       if (flags.json) {
         ctx.json(result ? { stopped: true, pid: result.pid, forced: result.forced } : { stopped: false, running: false });
         return;
