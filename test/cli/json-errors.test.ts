@@ -58,7 +58,13 @@ describe('--json errors', () => {
     expect(res.stderr).toContain("error: unknown option '--bogus'\nUsage: svc-proxy key create [options] [name]\n");
   });
 
-  it('a missing argument with --json', async () => {
+  it('a value an option\'s parser refuses, with --json: invalid_argument', async () => {
+    const res = await run(['start', '--port', 'abc', '--json']);
+    expect(res.code).toBe(2);
+    expect(JSON.parse(res.stdout).error).toMatchObject({ code: 'invalid_argument', message: expect.stringContaining("argument 'abc' is invalid"), usage: 'svc-proxy start [options]' });
+  });
+
+    it('a missing argument with --json', async () => {
     const res = await run(['local', 'add', '--json']);
     expect(res.code).toBe(2);
     expect(JSON.parse(res.stdout).error).toMatchObject({ code: 'missing_argument', message: "missing required argument 'slug'" });
