@@ -13,6 +13,7 @@ const OWN_PROCESS = [
   'test/hardening/constant-time.test.ts', // vi.mock of node:crypto
   'test/tui/providers-screen.test.tsx', // DBUS_SESSION_BUS_ADDRESS pointed nowhere
   'test/tui/no-color.test.tsx', // FORCE_COLOR
+  'test/tui/text-field-keys.test.tsx', // FORCE_COLOR
 ];
 
 const ALL = ['test/**/*.test.ts', 'test/**/*.test.tsx'];

@@ -1,7 +1,7 @@
 /**
- * A text field's one line at a width: the fullest wording of its label that leaves the value room,
- * then as much of the value as fits, its end kept (the cursor is at the end, and what was typed
- * last is what the typist looks at). Cut from the start, a narrow terminal showed
+ * A text field's one line at a width: the fullest wording of its label that leaves the value room
+ * (the field scrolls its value in that room around its cursor: field-view.ts), then as much of the
+ * value as fits, its end kept (what was typed last). Cut from the start, a narrow terminal showed
  * "…long-key-name-here" with no label at all. An answer given keeps only the room it needs.
  */
 import { clipStartToWidth, textWidth } from '../util/text-width.js';

@@ -1,10 +1,11 @@
 /**
- * A one-line text input. Enter submits, Esc cancels, Backspace deletes the last character as a
- * person sees it (an emoji, a letter with its accent: never half a surrogate pair), Ctrl-U
- * clears. `hidden` echoes nothing but a count, for credentials: the value lives only in this
- * component until it is handed to the daemon.
+ * A one-line text input with a cursor, edited as a shell line is: Left/Right, Home/End (Ctrl-A,
+ * Ctrl-E) move it; Backspace erases before it, Delete (Ctrl-D) at it, Ctrl-W the word before it,
+ * Ctrl-U all; typed or pasted text goes in at it (text-edit.ts). Enter submits, Esc cancels.
+ * `hidden` echoes nothing but a count, for credentials: the value lives only in this component
+ * until it is handed to the daemon; its cursor stays at the end, as one cannot see where else it is.
  */
-import { Box, Text } from 'ink';
+import { Box, Text, type Key } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
 import { useRef, useState } from 'react';
 import { useCaptureKeys } from '../hooks/use-capture.js';
@@ -12,6 +13,8 @@ import { useTheme } from '../theme.js';
 import { graphemes, textWidth } from '../../util/text-width.js';
 import { fullestFitting } from '../fit-wording.js';
 import { fieldLine, HINT_LINES } from '../field-line.js';
+import { fieldView } from '../field-view.js';
+import { atEnd, end, eraseAt, eraseBefore, eraseWordBefore, home, insert, left, right, type Edit } from '../text-edit.js';
 import { wrapLines } from '../wrap-lines.js';
 
 /** How to leave a field without an answer. */
@@ -46,39 +49,61 @@ function hiddenText(value: string, width: number): string {
   return n === 0 ? '(hidden)' : fullestFitting([`(hidden, ${n} characters)`, `(hidden, ${n})`, `(${n})`], width);
 }
 
+/** What a key does to the value and its cursor; undefined for a key that is not editing. */
+function editFor(e: Edit, input: string, key: Key, hidden: boolean): Edit | undefined {
+  // Ink marks a Backspace with Alt `meta`, as it does any key after Esc
+  if (key.backspace) return key.meta ? eraseWordBefore(e) : eraseBefore(e);
+  if (key.delete || (key.ctrl && input === 'd')) return eraseAt(e);
+  if (key.ctrl && input === 'u') return atEnd('');
+  if (key.ctrl && input === 'w') return eraseWordBefore(e);
+  const move = key.leftArrow ? left : key.rightArrow ? right : key.home || (key.ctrl && input === 'a') ? home : key.end || (key.ctrl && input === 'e') ? end : undefined;
+  if (move) return hidden ? undefined : move(e);
+  if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || key.pageUp || key.pageDown) return undefined;
+  const text = input.replace(NOT_TEXT, '');
+  return text ? insert(e, text) : undefined;
+}
+
 export function TextField({ label, width, initial = '', hidden = false, hint, problem, wayOut = true, rows = 2, onSubmit, onCancel, onChange }: TextFieldProps) {
   const theme = useTheme();
-  // The ref sees keys that arrive before React re-renders (a paste followed by Enter).
-  const value = useRef(initial);
-  const [shown, setShown] = useState(initial);
+  // the label in the words that fit; the value scrolls in the rest, its cursor a cell of its own
+  const shownLabel = fieldLine(label, '', width).label;
+  const room = width - textWidth(shownLabel) - 1;
+  // The ref sees keys that arrive before React re-renders (a paste followed by Enter); `start`:
+  // the first grapheme in view, kept from key to key so the view moves only as the cursor needs.
+  const edit = useRef({ ...atEnd(initial), start: Infinity });
+  const [shown, setShown] = useState(edit.current);
   useCaptureKeys(true);
 
-  const set = (v: string) => {
-    value.current = v;
-    setShown(v);
-    onChange?.(v);
-  };
-
   useKeys((input, key) => {
-    if (key.return) return onSubmit(value.current);
+    if (key.return) return onSubmit(edit.current.value);
     if (key.escape) return onCancel();
-    if (key.backspace || key.delete) return set(graphemes(value.current).slice(0, -1).join(''));
-    if (key.ctrl && input === 'u') return set('');
-    if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown) return;
-    const text = input.replace(NOT_TEXT, '');
-    if (text) set(value.current + text);
+    const next = editFor(edit.current, input, key, hidden);
+    if (!next) return;
+    const changed = next.value !== edit.current.value;
+    edit.current = { ...next, start: fieldView(next.value, next.cursor, room, edit.current.start).start };
+    setShown(edit.current);
+    if (changed) onChange?.(next.value);
   });
 
-  // the label in the words that fit, then the hidden count or the value's end that fits
-  const line = fieldLine(label, hidden ? '' : shown, width);
-  const room = width - textWidth(line.label) - 2;
+  const view = fieldView(shown.value, shown.cursor, room, shown.start);
   const problemLines = problem && rows > 1 ? wrapLines(problem, width, rows - 1) : [];
   const hintRows = Math.min(HINT_LINES, rows - 1 - problemLines.length);
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        <Text bold>{line.label}</Text> {hidden ? <Text color={theme.muted}>{hiddenText(shown, room)}</Text> : line.value}
-        <Text inverse> </Text>
+        <Text bold>{shownLabel}</Text>{' '}
+        {hidden ? (
+          <>
+            <Text color={theme.muted}>{hiddenText(shown.value, room - 1)}</Text>
+            <Text inverse> </Text>
+          </>
+        ) : (
+          <>
+            {view.before}
+            <Text inverse>{view.at}</Text>
+            {view.after}
+          </>
+        )}
       </Text>
       {problemLines.map((text, i) => (
         <Text key={`p${i}`} color={theme.error} wrap="truncate-end">

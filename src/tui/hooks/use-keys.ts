@@ -5,7 +5,7 @@
  * handlers registered here — registered in layout effects (at once on commit), each called in its
  * latest version and only while active.
  */
-import { useInput, type Key } from 'ink';
+import { useInput, useStdin, type Key } from 'ink';
 import { createContext, useContext, useLayoutEffect, useMemo, useRef } from 'react';
 
 type Handler = (input: string, key: Key) => void;
@@ -50,10 +50,34 @@ export function splitAtLineBreaks(input: string): string[] {
   return parts;
 }
 
+/**
+ * Ink names both the Backspace key (`\x7f`, what most terminals send for it, "delete" on a Mac)
+ * and the Delete key (`\x1b[3~`) `delete`, so a text field could not tell erasing before its
+ * cursor from erasing at it. The read's bytes can: `\x7f` (Alt with it: `\x1b\x7f`) is marked
+ * `backspace` as well — a list that removes its row on either key still sees `delete`.
+ */
+export function withBackspace(key: Key, read: string): Key {
+  return key.delete && !key.backspace && (read === '\x7f' || read === '\x1b\x7f') ? { ...key, backspace: true } : key;
+}
+
 /** The app root's single subscription to Ink's input. */
 export function useKeyRouterRoot(): KeyRouter {
   const router = useMemo(() => new KeyRouter(), []);
-  useInput((input, key) => {
+  // Ink's handler gets no bytes: a listener put first on the emitter Ink's handler listens to
+  // notes each read before that handler sees it.
+  const { internal_eventEmitter: reads } = useStdin();
+  const lastRead = useRef('');
+  useLayoutEffect(() => {
+    const note = (read: string) => {
+      lastRead.current = read;
+    };
+    reads.prependListener('input', note);
+    return () => {
+      reads.off('input', note);
+    };
+  }, [reads]);
+  useInput((input, ink) => {
+    const key = withBackspace(ink, lastRead.current);
     const parts = key.return ? [input] : splitAtLineBreaks(input);
     if (parts.length === 1 && parts[0] === input) return router.dispatch(input, key);
     for (const part of parts) router.dispatch(part, part === '\r' ? { ...key, return: true } : key);
