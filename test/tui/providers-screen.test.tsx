@@ -10,6 +10,7 @@ vi.hoisted(() => {
   process.env.DBUS_SESSION_BUS_ADDRESS = 'unix:path=/nonexistent/svc-proxy-tui-test-bus';
 });
 
+import { mkdir } from 'node:fs/promises';
 import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
 import { removeTempDirs, testKeychainService } from '../daemon/harness.js';
 import { startInProcess } from '../daemon/in-process.js';
@@ -220,16 +221,53 @@ describe('providers screen', () => {
     expect(added.endpoints.find((e) => e.slug === 'gw')).toMatchObject({ url: chat.baseUrl, headers: { 'x-team': '42' } });
   });
 
-  it('an endpoint refused for no named answer (no keychain for its key) asks again from the first, every answer kept', async () => {
+  /** The endpoint wizard answered up to its key, `key` typed there and Enter pressed. */
+  async function endpointWithKey(slug: string, key: string) {
     h = await startTui({ initialScreen: 'providers', size: { columns: 120, rows: 30 } });
     await h.waitFor((f) => f.includes('gemini'), 'the list');
     await h.press('e');
     await h.waitFor((f) => f.includes('Add a custom endpoint'), 'the wizard');
-    for (const answer of ['gw', chat.baseUrl, 'a', '', '', 'sk-gw-1234']) {
+    for (const answer of [slug, chat.baseUrl, 'a', '', '', key]) {
       await h.type(answer);
       await h.press(KEYS.enter);
     }
-    const f = await h.waitFor((fr) => flat(fr).includes('No usable OS keychain'), 'the reason');
+    return h;
+  }
+
+  it('an endpoint with a key and no keychain asks before using the 0600 file, as connect does; y adds it, the key in the file', async () => {
+    const h = await endpointWithKey('gw', 'sk-gw-file-5678');
+    const f = await h.waitFor((fr) => flat(fr).includes('[y/N]'), 'the insecure-storage question');
+    expect(flat(f)).toContain('No usable OS keychain. Store the gw key in a 0600 file in the state directory instead (insecure)? [y/N]');
+    expect((await h.d.admin('GET', '/admin/endpoints')).json()).toEqual({ endpoints: [] });
+    await h.press('y');
+    await h.waitFor((fr) => fr.includes('Endpoint gw added'), 'the endpoint');
+    const added = (await h.d.admin('GET', '/admin/endpoints')).json() as { endpoints: Array<{ slug: string; hasCredential: boolean; source: string | null }> };
+    expect(added.endpoints.find((e) => e.slug === 'gw')).toMatchObject({ hasCredential: true, source: 'file' });
+    for (const frame of h.ui.frames) expect(frame).not.toContain('sk-gw-file-5678');
+  });
+
+  it('n stores nothing and asks for the endpoint’s key again, hidden, every answer kept; empty adds it without one', async () => {
+    const h = await endpointWithKey('gw', 'sk-gw-1234');
+    await h.waitFor((fr) => flat(fr).includes('[y/N]'), 'the insecure-storage question');
+    await h.press('n');
+    const f = await h.waitFor((fr) => flat(fr).includes('Nothing stored. Leave the key empty to add gw without one.'), 'the key asked again');
+    expect(lines(f)).toContain('API key (hidden; empty if it needs none): (hidden, 10 characters)');
+    expect(lines(f)).toContain('Name (used as provider in model ids): gw');
+    expect((await h.d.admin('GET', '/admin/endpoints')).json()).toEqual({ endpoints: [] });
+    await h.press('\x15', KEYS.enter);
+    await h.waitFor((fr) => fr.includes('Endpoint gw added'), 'the endpoint');
+    const added = (await h.d.admin('GET', '/admin/endpoints')).json() as { endpoints: Array<{ slug: string; url: string; hasCredential: boolean }> };
+    expect(added.endpoints.find((e) => e.slug === 'gw')).toMatchObject({ url: chat.baseUrl, hasCredential: false });
+    for (const frame of h.ui.frames) expect(frame).not.toContain('sk-gw-1234');
+  });
+
+  it('an endpoint refused for no named answer (its 0600 file unwritable) asks again from the first, every answer kept', async () => {
+    const h = await endpointWithKey('gw', 'sk-gw-1234');
+    await h.waitFor((fr) => flat(fr).includes('[y/N]'), 'the insecure-storage question');
+    // a directory where the file goes: the daemon cannot store the key, and says no more than that
+    await mkdir(h.d.daemon.paths.credentialsFile);
+    await h.press('y');
+    const f = await h.waitFor((fr) => flat(fr).includes('Internal error'), 'the reason');
     expect(lines(f)).toContain('Name (used as provider in model ids): gw');
     await h.press(KEYS.enter, KEYS.enter, KEYS.enter, KEYS.enter, KEYS.enter);
     // the key typed comes back too, still hidden

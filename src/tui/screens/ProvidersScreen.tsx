@@ -9,11 +9,10 @@ import { useKeys } from '../hooks/use-keys.js';
 import { useMemo, useRef } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import { useDialogMode } from '../hooks/use-dialog-mode.js';
-import { AdminApiError } from '../../cli/admin-client.js';
 import { nothingRemoved } from '../../cli/disconnect-wording.js';
 import { connectOutcome } from '../../cli/connect-outcome.js';
 import type { ConnectResult } from '../../secrets/operations.js';
-import { Confirm, fittingQuestion } from '../components/Confirm.js';
+import { Confirm } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
@@ -32,6 +31,7 @@ import { authHeaderInputProblem, headerListText, parseHeaderList } from '../prov
 import { baseUrlText, credentialBrief, credentialProblemText, credentialText, headerSettingsText, headersText, isConnected, kindText, lastErrorText, modelsText, upstreamRows, type UpstreamRow, type Upstreams } from '../providers/rows.js';
 import { removalQuestion, type GroupsCheck } from '../providers/removal-question.js';
 import { refusedAnswer } from '../providers/refused-answer.js';
+import { insecureQuestion, noKeychain, NOTHING_STORED_YET } from '../providers/insecure-storage.js';
 import { useTheme } from '../theme.js';
 import { printable } from '../../util/printable.js';
 import { listFailureText } from '../../providers/model-list-failure.js';
@@ -49,6 +49,7 @@ const DETAIL_LINES = 4;
 type Mode =
   | { kind: 'list' }
   | { kind: 'connecting'; name: string }
+  /** No keychain for `name`'s key: store it in the 0600 file? (the answer goes to `pendingStore`) */
   | { kind: 'insecure'; name: string }
   // a refused URL opens the field again with it as typed and the daemon's reason
   | { kind: 'base-url'; name: string; current: string; typed?: string; problem?: string }
@@ -94,8 +95,20 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     models.reload();
   });
   const [mode, setMode, getMode] = useDialogMode<Mode>({ kind: 'list' }, () => setFlash(undefined));
-  // A credential typed in, held only while we ask whether to store it insecurely.
-  const pendingSecret = useRef<string | null>(null);
+  // What to do with each answer to the insecure-storage question; they hold the credential typed
+  // in, and are let go as soon as it is answered.
+  const pendingStore = useRef<{ yes(): void; no(): void } | null>(null);
+  const askInsecure = (name: string, answers: { yes(): void; no(): void }) => {
+    pendingStore.current = answers;
+    setMode({ kind: 'insecure', name });
+  };
+  const answerInsecure = (yes: boolean) => {
+    const answers = pendingStore.current;
+    pendingStore.current = null;
+    setMode({ kind: 'list' });
+    if (yes) answers?.yes();
+    else answers?.no();
+  };
 
   const counts = models.data?.counts;
   const failedLists = models.data?.failed;
@@ -112,20 +125,47 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
 
   const connect = (name: string, secret: string, insecureStorage: boolean) => {
     setMode({ kind: 'list' });
-    pendingSecret.current = null;
     if (!secret.trim()) return setFlash({ kind: 'info', text: 'No key given; nothing stored.' });
     run(async (b) => {
       try {
         return connectedFlash(await b.management.connectProvider(name, secret.trim(), { insecureStorage }));
       } catch (err) {
-        if (!(err instanceof AdminApiError && err.code === 'keychain_unavailable' && !insecureStorage)) throw err;
-        // Held only until the question is answered.
-        pendingSecret.current = secret;
-        setMode({ kind: 'insecure', name });
-        return { kind: 'info', text: 'No usable OS keychain: nothing stored yet.' };
+        if (!(noKeychain(err) && !insecureStorage)) throw err;
+        askInsecure(name, { yes: () => connect(name, secret, true), no: () => setFlash({ kind: 'info', text: 'Nothing stored.' }) });
+        return { kind: 'info', text: NOTHING_STORED_YET };
       }
     });
   };
+
+  // A refusal opens the wizard again with the answers as typed; no keychain for its key asks, as connect does.
+  const addEndpoint = (v: Record<string, string>, insecureStorage: boolean) =>
+    act(
+      async (b) => {
+        const headers = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
+        if ('problem' in headers) return { kind: 'error', text: headers.problem };
+        try {
+          const e = await b.management.addEndpoint({
+            slug: v.slug,
+            url: v.url,
+            format: v.format,
+            credential: v.credential?.trim() || undefined,
+            insecureStorage,
+            authHeader: v.authHeader || undefined,
+            headers: headers.headers,
+          });
+          return { kind: 'ok', text: `Endpoint ${e.slug} added: use models as ${e.slug}/<model>.` };
+        } catch (err) {
+          if (!(noKeychain(err) && !insecureStorage)) throw err;
+          askInsecure(v.slug ?? '', {
+            yes: () => addEndpoint(v, true),
+            // not added: its key asked again (Esc leaves), every other answer kept
+            no: () => setMode({ kind: 'adding-endpoint', answers: v, startAt: 'credential', problem: `Nothing stored. Leave the key empty to add ${v.slug ?? 'the endpoint'} without one.` }),
+          });
+          return { kind: 'info', text: NOTHING_STORED_YET };
+        }
+      },
+      (problem, err) => setMode({ kind: 'adding-endpoint', ...refusal(v, ENDPOINT_FIELDS, problem, err) }),
+    );
 
   // Loaded when asked (not polled) so the question names the groups as they are now; the question
   // is up meanwhile (refusing y), and asks without a list if they cannot be loaded.
@@ -243,19 +283,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   } else if (mode.kind === 'insecure') {
     const { name } = mode;
     bottom = (
-      <Confirm
-        question={fittingQuestion(
-          [`No usable OS keychain. Store the ${name} key in a 0600 file in the state directory instead (insecure)?`, `No OS keychain. Store the ${name} key in a 0600 file (insecure)?`, 'No keychain. File (insecure)?'],
-          width,
-          footer,
-        )}
-        onYes={() => connect(name, pendingSecret.current ?? '', true)}
-        onNo={() => {
-          pendingSecret.current = null;
-          setMode({ kind: 'list' });
-          setFlash({ kind: 'info', text: 'Nothing stored.' });
-        }}
-      />
+      <Confirm question={insecureQuestion(name, width, footer)} onYes={() => answerInsecure(true)} onNo={() => answerInsecure(false)} />
     );
   } else if (mode.kind === 'base-url') {
     const editing = mode;
@@ -320,24 +348,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         answers={mode.answers}
         problem={mode.problem}
         startAt={mode.startAt}
-        onDone={(v) =>
-          act(
-            async (b) => {
-              const headers = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
-              if ('problem' in headers) return { kind: 'error', text: headers.problem };
-              const e = await b.management.addEndpoint({
-                slug: v.slug,
-                url: v.url,
-                format: v.format,
-                credential: v.credential?.trim() || undefined,
-                authHeader: v.authHeader || undefined,
-                headers: headers.headers,
-              });
-              return { kind: 'ok', text: `Endpoint ${e.slug} added: use models as ${e.slug}/<model>.` };
-            },
-            (problem, err) => setMode({ kind: 'adding-endpoint', ...refusal(v, ENDPOINT_FIELDS, problem, err) }),
-          )
-        }
+        onDone={(v) => addEndpoint(v, false)}
         onCancel={() => setMode({ kind: 'list' })}
       />
     );
