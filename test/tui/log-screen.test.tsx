@@ -4,6 +4,7 @@ import { AdminClient } from '../../src/cli/admin-client.js';
 import { removeTempDirs } from '../daemon/harness.js';
 import { makeEntry } from '../log/make-entry.js';
 import { KEYS, lines, sleep, startTui, type TuiHarness } from './harness.js';
+import { textWidth } from '../../src/util/text-width.js';
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
@@ -197,6 +198,29 @@ describe('log screen', () => {
     await h.press(KEYS.escape);
     f = await h.waitFor((fr) => fr.includes('LIVE'), 'back to the log');
     expect(f).not.toContain('Attempts (4)');
+  });
+
+  it('a skipped attempt’s reason wraps in the detail view, at 80 and at 40 columns, and End scrolls to its last word', async () => {
+    const reason = 'failed moments ago (upstream_timeout): tried after the other targets for 27 s more, unless every other target fails first';
+    for (const columns of [80, 40]) {
+      h = await startTui({ size: { columns, rows: 12 } });
+      h.log(makeEntry({ id: `req_wrap_${columns}`, attempts: [{ target: 'anthropic/claude-haiku-4-5', status: 200, latencyMs: 800 }, { target: 'openai/gpt-5-mini', status: 0, latencyMs: 0, errorCode: 'cooling_down', skipped: reason }] }));
+      await h.waitFor((f) => f.includes('LIVE 1'), 'the row');
+      await h.press(KEYS.enter);
+      await h.waitFor((f) => f.includes(`Request req_wrap_${columns}`), 'the detail pane');
+      await h.press(KEYS.end);
+      // the pane's last line, over the hints, is the reason's last: the scroll counts its wrapped lines
+      const paneEnd = (fr: string) => lines(fr)[lines(fr).findIndex((l) => l.startsWith('Esc')) - 1] ?? '';
+      const f = await h.waitFor((fr) => paneEnd(fr).trimEnd().endsWith('first'), `the reason's end at ${columns}`);
+      const shown = lines(f);
+      for (const l of shown) expect(textWidth(l), `${columns}: ${l}`).toBeLessThanOrEqual(columns);
+      const at = shown.findIndex((l) => l.startsWith('  2. openai/gpt-5-mini  skipped:'));
+      expect(at, f).toBeGreaterThanOrEqual(0);
+      const end = shown.findIndex((l) => l.startsWith('Esc'));
+      expect(shown.slice(at, end).map((l) => l.trim()).join(' '), f).toBe(`2. openai/gpt-5-mini  skipped: ${reason}`);
+      await h.close();
+      h = undefined;
+    }
   });
 
   it('a selected row keeps its place while new requests arrive; ↑ at the top follows again', async () => {

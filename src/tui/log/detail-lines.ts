@@ -7,6 +7,8 @@ import { formatMs } from '../../cli/log-format.js';
 import { attemptsAreUnlisted, type RequestLogEntry } from '../../log/entry.js';
 import { statusText } from './columns.js';
 import { printable } from '../../util/printable.js';
+import { textWidth } from '../../util/text-width.js';
+import { wrapLines } from '../wrap-lines.js';
 
 export interface DetailLine {
   label?: string;
@@ -45,7 +47,23 @@ function attemptsHeading(e: RequestLogEntry): DetailLine[] {
   return [heading, { text: list ? '  none' : '  none (refused before any upstream was tried)' }];
 }
 
-export function detailLines(e: RequestLogEntry): DetailLine[] {
+/**
+ * An attempt's line, `text` after `head`, at `width`: what does not fit goes on lines of its own
+ * under the target (`indent`), each a line of the pane, so its scroll counts them. A skipped
+ * attempt's reason is a sentence ("failed moments ago (…): tried after the other targets for …"),
+ * cut at the screen's edge it lost its end.
+ */
+function hangingLines(head: string, text: string, indent: string, width: number): string[] {
+  if (textWidth(`${head} ${text}`) <= width) return [`${head} ${text}`];
+  const words = text.split(' ');
+  let first = head;
+  while (words.length > 0 && textWidth(`${first} ${words[0]}`) <= width) first += ` ${words.shift()}`;
+  const rest = words.join(' ');
+  return rest ? [first, ...wrapLines(rest, Math.max(1, width - indent.length), Number.MAX_SAFE_INTEGER).map((l) => indent + l)] : [first];
+}
+
+/** `width`: the pane's, for the lines that wrap (a skipped attempt's reason); without it none do. */
+export function detailLines(e: RequestLogEntry, width = Infinity): DetailLine[] {
   const lines: DetailLine[] = [
     { heading: true, text: `Request ${e.id}` },
     { label: 'time', text: `${localTime(e.time)} (${e.time})` },
@@ -68,8 +86,14 @@ export function detailLines(e: RequestLogEntry): DetailLine[] {
     ...attemptsHeading(e),
   ];
   e.attempts.forEach((a, i) => {
-    const outcome = a.skipped ? `skipped: ${a.skipped}` : [statusText(a.status), formatMs(a.latencyMs), a.errorCode, a.continued && 'continued a paused turn'].filter(Boolean).join('  ');
-    lines.push({ text: `  ${i + 1}. ${a.target}  ${outcome}`, status: a.skipped ? undefined : a.status });
+    const lead = `  ${i + 1}. `;
+    if (a.skipped) {
+      // printable first: what wraps is what is shown
+      for (const text of hangingLines(printable(`${lead}${a.target}  skipped:`), printable(a.skipped), ' '.repeat(lead.length), width)) lines.push({ text });
+      return;
+    }
+    const outcome = [statusText(a.status), formatMs(a.latencyMs), a.errorCode, a.continued && 'continued a paused turn'].filter(Boolean).join('  ');
+    lines.push({ text: `${lead}${a.target}  ${outcome}`, status: a.status });
   });
   lines.push(...bodyLines('Request body', e.requestBody), ...bodyLines('Response body', e.responseBody));
   // fields from clients and upstreams: shown, never obeyed by the terminal

@@ -88,8 +88,9 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
     setSelectedId(e.id);
   };
 
-  const lines = useMemo(() => (detail ? detailLines(detail.entry) : []), [detail?.entry]);
-  const lineCount = (d: { entry: RequestLogEntry } | null) => (d === detail ? lines.length : d ? detailLines(d.entry).length : 0);
+  // wrapped to the width: the scroll counts the lines shown
+  const lines = useMemo(() => (detail ? detailLines(detail.entry, width) : []), [detail?.entry, width]);
+  const lineCount = (d: { entry: RequestLogEntry } | null) => (d === detail ? lines.length : d ? detailLines(d.entry, width).length : 0);
   const detailRows = Math.max(1, height - 1);
 
   useKeys(
