@@ -16,6 +16,31 @@ export const HINT_LINES = 2;
  */
 export const fieldRows = (height: number, above: number) => Math.max(2, Math.min(1 + HINT_LINES, height - above));
 
+/** Where a field under a screen's list goes, and what of the screen stays over it. */
+export interface FieldRoom {
+  /** Rows the field gets: its line, its refusal's reason, its hint. */
+  rows: number;
+  /** Whether the list (its header and a row at least) stays over it. */
+  list: boolean;
+  /** Whether the screen's heading does. */
+  heading: boolean;
+}
+
+/**
+ * A field under a list on a screen `height` rows tall, its refusal's reason `reasonRows` long:
+ * as fieldRows with the reason's rows where the heading, the list's header and a row leave it what
+ * it needs (its line, a line of the reason, the way out on the hint's line); else the list gives up
+ * its rows, then the heading (the tab bar still names the screen). In a short terminal the reason
+ * took the hint's row, and at 7 rows the list pushed the field's own line out of view.
+ */
+export function fieldUnderList(height: number, reasonRows: number): FieldRoom {
+  const needs = reasonRows > 0 ? 3 : 2;
+  if (height - 3 >= needs) return { rows: Math.min(fieldRows(height, 3) + reasonRows, height - 3), list: true, heading: true };
+  const wants = 1 + reasonRows + HINT_LINES;
+  if (height - 1 >= needs) return { rows: Math.min(wants, height - 1), list: false, heading: true };
+  return { rows: Math.max(1, Math.min(wants, height)), list: false, heading: false };
+}
+
 /** The cells the value keeps beside the label at least: a third of the line, at most 12. */
 const valueRoom = (width: number) => Math.min(12, Math.ceil(width / 3));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerLine, fieldLine } from '../../src/tui/field-line.js';
+import { answerLine, fieldLine, fieldUnderList } from '../../src/tui/field-line.js';
 
 const LABEL = ['Name (used as provider in model ids):', 'Name:'] as const;
 
@@ -24,5 +24,19 @@ describe('an answer given', () => {
     const url = 'https://gateway.example.com/openai/v1';
     expect(answerLine(LABEL, url, 30)).toEqual({ label: 'Name:', value: '…y.example.com/openai/v1' });
     expect(answerLine('Base URL:', url, 20)).toEqual({ label: 'Base URL:', value: '…openai/v1' });
+  });
+});
+
+describe('a field under a list', () => {
+  it('where the heading, the list header and a row leave it what it needs, has the rest up to its hint and reason', () => {
+    expect(fieldUnderList(20, 0)).toEqual({ rows: 3, list: true, heading: true });
+    expect(fieldUnderList(20, 2)).toEqual({ rows: 5, list: true, heading: true });
+    expect(fieldUnderList(6, 2)).toEqual({ rows: 3, list: true, heading: true });
+  });
+
+  it('in fewer rows takes the list’s, then the heading’s, so its line, a line of the reason and the way out stay', () => {
+    expect(fieldUnderList(5, 2)).toEqual({ rows: 4, list: false, heading: true });
+    expect(fieldUnderList(4, 0)).toEqual({ rows: 3, list: false, heading: true });
+    expect(fieldUnderList(3, 2)).toEqual({ rows: 3, list: false, heading: false });
   });
 });

@@ -8,7 +8,7 @@ import { frameOf } from './frame-of.js';
 const LABEL = ['Name for the new key:', 'Key name:', 'Name:'];
 
 /** The field alone in a box of `width` columns, as a screen lays it out. */
-const field = (width: number, props: { initial?: string; hidden?: boolean; hint?: string; rows?: number }) =>
+const field = (width: number, props: { initial?: string; hidden?: boolean; hint?: string; rows?: number; problem?: string }) =>
   frameOf(
     <KeyRouterProvider value={new KeyRouter()}>
       <Box width={width}>
@@ -70,5 +70,13 @@ describe('TextField', () => {
     }
     // with a row for the hint and no more, one line
     expect(field(30, { hint, rows: 2 }).split('\n')).toHaveLength(2);
+  });
+
+  it('a refusal’s reason leaves the hint’s first line, the way out, its row where there are three', () => {
+    const problem = 'An active key named "ci" already exists; pick another name or revoke that one first.';
+    const [, reason, wayOut, ...more] = field(40, { hint: 'e.g. laptop-claude', problem, rows: 3 }).split('\n').map((l) => l.trimEnd());
+    expect(reason!.startsWith('An active key') && reason!.endsWith('…')).toBe(true);
+    expect(wayOut).toBe('Esc cancel · e.g. laptop-claude');
+    expect(more).toEqual([]);
   });
 });

@@ -86,7 +86,8 @@ export function TextField({ label, width, initial = '', hidden = false, hint, pr
   });
 
   const view = fieldView(shown.value, shown.cursor, room, shown.start);
-  const problemLines = problem && rows > 1 ? wrapLines(problem, width, rows - 1) : [];
+  // the hint's first line (the way out) keeps its row under a reason, where there are three
+  const problemLines = problem && rows > 1 ? wrapLines(problem, width, rows - 1 - (hint && rows > 2 ? 1 : 0)) : [];
   const hintRows = Math.min(HINT_LINES, rows - 1 - problemLines.length);
   return (
     <Box flexDirection="column">

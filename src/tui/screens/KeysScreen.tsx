@@ -13,7 +13,7 @@ import { Message, messageLines } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
-import { fieldRows } from '../field-line.js';
+import { fieldUnderList } from '../field-line.js';
 import { wrapLines } from '../wrap-lines.js';
 import { ago } from '../format.js';
 import { useCaptureKeys } from '../hooks/use-capture.js';
@@ -104,11 +104,12 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   };
 
   // title, table header, the message
-  // a name being typed has its hint wrapped under it (the heading, table header and a row stay over it)
-  // a refusal's reason takes rows of its own, so the hint (with Esc) stays while the list keeps its row
+  // a name being typed has its hint wrapped under it, and a refusal's reason rows of its own, so the
+  // way out (Esc) stays; the heading, table header and a row stay over it while they leave it room
   const reasonRows = mode.kind === 'naming' && mode.problem ? wrapLines(mode.problem, width, 2).length : 0;
-  const footer = mode.kind === 'naming' ? Math.max(messageLines(width, height), Math.min(fieldRows(height, 3) + reasonRows, Math.max(2, height - 3))) : messageLines(width, height);
-  const rows = Math.max(1, height - 2 - footer);
+  const room = mode.kind === 'naming' ? fieldUnderList(height, reasonRows) : undefined;
+  const footer = room ? (room.list ? Math.max(messageLines(width, height), room.rows) : room.rows) : messageLines(width, height);
+  const rows = room && !room.list ? 0 : Math.max(1, height - 2 - footer);
   useKeys(
     (input, key) => {
       if (getMode().kind !== 'list') return;
@@ -146,24 +147,26 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   return (
     <Box flexDirection="column" height={height}>
       {/* no count before the list has loaded: "0 active" would say there are none */}
-      <ScreenHeading title="Service keys" detail={keys.data && [`${active} active, ${list.length - active} revoked`, `${active} active`, String(active)]} hints={KEYS_HINTS} width={width} />
-      <Table
-        headers={['NAME', 'PREFIX', 'CREATED', 'LAST USED', 'STATE']}
-        caps={[24, 22, 10, 12, 20]}
-        // a narrow terminal keeps the name, prefix (its end) and state: which key, and whether it works
-        dropOrder={[2, 3]}
-        clips={{ 1: clipPrefixCell }}
-        width={width}
-        height={rows}
-        cursor={mode.kind === 'list' || mode.kind === 'revoking' ? at : -1}
-        empty={keys.loading ? 'Loading…' : 'No keys yet: press n to create one.'}
-        rows={list.map((k) => ({
-          id: k.id,
-          cells: [k.name, prefixCell(k.prefix), shortDay(k.created), ago(k.lastUsed), k.state === 'revoked' ? `revoked ${ago(k.revoked)}` : 'active'],
-          colours: [undefined, undefined, undefined, undefined, k.state === 'revoked' ? theme.error : theme.ok],
-          dim: k.state === 'revoked',
-        }))}
-      />
+      {room?.heading === false ? null : <ScreenHeading title="Service keys" detail={keys.data && [`${active} active, ${list.length - active} revoked`, `${active} active`, String(active)]} hints={KEYS_HINTS} width={width} />}
+      {rows > 0 ? (
+        <Table
+          headers={['NAME', 'PREFIX', 'CREATED', 'LAST USED', 'STATE']}
+          caps={[24, 22, 10, 12, 20]}
+          // a narrow terminal keeps the name, prefix (its end) and state: which key, and whether it works
+          dropOrder={[2, 3]}
+          clips={{ 1: clipPrefixCell }}
+          width={width}
+          height={rows}
+          cursor={mode.kind === 'list' || mode.kind === 'revoking' ? at : -1}
+          empty={keys.loading ? 'Loading…' : 'No keys yet: press n to create one.'}
+          rows={list.map((k) => ({
+            id: k.id,
+            cells: [k.name, prefixCell(k.prefix), shortDay(k.created), ago(k.lastUsed), k.state === 'revoked' ? `revoked ${ago(k.revoked)}` : 'active'],
+            colours: [undefined, undefined, undefined, undefined, k.state === 'revoked' ? theme.error : theme.ok],
+            dim: k.state === 'revoked',
+          }))}
+        />
+      ) : null}
       <Box height={footer} flexDirection="column">
         {mode.kind === 'naming' ? (
           <TextField label={['Name for the new key:', 'Key name:', 'Name:']} width={width} rows={footer} initial={mode.name} problem={mode.problem} hint="e.g. laptop-claude · Enter creates it" onSubmit={create} onCancel={() => setMode({ kind: 'list' })} />
