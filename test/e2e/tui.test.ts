@@ -1,8 +1,8 @@
 /**
  * The TUI in a real terminal (tmux, 80×24): the real binary against a running daemon and a mock
- * upstream on 127.0.0.1. A request through the proxy shows up in the log; a key is created and
- * revoked with keystrokes and the next request with it gets 401; resize; quitting restores the
- * terminal. A second run starts without a daemon: `tui` starts one and says so, follows it through
+ * upstream on 127.0.0.1. A request through the proxy shows up in the log; a key is created (its
+ * name mended at the cursor) and revoked with keystrokes and the next request with it gets 401;
+ * resize; quitting restores the terminal. A second run starts without a daemon: `tui` starts one and says so, follows it through
  * a stop and a start, and respects NO_COLOR. Ink under CI=true draws only at exit, so the TUI runs
  * with CI=false.
  */
@@ -74,7 +74,15 @@ describe.skipIf(!hasTmux)('TUI in a real terminal', () => {
     await pane.waitFor((s) => s.includes('Service keys'), 'the keys screen');
     await pane.keys('n');
     await pane.waitFor((s) => s.includes('Name for the new key:'), 'the name prompt');
-    await pane.text('tui-e2e');
+    // typed with a slip at each end, mended at the cursor with the keys a terminal really sends
+    // (Delete and Backspace are told apart: \x1b[3~ and \x7f)
+    await pane.text('xtui-2x');
+    await pane.waitFor((s) => s.includes('Name for the new key: xtui-2x'), 'the name typed');
+    await pane.keys('Home', 'DC', 'End', 'BSpace', 'Left');
+    await pane.text('e');
+    await pane.keys('End');
+    await pane.text('e');
+    await pane.waitFor((s) => s.includes('Name for the new key: tui-e2e'), 'the name mended');
     await pane.keys('Enter');
     screen = await pane.waitFor((s) => KEY_RE.test(s), 'the new key');
     expect(screen).toContain('Copy it now: it is not shown again.');
