@@ -18,7 +18,7 @@ import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
 import { textWidth } from '../../util/text-width.js';
 import { TextField } from '../components/TextField.js';
-import { fieldRows } from '../field-line.js';
+import { fieldUnderList } from '../field-line.js';
 import { Wizard, type WizardField } from '../components/Wizard.js';
 import { ago } from '../format.js';
 import { moveIndex } from '../hooks/cursor.js';
@@ -187,12 +187,16 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const typing = mode.kind === 'connecting' || mode.kind === 'base-url';
   // a refusal's reason takes rows of its own, so the hint (with Esc) stays while the table keeps a row
   const reasonRows = mode.kind === 'base-url' && mode.problem ? wrapLines(mode.problem, width, 2).length : 0;
+  // where the table leaves a field too few rows it gives them up, then the heading does (fieldUnderList)
+  const room = typing && !wizard && !question ? fieldUnderList(height, reasonRows) : undefined;
   const footer = wizard
     ? wizardRoom(wizardWanted(wizard), height, 3)
     : question
       ? Math.max(messageLines(width, height), question.lines)
-      : typing
-        ? Math.max(messageLines(width, height), Math.min(fieldRows(height, 3) + reasonRows, Math.max(2, height - 3)))
+      : room
+        ? room.list
+          ? Math.max(messageLines(width, height), room.rows)
+          : room.rows
         : messageLines(width, height);
   // the selected row's lines give way first in a short terminal: the title, table header and a row
   // stay. Why its credential is unusable ends with the fix, so it gets the two lines it stands in
@@ -202,7 +206,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const problemLines = problem === undefined ? [] : wrapLines(`credential ${problem}`, width - 2, Math.max(1, Math.min(2 + messageLines(width, height), detailRoom - 2)));
   const detailLines = Math.max(0, Math.min(problem === undefined ? DETAIL_LINES : 2 + problemLines.length, detailRoom));
   // none at all while a wizard has the rows of a short terminal
-  const tableRows = Math.max(wizard ? 0 : 1, height - 1 - 1 - detailLines - footer);
+  const tableRows = Math.max(wizard || room?.list === false ? 0 : 1, height - 1 - 1 - detailLines - footer);
 
   useKeys(
     (input, key) => {
@@ -383,7 +387,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const briefWidth = Math.max(textWidth('KEY'), ...rows.map((r) => textWidth(credentialBrief(r))));
   return (
     <Box flexDirection="column" height={height}>
-      <ScreenHeading title="Providers" hints={PROVIDERS_HINTS} width={width} />
+      {room?.heading === false ? null : <ScreenHeading title="Providers" hints={PROVIDERS_HINTS} width={width} />}
       {tableRows > 0 ? (
         <Table
           headers={['NAME', 'KIND', 'CONNECTED', 'CREDENTIAL', 'MODELS', 'LAST ERROR', 'BASE URL']}

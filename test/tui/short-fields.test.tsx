@@ -1,8 +1,9 @@
 /**
- * The Keys screen's name field in the shortest terminals the TUI draws in (7 rows: the app keeps
- * 6 lines at least): the field's line, a refused name's reason and the way out (Esc) all stay in
- * view — the list over them gives up its rows, then the heading. Before, at 8 rows the reason took
- * the hint's row (no Esc), and at 7 the field's own line was pushed out of view.
+ * A field under a list in the shortest terminals the TUI draws in (7 rows: the app keeps 6 lines
+ * at least) — the Keys screen's key name, the Providers screen's base URL and key: the field's
+ * line, a refused answer's reason and the way out (Esc) all stay in view, the list over them giving
+ * up its rows, then the heading. Before, at 8 rows the reason took the hint's row (no Esc), and at
+ * 7 the field's own line was pushed out of view.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/util/text-width.js';
@@ -55,6 +56,43 @@ describe('the Keys screen’s name field in a short terminal', () => {
       await h.press(KEYS.escape);
       const closed = await h.waitFor((fr) => showsScreen(fr, '2') && !fr.includes('Esc cancel') && fr.includes('ci '), `the list again at ${what}`);
       expect(closed, what).not.toContain('An active');
+      await h.close();
+      h = undefined;
+    });
+  }
+});
+
+const URL_FIELD = /^(Base URL for anthropic|Base URL|URL): ?/;
+const KEY_FIELD = /^(API key for anthropic|API key|Key): /;
+
+describe('the Providers screen’s fields in a short terminal', () => {
+  for (const [columns, rows] of [[20, 7], [80, 7], [80, 8]] as const) {
+    it(`at ${columns}x${rows} keeps the base URL field, its refusal's reason and Esc in view; and the key field`, async () => {
+      const what = `${columns}x${rows}`;
+      h = await startTui({ initialScreen: 'providers', size: { columns, rows } });
+      await h.waitFor((f) => f.includes('anthropic'), 'the list');
+      await h.press('u');
+      await h.waitFor((fr) => lines(fr).some((l) => URL_FIELD.test(l)), `the URL field at ${what}`);
+      await h.press('\x15');
+      await h.type('127.0.0.1:8/v1');
+      await h.press(KEYS.enter);
+      // the reason under the field, cut where it has one line: "Base URL for anthro…"
+      const reasonUnder = (fr: string) => /^Base URL for anthro/.test(lines(fr)[lines(fr).findIndex((l) => URL_FIELD.test(l)) + 1] ?? '');
+      let f = await h.waitFor(reasonUnder, `the reason at ${what}`);
+      expectWithin(f, columns, rows, what);
+      let all = lines(f).map((l) => l.trimEnd());
+      const field = all.findIndex((l) => URL_FIELD.test(l));
+      expect(field, `${what}:\n${f}`).toBeGreaterThanOrEqual(0);
+      expect(all.findIndex((l) => l.startsWith('Esc cancel')), `${what}:\n${f}`).toBeGreaterThan(field + 1);
+      await h.press(KEYS.escape);
+      await h.waitFor((fr) => !fr.includes('Esc cancel'), `the field closed at ${what}`);
+
+      await h.press('c');
+      f = await h.waitFor((fr) => lines(fr).some((l) => l.startsWith('Esc cancel')), `the key field at ${what}`);
+      expectWithin(f, columns, rows, what);
+      all = lines(f).map((l) => l.trimEnd());
+      expect(all.some((l) => KEY_FIELD.test(l)), `${what}:\n${f}`).toBe(true);
+      await h.press(KEYS.escape);
       await h.close();
       h = undefined;
     });
