@@ -2,35 +2,74 @@
  * A passthrough Responses stream relays OpenAI's events as they are, but its `response.failed`
  * is what Codex decides on, by `response.error.code`: on OpenAI's overload (`server_is_overloaded`,
  * `slow_down`) it ends the turn instead of retrying. Such a failed response goes out with the code
- * a converted stream's gets for it (failedCodeForCodex), nothing else of it changed.
+ * a converted stream's gets for it (failedCodeForCodex), nothing else of it changed; and so does
+ * the `error` event OpenAI sends before it (nested `{"error":{"code":…}}`, which openai-node throws
+ * as an APIError with that code, or flat `{"code":…}`), so the two agree.
  *
- * `response.failed` is a stream's terminal event, so this runs only for the tick whose last chunk
- * ends with a terminal event (StreamTap.lastEventKind, which the relay asks once per tick
- * anyway): no cost on the chunks of a normal stream. A failed response cut across socket reads
- * is not seen as it passes, and goes out as OpenAI wrote it.
+ * Both end what arrived at once (the failed response its stream), so this runs only for the tick
+ * whose last event is a terminal or an error event (last-event-watch.ts, asked once per tick
+ * anyway): no cost on the chunks of a normal stream. One cut across socket reads is held back
+ * until it is whole, then edited.
  */
 import { isRecord } from '../protocols/chat/guards.js';
 import { failedCodeForCodex } from '../protocols/responses/status.js';
-import { editedLastEvent, editLastPiece } from './last-event-edit.js';
+import { lastEventStart } from './last-event.js';
+import { editedEvent, editedLastEvent } from './last-event-edit.js';
 
-const FAILED_TYPE = '"response.failed"';
+const LF = 0x0a;
+const MARKS = ['"response.failed"', '"error"'];
+const ERROR_MARK = ['"error"'];
 
 /**
- * When the last piece of this tick's writes ends with a whole `response.failed` whose code Codex
- * would give up on, that piece is replaced by one whose failed response carries ours.
+ * When this tick's writes end with a whole `response.failed` or `error` event whose code Codex
+ * would give up on, it goes out with ours — and with a failed response, the error event right
+ * before it too.
  */
 export function recodeFailedResponse(pending: (string | Buffer)[]): void {
-  editLastPiece(pending, FAILED_TYPE, recode);
+  // one piece, so the error event before a failed response is whole in it too (the pieces would be joined for the write anyway)
+  if (pending.length > 1 && pending.every((p) => typeof p !== 'string')) pending.splice(0, pending.length, Buffer.concat(pending as Buffer[]));
+  const n = pending.length;
+  const piece = pending[n - 1];
+  if (piece === undefined || typeof piece === 'string') return;
+  const len = piece.length;
+  if (len < 3 || piece[len - 1] !== LF || piece[len - 2] !== LF) return;
+  const start = Math.max(0, lastEventStart(piece, len - 2));
+  let type: unknown;
+  const edited = editedEvent(piece, start, len - 2, MARKS, (event) => {
+    type = event.type;
+    return recode(event);
+  });
+  let out = edited ?? piece;
+  if (type === 'response.failed') {
+    if (start >= 2) out = editedEvent(out, Math.max(0, lastEventStart(out, start - 2)), start - 2, ERROR_MARK, recodeError) ?? out;
+    else {
+      const before = pending[n - 2];
+      if (before !== undefined && typeof before !== 'string') pending[n - 2] = editedLastEvent(before, ERROR_MARK, recodeError) ?? before;
+    }
+  }
+  pending[n - 1] = out;
 }
 
-/** The piece with its last event's failed-response code replaced, or undefined when it keeps it. */
+/** The piece with its last event's failed-response (or error event) code replaced, or undefined when it keeps it. */
 export function recodedPiece(piece: Buffer): Buffer | undefined {
-  return editedLastEvent(piece, FAILED_TYPE, recode);
+  const pending: (string | Buffer)[] = [piece];
+  recodeFailedResponse(pending);
+  return pending[0] === piece ? undefined : (pending[0] as Buffer);
 }
 
 function recode(event: Record<string, unknown>): boolean {
+  if (event.type === 'error') return recodeError(event);
   if (event.type !== 'response.failed' || !isRecord(event.response)) return false;
-  const error = event.response.error;
+  return recodeIn(event.response.error);
+}
+
+/** OpenAI's error event: its code nested in `error` (as it sends an overload) or at the top (as documented). */
+function recodeError(event: Record<string, unknown>): boolean {
+  if (event.type !== 'error') return false;
+  return recodeIn(isRecord(event.error) ? event.error : event);
+}
+
+function recodeIn(error: unknown): boolean {
   if (!isRecord(error) || typeof error.code !== 'string') return false;
   const code = failedCodeForCodex(error.code);
   if (code === undefined) return false;

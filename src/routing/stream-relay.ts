@@ -37,6 +37,7 @@ import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
 import { ChatErrorWatch } from './chat-error-watch.js';
 import { recodeFailedResponse } from './failed-response-code.js';
 import { addWaitToRateLimitEvent } from './stream-error-wait.js';
+import { LastEventWatch } from './last-event-watch.js';
 import type { FreeformStream } from './freeform-tools.js';
 import type { StreamTap } from './stream-tap.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
@@ -346,8 +347,8 @@ export class PassthroughRelay extends Relay {
   private readonly redactor: StreamRedactor | undefined;
   /** Masks an echoed service key, also one cut across chunks. */
   private readonly serviceKeys = new ServiceKeyStreamMask();
-  /** The latest upstream chunk (endTick looks at it for the terminal event). */
-  private lastChunk: Buffer | undefined;
+  /** What each tick's bytes end with (endTick), holding back an edited event cut across reads. */
+  private readonly lastEvents: LastEventWatch;
   /** Chunks held while the opening event is incomplete (tap.headPending); none once committed. */
   private held: Buffer[] | undefined;
   /** A Chat stream: an upstream error event it ends with is replaced by ours (chat-error-watch.ts). */
@@ -359,6 +360,7 @@ export class PassthroughRelay extends Relay {
     super(o);
     this.tap = tap;
     this.chatErrors = o.clientDialect === 'chat' ? new ChatErrorWatch() : undefined;
+    this.lastEvents = new LastEventWatch(o.clientDialect);
     this.redactor = streamRedactor(o.credential);
   }
 
@@ -387,7 +389,6 @@ export class PassthroughRelay extends Relay {
     let ready = this.serviceKeys.push(chunk);
     if (this.redactor !== undefined) ready = this.redactor.push(ready);
     if (ready.length > 0) this.write(ready);
-    this.lastChunk = chunk;
   }
 
   private releaseHeld(): void {
@@ -400,12 +401,12 @@ export class PassthroughRelay extends Relay {
   /**
    * The answer is complete once its terminal event is out: the client's stream ends then,
    * whatever the upstream does next (a reset, or silence until the idle timeout, must not turn a
-   * finished answer into a failure). Looked at once per tick, of the tick's last chunk, before
-   * the tick's bytes go out: a last event that ends the stream may need amending (amendLastEvent).
+   * finished answer into a failure). Looked at once per tick, of the bytes about to go out: a last
+   * event that ends the stream may need amending (amendLastEvent), and one cut across reads that
+   * may need it waits for its rest (last-event-watch.ts).
    */
   override endTick(): void {
-    const last = this.lastChunk;
-    const kind = last !== undefined && !this.settled ? this.tap.lastEventKind(last) : undefined;
+    const kind = this.settled ? undefined : this.lastEvents.take(this.pending, false);
     if (kind !== undefined) this.amendLastEvent();
     this.flushWrites();
     if (kind === 'terminal' && !this.settled) {
@@ -484,8 +485,12 @@ export class PassthroughRelay extends Relay {
     return error && failureFromParsed(this.o.slug, error, error.impliedStatus ?? 502, this.o.credential).code;
   }
 
-  /** Bytes the masks still hold (an unfinished last line, the start of a key) go out before the stream ends. */
+  /**
+   * Bytes still held (a cut last event, then what the masks hold: an unfinished last line, the
+   * start of a key) go out before the stream ends.
+   */
   private flushHeld(): void {
+    this.lastEvents.take(this.pending, true);
     let rest = this.serviceKeys.flush();
     if (this.redactor !== undefined) rest = Buffer.concat([this.redactor.push(rest), this.redactor.flush()]);
     if (rest.length > 0) this.write(rest);
@@ -498,6 +503,7 @@ export class PassthroughRelay extends Relay {
       // redactor or the Chat watch still holds too: nothing more comes to complete it; the
       // last event may be a failed response that came with the body's end in one tick
       this.ending = true;
+      this.lastEvents.take(this.pending, true);
       this.amendLastEvent();
       this.flushHeld();
       this.flushWrites();

@@ -17,11 +17,10 @@ import type { Dialect } from '../protocols/hub.js';
 import type { LogUsage } from '../log/entry.js';
 import { describeStreamError, type ParsedError } from './upstream-errors.js';
 import { mergeUsage, readEventUsage, readUsageObject } from './usage.js';
+import { TERMINAL_TYPES } from './last-event.js';
 
 const LF = 0x0a;
 const QUOTE = 0x22;
-/** An event boundary, as a Buffer so a search for it allocates nothing. */
-const BLANK_LINE = Buffer.from('\n\n');
 const SEQUENCE_KEY = Buffer.from('"sequence_number":');
 /** Bytes kept from the end of the stream: the last events live there. */
 const TAIL = 16 * 1024;
@@ -31,38 +30,6 @@ const LAST_EVENTS = 4;
 const MAX_TAIL_EVENT = 64 * 1024;
 /** Longest first event / signature line we assemble; longer ones are forwarded but not read. */
 const MAX_LINE = 4 * 1024 * 1024;
-
-/** The last event of a complete stream (Chat's `[DONE]` stands for its terminator line). */
-const TERMINAL_TYPES: Readonly<Record<Dialect, readonly string[]>> = {
-  chat: ['[DONE]'],
-  messages: ['message_stop'],
-  responses: ['response.completed', 'response.incomplete', 'response.failed'],
-};
-
-/**
- * How the terminal event's text begins, with or without its `event:` line (some servers send only
- * data lines): what lastEventKind compares the start of a chunk's last event with.
- */
-function terminalStarts(types: readonly string[]): Buffer[] {
-  return types.flatMap((t) => (t === '[DONE]' ? [Buffer.from('data: [DONE]'), Buffer.from('data:[DONE]')] : [Buffer.from(`event: ${t}`), Buffer.from(`data: {"type":"${t}"`)]));
-}
-const TERMINAL_STARTS: Readonly<Record<Dialect, readonly Buffer[]>> = {
-  chat: terminalStarts(TERMINAL_TYPES.chat),
-  messages: terminalStarts(TERMINAL_TYPES.messages),
-  responses: terminalStarts(TERMINAL_TYPES.responses),
-};
-/**
- * How an error event that ends a stream begins, where the relay edits it (stream-error-wait.ts):
- * Messages only. Chat's are chat-error-tail.ts's; Responses end with response.failed, a terminal one.
- */
-const ERROR_STARTS: Readonly<Record<Dialect, readonly Buffer[]>> = {
-  chat: [],
-  messages: terminalStarts(['error']),
-  responses: [],
-};
-
-/** What a chunk's last event is, as far as the relay cares: its stream's terminal event, an error event, or neither. */
-export type LastEventKind = 'terminal' | 'error' | undefined;
 
 export type SignatureSink = (callId: string, signature: string) => void;
 
@@ -177,25 +144,6 @@ export class StreamTap {
     if (this.recent.length === 0) return false;
     const joined = this.recent.length === 1 ? this.recent[0]! : Buffer.concat(this.recent, this.recentBytes);
     return this.readTail(joined);
-  }
-
-  /**
-   * Does this chunk end with the dialect's terminal event, whole ('terminal')? Found when the
-   * chunk ends at an event boundary and its last event starts in it (the usual case: an upstream
-   * writes each event at once); otherwise not, and the end of the body says it (finish). Also
-   * 'error' for a whole Messages error event, which ends its stream too. Asked once per tick, of
-   * its last chunk: two bytes read, and at a boundary a search back over the last event and a
-   * few prefix comparisons.
-   */
-  lastEventKind(chunk: Buffer): LastEventKind {
-    const len = chunk.length;
-    if (len < 3 || chunk[len - 1] !== LF || chunk[len - 2] !== LF) return undefined;
-    const before = chunk.lastIndexOf(BLANK_LINE, len - 3);
-    const start = before === -1 ? 0 : before + 2;
-    // a last event that began in an earlier chunk is not judged here
-    if (before === -1 && this.recent.length > 1 && !endsWithBoundary(this.recent[this.recent.length - 2]!)) return undefined;
-    if (startsWithOne(chunk, start, TERMINAL_STARTS[this.dialect])) return 'terminal';
-    return startsWithOne(chunk, start, ERROR_STARTS[this.dialect]) ? 'error' : undefined;
   }
 
   /**
@@ -447,27 +395,6 @@ function chatFinished(event: Record<string, unknown>): boolean {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * The bytes from `start` begin with one of `prefixes`. A byte loop that stops at the first
- * difference (a few bytes in, for another event): Buffer#compare with ranges costs ~0.3 µs a call.
- */
-function startsWithOne(chunk: Buffer, start: number, prefixes: readonly Buffer[]): boolean {
-  for (const prefix of prefixes) {
-    const n = prefix.length;
-    if (chunk.length - start < n) continue;
-    let i = 0;
-    while (i < n && chunk[start + i] === prefix[i]) i++;
-    if (i === n) return true;
-  }
-  return false;
-}
-
-/** The chunk ends with a blank line: an event boundary. */
-function endsWithBoundary(chunk: Buffer): boolean {
-  const len = chunk.length;
-  return len >= 2 && chunk[len - 1] === LF && chunk[len - 2] === LF;
 }
 
 /** `data:` line (leading spaces and a CR tolerated). */

@@ -187,27 +187,29 @@ describe('an overload inside an OpenAI stream (its nested server_is_overloaded e
     expect({ type: chat.err.type, code: chat.err.code }).toEqual({ type: 'server_error', code: 'upstream_overloaded' });
   });
 
-  it('Responses client (passthrough): OpenAI’s own event, logged as upstream_overloaded', async () => {
+  it('Responses client (passthrough): OpenAI’s own event with the failed response’s code, logged as upstream_overloaded', async () => {
     t.h.mocks.openai.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { chunk: 3, errorAfter: 8, errorKind: 'overloaded' } } });
-    // its `error` member makes the SDK throw, as OpenAI's own stream does
+    // its `error` member makes the SDK throw (openai-node core/streaming: APIError(undefined, data.error) reads its code, type, param, message)
     const err = await responsesStreamEvents('openai/gpt-5.4').then(
       () => undefined,
       (e: unknown) => e as InstanceType<typeof OpenAI.APIError>,
     );
     expect(err).toBeInstanceOf(OpenAI.APIError);
-    expect({ code: err!.code, type: err!.type }).toEqual({ code: 'server_is_overloaded', type: 'service_unavailable_error' });
+    expect({ code: err!.code, type: err!.type, message: err!.message }).toEqual({ code: 'upstream_overloaded', type: 'service_unavailable_error', message: 'Our servers are currently overloaded. Please try again later.' });
     const [log] = await t.h.waitForLogs(1);
     expect(log).toMatchObject({ status: 200, errorCode: 'upstream_overloaded' });
   });
 });
 
-/** The failed response of a Responses stream as Codex reads it: the raw events (the SDK throws on a nested `error` event before it). */
-async function codexFailedResponse(model: string): Promise<{ events: string[]; error: { code: string; message: string } }> {
+type RawEvent = { type: string; response?: { error: { code: string; message: string } }; error?: { code: string } };
+
+/** The failed response of a Responses stream as Codex reads it: the raw events (the SDK throws on a nested `error` event before it), and the error event before it. */
+async function codexFailedResponse(model: string): Promise<{ events: string[]; error: { code: string; message: string }; errorEvent: RawEvent | undefined }> {
   const res = await fetch(`${t.h.a}/responses`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify({ model, stream: true, input: 'hi' }) });
-  const datas = (await res.text()).split('\n\n').flatMap((ev) => ev.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as { type: string; response?: { error: { code: string; message: string } } }));
+  const datas = (await res.text()).split('\n\n').flatMap((ev) => ev.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as RawEvent));
   const failed = datas.at(-1);
   expect(failed?.type).toBe('response.failed');
-  return { events: datas.map((d) => d.type), error: failed!.response!.error };
+  return { events: datas.map((d) => d.type), error: failed!.response!.error, errorEvent: datas.find((d) => d.type === 'error') };
 }
 
 describe('OpenAI’s failed response in a passthrough stream, as Codex reads it', () => {
@@ -227,9 +229,10 @@ describe('OpenAI’s failed response in a passthrough stream, as Codex reads it'
 
   it('its overload (server_is_overloaded, on which Codex gives up): our upstream_overloaded, which it retries; the rest as OpenAI sent it', async () => {
     t.h.mocks.openai.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { chunk: 3, errorAfter: 8, errorKind: 'overloaded' } } });
-    const { events, error } = await codexFailedResponse('openai/gpt-5.4');
+    const { events, error, errorEvent } = await codexFailedResponse('openai/gpt-5.4');
     expect(error).toEqual({ code: 'upstream_overloaded', message: 'Our servers are currently overloaded. Please try again later.' });
     expect(events.filter((e) => e === 'error')).toHaveLength(1);
+    expect(errorEvent).toMatchObject({ error: { code: 'upstream_overloaded', type: 'service_unavailable_error' } });
     const [log] = await t.h.waitForLogs(1);
     expect(log).toMatchObject({ status: 200, errorCode: 'upstream_overloaded' });
   });
@@ -237,7 +240,9 @@ describe('OpenAI’s failed response in a passthrough stream, as Codex reads it'
   it('slow_down (traffic grew too fast, a rate limit): OpenAI’s rate_limit_exceeded, as a converted stream’s', async () => {
     const slowDown = { code: 'slow_down', message: 'Please reduce your request rate.' };
     t.h.mocks.openai.next(failing(slowDown, { type: 'rate_limit_error', ...slowDown, param: null }));
-    expect((await codexFailedResponse('openai/gpt-5.4')).error).toEqual({ code: 'rate_limit_exceeded', message: 'Please reduce your request rate.' });
+    const { error, errorEvent } = await codexFailedResponse('openai/gpt-5.4');
+    expect(error).toEqual({ code: 'rate_limit_exceeded', message: 'Please reduce your request rate.' });
+    expect(errorEvent).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limit_exceeded', message: 'Please reduce your request rate.' } });
     const [log] = await t.h.waitForLogs(1);
     expect(log).toMatchObject({ status: 200, errorCode: 'upstream_rate_limited' });
   });
@@ -252,7 +257,20 @@ describe('OpenAI’s failed response in a passthrough stream, as Codex reads it'
   it('an SDK client reading the documented flat error event gets the failed response with our code', async () => {
     t.h.mocks.openai.next(failing({ code: 'server_is_overloaded', message: 'Our servers are currently overloaded. Please try again later.' }));
     const { error, failed } = failedOf(await responsesStreamEvents('openai/gpt-5.4'));
-    expect([error.code, failed.code]).toEqual(['server_is_overloaded', 'upstream_overloaded']);
+    expect([error.code, failed.code]).toEqual(['upstream_overloaded', 'upstream_overloaded']);
+  });
+
+  it('a failed response and its error event cut across socket reads go out recoded all the same', async () => {
+    const slowDown = { code: 'slow_down', message: 'Please reduce your request rate.' };
+    const body = failing(slowDown, { type: 'rate_limit_error', ...slowDown, param: null }).body;
+    const errorAt = body.indexOf('event: error');
+    const failedAt = body.indexOf('event: response.failed');
+    // in the error event's type line, its data, between its blank line's two line ends; in the failed response's type line, data, last line end
+    for (const cut of [errorAt + 9, errorAt + 40, failedAt - 1, failedAt + 15, failedAt + 60, body.length - 1]) {
+      t.h.mocks.openai.next({ kind: 'sse', events: [{ raw: body.slice(0, cut) }, { raw: body.slice(cut), delayMs: 30 }] });
+      const { error, errorEvent } = await codexFailedResponse('openai/gpt-5.4');
+      expect([error.code, errorEvent?.error?.code], `cut ${cut}`).toEqual(['rate_limit_exceeded', 'rate_limit_exceeded']);
+    }
   });
 });
 
