@@ -16,7 +16,8 @@ export function quotaUsedUp(err: Readonly<Record<string, unknown>>): boolean {
   return Array.isArray(err.details) && err.details.some(namesDailyQuota);
 }
 
-function namesDailyQuota(detail: unknown): boolean {
+/** A Google error detail (QuotaFailure) whose violations name a per-day quota. */
+export function namesDailyQuota(detail: unknown): boolean {
   if (!isRecord(detail) || !Array.isArray(detail.violations)) return false;
   return detail.violations.some((v) => isRecord(v) && typeof v.quotaId === 'string' && /PerDay/.test(v.quotaId));
 }

@@ -57,12 +57,13 @@ export class Cooldowns {
 export function cooldownFor(failure: Pick<UpstreamFailure, 'code' | 'upstreamStatus' | 'contextLength' | 'retryAfter' | 'retryAfterMs' | 'resetsAt'>): number {
   // this request was too long for the model, or too large: the next one may well fit
   if (failure.contextLength || failure.upstreamStatus === 413) return 0;
+  // a per-day limit (a used-up Gemini quota too, until midnight Pacific): asking first again every
+  // few minutes would only add a refused round trip to a request until it resets; the target is
+  // still asked when all others fail, and a restart forgets
+  if (failure.resetsAt !== undefined) return Math.min(Math.max(0, failure.resetsAt - Date.now()), LONGEST_RESET_MS);
   // a used-up quota is a billing failure whatever status it came with (OpenAI's and Gemini's 429):
   // it comes back with credit or a new day, not after a rate limit's seconds (it carries no wait)
   if (failure.code === 'upstream_billing') return REFUSED_MS;
-  // a per-day limit: asking first again every few minutes would only add a refused round trip to
-  // a request until it resets; the target is still asked when all others fail, and a restart forgets
-  if (failure.resetsAt !== undefined) return Math.min(Math.max(0, failure.resetsAt - Date.now()), LONGEST_RESET_MS);
   // a Retry-After the upstream sent, or one derived from its rate-limit reset headers (upstream-errors.ts)
   const advised = advisedWaitMs(failure.retryAfter, failure.retryAfterMs, Date.now());
   if (advised !== undefined) return Math.min(advised, MAX_COOLDOWN_MS);

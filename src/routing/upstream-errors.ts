@@ -14,7 +14,7 @@ import type { HubError } from '../protocols/hub.js';
 import { redactSecret } from './redact.js';
 import { codeForStatus } from '../protocols/upstream-codes.js';
 import { quotaUsedUp } from '../protocols/quota-used-up.js';
-import { googleRetryDelayMs } from '../protocols/google-retry-info.js';
+import { googleWaitMs } from '../protocols/google-retry-info.js';
 import { upstreamHeader } from './upstream-header.js';
 import { advisedWaitMs, bodyLimitHeaders, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, retryableStatus as retryable, streamLimitHeaders, upstreamClock, waitAdvice, type AnswerHeaders } from '../providers/retry-wait.js';
 import { beyondAdvice, farResetWords } from '../providers/far-reset.js';
@@ -269,7 +269,7 @@ export function describeErrorJson(json: unknown): ParsedError | undefined {
     const kind = [str(e.type), str(e.status), typeof e.code === 'string' ? e.code : ''].filter(Boolean).join(' ');
     const parsed: ParsedError = { message, kind };
     if (quotaUsedUp(e)) parsed.quotaUsedUp = true;
-    const wait = googleRetryDelayMs(e);
+    const wait = googleWaitMs(e, Date.now());
     if (wait !== undefined) parsed.statedWaitMs = wait;
     const limitHeaders = errorBodyLimitHeaders(o);
     if (limitHeaders) parsed.limitHeaders = limitHeaders;
@@ -393,9 +393,13 @@ export function failureOfAnswer(
 ): UpstreamFailure {
   const failure = failureOfBody(slug, status, body, parsed, upstreamHeader(headers, 'content-type'), credential, upstreamHeader(headers, 'retry-after'));
   withRetryAdvice(failure, upstreamHeader(headers, 'retry-after-ms'), upstreamHeader(headers, 'x-should-retry'));
-  // a prompt too long is answered as a 400 whatever the status, a used-up quota as a 402: nothing to wait for
-  if (failure.contextLength || !retryable(failure.status)) return failure;
+  if (failure.contextLength) return failure;
   const now = Date.now();
+  // a used-up quota that comes back at a known time (Gemini's per-day one, at midnight Pacific): not before then
+  const stated = parsed?.statedWaitMs;
+  if (failure.code === 'upstream_billing' && stated !== undefined && beyondAdvice(stated)) return notBeforeReset(failure, Math.min(stated, LONGEST_RESET_MS), now);
+  // a prompt too long is answered as a 400 whatever the status, a used-up quota as a 402: nothing to wait for
+  if (!retryable(failure.status)) return failure;
   const clock = upstreamClock(upstreamHeader(headers, 'date'), now);
   const own = failure.retryAfter !== undefined || failure.retryAfterMs !== undefined;
   const wait = own

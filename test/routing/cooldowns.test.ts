@@ -24,6 +24,8 @@ describe('cooldownFor', () => {
   it('a limit that resets beyond that: until it resets', () => {
     expect(cooldownFor(failure(429, { retryAfter: '25920', resetsAt: Date.now() + 25_920_000 }))).toBeGreaterThan(25_919_000);
     expect(cooldownFor(failure(429, { retryAfter: '25920', resetsAt: Date.now() - 1 }))).toBe(0);
+    // a used-up quota that says when it is back (Gemini's per-day one, at midnight Pacific): until then, not a minute
+    expect(cooldownFor(failure(429, { status: 402, code: 'upstream_billing', resetsAt: Date.now() + 25_920_000 }))).toBeGreaterThan(25_919_000);
   });
 
   it('otherwise by what the failure says of the target; nothing for a request too large for it', () => {

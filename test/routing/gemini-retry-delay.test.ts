@@ -4,10 +4,11 @@
  * OpenAI-compatible endpoint too (the error wrapped in a JSON array). That wait reaches the client
  * as retry-after (the official SDKs wait for it), in a stream's message as OpenAI words it (Codex
  * reads "Please try again in 37s."), and cools a group target until then. A used-up quota (per-day)
- * stays a billing failure with no wait. Real SDK clients, a mock Gemini speaking its error body.
+ * stays a billing failure, not to be retried, back at midnight Pacific time (when Google resets
+ * daily quotas): its target cools until then, and the answer says when. Real SDK clients, a mock Gemini speaking its error body.
  */
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { geminiError, geminiRetryInfo } from '../fixtures/mock-upstream/index.js';
 import type { StreamSpec } from '../fixtures/mock-upstream/turn.js';
 import { useHarness } from './harness.js';
@@ -31,6 +32,8 @@ const limited = (quotaId: string, waitMs?: number) => [
 ];
 const PER_MINUTE = 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier';
 const PER_DAY = 'GenerateRequestsPerDayPerProjectPerModel-FreeTier';
+/** A fixed clock: 12:00 UTC on 10 March 2026, 05:00 in California (summer time since 8 March). */
+const NOON_UTC = '2026-03-10T12:00:00Z';
 /** How Codex reads the wait from a failed response's message (codex-rs `rate_limit_regex`). */
 const CODEX_WAIT = /Please try again in (\d+(?:\.\d+)?)(s|ms)/;
 
@@ -55,10 +58,17 @@ describe('a Gemini 429 before the stream', () => {
     expect(e.message).toMatch(/the limit resets in 2 h \(at .*UTC\)\.$/);
   });
 
-  it('a per-day quota stays a billing failure: 402, no wait, even with a RetryInfo beside it', async () => {
-    t.h.mocks.gemini.next(geminiError(429, EXHAUSTED, { details: limited(PER_DAY, 37_000) }));
-    const e = await refusal(openai().chat.completions.create({ model: 'gemini/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }));
-    expect(advice(e)).toEqual({ status: 402, retryAfter: null, retryAfterMs: null, shouldRetry: 'false' });
+  it('a per-day quota stays a billing failure (402, not to be retried), back at midnight Pacific, not after its RetryInfo’s seconds', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date(NOON_UTC)); // 05:00 PDT: midnight Pacific is 19 h away, at 07:00 UTC
+      t.h.mocks.gemini.next(geminiError(429, EXHAUSTED, { details: limited(PER_DAY, 37_000) }));
+      const e = await refusal(openai().chat.completions.create({ model: 'gemini/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }));
+      expect(advice(e)).toEqual({ status: 402, retryAfter: String(19 * 3600), retryAfterMs: String(19 * 3_600_000), shouldRetry: 'false' });
+      expect(e.message).toMatch(/; the limit resets in 19 h \(at 2026-03-11 07:00 UTC\)\.$/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -90,10 +100,15 @@ describe('a Gemini rate limit inside the stream, its RetryInfo in the error chun
 });
 
 describe.each([
-  ['a rate limit: the stated wait, not the default 15 s', limited(PER_MINUTE, 37_000), 34, 37],
-  ['a used-up quota that states no wait: a minute', limited(PER_DAY), 57, 60],
+  ['a rate limit: the stated wait, not the default 15 s', limited(PER_MINUTE, 37_000), 36, 37],
+  ['a used-up per-day quota, whatever its RetryInfo says: until midnight Pacific', limited(PER_DAY, 37_000), 19 * 3600 - 1, 19 * 3600],
 ])('a group whose Gemini target meets %s', (_, details, least, most) => {
   const g = useHarness({ settings: { groupCooldowns: true }, groups: { team: [{ name: 'flash', targets: ['gemini/gemini-2.5-flash', 'ca/qwen3-coder'] }] } });
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(NOON_UTC));
+  });
+  afterEach(() => vi.useRealTimers());
 
   it('is asked after the next target while it cools', async () => {
     g.h.mocks.gemini.next(geminiError(429, EXHAUSTED, { details }));
@@ -103,7 +118,7 @@ describe.each([
     const skipped = g.h.logs.at(-1)!.attempts[0]!;
     expect(skipped).toMatchObject({ target: 'gemini/gemini-2.5-flash', errorCode: 'cooling_down' });
     const seconds = Number(/for (\d+) s more/.exec(skipped.skipped ?? '')?.[1]);
-    expect(seconds).toBeGreaterThan(least);
+    expect(seconds).toBeGreaterThanOrEqual(least);
     expect(seconds).toBeLessThanOrEqual(most);
   });
 });
