@@ -353,6 +353,25 @@ describe('failures after the stream started', () => {
     expect(msgErr, 'messages client').toBeDefined();
   });
 
+  it('OpenAI’s overload cut across socket reads → Responses client (passthrough): its error event and failed response both carry upstream_overloaded', async () => {
+    const named = (e: Record<string, unknown>) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`;
+    const response = (status: string, error: unknown) => ({ id: 'resp_1', object: 'response', created_at: 1, status, model: 'gpt-5.4', output: [], error, usage: null });
+    const overloaded = { code: 'server_is_overloaded', message: 'Our servers are currently overloaded. Please try again later.' };
+    const body =
+      named({ type: 'response.created', sequence_number: 0, response: response('in_progress', null) }) +
+      named({ type: 'error', sequence_number: 1, error: { type: 'service_unavailable_error', ...overloaded, param: null } }) +
+      named({ type: 'response.failed', sequence_number: 2, response: response('failed', overloaded) });
+    // cut inside the error event's type line, then inside the failed response's: three reads
+    const cuts = [body.indexOf('event: error') + 9, body.indexOf('event: response.failed') + 12];
+    world.mocks.openai.next({ kind: 'sse', events: [{ raw: body.slice(0, cuts[0]) }, { raw: body.slice(cuts[0], cuts[1]), delayMs: 40 }, { raw: body.slice(cuts[1]), delayMs: 40 }] });
+    const err = await drain(await chat.responses.create({ model: MODELS.openai, input: 'hi', stream: true }));
+    // openai-node throws on the nested error event: APIError with its code
+    expect({ code: (err as { code?: unknown } | undefined)?.code, message: err?.message }).toEqual({ code: 'upstream_overloaded', message: overloaded.message });
+    world.mocks.openai.next({ kind: 'sse', events: [{ raw: body.slice(0, cuts[0]) }, { raw: body.slice(cuts[0], cuts[1]), delayMs: 40 }, { raw: body.slice(cuts[1]), delayMs: 40 }] });
+    const raw = await (await fetch(`${world.daemon.baseA()}/responses`, { method: 'POST', headers: { authorization: `Bearer ${world.daemon.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: MODELS.openai, input: 'hi', stream: true }) })).text();
+    expect(raw.match(/"code":"[a-z_]+"/g)).toEqual(['"code":"upstream_overloaded"', '"code":"upstream_overloaded"']);
+  });
+
   it('a stalled stream ends with an error after the idle timeout', async () => {
     world.mocks.gemini.next({ kind: 'turn', turn: { text: 'stalls after a bit', stream: { chunk: 3, stallAfter: 3 } } });
     const t0 = Date.now();
