@@ -65,11 +65,10 @@ export class LastEventWatch {
     const tail = tailOf(pending, before);
     if (tail !== 'blank') {
       const cut = this.edited.length > 0 && !final ? startOf(pending, last.length, before) : undefined;
-      if (cut === undefined || !this.mayBeEdited(pending, cut)) {
+      if (cut === undefined || !this.mayBeEdited(pending, cut) || !this.hold(pending, cut)) {
         this.tail = tail;
         return undefined;
       }
-      this.hold(pending, cut);
       // what is left ends where the held event begins: at a blank line
       if (pending.length === 0) return undefined;
     }
@@ -132,20 +131,17 @@ export class LastEventWatch {
     return mayStartWithOne(firstBytes(pending, at), 0, this.edited);
   }
 
-  /** Take the pieces from `at` out and hold them. */
-  private hold(pending: Piece[], at: At): void {
+  /** Take the pieces from `at` out and hold them; false (nothing taken) past HOLD_LIMIT. */
+  private hold(pending: Piece[], at: At): boolean {
+    let bytes = -at.at;
+    for (let k = at.k; k < pending.length; k++) bytes += pending[k]!.length;
+    if (bytes > HOLD_LIMIT) return false;
     const first = pending[at.k] as Buffer;
-    const parts = [first.subarray(at.at), ...(pending.slice(at.k + 1) as Buffer[])];
+    this.held = [first.subarray(at.at), ...(pending.slice(at.k + 1) as Buffer[])];
+    this.heldBytes = bytes;
     pending.length = at.k;
     if (at.at > 0) pending.push(first.subarray(0, at.at));
-    let bytes = 0;
-    for (const p of parts) bytes += p.length;
-    if (bytes > HOLD_LIMIT) {
-      pending.push(...parts);
-      return;
-    }
-    this.held = parts;
-    this.heldBytes = bytes;
+    return true;
   }
 
   private clear(): void {

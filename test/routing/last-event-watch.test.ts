@@ -139,10 +139,13 @@ describe('LastEventWatch: any other stream', () => {
   });
 
   it('an edited event longer than HOLD_LIMIT goes out as it comes; the stream’s end lets held bytes go', () => {
-    const long = Buffer.from(`event: response.failed\ndata: {"type":"response.failed","response":{"instructions":"${'x'.repeat(HOLD_LIMIT)}"}}\n\n`);
+    const long = Buffer.from(`event: response.failed\ndata: {"type":"response.failed","response":{"instructions":"${'x'.repeat(2 * HOLD_LIMIT)}"}}\n\n`);
     const r = relay('responses', [[long.subarray(0, 100)], [long.subarray(100, HOLD_LIMIT + 200)], [long.subarray(HOLD_LIMIT + 200)]], recodeFailedResponse);
     expect(r.out).toBe(long.toString());
     expect(r.heldMost).toBe(100);
+    // one tick of more than HOLD_LIMIT bytes of a cut failed response: out as it came, and not taken for the stream's end
+    const tail = relay('responses', [[long.subarray(0, HOLD_LIMIT + 200)], [long.subarray(HOLD_LIMIT + 200)]], recodeFailedResponse);
+    expect(tail).toMatchObject({ out: long.toString(), kinds: [undefined, undefined], heldMost: 0 });
     const cut = 'event: error\ndata: {"type":"error","code":"server_is_ov';
     expect(relay('responses', [[Buffer.from(cut)]], recodeFailedResponse)).toMatchObject({ out: cut, heldMost: cut.length });
   });
