@@ -4,9 +4,9 @@
  * the target so the rename stays in one directory, and the target keeps its mode.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile, open, rename, unlink } from 'node:fs/promises';
-import { writeTarget } from './link-target.js';
+import { writeTarget, type WriteTarget } from './link-target.js';
 
 export interface AtomicWriteOptions {
   /** File mode of the new file (default 0600: everything in the state dir is private); a symlink's target keeps its own. */
@@ -17,14 +17,20 @@ export interface AtomicWriteOptions {
 
 const tempNameFor = (path: string): string => `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
 
+/** The new file's mode: a link target's own, else the one asked for. */
+function modeFor(target: WriteTarget, opts: AtomicWriteOptions): { mode: number } {
+  if (target.linked && target.mode !== undefined) return { mode: target.mode };
+  return { mode: opts.mode ?? 0o600 };
+}
+
 export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
-  const target = await writeTarget(path);
+  const target = writeTarget(path);
   const tmp = tempNameFor(target.file);
-  const mode = target.mode ?? opts.mode ?? 0o600;
+  const { mode } = modeFor(target, opts);
   const handle = await open(tmp, 'wx', mode);
   try {
     // open's mode is narrowed by the umask: a target's own mode is put back as it was
-    if (target.mode !== undefined) await handle.chmod(mode);
+    if (target.linked) await handle.chmod(mode);
     await handle.writeFile(data);
     await handle.sync();
   } catch (err) {
@@ -47,16 +53,19 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
  * else (daemon.json before the first request is answered: runtime.ts).
  */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o600): void {
-  const tmp = tempNameFor(path);
-  const fd = openSync(tmp, 'wx', mode);
+  const target = writeTarget(path);
+  const tmp = tempNameFor(target.file);
+  const fileMode = modeFor(target, { mode }).mode;
+  const fd = openSync(tmp, 'wx', fileMode);
   try {
     try {
+      if (target.linked) fchmodSync(fd, fileMode);
       writeFileSync(fd, data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, path);
+    renameSync(tmp, target.file);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;

@@ -4,7 +4,8 @@
  * and the user's repo sees the change; a link whose target is gone is refused by name, not
  * reported as a missing file (which would read as "no config: use the defaults").
  */
-import { lstat, realpath, stat } from 'node:fs/promises';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 
 /** A state file is a symlink whose target does not exist. */
 export class DanglingLinkError extends Error {
@@ -19,17 +20,32 @@ export function danglingLinkMessage(link: string): string {
   return `${link} is a symbolic link to a file that does not exist (moved dotfiles?). Point the link at the file, or remove the link to start from a new file.`;
 }
 
-/** Where a write of `path` lands: the link's target (with its mode) or the path itself. */
-export async function writeTarget(path: string): Promise<{ file: string; mode?: number }> {
+/** Where a write of `path` lands. */
+export interface WriteTarget {
+  /** The file to replace: the path itself, or the link's target. */
+  file: string;
+  /** `path` is a symlink: its target keeps its own mode. */
+  linked: boolean;
+  /** The mode the file has now (permission bits); undefined while there is none. */
+  mode?: number;
+}
+
+/**
+ * Synchronous so that the async and the sync atomic write share it (the sync one writes daemon.json
+ * before the first request is answered): two or three metadata calls, next to a write that fsyncs.
+ */
+export function writeTarget(path: string): WriteTarget {
+  let own;
   try {
-    if (!(await lstat(path)).isSymbolicLink()) return { file: path };
+    own = lstatSync(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file: path };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file: path, linked: false };
     throw err;
   }
+  if (!own.isSymbolicLink()) return { file: path, linked: false, mode: own.mode & 0o777 };
   try {
-    const file = await realpath(path);
-    return { file, mode: (await stat(file)).mode & 0o777 };
+    const file = realpathSync(path);
+    return { file, linked: true, mode: statSync(file).mode & 0o777 };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ELOOP') throw new DanglingLinkError(path);

@@ -6,7 +6,7 @@
 import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../src/config/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../../src/config/atomic-write.js';
 import { ConfigFileError } from '../../src/config/errors.js';
 import { DanglingLinkError } from '../../src/config/link-target.js';
 import { statePaths } from '../../src/config/paths.js';
@@ -41,6 +41,18 @@ describe('state files that are symlinks', () => {
     expect(await readFile(join(dir, 'f.json.bak'), 'utf8')).toBe('one');
     expect((await readdir(dotfiles)).sort()).toEqual(['f.json']);
     expect((await readdir(dir)).sort()).toEqual(['f.json', 'f.json.bak']);
+  });
+
+  it('writeFileAtomicSync (daemon.json) writes the target the same way, the link and the target mode kept', async () => {
+    const { dir, dotfiles, target, link } = await linkedFile('daemon.json', 'one', 0o640);
+    writeFileAtomicSync(link, 'two');
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await readFile(target, 'utf8')).toBe('two');
+    expect((await stat(target)).mode & 0o777).toBe(0o640);
+    expect(await readdir(dotfiles)).toEqual(['daemon.json']);
+    expect(await readdir(dir)).toEqual(['daemon.json']);
+    const gone = await linkedFile('daemon.json', null);
+    expect(() => writeFileAtomicSync(gone.link, 'x')).toThrow(DanglingLinkError);
   });
 
   it('a change to a linked config.json is written in the dotfiles repo, the link kept', async () => {
