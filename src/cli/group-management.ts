@@ -5,6 +5,7 @@
  */
 import type { AddGroupInput, GroupDetail, GroupSummary } from '../config/groups.js';
 import type { StatePaths } from '../config/paths.js';
+import type { ModeNotice } from '../secrets/file-store.js';
 import { AdminClient } from './admin-client.js';
 
 export interface GroupModelInput {
@@ -38,7 +39,7 @@ export function groupsViaDaemon(client: AdminClient): GroupManagement {
   };
 }
 
-async function groupsOffline(paths: StatePaths, env: Record<string, string | undefined>): Promise<GroupManagement> {
+async function groupsOffline(paths: StatePaths, env: Record<string, string | undefined>, notice?: ModeNotice): Promise<GroupManagement> {
   const [ops, { ConfigStore }] = await Promise.all([import('../config/groups.js'), import('../config/store.js')]);
   const store = await ConfigStore.open(paths);
   const fresh = async () => {
@@ -58,7 +59,7 @@ async function groupsOffline(paths: StatePaths, env: Record<string, string | und
       ]);
       const credentials = new CredentialStore(
         createKeychain(env.SVC_PROXY_KEYCHAIN_SERVICE || DEFAULT_KEYCHAIN_SERVICE),
-        new CredentialFile(paths.credentialsFile),
+        new CredentialFile(paths.credentialsFile, notice),
         env,
       );
       return ops.showGroup(config, slug, { host: config.settings.host, port: config.settings.port, connected: ops.connectedVia(config, credentials) });
@@ -70,7 +71,7 @@ async function groupsOffline(paths: StatePaths, env: Record<string, string | und
   };
 }
 
-export async function openGroupManagement(paths: StatePaths, env: Record<string, string | undefined>): Promise<GroupManagement> {
+export async function openGroupManagement(paths: StatePaths, env: Record<string, string | undefined>, notice?: ModeNotice): Promise<GroupManagement> {
   const client = await AdminClient.connect(paths);
-  return client ? groupsViaDaemon(client) : groupsOffline(paths, env);
+  return client ? groupsViaDaemon(client) : groupsOffline(paths, env, notice);
 }

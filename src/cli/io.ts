@@ -58,6 +58,8 @@ export interface CliContext {
   out(line?: string): void;
   /** Write a line to stderr. */
   err(line?: string): void;
+  /** Write `svc-proxy: warning: <line>` to stderr. */
+  warn(line: string): void;
   json(value: unknown): void;
   /** Exit code to return when the action finishes without throwing (default 0). */
   exitCode: number;
@@ -69,6 +71,7 @@ export function createContext(io: CliIo): CliContext {
     paths: () => statePaths(resolveStateDir(io.env)),
     out: (line = '') => io.stdout.write(`${line}\n`),
     err: (line = '') => io.stderr.write(`${line}\n`),
+    warn: (line) => io.stderr.write(`svc-proxy: warning: ${line}\n`),
     json: (value) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
     exitCode: 0,
   };

@@ -8,6 +8,7 @@ import type { RevocationResult } from '../keys/unsaved-revocations.js';
 import type { StatePaths } from '../config/paths.js';
 import type { GroupUse } from '../config/group-uses.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
+import type { ModeNotice } from '../secrets/file-store.js';
 import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
 import { AdminClient } from './admin-client.js';
 
@@ -31,10 +32,13 @@ export interface Management {
   removeLocal(slug: string): Promise<{ slug: string; stillUsedBy: GroupUse[] }>;
 }
 
-/** The daemon's admin API when a daemon runs for this state dir, else direct file access. */
-export async function openManagement(paths: StatePaths, env: Record<string, string | undefined>): Promise<Management> {
+/**
+ * The daemon's admin API when a daemon runs for this state dir, else direct file access;
+ * `notice` hears what the latter has to say about a state file's mode (credentials.json readable by others).
+ */
+export async function openManagement(paths: StatePaths, env: Record<string, string | undefined>, notice?: ModeNotice): Promise<Management> {
   const client = await AdminClient.connect(paths);
   if (client) return client;
   const { openOfflineManagement } = await import('./offline-management.js');
-  return openOfflineManagement(paths, env);
+  return openOfflineManagement(paths, env, notice);
 }

@@ -3,18 +3,18 @@ import { ensureStateDir, type StatePaths } from '../config/paths.js';
 import { ConfigStore } from '../config/store.js';
 import { createKey, listKeys, revokeKey } from '../keys/operations.js';
 import { CredentialStore } from '../secrets/credentials.js';
-import { CredentialFile } from '../secrets/file-store.js';
+import { CredentialFile, type ModeNotice } from '../secrets/file-store.js';
 import { createKeychain, DEFAULT_KEYCHAIN_SERVICE } from '../secrets/keychain.js';
 import * as upstreams from '../secrets/operations.js';
 import type { Management } from './management.js';
 
-export async function openOfflineManagement(paths: StatePaths, env: Record<string, string | undefined>): Promise<Management> {
+export async function openOfflineManagement(paths: StatePaths, env: Record<string, string | undefined>, notice?: ModeNotice): Promise<Management> {
   // a fresh machine has no state dir yet: the first write (its lock file) needs it, 0700
   await ensureStateDir(paths.dir);
   const store = await ConfigStore.open(paths);
   const credentials = new CredentialStore(
     createKeychain(env.SVC_PROXY_KEYCHAIN_SERVICE || DEFAULT_KEYCHAIN_SERVICE),
-    new CredentialFile(paths.credentialsFile),
+    new CredentialFile(paths.credentialsFile, notice),
     env,
   );
   // Each call re-reads the file under the lock (store.update), so nothing is lost to a concurrent writer.

@@ -142,7 +142,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
 
     // Credentials: env > keychain > insecure file, cached for the synchronous request path.
     const keychain = createKeychain(env.SVC_PROXY_KEYCHAIN_SERVICE || DEFAULT_KEYCHAIN_SERVICE);
-    const credentials = new CredentialCache(new CredentialStore(keychain, new CredentialFile(paths.credentialsFile), env));
+    const credentials = new CredentialCache(new CredentialStore(keychain, new CredentialFile(paths.credentialsFile, (message) => logger.warn(message)), env));
     let keychainStatus: KeychainStatus = await withTimeout(keychain.probe(), KEYCHAIN_TIMEOUT_MS, {
       available: false,
       reason: 'the keychain did not answer in time',

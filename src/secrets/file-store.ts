@@ -1,11 +1,19 @@
 /**
  * The headless fallback: credentials in a 0600 JSON file in the state directory, written only when
  * the user asked for it with --insecure-storage (as the GitHub CLI does when no keyring exists).
+ * As ssh with a private key, a file group or others can read is warned of when read (not refused:
+ * the keys in it are already out) and made 0600 when written, a link's target as well.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import { withFileLock } from '../config/file-lock.js';
 import { DanglingLinkError, isDanglingLink } from '../config/link-target.js';
+import { chmodCommand, octalMode, OWNER_ONLY_FILE, openToOthers, tightenedMessage } from '../config/private-mode.js';
+
+/** Where a word about the file's mode goes: daemon.log for the daemon, stderr for the CLI. Never a value. */
+export type ModeNotice = (message: string) => void;
+
+const HOLDS = 'provider credentials';
 
 interface CredentialsFile {
   version: 1;
@@ -13,17 +21,35 @@ interface CredentialsFile {
 }
 
 export class CredentialFile {
-  constructor(readonly path: string) {}
+  /** The open mode last warned of: the file is read once per provider, the warning given once. */
+  private warnedMode: number | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly notice: ModeNotice = () => {},
+  ) {}
 
   async readAll(): Promise<Record<string, string>> {
-    let text: string;
+    return this.read(true);
+  }
+
+  /** `warnIfOpen` false: a write follows at once, which makes the file 0600 and says so. */
+  private async read(warnIfOpen: boolean): Promise<Record<string, string>> {
+    let handle;
     try {
-      text = await readFile(this.path, 'utf8');
+      handle = await open(this.path, 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       // a link to nothing is not "no credentials": a set would fail, a get would say "not connected"
       if (await isDanglingLink(this.path)) throw new DanglingLinkError(this.path);
       return {};
+    }
+    let text: string;
+    try {
+      if (warnIfOpen) this.warnIfOpen((await handle.stat()).mode & 0o777);
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
     }
     try {
       const parsed = JSON.parse(text) as Partial<CredentialsFile>;
@@ -56,12 +82,26 @@ export class CredentialFile {
     return had;
   }
 
+  private warnIfOpen(mode: number): void {
+    if (!openToOthers(mode)) {
+      this.warnedMode = undefined;
+      return;
+    }
+    if (mode === this.warnedMode) return;
+    this.warnedMode = mode;
+    this.notice(`${this.path} holds ${HOLDS} and can be read by group or others (${octalMode(mode)}): ${chmodCommand(this.path, OWNER_ONLY_FILE)}`);
+  }
+
   private async change(mutate: (all: Record<string, string>) => void): Promise<void> {
     await withFileLock(`${this.path}.lock`, async () => {
-      const all = await this.readAll();
+      const all = await this.read(false);
       mutate(all);
       const body: CredentialsFile = { version: 1, credentials: all };
-      await writeFileAtomic(this.path, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
+      const written = await writeFileAtomic(this.path, `${JSON.stringify(body, null, 2)}\n`, { mode: OWNER_ONLY_FILE, secret: true });
+      const tightened = tightenedMessage(this.path, written, HOLDS);
+      if (tightened === undefined) return;
+      this.warnedMode = undefined;
+      this.notice(tightened);
     });
   }
 }

@@ -1,0 +1,114 @@
+/**
+ * credentials.json stays its owner's only, as ssh wants of a private key: one that group or others
+ * can read is warned of when read (daemon.log, the CLI's stderr), once, with the chmod to run, and
+ * made 0600 when written — a link's target too, which would otherwise keep its own mode. No message
+ * ever carries a value.
+ */
+import { chmod, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CredentialFile } from '../../src/secrets/file-store.js';
+import { NO_KEYCHAIN_ENV, removeTempDirs, runCli, tempStateDir, testKeychainService } from '../daemon/harness.js';
+import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
+
+const daemons: InProcessDaemon[] = [];
+afterEach(async () => {
+  await Promise.all(daemons.splice(0).map((d) => d.daemon.stop('test done')));
+  await removeTempDirs();
+});
+
+const SECRET = 'sk-proj-private-file-Secret_4242';
+const FILE_TEXT = `${JSON.stringify({ version: 1, credentials: { openai: SECRET } })}\n`;
+
+async function credentialsFile(mode: number, where: 'plain' | 'linked' = 'plain') {
+  const dir = await tempStateDir();
+  const path = join(dir, 'credentials.json');
+  let target = path;
+  if (where === 'linked') {
+    const dotfiles = join(await tempStateDir('svc-dotfiles-'), 'svc-proxy');
+    await mkdir(dotfiles);
+    target = join(dotfiles, 'credentials.json');
+    await symlink(target, path);
+  }
+  await writeFile(target, FILE_TEXT);
+  await chmod(target, mode);
+  return { dir, path, target };
+}
+
+const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
+
+describe('credentials.json that group or others can read', () => {
+  it('is warned of once however often it is read, naming the file and the chmod, never a value', async () => {
+    const { path } = await credentialsFile(0o644);
+    const notices: string[] = [];
+    const file = new CredentialFile(path, (m) => notices.push(m));
+    expect(await file.get('openai')).toBe(SECRET);
+    await file.get('anthropic');
+    await file.readAll();
+    expect(notices).toEqual([`${path} holds provider credentials and can be read by group or others (0644): chmod 600 ${path}`]);
+    expect(await modeOf(path)).toBe(0o644); // a read warns, it does not change the file
+  });
+
+  it('is warned of again once it was private and is opened up anew; a 0600 file is not', async () => {
+    const { path } = await credentialsFile(0o600);
+    const notices: string[] = [];
+    const file = new CredentialFile(path, (m) => notices.push(m));
+    await file.readAll();
+    expect(notices).toEqual([]);
+    await chmod(path, 0o640);
+    await file.readAll();
+    await chmod(path, 0o600);
+    await file.readAll();
+    await chmod(path, 0o640);
+    await file.readAll();
+    expect(notices).toHaveLength(2);
+    expect(notices[1]).toContain('(0640)');
+  });
+
+  it('is made 0600 by a write, and the write says so once (not the read before it)', async () => {
+    const { path } = await credentialsFile(0o644);
+    const notices: string[] = [];
+    const file = new CredentialFile(path, (m) => notices.push(m));
+    await file.set('anthropic', 'sk-ant-another-Secret_7777');
+    expect(await modeOf(path)).toBe(0o600);
+    expect(notices).toEqual([`${path} could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`]);
+    await file.set('gemini', 'AIza-third-Secret_8888');
+    await file.readAll();
+    expect(notices).toHaveLength(1);
+  });
+
+  it('linked to a 0644 file in a dotfiles folder: the target is made 0600, the link stays a link', async () => {
+    const { path, target } = await credentialsFile(0o644, 'linked');
+    const notices: string[] = [];
+    await new CredentialFile(path, (m) => notices.push(m)).set('anthropic', 'sk-ant-linked-Secret_5555');
+    expect((await lstat(path)).isSymbolicLink()).toBe(true);
+    expect(await modeOf(target)).toBe(0o600);
+    expect(JSON.parse(await readFile(target, 'utf8')).credentials).toEqual({ openai: SECRET, anthropic: 'sk-ant-linked-Secret_5555' });
+    expect(notices).toEqual([`${path} (a link to ${target}) could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`]);
+  });
+
+  it('the daemon says so in daemon.log: once when it reads the file, once when it writes it', async () => {
+    const { dir, path } = await credentialsFile(0o644);
+    const d = await startInProcess({ stateDir: dir, env: { ...NO_KEYCHAIN_ENV, SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() } });
+    daemons.push(d);
+    expect(d.deps.credential('openai')).toBe(SECRET);
+    const about = () => d.logLines.filter((l) => l.includes(path));
+    expect(about()).toEqual([`warn ${path} holds provider credentials and can be read by group or others (0644): chmod 600 ${path}`]);
+    // openai again: into the file without a keychain, or into a keychain and out of the file
+    const put = await d.admin('PUT', '/admin/providers/openai/credential', { credential: 'sk-proj-daemon-Secret_6666', insecureStorage: true });
+    expect(put.status).toBe(200);
+    expect(await modeOf(path)).toBe(0o600);
+    expect(about()).toHaveLength(2);
+    expect(about()[1]).toBe(`warn ${path} could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`);
+    expect(d.logLines.join('\n')).not.toMatch(/Secret_/);
+    expect((await d.admin('DELETE', '/admin/providers/openai/credential')).status).toBe(200);
+  });
+
+  it('the CLI warns on stderr when it reads the file without a daemon', async () => {
+    const { dir, path } = await credentialsFile(0o604);
+    const res = await runCli(['provider', 'list'], { env: { SVC_PROXY_HOME: dir, SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() } });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe(`svc-proxy: warning: ${path} holds provider credentials and can be read by group or others (0604): chmod 600 ${path}\n`);
+    expect(res.stdout + res.stderr).not.toContain(SECRET);
+  });
+});
