@@ -10,7 +10,7 @@ import type { Management } from './management.js';
 
 export async function openOfflineManagement(paths: StatePaths, env: Record<string, string | undefined>, notice?: ModeNotice): Promise<Management> {
   // a fresh machine has no state dir yet: the first write (its lock file) needs it, 0700
-  await ensureStateDir(paths.dir);
+  await ensureStateDir(paths.dir, notice);
   const store = await ConfigStore.open(paths);
   const credentials = new CredentialStore(
     createKeychain(env.SVC_PROXY_KEYCHAIN_SERVICE || DEFAULT_KEYCHAIN_SERVICE),

@@ -1,9 +1,10 @@
 /**
  * Where svc-proxy keeps its state: one directory, resolved the same way by the CLI and the daemon.
  */
-import { mkdir, chmod } from 'node:fs/promises';
+import { mkdir, chmod, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { madePrivateMessage, OWNER_ONLY_DIR, openToOthers } from './private-mode.js';
 
 export interface StatePaths {
   dir: string;
@@ -48,14 +49,21 @@ export function statePaths(dir: string): StatePaths {
   };
 }
 
-/** Create the state directory (0700). An existing one is tightened to 0700: it holds secrets. */
-export async function ensureStateDir(dir: string): Promise<void> {
+/**
+ * Create the state directory (0700). An existing one is tightened to 0700: it holds secrets;
+ * `notice` hears it when group or others could enter it before (daemon.log, the CLI's stderr).
+ */
+export async function ensureStateDir(dir: string, notice?: (message: string) => void): Promise<void> {
+  let before: number | undefined;
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    if (process.platform !== 'win32') await chmod(dir, 0o700);
+    const made = await mkdir(dir, { recursive: true, mode: OWNER_ONLY_DIR });
+    if (process.platform === 'win32') return;
+    if (made === undefined) before = (await stat(dir)).mode & 0o777;
+    await chmod(dir, OWNER_ONLY_DIR);
   } catch (err) {
     throw stateDirError(dir, err as NodeJS.ErrnoException);
   }
+  if (before !== undefined && openToOthers(before)) notice?.(madePrivateMessage(dir, before, 'secrets', OWNER_ONLY_DIR));
 }
 
 /** The state dir cannot be made or used: what is in the way, and how to choose another. */

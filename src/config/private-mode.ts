@@ -21,9 +21,13 @@ export function chmodCommand(path: string, mode: number): string {
   return `chmod ${(mode & 0o777).toString(8)} ${arg}`;
 }
 
-/** What a write that made a secret's file owner-only says (daemon.log, or the CLI's stderr). */
+/** What svc-proxy says after making a secret's file or folder owner-only (daemon.log, or the CLI's stderr). */
+export function madePrivateMessage(where: string, from: number, holds: string, now: number): string {
+  return `${where} could be read by group or others (${octalMode(from)}); it holds ${holds}, so svc-proxy made it ${octalMode(now)}`;
+}
+
+/** The same after a `secret` atomic write; nothing when the file was private already. */
 export function tightenedMessage(path: string, written: { file: string; tightenedFrom?: number }, holds: string): string | undefined {
   if (written.tightenedFrom === undefined) return undefined;
-  const where = written.file === path ? path : `${path} (a link to ${written.file})`;
-  return `${where} could be read by group or others (${octalMode(written.tightenedFrom)}); it holds ${holds}, so svc-proxy made it ${octalMode(OWNER_ONLY_FILE)}`;
+  return madePrivateMessage(written.file === path ? path : `${path} (a link to ${written.file})`, written.tightenedFrom, holds, OWNER_ONLY_FILE);
 }

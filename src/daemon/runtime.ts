@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../config/atomic-write.js';
 import { baseUrls, isLoopbackHost, type BaseUrls } from '../config/base-urls.js';
 import { ConfigFileError } from '../config/errors.js';
 import { ensureStateDir, statePaths, type StatePaths } from '../config/paths.js';
+import { tightenedMessage } from '../config/private-mode.js';
 import type { Config } from '../config/schema.js';
 import { ConfigStore } from '../config/store.js';
 import { packageVersion } from '../config/version.js';
@@ -109,7 +110,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
   const env = opts.env ?? process.env;
   const logger = opts.logger ?? createDaemonLogger();
   const paths = statePaths(opts.stateDir);
-  await ensureStateDir(paths.dir);
+  await ensureStateDir(paths.dir, (message) => logger.warn(message));
   // The watchers' baselines, taken before each file is read: an edit after the read still moves
   // them, and the watchers' first look does not read an unchanged file again.
   let configSeen = await fileSignature(paths.config);
@@ -137,7 +138,9 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
       configSeen = await fileSignature(paths.config);
     }
     const adminToken = randomBytes(32).toString('base64url');
-    await writeFileAtomic(paths.adminToken, `${adminToken}\n`, { mode: 0o600 });
+    const tokenWritten = await writeFileAtomic(paths.adminToken, `${adminToken}\n`, { mode: 0o600, secret: true });
+    const tokenTightened = tightenedMessage(paths.adminToken, tokenWritten, 'the admin API token');
+    if (tokenTightened) logger.warn(tokenTightened);
     cleanups.push(() => unlink(paths.adminToken).catch(() => {}));
 
     // Credentials: env > keychain > insecure file, cached for the synchronous request path.

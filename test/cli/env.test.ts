@@ -4,7 +4,7 @@
  * checks, shells and JSON. The real tools using this output are in test/e2e/tools-*.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONFIG_VERSION } from '../../src/config/schema.js';
@@ -143,6 +143,21 @@ describe('svc-proxy env: which key', () => {
     expect(replaced.key.source).toBe('created');
     expect(replaced.key.name).toBe('claude-code');
     expect(replaced.key.value).not.toBe(key);
+  });
+
+  it('tool-keys.json linked to a file others can read: the target is made 0600 at the next save, and stderr says so', async () => {
+    const dotfiles = join(await tempStateDir('svc-dotfiles-'), 'svc-proxy');
+    await mkdir(dotfiles);
+    const target = join(dotfiles, 'tool-keys.json');
+    await writeFile(target, '{"version":1,"tools":{}}\n');
+    await chmod(target, 0o644);
+    const link = join(home, 'tool-keys.json');
+    await symlink(target, link);
+    const res = await cli(['env', 'codex']);
+    expect(res.code).toBe(0);
+    expect((await stat(target)).mode & 0o777).toBe(0o600);
+    expect(res.stderr).toContain(`svc-proxy: warning: ${link} (a link to ${target}) could be read by group or others (0644); it holds service keys, so svc-proxy made it 0600\n`);
+    expect(await readFile(target, 'utf8')).toContain('"codex"');
   });
 
   it('--new-key makes a fresh key (next free name, or the one given) and it becomes the saved one', async () => {

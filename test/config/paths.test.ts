@@ -30,4 +30,17 @@ describe('state directory', () => {
     await ensureStateDir(dir);
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
   });
+
+  it.skipIf(process.platform === 'win32')('says so when it tightens a directory group or others could enter; not when it makes one or finds it private', async () => {
+    const base = await tempStateDir();
+    const dir = join(base, 'svc-proxy');
+    const notices: string[] = [];
+    await ensureStateDir(dir, (m) => notices.push(m));
+    await ensureStateDir(dir, (m) => notices.push(m));
+    expect(notices).toEqual([]);
+    const { chmod } = await import('node:fs/promises');
+    await chmod(dir, 0o750);
+    await ensureStateDir(dir, (m) => notices.push(m));
+    expect(notices).toEqual([`${dir} could be read by group or others (0750); it holds secrets, so svc-proxy made it 0700`]);
+  });
 });

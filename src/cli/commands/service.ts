@@ -37,7 +37,7 @@ async function install(ctx: CliContext, json: boolean): Promise<void> {
     throw new CliError('Could not install the login service: this svc-proxy runs from npx\'s cache, which npm may clear, and the service would then start nothing. Install it first (npm install -g svc-proxy), then run `svc-proxy service install` from there.');
   }
   const paths = ctx.paths();
-  await ensureStateDir(paths.dir);
+  await ensureStateDir(paths.dir, ctx.warn);
   const previous = await readText(manager.file);
   await mkdir(dirname(manager.file), { recursive: true });
   await writeFile(manager.file, manager.render(def), { mode: 0o644 });

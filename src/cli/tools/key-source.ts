@@ -63,10 +63,11 @@ function freeName(config: Config, base: string): string {
 
 async function create(ctx: CliContext, tool: ToolProfile, name: string): Promise<SavedKey> {
   // Without a daemon the key is written straight to config.json, whose directory may not exist yet.
-  await ensureStateDir(ctx.paths().dir);
+  await ensureStateDir(ctx.paths().dir, ctx.warn);
   const created = await (await openManagement(ctx.paths(), ctx.io.env, ctx.warn)).createKey(name);
   const entry = { id: created.id, name: created.name, key: created.key };
-  await saveToolKey(ctx.paths(), tool.id, entry);
+  const tightened = await saveToolKey(ctx.paths(), tool.id, entry);
+  if (tightened) ctx.warn(tightened);
   ctx.err(`svc-proxy: created key "${entry.name}" (${entry.id}) for ${tool.title}, saved in ${savedKeysPath(ctx.paths())} for the next time. Revoke it with: svc-proxy key revoke ${entry.id}`);
   return entry;
 }

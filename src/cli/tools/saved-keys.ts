@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../config/atomic-write.js';
 import { withFileLock } from '../../config/file-lock.js';
 import { ensureStateDir, type StatePaths } from '../../config/paths.js';
+import { tightenedMessage } from '../../config/private-mode.js';
 
 export interface SavedKey {
   id: string;
@@ -49,13 +50,15 @@ export async function readSavedKeys(paths: StatePaths): Promise<Record<string, S
   }
 }
 
-export async function saveToolKey(paths: StatePaths, tool: string, entry: SavedKey): Promise<void> {
+/** Returns what to tell the user when the file (or a link's target) was open to others and is 0600 now. */
+export async function saveToolKey(paths: StatePaths, tool: string, entry: SavedKey): Promise<string | undefined> {
   await ensureStateDir(paths.dir);
   const file = savedKeysPath(paths);
-  await withFileLock(`${file}.lock`, async () => {
+  return withFileLock(`${file}.lock`, async () => {
     const tools = await readSavedKeys(paths);
     tools[tool] = entry;
     const body: SavedKeysFile = { version: 1, tools };
-    await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
+    const written = await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600, secret: true });
+    return tightenedMessage(file, written, 'service keys');
   });
 }
