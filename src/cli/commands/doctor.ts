@@ -1,7 +1,8 @@
 /**
  * `svc-proxy doctor` — everything a tool could run into, checked at once, each with what puts it
  * right: the daemon, service keys, each provider's model list (a refused key shows here before a
- * tool meets it), config.json, the request log, the login service, and this shell's base URL
+ * tool meets it), config.json, the request log, who may read the state files that hold secrets,
+ * the login service, and this shell's base URL
  * variables (does each lead to this daemon, to a base of ours, with a key it accepts?).
  * Exit 1 when something is wrong.
  */
@@ -10,6 +11,7 @@ import type { Command } from 'commander';
 import { AdminClient } from '../admin-client.js';
 import { daemonFindings, type ModelLists } from '../doctor/daemon-findings.js';
 import { exitCodeOf, renderFindings, type Finding } from '../doctor/findings.js';
+import { privateFileFindings } from '../doctor/private-files.js';
 import { shellFindings, type DaemonAddress } from '../doctor/shell-bases.js';
 import type { CliContext } from '../io.js';
 
@@ -41,7 +43,7 @@ async function serviceFindings(ctx: CliContext): Promise<Finding[]> {
 export function register(program: Command, ctx: CliContext): void {
   program
     .command('doctor')
-    .description('Check the daemon, keys, providers, login service and this shell\'s tool settings; say what to fix (exit 1 on a problem)')
+    .description('Check the daemon, keys, providers, state file modes, login service and this shell\'s tool settings; say what to fix (exit 1 on a problem)')
     .option('--json', 'print {ok, findings: [{check, mark, text, fix}]}; ok: nothing failed (exit 0)')
     .action(async (flags: { json?: boolean }) => {
       const findings: Finding[] = [];
@@ -54,6 +56,7 @@ export function register(program: Command, ctx: CliContext): void {
       } else {
         findings.push({ check: 'daemon', mark: 'fail', text: 'not running: tools pointed at svc-proxy get "connection refused"', fix: 'svc-proxy start (or svc-proxy service install, to have it at every login)' });
       }
+      findings.push(...(await privateFileFindings(ctx.paths())));
       findings.push(...(await serviceFindings(ctx)));
       findings.push(...(await shellFindings(ctx.io.env, daemon)));
       if (flags.json) ctx.json({ ok: exitCodeOf(findings) === 0, findings });
