@@ -1,14 +1,12 @@
 /**
  * What `config check` says of a config.json beyond its schema: fields the schema does not know
- * (a typo such as `logBodys` is ignored, and dropped from the file at the next change), and values
+ * (a typo such as `logBodys` is ignored, and dropped from the file at the next change; parse.ts
+ * names them), and values
  * the CLI and admin API refuse but a hand edit can write (an ftp:// or #fragment URL, a password in
  * a URL or a key in a fixed header, an endpoint named like a built-in provider, one slug used twice, a group name given twice, a group target that is
  * not provider/model). The daemon runs with such a file; these say where it will not do as meant.
  */
 import { OperationError } from './errors.js';
-import { unknownFields } from './unknown-fields.js';
-
-export { unknownFields };
 import { fixedHeaderCredentialProblem } from './header-settings.js';
 import { validateTargets } from './groups.js';
 import type { Config } from './schema.js';

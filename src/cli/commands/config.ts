@@ -28,26 +28,28 @@ export function register(program: Command, ctx: CliContext): void {
     .command('check')
     .description('Validate config.json: its schema, values a command would refuse, unknown fields (exit 1 when something will not work)')
     .action(async () => {
-      const { ConfigStore, readTextOrNull } = await import('../../config/store.js');
-      const store = await ConfigStore.open(ctx.paths());
-      if (!store.existsOnDisk) {
-        ctx.out(`${store.file} does not exist yet (defaults apply).`);
+      const [{ readTextOrNull }, { parseConfigText, withoutByteOrderMark }, { refusedValues }, { duplicateKeys }] = await Promise.all([
+        import('../../config/store.js'),
+        import('../../config/parse.js'),
+        import('../../config/lint.js'),
+        import('../../config/duplicate-keys.js'),
+      ]);
+      const file = ctx.paths().config;
+      // read once: the warnings are about the very text that was validated, even if it changes meanwhile
+      const text = await readTextOrNull(file);
+      if (text === null) {
+        ctx.out(`${file} does not exist yet (defaults apply).`);
         return;
       }
-      const [{ migrate }, { refusedValues, unknownFields }] = await Promise.all([import('../../config/migrations.js'), import('../../config/lint.js')]);
-      const [{ duplicateKeys }, { withoutByteOrderMark }] = await Promise.all([import('../../config/duplicate-keys.js'), import('../../config/parse.js')]);
-      // the store read the file past a byte-order mark; so does this second look
-      const text = withoutByteOrderMark((await readTextOrNull(store.file)) ?? '{}');
-      const raw = migrate(JSON.parse(text) as Record<string, unknown>).raw;
-      const refused = refusedValues(store.current());
-      const unknown = unknownFields(raw, store.current());
-      if (refused.length === 0) ctx.out(`${store.file} is valid.`);
+      const { config, unknown } = parseConfigText(text, file);
+      const refused = refusedValues(config);
+      if (refused.length === 0) ctx.out(`${file} is valid.`);
       else {
-        ctx.out(`${store.file} matches the schema, but ${refused.length === 1 ? 'one value' : `${refused.length} values`} will not work as meant:`);
+        ctx.out(`${file} matches the schema, but ${refused.length === 1 ? 'one value' : `${refused.length} values`} will not work as meant:`);
         for (const p of refused) ctx.out(`  - ${p}`);
         ctx.exitCode = 1;
       }
-      for (const key of duplicateKeys(text)) ctx.out(`warning: ${key} appears twice; the last one is used.`);
+      for (const key of duplicateKeys(withoutByteOrderMark(text))) ctx.out(`warning: ${key} appears twice; the last one is used.`);
       for (const field of unknown) ctx.out(`warning: unknown field ${field} is ignored (a typo?), and dropped from the file at the next change.`);
     });
 
