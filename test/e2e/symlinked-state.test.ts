@@ -2,9 +2,10 @@
  * The state as dotfile managers leave it, with the real binary: a state directory that is a
  * symlink, and a config.json that is a symlink into a dotfiles repo. Keys are created (by the CLI
  * alone and through the running daemon), the file is edited by hand and the daemon sees it; the
- * links stay links. A link to nothing stops the start with a message that names it.
+ * links stay links. A link to nothing stops the start with a message that names it. A
+ * credentials.json linked to a file others can read is warned of and made 0600 at the next write.
  */
-import { lstat, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,6 +84,27 @@ describe('symlinked state', () => {
     expect((await lstat(target)).mode & 0o777).toBe(0o644);
     await editDrainTimeout(target, dotfiles, 4321);
     expect(await untilLogged(d, 'config.json changed on disk: reloaded')).toBe(true);
+  }, 60_000);
+
+  it('credentials.json linked to a 0644 dotfile: the daemon warns with the chmod, and its next write makes the target 0600', async () => {
+    const home = await tempDir('svc-e2e-home-');
+    const dotfiles = join(await tempDir('svc-e2e-dotfiles-'), 'svc-proxy');
+    await mkdir(dotfiles);
+    const target = join(dotfiles, 'credentials.json');
+    const link = join(home, 'credentials.json');
+    await writeFile(target, JSON.stringify({ version: 1, credentials: { openai: 'sk-proj-e2e-linked-Secret_1111' } }));
+    await chmod(target, 0o644);
+    await symlink(target, link);
+    const d = daemonAt(home);
+    await d.start();
+    running = d;
+    expect(await untilLogged(d, `${link} holds provider credentials and can be read by group or others (0644): chmod 600 ${link}`)).toBe(true);
+    await d.cli(['provider', 'connect', 'anthropic', '--insecure-storage'], { input: 'sk-ant-e2e-linked-Secret_2222\n' });
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect((await stat(target)).mode & 0o777).toBe(0o600);
+    expect(Object.keys((JSON.parse(await readFile(target, 'utf8')) as { credentials: object }).credentials).sort()).toEqual(['anthropic', 'openai']);
+    expect(await untilLogged(d, `${link} (a link to ${target}) could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`)).toBe(true);
+    expect(d.log).not.toContain('Secret_');
   }, 60_000);
 
   it('config.json linked to a file that is gone: start refuses, naming the link (no ENOENT text)', async () => {
