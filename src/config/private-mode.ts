@@ -5,9 +5,12 @@
 export const OWNER_ONLY_FILE = 0o600;
 export const OWNER_ONLY_DIR = 0o700;
 
-/** Group or others may read, write or enter it. */
-export function openToOthers(mode: number): boolean {
-  return (mode & 0o077) !== 0;
+/**
+ * Group or others may read, write or enter it. Never on Windows: access lives in ACLs there, and
+ * the mode Node reports (0666, or 0444 read-only) says nothing about other users.
+ */
+export function openToOthers(mode: number, platform: NodeJS.Platform = process.platform): boolean {
+  return platform !== 'win32' && (mode & 0o077) !== 0;
 }
 
 /** `0644`, as chmod and ls -l users read a mode. */
