@@ -52,7 +52,7 @@ export class AdminClient implements Management {
    * even when slow to answer: quietly editing the file behind its back would break the promise
    * that a change (e.g. a revoke) is in force when the command returns.
    */
-  static async connect(paths: StatePaths, onWait?: RuntimeWaitNotice): Promise<AdminClient | null> {
+  static async connect(paths: StatePaths, onWait: RuntimeWaitNotice | null): Promise<AdminClient | null> {
     const daemon = await findDaemon(paths, onWait);
     // A registered pid that is no longer svc-proxy (reused after a crash) is a stale file.
     if (!daemon) return null;

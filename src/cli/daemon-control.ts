@@ -56,7 +56,8 @@ const RACE_REGISTER_MS = 1_000;
 async function liveDaemonWithin(paths: StatePaths, ms: number): Promise<DaemonLocation | null> {
   const started = Date.now();
   for (;;) {
-    const daemon = await findDaemon(paths);
+    // silent: this loop is a wait of its own
+    const daemon = await findDaemon(paths, null);
     if (daemon && (await checkHealth(daemon.origin, 1_000))) return daemon;
     const waited = Date.now() - started;
     if (waited >= ms || (!daemon && waited >= RACE_REGISTER_MS)) return null;

@@ -7,6 +7,8 @@ import type { AddGroupInput, GroupDetail, GroupSummary } from '../config/groups.
 import type { StatePaths } from '../config/paths.js';
 import type { ModeNotice } from '../secrets/file-store.js';
 import { AdminClient } from './admin-client.js';
+import { daemonWaitNotice } from './daemon-wait-notice.js';
+import type { CliContext } from './io.js';
 
 export interface GroupModelInput {
   name: string;
@@ -71,7 +73,7 @@ async function groupsOffline(paths: StatePaths, env: Record<string, string | und
   };
 }
 
-export async function openGroupManagement(paths: StatePaths, env: Record<string, string | undefined>, notice?: ModeNotice): Promise<GroupManagement> {
-  const client = await AdminClient.connect(paths);
-  return client ? groupsViaDaemon(client) : groupsOffline(paths, env, notice);
+export async function openGroupManagement(ctx: CliContext): Promise<GroupManagement> {
+  const client = await AdminClient.connect(ctx.paths(), daemonWaitNotice(ctx));
+  return client ? groupsViaDaemon(client) : groupsOffline(ctx.paths(), ctx.io.env, ctx.warn);
 }

@@ -2,13 +2,14 @@
  * Reading the request log from the CLI (and the TUI): from the running daemon (its ring holds
  * entries not yet on disk), or straight from the JSONL files when no daemon runs.
  */
-import type { StatePaths } from '../config/paths.js';
 import type { RequestLogEntry } from '../log/entry.js';
 import type { LogFilter } from '../log/filter.js';
 import type { LogQuery } from '../log/query.js';
 import { logQueryToParams } from '../log/query-params.js';
 import type { StatsBy, StatsReport } from '../log/stats.js';
 import { AdminClient } from './admin-client.js';
+import { daemonWaitNotice } from './daemon-wait-notice.js';
+import type { CliContext } from './io.js';
 
 export interface LogAccess {
   readonly mode: 'daemon' | 'offline';
@@ -28,8 +29,9 @@ export function logsViaDaemon(client: AdminClient): LogAccess {
   };
 }
 
-export async function openLogAccess(paths: StatePaths): Promise<LogAccess> {
-  const client = await AdminClient.connect(paths);
+export async function openLogAccess(ctx: CliContext): Promise<LogAccess> {
+  const paths = ctx.paths();
+  const client = await AdminClient.connect(paths, daemonWaitNotice(ctx));
   if (client) return logsViaDaemon(client);
   const [{ queryLog, statsLog }, { logsDir }] = await Promise.all([import('../log/query.js'), import('../log/paths.js')]);
   const dir = logsDir(paths.dir);

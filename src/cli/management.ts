@@ -5,12 +5,13 @@
  * (src/keys/operations.ts, src/secrets/operations.ts).
  */
 import type { RevocationResult } from '../keys/unsaved-revocations.js';
-import type { StatePaths } from '../config/paths.js';
 import type { GroupUse } from '../config/group-uses.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
 import type { ModeNotice } from '../secrets/file-store.js';
 import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
 import { AdminClient } from './admin-client.js';
+import { daemonWaitNotice } from './daemon-wait-notice.js';
+import type { CliContext } from './io.js';
 
 export interface Management {
   readonly mode: 'daemon' | 'offline';
@@ -33,12 +34,12 @@ export interface Management {
 }
 
 /**
- * The daemon's admin API when a daemon runs for this state dir, else direct file access;
- * `notice` hears what the latter has to say about a state file's mode (credentials.json readable by others).
+ * The daemon's admin API when a daemon runs for this state dir, else direct file access (whose
+ * word on a state file's mode — credentials.json readable by others — goes to `ctx.warn`).
  */
-export async function openManagement(paths: StatePaths, env: Record<string, string | undefined>, notice?: ModeNotice): Promise<Management> {
-  const client = await AdminClient.connect(paths);
+export async function openManagement(ctx: CliContext): Promise<Management> {
+  const client = await AdminClient.connect(ctx.paths(), daemonWaitNotice(ctx));
   if (client) return client;
   const { openOfflineManagement } = await import('./offline-management.js');
-  return openOfflineManagement(paths, env, notice);
+  return openOfflineManagement(ctx.paths(), ctx.io.env, ctx.warn);
 }

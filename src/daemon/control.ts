@@ -27,8 +27,12 @@ export type RuntimeWaitNotice = (pid: number, remainingMs: number) => void;
 /** A wait shorter than this is not worth a line. */
 export const RUNTIME_WAIT_NOTICE_MS = 1_000;
 
-/** The daemon registered for this state dir, or null (no runtime file, or its process is gone: its pid may live on in another). */
-export async function findDaemon(paths: StatePaths, onWait?: RuntimeWaitNotice): Promise<DaemonLocation | null> {
+/**
+ * The daemon registered for this state dir, or null (no runtime file, or its process is gone: its
+ * pid may live on in another). `onWait` is required so that every caller decides whether a wait for
+ * daemon.json is said (the CLI: daemonWaitNotice) or silent (null: a loop that waits anyway, the TUI).
+ */
+export async function findDaemon(paths: StatePaths, onWait: RuntimeWaitNotice | null): Promise<DaemonLocation | null> {
   const info = await runtimeInfoOfRunningDaemon(paths, onWait);
   if (!info || !isOurProcess(info.pid, info.procStart)) return null;
   return { ...info, origin: origin(info.host, info.port) };
@@ -40,10 +44,10 @@ export async function findDaemon(paths: StatePaths, onWait?: RuntimeWaitNotice):
  * RUNTIME_FILE_CHECK_MS), or the daemon is between taking its lock and opening its port. Without
  * the wait, `stop` said "not running" and left it running, and `start` failed on its lock.
  */
-async function runtimeInfoOfRunningDaemon(paths: StatePaths, onWait?: RuntimeWaitNotice): Promise<RuntimeInfo | null> {
+async function runtimeInfoOfRunningDaemon(paths: StatePaths, onWait: RuntimeWaitNotice | null): Promise<RuntimeInfo | null> {
   const started = Date.now();
   const deadline = started + RUNTIME_FILE_CHECK_MS + 1_000;
-  let told = onWait === undefined;
+  let told = onWait === null;
   for (;;) {
     const info = await readRuntimeInfo(paths);
     if (info) return info;
@@ -59,8 +63,8 @@ async function runtimeInfoOfRunningDaemon(paths: StatePaths, onWait?: RuntimeWai
 }
 
 /** The registered daemon, only if it answers /health. */
-export async function findLiveDaemon(paths: StatePaths): Promise<DaemonLocation | null> {
-  const daemon = await findDaemon(paths);
+export async function findLiveDaemon(paths: StatePaths, onWait: RuntimeWaitNotice | null): Promise<DaemonLocation | null> {
+  const daemon = await findDaemon(paths, onWait);
   return daemon && (await checkHealth(daemon.origin)) ? daemon : null;
 }
 
@@ -181,7 +185,7 @@ export interface StopResult {
  * after `timeoutMs` it is killed. Returns null when no daemon was running. No default: the wait
  * must cover the daemon's drain (the CLI's drainBudget), or a long stream is killed mid-answer.
  */
-export async function stopDaemon(paths: StatePaths, timeoutMs: number, onWait?: RuntimeWaitNotice): Promise<StopResult | null> {
+export async function stopDaemon(paths: StatePaths, timeoutMs: number, onWait: RuntimeWaitNotice | null): Promise<StopResult | null> {
   const daemon = await findDaemon(paths, onWait);
   if (!daemon) return null;
   const token = await readAdminToken(paths);

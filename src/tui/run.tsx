@@ -33,7 +33,8 @@ export function interactive(stdin: { isTTY?: boolean }, stdout: { isTTY?: boolea
 export async function runTui(opts: RunTuiOptions): Promise<void> {
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
-  const link = new DaemonLink({ open: () => AdminClient.connect(opts.paths) });
+  // silent: a line on stderr would tear Ink's screen; the TUI shows it is connecting
+  const link = new DaemonLink({ open: () => AdminClient.connect(opts.paths, null) });
   const restore = enterFullScreen({ stdin, stdout });
   const instance = render(<App link={link} theme={createTheme(opts.env)} notice={opts.notice} foreground={opts.foreground} />, {
     stdin,

@@ -83,8 +83,8 @@ describe('daemon runtime', () => {
       expect(isOurProcess(named.pid!, otherStart)).toBe(false);
       await writeFile(paths.pidFile, `${named.pid}\n`);
       await writeFile(paths.runtimeFile, JSON.stringify({ pid: named.pid, host: '127.0.0.1', port: 9, startedAt: new Date().toISOString(), version: '0.0.0', procStart: otherStart }));
-      expect(await findDaemon(paths)).toBeNull();
-      expect(await stopDaemon(paths, 500)).toBeNull();
+      expect(await findDaemon(paths, null)).toBeNull();
+      expect(await stopDaemon(paths, 500, null)).toBeNull();
       expect(named.exitCode).toBeNull(); // not signalled
       // a container restarted: the new daemon has the dead one's pid (1 there; this process here)
       const dir2 = await tempStateDir();
@@ -97,7 +97,7 @@ describe('daemon runtime', () => {
       expect((await http('GET', `${d2.origin}/health`)).status).toBe(200);
       // what they wrote names them exactly
       expect(JSON.parse(await readFile(paths.runtimeFile, 'utf8'))).toMatchObject({ pid: process.pid, procStart: own });
-      expect(await findDaemon(paths2)).toMatchObject({ pid: process.pid, port: d2.daemon.port });
+      expect(await findDaemon(paths2, null)).toMatchObject({ pid: process.pid, port: d2.daemon.port });
     } finally {
       stranger.kill();
       named.kill();
@@ -111,8 +111,8 @@ describe('daemon runtime', () => {
     const { unlink } = await import('node:fs/promises');
     await unlink(paths.runtimeFile);
     await unlink(paths.pidFile);
-    expect(await findDaemon(paths)).toBeNull();
-    await until(async () => (await findDaemon(paths)) !== null);
+    expect(await findDaemon(paths, null)).toBeNull();
+    await until(async () => (await findDaemon(paths, null)) !== null);
     expect(await readFile(paths.runtimeFile, 'utf8')).toBe(before);
     expect(Number((await readFile(paths.pidFile, 'utf8')).trim())).toBe(process.pid);
     await until(() => d.logLines.some((l) => l.includes('daemon.pid and daemon.json had been deleted while the daemon runs; written again')));
@@ -131,7 +131,7 @@ describe('daemon runtime', () => {
     expect(started.code, started.stderr).toBe(0);
     expect(JSON.parse(started.stdout)).toMatchObject({ pid: process.pid, port: d.daemon.port, alreadyRunning: true });
     await unlink(paths.runtimeFile);
-    expect(await findDaemon(paths)).toMatchObject({ pid: process.pid, port: d.daemon.port });
+    expect(await findDaemon(paths, null)).toMatchObject({ pid: process.pid, port: d.daemon.port });
   });
 
   it('says clearly when the port is taken, leaving nothing behind', async () => {

@@ -1,6 +1,7 @@
 /**
- * daemon.json deleted by hand while the daemon runs: `status`, `start` and `stop` wait for the
- * daemon to write it again (within 5 s), and past a second say so in one line on stderr, so the
+ * daemon.json deleted by hand while the daemon runs: every command that looks for the daemon
+ * (`status`, `start`, `stop`, and those that manage through it: `key`, `logs`, …) waits for the
+ * daemon to write it again (within 5 s), and past a second says so in one line on stderr, so the
  * wait is not mistaken for a hang; stdout (with --json, their JSON) stays as without the wait.
  */
 import { access, unlink } from 'node:fs/promises';
@@ -52,6 +53,19 @@ describe('a wait for a hand-deleted daemon.json', () => {
     const status = await bin(['status', '--json']);
     expect(status.code).toBe(0);
     expect(status.stderr).toBe('');
+  });
+
+  it('commands that manage through the daemon (key list, logs) say it too, and still ask the daemon', async () => {
+    await deleteAfterRewrite();
+    const keys = await bin(['key', 'list', '--json']);
+    expect(keys.code, keys.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(keys.stdout))).toBe(true);
+    expect(notices(keys.stderr), keys.stderr).toBe(1);
+
+    await unlink(runtimeFile());
+    const logs = await bin(['logs', '--json']);
+    expect(logs.code, logs.stderr).toBe(0);
+    expect(notices(logs.stderr), logs.stderr).toBe(1);
   });
 
   it('status, start and stop say once, on stderr, what they wait for; their JSON on stdout is unchanged', async () => {

@@ -80,7 +80,7 @@ async function until(check: () => boolean, what: string, ms = 5_000): Promise<vo
 async function fakeTerminal(d: InProcessDaemon, columns = 80, rows = 24, props: Pick<AppProps, 'notice' | 'foreground'> = {}) {
   const stdout = new FakeStdout(columns, rows);
   const stdin = new FakeStdin();
-  const link = new DaemonLink({ open: () => AdminClient.connect(d.daemon.paths), retryMs: 100 });
+  const link = new DaemonLink({ open: () => AdminClient.connect(d.daemon.paths, null), retryMs: 100 });
   const app = render(<App link={link} theme={createTheme({})} feed={{ flushMs: 50 }} {...props} />, {
     stdout: stdout as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,

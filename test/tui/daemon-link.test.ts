@@ -25,7 +25,7 @@ function until(link: DaemonLink, check: (s: LinkState) => boolean, ms = 5_000): 
 describe('DaemonLink', () => {
   it('waits for a daemon, connects, notices a lost one through a failed call, and reconnects', async () => {
     const dir = await tempStateDir();
-    const link = new DaemonLink({ open: () => AdminClient.connect(statePaths(dir)), retryMs: 50 });
+    const link = new DaemonLink({ open: () => AdminClient.connect(statePaths(dir), null), retryMs: 50 });
     link.start();
     const lost = await until(link, (s) => s.status === 'lost');
     expect(lost).toMatchObject({ reason: 'no daemon is running' });

@@ -51,7 +51,7 @@ export interface HarnessOptions extends Partial<Omit<AppProps, 'link' | 'theme'>
 
 export async function startTui(opts: HarnessOptions = {}): Promise<TuiHarness> {
   const d = opts.daemon ?? (await startInProcess());
-  const link = new DaemonLink({ open: () => AdminClient.connect(d.daemon.paths), retryMs: 100 });
+  const link = new DaemonLink({ open: () => AdminClient.connect(d.daemon.paths, null), retryMs: 100 });
   const { env, daemon: _ignored, ...appProps } = opts;
   const ui = render(
     <App link={link} theme={createTheme(env ?? {})} size={{ columns: 80, rows: 24 }} feed={{ flushMs: 50 }} statsPollMs={300} {...appProps} />,

@@ -23,7 +23,7 @@ interface AddFlags {
 
 export function register(program: Command, ctx: CliContext): void {
   const endpoint = program.command('endpoint').description('Custom endpoints: any OpenAI-compatible (a) or Anthropic-compatible (b) server');
-  const manage = () => openManagement(ctx.paths(), ctx.io.env, ctx.warn);
+  const manage = () => openManagement(ctx);
 
   endpoint
     .command('add')

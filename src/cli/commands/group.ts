@@ -53,7 +53,7 @@ export function register(program: Command, ctx: CliContext): void {
   const group = program
     .command('group')
     .description('Model groups: your own model names, each mapped to provider/model targets tried in order (fallback)');
-  const manage = () => openGroupManagement(ctx.paths(), ctx.io.env, ctx.warn);
+  const manage = () => openGroupManagement(ctx);
 
   /** After a change, show the group as it now stands (flags targets that are not connected). */
   const showAfter = async (slug: string, json: boolean | undefined, result: unknown) => {

@@ -7,7 +7,7 @@ import { wrappedHelpText } from '../help-layout.js';
 
 export function register(program: Command, ctx: CliContext): void {
   const key = program.command('key').description('Service keys: create, list, revoke');
-  const manage = () => openManagement(ctx.paths(), ctx.io.env, ctx.warn);
+  const manage = () => openManagement(ctx);
 
   key
     .command('create')

@@ -10,7 +10,7 @@ import { wrappedHelpText } from '../help-layout.js';
 
 export function register(program: Command, ctx: CliContext): void {
   const local = program.command('local').description('Local model servers (Ollama, LM Studio, vLLM, llama.cpp …)');
-  const manage = () => openManagement(ctx.paths(), ctx.io.env, ctx.warn);
+  const manage = () => openManagement(ctx);
 
   local
     .command('add')

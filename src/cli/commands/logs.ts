@@ -52,7 +52,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--json', 'one JSON object per line')
     .action(async (flags: LogFilterFlags & { limit?: string; follow?: boolean; json?: boolean }) => {
       const q = toQuery({ ...flags, limit: flags.limit ?? (flags.follow ? '10' : '50') });
-      const access = await openLogAccess(ctx.paths());
+      const access = await openLogAccess(ctx);
 
       if (!flags.follow) {
         const entries = (await access.query(q)).reverse(); // oldest first, like a log file

@@ -15,7 +15,7 @@ const SOURCE_LABEL: Record<string, string> = { keychain: 'keychain', env: 'env',
 
 export function register(program: Command, ctx: CliContext): void {
   const provider = program.command('provider').description('Built-in providers (anthropic, openai, openrouter, gemini)');
-  const manage = () => openManagement(ctx.paths(), ctx.io.env, ctx.warn);
+  const manage = () => openManagement(ctx);
 
   provider
     .command('list')

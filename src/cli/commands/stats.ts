@@ -15,7 +15,7 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (flags: LogFilterFlags & { by: StatsBy; json?: boolean }) => {
       // The last day unless told otherwise; `--since all` covers every retained file.
       const { limit: _limit, ...filter } = toQuery({ ...flags, since: flags.since ?? '24h' });
-      const report = await (await openLogAccess(ctx.paths())).stats(filter, flags.by);
+      const report = await (await openLogAccess(ctx)).stats(filter, flags.by);
       if (flags.json) ctx.json(report);
       else if (report.total.requests === 0) ctx.out(`No requests ${report.since ? `since ${formatTime(report.since)}` : 'in the log'}.`);
       else ctx.out(formatStats(report));

@@ -6,6 +6,7 @@
  */
 import type { StatePaths } from '../../config/paths.js';
 import { findDaemon, findLiveDaemon, type DaemonLocation } from '../../daemon/control.js';
+import { daemonWaitNotice } from '../daemon-wait-notice.js';
 import type { CliContext } from '../io.js';
 import { installedService } from './service-manager.js';
 
@@ -16,7 +17,8 @@ export const SERVICE_START_WAIT_MS = 30_000;
 export async function daemonAfterStart(paths: StatePaths, previousPid: number | undefined): Promise<DaemonLocation | null> {
   const deadline = Date.now() + SERVICE_START_WAIT_MS;
   for (;;) {
-    const daemon = await findLiveDaemon(paths);
+    // silent: the service's daemon is starting, and this loop waits for it anyway
+    const daemon = await findLiveDaemon(paths, null);
     if (daemon && daemon.pid !== previousPid) return daemon;
     if (Date.now() > deadline) return null;
     await new Promise((r) => setTimeout(r, 100));
@@ -28,7 +30,7 @@ export async function restartThroughService(ctx: CliContext): Promise<{ daemon: 
   const paths = ctx.paths();
   const manager = await installedService(ctx.io.env, paths.dir);
   if (!manager) return null;
-  const before = (await findDaemon(paths))?.pid;
+  const before = (await findDaemon(paths, daemonWaitNotice(ctx)))?.pid;
   await manager.restart();
   return { daemon: await daemonAfterStart(paths, before), before, title: `${manager.title} ${manager.file}` };
 }

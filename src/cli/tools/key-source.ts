@@ -64,7 +64,7 @@ function freeName(config: Config, base: string): string {
 async function create(ctx: CliContext, tool: ToolProfile, name: string): Promise<SavedKey> {
   // Without a daemon the key is written straight to config.json, whose directory may not exist yet.
   await ensureStateDir(ctx.paths().dir, ctx.warn);
-  const created = await (await openManagement(ctx.paths(), ctx.io.env, ctx.warn)).createKey(name);
+  const created = await (await openManagement(ctx)).createKey(name);
   const entry = { id: created.id, name: created.name, key: created.key };
   const tightened = await saveToolKey(ctx.paths(), tool.id, entry);
   if (tightened) ctx.warn(tightened);

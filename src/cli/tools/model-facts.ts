@@ -18,6 +18,7 @@ import type { Config } from '../../config/schema.js';
 import { LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
 import type { CatalogModel, ModelInput } from '../../providers/models.js';
 import { splitModelId } from '../../routing/targets.js';
+import { daemonWaitNotice } from '../daemon-wait-notice.js';
 import type { CliContext } from '../io.js';
 
 export interface ModelFacts {
@@ -74,7 +75,7 @@ export function combine(all: ModelFacts[]): ModelFacts {
 async function listedModels(ctx: CliContext, providers: ReadonlySet<string>): Promise<Map<string, CatalogModel>> {
   if (providers.size === 0) return new Map();
   const { AdminClient } = await import('../admin-client.js');
-  const client = await AdminClient.connect(ctx.paths()).catch(() => null);
+  const client = await AdminClient.connect(ctx.paths(), daemonWaitNotice(ctx)).catch(() => null);
   if (!client) return new Map();
   try {
     const answer = await client.models(providers, LOOKUP_TIMEOUT_MS);
