@@ -50,7 +50,9 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
   program.exitOverride((err) => onCommanderError(program, err, io, jsonLine));
   for (const cmd of program.commands) applySettings(cmd, io, jsonLine);
   // --json as the command that runs parsed it (not a word after `--`, nor an option's value)
-  let jsonAsked = false;
+  // Before the action, an error is an option parser's (`--header x`, with --json maybe later on the
+  // line): the command line's --json is all there is to go by.
+  let jsonAsked: boolean | undefined;
   program.hook('preAction', (_program, action) => {
     jsonAsked = action.opts().json === true;
   });
@@ -70,7 +72,7 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
       if (err.code === 'commander.help') return err.exitCode === 0 ? 0 : 2;
       return 2;
     }
-    return writeError(err, io, jsonAsked);
+    return writeError(err, io, jsonAsked ?? jsonLine);
   }
 }
 

@@ -34,7 +34,7 @@ function hiddenPrompt(io: CliIo, prompt: string): Promise<string> {
       const text = chunk.toString().replace(/\x1b\[[0-9;]*[~A-Za-z]/g, '');
       for (const ch of text) {
         if (ch === '\r' || ch === '\n') return finish();
-        if (ch === '\u0003') return finish(new CliError('Cancelled.', 130));
+        if (ch === '\u0003') return finish(new CliError('Cancelled.', 130, { code: 'cancelled' }));
         if (ch === '\u0004') {
           if (value === '') return finish();
           continue;
@@ -64,7 +64,7 @@ function readPipedLine(io: CliIo, firstByteTimeoutMs: number): Promise<string> {
     };
     const timer = setTimeout(() => {
       cleanup();
-      reject(new CliError(`Nothing arrived on stdin within ${Math.round(firstByteTimeoutMs / 1000)} s. Pipe the key in (echo "$KEY" | svc-proxy …) or run in a terminal to be prompted.`));
+      reject(new CliError(`Nothing arrived on stdin within ${Math.round(firstByteTimeoutMs / 1000)} s. Pipe the key in (echo "$KEY" | svc-proxy …) or run in a terminal to be prompted.`, 1, { code: 'stdin_timeout' }));
     }, firstByteTimeoutMs);
     const onData = (chunk: Buffer | string) => {
       clearTimeout(timer);
@@ -72,7 +72,7 @@ function readPipedLine(io: CliIo, firstByteTimeoutMs: number): Promise<string> {
       size += buf.length;
       if (size > MAX) {
         cleanup();
-        reject(new CliError('Too much data on stdin for a key.'));
+        reject(new CliError('Too much data on stdin for a key.', 1, { code: 'stdin_too_large' }));
         return;
       }
       chunks.push(buf);
@@ -85,7 +85,7 @@ function readPipedLine(io: CliIo, firstByteTimeoutMs: number): Promise<string> {
     };
     const onError = (err: Error) => {
       cleanup();
-      reject(new CliError(`Could not read stdin: ${err.message}`));
+      reject(new CliError(`Could not read stdin: ${err.message}`, 1, { code: 'stdin_unreadable' }));
     };
     stdin.on('data', onData);
     stdin.on('end', onEnd);

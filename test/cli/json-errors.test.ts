@@ -15,10 +15,10 @@ async function run(args: string[], home?: string) {
 }
 
 describe('--json errors', () => {
-  it('a refused argument: the error as JSON on stdout, the text on stderr, exit 2', async () => {
+  it('a missing argument the command finds: the error as JSON on stdout, the text on stderr, exit 2', async () => {
     const res = await run(['key', 'create', '--json']);
     expect(res.code).toBe(2);
-    expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'invalid_argument', message: 'A key needs a name: svc-proxy key create --name <name>' } });
+    expect(JSON.parse(res.stdout)).toEqual({ error: { code: 'missing_argument', message: 'A key needs a name: svc-proxy key create --name <name>' } });
     expect(res.stderr).toBe('svc-proxy: A key needs a name: svc-proxy key create --name <name>\n');
   });
 
@@ -33,6 +33,29 @@ describe('--json errors', () => {
     const res = await run(['env', 'nosuch', '--json']);
     expect(res.code).toBe(2);
     expect(JSON.parse(res.stdout).error).toMatchObject({ code: 'unknown_tool', message: expect.stringContaining('Unknown tool "nosuch".') });
+  });
+
+  it('refusals of env/run and header flags name what to fix in their code', async () => {
+    const header = await run(['endpoint', 'add', 'corp', '--url', 'http://127.0.0.1:9', '--format', 'a', '--no-credential', '--header', 'nameonly', '--json']);
+    expect(header.code).toBe(2);
+    expect(JSON.parse(header.stdout).error).toMatchObject({ code: 'invalid_header', flag: '--header' });
+
+    const model = await run(['env', 'codex', '--model', 'bare-name', '--json']);
+    expect(model.code).toBe(2);
+    expect(JSON.parse(model.stdout).error).toMatchObject({ code: 'invalid_model' });
+
+    const needsModel = await run(['env', 'cline', '--json']);
+    expect(needsModel.code).toBe(2);
+    expect(JSON.parse(needsModel.stdout).error).toMatchObject({ code: 'model_required' });
+
+    const both = await run(['env', 'codex', '--key', 'k', '--new-key', '--json']);
+    expect(both.code).toBe(2);
+    expect(JSON.parse(both.stdout).error).toMatchObject({ code: 'conflicting_options' });
+
+    const home = await tempStateDir('svc-json-errors-');
+    const notAKey = await runBin(['env', 'codex', '--json'], { env: cleanEnv({ SVC_PROXY_HOME: home, SVC_PROXY_KEY: 'hunter2' }), timeoutMs: 20_000 });
+    expect(notAKey.code).toBe(2);
+    expect(JSON.parse(notAKey.stdout).error).toMatchObject({ code: 'not_a_service_key' });
   });
 
   it('a bad filter value: the filter\'s own code', async () => {

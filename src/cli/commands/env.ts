@@ -91,14 +91,14 @@ export function register(program: Command, ctx: CliContext): void {
     )
     .action(async (name: string | undefined, flags: EnvFlags) => {
       if (flags.list) {
-        if (name) throw new CliError('--list takes no tool name.', 2);
+        if (name) throw new CliError('--list takes no tool name.', 2, { code: 'too_many_arguments' });
         printList(ctx, flags.json);
         return;
       }
-      if (!name) throw new CliError(`Name a tool: svc-proxy env <tool> (${toolNames()}), or svc-proxy env --list.`, 2);
+      if (!name) throw new CliError(`Name a tool: svc-proxy env <tool> (${toolNames()}), or svc-proxy env --list.`, 2, { code: 'missing_argument' });
       const tool = findTool(name);
       if (!tool) throw new CliError(`Unknown tool "${name}". Known: ${toolNames()}.`, 2, { code: 'unknown_tool' });
-      if (flags.configFile && flags.json) throw new CliError('Give either --config-file or --json.', 2);
+      if (flags.configFile && flags.json) throw new CliError('Give either --config-file or --json.', 2, { code: 'conflicting_options' });
       if (flags.configFile && !hasConfigFile(tool.via)) {
         throw new CliError(`${tool.title} takes no config file; drop --config-file.`, 2);
       }

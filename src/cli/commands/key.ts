@@ -18,8 +18,8 @@ export function register(program: Command, ctx: CliContext): void {
     .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy key create --name laptop']))
     .action(async (positional: string | undefined, flags: { name?: string; json?: boolean }) => {
       const name = flags.name ?? positional;
-      if (flags.name && positional && flags.name !== positional) throw new CliError('Give the name once: as an argument or with --name.', 2);
-      if (!name) throw new CliError('A key needs a name: svc-proxy key create --name <name>', 2);
+      if (flags.name && positional && flags.name !== positional) throw new CliError('Give the name once: as an argument or with --name.', 2, { code: 'conflicting_options' });
+      if (!name) throw new CliError('A key needs a name: svc-proxy key create --name <name>', 2, { code: 'missing_argument' });
       const created = await (await manage()).createKey(name);
       if (flags.json) {
         ctx.json({ id: created.id, name: created.name, key: created.key, created: created.created });

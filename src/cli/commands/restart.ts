@@ -48,7 +48,7 @@ async function restart(ctx: CliContext, flags: { port?: number; host?: string },
     try {
       const restarted = await restartThroughService(ctx);
       if (restarted) {
-        if (!restarted.daemon) throw new CliError(`The login service (${restarted.title}) was restarted, but its daemon did not answer in time; see \`svc-proxy service status\` and ${ctx.paths().daemonLog}.`);
+        if (!restarted.daemon) throw new CliError(`The login service (${restarted.title}) was restarted, but its daemon did not answer in time; see \`svc-proxy service status\` and ${ctx.paths().daemonLog}.`, 1, { code: 'service_daemon_not_answering' });
         if (restarted.before !== undefined) onStopped({ pid: restarted.before, forced: false });
         // the service manager does the stopping; it reports no kill
         return { daemon: restarted.daemon, stoppedPid: restarted.before, forced: false, byLoginService: true };

@@ -37,7 +37,7 @@ export function register(program: Command, ctx: CliContext): void {
       const tool = findTool(name);
       // the tools run starts: naming an app here only leads to a second refusal
       if (!tool) throw new CliError(`Unknown tool "${name}". svc-proxy run starts: ${runnableToolNames()} (the settings for any tool: svc-proxy env --list).`, 2, { code: 'unknown_tool' });
-      if (!tool.command) throw new CliError(tool.runRefusal ?? `${tool.title} is not a program svc-proxy can start; print its settings with: svc-proxy env ${tool.id}`, 2);
+      if (!tool.command) throw new CliError(tool.runRefusal ?? `${tool.title} is not a program svc-proxy can start; print its settings with: svc-proxy env ${tool.id}`, 2, { code: 'tool_not_runnable' });
 
       const [{ prepare }, spawnTool] = await Promise.all([import('../tools/prepare.js'), import('../tools/spawn-tool.js')]);
       const file = spawnTool.findExecutable(tool.command, ctx.io.env);
@@ -56,7 +56,7 @@ export function register(program: Command, ctx: CliContext): void {
       try {
         ended = await spawnTool.runTool(file, [...configArgs, ...prepared.setup.runArgs, ...toolArgs], env, { interactive: ctx.io.stdin.isTTY === true });
       } catch (err) {
-        throw new CliError(`could not start ${file}: ${err instanceof Error ? err.message : String(err)}`);
+        throw new CliError(`could not start ${file}: ${err instanceof Error ? err.message : String(err)}`, 1, { code: 'tool_start_failed' });
       } finally {
         await configFile?.remove();
       }

@@ -32,10 +32,10 @@ async function install(ctx: CliContext, json: boolean): Promise<void> {
   const manager = managerFor(ctx);
   const { def, notes } = await definition(ctx);
   const problem = manager.problem(def);
-  if (problem) throw new CliError(`Could not install the login service: ${problem}.`);
+  if (problem) throw new CliError(`Could not install the login service: ${problem}.`, 1, { code: 'service_unsupported' });
   // npx runs packages from a cache npm may clear at any time; the service would then start nothing
   if (runsFromNpxCache(def)) {
-    throw new CliError('Could not install the login service: this svc-proxy runs from npx\'s cache, which npm may clear, and the service would then start nothing. Install it first (npm install -g svc-proxy), then run `svc-proxy service install` from there.');
+    throw new CliError('Could not install the login service: this svc-proxy runs from npx\'s cache, which npm may clear, and the service would then start nothing. Install it first (npm install -g svc-proxy), then run `svc-proxy service install` from there.', 1, { code: 'service_from_npx_cache' });
   }
   const paths = ctx.paths();
   await ensureStateDir(paths.dir, ctx.warn);
@@ -48,7 +48,7 @@ async function install(ctx: CliContext, json: boolean): Promise<void> {
     // Leave things as they were: the old file, or none.
     if (previous === undefined) await rm(manager.file, { force: true });
     else await writeFile(manager.file, previous);
-    if (err instanceof ServiceCommandError) throw new CliError(`Could not install the login service: ${err.message}\nNothing was changed; \`svc-proxy start\` runs the daemon by hand.`);
+    if (err instanceof ServiceCommandError) throw new CliError(`Could not install the login service: ${err.message}\nNothing was changed; \`svc-proxy start\` runs the daemon by hand.`, 1, { code: 'service_register_failed' });
     throw err;
   }
   // The service's daemon takes over the state dir and the port from one started by hand (or an
@@ -60,12 +60,12 @@ async function install(ctx: CliContext, json: boolean): Promise<void> {
   try {
     await manager.start();
   } catch (err) {
-    if (err instanceof ServiceCommandError) throw new CliError(`The login service is installed (${manager.file}) but did not start: ${err.message}\nSee \`${manager.logHint}\` and ${paths.daemonLog}.`);
+    if (err instanceof ServiceCommandError) throw new CliError(`The login service is installed (${manager.file}) but did not start: ${err.message}\nSee \`${manager.logHint}\` and ${paths.daemonLog}.`, 1, { code: 'service_start_failed' });
     throw err;
   }
   const { daemonAfterStart, SERVICE_START_WAIT_MS } = await import('../service/service-restart.js');
   const daemon = await daemonAfterStart(paths, before?.pid);
-  if (!daemon) throw new CliError(`The login service is installed (${manager.file}) but its daemon did not answer within ${SERVICE_START_WAIT_MS / 1000} s. See \`${manager.logHint}\` and ${paths.daemonLog}.`);
+  if (!daemon) throw new CliError(`The login service is installed (${manager.file}) but its daemon did not answer within ${SERVICE_START_WAIT_MS / 1000} s. See \`${manager.logHint}\` and ${paths.daemonLog}.`, 1, { code: 'service_daemon_not_answering' });
   // `start --port/--host` by hand, settings for the service: the tools' base URLs may have moved
   if (before && (before.host !== daemon.host || before.port !== daemon.port)) {
     notes.push(`The daemon that was running listened on ${before.host}:${before.port}; the service's listens on ${daemon.host}:${daemon.port} (settings.host and settings.port): tools pointed at the old address need the new one, or set those settings and run \`svc-proxy restart\`.`);

@@ -16,7 +16,7 @@ export async function currentDefinition(ctx: CliContext): Promise<{ def: Service
     notes.push(`${name} holds a line break or control character, which a service file cannot hold; it is left out.`);
   }
   for (const path of [launch.command, ...launch.args, paths.daemonLog]) {
-    if (hasControlCharacters(path)) throw new CliError(`The path ${JSON.stringify(path)} holds a control character, which a service file cannot hold.`);
+    if (hasControlCharacters(path)) throw new CliError(`The path ${JSON.stringify(path)} holds a control character, which a service file cannot hold.`, 1, { code: 'service_path_invalid', details: { path } });
   }
   return { def: { command: launch.command, args: launch.args, env, logFile: paths.daemonLog, stopTimeoutMs: await drainBudget(ctx) }, notes };
 }

@@ -43,7 +43,7 @@ function activeRecordFor(config: Config, key: string): ServiceKeyRecord | undefi
 }
 
 function requireActive(config: Config, key: string, from: string): ServiceKeyRecord {
-  if (!key.startsWith(KEY_PREFIX)) throw new CliError(`${from} is not a service key (they start with ${KEY_PREFIX}).`, 2);
+  if (!key.startsWith(KEY_PREFIX)) throw new CliError(`${from} is not a service key (they start with ${KEY_PREFIX}).`, 2, { code: 'not_a_service_key' });
   const record = activeRecordFor(config, key);
   if (!record) throw new CliError(`${from} is not an active key of this svc-proxy (unknown or revoked). See: svc-proxy key list`, 1, { code: 'unknown_key' });
   return record;
@@ -73,8 +73,8 @@ async function create(ctx: CliContext, tool: ToolProfile, name: string): Promise
 }
 
 export async function resolveKey(ctx: CliContext, tool: ToolProfile, req: KeyRequest): Promise<ResolvedKey> {
-  if (req.key !== undefined && req.newKey) throw new CliError('Give either --key or --new-key, not both.', 2);
-  if (req.keyName !== undefined && !req.newKey) throw new CliError('--key-name names the key --new-key creates; add --new-key.', 2);
+  if (req.key !== undefined && req.newKey) throw new CliError('Give either --key or --new-key, not both.', 2, { code: 'conflicting_options' });
+  if (req.keyName !== undefined && !req.newKey) throw new CliError('--key-name names the key --new-key creates; add --new-key.', 2, { code: 'missing_option' });
   const { ConfigStore } = await import('../../config/store.js');
   const config = (await ConfigStore.open(ctx.paths())).current();
 
@@ -91,6 +91,8 @@ export async function resolveKey(ctx: CliContext, tool: ToolProfile, req: KeyReq
       known
         ? `svc-proxy stores only a hash of key "${ref}", so it cannot print it. Pass the key itself (--key sk-svc-proxy-… or SVC_PROXY_KEY=…), or make a new one with --new-key.`
         : `No active key named "${ref}". See: svc-proxy key list (or make one with --new-key).`,
+      1,
+      { code: known ? 'key_not_printable' : 'unknown_key' },
     );
   }
 

@@ -44,6 +44,8 @@ function checkGroup(config: Config, slug: string, model: string | undefined): vo
       names.length
         ? `Group "${slug}" has no model named "${model}". Its names: ${names.join(', ')}.`
         : `Group "${slug}" has no model names yet. Add one: svc-proxy group set ${slug} ${model} <provider/model>`,
+      1,
+      { code: 'unknown_group_model', details: { group: slug, names } },
     );
   }
 }
@@ -56,14 +58,14 @@ function checkOneLine(flag: string, value: string): void {
   const at = firstControl(value);
   if (at < 0) return;
   const code = value.codePointAt(at)!.toString(16).toUpperCase().padStart(4, '0');
-  throw new CliError(`${flag} "${printable(value)}" has a control character (U+${code} at position ${at + 1}); give it as one line of printable text.`, 2);
+  throw new CliError(`${flag} "${printable(value)}" has a control character (U+${code} at position ${at + 1}); give it as one line of printable text.`, 2, { code: 'control_character', details: { flag } });
 }
 
 /** On a provider base a model id is provider/model; an unknown provider only warns (the daemon may know it). */
 function checkProviderModel(ctx: CliContext, config: Config, model: string): void {
   const slash = model.indexOf('/');
   if (slash <= 0 || slash === model.length - 1) {
-    throw new CliError(`--model "${model}" must be provider/model (e.g. anthropic/claude-sonnet-4-5); a bare name works only on a group base (--group).`, 2);
+    throw new CliError(`--model "${model}" must be provider/model (e.g. anthropic/claude-sonnet-4-5); a bare name works only on a group base (--group).`, 2, { code: 'invalid_model' });
   }
   const provider = model.slice(0, slash);
   const known = [...BUILTIN_PROVIDERS, ...Object.keys(config.endpoints), ...Object.keys(config.locals), ...DETECTED_LOCALS];
@@ -86,7 +88,7 @@ export async function prepare(ctx: CliContext, tool: ToolProfile, opts: PrepareO
   if (group) checkGroup(config, group, model);
   else if (model) checkProviderModel(ctx, config, model);
   if (tool.needsModel && !model) {
-    throw new CliError(`${tool.title} needs a model for its settings: add --model ${group ? `<a model name of group "${group}">` : 'provider/model'}.`, 2);
+    throw new CliError(`${tool.title} needs a model for its settings: add --model ${group ? `<a model name of group "${group}">` : 'provider/model'}.`, 2, { code: 'model_required' });
   }
 
   const { host, port } = await locate(config);
