@@ -14,6 +14,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { join } = require('node:path');
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
   process.stdout.write(`${pkg.version ?? '0.0.0'}\n`);
+} else if (args[0] === '__complete') {
+  // completion scripts ask at every Tab: only the module that reads config.json, not the CLI
+  import('../dist/cli/completion/completion-values.js')
+    .then(({ completionValues }) => completionValues(args.slice(1), process.env))
+    .then((names) => process.stdout.write(names.map((n) => `${n}\n`).join('')));
 } else {
   import('../dist/cli/main.js')
     .then(({ main }) => main(process.argv))

@@ -10,6 +10,7 @@ import { createContext, processIo, type CliIo } from './io.js';
 import { HELP_SETTINGS } from './help-layout.js';
 import { unknownHelpTopic } from './help-topic.js';
 import { COMMANDS, findCommand } from './registry.js';
+import { COMPLETE_COMMAND } from './completion/complete-command.js';
 import { needsUsageHint, suggestionsIn, unknownCommandHint, usageHint, usageLine } from './usage-hint.js';
 
 /** Commander errors that are not usage errors. */
@@ -19,6 +20,12 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
   const args = argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     io.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  // Completion scripts call this at every Tab: before commander and any command loads.
+  if (args[0] === COMPLETE_COMMAND) {
+    const { completionValues } = await import('./completion/completion-values.js');
+    for (const name of await completionValues(args.slice(1), io.env)) io.stdout.write(`${name}\n`);
     return 0;
   }
 

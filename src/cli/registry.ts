@@ -35,6 +35,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'stats', summary: 'requests, errors, tokens and p50/p95 latency by provider, model or key', load: () => import('./commands/stats.js') },
   { name: 'env', summary: 'print the settings that point a coding tool at the proxy (claude-code, codex, openai, anthropic, …)', load: () => import('./commands/env.js') },
   { name: 'run', summary: 'start the daemon if needed and run a coding tool pointed at it', load: () => import('./commands/run.js') },
+  { name: 'completion', summary: 'print a shell completion script: bash, zsh or fish', load: () => import('./commands/completion.js') },
   { name: 'tui', aliases: ['ui'], summary: 'terminal UI: live request log, keys, groups, providers', load: () => import('./commands/tui.js') },
 ];
 

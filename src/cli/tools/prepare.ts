@@ -29,7 +29,7 @@ export interface Prepared {
 }
 
 /** Local servers the daemon finds by itself (no config entry): see src/providers/local-detect.ts. */
-const DETECTED_LOCALS = ['ollama', 'lmstudio'];
+export const DETECTED_LOCALS = ['ollama', 'lmstudio'];
 
 function checkGroup(config: Config, slug: string, model: string | undefined): void {
   const group = Object.hasOwn(config.groups, slug) ? config.groups[slug] : undefined;

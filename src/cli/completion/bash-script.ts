@@ -1,0 +1,58 @@
+/**
+ * The bash completion script. It splits COMP_LINE itself rather than use COMP_WORDS, which bash
+ * breaks at `:` and `=` (a URL value would count as three arguments). With nothing to offer, bash
+ * completes file names (`-o default`), as for the arguments `run` passes to a tool.
+ */
+import { shDataFunction } from './sh-data.js';
+
+const WALK = String.raw`
+_svc_proxy() {
+  local line="${'$'}{COMP_LINE:0:COMP_POINT}" cur="" at="" expect="" spec="" w r t kinds="" values=""
+  local -a words
+  local i argi=0
+  read -ra words <<< "$line"
+  if [[ ${'$'}{#words[@]} -gt 1 && "$line" != *[[:space:]] ]]; then
+    cur="${'$'}{words[${'$'}{#words[@]}-1]}"
+    unset 'words[${'$'}{#words[@]}-1]'
+  fi
+  for ((i = 1; i < ${'$'}{#words[@]}; i++)); do
+    w="${'$'}{words[i]}"
+    if [[ -n "$expect" ]]; then expect=""; continue; fi
+    # what follows -- is the tool's own (run): file names
+    [[ "$w" == "--" ]] && return 0
+    if [[ "$w" == -* ]]; then
+      [[ "$w" == *=* ]] || expect="$(__svc_proxy_data "v$at $w")"
+      continue
+    fi
+    if [[ $argi -eq 0 && " $(__svc_proxy_data "s$at") " == *" $w "* ]]; then at="$at $w"; continue; fi
+    argi=$((argi + 1))
+  done
+  if [[ -n "$expect" ]]; then
+    spec="$expect"
+  elif [[ "$cur" == -* ]]; then
+    spec="$(__svc_proxy_data "o$at")"
+  else
+    spec="$(__svc_proxy_data "s$at")"
+    if [[ -z "$spec" || $argi -gt 0 ]]; then
+      r="$(__svc_proxy_data "r$at")"
+      if [[ -n "$r" && $argi -gt $r ]]; then argi=$r; fi
+      spec="$(__svc_proxy_data "a$at $argi")"
+    fi
+  fi
+  for t in $spec; do
+    case "$t" in
+      -) ;;
+      @*) kinds="$kinds ${'$'}{t#@}" ;;
+      *) values="$values $t" ;;
+    esac
+  done
+  # names from config.json: one quick process that never starts the daemon
+  [[ -n "$kinds" ]] && values="$values $("${'$'}{words[0]}" __complete $kinds 2>/dev/null)"
+  COMPREPLY=($(compgen -W "$values" -- "$cur"))
+}
+complete -o default -F _svc_proxy svc-proxy
+`;
+
+export function bashScript(data: ReadonlyMap<string, string>): string {
+  return `# svc-proxy completion for bash: source it (see svc-proxy completion --help)\n${shDataFunction(data)}\n${WALK.trimStart()}`;
+}

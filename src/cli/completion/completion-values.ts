@@ -1,0 +1,42 @@
+/**
+ * `svc-proxy __complete <kind>…` (hidden): the names a completion script offers from config.json,
+ * one a line. Read straight from the file, unvalidated and unlocked: it never starts or waits for
+ * the daemon nor touches the keychain, and loads nothing else (it runs at every Tab). A file that
+ * cannot be read offers nothing rather than an error in the middle of the command line.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolveStateDir, statePaths } from '../../config/paths.js';
+import type { DynamicKind } from './value-sources.js';
+
+export const COMPLETE_COMMAND = '__complete';
+
+type Entries = Record<string, unknown> | undefined;
+
+interface ConfigNames {
+  endpoints?: Entries;
+  locals?: Entries;
+  groups?: Entries;
+  keys?: { name?: unknown; revoked?: unknown }[];
+}
+
+const READERS: Readonly<Record<DynamicKind, (config: ConfigNames) => unknown[]>> = {
+  endpoints: (c) => Object.keys(c.endpoints ?? {}),
+  locals: (c) => Object.keys(c.locals ?? {}),
+  groups: (c) => Object.keys(c.groups ?? {}),
+  // a revoked key is no use to env/run, nor to revoke again
+  keys: (c) => (Array.isArray(c.keys) ? c.keys.filter((k) => !k.revoked).map((k) => k.name) : []),
+};
+
+export async function completionValues(kinds: readonly string[], env: Record<string, string | undefined>): Promise<string[]> {
+  let config: ConfigNames;
+  try {
+    const parsed: unknown = JSON.parse(await readFile(statePaths(resolveStateDir(env)).config, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null) return [];
+    config = parsed as ConfigNames;
+  } catch {
+    return [];
+  }
+  const names = kinds.flatMap((kind) => (Object.hasOwn(READERS, kind) ? READERS[kind as DynamicKind](config) : []));
+  // a name with a space or a line break would come out as two words
+  return [...new Set(names.filter((n): n is string => typeof n === 'string' && n !== '' && !/\s/.test(n)))];
+}

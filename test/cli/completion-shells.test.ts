@@ -1,0 +1,131 @@
+/**
+ * `svc-proxy completion bash|zsh|fish` in the real shells, with the real binary on PATH: commands,
+ * subcommands, options, choices and names from config.json, without a daemon. A shell that is not
+ * installed skips its tests with the reason, and fails them under CI=true or REQUIRE_SHELLS=1
+ * (.ci/run installs zsh and fish).
+ */
+import { execFile } from 'node:child_process';
+import { access, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, removeTempDirs, runBin, tempStateDir } from '../daemon/harness.js';
+
+const run = promisify(execFile);
+const required = process.env.CI === 'true' || process.env.REQUIRE_SHELLS === '1';
+
+async function installed(shell: string): Promise<boolean> {
+  return run(shell, ['-c', 'exit 0']).then(() => true, () => false);
+}
+
+let home: string;
+let env: Record<string, string | undefined>;
+const scripts: Record<string, string> = {};
+
+beforeAll(async () => {
+  home = await tempStateDir('svc-completion-');
+  await writeFile(join(home, 'config.json'), JSON.stringify({ keys: [{ id: 'k1', name: 'laptop', hash: 'x', createdAt: '2026-01-01T00:00:00Z' }, { id: 'k2', name: 'old', hash: 'y', createdAt: '2026-01-01T00:00:00Z', revoked: true }], groups: { fast: { models: [] } } }));
+  // the binary as a user has it: `svc-proxy` on PATH
+  const bin = join(home, 'bin');
+  await mkdir(bin);
+  await symlink(BIN, join(bin, 'svc-proxy'));
+  env = cleanEnv({ SVC_PROXY_HOME: home, PATH: `${bin}:${process.env.PATH ?? ''}` });
+  for (const shell of ['bash', 'zsh', 'fish']) {
+    const res = await runBin(['completion', shell], { env });
+    expect(res.code, res.stderr).toBe(0);
+    scripts[shell] = join(home, `completion.${shell}`);
+    await writeFile(scripts[shell]!, res.stdout);
+  }
+});
+
+afterAll(async () => {
+  // completing never started a daemon
+  expect(await access(join(home, 'daemon.json')).then(() => true, () => false)).toBe(false);
+  await removeTempDirs();
+});
+
+/** Runs `body` in the shell; the shell missing is a skip, or a failure where shells are required. */
+function shellTest(shell: string, name: string, body: () => Promise<void>): void {
+  it(`${shell}: ${name}`, async (ctx) => {
+    if (!(await installed(shell))) {
+      if (required) throw new Error(`${shell} is not installed, and CI=true or REQUIRE_SHELLS=1 requires it (apt-get install ${shell})`);
+      ctx.skip(`${shell} is not installed`);
+    }
+    await body();
+  });
+}
+
+/** The candidates for each command line (the cursor at its end), one `line => a b c` a line. */
+async function complete(shell: string, lines: string[]): Promise<Record<string, string[]>> {
+  const scriptFor: Record<string, string> = {
+    // what bash sets before it calls the function
+    bash: `source ${scripts.bash}
+t() { COMP_LINE="$1"; COMP_POINT=\${#1}; read -ra COMP_WORDS <<< "$1"; COMP_CWORD=\${#COMP_WORDS[@]}; [[ "$1" == *" " ]] || COMP_CWORD=$((COMP_CWORD - 1)); COMPREPLY=(); _svc_proxy; echo "$1 => \${COMPREPLY[*]}"; }`,
+    // compadd works only inside a completion widget: a stand-in prints what it was given that
+    // matches the word typed (PREFIX), as compadd keeps
+    zsh: `autoload -U compinit && compinit -u -d ${home}/zcompdump
+source ${scripts.zsh}
+compadd() { shift; local w; for w in "$@"; do [[ "$w" == "$PREFIX"* ]] && print -rn -- " $w"; done; }
+_files() { print -rn -- " (files)"; }
+t() { words=(\${(z)1}); [[ "$1" == *" " ]] && words+=(""); CURRENT=\${#words}; PREFIX=\${words[CURRENT]}; print -rn -- "$1 =>"; _svc_proxy; print; }`,
+    fish: `source ${scripts.fish}
+function t; echo "$argv[1] =>" (complete -C "$argv[1]" | string split -f1 \\t); end`,
+  };
+  const body = [scriptFor[shell], ...lines.map((l) => `t '${l}'`)].join('\n');
+  const { stdout } = await run(shell, shell === 'fish' ? ['--no-config', '-c', body] : shell === 'bash' ? ['--norc', '--noprofile', '-c', body] : ['-f', '-c', body], { env });
+  const out: Record<string, string[]> = {};
+  for (const line of stdout.split('\n').filter((l) => l.includes(' =>'))) {
+    const [given, got] = line.split(' =>');
+    out[given!] = got!.trim().split(/\s+/).filter((w) => w !== '');
+  }
+  return out;
+}
+
+const LINES = [
+  'svc-proxy ',
+  'svc-proxy ke',
+  'svc-proxy key ',
+  'svc-proxy key create --j',
+  'svc-proxy key revoke ',
+  'svc-proxy logs --group ',
+  'svc-proxy endpoint add corp --url http://127.0.0.1:9 --format ',
+  'svc-proxy run ',
+  'svc-proxy help ',
+];
+
+/** What every shell offers for LINES (fish and zsh filter by the word typed; bash's compgen too). */
+function expectCompletions(got: Record<string, string[]>): void {
+  expect(got['svc-proxy ']).toEqual(expect.arrayContaining(['start', 'key', 'provider', 'completion', 'tui']));
+  expect(got['svc-proxy ']).not.toContain('__complete');
+  expect(got['svc-proxy ke']).toEqual(['key']);
+  expect(got['svc-proxy key ']).toEqual(expect.arrayContaining(['create', 'list', 'revoke']));
+  expect(got['svc-proxy key create --j']).toEqual(['--json']);
+  // an active key's name, read from config.json; not the revoked one
+  expect(got['svc-proxy key revoke ']).toEqual(['laptop']);
+  expect(got['svc-proxy logs --group ']).toEqual(['fast']);
+  // a URL (with its `:`) is one value of --url, and --format's choices follow
+  expect(got['svc-proxy endpoint add corp --url http://127.0.0.1:9 --format ']).toEqual(['a', 'b']);
+  expect(got['svc-proxy run ']).toEqual(expect.arrayContaining(['claude-code', 'codex']));
+  expect(got['svc-proxy run ']).not.toContain('cursor');
+  expect(got['svc-proxy help ']).toEqual(expect.arrayContaining(['key', 'start']));
+}
+
+describe('shell completion', () => {
+  shellTest('bash', 'registered for svc-proxy, and completes commands, options, choices and config names', async () => {
+    const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', `source ${scripts.bash}; complete -p svc-proxy`], { env });
+    expect(stdout.trim()).toBe('complete -o default -F _svc_proxy svc-proxy');
+    expectCompletions(await complete('bash', LINES));
+  });
+
+  shellTest('zsh', 'registered with compdef, and completes the same', async () => {
+    const { stdout } = await run('zsh', ['-f', '-c', `autoload -U compinit && compinit -u -d ${home}/zcompdump; source ${scripts.zsh}; print -r -- $_comps[svc-proxy]`], { env });
+    expect(stdout.trim()).toBe('_svc_proxy');
+    const got = await complete('zsh', LINES);
+    expectCompletions(got);
+    expect((await complete('zsh', ['svc-proxy run codex -- ']))['svc-proxy run codex -- ']).toEqual(['(files)']);
+  });
+
+  shellTest('fish', 'completes the same through fish\'s own complete -C', async () => {
+    expectCompletions(await complete('fish', LINES));
+  });
+});
