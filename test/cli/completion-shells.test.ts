@@ -5,7 +5,7 @@
  * (.ci/run installs zsh and fish).
  */
 import { execFile } from 'node:child_process';
-import { access, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +123,19 @@ describe('shell completion', () => {
     const got = await complete('zsh', LINES);
     expectCompletions(got);
     expect((await complete('zsh', ['svc-proxy run codex -- ']))['svc-proxy run codex -- ']).toEqual(['(files)']);
+  });
+
+  shellTest('zsh', 'saved as _svc_proxy in $fpath instead: compinit finds it, and its first run completes', async () => {
+    const fpathDir = join(home, 'zfunc');
+    await mkdir(fpathDir, { recursive: true });
+    await copyFile(scripts.zsh!, join(fpathDir, '_svc_proxy'));
+    const body = `fpath=(${fpathDir} $fpath); autoload -U compinit && compinit -u -d ${home}/zcompdump-fpath
+print -r -- "comps=$_comps[svc-proxy]"
+compadd() { shift; local w; for w in "$@"; do [[ "$w" == "$PREFIX"* ]] && print -rn -- " $w"; done; }
+words=(svc-proxy key ""); CURRENT=3; PREFIX=""; _svc_proxy; print
+words=(svc-proxy key re); CURRENT=3; PREFIX=re; _svc_proxy; print`;
+    const { stdout } = await run('zsh', ['-f', '-c', body], { env });
+    expect(stdout.split('\n')).toEqual(['comps=_svc_proxy', ' create list revoke help', ' revoke', '']);
   });
 
   shellTest('fish', 'completes the same through fish\'s own complete -C', async () => {
