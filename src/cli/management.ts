@@ -7,7 +7,6 @@
 import type { RevocationResult } from '../keys/unsaved-revocations.js';
 import type { GroupUse } from '../config/group-uses.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
-import type { ModeNotice } from '../secrets/file-store.js';
 import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
 import { AdminClient } from './admin-client.js';
 import { daemonWaitNotice } from './daemon-wait-notice.js';
