@@ -1,6 +1,14 @@
 /**
- * Built-in providers whose model lists state no context window (OpenAI's): asking the catalog for
- * a window there is a round trip to the provider that cannot answer. Which fields the other lists
- * state is in models.ts (contextWindowOf); Gemini's come from its native list (gemini-limits.ts).
+ * Built-in providers whose model lists state no context window (OpenAI's): their windows are the
+ * figures the provider documents (openai-windows.ts), known without asking the catalog, which
+ * would be a round trip to a provider that cannot say more. Which fields the other lists state is
+ * in models.ts (contextWindowOf); Gemini's come from its native list (gemini-limits.ts).
  */
+import { openaiInputWindow } from './openai-windows.js';
+
 export const LISTS_WITHOUT_WINDOWS: ReadonlySet<string> = new Set(['openai']);
+
+/** The documented window of a model of such a provider (`model` without the slug), or undefined. */
+export function documentedWindow(provider: string, model: string): number | undefined {
+  return provider === 'openai' ? openaiInputWindow(model) : undefined;
+}

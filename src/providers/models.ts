@@ -12,6 +12,7 @@ import type { ResolvedProvider } from './types.js';
 import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
 import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './loaded-context.js';
 import { geminiInputLimits, geminiListHeaders, geminiModelsUrl, geminiNextPage } from './gemini-limits.js';
+import { documentedWindow } from './context-window-sources.js';
 import { ListNotAnObject, listRefusal, ListTimedOut, listFailureOf } from './model-list-errors.js';
 import type { ProviderListFailure } from './model-list-failure.js';
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
@@ -260,6 +261,13 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
   if (llamaCpp.length > 0) await addSlotContext(llamaCpp, base, headers, windowSignal, windowMs);
   if (adapter.kind === 'local') await addLoadedContext(out, base, headers, windowSignal, windowMs);
   if (adapter.kind === 'gemini') await addGeminiLimits(out, target, windowSignal, windowMs);
+  // OpenAI's list states none: the windows its model pages document
+  if (adapter.kind === 'openai') {
+    for (const m of out) {
+      const window = documentedWindow(adapter.kind, upstreamIdOf(m));
+      if (window !== undefined) m.contextWindow = window;
+    }
+  }
   return out;
 }
 
@@ -339,7 +347,8 @@ async function addSlotContext(models: CatalogModel[], modelsUrl: string, headers
  * (and gateways that copy it), vLLM's `max_model_len` (what the server was started with). llama.cpp's
  * `meta.n_ctx_train` is the length the model was trained for, not what the server serves: its
  * window comes from `/props` (llamacpp-context.ts); Ollama's and LM Studio's from their own APIs
- * (loaded-context.ts); Gemini's from its native list (gemini-limits.ts). OpenAI lists none.
+ * (loaded-context.ts); Gemini's from its native list (gemini-limits.ts). OpenAI lists none: its
+ * windows are the ones its model pages document (openai-windows.ts).
  */
 function contextWindowOf(r: Record<string, unknown>): number | undefined {
   for (const v of [r.max_input_tokens, r.context_length, r.max_model_len]) {

@@ -235,6 +235,19 @@ describe('svc-proxy env: profiles', () => {
     expect((await envJson(['claude-code'])).notes.join(' ')).toMatch(/add --model provider\/model/);
   });
 
+  it("an OpenAI model whose page states its window: every tool that takes one gets the input OpenAI takes, with no daemon to ask", async () => {
+    // 400,000 less 128,000 of output: Claude Code compacts before it, and OpenAI refuses more input
+    expect((await envJson(['claude-code', '--model', 'openai/gpt-5-mini'])).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('272000');
+    expect((await envJson(['goose', '--model', 'openai/gpt-5-mini-2025-08-07'])).env.GOOSE_CONTEXT_LIMIT).toBe('272000');
+    expect((await envJson(['codex', '--model', 'openai/gpt-5-codex'])).file!.content).toContain('model_context_window = 272000');
+    const opencode = JSON.parse((await envJson(['opencode', '--model', 'openai/gpt-5-pro'])).env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, { limit: { context: number } }> }> };
+    expect(Object.values(opencode.provider)[0]!.models['openai/gpt-5-pro']!.limit.context).toBe(128_000);
+    // one whose page was not read stays unknown, and the note says so
+    const unknown = await envJson(['claude-code', '--model', 'openai/gpt-5.4']);
+    expect(unknown.env).not.toHaveProperty('CLAUDE_CODE_MAX_CONTEXT_TOKENS');
+    expect(unknown.notes.join(' ')).toMatch(/context window of openai\/gpt-5.4 is not known here/);
+  });
+
   it('codex: profile file with the Responses wire API and env_key; web_search off unless the model is openai or anthropic, multi-agent tools on; the same as -c overrides', async () => {
     const s = await envJson(['codex', '--model', 'gemini/gemini-2.5-pro']);
     expect(s.env).toEqual({ SVC_PROXY_KEY: s.key.value });

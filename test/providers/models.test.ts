@@ -145,6 +145,13 @@ describe('model catalog', () => {
     expect(one.models.map((m) => m.id)).toEqual(['openai/gpt-5.4', 'openai/gpt-4.1']);
   });
 
+  it("OpenAI's models carry the window its model pages document (its list states none); the others stay unknown", async () => {
+    openaiModels = ['gpt-5-mini-2025-08-07', 'gpt-5-pro', 'gpt-5.4'];
+    const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 400 });
+    const windows = Object.fromEntries((await catalog.list(undefined, new Set(['openai']))).map((m) => [m.id, m.contextWindow]));
+    expect(windows).toEqual({ 'openai/gpt-5-mini-2025-08-07': 272_000, 'openai/gpt-5-pro': 128_000, 'openai/gpt-5.4': undefined });
+  });
+
   it('serves from cache within the TTL', async () => {
     const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 300 });
     await catalog.list();

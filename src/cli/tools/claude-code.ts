@@ -55,7 +55,7 @@ export const claudeCode: ToolProfile = {
       );
     } else if (input.contextWindow === undefined && model) {
       s.notes.push(
-        `The context window of ${model} is not known here (the provider's model list does not state it, or no daemon runs to ask): Claude Code takes a model it does not know for one of 1,000,000 tokens and compacts only near that. For a smaller model, set CLAUDE_CODE_MAX_CONTEXT_TOKENS to its window.`,
+        `The context window of ${model} is not known here (the provider's model list does not state it — for OpenAI, its model pages read here do not — or no daemon runs to ask): Claude Code takes a model it does not know for one of 1,000,000 tokens and compacts only near that. For a smaller model, set CLAUDE_CODE_MAX_CONTEXT_TOKENS to its window.`,
       );
     }
     s.unset.push('ANTHROPIC_API_KEY');

@@ -63,7 +63,7 @@ function configToml(input: ToolInput): string {
     if (key === 'web_search') lines.push('# Web search runs only on openai/… and anthropic/… models through svc-proxy; other providers refuse it.');
     if (key === 'analytics.enabled') lines.push('# No usage analytics sent to OpenAI.');
     if (key === 'model_reasoning_effort') lines.push('# Codex sends no reasoning for a model name it does not know; these are its defaults for its own GPT-5 models.');
-    if (key === 'model_context_window') lines.push("# The window the provider's model list states: Codex compacts by it.");
+    if (key === 'model_context_window') lines.push("# The window the provider's model list (for OpenAI, its model page) states: Codex compacts by it.");
     lines.push(`${key} = ${value}`);
   }
   lines.push('', `[model_providers.${CODEX_PROVIDER_ID}]`);

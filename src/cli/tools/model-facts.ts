@@ -8,14 +8,15 @@
  * said to call tools.
  *
  * The figures come from the running daemon's live catalog where the provider's list states them
- * (providers/models.ts); for the built-in providers whose lists do not say what their models read
+ * (providers/models.ts), and, for a provider whose list states no window (OpenAI), from what its
+ * model pages document (providers/openai-windows.ts), which needs no daemon; for the built-in providers whose lists do not say what their models read
  * and do, from what the models coding tools use there have in common. On a group base a fallback
  * may land on any of the name's targets: the smallest window any states, and inputs, reasoning or
  * tools only when every target is known to have them. Nothing is started for this: without a
  * daemon nothing is listed.
  */
 import type { Config } from '../../config/schema.js';
-import { LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
+import { documentedWindow, LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
 import type { CatalogModel, ModelInput } from '../../providers/models.js';
 import { splitModelId } from '../../routing/targets.js';
 import { daemonWaitNotice } from '../daemon-wait-notice.js';
@@ -42,16 +43,17 @@ export async function lookUpModelFacts(ctx: CliContext, config: Config, model: s
   const ids = group ? (config.groups[group]?.models.find((m) => m.name === model)?.targets ?? []) : [model];
   const targets = ids.flatMap((id) => {
     const parts = splitModelId(id);
-    return parts ? [{ id, provider: parts.provider }] : [];
+    return parts ? [{ id, ...parts }] : [];
   });
   if (targets.length === 0) return {};
   const listed = await listedModels(ctx, new Set(targets.map((t) => t.provider).filter((p) => !LISTS_WITHOUT_WINDOWS.has(p))));
-  return combine(targets.map(({ id, provider }) => factsOf(listed.get(id), provider)));
+  return combine(targets.map(({ id, provider, model: upstream }) => factsOf(listed.get(id), provider, upstream)));
 }
 
-function factsOf(entry: CatalogModel | undefined, provider: string): ModelFacts {
+function factsOf(entry: CatalogModel | undefined, provider: string, model: string): ModelFacts {
   const facts: ModelFacts = {};
-  if (entry?.contextWindow !== undefined) facts.contextWindow = entry.contextWindow;
+  const window = entry?.contextWindow ?? documentedWindow(provider, model);
+  if (window !== undefined) facts.contextWindow = window;
   const inputs = entry?.inputs ?? BUILTIN_FACTS[provider]?.inputs;
   if (inputs) facts.inputs = inputs;
   const reasons = entry?.reasons ?? BUILTIN_FACTS[provider]?.reasons;
