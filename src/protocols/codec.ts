@@ -43,6 +43,12 @@ export interface DecodeOptions {
    * inside a reasoning block and only its `</think>` comes (chat/think-tags.ts).
    */
   startsInsideThink?: boolean;
+  /**
+   * The time (epoch ms) an error's wait is counted from: Google's per-day quota waits for midnight
+   * Pacific time (google-retry-info.ts). A parameter, so decoders hold no clock; without it an
+   * error's wait is only what its body states.
+   */
+  now?: () => number;
 }
 
 /** Context for rendering an answer to the client. */

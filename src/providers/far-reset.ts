@@ -13,7 +13,8 @@ export function beyondAdvice(waitMs: number): boolean {
 }
 
 /**
- * When the wait ends, for a person: "the limit resets in 7 h 12 min (at 14:32 UTC)" for a 429,
+ * When the wait ends, for a person: "the limit resets in 7 h 12 min (at 14:32 UTC)" for a 429 or
+ * a used-up quota's 402,
  * "the provider asks not to retry for 2 h (until 09:00 UTC)" for another status (a 503 whose
  * Retry-After names a maintenance window). Both are rounded up to the minute: never sooner than
  * the upstream said. The date is given when it is not today's (UTC).
@@ -21,7 +22,8 @@ export function beyondAdvice(waitMs: number): boolean {
 export function farResetWords(status: number, waitMs: number, now: number): string {
   const at = timeOfDay(now + waitMs, now);
   const span = spanWords(waitMs);
-  return status === 429 ? `the limit resets in ${span} (at ${at})` : `the provider asks not to retry for ${span} (until ${at})`;
+  // a used-up quota (402) resets as a rate limit does
+  return status === 429 || status === 402 ? `the limit resets in ${span} (at ${at})` : `the provider asks not to retry for ${span} (until ${at})`;
 }
 
 /** A span rounded up to the minute: `7 h 12 min`, `2 d 3 h`, `45 min`. */

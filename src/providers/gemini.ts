@@ -17,6 +17,7 @@ import { nameToolResults } from './gemini-tool-names.js';
 import { bearerHeaders } from './headers.js';
 import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
 import { isObject } from '../util/is-object.js';
+import type { DecodeOptions } from '../protocols/codec.js';
 
 const GEMINI_REFUSED = ['reasoning', 'thinking', 'output_config', 'cache_control', 'top_k'];
 
@@ -120,6 +121,9 @@ function url(baseUrl: string, op: UpstreamOperation, model?: string): string {
   return chatUrl(baseUrl, op);
 }
 
+/** Gemini's per-day quota waits for midnight Pacific: its decoder counts the wait from the clock (one object for every request). */
+const DECODE_OPTIONS: DecodeOptions = { now: () => Date.now() };
+
 export const geminiAdapter: ProviderAdapter = {
   kind: 'gemini',
   dialect: 'chat',
@@ -132,6 +136,7 @@ export const geminiAdapter: ProviderAdapter = {
     // no systemInPlace: the compat layer keeps only the last system message (system-in-place.ts)
     return { replayReasoning: [], systemRole: 'system', maxTokensField: 'max_tokens', thoughtSignatures: true };
   },
+  decodeOptions: () => DECODE_OPTIONS,
   finalizeBody: finalize,
   normaliseModelId: stripModelsPrefix,
 };

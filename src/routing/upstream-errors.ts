@@ -181,8 +181,12 @@ export interface EventWait {
  * `Date` of the stream's 200 (`answerDate`), as an error answer's are.
  */
 export function withStreamWait(failure: UpstreamFailure, own: EventWait, answerHeaders?: AnswerHeaders, answerDate?: string | string[]): UpstreamFailure {
-  if (failure.contextLength || !retryable(failure.upstreamStatus) || namesWait(failure.message)) return failure;
+  if (failure.contextLength || namesWait(failure.message)) return failure;
   const now = Date.now();
+  // a used-up quota that comes back at a known time (Gemini's per-day one, at midnight Pacific): not before then, as failureOfAnswer says
+  const stated = own.statedWaitMs;
+  if (failure.code === 'upstream_billing' && stated !== undefined && beyondAdvice(stated)) return notBeforeReset(failure, Math.min(stated, LONGEST_RESET_MS), now);
+  if (!retryable(failure.upstreamStatus)) return failure;
   let wait = own.statedWaitMs;
   if (wait === undefined) {
     const limitHeaders = own.bodyHeaders ?? (answerHeaders !== undefined && failure.upstreamStatus === 429 ? streamLimitHeaders(answerHeaders, failure.message) : undefined);

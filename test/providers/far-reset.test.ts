@@ -17,6 +17,10 @@ describe('farResetWords', () => {
     expect(farResetWords(429, 6 * 60_000 + 1, NOW)).toBe('the limit resets in 7 min (at 07:27 UTC)');
   });
 
+  it('a used-up quota (402, as a stream decoder reads a per-day one) resets as a limit does', () => {
+    expect(farResetWords(402, 7 * 3_600_000 + 12 * 60_000, NOW)).toBe('the limit resets in 7 h 12 min (at 14:32 UTC)');
+  });
+
   it('another day is named; another status is the wait the provider asks for', () => {
     expect(farResetWords(429, 20 * 3_600_000, NOW)).toBe('the limit resets in 20 h (at 2026-11-30 03:20 UTC)');
     expect(farResetWords(503, 2 * 3_600_000, NOW)).toBe('the provider asks not to retry for 2 h (until 09:20 UTC)');

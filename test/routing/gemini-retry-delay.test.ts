@@ -9,7 +9,7 @@
  */
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { geminiError, geminiRetryInfo } from '../fixtures/mock-upstream/index.js';
+import { geminiError, geminiRetryInfo, type Reply } from '../fixtures/mock-upstream/index.js';
 import type { StreamSpec } from '../fixtures/mock-upstream/turn.js';
 import { useHarness } from './harness.js';
 
@@ -96,6 +96,41 @@ describe('a Gemini rate limit inside the stream, its RetryInfo in the error chun
     expect(last.type).toBe('response.failed');
     expect(last.response.error?.code).toBe('rate_limit_exceeded');
     expect(CODEX_WAIT.exec(last.response.error?.message ?? '')?.slice(1)).toEqual(['37', 's']);
+  });
+});
+
+describe('a used-up per-day Gemini quota inside the stream', () => {
+  /** Some text, then the quota's error chunk: a per-day QuotaFailure beside a RetryInfo of seconds. */
+  const cutByDailyQuota = (): Reply => ({
+    kind: 'sse',
+    events: [
+      { data: { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gemini-2.5-flash', choices: [{ index: 0, delta: { role: 'assistant', content: 'will be cut short' }, finish_reason: null }] } },
+      { data: { error: { code: 429, message: EXHAUSTED, status: 'RESOURCE_EXHAUSTED', details: limited(PER_DAY, 37_000) } } },
+    ],
+  });
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(NOON_UTC)); // 05:00 PDT: midnight Pacific is 19 h away, at 07:00 UTC
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('Responses client (converted): response.failed says the limit resets at midnight Pacific, not after its RetryInfo’s seconds', async () => {
+    t.h.mocks.gemini.next(cutByDailyQuota());
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const ev of await openai().responses.create({ model: 'gemini/gemini-2.5-flash', stream: true, input: 'hi' })) events.push(ev);
+    const last = events.at(-1) as OpenAI.Responses.ResponseFailedEvent;
+    expect(last.type).toBe('response.failed');
+    expect(last.response.error?.message).toMatch(/; the limit resets in 19 h \(at 2026-03-11 07:00 UTC\)\.$/);
+    expect(CODEX_WAIT.test(last.response.error?.message ?? '')).toBe(false);
+  });
+
+  it('Chat client (passthrough): the error says the same', async () => {
+    t.h.mocks.gemini.next(cutByDailyQuota());
+    const stream = await openai().chat.completions.create({ model: 'gemini/gemini-2.5-flash', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const e = await refusal((async () => {
+      for await (const _ of stream);
+    })());
+    expect(e.message).toMatch(/; the limit resets in 19 h \(at 2026-03-11 07:00 UTC\)\.$/);
   });
 });
 

@@ -25,14 +25,14 @@ function firstChoice(choices: unknown[]): Json | undefined {
 export function decodeResponse(raw: unknown, opts: DecodeOptions = {}): HubResponse {
   if (!isRecord(raw)) throw invalid('the body is not a JSON object');
   if (raw.error !== undefined && raw.error !== null) {
-    const e = upstreamError(raw.error, 'The upstream reported an error.');
+    const e = upstreamError(raw.error, 'The upstream reported an error.', opts.now);
     throw new ProtocolError(e.status, e.code, e.message);
   }
   if (!Array.isArray(raw.choices)) throw invalid('choices is missing');
   const choice = firstChoice(raw.choices);
   if (!choice) throw invalid('choices is empty');
   if (choice.finish_reason === 'error') {
-    const e = upstreamError(choice.error ?? raw.error, 'The upstream stopped with an error.');
+    const e = upstreamError(choice.error ?? raw.error, 'The upstream stopped with an error.', opts.now);
     throw new ProtocolError(e.status, e.code, e.message);
   }
   const message = isRecord(choice.message) ? choice.message : {};

@@ -65,8 +65,12 @@ export class ChatStreamDecoder implements StreamDecoder {
   /** Until the content's start is decided and any leading think block closed; then undefined. */
   private think: ThinkTagSplitter | undefined;
 
+  /** The clock an error's wait is counted from (DecodeOptions.now). */
+  private readonly now: (() => number) | undefined;
+
   constructor(opts: DecodeOptions = {}) {
     this.think = new ThinkTagSplitter(opts.startsInsideThink);
+    this.now = opts.now;
   }
 
   push(ev: SseEvent): HubEvent[] {
@@ -89,7 +93,7 @@ export class ChatStreamDecoder implements StreamDecoder {
     }
     const out: HubEvent[] = [];
     if (ev.event === 'error' || (chunk.error !== undefined && chunk.error !== null)) {
-      return this.fail(out, upstreamError(chunk.error ?? chunk, 'The upstream reported an error during the stream.'));
+      return this.fail(out, upstreamError(chunk.error ?? chunk, 'The upstream reported an error during the stream.', this.now));
     }
     if (!this.started) this.begin(chunk, out);
     const usage = usageFromChat(chatUsageOf(chunk));
@@ -98,7 +102,7 @@ export class ChatStreamDecoder implements StreamDecoder {
     this.noteFrame(data, chunk, choice);
     if (choice) {
       if (choice.finish_reason === 'error') {
-        return this.fail(out, upstreamError(choice.error, 'The upstream stopped with an error during the stream.'));
+        return this.fail(out, upstreamError(choice.error, 'The upstream stopped with an error during the stream.', this.now));
       }
       if (!this.finished && isRecord(choice.delta)) this.delta(choice.delta, out);
       if (typeof choice.finish_reason === 'string' && choice.finish_reason && !this.finished) {

@@ -7,7 +7,7 @@ import type { HubError } from '../hub.js';
 import { isRecord, num, str } from './guards.js';
 import { codeForStatus } from '../upstream-codes.js';
 import { quotaUsedUp } from '../quota-used-up.js';
-import { googleRetryDelayMs } from '../google-retry-info.js';
+import { googleRetryDelayMs, googleWaitMs } from '../google-retry-info.js';
 
 /** OpenAI/Anthropic error `type` → the HTTP status it stands for. */
 const STATUS_BY_TYPE: Readonly<Record<string, number>> = {
@@ -30,7 +30,8 @@ function isStatus(n: number | undefined): n is number {
   return n !== undefined && Number.isInteger(n) && n >= 400 && n <= 599;
 }
 
-export function upstreamError(err: unknown, fallbackMessage: string): HubError {
+/** `now`: the clock a wait is counted from (DecodeOptions.now); a per-day quota's reset needs it. */
+export function upstreamError(err: unknown, fallbackMessage: string, now?: () => number): HubError {
   if (!isRecord(err)) return { status: 502, code: 'upstream_error', message: typeof err === 'string' && err ? err : fallbackMessage };
   const numeric = num(err.code) ?? num(err.status);
   const type = str(err.type) ?? '';
@@ -39,7 +40,7 @@ export function upstreamError(err: unknown, fallbackMessage: string): HubError {
   const error: HubError = { status, code: codeForStatus(status), message: str(err.message) || fallbackMessage };
   const headers = isRecord(err.metadata) ? err.metadata.headers : undefined;
   if (isRecord(headers)) error.limitHeaders = headers;
-  const wait = googleRetryDelayMs(err);
+  const wait = now ? googleWaitMs(err, now()) : googleRetryDelayMs(err);
   if (wait !== undefined) error.statedWaitMs = wait;
   return error;
 }

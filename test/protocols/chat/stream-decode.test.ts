@@ -122,6 +122,19 @@ describe('chat stream decode behaviour', () => {
     expect(out).toEqual([{ type: 'error', error: { status: 429, code: 'upstream_rate_limited', message: 'Resource exhausted' } }]);
   });
 
+  it("a used-up per-day Google quota waits for midnight Pacific, counted from the clock the decoder is given (its RetryInfo's seconds without one)", () => {
+    const details = [
+      { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier' }] },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '37s' },
+    ];
+    const data = JSON.stringify({ error: { code: 429, message: 'You exceeded your current quota.', status: 'RESOURCE_EXHAUSTED', details } });
+    // 12:00 UTC on 10 March 2026 is 05:00 in California (summer time): midnight there is 19 h away
+    const decoder = chatCodec.createStreamDecoder({ now: () => Date.parse('2026-03-10T12:00:00Z') });
+    decoder.push({ data: chunk({ content: 'a' }) });
+    expect(decoder.push({ event: 'error', data }).at(-1)).toMatchObject({ type: 'error', error: { status: 402, code: 'upstream_billing', statedWaitMs: 19 * 3_600_000 } });
+    expect(chatCodec.createStreamDecoder().push({ event: 'error', data }).at(-1)).toMatchObject({ type: 'error', error: { status: 402, statedWaitMs: 37_000 } });
+  });
+
   it('reads reasoning once per delta when a server sends both reasoning and reasoning_content', () => {
     const events = decodeLines([chunk({ reasoning: 'abc', reasoning_content: 'abc' }), finish('stop'), '[DONE]']);
     expect(events.filter((e) => e.type === 'reasoning_delta')).toEqual([{ type: 'reasoning_delta', index: 0, text: 'abc' }]);
