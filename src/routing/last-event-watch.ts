@@ -10,6 +10,12 @@
  * completes it, edited then; any other cut event goes out as it comes, at no more cost than the walk
  * back. Nothing is held past HOLD_LIMIT bytes, nor once the stream ends. A client reads an event
  * only once its blank line has come, so holding the first half of one delays nothing it can use.
+ *
+ * A cut event that goes out leaves its kind behind (or, while too few of its bytes have come to
+ * tell, its first bytes): the tick that ends it judges it by that. So a terminal event is seen
+ * when its blank line comes alone in the next read, or when it is long enough to span reads
+ * (OpenAI's response.completed repeats the whole output), and the client's stream ends with it
+ * rather than when the upstream ends its body (never, for one that stalls, until the idle timeout).
  */
 import type { Dialect } from '../protocols/hub.js';
 import { EDITED_STARTS, endsWithBlankLine, eventKindAt, lastEventStart, mayStartWithOne, type LastEventKind } from './last-event.js';
@@ -37,6 +43,14 @@ export class LastEventWatch {
   private held: Buffer[] = [];
   private heldBytes = 0;
   private tail: Tail = 'blank';
+  /**
+   * Where the cut event that went out last begins (the tail is not 'blank' then): the piece it
+   * began in, by reference, and where in it; judged only should a later tick end it.
+   */
+  private cutPiece: Buffer | undefined;
+  private cutAt = 0;
+  /** Its first bytes instead, copied, when fewer than TYPE_BYTES of them were in that piece. */
+  private cutHead: Buffer | undefined;
 
   constructor(dialect: Dialect) {
     this.dialect = dialect;
@@ -47,7 +61,9 @@ export class LastEventWatch {
    * This tick's pieces, just before they go out: held bytes go back in front of them, and a cut
    * last event that may be edited is taken out and held (not when `final`: the stream ends). Returns
    * what the last event is when the pieces end with a whole one, which then lies whole in the last
-   * piece (where the edit reads it). Strings are svc-proxy's own events: they end a tick unjudged.
+   * piece (where the edit reads it), or that began in bytes that went out already (by what it was
+   * then: the edits, which need it whole, find no event to edit in what is left of it). Strings are
+   * svc-proxy's own events: they end a tick unjudged.
    */
   take(pending: Piece[], final: boolean): LastEventKind {
     let before: Tail = this.tail;
@@ -58,31 +74,36 @@ export class LastEventWatch {
     const n = pending.length;
     if (n === 0) return undefined;
     const last = pending[n - 1]!;
-    if (typeof last === 'string') {
-      this.tail = 'blank';
-      return undefined;
-    }
+    if (typeof last === 'string') return this.ended('blank');
     const tail = tailOf(pending, before);
     if (tail !== 'blank') {
-      const cut = this.edited.length > 0 && !final ? startOf(pending, last.length, before) : undefined;
-      if (cut === undefined || !this.mayBeEdited(pending, cut) || !this.hold(pending, cut)) {
+      if (final) return this.ended(tail);
+      const cut = startOf(pending, last.length, before);
+      if (cut === undefined || this.edited.length === 0 || !this.mayBeEdited(pending, cut) || !this.hold(pending, cut)) {
+        this.noteCut(pending, cut);
         this.tail = tail;
         return undefined;
       }
       // what is left ends where the held event begins: at a blank line
-      if (pending.length === 0) return undefined;
+      if (pending.length === 0) return this.ended('blank');
     }
+    // a cut event that went out, should this tick's last event be its end
+    const { cutPiece, cutAt, cutHead } = this;
+    this.forgetCut();
     this.tail = 'blank';
     let end = pending[pending.length - 1] as Buffer;
     if (end.length < 2) {
       // the blank line across the seam of two pieces: the last event ends in the piece before
       const prev = pending[pending.length - 2];
-      if (prev === undefined || typeof prev === 'string') return undefined;
+      // (or in the bytes that went out: its blank line's second line end came alone)
+      if (prev === undefined) return this.kindOfCut(cutPiece, cutAt, cutHead, pending);
+      if (typeof prev === 'string') return undefined;
       end = Buffer.concat([prev, end]);
       pending.splice(pending.length - 2, 2, end);
     }
     const at = startOf(pending, end.length - 2, before);
-    if (at === undefined) return undefined;
+    // the last event began in bytes that went out: it is the cut one
+    if (at === undefined) return this.kindOfCut(cutPiece, cutAt, cutHead, pending);
     if (at.k === pending.length - 1) return eventKindAt(end, at.at, this.dialect);
     // the last event spans pieces (an upstream that writes one in several chunks): one piece for the edit, when it is one
     const kind = eventKindAt(firstBytes(pending, at), 0, this.dialect);
@@ -116,6 +137,9 @@ export class LastEventWatch {
       pending.unshift(...this.held);
       this.clear();
       this.tail = tailOf(pending, 'other');
+      // the held event goes out cut (ours, a string, ends what it was)
+      if (this.tail === 'blank') this.forgetCut();
+      else this.noteCut(pending, { k: 0, at: 0 });
       return false;
     }
     this.held.push(...(pending as Buffer[]));
@@ -147,6 +171,46 @@ export class LastEventWatch {
   private clear(): void {
     this.held = [];
     this.heldBytes = 0;
+  }
+
+  /** The stream ends on a cut event: nothing is remembered of it. */
+  private ended(tail: Tail): undefined {
+    this.forgetCut();
+    this.tail = tail;
+    return undefined;
+  }
+
+  /**
+   * The pieces end inside an event that goes out cut, begun at `at` (undefined: in bytes that went
+   * out before, whose kind is known already, or whose first bytes grow by these).
+   */
+  private noteCut(pending: Piece[], at: At | undefined): void {
+    if (at !== undefined) {
+      const piece = pending[at.k] as Buffer | undefined;
+      if (piece !== undefined && piece.length - at.at >= TYPE_BYTES) {
+        this.cutPiece = piece;
+        this.cutAt = at.at;
+        this.cutHead = undefined;
+      } else {
+        this.cutPiece = undefined;
+        this.cutHead = firstBytes(pending, at);
+      }
+      return;
+    }
+    const head = this.cutHead;
+    if (head === undefined || head.length >= TYPE_BYTES) return;
+    this.cutHead = firstBytes([head, ...pending], { k: 0, at: 0 });
+  }
+
+  /** What the cut event that this tick's bytes end was, by its first bytes (and these, when too few of them went out). */
+  private kindOfCut(piece: Buffer | undefined, at: number, head: Buffer | undefined, pending: Piece[]): LastEventKind {
+    if (piece !== undefined) return eventKindAt(piece, at, this.dialect);
+    return head === undefined ? undefined : eventKindAt(firstBytes([head, ...pending], { k: 0, at: 0 }), 0, this.dialect);
+  }
+
+  private forgetCut(): void {
+    this.cutPiece = undefined;
+    this.cutHead = undefined;
   }
 }
 

@@ -124,9 +124,8 @@ describe('LastEventWatch: any other stream', () => {
       const r = relay('responses', cutAt(stream, k), recodeFailedResponse);
       expect(r.out, `cut ${k}`).toBe(stream.toString());
       expect(r.heldMost, `cut ${k}`).toBeLessThanOrEqual(shared);
-      // the terminal event is judged whole when it began in the last tick (or waited there while it might be a failed one)
-      const judged = k <= stream.length - completed.length + 'event: response.'.length;
-      expect(r.kinds.at(-1), `cut ${k}`).toBe(judged ? 'terminal' : undefined);
+      // the tick that ends the terminal event sees it, also when it began in the tick before
+      expect(r.kinds.at(k === stream.length ? 0 : -1), `cut ${k}`).toBe('terminal');
     }
   });
 
@@ -134,7 +133,7 @@ describe('LastEventWatch: any other stream', () => {
     const chunk = 'data: {"choices":[{"delta":{"content":"hi"}}]}\n\n';
     const stream = Buffer.from(chunk + 'data: [DONE]\n\n');
     for (let k = 1; k < stream.length; k++) {
-      expect(relay('chat', cutAt(stream, k), () => undefined), `cut ${k}`).toMatchObject({ out: stream.toString(), heldMost: 0, kinds: [undefined, k <= chunk.length ? 'terminal' : undefined] });
+      expect(relay('chat', cutAt(stream, k), () => undefined), `cut ${k}`).toMatchObject({ out: stream.toString(), heldMost: 0, kinds: [undefined, 'terminal'] });
     }
   });
 
@@ -144,8 +143,9 @@ describe('LastEventWatch: any other stream', () => {
     expect(r.out).toBe(long.toString());
     expect(r.heldMost).toBe(100);
     // one tick of more than HOLD_LIMIT bytes of a cut failed response: out as it came, and not taken for the stream's end
+    // before the tick that ends it
     const tail = relay('responses', [[long.subarray(0, HOLD_LIMIT + 200)], [long.subarray(HOLD_LIMIT + 200)]], recodeFailedResponse);
-    expect(tail).toMatchObject({ out: long.toString(), kinds: [undefined, undefined], heldMost: 0 });
+    expect(tail).toMatchObject({ out: long.toString(), kinds: [undefined, 'terminal'], heldMost: 0 });
     const cut = 'event: error\ndata: {"type":"error","code":"server_is_ov';
     expect(relay('responses', [[Buffer.from(cut)]], recodeFailedResponse)).toMatchObject({ out: cut, heldMost: cut.length });
   });
@@ -162,12 +162,28 @@ describe('LastEventWatch: the kind of a tick’s last event', () => {
     expect(kindOf('responses', 'data: {"type":"response.incomplete","response":{}}\n\n')).toBe('terminal');
   });
 
-  it('is not fooled: another event, a tick that stops mid-event, a terminal begun in bytes that went out', () => {
+  it('is not fooled: another event, a tick that stops mid-event, an event begun in bytes that went out as another', () => {
     expect(kindOf('messages', 'event: message_delta\ndata: {"type":"message_delta"}\n\n')).toBeUndefined();
     expect(kindOf('responses', 'event: response.content_part.done\ndata: {}\n\n')).toBeUndefined();
     expect(kindOf('chat', 'data: [DONE]\n')).toBeUndefined();
-    expect(kindOf('chat', 'data: {"x":1}\n\ndata: [DO', 'NE]\n\n')).toBeUndefined();
     expect(kindOf('messages', 'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"text":"', 'event: message_stop"}}\n\n')).toBeUndefined();
+    expect(kindOf('responses', 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"', 'x', '\n', '\n')).toBeUndefined();
+    // a cut terminal event, then a whole other one: the last is judged, not the cut one
+    expect(kindOf('chat', 'data: [DONE]\n', '\ndata: {"x":1}\n\n')).toBeUndefined();
+  });
+
+  it('a terminal event whose end comes in later reads: its closing line alone, its last bytes, its start too short to tell', () => {
+    expect(kindOf('chat', 'data: {"x":1}\n\ndata: [DONE]\n', '\n')).toBe('terminal');
+    expect(kindOf('chat', 'data: {"x":1}\n\ndata: [DO', 'NE]\n\n')).toBe('terminal');
+    expect(kindOf('chat', 'data: {"x":1}\n\ndata: [', 'DO', 'NE]', '\n', '\n')).toBe('terminal');
+    expect(kindOf('messages', 'event: message_stop\ndata: {"type":"message_stop"}\n', '\n')).toBe('terminal');
+    expect(kindOf('messages', 'data: {"type":"message_st', 'op"}\n\n')).toBe('terminal');
+    const completed = 'event: response.completed\ndata: {"type":"response.completed","response":{"output":[{"text":"' + 'long answer '.repeat(50) + '"}]}}\n\n';
+    for (let k = 1; k < completed.length; k++) {
+      expect(kindOf('responses', completed.slice(0, k), completed.slice(k)), `cut ${k}`).toBe('terminal');
+      const third = k + Math.floor((completed.length - k) / 2);
+      if (third > k && third < completed.length) expect(kindOf('responses', completed.slice(0, k), completed.slice(k, third), completed.slice(third)), `cut ${k}, ${third}`).toBe('terminal');
+    }
   });
 
   it('an error event: Messages’ and Responses’ (the relay edits them), not Chat’s (chat-error-watch.ts)', () => {

@@ -215,6 +215,27 @@ describe('failures after the first byte', () => {
     }
   });
 
+  it('passthrough: a terminal event whose blank line comes alone in a later read ends the stream there, though the upstream then stalls', async () => {
+    const chunk = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}\n\n';
+    const stop = 'event: message_stop\ndata: {"type":"message_stop"}\n';
+    const start = 'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-sonnet-4-5","usage":{"input_tokens":1,"output_tokens":0}}}\n\n';
+    const cases = [
+      { mock: h.mocks.ca, url: `${h.a}/chat/completions`, body: chatStream('ca/qwen3-coder'), first: chunk, last: 'data: [DONE]\n' },
+      { mock: h.mocks.anthropic, url: `${h.b}/v1/messages`, body: { model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'x' }] }, first: start, last: stop },
+    ];
+    for (const c of cases) {
+      c.mock.next({ kind: 'sse', events: [{ raw: c.first }, { raw: c.last, delayMs: 30 }, { raw: '\n', delayMs: 30 }], ending: 'stall' });
+      const before = h.logs.length;
+      const started = Date.now();
+      const r = await streamRaw(c.url, c.body);
+      // ended at the terminal event, not at the idle timeout (400 ms here)
+      expect(Date.now() - started, c.last).toBeLessThan(350);
+      expect(r.text, c.last).toBe(c.first + c.last + '\n');
+      for (let i = 0; i < 100 && h.logs.length <= before; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(h.logs[h.logs.length - 1]!.errorCode, c.last).toBeUndefined();
+    }
+  });
+
   it('passthrough Chat: a stream that ends at its finish_reason without [DONE] is complete (some servers leave it out)', async () => {
     const body = ['{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"hi"},"finish_reason":null}]}', '{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}']
       .map((d) => `data: ${d}\n\n`)
