@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { anthropicAdapter } from '../../src/providers/anthropic.js';
 import { customChatAdapter } from '../../src/providers/custom-chat.js';
 import { customMessagesAdapter } from '../../src/providers/custom-messages.js';
@@ -55,7 +55,18 @@ describe('decode options per adapter', () => {
     ['gemini', geminiAdapter],
     ['anthropic', anthropicAdapter],
     ['custom-b', customMessagesAdapter],
-  ] as const)('%s: none (its API sends reasoning in fields of its own)', (_, adapter) => {
-    expect(adapter.decodeOptions).toBeUndefined();
+  ] as const)('%s: no think prefill (its API sends reasoning in fields of its own)', (_, adapter) => {
+    expect(adapter.decodeOptions?.('qwen3-30b-a3b-thinking-2507')?.startsInsideThink).toBeUndefined();
+  });
+
+  it("gemini: the decoders count an error's wait from the clock (its per-day quota resets at midnight Pacific)", () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-03-10T12:00:00Z'));
+      expect(geminiAdapter.decodeOptions?.('gemini-2.5-flash')?.now?.()).toBe(Date.parse('2026-03-10T12:00:00Z'));
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(openaiAdapter.decodeOptions?.('gpt-5.4')?.now).toBeUndefined();
   });
 });
