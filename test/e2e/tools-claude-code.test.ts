@@ -215,8 +215,13 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', { tim
     const listsBefore = t.world.mocks.openai.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/models')).length;
     expect((await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4'])).env).not.toHaveProperty('CLAUDE_CODE_MAX_CONTEXT_TOKENS');
     // OpenAI: the input its model page documents for the model (window less max output), where one was read
-    expect((await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5-mini'])).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('272000');
+    const mini = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5-mini']);
+    expect(mini.env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('272000');
     expect(t.world.mocks.openai.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/models')).length).toBe(listsBefore);
+    // and Claude Code takes it
+    const openai = t.world.mocks.openai;
+    openai.always((r) => openai.plugin.isGeneration(r), (): Reply => ({ kind: 'turn', turn: { text: 'Hi.' } }));
+    expect((await runClaude(mini, 'Say hi.', [])).parsed.modelUsage?.['openai/gpt-5-mini']).toMatchObject({ contextWindow: 272_000 });
   });
 
   it('to a gemini target: Claude Code reads the file the model asked for; the Chat upstream gets its content (thought signature kept)', async () => {
