@@ -5,12 +5,12 @@ import { migrate, MigrationError } from './migrations.js';
 import { configSchema, type Config } from './schema.js';
 import { unknownFields } from './unknown-fields.js';
 
-/** `unknown`: fields the schema does not know, ignored (and dropped at the next write). */
 /** A byte-order mark, as Windows editors save UTF-8, is not content (JSON.parse refuses it). */
 export function withoutByteOrderMark(text: string): string {
   return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
+/** `unknown`: fields the schema does not know, ignored (and dropped at the next write). */
 export function parseConfigText(text: string, file: string): { config: Config; migrated: boolean; unknown: string[] } {
   let raw: unknown;
   const json = withoutByteOrderMark(text);
