@@ -30,11 +30,13 @@ export class CredentialFile {
   ) {}
 
   async readAll(): Promise<Record<string, string>> {
-    return this.read(true);
+    const { all, mode } = await this.load();
+    if (mode !== undefined) this.warnIfOpen(mode);
+    return all;
   }
 
-  /** `warnIfOpen` false: a write follows at once, which makes the file 0600 and says so. */
-  private async read(warnIfOpen: boolean): Promise<Record<string, string>> {
+  /** The entries and the file's mode (none when there is no file). */
+  private async load(): Promise<{ all: Record<string, string>; mode?: number }> {
     let handle;
     try {
       handle = await open(this.path, 'r');
@@ -42,20 +44,21 @@ export class CredentialFile {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       // a link to nothing is not "no credentials": a set would fail, a get would say "not connected"
       if (await isDanglingLink(this.path)) throw new DanglingLinkError(this.path);
-      return {};
+      return { all: {} };
     }
     let text: string;
+    let mode: number;
     try {
-      if (warnIfOpen) this.warnIfOpen((await handle.stat()).mode & 0o777);
+      mode = (await handle.stat()).mode & 0o777;
       text = await handle.readFile('utf8');
     } finally {
       await handle.close();
     }
     try {
       const parsed = JSON.parse(text) as Partial<CredentialsFile>;
-      const out: Record<string, string> = {};
-      for (const [k, v] of Object.entries(parsed.credentials ?? {})) if (typeof v === 'string') out[k] = v;
-      return out;
+      const all: Record<string, string> = {};
+      for (const [k, v] of Object.entries(parsed.credentials ?? {})) if (typeof v === 'string') all[k] = v;
+      return { all, mode };
     } catch {
       // Never echo the file: it holds secrets.
       throw new Error(`${this.path} is not valid JSON; fix or delete it and connect again.`);
@@ -73,11 +76,16 @@ export class CredentialFile {
   }
 
   async delete(account: string): Promise<boolean> {
-    if (!(account in (await this.readAll()))) return false;
+    const { all, mode } = await this.load();
+    if (!(account in all)) {
+      if (mode !== undefined) this.warnIfOpen(mode);
+      return false;
+    }
+    // no warning for the read: the write that follows makes the file 0600 and says that, in one line
     let had = false;
-    await this.change((all) => {
-      had = account in all;
-      delete all[account];
+    await this.change((fresh) => {
+      had = account in fresh;
+      delete fresh[account];
     });
     return had;
   }
@@ -94,7 +102,7 @@ export class CredentialFile {
 
   private async change(mutate: (all: Record<string, string>) => void): Promise<void> {
     await withFileLock(`${this.path}.lock`, async () => {
-      const all = await this.read(false);
+      const { all } = await this.load();
       mutate(all);
       const body: CredentialsFile = { version: 1, credentials: all };
       const written = await writeFileAtomic(this.path, `${JSON.stringify(body, null, 2)}\n`, { mode: OWNER_ONLY_FILE, secret: true });

@@ -77,6 +77,20 @@ describe('credentials.json that group or others can read', () => {
     expect(notices).toHaveLength(1);
   });
 
+  it('a delete that writes says only that it made the file 0600; one that finds nothing to delete warns', async () => {
+    const { path } = await credentialsFile(0o644);
+    const notices: string[] = [];
+    const file = new CredentialFile(path, (m) => notices.push(m));
+    expect(await file.delete('openai')).toBe(true);
+    expect(await modeOf(path)).toBe(0o600);
+    expect(notices).toEqual([`${path} could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`]);
+    await chmod(path, 0o644);
+    expect(await file.delete('openai')).toBe(false);
+    expect(await modeOf(path)).toBe(0o644);
+    expect(notices[1]).toBe(`${path} holds provider credentials and can be read by group or others (0644): chmod 600 ${path}`);
+    expect(notices).toHaveLength(2);
+  });
+
   it('linked to a 0644 file in a dotfiles folder: the target is made 0600, the link stays a link', async () => {
     const { path, target } = await credentialsFile(0o644, 'linked');
     const notices: string[] = [];
