@@ -6,7 +6,7 @@ import { BUILTIN_PROVIDERS, type BuiltinProvider } from '../config/schema.js';
 import { CREDENTIAL_ENV_VARS } from '../config/builtin-providers.js';
 import { OperationError } from '../config/errors.js';
 import { credentialProblem } from './credential-check.js';
-import { CredentialFile } from './file-store.js';
+import { CredentialFile, type ModeNotice } from './file-store.js';
 import { KeychainUnavailableError, type Keychain, type KeychainStatus } from './keychain.js';
 
 export type CredentialSource = 'env' | 'keychain' | 'file';
@@ -44,6 +44,8 @@ export interface RemoveResult {
 export interface StoreOptions {
   /** Allow the 0600 file when no keychain is usable. */
   insecureStorage?: boolean;
+  /** Also told what the credentials file says of its mode during this store (besides the file's own notice). */
+  modeNotice?: ModeNotice;
 }
 
 /** What the management operations need from credentials, offline or inside the daemon. */
@@ -129,7 +131,7 @@ export class CredentialStore implements CredentialService {
     try {
       await this.keychain.set(slug, secret);
       // One home per credential: drop an older insecure copy.
-      await this.file.delete(slug).catch(() => {});
+      await this.file.delete(slug, opts.modeNotice).catch(() => {});
       return 'keychain';
     } catch (err) {
       if (!(err instanceof KeychainUnavailableError)) throw err;
@@ -142,7 +144,7 @@ export class CredentialStore implements CredentialService {
             `or give the daemon an environment variable${isBuiltinProvider(slug) ? ` (${CREDENTIAL_ENV_VARS[slug]})` : ''}.`,
         );
       }
-      await this.file.set(slug, secret);
+      await this.file.set(slug, secret, opts.modeNotice);
       return 'file';
     }
   }

@@ -69,16 +69,17 @@ export class CredentialFile {
     return (await this.readAll())[account];
   }
 
-  async set(account: string, secret: string): Promise<void> {
+  /** `heard`: also told what this write says of the file's mode (the daemon hands it to the client that asked). */
+  async set(account: string, secret: string, heard?: ModeNotice): Promise<void> {
     await this.change((all) => {
       all[account] = secret;
-    });
+    }, heard);
   }
 
-  async delete(account: string): Promise<boolean> {
+  async delete(account: string, heard?: ModeNotice): Promise<boolean> {
     const { all, mode } = await this.load();
     if (!(account in all)) {
-      if (mode !== undefined) this.warnIfOpen(mode);
+      if (mode !== undefined) this.warnIfOpen(mode, heard);
       return false;
     }
     // no warning for the read: the write that follows makes the file 0600 and says that, in one line
@@ -86,21 +87,26 @@ export class CredentialFile {
     await this.change((fresh) => {
       had = account in fresh;
       delete fresh[account];
-    });
+    }, heard);
     return had;
   }
 
-  private warnIfOpen(mode: number): void {
+  private warnIfOpen(mode: number, heard?: ModeNotice): void {
     if (!openToOthers(mode)) {
       this.warnedMode = undefined;
       return;
     }
     if (mode === this.warnedMode) return;
     this.warnedMode = mode;
-    this.notice(`${this.path} holds ${HOLDS} and can be read by group or others (${octalMode(mode)}): ${chmodCommand(this.path, OWNER_ONLY_FILE)}`);
+    this.say(`${this.path} holds ${HOLDS} and can be read by group or others (${octalMode(mode)}): ${chmodCommand(this.path, OWNER_ONLY_FILE)}`, heard);
   }
 
-  private async change(mutate: (all: Record<string, string>) => void): Promise<void> {
+  private say(message: string, heard: ModeNotice | undefined): void {
+    this.notice(message);
+    heard?.(message);
+  }
+
+  private async change(mutate: (all: Record<string, string>) => void, heard?: ModeNotice): Promise<void> {
     await withFileLock(`${this.path}.lock`, async () => {
       const { all } = await this.load();
       mutate(all);
@@ -109,7 +115,7 @@ export class CredentialFile {
       const tightened = tightenedMessage(this.path, written, HOLDS);
       if (tightened === undefined) return;
       this.warnedMode = undefined;
-      this.notice(tightened);
+      this.say(tightened, heard);
     });
   }
 }

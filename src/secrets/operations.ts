@@ -62,6 +62,11 @@ export interface ConnectResult {
   unusableEnv?: string;
   /** Why, with unusableEnv: naming the variable, never its value. */
   credentialProblem?: string;
+  /**
+   * What the credentials file said of its mode during this store (open to others; made 0600), so a
+   * client of the daemon hears it too, not only daemon.log. Names the file, never a value.
+   */
+  modeNotices?: string[];
 }
 
 export interface DisconnectResult {
@@ -149,9 +154,10 @@ export async function connectProvider(
 ): Promise<ConnectResult> {
   const name = requireBuiltin(rawName);
   const secret = validateCredential(rawCredential);
-  const storedIn = await credentials.store(name, secret, opts);
+  const modeNotices: string[] = [];
+  const storedIn = await credentials.store(name, secret, { insecureStorage: opts.insecureStorage, modeNotice: (m) => modeNotices.push(m) });
   const env = usableEnv(credentials, name);
-  return { name, storedIn, last4: last4(secret), ...env };
+  return { name, storedIn, last4: last4(secret), ...env, ...(modeNotices.length ? { modeNotices } : {}) };
 }
 
 /** The variable standing in for a stored key, or why the one set stands in for nothing. */

@@ -114,8 +114,34 @@ describe('credentials.json that group or others can read', () => {
     expect(await modeOf(path)).toBe(0o600);
     expect(about()).toHaveLength(2);
     expect(about()[1]).toBe(`warn ${path} could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`);
+    // and in the answer, for the CLI or the TUI that asked
+    expect((put.json() as { modeNotices?: string[] }).modeNotices).toEqual([`${path} could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`]);
+    expect(put.text).not.toMatch(/Secret_/);
     expect(d.logLines.join('\n')).not.toMatch(/Secret_/);
     expect((await d.admin('DELETE', '/admin/providers/openai/credential')).status).toBe(200);
+  });
+
+  it('provider connect through the daemon prints on stderr, once, that the daemon made the file 0600', async () => {
+    const { dir, path } = await credentialsFile(0o644);
+    const env = { ...NO_KEYCHAIN_ENV, SVC_PROXY_HOME: dir, SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() };
+    daemons.push(await startInProcess({ stateDir: dir, env }));
+    const res = await runCli(['provider', 'connect', 'openai', '--insecure-storage'], { env, input: 'sk-proj-cli-daemon-Secret_3131\n' });
+    expect(res.code).toBe(0);
+    expect(await modeOf(path)).toBe(0o600);
+    const warnings = res.stderr.split('\n').filter((l) => l.startsWith('svc-proxy: warning:'));
+    expect(warnings).toEqual([`svc-proxy: warning: ${path} could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`]);
+    expect(res.stdout + res.stderr).not.toMatch(/Secret_/);
+  });
+
+  it('provider connect without a daemon says it once too (as it happens, not again from the answer)', async () => {
+    const { dir, path } = await credentialsFile(0o644);
+    const env = { ...NO_KEYCHAIN_ENV, SVC_PROXY_HOME: dir, SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() };
+    const res = await runCli(['provider', 'connect', 'openai', '--insecure-storage'], { env, input: 'sk-proj-cli-offline-Secret_3232\n' });
+    expect(res.code).toBe(0);
+    expect(await modeOf(path)).toBe(0o600);
+    const warnings = res.stderr.split('\n').filter((l) => l.startsWith('svc-proxy: warning:'));
+    expect(warnings).toEqual([`svc-proxy: warning: ${path} could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`]);
+    expect(res.stdout + res.stderr).not.toMatch(/Secret_/);
   });
 
   it('the CLI warns on stderr when it reads the file without a daemon', async () => {

@@ -60,6 +60,8 @@ export function register(program: Command, ctx: CliContext): void {
       const credential = await readSecret(ctx.io, `API key for ${name} (input hidden): `);
       if (!credential) throw new CliError('No key given; nothing stored.', 1, { code: 'no_key_given' });
       const result = await management.connectProvider(name, credential, { insecureStorage: flags.insecureStorage });
+      // without a daemon the file's notice was already given on stderr, as it happened
+      if (management.mode === 'daemon') for (const notice of result.modeNotices ?? []) ctx.warn(notice);
       if (flags.json) {
         ctx.json(result);
         return;

@@ -73,8 +73,10 @@ function refusal(answers: Record<string, string>, fields: readonly WizardField[]
 
 function connectedFlash(r: ConnectResult): Flash {
   const outcome = connectOutcome(r);
-  const note = outcome.note !== undefined ? ` Note: ${outcome.note}` : '';
-  return { kind: r.unusableEnv !== undefined ? 'info' : 'ok', text: `${outcome.text}${note}` };
+  const notes = [outcome.note, ...(r.modeNotices ?? [])].filter((n) => n !== undefined);
+  const note = notes.length ? ` Note: ${notes.join(' ')}` : '';
+  // a file made private is news to act on (others may have read it), not a plain success
+  return { kind: r.unusableEnv !== undefined || r.modeNotices !== undefined ? 'info' : 'ok', text: `${outcome.text}${note}` };
 }
 
 export function ProvidersScreen({ width, height, feed }: { width: number; height: number; feed: LogFeed }) {
