@@ -156,8 +156,26 @@ describe('svc-proxy env: which key', () => {
     const res = await cli(['env', 'codex']);
     expect(res.code).toBe(0);
     expect((await stat(target)).mode & 0o777).toBe(0o600);
-    expect(res.stderr).toContain(`svc-proxy: warning: ${link} (a link to ${target}) could be read by group or others (0644); it holds service keys, so svc-proxy made it 0600\n`);
+    // one line: the read before the save does not first warn of what the save then fixes
+    expect(res.stderr.split('\n').filter((l) => l.startsWith('svc-proxy: warning:'))).toEqual([
+      `svc-proxy: warning: ${link} (a link to ${target}) could be read by group or others (0644); it holds service keys, so svc-proxy made it 0600`,
+    ]);
     expect(await readFile(target, 'utf8')).toContain('"codex"');
+  });
+
+  it('tool-keys.json others can read: using a saved key warns once on stderr with the chmod, and leaves the file as it is', async () => {
+    const created = await envJson(['codex']);
+    const file = join(home, 'tool-keys.json');
+    await chmod(file, 0o640);
+    const warning = `svc-proxy: warning: ${file} holds service keys and can be read by group or others (0640): chmod 600 ${file}`;
+    for (const args of [['env', 'codex'], ['env', 'openai', '--key', 'codex']]) {
+      const res = await cli(args);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toContain(created.key.value);
+      expect(res.stderr.split('\n').filter((l) => l.startsWith('svc-proxy: warning:'))).toEqual([warning]);
+      expect(res.stderr).not.toContain(created.key.value);
+    }
+    expect((await stat(file)).mode & 0o777).toBe(0o640);
   });
 
   it('--new-key makes a fresh key (next free name, or the one given) and it becomes the saved one', async () => {

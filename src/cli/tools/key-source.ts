@@ -84,7 +84,7 @@ export async function resolveKey(ctx: CliContext, tool: ToolProfile, req: KeyReq
       const record = requireActive(config, ref, 'The key given with --key');
       return { key: ref, id: record.id, name: record.name, source: 'flag' };
     }
-    const saved = findSaved(config, await readSavedKeys(ctx.paths()), ref);
+    const saved = findSaved(config, await readSavedKeys(ctx.paths(), ctx.warn), ref);
     if (saved) return { ...saved, source: 'saved' };
     const known = config.keys.some((k) => !k.revoked && (k.name === ref || k.id === ref));
     throw new CliError(
@@ -107,8 +107,13 @@ export async function resolveKey(ctx: CliContext, tool: ToolProfile, req: KeyReq
     return { key: fromEnv, id: record.id, name: record.name, source: 'env' };
   }
 
-  const saved = (await readSavedKeys(ctx.paths()))[tool.id];
-  if (saved && activeRecordFor(config, saved.key)?.id === saved.id) return { ...saved, source: 'saved' };
+  // the read's warning is for a key used as saved: a new key's save makes the file 0600 and says so, in one line
+  const heard: string[] = [];
+  const saved = (await readSavedKeys(ctx.paths(), (m) => heard.push(m)))[tool.id];
+  if (saved && activeRecordFor(config, saved.key)?.id === saved.id) {
+    heard.forEach(ctx.warn);
+    return { ...saved, source: 'saved' };
+  }
 
   try {
     return { ...(await create(ctx, tool, freeName(config, tool.id))), source: 'created' };

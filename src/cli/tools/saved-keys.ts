@@ -4,12 +4,12 @@
  * is not saved somewhere can never be printed again. The file lives in the state dir (0600, like
  * the admin token beside it, which is the stronger secret) and holds nothing but these keys.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../config/atomic-write.js';
 import { withFileLock } from '../../config/file-lock.js';
 import { ensureStateDir, type StatePaths } from '../../config/paths.js';
-import { tightenedMessage } from '../../config/private-mode.js';
+import { chmodCommand, octalMode, OWNER_ONLY_FILE, openToOthers, tightenedMessage } from '../../config/private-mode.js';
 
 export interface SavedKey {
   id: string;
@@ -32,11 +32,31 @@ function isSavedKey(v: unknown): v is SavedKey {
   return typeof o === 'object' && o !== null && typeof o.id === 'string' && typeof o.name === 'string' && typeof o.key === 'string';
 }
 
-/** The saved keys; a missing or unreadable file is an empty list (a fresh key is made instead). */
-export async function readSavedKeys(paths: StatePaths): Promise<Record<string, SavedKey>> {
+const HOLDS = 'service keys';
+
+/** The file's text, and what to say when group or others can read it (as ssh of a private key: warned of, not refused). */
+async function readText(file: string): Promise<{ text: string; openWarning?: string }> {
+  const handle = await open(file, 'r');
+  try {
+    const mode = (await handle.stat()).mode & 0o777;
+    const text = await handle.readFile('utf8');
+    if (!openToOthers(mode)) return { text };
+    return { text, openWarning: `${file} holds ${HOLDS} and can be read by group or others (${octalMode(mode)}): ${chmodCommand(file, OWNER_ONLY_FILE)}` };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The saved keys; a missing or unreadable file is an empty list (a fresh key is made instead).
+ * `warn` hears of a file group or others can read: the chmod to run.
+ */
+export async function readSavedKeys(paths: StatePaths, warn?: (message: string) => void): Promise<Record<string, SavedKey>> {
   let text: string;
   try {
-    text = await readFile(savedKeysPath(paths), 'utf8');
+    const read = await readText(savedKeysPath(paths));
+    if (read.openWarning !== undefined) warn?.(read.openWarning);
+    text = read.text;
   } catch {
     return {};
   }
@@ -55,10 +75,11 @@ export async function saveToolKey(paths: StatePaths, tool: string, entry: SavedK
   await ensureStateDir(paths.dir);
   const file = savedKeysPath(paths);
   return withFileLock(`${file}.lock`, async () => {
+    // no warning for this read: the write makes the file 0600 and says so
     const tools = await readSavedKeys(paths);
     tools[tool] = entry;
     const body: SavedKeysFile = { version: 1, tools };
-    const written = await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600, secret: true });
-    return tightenedMessage(file, written, 'service keys');
+    const written = await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`, { mode: OWNER_ONLY_FILE, secret: true });
+    return tightenedMessage(file, written, HOLDS);
   });
 }
