@@ -26,16 +26,20 @@ export interface FieldRoom {
   heading: boolean;
 }
 
+/** Rows over a field that a table keeps while it can: the screen's heading, the table's header and a row. */
+export const TABLE_ABOVE = 3;
+
 /**
  * A field under a list on a screen `height` rows tall, its refusal's reason `reasonRows` long:
- * as fieldRows with the reason's rows where the heading, the list's header and a row leave it what
- * it needs (its line, a line of the reason, the way out on the hint's line); else the list gives up
- * its rows, then the heading (the tab bar still names the screen). In a short terminal the reason
- * took the hint's row, and at 7 rows the list pushed the field's own line out of view.
+ * as fieldRows with the reason's rows where the `above` rows (the heading and what the list keeps:
+ * a table's header and a row, or only a row) leave it what it needs (its line, a line of the
+ * reason, the way out on the hint's line); else the list gives up its rows, then the heading (the
+ * tab bar still names the screen). In a short terminal the reason took the hint's row, and at 7
+ * rows the list pushed the field's own line out of view.
  */
-export function fieldUnderList(height: number, reasonRows: number): FieldRoom {
+export function fieldUnderList(height: number, reasonRows: number, above = TABLE_ABOVE): FieldRoom {
   const needs = reasonRows > 0 ? 3 : 2;
-  if (height - 3 >= needs) return { rows: Math.min(fieldRows(height, 3) + reasonRows, height - 3), list: true, heading: true };
+  if (height - above >= needs) return { rows: Math.min(fieldRows(height, above) + reasonRows, height - above), list: true, heading: true };
   const wants = 1 + reasonRows + HINT_LINES;
   if (height - 1 >= needs) return { rows: Math.min(wants, height - 1), list: false, heading: true };
   return { rows: Math.max(1, Math.min(wants, height)), list: false, heading: false };

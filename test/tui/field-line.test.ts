@@ -39,4 +39,10 @@ describe('a field under a list', () => {
     expect(fieldUnderList(4, 0)).toEqual({ rows: 3, list: false, heading: true });
     expect(fieldUnderList(3, 2)).toEqual({ rows: 3, list: false, heading: false });
   });
+
+  it('over which only the heading and a row stay (no table header) keeps them a row longer', () => {
+    expect(fieldUnderList(5, 1, 2)).toEqual({ rows: 3, list: true, heading: true });
+    expect(fieldUnderList(4, 1, 2)).toEqual({ rows: 3, list: false, heading: true });
+    expect(fieldUnderList(4, 0, 2)).toEqual({ rows: 2, list: true, heading: true });
+  });
 });

@@ -13,7 +13,7 @@ import { Confirm, fittingQuestion } from '../components/Confirm.js';
 import { Message, messageLines, type Flash } from '../components/Message.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { TextField } from '../components/TextField.js';
-import { fieldRows } from '../field-line.js';
+import { fieldUnderList } from '../field-line.js';
 import { wrapLines } from '../wrap-lines.js';
 import { Wizard, type WizardField } from '../components/Wizard.js';
 import { clip } from '../format.js';
@@ -37,6 +37,9 @@ const GROUPS_HINTS = ['a add group', 'n add name', 'e edit', '[ ] reorder', 'd r
 
 /** The selected group's base URLs: a heading, then A and B. */
 const URL_LINES = 3;
+
+/** What stays over a field or wizard while it can: the screen's heading and a row of the list. */
+const LIST_ABOVE = 2;
 
 const TARGETS_HINT = 'provider/model, comma-separated, in fallback order (e.g. anthropic/claude-sonnet-4-5, openrouter/anthropic/claude-sonnet-4.5)';
 
@@ -88,22 +91,22 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const group = row ? details.find((g) => g.slug === row.slug) : undefined;
 
   // a wizard keeps the title and a row of the list over it while it can
-  // a name or targets being typed has its hint wrapped under it (the title and a row stay over it)
-  // a refusal's reason takes rows of its own, so the hint (with Esc) stays while the list keeps its row
+  // a name or targets being typed has its hint wrapped under it, and a refusal's reason rows of its
+  // own, so the way out (Esc) stays; the title and a row stay over it while they leave it room
   const reason = mode.kind === 'adding-group' || mode.kind === 'editing' ? mode.problem : undefined;
   const reasonRows = reason ? wrapLines(reason, width, 2).length : 0;
-  const footer =
-    mode.kind === 'adding-name'
-      ? wizardRoom(wizardWanted(NAME_FIELDS.length), height, 2)
-      : mode.kind === 'list'
-        ? messageLines(width, height)
-        : mode.kind === 'removing'
-          ? 2
-          : Math.min(fieldRows(height, 2) + reasonRows, Math.max(2, height - 2));
+  const room = mode.kind === 'adding-group' || mode.kind === 'editing' ? fieldUnderList(height, reasonRows, LIST_ABOVE) : undefined;
+  const footer = room
+    ? room.rows
+    : mode.kind === 'adding-name'
+      ? wizardRoom(wizardWanted(NAME_FIELDS.length), height, LIST_ABOVE)
+      : mode.kind === 'removing'
+        ? 2
+        : messageLines(width, height);
   // the base URLs give way first in a short terminal: the title and a row of the list stay
-  const urlLines = Math.max(0, Math.min(URL_LINES, height - 2 - footer));
-  // none at all while a wizard has the rows of a short terminal
-  const listRows = Math.max(mode.kind === 'adding-name' ? 0 : 1, height - 1 - urlLines - footer);
+  const urlLines = Math.max(0, Math.min(URL_LINES, height - LIST_ABOVE - footer));
+  // none at all while a wizard or a field has the rows of a short terminal
+  const listRows = Math.max(mode.kind === 'adding-name' || room?.list === false ? 0 : 1, height - 1 - urlLines - footer);
   const first = (start.current = windowStart(at, rows.length, listRows, start.current));
 
   const act = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void, refused?: (reason: string) => void) => {
@@ -261,7 +264,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   return (
     <Box flexDirection="column" height={height}>
       {/* no count before the groups have loaded: "0" would say there are none */}
-      <ScreenHeading title="Model groups" detail={groups.data && [String(details.length)]} hints={GROUPS_HINTS} width={width} />
+      {room?.heading === false ? null : <ScreenHeading title="Model groups" detail={groups.data && [String(details.length)]} hints={GROUPS_HINTS} width={width} />}
       <Box flexDirection="column" height={listRows} overflow="hidden">
         {rows.length === 0 ? (
           <Text color={theme.muted}>{groups.loading ? 'Loading…' : 'No groups yet: press a to add one.'}</Text>
