@@ -23,6 +23,7 @@ import { SCREENS, type ScreenId } from './screens/screens.js';
 import { StatsScreen } from './screens/StatsScreen.js';
 import { NOTICE_LINES, statusLayout } from './status-text.js';
 import { ThemeContext, type Theme } from './theme.js';
+import { TerminalEnvContext } from './hooks/use-copy.js';
 
 export interface AppProps {
   link: DaemonLink;
@@ -36,9 +37,11 @@ export interface AppProps {
   initialScreen?: ScreenId;
   feed?: FeedOptions;
   statsPollMs?: number;
+  /** The terminal's environment: TMUX says a copy to the clipboard goes through tmux. */
+  env?: Record<string, string | undefined>;
 }
 
-function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOptions, statsPollMs }: Omit<AppProps, 'link' | 'theme'>) {
+function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOptions, statsPollMs }: Omit<AppProps, 'link' | 'theme' | 'env'>) {
   const { exit } = useApp();
   const { columns, rows } = useTerminalSize(size);
   const state = useLinkState();
@@ -95,7 +98,9 @@ function Shell({ size, notice, foreground, initialScreen = 'log', feed: feedOpti
   );
 }
 
-export function App({ link, theme, ...rest }: AppProps) {
+const NO_ENV = {};
+
+export function App({ link, theme, env = NO_ENV, ...rest }: AppProps) {
   const router = useKeyRouterRoot();
   useEffect(() => {
     link.start();
@@ -104,7 +109,9 @@ export function App({ link, theme, ...rest }: AppProps) {
     <ThemeContext.Provider value={theme}>
       <LinkContext.Provider value={link}>
         <KeyRouterProvider value={router}>
-          <Shell {...rest} />
+          <TerminalEnvContext.Provider value={env}>
+            <Shell {...rest} />
+          </TerminalEnvContext.Provider>
         </KeyRouterProvider>
       </LinkContext.Provider>
     </ThemeContext.Provider>

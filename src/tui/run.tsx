@@ -36,7 +36,7 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
   // silent: a line on stderr would tear Ink's screen; the TUI shows it is connecting
   const link = new DaemonLink({ open: () => AdminClient.connect(opts.paths, null) });
   const restore = enterFullScreen({ stdin, stdout });
-  const instance = render(<App link={link} theme={createTheme(opts.env)} notice={opts.notice} foreground={opts.foreground} />, {
+  const instance = render(<App link={link} theme={createTheme(opts.env)} env={opts.env} notice={opts.notice} foreground={opts.foreground} />, {
     stdin,
     stdout,
     exitOnCtrlC: true,

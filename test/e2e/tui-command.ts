@@ -7,9 +7,10 @@ const BIN = resolve(fileURLToPath(new URL('../../bin/svc-proxy.cjs', import.meta
 
 /**
  * A clean environment (no provider keys), CI=false (Ink under CI=true draws only at exit), a marker
- * on exit; `extra` adds or replaces variables.
+ * on exit; `extra` adds or replaces variables; `inherit` names variables the pane's shell passes
+ * on as it has them (TMUX, which tmux sets for the pane).
  */
-export function tuiCommand(home: string, extra: Record<string, string> = {}): string {
+export function tuiCommand(home: string, extra: Record<string, string> = {}, inherit: readonly string[] = []): string {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? '/tmp',
@@ -23,6 +24,6 @@ export function tuiCommand(home: string, extra: Record<string, string> = {}): st
     SVC_PROXY_KEYCHAIN_SERVICE: `svc-proxy-test-tui-${process.pid}`,
     ...extra,
   };
-  const vars = Object.entries(env).map(([k, v]) => `${k}=${sh(v)}`);
+  const vars = [...Object.entries(env).map(([k, v]) => `${k}=${sh(v)}`), ...inherit.map((k) => `${k}="$${k}"`)];
   return `env -i ${vars.join(' ')} ${sh(process.execPath)} ${sh(BIN)} tui; echo "TUI-EXIT=$?"; sleep 600`;
 }

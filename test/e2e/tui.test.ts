@@ -7,7 +7,7 @@
  * with CI=false.
  */
 import { writeFile } from 'node:fs/promises';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,7 +125,50 @@ describe.skipIf(!hasTmux)('TUI in a real terminal', () => {
     expect(screen).not.toContain('1 Log');
     expect(screen).not.toContain('LIVE');
   });
+
+  it('c copies a new key wrapped in a narrow terminal: tmux by default drops it and the TUI says so; with set-clipboard on tmux has it whole', async () => {
+    await pane?.kill();
+    // TMUX as tmux sets it for the pane: the TUI writes its copy for tmux and asks tmux what it did
+    pane = await TmuxPane.start(tuiCommand(d.home, {}, ['TMUX', 'TMUX_PANE']), { columns: 40, rows: 16 });
+    await pane.waitFor((s) => s.includes(`127.0.0.1:${d.port}`), 'the TUI to connect');
+    await pane.keys('2');
+    await pane.waitFor((s) => s.includes('Service keys'), 'the keys screen');
+    await pane.keys('n');
+    await pane.waitFor((s) => /(Name for the new key|Key name):/.test(s), 'the name prompt');
+    await pane.text('clip-e2e');
+    await pane.keys('Enter');
+    let screen = await pane.waitFor((s) => s.includes('c copy'), 'the new key');
+    // two lines at 40 columns: a mouse copy would carry the line break
+    const all = screen.split('\n').map((l) => l.trim());
+    const from = all.findIndex((l) => l.startsWith('sk-svc-proxy-'));
+    expect(all[from]!.length, screen).toBe(40);
+    const key = all[from]! + all[from + 1]!;
+    expect(key, screen).toMatch(/^sk-svc-proxy-[A-Za-z0-9]{43}$/);
+
+    await pane.keys('c');
+    screen = await pane.waitFor((s) => s.includes('Not copied'), 'what tmux did by default');
+    expect(screen.replace(/\s+/g, ' ')).toContain('Not copied: tmux drops it; tmux set -g set-clipboard on lets it through.');
+    expect(await pane.command('list-buffers')).toBe('');
+
+    await pane.command('set-option', '-g', 'set-clipboard', 'on');
+    await pane.keys('c');
+    screen = await pane.waitFor((s) => s.includes('Copied to'), 'the copy');
+    expect(screen.replace(/\s+/g, ' ')).toContain("Copied to tmux's paste buffer and the terminal's clipboard.");
+    expect(await pane.command('show-buffer')).toBe(key);
+    expect(await chat(d, key)).toBe(200);
+
+    await pane.keys('Enter');
+    screen = await pane.waitFor((s) => /^clip-e2e\s/m.test(s) && !s.includes('Copy it now'), 'the key list');
+    expect(screen).not.toContain(key.slice(20));
+    // no file of the daemon's (its log, its state) has the key
+    for (const file of await filesUnder(d.home)) expect((await readFile(file, 'utf8')).includes(key), file).toBe(false);
+  });
 });
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
 
 describe.skipIf(!hasTmux)('TUI without a running daemon', () => {
   let home: string;

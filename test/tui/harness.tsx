@@ -54,7 +54,7 @@ export async function startTui(opts: HarnessOptions = {}): Promise<TuiHarness> {
   const link = new DaemonLink({ open: () => AdminClient.connect(d.daemon.paths, null), retryMs: 100 });
   const { env, daemon: _ignored, ...appProps } = opts;
   const ui = render(
-    <App link={link} theme={createTheme(env ?? {})} size={{ columns: 80, rows: 24 }} feed={{ flushMs: 50 }} statsPollMs={300} {...appProps} />,
+    <App link={link} theme={createTheme(env ?? {})} env={env} size={{ columns: 80, rows: 24 }} feed={{ flushMs: 50 }} statsPollMs={300} {...appProps} />,
   );
   const frame = () => ui.lastFrame() ?? '';
   const h: TuiHarness = {

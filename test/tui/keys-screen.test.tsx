@@ -159,6 +159,32 @@ describe('keys screen', () => {
     await h.waitFor((fr) => fr.includes('is already revoked'), 'the note');
   });
 
+  it('c copies the new key whole through the terminal (OSC 52) and says so; nothing else written carries it', async () => {
+    h = await startTui({ initialScreen: 'keys', size: { columns: 30, rows: 14 } });
+    await h.waitFor((f) => f.includes('No keys yet'), 'the empty list');
+    await h.press('n');
+    await h.waitFor((f) => /(Key name|Name):/.test(f), 'the name prompt');
+    await h.type('copied');
+    await h.press(KEYS.enter);
+    const shown = await h.waitFor((f) => f.includes('c copy · Enter when done.'), 'the new key with its copy key');
+    // wrapped at 30 columns: a mouse copy would carry the line breaks
+    const all = lines(shown).map((l) => l.trim());
+    const from = all.findIndex((l) => l.startsWith('sk-svc-proxy-'));
+    const key = all.slice(from, from + 2).join('');
+    expect(key, shown).toMatch(/^sk-svc-proxy-[A-Za-z0-9]{43}$/);
+
+    await h.press('c');
+    const f = await h.waitFor((fr) => fr.includes('Sent to the'), 'what the copy did');
+    expect(lines(f).map((l) => l.trim()).join(' '), f).toContain('Sent to the clipboard (OSC 52): paste to check, as some terminals ignore it.');
+    const b64 = Buffer.from(key).toString('base64');
+    // outside tmux: the one sequence, written on its own between frames
+    const writes = h.ui.stdout.frames.filter((w) => w.includes(b64));
+    expect(writes).toEqual([`\x1b]52;c;${b64}\x07`]);
+    expect(await callWith(h, key)).toBe(200);
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => !fr.includes('Copy it') && fr.includes('copied'), 'the list');
+  });
+
   it('in a narrow terminal shows the new key whole, wrapped, with its warning', async () => {
     for (const [columns, rows] of [[20, 10], [30, 12], [40, 15], [20, 24]] as const) {
       h = await startTui({ initialScreen: 'keys', size: { columns, rows } });

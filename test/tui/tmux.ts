@@ -58,6 +58,12 @@ export class TmuxPane {
     await new Promise((r) => setTimeout(r, 120));
   }
 
+  /** A tmux command on this pane's server (set-option, show-buffer…); its output. */
+  async command(...args: string[]): Promise<string> {
+    const { stdout } = await run('tmux', ['-L', this.socket, ...args]);
+    return stdout;
+  }
+
   async resize(columns: number, rows: number): Promise<void> {
     await run('tmux', ['-L', this.socket, 'resize-window', '-t', this.target, '-x', String(columns), '-y', String(rows)]);
   }

@@ -3,7 +3,7 @@
  * revoke after a confirmation. Same admin calls as `svc-proxy key create|list|revoke`.
  */
 import { Box, Text } from 'ink';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useKeys } from '../hooks/use-keys.js';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import { useDialogMode } from '../hooks/use-dialog-mode.js';
@@ -22,6 +22,8 @@ import { useResource } from '../hooks/use-resource.js';
 import { useAction } from '../hooks/use-action.js';
 import { useTheme } from '../theme.js';
 import { newKeyLayout } from '../new-key-layout.js';
+import { useCopy } from '../hooks/use-copy.js';
+import type { Copied } from '../clipboard/copy-to-clipboard.js';
 import { clipPrefixCell, prefixCell } from '../key-prefix.js';
 
 const KEYS_HINTS = ['n new', 'd revoke'];
@@ -33,14 +35,20 @@ function shortDay(iso: string): string {
   return iso.slice(0, 10);
 }
 
-/** The one-time display of a new key (new-key-layout.ts). Any of Enter/Esc dismisses it, and it is gone for good. */
+/**
+ * The one-time display of a new key (new-key-layout.ts). c copies it (useCopy), and says what that
+ * did; any of Enter/Esc dismisses it, and it is gone for good.
+ */
 function NewKey({ created, width, height, onDone }: { created: CreatedKey; width: number; height: number; onDone(): void }) {
   const theme = useTheme();
+  const copy = useCopy();
+  const [copied, setCopied] = useState<Copied>();
   useCaptureKeys(true);
-  useKeys((_input, key) => {
-    if (key.return || key.escape) onDone();
+  useKeys((input, key) => {
+    if (key.return || key.escape) return onDone();
+    if (input === 'c') void copy(created.key).then(setCopied);
   });
-  const layout = newKeyLayout(created, width, height);
+  const layout = newKeyLayout(created, width, height, copied?.text);
   return (
     <Box flexDirection="column" borderStyle={layout.boxed ? 'round' : undefined} borderColor={theme.ok} paddingX={layout.boxed ? 1 : 0}>
       {layout.title ? (
@@ -53,6 +61,11 @@ function NewKey({ created, width, height, onDone }: { created: CreatedKey; width
       ))}
       {layout.warning.map((line, i) => (
         <Text key={`w${i}`} bold color={theme.warn}>
+          {line}
+        </Text>
+      ))}
+      {layout.copied.map((line, i) => (
+        <Text key={`c${i}`} color={copied?.copied ? theme.ok : theme.error}>
           {line}
         </Text>
       ))}

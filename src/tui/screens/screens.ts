@@ -30,7 +30,7 @@ export const SCREEN_KEYS: Record<ScreenId, ReadonlyArray<readonly [string, strin
     ['S/F column', 'S streamed, F<n> fell back (n attempts), ERR no answer'],
   ],
   keys: [
-    ['n', 'new key (shown once: copy it then)'],
+    ['n', 'new key (shown once: copy it then; c there copies it whole)'],
     ['d', 'revoke the selected key (asks first)'],
   ],
   groups: [
