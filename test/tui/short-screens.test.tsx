@@ -104,3 +104,37 @@ describe('the bottom line of a narrow terminal', () => {
     await h.waitFor((f) => !f.includes('Remove group'), 'no removal');
   });
 });
+
+describe('a message under a list in the shortest terminals', () => {
+  // at 7 rows the heading, a table and a two-line message were a row more than the screen: the
+  // table's header and row were drawn on one line, one over the other, and the message was cut
+  for (const [columns, rows] of [[20, 7], [40, 7], [80, 7], [80, 8]] as const) {
+    it(`at ${columns}x${rows} leaves a table's header and row whole and shows the message's start`, async () => {
+      const what = `${columns}x${rows}`;
+      const h = await tui.open(columns, rows);
+      const within = (frame: string) => {
+        expect(lines(frame), `${what}:\n${frame}`).toHaveLength(rows - 1);
+        for (const l of lines(frame)) expect(textWidth(l), `${what}: ${l}`).toBeLessThanOrEqual(columns);
+      };
+      const lineAfter = (frame: string, first: RegExp) => lines(frame)[lines(frame).findIndex((l) => first.test(l)) + 1] ?? '';
+
+      await h.press('4');
+      await h.waitFor((f) => showsScreen(f, '4') && f.includes('anthropic'), 'the providers');
+      await h.press('d');
+      let f = await h.waitFor((fr) => fr.includes('anthropic is not'), `the note at ${what}`);
+      within(f);
+      expect(lineAfter(f, /^NAME /), `${what}:\n${f}`).toMatch(/^anthropic +(built-in +)?no/);
+      expect(lineAfter(f, /^anthropic /), `${what}:\n${f}`).toMatch(/^anthropic is not/);
+      if (columns >= 40) expect(f.replace(/\s+/g, ' '), what).toContain('anthropic is not connected: no key is stored for it, so nothing was removed.');
+
+      await h.press('3');
+      await h.waitFor((fr) => showsScreen(fr, '3') && fr.includes('▸ work'), 'the group');
+      await h.press('e');
+      f = await h.waitFor((fr) => fr.includes('Select a model'), `the note at ${what}`);
+      within(f);
+      // the group's row whole, the message's first line under it (the base URLs between them where there is room)
+      expect(lines(f).some((l) => l.startsWith('▸ work (1 name)')), `${what}:\n${f}`).toBe(true);
+      expect(lines(f).some((l) => l.startsWith('Select a model name')), `${what}:\n${f}`).toBe(true);
+    });
+  }
+});

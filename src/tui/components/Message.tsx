@@ -25,14 +25,20 @@ export function messageLines(width: number, height = Infinity): number {
   return Math.max(MESSAGE_LINES, Math.min(Math.ceil(MESSAGE_CELLS / Math.max(1, width)), Math.floor(height / 3)));
 }
 
+/** Lines `flash` wraps onto at `width`, `max` at most. */
+export function flashLines(flash: Flash, width: number, max: number): number {
+  return wrapLines(flashText(flash), width, max).length;
+}
+
+const flashText = (flash: Flash) => (flash.kind === 'ok' ? '✓ ' : flash.kind === 'error' ? '✗ ' : '') + printable(flash.text);
+
 export function Message({ flash, width, lines = messageLines(width) }: { flash: Flash | undefined; width: number; lines?: number }) {
   const theme = useTheme();
-  if (!flash) return <Text> </Text>;
+  if (!flash) return lines > 0 ? <Text> </Text> : null;
   const colour = flash.kind === 'ok' ? theme.ok : flash.kind === 'error' ? theme.error : undefined;
-  const mark = flash.kind === 'ok' ? '✓ ' : flash.kind === 'error' ? '✗ ' : '';
   return (
     <Box flexDirection="column">
-      {wrapLines(mark + printable(flash.text), width, lines).map((line, i) => (
+      {wrapLines(flashText(flash), width, lines).map((line, i) => (
         <Text key={i} color={colour} wrap="truncate-end">
           {line}
         </Text>

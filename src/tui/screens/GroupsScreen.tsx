@@ -10,7 +10,8 @@ import { useLatestState } from '../hooks/use-latest-state.js';
 import { useDialogMode } from '../hooks/use-dialog-mode.js';
 import type { GroupDetail } from '../../config/groups.js';
 import { Confirm, fittingQuestion } from '../components/Confirm.js';
-import { Message, messageLines, type Flash } from '../components/Message.js';
+import { flashLines, Message, messageLines, type Flash } from '../components/Message.js';
+import { messageUnderList } from '../message-under-list.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { TextField } from '../components/TextField.js';
 import { fieldUnderList } from '../field-line.js';
@@ -96,17 +97,21 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const reason = mode.kind === 'adding-group' || mode.kind === 'editing' ? mode.problem : undefined;
   const reasonRows = reason ? wrapLines(reason, width, 2).length : 0;
   const room = mode.kind === 'adding-group' || mode.kind === 'editing' ? fieldUnderList(height, reasonRows, LIST_ABOVE) : undefined;
+  const shownFlash = flash ?? (groups.error ? { kind: 'error', text: groups.error } : undefined);
+  const reserved = messageLines(width, height);
+  const message = mode.kind === 'list' ? messageUnderList(height, shownFlash && flashLines(shownFlash, width, reserved), reserved, LIST_ABOVE) : undefined;
   const footer = room
     ? room.rows
     : mode.kind === 'adding-name'
       ? wizardRoom(wizardWanted(NAME_FIELDS.length), height, LIST_ABOVE)
       : mode.kind === 'removing'
         ? 2
-        : messageLines(width, height);
+        : (message?.rows ?? reserved);
+  const heading = room?.heading !== false && message?.heading !== false;
   // the base URLs give way first in a short terminal: the title and a row of the list stay
   const urlLines = Math.max(0, Math.min(URL_LINES, height - LIST_ABOVE - footer));
   // none at all while a wizard or a field has the rows of a short terminal
-  const listRows = Math.max(mode.kind === 'adding-name' || room?.list === false ? 0 : 1, height - 1 - urlLines - footer);
+  const listRows = Math.max(mode.kind === 'adding-name' || room?.list === false ? 0 : 1, height - (heading ? 1 : 0) - urlLines - footer);
   const first = (start.current = windowStart(at, rows.length, listRows, start.current));
 
   const act = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void, refused?: (reason: string) => void) => {
@@ -257,14 +262,14 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
     const r = mode.row;
     bottom = <Confirm question={fittingQuestion(question(r), width, footer)} onYes={() => remove(r)} onNo={() => setMode({ kind: 'list' })} />;
   } else {
-    bottom = <Message flash={flash ?? (groups.error ? { kind: 'error', text: groups.error } : undefined)} width={width} lines={messageLines(width, height)} />;
+    bottom = <Message flash={shownFlash} width={width} lines={footer} />;
   }
 
   const shown = rows.slice(first, first + listRows);
   return (
     <Box flexDirection="column" height={height}>
       {/* no count before the groups have loaded: "0" would say there are none */}
-      {room?.heading === false ? null : <ScreenHeading title="Model groups" detail={groups.data && [String(details.length)]} hints={GROUPS_HINTS} width={width} />}
+      {heading ? <ScreenHeading title="Model groups" detail={groups.data && [String(details.length)]} hints={GROUPS_HINTS} width={width} /> : null}
       <Box flexDirection="column" height={listRows} overflow="hidden">
         {rows.length === 0 ? (
           <Text color={theme.muted}>{groups.loading ? 'Loading…' : 'No groups yet: press a to add one.'}</Text>

@@ -9,11 +9,12 @@ import { useLatestState } from '../hooks/use-latest-state.js';
 import { useDialogMode } from '../hooks/use-dialog-mode.js';
 import type { CreatedKey, KeyInfo } from '../../keys/operations.js';
 import { Confirm, fittingQuestion } from '../components/Confirm.js';
-import { Message, messageLines } from '../components/Message.js';
+import { flashLines, Message, messageLines } from '../components/Message.js';
+import { messageUnderList } from '../message-under-list.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
-import { fieldUnderList } from '../field-line.js';
+import { fieldUnderList, TABLE_ABOVE } from '../field-line.js';
 import { wrapLines } from '../wrap-lines.js';
 import { ago } from '../format.js';
 import { useCaptureKeys } from '../hooks/use-capture.js';
@@ -121,8 +122,12 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   // way out (Esc) stays; the heading, table header and a row stay over it while they leave it room
   const reasonRows = mode.kind === 'naming' && mode.problem ? wrapLines(mode.problem, width, 2).length : 0;
   const room = mode.kind === 'naming' ? fieldUnderList(height, reasonRows) : undefined;
-  const footer = room ? (room.list ? Math.max(messageLines(width, height), room.rows) : room.rows) : messageLines(width, height);
-  const rows = room && !room.list ? 0 : Math.max(1, height - 2 - footer);
+  const shownFlash = flash ?? (keys.error ? { kind: 'error', text: keys.error } : undefined);
+  const reserved = messageLines(width, height);
+  const message = mode.kind === 'list' ? messageUnderList(height, shownFlash && flashLines(shownFlash, width, reserved), reserved, TABLE_ABOVE) : undefined;
+  const footer = room ? (room.list ? Math.max(reserved, room.rows) : room.rows) : (message?.rows ?? reserved);
+  const heading = room?.heading !== false && message?.heading !== false;
+  const rows = room && !room.list ? 0 : Math.max(1, height - (heading ? 2 : 1) - footer);
   useKeys(
     (input, key) => {
       if (getMode().kind !== 'list') return;
@@ -160,7 +165,7 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   return (
     <Box flexDirection="column" height={height}>
       {/* no count before the list has loaded: "0 active" would say there are none */}
-      {room?.heading === false ? null : <ScreenHeading title="Service keys" detail={keys.data && [`${active} active, ${list.length - active} revoked`, `${active} active`, String(active)]} hints={KEYS_HINTS} width={width} />}
+      {heading ? <ScreenHeading title="Service keys" detail={keys.data && [`${active} active, ${list.length - active} revoked`, `${active} active`, String(active)]} hints={KEYS_HINTS} width={width} /> : null}
       {rows > 0 ? (
         <Table
           headers={['NAME', 'PREFIX', 'CREATED', 'LAST USED', 'STATE']}
@@ -190,7 +195,7 @@ export function KeysScreen({ width, height }: { width: number; height: number })
             onNo={() => setMode({ kind: 'list' })}
           />
         ) : (
-          <Message flash={flash ?? (keys.error ? { kind: 'error', text: keys.error } : undefined)} width={width} lines={messageLines(width, height)} />
+          <Message flash={shownFlash} width={width} lines={footer} />
         )}
       </Box>
     </Box>

@@ -13,12 +13,13 @@ import { nothingRemoved } from '../../cli/disconnect-wording.js';
 import { connectOutcome } from '../../cli/connect-outcome.js';
 import type { ConnectResult } from '../../secrets/operations.js';
 import { Confirm } from '../components/Confirm.js';
-import { Message, messageLines, type Flash } from '../components/Message.js';
+import { flashLines, Message, messageLines, type Flash } from '../components/Message.js';
+import { messageUnderList } from '../message-under-list.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
 import { textWidth } from '../../util/text-width.js';
 import { TextField } from '../components/TextField.js';
-import { fieldUnderList } from '../field-line.js';
+import { fieldUnderList, TABLE_ABOVE } from '../field-line.js';
 import { Wizard, type WizardField } from '../components/Wizard.js';
 import { ago } from '../format.js';
 import { moveIndex } from '../hooks/cursor.js';
@@ -191,15 +192,19 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const reasonRows = mode.kind === 'base-url' && mode.problem ? wrapLines(mode.problem, width, 2).length : 0;
   // where the table leaves a field too few rows it gives them up, then the heading does (fieldUnderList)
   const room = typing && !wizard && !question ? fieldUnderList(height, reasonRows) : undefined;
+  const shownFlash = flash ?? (upstreams.error ? { kind: 'error', text: upstreams.error } : undefined);
+  const reserved = messageLines(width, height);
+  const message = mode.kind === 'list' ? messageUnderList(height, shownFlash && flashLines(shownFlash, width, reserved), reserved, TABLE_ABOVE) : undefined;
   const footer = wizard
     ? wizardRoom(wizardWanted(wizard), height, 3)
     : question
-      ? Math.max(messageLines(width, height), question.lines)
+      ? Math.max(reserved, question.lines)
       : room
         ? room.list
-          ? Math.max(messageLines(width, height), room.rows)
+          ? Math.max(reserved, room.rows)
           : room.rows
-        : messageLines(width, height);
+        : (message?.rows ?? reserved);
+  const heading = room?.heading !== false && message?.heading !== false;
   // the selected row's lines give way first in a short terminal: the title, table header and a row
   // stay. Why its credential is unusable ends with the fix, so it gets the two lines it stands in
   // for and those a message takes, … only past the rows there are.
@@ -208,7 +213,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const problemLines = problem === undefined ? [] : wrapLines(`credential ${problem}`, width - 2, Math.max(1, Math.min(2 + messageLines(width, height), detailRoom - 2)));
   const detailLines = Math.max(0, Math.min(problem === undefined ? DETAIL_LINES : 2 + problemLines.length, detailRoom));
   // none at all while a wizard has the rows of a short terminal
-  const tableRows = Math.max(wizard || room?.list === false ? 0 : 1, height - 1 - 1 - detailLines - footer);
+  const tableRows = Math.max(wizard || room?.list === false ? 0 : 1, height - (heading ? 1 : 0) - 1 - detailLines - footer);
 
   useKeys(
     (input, key) => {
@@ -381,7 +386,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       />
     );
   } else {
-    bottom = <Message flash={flash ?? (upstreams.error ? { kind: 'error', text: upstreams.error } : undefined)} width={width} lines={messageLines(width, height)} />;
+    bottom = <Message flash={shownFlash} width={width} lines={footer} />;
   }
 
   const selectedError = row ? errors.get(row.name) : undefined;
@@ -389,7 +394,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const briefWidth = Math.max(textWidth('KEY'), ...rows.map((r) => textWidth(credentialBrief(r))));
   return (
     <Box flexDirection="column" height={height}>
-      {room?.heading === false ? null : <ScreenHeading title="Providers" hints={PROVIDERS_HINTS} width={width} />}
+      {heading ? <ScreenHeading title="Providers" hints={PROVIDERS_HINTS} width={width} /> : null}
       {tableRows > 0 ? (
         <Table
           headers={['NAME', 'KIND', 'CONNECTED', 'CREDENTIAL', 'MODELS', 'LAST ERROR', 'BASE URL']}
