@@ -138,3 +138,18 @@ describe('a message under a list in the shortest terminals', () => {
     });
   }
 });
+
+describe("a group's base URLs in a short terminal", () => {
+  // at 80x8 one row was left for them, and Ink's squeeze showed B alone, without its heading or A
+  for (const [columns, rows, shown] of [[80, 8, 0], [80, 9, 2], [80, 10, 3]] as const) {
+    it(`at ${columns}x${rows} show ${shown ? `their last ${shown} lines` : 'none, the list keeping the row'}`, async () => {
+      const h = await tui.open(columns, rows);
+      await h.press('3');
+      const f = await h.waitFor((fr) => showsScreen(fr, '3') && fr.includes('▸ work'), 'the group');
+      const all = lines(f);
+      const urls = all.filter((l) => /^(Base URLs of work| {2}A \(OpenAI\)| {2}B \(Anthropic\))/.test(l));
+      expect(urls.map((l) => l.slice(0, 12)), `${columns}x${rows}:\n${f}`).toEqual(['Base URLs of', '  A (OpenAI)', '  B (Anthrop'].slice(3 - shown));
+      if (shown === 0) expect(all.some((l) => l.startsWith('    fast →')), f).toBe(true);
+    });
+  }
+});

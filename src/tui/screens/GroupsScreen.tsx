@@ -108,8 +108,10 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
         ? 2
         : (message?.rows ?? reserved);
   const heading = room?.heading !== false && message?.heading !== false;
-  // the base URLs give way first in a short terminal: the title and a row of the list stay
-  const urlLines = Math.max(0, Math.min(URL_LINES, height - LIST_ABOVE - footer));
+  // the base URLs give way first in a short terminal: the title and a row of the list stay. Their
+  // heading goes first, then both (a lone one was B, what Ink's squeeze happened to leave)
+  const urlRoom = Math.min(URL_LINES, height - LIST_ABOVE - footer);
+  const urlLines = urlRoom >= 2 ? urlRoom : 0;
   // none at all while a wizard or a field has the rows of a short terminal
   const listRows = Math.max(mode.kind === 'adding-name' || room?.list === false ? 0 : 1, height - (heading ? 1 : 0) - urlLines - footer);
   const first = (start.current = windowStart(at, rows.length, listRows, start.current));
@@ -280,9 +282,11 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
       <Box flexDirection="column" height={urlLines} overflow="hidden">
         {group ? (
           <>
-            <Text color={theme.accent} bold wrap="truncate-end">
-              Base URLs of {group.slug}
-            </Text>
+            {urlLines === URL_LINES ? (
+              <Text color={theme.accent} bold wrap="truncate-end">
+                Base URLs of {group.slug}
+              </Text>
+            ) : null}
             <Text wrap="truncate-end">  A (OpenAI)    {group.baseUrls.a}</Text>
             <Text wrap="truncate-end">  B (Anthropic) {group.baseUrls.b}</Text>
           </>
