@@ -6,19 +6,7 @@
  * `SVC_PROXY_NO_LOCAL_DETECT=1` turns detection off.
  */
 import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
-
-export interface LocalCandidate {
-  slug: string;
-  /** Base URL (what `/chat/completions` and `/models` are appended to). */
-  url: string;
-  /** Name shown in hints. */
-  label: string;
-}
-
-export const WELL_KNOWN_LOCALS: readonly LocalCandidate[] = [
-  { slug: 'ollama', url: 'http://127.0.0.1:11434/v1', label: 'Ollama' },
-  { slug: 'lmstudio', url: 'http://127.0.0.1:1234/v1', label: 'LM Studio' },
-];
+import { WELL_KNOWN_LOCALS, type LocalCandidate } from './well-known-locals.js';
 
 export interface LocalDetectorOptions {
   candidates?: readonly LocalCandidate[];

@@ -57,7 +57,7 @@ describe('completion data', () => {
     expect(data.get('v logs --group')).toBe('@groups');
     expect(data.get('a endpoint remove 0')).toBe('@endpoints');
     expect(data.get('a env 0')?.split(' ')).toContain('claude-code');
-    expect(data.get('a models 0')?.split(' ')).toEqual(expect.arrayContaining(['anthropic', '@endpoints', '@locals']));
+    expect(data.get('a models 0')?.split(' ')).toEqual(expect.arrayContaining(['anthropic', 'ollama', 'lmstudio', '@endpoints', '@locals']));
   });
 });
 

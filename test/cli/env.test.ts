@@ -94,6 +94,10 @@ describe('svc-proxy env: tools and usage errors', () => {
     const res = await cli(['env', 'openai', '--model', 'nowhere/model-x']);
     expect(res.code).toBe(0);
     expect(res.stderr).toMatch(/warning: "nowhere" is not a provider/);
+    // the local servers the daemon finds by itself are known without a config entry
+    const local = await cli(['env', 'openai', '--model', 'lmstudio/qwen3']);
+    expect(local.code).toBe(0);
+    expect(local.stderr).not.toMatch(/warning/);
   });
 });
 

@@ -5,16 +5,16 @@
  * and `<argument>` or `--option`; test/cli/completion-tree.test.ts checks every key is in the tree.
  */
 import { BUILTIN_PROVIDERS } from '../../config/schema.js';
+import { WELL_KNOWN_LOCAL_SLUGS } from '../../providers/well-known-locals.js';
 import { TOOLS } from '../tools/index.js';
 import { SHELLS } from '../tools/render.js';
-import { DETECTED_LOCALS } from '../tools/prepare.js';
 
 /** What the hidden command reads from config.json. */
 export const DYNAMIC_KINDS = ['endpoints', 'locals', 'groups', 'keys'] as const;
 export type DynamicKind = (typeof DYNAMIC_KINDS)[number];
 
 const builtin = [...BUILTIN_PROVIDERS];
-const upstreams = [...BUILTIN_PROVIDERS, ...DETECTED_LOCALS, '@endpoints', '@locals'];
+const upstreams = [...BUILTIN_PROVIDERS, ...WELL_KNOWN_LOCAL_SLUGS, '@endpoints', '@locals'];
 const groups = ['@groups'];
 const keys = ['@keys'];
 const tools = TOOLS.map((t) => t.id);

@@ -5,6 +5,7 @@
  */
 import { baseUrls } from '../../config/base-urls.js';
 import { BUILTIN_PROVIDERS, type Config } from '../../config/schema.js';
+import { WELL_KNOWN_LOCAL_SLUGS } from '../../providers/well-known-locals.js';
 import { CliError, type CliContext } from '../io.js';
 import { firstControl, printable } from '../../util/printable.js';
 import { resolveKey, type KeyRequest, type ResolvedKey } from './key-source.js';
@@ -27,9 +28,6 @@ export interface Prepared {
   setup: ToolSetup;
   key: ResolvedKey;
 }
-
-/** Local servers the daemon finds by itself (no config entry): see src/providers/local-detect.ts. */
-export const DETECTED_LOCALS = ['ollama', 'lmstudio'];
 
 function checkGroup(config: Config, slug: string, model: string | undefined): void {
   const group = Object.hasOwn(config.groups, slug) ? config.groups[slug] : undefined;
@@ -68,7 +66,7 @@ function checkProviderModel(ctx: CliContext, config: Config, model: string): voi
     throw new CliError(`--model "${model}" must be provider/model (e.g. anthropic/claude-sonnet-4-5); a bare name works only on a group base (--group).`, 2, { code: 'invalid_model' });
   }
   const provider = model.slice(0, slash);
-  const known = [...BUILTIN_PROVIDERS, ...Object.keys(config.endpoints), ...Object.keys(config.locals), ...DETECTED_LOCALS];
+  const known = [...BUILTIN_PROVIDERS, ...Object.keys(config.endpoints), ...Object.keys(config.locals), ...WELL_KNOWN_LOCAL_SLUGS];
   if (!known.includes(provider)) {
     ctx.err(`svc-proxy: warning: "${provider}" is not a provider, endpoint or local server of this svc-proxy (known: ${known.join(', ')}).`);
   }
