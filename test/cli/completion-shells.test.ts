@@ -90,6 +90,9 @@ const LINES = [
   'svc-proxy logs --group ',
   'svc-proxy endpoint add corp --url http://127.0.0.1:9 --format ',
   'svc-proxy run ',
+  'svc-proxy run cl',
+  'svc-proxy logs --key ',
+  'svc-proxy env --key ',
   'svc-proxy help ',
 ];
 
@@ -100,13 +103,18 @@ function expectCompletions(got: Record<string, string[]>): void {
   expect(got['svc-proxy ke']).toEqual(['key']);
   expect(got['svc-proxy key ']).toEqual(expect.arrayContaining(['create', 'list', 'revoke']));
   expect(got['svc-proxy key create --j']).toEqual(['--json']);
-  // an active key's name, read from config.json; not the revoked one
-  expect(got['svc-proxy key revoke ']).toEqual(['laptop']);
+  // an active key's name and id, read from config.json; not the revoked one
+  expect(got['svc-proxy key revoke ']?.sort()).toEqual(['k1', 'laptop']);
+  expect(got['svc-proxy logs --key ']?.sort()).toEqual(['k1', 'laptop']);
+  // env/run take a key's name (or the key itself), not its id
+  expect(got['svc-proxy env --key ']).toEqual(['laptop']);
   expect(got['svc-proxy logs --group ']).toEqual(['fast']);
   // a URL (with its `:`) is one value of --url, and --format's choices follow
   expect(got['svc-proxy endpoint add corp --url http://127.0.0.1:9 --format ']).toEqual(['a', 'b']);
   expect(got['svc-proxy run ']).toEqual(expect.arrayContaining(['claude-code', 'codex']));
   expect(got['svc-proxy run ']).not.toContain('cursor');
+  // a tool's alias too
+  expect(got['svc-proxy run cl']?.sort()).toEqual(['claude', 'claude-code']);
   expect(got['svc-proxy help ']).toEqual(expect.arrayContaining(['key', 'start']));
 }
 

@@ -53,22 +53,28 @@ describe('completion data', () => {
 
   it('names from config.json go where an argument or option takes them', async () => {
     const data = completionData(await fullProgram(createContext(processIo())));
-    expect(data.get('a key revoke 0')).toBe('@keys');
+    // by id or name where the command takes either; env/run's --key takes a name (or the key itself)
+    expect(data.get('a key revoke 0')).toBe('@keys @key-ids');
+    expect(data.get('v stats --key')).toBe('@keys @key-ids');
+    expect(data.get('v run --key')).toBe('@keys');
     expect(data.get('v logs --group')).toBe('@groups');
     expect(data.get('a endpoint remove 0')).toBe('@endpoints');
-    expect(data.get('a env 0')?.split(' ')).toContain('claude-code');
+    // a tool by id or alias, as findTool takes it
+    expect(data.get('a env 0')?.split(' ')).toEqual(expect.arrayContaining(['claude-code', 'claude', 'openai', 'openai-sdk']));
+    expect(data.get('a run 0')?.split(' ')).toEqual(expect.arrayContaining(['codex', 'codex-cli']));
     expect(data.get('a models 0')?.split(' ')).toEqual(expect.arrayContaining(['anthropic', 'ollama', 'lmstudio', '@endpoints', '@locals']));
   });
 });
 
 describe('__complete', () => {
-  it('prints names from config.json: active keys, groups, endpoints, locals; nothing for a kind it does not know', async () => {
+  it('prints names from config.json: active keys (names, ids), groups, endpoints, locals; nothing for a kind it does not know', async () => {
     const home = await tempStateDir('svc-complete-');
     const config = {
       keys: [
-        { name: 'laptop', revoked: false },
-        { name: 'old', revoked: true },
-        { name: 'has space' },
+        { id: 'key_a1', name: 'laptop', revoked: false },
+        { id: 'key_b2', name: 'old', revoked: true },
+        { id: 'key_c3', name: 'has space' },
+        null,
       ],
       groups: { fast: {}, smart: {} },
       endpoints: { corp: {} },
@@ -76,9 +82,9 @@ describe('__complete', () => {
     };
     await writeFile(join(home, 'config.json'), JSON.stringify(config));
     const env = cleanEnv({ SVC_PROXY_HOME: home });
-    const res = await runCli(['__complete', 'keys', 'groups', 'endpoints', 'locals', 'nosuch'], { env });
-    expect(res.code).toBe(0);
-    expect(res.stdout).toBe('laptop\nfast\nsmart\ncorp\nbox\n');
+    const res = await runCli(['__complete', 'keys', 'key-ids', 'groups', 'endpoints', 'locals', 'nosuch'], { env });
+    expect(res).toMatchObject({ code: 0, stderr: '' });
+    expect(res.stdout).toBe('laptop\nkey_a1\nkey_c3\nfast\nsmart\ncorp\nbox\n');
   });
 
   it('a missing or broken config.json offers nothing, with no error', async () => {

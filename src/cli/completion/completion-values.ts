@@ -16,16 +16,24 @@ interface ConfigNames {
   endpoints?: Entries;
   locals?: Entries;
   groups?: Entries;
-  keys?: { name?: unknown; revoked?: unknown }[];
+  keys?: { id?: unknown; name?: unknown; revoked?: unknown }[];
 }
 
 const READERS: Readonly<Record<DynamicKind, (config: ConfigNames) => unknown[]>> = {
   endpoints: (c) => Object.keys(c.endpoints ?? {}),
   locals: (c) => Object.keys(c.locals ?? {}),
   groups: (c) => Object.keys(c.groups ?? {}),
-  // a revoked key is no use to env/run, nor to revoke again
-  keys: (c) => (Array.isArray(c.keys) ? c.keys.filter((k) => !k.revoked).map((k) => k.name) : []),
+  keys: (c) => activeKeys(c).map((k) => k.name),
+  'key-ids': (c) => activeKeys(c).map((k) => k.id),
 };
+
+type KeyEntry = NonNullable<ConfigNames['keys']>[number];
+
+/** A revoked key is no use to env/run, nor to revoke again; a hand-broken entry is skipped. */
+function activeKeys(config: ConfigNames): KeyEntry[] {
+  if (!Array.isArray(config.keys)) return [];
+  return config.keys.filter((k: KeyEntry | null): k is KeyEntry => typeof k === 'object' && k !== null && !k.revoked);
+}
 
 export async function completionValues(kinds: readonly string[], env: Record<string, string | undefined>): Promise<string[]> {
   let config: ConfigNames;

@@ -9,16 +9,20 @@ import { WELL_KNOWN_LOCAL_SLUGS } from '../../providers/well-known-locals.js';
 import { TOOLS } from '../tools/index.js';
 import { SHELLS } from '../tools/render.js';
 
-/** What the hidden command reads from config.json. */
-export const DYNAMIC_KINDS = ['endpoints', 'locals', 'groups', 'keys'] as const;
+/** What the hidden command reads from config.json (`keys`: their names, `key-ids`: their ids). */
+export const DYNAMIC_KINDS = ['endpoints', 'locals', 'groups', 'keys', 'key-ids'] as const;
 export type DynamicKind = (typeof DYNAMIC_KINDS)[number];
 
 const builtin = [...BUILTIN_PROVIDERS];
 const upstreams = [...BUILTIN_PROVIDERS, ...WELL_KNOWN_LOCAL_SLUGS, '@endpoints', '@locals'];
 const groups = ['@groups'];
-const keys = ['@keys'];
-const tools = TOOLS.map((t) => t.id);
-const runnableTools = TOOLS.filter((t) => t.command).map((t) => t.id);
+/** `--key` of env/run: a key itself or the name of a saved one (an id is not worth offering there). */
+const keyNames = ['@keys'];
+/** Where a key is taken by id or name (findKey, the log filter). */
+const keyRefs = ['@keys', '@key-ids'];
+/** findTool takes an alias (`claude`) as well as the id. */
+const tools = TOOLS.flatMap((t) => [t.id, ...t.aliases]);
+const runnableTools = TOOLS.filter((t) => t.command).flatMap((t) => [t.id, ...t.aliases]);
 
 export const VALUE_SOURCES: Readonly<Record<string, readonly string[]>> = {
   'provider connect <provider>': builtin,
@@ -30,19 +34,19 @@ export const VALUE_SOURCES: Readonly<Record<string, readonly string[]>> = {
   'group unset <slug>': groups,
   'group show <slug>': groups,
   'group remove <slug>': groups,
-  'key revoke <key>': keys,
+  'key revoke <key>': keyRefs,
   'models <providers>': upstreams,
   'logs --provider': upstreams,
-  'logs --key': keys,
+  'logs --key': keyRefs,
   'logs --group': groups,
   'stats --provider': upstreams,
-  'stats --key': keys,
+  'stats --key': keyRefs,
   'stats --group': groups,
   'env <tool>': tools,
-  'env --key': keys,
+  'env --key': keyNames,
   'env --group': groups,
   'env --shell': [...SHELLS],
   'run <tool>': runnableTools,
-  'run --key': keys,
+  'run --key': keyNames,
   'run --group': groups,
 };
