@@ -1,6 +1,7 @@
 /**
  * `svc-proxy completion bash|zsh|fish` in the real shells, with the real binary on PATH: commands,
- * subcommands, options, choices and names from config.json, without a daemon. A shell that is not
+ * subcommands, options, choices, names from config.json and file names only where a word takes
+ * a file, without a daemon. A shell that is not
  * installed skips its tests with the reason, and fails them under CI=true or REQUIRE_SHELLS=1
  * (.ci/run installs zsh and fish).
  */
@@ -19,12 +20,17 @@ async function installed(shell: string): Promise<boolean> {
 }
 
 let home: string;
+/** Where the shells run: one file, so file names offered (or not) show. */
+let work: string;
 let env: Record<string, string | undefined>;
 const scripts: Record<string, string> = {};
 
 beforeAll(async () => {
   home = await tempStateDir('svc-completion-');
   await writeFile(join(home, 'config.json'), JSON.stringify({ keys: [{ id: 'k1', name: 'laptop', hash: 'x', createdAt: '2026-01-01T00:00:00Z' }, { id: 'k2', name: 'old', hash: 'y', createdAt: '2026-01-01T00:00:00Z', revoked: true }], groups: { fast: { models: [] } } }));
+  work = join(home, 'work');
+  await mkdir(work);
+  await writeFile(join(work, 'notes.txt'), '');
   // the binary as a user has it: `svc-proxy` on PATH
   const bin = join(home, 'bin');
   await mkdir(bin);
@@ -72,7 +78,7 @@ t() { words=(\${(z)1}); [[ "$1" == *" " ]] && words+=(""); CURRENT=\${#words}; P
 function t; echo "$argv[1] =>" (complete -C "$argv[1]" | string split -f1 \\t); end`,
   };
   const body = [scriptFor[shell], ...lines.map((l) => `t '${l}'`)].join('\n');
-  const { stdout } = await run(shell, shell === 'fish' ? ['--no-config', '-c', body] : shell === 'bash' ? ['--norc', '--noprofile', '-c', body] : ['-f', '-c', body], { env });
+  const { stdout } = await run(shell, shell === 'fish' ? ['--no-config', '-c', body] : shell === 'bash' ? ['--norc', '--noprofile', '-c', body] : ['-f', '-c', body], { env, cwd: work });
   const out: Record<string, string[]> = {};
   for (const line of stdout.split('\n').filter((l) => l.includes(' =>'))) {
     const [given, got] = line.split(' =>');
@@ -94,10 +100,18 @@ const LINES = [
   'svc-proxy logs --key ',
   'svc-proxy env --key ',
   'svc-proxy help ',
+  'svc-proxy run codex no',
+  'svc-proxy run codex -- no',
+  'svc-proxy endpoint add corp --url ',
+  'svc-proxy key create ',
+  'svc-proxy logs --since ',
 ];
 
-/** What every shell offers for LINES (fish and zsh filter by the word typed; bash's compgen too). */
-function expectCompletions(got: Record<string, string[]>): void {
+/**
+ * What every shell offers for LINES (fish and zsh filter by the word typed; bash's compgen too).
+ * `files` is what file names in `work` show as (zsh: the stand-in for _files).
+ */
+function expectCompletions(got: Record<string, string[]>, files: string[]): void {
   expect(got['svc-proxy ']).toEqual(expect.arrayContaining(['start', 'key', 'provider', 'completion', 'tui']));
   expect(got['svc-proxy ']).not.toContain('__complete');
   expect(got['svc-proxy ke']).toEqual(['key']);
@@ -116,21 +130,26 @@ function expectCompletions(got: Record<string, string[]>): void {
   // a tool's alias too
   expect(got['svc-proxy run cl']?.sort()).toEqual(['claude', 'claude-code']);
   expect(got['svc-proxy help ']).toEqual(expect.arrayContaining(['key', 'start']));
+  // file names where the words are the tool's, and nowhere else (a URL, a name, a time)
+  expect(got['svc-proxy run codex no']).toEqual(files);
+  expect(got['svc-proxy run codex -- no']).toEqual(files);
+  expect(got['svc-proxy endpoint add corp --url ']).toEqual([]);
+  expect(got['svc-proxy key create ']).toEqual([]);
+  expect(got['svc-proxy logs --since ']).toEqual([]);
 }
 
 describe('shell completion', () => {
   shellTest('bash', 'registered for svc-proxy, and completes commands, options, choices and config names', async () => {
     const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', `source ${scripts.bash}; complete -p svc-proxy`], { env });
-    expect(stdout.trim()).toBe('complete -o default -F _svc_proxy svc-proxy');
-    expectCompletions(await complete('bash', LINES));
+    // no `-o default`: bash would list file names wherever nothing else is offered
+    expect(stdout.trim()).toBe('complete -F _svc_proxy svc-proxy');
+    expectCompletions(await complete('bash', LINES), ['notes.txt']);
   });
 
   shellTest('zsh', 'registered with compdef, and completes the same', async () => {
     const { stdout } = await run('zsh', ['-f', '-c', `autoload -U compinit && compinit -u -d ${home}/zcompdump; source ${scripts.zsh}; print -r -- $_comps[svc-proxy]`], { env });
     expect(stdout.trim()).toBe('_svc_proxy');
-    const got = await complete('zsh', LINES);
-    expectCompletions(got);
-    expect((await complete('zsh', ['svc-proxy run codex -- ']))['svc-proxy run codex -- ']).toEqual(['(files)']);
+    expectCompletions(await complete('zsh', LINES), ['(files)']);
   });
 
   shellTest('zsh', 'saved as _svc_proxy in $fpath instead: compinit finds it, and its first run completes', async () => {
@@ -147,6 +166,6 @@ words=(svc-proxy key re); CURRENT=3; PREFIX=re; _svc_proxy; print`;
   });
 
   shellTest('fish', 'completes the same through fish\'s own complete -C', async () => {
-    expectCompletions(await complete('fish', LINES));
+    expectCompletions(await complete('fish', LINES), ['notes.txt']);
   });
 });

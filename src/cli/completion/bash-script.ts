@@ -1,15 +1,17 @@
 /**
  * The bash completion script. It splits COMP_LINE itself rather than use COMP_WORDS, which bash
- * breaks at `:` and `=` (a URL value would count as three arguments). With nothing to offer, bash
- * completes file names (`-o default`), as for the arguments `run` passes to a tool.
+ * breaks at `:` and `=` (a URL value would count as three arguments). It is registered without
+ * `-o default`, so a word with nothing to offer (a URL, a name) gets nothing rather than the file
+ * names bash would fall back to; the words that take files (`:files`) get them.
  */
 import { shDataFunction } from './sh-data.js';
 
 const WALK = String.raw`
 _svc_proxy() {
-  local line="${'$'}{COMP_LINE:0:COMP_POINT}" cur="" at="" expect="" spec="" w r t kinds="" values=""
+  local line="${'$'}{COMP_LINE:0:COMP_POINT}" cur="" at="" expect="" spec="" w r t kinds="" values="" files=""
   local -a words
   local i argi=0
+  COMPREPLY=()
   read -ra words <<< "$line"
   if [[ ${'$'}{#words[@]} -gt 1 && "$line" != *[[:space:]] ]]; then
     cur="${'$'}{words[${'$'}{#words[@]}-1]}"
@@ -19,7 +21,7 @@ _svc_proxy() {
     w="${'$'}{words[i]}"
     if [[ -n "$expect" ]]; then expect=""; continue; fi
     # what follows -- is the tool's own (run): file names
-    [[ "$w" == "--" ]] && return 0
+    if [[ "$w" == "--" ]]; then __svc_proxy_files "$cur"; return 0; fi
     if [[ "$w" == -* ]]; then
       [[ "$w" == *=* ]] || expect="$(__svc_proxy_data "v$at $w")"
       continue
@@ -42,6 +44,7 @@ _svc_proxy() {
   for t in $spec; do
     case "$t" in
       -) ;;
+      :files) files=1 ;;
       @*) kinds="$kinds ${'$'}{t#@}" ;;
       *) values="$values $t" ;;
     esac
@@ -49,8 +52,18 @@ _svc_proxy() {
   # names from config.json: one quick process that never starts the daemon
   [[ -n "$kinds" ]] && values="$values $("${'$'}{words[0]}" __complete $kinds 2>/dev/null)"
   COMPREPLY=($(compgen -W "$values" -- "$cur"))
+  if [[ -n "$files" ]]; then __svc_proxy_files "$cur"; fi
+  return 0
 }
-complete -o default -F _svc_proxy svc-proxy
+# file names starting with $1, added to COMPREPLY
+__svc_proxy_files() {
+  local IFS=$'\n'
+  COMPREPLY+=($(compgen -f -- "$1"))
+  # readline then quotes them and marks directories (bash 4+; bash 3.2 lists them as they are)
+  compopt -o filenames 2>/dev/null
+  return 0
+}
+complete -F _svc_proxy svc-proxy
 `;
 
 export function bashScript(data: ReadonlyMap<string, string>): string {

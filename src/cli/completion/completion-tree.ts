@@ -6,7 +6,8 @@
  *   `o<path>`          the options (short and long)
  *   `v<path> <flag>`   an option that takes a value: what completes it (`-`: nothing)
  *   `a<path> <n>`      the n-th argument (from 0): what completes it; `r<path>`: n of a variadic last one
- * A value spec is words separated by spaces; `@kind` among them asks `svc-proxy __complete kind`.
+ * A value spec is words separated by spaces; `@kind` among them asks `svc-proxy __complete kind`,
+ * `:files` lists file names. Nothing else falls back to file names: a URL or a name is no file.
  */
 import type { Argument, Command, Option } from 'commander';
 import { VALUE_SOURCES } from './value-sources.js';

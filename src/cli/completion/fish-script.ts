@@ -53,6 +53,8 @@ function __svc_proxy_complete
     for t in (string split ' ' -- "$spec")
         switch $t
             case '-' ''
+            case ':files'
+                __fish_complete_path "$cur"
             case '@*'
                 set -a kinds (string sub -s 2 -- $t)
             case '*'

@@ -9,6 +9,9 @@ import { WELL_KNOWN_LOCAL_SLUGS } from '../../providers/well-known-locals.js';
 import { TOOLS } from '../tools/index.js';
 import { SHELLS } from '../tools/render.js';
 
+/** File names: what a word takes when it is a file or a path (the scripts list them themselves). */
+export const FILES = ':files';
+
 /** What the hidden command reads from config.json (`keys`: their names, `key-ids`: their ids). */
 export const DYNAMIC_KINDS = ['endpoints', 'locals', 'groups', 'keys', 'key-ids'] as const;
 export type DynamicKind = (typeof DYNAMIC_KINDS)[number];
@@ -47,6 +50,8 @@ export const VALUE_SOURCES: Readonly<Record<string, readonly string[]>> = {
   'env --group': groups,
   'env --shell': [...SHELLS],
   'run <tool>': runnableTools,
+  // the tool's own arguments: often files (no option of svc-proxy's own takes one)
+  'run <args>': [FILES],
   'run --key': keyNames,
   'run --group': groups,
 };

@@ -7,7 +7,7 @@ import { shDataFunction } from './sh-data.js';
 
 const WALK = String.raw`
 _svc_proxy() {
-  local cur="${'$'}{words[CURRENT]}" at="" expect="" spec="" w r t
+  local cur="${'$'}{words[CURRENT]}" at="" expect="" spec="" w r t files=""
   local -i argi=0 i
   local -a kinds values
   for ((i = 2; i < CURRENT; i++)); do
@@ -37,13 +37,18 @@ _svc_proxy() {
   for t in ${'$'}{=spec}; do
     case "$t" in
       -) ;;
+      :files) files=1 ;;
       @*) kinds+=("${'$'}{t#@}") ;;
       *) values+=("$t") ;;
     esac
   done
   # names from config.json: one quick process that never starts the daemon
   if (( ${'$'}{#kinds} )); then values+=(${'$'}{(f)"$("${'$'}{words[1]}" __complete "${'$'}{kinds[@]}" 2>/dev/null)"}); fi
-  compadd -- "${'$'}{values[@]}"
+  # 0 only when something was offered, as zsh's completers expect
+  local -i ret=1
+  compadd -- "${'$'}{values[@]}" && ret=0
+  if [[ -n "$files" ]]; then _files && ret=0; fi
+  return ret
 }
 
 if [[ "${'$'}{funcstack[1]}" == "_svc_proxy" ]]; then
