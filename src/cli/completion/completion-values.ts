@@ -8,8 +8,6 @@ import { readFile } from 'node:fs/promises';
 import { resolveStateDir, statePaths } from '../../config/paths.js';
 import type { DynamicKind } from './value-sources.js';
 
-export const COMPLETE_COMMAND = '__complete';
-
 type Entries = Record<string, unknown> | undefined;
 
 interface ConfigNames {
