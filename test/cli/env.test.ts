@@ -237,7 +237,7 @@ describe('svc-proxy env: which key', () => {
 
 describe('svc-proxy env: profiles', () => {
   it('claude-code: protocol B base, AUTH_TOKEN, every model variable, traffic off, API key removed', async () => {
-    const s = await envJson(['claude-code', '--model', 'openai/gpt-5.4']);
+    const s = await envJson(['claude-code', '--model', 'openai/gpt-5.5']);
     expect(s.baseUrl).toBe('http://127.0.0.1:4545/protocol-b');
     expect(s.env).toEqual({
       ANTHROPIC_BASE_URL: 'http://127.0.0.1:4545/protocol-b',
@@ -246,12 +246,12 @@ describe('svc-proxy env: profiles', () => {
       // Default upstream limits: connect 10 s + headers 600 s + a stream's first event 600 s, plus a minute.
       API_FORCE_IDLE_TIMEOUT: '0',
       API_TIMEOUT_MS: '1270000',
-      ANTHROPIC_MODEL: 'openai/gpt-5.4',
-      ANTHROPIC_DEFAULT_OPUS_MODEL: 'openai/gpt-5.4',
-      ANTHROPIC_DEFAULT_SONNET_MODEL: 'openai/gpt-5.4',
-      ANTHROPIC_DEFAULT_HAIKU_MODEL: 'openai/gpt-5.4',
-      ANTHROPIC_SMALL_FAST_MODEL: 'openai/gpt-5.4',
-      CLAUDE_CODE_SUBAGENT_MODEL: 'openai/gpt-5.4',
+      ANTHROPIC_MODEL: 'openai/gpt-5.5',
+      ANTHROPIC_DEFAULT_OPUS_MODEL: 'openai/gpt-5.5',
+      ANTHROPIC_DEFAULT_SONNET_MODEL: 'openai/gpt-5.5',
+      ANTHROPIC_DEFAULT_HAIKU_MODEL: 'openai/gpt-5.5',
+      ANTHROPIC_SMALL_FAST_MODEL: 'openai/gpt-5.5',
+      CLAUDE_CODE_SUBAGENT_MODEL: 'openai/gpt-5.5',
     });
     expect(s.unset).toEqual(['ANTHROPIC_API_KEY']);
     expect((await envJson(['claude-code'])).notes.join(' ')).toMatch(/add --model provider\/model/);
@@ -264,10 +264,13 @@ describe('svc-proxy env: profiles', () => {
     expect((await envJson(['codex', '--model', 'openai/gpt-5-codex'])).file!.content).toContain('model_context_window = 272000');
     const opencode = JSON.parse((await envJson(['opencode', '--model', 'openai/gpt-5-pro'])).env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, { limit: { context: number } }> }> };
     expect(Object.values(opencode.provider)[0]!.models['openai/gpt-5-pro']!.limit.context).toBe(128_000);
-    // one whose page was not read stays unknown, and the note says so
-    const unknown = await envJson(['claude-code', '--model', 'openai/gpt-5.4']);
+    // the most used models, from gateway and vendor pages that agree
+    expect((await envJson(['claude-code', '--model', 'openai/gpt-5'])).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('272000');
+    expect((await envJson(['goose', '--model', 'openai/gpt-4o'])).env.GOOSE_CONTEXT_LIMIT).toBe('111616');
+    // one no page was read for, or the pages disagree on, stays unknown, and the note says so
+    const unknown = await envJson(['claude-code', '--model', 'openai/gpt-5.5']);
     expect(unknown.env).not.toHaveProperty('CLAUDE_CODE_MAX_CONTEXT_TOKENS');
-    expect(unknown.notes.join(' ')).toMatch(/context window of openai\/gpt-5.4 is not known here/);
+    expect(unknown.notes.join(' ')).toMatch(/context window of openai\/gpt-5.5 is not known here/);
   });
 
   it('codex: profile file with the Responses wire API and env_key; web_search off unless the model is openai or anthropic, multi-agent tools on; the same as -c overrides', async () => {
@@ -371,7 +374,7 @@ describe('svc-proxy env: profiles', () => {
   });
 
   it('crush: a protocol B provider in crush.json (key by $SVC_PROXY_KEY), both model slots, its request timeout past the daemon’s, metrics off', async () => {
-    const s = await envJson(['crush', '--model', 'openai/gpt-5.4']);
+    const s = await envJson(['crush', '--model', 'openai/gpt-5.5']);
     expect(s.baseUrl).toBe('http://127.0.0.1:4545/protocol-b');
     expect(s.env).toEqual({ SVC_PROXY_KEY: s.key.value });
     expect(s.file!.path).toBe('~/.config/crush/crush.json');
@@ -384,17 +387,17 @@ describe('svc-proxy env: profiles', () => {
           base_url: 'http://127.0.0.1:4545/protocol-b',
           api_key: '$SVC_PROXY_KEY',
           // GPT reasons and reads images: Crush offers thinking and keeps attached images for it
-          models: [{ id: 'openai/gpt-5.4', name: 'openai/gpt-5.4', context_window: 200_000, default_max_tokens: 32_000, can_reason: true, supports_attachments: true }],
+          models: [{ id: 'openai/gpt-5.5', name: 'openai/gpt-5.5', context_window: 200_000, default_max_tokens: 32_000, can_reason: true, supports_attachments: true }],
         },
       },
-      models: { large: { provider: 'svc-proxy', model: 'openai/gpt-5.4' }, small: { provider: 'svc-proxy', model: 'openai/gpt-5.4' } },
+      models: { large: { provider: 'svc-proxy', model: 'openai/gpt-5.5' }, small: { provider: 'svc-proxy', model: 'openai/gpt-5.5' } },
       // seconds: Crush's default of 60 s without a byte ended a long prefill
       options: { request_timeout: 1270, disable_metrics: true },
     });
     expect(s.file!.content).not.toContain(s.key.value);
     expect(s.runArgs).toEqual([]);
     expect(s.notes.join(' ')).toMatch(/stand-ins/);
-    expect((await cli(['env', 'crush', '--model', 'openai/gpt-5.4', '--config-file'])).stdout).toBe(s.file!.content);
+    expect((await cli(['env', 'crush', '--model', 'openai/gpt-5.5', '--config-file'])).stdout).toBe(s.file!.content);
   });
 
   it('goose: its openai provider by variables, host and path split from the base, its whole-request timeout past the daemon’s, telemetry off', async () => {

@@ -151,10 +151,11 @@ describe('anthropic client: models list and headers', () => {
     const byId = new Map(data.map((m) => [m.id, m]));
     expect(byId.get(MODELS.anthropic)).toMatchObject({ max_input_tokens: 200_000 });
     expect(byId.get(MODELS.openrouter)).toMatchObject({ max_input_tokens: 1_000_000 });
-    // OpenAI's list states no window: the input its model page documents, where one was read (none for gpt-5.4);
+    // OpenAI's list states no window: the input its model pages (or, for gpt-5.4 and gpt-4.1, gateway pages) document;
     // and no list here states a max_tokens svc-proxy keeps
-    expect(byId.get(MODELS.openai)).not.toHaveProperty('max_input_tokens');
+    expect(byId.get(MODELS.openai)).toMatchObject({ max_input_tokens: 922_000 });
     expect(byId.get('openai/gpt-5-mini')).toMatchObject({ max_input_tokens: 272_000 });
+    expect(byId.get('openai/gpt-4.1')).toMatchObject({ max_input_tokens: 1_014_808 });
     for (const m of data) expect(m).not.toHaveProperty('max_tokens');
   });
 

@@ -230,8 +230,8 @@ describe('openai client: models and transcriptions', () => {
 
     // the window a provider's list states (Anthropic's max_input_tokens), in the table and the JSON
     expect(all.models.find((m) => m.id === 'anthropic/claude-sonnet-4-5')).toMatchObject({ contextWindow: 200_000 });
-    expect(all.models.find((m) => m.id === 'openai/gpt-5.4')).not.toHaveProperty('contextWindow');
-    // OpenAI's: the input its model page documents (window less max output), where one was read
+    // OpenAI's: the input its model pages (or gateway pages that agree) document, window less max output
+    expect(all.models.find((m) => m.id === 'openai/gpt-5.4')).toMatchObject({ contextWindow: 922_000 });
     expect(all.models.find((m) => m.id === 'openai/gpt-5-mini')).toMatchObject({ contextWindow: 272_000 });
     expect(text.stdout).toMatch(/^openai\/gpt-5-mini +272,000$/m);
     expect((await world.daemon.cli(['models', 'anthropic'])).stdout).toMatch(/^anthropic\/claude-sonnet-4-5 +claude sonnet 4 5 +200,000$/m);

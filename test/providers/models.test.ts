@@ -146,10 +146,10 @@ describe('model catalog', () => {
   });
 
   it("OpenAI's models carry the window its model pages document (its list states none); the others stay unknown", async () => {
-    openaiModels = ['gpt-5-mini-2025-08-07', 'gpt-5-pro', 'gpt-5.4'];
+    openaiModels = ['gpt-5-mini-2025-08-07', 'gpt-5-pro', 'gpt-5.4', 'gpt-5.5'];
     const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 400 });
     const windows = Object.fromEntries((await catalog.list(undefined, new Set(['openai']))).map((m) => [m.id, m.contextWindow]));
-    expect(windows).toEqual({ 'openai/gpt-5-mini-2025-08-07': 272_000, 'openai/gpt-5-pro': 128_000, 'openai/gpt-5.4': undefined });
+    expect(windows).toEqual({ 'openai/gpt-5-mini-2025-08-07': 272_000, 'openai/gpt-5-pro': 128_000, 'openai/gpt-5.4': 922_000, 'openai/gpt-5.5': undefined });
   });
 
   it('serves from cache within the TTL', async () => {
@@ -264,7 +264,7 @@ describe('model catalog', () => {
         'openrouter/x/none': undefined,
         'deepseek/deepseek-chat': 32768,
         'box/qwen3:8b': 16384,
-        'openai/gpt-5.4': undefined,
+        'openai/gpt-5.4': 922_000,
       });
       expect(local.hits).toContain('/props');
       // a /props that fails leaves the list as it is, without a window
