@@ -137,6 +137,26 @@ describe('tool profiles', () => {
     expect(unknown('zed').notes.join(' ')).toMatch(/stand-in/);
   });
 
+  it('a documented max output replaces the 32,000 stand-in: opencode limit.output, Crush default_max_tokens, Continue maxTokens (its contextLength given the output back)', () => {
+    const base = { baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'openai/gpt-5-pro', upstreamWaitMs: 910_000 };
+    const documented = { ...base, contextWindow: 128_000, maxOutput: 272_000 };
+    const opencodeEntry = (input: ToolInput) =>
+      (JSON.parse(Object.fromEntries(findTool('opencode')!.setup(input).env).OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, { limit: unknown }> }> }).provider['svc-proxy']!.models['openai/gpt-5-pro']!;
+    expect(opencodeEntry(documented).limit).toEqual({ context: 128_000, output: 272_000 });
+    expect(opencodeEntry({ ...base, contextWindow: 111_616, maxOutput: 16_384 }).limit).toEqual({ context: 111_616, output: 16_384 });
+
+    const crush = findTool('crush')!.setup(documented);
+    expect(JSON.parse(crush.file!.content).providers['svc-proxy'].models[0]).toMatchObject({ context_window: 128_000, default_max_tokens: 272_000 });
+    expect(crush.notes.join(' ')).toMatch(/default_max_tokens its max output/);
+    expect(crush.notes.join(' ')).not.toMatch(/stand-in/);
+
+    // Continue keeps maxTokens out of contextLength: 128,000 in + 272,000 out, else it would refuse to send
+    const continueFile = findTool('continue')!.setup(documented).file!.content;
+    expect(continueFile).toContain('      contextLength: 400000\n      maxTokens: 272000\n');
+    // a window without a documented output keeps the stand-in, and the window as it is
+    expect(findTool('continue')!.setup({ ...base, contextWindow: 32_768 }).file!.content).toContain('      contextLength: 32768\n      maxTokens: 32000\n');
+  });
+
   it('opencode’s model entry states what is known of the model: window (else a stand-in), what it reads, whether it reasons; notes name what is not known', () => {
     const base = { baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'p/m', upstreamWaitMs: 910_000 };
     const entryOf = (s: ReturnType<ToolProfile['setup']>) =>
@@ -175,5 +195,13 @@ describe('model facts', () => {
     expect(combine([gpt, qwen])).toEqual({ contextWindow: 262_144, inputs: ['image'], callsTools: true });
     expect(combine([claude, local])).toEqual({ contextWindow: 200_000 });
     expect(combine([])).toEqual({});
+  });
+
+  it('a max output only when every target states one, then the smallest: no target is asked for more than it writes', () => {
+    const gpt5 = { contextWindow: 272_000, maxOutput: 128_000 };
+    const gpt4o = { contextWindow: 111_616, maxOutput: 16_384 };
+    const claude = { contextWindow: 200_000 };
+    expect(combine([gpt5, gpt4o])).toEqual({ contextWindow: 111_616, maxOutput: 16_384 });
+    expect(combine([gpt5, claude])).toEqual({ contextWindow: 200_000 });
   });
 });

@@ -264,6 +264,10 @@ describe('svc-proxy env: profiles', () => {
     expect((await envJson(['codex', '--model', 'openai/gpt-5-codex'])).file!.content).toContain('model_context_window = 272000');
     const opencode = JSON.parse((await envJson(['opencode', '--model', 'openai/gpt-5-pro'])).env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, { limit: { context: number } }> }> };
     expect(Object.values(opencode.provider)[0]!.models['openai/gpt-5-pro']!.limit.context).toBe(128_000);
+    // the documented max output, where the tool takes one (a 32,000 stand-in otherwise)
+    const crushGpt5 = JSON.parse((await envJson(['crush', '--model', 'openai/gpt-5'])).file!.content) as { providers: Record<string, { models: unknown[] }> };
+    expect(crushGpt5.providers['svc-proxy']!.models[0]).toMatchObject({ context_window: 272_000, default_max_tokens: 128_000 });
+    expect((await envJson(['continue', '--model', 'openai/gpt-4o-mini'])).file!.content).toContain('      contextLength: 128000\n      maxTokens: 16384\n');
     // the most used models, from gateway and vendor pages that agree
     expect((await envJson(['claude-code', '--model', 'openai/gpt-5'])).env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('272000');
     expect((await envJson(['goose', '--model', 'openai/gpt-4o'])).env.GOOSE_CONTEXT_LIMIT).toBe('111616');

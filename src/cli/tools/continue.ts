@@ -12,7 +12,7 @@
  * (core/llm/constants.ts). The entry states `capabilities` (tool_use, image_input) where they are
  * known (model-facts.ts) and `defaultCompletionOptions` (contextLength, maxTokens).
  */
-import { STAND_IN_LIMITS } from './tool-limits.js';
+import { outputAllowance, STAND_IN_LIMITS } from './tool-limits.js';
 import { emptySetup, type ToolInput, type ToolProfile } from './types.js';
 
 /** A YAML double-quoted scalar (JSON strings are valid YAML). */
@@ -51,8 +51,8 @@ export const continueDev: ToolProfile = {
         '    roles: [chat, edit, apply]',
         ...(capabilities.length ? [`    capabilities: [${capabilities.join(', ')}]`] : []),
         '    defaultCompletionOptions:',
-        `      contextLength: ${input.contextWindow ?? STAND_IN_LIMITS.contextWindow}`,
-        `      maxTokens: ${STAND_IN_LIMITS.maxOutputTokens}`,
+        `      contextLength: ${contextLength(input)}`,
+        `      maxTokens: ${outputAllowance(input)}`,
         '',
       ].join('\n'),
       how: 'save it as ~/.continue/config.yaml, or add its entry under `models:` in the one you have',
@@ -65,6 +65,18 @@ export const continueDev: ToolProfile = {
     return s;
   },
 };
+
+/**
+ * Continue keeps `maxTokens` (and its tools and a safety margin) out of `contextLength` when it
+ * prunes the prompt, and refuses to send at all when `maxTokens` comes near it (core/llm/countTokens.ts
+ * compileChatMessages). The window known here is already the input the model takes, its output
+ * allowance taken out (openai-windows.ts): where that allowance is the documented one, it goes back
+ * in, so the prompt still gets the whole input and gpt-5-pro's 272,000 out fits its 128,000 in.
+ */
+function contextLength(input: ToolInput): number {
+  if (input.contextWindow === undefined) return STAND_IN_LIMITS.contextWindow;
+  return input.maxOutput === undefined ? input.contextWindow : input.contextWindow + input.maxOutput;
+}
 
 /** Continue's names for what the model is known to do. */
 function capabilitiesOf(input: ToolInput): string[] {

@@ -19,7 +19,7 @@
  * Crush reads the global file, then its data file (~/.local/share/crush/crush.json, where its UI
  * saves a picked model), then project files (internal/config/load.go lookupConfigCandidates).
  */
-import { outlastSeconds, STAND_IN_LIMITS } from './tool-limits.js';
+import { outlastSeconds, outputAllowance, STAND_IN_LIMITS } from './tool-limits.js';
 import { emptySetup, type ToolInput, type ToolProfile } from './types.js';
 
 export const CRUSH_PROVIDER_ID = 'svc-proxy';
@@ -28,10 +28,13 @@ export const CRUSH_PROVIDER_ID = 'svc-proxy';
  * Crush needs both figures for every model it is told about: it summarises before the window
  * fills. A model not said to take attachments has its images dropped before they are sent
  * (`supports_attachments`), and one not said to reason offers no thinking (`can_reason`): both
- * are stated where what the model reads and does is known (model-facts.ts).
+ * are stated where what the model reads and does is known (model-facts.ts). `default_max_tokens`
+ * is what every request asks for; Crush does not take it from the window (it summarises once
+ * 20,000 tokens, or a fifth of a small window, are left), so the model's documented max output is
+ * given whole where it is known.
  */
 function modelEntry(input: ToolInput, model: string): Record<string, unknown> {
-  const entry: Record<string, unknown> = { id: model, name: model, context_window: input.contextWindow ?? STAND_IN_LIMITS.contextWindow, default_max_tokens: STAND_IN_LIMITS.maxOutputTokens };
+  const entry: Record<string, unknown> = { id: model, name: model, context_window: input.contextWindow ?? STAND_IN_LIMITS.contextWindow, default_max_tokens: outputAllowance(input) };
   if (input.reasons) entry.can_reason = true;
   if (input.inputs?.includes('image')) entry.supports_attachments = true;
   return entry;
@@ -82,10 +85,13 @@ export const crush: ToolProfile = {
       content: `${JSON.stringify(config(input), null, 2)}\n`,
       how: 'merge it into that file (or a project .crush.json); Crush reads the key from SVC_PROXY_KEY',
     };
+    // a documented max output comes only with a documented window (model-facts.ts)
     const figures =
-      input.contextWindow !== undefined
-        ? `context_window is what the provider's model list states; default_max_tokens ${STAND_IN_LIMITS.maxOutputTokens} is a stand-in: set your model's own.`
-        : `context_window ${STAND_IN_LIMITS.contextWindow} and default_max_tokens ${STAND_IN_LIMITS.maxOutputTokens} are stand-ins: set your model's own figures.`;
+      input.contextWindow === undefined
+        ? `context_window ${STAND_IN_LIMITS.contextWindow} and default_max_tokens ${outputAllowance(input)} are stand-ins: set your model's own figures.`
+        : input.maxOutput === undefined
+          ? `context_window is what the provider's model list states; default_max_tokens ${STAND_IN_LIMITS.maxOutputTokens} is a stand-in: set your model's own.`
+          : "context_window is the input the provider's pages state for the model, default_max_tokens its max output.";
     const unknown = [input.reasons ? '' : '"can_reason": true if it reasons', input.inputs?.includes('image') ? '' : '"supports_attachments": true if it reads images'].filter(Boolean);
     if (unknown.length) s.notes.push(`Not known here for this model; add to its entry ${unknown.join(', and ')} (else Crush offers no thinking, or drops images).`);
     s.notes.push(

@@ -9,14 +9,15 @@
  *
  * The figures come from the running daemon's live catalog where the provider's list states them
  * (providers/models.ts), and, for a provider whose list states no window (OpenAI), from what its
- * model pages document (providers/openai-windows.ts), which needs no daemon; for the built-in providers whose lists do not say what their models read
+ * model pages document (providers/openai-windows.ts), which needs no daemon, as its max output
+ * does (opencode, Crush and Continue take one); for the built-in providers whose lists do not say what their models read
  * and do, from what the models coding tools use there have in common. On a group base a fallback
  * may land on any of the name's targets: the smallest window any states, and inputs, reasoning or
  * tools only when every target is known to have them. Nothing is started for this: without a
  * daemon nothing is listed.
  */
 import type { Config } from '../../config/schema.js';
-import { documentedWindow, LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
+import { documentedMaxOutput, documentedWindow, LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
 import type { CatalogModel, ModelInput } from '../../providers/models.js';
 import { splitModelId } from '../../routing/targets.js';
 import { daemonWaitNotice } from '../daemon-wait-notice.js';
@@ -24,13 +25,15 @@ import type { CliContext } from '../io.js';
 
 export interface ModelFacts {
   contextWindow?: number;
+  /** The most output tokens a request may ask for, where the provider's pages state it (OpenAI's: openai-windows.ts). */
+  maxOutput?: number;
   inputs?: ModelInput[];
   reasons?: boolean;
   callsTools?: boolean;
 }
 
 /** Claude, GPT-5 and Gemini read images and PDFs (svc-proxy converts both to each), reason, and call tools. */
-const BUILTIN_FACTS: Readonly<Record<string, Required<Omit<ModelFacts, 'contextWindow'>>>> = {
+const BUILTIN_FACTS: Readonly<Record<string, Required<Omit<ModelFacts, 'contextWindow' | 'maxOutput'>>>> = {
   anthropic: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
   openai: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
   gemini: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
@@ -54,6 +57,8 @@ function factsOf(entry: CatalogModel | undefined, provider: string, model: strin
   const facts: ModelFacts = {};
   const window = entry?.contextWindow ?? documentedWindow(provider, model);
   if (window !== undefined) facts.contextWindow = window;
+  const maxOutput = documentedMaxOutput(provider, model);
+  if (maxOutput !== undefined) facts.maxOutput = maxOutput;
   const inputs = entry?.inputs ?? BUILTIN_FACTS[provider]?.inputs;
   if (inputs) facts.inputs = inputs;
   const reasons = entry?.reasons ?? BUILTIN_FACTS[provider]?.reasons;
@@ -68,6 +73,8 @@ export function combine(all: ModelFacts[]): ModelFacts {
   const out: ModelFacts = {};
   const windows = all.flatMap((f) => (f.contextWindow === undefined ? [] : [f.contextWindow]));
   if (windows.length > 0) out.contextWindow = Math.min(...windows);
+  // only when every target states one: a tool told the smallest asks no target for more than it writes
+  if (all.length > 0 && all.every((f) => f.maxOutput !== undefined)) out.maxOutput = Math.min(...all.map((f) => f.maxOutput!));
   if (all.length > 0 && all.every((f) => f.inputs)) out.inputs = (['image', 'pdf'] as const).filter((i) => all.every((f) => f.inputs!.includes(i)));
   if (all.length > 0 && all.every((f) => f.reasons === true)) out.reasons = true;
   if (all.length > 0 && all.every((f) => f.callsTools === true)) out.callsTools = true;

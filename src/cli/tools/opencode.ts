@@ -10,7 +10,7 @@
  * compacts. So the entry states what is known of the model (model-facts.ts): `limit` (window,
  * output allowance), `modalities` and `attachment` for what it reads, `reasoning`.
  */
-import { outlastMs, STAND_IN_LIMITS } from './tool-limits.js';
+import { outlastMs, outputAllowance, STAND_IN_LIMITS } from './tool-limits.js';
 import { emptySetup, type ToolInput, type ToolProfile } from './types.js';
 
 export const OPENCODE_PROVIDER_ID = 'svc-proxy';
@@ -36,8 +36,11 @@ function config(input: ToolInput, model: string): Record<string, unknown> {
 }
 
 function modelEntry(input: ToolInput, model: string): Record<string, unknown> {
-  // opencode compacts the conversation before `context` minus `output` is used up
-  const entry: Record<string, unknown> = { name: model, limit: { context: input.contextWindow ?? STAND_IN_LIMITS.contextWindow, output: STAND_IN_LIMITS.maxOutputTokens } };
+  // opencode compacts the conversation before `context` less `output` is used up, and asks for `output`,
+  // both capped at its own 32,000 (OPENCODE_EXPERIMENTAL_OUTPUT_TOKEN_MAX): so a model that writes less
+  // (gpt-4o's 16,384) is never asked for more, and a larger figure changes nothing until that cap is raised
+  const limit = { context: input.contextWindow ?? STAND_IN_LIMITS.contextWindow, output: outputAllowance(input) };
+  const entry: Record<string, unknown> = { name: model, limit };
   if (input.reasons) entry.reasoning = true;
   if (input.inputs?.length) {
     entry.attachment = true;

@@ -26,3 +26,8 @@ export function outlastSeconds(input: Pick<ToolInput, 'upstreamWaitMs'>): number
  * fitted by the daemon (routing/output-caps.ts).
  */
 export const STAND_IN_LIMITS = { contextWindow: 200_000, maxOutputTokens: 32_000 } as const;
+
+/** The model's documented max output where it is known (model-facts.ts), else the stand-in. */
+export function outputAllowance({ maxOutput }: Pick<ToolInput, 'maxOutput'>): number {
+  return maxOutput ?? STAND_IN_LIMITS.maxOutputTokens;
+}

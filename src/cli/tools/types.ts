@@ -25,6 +25,8 @@ export interface ToolInput {
   upstreamWaitMs: number;
   /** For profiles with `usesModelFacts` (see model-facts.ts): the model's context window, when the daemon's catalog knows it, */
   contextWindow?: number;
+  /** the most output tokens it writes, where the provider documents it (OpenAI's pages), */
+  maxOutput?: number;
   /** what it is known to read besides text, */
   inputs?: ModelInput[];
   /** whether it is known to reason, */
