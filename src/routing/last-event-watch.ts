@@ -51,6 +51,11 @@ export class LastEventWatch {
   private cutAt = 0;
   /** Its first bytes instead, copied, when fewer than TYPE_BYTES of them were in that piece. */
   private cutHead: Buffer | undefined;
+  /**
+   * The kind `take` last returned is a cut event's, begun in bytes that went out already: only
+   * its tail is in the pieces, so an edit has nothing to read (the relay skips it).
+   */
+  endedCut = false;
 
   constructor(dialect: Dialect) {
     this.dialect = dialect;
@@ -66,6 +71,7 @@ export class LastEventWatch {
    * svc-proxy's own events: they end a tick unjudged.
    */
   take(pending: Piece[], final: boolean): LastEventKind {
+    this.endedCut = false;
     let before: Tail = this.tail;
     if (this.heldBytes > 0) {
       if (!this.rejoin(pending, final)) return undefined;
@@ -204,6 +210,7 @@ export class LastEventWatch {
 
   /** What the cut event that this tick's bytes end was, by its first bytes (and these, when too few of them went out). */
   private kindOfCut(piece: Buffer | undefined, at: number, head: Buffer | undefined, pending: Piece[]): LastEventKind {
+    this.endedCut = true;
     if (piece !== undefined) return eventKindAt(piece, at, this.dialect);
     return head === undefined ? undefined : eventKindAt(firstBytes([head, ...pending], { k: 0, at: 0 }), 0, this.dialect);
   }

@@ -403,11 +403,12 @@ export class PassthroughRelay extends Relay {
    * whatever the upstream does next (a reset, or silence until the idle timeout, must not turn a
    * finished answer into a failure). Looked at once per tick, of the bytes about to go out: a last
    * event that ends the stream may need amending (amendLastEvent), and one cut across reads that
-   * may need it waits for its rest (last-event-watch.ts).
+   * may need it waits for its rest (last-event-watch.ts). One that went out cut (judged by its
+   * remembered start) is past amending: only its tail is here.
    */
   override endTick(): void {
     const kind = this.settled ? undefined : this.lastEvents.take(this.pending, false);
-    if (kind !== undefined) this.amendLastEvent();
+    if (kind !== undefined && !this.lastEvents.endedCut) this.amendLastEvent();
     this.flushWrites();
     if (kind === 'terminal' && !this.settled) {
       this.tap.finish();

@@ -186,6 +186,29 @@ describe('LastEventWatch: the kind of a tick’s last event', () => {
     }
   });
 
+  it('says when the kind it found is a cut event’s, judged by its remembered start: the relay then skips the edit, which has only its tail to read', () => {
+    const judge = (dialect: Dialect, ...ticks: string[]) => {
+      const watch = new LastEventWatch(dialect);
+      const seen = ticks.map((t) => [watch.take([Buffer.from(t)], false), watch.endedCut] as const);
+      return seen.at(-1);
+    };
+    expect(judge('chat', 'data: {"x":1}\n\ndata: [DONE]\n', '\n')).toEqual(['terminal', true]);
+    expect(judge('messages', 'data: {"type":"message_st', 'op"}\n\n')).toEqual(['terminal', true]);
+    const completed = 'event: response.completed\ndata: {"type":"response.completed","response":{"output":[{"text":"' + 'x'.repeat(200) + '"}]}}\n\n';
+    expect(judge('responses', completed.slice(0, 100), completed.slice(100))).toEqual(['terminal', true]);
+    // a whole event, or a cut one held until it is whole (a failed response may need its code): the edit reads it
+    expect(judge('chat', 'data: {"x":1}\n\n', 'data: [DONE]\n\n')).toEqual(['terminal', false]);
+    const failed = 'event: response.failed\ndata: {"type":"response.failed","response":{"error":{"code":"slow_down"}}}\n\n';
+    expect(judge('responses', failed.slice(0, 30), failed.slice(30))).toEqual(['terminal', false]);
+    // and the next tick starts afresh
+    const watch = new LastEventWatch('chat');
+    watch.take([Buffer.from('data: [DONE]\n')], false);
+    expect(watch.take([Buffer.from('\n')], false)).toBe('terminal');
+    expect(watch.endedCut).toBe(true);
+    expect(watch.take([Buffer.from('data: {"x":2}\n\n')], false)).toBeUndefined();
+    expect(watch.endedCut).toBe(false);
+  });
+
   it('an error event: Messages’ and Responses’ (the relay edits them), not Chat’s (chat-error-watch.ts)', () => {
     const error = 'event: error\ndata: {"type":"error","error":{"type":"rate_limit_error","message":"m"}}\n\n';
     expect(kindOf('messages', `event: ping\ndata: {"type":"ping"}\n\n${error}`)).toBe('error');
