@@ -211,9 +211,9 @@ describe.skipIf('missing' in claude)('Claude Code CLI through protocol B', { tim
     } finally {
       t.world.mocks.local.loaded = {};
     }
-    // a provider whose list states no window, for a model whose page was not read: not set (the note says so), and its list not fetched for it
+    // a provider whose list states no window, for a model no page states (or the pages disagree on): not set (the note says so), and its list not fetched for it
     const listsBefore = t.world.mocks.openai.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/models')).length;
-    expect((await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.4'])).env).not.toHaveProperty('CLAUDE_CODE_MAX_CONTEXT_TOKENS');
+    expect((await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5.5'])).env).not.toHaveProperty('CLAUDE_CODE_MAX_CONTEXT_TOKENS');
     // OpenAI: the input its model page documents for the model (window less max output), where one was read
     const mini = await envJson(t.world.daemon, 'claude-code', ['--model', 'openai/gpt-5-mini']);
     expect(mini.env.CLAUDE_CODE_MAX_CONTEXT_TOKENS).toBe('272000');
