@@ -112,6 +112,10 @@ describe('tool profiles', () => {
     const reasoning = findTool('crush')!.setup({ ...base, reasons: true, inputs: ['image', 'pdf'] });
     expect(JSON.parse(reasoning.file!.content).providers['svc-proxy'].models[0]).toMatchObject({ can_reason: true, supports_attachments: true });
     expect(reasoning.notes.join(' ')).not.toMatch(/can_reason|supports_attachments/);
+    // known not to reason (gpt-4o): no thinking offered, and no note to turn it on
+    const notReasoning = findTool('crush')!.setup({ ...base, reasons: false, inputs: ['image', 'pdf'] });
+    expect(JSON.parse(notReasoning.file!.content).providers['svc-proxy'].models[0]).not.toHaveProperty('can_reason');
+    expect(notReasoning.notes.join(' ')).not.toMatch(/can_reason/);
     // goose: the window it compacts by, only where known (else its own 128,000 or what it knows of the name)
     expect(Object.fromEntries(known('goose').env).GOOSE_CONTEXT_LIMIT).toBe('32768');
     expect(Object.fromEntries(unknown('goose').env)).not.toHaveProperty('GOOSE_CONTEXT_LIMIT');
@@ -179,6 +183,10 @@ describe('tool profiles', () => {
     expect(unknown.notes.join('\n')).toMatch(/limit.context 200000 .* stand-in/);
     expect(unknown.notes.join('\n')).toMatch(/text only .*"modalities"/);
     expect(unknown.notes.join('\n')).toMatch(/"reasoning": true/);
+    // known not to reason (gpt-4o): no reasoning, and no note to turn it on
+    const notReasoning = opencode.setup({ ...base, reasons: false });
+    expect(entryOf(notReasoning)).not.toHaveProperty('reasoning');
+    expect(notReasoning.notes.join('\n')).not.toMatch(/"reasoning": true/);
     // known to read nothing besides text (OpenRouter says so): text only, no attachments
     expect(entryOf(opencode.setup({ ...base, inputs: [] }))).not.toHaveProperty('modalities');
   });
@@ -192,8 +200,10 @@ describe('model facts', () => {
     const local = {};
     expect(combine([claude])).toEqual(claude);
     expect(combine([claude, gpt])).toEqual({ contextWindow: 200_000, inputs: ['image', 'pdf'], reasons: true, callsTools: true });
-    expect(combine([gpt, qwen])).toEqual({ contextWindow: 262_144, inputs: ['image'], callsTools: true });
+    // one target known not to reason: the name is known not to (no note asks to turn it on)
+    expect(combine([gpt, qwen])).toEqual({ contextWindow: 262_144, inputs: ['image'], reasons: false, callsTools: true });
     expect(combine([claude, local])).toEqual({ contextWindow: 200_000 });
+    expect(combine([qwen, local])).toEqual({ contextWindow: 262_144, reasons: false });
     expect(combine([])).toEqual({});
   });
 

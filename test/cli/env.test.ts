@@ -277,6 +277,36 @@ describe('svc-proxy env: profiles', () => {
     expect(unknown.notes.join(' ')).toMatch(/context window of openai\/gpt-5.5 is not known here/);
   });
 
+  it('an OpenAI model of a family that does not reason (gpt-4o, gpt-4.1) is not said to reason; a reasoning family, or an id not known here, is', async () => {
+    type Opencode = { provider: Record<string, { models: Record<string, Record<string, unknown>> }> };
+    const opencodeEntry = async (model: string) => {
+      const s = await envJson(['opencode', '--model', model]);
+      return { entry: (JSON.parse(s.env.OPENCODE_CONFIG_CONTENT!) as Opencode).provider['svc-proxy']!.models[model]!, notes: s.notes.join(' ') };
+    };
+    const crushEntry = async (model: string) => {
+      const s = await envJson(['crush', '--model', model]);
+      return { entry: (JSON.parse(s.file!.content) as { providers: Record<string, { models: Array<Record<string, unknown>> }> }).providers['svc-proxy']!.models[0]!, notes: s.notes.join(' ') };
+    };
+    for (const model of ['openai/gpt-4o', 'openai/gpt-4.1-mini', 'openai/gpt-5-chat-latest']) {
+      const opencode = await opencodeEntry(model);
+      // opencode offers no --variant effort levels, Crush no thinking, and neither note asks to turn them on
+      expect(opencode.entry).not.toHaveProperty('reasoning');
+      expect(opencode.entry).toMatchObject({ attachment: true });
+      expect(opencode.notes).not.toMatch(/"reasoning": true/);
+      const crush = await crushEntry(model);
+      expect(crush.entry).not.toHaveProperty('can_reason');
+      expect(crush.entry).toMatchObject({ supports_attachments: true });
+      expect(crush.notes).not.toMatch(/can_reason/);
+      // Codex is given no reasoning settings for it
+      expect((await envJson(['codex', '--model', model])).file!.content).not.toContain('model_reasoning_effort');
+    }
+    for (const model of ['openai/o3', 'openai/gpt-5.4', 'openai/gpt-6']) {
+      expect((await opencodeEntry(model)).entry).toMatchObject({ reasoning: true });
+      expect((await crushEntry(model)).entry).toMatchObject({ can_reason: true });
+      expect((await envJson(['codex', '--model', model])).file!.content).toContain('model_reasoning_effort = "medium"');
+    }
+  });
+
   it('codex: profile file with the Responses wire API and env_key; web_search off unless the model is openai or anthropic, multi-agent tools on; the same as -c overrides', async () => {
     const s = await envJson(['codex', '--model', 'gemini/gemini-2.5-pro']);
     expect(s.env).toEqual({ SVC_PROXY_KEY: s.key.value });

@@ -13,12 +13,13 @@
  * does (opencode, Crush and Continue take one); for the built-in providers whose lists do not say what their models read
  * and do, from what the models coding tools use there have in common. On a group base a fallback
  * may land on any of the name's targets: the smallest window any states, and inputs, reasoning or
- * tools only when every target is known to have them. Nothing is started for this: without a
+ * tools only when every target is known to have them (reasoning: false when one is known not to). Nothing is started for this: without a
  * daemon nothing is listed.
  */
 import type { Config } from '../../config/schema.js';
 import { documentedMaxOutput, documentedWindow, LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
 import type { CatalogModel, ModelInput } from '../../providers/models.js';
+import { openaiEffortLevels } from '../../providers/openai-models.js';
 import { splitModelId } from '../../routing/targets.js';
 import { daemonWaitNotice } from '../daemon-wait-notice.js';
 import type { CliContext } from '../io.js';
@@ -32,7 +33,7 @@ export interface ModelFacts {
   callsTools?: boolean;
 }
 
-/** Claude, GPT-5 and Gemini read images and PDFs (svc-proxy converts both to each), reason, and call tools. */
+/** Claude, GPT-5 and Gemini read images and PDFs (svc-proxy converts both to each), reason, and call tools (OpenAI's older families do not reason: builtinReasons). */
 const BUILTIN_FACTS: Readonly<Record<string, Required<Omit<ModelFacts, 'contextWindow' | 'maxOutput'>>>> = {
   anthropic: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
   openai: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
@@ -61,11 +62,22 @@ function factsOf(entry: CatalogModel | undefined, provider: string, model: strin
   if (maxOutput !== undefined) facts.maxOutput = maxOutput;
   const inputs = entry?.inputs ?? BUILTIN_FACTS[provider]?.inputs;
   if (inputs) facts.inputs = inputs;
-  const reasons = entry?.reasons ?? BUILTIN_FACTS[provider]?.reasons;
+  const reasons = entry?.reasons ?? builtinReasons(provider, model);
   if (reasons !== undefined) facts.reasons = reasons;
   const callsTools = entry?.callsTools ?? BUILTIN_FACTS[provider]?.callsTools;
   if (callsTools !== undefined) facts.callsTools = callsTools;
   return facts;
+}
+
+/**
+ * Whether a built-in provider's model reasons where its list does not say (OpenAI's never does).
+ * An OpenAI model reasons unless the daemon itself sends it no effort (openai-models.ts: gpt-4o,
+ * gpt-4.1, gpt-3.5, chatgpt-*, gpt-5-chat); an id it does not know is taken for a current model, as
+ * the daemon takes it when it sends effort, since every family OpenAI has added since o1 reasons.
+ */
+function builtinReasons(provider: string, model: string): boolean | undefined {
+  if (provider === 'openai') return openaiEffortLevels(model).length > 0;
+  return BUILTIN_FACTS[provider]?.reasons;
 }
 
 /** What holds whichever target answers. */
@@ -77,6 +89,8 @@ export function combine(all: ModelFacts[]): ModelFacts {
   if (all.length > 0 && all.every((f) => f.maxOutput !== undefined)) out.maxOutput = Math.min(...all.map((f) => f.maxOutput!));
   if (all.length > 0 && all.every((f) => f.inputs)) out.inputs = (['image', 'pdf'] as const).filter((i) => all.every((f) => f.inputs!.includes(i)));
   if (all.length > 0 && all.every((f) => f.reasons === true)) out.reasons = true;
+  // known not to: a tool's note then asks no one to turn reasoning on for it
+  else if (all.some((f) => f.reasons === false)) out.reasons = false;
   if (all.length > 0 && all.every((f) => f.callsTools === true)) out.callsTools = true;
   return out;
 }

@@ -29,7 +29,7 @@ export interface ToolInput {
   maxOutput?: number;
   /** what it is known to read besides text, */
   inputs?: ModelInput[];
-  /** whether it is known to reason, */
+  /** whether it is known to reason (false: known not to), */
   reasons?: boolean;
   /** and whether it is known to call tools. */
   callsTools?: boolean;
