@@ -38,7 +38,9 @@ function config(input: ToolInput, model: string): Record<string, unknown> {
 function modelEntry(input: ToolInput, model: string): Record<string, unknown> {
   // opencode compacts the conversation before `context` less `output` is used up, and asks for `output`,
   // both capped at its own 32,000 (OPENCODE_EXPERIMENTAL_OUTPUT_TOKEN_MAX): so a model that writes less
-  // (gpt-4o's 16,384) is never asked for more, and a larger figure changes nothing until that cap is raised
+  // (gpt-4o's 16,384) is never asked for more, and a larger figure changes nothing until that cap is raised.
+  // `context` is the input the model takes, as opencode's provider docs define it ("Maximum input tokens the
+  // model accepts"); `limit.input` (in 1.18.33's schema) is undocumented, and only one of its two compaction paths reads it
   const limit = { context: input.contextWindow ?? STAND_IN_LIMITS.contextWindow, output: outputAllowance(input) };
   const entry: Record<string, unknown> = { name: model, limit };
   if (input.reasons) entry.reasoning = true;
