@@ -17,8 +17,12 @@ import { lastEventStart } from './last-event.js';
 import { editedEvent, editedLastEvent } from './last-event-edit.js';
 
 const LF = 0x0a;
-const MARKS = ['"response.failed"', '"error"'];
-const ERROR_MARK = ['"error"'];
+/**
+ * The error event's type as its data names it, not a bare `"error"`: response.completed's start
+ * holds `"error":null`, and it is every stream's last event (it repeats the whole answer).
+ */
+const ERROR_MARK = ['"type":"error"', '"type": "error"'];
+const MARKS = ['"response.failed"', ...ERROR_MARK];
 
 /**
  * When this tick's writes end with a whole `response.failed` or `error` event whose code Codex

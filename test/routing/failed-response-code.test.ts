@@ -2,7 +2,7 @@
  * The failed response a passthrough Responses stream ends with gets the converted path's code
  * where Codex would give up on OpenAI's; anything else in the bytes stays as it came.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { recodedPiece, recodeFailedResponse } from '../../src/routing/failed-response-code.js';
 
 const failed = (code: string) => `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', sequence_number: 9, response: { id: 'resp_1', status: 'failed', error: { code, message: 'Our servers are currently overloaded. Please try again later.' } } })}\n\n`;
@@ -38,5 +38,16 @@ describe('recodedPiece', () => {
     }
     // an error event that is not the one before the failed response is left alone
     expect(recodedPiece(Buffer.from(nested('server_is_overloaded') + delta + failed('server_is_overloaded')))!.toString()).toBe(nested('server_is_overloaded') + delta + failed('upstream_overloaded'));
+  });
+
+  it('does not decode a completed response, whose start names its null error (every stream ends with one, and it repeats the whole answer)', () => {
+    const completed = `event: response.completed\ndata: ${JSON.stringify({ type: 'response.completed', sequence_number: 9, response: { id: 'resp_1', object: 'response', created_at: 1, status: 'completed', error: null, output: [{ type: 'message', content: [{ type: 'output_text', text: 'x'.repeat(100_000) }] }] } })}\n\n`;
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(recodedPiece(Buffer.from(delta + completed))).toBeUndefined();
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
   });
 });
