@@ -96,7 +96,7 @@ async function unreadable(file: string, err: NodeJS.ErrnoException): Promise<Con
     return null;
   }
   // the state dir's path runs through a file: say so, as making the dir would
-  if (code === 'ENOTDIR') return new ConfigFileError(file, `Cannot read ${file}: part of its path is a file, not a folder. Set SVC_PROXY_HOME to a folder of your own (or fix that path).`);
+  if (code === 'ENOTDIR') return new ConfigFileError(file, `Cannot read ${file}: part of its path is a file, not a folder. Set SVC_PROXY_HOME to a folder of your own (or fix that path).`, 'config_unreadable');
   if (code === 'EISDIR') return new ConfigFileError(file, `Cannot read ${file}: it is a folder, not a file. Move it away; svc-proxy then starts from the defaults.`, 'config_unreadable');
   if (code === 'EACCES' || code === 'EPERM') return new ConfigFileError(file, `Cannot read ${file}: this user may not read it (${code}). Fix its permissions (chmod 600, owned by you).`, 'config_unreadable');
   if (code === 'ELOOP') return new ConfigFileError(file, `Cannot read ${file}: its symbolic links go round in a loop. Point the link at the file.`, 'dangling_symlink');

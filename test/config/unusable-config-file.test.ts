@@ -5,11 +5,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigFileError } from '../../src/config/errors.js';
 import { statePaths } from '../../src/config/paths.js';
-import { CONFIG_SIZE_CAP, ConfigStore } from '../../src/config/store.js';
+import { CONFIG_SIZE_CAP, ConfigStore, readTextOrNull } from '../../src/config/store.js';
 import { NO_KEYCHAIN_ENV, removeTempDirs, runCli, tempStateDir } from '../daemon/harness.js';
 import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
 
@@ -37,6 +38,13 @@ describe('a config.json that cannot be read', () => {
     const check = await runCli(['config', 'check'], { env: { SVC_PROXY_HOME: dir } });
     expect(check.code).toBe(1);
     expect(check.stderr).toContain(`${file}: it is a folder`);
+  });
+
+  it('one whose path runs through a file: config_unreadable (config_invalid is for its content), naming the path', async () => {
+    const dir = await tempStateDir();
+    const file = join(dir, 'not-a-folder', 'config.json');
+    await writeFile(join(dir, 'not-a-folder'), 'x');
+    await expect(readTextOrNull(file)).rejects.toMatchObject({ code: 'config_unreadable', message: expect.stringContaining(`Cannot read ${file}: part of its path is a file`) });
   });
 
   it('one this user may not read: config_unreadable, naming the path', async () => {
