@@ -6,8 +6,8 @@
  * a stop and a start, and respects NO_COLOR. Ink under CI=true draws only at exit, so the TUI runs
  * with CI=false.
  */
-import { writeFile } from 'node:fs/promises';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -180,7 +180,6 @@ describe.skipIf(!hasTmux)('TUI without a running daemon', () => {
   });
   afterAll(async () => {
     await pane?.kill();
-    const { spawnSync } = await import('node:child_process');
     spawnSync(process.execPath, [BIN, 'stop'], { env: { ...process.env, SVC_PROXY_HOME: home }, timeout: 20_000 });
     await rm(home, { recursive: true, force: true });
   });
@@ -190,7 +189,6 @@ describe.skipIf(!hasTmux)('TUI without a running daemon', () => {
     let screen = await pane.waitFor((s) => s.includes('● daemon 127.0.0.1:'), 'the TUI to start a daemon and connect', 25_000);
     expect(screen).toMatch(/● daemon 127\.0\.0\.1:\d+ \(pid \d+\)\s+No daemon was running: started it\./);
 
-    const { spawnSync } = await import('node:child_process');
     const env = { ...process.env, SVC_PROXY_HOME: home, CI: 'false' };
     expect(spawnSync(process.execPath, [BIN, 'stop'], { env, timeout: 20_000 }).status).toBe(0);
     screen = await pane.waitFor((s) => s.includes('daemon stopped — reconnecting'), 'the lost banner');
@@ -222,7 +220,6 @@ describe.skipIf(!hasTmux)('start --foreground in a terminal', () => {
   });
   afterAll(async () => {
     await pane?.kill();
-    const { spawnSync } = await import('node:child_process');
     spawnSync(process.execPath, [BIN, 'stop'], { env: { ...process.env, SVC_PROXY_HOME: home }, timeout: 20_000 });
     await rm(home, { recursive: true, force: true });
   });
@@ -248,7 +245,6 @@ describe.skipIf(!hasTmux)('start --foreground in a terminal', () => {
     await pane.keys('q');
     await pane.waitFor((s) => s.includes('TUI-EXIT=0'), 'the exit', 25_000);
     expect(await healthy()).toBe(false);
-    const { readFile } = await import('node:fs/promises');
     expect(await readFile(join(home, 'daemon.log'), 'utf8')).toMatch(/listening|started|stopp/i);
     await pane.kill();
     pane = undefined;
@@ -257,7 +253,6 @@ describe.skipIf(!hasTmux)('start --foreground in a terminal', () => {
   it('SIGTERM closes the TUI, restores the terminal and stops the daemon', async () => {
     pane = await TmuxPane.start(foregroundCommand(''), { columns: 80, rows: 24 });
     await pane.waitFor((s) => s.includes(`● daemon 127.0.0.1:${port}`), 'the foreground TUI', 25_000);
-    const { readFile } = await import('node:fs/promises');
     // The foreground daemon is the CLI process itself: its pid is in the runtime file.
     const { pid } = JSON.parse(await readFile(join(home, 'daemon.json'), 'utf8')) as { pid: number };
     process.kill(pid, 'SIGTERM');
