@@ -32,6 +32,8 @@ const KEY = {
   ctrlW: '\x17',
   ctrlU: '\x15',
   enter: '\r',
+  pasteStart: '\x1b[200~',
+  pasteEnd: '\x1b[201~',
 } as const;
 
 function Field(props: { initial: string; width: number; hidden?: boolean; onSubmit(v: string): void; onChange?(v: string): void }) {
@@ -149,6 +151,19 @@ describe('a text field’s cursor', () => {
     ui.stdin.write('gateway\r\n');
     await sleep(60);
     expect(submitted).toEqual(['https://gateway.example.com']);
+  });
+
+  it('a bracketed paste goes in without its marks (a terminal sends them when a shell left the mode on)', async () => {
+    // in one read, and each in a read of its own
+    const r = await typed('ab', [KEY.left, `${KEY.pasteStart}xy${KEY.pasteEnd}`, KEY.pasteStart, 'z', KEY.pasteEnd]);
+    expect(r.shown).toEqual(['URL: a[b]', 'URL: axy[b]', 'URL: axy[b]', 'URL: axyz[b]', 'URL: axyz[b]']);
+    expect(r.submitted).toEqual(['axyzb']);
+    expect(r.changes).toEqual(['axyb', 'axyzb']);
+  });
+
+  it('the marks’ text without their ESC, typed or pasted, is text', async () => {
+    const r = await typed('', ['[200~', '[201~']);
+    expect(r.submitted).toEqual(['[200~[201~']);
   });
 
   it('a value longer than its box scrolls to keep the cursor in view, … for what is left off', async () => {

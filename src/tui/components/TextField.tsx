@@ -39,9 +39,10 @@ export interface TextFieldProps {
   onChange?(value: string): void;
 }
 
-// Bracketed-paste markers and other escape sequences are never part of the value.
+// Control characters (a pasted Tab) are never part of the value; escape sequences reach no field:
+// Ink names them or flags them meta, and the key root drops bracketed-paste marks (use-keys.ts).
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const NOT_TEXT = /\x1b\[[0-9;]*[~A-Za-z]|[\x00-\x1f\x7f]/g;
+const NOT_TEXT = /[\x00-\x1f\x7f]/g;
 
 /** What a hidden value shows: how many characters it has, in fewer words where there is less room. */
 function hiddenText(value: string, width: number): string {

@@ -60,6 +60,16 @@ export function withBackspace(key: Key, read: string): Key {
   return key.delete && !key.backspace && (read === '\x7f' || read === '\x1b\x7f') ? { ...key, backspace: true } : key;
 }
 
+/**
+ * A bracketed-paste mark (`ESC [ 200 ~` before a paste, `ESC [ 201 ~` after): the app never turns
+ * the mode on, but a terminal sends them when something else left it on (a shell). Ink passes each
+ * as a read of its own, unnamed and with its ESC cut off, so a field would take `[200~` in as text;
+ * only the read tells it from those five characters typed or pasted.
+ */
+export function isPasteMark(read: string): boolean {
+  return read === '\x1b[200~' || read === '\x1b[201~';
+}
+
 /** The app root's single subscription to Ink's input. */
 export function useKeyRouterRoot(): KeyRouter {
   const router = useMemo(() => new KeyRouter(), []);
@@ -77,6 +87,7 @@ export function useKeyRouterRoot(): KeyRouter {
     };
   }, [reads]);
   useInput((input, ink) => {
+    if (isPasteMark(lastRead.current)) return;
     const key = withBackspace(ink, lastRead.current);
     const parts = key.return ? [input] : splitAtLineBreaks(input);
     if (parts.length === 1 && parts[0] === input) return router.dispatch(input, key);
