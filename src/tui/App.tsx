@@ -37,7 +37,7 @@ export interface AppProps {
   initialScreen?: ScreenId;
   feed?: FeedOptions;
   statsPollMs?: number;
-  /** The terminal's environment: TMUX says a copy to the clipboard goes through tmux. */
+  /** The terminal's environment: TMUX or STY says a copy to the clipboard goes through tmux or GNU screen. */
   env?: Record<string, string | undefined>;
 }
 

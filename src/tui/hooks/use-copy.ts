@@ -1,6 +1,6 @@
 /**
  * Copying a text to the clipboard through the terminal Ink draws on (clipboard/), with the
- * environment that says whether that terminal is inside tmux (App's `env`).
+ * environment that says whether that terminal is inside tmux or GNU screen (App's `env`).
  */
 import { useStdout } from 'ink';
 import { createContext, useContext } from 'react';
