@@ -98,6 +98,7 @@ const LINES = [
   'svc-proxy run ',
   'svc-proxy run cl',
   'svc-proxy logs --key ',
+  'svc-proxy stats --key ',
   'svc-proxy env --key ',
   'svc-proxy help ',
   'svc-proxy run codex no',
@@ -119,7 +120,9 @@ function expectCompletions(got: Record<string, string[]>, files: string[]): void
   expect(got['svc-proxy key create --j']).toEqual(['--json']);
   // an active key's name and id, read from config.json; not the revoked one
   expect(got['svc-proxy key revoke ']?.sort()).toEqual(['k1', 'laptop']);
-  expect(got['svc-proxy logs --key ']?.sort()).toEqual(['k1', 'laptop']);
+  // a revoked key's requests stay in the log: logs and stats offer it too
+  expect(got['svc-proxy logs --key ']?.sort()).toEqual(['k1', 'k2', 'laptop', 'old']);
+  expect(got['svc-proxy stats --key ']?.sort()).toEqual(['k1', 'k2', 'laptop', 'old']);
   // env/run take a key's name (or the key itself), not its id
   expect(got['svc-proxy env --key ']).toEqual(['laptop']);
   expect(got['svc-proxy logs --group ']).toEqual(['fast']);

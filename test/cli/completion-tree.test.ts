@@ -55,7 +55,9 @@ describe('completion data', () => {
     const data = completionData(await fullProgram(createContext(processIo())));
     // by id or name where the command takes either; env/run's --key takes a name (or the key itself)
     expect(data.get('a key revoke 0')).toBe('@keys @key-ids');
-    expect(data.get('v stats --key')).toBe('@keys @key-ids');
+    // logs and stats also find a revoked key's requests, which stay in the log
+    expect(data.get('v stats --key')).toBe('@keys-with-revoked @key-ids-with-revoked');
+    expect(data.get('v logs --key')).toBe('@keys-with-revoked @key-ids-with-revoked');
     expect(data.get('v run --key')).toBe('@keys');
     expect(data.get('v logs --group')).toBe('@groups');
     expect(data.get('a endpoint remove 0')).toBe('@endpoints');
@@ -67,7 +69,7 @@ describe('completion data', () => {
 });
 
 describe('__complete', () => {
-  it('prints names from config.json: active keys (names, ids), groups, endpoints, locals; nothing for a kind it does not know', async () => {
+  it('prints names from config.json: active keys (names, ids), all keys, groups, endpoints, locals; nothing for a kind it does not know', async () => {
     const home = await tempStateDir('svc-complete-');
     const config = {
       keys: [
@@ -85,6 +87,9 @@ describe('__complete', () => {
     const res = await runCli(['__complete', 'keys', 'key-ids', 'groups', 'endpoints', 'locals', 'nosuch'], { env });
     expect(res).toMatchObject({ code: 0, stderr: '' });
     expect(res.stdout).toBe('laptop\nkey_a1\nkey_c3\nfast\nsmart\ncorp\nbox\n');
+    const all = await runCli(['__complete', 'keys-with-revoked', 'key-ids-with-revoked'], { env });
+    expect(all).toMatchObject({ code: 0, stderr: '' });
+    expect(all.stdout).toBe('laptop\nold\nkey_a1\nkey_b2\nkey_c3\n');
   });
 
   it('a missing or broken config.json offers nothing, with no error', async () => {

@@ -23,14 +23,21 @@ const READERS: Readonly<Record<DynamicKind, (config: ConfigNames) => unknown[]>>
   groups: (c) => Object.keys(c.groups ?? {}),
   keys: (c) => activeKeys(c).map((k) => k.name),
   'key-ids': (c) => activeKeys(c).map((k) => k.id),
+  'keys-with-revoked': (c) => keyEntries(c).map((k) => k.name),
+  'key-ids-with-revoked': (c) => keyEntries(c).map((k) => k.id),
 };
 
 type KeyEntry = NonNullable<ConfigNames['keys']>[number];
 
-/** A revoked key is no use to env/run, nor to revoke again; a hand-broken entry is skipped. */
-function activeKeys(config: ConfigNames): KeyEntry[] {
+/** Every key entry, revoked ones too (their requests stay in the log); a hand-broken entry is skipped. */
+function keyEntries(config: ConfigNames): KeyEntry[] {
   if (!Array.isArray(config.keys)) return [];
-  return config.keys.filter((k: KeyEntry | null): k is KeyEntry => typeof k === 'object' && k !== null && !k.revoked);
+  return config.keys.filter((k: KeyEntry | null): k is KeyEntry => typeof k === 'object' && k !== null);
+}
+
+/** A revoked key is no use to env/run, nor to revoke again. */
+function activeKeys(config: ConfigNames): KeyEntry[] {
+  return keyEntries(config).filter((k) => !k.revoked);
 }
 
 export async function completionValues(kinds: readonly string[], env: Record<string, string | undefined>): Promise<string[]> {

@@ -12,8 +12,11 @@ import { SHELLS } from '../tools/render.js';
 /** File names: what a word takes when it is a file or a path (the scripts list them themselves). */
 export const FILES = ':files';
 
-/** What the hidden command reads from config.json (`keys`: their names, `key-ids`: their ids). */
-export const DYNAMIC_KINDS = ['endpoints', 'locals', 'groups', 'keys', 'key-ids'] as const;
+/**
+ * What the hidden command reads from config.json (`keys`: active keys' names, `key-ids`: their ids;
+ * `…-with-revoked`: revoked keys' too).
+ */
+export const DYNAMIC_KINDS = ['endpoints', 'locals', 'groups', 'keys', 'key-ids', 'keys-with-revoked', 'key-ids-with-revoked'] as const;
 export type DynamicKind = (typeof DYNAMIC_KINDS)[number];
 
 const builtin = [...BUILTIN_PROVIDERS];
@@ -21,8 +24,10 @@ const upstreams = [...BUILTIN_PROVIDERS, ...WELL_KNOWN_LOCAL_SLUGS, '@endpoints'
 const groups = ['@groups'];
 /** `--key` of env/run: a key itself or the name of a saved one (an id is not worth offering there). */
 const keyNames = ['@keys'];
-/** Where a key is taken by id or name (findKey, the log filter). */
+/** Where a key is taken by id or name (findKey). */
 const keyRefs = ['@keys', '@key-ids'];
+/** The log filter: a revoked key's requests stay in the log, so its name and id find them. */
+const loggedKeyRefs = ['@keys-with-revoked', '@key-ids-with-revoked'];
 /** findTool takes an alias (`claude`) as well as the id. */
 const tools = TOOLS.flatMap((t) => [t.id, ...t.aliases]);
 const runnableTools = TOOLS.filter((t) => t.command).flatMap((t) => [t.id, ...t.aliases]);
@@ -40,10 +45,10 @@ export const VALUE_SOURCES: Readonly<Record<string, readonly string[]>> = {
   'key revoke <key>': keyRefs,
   'models <providers>': upstreams,
   'logs --provider': upstreams,
-  'logs --key': keyRefs,
+  'logs --key': loggedKeyRefs,
   'logs --group': groups,
   'stats --provider': upstreams,
-  'stats --key': keyRefs,
+  'stats --key': loggedKeyRefs,
   'stats --group': groups,
   'env <tool>': tools,
   'env --key': keyNames,
