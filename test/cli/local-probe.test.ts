@@ -7,6 +7,7 @@ import { createServer as createTcpServer, type Server as TcpServer, type Socket 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SERVER_PORTS, probeLocalServers, probePorts } from '../../src/cli/local-probe.js';
+import { WELL_KNOWN_LOCALS } from '../../src/providers/well-known-locals.js';
 import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
 import { freePort } from '../fixtures/ports.js';
 
@@ -78,5 +79,13 @@ describe('probePorts', () => {
     ]);
     expect(probePorts({ SVC_PROXY_LOCAL_PROBE_PORTS: '80,http' })).toBeUndefined();
     expect(probePorts({ SVC_PROXY_LOCAL_PROBE_PORTS: '70000' })).toBeUndefined();
+  });
+
+  // Two lists by design (the servers the daemon serves with no config entry; every server's default
+  // port, in probe order), sharing the facts of the first: they must not drift apart.
+  it('probes each server the daemon detects by itself on the same port, under the same name', () => {
+    for (const local of WELL_KNOWN_LOCALS) {
+      expect(LOCAL_SERVER_PORTS, local.slug).toContainEqual({ port: Number(new URL(local.url).port), label: local.label });
+    }
   });
 });
