@@ -101,12 +101,14 @@ function leaves(cmd: Command, path: string[] = []): Map<string, Command> {
 }
 
 let program: Command;
+let section: string;
 let sigs: Signature[];
 let commands: Map<string, Command>;
 
 beforeAll(async () => {
   program = await fullProgram(createContext(processIo()));
-  sigs = signatures(program, reference(await readFile(join(root, 'README.md'), 'utf8')));
+  section = reference(await readFile(join(root, 'README.md'), 'utf8'));
+  sigs = signatures(program, section);
   commands = leaves(program);
 });
 
@@ -139,6 +141,13 @@ describe("README's CLI reference and the CLI", () => {
       return s.positionals < required || s.positionals > args.length ? [`${s.text}: ${s.positionals} argument(s); the CLI takes ${required}–${args.length}`] : [];
     });
     expect(wrong).toEqual([]);
+  });
+
+  it("names svc-proxy's own options (--version)", () => {
+    const flags = program.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined));
+    expect(flags.length).toBeGreaterThan(0);
+    const spans = new Set([...section.matchAll(/`(?:svc-proxy )?(-[^`\s]+)`/g)].map((m) => m[1]!));
+    expect(flags.filter((f) => !spans.has(f))).toEqual([]);
   });
 
   it('names the aliases a command has, and no other', () => {
