@@ -140,6 +140,13 @@ describe('command help', () => {
     expect(narrow.stdout).toContain('\nThe service key, in order: --key; --new-key; $SVC_PROXY_KEY;\nthe key svc-proxy saved');
   });
 
+  it('env and run --key say a saved key is taken by its name or id, as README says', async () => {
+    for (const command of ['env', 'run']) {
+      const help = await runCli([command, '--help']);
+      expect(help.stdout.replace(/\s+/g, ' '), command).toContain('or the name or id of a key svc-proxy saved for a tool');
+    }
+  });
+
   it('stats --since says its default and "all"', async () => {
     const help = await runCli(['stats', '--help']);
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('default 24h, "all" for every retained file');

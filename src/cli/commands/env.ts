@@ -67,7 +67,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Print the settings that point a coding tool at the proxy (shell exports, --json); --list names the tools')
     .argument('[tool]', `one of: ${toolNames()}`)
     .option('--list', 'list the tools svc-proxy knows')
-    .option('--key <key>', 'use this service key (sk-svc-proxy-…), or the name of a key svc-proxy saved for a tool')
+    .option('--key <key>', 'use this service key (sk-svc-proxy-…), or the name or id of a key svc-proxy saved for a tool')
     .option('--new-key', 'create a new service key for the tool and use it')
     .option('--key-name <name>', 'name for the key --new-key creates (default: the tool id, then -2, -3 …)')
     .option('--group <slug>', "point the tool at a model group's base (for tools that send fixed model names)")

@@ -26,7 +26,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Start the daemon if needed and run a coding tool pointed at it (exit code passed through)')
     .argument('<tool>', `one of: ${runnableToolNames()}`)
     .argument('[args...]', 'arguments for the tool (everything after the tool name goes to it)')
-    .option('--key <key>', 'use this service key (sk-svc-proxy-…), or the name of a key svc-proxy saved for a tool')
+    .option('--key <key>', 'use this service key (sk-svc-proxy-…), or the name or id of a key svc-proxy saved for a tool')
     .option('--new-key', 'create a new service key for the tool and use it')
     .option('--key-name <name>', 'name for the key --new-key creates (default: the tool id, then -2, -3 …)')
     .option('--group <slug>', "point the tool at a model group's base")
