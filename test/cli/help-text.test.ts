@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext, type CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { settingsSchema } from '../../src/config/schema.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { removeTempDirs, runCli, tempStateDir, testKeychainService } from '../daemon/harness.js';
 import { documentedJsonKeys } from '../fixtures/json-help.js';
@@ -65,6 +66,18 @@ describe('command help', () => {
     const withPort = allCommands(await commandTree()).filter(({ cmd }) => cmd.options.some((o) => o.long === '--port'));
     expect(withPort.map((c) => c.path).sort()).toEqual(['restart', 'start']);
     for (const { cmd } of withPort) expect(cmd.options.find((o) => o.long === '--port')!.description).toContain('0 = any free port');
+  });
+
+  it("--host and --port give settings.host and settings.port as their default, with the values those default to", async () => {
+    const defaults = settingsSchema.parse({});
+    const withAddress = allCommands(await commandTree()).filter(({ cmd }) => cmd.options.some((o) => o.long === '--host'));
+    expect(withAddress.map((c) => c.path).sort()).toEqual(['restart', 'start']);
+    for (const { cmd } of withAddress) {
+      expect(cmd.options.find((o) => o.long === '--host')!.description).toContain(`default: settings.host, ${defaults.host} unless set`);
+      expect(cmd.options.find((o) => o.long === '--port')!.description).toContain(`default: settings.port, ${defaults.port} unless set`);
+    }
+    const start = withAddress.find((c) => c.path === 'start')!.cmd;
+    expect(start.description()).toContain(`on settings.host:settings.port, ${defaults.host}:${defaults.port} unless set`);
   });
 
   it('the top-level list names more of `provider set` than --base-url', async () => {

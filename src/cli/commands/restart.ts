@@ -24,8 +24,8 @@ export function register(program: Command, ctx: CliContext): void {
   program
     .command('restart')
     .description('Stop the daemon if it runs, then start it in the background')
-    .option('--port <port>', 'port to listen on (0 = any free port)', parsePort)
-    .option('--host <address>', 'address to listen on (default 127.0.0.1)')
+    .option('--port <port>', 'port to listen on (default: settings.port, 4545 unless set; 0 = any free port)', parsePort)
+    .option('--host <address>', 'address to listen on (default: settings.host, 127.0.0.1 unless set)')
     .option('--json', 'print {pid, host, port, baseUrls, stoppedPid, forced, byLoginService}')
     .action(async (flags: { port?: number; host?: string; json?: boolean }) => {
       warnIfExposed(ctx, flags.host);

@@ -18,10 +18,10 @@ interface StartFlags {
 export function register(program: Command, ctx: CliContext): void {
   program
     .command('start')
-    .description('Start the daemon in the background (default 127.0.0.1:4545) and print the base URLs')
+    .description('Start the daemon in the background (on settings.host:settings.port, 127.0.0.1:4545 unless set) and print the base URLs')
     .option('--foreground', 'run in this terminal instead (for launchd, systemd, containers)')
-    .option('--port <port>', 'port to listen on (0 = any free port)', parsePort)
-    .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from other machines)')
+    .option('--port <port>', 'port to listen on (default: settings.port, 4545 unless set; 0 = any free port)', parsePort)
+    .option('--host <address>', 'address to listen on (default: settings.host, 127.0.0.1 unless set; one beyond loopback is reachable from other machines)')
     .option('--log-bodies', 'log request and response bodies in the request log for this run (debugging; credentials and images redacted)')
     .option('--json', 'print {pid, host, port, alreadyRunning, baseUrls}')
     .option('--no-tui', 'with --foreground in a terminal: print the daemon log instead of opening the terminal UI')
