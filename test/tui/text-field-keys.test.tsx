@@ -161,9 +161,58 @@ describe('a text field’s cursor', () => {
     expect(r.changes).toEqual(['axyb', 'axyzb']);
   });
 
-  it('the marks’ text without their ESC, typed or pasted, is text', async () => {
-    const r = await typed('', ['[200~', '[201~']);
-    expect(r.submitted).toEqual(['[200~[201~']);
+  it('escape sequences Ink has no name for go nowhere: F13 and up, modified F-keys, focus and mouse reports', async () => {
+    const unnamed = [
+      '\x1b[1;2P', // xterm, VTE: Shift-F1
+      '\x1b[1;3Q', // xterm: Alt-F2
+      '\x1b[25~', // rxvt, Linux console: Shift-F3 (F13)
+      '\x1b[11^', // rxvt: Ctrl-F1
+      '\x1b[23$', // rxvt: Shift-F11
+      '\x1b[23@', // rxvt: Ctrl-Shift-F11
+      '\x1b\x1b[25~', // rxvt: Alt-Shift-F3 (Alt: an ESC before)
+      '\x1b[27;5;9~', // xterm modifyOtherKeys: Ctrl-Tab
+      '\x1b[I', // focus in
+      '\x1b[O', // focus out
+      '\x1b[<0;3;4M', // SGR mouse press
+      '\x1bOM', // application keypad Enter
+    ];
+    const r = await typed('abc', [KEY.left, ...unnamed, 'x']);
+    for (const [i, line] of r.shown.slice(1, -1).entries()) expect(line, JSON.stringify(unnamed[i])).toBe('URL: ab[c]');
+    expect(r.submitted).toEqual(['abxc']);
+    expect(r.changes).toEqual(['abxc']);
+  });
+
+  it('keys Ink names still act, modified or not, and F-keys it knows add no text', async () => {
+    const r = await typed('abcd', [
+      '\x1b[1;2D', // xterm: Shift-Left
+      '\x1b[1;5D', // xterm: Ctrl-Left
+      '\x1b[1;5C', // xterm: Ctrl-Right
+      '\x1b[3;2~', // xterm: Shift-Delete
+      '\x1bOP', // xterm: F1
+      '\x1b[[A', // Linux console: F1
+      '\x1b[11~', // rxvt: F1
+      '\x1b[15;2~', // xterm: Shift-F5
+      '\x1b[24~', // F12
+      '\x1b[2~', // Insert
+      '\x1b[E', // keypad 5
+      '\x1b[97u', // kitty protocol: a
+      '\x1b[1;2H', // xterm: Shift-Home
+    ]);
+    expect(r.shown).toEqual([
+      'URL: abc[d]',
+      'URL: ab[c]d',
+      'URL: abc[d]',
+      'URL: abc[ ]',
+      ...Array<string>(7).fill('URL: abc[ ]'),
+      'URL: abca[ ]',
+      'URL: [a]bca',
+    ]);
+    expect(r.submitted).toEqual(['abca']);
+  });
+
+  it('a sequence’s text without its ESC, typed or pasted, is text', async () => {
+    const r = await typed('', ['[200~', '[201~', '[1;2P', '[25~', '[I', 'OM']);
+    expect(r.submitted).toEqual(['[200~[201~[1;2P[25~[IOM']);
   });
 
   it('a value longer than its box scrolls to keep the cursor in view, … for what is left off', async () => {

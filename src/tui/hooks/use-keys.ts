@@ -61,13 +61,22 @@ export function withBackspace(key: Key, read: string): Key {
 }
 
 /**
- * A bracketed-paste mark (`ESC [ 200 ~` before a paste, `ESC [ 201 ~` after): the app never turns
- * the mode on, but a terminal sends them when something else left it on (a shell). Ink passes each
- * as a read of its own, unnamed and with its ESC cut off, so a field would take `[200~` in as text;
- * only the read tells it from those five characters typed or pasted.
+ * A complete CSI or SS3 sequence (Alt with it: a second ESC before it), as Ink's parser cuts one
+ * out of a read. `ESC [ [` opens the Linux console's F1–F5; rxvt ends Shift-modified keys in `$`,
+ * which is no final byte in the standard (Ink hands it over when no more bytes follow).
  */
-export function isPasteMark(read: string): boolean {
-  return read === '\x1b[200~' || read === '\x1b[201~';
+// eslint-disable-next-line no-control-regex -- matching escape sequences is the point
+const CONTROL_SEQUENCE = /^\x1b\x1b?(?:\[\[?[\x20-\x3f]*[$\x40-\x7e]|O[\x40-\x7e])$/;
+
+/**
+ * An escape sequence Ink has no name for: F13 and up (`ESC [ 25 ~`), modified F-keys
+ * (`ESC [ 1 ; 2 P`, rxvt's `ESC [ 11 ^`), bracketed-paste marks a shell left on, focus reports.
+ * Ink passes such a read as its own text less the ESC, so a field would take `[25~` in; a key it
+ * names gets a flag and no text (or, in the kitty protocol, the key's own text). Only the read
+ * tells such a sequence from the same characters typed or pasted.
+ */
+export function isUnnamedSequence(read: string, input: string): boolean {
+  return read.charCodeAt(0) === 0x1b && input !== '' && input === read.slice(1) && CONTROL_SEQUENCE.test(read);
 }
 
 /** The app root's single subscription to Ink's input. */
@@ -87,7 +96,7 @@ export function useKeyRouterRoot(): KeyRouter {
     };
   }, [reads]);
   useInput((input, ink) => {
-    if (isPasteMark(lastRead.current)) return;
+    if (isUnnamedSequence(lastRead.current, input)) return;
     const key = withBackspace(ink, lastRead.current);
     const parts = key.return ? [input] : splitAtLineBreaks(input);
     if (parts.length === 1 && parts[0] === input) return router.dispatch(input, key);
