@@ -44,7 +44,12 @@ function onEventsFor(dir: string, name: string, onEvent: () => void): () => void
     } catch {
       return () => {}; // no watch here (gone, or not supported): the poll alone
     }
-    watcher.on('error', () => {});
+    // a watch that failed reports nothing more: forgotten, so the next subscriber opens a new one
+    // (those subscribed now keep their poll)
+    watcher.on('error', () => {
+      watcher.close();
+      if (directoryWatches.get(dir)?.watcher === watcher) directoryWatches.delete(dir);
+    });
     entry = { watcher, listeners };
     directoryWatches.set(dir, entry);
   }
