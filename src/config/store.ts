@@ -8,6 +8,7 @@ import { Low, type Adapter } from 'lowdb';
 import { writeFileAtomic } from './atomic-write.js';
 import { ConfigFileError, OperationError } from './errors.js';
 import { withFileLock } from './file-lock.js';
+import { CONFIG_SIZE_CAP } from './size-cap.js';
 import { danglingLinkMessage, isDanglingLink } from './link-target.js';
 import { duplicateKeys } from './duplicate-keys.js';
 import { parseConfigText, serializeConfig } from './parse.js';
@@ -54,8 +55,7 @@ function gone(file: string): ConfigFileError {
   );
 }
 
-/** Far above any real config.json (a few KB; 10,000 keys is about 2 MB): a bigger file is not one. */
-export const CONFIG_SIZE_CAP = 8 * 1024 * 1024;
+export { CONFIG_SIZE_CAP };
 
 /** The file's text, or null when there is none; what keeps it from being read is a ConfigFileError. */
 export async function readTextOrNull(file: string): Promise<string | null> {

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { completionData } from '../../src/cli/completion/completion-tree.js';
 import { fullProgram } from '../../src/cli/completion/full-program.js';
 import { VALUE_SOURCES } from '../../src/cli/completion/value-sources.js';
+import { CONFIG_SIZE_CAP } from '../../src/config/size-cap.js';
 import { createContext, processIo } from '../../src/cli/io.js';
 import { cleanEnv, removeTempDirs, runCli, tempStateDir } from '../daemon/harness.js';
 
@@ -97,5 +98,15 @@ describe('__complete', () => {
     expect(await runCli(['__complete', 'groups'], { env: cleanEnv({ SVC_PROXY_HOME: home }) })).toMatchObject({ code: 0, stdout: '', stderr: '' });
     await writeFile(join(home, 'config.json'), '{ not json');
     expect(await runCli(['__complete', 'groups'], { env: cleanEnv({ SVC_PROXY_HOME: home }) })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('a config.json over the 8 MB the daemon reads offers nothing, valid JSON though it is', async () => {
+    const home = await tempStateDir('svc-complete-');
+    const env = cleanEnv({ SVC_PROXY_HOME: home });
+    const groups = { fast: {} };
+    await writeFile(join(home, 'config.json'), JSON.stringify({ groups, pad: 'x'.repeat(CONFIG_SIZE_CAP - 100) }));
+    expect(await runCli(['__complete', 'groups'], { env })).toMatchObject({ code: 0, stdout: 'fast\n', stderr: '' });
+    await writeFile(join(home, 'config.json'), JSON.stringify({ groups, pad: 'x'.repeat(CONFIG_SIZE_CAP) }));
+    expect(await runCli(['__complete', 'groups'], { env })).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 });

@@ -2,10 +2,12 @@
  * `svc-proxy __complete <kind>…` (hidden): the names a completion script offers from config.json,
  * one a line. Read straight from the file, unvalidated and unlocked: it never starts or waits for
  * the daemon nor touches the keychain, and loads nothing else (it runs at every Tab). A file that
- * cannot be read offers nothing rather than an error in the middle of the command line.
+ * cannot be read offers nothing rather than an error in the middle of the command line, and so
+ * does one over the cap the daemon reads (no Tab waits on parsing a stray huge file).
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { resolveStateDir, statePaths } from '../../config/paths.js';
+import { CONFIG_SIZE_CAP } from '../../config/size-cap.js';
 import type { DynamicKind } from './value-sources.js';
 
 type Entries = Record<string, unknown> | undefined;
@@ -43,7 +45,9 @@ function activeKeys(config: ConfigNames): KeyEntry[] {
 export async function completionValues(kinds: readonly string[], env: Record<string, string | undefined>): Promise<string[]> {
   let config: ConfigNames;
   try {
-    const parsed: unknown = JSON.parse(await readFile(statePaths(resolveStateDir(env)).config, 'utf8'));
+    const text = await readCapped(statePaths(resolveStateDir(env)).config);
+    if (text === undefined) return [];
+    const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== 'object' || parsed === null) return [];
     config = parsed as ConfigNames;
   } catch {
@@ -52,4 +56,15 @@ export async function completionValues(kinds: readonly string[], env: Record<str
   const names = kinds.flatMap((kind) => (Object.hasOwn(READERS, kind) ? READERS[kind as DynamicKind](config) : []));
   // a name with a space or a line break would come out as two words
   return [...new Set(names.filter((n): n is string => typeof n === 'string' && n !== '' && !/\s/.test(n)))];
+}
+
+/** The file's text, or undefined when it is over the cap (its size asked of the open file, not its path). */
+async function readCapped(file: string): Promise<string | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    if ((await handle.stat()).size > CONFIG_SIZE_CAP) return undefined;
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
