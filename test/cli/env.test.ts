@@ -4,7 +4,7 @@
  * checks, shells and JSON. The real tools using this output are in test/e2e/tools-*.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rmdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONFIG_VERSION } from '../../src/config/schema.js';
@@ -147,6 +147,20 @@ describe('svc-proxy env: which key', () => {
     expect(replaced.key.source).toBe('created');
     expect(replaced.key.name).toBe('claude-code');
     expect(replaced.key.value).not.toBe(key);
+  });
+
+  it('a key that cannot be saved (tool-keys.json is a folder) is revoked again and the save error reported: no active key is left behind', async () => {
+    await mkdir(join(home, 'tool-keys.json'));
+    const failed = await cli(['env', 'codex']);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toMatch(/created key "codex" \(key_\w+\) but could not save it in .*tool-keys\.json, so it is revoked again\. Why it could not be saved:\nsvc-proxy: .*EISDIR/);
+    const keys = JSON.parse((await cli(['key', 'list', '--json'])).stdout) as Array<{ name: string; state: string }>;
+    expect(keys).toMatchObject([{ name: 'codex', state: 'revoked' }]);
+
+    await rmdir(join(home, 'tool-keys.json'));
+    const next = await envJson(['codex']);
+    expect(next.key).toMatchObject({ name: 'codex', source: 'created' });
   });
 
   it('tool-keys.json linked to a file others can read: the target is made 0600 at the next save, and stderr says so', async () => {

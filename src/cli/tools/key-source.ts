@@ -15,7 +15,7 @@ import { OperationError } from '../../config/errors.js';
 import type { Config, ServiceKeyRecord } from '../../config/schema.js';
 import { hashServiceKey, KEY_PREFIX } from '../../keys/format.js';
 import { CliError, type CliContext } from '../io.js';
-import { openManagement } from '../management.js';
+import { openManagement, type Management } from '../management.js';
 import { readSavedKeys, saveToolKey, savedKeysPath, type SavedKey } from './saved-keys.js';
 import type { ToolProfile } from './types.js';
 
@@ -64,12 +64,33 @@ function freeName(config: Config, base: string): string {
 async function create(ctx: CliContext, tool: ToolProfile, name: string): Promise<SavedKey> {
   // Without a daemon the key is written straight to config.json, whose directory may not exist yet.
   await ensureStateDir(ctx.paths().dir, ctx.warn);
-  const created = await (await openManagement(ctx)).createKey(name);
+  const management = await openManagement(ctx);
+  const created = await management.createKey(name);
   const entry = { id: created.id, name: created.name, key: created.key };
-  const tightened = await saveToolKey(ctx.paths(), tool.id, entry);
+  let tightened: string | undefined;
+  try {
+    tightened = await saveToolKey(ctx.paths(), tool.id, entry);
+  } catch (err) {
+    await revokeUnsaved(ctx, management, entry);
+    throw err;
+  }
   if (tightened) ctx.warn(tightened);
   ctx.err(`svc-proxy: created key "${entry.name}" (${entry.id}) for ${tool.title}, saved in ${savedKeysPath(ctx.paths())} for the next time. Revoke it with: svc-proxy key revoke ${entry.id}`);
   return entry;
+}
+
+/**
+ * A key no file holds can never be printed again, and the next run would make another beside it:
+ * taken back through the management that made it. The save's error is the one reported after.
+ */
+async function revokeUnsaved(ctx: CliContext, management: Management, entry: SavedKey): Promise<void> {
+  try {
+    await management.revokeKey(entry.id);
+    ctx.err(`svc-proxy: created key "${entry.name}" (${entry.id}) but could not save it in ${savedKeysPath(ctx.paths())}, so it is revoked again. Why it could not be saved:`);
+  } catch (revokeError) {
+    const reason = revokeError instanceof Error ? revokeError.message : String(revokeError);
+    ctx.err(`svc-proxy: created key "${entry.name}" (${entry.id}) but could not save it in ${savedKeysPath(ctx.paths())}, nor revoke it (${reason}). Revoke it with: svc-proxy key revoke ${entry.id}. Why it could not be saved:`);
+  }
 }
 
 export async function resolveKey(ctx: CliContext, tool: ToolProfile, req: KeyRequest): Promise<ResolvedKey> {
