@@ -18,8 +18,9 @@ export interface ErrorReport {
 export function reportOf(err: unknown): ErrorReport {
   if (err instanceof CliError) return { code: err.code, message: err.message, exitCode: err.exitCode, details: err.details };
   if (err instanceof OperationError) {
-    // a name the command does not know is an invalid argument, as a malformed one is
-    const exitCode = err.status === 400 || err.code === 'unknown_provider' ? 2 : 1;
+    // 400 is a value no state of svc-proxy would take (a malformed one, an unknown built-in provider):
+    // usage. The rest were refused for what is configured now (a name not there, or taken).
+    const exitCode = err.status === 400 ? 2 : 1;
     return { code: err.code, message: err.message, exitCode, details: {} };
   }
   if (err instanceof ConfigFileError) return { code: err.code, message: err.message, exitCode: 1, details: { file: err.file } };

@@ -92,8 +92,9 @@ export function validateTarget(config: Config, raw: unknown): string {
   }
   if (/[\s,\p{Cc}]/u.test(target)) throw new OperationError(400, 'invalid_target', `Target "${target}" cannot contain spaces, commas or control characters.`);
   const provider = target.slice(0, slash);
+  // 404, not 400: refused for what is configured now (an endpoint of that name would make it good), as `models nope` is
   if (!upstreamKind(config, provider)) {
-    throw new OperationError(400, 'unknown_provider', `Target "${target}": unknown provider "${provider}". Known: ${knownUpstreams(config)}.`);
+    throw new OperationError(404, 'unknown_provider', `Target "${target}": unknown provider "${provider}". Known: ${knownUpstreams(config)}.`);
   }
   return target;
 }

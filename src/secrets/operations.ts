@@ -88,9 +88,10 @@ export function validateCredential(raw: unknown): string {
   return value;
 }
 
+/** 400: no configuration makes another name a built-in provider (the CLI's usage error, exit 2). */
 function requireBuiltin(name: unknown): BuiltinProvider {
   if (typeof name === 'string' && isBuiltinProvider(name)) return name;
-  throw new OperationError(404, 'unknown_provider', `Unknown provider "${String(name)}". Built-in providers: ${BUILTIN_PROVIDERS.join(', ')}. Custom upstreams: svc-proxy endpoint add / svc-proxy local add.`);
+  throw new OperationError(400, 'unknown_provider', `Unknown provider "${String(name)}". Built-in providers: ${BUILTIN_PROVIDERS.join(', ')}. Custom upstreams: svc-proxy endpoint add / svc-proxy local add.`);
 }
 
 function slugsOf(config: Config): { endpoints: string[]; locals: string[] } {

@@ -433,6 +433,16 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     }
   });
 
+  it('a group target naming nothing configured is refused for what is configured now (exit 1, as models gives the same name), and taken once it is', async () => {
+    expect((await cli(['group', 'add', 'work'])).code).toBe(0);
+    const refused = await cli(['group', 'set', 'work', 'coder', 'box/llama3', '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'unknown_provider', message: expect.stringContaining('unknown provider "box"') });
+    expect((await cli(['group', 'add', 'home', '--model', 'chat=box/llama3'])).code).toBe(1);
+    expect((await cli(['local', 'add', 'box', '--url', 'http://127.0.0.1:11434'])).code).toBe(0);
+    expect((await cli(['group', 'set', 'work', 'coder', 'box/llama3'])).code).toBe(0);
+  });
+
   it('endpoint remove / local remove warn about model groups that still route to them', async () => {
     expect((await cli(['endpoint', 'add', 'gw', '--url', 'https://gw.example/v1', '--format', 'a', '--no-credential'])).code).toBe(0);
     expect((await cli(['local', 'add', 'box', '--url', 'http://127.0.0.1:11434'])).code).toBe(0);

@@ -77,7 +77,7 @@ describe('providers', () => {
 
   it('refuses unknown providers and unusable credentials', async () => {
     const { credentials } = await setup();
-    await expect(connectProvider(credentials, 'mistral', 'k')).rejects.toMatchObject({ status: 404, code: 'unknown_provider' });
+    await expect(connectProvider(credentials, 'mistral', 'k')).rejects.toMatchObject({ status: 400, code: 'unknown_provider' });
     await expect(connectProvider(credentials, 'openai', '   ')).rejects.toMatchObject({ status: 400, code: 'invalid_credential' });
     await expect(connectProvider(credentials, 'openai', 'two words')).rejects.toMatchObject({ code: 'invalid_credential' });
     await expect(connectProvider(credentials, 'openai', 'ключ')).rejects.toMatchObject({ code: 'invalid_credential' });

@@ -114,7 +114,7 @@ describe('admin API: providers, endpoints, local servers', () => {
     expect((await d.admin('PATCH', '/admin/providers/openrouter', { baseUrl: 'http://127.0.0.1:7777/api/v1' })).json()).toMatchObject({ overridden: true });
     expect(d.deps.config().providers.openrouter?.baseUrl).toBe('http://127.0.0.1:7777/api/v1');
     expect((await d.admin('PATCH', '/admin/providers/openrouter', { baseUrl: null })).json()).toMatchObject({ overridden: false });
-    expect((await d.admin('PATCH', '/admin/providers/nope', { baseUrl: null })).status).toBe(404);
+    expect((await d.admin('PATCH', '/admin/providers/nope', { baseUrl: null })).status).toBe(400);
   });
 
   it('adds, lists and removes endpoints and local servers; the proxy sees endpoint credentials at once', async () => {
@@ -141,7 +141,7 @@ describe('admin API: providers, endpoints, local servers', () => {
     expect(gateway.json()).toEqual({ name: 'openrouter', authHeader: 'x-gateway-key', headers: { 'x-team': 'ml' } });
     expect((await d.admin('PUT', '/admin/providers/openrouter/headers', { headers: { host: 'x' } })).json()).toMatchObject({ error: { code: 'invalid_header' } });
     expect((await d.admin('PUT', '/admin/providers/openrouter/headers', { authHeader: 'host' })).json()).toMatchObject({ error: { code: 'invalid_header', message: 'authHeader: host cannot carry the credential.' } });
-    expect((await d.admin('PUT', '/admin/providers/nope/headers', {})).status).toBe(404);
+    expect((await d.admin('PUT', '/admin/providers/nope/headers', {})).status).toBe(400);
     expect((await d.admin('PUT', '/admin/providers/openrouter/headers', {})).json()).toEqual({ name: 'openrouter' });
     expect((await d.admin('DELETE', '/admin/endpoints/vllm')).status).toBe(200);
     expect(d.deps.credential('vllm')).toBeUndefined();

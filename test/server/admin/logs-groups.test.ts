@@ -55,7 +55,7 @@ describe('/admin/groups', () => {
     expect(await call('POST', '/admin/groups', { slug: 'coding' })).toMatchObject({ status: 409, body: { error: { code: 'group_exists' } } });
     expect(await call('POST', '/admin/groups', { slug: 'Bad!' })).toMatchObject({ status: 400, body: { error: { code: 'invalid_slug' } } });
     expect(await call('PUT', '/admin/groups/coding/models', { name: 'gpt-5', targets: 'openai/gpt-5' })).toMatchObject({ status: 200, body: { replaced: false } });
-    expect(await call('PUT', '/admin/groups/coding/models', { name: 'gpt-5', targets: 'nope/x' })).toMatchObject({ status: 400, body: { error: { code: 'unknown_provider' } } });
+    expect(await call('PUT', '/admin/groups/coding/models', { name: 'gpt-5', targets: 'nope/x' })).toMatchObject({ status: 404, body: { error: { code: 'unknown_provider' } } });
 
     const shown = await call<{ baseUrls: { a: string; b: string }; models: { name: string; targets: { target: string; problem?: string }[] }[] }>('GET', '/admin/groups/coding');
     expect(shown.status).toBe(200);
