@@ -23,14 +23,20 @@ function removeEffort(body: Record<string, unknown>): void {
 }
 
 /**
- * Non-reasoning models (gpt-4o, gpt-4.1, …) reject reasoning settings, encrypted reasoning and the
- * reasoning items of a history another model wrote ("Reasoning input items can only be provided to
- * a reasoning or computer use model", openai/openai-agents-python#569).
+ * Non-reasoning models (gpt-4o, gpt-4.1, …) refuse every reasoning setting ("Unsupported parameter:
+ * 'reasoning.summary' is not supported with the 'gpt-4.1-2025-04-14' model.", roackb2/heddle#227;
+ * 'reasoning.effort' likewise, BoundaryML/baml#2708) and encrypted reasoning ("Encrypted content is
+ * not supported with this model.", pydantic/pydantic-ai#2865). Codex sends both whenever it reasons,
+ * and a group's fallback may take that request to gpt-4.1.
  */
 function dropReasoningSettings(body: Record<string, unknown>): void {
   delete body.reasoning;
-  if (Array.isArray(body.input)) body.input = body.input.filter((item) => !(isObject(item) && item.type === 'reasoning'));
   removeInclude(body, 'reasoning.encrypted_content');
+}
+
+/** …and the reasoning items of a history another model wrote ("Reasoning input items can only be provided to a reasoning or computer use model", openai/openai-agents-python#569). */
+function dropReasoningItems(body: Record<string, unknown>): void {
+  if (Array.isArray(body.input)) body.input = body.input.filter((item) => !(isObject(item) && item.type === 'reasoning'));
 }
 
 function removeInclude(body: Record<string, unknown>, entry: string): void {
@@ -99,8 +105,10 @@ function fitToolSchemas(body: Record<string, unknown>): void {
 
 function applyEffort(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
   const levels = openaiEffortLevels(ctx.model);
-  if (levels.length === 0 && !ctx.passthrough) {
+  if (levels.length === 0) {
     dropReasoningSettings(body);
+    // a Responses client's own history is left unparsed (lazy-json.ts), as it wrote it
+    if (!ctx.passthrough) dropReasoningItems(body);
     return {};
   }
   if (ctx.effort === undefined) return {};

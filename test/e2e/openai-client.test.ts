@@ -1005,6 +1005,24 @@ describe('a Chat client on openai/… (spoken to as Responses): tier, cache key 
   });
 });
 
+describe('a Codex-shaped Responses request to an OpenAI model that does not reason', () => {
+  it('gpt-4.1, whole and streamed: answered, with no reasoning settings or encrypted content sent (OpenAI refuses them)', async () => {
+    const codex = { input: 'Say hi.', store: false, reasoning: { effort: 'medium', summary: 'auto' }, include: ['reasoning.encrypted_content'] } satisfies Partial<OpenAI.Responses.ResponseCreateParams>;
+    world.mocks.openai.next({ kind: 'turn', turn: { text: 'Hi.' } });
+    const res = await client.responses.create({ model: 'openai/gpt-4.1', ...codex });
+    expect(res.output_text).toBe('Hi.');
+    const sent = world.mocks.openai.lastGeneration().body;
+    expect(sent).not.toHaveProperty('reasoning');
+    expect(sent).not.toHaveProperty('include');
+    expect(sent).toMatchObject({ model: 'gpt-4.1', store: false });
+
+    world.mocks.openai.next({ kind: 'turn', turn: { text: 'Hi.' } });
+    const events = await collect(await client.responses.create({ model: 'openai/gpt-4.1', ...codex, stream: true }));
+    expect(events.at(-1)?.type).toBe('response.completed');
+    expect(world.mocks.openai.lastGeneration().body).not.toHaveProperty('reasoning');
+  });
+});
+
 describe("a Responses client's system message from the middle of input", () => {
   const input: OpenAI.Responses.ResponseInput = [
     { role: 'developer', content: 'Be terse.' },

@@ -181,6 +181,34 @@ describe('reasoning items replayed to a model that does not reason', () => {
   });
 });
 
+describe('reasoning settings sent to a model that does not reason', () => {
+  // what Codex sends when it reasons: a group's fallback may take it to gpt-4.1
+  const codex = { input: 'hi', store: false, reasoning: { effort: 'medium', summary: 'auto' }, include: ['reasoning.encrypted_content'] };
+
+  it('passthrough: a Codex request to gpt-4.1, gpt-4o or gpt-5-chat-latest goes without reasoning or encrypted content', async () => {
+    expect((await send({ ...codex, model: 'gpt-4.1' })).text).toContain("'reasoning.effort' is not supported");
+    expect((await send({ ...codex, model: 'gpt-4.1', reasoning: { summary: 'auto' } })).text).toContain("'reasoning.summary' is not supported with the 'gpt-4.1' model");
+    expect((await send({ ...codex, model: 'gpt-4.1', reasoning: undefined })).text).toContain('Encrypted content is not supported with this model.');
+    for (const model of ['gpt-4.1', 'gpt-4o-2024-11-20', 'gpt-5-chat-latest']) {
+      for (const effort of ['medium', undefined] as const) {
+        const body = passthrough(model, effort ? codex : { ...codex, reasoning: { summary: 'auto' } }, effort);
+        expect(body, `${model} ${effort}`).not.toHaveProperty('reasoning');
+        expect(body, `${model} ${effort}`).not.toHaveProperty('include');
+        await accepted(body);
+      }
+    }
+  });
+
+  it('the include list keeps what else the client asked for; a reasoning model keeps it all', async () => {
+    const body = passthrough('gpt-4.1', { ...codex, include: ['reasoning.encrypted_content', 'message.output_text.logprobs'] }, 'medium');
+    expect(body.include).toEqual(['message.output_text.logprobs']);
+    await accepted(body);
+    const reasoning = passthrough('gpt-5.4', codex, 'medium');
+    expect(reasoning).toMatchObject({ reasoning: { effort: 'medium', summary: 'auto' }, include: ['reasoning.encrypted_content'] });
+    await accepted(reasoning);
+  });
+});
+
 describe('reasoning turned off, and the summary a Messages client\'s thinking asks for', () => {
   const disabled = hello({ thinking: { type: 'disabled' } });
 
