@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { BUILTIN_PROVIDERS, type Config } from '../config/schema.js';
+import { anthropicCapabilities } from './anthropic-capabilities.js';
 import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
 import { detectedUnconfigured, isResolveFailure, resolveProvider } from './registry.js';
 import type { ResolvedProvider } from './types.js';
@@ -27,9 +28,9 @@ export interface CatalogModel {
   displayName?: string;
   /** Input tokens the model takes, where the provider's list says (see contextWindowOf). */
   contextWindow?: number;
-  /** What the model reads besides text, where the list says (see inputsOf). */
+  /** What the model reads besides text, where the list says (see inputsOf; Anthropic's: anthropic-capabilities.ts). */
   inputs?: ModelInput[];
-  /** Whether the model reasons, where the list says (see supportsParameter). */
+  /** Whether the model reasons, where the list says (see supportsParameter; Anthropic's: anthropic-capabilities.ts). */
   reasons?: boolean;
   /** Whether the model calls tools, where the list says (see supportsParameter). */
   callsTools?: boolean;
@@ -227,7 +228,8 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
         if (typeof m !== 'object' || m === null) continue;
         const r = m as Record<string, unknown>;
         const created = typeof r.created_at === 'string' ? Math.floor(Date.parse(r.created_at) / 1000) : undefined;
-        add(r.id, created, r.display_name, contextWindowOf(r));
+        const model = add(r.id, created, r.display_name, contextWindowOf(r));
+        if (model) Object.assign(model, anthropicCapabilities(r));
       }
       if (body.has_more !== true || typeof body.last_id !== 'string') break;
       after = body.last_id;
@@ -359,8 +361,8 @@ function contextWindowOf(r: Record<string, unknown>): number | undefined {
 
 /**
  * What an entry states the model reads besides text: OpenRouter's `architecture.input_modalities`
- * (`image`, and `file`, which is PDFs; audio and video are not asked of coding tools). No list
- * of the other providers states it.
+ * (`image`, and `file`, which is PDFs; audio and video are not asked of coding tools). Anthropic's
+ * states it in `capabilities` (anthropic-capabilities.ts); no other provider's list does.
  */
 function inputsOf(r: Record<string, unknown>): ModelInput[] | undefined {
   const arch = r.architecture;

@@ -321,6 +321,30 @@ describe('svc-proxy env: profiles', () => {
     }
   });
 
+  it('an OpenAI model of a family that reads text only (gpt-3.5, o3-mini, o1-mini) is not said to read images or PDFs, and no note asks to turn them on', async () => {
+    for (const model of ['openai/gpt-3.5-turbo', 'openai/o3-mini-2025-01-31', 'openai/o1-mini', 'openai/gpt-4-0613']) {
+      const opencode = await envJson(['opencode', '--model', model]);
+      const entry = (JSON.parse(opencode.env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, Record<string, unknown>> }> }).provider['svc-proxy']!.models[model]!;
+      expect(entry, model).not.toHaveProperty('attachment');
+      expect(entry, model).not.toHaveProperty('modalities');
+      expect(opencode.notes.join(' '), model).not.toMatch(/"modalities"/);
+      const crush = await envJson(['crush', '--model', model]);
+      expect(crush.file!.content, model).not.toContain('supports_attachments');
+      expect(crush.notes.join(' '), model).not.toMatch(/supports_attachments/);
+      const cont = await envJson(['continue', '--model', model]);
+      expect(cont.file!.content, model).toContain('    capabilities: [tool_use]\n');
+      expect(cont.notes.join(' '), model).not.toMatch(/image_input/);
+      const zed = await envJson(['zed', '--model', model]);
+      expect(zed.file!.content, model).toContain('"images": false');
+      expect(zed.notes.join(' '), model).not.toMatch(/capabilities.images/);
+    }
+    // the families since gpt-4o, and gpt-4-turbo (vision since its 2024-04-09 release), read both
+    for (const model of ['openai/gpt-4o', 'openai/gpt-4.1-mini', 'openai/o3', 'openai/gpt-4-turbo', 'openai/gpt-6']) {
+      const opencode = await envJson(['opencode', '--model', model]);
+      expect(JSON.parse(opencode.env.OPENCODE_CONFIG_CONTENT!).provider['svc-proxy'].models[model], model).toMatchObject({ attachment: true, modalities: { input: ['text', 'image', 'pdf'] } });
+    }
+  });
+
   it('codex: profile file with the Responses wire API and env_key; web_search off unless the model is openai or anthropic, multi-agent tools on; the same as -c overrides', async () => {
     const s = await envJson(['codex', '--model', 'gemini/gemini-2.5-pro']);
     expect(s.env).toEqual({ SVC_PROXY_KEY: s.key.value });

@@ -148,6 +148,17 @@ describe('the opencode model entry from a running daemon', () => {
     expect(settings.notes).toEqual([]);
     expect(t.world.mocks.openrouter.requests.some((r) => r.path === '/api/v1/models')).toBe(true);
   });
+
+  it('a Claude model Anthropic’s list states reads no images and does not think (claude-3-5-haiku): neither is offered, nor asked to be turned on', async () => {
+    const model = 'anthropic/claude-3-5-haiku-20241022';
+    const settings = await envJson(t.world.daemon, 'opencode', ['--model', model]);
+    const config = JSON.parse(settings.env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, unknown> }> };
+    expect(config.provider['svc-proxy']!.models[model]).toEqual({ name: model, limit: { context: 200_000, output: 32_000 } });
+    expect(settings.notes).toEqual([]);
+    // one it states reads both and thinks keeps them
+    const sonnet = JSON.parse((await envJson(t.world.daemon, 'opencode', ['--model', 'anthropic/claude-sonnet-4-5'])).env.OPENCODE_CONFIG_CONTENT!) as typeof config;
+    expect(sonnet.provider['svc-proxy']!.models['anthropic/claude-sonnet-4-5']).toMatchObject({ reasoning: true, attachment: true, modalities: { input: ['text', 'image', 'pdf'] } });
+  });
 });
 
 // The tool is a devDependency: its absence is a broken install, which must fail, never skip.

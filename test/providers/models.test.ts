@@ -276,6 +276,37 @@ describe('model catalog', () => {
     }
   });
 
+  it('keeps what Anthropic’s list states a model reads and whether it thinks (capabilities: image_input, pdf_input, thinking); null or partial says nothing', async () => {
+    const saved = anthropic.handler;
+    const yes = (supported: boolean) => ({ supported });
+    const model = (id: string, capabilities: unknown) => ({ type: 'model', id, display_name: id, created_at: '2025-09-29T00:00:00Z', capabilities });
+    anthropic.handler = (_req, res) =>
+      json(res, {
+        data: [
+          model('claude-sonnet-4-5', { image_input: yes(true), pdf_input: yes(true), thinking: { supported: true, types: { enabled: yes(true) } }, citations: yes(true) }),
+          model('claude-3-5-haiku-20241022', { image_input: yes(false), pdf_input: yes(false), thinking: { supported: false, types: { enabled: yes(false) } } }),
+          model('claude-x-pdf-only', { image_input: yes(false), pdf_input: yes(true) }),
+          model('claude-unstated', null),
+          model('claude-partial', { image_input: yes(true), thinking: {} }),
+        ],
+        has_more: false,
+      });
+    try {
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
+      const listed = await catalog.list(undefined, new Set(['anthropic']));
+      const facts = Object.fromEntries(listed.map((m) => [m.id, { inputs: m.inputs, reasons: m.reasons, callsTools: m.callsTools }]));
+      expect(facts).toEqual({
+        'anthropic/claude-sonnet-4-5': { inputs: ['image', 'pdf'], reasons: true, callsTools: undefined },
+        'anthropic/claude-3-5-haiku-20241022': { inputs: [], reasons: false, callsTools: undefined },
+        'anthropic/claude-x-pdf-only': { inputs: ['pdf'], reasons: undefined, callsTools: undefined },
+        'anthropic/claude-unstated': { inputs: undefined, reasons: undefined, callsTools: undefined },
+        'anthropic/claude-partial': { inputs: undefined, reasons: undefined, callsTools: undefined },
+      });
+    } finally {
+      anthropic.handler = saved;
+    }
+  });
+
   it('keeps what OpenRouter’s list states a model reads (image; file = PDF), whether it reasons and calls tools (reasoning, tools among supported_parameters)', async () => {
     const saved = openrouter.handler;
     openrouter.handler = (_req, res) =>

@@ -60,7 +60,7 @@ export const continueDev: ToolProfile = {
     // `svc-proxy run continue …` starts the `cn` CLI on the same file, written for the run only
     s.runConfig = { flag: '--config', content: s.file.content, extension: 'yaml' };
     if (input.contextWindow === undefined) s.notes.push(`contextLength ${STAND_IN_LIMITS.contextWindow} is a stand-in: set your model's own window.`);
-    const unknown = [input.callsTools ? '' : 'tool_use if it calls tools (agent mode needs it)', input.inputs?.includes('image') ? '' : 'image_input if it reads images'].filter(Boolean);
+    const unknown = [input.callsTools ? '' : 'tool_use if it calls tools (agent mode needs it)', input.inputs === undefined ? 'image_input if it reads images' : ''].filter(Boolean);
     if (unknown.length) s.notes.push(`Not known here for this model; add to its capabilities ${unknown.join(', and ')}.`);
     return s;
   },

@@ -92,7 +92,7 @@ export const crush: ToolProfile = {
         : input.maxOutput === undefined
           ? `context_window is what the provider's model list states; default_max_tokens ${STAND_IN_LIMITS.maxOutputTokens} is a stand-in: set your model's own.`
           : "context_window is the input the provider's pages state for the model, default_max_tokens its max output.";
-    const unknown = [input.reasons === undefined ? '"can_reason": true if it reasons' : '', input.inputs?.includes('image') ? '' : '"supports_attachments": true if it reads images'].filter(Boolean);
+    const unknown = [input.reasons === undefined ? '"can_reason": true if it reasons' : '', input.inputs === undefined ? '"supports_attachments": true if it reads images' : ''].filter(Boolean);
     if (unknown.length) s.notes.push(`Not known here for this model; add to its entry ${unknown.join(', and ')} (else Crush offers no thinking, or drops images).`);
     s.notes.push(
       `${figures} Crush keeps a model picked in its UI in ~/.local/share/crush/crush.json, read after ~/.config/crush/crush.json: if it picks another model, choose ${input.model!} once (ctrl+l), or use a project .crush.json, read last.`,

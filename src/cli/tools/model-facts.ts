@@ -19,6 +19,7 @@
 import type { Config } from '../../config/schema.js';
 import { documentedMaxOutput, documentedWindow, LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
 import type { CatalogModel, ModelInput } from '../../providers/models.js';
+import { openaiTextOnly } from '../../providers/openai-inputs.js';
 import { openaiEffortLevels } from '../../providers/openai-models.js';
 import { splitModelId } from '../../routing/targets.js';
 import { daemonWaitNotice } from '../daemon-wait-notice.js';
@@ -33,7 +34,13 @@ export interface ModelFacts {
   callsTools?: boolean;
 }
 
-/** Claude, GPT-5 and Gemini read images and PDFs (svc-proxy converts both to each), reason, and call tools (OpenAI's older families do not reason: builtinReasons). */
+/**
+ * Claude, GPT-5 and Gemini read images and PDFs (svc-proxy converts both to each), reason, and call
+ * tools: what is taken of a model its provider's list does not describe. Anthropic's list states
+ * what each model reads and whether it thinks (anthropic-capabilities.ts), so a running daemon's
+ * catalog says otherwise for claude-3-5-haiku; OpenAI's older families do not reason
+ * (builtinReasons) and some read text only (builtinInputs).
+ */
 const BUILTIN_FACTS: Readonly<Record<string, Required<Omit<ModelFacts, 'contextWindow' | 'maxOutput'>>>> = {
   anthropic: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
   openai: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
@@ -60,7 +67,7 @@ function factsOf(entry: CatalogModel | undefined, provider: string, model: strin
   if (window !== undefined) facts.contextWindow = window;
   const maxOutput = documentedMaxOutput(provider, model);
   if (maxOutput !== undefined) facts.maxOutput = maxOutput;
-  const inputs = entry?.inputs ?? BUILTIN_FACTS[provider]?.inputs;
+  const inputs = entry?.inputs ?? builtinInputs(provider, model);
   if (inputs) facts.inputs = inputs;
   const reasons = entry?.reasons ?? builtinReasons(provider, model);
   if (reasons !== undefined) facts.reasons = reasons;
@@ -78,6 +85,12 @@ function factsOf(entry: CatalogModel | undefined, provider: string, model: strin
 function builtinReasons(provider: string, model: string): boolean | undefined {
   if (provider === 'openai') return openaiEffortLevels(model).length > 0;
   return BUILTIN_FACTS[provider]?.reasons;
+}
+
+/** What a built-in provider's model reads where its list does not say (OpenAI's never does): all of them both, but OpenAI's text-only families. */
+function builtinInputs(provider: string, model: string): ModelInput[] | undefined {
+  if (provider === 'openai' && openaiTextOnly(model)) return [];
+  return BUILTIN_FACTS[provider]?.inputs;
 }
 
 /** What holds whichever target answers. */

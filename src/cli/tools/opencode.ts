@@ -56,7 +56,7 @@ function modelEntry(input: ToolInput, model: string): Record<string, unknown> {
 function notes(input: ToolInput): string[] {
   const out: string[] = [];
   if (input.contextWindow === undefined) out.push(`limit.context ${STAND_IN_LIMITS.contextWindow} (where opencode compacts) is a stand-in: set your model's own window.`);
-  if (!input.inputs?.length) out.push('The model is taken to read text only (opencode turns images and PDFs into an error text for it): add "modalities": {"input": ["text", "image"], "output": ["text"]} and "attachment": true to its entry if it reads images.');
+  if (input.inputs === undefined) out.push('The model is taken to read text only (opencode turns images and PDFs into an error text for it): add "modalities": {"input": ["text", "image"], "output": ["text"]} and "attachment": true to its entry if it reads images.');
   if (input.reasons === undefined) out.push('The model is not said to reason, so opencode offers no --variant effort levels for it: add "reasoning": true to its entry if it does.');
   return out;
 }

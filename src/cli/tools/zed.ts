@@ -49,7 +49,8 @@ export const zed: ToolProfile = {
       `Or leave the key to ${ZED_KEY_VAR} (exported above): Zed reads it only when started from this shell.`,
     );
     if (contextWindow === undefined) s.notes.push(`max_tokens ${STAND_IN_LIMITS.contextWindow} (the context window Zed counts against) is a stand-in: set your model's own.`);
-    if (!images) s.notes.push('The model is not known here to read images: set capabilities.images to true if it does (Zed sends it none until then).');
+    // known not to read images (gpt-3.5, claude-3-5-haiku): nothing to ask
+    if (inputs === undefined) s.notes.push('The model is not known here to read images: set capabilities.images to true if it does (Zed sends it none until then).');
     return s;
   },
 };
