@@ -9,6 +9,7 @@ import { AdminClient } from '../cli/admin-client.js';
 import type { StatePaths } from '../config/paths.js';
 import { App } from './App.js';
 import { DaemonLink } from './daemon-link.js';
+import { KeySafeStdin } from './key-safe-stdin.js';
 import { clearScreen, enterFullScreen } from './terminal.js';
 import { createTheme } from './theme.js';
 
@@ -36,8 +37,10 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
   // silent: a line on stderr would tear Ink's screen; the TUI shows it is connecting
   const link = new DaemonLink({ open: () => AdminClient.connect(opts.paths, null) });
   const restore = enterFullScreen({ stdin, stdout });
+  // Ink 6 dies on some Ctrl-modified keys (ink#901): it reads a copy of stdin without them.
+  const keys = new KeySafeStdin(stdin);
   const instance = render(<App link={link} theme={createTheme(opts.env)} env={opts.env} notice={opts.notice} foreground={opts.foreground} />, {
-    stdin,
+    stdin: keys as unknown as NodeJS.ReadStream,
     stdout,
     exitOnCtrlC: true,
     patchConsole: true,
@@ -68,6 +71,7 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
     stdout.off('resize', onResize);
     link.stop();
     instance.cleanup();
+    keys.release();
     restore();
   }
 }

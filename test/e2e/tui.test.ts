@@ -4,7 +4,7 @@
  * name mended at the cursor) and revoked with keystrokes and the next request with it gets 401;
  * resize; quitting restores the terminal. A second run starts without a daemon: `tui` starts one and says so, follows it through
  * a stop and a start, and respects NO_COLOR. Ink under CI=true draws only at exit, so the TUI runs
- * with CI=false.
+ * with CI=false. Ctrl-modified keys Ink 6 has no name for (ink#901) leave it answering keys.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -162,6 +162,26 @@ describe.skipIf(!hasTmux)('TUI in a real terminal', () => {
     expect(screen).not.toContain(key.slice(20));
     // no file of the daemon's (its log, its state) has the key
     for (const file of await filesUnder(d.home)) expect((await readFile(file, 'utf8')).includes(key), file).toBe(false);
+  });
+
+  it('Ctrl-modified keys Ink 6 has no name for (xterm Ctrl-F1, Ctrl-F13) do not kill the TUI (ink#901): it still answers keys', async () => {
+    await pane?.kill();
+    pane = await TmuxPane.start(tuiCommand(d.home), { columns: 80, rows: 24 });
+    await pane.waitFor((s) => s.includes(`● daemon 127.0.0.1:${d.port}`), 'the TUI to connect');
+    await pane.keys('C-F1');
+    await pane.text('\x1b[25;5~'); // Ctrl-F13 as xterm sends it
+    await pane.keys('2');
+    await pane.waitFor((s) => s.includes('Service keys'), 'the keys screen after Ctrl-F1');
+    await pane.keys('n');
+    await pane.waitFor((s) => s.includes('Name for the new key:'), 'the name prompt');
+    await pane.text('o');
+    await pane.keys('C-F1');
+    await pane.text('k');
+    const screen = await pane.waitFor((s) => s.includes('Name for the new key: ok'), 'the name typed around Ctrl-F1');
+    expect(screen).not.toContain('TUI-EXIT');
+    expect(screen).not.toContain('[1;5P');
+    await pane.keys('C-c');
+    await pane.waitFor((s) => s.includes('TUI-EXIT=0'), 'the exit');
   });
 });
 
