@@ -3,9 +3,10 @@
  * a legacy CSI key with the Ctrl bit in its modifier whose code Ink has no name for (xterm's
  * Ctrl-F1 `ESC[1;5P`, Ctrl-F13 `ESC[25;5~`…). Ink's parseKeypress then returns ctrl with no name
  * and useInput calls `undefined.startsWith`, which kills the TUI. This module removes exactly
- * those sequences from the bytes read from the terminal; the tables and regexes below are copied
- * from Ink 6.8's build/parse-keypress.js (its `keyName` codes, `fnKeyRe`, `kittyKeyRe`), and
- * test/tui/ink-crashing-keys.test.ts checks the verdict against Ink's own parser.
+ * those sequences from the bytes read from the terminal. The codes Ink names and the shapes of
+ * key sequence it parses are facts read off Ink 6.8's build/parse-keypress.js, written here in our
+ * own terms; test/tui/ink-crashing-keys.test.ts checks every legacy CSI shape against Ink's own
+ * parser, so a drift between the two fails there.
  */
 
 /** The codes Ink's `keyName` table names (the keys of that table). */
@@ -18,11 +19,16 @@ const NAMED_CODES: ReadonlySet<string> = new Set([
   'Oa', 'Ob', 'Oc', 'Od', 'Oe', '[2^', '[3^', '[5^', '[6^', '[7^', '[8^', '[Z',
 ]);
 
-// Ink's fnKeyRe and kittyKeyRe, verbatim (kitty CSI-u is parsed before fnKeyRe and never crashes).
+/**
+ * A function-key sequence as Ink reads it: one or more ESC, a prefix (`[[`, `[`, `O` or `N`), then
+ * either a number, an optional `;modifier` and one of `~ ^ $`, or an optional `1;`, an optional
+ * modifier number and a letter. Groups: prefix, number, modifier, ending; modifier, letter.
+ */
 // eslint-disable-next-line no-control-regex -- matching escape sequences is the point
-const FN_KEY_RE = /^(?:\x1b+)(O|N|\[|\[\[)(?:(\d+)(?:;(\d+))?([~^$])|(?:1;)?(\d+)?([a-zA-Z]))/;
+const FN_KEY_RE = /^\x1b+(\[\[|\[|O|N)(?:(\d+)(?:;(\d+))?([~^$])|(?:1;)?(\d+)?([A-Za-z]))/;
+/** A kitty keyboard-protocol key (CSI … u): Ink parses it first, and it never crashes. */
 // eslint-disable-next-line no-control-regex -- matching escape sequences is the point
-const KITTY_KEY_RE = /^\x1b\[(\d+)(?:;(\d+)(?::(\d+))?(?:;([\d:]+))?)?u$/;
+const KITTY_KEY_RE = /^\x1b\[\d+(?:;\d+(?::\d+)?(?:;[\d:]+)?)?u$/;
 
 /**
  * One CSI sequence as Ink's input parser cuts it (ESC or ESC ESC, `[`, an optional second `[`,
