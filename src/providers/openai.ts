@@ -34,9 +34,16 @@ function dropReasoningSettings(body: Record<string, unknown>): void {
   removeInclude(body, 'reasoning.encrypted_content');
 }
 
-/** …and the reasoning items of a history another model wrote ("Reasoning input items can only be provided to a reasoning or computer use model", openai/openai-agents-python#569). */
+/**
+ * …and the reasoning items of a history another model wrote ("Reasoning input items can only be
+ * provided to a reasoning or computer use model", openai/openai-agents-python#569): Codex's own,
+ * after a switch from gpt-5 or a group's fallback. The bytes are asked first, so a client's input
+ * without them stays unparsed.
+ */
 function dropReasoningItems(body: Record<string, unknown>): void {
-  if (Array.isArray(body.input)) body.input = body.input.filter((item) => !(isObject(item) && item.type === 'reasoning'));
+  if (!mayContain(body, 'input', 'reasoning') || !Array.isArray(body.input)) return;
+  const kept = body.input.filter((item) => !(isObject(item) && item.type === 'reasoning'));
+  if (kept.length !== body.input.length) body.input = kept;
 }
 
 function removeInclude(body: Record<string, unknown>, entry: string): void {
@@ -107,8 +114,7 @@ function applyEffort(body: Record<string, unknown>, ctx: FinalizeContext): { eff
   const levels = openaiEffortLevels(ctx.model);
   if (levels.length === 0) {
     dropReasoningSettings(body);
-    // a Responses client's own history is left unparsed (lazy-json.ts), as it wrote it
-    if (!ctx.passthrough) dropReasoningItems(body);
+    dropReasoningItems(body);
     return {};
   }
   if (ctx.effort === undefined) return {};

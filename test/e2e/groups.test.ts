@@ -23,6 +23,7 @@ const NAMES = {
   audioNone: 'listen-nowhere', // anthropic, then openai: neither takes input_audio
   router: 'routed', // openrouter, then ca
   backwards: 'ca-then-dead', // ca, then an endpoint where nothing listens
+  downshift: 'reason-then-plain', // gpt-5.4 (reasons), then gpt-4.1 (does not)
 };
 const TARGETS = {
   [NAMES.claude]: [MODELS.anthropic, MODELS.customA],
@@ -33,6 +34,7 @@ const TARGETS = {
   [NAMES.audioNone]: [MODELS.anthropic, MODELS.openai],
   [NAMES.router]: [MODELS.openrouter, MODELS.customA],
   [NAMES.backwards]: [MODELS.customA, 'dead/m1'],
+  [NAMES.downshift]: [MODELS.openai, 'openai/gpt-4.1'],
 };
 const TIMEOUT_MS = 1_500;
 
@@ -257,6 +259,33 @@ describe('fallback, not streamed', () => {
     const body = (await res.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('upstream_unreachable');
     expect(body.error.message).toContain(`(tried before it: ${MODELS.customA} 429 upstream_rate_limited)`);
+  });
+});
+
+describe("Codex's reasoning history, sent on to a model that does not reason", () => {
+  // a Codex turn after gpt-5 reasoned: its encrypted reasoning item replayed, store off
+  const input = (): OpenAI.Responses.ResponseInput => [
+    { role: 'user', content: `Weather in Paris? ${'Context. '.repeat(600)}` },
+    { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: world.mocks.openai.issueEncrypted() },
+    { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+    { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+  ];
+  const types = (body: Record<string, unknown>): unknown[] => (body.input as Array<Record<string, unknown>>).map((i) => i.type ?? i.role);
+
+  it('gpt-5.4 fails → gpt-4.1 gets the turn without the reasoning items; a direct gpt-4.1 request too', async () => {
+    world.mocks.openai.next(world.mocks.openai.error(500, 'Internal server error'));
+    const { data, response } = await chat.responses.create({ model: NAMES.downshift, input: input(), store: false }).withResponse();
+    expect(data.output_text).toBe('Tool said: sunny');
+    expect(response.headers.get('x-svc-upstream-model')).toBe('gpt-4.1');
+    const [first, second] = world.mocks.openai.generations();
+    expect(first!.body.model).toBe('gpt-5.4');
+    expect(types(first!.body)).toContain('reasoning');
+    expect(second!.body.model).toBe('gpt-4.1');
+    expect(types(second!.body)).toEqual(['user', 'function_call', 'function_call_output']);
+
+    const direct = await world.daemon.openai().responses.create({ model: 'openai/gpt-4.1', input: input(), store: false });
+    expect(direct.output_text).toBe('Tool said: sunny');
+    expect(types(world.mocks.openai.lastGeneration().body)).toEqual(['user', 'function_call', 'function_call_output']);
   });
 });
 

@@ -9,6 +9,8 @@ import type { Effort, HubRequest } from '../../src/protocols/hub.js';
 import { chatCodec } from '../../src/protocols/chat/index.js';
 import { messagesCodec } from '../../src/protocols/messages/index.js';
 import { responsesCodec } from '../../src/protocols/responses/index.js';
+import { scanTopLevelMembers } from '../../src/protocols/json-members.js';
+import { LAZY_MEMBER_BYTES, lazyJsonBody, unparsedMember } from '../../src/protocols/lazy-json.js';
 import { openaiAdapter } from '../../src/providers/openai.js';
 import { startResponsesMock, type ResponsesMock } from '../fixtures/mock-upstream/index.js';
 
@@ -178,6 +180,42 @@ describe('reasoning items replayed to a model that does not reason', () => {
     openaiAdapter.finalizeBody(reasoning, { model: 'gpt-5.4', effort: 'high', from: 'messages', passthrough: false, stream: false });
     expect((reasoning.input as Array<{ type: string }>).map((i) => i.type)).toContain('reasoning');
     await accepted(reasoning);
+  });
+});
+
+describe("a Responses client's own reasoning items, sent on to a model that does not reason", () => {
+  const long = 'x'.repeat(LAZY_MEMBER_BYTES);
+  // Codex after a turn on gpt-5: its reasoning item, encrypted, replayed with the rest
+  const codexInput = (): Body[] => [
+    { role: 'user', content: [{ type: 'input_text', text: `Weather in Paris? ${long}` }] },
+    { type: 'reasoning', summary: [], encrypted_content: mock.issueEncrypted() },
+    { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+    { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+  ];
+  const lazy = (body: Body): Body => {
+    const raw = Buffer.from(JSON.stringify(body));
+    return lazyJsonBody(raw, scanTopLevelMembers(raw)!);
+  };
+  const finalize = (body: Body, model: string): Body => {
+    openaiAdapter.finalizeBody(body, { model, effort: 'medium', from: 'responses', passthrough: true, stream: false });
+    return body;
+  };
+
+  it('passthrough to gpt-4.1: the reasoning items go, the rest stays in order', async () => {
+    const codex = { input: codexInput(), store: false };
+    expect((await send({ ...codex, model: 'gpt-4.1' })).text).toContain('Reasoning input items can only be provided to a reasoning or computer use model');
+    for (const body of [passthrough('gpt-4.1', codex, 'medium'), finalize(lazy({ ...codex, model: 'gpt-4.1' }), 'gpt-4.1')]) {
+      expect((body.input as Body[]).map((i) => i.type ?? i.role)).toEqual(['user', 'function_call', 'function_call_output']);
+      await accepted(body);
+    }
+  });
+
+  it('an input without them is not parsed; a reasoning model keeps them, input unparsed', async () => {
+    const plain = finalize(lazy({ model: 'gpt-4.1', store: false, input: codexInput().filter((i) => i.type !== 'reasoning') }), 'gpt-4.1');
+    expect(unparsedMember(plain, 'input')).toBeDefined();
+    const reasoning = finalize(lazy({ model: 'gpt-5.4', store: false, input: codexInput() }), 'gpt-5.4');
+    expect(unparsedMember(reasoning, 'input')).toBeDefined();
+    expect((reasoning.input as Body[]).map((i) => i.type)).toContain('reasoning');
   });
 });
 
