@@ -5,6 +5,7 @@
  * names bash would fall back to; the words that take files (`:files`) get them.
  */
 import { shDataFunction } from './sh-data.js';
+import { SH_SPEC, shWordStep } from './sh-walk.js';
 
 const WALK = String.raw`
 _svc_proxy() {
@@ -18,29 +19,9 @@ _svc_proxy() {
     unset 'words[${'$'}{#words[@]}-1]'
   fi
   for ((i = 1; i < ${'$'}{#words[@]}; i++)); do
-    w="${'$'}{words[i]}"
-    if [[ -n "$expect" ]]; then expect=""; continue; fi
-    # what follows -- is the tool's own (run): file names
-    if [[ "$w" == "--" ]]; then __svc_proxy_files "$cur"; return 0; fi
-    if [[ "$w" == -* ]]; then
-      [[ "$w" == *=* ]] || expect="$(__svc_proxy_data "v$at $w")"
-      continue
-    fi
-    if [[ $argi -eq 0 && " $(__svc_proxy_data "s$at") " == *" $w "* ]]; then at="$at $w"; continue; fi
-    argi=$((argi + 1))
+${shWordStep('__svc_proxy_files "$cur"; return 0')}
   done
-  if [[ -n "$expect" ]]; then
-    spec="$expect"
-  elif [[ "$cur" == -* ]]; then
-    spec="$(__svc_proxy_data "o$at")"
-  else
-    spec="$(__svc_proxy_data "s$at")"
-    if [[ -z "$spec" || $argi -gt 0 ]]; then
-      r="$(__svc_proxy_data "r$at")"
-      if [[ -n "$r" && $argi -gt $r ]]; then argi=$r; fi
-      spec="$(__svc_proxy_data "a$at $argi")"
-    fi
-  fi
+${SH_SPEC}
   for t in $spec; do
     case "$t" in
       -) ;;

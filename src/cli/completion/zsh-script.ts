@@ -4,6 +4,7 @@
  * `at`, not `path`, holds the command words: zsh ties `path` to $PATH.
  */
 import { shDataFunction } from './sh-data.js';
+import { SH_SPEC, shWordStep } from './sh-walk.js';
 
 const WALK = String.raw`
 _svc_proxy() {
@@ -11,29 +12,9 @@ _svc_proxy() {
   local -i argi=0 i
   local -a kinds values
   for ((i = 2; i < CURRENT; i++)); do
-    w="${'$'}{words[i]}"
-    if [[ -n "$expect" ]]; then expect=""; continue; fi
-    # what follows -- is the tool's own (run): file names
-    if [[ "$w" == "--" ]]; then _files; return; fi
-    if [[ "$w" == -* ]]; then
-      [[ "$w" == *=* ]] || expect="$(__svc_proxy_data "v$at $w")"
-      continue
-    fi
-    if [[ $argi -eq 0 && " $(__svc_proxy_data "s$at") " == *" $w "* ]]; then at="$at $w"; continue; fi
-    argi=$((argi + 1))
+${shWordStep('_files; return')}
   done
-  if [[ -n "$expect" ]]; then
-    spec="$expect"
-  elif [[ "$cur" == -* ]]; then
-    spec="$(__svc_proxy_data "o$at")"
-  else
-    spec="$(__svc_proxy_data "s$at")"
-    if [[ -z "$spec" || $argi -gt 0 ]]; then
-      r="$(__svc_proxy_data "r$at")"
-      if [[ -n "$r" && $argi -gt $r ]]; then argi=$r; fi
-      spec="$(__svc_proxy_data "a$at $argi")"
-    fi
-  fi
+${SH_SPEC}
   for t in ${'$'}{=spec}; do
     case "$t" in
       -) ;;
