@@ -75,6 +75,8 @@ describe('command help', () => {
     for (const { cmd } of withAddress) {
       expect(cmd.options.find((o) => o.long === '--host')!.description).toContain(`default: settings.host, ${defaults.host} unless set`);
       expect(cmd.options.find((o) => o.long === '--port')!.description).toContain(`default: settings.port, ${defaults.port} unless set`);
+      // both print the exposure warning when run (warnIfExposed): their help says it before
+      expect(cmd.options.find((o) => o.long === '--host')!.description).toContain('one beyond loopback is reachable from other machines');
     }
     const start = withAddress.find((c) => c.path === 'start')!.cmd;
     expect(start.description()).toContain(`on settings.host:settings.port, ${defaults.host}:${defaults.port} unless set`);

@@ -25,7 +25,7 @@ export function register(program: Command, ctx: CliContext): void {
     .command('restart')
     .description('Stop the daemon if it runs, then start it in the background')
     .option('--port <port>', 'port to listen on (default: settings.port, 4545 unless set; 0 = any free port)', parsePort)
-    .option('--host <address>', 'address to listen on (default: settings.host, 127.0.0.1 unless set)')
+    .option('--host <address>', 'address to listen on (default: settings.host, 127.0.0.1 unless set; one beyond loopback is reachable from other machines)')
     .option('--json', 'print {pid, host, port, baseUrls, stoppedPid, forced, byLoginService}')
     .action(async (flags: { port?: number; host?: string; json?: boolean }) => {
       warnIfExposed(ctx, flags.host);
