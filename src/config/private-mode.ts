@@ -24,6 +24,11 @@ export function chmodCommand(path: string, mode: number): string {
   return `chmod ${(mode & 0o777).toString(8)} ${arg}`;
 }
 
+/** What svc-proxy says of a secret's file that group or others can read: warned of, not refused, as ssh does of a private key. */
+export function openFileWarning(path: string, mode: number, holds: string): string {
+  return `${path} holds ${holds} and can be read by group or others (${octalMode(mode)}): ${chmodCommand(path, OWNER_ONLY_FILE)}`;
+}
+
 /** What svc-proxy says after making a secret's file or folder owner-only (daemon.log, or the CLI's stderr). */
 export function madePrivateMessage(where: string, from: number, holds: string, now: number): string {
   return `${where} could be read by group or others (${octalMode(from)}); it holds ${holds}, so svc-proxy made it ${octalMode(now)}`;

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import { withFileLock } from '../config/file-lock.js';
 import { DanglingLinkError, isDanglingLink } from '../config/link-target.js';
-import { chmodCommand, octalMode, OWNER_ONLY_FILE, openToOthers, tightenedMessage } from '../config/private-mode.js';
+import { openFileWarning, OWNER_ONLY_FILE, openToOthers, tightenedMessage } from '../config/private-mode.js';
 
 /** Where a word about the file's mode goes: daemon.log for the daemon, stderr for the CLI. Never a value. */
 export type ModeNotice = (message: string) => void;
@@ -98,7 +98,7 @@ export class CredentialFile {
     }
     if (mode === this.warnedMode) return;
     this.warnedMode = mode;
-    this.say(`${this.path} holds ${HOLDS} and can be read by group or others (${octalMode(mode)}): ${chmodCommand(this.path, OWNER_ONLY_FILE)}`, heard);
+    this.say(openFileWarning(this.path, mode, HOLDS), heard);
   }
 
   private say(message: string, heard: ModeNotice | undefined): void {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../config/atomic-write.js';
 import { withFileLock } from '../../config/file-lock.js';
 import { ensureStateDir, type StatePaths } from '../../config/paths.js';
-import { chmodCommand, octalMode, OWNER_ONLY_FILE, openToOthers, tightenedMessage } from '../../config/private-mode.js';
+import { openFileWarning, OWNER_ONLY_FILE, openToOthers, tightenedMessage } from '../../config/private-mode.js';
 
 export interface SavedKey {
   id: string;
@@ -41,7 +41,7 @@ async function readText(file: string): Promise<{ text: string; openWarning?: str
     const mode = (await handle.stat()).mode & 0o777;
     const text = await handle.readFile('utf8');
     if (!openToOthers(mode)) return { text };
-    return { text, openWarning: `${file} holds ${HOLDS} and can be read by group or others (${octalMode(mode)}): ${chmodCommand(file, OWNER_ONLY_FILE)}` };
+    return { text, openWarning: openFileWarning(file, mode, HOLDS) };
   } finally {
     await handle.close();
   }
