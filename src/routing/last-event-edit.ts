@@ -6,9 +6,8 @@
  * (last-event-watch.ts) has put the tick's last event whole in its last piece.
  */
 import { isRecord } from '../protocols/chat/guards.js';
-import { lastEventStart } from './last-event.js';
+import { endsWithBlankLine, lastEventStart } from './last-event.js';
 
-const LF = 0x0a;
 /**
  * How far into an event the marks are looked for: the events edited name their type first. A
  * stream's terminal event may be large (response.completed carries the whole answer): it is
@@ -32,7 +31,7 @@ export function editLastPiece(pending: (string | Buffer)[], marks: readonly stri
  */
 export function editedLastEvent(piece: Buffer, marks: readonly string[], edit: Edit): Buffer | undefined {
   const len = piece.length;
-  if (len < 3 || piece[len - 1] !== LF || piece[len - 2] !== LF) return undefined;
+  if (len < 3 || !endsWithBlankLine(piece)) return undefined;
   return editedEvent(piece, Math.max(0, lastEventStart(piece, len - 2)), len - 2, marks, edit);
 }
 
