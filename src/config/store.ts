@@ -55,8 +55,6 @@ function gone(file: string): ConfigFileError {
   );
 }
 
-export { CONFIG_SIZE_CAP };
-
 /** The file's text, or null when there is none; what keeps it from being read is a ConfigFileError. */
 export async function readTextOrNull(file: string): Promise<string | null> {
   let handle;

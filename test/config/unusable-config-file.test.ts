@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigFileError } from '../../src/config/errors.js';
 import { statePaths } from '../../src/config/paths.js';
-import { CONFIG_SIZE_CAP, ConfigStore, readTextOrNull } from '../../src/config/store.js';
+import { CONFIG_SIZE_CAP } from '../../src/config/size-cap.js';
+import { ConfigStore, readTextOrNull } from '../../src/config/store.js';
 import { NO_KEYCHAIN_ENV, removeTempDirs, runCli, tempStateDir } from '../daemon/harness.js';
 import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
 
