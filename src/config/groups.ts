@@ -92,8 +92,15 @@ export function validateTarget(config: Config, raw: unknown): string {
   }
   if (/[\s,\p{Cc}]/u.test(target)) throw new OperationError(400, 'invalid_target', `Target "${target}" cannot contain spaces, commas or control characters.`);
   const provider = target.slice(0, slash);
-  // 404, not 400: refused for what is configured now (an endpoint of that name would make it good), as `models nope` is
   if (!upstreamKind(config, provider)) {
+    // a name no endpoint or local server could ever take (they are slugs) is malformed, not missing:
+    // 400, so the CLI exits 2 as for any value no state of svc-proxy would take
+    if (!slugSchema.safeParse(provider).success) {
+      const lower = `${provider.toLowerCase()}/${target.slice(slash + 1)}`;
+      const hint = upstreamKind(config, provider.toLowerCase()) ? ` Did you mean ${lower}?` : '';
+      throw new OperationError(400, 'invalid_target', `Target "${target}": "${provider}" cannot be a provider name (lowercase letters, digits, "-" or "_").${hint}`);
+    }
+    // 404, not 400: refused for what is configured now (an endpoint of that name would make it good), as `models nope` is
     throw new OperationError(404, 'unknown_provider', `Target "${target}": unknown provider "${provider}". Known: ${knownUpstreams(config)}.`);
   }
   return target;

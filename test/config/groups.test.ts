@@ -134,7 +134,12 @@ describe('group operations on config.json', () => {
     const before = await readFile(join(dir, 'config.json'), 'utf8');
     await rejectsWith(addGroup(store, { slug: 'Bad Slug' }), 'invalid_slug', 400);
     await rejectsWith(addGroup(store, { slug: 'two', models: [{ name: 'a', targets: 'openai/x' }, { name: 'a', targets: 'openai/y' }] }), 'duplicate_model_name');
-    await rejectsWith(addGroup(store, { slug: 'three', models: [{ name: 'a', targets: 'nobody/x' }] }), 'unknown_provider');
+    await rejectsWith(addGroup(store, { slug: 'three', models: [{ name: 'a', targets: 'nobody/x' }] }), 'unknown_provider', 404);
+    // a provider part no endpoint or local server could ever be named is malformed (400), not missing
+    const upper = await rejectsWith(setGroupModel(store, 'empty', 'a', 'Foo/x'), 'invalid_target', 400);
+    expect(upper.message).toBe('Target "Foo/x": "Foo" cannot be a provider name (lowercase letters, digits, "-" or "_").');
+    const cased = await rejectsWith(setGroupModel(store, 'empty', 'a', 'OpenAI/gpt-5'), 'invalid_target', 400);
+    expect(cased.message).toContain('Did you mean openai/gpt-5?');
     await rejectsWith(setGroupModel(store, 'empty', 'a', 'gpt-5'), 'invalid_target');
     await rejectsWith(setGroupModel(store, 'empty', 'a', `anthropic/${'m'.repeat(300)}`), 'invalid_target');
     await rejectsWith(setGroupModel(store, 'empty', '', 'openai/gpt-5'), 'invalid_model_name');

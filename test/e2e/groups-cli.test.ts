@@ -154,6 +154,9 @@ describe('without a daemon', () => {
       // refused for what is configured now: an endpoint named nobody would make it good
       [['group', 'add', 'x', '--model', 'gpt-5=nobody/gpt-5'], 1, /unknown provider "nobody". Known: anthropic, openai, openrouter, gemini/],
       [['group', 'add', 'x', '--model', 'gpt-5=gpt-5'], 2, /must be written provider\/model/],
+      // a provider part nothing could ever be named (not a slug) is a malformed value: usage
+      [['group', 'add', 'x', '--model', 'gpt-5=Foo/gpt-5'], 2, /"Foo" cannot be a provider name/],
+      [['group', 'set', 'coding', 'a', 'Foo/x'], 2, /"Foo" cannot be a provider name/],
       [['group', 'add', 'coding'], 1, /already exists/],
       [['group', 'set', 'nope', 'a', 'openai/gpt-5'], 1, /No group named "nope"/],
       [['group', 'unset', 'coding', 'never'], 1, /has no model named "never"/],
@@ -309,6 +312,10 @@ describe('with a running daemon', () => {
     const bad = await d.cli(['group', 'set', 'coding', 'x', 'nobody/y'], { allowFail: true });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('unknown provider "nobody"');
+    // through the daemon as offline: a provider part that could never be a slug exits 2 with its code
+    const malformed = await d.cli(['group', 'set', 'coding', 'x', 'Foo/y', '--json'], { allowFail: true });
+    expect(malformed.code).toBe(2);
+    expect(JSON.parse(malformed.stdout).error).toMatchObject({ code: 'invalid_target', message: expect.stringContaining('"Foo" cannot be a provider name') });
   });
 
   it('provider disconnect names the groups still routing to the provider, after it and in --json', async () => {
