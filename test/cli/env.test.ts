@@ -4,7 +4,7 @@
  * checks, shells and JSON. The real tools using this output are in test/e2e/tools-*.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, readFile, rmdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, realpath, rmdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONFIG_VERSION } from '../../src/config/schema.js';
@@ -154,13 +154,50 @@ describe('svc-proxy env: which key', () => {
     const failed = await cli(['env', 'codex']);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');
-    expect(failed.stderr).toMatch(/created key "codex" \(key_\w+\) but could not save it in .*tool-keys\.json, so it is revoked again\. Why it could not be saved:\nsvc-proxy: .*EISDIR/);
+    expect(failed.stderr).toMatch(/created key "codex" \(key_\w+\) but could not save it in .*tool-keys\.json, so it is revoked again\. Why it could not be saved:\n/);
+    const file = join(home, 'tool-keys.json');
+    const why = `Cannot save the key in ${file}: it is a folder, not a file. Move that folder away; the next svc-proxy env or run makes the file anew.`;
+    expect(failed.stderr).toContain(`\nsvc-proxy: ${why}\n`);
+    expect(failed.stderr).not.toContain('EISDIR');
+    const json = await cli(['env', 'codex', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'tool_keys_unwritable', message: why, file } });
     const keys = JSON.parse((await cli(['key', 'list', '--json'])).stdout) as Array<{ name: string; state: string }>;
-    expect(keys).toMatchObject([{ name: 'codex', state: 'revoked' }]);
+    expect(keys).toMatchObject([{ name: 'codex', state: 'revoked' }, { name: 'codex', state: 'revoked' }]);
 
     await rmdir(join(home, 'tool-keys.json'));
     const next = await envJson(['codex']);
     expect(next.key).toMatchObject({ name: 'codex', source: 'created' });
+  });
+
+  it('a save the file system refuses otherwise (a link through a file) names the path and the reason, with the same code', async () => {
+    const blocker = join(home, 'not-a-folder');
+    await writeFile(blocker, '');
+    const link = join(home, 'tool-keys.json');
+    await symlink(join(blocker, 'tool-keys.json'), link);
+    const res = await cli(['env', 'codex', '--json']);
+    expect(res.code).toBe(1);
+    const { error } = JSON.parse(res.stdout) as { error: { code: string; message: string; file: string } };
+    expect(error.code).toBe('tool_keys_unwritable');
+    expect(error.file).toBe(link);
+    expect(error.message).toMatch(new RegExp(`^Cannot save the key in ${link}: ENOTDIR: not a directory.*\\. Fix that path, or move it away; the next svc-proxy env or run makes the file anew\\.$`));
+  });
+
+  it('tool-keys.json linked to a folder: the link is what to change, and the folder is the `file`', async () => {
+    const folder = join(home, 'dotfiles');
+    await mkdir(folder);
+    const link = join(home, 'tool-keys.json');
+    await symlink(folder, link);
+    const target = await realpath(folder); // where the link resolves (macOS's /var is /private/var)
+    const res = await cli(['env', 'codex', '--json']);
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout)).toEqual({
+      error: {
+        code: 'tool_keys_unwritable',
+        message: `Cannot save the key in ${link}: it is a link to a folder (${target}), not to a file. Point the link at a file, or remove it; the next svc-proxy env or run makes the file anew.`,
+        file: target,
+      },
+    });
   });
 
   it('tool-keys.json linked to a file others can read: the target is made 0600 at the next save, and stderr says so', async () => {

@@ -20,7 +20,7 @@ describe('a tool key that cannot be saved, with a daemon running', () => {
     const res = await d.cli(['env', 'codex'], { allowFail: true });
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toMatch(/created key "codex" \(key_\w+\) but could not save it in .*tool-keys\.json, so it is revoked again\. Why it could not be saved:\nsvc-proxy: .*EISDIR/);
+    expect(res.stderr).toMatch(/created key "codex" \(key_\w+\) but could not save it in .*tool-keys\.json, so it is revoked again\. Why it could not be saved:\nsvc-proxy: Cannot save the key in .*tool-keys\.json: it is a folder, not a file\. Move that folder away/);
     const keys = JSON.parse((await d.cli(['key', 'list', '--json'])).stdout) as Array<{ name: string; state: string }>;
     expect(keys.map((k) => [k.name, k.state])).toEqual([
       ['e2e', 'active'],
