@@ -10,7 +10,7 @@ import { findDaemon, readAdminToken, type DaemonLocation, type RuntimeWaitNotice
 import { DaemonUnreachableError, httpJson } from '../daemon/http-json.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
 import type { RevocationResult } from '../keys/unsaved-revocations.js';
-import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
+import type { AddEndpointInput, AddedEndpoint, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo, RemovedEndpoint } from '../secrets/operations.js';
 import type { ListFailureNote, ListFailureRead } from '../providers/model-list-failure.js';
 import type { CatalogModel } from '../providers/models.js';
 import type { ModelsAnswer } from '../server/admin/models.js';
@@ -137,11 +137,11 @@ export class AdminClient implements Management {
   async listEndpoints(): Promise<EndpointInfo[]> {
     return (await this.request<{ endpoints: EndpointInfo[] }>('GET', '/admin/endpoints')).endpoints;
   }
-  addEndpoint(input: AddEndpointInput): Promise<EndpointInfo> {
+  addEndpoint(input: AddEndpointInput): Promise<AddedEndpoint> {
     return this.request('POST', '/admin/endpoints', input);
   }
-  async removeEndpoint(slug: string): Promise<{ slug: string; removedCredentialFrom: string[]; stillUsedBy: GroupUse[] }> {
-    const result = await this.request<{ slug: string; removedCredentialFrom: string[]; stillUsedBy?: GroupUse[] }>('DELETE', `/admin/endpoints/${encodeURIComponent(slug)}`);
+  async removeEndpoint(slug: string): Promise<RemovedEndpoint> {
+    const result = await this.request<Omit<RemovedEndpoint, 'stillUsedBy'> & { stillUsedBy?: GroupUse[] }>('DELETE', `/admin/endpoints/${encodeURIComponent(slug)}`);
     // a daemon from before the group warning omits stillUsedBy, as for disconnect
     return { ...result, stillUsedBy: result.stillUsedBy ?? [] };
   }

@@ -7,7 +7,7 @@
 import type { RevocationResult } from '../keys/unsaved-revocations.js';
 import type { GroupUse } from '../config/group-uses.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
-import type { AddEndpointInput, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo } from '../secrets/operations.js';
+import type { AddEndpointInput, AddedEndpoint, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo, RemovedEndpoint } from '../secrets/operations.js';
 import { AdminClient } from './admin-client.js';
 import { daemonWaitNotice } from './daemon-wait-notice.js';
 import type { CliContext } from './io.js';
@@ -25,8 +25,8 @@ export interface Management {
   /** Replaces both; none of either removes them. */
   setProviderHeaders(name: string, settings: { authHeader?: string; headers?: Record<string, string> }): Promise<{ name: string; authHeader?: string; headers?: Record<string, string> }>;
   listEndpoints(): Promise<EndpointInfo[]>;
-  addEndpoint(input: AddEndpointInput): Promise<EndpointInfo>;
-  removeEndpoint(slug: string): Promise<{ slug: string; removedCredentialFrom: string[]; stillUsedBy: GroupUse[] }>;
+  addEndpoint(input: AddEndpointInput): Promise<AddedEndpoint>;
+  removeEndpoint(slug: string): Promise<RemovedEndpoint>;
   listLocals(): Promise<LocalInfo[]>;
   addLocal(input: { slug: string; url: string }): Promise<LocalInfo>;
   removeLocal(slug: string): Promise<{ slug: string; stillUsedBy: GroupUse[] }>;

@@ -6,7 +6,7 @@
  */
 import type { Config } from '../config/schema.js';
 import { BUILTIN_PROVIDERS } from '../config/schema.js';
-import type { CredentialService, CredentialStore, RemoveResult, ResolvedCredential, StoreOptions, StoredIn, StoredProblem } from './credentials.js';
+import type { CredentialService, CredentialStore, HeardOptions, RemoveResult, ResolvedCredential, StoreOptions, StoredIn, StoredProblem } from './credentials.js';
 import type { KeychainStatus } from './keychain.js';
 
 /** Slugs that can have a credential: the built-ins and endpoints marked as having one. */
@@ -163,8 +163,8 @@ export class CredentialCache implements CredentialService {
     return where;
   }
 
-  async remove(slug: string): Promise<RemoveResult> {
-    const removed = await this.backing.remove(slug);
+  async remove(slug: string, opts?: HeardOptions): Promise<RemoveResult> {
+    const removed = await this.backing.remove(slug, opts);
     await this.reread(slug);
     return removed;
   }

@@ -41,11 +41,14 @@ export interface RemoveResult {
   keychainError?: string;
 }
 
-export interface StoreOptions {
+export interface HeardOptions {
+  /** Also told what the credentials file says of its mode during this call (besides the file's own notice). */
+  modeNotice?: ModeNotice;
+}
+
+export interface StoreOptions extends HeardOptions {
   /** Allow the 0600 file when no keychain is usable. */
   insecureStorage?: boolean;
-  /** Also told what the credentials file says of its mode during this store (besides the file's own notice). */
-  modeNotice?: ModeNotice;
 }
 
 /** What the management operations need from credentials, offline or inside the daemon. */
@@ -53,7 +56,7 @@ export interface CredentialService {
   resolve(slug: string): Promise<ResolvedCredential | undefined>;
   store(slug: string, secret: string, opts?: StoreOptions): Promise<StoredIn>;
   /** Removes the stored credential everywhere it is stored; says where it was. */
-  remove(slug: string): Promise<RemoveResult>;
+  remove(slug: string, opts?: HeardOptions): Promise<RemoveResult>;
   /** The environment variable that overrides this slug, when set. */
   envOverride(slug: string): string | undefined;
   /**
@@ -149,7 +152,7 @@ export class CredentialStore implements CredentialService {
     }
   }
 
-  async remove(slug: string): Promise<RemoveResult> {
+  async remove(slug: string, opts: HeardOptions = {}): Promise<RemoveResult> {
     const removedFrom: StoredIn[] = [];
     let keychainError: string | undefined;
     try {
@@ -158,7 +161,7 @@ export class CredentialStore implements CredentialService {
       if (!(err instanceof KeychainUnavailableError)) throw err;
       keychainError = err.message;
     }
-    if (await this.file.delete(slug)) removedFrom.push('file');
+    if (await this.file.delete(slug, opts.modeNotice)) removedFrom.push('file');
     return keychainError ? { removedFrom, keychainError } : { removedFrom };
   }
 

@@ -96,9 +96,12 @@ export class CredentialFile {
       this.warnedMode = undefined;
       return;
     }
+    const warning = openFileWarning(this.path, mode, HOLDS);
+    // the client that asked has not heard it, however often the log has (the daemon read the file at its start)
+    heard?.(warning);
     if (mode === this.warnedMode) return;
     this.warnedMode = mode;
-    this.say(openFileWarning(this.path, mode, HOLDS), heard);
+    this.notice(warning);
   }
 
   private say(message: string, heard: ModeNotice | undefined): void {

@@ -11,6 +11,7 @@ import { BUILTIN_PROVIDERS, type BuiltinProvider, type Config } from '../config/
 import type { ConfigStore } from '../config/store.js';
 import { credentialProblem } from './credential-check.js';
 import { isBuiltinProvider, last4, type CredentialService, type CredentialSource, type StoredIn } from './credentials.js';
+import type { ModeNotice } from './file-store.js';
 
 /** `authHeader`: the header that carries the credential, when not the upstream's own; `headers`: fixed headers sent with every request. */
 export interface ProviderInfo extends HeaderSettings {
@@ -49,7 +50,21 @@ export interface LocalInfo {
   created: string;
 }
 
-export interface ConnectResult {
+/**
+ * What the credentials file said of its mode during an operation (open to others; made 0600), so a
+ * client of the daemon hears it too, not only daemon.log. Names the file, never a value.
+ */
+export interface ModeNotices {
+  modeNotices?: string[];
+}
+
+/** Collects the notices of one operation; `found()` is spread into its answer (nothing when none). */
+function noticesHeard(): { modeNotice: ModeNotice; found(): ModeNotices } {
+  const heard: string[] = [];
+  return { modeNotice: (m) => heard.push(m), found: () => (heard.length ? { modeNotices: heard } : {}) };
+}
+
+export interface ConnectResult extends ModeNotices {
   name: string;
   storedIn: StoredIn;
   last4: string;
@@ -62,14 +77,9 @@ export interface ConnectResult {
   unusableEnv?: string;
   /** Why, with unusableEnv: naming the variable, never its value. */
   credentialProblem?: string;
-  /**
-   * What the credentials file said of its mode during this store (open to others; made 0600), so a
-   * client of the daemon hears it too, not only daemon.log. Names the file, never a value.
-   */
-  modeNotices?: string[];
 }
 
-export interface DisconnectResult {
+export interface DisconnectResult extends ModeNotices {
   name: string;
   removedFrom: StoredIn[];
   /** The OS keychain could not be asked, so it may still hold a copy. */
@@ -155,10 +165,10 @@ export async function connectProvider(
 ): Promise<ConnectResult> {
   const name = requireBuiltin(rawName);
   const secret = validateCredential(rawCredential);
-  const modeNotices: string[] = [];
-  const storedIn = await credentials.store(name, secret, { insecureStorage: opts.insecureStorage, modeNotice: (m) => modeNotices.push(m) });
+  const heard = noticesHeard();
+  const storedIn = await credentials.store(name, secret, { insecureStorage: opts.insecureStorage, modeNotice: heard.modeNotice });
   const env = usableEnv(credentials, name);
-  return { name, storedIn, last4: last4(secret), ...env, ...(modeNotices.length ? { modeNotices } : {}) };
+  return { name, storedIn, last4: last4(secret), ...env, ...heard.found() };
 }
 
 /** The variable standing in for a stored key, or why the one set stands in for nothing. */
@@ -171,11 +181,12 @@ function usableEnv(credentials: CredentialService, name: BuiltinProvider): { ove
 
 export async function disconnectProvider(config: Config, credentials: CredentialService, rawName: unknown): Promise<DisconnectResult> {
   const name = requireBuiltin(rawName);
-  const removed = await credentials.remove(name);
+  const heard = noticesHeard();
+  const removed = await credentials.remove(name, { modeNotice: heard.modeNotice });
   const env = usableEnv(credentials, name).overriddenByEnv;
   // groups fail because of this disconnect only when it removed a key and no variable stands in for it
   const cutOff = removed.removedFrom.length > 0 && !env;
-  return { name, ...removed, ...(env ? { stillConnectedViaEnv: env } : {}), stillUsedBy: cutOff ? groupsRoutingTo(config, name) : [] };
+  return { name, ...removed, ...(env ? { stillConnectedViaEnv: env } : {}), stillUsedBy: cutOff ? groupsRoutingTo(config, name) : [], ...heard.found() };
 }
 
 /** `null` (or '') restores the default base URL. */
@@ -271,7 +282,16 @@ export interface AddEndpointInput {
   headers?: unknown;
 }
 
-export async function addEndpoint(store: ConfigStore, credentials: CredentialService, input: AddEndpointInput): Promise<EndpointInfo> {
+export type AddedEndpoint = EndpointInfo & ModeNotices;
+
+export interface RemovedEndpoint extends ModeNotices {
+  slug: string;
+  removedCredentialFrom: StoredIn[];
+  /** Model groups whose targets still name the removed endpoint (they now fail). */
+  stillUsedBy: GroupUse[];
+}
+
+export async function addEndpoint(store: ConfigStore, credentials: CredentialService, input: AddEndpointInput): Promise<AddedEndpoint> {
   const slug = validateSlug(input.slug, 'Endpoint');
   const url = validateUrl(input.url, `Endpoint ${slug}`);
   if (input.format !== 'a' && input.format !== 'b') {
@@ -284,7 +304,8 @@ export async function addEndpoint(store: ConfigStore, credentials: CredentialSer
   assertSlugFree(slugsOf(store.current()), slug);
 
   let storedIn: StoredIn | undefined;
-  if (secret) storedIn = await credentials.store(slug, secret, { insecureStorage: input.insecureStorage });
+  const heard = noticesHeard();
+  if (secret) storedIn = await credentials.store(slug, secret, { insecureStorage: input.insecureStorage, modeNotice: heard.modeNotice });
   const created = new Date().toISOString();
   try {
     await store.update((config) => {
@@ -304,11 +325,11 @@ export async function addEndpoint(store: ConfigStore, credentials: CredentialSer
     last4: secret ? last4(secret) : '',
     created,
     ...headerInfo,
+    ...heard.found(),
   };
 }
 
-/** `stillUsedBy`: model groups whose targets still name the removed upstream (they now fail). */
-export async function removeEndpoint(store: ConfigStore, credentials: CredentialService, rawSlug: unknown): Promise<{ slug: string; removedCredentialFrom: StoredIn[]; stillUsedBy: GroupUse[] }> {
+export async function removeEndpoint(store: ConfigStore, credentials: CredentialService, rawSlug: unknown): Promise<RemovedEndpoint> {
   const slug = String(rawSlug ?? '');
   let hadCredential = false;
   let stillUsedBy: GroupUse[] = [];
@@ -319,8 +340,9 @@ export async function removeEndpoint(store: ConfigStore, credentials: Credential
     delete config.endpoints[slug];
     stillUsedBy = groupsRoutingTo(config, slug);
   });
-  const removedCredentialFrom = hadCredential ? (await credentials.remove(slug).catch(() => ({ removedFrom: [] as StoredIn[] }))).removedFrom : [];
-  return { slug, removedCredentialFrom, stillUsedBy };
+  const heard = noticesHeard();
+  const removedCredentialFrom = hadCredential ? (await credentials.remove(slug, { modeNotice: heard.modeNotice }).catch(() => ({ removedFrom: [] as StoredIn[] }))).removedFrom : [];
+  return { slug, removedCredentialFrom, stillUsedBy, ...heard.found() };
 }
 
 // ---------------------------------------------------------------------------------------------

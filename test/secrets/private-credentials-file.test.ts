@@ -7,6 +7,8 @@
 import { chmod, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { statePaths } from '../../src/config/paths.js';
+import { ConfigStore } from '../../src/config/store.js';
 import { CredentialFile } from '../../src/secrets/file-store.js';
 import { NO_KEYCHAIN_ENV, removeTempDirs, runCli, tempStateDir, testKeychainService } from '../daemon/harness.js';
 import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
@@ -131,6 +133,78 @@ describe('credentials.json that group or others can read', () => {
     const warnings = res.stderr.split('\n').filter((l) => l.startsWith('svc-proxy: warning:'));
     expect(warnings).toEqual([`svc-proxy: warning: ${path} could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`]);
     expect(res.stdout + res.stderr).not.toMatch(/Secret_/);
+  });
+
+  it('provider disconnect through the daemon prints on stderr that the daemon made the file 0600, and --json has it as modeNotices', async () => {
+    const { dir, path } = await credentialsFile(0o644);
+    const env = { ...NO_KEYCHAIN_ENV, SVC_PROXY_HOME: dir, SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() };
+    daemons.push(await startInProcess({ stateDir: dir, env }));
+    const made = `${path} could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`;
+    const res = await runCli(['provider', 'disconnect', 'openai', '--json'], { env });
+    expect(res.code, res.stderr).toBe(0);
+    expect(await modeOf(path)).toBe(0o600);
+    expect(res.stderr.split('\n').filter((l) => l.startsWith('svc-proxy: warning:'))).toEqual([`svc-proxy: warning: ${made}`]);
+    expect(JSON.parse(res.stdout)).toMatchObject({ name: 'openai', removedFrom: ['file'], modeNotices: [made] });
+    expect(res.stdout + res.stderr).not.toMatch(/Secret_/);
+  });
+
+  it('provider disconnect through the daemon with nothing to remove still tells the client the file is open to others (daemon.log heard it at the start)', async () => {
+    const { dir, path } = await credentialsFile(0o644);
+    const env = { ...NO_KEYCHAIN_ENV, SVC_PROXY_HOME: dir, SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() };
+    const d = await startInProcess({ stateDir: dir, env });
+    daemons.push(d);
+    expect(d.deps.credential('openai')).toBe(SECRET); // read, and warned of in daemon.log, at the start
+    const open = `${path} holds provider credentials and can be read by group or others (0644): chmod 600 ${path}`;
+    const res = await runCli(['provider', 'disconnect', 'anthropic', '--json'], { env });
+    expect(res.code).toBe(1);
+    expect(res.stderr.split('\n').filter((l) => l.startsWith('svc-proxy: warning:'))).toEqual([`svc-proxy: warning: ${open}`]);
+    expect(JSON.parse(res.stdout).error).toMatchObject({ code: 'nothing_removed', modeNotices: [open] });
+    expect(await modeOf(path)).toBe(0o644);
+    expect(d.logLines.filter((l) => l.includes(path))).toEqual([`warn ${open}`]); // the log is not told twice
+  });
+
+  /** credentials.json (the mode given) holding the key of endpoint `work` beside openai's, and config.json naming it. */
+  async function endpointInFile(mode: number) {
+    const { dir, path } = await credentialsFile(mode);
+    await writeFile(path, `${JSON.stringify({ version: 1, credentials: { openai: SECRET, work: 'sk-work-endpoint-Secret_5151' } })}\n`);
+    const store = await ConfigStore.open(statePaths(dir));
+    await store.update((c) => {
+      c.endpoints.work = { url: 'http://127.0.0.1:9/v1', format: 'a', hasCredential: true, created: '2025-01-01T00:00:00Z' };
+    });
+    const env = { ...NO_KEYCHAIN_ENV, SVC_PROXY_HOME: dir, SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() };
+    return { dir, path, env };
+  }
+  const warnings = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('svc-proxy: warning:'));
+
+  it('endpoint remove and add through the daemon print on stderr (and in --json) what the daemon said of the file', async () => {
+    const { dir, path, env } = await endpointInFile(0o644);
+    daemons.push(await startInProcess({ stateDir: dir, env }));
+    const made = `${path} could be read by group or others (0644); it holds provider credentials, so svc-proxy made it 0600`;
+    const remove = await runCli(['endpoint', 'remove', 'work', '--json'], { env });
+    expect(remove.code, remove.stderr).toBe(0);
+    expect(await modeOf(path)).toBe(0o600);
+    expect(warnings(remove.stderr)).toEqual([`svc-proxy: warning: ${made}`]);
+    expect(JSON.parse(remove.stdout)).toMatchObject({ slug: 'work', removedCredentialFrom: ['file'], modeNotices: [made] });
+
+    await chmod(path, 0o644);
+    const add = await runCli(['endpoint', 'add', 'work', '--url', 'http://127.0.0.1:9/v1', '--format', 'a', '--insecure-storage', '--json'], { env, input: 'sk-work-endpoint-Secret_5252\n' });
+    expect(add.code, add.stderr).toBe(0);
+    const added = JSON.parse(add.stdout) as { source: string; modeNotices?: string[] };
+    // into the file (made 0600), or into a keychain where one is usable (the file, which keeps openai's key, is only found open)
+    const notice = added.source === 'file' ? made : `${path} holds provider credentials and can be read by group or others (0644): chmod 600 ${path}`;
+    expect(added.modeNotices).toEqual([notice]);
+    expect(warnings(add.stderr)).toEqual([`svc-proxy: warning: ${notice}`]);
+    expect(await modeOf(path)).toBe(added.source === 'file' ? 0o600 : 0o644);
+    expect(add.stdout + add.stderr + remove.stdout + remove.stderr).not.toMatch(/Secret_/);
+  });
+
+  it('endpoint remove without a daemon says it once (as it happens), and --json has it too', async () => {
+    const { path, env } = await endpointInFile(0o640);
+    const made = `${path} could be read by group or others (0640); it holds provider credentials, so svc-proxy made it 0600`;
+    const res = await runCli(['endpoint', 'remove', 'work', '--json'], { env });
+    expect(res.code, res.stderr).toBe(0);
+    expect(warnings(res.stderr)).toEqual([`svc-proxy: warning: ${made}`]);
+    expect(JSON.parse(res.stdout)).toMatchObject({ slug: 'work', removedCredentialFrom: ['file'], modeNotices: [made] });
   });
 
   it('provider connect without a daemon says it once too (as it happens, not again from the answer)', async () => {

@@ -6,6 +6,7 @@ import type { CliContext } from '../io.js';
 import { warnGroupUses } from '../group-uses-warning.js';
 import { wrappedHelpText } from '../help-layout.js';
 import { openManagement } from '../management.js';
+import { relayModeNotices } from '../mode-notices.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
 import { checkNewUpstream } from '../../secrets/operations.js';
@@ -56,6 +57,7 @@ export function register(program: Command, ctx: CliContext): void {
         authHeader: flags.authHeader,
         headers,
       });
+      relayModeNotices(ctx, management.mode, added);
       if (flags.json) {
         ctx.json(added);
         return;
@@ -101,7 +103,9 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--json', 'print as JSON')
     .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy endpoint remove work']))
     .action(async (slug: string, flags: { json?: boolean }) => {
-      const removed = await (await manage()).removeEndpoint(slug);
+      const management = await manage();
+      const removed = await management.removeEndpoint(slug);
+      relayModeNotices(ctx, management.mode, removed);
       if (flags.json) ctx.json(removed);
       else ctx.out(`Endpoint ${removed.slug} removed.`);
       warnGroupUses(ctx, removed.slug, removed.stillUsedBy);

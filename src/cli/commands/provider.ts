@@ -6,6 +6,7 @@ import { warnGroupUses } from '../group-uses-warning.js';
 import { nothingRemoved } from '../disconnect-wording.js';
 import { CliError, type CliContext } from '../io.js';
 import { openManagement } from '../management.js';
+import { relayModeNotices } from '../mode-notices.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
 import { displayUrl } from '../../util/display-url.js';
@@ -60,8 +61,7 @@ export function register(program: Command, ctx: CliContext): void {
       const credential = await readSecret(ctx.io, `API key for ${name} (input hidden): `);
       if (!credential) throw new CliError('No key given; nothing stored.', 1, { code: 'no_key_given' });
       const result = await management.connectProvider(name, credential, { insecureStorage: flags.insecureStorage });
-      // without a daemon the file's notice was already given on stderr, as it happened
-      if (management.mode === 'daemon') for (const notice of result.modeNotices ?? []) ctx.warn(notice);
+      relayModeNotices(ctx, management.mode, result);
       if (flags.json) {
         ctx.json(result);
         return;
@@ -78,7 +78,9 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--json', 'print as JSON')
     .addHelpText('after', wrappedHelpText(['', 'Example:', '  svc-proxy provider disconnect openai']))
     .action(async (name: string, flags: { json?: boolean }) => {
-      const result = await (await manage()).disconnectProvider(name);
+      const management = await manage();
+      const result = await management.disconnectProvider(name);
+      relayModeNotices(ctx, management.mode, result);
       // nothing removed: as `endpoint remove` of a name that is not there, an error that says so
       // (with --json, the one object on stdout, the result's fields in it)
       if (result.removedFrom.length === 0) throw new CliError(nothingRemoved(result), 1, { code: 'nothing_removed', details: { ...result } });
