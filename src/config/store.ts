@@ -8,6 +8,7 @@ import { Low, type Adapter } from 'lowdb';
 import { writeFileAtomic } from './atomic-write.js';
 import { ConfigFileError, OperationError } from './errors.js';
 import { withFileLock } from './file-lock.js';
+import { lockPathFor } from './lock-path.js';
 import { CONFIG_SIZE_CAP } from './size-cap.js';
 import { danglingLinkMessage, isDanglingLink } from './link-target.js';
 import { duplicateKeys } from './duplicate-keys.js';
@@ -144,7 +145,7 @@ export class ConfigStore {
    * Listeners run before this resolves, so callers can rely on the change being in effect.
    */
   async update<T>(mutate: (draft: Config) => T): Promise<T> {
-    return withFileLock(this.files.configLock, async () => {
+    return withFileLock(await this.lockPath(), async () => {
       await this.db.read();
       const result = mutate(this.db.data);
       await this.db.write();
@@ -167,7 +168,7 @@ export class ConfigStore {
   async reload(): Promise<boolean> {
     // Under the lock, so a read that started before one of our writes can never be applied
     // after it (which would put the older config back).
-    return withFileLock(this.files.configLock, async () => {
+    return withFileLock(await this.lockPath(), async () => {
       const text = await readTextOrNull(this.file);
       if (text === this.adapter.lastText) return false;
       if (text === null) throw gone(this.file);
@@ -178,6 +179,11 @@ export class ConfigStore {
       this.setSnapshot(config);
       return true;
     });
+  }
+
+  /** config.json.lock in the state dir, or beside a link's target (lock-path.ts). */
+  private lockPath(): Promise<string> {
+    return lockPathFor(this.files.config, this.files.configLock);
   }
 
   /** Listeners run synchronously while the file lock is held: they must not call update() or reload(). */

@@ -1,10 +1,14 @@
 /**
  * config.json and credentials.json as symlinks into a dotfiles repo (GNU stow, chezmoi,
  * home-manager): writes land in the target, the link stays a link, the target keeps its mode, and
- * a link to nothing is refused by name with a stable code instead of reading as "no file".
+ * a link to nothing is refused by name with a stable code instead of reading as "no file"; the
+ * config lock is taken where the write lands.
  */
-import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, chown, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic, writeFileAtomicSync } from '../../src/config/atomic-write.js';
 import { ConfigFileError } from '../../src/config/errors.js';
@@ -89,5 +93,48 @@ describe('state files that are symlinks', () => {
     await expect(new CredentialFile(creds.link).set('openai', 'sk-test')).rejects.toMatchObject({ code: 'dangling_symlink' });
     await expect(writeFileAtomic(creds.link, 'x')).rejects.toMatchObject({ code: 'dangling_symlink', message: expect.stringContaining(creds.link) });
     await expect(lstat(creds.target)).rejects.toThrow();
+  });
+});
+
+describe('the config lock of a linked config.json', () => {
+  it('is taken beside the target, so two state dirs linking one file lose none of each other\'s changes', async () => {
+    const first = await linkedFile('config.json', '{"version":2}\n');
+    const second = await tempStateDir();
+    await symlink(first.target, join(second, 'config.json'));
+    const [a, b] = await Promise.all([ConfigStore.open(statePaths(first.dir)), ConfigStore.open(statePaths(second))]);
+
+    const held = await b.update(() => [existsSync(`${first.target}.lock`), existsSync(join(second, 'config.json.lock'))]);
+    expect(held).toEqual([true, false]);
+
+    const group = { created: '2025-01-01T00:00:00Z', models: [] };
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => [
+        a.update((c) => void (c.groups[`a${i}`] = group)),
+        b.update((c) => void (c.groups[`b${i}`] = group)),
+      ]).flat(),
+    );
+    const onDisk = JSON.parse(await readFile(first.target, 'utf8')) as { groups: Record<string, unknown> };
+    expect(Object.keys(onDisk.groups).sort()).toEqual([...Array.from({ length: 8 }, (_, i) => `a${i}`), ...Array.from({ length: 8 }, (_, i) => `b${i}`)].sort());
+    // nothing left beside the target once the changes are written
+    expect(await readdir(first.dotfiles)).toEqual(['config.json']);
+  });
+
+  it('stays beside the link when this user cannot write in the target\'s folder (a read-only store): re-reading still works', async () => {
+    const { dir, dotfiles } = await linkedFile('config.json', '{"version":2,"settings":{"port":5050}}\n', 0o644);
+    await chmod(dotfiles, 0o555);
+    if (process.getuid?.() !== 0) {
+      const store = await ConfigStore.open(statePaths(dir));
+      expect(await store.reload()).toBe(false);
+      await chmod(dotfiles, 0o755);
+      return;
+    }
+    // root writes anywhere: the same re-read, from a child running as nobody (65534), whose state dir it is
+    await chmod(dirname(dotfiles), 0o755);
+    await chown(dir, 65534, 65534);
+    const script = fileURLToPath(new URL('./fixtures/reload-config.ts', import.meta.url));
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script, dir], { uid: 65534, gid: 65534, encoding: 'utf8', cwd: fileURLToPath(new URL('../..', import.meta.url)) });
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual({ reloaded: false, port: 5050 });
+    expect(await readdir(dotfiles)).toEqual(['config.json']);
   });
 });
