@@ -54,13 +54,6 @@ export function recodeFailedResponse(pending: (string | Buffer)[]): void {
   pending[n - 1] = out;
 }
 
-/** The piece with its last event's failed-response (or error event) code replaced, or undefined when it keeps it. */
-export function recodedPiece(piece: Buffer): Buffer | undefined {
-  const pending: (string | Buffer)[] = [piece];
-  recodeFailedResponse(pending);
-  return pending[0] === piece ? undefined : (pending[0] as Buffer);
-}
-
 function recode(event: Record<string, unknown>): boolean {
   if (event.type === 'error') return recodeError(event);
   if (event.type !== 'response.failed' || !isRecord(event.response)) return false;

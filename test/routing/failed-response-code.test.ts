@@ -3,12 +3,20 @@
  * where Codex would give up on OpenAI's; anything else in the bytes stays as it came.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { recodedPiece, recodeFailedResponse } from '../../src/routing/failed-response-code.js';
+import { recodeFailedResponse } from '../../src/routing/failed-response-code.js';
 
 const failed = (code: string) => `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', sequence_number: 9, response: { id: 'resp_1', status: 'failed', error: { code, message: 'Our servers are currently overloaded. Please try again later.' } } })}\n\n`;
 const delta = 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"hi","sequence_number":8}\n\n';
 
-describe('recodedPiece', () => {
+/** One tick's write as the relay hands it over: the piece recoded, or undefined when it went out as it came. */
+function recodedPiece(piece: Buffer): Buffer | undefined {
+  const pending: (string | Buffer)[] = [piece];
+  recodeFailedResponse(pending);
+  expect(pending).toHaveLength(1);
+  return pending[0] === piece ? undefined : (pending[0] as Buffer);
+}
+
+describe('recodeFailedResponse on one piece', () => {
   it('replaces an overload code in the last event, keeping the events before it byte for byte', () => {
     const out = recodedPiece(Buffer.from(delta + failed('server_is_overloaded')))!.toString();
     expect(out.startsWith(delta)).toBe(true);
