@@ -156,7 +156,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
             authHeader: v.authHeader || undefined,
             headers: headers.headers,
           });
-          return { kind: 'ok', text: `Endpoint ${e.slug} added: use models as ${e.slug}/<model>.` };
+          return notedFlash(`Endpoint ${e.slug} added: use models as ${e.slug}/<model>.`, e.modeNotices ?? []);
         } catch (err) {
           if (!(noKeychain(err) && !insecureStorage)) throw err;
           askInsecure(v.slug ?? '', {
@@ -261,19 +261,22 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       act(async (b) => {
         const res = await b.management.disconnectProvider(r.name);
         if (res.removedFrom.length === 0) return { kind: 'info', text: nothingRemoved(res) };
-        // the groups first: a long keychain error may not fit the two lines after them
+        // the groups and the file's mode first: a long keychain error may not fit the two lines after them
         const notes = [
           res.stillUsedBy.length ? groupsNote(res.stillUsedBy) : '',
+          ...(res.modeNotices ?? []),
           res.keychainError ? `the OS keychain could not be checked (${res.keychainError})` : '',
           res.stillConnectedViaEnv ? `still connected through ${res.stillConnectedViaEnv} in the daemon's environment` : '',
         ].filter(Boolean);
-        const base = `${res.name} disconnected (removed from ${res.removedFrom.join(' and ')}).`;
-        return { kind: notes.length ? 'info' : 'ok', text: notes.length ? `${base} Note: ${notes.join('; ')}.` : base };
+        return notedFlash(`${res.name} disconnected (removed from ${res.removedFrom.join(' and ')}).`, notes);
       });
     } else if (r.kind === 'endpoint') {
-      act(async (b) => removedFlash(`Endpoint ${r.name} removed.`, (await b.management.removeEndpoint(r.name)).stillUsedBy));
+      act(async (b) => {
+        const res = await b.management.removeEndpoint(r.name);
+        return notedFlash(`Endpoint ${r.name} removed.`, [...usesNotes(res.stillUsedBy), ...(res.modeNotices ?? [])]);
+      });
     } else if (r.kind === 'local') {
-      act(async (b) => removedFlash(`Local server ${r.name} removed.`, (await b.management.removeLocal(r.name)).stillUsedBy));
+      act(async (b) => notedFlash(`Local server ${r.name} removed.`, usesNotes((await b.management.removeLocal(r.name)).stillUsedBy)));
     }
   };
 
@@ -461,11 +464,16 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   );
 }
 
-/** What a removal says; a note (not a plain ok) when model groups still route to what went. */
-function removedFlash(done: string, uses: readonly GroupUse[]): Flash {
-  if (uses.length === 0) return { kind: 'ok', text: done };
-  return { kind: 'info', text: `${done} Note: ${groupsNote(uses)}.` };
+/**
+ * What a change says; a note (not a plain ok) when there is more to know: model groups still
+ * routing to what went, or credentials.json found or made private (others may have read it).
+ */
+function notedFlash(done: string, notes: readonly string[]): Flash {
+  if (notes.length === 0) return { kind: 'ok', text: done };
+  return { kind: 'info', text: `${done} Note: ${notes.join('; ')}.` };
 }
+
+const usesNotes = (uses: readonly GroupUse[]) => (uses.length ? [groupsNote(uses)] : []);
 
 const groupsNote = (uses: readonly GroupUse[]) => `${groupUsesText(uses)}; those targets now fail (edit them on the Groups screen)`;
 
