@@ -8,6 +8,7 @@ import { open } from 'node:fs/promises';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import { withFileLock } from '../config/file-lock.js';
 import { DanglingLinkError, isDanglingLink } from '../config/link-target.js';
+import { lockPathFor } from '../config/lock-path.js';
 import { openFileWarning, OWNER_ONLY_FILE, openToOthers, tightenedMessage } from '../config/private-mode.js';
 
 /** Where a word about the file's mode goes: daemon.log for the daemon, stderr for the CLI. Never a value. */
@@ -110,7 +111,8 @@ export class CredentialFile {
   }
 
   private async change(mutate: (all: Record<string, string>) => void, heard?: ModeNotice): Promise<void> {
-    await withFileLock(`${this.path}.lock`, async () => {
+    // beside a link's target, so state dirs linking one file keep each other's keys (lock-path.ts)
+    await withFileLock(await lockPathFor(this.path), async () => {
       const { all } = await this.load();
       mutate(all);
       const body: CredentialsFile = { version: 1, credentials: all };

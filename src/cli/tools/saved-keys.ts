@@ -8,6 +8,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../config/atomic-write.js';
 import { withFileLock } from '../../config/file-lock.js';
+import { lockPathFor } from '../../config/lock-path.js';
 import { ensureStateDir, type StatePaths } from '../../config/paths.js';
 import { openFileWarning, OWNER_ONLY_FILE, openToOthers, tightenedMessage } from '../../config/private-mode.js';
 import { CliError } from '../io.js';
@@ -75,7 +76,8 @@ export async function readSavedKeys(paths: StatePaths, warn?: (message: string) 
 export async function saveToolKey(paths: StatePaths, tool: string, entry: SavedKey): Promise<string | undefined> {
   await ensureStateDir(paths.dir);
   const file = savedKeysPath(paths);
-  return withFileLock(`${file}.lock`, async () => {
+  // beside a link's target, so state dirs linking one file keep each other's keys (lock-path.ts)
+  return withFileLock(await lockPathFor(file), async () => {
     // no warning for this read: the write makes the file 0600 and says so
     const tools = await readSavedKeys(paths);
     tools[tool] = entry;
