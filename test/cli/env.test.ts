@@ -149,21 +149,22 @@ describe('svc-proxy env: which key', () => {
     expect(replaced.key.value).not.toBe(key);
   });
 
-  it('a key that cannot be saved (tool-keys.json is a folder) is revoked again and the save error reported: no active key is left behind', async () => {
+  /** The keys config.json holds, by name and state. */
+  const keyList = async () => (JSON.parse((await cli(['key', 'list', '--json'])).stdout) as Array<{ name: string; state: string }>).map((k) => [k.name, k.state]);
+
+  it('tool-keys.json a folder: no key is made (it could not be saved), and the save error is reported', async () => {
     await mkdir(join(home, 'tool-keys.json'));
     const failed = await cli(['env', 'codex']);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');
-    expect(failed.stderr).toMatch(/created key "codex" \(key_\w+\) but could not save it in .*tool-keys\.json, so it is revoked again\. Why it could not be saved:\n/);
     const file = join(home, 'tool-keys.json');
     const why = `Cannot save the key in ${file}: it is a folder, not a file. Move that folder away; the next svc-proxy env or run makes the file anew.`;
-    expect(failed.stderr).toContain(`\nsvc-proxy: ${why}\n`);
-    expect(failed.stderr).not.toContain('EISDIR');
+    expect(failed.stderr).toContain(`svc-proxy: ${why}\n`);
+    expect(failed.stderr).not.toContain('created key');
     const json = await cli(['env', 'codex', '--json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'tool_keys_unwritable', message: why, file } });
-    const keys = JSON.parse((await cli(['key', 'list', '--json'])).stdout) as Array<{ name: string; state: string }>;
-    expect(keys).toMatchObject([{ name: 'codex', state: 'revoked' }, { name: 'codex', state: 'revoked' }]);
+    expect(await keyList()).toEqual([]);
 
     await rmdir(join(home, 'tool-keys.json'));
     const next = await envJson(['codex']);
@@ -181,6 +182,7 @@ describe('svc-proxy env: which key', () => {
     expect(error.code).toBe('tool_keys_unwritable');
     expect(error.file).toBe(link);
     expect(error.message).toMatch(new RegExp(`^Cannot save the key in ${link}: ENOTDIR: not a directory.*\\. Fix that path, or move it away; the next svc-proxy env or run makes the file anew\\.$`));
+    expect(await keyList()).toEqual([]);
   });
 
   it('tool-keys.json linked to a folder: the link is what to change, and the folder is the `file`', async () => {
@@ -198,6 +200,7 @@ describe('svc-proxy env: which key', () => {
         file: target,
       },
     });
+    expect(await keyList()).toEqual([]);
   });
 
   it('tool-keys.json linked to a file others can read: the target is made 0600 at the next save, and stderr says so', async () => {

@@ -17,6 +17,7 @@ import { hashServiceKey, KEY_PREFIX } from '../../keys/format.js';
 import { CliError, type CliContext } from '../io.js';
 import { openManagement, type Management } from '../management.js';
 import { readSavedKeys, saveToolKey, savedKeysPath, type SavedKey } from './saved-keys.js';
+import { checkToolKeysSavable } from './tool-keys-savable.js';
 import type { ToolProfile } from './types.js';
 
 export type KeySource = 'flag' | 'saved' | 'new' | 'env' | 'created';
@@ -64,6 +65,8 @@ function freeName(config: Config, base: string): string {
 async function create(ctx: CliContext, tool: ToolProfile, name: string): Promise<SavedKey> {
   // Without a daemon the key is written straight to config.json, whose directory may not exist yet.
   await ensureStateDir(ctx.paths().dir, ctx.warn);
+  // before the key is made, so a file that cannot take it leaves no key to revoke
+  await checkToolKeysSavable(savedKeysPath(ctx.paths()));
   const management = await openManagement(ctx);
   const created = await management.createKey(name);
   const entry = { id: created.id, name: created.name, key: created.key };
@@ -82,6 +85,7 @@ async function create(ctx: CliContext, tool: ToolProfile, name: string): Promise
 /**
  * A key no file holds can never be printed again, and the next run would make another beside it:
  * taken back through the management that made it. The save's error is the one reported after.
+ * Rare: the path was checked before the key was made; this is for one that changed meanwhile.
  */
 async function revokeUnsaved(ctx: CliContext, management: Management, entry: SavedKey): Promise<void> {
   try {

@@ -11,7 +11,7 @@ import { withFileLock } from '../../config/file-lock.js';
 import { lockPathFor } from '../../config/lock-path.js';
 import { ensureStateDir, type StatePaths } from '../../config/paths.js';
 import { openFileWarning, OWNER_ONLY_FILE, openToOthers, tightenedMessage } from '../../config/private-mode.js';
-import { CliError } from '../io.js';
+import { toolKeysUnwritable } from './tool-keys-unwritable.js';
 
 export interface SavedKey {
   id: string;
@@ -84,26 +84,8 @@ export async function saveToolKey(paths: StatePaths, tool: string, entry: SavedK
     const body: SavedKeysFile = { version: 1, tools };
     const text = `${JSON.stringify(body, null, 2)}\n`;
     const written = await writeFileAtomic(file, text, { mode: OWNER_ONLY_FILE, secret: true }).catch((err: unknown) => {
-      throw unwritable(file, err);
+      throw toolKeysUnwritable(file, err);
     });
     return tightenedMessage(file, written, HOLDS);
   });
-}
-
-/**
- * A save the file system refused, said with the path and what to do instead of Node's raw text
- * (`EISDIR: illegal operation on a directory, rename …`). A link to nothing keeps its own error.
- */
-function unwritable(file: string, err: unknown): unknown {
-  const errno = err as NodeJS.ErrnoException & { dest?: string };
-  if (!(err instanceof Error) || typeof errno.code !== 'string' || !/^E[A-Z]+$/.test(errno.code)) return err;
-  // rename names where the data was going: a link's target when the path is a symlink
-  const at = errno.dest ?? file;
-  const anew = 'the next svc-proxy env or run makes the file anew';
-  let message: string;
-  if (errno.code !== 'EISDIR') message = `Cannot save the key in ${file}: ${err.message}. Fix that path, or move it away; ${anew}.`;
-  else if (at === file) message = `Cannot save the key in ${file}: it is a folder, not a file. Move that folder away; ${anew}.`;
-  // moving the folder would leave a link to nothing: the link is what to change
-  else message = `Cannot save the key in ${file}: it is a link to a folder (${at}), not to a file. Point the link at a file, or remove it; ${anew}.`;
-  return new CliError(message, 1, { code: 'tool_keys_unwritable', details: { file: at } });
 }
