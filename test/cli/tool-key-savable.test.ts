@@ -4,7 +4,7 @@
  * this user cannot write in (a folder, or a link to one, is in env.test.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { chmod, chown, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -58,7 +58,8 @@ describe('tool-keys.json that cannot take a new key', () => {
     expect(JSON.parse(child.stdout)).toEqual({
       error: {
         code: 'tool_keys_unwritable',
-        message: `Cannot save the key in ${link}: EACCES: permission denied, access '${dotfiles}'. Fix that path, or move it away; the next svc-proxy env or run makes the file anew.`,
+        // the folder as the link resolves (macOS's /var is /private/var)
+        message: `Cannot save the key in ${link}: EACCES: permission denied, access '${await realpath(dotfiles)}'. Fix that path, or move it away; the next svc-proxy env or run makes the file anew.`,
         file: link,
       },
     });
