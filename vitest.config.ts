@@ -12,6 +12,7 @@ const OWN_PROCESS = [
   'test/server/admin/lazy-listener.test.ts', // vi.mock
   'test/hardening/constant-time.test.ts', // vi.mock of node:crypto
   'test/cli/config-check-one-read.test.ts', // vi.mock of node:fs/promises
+  'test/cli/tool-key-save-fallback.test.ts', // vi.mock of the tool-keys.json check
   'test/daemon/state-file-watch-error.test.ts', // vi.mock of node:fs
   'test/tui/providers-screen.test.tsx', // DBUS_SESSION_BUS_ADDRESS pointed nowhere
   'test/tui/no-color.test.tsx', // FORCE_COLOR
