@@ -9,8 +9,8 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { displayOrigin } from './base-url.js';
 import { decodedBody } from './upstream-decoding.js';
-import { errorCode, toUpstreamError, UpstreamError } from './upstream-error.js';
-import { poolRequest, routeFor, noticeSleep } from './upstream-routes.js';
+import { errorCode, toUpstreamError, UpstreamError, type ProxyVia } from './upstream-error.js';
+import { poolRequest, routeFor, noticeSleep, type Pool } from './upstream-routes.js';
 import { failedOnUsedConnection } from './used-connections.js';
 
 export { toUpstreamError, UpstreamError, type ProxyVia, type UpstreamErrorCode } from './upstream-error.js';
@@ -66,7 +66,14 @@ function splitUrl(url: string): { origin: string; path: string } {
   return { origin: m[1], path: m[2] === '' ? '/' : m[2].startsWith('?') ? `/${m[2]}` : m[2] };
 }
 
-export async function upstreamRequest(req: UpstreamRequest): Promise<UpstreamResponse> {
+/** Where a request goes and undici's options for it; throws when it cannot go (aborted, a refused proxy). */
+export interface Prepared {
+  dispatcher: Pool;
+  options: Dispatcher.RequestOptions;
+  via: ProxyVia | undefined;
+}
+
+export function prepare(req: UpstreamRequest): Prepared {
   if (req.signal?.aborted) throw new UpstreamError('aborted', `The request to ${displayOrigin(req.url)} was aborted.`);
   const { origin, path } = splitUrl(req.url);
   noticeSleep();
@@ -82,28 +89,54 @@ export async function upstreamRequest(req: UpstreamRequest): Promise<UpstreamRes
     bodyTimeout: req.idleTimeoutMs,
   };
   // a proxy's agent picks the connection by origin, and adds a host header to the object it gets
-  if (route.kind === 'proxy') Object.assign(options, { origin, headers: { ...req.headers } });
-  const dispatcher = route.kind === 'direct' ? route.pool : route.proxy.agent;
+  if (route.kind === 'proxy') {
+    Object.assign(options, { origin, headers: { ...req.headers } });
+    return { dispatcher: route.proxy.agent, options, via: route.proxy };
+  }
+  return { dispatcher: route.pool, options, via: undefined };
+}
+
+/**
+ * After the first try of a request failed with `err`: the request made once more (`again`) when it
+ * failed on a connection the upstream had closed under it (closedUnderUs), else `err` as an
+ * UpstreamError. `started`: when the first try went out.
+ */
+export async function retryIfStale<T>(err: unknown, req: UpstreamRequest, via: ProxyVia | undefined, started: number, again: () => Promise<T>): Promise<T> {
+  if (!closedUnderUs(err, req, started)) throw toUpstreamError(err, req.url, req, via);
+  try {
+    return await again();
+  } catch (failed) {
+    throw toUpstreamError(failed, req.url, req, via);
+  }
+}
+
+/** The answer's headers routing may see (exposeHeader), and on an error status its `date`. */
+export function exposedHeaders(all: Record<string, string | string[] | undefined>, status: number): Record<string, string | string[] | undefined> {
+  const headers: Record<string, string | string[] | undefined> = {};
+  for (const name in all) {
+    if (exposeHeader(name)) headers[name] = all[name];
+  }
+  if (status >= 400 && all.date !== undefined) headers.date = all.date;
+  return headers;
+}
+
+/** A request whose answer is read as a stream (upstreamAnswer reads a whole one without it). */
+export async function upstreamRequest(req: UpstreamRequest): Promise<UpstreamResponse> {
+  const { dispatcher, options, via } = prepare(req);
   const started = performance.now();
   let res: Dispatcher.ResponseData;
   try {
     res = await poolRequest.call(dispatcher, options);
   } catch (err) {
-    const via = route.kind === 'proxy' ? route.proxy : undefined;
-    if (!closedUnderUs(err, req, started)) throw toUpstreamError(err, req.url, req, via);
-    try {
-      res = await poolRequest.call(dispatcher, options);
-    } catch (again) {
-      throw toUpstreamError(again, req.url, req, via);
-    }
+    res = await retryIfStale(err, req, via, started, () => poolRequest.call(dispatcher, options));
   }
-  const headers: Record<string, string | string[] | undefined> = {};
-  for (const name in res.headers) {
-    if (exposeHeader(name)) headers[name] = res.headers[name];
-  }
-  if (res.statusCode >= 400 && res.headers.date !== undefined) headers.date = res.headers.date;
   const encoding = res.headers['content-encoding'];
-  return { status: res.statusCode, headers, receivedDate: res.headers.date, body: encoding === undefined ? res.body : decodedBody(res.body, encoding, req.url) };
+  return {
+    status: res.statusCode,
+    headers: exposedHeaders(res.headers, res.statusCode),
+    receivedDate: res.headers.date,
+    body: encoding === undefined ? res.body : decodedBody(res.body, encoding, req.url),
+  };
 }
 
 const CLOSED_UNDER_US = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);

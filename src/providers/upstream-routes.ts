@@ -19,6 +19,8 @@ const requireUndici = createRequire(import.meta.url);
 const Pool = requireUndici('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
 export type Pool = UndiciPool;
 export const poolRequest = requireUndici('undici/lib/api/api-request.js') as (this: Pool, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+/** The error undici's request API fails an aborted request with (upstream-answer.ts fails its own with it too). */
+export const { RequestAbortedError } = requireUndici('undici/lib/core/errors.js') as { RequestAbortedError: new () => Error };
 
 /** How an origin is reached: its own Pool, a proxy's agent, or not at all (an unusable proxy). */
 export type Route = { kind: 'direct'; pool: Pool } | { kind: 'proxy'; proxy: ProxyAgentEntry } | { kind: 'refused'; problem: string };

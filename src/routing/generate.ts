@@ -54,13 +54,14 @@ import { redactForLog, streamSecret } from './redact.js';
 import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
 import { answeredByHeaders, sendError, sendJson } from './respond.js';
-import type { UpstreamResponse } from './services.js';
+import type { AnswerLimits, UpstreamAnswer, UpstreamRequest, UpstreamResponse } from './services.js';
 import { ConvertedRelay, PassthroughRelay, type ConvertOptions, type RelayOptions, type StreamOutcome } from './stream-relay.js';
 import { reasoningDetailsScan } from './reasoning-details-scan.js';
 import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureScan } from './stream-tap.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
-import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
+import { readAll } from '../providers/read-all.js';
+import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES } from './upstream-body.js';
 import { describeErrorJson, failureOfAnswer, invalidResponse, isErrorBody, parseErrorBody, retryAdviceHeaders, streamEventFailure, transportFailure, withWaitInMessage, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogAttempt, LogUsage } from '../log/entry.js';
@@ -102,7 +103,13 @@ function sameBytes(a: string | Buffer, b: string | Buffer): boolean {
  * An upstream error answer (or a 2xx that is not a usable body) as our failure. `parsed` is the
  * body's error as already read (undefined: not JSON, or no error shape).
  */
-function failureOf(p: ResolvedProvider, up: UpstreamResponse, buf: Buffer, parsed: ParsedError | undefined): UpstreamFailure {
+/** An upstream's answer: a stream (to a streamed request), or read whole. */
+type Answered = UpstreamResponse | UpstreamAnswer;
+
+/** How much of a whole answer is read: a 2xx up to MAX_ANSWER_BYTES, an error's body cut at MAX_ERROR_BYTES. */
+const WHOLE_LIMITS: AnswerLimits = { answerBytes: MAX_ANSWER_BYTES, errorBytes: MAX_ERROR_BYTES };
+
+function failureOf(p: ResolvedProvider, up: Answered, buf: Buffer, parsed: ParsedError | undefined): UpstreamFailure {
   // a 2xx keeps no date among its headers; its error's absolute reset times are read on the upstream's clock too
   const headers = up.headers.date === undefined && up.receivedDate !== undefined ? { ...up.headers, date: up.receivedDate } : up.headers;
   return failureOfAnswer(p.slug, up.status, headers, buf, parsed, p.credential);
@@ -131,7 +138,7 @@ function wentWithoutEffort(fitted: Fitted | undefined): boolean {
 }
 
 /** Who answered, and the upstream's own id of the request (for a support ticket with the provider). */
-function answerHeaders(slug: string, answered: string, up: UpstreamResponse): OutgoingHttpHeaders {
+function answerHeaders(slug: string, answered: string, up: Answered): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = answeredByHeaders(slug, answered);
   const requestId = upstreamHeader(up.headers, 'x-request-id') ?? upstreamHeader(up.headers, 'request-id');
   if (requestId) headers['x-svc-upstream-request-id'] = requestId;
@@ -520,7 +527,7 @@ class GenerateRequest {
     }
     const { up } = sent;
 
-    if (this.stream && isEventStream(up.headers)) {
+    if ('body' in up && this.stream && isEventStream(up.headers)) {
       const outcome = await this.relay(p, target, built, up);
       if (outcome.kind === 'precommit') {
         note(outcome.failure.upstreamStatus || up.status, outcome.failure.code);
@@ -546,20 +553,22 @@ class GenerateRequest {
    * One call of the upstream with this body: its 2xx answer, or the failure and the status it came
    * with (0: no answer). ClientGone when the client left meanwhile.
    */
-  private async send(p: ResolvedProvider, built: Built, body: string | Buffer): Promise<{ up: UpstreamResponse } | { failure: UpstreamFailure; status: number }> {
+  private async send(p: ResolvedProvider, built: Built, body: string | Buffer): Promise<{ up: Answered } | { failure: UpstreamFailure; status: number }> {
     const { services, abort, req, config } = this.x;
     const limits = timeouts(config);
     if (this.stream) limits.idleTimeoutMs = streamBodyTimeout(config);
-    let up: UpstreamResponse;
+    const request: UpstreamRequest = {
+      url: p.adapter.url(p.baseUrl, 'generate', built.upstreamModel),
+      method: 'POST',
+      headers: p.adapter.headers(p.credential, req.headers, this.dialect),
+      body,
+      signal: abort.upstreamSignal,
+      ...limits,
+    };
+    let up: Answered;
     try {
-      up = await services.upstreamRequest({
-        url: p.adapter.url(p.baseUrl, 'generate', built.upstreamModel),
-        method: 'POST',
-        headers: p.adapter.headers(p.credential, req.headers, this.dialect),
-        body,
-        signal: abort.upstreamSignal,
-        ...limits,
-      });
+      // a request for a whole answer reads it whole, with no stream made for it
+      up = this.stream ? await services.upstreamRequest(request) : await services.upstreamAnswer(request, WHOLE_LIMITS);
     } catch (err) {
       if (abort.aborted) throw new ClientGone();
       const code = (err as { code?: unknown } | null)?.code;
@@ -568,7 +577,7 @@ class GenerateRequest {
       return { failure: transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', message, p.credential), status: 0 };
     }
     if (up.status < 200 || up.status >= 300) {
-      const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
+      const buf = 'body' in up ? await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0)) : (up.bytes ?? Buffer.alloc(0));
       if (abort.aborted) throw new ClientGone();
       return { failure: failureOf(p, up, buf, parseErrorBody(buf)), status: up.status };
     }
@@ -579,7 +588,7 @@ class GenerateRequest {
    * The request sent again to go on with a paused turn (pause-continue.ts): its answer, or why
    * there is none (logged as an attempt of its own); undefined when the client left meanwhile.
    */
-  private async continuePaused(p: ResolvedProvider, target: Target, built: Built, content: readonly unknown[]): Promise<{ up: UpstreamResponse } | { failure: UpstreamFailure } | undefined> {
+  private async continuePaused(p: ResolvedProvider, target: Target, built: Built, content: readonly unknown[]): Promise<{ up: Answered } | { failure: UpstreamFailure } | undefined> {
     const started = performance.now();
     const log = (status: number, errorCode?: string): void => {
       const a: LogAttempt = { target: target.label, status, latencyMs: msSince(started), continued: true };
@@ -601,7 +610,7 @@ class GenerateRequest {
     const { up } = sent;
     // a whole answer may be continued from a stream (readPart), a stream not from a whole answer
     if (this.stream && !isEventStream(up.headers)) {
-      up.body.destroy();
+      if ('body' in up) up.body.destroy();
       const failure = invalidResponse(p.slug, 'the continuation of a paused turn came back whole');
       log(up.status, failure.code);
       return { failure };
@@ -633,7 +642,7 @@ class GenerateRequest {
   }
 
   /** A continuation's answer, whole or streamed (as the first part was): decoded, and its blocks as the upstream wrote them. */
-  private async readPart(p: ResolvedProvider, built: Built, up: UpstreamResponse): Promise<{ part: HubResponse; content: unknown[] } | UpstreamFailure> {
+  private async readPart(p: ResolvedProvider, built: Built, up: Answered): Promise<{ part: HubResponse; content: unknown[] } | UpstreamFailure> {
     if (isEventStream(up.headers)) {
       const streamed = await this.readStreamedAnswer(p, up, built);
       return 'streamed' in streamed ? { part: streamed.streamed, content: streamed.content ?? [] } : streamed;
@@ -691,7 +700,8 @@ class GenerateRequest {
         decoder,
         next: async (content) => {
           const next = await this.continuePaused(p, target, built, content);
-          return next && 'up' in next ? { body: next.up.body } : next;
+          // a streamed request's continuation is streamed too (send): it has its body
+          return next && 'up' in next ? { body: (next.up as UpstreamResponse).body } : next;
         },
       };
     }
@@ -737,7 +747,12 @@ class GenerateRequest {
   }
 
   /** A whole answer's bytes (bounded), or why they could not be read; ClientGone when the client left. */
-  private async readBody(p: ResolvedProvider, up: UpstreamResponse): Promise<Buffer | UpstreamFailure> {
+  private async readBody(p: ResolvedProvider, up: Answered): Promise<Buffer | UpstreamFailure> {
+    if (!('body' in up)) {
+      if (up.bytes !== undefined) return up.bytes;
+      if (this.x.abort.aborted) throw new ClientGone();
+      return answerReadFailure(p.slug, up.bodyError, p.credential);
+    }
     try {
       return await readAll(up.body, MAX_ANSWER_BYTES);
     } catch (err) {
@@ -752,7 +767,7 @@ class GenerateRequest {
    * a large answer is neither one string over V8's large-object threshold nor serialised again for
    * the client.
    */
-  private async readAnswer(p: ResolvedProvider, up: UpstreamResponse, what: string): Promise<{ buf: Buffer; json: Obj; kept: VerbatimStrings | undefined } | UpstreamFailure> {
+  private async readAnswer(p: ResolvedProvider, up: Answered, what: string): Promise<{ buf: Buffer; json: Obj; kept: VerbatimStrings | undefined } | UpstreamFailure> {
     const buf = await this.readBody(p, up);
     if (!Buffer.isBuffer(buf)) return buf;
     const kept = buf.length >= VERBATIM_MIN_BYTES ? new VerbatimStrings() : undefined;
@@ -777,7 +792,7 @@ class GenerateRequest {
    * A whole answer that came as an event stream, read to its end (bounded as a whole answer is) and
    * folded into one: the answer, or why there is none (an error event, a stream cut short).
    */
-  private async readStreamedAnswer(p: ResolvedProvider, up: UpstreamResponse, built: Built): Promise<{ streamed: HubResponse; content?: unknown[] } | UpstreamFailure> {
+  private async readStreamedAnswer(p: ResolvedProvider, up: Answered, built: Built): Promise<{ streamed: HubResponse; content?: unknown[] } | UpstreamFailure> {
     const buf = await this.readBody(p, up);
     if (!Buffer.isBuffer(buf)) return buf;
     const decoder = this.x.services.codecs[p.adapter.dialect].createStreamDecoder(p.adapter.decodeOptions?.(built.upstreamModel));
@@ -801,7 +816,7 @@ class GenerateRequest {
     p: ResolvedProvider,
     target: Target,
     built: Built,
-    up: UpstreamResponse,
+    up: Answered,
     note: (status: number, errorCode?: string) => void,
   ): Promise<UpstreamFailure | undefined> {
     const { x, dialect } = this;
@@ -885,7 +900,7 @@ class GenerateRequest {
    * have carried, rendered by the client's stream encoder (which also keeps a Responses answer), in
    * one write. A stream the client was kept waiting on (early headers) goes on from there.
    */
-  private sendWholeAsStream(p: ResolvedProvider, answered: string, hubRes: HubResponse, up: UpstreamResponse): void {
+  private sendWholeAsStream(p: ResolvedProvider, answered: string, hubRes: HubResponse, up: Answered): void {
     const { x, dialect } = this;
     const { res, record } = x;
     const encoder = x.services.codecs[dialect].createStreamEncoder(this.responseContext(`${p.slug}/${answered}`));

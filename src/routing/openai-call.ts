@@ -12,7 +12,8 @@ import { maskEchoedBytes } from './echoed-secrets.js';
 import { streamSecret } from './redact.js';
 import { ClientGone } from './request-body.js';
 import { sendBody, sendError } from './respond.js';
-import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
+import { readAll } from '../providers/read-all.js';
+import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES } from './upstream-body.js';
 import { failureOfAnswer, parseErrorBody, retryAdviceHeaders, transportFailure, type UpstreamFailure } from './upstream-errors.js';
 
 export type OpenAICall =

@@ -12,6 +12,7 @@ import { messagesCodec } from '../protocols/messages/index.js';
 import { responsesCodec } from '../protocols/responses/index.js';
 import { createModelCatalog, type ModelCatalog } from '../providers/models.js';
 import { resolveProvider } from '../providers/registry.js';
+import { upstreamAnswer } from '../providers/upstream-answer.js';
 import { closeUpstreamPools, shedBurstConnections, upstreamRequest, useUpstreamProxy } from '../providers/upstream-client.js';
 import { proxyStatus, type ProxyStatus } from '../providers/upstream-proxy.js';
 import { createRoutingEngine } from './engine.js';
@@ -95,6 +96,7 @@ export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingSe
   const services: RoutingServices = {
     resolveProvider: (slug) => resolveProvider(slug, registryDeps),
     upstreamRequest,
+    upstreamAnswer,
     listModels: (signal, only) => (catalog ??= createModelCatalog(registryDeps)).listing(signal, only),
     // loaded on first use: the tokenizer behind local estimates is only needed for count_tokens
     countTokens: async (target, model, req, signal) => (await import('../providers/count-tokens.js')).countTokens(target, model, req, signal),

@@ -8,14 +8,17 @@ import type { CountTokensInput } from '../providers/count-tokens.js';
 import type { CatalogListing, CatalogModel } from '../providers/models.js';
 import type { ResolveResult } from '../providers/registry.js';
 import type { ResolvedProvider } from '../providers/types.js';
+import type { AnswerLimits, UpstreamAnswer } from '../providers/upstream-answer.js';
 import type { UpstreamRequest, UpstreamResponse } from '../providers/upstream-client.js';
 
-export type { CatalogListing, CatalogModel, CountTokensInput, UpstreamRequest, UpstreamResponse };
+export type { AnswerLimits, CatalogListing, CatalogModel, CountTokensInput, UpstreamAnswer, UpstreamRequest, UpstreamResponse };
 export type ProviderResolution = ResolveResult;
 
 export interface RoutingServices {
   resolveProvider(slug: string): ProviderResolution;
   upstreamRequest(opts: UpstreamRequest): Promise<UpstreamResponse>;
+  /** The same request, its answer read whole (for callers that want no stream). */
+  upstreamAnswer(opts: UpstreamRequest, limits: AnswerLimits): Promise<UpstreamAnswer>;
   /** Every connected provider's models, or only those of the providers named in `only`, and which of those failed. */
   listModels(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogListing>;
   countTokens(target: ResolvedProvider, model: string, req: CountTokensInput, signal: AbortSignal): Promise<number>;

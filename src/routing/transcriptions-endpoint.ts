@@ -18,7 +18,8 @@ import { checkDeclaredLength, ClientGone, tooLarge } from './request-body.js';
 import { answeredByHeaders, sendBody, sendError } from './respond.js';
 import type { UpstreamResponse } from './services.js';
 import { resolveTargets, type Target } from './targets.js';
-import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, readAll } from './upstream-body.js';
+import { readAll } from '../providers/read-all.js';
+import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES } from './upstream-body.js';
 import { failureOfAnswer, parseErrorBody, retryAdviceHeaders, transportFailure } from './upstream-errors.js';
 import { upstreamHeader } from './upstream-header.js';
 

@@ -1,5 +1,5 @@
-/** Reading a whole upstream body (non-streamed answers, error bodies) with a size bound. */
-import type { Readable } from 'node:stream';
+/** The limits of reading a whole upstream body (non-streamed answers, error bodies), and its failures. */
+import { AnswerTooLarge } from '../providers/read-all.js';
 import { undecodableCoding } from '../providers/upstream-error.js';
 import { invalidResponse, transportFailure, type UpstreamFailure } from './upstream-errors.js';
 
@@ -7,42 +7,6 @@ import { invalidResponse, transportFailure, type UpstreamFailure } from './upstr
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Error bodies are read up to this much; the rest is dropped. */
 export const MAX_ERROR_BYTES = 1024 * 1024;
-
-export class AnswerTooLarge extends Error {
-  constructor(limit: number) {
-    super(`the upstream answer is larger than ${limit} bytes`);
-    this.name = 'AnswerTooLarge';
-  }
-}
-
-/**
- * Read a body to the end. Past `limit`: with `truncate` keep the first `limit` bytes, else
- * reject with AnswerTooLarge. Either way reading stops and the body is destroyed.
- */
-export function readAll(body: Readable, limit: number, truncate = false): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      if (size + chunk.length > limit) {
-        body.removeListener('data', onData);
-        body.removeListener('end', onEnd);
-        body.destroy();
-        if (truncate) {
-          chunks.push(chunk.subarray(0, limit - size));
-          resolve(Buffer.concat(chunks));
-        } else reject(new AnswerTooLarge(limit));
-        return;
-      }
-      size += chunk.length;
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', reject);
-  });
-}
 
 /** Our code for an error while reading an upstream body (streamed or whole). */
 export function bodyErrorCode(err: unknown): string {

@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { upstreamAnswer } from '../../src/providers/upstream-answer.js';
 import { readUpstreamBody, shedBurstConnections, upstreamRequest, UpstreamError, useUpstreamProxy } from '../../src/providers/upstream-client.js';
 import { startForwardProxy, type ForwardProxy } from '../fixtures/forward-proxy.js';
 import { closedPortUrl } from '../fixtures/ports.js';
@@ -67,6 +68,24 @@ describe('upstream calls through an HTTP proxy', () => {
     expect(last.headers['x-api-key']).toBe('sk-provider');
     expect(last.headers['proxy-authorization']).toBeUndefined();
     expect(last.url).toBe('/v1/messages');
+  });
+
+  it('reads a whole answer (upstreamAnswer) through the proxy too, and names the proxy when it refuses', async () => {
+    useUpstreamProxy(NO_SETTINGS, { HTTP_PROXY: proxy.url('alice:s3cret-pw') });
+    const calls = proxy.calls.length;
+    const url = `http://api.upstream.test:${port}/v1/chat/completions`;
+    const limits = { answerBytes: 1000, errorBytes: 1000 };
+    const answer = await upstreamAnswer({ url, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', ...T }, limits);
+    expect(answer.status).toBe(200);
+    expect(answer.bytes?.toString('utf8')).toBe(`{"host":"api.upstream.test:${port}"}`);
+    expect(proxy.calls[calls]).toMatchObject({ kind: 'forward', target: url, auth: 'alice:s3cret-pw' });
+    useUpstreamProxy(NO_SETTINGS, { HTTP_PROXY: proxy.url('alice:wrong-pw') });
+    const err = await upstreamAnswer({ url, method: 'POST', headers: {}, body: '{}', ...T }, limits).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect((err as UpstreamError).message).toContain(`The proxy ${proxy.url()} (HTTP_PROXY) answered 407`);
   });
 
   it('goes direct to loopback and to NO_PROXY hosts, with the proxy set', async () => {
