@@ -1,8 +1,10 @@
 /**
  * The one HTTP client for upstream calls: undici's request (no fetch, no web streams) on the
- * connection upstream-routes.ts picks. Timeouts: connect, time to response headers, and idle time
- * between body chunks (undici's bodyTimeout), so a long stream never times out while data keeps
- * coming. Failures reject with an UpstreamError (upstream-error.ts).
+ * connection upstream-routes.ts picks; upstream-answer.ts reads a whole answer without a stream,
+ * on the same route, retry and errors (prepare, retryIfStale, exposedHeaders). Timeouts: connect,
+ * time to response headers, and idle time between body chunks (undici's bodyTimeout), so a long
+ * stream never times out while data keeps coming. Failures reject with an UpstreamError
+ * (upstream-error.ts).
  */
 import type { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';

@@ -99,16 +99,16 @@ function sameBytes(a: string | Buffer, b: string | Buffer): boolean {
   return Buffer.from(a).equals(Buffer.from(b));
 }
 
-/**
- * An upstream error answer (or a 2xx that is not a usable body) as our failure. `parsed` is the
- * body's error as already read (undefined: not JSON, or no error shape).
- */
 /** An upstream's answer: a stream (to a streamed request), or read whole. */
 type Answered = UpstreamResponse | UpstreamAnswer;
 
 /** How much of a whole answer is read: a 2xx up to MAX_ANSWER_BYTES, an error's body cut at MAX_ERROR_BYTES. */
 const WHOLE_LIMITS: AnswerLimits = { answerBytes: MAX_ANSWER_BYTES, errorBytes: MAX_ERROR_BYTES };
 
+/**
+ * An upstream error answer (or a 2xx that is not a usable body) as our failure. `parsed` is the
+ * body's error as already read (undefined: not JSON, or no error shape).
+ */
 function failureOf(p: ResolvedProvider, up: Answered, buf: Buffer, parsed: ParsedError | undefined): UpstreamFailure {
   // a 2xx keeps no date among its headers; its error's absolute reset times are read on the upstream's clock too
   const headers = up.headers.date === undefined && up.receivedDate !== undefined ? { ...up.headers, date: up.receivedDate } : up.headers;
