@@ -134,7 +134,13 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   const { thinking, effort } = encodeReasoning(req.reasoning);
   if (thinking) out.thinking = thinking;
   const format = json.format;
-  if (effort || format) out.output_config = { ...(effort ? { effort } : {}), ...(format ? { format } : {}) };
+  if (effort || format) {
+    // keys set one by one: two spreads of one-key objects make a hidden class per call on Node 20
+    const config: NonNullable<typeof out.output_config> = {};
+    if (effort) config.effort = effort;
+    if (format) config.format = format;
+    out.output_config = config;
+  }
 
   if (keepCache && req.cacheControl) out.cache_control = { ...req.cacheControl };
   if (req.stream) out.stream = true;

@@ -60,9 +60,19 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
   return message as unknown as Record<string, unknown>;
 }
 
+/**
+ * One literal, not `{ ...anthropicUsage(u), cache_creation: null, … }`: on Node 20's V8 a spread
+ * copy that then gains keys gets a hidden class of its own on every call (2–10 µs here, and a map
+ * left for the full collector per answer).
+ */
 export function messagesUsage(u: Partial<Usage> | undefined, searches = 0): MessagesUsage {
+  const counts = anthropicUsage(u ?? {});
   return {
-    ...anthropicUsage(u ?? {}),
+    input_tokens: counts.input_tokens,
+    cache_creation_input_tokens: counts.cache_creation_input_tokens,
+    cache_read_input_tokens: counts.cache_read_input_tokens,
+    output_tokens: counts.output_tokens,
+    output_tokens_details: counts.output_tokens_details,
     cache_creation: null,
     inference_geo: null,
     server_tool_use: serverToolUsage(searches),

@@ -82,7 +82,11 @@ export function encodeReasoning(r: ReasoningRequest | undefined): { thinking?: T
   // A Responses client asking for summaries wants to see reasoning text (Opus 4.7+ omit it by default).
   // `updates` needs its beta header, which a converted request does not carry: summarized is closest
   const display = r.display === 'updates' ? 'summarized' : (r.display ?? (r.summary ? 'summarized' : undefined));
-  const withDisplay = <T extends object>(cfg: T): T => (display ? { ...cfg, display } : cfg);
+  // set on the literal just built (a spread copy gaining a key gets a hidden class per call on Node 20)
+  const withDisplay = <T extends object>(cfg: T): T => {
+    if (display) (cfg as T & { display: string }).display = display;
+    return cfg;
+  };
   const type = r.thinkingType ?? (r.budgetTokens !== undefined ? 'enabled' : effort ? 'adaptive' : undefined);
   let thinking: ThinkingConfigParam | undefined;
   switch (type) {
@@ -101,7 +105,10 @@ export function encodeReasoning(r: ReasoningRequest | undefined): { thinking?: T
     default:
       thinking = undefined;
   }
-  return { ...(thinking ? { thinking } : {}), ...(effort ? { effort } : {}) };
+  const out: { thinking?: ThinkingConfigParam; effort?: Exclude<Effort, 'none'> } = {};
+  if (thinking) out.thinking = thinking;
+  if (effort) out.effort = effort;
+  return out;
 }
 
 export type ClientThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };

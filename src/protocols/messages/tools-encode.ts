@@ -60,7 +60,9 @@ export function encodeTools(req: HubRequest, historyHasTools: boolean, keepCache
     }
   }
   if (req.parallelToolCalls === false && tools.length > 0 && choice?.type !== 'none') {
-    choice = { ...(choice ?? { type: 'auto' }), disable_parallel_tool_use: true };
+    // set on the choice built above (a spread copy gaining a key gets a hidden class per call on Node 20)
+    choice ??= { type: 'auto' };
+    choice.disable_parallel_tool_use = true;
   }
 
   if (tools.length === 0) {

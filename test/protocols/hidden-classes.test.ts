@@ -1,0 +1,57 @@
+/**
+ * Every codec direction builds its objects with hidden classes V8 can reuse: rendering the same
+ * golden input twice gives objects that share their maps, object by object. A map new on every
+ * call (a spread copy that then gains keys, on Node 20) costs each request a map allocation and
+ * old-space garbage, and its readers slow lookups (shared/hidden-classes.ts).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { DecodeOptions, DialectCodec, EncodeRequestOptions, ResponseContext } from '../../src/protocols/codec.js';
+import type { HubRequest, HubResponse } from '../../src/protocols/hub.js';
+import { chatCodec } from '../../src/protocols/chat/index.js';
+import { messagesCodec } from '../../src/protocols/messages/index.js';
+import { responsesCodec } from '../../src/protocols/responses/index.js';
+import { mapsNewPerCall } from './shared/hidden-classes.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Each golden fixture's text of one direction (re-parsed per call: a codec may edit its input). */
+function fixtures(dialect: string, dir: string): { name: string; text: string }[] {
+  const base = join(here, dialect, 'fixtures', dir);
+  return readdirSync(base)
+    .filter((f) => f.endsWith('.json') && !f.endsWith('.events.json'))
+    .sort()
+    .map((name) => ({ name, text: readFileSync(join(base, name), 'utf8') }));
+}
+
+type Fixture = Record<string, unknown>;
+const codecs: Record<string, DialectCodec> = { chat: chatCodec, messages: messagesCodec, responses: responsesCodec };
+// the fixture folders name the hub side `hub` (chat, responses) or `input` (messages)
+const hubOf = (f: Fixture): unknown => f.hub ?? f.input;
+
+const directions: Record<string, (codec: DialectCodec, f: Fixture) => unknown> = {
+  'request-decode': (codec, f) => codec.decodeRequest(f.input),
+  'request-encode': (codec, f) => codec.encodeRequest(hubOf(f) as HubRequest, f.opts as EncodeRequestOptions),
+  'response-decode': (codec, f) => codec.decodeResponse(f.input, f.opts as DecodeOptions | undefined),
+  'response-encode': (codec, f) => codec.encodeResponse(hubOf(f) as HubResponse, { created: 1730000000, ...(f.ctx as ResponseContext) }),
+};
+
+for (const [dialect, codec] of Object.entries(codecs)) {
+  describe(`${dialect} codec: hidden classes shared across calls`, () => {
+    for (const [dir, run] of Object.entries(directions)) {
+      for (const { name, text } of fixtures(dialect, dir)) {
+        it(`${dir} ${name}`, () => {
+          const build = (): unknown => run(codec, JSON.parse(text) as Fixture);
+          try {
+            build();
+          } catch {
+            return; // a fixture of a refusal: nothing is built
+          }
+          expect(mapsNewPerCall(build)).toEqual([]);
+        });
+      }
+    }
+  });
+}
