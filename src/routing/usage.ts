@@ -76,15 +76,19 @@ export function fromHubUsage(u: Partial<Usage>): LogUsage {
   return out;
 }
 
-/** Later values win field by field (streams report usage cumulatively). */
+/**
+ * Later values win field by field (streams report usage cumulatively). The first one is copied key
+ * by key, not spread: on Node 20's V8 a spread copy that later gains a key (`output` after
+ * message_start's input) gets a hidden class of its own, one per stream.
+ */
 export function mergeUsage(into: LogUsage | undefined, next: LogUsage | undefined): LogUsage | undefined {
   if (!next) return into;
-  if (!into) return { ...next };
-  if (next.input !== undefined) into.input = next.input;
-  if (next.output !== undefined) into.output = next.output;
-  if (next.cached !== undefined) into.cached = next.cached;
-  if (next.reasoning !== undefined) into.reasoning = next.reasoning;
-  return into;
+  const out = into ?? {};
+  if (next.input !== undefined) out.input = next.input;
+  if (next.output !== undefined) out.output = next.output;
+  if (next.cached !== undefined) out.cached = next.cached;
+  if (next.reasoning !== undefined) out.reasoning = next.reasoning;
+  return out;
 }
 
 function setIf(out: LogUsage, key: keyof LogUsage, v: number | undefined): void {

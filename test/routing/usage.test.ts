@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readEventUsage, readResponseUsage } from '../../src/routing/usage.js';
+import { mergeUsage, readEventUsage, readResponseUsage } from '../../src/routing/usage.js';
+import { mapsNewPerCall } from '../protocols/shared/hidden-classes.js';
 
 describe('usage for the log, from Chat upstreams that report it their own way', () => {
   it("OpenAI's prompt_tokens_details, DeepSeek's prompt_cache_hit_tokens, Moonshot's cached_tokens", () => {
@@ -17,5 +18,23 @@ describe('usage for the log, from Chat upstreams that report it their own way', 
       cached: 1,
     });
     expect(readEventUsage({ choices: [{ index: 0, delta: { content: 'x' } }] }, 'chat')).toBeUndefined();
+  });
+});
+
+describe('mergeUsage (a stream reports usage cumulatively)', () => {
+  /** message_start's input, then message_delta's output and cache read, as a converted stream's relay merges them. */
+  const stream = () => mergeUsage(mergeUsage(mergeUsage(undefined, { input: 250 }), { output: 7 }), { output: 9, cached: 100 });
+
+  it('later values win field by field, and the first is a copy', () => {
+    const first = { input: 250 };
+    const merged = mergeUsage(undefined, first);
+    expect(merged).toEqual({ input: 250 });
+    expect(merged).not.toBe(first);
+    expect(stream()).toEqual({ input: 250, output: 9, cached: 100 });
+    expect(mergeUsage({ input: 1 }, undefined)).toEqual({ input: 1 });
+  });
+
+  it("gives every stream's usage the same hidden class (no map made per stream)", () => {
+    expect(mapsNewPerCall(stream)).toEqual([]);
   });
 });
