@@ -17,6 +17,9 @@ const OWN_PROCESS = [
   'test/tui/providers-screen.test.tsx', // DBUS_SESSION_BUS_ADDRESS pointed nowhere
   'test/tui/no-color.test.tsx', // FORCE_COLOR
   'test/tui/text-field-keys.test.tsx', // FORCE_COLOR
+  // compare V8 hidden classes: files run before them in a shared process fill the transition trees
+  'test/protocols/hidden-classes.test.ts',
+  'test/routing/usage-hidden-class.test.ts',
 ];
 
 const ALL = ['test/**/*.test.ts', 'test/**/*.test.tsx'];

@@ -2,7 +2,9 @@
  * Every codec direction builds its objects with hidden classes V8 can reuse: rendering the same
  * golden input twice gives objects that share their maps, object by object. A map new on every
  * call (a spread copy that then gains keys, on Node 20) costs each request a map allocation and
- * old-space garbage, and its readers slow lookups (shared/hidden-classes.ts).
+ * old-space garbage, and its readers slow lookups (shared/hidden-classes.ts). In a process of its
+ * own (vitest.config.ts): files run before it in a shared one fill V8's transition trees with
+ * their keys (the fuzz tests' random ones), and then any object may get a map of its own.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
