@@ -2,7 +2,7 @@
  * Built-in providers whose model lists state no context window (OpenAI's): their windows are the
  * figures the provider documents (openai-windows.ts), known without asking the catalog, which
  * would be a round trip to a provider that cannot say more. Which fields the other lists state is
- * in models.ts (contextWindowOf); Gemini's come from its native list (gemini-limits.ts).
+ * in models.ts (contextWindowOf); Gemini's come from its native list (gemini-native-list.ts).
  */
 import { openaiDocumentedLimits, openaiInputWindow } from './openai-windows.js';
 

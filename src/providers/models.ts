@@ -12,7 +12,7 @@ import { detectedUnconfigured, isResolveFailure, resolveProvider } from './regis
 import type { ResolvedProvider } from './types.js';
 import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
 import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './loaded-context.js';
-import { geminiInputLimits, geminiListHeaders, geminiModelsUrl, geminiNextPage } from './gemini-limits.js';
+import { geminiListHeaders, geminiModelsUrl, geminiNativeFacts, geminiNextPage, listStatesThinking, type GeminiNativeFacts } from './gemini-native-list.js';
 import { documentedWindow } from './context-window-sources.js';
 import { ListNotAnObject, listRefusal, ListTimedOut, listFailureOf } from './model-list-errors.js';
 import type { ProviderListFailure } from './model-list-failure.js';
@@ -28,9 +28,11 @@ export interface CatalogModel {
   displayName?: string;
   /** Input tokens the model takes, where the provider's list says (see contextWindowOf). */
   contextWindow?: number;
+  /** The most output tokens a request may ask for, where the provider's list says (Gemini's native `outputTokenLimit`). */
+  maxOutput?: number;
   /** What the model reads besides text, where the list says (see inputsOf; Anthropic's: anthropic-capabilities.ts). */
   inputs?: ModelInput[];
-  /** Whether the model reasons, where the list says (see supportsParameter; Anthropic's: anthropic-capabilities.ts). */
+  /** Whether the model reasons, where the list says (see supportsParameter; Anthropic's: anthropic-capabilities.ts; Gemini's: gemini-native-list.ts). */
   reasons?: boolean;
   /** Whether the model calls tools, where the list says (see supportsParameter). */
   callsTools?: boolean;
@@ -262,7 +264,7 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
   const windowSignal = AbortSignal.any([signal, AbortSignal.timeout(windowMs)]);
   if (llamaCpp.length > 0) await addSlotContext(llamaCpp, base, headers, windowSignal, windowMs);
   if (adapter.kind === 'local') await addLoadedContext(out, base, headers, windowSignal, windowMs);
-  if (adapter.kind === 'gemini') await addGeminiLimits(out, target, windowSignal, windowMs);
+  if (adapter.kind === 'gemini') return withGeminiFacts(out, target, windowSignal, windowMs);
   // OpenAI's list states none: the windows its model pages document
   if (adapter.kind === 'openai') {
     for (const m of out) {
@@ -281,25 +283,36 @@ function upstreamIdOf(m: CatalogModel): string {
 /** What the context-window lookups beside a list may take, all of them together. */
 const WINDOW_LOOKUP_MS = 1500;
 
-/** Gemini's windows from its native list (gemini-limits.ts); the list stands as it is when that cannot be read. */
-async function addGeminiLimits(models: CatalogModel[], target: ResolvedProvider, signal: AbortSignal, timeoutMs: number): Promise<void> {
-  const limits = new Map<string, number>();
+/**
+ * Gemini's models with what its native list states (gemini-native-list.ts): the window, the output
+ * limit, whether the model thinks; a model it states cannot generate content (an embedding or AQA
+ * model the id filter did not catch) is not offered. The list stands as it is when that cannot be read.
+ */
+async function withGeminiFacts(models: CatalogModel[], target: ResolvedProvider, signal: AbortSignal, timeoutMs: number): Promise<CatalogModel[]> {
+  const native = new Map<string, GeminiNativeFacts>();
   const headers = geminiListHeaders(target.credential);
   let token: string | undefined;
   try {
     for (let page = 0; page < MAX_PAGES; page++) {
       const body = await getJson(geminiModelsUrl(target.baseUrl, token), headers, signal, timeoutMs);
-      for (const [id, limit] of geminiInputLimits(body)) limits.set(id, limit);
+      for (const [id, facts] of geminiNativeFacts(body)) native.set(id, facts);
       token = geminiNextPage(body);
       if (token === undefined) break;
     }
   } catch {
-    // the windows of the pages read so far are kept
+    // what the pages read so far state is kept
   }
+  const statesThinking = listStatesThinking(native);
+  const out: CatalogModel[] = [];
   for (const m of models) {
-    const limit = limits.get(upstreamIdOf(m));
-    if (limit !== undefined) m.contextWindow = limit;
+    const facts = native.get(upstreamIdOf(m));
+    if (facts?.generates === false) continue;
+    if (facts?.inputLimit !== undefined) m.contextWindow = facts.inputLimit;
+    if (facts?.outputLimit !== undefined) m.maxOutput = facts.outputLimit;
+    if (facts && (facts.thinks !== undefined || statesThinking)) m.reasons = facts.thinks ?? false;
+    out.push(m);
   }
+  return out;
 }
 
 /** At most this many Modelfiles read per list (one request each, side by side). */
@@ -349,14 +362,15 @@ async function addSlotContext(models: CatalogModel[], modelsUrl: string, headers
  * (and gateways that copy it), vLLM's `max_model_len` (what the server was started with). llama.cpp's
  * `meta.n_ctx_train` is the length the model was trained for, not what the server serves: its
  * window comes from `/props` (llamacpp-context.ts); Ollama's and LM Studio's from their own APIs
- * (loaded-context.ts); Gemini's from its native list (gemini-limits.ts). OpenAI lists none: its
+ * (loaded-context.ts); Gemini's from its native list (gemini-native-list.ts). OpenAI lists none: its
  * windows are the ones its model pages document (openai-windows.ts).
  */
 function contextWindowOf(r: Record<string, unknown>): number | undefined {
-  for (const v of [r.max_input_tokens, r.context_length, r.max_model_len]) {
-    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
-  }
-  return undefined;
+  return tokenCount(r.max_input_tokens) ?? tokenCount(r.context_length) ?? tokenCount(r.max_model_len);
+}
+
+function tokenCount(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
 }
 
 /**

@@ -159,6 +159,25 @@ describe('the opencode model entry from a running daemon', () => {
     const sonnet = JSON.parse((await envJson(t.world.daemon, 'opencode', ['--model', 'anthropic/claude-sonnet-4-5'])).env.OPENCODE_CONFIG_CONTENT!) as typeof config;
     expect(sonnet.provider['svc-proxy']!.models['anthropic/claude-sonnet-4-5']).toMatchObject({ reasoning: true, attachment: true, modalities: { input: ['text', 'image', 'pdf'] } });
   });
+
+  it('a Gemini model: window, output limit and whether it thinks from Google’s native list (gemini-2.0-flash does not, 2.5 Flash does)', async () => {
+    const gemini = t.world.mocks.gemini;
+    // listed by both of the mock's lists from here on (no earlier test of this file asked for Gemini's)
+    if (!gemini.models.includes('models/gemini-2.0-flash')) gemini.models.push('models/gemini-2.0-flash');
+    const entryOf = async (model: string) => {
+      const settings = await envJson(t.world.daemon, 'opencode', ['--model', model]);
+      const config = JSON.parse(settings.env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, unknown> }> };
+      return config.provider['svc-proxy']!.models[model];
+    };
+    expect(await entryOf('gemini/gemini-2.0-flash')).toEqual({
+      name: 'gemini/gemini-2.0-flash',
+      limit: { context: 1_048_576, output: 8_192 },
+      attachment: true,
+      modalities: { input: ['text', 'image', 'pdf'], output: ['text'] },
+    });
+    expect(await entryOf('gemini/gemini-2.5-flash')).toMatchObject({ limit: { context: 1_048_576, output: 65_536 }, reasoning: true });
+    expect(gemini.requests.some((r) => r.path === '/v1beta/models'), 'the native list was read').toBe(true);
+  });
 });
 
 // The tool is a devDependency: its absence is a broken install, which must fail, never skip.

@@ -244,6 +244,57 @@ describe('model catalog', () => {
     }
   });
 
+  it('gemini: what the native list states — thinking only where true (a false one left out), output limits, no model it says cannot generateContent', async () => {
+    const original = gemini.handler;
+    const generates = ['generateContent', 'countTokens'];
+    gemini.handler = (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === '/v1beta/models') {
+        return json(res, {
+          models: [
+            { name: 'models/gemini-2.5-flash', inputTokenLimit: 1048576, outputTokenLimit: 65536, supportedGenerationMethods: generates, thinking: true },
+            { name: 'models/gemini-2.0-flash', inputTokenLimit: 1048576, outputTokenLimit: 8192, supportedGenerationMethods: generates },
+            // ids the id filter does not catch: the methods say what they are
+            { name: 'models/gemini-vectors-2', inputTokenLimit: 2048, outputTokenLimit: 1, supportedGenerationMethods: ['embedContent', 'countTokens'] },
+            { name: 'models/grounded-answers', inputTokenLimit: 7168, outputTokenLimit: 1024, supportedGenerationMethods: ['generateAnswer'] },
+            { name: 'models/gemini-no-methods', inputTokenLimit: 32768 },
+          ],
+        });
+      }
+      json(res, { object: 'list', data: ['gemini-2.5-flash', 'gemini-2.0-flash', 'gemini-vectors-2', 'grounded-answers', 'gemini-no-methods', 'gemini-unlisted'].map((id) => ({ id: `models/${id}` })) });
+    };
+    try {
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
+      const listed = await catalog.list(undefined, new Set(['gemini']));
+      const facts = Object.fromEntries(listed.map((m) => [m.id, { window: m.contextWindow, maxOutput: m.maxOutput, reasons: m.reasons }]));
+      expect(facts).toEqual({
+        'gemini/gemini-2.5-flash': { window: 1048576, maxOutput: 65536, reasons: true },
+        'gemini/gemini-2.0-flash': { window: 1048576, maxOutput: 8192, reasons: false },
+        // listed natively without methods: kept; without `thinking` on a list that states it: does not think
+        'gemini/gemini-no-methods': { window: 32768, maxOutput: undefined, reasons: false },
+        // not on the native list: nothing known
+        'gemini/gemini-unlisted': { window: undefined, maxOutput: undefined, reasons: undefined },
+      });
+    } finally {
+      gemini.handler = original;
+    }
+  });
+
+  it('gemini: a native list that never states `thinking` (a gateway’s, an older one) says nothing of reasoning; one that fails leaves the list as it is', async () => {
+    const original = gemini.handler;
+    let native: (res: ServerResponse) => void = (res) => json(res, { models: [{ name: 'models/gemini-2.0-flash', inputTokenLimit: 1048576, outputTokenLimit: 8192, supportedGenerationMethods: ['generateContent'] }] });
+    gemini.handler = (req, res) => (new URL(req.url ?? '/', 'http://x').pathname === '/v1beta/models' ? native(res) : json(res, { object: 'list', data: [{ id: 'models/gemini-2.0-flash' }] }));
+    try {
+      const first = await createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 }).list(undefined, new Set(['gemini']));
+      expect(first).toEqual([{ id: 'gemini/gemini-2.0-flash', provider: 'gemini', contextWindow: 1048576, maxOutput: 8192 }]);
+      native = (res) => json(res, { error: { code: 403, message: 'denied', status: 'PERMISSION_DENIED' } }, 403);
+      const second = await createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 }).list(undefined, new Set(['gemini']));
+      expect(second).toEqual([{ id: 'gemini/gemini-2.0-flash', provider: 'gemini' }]);
+    } finally {
+      gemini.handler = original;
+    }
+  });
+
   it('keeps the context window a list states: max_input_tokens, context_length, max_model_len; llama.cpp’s from /props, not its trained length', async () => {
     const saved = [anthropic.handler, openrouter.handler, custom.handler, local.handler] as const;
     anthropic.handler = (_req, res) =>

@@ -27,7 +27,7 @@ import type { CliContext } from '../io.js';
 
 export interface ModelFacts {
   contextWindow?: number;
-  /** The most output tokens a request may ask for, where the provider's pages state it (OpenAI's: openai-windows.ts). */
+  /** The most output tokens a request may ask for, where the provider's list (Gemini's) or pages (OpenAI's: openai-windows.ts) state it. */
   maxOutput?: number;
   inputs?: ModelInput[];
   reasons?: boolean;
@@ -38,7 +38,8 @@ export interface ModelFacts {
  * Claude, GPT-5 and Gemini read images and PDFs (svc-proxy converts both to each), reason, and call
  * tools: what is taken of a model its provider's list does not describe. Anthropic's list states
  * what each model reads and whether it thinks (anthropic-capabilities.ts), so a running daemon's
- * catalog says otherwise for claude-3-5-haiku; OpenAI's older families do not reason
+ * catalog says otherwise for claude-3-5-haiku; Gemini's native list states which models think
+ * (gemini-native-list.ts: not gemini-2.0-flash or Gemma); OpenAI's older families do not reason
  * (builtinReasons) and some read text only (builtinInputs).
  */
 const BUILTIN_FACTS: Readonly<Record<string, Required<Omit<ModelFacts, 'contextWindow' | 'maxOutput'>>>> = {
@@ -65,7 +66,7 @@ function factsOf(entry: CatalogModel | undefined, provider: string, model: strin
   const facts: ModelFacts = {};
   const window = entry?.contextWindow ?? documentedWindow(provider, model);
   if (window !== undefined) facts.contextWindow = window;
-  const maxOutput = documentedMaxOutput(provider, model);
+  const maxOutput = entry?.maxOutput ?? documentedMaxOutput(provider, model);
   if (maxOutput !== undefined) facts.maxOutput = maxOutput;
   const inputs = entry?.inputs ?? builtinInputs(provider, model);
   if (inputs) facts.inputs = inputs;
