@@ -1,18 +1,25 @@
 /**
  * What an entry of Anthropic's model list states a model can do (`capabilities`, PROTOCOLS.md
- * §4.1.2): whether it reads images and PDFs, and whether it thinks. Not every Claude does
- * (claude-3-5-haiku neither reads images nor thinks), so a tool told so from the list offers
- * neither. `capabilities` is null for a model Anthropic states nothing of, and a gateway speaking
- * Messages may leave it out or keep only part of it: what is not stated stays unknown.
+ * §4.1.2): whether it reads images and PDFs, whether it thinks, and which `output_config.effort`
+ * levels it takes. Not every Claude does (claude-3-5-haiku neither reads images nor thinks), so a
+ * tool told so from the list offers neither, and routing sends a model no level it lacks.
+ * `capabilities` is null for a model Anthropic states nothing of, and a gateway speaking Messages
+ * may leave it out or keep only part of it: what is not stated stays unknown.
  */
-import type { ModelCapabilities } from '@anthropic-ai/sdk/resources/models';
+import type { EffortCapability, ModelCapabilities } from '@anthropic-ai/sdk/resources/models';
+import type { Effort } from '../protocols/hub.js';
 import { isObject } from '../util/is-object.js';
 import type { ModelInput } from './models.js';
 
 export interface StatedCapabilities {
   inputs?: ModelInput[];
   reasons?: boolean;
+  /** Levels `output_config.effort` takes; empty: the model takes no effort (its thinking may still be on). */
+  efforts?: Effort[];
 }
+
+/** The levels of `capabilities.effort`, lowest first (`xhigh` is null on a model from before it). */
+const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const satisfies ReadonlyArray<keyof EffortCapability & Effort>;
 
 type CapabilityName = keyof ModelCapabilities;
 
@@ -32,5 +39,26 @@ export function anthropicCapabilities(entry: Record<string, unknown>): StatedCap
   if (image !== undefined && pdf !== undefined) stated.inputs = [...(image ? ['image' as const] : []), ...(pdf ? ['pdf' as const] : [])];
   const thinks = supported(capabilities, 'thinking');
   if (thinks !== undefined) stated.reasons = thinks;
+  const efforts = effortLevels(capabilities.effort);
+  if (efforts) stated.efforts = efforts;
   return stated;
+}
+
+/**
+ * `effort.{low,medium,high,xhigh,max}.supported` (EffortCapability in the API reference): the
+ * levels stated true; none when `effort.supported` is false. Unknown when `supported` is not stated
+ * as a boolean, or a level other than `xhigh` (null, or absent, on a list from before that level) is
+ * left out.
+ */
+function effortLevels(effort: unknown): Effort[] | undefined {
+  if (!isObject(effort) || typeof effort.supported !== 'boolean') return undefined;
+  if (!effort.supported) return [];
+  const levels: Effort[] = [];
+  for (const level of EFFORT_LEVELS) {
+    const entry = effort[level];
+    if (isObject(entry) && typeof entry.supported === 'boolean') {
+      if (entry.supported) levels.push(level);
+    } else if (level !== 'xhigh' || (entry !== null && entry !== undefined)) return undefined;
+  }
+  return levels;
 }

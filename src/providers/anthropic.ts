@@ -5,7 +5,7 @@
  * capped to what the model takes).
  */
 import { EFFORTS, type Effort } from '../protocols/hub.js';
-import { claudeTraits } from './anthropic-models.js';
+import { claudeTraits, type ClaudeTraits } from './anthropic-models.js';
 import { messagesHeaders } from './headers.js';
 import { messagesUrl, normaliseMessagesBase } from './messages-url.js';
 import {
@@ -24,7 +24,7 @@ function isEffort(v: unknown): v is Effort {
 }
 
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
-  const traits = claudeTraits(ctx.model);
+  const traits = fitStatedEfforts(claudeTraits(ctx.model), ctx.effortLevels);
   // `reasoning_effort` is how some Messages clients ask for a level; Anthropic has no such field.
   const askedByField = body.reasoning_effort !== undefined;
   delete body.reasoning_effort;
@@ -50,6 +50,15 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   if (!ctx.passthrough || mapped) fixSampling(body, traits);
   downgradeForcedToolChoice(body);
   return effortSent === undefined ? {} : { effortSent };
+}
+
+/**
+ * The levels Anthropic's list states the model takes (`capabilities.effort`) rule over those read
+ * from its id: a level the model lacks is snapped to one it has, or left out where it takes none,
+ * as OpenAI's levels are (openai-models.ts), instead of a 400.
+ */
+function fitStatedEfforts(traits: ClaudeTraits, stated: readonly Effort[] | undefined): ClaudeTraits {
+  return stated === undefined ? traits : { ...traits, efforts: stated };
 }
 
 export const anthropicAdapter: ProviderAdapter = {

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { BUILTIN_PROVIDERS, type Config } from '../config/schema.js';
+import type { Effort } from '../protocols/hub.js';
 import { anthropicCapabilities } from './anthropic-capabilities.js';
 import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
 import { detectedUnconfigured, isResolveFailure, resolveProvider } from './registry.js';
@@ -36,6 +37,8 @@ export interface CatalogModel {
   reasons?: boolean;
   /** Whether the model calls tools, where the list says (see supportsParameter). */
   callsTools?: boolean;
+  /** The effort levels the model takes, where the list says (Anthropic's: anthropic-capabilities.ts); empty: none. */
+  efforts?: Effort[];
 }
 
 /** Input besides text a model list can state: images, and PDF files. */
@@ -64,6 +67,12 @@ export interface ModelCatalog {
   list(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogModel[]>;
   /** As `list`, with the failures of the providers asked. */
   listing(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogListing>;
+  /**
+   * The effort levels the provider's last list stated for the model (its id as the provider
+   * knows it), or undefined when none stated them or it was not listed yet: read on requests, so
+   * it never fetches.
+   */
+  statedEfforts(slug: string, model: string): readonly Effort[] | undefined;
 }
 
 interface Entry {
@@ -87,11 +96,23 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
   const failureTtlMs = deps.failureTtlMs ?? 10_000;
   const timeoutMs = deps.timeoutMs ?? 3_000;
   const cache = new Map<string, Entry>();
+  /** slug → model → effort levels its last good list stated (only providers whose list states some). */
+  const efforts = new Map<string, Map<string, Effort[]>>();
+
+  function keepEfforts(slug: string, models: readonly CatalogModel[]): void {
+    const stated = new Map<string, Effort[]>();
+    for (const m of models) if (m.efforts) stated.set(upstreamIdOf(m), m.efforts);
+    if (stated.size > 0) efforts.set(slug, stated);
+    else efforts.delete(slug);
+  }
 
   function fetchInto(key: string, target: ResolvedProvider, previous: Entry | undefined): Promise<Entry> {
     const started = performance.now();
     const run = fetchModels(target, timeoutMs)
-      .then((models): Entry => ({ models, at: Date.now(), failed: false }))
+      .then((models): Entry => {
+        keepEfforts(target.slug, models);
+        return { models, at: Date.now(), failed: false };
+      })
       // A failed refresh keeps the last good list (stale beats empty).
       .catch((err: unknown): Entry => {
         const failure = listFailureOf(err, target, Math.round(performance.now() - started));
@@ -148,6 +169,8 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
       if (!only) {
         const live = new Set(targets.map(cacheKey));
         for (const key of cache.keys()) if (!live.has(key)) cache.delete(key);
+        const slugs = new Set(targets.map((t) => t.slug));
+        for (const slug of efforts.keys()) if (!slugs.has(slug)) efforts.delete(slug);
       }
 
       const work = Promise.all(targets.map((t) => forTarget(t)));
@@ -155,6 +178,9 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
       const failed: ProviderListFailure[] = [];
       for (const e of entries) if (e.failed && e.failure) failed.push(e.failure);
       return { models: entries.flatMap((e) => e.models), failed };
+    },
+    statedEfforts(slug, model) {
+      return efforts.size === 0 ? undefined : efforts.get(slug)?.get(model);
     },
   };
   return catalog;

@@ -31,6 +31,8 @@ export interface FinalizeContext {
   /** Same dialect in and out: the body is the client's own (only model/effort may change). */
   passthrough: boolean;
   stream: boolean;
+  /** The effort levels the provider's model list states the model takes, when it was listed (models.ts). */
+  effortLevels?: readonly Effort[];
 }
 
 export interface ProviderAdapter {

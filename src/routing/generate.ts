@@ -394,6 +394,15 @@ class GenerateRequest {
     return levels === undefined ? effort : snapEffort(effort, levels);
   }
 
+  /**
+   * The levels a Messages target's model list stated for the model (Anthropic's `capabilities.effort`),
+   * which its adapter snaps a level to: only asked when there is a level to send.
+   */
+  private statedEfforts(p: ResolvedProvider, upstreamModel: string, effort: Effort | undefined): readonly Effort[] | undefined {
+    if (effort === undefined || p.adapter.dialect !== 'messages') return undefined;
+    return this.x.services.statedEfforts?.(p.slug, upstreamModel);
+  }
+
   private build(p: ResolvedProvider, model: string, hub: HubRequest | undefined, fit?: RequestFit): Built {
     return hub ? this.buildConverted(p, model, hub, fit) : this.buildPassthrough(p, model, fit);
   }
@@ -463,7 +472,7 @@ class GenerateRequest {
         }
         let restored = envelopes && restoreNativeProof(dialect, body);
         if (dialect === 'messages') restored = dropForeignThinking(body, issuers, p.slug) || restored;
-        const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream });
+        const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream, effortLevels: this.statedEfforts(p, upstreamModel, effort) });
         fitted = this.fitBody(p, upstreamModel, body, fit);
         if (fit?.continuePrefill) continueAfterPrefill(body);
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
@@ -491,7 +500,8 @@ class GenerateRequest {
     if (effort !== undefined) forTarget.reasoning = { ...hub.reasoning, effort };
     const body = this.x.services.codecs[p.adapter.dialect].encodeRequest(forTarget, p.adapter.encodeOptions(upstreamModel));
     body.model = upstreamModel;
-    let { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream });
+    const effortLevels = this.statedEfforts(p, upstreamModel, effort);
+    let { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream, effortLevels });
     if (p.adapter.dialect === 'messages' && dropUnprovenThinking(body)) ({ effortSent } = effortLeftWithoutThinking(body));
     const fitted = this.fitBody(p, upstreamModel, body, fit);
     if (fit?.continuePrefill) continueAfterPrefill(body);

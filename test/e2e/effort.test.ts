@@ -203,3 +203,20 @@ describe('request log', () => {
     expect(entry!.effortSent).toBe('high');
   });
 });
+
+describe('effort levels from Anthropic’s model list', () => {
+  it('once `svc-proxy models` has listed Anthropic, a level its list says the model lacks goes as the nearest it takes', async () => {
+    const anthropic = world.mocks.anthropic;
+    // Sonnet 4.6's id reads as taking max; this list says low to high
+    if (!anthropic.models.includes('claude-sonnet-4-6')) anthropic.models.push('claude-sonnet-4-6');
+    anthropic.efforts['claude-sonnet-4-6'] = ['low', 'medium', 'high'];
+    const ask = async (): Promise<Body> => {
+      await ant.messages.create({ model: 'anthropic/claude-sonnet-4-6', max_tokens: 1000, thinking: { type: 'adaptive' }, output_config: { effort: 'max' }, messages: [{ role: 'user', content: 'think' }] });
+      return anthropic.lastGeneration().body as Body;
+    };
+    const listed = await world.daemon.cli(['models', 'anthropic', '--json']);
+    const entry = (JSON.parse(listed.stdout) as { models: Array<{ id: string; efforts?: string[] }> }).models.find((m) => m.id === 'anthropic/claude-sonnet-4-6');
+    expect(entry?.efforts).toEqual(['low', 'medium', 'high']);
+    expect((await ask()).output_config?.effort).toBe('high');
+  });
+});

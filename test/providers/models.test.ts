@@ -358,6 +358,49 @@ describe('model catalog', () => {
     }
   });
 
+  it('keeps the effort levels Anthropic’s list states (capabilities.effort: the levels supported; none when effort is not), and answers them for requests without fetching', async () => {
+    const saved = anthropic.handler;
+    const yes = (supported: boolean) => ({ supported });
+    const effort = (levels: string[], xhigh: unknown = yes(levels.includes('xhigh'))) => ({
+      supported: levels.length > 0,
+      low: yes(levels.includes('low')),
+      medium: yes(levels.includes('medium')),
+      high: yes(levels.includes('high')),
+      max: yes(levels.includes('max')),
+      xhigh,
+    });
+    const model = (id: string, capabilities: unknown) => ({ type: 'model', id, display_name: id, created_at: '2025-09-29T00:00:00Z', capabilities });
+    anthropic.handler = (_req, res) =>
+      json(res, {
+        data: [
+          model('claude-opus-4-7', { effort: effort(['low', 'medium', 'high', 'xhigh', 'max']) }),
+          model('claude-sonnet-4-6', { effort: effort(['low', 'medium', 'high'], null) }),
+          model('claude-sonnet-4-5', { effort: effort([]) }),
+          model('claude-partial', { effort: { supported: true, high: yes(true) } }),
+          model('claude-unstated', null),
+        ],
+        has_more: false,
+      });
+    try {
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
+      expect(catalog.statedEfforts('anthropic', 'claude-sonnet-4-6'), 'nothing listed yet').toBeUndefined();
+      const listed = await catalog.list(undefined, new Set(['anthropic']));
+      expect(Object.fromEntries(listed.map((m) => [m.id, m.efforts]))).toEqual({
+        'anthropic/claude-opus-4-7': ['low', 'medium', 'high', 'xhigh', 'max'],
+        'anthropic/claude-sonnet-4-6': ['low', 'medium', 'high'],
+        'anthropic/claude-sonnet-4-5': [],
+        'anthropic/claude-partial': undefined,
+        'anthropic/claude-unstated': undefined,
+      });
+      expect(catalog.statedEfforts('anthropic', 'claude-sonnet-4-6')).toEqual(['low', 'medium', 'high']);
+      expect(catalog.statedEfforts('anthropic', 'claude-sonnet-4-5')).toEqual([]);
+      expect(catalog.statedEfforts('anthropic', 'claude-unstated')).toBeUndefined();
+      expect(catalog.statedEfforts('openai', 'claude-sonnet-4-6')).toBeUndefined();
+    } finally {
+      anthropic.handler = saved;
+    }
+  });
+
   it('keeps what OpenRouter’s list states a model reads (image; file = PDF), whether it reasons and calls tools (reasoning, tools among supported_parameters)', async () => {
     const saved = openrouter.handler;
     openrouter.handler = (_req, res) =>

@@ -20,14 +20,16 @@ export interface ModelsAnswer {
 const modelsModule: AdminModule = {
   path: '/models',
   routes(ctx) {
-    // Created on first use: a daemon nobody asks never fetches a list for the admin API.
+    // Without the proxy's catalog, one of its own, created on first use: a daemon nobody asks never fetches a list for the admin API.
     let catalog: ModelCatalog | undefined;
     return new Hono().get('/', async (c) => {
-      catalog ??= createModelCatalog({ config: () => ctx.store.current(), credential: (slug) => ctx.credentials.get(slug) });
       // ?provider=slug (repeatable): only those providers are asked (a tool's setup needs one model's)
       const only = c.req.queries('provider');
+      const asked = only && only.length > 0 ? new Set(only) : undefined;
       // the failures are this listing's: those of the providers asked, with their current credential
-      const { models, failed } = await catalog.listing(c.req.raw.signal, only && only.length > 0 ? new Set(only) : undefined);
+      const { models, failed } = ctx.listModels
+        ? await ctx.listModels(c.req.raw.signal, asked)
+        : await (catalog ??= createModelCatalog({ config: () => ctx.store.current(), credential: (slug) => ctx.credentials.get(slug) })).listing(c.req.raw.signal, asked);
       const counts: Record<string, number> = {};
       for (const m of models) counts[m.provider] = (counts[m.provider] ?? 0) + 1;
       return c.json({ models, counts, failed: listFailureNotes(failed) } satisfies ModelsAnswer);
