@@ -146,8 +146,8 @@ describe('tool profiles', () => {
     const documented = { ...base, contextWindow: 128_000, maxOutput: 272_000 };
     const opencodeEntry = (input: ToolInput) =>
       (JSON.parse(Object.fromEntries(findTool('opencode')!.setup(input).env).OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, { limit: unknown }> }> }).provider['svc-proxy']!.models['openai/gpt-5-pro']!;
-    expect(opencodeEntry(documented).limit).toEqual({ context: 128_000, output: 272_000 });
-    expect(opencodeEntry({ ...base, contextWindow: 111_616, maxOutput: 16_384 }).limit).toEqual({ context: 111_616, output: 16_384 });
+    expect(opencodeEntry(documented).limit).toEqual({ context: 128_000, input: 128_000, output: 272_000 });
+    expect(opencodeEntry({ ...base, contextWindow: 111_616, maxOutput: 16_384 }).limit).toEqual({ context: 111_616, input: 111_616, output: 16_384 });
 
     const crush = findTool('crush')!.setup(documented);
     expect(JSON.parse(crush.file!.content).providers['svc-proxy'].models[0]).toMatchObject({ context_window: 128_000, default_max_tokens: 272_000 });
@@ -170,7 +170,8 @@ describe('tool profiles', () => {
     const known = opencode.setup({ ...base, contextWindow: 400_000, inputs: ['image', 'pdf'], reasons: true });
     expect(entryOf(known)).toEqual({
       name: 'p/m',
-      limit: { context: 400_000, output: 32_000 },
+      // a known window is also the input budget opencode compacts at (limit.input)
+      limit: { context: 400_000, input: 400_000, output: 32_000 },
       reasoning: true,
       attachment: true,
       modalities: { input: ['text', 'image', 'pdf'], output: ['text'] },

@@ -140,7 +140,7 @@ describe('the opencode model entry from a running daemon', () => {
     // the mock lists it with a 1,000,000-token window, text and image input, and reasoning
     expect(config.provider['svc-proxy']!.models[model]).toEqual({
       name: model,
-      limit: { context: 1_000_000, output: 32_000 },
+      limit: { context: 1_000_000, input: 1_000_000, output: 32_000 },
       reasoning: true,
       attachment: true,
       modalities: { input: ['text', 'image'], output: ['text'] },
@@ -153,7 +153,7 @@ describe('the opencode model entry from a running daemon', () => {
     const model = 'anthropic/claude-3-5-haiku-20241022';
     const settings = await envJson(t.world.daemon, 'opencode', ['--model', model]);
     const config = JSON.parse(settings.env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, unknown> }> };
-    expect(config.provider['svc-proxy']!.models[model]).toEqual({ name: model, limit: { context: 200_000, output: 32_000 } });
+    expect(config.provider['svc-proxy']!.models[model]).toEqual({ name: model, limit: { context: 200_000, input: 200_000, output: 32_000 } });
     expect(settings.notes).toEqual([]);
     // one it states reads both and thinks keeps them
     const sonnet = JSON.parse((await envJson(t.world.daemon, 'opencode', ['--model', 'anthropic/claude-sonnet-4-5'])).env.OPENCODE_CONFIG_CONTENT!) as typeof config;
@@ -171,11 +171,11 @@ describe('the opencode model entry from a running daemon', () => {
     };
     expect(await entryOf('gemini/gemini-2.0-flash')).toEqual({
       name: 'gemini/gemini-2.0-flash',
-      limit: { context: 1_048_576, output: 8_192 },
+      limit: { context: 1_048_576, input: 1_048_576, output: 8_192 },
       attachment: true,
       modalities: { input: ['text', 'image', 'pdf'], output: ['text'] },
     });
-    expect(await entryOf('gemini/gemini-2.5-flash')).toMatchObject({ limit: { context: 1_048_576, output: 65_536 }, reasoning: true });
+    expect(await entryOf('gemini/gemini-2.5-flash')).toMatchObject({ limit: { context: 1_048_576, input: 1_048_576, output: 65_536 }, reasoning: true });
     expect(gemini.requests.some((r) => r.path === '/v1beta/models'), 'the native list was read').toBe(true);
   });
 });

@@ -36,12 +36,16 @@ function config(input: ToolInput, model: string): Record<string, unknown> {
 }
 
 function modelEntry(input: ToolInput, model: string): Record<string, unknown> {
-  // opencode compacts the conversation before `context` less `output` is used up, and asks for `output`,
-  // both capped at its own 32,000 (OPENCODE_EXPERIMENTAL_OUTPUT_TOKEN_MAX): so a model that writes less
-  // (gpt-4o's 16,384) is never asked for more, and a larger figure changes nothing until that cap is raised.
-  // `context` is the input the model takes, as opencode's provider docs define it ("Maximum input tokens the
-  // model accepts"); `limit.input` (in 1.18.33's schema) is undocumented, and only one of its two compaction paths reads it
-  const limit = { context: input.contextWindow ?? STAND_IN_LIMITS.contextWindow, output: outputAllowance(input) };
+  // opencode asks for `output`, capped at its own 32,000 (OPENCODE_EXPERIMENTAL_OUTPUT_TOKEN_MAX): so a model
+  // that writes less (gpt-4o's 16,384) is never asked for more. `context` is the input the model takes, as
+  // opencode's provider docs define it ("Maximum input tokens the model accepts").
+  const limit: Record<string, number> = { context: input.contextWindow ?? STAND_IN_LIMITS.contextWindow, output: outputAllowance(input) };
+  // Undocumented `limit.input`, in the config schema of the released 1.18.33 (its binary: `limit: {context,
+  // input?: Finite, output}`, a custom model's `input: C.limit?.input`): the input budget it compacts at.
+  // With it, opencode compacts once the last turn's tokens reach `input` less min(20,000, output); without,
+  // `context` less the output allowance, which holds back the answer's room a second time from a figure that
+  // is already the input alone. A stand-in window is not a budget: only a known one is written.
+  if (input.contextWindow !== undefined) limit.input = input.contextWindow;
   const entry: Record<string, unknown> = { name: model, limit };
   if (input.reasons) entry.reasoning = true;
   if (input.inputs?.length) {
