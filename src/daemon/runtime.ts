@@ -288,7 +288,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
         };
       },
       upstreamProxy: () => proxy.upstreamProxy?.(),
-      ...(proxy.listModels ? { listModels: proxy.listModels } : {}),
+      ...(proxy.statedEfforts ? { statedEfforts: proxy.statedEfforts } : {}),
       reloadConfig,
       revokeKey: async (ref) => {
         const result = await unsaved.revoke(store, ref, () => applyKeys(store.current()));

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { BUILTIN_PROVIDERS, type Config } from '../config/schema.js';
 import type { Effort } from '../protocols/hub.js';
 import { anthropicCapabilities } from './anthropic-capabilities.js';
+import { StatedEfforts } from './stated-efforts.js';
 import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
 import { detectedUnconfigured, isResolveFailure, resolveProvider } from './registry.js';
 import type { ResolvedProvider } from './types.js';
@@ -54,6 +55,8 @@ export interface CatalogDeps {
   failureTtlMs?: number;
   /** Bound on one provider's fetch (all pages). */
   timeoutMs?: number;
+  /** Where the effort levels lists state are kept for requests (the daemon's one store); one of its own when absent. */
+  efforts?: StatedEfforts;
 }
 
 /** The models of the providers asked, and why each of them whose latest fetch failed has none (or only an older list). */
@@ -67,12 +70,6 @@ export interface ModelCatalog {
   list(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogModel[]>;
   /** As `list`, with the failures of the providers asked. */
   listing(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogListing>;
-  /**
-   * The effort levels the provider's last list stated for the model (its id as the provider
-   * knows it), or undefined when none stated them or it was not listed yet: read on requests, so
-   * it never fetches.
-   */
-  statedEfforts(slug: string, model: string): readonly Effort[] | undefined;
 }
 
 interface Entry {
@@ -96,21 +93,13 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
   const failureTtlMs = deps.failureTtlMs ?? 10_000;
   const timeoutMs = deps.timeoutMs ?? 3_000;
   const cache = new Map<string, Entry>();
-  /** slug → model → effort levels its last good list stated (only providers whose list states some). */
-  const efforts = new Map<string, Map<string, Effort[]>>();
-
-  function keepEfforts(slug: string, models: readonly CatalogModel[]): void {
-    const stated = new Map<string, Effort[]>();
-    for (const m of models) if (m.efforts) stated.set(upstreamIdOf(m), m.efforts);
-    if (stated.size > 0) efforts.set(slug, stated);
-    else efforts.delete(slug);
-  }
+  const efforts = deps.efforts ?? new StatedEfforts();
 
   function fetchInto(key: string, target: ResolvedProvider, previous: Entry | undefined): Promise<Entry> {
     const started = performance.now();
     const run = fetchModels(target, timeoutMs)
       .then((models): Entry => {
-        keepEfforts(target.slug, models);
+        efforts.keep(target.slug, models.map((m) => ({ model: upstreamIdOf(m), ...(m.efforts ? { efforts: m.efforts } : {}) })));
         return { models, at: Date.now(), failed: false };
       })
       // A failed refresh keeps the last good list (stale beats empty).
@@ -169,8 +158,7 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
       if (!only) {
         const live = new Set(targets.map(cacheKey));
         for (const key of cache.keys()) if (!live.has(key)) cache.delete(key);
-        const slugs = new Set(targets.map((t) => t.slug));
-        for (const slug of efforts.keys()) if (!slugs.has(slug)) efforts.delete(slug);
+        efforts.keepOnly(new Set(targets.map((t) => t.slug)));
       }
 
       const work = Promise.all(targets.map((t) => forTarget(t)));
@@ -178,9 +166,6 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
       const failed: ProviderListFailure[] = [];
       for (const e of entries) if (e.failed && e.failure) failed.push(e.failure);
       return { models: entries.flatMap((e) => e.models), failed };
-    },
-    statedEfforts(slug, model) {
-      return efforts.size === 0 ? undefined : efforts.get(slug)?.get(model);
     },
   };
   return catalog;

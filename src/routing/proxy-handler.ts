@@ -10,7 +10,8 @@ import type { RequestLogEntry } from '../log/entry.js';
 import { chatCodec } from '../protocols/chat/index.js';
 import { messagesCodec } from '../protocols/messages/index.js';
 import { responsesCodec } from '../protocols/responses/index.js';
-import { createModelCatalog, type CatalogListing, type ModelCatalog } from '../providers/models.js';
+import { createModelCatalog, type ModelCatalog } from '../providers/models.js';
+import { StatedEfforts } from '../providers/stated-efforts.js';
 import { resolveProvider } from '../providers/registry.js';
 import { upstreamAnswer } from '../providers/upstream-answer.js';
 import { closeUpstreamPools, shedBurstConnections, upstreamRequest, useUpstreamProxy } from '../providers/upstream-client.js';
@@ -59,8 +60,8 @@ export interface ProxyDeps {
 
 export interface ProxyHandler {
   handle(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, caller: ProxyCaller): Promise<void>;
-  /** The model catalog requests read what lists stated from (effort levels): the admin API lists through it too. */
-  listModels?(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogListing>;
+  /** The effort levels model lists stated, which requests read: the admin API's catalog writes here too. */
+  statedEfforts?: StatedEfforts;
   /** Close upstream connection pools (daemon shutdown). */
   close(): Promise<void>;
   /** Close idle upstream pools a burst left with many connections (upstream-client.ts). */
@@ -95,13 +96,14 @@ export interface ProxyHandler {
 export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingServices> = {}): ProxyHandler {
   const registryDeps = { config: deps.config, credential: deps.credential, ...(deps.credentialProblem ? { credentialProblem: deps.credentialProblem } : {}) };
   let catalog: ModelCatalog | undefined;
+  const statedEfforts = new StatedEfforts();
   const services: RoutingServices = {
     resolveProvider: (slug) => resolveProvider(slug, registryDeps),
     upstreamRequest,
     upstreamAnswer,
-    listModels: (signal, only) => (catalog ??= createModelCatalog(registryDeps)).listing(signal, only),
+    listModels: (signal, only) => (catalog ??= createModelCatalog({ ...registryDeps, efforts: statedEfforts })).listing(signal, only),
     // what the lists read so far stated: a request never waits for a list
-    statedEfforts: (slug, model) => catalog?.statedEfforts(slug, model),
+    statedEfforts: (slug, model) => statedEfforts.levels(slug, model),
     // loaded on first use: the tokenizer behind local estimates is only needed for count_tokens
     countTokens: async (target, model, req, signal) => (await import('../providers/count-tokens.js')).countTokens(target, model, req, signal),
     codecs: { chat: chatCodec, responses: responsesCodec, messages: messagesCodec },
@@ -121,6 +123,6 @@ export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingSe
       proxyPlan = useUpstreamProxy(proxySettings);
     },
     upstreamProxy: () => proxyStatus(proxyPlan, proxySettings.upstreamProxy),
-    listModels: (signal, only) => services.listModels(signal, only),
+    statedEfforts,
   };
 }

@@ -4,6 +4,7 @@ import { configSchema, type Config } from '../../src/config/schema.js';
 import { LocalDetector } from '../../src/providers/local-detect.js';
 import { listFailureNotes } from '../../src/providers/model-list-failure.js';
 import { createModelCatalog } from '../../src/providers/models.js';
+import { StatedEfforts } from '../../src/providers/stated-efforts.js';
 import { closeUpstreamPools } from '../../src/providers/upstream-client.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -358,7 +359,7 @@ describe('model catalog', () => {
     }
   });
 
-  it('keeps the effort levels Anthropic’s list states (capabilities.effort: the levels supported; none when effort is not), and answers them for requests without fetching', async () => {
+  it('keeps the effort levels Anthropic’s list states (capabilities.effort: the levels supported; none when effort is not), and keeps them where requests read them', async () => {
     const saved = anthropic.handler;
     const yes = (supported: boolean) => ({ supported });
     const effort = (levels: string[], xhigh: unknown = yes(levels.includes('xhigh'))) => ({
@@ -382,8 +383,9 @@ describe('model catalog', () => {
         has_more: false,
       });
     try {
-      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
-      expect(catalog.statedEfforts('anthropic', 'claude-sonnet-4-6'), 'nothing listed yet').toBeUndefined();
+      const stated = new StatedEfforts();
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000, efforts: stated });
+      expect(stated.levels('anthropic', 'claude-sonnet-4-6'), 'nothing listed yet').toBeUndefined();
       const listed = await catalog.list(undefined, new Set(['anthropic']));
       expect(Object.fromEntries(listed.map((m) => [m.id, m.efforts]))).toEqual({
         'anthropic/claude-opus-4-7': ['low', 'medium', 'high', 'xhigh', 'max'],
@@ -392,10 +394,10 @@ describe('model catalog', () => {
         'anthropic/claude-partial': undefined,
         'anthropic/claude-unstated': undefined,
       });
-      expect(catalog.statedEfforts('anthropic', 'claude-sonnet-4-6')).toEqual(['low', 'medium', 'high']);
-      expect(catalog.statedEfforts('anthropic', 'claude-sonnet-4-5')).toEqual([]);
-      expect(catalog.statedEfforts('anthropic', 'claude-unstated')).toBeUndefined();
-      expect(catalog.statedEfforts('openai', 'claude-sonnet-4-6')).toBeUndefined();
+      expect(stated.levels('anthropic', 'claude-sonnet-4-6')).toEqual(['low', 'medium', 'high']);
+      expect(stated.levels('anthropic', 'claude-sonnet-4-5')).toEqual([]);
+      expect(stated.levels('anthropic', 'claude-unstated')).toBeUndefined();
+      expect(stated.levels('openai', 'claude-sonnet-4-6')).toBeUndefined();
     } finally {
       anthropic.handler = saved;
     }

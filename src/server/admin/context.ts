@@ -10,7 +10,7 @@ import type { RequestLog } from '../../log/writer.js';
 import type { CredentialCache } from '../../secrets/cache.js';
 import type { KeychainStatus } from '../../secrets/keychain.js';
 import type { ProxyStatus } from '../../providers/upstream-proxy.js';
-import type { CatalogListing } from '../../providers/models.js';
+import type { StatedEfforts } from '../../providers/stated-efforts.js';
 
 export interface ConfigProblem {
   message: string;
@@ -59,11 +59,8 @@ export interface AdminContext {
   memory(): MemoryStatus;
   /** The outbound proxy upstream calls go through (no credentials); undefined when unknown. */
   upstreamProxy?(): ProxyStatus | undefined;
-  /**
-   * The proxy's model catalog: listing through it leaves what the lists state (effort levels) for
-   * the requests that follow. Absent: the admin API keeps a catalog of its own.
-   */
-  listModels?(signal?: AbortSignal, only?: ReadonlySet<string>): Promise<CatalogListing>;
+  /** Where the effort levels the lists state are kept for requests (the proxy's store); absent: nowhere. */
+  statedEfforts?: StatedEfforts;
   /** Re-read config.json now. Throws ConfigFileError (the last good config stays in force). */
   reloadConfig(): Promise<ReloadOutcome>;
   /** Revoke a service key (by id or name); in force at once, saved when config.json can be written (unsaved-revocations.ts). */

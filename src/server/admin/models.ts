@@ -20,16 +20,16 @@ export interface ModelsAnswer {
 const modelsModule: AdminModule = {
   path: '/models',
   routes(ctx) {
-    // Without the proxy's catalog, one of its own, created on first use: a daemon nobody asks never fetches a list for the admin API.
+    // Created on first use: a daemon nobody asks never fetches a list for the admin API. What its
+    // lists state of effort levels goes to the proxy's store, for the requests of a tool it set up.
     let catalog: ModelCatalog | undefined;
     return new Hono().get('/', async (c) => {
       // ?provider=slug (repeatable): only those providers are asked (a tool's setup needs one model's)
       const only = c.req.queries('provider');
       const asked = only && only.length > 0 ? new Set(only) : undefined;
       // the failures are this listing's: those of the providers asked, with their current credential
-      const { models, failed } = ctx.listModels
-        ? await ctx.listModels(c.req.raw.signal, asked)
-        : await (catalog ??= createModelCatalog({ config: () => ctx.store.current(), credential: (slug) => ctx.credentials.get(slug) })).listing(c.req.raw.signal, asked);
+      catalog ??= createModelCatalog({ config: () => ctx.store.current(), credential: (slug) => ctx.credentials.get(slug), ...(ctx.statedEfforts ? { efforts: ctx.statedEfforts } : {}) });
+      const { models, failed } = await catalog.listing(c.req.raw.signal, asked);
       const counts: Record<string, number> = {};
       for (const m of models) counts[m.provider] = (counts[m.provider] ?? 0) + 1;
       return c.json({ models, counts, failed: listFailureNotes(failed) } satisfies ModelsAnswer);
