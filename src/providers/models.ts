@@ -377,11 +377,10 @@ async function addSlotContext(models: CatalogModel[], modelsUrl: string, headers
  * windows are the ones its model pages document (openai-windows.ts).
  */
 function contextWindowOf(r: Record<string, unknown>): number | undefined {
-  return tokenCount(r.max_input_tokens) ?? tokenCount(r.context_length) ?? tokenCount(r.max_model_len);
-}
-
-function tokenCount(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
+  for (const v of [r.max_input_tokens, r.context_length, r.max_model_len]) {
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
+  }
+  return undefined;
 }
 
 /**
