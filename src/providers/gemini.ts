@@ -1,6 +1,7 @@
 /**
  * Google Gemini through its OpenAI-compatible Chat endpoint. Effort goes to `reasoning_effort`
- * (at most `high`; `none` turns thinking off, except on Pro models that cannot, which get `low`).
+ * (at most `high`; `none` turns thinking off, except on Pro models that cannot, which get `low`;
+ * none at all to a model the native list states does not think).
  * Tool and response schemas are cut down to what Gemini accepts; tool results carry their call's
  * name (gemini-tool-names.ts). Model ids are listed with a
  * `models/` prefix; it is removed for display and accepted either way.
@@ -85,6 +86,17 @@ function dropThinkingConfig(body: Record<string, unknown>): void {
   if (Object.keys(extra).length === 0) delete body.extra_body;
 }
 
+/**
+ * A model the native list states does not think (gemini-native-list.ts: gemini-2.0-flash, Gemma)
+ * refuses any effort, `none` too, since the compat layer makes it a thinkingConfig: 400 "Thinking
+ * is not enabled for models/…" (lobehub/lobehub#7686). It cannot think anyway, so nothing is lost.
+ */
+function dropThinking(body: Record<string, unknown>): Record<string, never> {
+  delete body.reasoning_effort;
+  dropThinkingConfig(body);
+  return {};
+}
+
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
   if (typeof body.model === 'string') body.model = stripModelsPrefix(body.model);
   developerToSystem(body);
@@ -97,6 +109,7 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   signCurrentTurn(body, stripModelsPrefix(ctx.model));
   sanitizeTools(body);
   sanitizeResponseFormat(body);
+  if (ctx.effortLevels?.length === 0) return dropThinking(body);
   if (ctx.effort === undefined) return {};
   let effort: string = lowerEffort(ctx.effort, 'high');
   if (effort === 'none' && cannotDisableThinking(stripModelsPrefix(ctx.model))) effort = 'low';

@@ -38,7 +38,7 @@ export interface CatalogModel {
   reasons?: boolean;
   /** Whether the model calls tools, where the list says (see supportsParameter). */
   callsTools?: boolean;
-  /** The effort levels the model takes, where the list says (Anthropic's: anthropic-capabilities.ts); empty: none. */
+  /** The effort levels the model takes, where the list says (Anthropic's: anthropic-capabilities.ts; Gemini's: none for a model it states does not think); empty: none. */
   efforts?: Effort[];
 }
 
@@ -321,6 +321,8 @@ async function withGeminiFacts(models: CatalogModel[], target: ResolvedProvider,
     if (facts?.inputLimit !== undefined) m.contextWindow = facts.inputLimit;
     if (facts?.outputLimit !== undefined) m.maxOutput = facts.outputLimit;
     if (facts && (facts.thinks !== undefined || statesThinking)) m.reasons = facts.thinks ?? false;
+    // one that does not think takes no effort at all (gemini.ts leaves it out)
+    if (m.reasons === false) m.efforts = [];
     out.push(m);
   }
   return out;

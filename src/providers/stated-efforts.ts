@@ -1,6 +1,7 @@
 /**
  * The effort levels providers' model lists stated per model (Anthropic's `capabilities.effort`,
- * anthropic-capabilities.ts), as the catalogs read them: the proxy's (GET …/models) and the admin
+ * anthropic-capabilities.ts; none for a model Gemini's native list states does not think), as the
+ * catalogs read them: the proxy's (GET …/models) and the admin
  * API's (`svc-proxy models`, a tool's setup) write into the one store the daemon keeps, and
  * requests read it. A request never waits for a list: a model not listed yet has no levels here.
  */

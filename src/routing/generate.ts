@@ -395,11 +395,12 @@ class GenerateRequest {
   }
 
   /**
-   * The levels a Messages target's model list stated for the model (Anthropic's `capabilities.effort`),
-   * which its adapter snaps a level to: only asked when there is a level to send.
+   * The levels the target's model list stated for the model (Anthropic's `capabilities.effort`, none
+   * for a model Gemini's states does not think), which its adapter fits the level to: only asked
+   * when there is a level to send (one map lookup).
    */
   private statedEfforts(p: ResolvedProvider, upstreamModel: string, effort: Effort | undefined): readonly Effort[] | undefined {
-    if (effort === undefined || p.adapter.dialect !== 'messages') return undefined;
+    if (effort === undefined) return undefined;
     return this.x.services.statedEfforts?.(p.slug, upstreamModel);
   }
 
