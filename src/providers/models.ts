@@ -30,7 +30,7 @@ export interface CatalogModel {
   displayName?: string;
   /** Input tokens the model takes, where the provider's list says (see contextWindowOf). */
   contextWindow?: number;
-  /** The most output tokens a request may ask for, where the provider's list says (Gemini's native `outputTokenLimit`). */
+  /** The most output tokens a request may ask for, where the provider's list says (Anthropic's `max_tokens`, "Maximum value for the `max_tokens` parameter when using this model", ModelInfo; Gemini's native `outputTokenLimit`). */
   maxOutput?: number;
   /** What the model reads besides text, where the list says (see inputsOf; Anthropic's: anthropic-capabilities.ts). */
   inputs?: ModelInput[];
@@ -242,7 +242,10 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
         const r = m as Record<string, unknown>;
         const created = typeof r.created_at === 'string' ? Math.floor(Date.parse(r.created_at) / 1000) : undefined;
         const model = add(r.id, created, r.display_name, contextWindowOf(r));
-        if (model) Object.assign(model, anthropicCapabilities(r));
+        if (!model) continue;
+        Object.assign(model, anthropicCapabilities(r));
+        const maxOutput = tokenCount(r.max_tokens);
+        if (maxOutput !== undefined) model.maxOutput = maxOutput;
       }
       if (body.has_more !== true || typeof body.last_id !== 'string') break;
       after = body.last_id;
@@ -380,9 +383,14 @@ async function addSlotContext(models: CatalogModel[], modelsUrl: string, headers
  */
 function contextWindowOf(r: Record<string, unknown>): number | undefined {
   for (const v of [r.max_input_tokens, r.context_length, r.max_model_len]) {
-    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
+    const n = tokenCount(v);
+    if (n !== undefined) return n;
   }
   return undefined;
+}
+
+function tokenCount(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
 }
 
 /**

@@ -73,7 +73,7 @@ describe.skipIf('missing' in cn)('Continue (cn) through protocol A /chat/complet
     expect(turns).toHaveLength(2);
     const [first, second] = turns as [RecordedRequest, RecordedRequest];
     expect((first.body.tools as Array<{ name: string }>).map((x) => x.name)).toContain('Bash');
-    expect(first.body.max_tokens, 'defaultCompletionOptions.maxTokens of the entry').toBe(32_000);
+    expect(first.body.max_tokens, 'defaultCompletionOptions.maxTokens of the entry: the max output Anthropic’s list states').toBe(64_000);
     // Continue kept no thinking of its own: Claude got its signed block back before the tool call
     const assistant = (second.body.messages as Array<{ role: string; content: Array<{ type: string; thinking?: string; signature?: string }> }>).find((m) => m.role === 'assistant')!;
     expect(assistant.content.map((b) => b.type)).toEqual(['thinking', 'tool_use']);
@@ -111,7 +111,7 @@ describe.skipIf('missing' in cn)('Continue (cn) through protocol A /chat/complet
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain('The command printed cn-6620.');
     expect((await refusedSince(t.world.daemon, since)).refused).toEqual([]);
-    expect(mock.generations()[0]!.body.max_tokens, 'the entry’s maxTokens: the file reached cn').toBe(32_000);
+    expect(mock.generations()[0]!.body.max_tokens, 'the entry’s maxTokens: the file reached cn').toBe(64_000);
     // the file with the key in it lived only as long as the run
     expect(await readdir(join(t.world.daemon.home, 'run'))).toEqual([]);
     expect(existsSync(join(home, '.continue', 'config.yaml'))).toBe(false);

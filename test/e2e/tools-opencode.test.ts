@@ -149,15 +149,16 @@ describe('the opencode model entry from a running daemon', () => {
     expect(t.world.mocks.openrouter.requests.some((r) => r.path === '/api/v1/models')).toBe(true);
   });
 
-  it('a Claude model Anthropic’s list states reads no images and does not think (claude-3-5-haiku): neither is offered, nor asked to be turned on', async () => {
+  it('a Claude model Anthropic’s list states reads no images and does not think (claude-3-5-haiku): neither is offered, nor asked to be turned on; its output limit from the list', async () => {
     const model = 'anthropic/claude-3-5-haiku-20241022';
     const settings = await envJson(t.world.daemon, 'opencode', ['--model', model]);
     const config = JSON.parse(settings.env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, unknown> }> };
-    expect(config.provider['svc-proxy']!.models[model]).toEqual({ name: model, limit: { context: 200_000, input: 200_000, output: 32_000 } });
+    // its output limit is the 8,192 Anthropic's list states, not the 32,000 stand-in Anthropic would refuse
+    expect(config.provider['svc-proxy']!.models[model]).toEqual({ name: model, limit: { context: 200_000, input: 200_000, output: 8_192 } });
     expect(settings.notes).toEqual([]);
     // one it states reads both and thinks keeps them
     const sonnet = JSON.parse((await envJson(t.world.daemon, 'opencode', ['--model', 'anthropic/claude-sonnet-4-5'])).env.OPENCODE_CONFIG_CONTENT!) as typeof config;
-    expect(sonnet.provider['svc-proxy']!.models['anthropic/claude-sonnet-4-5']).toMatchObject({ reasoning: true, attachment: true, modalities: { input: ['text', 'image', 'pdf'] } });
+    expect(sonnet.provider['svc-proxy']!.models['anthropic/claude-sonnet-4-5']).toMatchObject({ reasoning: true, attachment: true, modalities: { input: ['text', 'image', 'pdf'] }, limit: { output: 64_000 } });
   });
 
   it('a Gemini model: window, output limit and whether it thinks from Google’s native list (gemini-2.0-flash does not, 2.5 Flash does)', async () => {

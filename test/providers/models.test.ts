@@ -296,7 +296,7 @@ describe('model catalog', () => {
     }
   });
 
-  it('keeps the context window a list states: max_input_tokens, context_length, max_model_len; llama.cpp’s from /props, not its trained length', async () => {
+  it('keeps the context window a list states: max_input_tokens, context_length, max_model_len; llama.cpp’s from /props, not its trained length; Anthropic’s max_tokens as max output', async () => {
     const saved = [anthropic.handler, openrouter.handler, custom.handler, local.handler] as const;
     anthropic.handler = (_req, res) =>
       json(res, { data: [{ type: 'model', id: 'claude-sonnet-4-5', display_name: 'Claude Sonnet 4.5', created_at: '2025-09-29T00:00:00Z', max_input_tokens: 200000, max_tokens: 64000 }], has_more: false });
@@ -309,7 +309,10 @@ describe('model catalog', () => {
       req.url === '/props' ? props(res) : json(res, { object: 'list', data: [{ id: 'qwen3:8b', object: 'model', created: 1, owned_by: 'llamacpp', meta: { n_ctx_train: 262144, n_vocab: 151936 } }] });
     try {
       const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000 });
-      const windows = Object.fromEntries((await catalog.list()).map((m) => [m.id, m.contextWindow]));
+      const listed = await catalog.list();
+      const windows = Object.fromEntries(listed.map((m) => [m.id, m.contextWindow]));
+      // Anthropic's max_tokens is the model's max output ("Maximum value for the max_tokens parameter")
+      expect(listed.find((m) => m.id === 'anthropic/claude-sonnet-4-5')?.maxOutput).toBe(64000);
       expect(windows).toMatchObject({
         'anthropic/claude-sonnet-4-5': 200000,
         'openrouter/z-ai/glm-4.6': 202752,

@@ -27,7 +27,7 @@ import type { CliContext } from '../io.js';
 
 export interface ModelFacts {
   contextWindow?: number;
-  /** The most output tokens a request may ask for, where the provider's list (Gemini's) or pages (OpenAI's: openai-windows.ts) state it. */
+  /** The most output tokens a request may ask for, where the provider's list (Anthropic's, Gemini's) or pages (OpenAI's: openai-windows.ts) state it. */
   maxOutput?: number;
   inputs?: ModelInput[];
   reasons?: boolean;
