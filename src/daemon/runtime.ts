@@ -288,7 +288,7 @@ export async function startDaemon(opts: StartDaemonOptions): Promise<RunningDaem
         };
       },
       upstreamProxy: () => proxy.upstreamProxy?.(),
-      ...(proxy.statedEfforts ? { statedEfforts: proxy.statedEfforts } : {}),
+      ...(proxy.statedControls ? { statedControls: proxy.statedControls } : {}),
       reloadConfig,
       revokeKey: async (ref) => {
         const result = await unsaved.revoke(store, ref, () => applyKeys(store.current()));

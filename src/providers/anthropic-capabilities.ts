@@ -1,6 +1,6 @@
 /**
  * What an entry of Anthropic's model list states a model can do (`capabilities`, PROTOCOLS.md
- * §4.1.2): whether it reads images and PDFs, whether it thinks, and which `output_config.effort`
+ * §4.1.2): whether it reads images and PDFs, whether it thinks and how, and which `output_config.effort`
  * levels it takes. Not every Claude does (claude-3-5-haiku neither reads images nor thinks), so a
  * tool told so from the list offers neither, and routing sends a model no level it lacks.
  * `capabilities` is null for a model Anthropic states nothing of, and a gateway speaking Messages
@@ -9,6 +9,7 @@
 import type { EffortCapability, ModelCapabilities } from '@anthropic-ai/sdk/resources/models';
 import type { Effort } from '../protocols/hub.js';
 import { isObject } from '../util/is-object.js';
+import type { ThinkingMode } from './anthropic-models.js';
 import type { ModelInput } from './models.js';
 
 export interface StatedCapabilities {
@@ -16,6 +17,7 @@ export interface StatedCapabilities {
   reasons?: boolean;
   /** Levels `output_config.effort` takes; empty: the model takes no effort (its thinking may still be on). */
   efforts?: Effort[];
+  thinking?: ThinkingMode;
 }
 
 /** The levels of `capabilities.effort`, lowest first (`xhigh` is null on a model from before it). */
@@ -39,6 +41,8 @@ export function anthropicCapabilities(entry: Record<string, unknown>): StatedCap
   if (image !== undefined && pdf !== undefined) stated.inputs = [...(image ? ['image' as const] : []), ...(pdf ? ['pdf' as const] : [])];
   const thinks = supported(capabilities, 'thinking');
   if (thinks !== undefined) stated.reasons = thinks;
+  const mode = thinks === false ? 'none' : thinks && thinkingMode(capabilities.thinking);
+  if (mode) stated.thinking = mode;
   const efforts = effortLevels(capabilities.effort);
   if (efforts) stated.efforts = efforts;
   return stated;
@@ -61,4 +65,19 @@ function effortLevels(effort: unknown): Effort[] | undefined {
     } else if (level !== 'xhigh' || (entry !== null && entry !== undefined)) return undefined;
   }
   return levels;
+}
+
+/**
+ * How a model that thinks takes it, from `thinking.types` (ThinkingTypes in the API reference, each
+ * key read on its own): `adaptive` where the model accepts {type:"adaptive"} (Opus 4.7 takes only
+ * that; Sonnet 4.6 both, adaptive being the one Anthropic recommends), else `budget` where it
+ * accepts {type:"enabled"} with budget_tokens (Haiku 4.5). Unknown when neither is stated true.
+ */
+function thinkingMode(thinking: unknown): ThinkingMode | undefined {
+  const types = isObject(thinking) ? thinking.types : undefined;
+  if (!isObject(types)) return undefined;
+  const accepts = (type: string): boolean => isObject(types[type]) && types[type].supported === true;
+  if (accepts('adaptive')) return 'adaptive';
+  if (accepts('enabled')) return 'budget';
+  return undefined;
 }

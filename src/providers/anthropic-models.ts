@@ -8,10 +8,12 @@ import type { Effort } from '../protocols/hub.js';
 
 export type ClaudeLine = 'opus' | 'sonnet' | 'haiku' | 'mythos' | 'fable' | 'unknown';
 
+/** `adaptive`: thinking {type:"adaptive"} + output_config.effort; `budget`: {type:"enabled",budget_tokens}; `none`: no thinking. */
+export type ThinkingMode = 'adaptive' | 'budget' | 'none';
+
 export interface ClaudeTraits {
   line: ClaudeLine;
-  /** `adaptive`: thinking {type:"adaptive"} + output_config.effort; `budget`: {type:"enabled",budget_tokens}; `none`: no thinking. */
-  thinking: 'adaptive' | 'budget' | 'none';
+  thinking: ThinkingMode;
   /** Levels output_config.effort takes (empty = send no effort). */
   efforts: readonly Effort[];
   /** Default max_tokens when the client gave none (Anthropic requires one). */

@@ -17,6 +17,7 @@ import {
   setOutputEffort,
 } from './messages-body.js';
 import { snapEffort } from './effort.js';
+import type { ModelControls } from './stated-controls.js';
 import type { FinalizeContext, ProviderAdapter } from './types.js';
 
 function isEffort(v: unknown): v is Effort {
@@ -24,7 +25,7 @@ function isEffort(v: unknown): v is Effort {
 }
 
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
-  const traits = fitStatedEfforts(claudeTraits(ctx.model), ctx.effortLevels);
+  const traits = fitStatedControls(claudeTraits(ctx.model), ctx.stated);
   // `reasoning_effort` is how some Messages clients ask for a level; Anthropic has no such field.
   const askedByField = body.reasoning_effort !== undefined;
   delete body.reasoning_effort;
@@ -53,12 +54,15 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
 }
 
 /**
- * The levels Anthropic's list states the model takes (`capabilities.effort`) rule over those read
- * from its id: a level the model lacks is snapped to one it has, or left out where it takes none,
- * as OpenAI's levels are (openai-models.ts), instead of a 400.
+ * What Anthropic's list states of the model rules over what is read from its id: the levels it
+ * takes (`capabilities.effort`: a level the model lacks is snapped to one it has, or left out where
+ * it takes none, as OpenAI's levels are, openai-models.ts, instead of a 400) and how it thinks
+ * (`capabilities.thinking.types`: adaptive or budget, or not at all).
  */
-function fitStatedEfforts(traits: ClaudeTraits, stated: readonly Effort[] | undefined): ClaudeTraits {
-  return stated === undefined ? traits : { ...traits, efforts: stated };
+function fitStatedControls(traits: ClaudeTraits, stated: ModelControls | undefined): ClaudeTraits {
+  if (stated === undefined) return traits;
+  const { efforts = traits.efforts, thinking = traits.thinking } = stated;
+  return efforts === traits.efforts && thinking === traits.thinking ? traits : { ...traits, efforts, thinking };
 }
 
 export const anthropicAdapter: ProviderAdapter = {

@@ -109,7 +109,7 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   signCurrentTurn(body, stripModelsPrefix(ctx.model));
   sanitizeTools(body);
   sanitizeResponseFormat(body);
-  if (ctx.effortLevels?.length === 0) return dropThinking(body);
+  if (ctx.stated?.efforts?.length === 0) return dropThinking(body);
   if (ctx.effort === undefined) return {};
   let effort: string = lowerEffort(ctx.effort, 'high');
   if (effort === 'none' && cannotDisableThinking(stripModelsPrefix(ctx.model))) effort = 'low';

@@ -7,8 +7,9 @@
 import { createHash } from 'node:crypto';
 import { BUILTIN_PROVIDERS, type Config } from '../config/schema.js';
 import type { Effort } from '../protocols/hub.js';
+import type { ThinkingMode } from './anthropic-models.js';
 import { anthropicCapabilities } from './anthropic-capabilities.js';
-import { StatedEfforts } from './stated-efforts.js';
+import { StatedControls } from './stated-controls.js';
 import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
 import { detectedUnconfigured, isResolveFailure, resolveProvider } from './registry.js';
 import type { ResolvedProvider } from './types.js';
@@ -40,6 +41,8 @@ export interface CatalogModel {
   callsTools?: boolean;
   /** The effort levels the model takes, where the list says (Anthropic's: anthropic-capabilities.ts; Gemini's: none for a model it states does not think); empty: none. */
   efforts?: Effort[];
+  /** How the model takes thinking, where the list says (Anthropic's `capabilities.thinking.types`: anthropic-capabilities.ts). */
+  thinking?: ThinkingMode;
 }
 
 /** Input besides text a model list can state: images, and PDF files. */
@@ -55,8 +58,8 @@ export interface CatalogDeps {
   failureTtlMs?: number;
   /** Bound on one provider's fetch (all pages). */
   timeoutMs?: number;
-  /** Where the effort levels lists state are kept for requests (the daemon's one store); one of its own when absent. */
-  efforts?: StatedEfforts;
+  /** Where the reasoning controls lists state are kept for requests (the daemon's one store); one of its own when absent. */
+  stated?: StatedControls;
 }
 
 /** The models of the providers asked, and why each of them whose latest fetch failed has none (or only an older list). */
@@ -93,13 +96,13 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
   const failureTtlMs = deps.failureTtlMs ?? 10_000;
   const timeoutMs = deps.timeoutMs ?? 3_000;
   const cache = new Map<string, Entry>();
-  const efforts = deps.efforts ?? new StatedEfforts();
+  const stated = deps.stated ?? new StatedControls();
 
   function fetchInto(key: string, target: ResolvedProvider, previous: Entry | undefined): Promise<Entry> {
     const started = performance.now();
     const run = fetchModels(target, timeoutMs)
       .then((models): Entry => {
-        efforts.keep(target.slug, models.map((m) => ({ model: upstreamIdOf(m), ...(m.efforts ? { efforts: m.efforts } : {}) })));
+        stated.keep(target.slug, models.map((m) => ({ model: upstreamIdOf(m), ...(m.efforts ? { efforts: m.efforts } : {}), ...(m.thinking ? { thinking: m.thinking } : {}) })));
         return { models, at: Date.now(), failed: false };
       })
       // A failed refresh keeps the last good list (stale beats empty).
@@ -158,7 +161,7 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
       if (!only) {
         const live = new Set(targets.map(cacheKey));
         for (const key of cache.keys()) if (!live.has(key)) cache.delete(key);
-        efforts.keepOnly(new Set(targets.map((t) => t.slug)));
+        stated.keepOnly(new Set(targets.map((t) => t.slug)));
       }
 
       const work = Promise.all(targets.map((t) => forTarget(t)));

@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DecodeOptions, EncodeRequestOptions } from '../protocols/codec.js';
 import type { Dialect, Effort } from '../protocols/hub.js';
+import type { ModelControls } from './stated-controls.js';
 
 export type ProviderKind = 'anthropic' | 'openai' | 'openrouter' | 'gemini' | 'custom-a' | 'custom-b' | 'local';
 
@@ -31,8 +32,8 @@ export interface FinalizeContext {
   /** Same dialect in and out: the body is the client's own (only model/effort may change). */
   passthrough: boolean;
   stream: boolean;
-  /** The effort levels the provider's model list states the model takes, when it was listed (models.ts). */
-  effortLevels?: readonly Effort[];
+  /** The reasoning controls the provider's model list states for the model, when it was listed (stated-controls.ts). */
+  stated?: ModelControls;
 }
 
 export interface ProviderAdapter {

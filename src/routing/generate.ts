@@ -21,6 +21,7 @@ import { effortLevelsFrom } from './effort-refusal.js';
 import { thinkLevelsFrom } from './think-value-refusal.js';
 import { withRefusedHint } from '../providers/refused-connection-hint.js';
 import { snapEffort } from '../providers/effort.js';
+import type { ModelControls } from '../providers/stated-controls.js';
 import { streamBodyTimeout, timeouts, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { allTargetsFailed, type TriedTarget } from './all-failed.js';
@@ -395,13 +396,12 @@ class GenerateRequest {
   }
 
   /**
-   * The levels the target's model list stated for the model (Anthropic's `capabilities.effort`, none
-   * for a model Gemini's states does not think), which its adapter fits the level to: only asked
-   * when there is a level to send (one map lookup).
+   * The reasoning controls the target's model list stated for the model (stated-controls.ts), which
+   * its adapter fits the level to: only asked when there is a level to send (one map lookup).
    */
-  private statedEfforts(p: ResolvedProvider, upstreamModel: string, effort: Effort | undefined): readonly Effort[] | undefined {
+  private statedControls(p: ResolvedProvider, upstreamModel: string, effort: Effort | undefined): ModelControls | undefined {
     if (effort === undefined) return undefined;
-    return this.x.services.statedEfforts?.(p.slug, upstreamModel);
+    return this.x.services.statedControls?.(p.slug, upstreamModel);
   }
 
   private build(p: ResolvedProvider, model: string, hub: HubRequest | undefined, fit?: RequestFit): Built {
@@ -473,7 +473,7 @@ class GenerateRequest {
         }
         let restored = envelopes && restoreNativeProof(dialect, body);
         if (dialect === 'messages') restored = dropForeignThinking(body, issuers, p.slug) || restored;
-        const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream, effortLevels: this.statedEfforts(p, upstreamModel, effort) });
+        const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream, stated: this.statedControls(p, upstreamModel, effort) });
         fitted = this.fitBody(p, upstreamModel, body, fit);
         if (fit?.continuePrefill) continueAfterPrefill(body);
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
@@ -501,8 +501,8 @@ class GenerateRequest {
     if (effort !== undefined) forTarget.reasoning = { ...hub.reasoning, effort };
     const body = this.x.services.codecs[p.adapter.dialect].encodeRequest(forTarget, p.adapter.encodeOptions(upstreamModel));
     body.model = upstreamModel;
-    const effortLevels = this.statedEfforts(p, upstreamModel, effort);
-    let { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream, effortLevels });
+    const stated = this.statedControls(p, upstreamModel, effort);
+    let { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream, stated });
     if (p.adapter.dialect === 'messages' && dropUnprovenThinking(body)) ({ effortSent } = effortLeftWithoutThinking(body));
     const fitted = this.fitBody(p, upstreamModel, body, fit);
     if (fit?.continuePrefill) continueAfterPrefill(body);

@@ -11,7 +11,7 @@ import { chatCodec } from '../protocols/chat/index.js';
 import { messagesCodec } from '../protocols/messages/index.js';
 import { responsesCodec } from '../protocols/responses/index.js';
 import { createModelCatalog, type ModelCatalog } from '../providers/models.js';
-import { StatedEfforts } from '../providers/stated-efforts.js';
+import { StatedControls } from '../providers/stated-controls.js';
 import { resolveProvider } from '../providers/registry.js';
 import { upstreamAnswer } from '../providers/upstream-answer.js';
 import { closeUpstreamPools, shedBurstConnections, upstreamRequest, useUpstreamProxy } from '../providers/upstream-client.js';
@@ -61,7 +61,7 @@ export interface ProxyDeps {
 export interface ProxyHandler {
   handle(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, caller: ProxyCaller): Promise<void>;
   /** The effort levels model lists stated, which requests read: the admin API's catalog writes here too. */
-  statedEfforts?: StatedEfforts;
+  statedControls?: StatedControls;
   /** Close upstream connection pools (daemon shutdown). */
   close(): Promise<void>;
   /** Close idle upstream pools a burst left with many connections (upstream-client.ts). */
@@ -96,14 +96,14 @@ export interface ProxyHandler {
 export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingServices> = {}): ProxyHandler {
   const registryDeps = { config: deps.config, credential: deps.credential, ...(deps.credentialProblem ? { credentialProblem: deps.credentialProblem } : {}) };
   let catalog: ModelCatalog | undefined;
-  const statedEfforts = new StatedEfforts();
+  const statedControls = new StatedControls();
   const services: RoutingServices = {
     resolveProvider: (slug) => resolveProvider(slug, registryDeps),
     upstreamRequest,
     upstreamAnswer,
-    listModels: (signal, only) => (catalog ??= createModelCatalog({ ...registryDeps, efforts: statedEfforts })).listing(signal, only),
+    listModels: (signal, only) => (catalog ??= createModelCatalog({ ...registryDeps, stated: statedControls })).listing(signal, only),
     // what the lists read so far stated: a request never waits for a list
-    statedEfforts: (slug, model) => statedEfforts.levels(slug, model),
+    statedControls: (slug, model) => statedControls.of(slug, model),
     // loaded on first use: the tokenizer behind local estimates is only needed for count_tokens
     countTokens: async (target, model, req, signal) => (await import('../providers/count-tokens.js')).countTokens(target, model, req, signal),
     codecs: { chat: chatCodec, responses: responsesCodec, messages: messagesCodec },
@@ -123,6 +123,6 @@ export function createProxyHandler(deps: ProxyDeps, overrides: Partial<RoutingSe
       proxyPlan = useUpstreamProxy(proxySettings);
     },
     upstreamProxy: () => proxyStatus(proxyPlan, proxySettings.upstreamProxy),
-    statedEfforts,
+    statedControls,
   };
 }

@@ -4,7 +4,7 @@ import { configSchema, type Config } from '../../src/config/schema.js';
 import { LocalDetector } from '../../src/providers/local-detect.js';
 import { listFailureNotes } from '../../src/providers/model-list-failure.js';
 import { createModelCatalog } from '../../src/providers/models.js';
-import { StatedEfforts } from '../../src/providers/stated-efforts.js';
+import { StatedControls } from '../../src/providers/stated-controls.js';
 import { closeUpstreamPools } from '../../src/providers/upstream-client.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -386,9 +386,9 @@ describe('model catalog', () => {
         has_more: false,
       });
     try {
-      const stated = new StatedEfforts();
-      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000, efforts: stated });
-      expect(stated.levels('anthropic', 'claude-sonnet-4-6'), 'nothing listed yet').toBeUndefined();
+      const stated = new StatedControls();
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000, stated });
+      expect(stated.of('anthropic', 'claude-sonnet-4-6')?.efforts, 'nothing listed yet').toBeUndefined();
       const listed = await catalog.list(undefined, new Set(['anthropic']));
       expect(Object.fromEntries(listed.map((m) => [m.id, m.efforts]))).toEqual({
         'anthropic/claude-opus-4-7': ['low', 'medium', 'high', 'xhigh', 'max'],
@@ -397,10 +397,46 @@ describe('model catalog', () => {
         'anthropic/claude-partial': undefined,
         'anthropic/claude-unstated': undefined,
       });
-      expect(stated.levels('anthropic', 'claude-sonnet-4-6')).toEqual(['low', 'medium', 'high']);
-      expect(stated.levels('anthropic', 'claude-sonnet-4-5')).toEqual([]);
-      expect(stated.levels('anthropic', 'claude-unstated')).toBeUndefined();
-      expect(stated.levels('openai', 'claude-sonnet-4-6')).toBeUndefined();
+      expect(stated.of('anthropic', 'claude-sonnet-4-6')?.efforts).toEqual(['low', 'medium', 'high']);
+      expect(stated.of('anthropic', 'claude-sonnet-4-5')?.efforts).toEqual([]);
+      expect(stated.of('anthropic', 'claude-unstated')?.efforts).toBeUndefined();
+      expect(stated.of('openai', 'claude-sonnet-4-6')?.efforts).toBeUndefined();
+    } finally {
+      anthropic.handler = saved;
+    }
+  });
+
+  it('keeps how Anthropic’s list states a model thinks (capabilities.thinking.types: adaptive before enabled; none where it does not think), and keeps it where requests read it', async () => {
+    const saved = anthropic.handler;
+    const yes = (supported: boolean) => ({ supported });
+    const thinking = (supported: boolean, adaptive: boolean, enabled: boolean) => ({ supported, types: { adaptive: yes(adaptive), enabled: yes(enabled), disabled: yes(true), between_tools: yes(false) } });
+    const model = (id: string, capabilities: unknown) => ({ type: 'model', id, display_name: id, created_at: '2025-09-29T00:00:00Z', capabilities });
+    anthropic.handler = (_req, res) =>
+      json(res, {
+        data: [
+          model('claude-opus-4-7', { thinking: thinking(true, true, false) }),
+          model('claude-sonnet-4-6', { thinking: thinking(true, true, true) }),
+          model('claude-haiku-4-5', { thinking: thinking(true, false, true) }),
+          model('claude-3-5-haiku-20241022', { thinking: thinking(false, false, false) }),
+          model('claude-no-types', { thinking: { supported: true } }),
+          model('claude-unstated', null),
+        ],
+        has_more: false,
+      });
+    try {
+      const stated = new StatedControls();
+      const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000, stated });
+      const listed = await catalog.list(undefined, new Set(['anthropic']));
+      expect(Object.fromEntries(listed.map((m) => [m.id, m.thinking]))).toEqual({
+        'anthropic/claude-opus-4-7': 'adaptive',
+        'anthropic/claude-sonnet-4-6': 'adaptive',
+        'anthropic/claude-haiku-4-5': 'budget',
+        'anthropic/claude-3-5-haiku-20241022': 'none',
+        'anthropic/claude-no-types': undefined,
+        'anthropic/claude-unstated': undefined,
+      });
+      expect(stated.of('anthropic', 'claude-haiku-4-5')).toEqual({ thinking: 'budget' });
+      expect(stated.of('anthropic', 'claude-no-types')).toBeUndefined();
     } finally {
       anthropic.handler = saved;
     }

@@ -10,7 +10,7 @@ import type { RequestLog } from '../../log/writer.js';
 import type { CredentialCache } from '../../secrets/cache.js';
 import type { KeychainStatus } from '../../secrets/keychain.js';
 import type { ProxyStatus } from '../../providers/upstream-proxy.js';
-import type { StatedEfforts } from '../../providers/stated-efforts.js';
+import type { StatedControls } from '../../providers/stated-controls.js';
 
 export interface ConfigProblem {
   message: string;
@@ -60,7 +60,7 @@ export interface AdminContext {
   /** The outbound proxy upstream calls go through (no credentials); undefined when unknown. */
   upstreamProxy?(): ProxyStatus | undefined;
   /** Where the effort levels the lists state are kept for requests (the proxy's store); absent: nowhere. */
-  statedEfforts?: StatedEfforts;
+  statedControls?: StatedControls;
   /** Re-read config.json now. Throws ConfigFileError (the last good config stays in force). */
   reloadConfig(): Promise<ReloadOutcome>;
   /** Revoke a service key (by id or name); in force at once, saved when config.json can be written (unsaved-revocations.ts). */

@@ -28,7 +28,7 @@ const modelsModule: AdminModule = {
       const only = c.req.queries('provider');
       const asked = only && only.length > 0 ? new Set(only) : undefined;
       // the failures are this listing's: those of the providers asked, with their current credential
-      catalog ??= createModelCatalog({ config: () => ctx.store.current(), credential: (slug) => ctx.credentials.get(slug), ...(ctx.statedEfforts ? { efforts: ctx.statedEfforts } : {}) });
+      catalog ??= createModelCatalog({ config: () => ctx.store.current(), credential: (slug) => ctx.credentials.get(slug), ...(ctx.statedControls ? { stated: ctx.statedControls } : {}) });
       const { models, failed } = await catalog.listing(c.req.raw.signal, asked);
       const counts: Record<string, number> = {};
       for (const m of models) counts[m.provider] = (counts[m.provider] ?? 0) + 1;

@@ -1,8 +1,9 @@
 /**
- * The effort levels Anthropic's model list states (`capabilities.effort`) rule over those read from
- * the model's id once the daemon has listed the provider: a level the model lacks is snapped to the
- * nearest it has (as OpenAI's are), and a model that takes none gets none, its thinking kept. Before
- * any list, the levels read from the id stand (a request never waits for a list).
+ * What Anthropic's model list states rules over what is read from the model's id once the daemon
+ * has listed the provider: the effort levels (`capabilities.effort`: a level the model lacks is
+ * snapped to the nearest it has, as OpenAI's are, and a model that takes none gets none, its
+ * thinking kept) and how it thinks (`capabilities.thinking.types`: adaptive, or a budget). Before
+ * any list, what the id says stands (a request never waits for a list).
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
@@ -61,5 +62,35 @@ describe('effort levels from Anthropic’s model list', () => {
     await chat().models.list();
     await messages().messages.create({ model: 'anthropic/claude-opus-4-5', max_tokens: 100, output_config: { effort: 'max' }, messages: hello });
     expect(sent().effort, 'Opus 4.5 is not listed: its id says low to high').toBe('high');
+  });
+});
+
+describe('thinking mode from Anthropic’s model list', () => {
+  // a daemon of its own: the one above has listed already
+  let own: Harness;
+  beforeAll(async () => {
+    own = await startHarness();
+    // read from their ids as adaptive (a 4.7) and as budget (Haiku 4.5); this list says otherwise
+    own.mocks.anthropic.models.push('claude-sonnet-4-7');
+    own.mocks.anthropic.thinkingTypes['claude-sonnet-4-7'] = { adaptive: false, enabled: true };
+    own.mocks.anthropic.thinkingTypes['claude-haiku-4-5'] = { adaptive: true, enabled: false };
+  });
+  afterAll(async () => {
+    await own.close();
+  });
+  const ownChat = () => new OpenAI({ baseURL: own.a, apiKey: 'k', maxRetries: 0 });
+  const thinking = () => (own.mocks.anthropic.lastGeneration().body as { thinking?: unknown }).thinking;
+
+  it('before the list is read the id’s mode stands; after it, the mode the list states: a budget where it takes only enabled, adaptive where it takes adaptive', async () => {
+    await ownChat().chat.completions.create({ model: 'anthropic/claude-sonnet-4-7', reasoning_effort: 'high', messages: hello });
+    expect(thinking(), 'not listed yet: a 4.7 reads as adaptive').toEqual({ type: 'adaptive' });
+    await ownChat().chat.completions.create({ model: 'anthropic/claude-haiku-4-5', reasoning_effort: 'high', messages: hello });
+    expect(thinking(), 'not listed yet: Haiku 4.5 reads as budget').toEqual({ type: 'enabled', budget_tokens: 4096 });
+
+    await ownChat().models.list();
+    await ownChat().chat.completions.create({ model: 'anthropic/claude-sonnet-4-7', reasoning_effort: 'high', messages: hello });
+    expect(thinking()).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    await ownChat().chat.completions.create({ model: 'anthropic/claude-haiku-4-5', reasoning_effort: 'high', messages: hello });
+    expect(thinking()).toEqual({ type: 'adaptive' });
   });
 });
