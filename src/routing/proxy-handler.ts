@@ -60,7 +60,7 @@ export interface ProxyDeps {
 
 export interface ProxyHandler {
   handle(req: IncomingMessage, res: ServerResponse, route: ProxyRoute, caller: ProxyCaller): Promise<void>;
-  /** The effort levels model lists stated, which requests read: the admin API's catalog writes here too. */
+  /** The reasoning controls model lists stated (effort levels, thinking mode), which requests read: the admin API's catalog writes here too. */
   statedControls?: StatedControls;
   /** Close upstream connection pools (daemon shutdown). */
   close(): Promise<void>;

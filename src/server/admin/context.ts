@@ -59,7 +59,7 @@ export interface AdminContext {
   memory(): MemoryStatus;
   /** The outbound proxy upstream calls go through (no credentials); undefined when unknown. */
   upstreamProxy?(): ProxyStatus | undefined;
-  /** Where the effort levels the lists state are kept for requests (the proxy's store); absent: nowhere. */
+  /** Where the reasoning controls the lists state are kept for requests (the proxy's store); absent: nowhere. */
   statedControls?: StatedControls;
   /** Re-read config.json now. Throws ConfigFileError (the last good config stays in force). */
   reloadConfig(): Promise<ReloadOutcome>;

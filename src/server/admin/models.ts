@@ -21,7 +21,7 @@ const modelsModule: AdminModule = {
   path: '/models',
   routes(ctx) {
     // Created on first use: a daemon nobody asks never fetches a list for the admin API. What its
-    // lists state of effort levels goes to the proxy's store, for the requests of a tool it set up.
+    // lists state of reasoning controls goes to the proxy's store, for the requests of a tool it set up.
     let catalog: ModelCatalog | undefined;
     return new Hono().get('/', async (c) => {
       // ?provider=slug (repeatable): only those providers are asked (a tool's setup needs one model's)
