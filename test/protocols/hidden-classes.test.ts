@@ -30,13 +30,15 @@ function fixtures(dialect: string, dir: string): { name: string; text: string }[
 
 type Fixture = Record<string, unknown>;
 const codecs: Record<string, DialectCodec> = { chat: chatCodec, messages: messagesCodec, responses: responsesCodec };
-// the fixture folders name the hub side `hub` (chat, responses) or `input` (messages)
+// the fixture folders name the hub side `hub` (chat, responses) or `input` (messages), and the
+// wire side `input`, or `request` and `body` (responses)
 const hubOf = (f: Fixture): unknown => f.hub ?? f.input;
+const wireOf = (f: Fixture): unknown => f.input ?? f.request ?? f.body;
 
 const directions: Record<string, (codec: DialectCodec, f: Fixture) => unknown> = {
-  'request-decode': (codec, f) => codec.decodeRequest(f.input),
+  'request-decode': (codec, f) => codec.decodeRequest(wireOf(f)),
   'request-encode': (codec, f) => codec.encodeRequest(hubOf(f) as HubRequest, f.opts as EncodeRequestOptions),
-  'response-decode': (codec, f) => codec.decodeResponse(f.input, f.opts as DecodeOptions | undefined),
+  'response-decode': (codec, f) => codec.decodeResponse(wireOf(f), f.opts as DecodeOptions | undefined),
   'response-encode': (codec, f) => codec.encodeResponse(hubOf(f) as HubResponse, { created: 1730000000, ...(f.ctx as ResponseContext) }),
 };
 
