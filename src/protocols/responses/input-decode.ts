@@ -72,9 +72,13 @@ function decodeItem(raw: unknown, param: string, position: number, out: DecodedI
       push(decodeCall(raw, param, 'arguments'));
       return;
     // a custom tool's call is a function call whose arguments are its input text
-    case 'custom_tool_call':
-      push({ ...decodeCall(raw, param, 'input'), freeform: true });
+    case 'custom_tool_call': {
+      // marked on the call, not spread onto a copy: on Node 20 that copy gets a hidden class per call
+      const call = decodeCall(raw, param, 'input');
+      call.freeform = true;
+      push(call);
       return;
+    }
     case 'function_call_output':
     case 'custom_tool_call_output':
       push({ type: 'function_call_output', callId: callIdOf(raw, param), output: toolOutput(raw.output, `${param}.output`) });

@@ -37,9 +37,11 @@ function decodeNamespace(tool: Record<string, unknown>, param: string): Function
   return inner.map((fn, i) => {
     const at = `${param}.tools[${i}]`;
     if (!isObject(fn)) throw badRequest('invalid_request', `${at} must be an object.`, at);
-    if (fn.type === 'custom') return { ...decodeCustom(fn, at), namespace };
-    if (fn.type !== 'function') throw badRequest('invalid_request', `${at}.type must be "function" or "custom".`, `${at}.type`);
-    return { ...decodeFunction(fn, at), namespace };
+    if (fn.type !== 'function' && fn.type !== 'custom') throw badRequest('invalid_request', `${at}.type must be "function" or "custom".`, `${at}.type`);
+    // set on the tool, not spread onto a copy: on Node 20 such a copy gets a hidden class per call
+    const decoded = fn.type === 'custom' ? decodeCustom(fn, at) : decodeFunction(fn, at);
+    decoded.namespace = namespace;
+    return decoded;
   });
 }
 
@@ -54,7 +56,9 @@ function namedTool(tool: Record<string, unknown>, param: string): FunctionTool {
 }
 
 function decodeCustom(tool: Record<string, unknown>, param: string): FunctionTool {
-  return { ...namedTool(tool, param), freeform: decodeFormat(tool.format, `${param}.format`) };
+  const fn = namedTool(tool, param);
+  fn.freeform = decodeFormat(tool.format, `${param}.format`);
+  return fn;
 }
 
 /** A custom tool's `format`: absent means unconstrained text. */
