@@ -24,7 +24,8 @@ export function logprobsFromWire(v: unknown): TokenLogprob[] | undefined {
     const token = pair(entry);
     if (!token || !isObject(entry)) continue;
     const top = Array.isArray(entry.top_logprobs) ? entry.top_logprobs.map(pair).filter((t) => t !== undefined) : [];
-    out.push({ ...token, top });
+    // a literal, not { ...token, top }: on Node 20 a spread copy that gains a key gets a hidden class per call
+    out.push(token.bytes ? { token: token.token, logprob: token.logprob, bytes: token.bytes, top } : { token: token.token, logprob: token.logprob, top });
   }
   return out.length > 0 ? out : undefined;
 }
