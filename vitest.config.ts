@@ -19,6 +19,7 @@ const OWN_PROCESS = [
   'test/tui/text-field-keys.test.tsx', // FORCE_COLOR
   // compare V8 hidden classes: files run before them in a shared process fill the transition trees
   'test/protocols/hidden-classes.test.ts',
+  'test/protocols/hidden-classes-per-stream.test.ts',
   'test/routing/usage-hidden-class.test.ts',
 ];
 

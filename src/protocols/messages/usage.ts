@@ -31,9 +31,20 @@ export function readCounts(v: unknown): AnthropicCounts {
   return out;
 }
 
-/** Later, non-null values win field by field (Anthropic's message_delta usage is cumulative). */
+const COUNT_KEYS = ['input', 'cacheWrite', 'cacheRead', 'output', 'thinking'] as const;
+
+/**
+ * Later, non-null values win field by field (Anthropic's message_delta usage is cumulative). Set
+ * key by key, not `{ ...a, ...b }`: on Node 20 a spread copy that gains a key (cache counts a
+ * gateway sends only at message_delta) gets a hidden class of its own per stream.
+ */
 export function mergeCounts(a: AnthropicCounts, b: AnthropicCounts): AnthropicCounts {
-  return { ...a, ...b };
+  const out: AnthropicCounts = {};
+  for (const key of COUNT_KEYS) {
+    const value = b[key] ?? a[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }
 
 /** Hub usage from Anthropic counters; only the fields actually known are set. */
