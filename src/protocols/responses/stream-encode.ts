@@ -245,9 +245,11 @@ class ResponsesStreamEncoder implements StreamEncoder {
         // a tool without parameters (Anthropic streams no input delta for it): `{}`, which clients
         // JSON.parse, as a whole answer gives it
         if (block.text === '') sse += this.emit({ type: 'response.function_call_arguments.delta', ...at, delta: (block.text = '{}') });
-        const done = { type: 'response.function_call_arguments.done' as const, ...at, arguments: block.text, name: block.name };
+        const done: Payload & { namespace?: string } = { type: 'response.function_call_arguments.done', ...at, arguments: block.text, name: block.name };
         // The SDK type lacks it, but the item says it too: a client matching by name needs both.
-        sse += this.emit(block.namespace === undefined ? done : ({ ...done, namespace: block.namespace } as Payload));
+        // Set, not spread onto a copy: on Node 20 such a copy gets a hidden class per call.
+        if (block.namespace !== undefined) done.namespace = block.namespace;
+        sse += this.emit(done);
         break;
       }
       case 'reasoning':
