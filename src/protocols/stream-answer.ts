@@ -98,7 +98,9 @@ export class AnswerAssembler {
     const res: HubResponse = { id: this.id ?? '', model: this.model ?? fallbackModel, output: this.output, stopReason: this.stopReason };
     if (this.stopSequence !== undefined) res.stopSequence = this.stopSequence;
     const u = this.usage;
-    if (u.inputTokens !== undefined || u.outputTokens !== undefined) res.usage = { ...u, inputTokens: u.inputTokens ?? 0, outputTokens: u.outputTokens ?? 0 };
+    // the counts that came, onto a literal of the two required ones: a spread copy of them that
+    // gained the missing one would get a hidden class of its own per answer on Node 20
+    if (u.inputTokens !== undefined || u.outputTokens !== undefined) res.usage = Object.assign({ inputTokens: 0, outputTokens: 0 }, u);
     if (this.serviceTier !== undefined) res.serviceTier = this.serviceTier;
     return res;
   }

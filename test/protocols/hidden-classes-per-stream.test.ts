@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { HubEvent } from '../../src/protocols/hub.js';
 import { mergeCounts, readCounts } from '../../src/protocols/messages/usage.js';
 import { responsesCodec } from '../../src/protocols/responses/index.js';
+import { AnswerAssembler } from '../../src/protocols/stream-answer.js';
 import { mapsNewPerCall } from './shared/hidden-classes.js';
 
 describe('messages stream decoder: merged usage counts', () => {
@@ -45,5 +46,18 @@ describe('responses stream encoder: event payloads', () => {
     } finally {
       emit.mockRestore();
     }
+  });
+});
+
+describe('a stream folded into a whole answer', () => {
+  it("shares the usage's hidden class when the stream stated only one of the two required counts", () => {
+    const answer = () => {
+      const assembler = new AnswerAssembler();
+      assembler.push({ type: 'start', id: 'chatcmpl-1', model: 'local-model' });
+      assembler.push({ type: 'finish', stopReason: 'end_turn', usage: { outputTokens: 12, reasoningTokens: 4 } });
+      return assembler.result('local-model');
+    };
+    expect(answer()).toMatchObject({ usage: { inputTokens: 0, outputTokens: 12, reasoningTokens: 4 } });
+    expect(mapsNewPerCall(answer)).toEqual([]);
   });
 });
