@@ -14,7 +14,8 @@ import type { DecodeOptions, DialectCodec, EncodeRequestOptions, ResponseContext
 import type { HubRequest, HubResponse } from '../../src/protocols/hub.js';
 import { chatCodec } from '../../src/protocols/chat/index.js';
 import { messagesCodec } from '../../src/protocols/messages/index.js';
-import { responsesCodec } from '../../src/protocols/responses/index.js';
+import { responsesCodec, restoreNativeReasoning } from '../../src/protocols/responses/index.js';
+import { packOrigin } from '../../src/protocols/reasoning-envelope.js';
 import { mapsNewPerCall } from './shared/hidden-classes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -59,3 +60,17 @@ for (const [dialect, codec] of Object.entries(codecs)) {
     }
   });
 }
+
+describe('responses passthrough to OpenAI: reasoning put back in native form', () => {
+  it('shares hidden classes across requests, for reasoning items sent without an id (as Codex sends them)', () => {
+    const proof = packOrigin({ kind: 'openai', id: 'rs_real', encryptedContent: 'gAAAA-E' });
+    const text = JSON.stringify({ model: 'gpt-5.4', input: [{ type: 'reasoning', summary: [], encrypted_content: proof }, { role: 'user', content: 'go on' }] });
+    const restored = (): unknown => {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      restoreNativeReasoning(body);
+      return body.input;
+    };
+    expect(restored()).toEqual([{ type: 'reasoning', summary: [], encrypted_content: 'gAAAA-E', id: 'rs_real' }, { role: 'user', content: 'go on' }]);
+    expect(mapsNewPerCall(restored)).toEqual([]);
+  });
+});

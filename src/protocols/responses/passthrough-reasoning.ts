@@ -25,8 +25,21 @@ export function restoreNativeReasoning(body: Record<string, unknown>): boolean {
     }
     changed = true;
     const origin = originOfOpaque(ec, () => ({ kind: 'unsigned' }));
-    if (origin.kind === 'openai') kept.push({ ...(item as Record<string, unknown>), id: origin.id, encrypted_content: origin.encryptedContent });
+    if (origin.kind === 'openai') kept.push(withNativeProof(item as Record<string, unknown>, origin.id, origin.encryptedContent));
   }
   if (changed) body.input = kept;
   return changed;
+}
+
+/**
+ * The item with OpenAI's own id and proof, keys in the item's order (id last when it had none).
+ * Copied key by key, not `{ ...item, id, … }`: Codex sends reasoning items without an id, and on
+ * Node 20 a spread copy that gains one gets a hidden class of its own per item.
+ */
+function withNativeProof(item: Record<string, unknown>, id: string, encryptedContent: string): Record<string, unknown> {
+  const native: Record<string, unknown> = {};
+  for (const key of Object.keys(item)) native[key] = item[key];
+  native.id = id;
+  native.encrypted_content = encryptedContent;
+  return native;
 }
