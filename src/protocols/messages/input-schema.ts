@@ -26,9 +26,22 @@ interface Shape {
   notes: string[];
 }
 
+/**
+ * The schema as it is, `type` made "object" in its place or added last. A spread copy that only
+ * overwrites `type` is the fast copy; one that gains it gets a hidden class of its own per tool of
+ * every request on Node 20, so a schema that left `type` out is copied key by key.
+ */
+function asObjectSchema(params: JsonObject): MessagesTool.InputSchema {
+  if ('type' in params) return { ...params, type: 'object' };
+  const out: JsonObject = {};
+  for (const key of Object.keys(params)) out[key] = params[key];
+  out.type = 'object';
+  return out as MessagesTool.InputSchema;
+}
+
 export function fitInputSchema(params: JsonSchema | undefined): MessagesTool.InputSchema {
   if (!isObject(params)) return { type: 'object', properties: {} };
-  if (!COMBINATORS.some((k) => k in params)) return { ...params, type: 'object' };
+  if (!COMBINATORS.some((k) => k in params)) return asObjectSchema(params);
 
   const shape = flatten(params, params, 0);
   const out: MessagesTool.InputSchema = { type: 'object' };
