@@ -40,6 +40,15 @@ function cacheControl(part: { cacheControl?: unknown }, keep: boolean): Json {
   return keep && part.cacheControl ? { cache_control: part.cacheControl } : {};
 }
 
+/**
+ * `out` with the part's cache_control when kept. Set on it, not spread onto a copy: on Node 20 a
+ * spread copy that gains a key gets a hidden class of its own per part.
+ */
+function withCacheControl(out: Json, part: { cacheControl?: unknown }, keep: boolean): Json {
+  if (keep && part.cacheControl) out.cache_control = part.cacheControl;
+  return out;
+}
+
 /** One hub part as a Chat user content part; `fileUrls`: the target fetches documents by URL. */
 function encodePart(part: ContentPart, keepCache: boolean, fileUrls: boolean): Json {
   switch (part.type) {
@@ -50,9 +59,9 @@ function encodePart(part: ContentPart, keepCache: boolean, fileUrls: boolean): J
     case 'audio':
       return { type: 'input_audio', input_audio: { data: part.data, format: part.format } };
     case 'image':
-      return { ...encodeImage(part), ...cacheControl(part, keepCache) };
+      return withCacheControl(encodeImage(part), part, keepCache);
     case 'file':
-      return { ...encodeFile(part, fileUrls), ...cacheControl(part, keepCache) };
+      return withCacheControl(encodeFile(part, fileUrls), part, keepCache);
   }
 }
 
