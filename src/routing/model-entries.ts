@@ -14,15 +14,18 @@ export interface ListedModel {
   displayName: string;
   /** Input tokens, only where a provider's list states them (never a guess). */
   contextWindow?: number;
+  /** The most a request's max_tokens may ask for, only where a provider's list states it. */
+  maxOutput?: number;
 }
 
 /** What svc-proxy states of a ModelInfo: the rest (capabilities, lifecycle …) it does not know. */
-export type ModelInfoEntry = Pick<ModelInfo, 'type' | 'id' | 'display_name' | 'created_at'> & Partial<Pick<ModelInfo, 'max_input_tokens'>>;
+export type ModelInfoEntry = Pick<ModelInfo, 'type' | 'id' | 'display_name' | 'created_at'> & Partial<Pick<ModelInfo, 'max_input_tokens' | 'max_tokens'>>;
 
 function iso(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+/** OpenAI's Model has no field for a window or an output limit, and protocol A adds none of its own. */
 export function openaiModel(m: ListedModel): Model {
   return { id: m.id, object: 'model', created: m.created, owned_by: m.owner };
 }
@@ -30,6 +33,8 @@ export function openaiModel(m: ListedModel): Model {
 export function anthropicModel(m: ListedModel): ModelInfoEntry {
   const entry: ModelInfoEntry = { type: 'model', id: m.id, display_name: m.displayName, created_at: iso(m.created) };
   if (m.contextWindow !== undefined) entry.max_input_tokens = m.contextWindow;
+  // ModelInfo.max_tokens: "Maximum value for the `max_tokens` parameter when using this model"
+  if (m.maxOutput !== undefined) entry.max_tokens = m.maxOutput;
   return entry;
 }
 

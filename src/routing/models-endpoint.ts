@@ -81,15 +81,17 @@ async function listed(x: Exchange, id?: string): Promise<{ models: ListedModel[]
     const resolve = resolver(x);
     // a name no target of which can be asked is refused when used: it is not one the base takes
     const names = g.models.filter((m) => (id === undefined || m.name === id) && !unusableGroupName(groupTargets(m, resolve)));
-    // only protocol B entries carry a window: protocol A's group list asks no provider
-    const { windows, failed } = x.route.protocol === 'b' ? await targetWindows(x, names) : { windows: new Map<string, number>(), failed: [] };
+    // only protocol B entries carry a window and an output limit: protocol A's group list asks no provider
+    const { windows, outputs, failed } = x.route.protocol === 'b' ? await targetLimits(x, names) : { windows: new Map<string, number>(), outputs: new Map<string, number>(), failed: [] };
     const models = names.map((m) => {
       const model: ListedModel = { id: m.name, owner: `group:${group}`, created, displayName: m.name };
-      const window = groupWindow(m.targets, windows);
+      const window = groupLimit(m.targets, windows);
       if (window !== undefined) model.contextWindow = window;
+      const maxOutput = groupLimit(m.targets, outputs);
+      if (maxOutput !== undefined) model.maxOutput = maxOutput;
       return model;
     });
-    // a target whose list failed leaves its names without a window, and the log says why
+    // a target whose list failed leaves its names without a window or output limit, and the log says why
     return { models, failed };
   }
   let only: ReadonlySet<string> | undefined;
@@ -102,29 +104,34 @@ async function listed(x: Exchange, id?: string): Promise<{ models: ListedModel[]
   const models = catalog.models.map((m) => {
     const model: ListedModel = { id: m.id, owner: m.provider, created: m.created ?? 0, displayName: m.displayName ?? m.id };
     if (m.contextWindow !== undefined) model.contextWindow = m.contextWindow;
+    if (m.maxOutput !== undefined) model.maxOutput = m.maxOutput;
     return model;
   });
   return { models, failed: catalog.failed };
 }
 
-/** The windows the catalog states for the targets of these group names (only their providers are asked), and the providers whose list failed. */
-async function targetWindows(x: Exchange, names: ReadonlyArray<{ targets: string[] }>): Promise<{ windows: Map<string, number>; failed: ProviderListFailure[] }> {
+/** The windows and output limits the catalog states for the targets of these group names (only their providers are asked), and the providers whose list failed. */
+async function targetLimits(x: Exchange, names: ReadonlyArray<{ targets: string[] }>): Promise<{ windows: Map<string, number>; outputs: Map<string, number>; failed: ProviderListFailure[] }> {
   const providers = new Set(names.flatMap((m) => m.targets.flatMap((t) => splitModelId(t)?.provider ?? [])));
   const windows = new Map<string, number>();
-  if (providers.size === 0) return { windows, failed: [] };
+  const outputs = new Map<string, number>();
+  if (providers.size === 0) return { windows, outputs, failed: [] };
   const { models, failed } = await x.services.listModels(x.abort.signal, providers);
-  for (const m of models) if (m.contextWindow !== undefined) windows.set(m.id, m.contextWindow);
-  return { windows, failed };
+  for (const m of models) {
+    if (m.contextWindow !== undefined) windows.set(m.id, m.contextWindow);
+    if (m.maxOutput !== undefined) outputs.set(m.id, m.maxOutput);
+  }
+  return { windows, outputs, failed };
 }
 
 /**
- * A group name's window: a fallback may land on any of its targets, so the smallest — and only when
- * every target's is known, since one not stated could be smaller still.
+ * A group name's window or output limit: a fallback may land on any of its targets, so the smallest
+ * — and only when every target's is known, since one not stated could be smaller still.
  */
-export function groupWindow(targets: readonly string[], windows: ReadonlyMap<string, number>): number | undefined {
+export function groupLimit(targets: readonly string[], limits: ReadonlyMap<string, number>): number | undefined {
   let smallest: number | undefined;
   for (const t of targets) {
-    const w = windows.get(t);
+    const w = limits.get(t);
     if (w === undefined) return undefined;
     smallest = smallest === undefined ? w : Math.min(smallest, w);
   }

@@ -146,17 +146,19 @@ describe('anthropic client: models list and headers', () => {
     }
   });
 
-  it('models carry max_input_tokens where the provider\'s list states the window, and nothing invented elsewhere', async () => {
+  it('models carry max_input_tokens and max_tokens where the provider\'s list states them, and nothing invented elsewhere', async () => {
     const { data } = await client.models.list({ limit: 1000 });
     const byId = new Map(data.map((m) => [m.id, m]));
-    expect(byId.get(MODELS.anthropic)).toMatchObject({ max_input_tokens: 200_000 });
+    // Anthropic's list states both; Gemini's native list its inputTokenLimit and outputTokenLimit
+    expect(byId.get(MODELS.anthropic)).toMatchObject({ max_input_tokens: 200_000, max_tokens: 64_000 });
+    expect(byId.get(MODELS.gemini)).toMatchObject({ max_input_tokens: 1_048_576, max_tokens: 65_536 });
     expect(byId.get(MODELS.openrouter)).toMatchObject({ max_input_tokens: 1_000_000 });
     // OpenAI's list states no window: the input its model pages (or, for gpt-5.4 and gpt-4.1, gateway pages) document;
-    // and no list here states a max_tokens svc-proxy keeps
+    // no max_tokens from a documented figure: only a list's
     expect(byId.get(MODELS.openai)).toMatchObject({ max_input_tokens: 922_000 });
     expect(byId.get('openai/gpt-5-mini')).toMatchObject({ max_input_tokens: 272_000 });
     expect(byId.get('openai/gpt-4.1')).toMatchObject({ max_input_tokens: 1_014_808 });
-    for (const m of data) expect(m).not.toHaveProperty('max_tokens');
+    for (const id of [MODELS.openrouter, MODELS.openai, MODELS.local]) expect(byId.get(id), id).not.toHaveProperty('max_tokens');
   });
 
   it('models.retrieve and beta.models.retrieve answer the list\'s entry for an id with slashes; an unknown one is 404 model_not_found', async () => {

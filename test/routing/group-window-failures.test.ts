@@ -36,8 +36,9 @@ describe('a group whose target’s model list fails', () => {
     const { data } = await anthropic().models.list();
     const byId = new Map(data.map((m) => [m.id, m]));
     expect([...byId.keys()]).toEqual(['fast', 'solo']);
-    expect(byId.get('solo')).toMatchObject({ max_input_tokens: 200_000 });
+    expect(byId.get('solo')).toMatchObject({ max_input_tokens: 200_000, max_tokens: 64_000 });
     expect(byId.get('fast')).not.toHaveProperty('max_input_tokens');
+    expect(byId.get('fast')).not.toHaveProperty('max_tokens');
 
     const [entry] = await t.h.waitForLogs(1);
     expect(entry).toMatchObject({ endpoint: 'models', base: 'group:g', status: 200, attempts: [expect.objectContaining(GEMINI_FAILED)] });
@@ -50,6 +51,7 @@ describe('a group whose target’s model list fails', () => {
     const fast = await anthropic().models.retrieve('fast');
     expect(fast.id).toBe('fast');
     expect(fast).not.toHaveProperty('max_input_tokens');
+    expect(fast).not.toHaveProperty('max_tokens');
     const [entry] = await t.h.waitForLogs(1);
     expect(entry).toMatchObject({ endpoint: 'model', base: 'group:g', modelAsked: 'fast', status: 200, attempts: [expect.objectContaining(GEMINI_FAILED)] });
     // read as a list's providers not listed, not as a request gemini answered: `logs`, the TUI, stats

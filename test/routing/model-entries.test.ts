@@ -1,9 +1,9 @@
 /** One model in each base's shape (model-entries.ts), and the id of GET …/models/{id} (models-endpoint.ts). */
 import { describe, expect, it } from 'vitest';
 import { anthropicModel, modelListJson, openaiModel, type ListedModel } from '../../src/routing/model-entries.js';
-import { groupWindow, modelIdOfPath } from '../../src/routing/models-endpoint.js';
+import { groupLimit, modelIdOfPath } from '../../src/routing/models-endpoint.js';
 
-const known: ListedModel = { id: 'anthropic/claude-sonnet-4-5', owner: 'anthropic', created: 1759104000, displayName: 'Claude Sonnet 4.5', contextWindow: 200_000 };
+const known: ListedModel = { id: 'anthropic/claude-sonnet-4-5', owner: 'anthropic', created: 1759104000, displayName: 'Claude Sonnet 4.5', contextWindow: 200_000, maxOutput: 64_000 };
 const unknown: ListedModel = { id: 'openai/gpt-5.4', owner: 'openai', created: 1759104000, displayName: 'openai/gpt-5.4' };
 
 describe('model entries', () => {
@@ -11,13 +11,14 @@ describe('model entries', () => {
     expect(openaiModel(known)).toEqual({ id: 'anthropic/claude-sonnet-4-5', object: 'model', created: 1759104000, owned_by: 'anthropic' });
   });
 
-  it('protocol B: a ModelInfo with max_input_tokens only where the window is known', () => {
+  it('protocol B: a ModelInfo with max_input_tokens and max_tokens only where the list states them', () => {
     expect(anthropicModel(known)).toEqual({
       type: 'model',
       id: 'anthropic/claude-sonnet-4-5',
       display_name: 'Claude Sonnet 4.5',
       created_at: '2025-09-29T00:00:00Z',
       max_input_tokens: 200_000,
+      max_tokens: 64_000,
     });
     expect(anthropicModel(unknown)).not.toHaveProperty('max_input_tokens');
     expect(anthropicModel(unknown)).not.toHaveProperty('max_tokens');
@@ -48,16 +49,16 @@ describe('modelIdOfPath', () => {
   });
 });
 
-describe('groupWindow', () => {
+describe('groupLimit', () => {
   const windows = new Map([
     ['anthropic/claude-sonnet-4-5', 200_000],
     ['openrouter/anthropic/claude-sonnet-4.5', 1_000_000],
   ]);
   it('the smallest of the targets\' windows: a fallback may land on any of them', () => {
-    expect(groupWindow(['openrouter/anthropic/claude-sonnet-4.5', 'anthropic/claude-sonnet-4-5'], windows)).toBe(200_000);
+    expect(groupLimit(['openrouter/anthropic/claude-sonnet-4.5', 'anthropic/claude-sonnet-4-5'], windows)).toBe(200_000);
   });
   it('unknown when any target\'s window is not stated (or there are no targets)', () => {
-    expect(groupWindow(['anthropic/claude-sonnet-4-5', 'openai/gpt-5.4'], windows)).toBeUndefined();
-    expect(groupWindow([], windows)).toBeUndefined();
+    expect(groupLimit(['anthropic/claude-sonnet-4-5', 'openai/gpt-5.4'], windows)).toBeUndefined();
+    expect(groupLimit([], windows)).toBeUndefined();
   });
 });
