@@ -2,7 +2,7 @@
  * Anthropic Messages upstream (api.anthropic.com). Effort becomes each model's own controls:
  * adaptive thinking + output_config.effort on 4.6+ and newer lines, budget thinking before that.
  * A Messages client's own thinking settings pass through unchanged (only the effort level is
- * capped to what the model takes).
+ * capped to what the model takes), but adaptive thinking asked of a model that has none.
  */
 import { EFFORTS, type Effort } from '../protocols/hub.js';
 import { claudeTraits, type ClaudeTraits } from './anthropic-models.js';
@@ -17,6 +17,7 @@ import {
   setOutputEffort,
 } from './messages-body.js';
 import { snapEffort } from './effort.js';
+import { isObject } from '../util/is-object.js';
 import type { ModelControls } from './stated-controls.js';
 import type { FinalizeContext, ProviderAdapter } from './types.js';
 
@@ -36,6 +37,12 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   let mapped = false;
   if (ctx.effort === 'none') {
     effortSent = applyClaudeEffort(body, 'none', traits);
+  } else if (native && adaptiveNotTaken(body, traits)) {
+    // Claude Code asks adaptive thinking of a name it does not know (every provider/model id); a
+    // model without it refuses: "adaptive thinking is not supported on this model" (mnfst/llm-gateway#1928).
+    // Its level, or high, adaptive's default, goes as a level goes to the model: a budget, or none.
+    effortSent = applyClaudeEffort(body, isEffort(clientEffort) ? clientEffort : 'high', traits);
+    mapped = true;
   } else if (native) {
     // The client's own thinking settings stay; only its effort level is capped for the model.
     // A level routing derived from a thinking budget is not added: the client did not name one.
@@ -51,6 +58,10 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   if (!ctx.passthrough || mapped) fixSampling(body, traits);
   downgradeForcedToolChoice(body);
   return effortSent === undefined ? {} : { effortSent };
+}
+
+function adaptiveNotTaken(body: Record<string, unknown>, traits: ClaudeTraits): boolean {
+  return isObject(body.thinking) && body.thinking.type === 'adaptive' && traits.thinking !== 'adaptive';
 }
 
 /**

@@ -339,9 +339,11 @@ describe('Claude Code’s thinking display "omitted" on models that are not Clau
     expect(sent).not.toContain(THOUGHT);
   });
 
-  it('Anthropic: passed through as sent', async () => {
-    await ant.messages.create({ ...omitted, model: MODELS.anthropic, messages: [question] });
+  it('Anthropic: passed through as sent to a model that takes adaptive thinking; to Sonnet 4.5, which refuses it, as the budget its level maps to, the display kept', async () => {
+    await ant.messages.create({ ...omitted, model: 'anthropic/claude-opus-4-7', messages: [question] });
     expect(world.mocks.anthropic.lastGeneration().body.thinking).toEqual({ type: 'adaptive', display: 'omitted' });
+    await ant.messages.create({ ...omitted, model: MODELS.anthropic, messages: [question] });
+    expect(world.mocks.anthropic.lastGeneration().body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096, display: 'omitted' });
   });
 });
 

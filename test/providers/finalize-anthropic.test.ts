@@ -139,6 +139,23 @@ describe('anthropic finalizeBody: Messages client passthrough', () => {
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
   });
 
+  it('adaptive thinking asked of a model without it (Claude Code on a provider/model id) goes as its level goes: a budget, or no thinking', () => {
+    const omitted = { ...base(), thinking: { type: 'adaptive', display: 'omitted' }, output_config: { effort: 'medium' }, temperature: 0.5 };
+    const sonnet = run(omitted, { ...pass, model: 'claude-sonnet-4-5', effort: 'medium' });
+    expect(sonnet.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048, display: 'omitted' });
+    expect(sonnet.body.max_tokens).toBeGreaterThan(2048);
+    expect(sonnet.body).not.toHaveProperty('output_config');
+    expect(sonnet.body).not.toHaveProperty('temperature');
+    expect(sonnet.effortSent).toBe('budget_tokens:2048');
+    // no level asked: adaptive's default, high
+    const { body } = run({ ...base(), thinking: { type: 'adaptive' } }, { ...pass, model: 'claude-haiku-4-5' });
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    const old = run({ ...base(), thinking: { type: 'adaptive' } }, { ...pass, model: 'claude-3-5-haiku-20241022' });
+    expect(old.body).not.toHaveProperty('thinking');
+    // a model that takes adaptive keeps it as sent
+    expect(run(omitted, { ...pass, model: 'claude-sonnet-4-6', effort: 'medium' }).body.thinking).toEqual({ type: 'adaptive', display: 'omitted' });
+  });
+
   it('a Messages client asking with reasoning_effort (no native controls) gets the mapping', () => {
     const { body, effortSent } = run({ ...base(), reasoning_effort: 'high' }, { ...pass, model: 'claude-opus-4-7', effort: 'high' });
     expect(body.thinking).toEqual({ type: 'adaptive' });

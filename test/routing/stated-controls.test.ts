@@ -81,10 +81,11 @@ describe('thinking mode from Anthropic’s model list', () => {
   const ownChat = () => new OpenAI({ baseURL: own.a, apiKey: 'k', maxRetries: 0 });
   const thinking = () => (own.mocks.anthropic.lastGeneration().body as { thinking?: unknown }).thinking;
 
-  it('before the list is read the id’s mode stands; after it, the mode the list states: a budget where it takes only enabled, adaptive where it takes adaptive', async () => {
-    await ownChat().chat.completions.create({ model: 'anthropic/claude-sonnet-4-7', reasoning_effort: 'high', messages: hello });
+  it('before the list is read the id’s mode stands (and a model that takes the other is refused, as Anthropic refuses it); after it, the mode the list states: a budget where it takes only enabled, adaptive where it takes adaptive', async () => {
+    const refused = (model: string) => ownChat().chat.completions.create({ model, reasoning_effort: 'high', messages: hello }).then(() => undefined, (e: unknown) => e);
+    expect(await refused('anthropic/claude-sonnet-4-7')).toMatchObject({ status: 400, message: expect.stringContaining('adaptive thinking is not supported on this model') });
     expect(thinking(), 'not listed yet: a 4.7 reads as adaptive').toEqual({ type: 'adaptive' });
-    await ownChat().chat.completions.create({ model: 'anthropic/claude-haiku-4-5', reasoning_effort: 'high', messages: hello });
+    expect(await refused('anthropic/claude-haiku-4-5')).toMatchObject({ status: 400, message: expect.stringContaining('"thinking.type.enabled" is not supported for this model') });
     expect(thinking(), 'not listed yet: Haiku 4.5 reads as budget').toEqual({ type: 'enabled', budget_tokens: 4096 });
 
     await ownChat().models.list();
