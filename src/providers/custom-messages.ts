@@ -1,14 +1,24 @@
 /**
  * Custom endpoint, format `b`: any Anthropic-Messages-compatible server the user added. From a
  * Messages client the body passes through as sent (thinking settings included); from a protocol A
- * client no effort is sent, since such servers' reasoning controls are unknown.
+ * client no effort is sent, since such servers' reasoning controls are unknown — unless the
+ * server's model list states them as Anthropic's does (`capabilities`: how the model thinks, the
+ * effort levels it takes), which the catalog reads from any Messages list: then the level goes as
+ * it goes to Anthropic.
  */
-import { claudeTraits } from './anthropic-models.js';
+import { claudeTraits, type ClaudeTraits } from './anthropic-models.js';
 import { messagesHeaders } from './headers.js';
 import { messagesUrl, normaliseMessagesBase } from './messages-url.js';
-import { outputConfig, reasoningOff } from './messages-body.js';
+import { applyClaudeEffort, downgradeForcedToolChoice, fixSampling, outputConfig, reasoningOff } from './messages-body.js';
 import { loopbackRefusedHint } from './local-refused-hint.js';
-import type { ProviderAdapter } from './types.js';
+import type { FinalizeContext, ProviderAdapter } from './types.js';
+
+/** The model's traits with how it thinks as the gateway's list states it; none where it states no thinking mode. */
+function listedTraits(ctx: FinalizeContext): ClaudeTraits | undefined {
+  const thinking = ctx.stated?.thinking;
+  if (thinking === undefined) return undefined;
+  return { ...claudeTraits(ctx.model), thinking, efforts: ctx.stated?.efforts ?? [] };
+}
 
 export const customMessagesAdapter: ProviderAdapter = {
   kind: 'custom-b',
@@ -28,8 +38,15 @@ export const customMessagesAdapter: ProviderAdapter = {
   finalizeBody(body, ctx) {
     if (ctx.from !== 'messages') {
       delete body.reasoning_effort;
-      reasoningOff(body);
-      return {};
+      const traits = listedTraits(ctx);
+      if (traits === undefined || ctx.effort === undefined) {
+        reasoningOff(body);
+        return {};
+      }
+      const effortSent = applyClaudeEffort(body, ctx.effort, traits);
+      fixSampling(body, traits);
+      downgradeForcedToolChoice(body);
+      return effortSent === undefined ? {} : { effortSent };
     }
     const sent = outputConfig(body)?.effort ?? body.reasoning_effort;
     return typeof sent === 'string' ? { effortSent: sent } : {};

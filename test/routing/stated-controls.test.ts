@@ -95,3 +95,34 @@ describe('thinking mode from Anthropic’s model list', () => {
     expect(thinking()).toEqual({ type: 'adaptive' });
   });
 });
+
+describe('a custom Messages gateway whose model list states Anthropic’s capabilities', () => {
+  // a daemon of its own: cb's list must not have been read before the first request
+  let own: Harness;
+  beforeAll(async () => {
+    own = await startHarness();
+  });
+  afterAll(async () => {
+    await own.close();
+  });
+  const ownChat = () => new OpenAI({ baseURL: own.a, apiKey: 'k', maxRetries: 0 });
+  const sentToGateway = () => {
+    const body = own.mocks.cb.lastGeneration().body as { thinking?: unknown; output_config?: { effort?: unknown } };
+    return { thinking: body.thinking, effort: body.output_config?.effort };
+  };
+
+  it('before its list is read a protocol A effort is not sent (its controls are unknown); after it, the effort goes as the list states the model takes it', async () => {
+    await ownChat().chat.completions.create({ model: 'cb/claude-opus-4-7', reasoning_effort: 'high', temperature: 0.2, messages: hello });
+    expect(sentToGateway()).toEqual({ thinking: undefined, effort: undefined });
+
+    await ownChat().models.list();
+    await ownChat().chat.completions.create({ model: 'cb/claude-opus-4-7', reasoning_effort: 'high', temperature: 0.2, messages: hello });
+    expect(sentToGateway()).toEqual({ thinking: { type: 'adaptive' }, effort: 'high' });
+    // the gateway's Claude refuses sampling with thinking on, as Anthropic's does
+    expect(own.mocks.cb.lastGeneration().body).not.toHaveProperty('temperature');
+    await ownChat().chat.completions.create({ model: 'cb/claude-sonnet-4-5', reasoning_effort: 'high', messages: hello });
+    expect(sentToGateway()).toEqual({ thinking: { type: 'enabled', budget_tokens: 4096 }, effort: undefined });
+    await ownChat().chat.completions.create({ model: 'cb/claude-3-5-haiku-20241022', reasoning_effort: 'high', messages: hello });
+    expect(sentToGateway()).toEqual({ thinking: undefined, effort: undefined });
+  });
+});
