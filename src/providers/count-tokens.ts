@@ -12,7 +12,8 @@ import { responsesCodec } from '../protocols/responses/index.js';
 import { geminiCountBody } from './gemini-count.js';
 import { estimateInputTokens } from './local-token-estimate.js';
 import type { ResolvedProvider } from './types.js';
-import { readUpstreamBody, toUpstreamError, upstreamRequest, UpstreamError } from './upstream-client.js';
+import { toUpstreamError, UpstreamError } from './upstream-client.js';
+import { upstreamText } from './upstream-text.js';
 import { isObject } from '../util/is-object.js';
 import { withRefusedHint } from './refused-connection-hint.js';
 
@@ -108,9 +109,7 @@ export class CountRefused extends ProtocolError {
 
 async function post(target: ResolvedProvider, url: string, headers: Record<string, string>, body: unknown, signal?: AbortSignal): Promise<Answer> {
   try {
-    const res = await upstreamRequest({ url, method: 'POST', headers, body: JSON.stringify(body), signal, ...TIMEOUTS });
-    const text = await readUpstreamBody(res, url, 4 * 1024 * 1024);
-    return { status: res.status, text, headers: res.headers };
+    return await upstreamText({ url, method: 'POST', headers, body: JSON.stringify(body), signal, ...TIMEOUTS }, 4 * 1024 * 1024);
   } catch (err) {
     const e = err instanceof UpstreamError ? err : toUpstreamError(err, url, TIMEOUTS);
     throw new ProtocolError(e.status, e.code, withRefusedHint(`Counting tokens with "${target.slug}" failed: ${e.message}`, e, target));

@@ -5,7 +5,7 @@
  * soon) and read synchronously by the registry; the model catalog refreshes it.
  * `SVC_PROXY_NO_LOCAL_DETECT=1` turns detection off.
  */
-import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
+import { upstreamText } from './upstream-text.js';
 import { WELL_KNOWN_LOCALS, type LocalCandidate } from './well-known-locals.js';
 
 export interface LocalDetectorOptions {
@@ -85,7 +85,7 @@ export class LocalDetector {
   private async probe(c: LocalCandidate): Promise<boolean> {
     const url = `${c.url}/models`;
     try {
-      const res = await upstreamRequest({
+      const res = await upstreamText({
         url,
         method: 'GET',
         headers: { accept: 'application/json' },
@@ -93,10 +93,9 @@ export class LocalDetector {
         connectTimeoutMs: this.timeoutMs,
         headersTimeoutMs: this.timeoutMs,
         idleTimeoutMs: this.timeoutMs,
-      });
-      const text = await readUpstreamBody(res, url, 4 * 1024 * 1024);
+      }, 4 * 1024 * 1024);
       if (res.status !== 200) return false;
-      const parsed: unknown = JSON.parse(text);
+      const parsed: unknown = JSON.parse(res.text);
       return typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as { data?: unknown }).data);
     } catch {
       return false;

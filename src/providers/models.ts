@@ -19,7 +19,7 @@ import { geminiListHeaders, geminiModelsUrl, geminiNativeFacts, geminiNextPage, 
 import { documentedWindow } from './context-window-sources.js';
 import { ListNotAnObject, listRefusal, ListTimedOut, listFailureOf } from './model-list-errors.js';
 import type { ProviderListFailure } from './model-list-failure.js';
-import { readUpstreamBody, upstreamRequest } from './upstream-client.js';
+import { upstreamText } from './upstream-text.js';
 import { holdsSecret, searchedForms } from '../util/key-shapes.js';
 
 export interface CatalogModel {
@@ -426,8 +426,8 @@ function postJson(url: string, body: unknown, headers: Record<string, string>, s
 }
 
 async function requestJson(url: string, method: string, body: string | undefined, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Record<string, unknown>> {
-  const res = await upstreamRequest({ url, method, headers, body, signal, connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
-  const text = await readUpstreamBody(res, url, 32 * 1024 * 1024);
+  const res = await upstreamText({ url, method, headers, body, signal, connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs }, 32 * 1024 * 1024);
+  const { text } = res;
   if (res.status < 200 || res.status >= 300) throw listRefusal(res.status, res.headers, text);
   const parsed: unknown = JSON.parse(text);
   if (Array.isArray(parsed)) return { data: parsed };

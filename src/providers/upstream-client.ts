@@ -162,27 +162,3 @@ function closedUnderUs(err: unknown, req: UpstreamRequest, started: number): boo
   if (req.body !== undefined && typeof req.body !== 'string' && !Buffer.isBuffer(req.body)) return false;
   return performance.now() - started < STALE_FAILURE_MS && failedOnUsedConnection(err);
 }
-
-/**
- * Read a whole (small) response body, mapping errors. `limitBytes` guards against an upstream
- * that answers a JSON call with something huge.
- */
-export async function readUpstreamBody(res: UpstreamResponse, url: string, limitBytes = 16 * 1024 * 1024): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of res.body) {
-      const buf = chunk as Buffer;
-      size += buf.length;
-      if (size > limitBytes) {
-        res.body.destroy();
-        throw new UpstreamError('upstream_reset', `${displayOrigin(url)} sent a response larger than ${limitBytes} bytes.`);
-      }
-      chunks.push(buf);
-    }
-  } catch (err) {
-    throw toUpstreamError(err, url);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
-

@@ -55,14 +55,14 @@ import { redactForLog, streamSecret } from './redact.js';
 import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
 import { answeredByHeaders, sendError, sendJson } from './respond.js';
-import type { AnswerLimits, UpstreamAnswer, UpstreamRequest, UpstreamResponse } from './services.js';
+import type { UpstreamAnswer, UpstreamRequest, UpstreamResponse } from './services.js';
 import { ConvertedRelay, PassthroughRelay, type ConvertOptions, type RelayOptions, type StreamOutcome } from './stream-relay.js';
 import { reasoningDetailsScan } from './reasoning-details-scan.js';
 import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureScan } from './stream-tap.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { readAll } from '../providers/read-all.js';
-import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES } from './upstream-body.js';
+import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, WHOLE_LIMITS } from './upstream-body.js';
 import { describeErrorJson, failureOfAnswer, invalidResponse, isErrorBody, parseErrorBody, retryAdviceHeaders, streamEventFailure, transportFailure, withWaitInMessage, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogAttempt, LogUsage } from '../log/entry.js';
@@ -102,9 +102,6 @@ function sameBytes(a: string | Buffer, b: string | Buffer): boolean {
 
 /** An upstream's answer: a stream (to a streamed request), or read whole. */
 type Answered = UpstreamResponse | UpstreamAnswer;
-
-/** How much of a whole answer is read: a 2xx up to MAX_ANSWER_BYTES, an error's body cut at MAX_ERROR_BYTES. */
-const WHOLE_LIMITS: AnswerLimits = { answerBytes: MAX_ANSWER_BYTES, errorBytes: MAX_ERROR_BYTES };
 
 /**
  * An upstream error answer (or a 2xx that is not a usable body) as our failure. `parsed` is the
@@ -764,6 +761,7 @@ class GenerateRequest {
       if (this.x.abort.aborted) throw new ClientGone();
       return answerReadFailure(p.slug, up.bodyError, p.credential);
     }
+    // a streamed request answered whole: its answer is a stream already, read to its end here
     try {
       return await readAll(up.body, MAX_ANSWER_BYTES);
     } catch (err) {

@@ -12,8 +12,7 @@ import { maskEchoedBytes } from './echoed-secrets.js';
 import { streamSecret } from './redact.js';
 import { ClientGone } from './request-body.js';
 import { sendBody, sendError } from './respond.js';
-import { readAll } from '../providers/read-all.js';
-import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES } from './upstream-body.js';
+import { answerReadFailure, WHOLE_LIMITS } from './upstream-body.js';
 import { failureOfAnswer, parseErrorBody, retryAdviceHeaders, transportFailure, type UpstreamFailure } from './upstream-errors.js';
 
 export type OpenAICall =
@@ -35,24 +34,23 @@ export async function callOpenAI(x: Exchange, p: ResolvedProvider, method: strin
   else delete headers['content-type'];
   let up;
   try {
-    up = await x.services.upstreamRequest({ url, method, headers, body, signal: x.abort.upstreamSignal, ...timeouts(x.config) });
+    up = await x.services.upstreamAnswer({ url, method, headers, body, signal: x.abort.upstreamSignal, ...timeouts(x.config) }, WHOLE_LIMITS);
   } catch (err) {
     if (x.abort.aborted) throw new ClientGone();
     const code = (err as { code?: unknown } | null)?.code;
     return { ok: false, failure: transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', (err as Error)?.message ?? String(err), p.credential) };
   }
   if (up.status < 200 || up.status >= 300) {
-    const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
-    // read as generation reads an error answer: its retry advice goes on to the client
+    // an error's body that broke off is read as none; its retry advice goes on to the client, as
+    // generation's does
+    const buf = up.bytes ?? Buffer.alloc(0);
     return { ok: false, failure: failureOfAnswer(p.slug, up.status, up.headers, buf, parseErrorBody(buf), p.credential) };
   }
-  const contentType = [up.headers['content-type']].flat()[0];
-  try {
-    return { ok: true, status: up.status, body: await readAll(up.body, MAX_ANSWER_BYTES), contentType };
-  } catch (err) {
+  if (up.bytes === undefined) {
     if (x.abort.aborted) throw new ClientGone();
-    return { ok: false, failure: answerReadFailure(p.slug, err, p.credential) };
+    return { ok: false, failure: answerReadFailure(p.slug, up.bodyError, p.credential) };
   }
+  return { ok: true, status: up.status, body: up.bytes, contentType: [up.headers['content-type']].flat()[0] };
 }
 
 /**

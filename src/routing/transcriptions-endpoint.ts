@@ -16,10 +16,9 @@ import { MultipartError, MultipartModelRewriter, multipartBoundary } from './mul
 import { streamSecret } from './redact.js';
 import { checkDeclaredLength, ClientGone, tooLarge } from './request-body.js';
 import { answeredByHeaders, sendBody, sendError } from './respond.js';
-import type { UpstreamResponse } from './services.js';
+import type { UpstreamAnswer } from './services.js';
 import { resolveTargets, type Target } from './targets.js';
-import { readAll } from '../providers/read-all.js';
-import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES } from './upstream-body.js';
+import { answerReadFailure, WHOLE_LIMITS } from './upstream-body.js';
 import { failureOfAnswer, parseErrorBody, retryAdviceHeaders, transportFailure } from './upstream-errors.js';
 import { upstreamHeader } from './upstream-header.js';
 
@@ -120,16 +119,16 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
   const answeredBy: OutgoingHttpHeaders = answeredByHeaders(p.slug, model);
 
   try {
-    let up: UpstreamResponse;
+    let up: UpstreamAnswer;
     try {
-      up = await services.upstreamRequest({
+      up = await services.upstreamAnswer({
         url: p.adapter.url(p.baseUrl, 'transcriptions', model),
         method: 'POST',
         headers,
         body: Readable.from(upload(), { objectMode: false }),
         signal: x.abort.upstreamSignal,
         ...timeouts(config),
-      });
+      }, WHOLE_LIMITS);
     } catch (err) {
       if (uploadRefused) throw uploadRefused;
       if (x.abort.aborted) throw new ClientGone();
@@ -142,7 +141,7 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
     }
 
     if (up.status < 200 || up.status >= 300) {
-      const buf = await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0));
+      const buf = up.bytes ?? Buffer.alloc(0);
       const failure = failureOfAnswer(p.slug, up.status, up.headers, buf, parseErrorBody(buf), p.credential);
       note(up.status, failure.code);
       sendError(x.res, 'a', failure, retryAdviceHeaders(failure, { ...answeredBy }));
@@ -150,12 +149,10 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
       return;
     }
 
-    let answer: Buffer;
-    try {
-      answer = await readAll(up.body, MAX_ANSWER_BYTES);
-    } catch (err) {
+    const answer = up.bytes;
+    if (answer === undefined) {
       if (x.abort.aborted) throw new ClientGone();
-      const failure = answerReadFailure(p.slug, err, p.credential);
+      const failure = answerReadFailure(p.slug, up.bodyError, p.credential);
       note(up.status, failure.code);
       sendError(x.res, 'a', failure, answeredBy);
       record.finish(x.deps.log, failure.status, failure.code);

@@ -1,5 +1,6 @@
 /** The limits of reading a whole upstream body (non-streamed answers, error bodies), and its failures. */
 import { AnswerTooLarge } from '../providers/read-all.js';
+import type { AnswerLimits } from '../providers/upstream-answer.js';
 import { undecodableCoding } from '../providers/upstream-error.js';
 import { invalidResponse, transportFailure, type UpstreamFailure } from './upstream-errors.js';
 
@@ -7,6 +8,9 @@ import { invalidResponse, transportFailure, type UpstreamFailure } from './upstr
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Error bodies are read up to this much; the rest is dropped. */
 export const MAX_ERROR_BYTES = 1024 * 1024;
+
+/** How much of a whole answer is read: a 2xx up to MAX_ANSWER_BYTES, an error's body cut at MAX_ERROR_BYTES. */
+export const WHOLE_LIMITS: AnswerLimits = { answerBytes: MAX_ANSWER_BYTES, errorBytes: MAX_ERROR_BYTES };
 
 /** Our code for an error while reading an upstream body (streamed or whole). */
 export function bodyErrorCode(err: unknown): string {

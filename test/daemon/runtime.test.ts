@@ -10,7 +10,8 @@ import { findDaemon, stopDaemon } from '../../src/daemon/control.js';
 import { AlreadyRunningError, isOurProcess, processStartTime } from '../../src/daemon/runtime-file.js';
 import { StartError, startDaemon } from '../../src/daemon/runtime.js';
 import { silentLogger } from '../../src/daemon/logger.js';
-import { closeUpstreamPools, readUpstreamBody, upstreamRequest } from '../../src/providers/upstream-client.js';
+import { closeUpstreamPools, upstreamRequest } from '../../src/providers/upstream-client.js';
+import { streamedText } from '../fixtures/streamed-text.js';
 import type { ProxyDeps } from '../../src/routing/proxy-handler.js';
 import { http, removeTempDirs, runCli, tempStateDir } from './harness.js';
 import { startInProcess, type InProcessDaemon } from './in-process.js';
@@ -382,7 +383,7 @@ describe('daemon runtime', () => {
       createProxyHandler: () => ({
         async handle(_req, res) {
           const up = await upstreamRequest({ url, method: 'GET', headers: {}, connectTimeoutMs: 2004, headersTimeoutMs: 2000, idleTimeoutMs: 2000 });
-          res.end(await readUpstreamBody(up, url));
+          res.end(await streamedText(up, url));
         },
         async close() {},
       }),
@@ -455,7 +456,7 @@ describe('daemon runtime', () => {
         async handle(_req, res) {
           const up = await upstreamRequest({ url, method: 'GET', headers: {}, connectTimeoutMs: 2000, headersTimeoutMs: 2000, idleTimeoutMs: 60_000 });
           reading = true;
-          res.end(await readUpstreamBody(up, url).catch((err: { code?: string }) => `failed: ${err.code}`));
+          res.end(await streamedText(up, url).catch((err: { code?: string }) => `failed: ${err.code}`));
         },
         async close() {},
       }),

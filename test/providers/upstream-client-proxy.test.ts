@@ -8,7 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { upstreamAnswer } from '../../src/providers/upstream-answer.js';
-import { readUpstreamBody, shedBurstConnections, upstreamRequest, UpstreamError, useUpstreamProxy } from '../../src/providers/upstream-client.js';
+import { shedBurstConnections, upstreamRequest, UpstreamError, useUpstreamProxy } from '../../src/providers/upstream-client.js';
+import { streamedText } from '../fixtures/streamed-text.js';
 import { startForwardProxy, type ForwardProxy } from '../fixtures/forward-proxy.js';
 import { closedPortUrl } from '../fixtures/ports.js';
 
@@ -43,7 +44,7 @@ afterAll(async () => {
 
 async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await upstreamRequest({ url, method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-provider' }, body: '{}', ...T });
-  return { status: res.status, body: await readUpstreamBody(res, url) };
+  return { status: res.status, body: await streamedText(res, url) };
 }
 
 async function failure(url: string): Promise<UpstreamError> {

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeUpstreamPools, readUpstreamBody, shedBurstConnections, toUpstreamError, upstreamRequest, UpstreamError, watchUpstreamSleep } from '../../src/providers/upstream-client.js';
+import { closeUpstreamPools, shedBurstConnections, toUpstreamError, upstreamRequest, UpstreamError, watchUpstreamSleep } from '../../src/providers/upstream-client.js';
+import { streamedText } from '../fixtures/streamed-text.js';
 import { dropConnectionsFrom, trackUpstreamSockets } from '../../src/providers/stranded-connections.js';
 import { closedPortUrl } from '../fixtures/ports.js';
 
@@ -149,7 +150,7 @@ describe('upstreamRequest', () => {
   it('exposes only safe response headers', async () => {
     const res = await upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, ...T });
     expect(res.status).toBe(200);
-    expect(await readUpstreamBody(res, `${base}/json`)).toBe('{"ok":true}');
+    expect(await streamedText(res, `${base}/json`)).toBe('{"ok":true}');
     expect(res.headers).toEqual({
       'content-type': 'application/json',
       'x-request-id': 'req_1',
@@ -162,7 +163,7 @@ describe('upstreamRequest', () => {
   it('sends string, Buffer and stream bodies with the given headers', async () => {
     for (const body of ['hello', Buffer.from('hello'), Readable.from([Buffer.from('hel'), Buffer.from('lo')])]) {
       const res = await upstreamRequest({ url: `${base}/echo`, method: 'POST', headers: { 'x-test': 'yes' }, body, ...T });
-      expect(await readUpstreamBody(res, base)).toBe('POST 5 yes');
+      expect(await streamedText(res, base)).toBe('POST 5 yes');
       expect(lastBody).toBe('hello');
     }
   });
@@ -172,7 +173,7 @@ describe('upstreamRequest', () => {
     const before = connectionCount;
     for (let i = 0; i < 20; i++) {
       const res = await upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, ...fresh });
-      await readUpstreamBody(res, base);
+      await streamedText(res, base);
     }
     // undici may open a second socket while the first is still finishing its response; never one per request.
     expect(connectionCount - before).toBeGreaterThanOrEqual(1);
@@ -211,12 +212,12 @@ describe('upstreamRequest', () => {
 
   it('idle timeout applies between chunks, not to the whole body', async () => {
     const ok = await upstreamRequest({ url: `${base}/slow-stream`, method: 'GET', headers: {}, connectTimeoutMs: 1000, headersTimeoutMs: 1000, idleTimeoutMs: 400 });
-    const text = await readUpstreamBody(ok, base); // 600 ms total, 100 ms gaps
+    const text = await streamedText(ok, base); // 600 ms total, 100 ms gaps
     expect(text.split('\n\n').filter(Boolean)).toHaveLength(6);
 
     const res = await upstreamRequest({ url: `${base}/stall`, method: 'GET', headers: {}, connectTimeoutMs: 1000, headersTimeoutMs: 1000, idleTimeoutMs: 300 });
     expect(res.status).toBe(200);
-    const err = await expectUpstreamError(readUpstreamBody(res, base), 'upstream_timeout');
+    const err = await expectUpstreamError(streamedText(res, base), 'upstream_timeout');
     expect(err.message).toContain('silent');
   });
 
@@ -254,7 +255,7 @@ describe('upstreamRequest', () => {
     try {
       // the idle timeout is far off: only the cut can end this read soon
       const res = await upstreamRequest({ url: `${base}/stall`, method: 'GET', headers: {}, connectTimeoutMs: 1000, headersTimeoutMs: 1000, idleTimeoutMs: 60_000 });
-      const reading = readUpstreamBody(res, base);
+      const reading = streamedText(res, base);
       expect(dropConnectionsFrom(['10.20.30.40', 'fe80::1'])).toBe(0);
       const started = Date.now();
       expect(dropConnectionsFrom(['192.168.1.20', '::ffff:127.0.0.1'])).toBe(1);
@@ -278,7 +279,7 @@ describe('upstreamRequest', () => {
 
     const mid = new AbortController();
     const res = await upstreamRequest({ url: `${base}/stall`, method: 'GET', headers: {}, signal: mid.signal, ...T });
-    const reading = readUpstreamBody(res, base);
+    const reading = streamedText(res, base);
     setTimeout(() => mid.abort(), 50);
     await expectUpstreamError(reading, 'aborted');
 
@@ -290,7 +291,7 @@ describe('upstreamRequest', () => {
   it('connection reset before and after headers → upstream_reset', async () => {
     await expectUpstreamError(upstreamRequest({ url: `${base}/reset`, method: 'POST', headers: {}, body: '{}', ...T }), 'upstream_reset');
     const res = await upstreamRequest({ url: `${base}/reset-mid-body`, method: 'GET', headers: {}, ...T });
-    await expectUpstreamError(readUpstreamBody(res, base), 'upstream_reset');
+    await expectUpstreamError(streamedText(res, base), 'upstream_reset');
   });
 
   it('after the machine slept, the next request connects afresh; a stream under way keeps its connection', async () => {
@@ -300,7 +301,7 @@ describe('upstreamRequest', () => {
     try {
       const S = { ...T, connectTimeoutMs: 2003 }; // a pool of its own
       const get = async () => {
-        const text = await readUpstreamBody(await upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, ...S }), base);
+        const text = await streamedText(await upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, ...S }), base);
         await new Promise((r) => setTimeout(r, 20)); // undici marks the connection free a moment after the body's end
         return text;
       };
@@ -318,7 +319,7 @@ describe('upstreamRequest', () => {
       expect(woke[0][0]).toBe(3_600_000);
       expect(woke[0][1]).toBeGreaterThanOrEqual(1);
       expect(connectionCount - before, 'a new connection for the request after the sleep').toBe(1);
-      expect(await readUpstreamBody(streaming, base)).toContain('data: 5');
+      expect(await streamedText(streaming, base)).toContain('data: 5');
       const after = connectionCount;
       await get();
       expect(connectionCount).toBe(after);
@@ -330,7 +331,7 @@ describe('upstreamRequest', () => {
 
   it('sends a request once more on another connection when the upstream had closed the pooled one it went out on', async () => {
     const S = { ...T, connectTimeoutMs: 2006 }; // a pool of its own
-    const post = async () => readUpstreamBody(await upstreamRequest({ url: `${base}/stale`, method: 'POST', headers: {}, body: '{"model":"m"}', ...S }), base);
+    const post = async () => streamedText(await upstreamRequest({ url: `${base}/stale`, method: 'POST', headers: {}, body: '{"model":"m"}', ...S }), base);
     expect(await post()).toBe('fresh');
     await new Promise((r) => setTimeout(r, 20));
     const before = connectionCount;
@@ -340,7 +341,7 @@ describe('upstreamRequest', () => {
 
   it('…also when the closed connection answers with a reset (ECONNRESET)', async () => {
     const S = { ...T, connectTimeoutMs: 2007 }; // a pool of its own
-    const post = async () => readUpstreamBody(await upstreamRequest({ url: `${base}/stale-rst`, method: 'POST', headers: {}, body: '{"model":"m"}', ...S }), base);
+    const post = async () => streamedText(await upstreamRequest({ url: `${base}/stale-rst`, method: 'POST', headers: {}, body: '{"model":"m"}', ...S }), base);
     expect(await post()).toBe('fresh');
     await new Promise((r) => setTimeout(r, 20));
     const before = connectionCount;
@@ -364,7 +365,7 @@ describe('upstreamRequest', () => {
     // the wire cannot tell it from the stale race (the request written, then the connection closed
     // with no answer): once, on a fresh connection, and only within a second
     const S = { ...T, connectTimeoutMs: 2010 };
-    const post = async () => readUpstreamBody(await upstreamRequest({ url: `${base}/answered-then-read`, method: 'POST', headers: {}, body: '{"model":"m"}', ...S }), base);
+    const post = async () => streamedText(await upstreamRequest({ url: `${base}/answered-then-read`, method: 'POST', headers: {}, body: '{"model":"m"}', ...S }), base);
     expect(await post()).toBe('fresh');
     await new Promise((r) => setTimeout(r, 20));
     resets = 0;
@@ -398,7 +399,7 @@ describe('upstreamRequest', () => {
     const burstBase = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
     try {
       const answers = await Promise.all(
-        Array.from({ length: 40 }, async () => readUpstreamBody(await upstreamRequest({ url: `${burstBase}/x`, method: 'GET', headers: {}, ...T }), burstBase)),
+        Array.from({ length: 40 }, async () => streamedText(await upstreamRequest({ url: `${burstBase}/x`, method: 'GET', headers: {}, ...T }), burstBase)),
       );
       expect(answers.every((a) => a === 'ok')).toBe(true);
       expect(open.size).toBe(40);
@@ -408,7 +409,7 @@ describe('upstreamRequest', () => {
       expect(await shedBurstConnections(1)).toBe(1);
       for (let i = 0; i < 50 && open.size > 0; i++) await new Promise((r) => setTimeout(r, 10));
       expect(open.size).toBe(0);
-      const streamed = await readUpstreamBody(streaming, base);
+      const streamed = await streamedText(streaming, base);
       expect(streamed).toContain('data: 5');
       // small and idle: kept
       expect(await shedBurstConnections(32)).toBe(0);
@@ -416,7 +417,7 @@ describe('upstreamRequest', () => {
       const again = upstreamRequest({ url: `${burstBase}/x`, method: 'GET', headers: {}, ...T });
       while (waiting.length === 0) await new Promise((r) => setTimeout(r, 5));
       for (const r of waiting.splice(0)) r.end('ok');
-      expect(await readUpstreamBody(await again, burstBase)).toBe('ok');
+      expect(await streamedText(await again, burstBase)).toBe('ok');
       expect(open.size).toBe(1);
     } finally {
       await closeUpstreamPools(200);
@@ -427,7 +428,7 @@ describe('upstreamRequest', () => {
 
   it('closeUpstreamPools closes idle keep-alive connections', async () => {
     const res = await upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, ...T });
-    await readUpstreamBody(res, base);
+    await streamedText(res, base);
     expect(connections.size).toBeGreaterThan(0);
     await closeUpstreamPools(200);
     // the server sees the close a moment later
