@@ -13,6 +13,17 @@ export function documentedWindow(provider: string, model: string): number | unde
   return provider === 'openai' ? openaiInputWindow(model) : undefined;
 }
 
+/**
+ * Whether a provider's window is the input alone, its max output on top of it: OpenAI's documented
+ * window is the page's context less its max output (openai-windows.ts), Gemini's `inputTokenLimit`
+ * is the input's own limit beside `outputTokenLimit`. Anthropic's `max_input_tokens` is not: input
+ * and `max_tokens` share it ("input length and `max_tokens` exceed context limit: 188162 + 32000 >
+ * 200000", output-caps.ts), as they do on any other list's window.
+ */
+export function outputBesideWindow(provider: string): boolean {
+  return provider === 'openai' || provider === 'gemini';
+}
+
 /** The documented max output tokens of such a model, or undefined. */
 export function documentedMaxOutput(provider: string, model: string): number | undefined {
   return provider === 'openai' ? openaiDocumentedLimits(model)?.maxOutput : undefined;

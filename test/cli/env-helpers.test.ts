@@ -143,7 +143,7 @@ describe('tool profiles', () => {
 
   it('a documented max output replaces the 32,000 stand-in: opencode limit.output, Crush default_max_tokens, Continue maxTokens (its contextLength given the output back)', () => {
     const base = { baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'openai/gpt-5-pro', upstreamWaitMs: 910_000 };
-    const documented = { ...base, contextWindow: 128_000, maxOutput: 272_000 };
+    const documented = { ...base, contextWindow: 128_000, maxOutput: 272_000, outputBesideWindow: true };
     const opencodeEntry = (input: ToolInput) =>
       (JSON.parse(Object.fromEntries(findTool('opencode')!.setup(input).env).OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, { limit: unknown }> }> }).provider['svc-proxy']!.models['openai/gpt-5-pro']!;
     expect(opencodeEntry(documented).limit).toEqual({ context: 128_000, input: 128_000, output: 272_000 });
@@ -159,6 +159,13 @@ describe('tool profiles', () => {
     expect(continueFile).toContain('      contextLength: 400000\n      maxTokens: 272000\n');
     // a window without a documented output keeps the stand-in, and the window as it is
     expect(findTool('continue')!.setup({ ...base, contextWindow: 32_768 }).file!.content).toContain('      contextLength: 32768\n      maxTokens: 32000\n');
+  });
+
+  it('Continue: a window that holds the output as well (Anthropic’s max_input_tokens, beside its listed max_tokens) is its contextLength as it is', () => {
+    // Anthropic counts both against one limit ("input length and `max_tokens` exceed context limit: 188162 + 32000 > 200000"):
+    // 200,000 + 64,000 would let Continue fill all 200,000 with the prompt and still ask for 64,000
+    const listed = { baseUrl: 'http://127.0.0.1:1/base', key: 'sk-svc-proxy-K', model: 'anthropic/claude-sonnet-4-5', upstreamWaitMs: 910_000, contextWindow: 200_000, maxOutput: 64_000 };
+    expect(findTool('continue')!.setup(listed).file!.content).toContain('      contextLength: 200000\n      maxTokens: 64000\n');
   });
 
   it('opencode’s model entry states what is known of the model: window (else a stand-in), what it reads, whether it reasons; notes name what is not known', () => {
@@ -214,5 +221,8 @@ describe('model facts', () => {
     const claude = { contextWindow: 200_000 };
     expect(combine([gpt5, gpt4o])).toEqual({ contextWindow: 111_616, maxOutput: 16_384 });
     expect(combine([gpt5, claude])).toEqual({ contextWindow: 200_000 });
+    // the output is beside the window only when it is so for every target: Anthropic's window holds its output
+    expect(combine([{ ...gpt5, outputBesideWindow: true }, { ...gpt4o, outputBesideWindow: true }])).toEqual({ contextWindow: 111_616, maxOutput: 16_384, outputBesideWindow: true });
+    expect(combine([{ ...gpt5, outputBesideWindow: true }, { contextWindow: 200_000, maxOutput: 64_000 }])).toEqual({ contextWindow: 200_000, maxOutput: 64_000 });
   });
 });

@@ -69,13 +69,14 @@ export const continueDev: ToolProfile = {
 /**
  * Continue keeps `maxTokens` (and its tools and a safety margin) out of `contextLength` when it
  * prunes the prompt, and refuses to send at all when `maxTokens` comes near it (core/llm/countTokens.ts
- * compileChatMessages). The window known here is already the input the model takes, its output
- * allowance taken out (openai-windows.ts): where that allowance is the documented one, it goes back
- * in, so the prompt still gets the whole input and gpt-5-pro's 272,000 out fits its 128,000 in.
+ * compileChatMessages). Where the window known is the input alone, the output allowance beside it
+ * (OpenAI's documented one, openai-windows.ts; Gemini's), the output goes back in, so the prompt
+ * still gets the whole input and gpt-5-pro's 272,000 out fits its 128,000 in. Anthropic's window
+ * holds both already: it is contextLength as it is.
  */
 function contextLength(input: ToolInput): number {
   if (input.contextWindow === undefined) return STAND_IN_LIMITS.contextWindow;
-  return input.maxOutput === undefined ? input.contextWindow : input.contextWindow + input.maxOutput;
+  return input.maxOutput !== undefined && input.outputBesideWindow ? input.contextWindow + input.maxOutput : input.contextWindow;
 }
 
 /** Continue's names for what the model is known to do. */

@@ -17,7 +17,7 @@
  * daemon nothing is listed.
  */
 import type { Config } from '../../config/schema.js';
-import { documentedMaxOutput, documentedWindow, LISTS_WITHOUT_WINDOWS } from '../../providers/context-window-sources.js';
+import { documentedMaxOutput, documentedWindow, LISTS_WITHOUT_WINDOWS, outputBesideWindow } from '../../providers/context-window-sources.js';
 import type { CatalogModel, ModelInput } from '../../providers/models.js';
 import { openaiTextOnly } from '../../providers/openai-inputs.js';
 import { openaiEffortLevels } from '../../providers/openai-models.js';
@@ -29,6 +29,8 @@ export interface ModelFacts {
   contextWindow?: number;
   /** The most output tokens a request may ask for, where the provider's list (Anthropic's, Gemini's) or pages (OpenAI's: openai-windows.ts) state it. */
   maxOutput?: number;
+  /** Whether maxOutput comes on top of contextWindow (the window is the input alone: context-window-sources.ts outputBesideWindow). */
+  outputBesideWindow?: boolean;
   inputs?: ModelInput[];
   reasons?: boolean;
   callsTools?: boolean;
@@ -42,7 +44,7 @@ export interface ModelFacts {
  * (gemini-native-list.ts: not gemini-2.0-flash or Gemma); OpenAI's older families do not reason
  * (builtinReasons) and some read text only (builtinInputs).
  */
-const BUILTIN_FACTS: Readonly<Record<string, Required<Omit<ModelFacts, 'contextWindow' | 'maxOutput'>>>> = {
+const BUILTIN_FACTS: Readonly<Record<string, Required<Omit<ModelFacts, 'contextWindow' | 'maxOutput' | 'outputBesideWindow'>>>> = {
   anthropic: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
   openai: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
   gemini: { inputs: ['image', 'pdf'], reasons: true, callsTools: true },
@@ -68,6 +70,7 @@ function factsOf(entry: CatalogModel | undefined, provider: string, model: strin
   if (window !== undefined) facts.contextWindow = window;
   const maxOutput = entry?.maxOutput ?? documentedMaxOutput(provider, model);
   if (maxOutput !== undefined) facts.maxOutput = maxOutput;
+  if (window !== undefined && maxOutput !== undefined && outputBesideWindow(provider)) facts.outputBesideWindow = true;
   const inputs = entry?.inputs ?? builtinInputs(provider, model);
   if (inputs) facts.inputs = inputs;
   const reasons = entry?.reasons ?? builtinReasons(provider, model);
@@ -101,6 +104,8 @@ export function combine(all: ModelFacts[]): ModelFacts {
   if (windows.length > 0) out.contextWindow = Math.min(...windows);
   // only when every target states one: a tool told the smallest asks no target for more than it writes
   if (all.length > 0 && all.every((f) => f.maxOutput !== undefined)) out.maxOutput = Math.min(...all.map((f) => f.maxOutput!));
+  // the smallest window and output then hold for every target only when each target's output is beside its window
+  if (out.maxOutput !== undefined && all.every((f) => f.outputBesideWindow)) out.outputBesideWindow = true;
   if (all.length > 0 && all.every((f) => f.inputs)) out.inputs = (['image', 'pdf'] as const).filter((i) => all.every((f) => f.inputs!.includes(i)));
   if (all.length > 0 && all.every((f) => f.reasons === true)) out.reasons = true;
   // known not to: a tool's note then asks no one to turn reasoning on for it

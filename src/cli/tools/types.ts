@@ -25,8 +25,10 @@ export interface ToolInput {
   upstreamWaitMs: number;
   /** For profiles with `usesModelFacts` (see model-facts.ts): the model's context window, when the daemon's catalog knows it, */
   contextWindow?: number;
-  /** the most output tokens it writes, where the provider documents it (OpenAI's pages), */
+  /** the most output tokens it writes, where the provider's list (Anthropic's, Gemini's) or pages (OpenAI's) state it, */
   maxOutput?: number;
+  /** whether that output comes on top of the window (the window is the input alone: OpenAI's, Gemini's), */
+  outputBesideWindow?: boolean;
   /** what it is known to read besides text, */
   inputs?: ModelInput[];
   /** whether it is known to reason (false: known not to), */
