@@ -62,6 +62,8 @@ describe.skipIf('missing' in cn)('Continue (cn) through protocol A /chat/complet
   it('on Claude, from the config.yaml `env --config-file` prints: the Bash turn with signed thinking back, the entry’s maxTokens', async () => {
     const model = 'anthropic/claude-sonnet-4-5';
     const file = (await t.world.daemon.cli(['env', 'continue', '--model', model, '--config-file'])).stdout;
+    // Anthropic's window holds the answer too: the listed 64,000 out is not added to it
+    expect(file).toContain('      contextLength: 200000\n      maxTokens: 64000\n');
     const settings = await envJson(t.world.daemon, 'continue', ['--model', model]);
     const mock = t.world.mocks.anthropic;
     scriptShellTurn(mock, '7731', messagesToolResult);
