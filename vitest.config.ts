@@ -21,6 +21,7 @@ const OWN_PROCESS = [
   'test/protocols/hidden-classes.test.ts',
   'test/protocols/hidden-classes-per-stream.test.ts',
   'test/routing/usage-hidden-class.test.ts',
+  'test/routing/thought-signature-hidden-class.test.ts',
 ];
 
 const ALL = ['test/**/*.test.ts', 'test/**/*.test.tsx'];

@@ -92,6 +92,18 @@ export class StreamReasoningCollector {
   }
 }
 
+/**
+ * The call with its cached signature, keys in the call's order (the signature last). Copied key by
+ * key, not `{ ...call, thoughtSignature }`: on Node 20 a spread copy that gains a key gets a hidden
+ * class of its own, and this runs for each replayed call of every request to Gemini from a client
+ * that drops signatures (Claude Code's).
+ */
+function withThoughtSignature(call: FunctionCallItem, thoughtSignature: string): FunctionCallItem {
+  const signed = Object.assign({}, call);
+  signed.thoughtSignature = thoughtSignature;
+  return signed;
+}
+
 function isAssistantItem(item: Item): boolean {
   return item.type === 'reasoning' || item.type === 'function_call' || (item.type === 'message' && item.role === 'assistant');
 }
@@ -148,7 +160,7 @@ function attach(cache: ReasoningMemory, items: Item[], slug: string, withReasoni
         if (!item.thoughtSignature) {
           const turn = cache.get(item.callId);
           if (turn?.slug === slug && turn.thoughtSignature) {
-            item = { ...item, thoughtSignature: turn.thoughtSignature };
+            item = withThoughtSignature(item, turn.thoughtSignature);
             changed = true;
           }
         }
