@@ -165,6 +165,8 @@ class GenerateRequest {
   private asked!: EffortAsked;
   /** Level implied by a Messages client's thinking settings (for non-Messages targets). */
   private thinkingEffort: Effort | undefined;
+  /** A Messages client asked thinking of its own (a level named or not: adaptive alone is Claude Code's). */
+  private thinkingAsked = false;
   private features!: RequestFeatures;
   private bodyUsed = false;
   /** The target being tried has others after it in its group (streams hold their envelope: stream-relay.ts). */
@@ -213,6 +215,7 @@ class GenerateRequest {
     this.asked = readEffort(parsed.body, dialect);
     if (this.asked.label !== undefined) record.entry.effortAsked = this.asked.label;
     if (dialect === 'messages' && this.asked.effort === undefined) this.thinkingEffort = effortFromThinking(parsed.body.thinking);
+    if (dialect === 'messages') this.thinkingAsked = parsed.body.thinking !== undefined;
     if (dialect === 'chat') {
       const so = parsed.body.stream_options;
       this.includeUsage = typeof so === 'object' && so !== null && (so as Obj).include_usage === true;
@@ -394,10 +397,12 @@ class GenerateRequest {
 
   /**
    * The reasoning controls the target's model list stated for the model (stated-controls.ts), which
-   * its adapter fits the level to: only asked when there is a level to send (one map lookup).
+   * its adapter fits the level to: only asked when there is a level to send (one map lookup), or
+   * thinking a Messages client set itself, which the list's thinking mode decides too (adaptive
+   * without a level, as Claude Code asks it, goes as a budget to a model the list says has none).
    */
   private statedControls(p: ResolvedProvider, upstreamModel: string, effort: Effort | undefined): ModelControls | undefined {
-    if (effort === undefined) return undefined;
+    if (effort === undefined && !this.thinkingAsked) return undefined;
     return this.x.services.statedControls?.(p.slug, upstreamModel);
   }
 

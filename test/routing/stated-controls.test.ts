@@ -94,6 +94,13 @@ describe('thinking mode from Anthropic’s model list', () => {
     await ownChat().chat.completions.create({ model: 'anthropic/claude-haiku-4-5', reasoning_effort: 'high', messages: hello });
     expect(thinking()).toEqual({ type: 'adaptive' });
   });
+
+  it('after the list, adaptive thinking a Messages client asks without naming a level (Claude Code) goes as a budget to a model the list says takes only enabled', async () => {
+    await ownChat().models.list();
+    const own4 = new Anthropic({ baseURL: own.b, apiKey: 'k', maxRetries: 0 });
+    await own4.messages.create({ model: 'anthropic/claude-sonnet-4-7', max_tokens: 100, thinking: { type: 'adaptive' }, messages: hello });
+    expect(thinking()).toMatchObject({ type: 'enabled' });
+  });
 });
 
 describe('a custom Messages gateway whose model list states Anthropic’s capabilities', () => {
