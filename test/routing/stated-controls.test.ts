@@ -132,4 +132,14 @@ describe('a custom Messages gateway whose model list states Anthropic’s capabi
     await ownChat().chat.completions.create({ model: 'cb/claude-3-5-haiku-20241022', reasoning_effort: 'high', messages: hello });
     expect(sentToGateway()).toEqual({ thinking: undefined, effort: undefined });
   });
+
+  it('after its list, adaptive thinking a Messages client asks (Claude Code) goes as a budget to a model the list says takes only enabled, as to Anthropic', async () => {
+    await ownChat().models.list();
+    const ownMessages = new Anthropic({ baseURL: own.b, apiKey: 'k', maxRetries: 0 });
+    await ownMessages.messages.create({ model: 'cb/claude-sonnet-4-5', max_tokens: 100, thinking: { type: 'adaptive' }, messages: hello });
+    expect(sentToGateway().thinking).toMatchObject({ type: 'enabled' });
+    // a model that takes it keeps it as sent
+    await ownMessages.messages.create({ model: 'cb/claude-opus-4-7', max_tokens: 100, thinking: { type: 'adaptive' }, messages: hello });
+    expect(sentToGateway().thinking).toEqual({ type: 'adaptive' });
+  });
 });
