@@ -6,6 +6,7 @@
  */
 import type { FunctionCallItem, HubEvent, HubRequest, Item, OutputItem, ReasoningItem, ReasoningOrigin, SystemPart } from '../protocols/hub.js';
 import { lastElement, mayContain } from '../protocols/lazy-json.js';
+import { copyMembers } from '../protocols/own-members.js';
 import { recordOrigin, type ProofIssuers } from './proof-issuers.js';
 import type { CachedTurn, ReasoningMemory } from './reasoning-cache.js';
 import { outputConfig } from '../providers/messages-body.js';
@@ -99,7 +100,7 @@ export class StreamReasoningCollector {
  * that drops signatures (Claude Code's).
  */
 function withThoughtSignature(call: FunctionCallItem, thoughtSignature: string): FunctionCallItem {
-  const signed = Object.assign({}, call);
+  const signed = copyMembers(call);
   signed.thoughtSignature = thoughtSignature;
   return signed;
 }

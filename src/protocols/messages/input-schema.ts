@@ -13,6 +13,7 @@
  */
 import type { Tool as MessagesTool } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { JsonSchema } from '../hub.js';
+import { copyMembers, setMember } from '../own-members.js';
 import { isObject, type JsonObject } from './json.js';
 
 const COMBINATORS = ['allOf', 'anyOf', 'oneOf'] as const;
@@ -33,8 +34,7 @@ interface Shape {
  */
 function asObjectSchema(params: JsonObject): MessagesTool.InputSchema {
   if ('type' in params) return { ...params, type: 'object' };
-  const out: JsonObject = {};
-  for (const key of Object.keys(params)) out[key] = params[key];
+  const out = copyMembers(params);
   out.type = 'object';
   return out as MessagesTool.InputSchema;
 }
@@ -46,7 +46,7 @@ export function fitInputSchema(params: JsonSchema | undefined): MessagesTool.Inp
   const shape = flatten(params, params, 0);
   const out: MessagesTool.InputSchema = { type: 'object' };
   for (const [key, value] of Object.entries(params)) {
-    if (!(COMBINATORS as readonly string[]).includes(key) && key !== 'properties' && key !== 'required') out[key] = value;
+    if (!(COMBINATORS as readonly string[]).includes(key) && key !== 'properties' && key !== 'required') setMember(out, key, value);
   }
   out.type = 'object';
   out.properties = Object.fromEntries([...shape.properties].map(([name, defs]) => [name, defs.length === 1 ? defs[0] : { allOf: defs }]));

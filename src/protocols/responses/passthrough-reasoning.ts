@@ -7,6 +7,7 @@
  * in the body is left as received.
  */
 import { isEnvelope, originOfOpaque } from '../reasoning-envelope.js';
+import { copyMembers } from '../own-members.js';
 import { isObject } from './json.js';
 
 /**
@@ -37,8 +38,7 @@ export function restoreNativeReasoning(body: Record<string, unknown>): boolean {
  * Node 20 a spread copy that gains one gets a hidden class of its own per item.
  */
 function withNativeProof(item: Record<string, unknown>, id: string, encryptedContent: string): Record<string, unknown> {
-  const native: Record<string, unknown> = {};
-  for (const key of Object.keys(item)) native[key] = item[key];
+  const native = copyMembers(item);
   native.id = id;
   native.encrypted_content = encryptedContent;
   return native;

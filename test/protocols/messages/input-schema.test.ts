@@ -12,6 +12,17 @@ describe('fitInputSchema (Anthropic tool input_schema: object, no root combinato
     expect(fitInputSchema(undefined)).toEqual({ type: 'object', properties: {} });
   });
 
+  it('keeps a member named "__proto__" (JSON.parse makes it an own key) as a member, on both copies', () => {
+    const noType = JSON.parse('{"properties":{"a":{"type":"string"}},"__proto__":{"x":1}}') as Record<string, unknown>;
+    const fitted = fitInputSchema(noType);
+    expect(Object.getPrototypeOf(fitted)).toBe(Object.prototype);
+    expect(JSON.stringify(fitted)).toBe('{"properties":{"a":{"type":"string"}},"__proto__":{"x":1},"type":"object"}');
+    const union = JSON.parse('{"__proto__":{"x":1},"oneOf":[{"type":"object","properties":{"a":{"type":"string"}}}]}') as Record<string, unknown>;
+    const flattened = fitInputSchema(union);
+    expect(Object.getPrototypeOf(flattened)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(flattened))).toEqual(JSON.parse('{"type":"object","__proto__":{"x":1},"properties":{"a":{"type":"string"}}}'));
+  });
+
   it('oneOf: unites the variants, requires only what all of them require, names the forms in the description', () => {
     const out = fitInputSchema({
       description: 'A project.',
