@@ -147,7 +147,9 @@ describe('tool profiles', () => {
     const opencodeEntry = (input: ToolInput) =>
       (JSON.parse(Object.fromEntries(findTool('opencode')!.setup(input).env).OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, { limit: unknown }> }> }).provider['svc-proxy']!.models['openai/gpt-5-pro']!;
     expect(opencodeEntry(documented).limit).toEqual({ context: 128_000, input: 128_000, output: 272_000 });
-    expect(opencodeEntry({ ...base, contextWindow: 111_616, maxOutput: 16_384 }).limit).toEqual({ context: 111_616, input: 111_616, output: 16_384 });
+    // a window that holds the output too (Claude's, OpenRouter's): no `input`, so opencode compacts at the window
+    // less the output, never at the window less 20,000 with the whole output still to ask for
+    expect(opencodeEntry({ ...base, contextWindow: 200_000, maxOutput: 64_000 }).limit).toEqual({ context: 200_000, output: 64_000 });
 
     const crush = findTool('crush')!.setup(documented);
     expect(JSON.parse(crush.file!.content).providers['svc-proxy'].models[0]).toMatchObject({ context_window: 128_000, default_max_tokens: 272_000 });
@@ -177,8 +179,8 @@ describe('tool profiles', () => {
     const known = opencode.setup({ ...base, contextWindow: 400_000, inputs: ['image', 'pdf'], reasons: true });
     expect(entryOf(known)).toEqual({
       name: 'p/m',
-      // a known window is also the input budget opencode compacts at (limit.input)
-      limit: { context: 400_000, input: 400_000, output: 32_000 },
+      // a window not said to be the input alone: no limit.input (the window less the output is where it compacts)
+      limit: { context: 400_000, output: 32_000 },
       reasoning: true,
       attachment: true,
       modalities: { input: ['text', 'image', 'pdf'], output: ['text'] },

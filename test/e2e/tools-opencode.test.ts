@@ -137,10 +137,11 @@ describe('the opencode model entry from a running daemon', () => {
     const model = 'openrouter/anthropic/claude-sonnet-4.5';
     const settings = await envJson(t.world.daemon, 'opencode', ['--model', model]);
     const config = JSON.parse(settings.env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, unknown> }> };
-    // the mock lists it with a 1,000,000-token window, text and image input, and reasoning
+    // the mock lists it with a 1,000,000-token window, text and image input, and reasoning; the window holds
+    // the output too, so no `limit.input` (opencode compacts at the window less the output)
     expect(config.provider['svc-proxy']!.models[model]).toEqual({
       name: model,
-      limit: { context: 1_000_000, input: 1_000_000, output: 32_000 },
+      limit: { context: 1_000_000, output: 32_000 },
       reasoning: true,
       attachment: true,
       modalities: { input: ['text', 'image'], output: ['text'] },
@@ -154,7 +155,7 @@ describe('the opencode model entry from a running daemon', () => {
     const settings = await envJson(t.world.daemon, 'opencode', ['--model', model]);
     const config = JSON.parse(settings.env.OPENCODE_CONFIG_CONTENT!) as { provider: Record<string, { models: Record<string, unknown> }> };
     // its output limit is the 8,192 Anthropic's list states, not the 32,000 stand-in Anthropic would refuse
-    expect(config.provider['svc-proxy']!.models[model]).toEqual({ name: model, limit: { context: 200_000, input: 200_000, output: 8_192 } });
+    expect(config.provider['svc-proxy']!.models[model]).toEqual({ name: model, limit: { context: 200_000, output: 8_192 } });
     expect(settings.notes).toEqual([]);
     // one it states reads both and thinks keeps them
     const sonnet = JSON.parse((await envJson(t.world.daemon, 'opencode', ['--model', 'anthropic/claude-sonnet-4-5'])).env.OPENCODE_CONFIG_CONTENT!) as typeof config;

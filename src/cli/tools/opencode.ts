@@ -43,9 +43,12 @@ function modelEntry(input: ToolInput, model: string): Record<string, unknown> {
   // Undocumented `limit.input`, in the config schema of the released 1.18.33 (its binary: `limit: {context,
   // input?: Finite, output}`, a custom model's `input: C.limit?.input`): the input budget it compacts at.
   // With it, opencode compacts once the last turn's tokens reach `input` less min(20,000, output); without,
-  // `context` less the output allowance, which holds back the answer's room a second time from a figure that
-  // is already the input alone. A stand-in window is not a budget: only a known one is written.
-  if (input.contextWindow !== undefined) limit.input = input.contextWindow;
+  // `context` less the output allowance. Only where the window is the input alone (OpenAI's, Gemini's;
+  // for a group, every target's) is it written: there the second figure holds back the answer's room
+  // twice. Where the window holds the output too (Claude's, OpenRouter's, a local server's), `input`
+  // would let a turn of window − 20,000 ask for its whole output on top, past the limit. A stand-in
+  // window is not a budget either.
+  if (input.contextWindow !== undefined && input.outputBesideWindow) limit.input = input.contextWindow;
   const entry: Record<string, unknown> = { name: model, limit };
   if (input.reasons) entry.reasoning = true;
   if (input.inputs?.length) {
