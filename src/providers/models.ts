@@ -15,6 +15,7 @@ import { detectedUnconfigured, isResolveFailure, resolveProvider } from './regis
 import type { ResolvedProvider } from './types.js';
 import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
 import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './loaded-context.js';
+import { keepLastGeminiFacts } from './gemini-facts-kept.js';
 import { geminiListHeaders, geminiModelsUrl, geminiNativeFacts, geminiNextPage, listStatesThinking, type GeminiNativeFacts } from './gemini-native-list.js';
 import { documentedWindow } from './context-window-sources.js';
 import { ListNotAnObject, listRefusal, ListTimedOut, listFailureOf } from './model-list-errors.js';
@@ -100,7 +101,7 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
 
   function fetchInto(key: string, target: ResolvedProvider, previous: Entry | undefined): Promise<Entry> {
     const started = performance.now();
-    const run = fetchModels(target, timeoutMs)
+    const run = fetchModels(target, timeoutMs, previous?.models)
       .then((models): Entry => {
         stated.keep(target.slug, models.map((m) => ({ model: upstreamIdOf(m), ...(m.efforts ? { efforts: m.efforts } : {}), ...(m.thinking ? { thinking: m.thinking } : {}) })));
         return { models, at: Date.now(), failed: false };
@@ -197,18 +198,21 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** One provider's models, all pages, within `timeoutMs`. Throws on any failure. */
-export async function fetchModels(target: ResolvedProvider, timeoutMs: number): Promise<CatalogModel[]> {
+/**
+ * One provider's models, all pages, within `timeoutMs`. Throws on any failure. `lastGood`, its
+ * previous list, stands in for what a list read beside it (Gemini's native one) could not say this time.
+ */
+export async function fetchModels(target: ResolvedProvider, timeoutMs: number, lastGood: readonly CatalogModel[] = []): Promise<CatalogModel[]> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    return await fetchPages(target, timeoutMs, signal);
+    return await fetchPages(target, timeoutMs, signal, lastGood);
   } catch (err) {
     // the abort surfaces as a generic request failure; say what it was
     throw signal.aborted ? new ListTimedOut(timeoutMs) : err;
   }
 }
 
-async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: AbortSignal): Promise<CatalogModel[]> {
+async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: AbortSignal, lastGood: readonly CatalogModel[]): Promise<CatalogModel[]> {
   const { adapter } = target;
   const headers = adapter.headers(target.credential, {}, adapter.dialect === 'messages' ? 'chat' : adapter.dialect);
   delete headers['content-type'];
@@ -281,7 +285,7 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
   const windowSignal = AbortSignal.any([signal, AbortSignal.timeout(windowMs)]);
   if (llamaCpp.length > 0) await addSlotContext(llamaCpp, base, headers, windowSignal, windowMs);
   if (adapter.kind === 'local') await addLoadedContext(out, base, headers, windowSignal, windowMs);
-  if (adapter.kind === 'gemini') return withGeminiFacts(out, target, windowSignal, windowMs);
+  if (adapter.kind === 'gemini') return withGeminiFacts(out, target, windowSignal, windowMs, lastGood);
   // OpenAI's list states none: the windows its model pages document
   if (adapter.kind === 'openai') {
     for (const m of out) {
@@ -303,12 +307,14 @@ const WINDOW_LOOKUP_MS = 1500;
 /**
  * Gemini's models with what its native list states (gemini-native-list.ts): the window, the output
  * limit, whether the model thinks; a model it states cannot generate content (an embedding or AQA
- * model the id filter did not catch) is not offered. The list stands as it is when that cannot be read.
+ * model the id filter did not catch) is not offered. When it cannot be read (or only some of its
+ * pages), a model it said nothing of keeps what the last good list stated (gemini-facts-kept.ts).
  */
-async function withGeminiFacts(models: CatalogModel[], target: ResolvedProvider, signal: AbortSignal, timeoutMs: number): Promise<CatalogModel[]> {
+async function withGeminiFacts(models: CatalogModel[], target: ResolvedProvider, signal: AbortSignal, timeoutMs: number, lastGood: readonly CatalogModel[]): Promise<CatalogModel[]> {
   const native = new Map<string, GeminiNativeFacts>();
   const headers = geminiListHeaders(target.credential);
   let token: string | undefined;
+  let readWhole = true;
   try {
     for (let page = 0; page < MAX_PAGES; page++) {
       const body = await getJson(geminiModelsUrl(target.baseUrl, token), headers, signal, timeoutMs);
@@ -318,12 +324,15 @@ async function withGeminiFacts(models: CatalogModel[], target: ResolvedProvider,
     }
   } catch {
     // what the pages read so far state is kept
+    readWhole = false;
   }
+  const before = readWhole ? new Map<string, CatalogModel>() : new Map(lastGood.map((m) => [m.id, m]));
   const statesThinking = listStatesThinking(native);
   const out: CatalogModel[] = [];
   for (const m of models) {
     const facts = native.get(upstreamIdOf(m));
     if (facts?.generates === false) continue;
+    if (!facts) keepLastGeminiFacts(m, before);
     if (facts?.inputLimit !== undefined) m.contextWindow = facts.inputLimit;
     if (facts?.outputLimit !== undefined) m.maxOutput = facts.outputLimit;
     if (facts && (facts.thinks !== undefined || statesThinking)) m.reasons = facts.thinks ?? false;
