@@ -9,6 +9,7 @@
  */
 import { joinUrl } from './base-url.js';
 import { geminiNativeRoot, stripModelsPrefix } from './gemini.js';
+import { tokenCount } from './token-count.js';
 import { isObject } from '../util/is-object.js';
 
 export const GEMINI_PAGE_SIZE = 1000;
@@ -31,10 +32,6 @@ export function geminiListHeaders(credential: string | undefined): Record<string
   const headers: Record<string, string> = { accept: 'application/json' };
   if (credential) headers['x-goog-api-key'] = credential;
   return headers;
-}
-
-function tokenCount(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 
 import { serverRoot } from './loaded-context.js';
+import { tokenCount } from './token-count.js';
 
 export function isLlamaCppEntry(entry: Record<string, unknown>): boolean {
   return entry.owned_by === 'llamacpp';
@@ -21,6 +22,5 @@ export function propsUrl(modelsUrl: string): string | undefined {
 export function slotContext(props: Record<string, unknown>): number | undefined {
   const settings = props.default_generation_settings;
   if (typeof settings !== 'object' || settings === null) return undefined;
-  const n = (settings as Record<string, unknown>).n_ctx;
-  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+  return tokenCount((settings as Record<string, unknown>).n_ctx);
 }

@@ -12,11 +12,9 @@
  * window, and a tool that believes it compacts too late (cli/tools/model-facts.ts).
  */
 
-type Obj = Record<string, unknown>;
+import { tokenCount } from './token-count.js';
 
-function positive(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
-}
+type Obj = Record<string, unknown>;
 
 /** The server root, beside the `/v1` its models list was read from. */
 export function serverRoot(modelsUrl: string): string | undefined {
@@ -31,7 +29,7 @@ export function ollamaLoaded(ps: Obj): Map<string, number> | undefined {
   for (const m of ps.models as unknown[]) {
     if (typeof m !== 'object' || m === null) continue;
     const { name, model, context_length: context } = m as Obj;
-    const n = positive(context);
+    const n = tokenCount(context);
     if (n === undefined) continue;
     for (const id of [name, model]) if (typeof id === 'string') out.set(id, n);
   }
@@ -42,7 +40,7 @@ export function ollamaLoaded(ps: Obj): Map<string, number> | undefined {
 export function modelfileContext(show: Obj): number | undefined {
   if (typeof show.parameters !== 'string') return undefined;
   const m = /(?:^|\n)\s*num_ctx\s+(\d+)\s*(?:\n|$)/.exec(show.parameters);
-  return m ? positive(Number(m[1])) : undefined;
+  return m ? tokenCount(Number(m[1])) : undefined;
 }
 
 /**
@@ -58,7 +56,7 @@ export function lmStudioLoaded(list: Obj): Map<string, number> | undefined {
     const { key, loaded_instances: instances } = m as Obj;
     if (typeof key !== 'string' || !Array.isArray(instances)) continue;
     for (const inst of instances as unknown[]) {
-      const n = positive(((inst as Obj | null)?.config as Obj | undefined)?.context_length);
+      const n = tokenCount(((inst as Obj | null)?.config as Obj | undefined)?.context_length);
       if (n === undefined) continue;
       if (n < (out.get(key) ?? Infinity)) out.set(key, n);
       const id = (inst as Obj).id;

@@ -16,6 +16,7 @@ import type { ResolvedProvider } from './types.js';
 import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
 import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './loaded-context.js';
 import { keepLastGeminiFacts } from './gemini-facts-kept.js';
+import { tokenCount } from './token-count.js';
 import { geminiListHeaders, geminiModelsUrl, geminiNativeFacts, geminiNextPage, listStatesThinking, type GeminiNativeFacts } from './gemini-native-list.js';
 import { documentedWindow } from './context-window-sources.js';
 import { ListNotAnObject, listRefusal, ListTimedOut, listFailureOf } from './model-list-errors.js';
@@ -399,10 +400,6 @@ function contextWindowOf(r: Record<string, unknown>): number | undefined {
     if (n !== undefined) return n;
   }
   return undefined;
-}
-
-function tokenCount(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
 }
 
 /**
