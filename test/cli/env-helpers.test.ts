@@ -153,7 +153,11 @@ describe('tool profiles', () => {
 
     const crush = findTool('crush')!.setup(documented);
     expect(JSON.parse(crush.file!.content).providers['svc-proxy'].models[0]).toMatchObject({ context_window: 128_000, default_max_tokens: 272_000 });
-    expect(crush.notes.join(' ')).toMatch(/default_max_tokens its max output/);
+    // a max output stated without a window: only the window is called a stand-in
+    const outputOnly = findTool('crush')!.setup({ ...base, maxOutput: 8_192 }).notes.join(' ');
+    expect(outputOnly).toContain("context_window 200000 is a stand-in: set your model's own; default_max_tokens is its max output as its provider states it.");
+    // where both come from: OpenAI's pages here, Anthropic's or Gemini's list elsewhere (not "the pages" for every provider)
+    expect(crush.notes.join(' ')).toContain("context_window and default_max_tokens are the model's window and max output as its provider states them (OpenAI's model pages, Anthropic's or Gemini's model list).");
     expect(crush.notes.join(' ')).not.toMatch(/stand-in/);
 
     // Continue keeps maxTokens out of contextLength: 128,000 in + 272,000 out, else it would refuse to send

@@ -85,13 +85,16 @@ export const crush: ToolProfile = {
       content: `${JSON.stringify(config(input), null, 2)}\n`,
       how: 'merge it into that file (or a project .crush.json); Crush reads the key from SVC_PROXY_KEY',
     };
-    // a documented max output comes only with a documented window (model-facts.ts)
+    // a list may state a max output without a window (model-facts.ts combine keeps each where known)
     const figures =
       input.contextWindow === undefined
-        ? `context_window ${STAND_IN_LIMITS.contextWindow} and default_max_tokens ${outputAllowance(input)} are stand-ins: set your model's own figures.`
+        ? input.maxOutput === undefined
+          ? `context_window ${STAND_IN_LIMITS.contextWindow} and default_max_tokens ${outputAllowance(input)} are stand-ins: set your model's own figures.`
+          : `context_window ${STAND_IN_LIMITS.contextWindow} is a stand-in: set your model's own; default_max_tokens is its max output as its provider states it.`
         : input.maxOutput === undefined
           ? `context_window is what the provider's model list states; default_max_tokens ${STAND_IN_LIMITS.maxOutputTokens} is a stand-in: set your model's own.`
-          : "context_window is the input the provider's pages state for the model, default_max_tokens its max output.";
+          : // both known: OpenAI's from its model pages (openai-windows.ts), Anthropic's and Gemini's from their lists
+            "context_window and default_max_tokens are the model's window and max output as its provider states them (OpenAI's model pages, Anthropic's or Gemini's model list).";
     const unknown = [input.reasons === undefined ? '"can_reason": true if it reasons' : '', input.inputs === undefined ? '"supports_attachments": true if it reads images' : ''].filter(Boolean);
     if (unknown.length) s.notes.push(`Not known here for this model; add to its entry ${unknown.join(', and ')} (else Crush offers no thinking, or drops images).`);
     s.notes.push(
