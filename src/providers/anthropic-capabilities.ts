@@ -69,15 +69,17 @@ function effortLevels(effort: unknown): Effort[] | undefined {
 
 /**
  * How a model that thinks takes it, from `thinking.types` (ThinkingTypes in the API reference, each
- * key read on its own): `adaptive` where the model accepts {type:"adaptive"} (Opus 4.7 takes only
- * that; Sonnet 4.6 both, adaptive being the one Anthropic recommends), else `budget` where it
- * accepts {type:"enabled"} with budget_tokens (Haiku 4.5). Unknown when neither is stated true.
+ * key read on its own): `adaptive-only` where the model accepts {type:"adaptive"} and is stated not to
+ * accept {type:"enabled"} (Opus 4.7), `adaptive` where it accepts adaptive and maybe budgets too
+ * (Sonnet 4.6 both, adaptive being the one Anthropic recommends), else `budget` where it accepts
+ * {type:"enabled"} with budget_tokens (Haiku 4.5). Unknown when neither is stated true.
  */
 function thinkingMode(thinking: unknown): ThinkingMode | undefined {
   const types = isObject(thinking) ? thinking.types : undefined;
   if (!isObject(types)) return undefined;
   const accepts = (type: string): boolean => isObject(types[type]) && types[type].supported === true;
-  if (accepts('adaptive')) return 'adaptive';
+  const refuses = (type: string): boolean => isObject(types[type]) && types[type].supported === false;
+  if (accepts('adaptive')) return refuses('enabled') ? 'adaptive-only' : 'adaptive';
   if (accepts('enabled')) return 'budget';
   return undefined;
 }

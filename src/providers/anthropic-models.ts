@@ -8,8 +8,17 @@ import type { Effort } from '../protocols/hub.js';
 
 export type ClaudeLine = 'opus' | 'sonnet' | 'haiku' | 'mythos' | 'fable' | 'unknown';
 
-/** `adaptive`: thinking {type:"adaptive"} + output_config.effort; `budget`: {type:"enabled",budget_tokens}; `none`: no thinking. */
-export type ThinkingMode = 'adaptive' | 'budget' | 'none';
+/**
+ * `adaptive`: thinking {type:"adaptive"} + output_config.effort, {type:"enabled",budget_tokens} still
+ * taken (Opus and Sonnet 4.6); `adaptive-only`: adaptive alone, `enabled` being a 400 (Opus 4.7,
+ * Mythos, Fable: Anthropic's adaptive thinking page); `budget`: {type:"enabled",budget_tokens} alone;
+ * `none`: no thinking.
+ */
+export type ThinkingMode = 'adaptive-only' | 'adaptive' | 'budget' | 'none';
+
+export function takesAdaptive(mode: ThinkingMode): boolean {
+  return mode === 'adaptive' || mode === 'adaptive-only';
+}
 
 export interface ClaudeTraits {
   line: ClaudeLine;
@@ -48,7 +57,7 @@ function parseVersion(tokens: string[]): { major?: number; minor: number } {
 }
 
 const NEWEST: Omit<ClaudeTraits, 'line' | 'recognised'> = {
-  thinking: 'adaptive',
+  thinking: 'adaptive-only',
   efforts: ALL_LEVELS,
   defaultMaxTokens: 64000,
   noSampling: true,

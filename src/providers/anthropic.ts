@@ -2,10 +2,11 @@
  * Anthropic Messages upstream (api.anthropic.com). Effort becomes each model's own controls:
  * adaptive thinking + output_config.effort on 4.6+ and newer lines, budget thinking before that.
  * A Messages client's own thinking settings pass through unchanged (only the effort level is
- * capped to what the model takes), but adaptive thinking asked of a model that has none.
+ * capped to what the model takes), but adaptive thinking asked of a model that has none, and a
+ * budget asked of a model that takes only adaptive thinking.
  */
 import { EFFORTS, type Effort } from '../protocols/hub.js';
-import { claudeTraits, type ClaudeTraits } from './anthropic-models.js';
+import { claudeTraits, takesAdaptive, type ClaudeTraits } from './anthropic-models.js';
 import { messagesHeaders } from './headers.js';
 import { messagesUrl, normaliseMessagesBase } from './messages-url.js';
 import {
@@ -16,7 +17,7 @@ import {
   removeOutputEffort,
   setOutputEffort,
 } from './messages-body.js';
-import { snapEffort } from './effort.js';
+import { levelOfBudget, snapEffort } from './effort.js';
 import { isObject } from '../util/is-object.js';
 import type { ModelControls } from './stated-controls.js';
 import type { FinalizeContext, ProviderAdapter } from './types.js';
@@ -43,6 +44,14 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
     // Its level, or high, adaptive's default, goes as a level goes to the model: a budget, or none.
     effortSent = applyClaudeEffort(body, isEffort(clientEffort) ? clientEffort : 'high', traits);
     mapped = true;
+  } else if (native && budgetNotTaken(body, traits)) {
+    // Opus 4.7 and later take adaptive thinking only: `enabled` with a budget is a 400 (Anthropic's
+    // adaptive thinking page). A client that always sends budgets, or a group naming an older Claude
+    // that maps to such a model, gets adaptive at the level the budget reaches, or its own level.
+    const budget = (body.thinking as Record<string, unknown>).budget_tokens;
+    const level = isEffort(clientEffort) ? clientEffort : typeof budget === 'number' ? levelOfBudget(budget) : 'high';
+    effortSent = applyClaudeEffort(body, level, traits);
+    mapped = true;
   } else if (native) {
     // The client's own thinking settings stay; only its effort level is capped for the model.
     // A level routing derived from a thinking budget is not added: the client did not name one.
@@ -61,7 +70,11 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
 }
 
 function adaptiveNotTaken(body: Record<string, unknown>, traits: ClaudeTraits): boolean {
-  return isObject(body.thinking) && body.thinking.type === 'adaptive' && traits.thinking !== 'adaptive';
+  return isObject(body.thinking) && body.thinking.type === 'adaptive' && !takesAdaptive(traits.thinking);
+}
+
+function budgetNotTaken(body: Record<string, unknown>, traits: ClaudeTraits): boolean {
+  return isObject(body.thinking) && body.thinking.type === 'enabled' && traits.thinking === 'adaptive-only';
 }
 
 /**

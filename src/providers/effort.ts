@@ -41,6 +41,16 @@ export const THINKING_BUDGETS: Readonly<Record<Exclude<Effort, 'none'>, number>>
   max: 16384,
 };
 
+/**
+ * The level whose THINKING_BUDGETS entry a budget reaches (the inverse of that map; low below it):
+ * a client's budget asked of a Claude that takes only adaptive thinking and a level.
+ */
+export function levelOfBudget(budgetTokens: number): Exclude<Effort, 'none'> {
+  let level: Exclude<Effort, 'none'> = 'low';
+  for (const [name, budget] of Object.entries(THINKING_BUDGETS) as Array<[Exclude<Effort, 'none'>, number]>) if (budgetTokens >= budget) level = name;
+  return level;
+}
+
 /** Anthropic `budget_tokens` read as a level for targets that take levels (merge.dev convention). */
 export function effortFromBudget(budgetTokens: number): Effort {
   if (budgetTokens < 4096) return 'low';

@@ -3,7 +3,7 @@
  * per Claude model, and the fixes that keep Anthropic from rejecting a converted request.
  */
 import type { Effort } from '../protocols/hub.js';
-import type { ClaudeTraits } from './anthropic-models.js';
+import { takesAdaptive, type ClaudeTraits } from './anthropic-models.js';
 import { snapEffort, THINKING_BUDGETS } from './effort.js';
 import { isObject } from '../util/is-object.js';
 
@@ -60,7 +60,7 @@ export function applyClaudeEffort(body: Body, effort: Effort, traits: ClaudeTrai
   }
   const previous = isObject(body.thinking) ? body.thinking : undefined;
   const display = previous && typeof previous.display === 'string' ? previous.display : undefined;
-  if (traits.thinking === 'adaptive') {
+  if (takesAdaptive(traits.thinking)) {
     body.thinking = display ? { type: 'adaptive', display } : { type: 'adaptive' };
     const level = snapEffort(effort, traits.efforts);
     if (level) setOutputEffort(body, level);

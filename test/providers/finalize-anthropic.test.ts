@@ -156,6 +156,26 @@ describe('anthropic finalizeBody: Messages client passthrough', () => {
     expect(run(omitted, { ...pass, model: 'claude-sonnet-4-6', effort: 'medium' }).body.thinking).toEqual({ type: 'adaptive', display: 'omitted' });
   });
 
+  it('a budget asked of a model that takes only adaptive thinking (Opus 4.7 on) goes as adaptive at the level the budget reaches, display kept', () => {
+    const budget = (budget_tokens: number) => ({ ...base(), max_tokens: 20000, thinking: { type: 'enabled', budget_tokens, display: 'summarized' }, temperature: 1 });
+    const opus = run(budget(3000), { ...pass, model: 'claude-opus-4-7', effort: 'low' });
+    expect(opus.body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+    expect(opus.body.output_config).toEqual({ effort: 'medium' });
+    expect(opus.body).not.toHaveProperty('temperature');
+    expect(opus.effortSent).toBe('medium');
+    // the inverse of the level → budget map: 1024 low … 16384 max; below 1024 low
+    const level = (tokens: number, model = 'claude-opus-4-7') => run(budget(tokens), { ...pass, model }).body.output_config;
+    expect([500, 1024, 4096, 8192, 16384, 32000].map((t) => level(t))).toEqual(['low', 'low', 'high', 'xhigh', 'max', 'max'].map((effort) => ({ effort })));
+    // a level the client named wins over its budget's
+    const named = run({ ...budget(16384), output_config: { effort: 'low' } }, { ...pass, model: 'claude-fable-5', effort: 'low' });
+    expect(named.body.output_config).toEqual({ effort: 'low' });
+    // a model that takes both keeps the budget as sent
+    expect(run(budget(3000), { ...pass, model: 'claude-sonnet-4-6' }).body.thinking).toEqual({ type: 'enabled', budget_tokens: 3000, display: 'summarized' });
+    // the list's thinking types rule over the id's, both ways
+    expect(run(budget(3000), { ...pass, model: 'claude-sonnet-4-6', stated: { thinking: 'adaptive-only' } }).body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+    expect(run(budget(3000), { ...pass, model: 'claude-opus-4-7', stated: { thinking: 'adaptive' } }).body.thinking).toEqual({ type: 'enabled', budget_tokens: 3000, display: 'summarized' });
+  });
+
   it('a Messages client asking with reasoning_effort (no native controls) gets the mapping', () => {
     const { body, effortSent } = run({ ...base(), reasoning_effort: 'high' }, { ...pass, model: 'claude-opus-4-7', effort: 'high' });
     expect(body.thinking).toEqual({ type: 'adaptive' });
@@ -194,6 +214,7 @@ describe('anthropic encodeOptions', () => {
 
   it('reads versions with dots and provider prefixes', () => {
     expect(claudeTraits('claude-sonnet-4.6').thinking).toBe('adaptive');
+    expect(claudeTraits('anthropic/claude-opus-4.7').thinking).toBe('adaptive-only');
     expect(claudeTraits('anthropic/claude-sonnet-4.5').thinking).toBe('budget');
     expect(claudeTraits('claude-sonnet-4-5@20250929').thinking).toBe('budget');
   });

@@ -406,7 +406,7 @@ describe('model catalog', () => {
     }
   });
 
-  it('keeps how Anthropic’s list states a model thinks (capabilities.thinking.types: adaptive before enabled; none where it does not think), and keeps it where requests read it', async () => {
+  it('keeps how Anthropic’s list states a model thinks (capabilities.thinking.types: adaptive before enabled, adaptive only where enabled is stated false; none where it does not think), and keeps it where requests read it', async () => {
     const saved = anthropic.handler;
     const yes = (supported: boolean) => ({ supported });
     const thinking = (supported: boolean, adaptive: boolean, enabled: boolean) => ({ supported, types: { adaptive: yes(adaptive), enabled: yes(enabled), disabled: yes(true), between_tools: yes(false) } });
@@ -428,7 +428,7 @@ describe('model catalog', () => {
       const catalog = createModelCatalog({ config, credential: (s) => creds[s], detector: new LocalDetector({ enabled: false }), timeoutMs: 1000, stated });
       const listed = await catalog.list(undefined, new Set(['anthropic']));
       expect(Object.fromEntries(listed.map((m) => [m.id, m.thinking]))).toEqual({
-        'anthropic/claude-opus-4-7': 'adaptive',
+        'anthropic/claude-opus-4-7': 'adaptive-only',
         'anthropic/claude-sonnet-4-6': 'adaptive',
         'anthropic/claude-haiku-4-5': 'budget',
         'anthropic/claude-3-5-haiku-20241022': 'none',
@@ -436,6 +436,7 @@ describe('model catalog', () => {
         'anthropic/claude-unstated': undefined,
       });
       expect(stated.of('anthropic', 'claude-haiku-4-5')).toEqual({ thinking: 'budget' });
+      expect(stated.of('anthropic', 'claude-opus-4-7')).toEqual({ thinking: 'adaptive-only' });
       expect(stated.of('anthropic', 'claude-no-types')).toBeUndefined();
     } finally {
       anthropic.handler = saved;

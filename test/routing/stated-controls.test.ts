@@ -74,12 +74,17 @@ describe('thinking mode from Anthropic’s model list', () => {
     own.mocks.anthropic.models.push('claude-sonnet-4-7');
     own.mocks.anthropic.thinkingTypes['claude-sonnet-4-7'] = { adaptive: false, enabled: true };
     own.mocks.anthropic.thinkingTypes['claude-haiku-4-5'] = { adaptive: true, enabled: false };
+    // read from its id as taking both; this list says adaptive only
+    own.mocks.anthropic.models.push('claude-sonnet-4-6');
+    own.mocks.anthropic.thinkingTypes['claude-sonnet-4-6'] = { adaptive: true, enabled: false };
   });
   afterAll(async () => {
     await own.close();
   });
   const ownChat = () => new OpenAI({ baseURL: own.a, apiKey: 'k', maxRetries: 0 });
+  const ownMessages = () => new Anthropic({ baseURL: own.b, apiKey: 'k', maxRetries: 0 });
   const thinking = () => (own.mocks.anthropic.lastGeneration().body as { thinking?: unknown }).thinking;
+  const effort = () => (own.mocks.anthropic.lastGeneration().body as { output_config?: { effort?: unknown } }).output_config?.effort;
 
   it('before the list is read the id’s mode stands (and a model that takes the other is refused, as Anthropic refuses it); after it, the mode the list states: a budget where it takes only enabled, adaptive where it takes adaptive', async () => {
     const refused = (model: string) => ownChat().chat.completions.create({ model, reasoning_effort: 'high', messages: hello }).then(() => undefined, (e: unknown) => e);
@@ -100,6 +105,23 @@ describe('thinking mode from Anthropic’s model list', () => {
     const own4 = new Anthropic({ baseURL: own.b, apiKey: 'k', maxRetries: 0 });
     await own4.messages.create({ model: 'anthropic/claude-sonnet-4-7', max_tokens: 100, thinking: { type: 'adaptive' }, messages: hello });
     expect(thinking()).toMatchObject({ type: 'enabled' });
+  });
+
+  it('a Messages client’s own thinking with no level is fitted to the mode the list states, not the id’s: Claude Code’s adaptive goes as sent to a Haiku 4.5 listed as adaptive only', async () => {
+    await ownChat().models.list();
+    await ownMessages().messages.create({ model: 'anthropic/claude-haiku-4-5', max_tokens: 8000, thinking: { type: 'adaptive', display: 'omitted' }, messages: hello });
+    expect(thinking()).toEqual({ type: 'adaptive', display: 'omitted' });
+  });
+
+  it('a budget asked of a model that takes adaptive only goes as adaptive at the level the budget reaches: by its id (Opus 4.7), and by the list (a Sonnet 4.6 listed so)', async () => {
+    const budget = (model: string) => ownMessages().messages.create({ model, max_tokens: 8000, thinking: { type: 'enabled', budget_tokens: 4096 }, messages: hello });
+    await budget('anthropic/claude-opus-4-7');
+    expect(thinking()).toEqual({ type: 'adaptive' });
+    expect(effort()).toBe('high');
+    await ownChat().models.list();
+    await budget('anthropic/claude-sonnet-4-6');
+    expect(thinking()).toEqual({ type: 'adaptive' });
+    expect(effort()).toBe('high');
   });
 });
 
