@@ -25,6 +25,11 @@ export interface ClaudeTraits {
   thinking: ThinkingMode;
   /** Levels output_config.effort takes (empty = send no effort). */
   efforts: readonly Effort[];
+  /**
+   * Thinking is always on: {type:"disabled"} is a 400 ('"thinking.type.disabled" is not supported for
+   * this model.': Fable 5 in cline/cline#13203; Fable and Mythos on Bedrock's adaptive thinking page).
+   */
+  alwaysThinks?: true;
   /** Default max_tokens when the client gave none (Anthropic requires one). */
   defaultMaxTokens: number;
   /** Temperature, top_p and top_k are rejected (Opus 4.7+ and newer lines). */
@@ -87,7 +92,8 @@ function readTraits(model: string): ClaudeTraits {
   if (!recognised) {
     return { line, thinking: 'budget', efforts: NONE, defaultMaxTokens: FOREIGN_DEFAULT_MAX_TOKENS, noSampling: false, exclusiveTemperatureTopP: false, recognised };
   }
-  if (line === 'mythos' || line === 'fable' || major === undefined || major >= 5) {
+  if (line === 'mythos' || line === 'fable') return { line, recognised, ...NEWEST, alwaysThinks: true };
+  if (major === undefined || major >= 5) {
     return { line, recognised, ...NEWEST };
   }
   if (major <= 2) {

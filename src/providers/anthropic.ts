@@ -34,6 +34,9 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
   const clientEffort = outputConfig(body)?.effort;
   const native = ctx.passthrough && ctx.from === 'messages' && (body.thinking !== undefined || clientEffort !== undefined);
 
+  // Fable and Mythos think always and refuse thinking "off"; left out, thinking runs as the model's
+  // default (adaptive), which is what such a model takes in its place (fableguide.com/errors).
+  if (isObject(body.thinking) && body.thinking.type === 'disabled' && traits.alwaysThinks) delete body.thinking;
   let effortSent: string | undefined;
   let mapped = false;
   if (ctx.effort === 'none') {

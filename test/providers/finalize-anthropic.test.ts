@@ -176,6 +176,14 @@ describe('anthropic finalizeBody: Messages client passthrough', () => {
     expect(run(budget(3000), { ...pass, model: 'claude-opus-4-7', stated: { thinking: 'adaptive' } }).body.thinking).toEqual({ type: 'enabled', budget_tokens: 3000, display: 'summarized' });
   });
 
+  it('thinking "disabled" is left out for Fable and Mythos, which think always and refuse it; kept for other Claudes', () => {
+    const off = { ...base(), thinking: { type: 'disabled' } };
+    expect(run(off, { ...pass, model: 'claude-fable-5' }).body).not.toHaveProperty('thinking');
+    expect(run(off, { ...pass, model: 'claude-mythos-preview' }).body).not.toHaveProperty('thinking');
+    expect(run(off, { ...pass, model: 'claude-opus-4-7' }).body.thinking).toEqual({ type: 'disabled' });
+    expect(run(off, { ...pass, model: 'claude-sonnet-4-5' }).body.thinking).toEqual({ type: 'disabled' });
+  });
+
   it('a Messages client asking with reasoning_effort (no native controls) gets the mapping', () => {
     const { body, effortSent } = run({ ...base(), reasoning_effort: 'high' }, { ...pass, model: 'claude-opus-4-7', effort: 'high' });
     expect(body.thinking).toEqual({ type: 'adaptive' });
