@@ -18,6 +18,8 @@ export interface StatedCapabilities {
   /** Levels `output_config.effort` takes; empty: the model takes no effort (its thinking may still be on). */
   efforts?: Effort[];
   thinking?: ThinkingMode;
+  /** `thinking.types.disabled` stated false: thinking off is a 400 (Fable 5: cline/cline#13203). */
+  alwaysThinks?: boolean;
 }
 
 /** The levels of `capabilities.effort`, lowest first (`xhigh` is null on a model from before it). */
@@ -43,6 +45,8 @@ export function anthropicCapabilities(entry: Record<string, unknown>): StatedCap
   if (thinks !== undefined) stated.reasons = thinks;
   const mode = thinks === false ? 'none' : thinks && thinkingMode(capabilities.thinking);
   if (mode) stated.thinking = mode;
+  const off = thinks ? typeSupported(capabilities.thinking, 'disabled') : undefined;
+  if (off !== undefined) stated.alwaysThinks = !off;
   const efforts = effortLevels(capabilities.effort);
   if (efforts) stated.efforts = efforts;
   return stated;
@@ -65,6 +69,13 @@ function effortLevels(effort: unknown): Effort[] | undefined {
     } else if (level !== 'xhigh' || (entry !== null && entry !== undefined)) return undefined;
   }
   return levels;
+}
+
+/** `thinking.types[type].supported` (ThinkingTypes in the API reference), when stated as a boolean. */
+function typeSupported(thinking: unknown, type: 'disabled'): boolean | undefined {
+  const types = isObject(thinking) ? thinking.types : undefined;
+  const entry = isObject(types) ? types[type] : undefined;
+  return isObject(entry) && typeof entry.supported === 'boolean' ? entry.supported : undefined;
 }
 
 /**

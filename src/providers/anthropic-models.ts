@@ -29,7 +29,7 @@ export interface ClaudeTraits {
    * Thinking is always on: {type:"disabled"} is a 400 ('"thinking.type.disabled" is not supported for
    * this model.': Fable 5 in cline/cline#13203; Fable and Mythos on Bedrock's adaptive thinking page).
    */
-  alwaysThinks?: true;
+  alwaysThinks?: boolean;
   /** Default max_tokens when the client gave none (Anthropic requires one). */
   defaultMaxTokens: number;
   /** Temperature, top_p and top_k are rejected (Opus 4.7+ and newer lines). */

@@ -84,12 +84,13 @@ function budgetNotTaken(body: Record<string, unknown>, traits: ClaudeTraits): bo
  * What Anthropic's list states of the model rules over what is read from its id: the levels it
  * takes (`capabilities.effort`: a level the model lacks is snapped to one it has, or left out where
  * it takes none, as OpenAI's levels are, openai-models.ts, instead of a 400) and how it thinks
- * (`capabilities.thinking.types`: adaptive or budget, or not at all).
+ * (`capabilities.thinking.types`: adaptive or budget, or not at all; whether it takes thinking off).
  */
 function fitStatedControls(traits: ClaudeTraits, stated: ModelControls | undefined): ClaudeTraits {
   if (stated === undefined) return traits;
-  const { efforts = traits.efforts, thinking = traits.thinking } = stated;
-  return efforts === traits.efforts && thinking === traits.thinking ? traits : { ...traits, efforts, thinking };
+  const { efforts = traits.efforts, thinking = traits.thinking, alwaysThinks = traits.alwaysThinks } = stated;
+  const same = efforts === traits.efforts && thinking === traits.thinking && alwaysThinks === traits.alwaysThinks;
+  return same ? traits : { ...traits, efforts, thinking, alwaysThinks };
 }
 
 export const anthropicAdapter: ProviderAdapter = {

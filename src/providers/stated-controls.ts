@@ -14,6 +14,8 @@ export interface ModelControls {
   /** The effort levels the model takes; empty: none. */
   efforts?: readonly Effort[];
   thinking?: ThinkingMode;
+  /** Thinking off is refused (Anthropic's `capabilities.thinking.types.disabled` false). */
+  alwaysThinks?: boolean;
 }
 
 export class StatedControls {
@@ -23,9 +25,9 @@ export class StatedControls {
   /** A provider's good list: what it states replaces what its previous list stated. */
   keep(slug: string, models: Iterable<{ model: string } & ModelControls>): void {
     const stated = new Map<string, ModelControls>();
-    for (const { model, efforts, thinking } of models) {
-      if (efforts === undefined && thinking === undefined) continue;
-      stated.set(model, { ...(efforts ? { efforts } : {}), ...(thinking ? { thinking } : {}) });
+    for (const { model, efforts, thinking, alwaysThinks } of models) {
+      if (efforts === undefined && thinking === undefined && alwaysThinks === undefined) continue;
+      stated.set(model, { ...(efforts ? { efforts } : {}), ...(thinking ? { thinking } : {}), ...(alwaysThinks !== undefined ? { alwaysThinks } : {}) });
     }
     if (stated.size > 0) this.bySlug.set(slug, stated);
     else this.bySlug.delete(slug);

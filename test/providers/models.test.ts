@@ -406,15 +406,16 @@ describe('model catalog', () => {
     }
   });
 
-  it('keeps how Anthropic’s list states a model thinks (capabilities.thinking.types: adaptive before enabled, adaptive only where enabled is stated false; none where it does not think), and keeps it where requests read it', async () => {
+  it('keeps how Anthropic’s list states a model thinks (capabilities.thinking.types: adaptive before enabled, adaptive only where enabled is stated false; none where it does not think; whether it takes thinking off), and keeps it where requests read it', async () => {
     const saved = anthropic.handler;
     const yes = (supported: boolean) => ({ supported });
-    const thinking = (supported: boolean, adaptive: boolean, enabled: boolean) => ({ supported, types: { adaptive: yes(adaptive), enabled: yes(enabled), disabled: yes(true), between_tools: yes(false) } });
+    const thinking = (supported: boolean, adaptive: boolean, enabled: boolean, disabled = true) => ({ supported, types: { adaptive: yes(adaptive), enabled: yes(enabled), disabled: yes(disabled), between_tools: yes(false) } });
     const model = (id: string, capabilities: unknown) => ({ type: 'model', id, display_name: id, created_at: '2025-09-29T00:00:00Z', capabilities });
     anthropic.handler = (_req, res) =>
       json(res, {
         data: [
           model('claude-opus-4-7', { thinking: thinking(true, true, false) }),
+          model('claude-fable-5', { thinking: thinking(true, true, false, false) }),
           model('claude-sonnet-4-6', { thinking: thinking(true, true, true) }),
           model('claude-haiku-4-5', { thinking: thinking(true, false, true) }),
           model('claude-3-5-haiku-20241022', { thinking: thinking(false, false, false) }),
@@ -429,14 +430,18 @@ describe('model catalog', () => {
       const listed = await catalog.list(undefined, new Set(['anthropic']));
       expect(Object.fromEntries(listed.map((m) => [m.id, m.thinking]))).toEqual({
         'anthropic/claude-opus-4-7': 'adaptive-only',
+        'anthropic/claude-fable-5': 'adaptive-only',
         'anthropic/claude-sonnet-4-6': 'adaptive',
         'anthropic/claude-haiku-4-5': 'budget',
         'anthropic/claude-3-5-haiku-20241022': 'none',
         'anthropic/claude-no-types': undefined,
         'anthropic/claude-unstated': undefined,
       });
-      expect(stated.of('anthropic', 'claude-haiku-4-5')).toEqual({ thinking: 'budget' });
-      expect(stated.of('anthropic', 'claude-opus-4-7')).toEqual({ thinking: 'adaptive-only' });
+      expect(stated.of('anthropic', 'claude-haiku-4-5')).toEqual({ thinking: 'budget', alwaysThinks: false });
+      expect(stated.of('anthropic', 'claude-opus-4-7')).toEqual({ thinking: 'adaptive-only', alwaysThinks: false });
+      // `disabled` stated false: thinking off is refused
+      expect(stated.of('anthropic', 'claude-fable-5')).toEqual({ thinking: 'adaptive-only', alwaysThinks: true });
+      expect(stated.of('anthropic', 'claude-3-5-haiku-20241022')).toEqual({ thinking: 'none' });
       expect(stated.of('anthropic', 'claude-no-types')).toBeUndefined();
     } finally {
       anthropic.handler = saved;
