@@ -15,7 +15,7 @@ import { detectedUnconfigured, isResolveFailure, resolveProvider } from './regis
 import type { ResolvedProvider } from './types.js';
 import { isLlamaCppEntry, propsUrl, slotContext } from './llamacpp-context.js';
 import { lmStudioLoaded, modelfileContext, ollamaLoaded, serverRoot } from './loaded-context.js';
-import { keepLastGeminiFacts } from './gemini-facts-kept.js';
+import { keepLastGeminiFacts, lastNotGenerating, rememberNotGenerating } from './gemini-facts-kept.js';
 import { tokenCount } from './token-count.js';
 import { geminiListHeaders, geminiModelsUrl, geminiNativeFacts, geminiNextPage, listStatesThinking, type GeminiNativeFacts } from './gemini-native-list.js';
 import { documentedWindow } from './context-window-sources.js';
@@ -311,7 +311,8 @@ const WINDOW_LOOKUP_MS = 1500;
  * Gemini's models with what its native list states (gemini-native-list.ts): the window, the output
  * limit, whether the model thinks; a model it states cannot generate content (an embedding or AQA
  * model the id filter did not catch) is not offered. When it cannot be read (or only some of its
- * pages), a model it said nothing of keeps what the last good list stated (gemini-facts-kept.ts).
+ * pages), a model it said nothing of keeps what the last good list stated, or stays left out where
+ * that list left it out (gemini-facts-kept.ts).
  */
 async function withGeminiFacts(models: CatalogModel[], target: ResolvedProvider, signal: AbortSignal, timeoutMs: number, lastGood: readonly CatalogModel[]): Promise<CatalogModel[]> {
   const native = new Map<string, GeminiNativeFacts>();
@@ -330,11 +331,16 @@ async function withGeminiFacts(models: CatalogModel[], target: ResolvedProvider,
     readWhole = false;
   }
   const before = readWhole ? new Map<string, CatalogModel>() : new Map(lastGood.map((m) => [m.id, m]));
+  const excludedBefore = readWhole ? new Set<string>() : lastNotGenerating(lastGood);
+  const excluded = new Set<string>();
   const statesThinking = listStatesThinking(native);
   const out: CatalogModel[] = [];
   for (const m of models) {
     const facts = native.get(upstreamIdOf(m));
-    if (facts?.generates === false) continue;
+    if (facts?.generates === false || (!facts && excludedBefore.has(m.id))) {
+      excluded.add(m.id);
+      continue;
+    }
     if (!facts) keepLastGeminiFacts(m, before);
     if (facts?.inputLimit !== undefined) m.contextWindow = facts.inputLimit;
     if (facts?.outputLimit !== undefined) m.maxOutput = facts.outputLimit;
@@ -343,6 +349,7 @@ async function withGeminiFacts(models: CatalogModel[], target: ResolvedProvider,
     if (m.reasons === false) m.efforts = [];
     out.push(m);
   }
+  rememberNotGenerating(out, excluded);
   return out;
 }
 
