@@ -1,7 +1,7 @@
 /**
  * Custom endpoint, format `b`: any Anthropic-Messages-compatible server the user added. From a
- * Messages client the body passes through as sent (thinking settings included, but adaptive
- * thinking to a model the server's list says has none); from a protocol A
+ * Messages client the body passes through as sent (thinking settings included, but where the
+ * server's list says the model refuses them: client-thinking-fit.ts); from a protocol A
  * client no effort is sent, since such servers' reasoning controls are unknown — unless the
  * server's model list states them as Anthropic's does (`capabilities`: how the model thinks, the
  * effort levels it takes), which the catalog reads from any Messages list: then the level goes as
@@ -11,29 +11,16 @@ import { claudeTraits, type ClaudeTraits } from './anthropic-models.js';
 import { messagesHeaders } from './headers.js';
 import { messagesUrl, normaliseMessagesBase } from './messages-url.js';
 import { applyClaudeEffort, downgradeForcedToolChoice, fixSampling, outputConfig, reasoningOff } from './messages-body.js';
+import { fitClientThinking, levelNamed } from './client-thinking-fit.js';
 import { loopbackRefusedHint } from './local-refused-hint.js';
-import { EFFORTS, type Effort } from '../protocols/hub.js';
-import { isObject } from '../util/is-object.js';
 import type { FinalizeContext, ProviderAdapter } from './types.js';
 
 /** The model's traits with how it thinks as the gateway's list states it; none where it states no thinking mode. */
 function listedTraits(ctx: FinalizeContext): ClaudeTraits | undefined {
   const thinking = ctx.stated?.thinking;
   if (thinking === undefined) return undefined;
-  return { ...claudeTraits(ctx.model), thinking, efforts: ctx.stated?.efforts ?? [] };
-}
-
-/**
- * A Messages client's adaptive thinking to a model the list says has none (Claude Code asks it of
- * every provider/model id): the gateway refuses it as Anthropic does ("adaptive thinking is not
- * supported on this model"), so its level, or high, adaptive's default, goes as a budget, or none.
- */
-function adaptiveAsListed(body: Record<string, unknown>, traits: ClaudeTraits): { effortSent?: string } {
-  const asked = outputConfig(body)?.effort;
-  const level = typeof asked === 'string' && (EFFORTS as readonly string[]).includes(asked) ? (asked as Effort) : 'high';
-  const effortSent = applyClaudeEffort(body, level, traits);
-  fixSampling(body, traits);
-  return effortSent === undefined ? {} : { effortSent };
+  const traits = claudeTraits(ctx.model);
+  return { ...traits, thinking, efforts: ctx.stated?.efforts ?? [], alwaysThinks: ctx.stated?.alwaysThinks ?? traits.alwaysThinks };
 }
 
 export const customMessagesAdapter: ProviderAdapter = {
@@ -65,7 +52,8 @@ export const customMessagesAdapter: ProviderAdapter = {
       return effortSent === undefined ? {} : { effortSent };
     }
     const listed = listedTraits(ctx);
-    if (listed !== undefined && isObject(body.thinking) && body.thinking.type === 'adaptive' && listed.thinking !== 'adaptive') return adaptiveAsListed(body, listed);
+    const fitted = listed === undefined ? undefined : fitClientThinking(body, listed, levelNamed(body, ctx));
+    if (fitted) return fitted;
     const sent = outputConfig(body)?.effort ?? body.reasoning_effort;
     return typeof sent === 'string' ? { effortSent: sent } : {};
   },

@@ -4,6 +4,10 @@
  */
 import { EFFORTS, type Effort } from '../protocols/hub.js';
 
+export function isEffort(v: unknown): v is Effort {
+  return typeof v === 'string' && (EFFORTS as readonly string[]).includes(v);
+}
+
 export function effortRank(effort: Effort): number {
   return EFFORTS.indexOf(effort);
 }
@@ -43,7 +47,8 @@ export const THINKING_BUDGETS: Readonly<Record<Exclude<Effort, 'none'>, number>>
 
 /**
  * The level whose THINKING_BUDGETS entry a budget reaches (the inverse of that map; low below it):
- * a client's budget asked of a Claude that takes only adaptive thinking and a level.
+ * a client's budget asked of a Claude that takes only adaptive thinking and a level. On the scale of
+ * the budgets this proxy sends a Claude, so a level sent as a budget comes back as that level.
  */
 export function levelOfBudget(budgetTokens: number): Exclude<Effort, 'none'> {
   let level: Exclude<Effort, 'none'> = 'low';
@@ -51,7 +56,11 @@ export function levelOfBudget(budgetTokens: number): Exclude<Effort, 'none'> {
   return level;
 }
 
-/** Anthropic `budget_tokens` read as a level for targets that take levels (merge.dev convention). */
+/**
+ * Anthropic `budget_tokens` read as a level for targets that are not Claude (merge.dev convention).
+ * Coarser than levelOfBudget on purpose: Claude Code's own budgets (16k–32k when it thinks) read as
+ * high there, not the xhigh or max that such models answer far slower and bill far more for.
+ */
 export function effortFromBudget(budgetTokens: number): Effort {
   if (budgetTokens < 4096) return 'low';
   if (budgetTokens < 16384) return 'medium';

@@ -123,6 +123,17 @@ describe('thinking mode from Anthropic’s model list', () => {
     expect(thinking()).toEqual({ type: 'adaptive' });
     expect(effort()).toBe('high');
   });
+  it('adaptive or a budget the model refuses goes at the level the client named, by output_config.effort or reasoning_effort', async () => {
+    const send = (body: Record<string, unknown>) =>
+      fetch(`${own.b}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ max_tokens: 8000, messages: hello, ...body }) });
+    expect((await send({ model: 'anthropic/claude-sonnet-4-5', thinking: { type: 'adaptive' }, reasoning_effort: 'low' })).status).toBe(200);
+    expect(thinking(), 'Sonnet 4.5 takes a budget: low’s').toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect((await send({ model: 'anthropic/claude-opus-4-7', thinking: { type: 'enabled', budget_tokens: 16384 }, reasoning_effort: 'low' })).status).toBe(200);
+    expect(thinking()).toEqual({ type: 'adaptive' });
+    expect(effort(), 'the named level, not the one the budget reaches').toBe('low');
+    expect((await send({ model: 'anthropic/claude-opus-4-7', thinking: { type: 'enabled', budget_tokens: 16384 }, output_config: { effort: 'medium' } })).status).toBe(200);
+    expect(effort()).toBe('medium');
+  });
 });
 
 describe('a custom Messages gateway whose model list states Anthropic’s capabilities', () => {
@@ -130,6 +141,7 @@ describe('a custom Messages gateway whose model list states Anthropic’s capabi
   let own: Harness;
   beforeAll(async () => {
     own = await startHarness();
+    own.mocks.cb.models.push('claude-fable-5');
   });
   afterAll(async () => {
     await own.close();
@@ -163,5 +175,13 @@ describe('a custom Messages gateway whose model list states Anthropic’s capabi
     // a model that takes it keeps it as sent
     await ownMessages.messages.create({ model: 'cb/claude-opus-4-7', max_tokens: 100, thinking: { type: 'adaptive' }, messages: hello });
     expect(sentToGateway().thinking).toEqual({ type: 'adaptive' });
+  });
+  it('after its list, a budget a Messages client asks of a model listed adaptive only goes as adaptive, and thinking "disabled" to one listed as thinking always is left out, as to Anthropic', async () => {
+    await ownChat().models.list();
+    const ownMessages = new Anthropic({ baseURL: own.b, apiKey: 'k', maxRetries: 0 });
+    await ownMessages.messages.create({ model: 'cb/claude-opus-4-7', max_tokens: 8000, thinking: { type: 'enabled', budget_tokens: 4096 }, messages: hello });
+    expect(sentToGateway()).toEqual({ thinking: { type: 'adaptive' }, effort: 'high' });
+    await ownMessages.messages.create({ model: 'cb/claude-fable-5', max_tokens: 100, thinking: { type: 'disabled' }, messages: hello });
+    expect(sentToGateway().thinking).toBeUndefined();
   });
 });
