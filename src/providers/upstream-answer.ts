@@ -20,6 +20,8 @@ export interface AnswerLimits {
 }
 
 export interface UpstreamAnswer {
+  /** Tells it from a streamed answer (UpstreamResponse). */
+  kind: 'whole';
   status: number;
   /** As UpstreamResponse's: the safe subset, and on an error status the `date`. */
   headers: Record<string, string | string[] | undefined>;
@@ -81,7 +83,7 @@ class WholeAnswer implements Dispatcher.DispatchHandler {
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>): void {
     // an informational answer (100, 103): the real one follows
     if (status < 200) return;
-    const answer: UpstreamAnswer = { status, headers: exposedHeaders(headers, status), receivedDate: headers.date, bytes: undefined, bodyError: undefined };
+    const answer: UpstreamAnswer = { kind: 'whole', status, headers: exposedHeaders(headers, status), receivedDate: headers.date, bytes: undefined, bodyError: undefined };
     const whole = status < 300;
     this.limit = whole ? this.limits.answerBytes : this.limits.errorBytes;
     this.truncate = !whole;

@@ -40,6 +40,8 @@ export interface UpstreamRequest {
 }
 
 export interface UpstreamResponse {
+  /** Tells it from a whole answer (UpstreamAnswer), for the compiler to check which one is read. */
+  kind: 'stream';
   status: number;
   /**
    * Only the safe subset of the upstream's headers (see exposeHeader), and on an error status its
@@ -134,6 +136,7 @@ export async function upstreamRequest(req: UpstreamRequest): Promise<UpstreamRes
   }
   const encoding = res.headers['content-encoding'];
   return {
+    kind: 'stream',
     status: res.statusCode,
     headers: exposedHeaders(res.headers, res.statusCode),
     receivedDate: res.headers.date,

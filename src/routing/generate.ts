@@ -540,7 +540,7 @@ class GenerateRequest {
     }
     const { up } = sent;
 
-    if ('body' in up && this.stream && isEventStream(up.headers)) {
+    if (up.kind === 'stream' && this.stream && isEventStream(up.headers)) {
       const outcome = await this.relay(p, target, built, up);
       if (outcome.kind === 'precommit') {
         note(outcome.failure.upstreamStatus || up.status, outcome.failure.code);
@@ -590,7 +590,7 @@ class GenerateRequest {
       return { failure: transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', message, p.credential), status: 0 };
     }
     if (up.status < 200 || up.status >= 300) {
-      const buf = 'body' in up ? await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0)) : (up.bytes ?? Buffer.alloc(0));
+      const buf = up.kind === 'stream' ? await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0)) : (up.bytes ?? Buffer.alloc(0));
       if (abort.aborted) throw new ClientGone();
       return { failure: failureOf(p, up, buf, parseErrorBody(buf)), status: up.status };
     }
@@ -623,7 +623,7 @@ class GenerateRequest {
     const { up } = sent;
     // a whole answer may be continued from a stream (readPart), a stream not from a whole answer
     if (this.stream && !isEventStream(up.headers)) {
-      if ('body' in up) up.body.destroy();
+      if (up.kind === 'stream') up.body.destroy();
       const failure = invalidResponse(p.slug, 'the continuation of a paused turn came back whole');
       log(up.status, failure.code);
       return { failure };
@@ -761,7 +761,7 @@ class GenerateRequest {
 
   /** A whole answer's bytes (bounded), or why they could not be read; ClientGone when the client left. */
   private async readBody(p: ResolvedProvider, up: Answered): Promise<Buffer | UpstreamFailure> {
-    if (!('body' in up)) {
+    if (up.kind === 'whole') {
       if (up.bytes !== undefined) return up.bytes;
       if (this.x.abort.aborted) throw new ClientGone();
       return answerReadFailure(p.slug, up.bodyError, p.credential);
