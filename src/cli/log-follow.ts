@@ -6,6 +6,7 @@
 import { request } from 'node:http';
 import type { RequestLogEntry } from '../log/entry.js';
 import { SseParser } from '../protocols/sse.js';
+import { onAbort } from '../util/on-abort.js';
 import { AdminApiError } from './admin-client.js';
 
 export type FollowEnd = 'aborted' | 'daemon_stopped' | 'connection_lost';
@@ -25,23 +26,21 @@ export function followLog(target: FollowTarget, params: URLSearchParams, onEntry
     const settle = (end: FollowEnd) => {
       if (settled) return;
       settled = true;
-      signal.removeEventListener('abort', onAbort);
+      stopListening();
       req.destroy();
       resolve(end);
     };
     const fail = (err: Error) => {
       if (settled) return;
       settled = true;
-      signal.removeEventListener('abort', onAbort);
+      stopListening();
       req.destroy();
       reject(err);
     };
-    const onAbort = () => settle('aborted');
-
     const req = request(`${target.origin}/admin/logs/stream?${params}`, {
       headers: { authorization: target.authorization, accept: 'text/event-stream' },
     });
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stopListening = onAbort(signal, () => settle('aborted'));
     req.on('response', (res) => {
       if (res.statusCode !== 200) {
         const chunks: Buffer[] = [];

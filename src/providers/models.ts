@@ -23,6 +23,7 @@ import { ListNotAnObject, listRefusal, ListTimedOut, listFailureOf } from './mod
 import type { ProviderListFailure } from './model-list-failure.js';
 import { upstreamText } from './upstream-text.js';
 import { holdsSecret, searchedForms } from '../util/key-shapes.js';
+import { onAbort } from '../util/on-abort.js';
 
 export interface CatalogModel {
   /** "provider/model" */
@@ -186,15 +187,14 @@ function cacheKey(t: ResolvedProvider): string {
 function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stopListening = onAbort(signal, () => reject(signal.reason));
     work.then(
       (v) => {
-        signal.removeEventListener('abort', onAbort);
+        stopListening();
         resolve(v);
       },
       (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stopListening();
         reject(e);
       },
     );

@@ -8,7 +8,8 @@
 import { PassThrough } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { AnswerTooLarge, readAll } from './read-all.js';
-import { exposedHeaders, prepare, retryIfStale, type AbortEmitter, type UpstreamRequest } from './upstream-client.js';
+import { exposedHeaders, prepare, retryIfStale, type UpstreamRequest } from './upstream-client.js';
+import { onAbort } from '../util/on-abort.js';
 import { decodedBody } from './upstream-decoding.js';
 import { RequestAbortedError } from './upstream-routes.js';
 
@@ -170,14 +171,4 @@ class WholeAnswer implements Dispatcher.DispatchHandler {
     this.answer!.bodyError = err;
     this.resolve(this.answer!);
   }
-}
-
-/** Listen for a signal's abort (an AbortSignal or undici's emitter kind); returns the stop. */
-function onAbort(signal: AbortSignal | AbortEmitter, listener: () => void): () => void {
-  if ('addEventListener' in signal) {
-    signal.addEventListener('abort', listener, { once: true });
-    return () => signal.removeEventListener('abort', listener);
-  }
-  signal.once('abort', listener);
-  return () => signal.removeListener('abort', listener);
 }
