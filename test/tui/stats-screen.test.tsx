@@ -199,11 +199,17 @@ describe('a summary that fails, then comes back', () => {
     // the next summary is asked for but has not answered yet
     let answer: () => void = () => {};
     vi.spyOn(state.backend.logs, 'stats').mockImplementation((...args) => new Promise((resolve) => (answer = () => resolve(summary(...args)))));
+    const before = h.ui.frames.length;
     await h.press('b');
     const waiting = await h.waitFor((f) => f.includes('last 7 days, by model'), 'the new grouping');
     expect(waiting).toContain('Loading…');
-    expect(waiting).not.toContain('No figures');
-    expect(waiting).not.toContain('summary unavailable');
+    // not one frame under the new title, the first included, shows the old grouping's error
+    const underNewTitle = h.ui.frames.slice(before).filter((f) => f.includes('last 7 days, by model'));
+    expect(underNewTitle.length).toBeGreaterThan(0);
+    for (const f of underNewTitle) {
+      expect(f).not.toContain('No figures');
+      expect(f).not.toContain('summary unavailable');
+    }
     answer();
     await h.waitFor((f) => lines(f).some((l) => l.startsWith('anthropic/claude-sonnet-4-5: ')), 'the rows by model');
     vi.restoreAllMocks();

@@ -61,5 +61,8 @@ export function useResource<T>(load: (b: TuiBackend) => Promise<T>, opts: { poll
   }, [opts.pollMs, backend]);
 
   const reload = useCallback(() => setTick((n) => n + 1), []);
+  // the render a new key brings comes before the effect that clears the old key's error: without
+  // this, that one frame shows the error under the new key's title
+  if (loadedKey.current !== opts.key) return { ...state, error: undefined, loading: true, reload };
   return { ...state, reload };
 }
