@@ -11,6 +11,11 @@ import { wrapLines } from '../wrap-lines.js';
 export interface Flash {
   kind: 'ok' | 'error' | 'info';
   text: string;
+  /**
+   * Carries a notice to act on (credentials.json open to others) beside the outcome: a screen that
+   * honours it gives the message the lines it needs, past the usual two, so neither is cut off.
+   */
+  notice?: true;
 }
 
 /** What an action says while the daemon is away (the status line says it is reconnecting). */

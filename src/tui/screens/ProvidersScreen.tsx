@@ -10,6 +10,7 @@ import { useMemo, useRef } from 'react';
 import { useLatestState } from '../hooks/use-latest-state.js';
 import { useDialogMode } from '../hooks/use-dialog-mode.js';
 import { nothingRemoved } from '../../cli/disconnect-wording.js';
+import { nothingRemovedFlash } from '../providers/nothing-removed-flash.js';
 import { connectOutcome } from '../../cli/connect-outcome.js';
 import type { ConnectResult } from '../../secrets/operations.js';
 import { Confirm } from '../components/Confirm.js';
@@ -194,7 +195,9 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const room = typing && !wizard && !question ? fieldUnderList(height, reasonRows) : undefined;
   const shownFlash = flash ?? (upstreams.error ? { kind: 'error', text: upstreams.error } : undefined);
   const reserved = messageLines(width, height);
-  const message = mode.kind === 'list' ? messageUnderList(height, shownFlash && flashLines(shownFlash, width, reserved), reserved, TABLE_ABOVE) : undefined;
+  // a notice and its outcome take the lines they need, the table keeping its header and a row (the heading may go)
+  const noticeLines = shownFlash?.notice ? flashLines(shownFlash, width, Math.max(reserved, height - TABLE_ABOVE + 1)) : 0;
+  const message = mode.kind === 'list' ? messageUnderList(height, shownFlash && Math.max(noticeLines, flashLines(shownFlash, width, reserved)), Math.max(reserved, noticeLines), TABLE_ABOVE) : undefined;
   const footer = wizard
     ? wizardRoom(wizardWanted(wizard), height, 3)
     : question
@@ -260,7 +263,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     if (r.kind === 'provider') {
       act(async (b) => {
         const res = await b.management.disconnectProvider(r.name);
-        if (res.removedFrom.length === 0) return { kind: 'info', text: nothingRemoved(res) };
+        if (res.removedFrom.length === 0) return nothingRemovedFlash(res);
         // the groups and the file's mode first: a long keychain error may not fit the two lines after them
         const notes = [
           res.stillUsedBy.length ? groupsNote(res.stillUsedBy) : '',
