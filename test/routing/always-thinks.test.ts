@@ -43,4 +43,19 @@ describe('thinking "disabled" to a Claude that thinks always', () => {
     await off();
     expect(h.mocks.anthropic.lastGeneration().body).not.toHaveProperty('thinking');
   });
+
+  it('goes with a forced tool_choice as auto, since the model thinks once thinking is left out', async () => {
+    const tools = [{ name: 'pick', description: 'pick one', input_schema: { type: 'object' as const, properties: { n: { type: 'number' } } } }];
+    await messages().messages.create({
+      model: 'anthropic/claude-fable-5',
+      max_tokens: 1000,
+      thinking: { type: 'disabled' },
+      tools,
+      tool_choice: { type: 'tool', name: 'pick', disable_parallel_tool_use: true },
+      messages: hello,
+    });
+    const body = h.mocks.anthropic.lastGeneration().body as Record<string, unknown>;
+    expect(body).not.toHaveProperty('thinking');
+    expect(body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+  });
 });
