@@ -10,6 +10,7 @@ import { messagesUrl, normaliseMessagesBase } from './messages-url.js';
 import {
   applyClaudeEffort,
   downgradeForcedToolChoice,
+  thinkingIsOn,
   fixSampling,
   outputConfig,
   removeOutputEffort,
@@ -46,7 +47,8 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
     mapped = true;
   }
   if (!ctx.passthrough || mapped) fixSampling(body, traits);
-  downgradeForcedToolChoice(body);
+  // a model that thinks always does so with thinking left out, as a client's "off" or no level leaves it
+  downgradeForcedToolChoice(body, thinkingIsOn(body) || traits.alwaysThinks === true);
   return effortSent === undefined ? {} : { effortSent };
 }
 
