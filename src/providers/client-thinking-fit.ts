@@ -1,8 +1,8 @@
 /**
  * A Messages client's own thinking fitted to how the model takes it, for Anthropic and a custom
  * Messages gateway alike (each passes the model's traits, from its id or its list): adaptive to a
- * model without it, a budget to a model that takes adaptive only, "disabled" to a model that thinks
- * always. Each is a 400 upstream as sent. Anything else the client sent stays.
+ * model without it, a budget to a model that takes adaptive only or no thinking, "disabled" to a
+ * model that thinks always. Each is a 400 upstream as sent. Anything else the client sent stays.
  */
 import type { Effort } from '../protocols/hub.js';
 import { takesAdaptive, type ClaudeTraits } from './anthropic-models.js';
@@ -40,6 +40,9 @@ export function fitClientThinking(body: Body, traits: ClaudeTraits, named: Effor
   let level: Effort;
   if (thinking.type === 'adaptive' && !takesAdaptive(traits.thinking)) {
     // Claude Code asks adaptive of every provider/model id; high is adaptive's own default level.
+    level = named ?? 'high';
+  } else if (thinking.type === 'enabled' && traits.thinking === 'none') {
+    // a model without thinking refuses a budget as it refuses adaptive: it goes without
     level = named ?? 'high';
   } else if (thinking.type === 'enabled' && traits.thinking === 'adaptive-only') {
     const budget = thinking.budget_tokens;

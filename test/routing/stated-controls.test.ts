@@ -198,3 +198,10 @@ describe('a custom Messages gateway whose model list states Anthropic’s capabi
     expect(body.tool_choice).toMatchObject({ type: 'auto' });
   });
 });
+
+describe('a budget asked of a Claude without thinking', () => {
+  it('goes without thinking, as adaptive asked of it does (Anthropic refuses thinking there)', async () => {
+    await messages().messages.create({ model: 'anthropic/claude-3-5-haiku-20241022', max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: hello });
+    expect(sent()).toEqual({ effort: undefined, thinking: undefined });
+  });
+});
