@@ -7,6 +7,7 @@
  * one, what a truncated message keeps, is found by its first characters (redactHeads).
  */
 
+import { setMember } from '../protocols/own-members.js';
 import { MIN_SECRET_LENGTH } from '../util/key-shapes.js';
 import { dropPayload } from '../util/media-placeholder.js';
 import { secretForms } from '../util/secret-forms.js';
@@ -136,7 +137,8 @@ function redactNested(value: unknown, forms: readonly string[], depth: number): 
     if ((key === 'data' || key === 'file_data' || key === 'b64_json') && typeof v === 'string' && v.length > 64) {
       out[key] = dropPayload(v, (header) => redactForms(header, forms));
     } else {
-      out[key] = redactNested(v, forms, depth + 1);
+      // a "__proto__" member stays one in the log, as the body had it
+      setMember(out, key, redactNested(v, forms, depth + 1));
     }
   }
   return out;

@@ -216,6 +216,13 @@ describe('redaction', () => {
     // shallow bodies are whole, with the key masked
     expect(redactForLog({ a: [{ b: `x ${key}` }] }, key)).toEqual({ a: [{ b: 'x [REDACTED]' }] });
   });
+
+  it('redactForLog keeps a "__proto__" member (JSON.parse makes it an own key) as a member, redacted, and the copy a plain object', () => {
+    const body = JSON.parse(`{"tools":[{"parameters":{"__proto__":{"note":"x ${key}"}}}]}`) as unknown;
+    const out = redactForLog(body, key) as { tools: Array<{ parameters: object }> };
+    expect(Object.getPrototypeOf(out.tools[0]!.parameters)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe('{"tools":[{"parameters":{"__proto__":{"note":"x [REDACTED]"}}}]}');
+  });
 });
 
 describe('upstream error shapes', () => {
