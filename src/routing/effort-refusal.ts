@@ -13,7 +13,8 @@
  * The request is then sent once more at the nearest listed level (snapEffort), and the levels are
  * remembered for that provider and model.
  */
-import { EFFORTS, type Effort } from '../protocols/hub.js';
+import type { Effort } from '../protocols/hub.js';
+import { isEffort } from '../providers/effort.js';
 
 /** A list of quoted words: 'a', 'b' or 'c' / 'a', 'b', and 'c' / ['a', 'b']. */
 const LIST = String.raw`((?:'[\w-]+'(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)?)+)`;
@@ -23,10 +24,6 @@ const ABOUT_EFFORT = /is not supported with the '[^']*' model|effort/i;
 const QUOTED = /'([\w-]+)'/g;
 const OLLAMA_LISTED = /invalid reasoning value: '[\w-]+' \(must be ((?:"[\w-]+"(?:,\s*(?:or\s+)?|\s+or\s+)?)+)\)/i;
 const DOUBLE_QUOTED = /"([\w-]+)"/g;
-
-function isEffort(value: string): value is Effort {
-  return (EFFORTS as readonly string[]).includes(value);
-}
 
 /** The levels a refusal of the effort `sent` lists, or undefined when it is not such a refusal. */
 export function effortLevelsFrom(message: string, sent: string): Effort[] | undefined {

@@ -6,9 +6,9 @@
  * obey the same rule: one of none|minimal|low|medium|high|xhigh|max (`minimal` is read as `low`),
  * anything else → 400 invalid_reasoning before anything is sent.
  */
-import { EFFORTS, type Dialect, type Effort } from '../protocols/hub.js';
+import type { Dialect, Effort } from '../protocols/hub.js';
 import { badRequest } from '../protocols/errors.js';
-import { effortFromBudget } from '../providers/effort.js';
+import { effortFromBudget, isEffort } from '../providers/effort.js';
 import { isObject } from '../util/is-object.js';
 
 export { lowerEffort } from '../providers/effort.js';
@@ -55,7 +55,7 @@ export function readEffort(body: Record<string, unknown>, dialect: Dialect): Eff
   if (typeof value === 'string') {
     if (value === 'minimal') return { effort: 'low', label: value };
     if (param === 'reasoning.enabled') return { effort: 'none', label: 'reasoning.enabled:false' };
-    if ((EFFORTS as readonly string[]).includes(value)) return { effort: value as Effort, label: value };
+    if (isEffort(value)) return { effort: value, label: value };
   }
   throw badRequest(
     'invalid_reasoning',
