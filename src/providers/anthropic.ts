@@ -10,7 +10,6 @@ import { messagesUrl, normaliseMessagesBase } from './messages-url.js';
 import {
   applyClaudeEffort,
   downgradeForcedToolChoice,
-  thinkingIsOn,
   fixSampling,
   outputConfig,
   removeOutputEffort,
@@ -47,8 +46,7 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
     mapped = true;
   }
   if (!ctx.passthrough || mapped) fixSampling(body, traits);
-  // a model that thinks always does so with thinking left out, as a client's "off" or no level leaves it
-  downgradeForcedToolChoice(body, thinkingIsOn(body) || traits.alwaysThinks === true);
+  downgradeForcedToolChoice(body);
   return effortSent === undefined ? {} : { effortSent };
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Effort } from '../protocols/hub.js';
 import { takesAdaptive, type ClaudeTraits } from './anthropic-models.js';
-import { applyClaudeEffort, downgradeForcedToolChoice, fixSampling, outputConfig } from './messages-body.js';
+import { applyClaudeEffort, fixSampling, outputConfig } from './messages-body.js';
 import { isEffort, levelOfBudget } from './effort.js';
 import { isObject } from '../util/is-object.js';
 import type { FinalizeContext } from './types.js';
@@ -30,11 +30,9 @@ export function levelNamed(body: Body, ctx: FinalizeContext): Effort | undefined
 export function fitClientThinking(body: Body, traits: ClaudeTraits, named: Effort | undefined): { effortSent?: string } | undefined {
   const thinking = isObject(body.thinking) ? body.thinking : undefined;
   if (thinking === undefined) return undefined;
-  // Left out, thinking runs as the model's default (adaptive), which such a model takes in its place;
-  // a tool use the client forced, fine with thinking off, is then a 400 as with thinking on.
+  // Left out, thinking runs as the model's default (adaptive), which such a model takes in its place.
   if (thinking.type === 'disabled' && traits.alwaysThinks) {
     delete body.thinking;
-    downgradeForcedToolChoice(body, true);
     return undefined;
   }
   let level: Effort;

@@ -44,8 +44,6 @@ export const customMessagesAdapter: ProviderAdapter = {
       const traits = listedTraits(ctx);
       if (traits === undefined || ctx.effort === undefined) {
         reasoningOff(body);
-        // a model listed as thinking always thinks all the same: forced tool use is refused there
-        if (traits?.alwaysThinks) downgradeForcedToolChoice(body, true);
         return {};
       }
       const effortSent = applyClaudeEffort(body, ctx.effort, traits);

@@ -38,12 +38,9 @@ export function thinkingIsOn(body: Body): boolean {
   return isObject(t) && (t.type === 'enabled' || t.type === 'adaptive');
 }
 
-/**
- * Forced tool use with thinking on is a 400 upstream: fall back to `auto`, keeping the parallel flag.
- * `thinks`: whether the model thinks, where the body does not say (a model that thinks always).
- */
-export function downgradeForcedToolChoice(body: Body, thinks = thinkingIsOn(body)): void {
-  if (!thinks) return;
+/** Forced tool use with thinking on is a 400 upstream: fall back to `auto`, keeping the parallel flag. */
+export function downgradeForcedToolChoice(body: Body): void {
+  if (!thinkingIsOn(body)) return;
   const tc = body.tool_choice;
   if (isObject(tc) && (tc.type === 'any' || tc.type === 'tool')) {
     const next: Record<string, unknown> = { type: 'auto' };

@@ -399,12 +399,10 @@ class GenerateRequest {
    * The reasoning controls the target's model list stated for the model (stated-controls.ts), which
    * its adapter fits the level to: only asked when there is a level to send (one map lookup), or
    * thinking a Messages client set itself, which the list's thinking mode decides too (adaptive
-   * without a level, as Claude Code asks it, goes as a budget to a model the list says has none),
-   * or any request to a Messages target: a model listed as thinking always thinks without a level too,
-   * and refuses forced tool use then.
+   * without a level, as Claude Code asks it, goes as a budget to a model the list says has none).
    */
   private statedControls(p: ResolvedProvider, upstreamModel: string, effort: Effort | undefined): ModelControls | undefined {
-    if (effort === undefined && !this.thinkingAsked && p.adapter.dialect !== 'messages') return undefined;
+    if (effort === undefined && !this.thinkingAsked) return undefined;
     return this.x.services.statedControls?.(p.slug, upstreamModel);
   }
 

@@ -43,31 +43,4 @@ describe('thinking "disabled" to a Claude that thinks always', () => {
     await off();
     expect(h.mocks.anthropic.lastGeneration().body).not.toHaveProperty('thinking');
   });
-
-  it('goes with a forced tool_choice as auto, since the model thinks once thinking is left out', async () => {
-    const tools = [{ name: 'pick', description: 'pick one', input_schema: { type: 'object' as const, properties: { n: { type: 'number' } } } }];
-    await messages().messages.create({
-      model: 'anthropic/claude-fable-5',
-      max_tokens: 1000,
-      thinking: { type: 'disabled' },
-      tools,
-      tool_choice: { type: 'tool', name: 'pick', disable_parallel_tool_use: true },
-      messages: hello,
-    });
-    const body = h.mocks.anthropic.lastGeneration().body as Record<string, unknown>;
-    expect(body).not.toHaveProperty('thinking');
-    expect(body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
-  });
-
-  it('takes a Chat client\'s forced tool use to auto there too: thinking left out, the model thinks all the same', async () => {
-    await new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 }).chat.completions.create({
-      model: 'anthropic/claude-fable-5',
-      messages: hello,
-      tools: [{ type: 'function', function: { name: 'pick', parameters: { type: 'object', properties: {} } } }],
-      tool_choice: 'required',
-    });
-    const body = h.mocks.anthropic.lastGeneration().body as Record<string, unknown>;
-    expect(body).not.toHaveProperty('thinking');
-    expect(body.tool_choice).toMatchObject({ type: 'auto' });
-  });
 });

@@ -184,19 +184,6 @@ describe('a custom Messages gateway whose model list states Anthropic’s capabi
     await ownMessages.messages.create({ model: 'cb/claude-fable-5', max_tokens: 100, thinking: { type: 'disabled' }, messages: hello });
     expect(sentToGateway().thinking).toBeUndefined();
   });
-
-  it('after its list, a Chat client\'s forced tool use with no level goes as auto to a model listed as thinking always (it thinks, thinking left out)', async () => {
-    await ownChat().models.list();
-    await ownChat().chat.completions.create({
-      model: 'cb/claude-fable-5',
-      messages: hello,
-      tools: [{ type: 'function', function: { name: 'pick', parameters: { type: 'object', properties: {} } } }],
-      tool_choice: 'required',
-    });
-    const body = own.mocks.cb.lastGeneration().body as Record<string, unknown>;
-    expect(body).not.toHaveProperty('thinking');
-    expect(body.tool_choice).toMatchObject({ type: 'auto' });
-  });
 });
 
 describe('a budget asked of a Claude without thinking', () => {
