@@ -19,7 +19,7 @@ export interface StatedCapabilities {
   efforts?: Effort[];
   thinking?: ThinkingMode;
   /** `thinking.types.disabled` stated false: thinking off is a 400 (Fable 5: cline/cline#13203). */
-  alwaysThinks?: boolean;
+  refusesDisabled?: boolean;
 }
 
 /** The levels of `capabilities.effort`, lowest first (`xhigh` is null on a model from before it). */
@@ -46,7 +46,7 @@ export function anthropicCapabilities(entry: Record<string, unknown>): StatedCap
   const mode = thinks === false ? 'none' : thinks && thinkingMode(capabilities.thinking);
   if (mode) stated.thinking = mode;
   const off = thinks ? typeSupported(capabilities.thinking, 'disabled') : undefined;
-  if (off !== undefined) stated.alwaysThinks = !off;
+  if (off !== undefined) stated.refusesDisabled = !off;
   const efforts = effortLevels(capabilities.effort);
   if (efforts) stated.efforts = efforts;
   return stated;

@@ -26,10 +26,12 @@ export interface ClaudeTraits {
   /** Levels output_config.effort takes (empty = send no effort). */
   efforts: readonly Effort[];
   /**
-   * Thinking is always on: {type:"disabled"} is a 400 ('"thinking.type.disabled" is not supported for
-   * this model.': Fable 5 in cline/cline#13203; Fable and Mythos on Bedrock's adaptive thinking page).
+   * `thinking: {type: "disabled"}` is a 400 ('"thinking.type.disabled" is not supported for this
+   * model.': Fable 5 in cline/cline#13203; Opus 4.7, Mythos and Fable on Bedrock's adaptive thinking
+   * page, PROTOCOLS.md §4.1.2): there thinking is off when it is left out. Unset: as the thinking mode
+   * says (an adaptive-only model refuses it); the model list's `thinking.types.disabled` sets it.
    */
-  alwaysThinks?: boolean;
+  refusesDisabled?: boolean;
   /** Default max_tokens when the client gave none (Anthropic requires one). */
   defaultMaxTokens: number;
   /** Temperature, top_p and top_k are rejected (Opus 4.7+ and newer lines). */
@@ -92,7 +94,6 @@ function readTraits(model: string): ClaudeTraits {
   if (!recognised) {
     return { line, thinking: 'budget', efforts: NONE, defaultMaxTokens: FOREIGN_DEFAULT_MAX_TOKENS, noSampling: false, exclusiveTemperatureTopP: false, recognised };
   }
-  if (line === 'mythos' || line === 'fable') return { line, recognised, ...NEWEST, alwaysThinks: true };
   if (major === undefined || major >= 5) {
     return { line, recognised, ...NEWEST };
   }

@@ -58,9 +58,9 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
  */
 function fitStatedControls(traits: ClaudeTraits, stated: ModelControls | undefined): ClaudeTraits {
   if (stated === undefined) return traits;
-  const { efforts = traits.efforts, thinking = traits.thinking, alwaysThinks = traits.alwaysThinks } = stated;
-  const same = efforts === traits.efforts && thinking === traits.thinking && alwaysThinks === traits.alwaysThinks;
-  return same ? traits : { ...traits, efforts, thinking, alwaysThinks };
+  const { efforts = traits.efforts, thinking = traits.thinking, refusesDisabled = traits.refusesDisabled } = stated;
+  const same = efforts === traits.efforts && thinking === traits.thinking && refusesDisabled === traits.refusesDisabled;
+  return same ? traits : { ...traits, efforts, thinking, refusesDisabled };
 }
 
 export const anthropicAdapter: ProviderAdapter = {

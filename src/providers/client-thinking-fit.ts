@@ -30,8 +30,8 @@ export function levelNamed(body: Body, ctx: FinalizeContext): Effort | undefined
 export function fitClientThinking(body: Body, traits: ClaudeTraits, named: Effort | undefined): { effortSent?: string } | undefined {
   const thinking = isObject(body.thinking) ? body.thinking : undefined;
   if (thinking === undefined) return undefined;
-  // Left out, thinking runs as the model's default (adaptive), which such a model takes in its place.
-  if (thinking.type === 'disabled' && traits.alwaysThinks) {
+  // Such a model thinks only when adaptive is sent (PROTOCOLS.md §7.2): left out, thinking is off.
+  if (thinking.type === 'disabled' && (traits.refusesDisabled ?? traits.thinking === 'adaptive-only')) {
     delete body.thinking;
     return undefined;
   }

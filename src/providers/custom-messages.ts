@@ -20,7 +20,7 @@ function listedTraits(ctx: FinalizeContext): ClaudeTraits | undefined {
   const thinking = ctx.stated?.thinking;
   if (thinking === undefined) return undefined;
   const traits = claudeTraits(ctx.model);
-  return { ...traits, thinking, efforts: ctx.stated?.efforts ?? [], alwaysThinks: ctx.stated?.alwaysThinks ?? traits.alwaysThinks };
+  return { ...traits, thinking, efforts: ctx.stated?.efforts ?? [], refusesDisabled: ctx.stated?.refusesDisabled ?? traits.refusesDisabled };
 }
 
 export const customMessagesAdapter: ProviderAdapter = {

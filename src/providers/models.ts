@@ -47,7 +47,7 @@ export interface CatalogModel {
   /** How the model takes thinking, where the list says (Anthropic's `capabilities.thinking.types`: anthropic-capabilities.ts). */
   thinking?: ThinkingMode;
   /** Thinking off is refused, where the list says (Anthropic's `capabilities.thinking.types.disabled`). */
-  alwaysThinks?: boolean;
+  refusesDisabled?: boolean;
 }
 
 /** Input besides text a model list can state: images, and PDF files. */
@@ -107,7 +107,7 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
     const started = performance.now();
     const run = fetchModels(target, timeoutMs, previous?.models)
       .then((models): Entry => {
-        stated.keep(target.slug, models.map((m) => ({ model: upstreamIdOf(m), ...(m.efforts ? { efforts: m.efforts } : {}), ...(m.thinking ? { thinking: m.thinking } : {}), ...(m.alwaysThinks !== undefined ? { alwaysThinks: m.alwaysThinks } : {}) })));
+        stated.keep(target.slug, models.map((m) => ({ model: upstreamIdOf(m), ...(m.efforts ? { efforts: m.efforts } : {}), ...(m.thinking ? { thinking: m.thinking } : {}), ...(m.refusesDisabled !== undefined ? { refusesDisabled: m.refusesDisabled } : {}) })));
         return { models, at: Date.now(), failed: false };
       })
       // A failed refresh keeps the last good list (stale beats empty).

@@ -15,7 +15,7 @@ export interface ModelControls {
   efforts?: readonly Effort[];
   thinking?: ThinkingMode;
   /** Thinking off is refused (Anthropic's `capabilities.thinking.types.disabled` false). */
-  alwaysThinks?: boolean;
+  refusesDisabled?: boolean;
 }
 
 export class StatedControls {
@@ -25,9 +25,9 @@ export class StatedControls {
   /** A provider's good list: what it states replaces what its previous list stated. */
   keep(slug: string, models: Iterable<{ model: string } & ModelControls>): void {
     const stated = new Map<string, ModelControls>();
-    for (const { model, efforts, thinking, alwaysThinks } of models) {
-      if (efforts === undefined && thinking === undefined && alwaysThinks === undefined) continue;
-      stated.set(model, { ...(efforts ? { efforts } : {}), ...(thinking ? { thinking } : {}), ...(alwaysThinks !== undefined ? { alwaysThinks } : {}) });
+    for (const { model, efforts, thinking, refusesDisabled } of models) {
+      if (efforts === undefined && thinking === undefined && refusesDisabled === undefined) continue;
+      stated.set(model, { ...(efforts ? { efforts } : {}), ...(thinking ? { thinking } : {}), ...(refusesDisabled !== undefined ? { refusesDisabled } : {}) });
     }
     if (stated.size > 0) this.bySlug.set(slug, stated);
     else this.bySlug.delete(slug);

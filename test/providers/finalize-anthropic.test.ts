@@ -176,11 +176,12 @@ describe('anthropic finalizeBody: Messages client passthrough', () => {
     expect(run(budget(3000), { ...pass, model: 'claude-opus-4-7', stated: { thinking: 'adaptive' } }).body.thinking).toEqual({ type: 'enabled', budget_tokens: 3000, display: 'summarized' });
   });
 
-  it('thinking "disabled" is left out for Fable and Mythos, which think always and refuse it; kept for other Claudes', () => {
+  it('thinking "disabled" is left out for adaptive-only Claudes (Fable, Mythos, Opus 4.7), which refuse it and are off without thinking; kept for other Claudes', () => {
     const off = { ...base(), thinking: { type: 'disabled' } };
     expect(run(off, { ...pass, model: 'claude-fable-5' }).body).not.toHaveProperty('thinking');
     expect(run(off, { ...pass, model: 'claude-mythos-preview' }).body).not.toHaveProperty('thinking');
-    expect(run(off, { ...pass, model: 'claude-opus-4-7' }).body.thinking).toEqual({ type: 'disabled' });
+    expect(run(off, { ...pass, model: 'claude-opus-4-7' }).body).not.toHaveProperty('thinking');
+    expect(run(off, { ...pass, model: 'claude-opus-4-6' }).body.thinking).toEqual({ type: 'disabled' });
     expect(run(off, { ...pass, model: 'claude-sonnet-4-5' }).body.thinking).toEqual({ type: 'disabled' });
   });
 

@@ -437,10 +437,10 @@ describe('model catalog', () => {
         'anthropic/claude-no-types': undefined,
         'anthropic/claude-unstated': undefined,
       });
-      expect(stated.of('anthropic', 'claude-haiku-4-5')).toEqual({ thinking: 'budget', alwaysThinks: false });
-      expect(stated.of('anthropic', 'claude-opus-4-7')).toEqual({ thinking: 'adaptive-only', alwaysThinks: false });
+      expect(stated.of('anthropic', 'claude-haiku-4-5')).toEqual({ thinking: 'budget', refusesDisabled: false });
+      expect(stated.of('anthropic', 'claude-opus-4-7')).toEqual({ thinking: 'adaptive-only', refusesDisabled: false });
       // `disabled` stated false: thinking off is refused
-      expect(stated.of('anthropic', 'claude-fable-5')).toEqual({ thinking: 'adaptive-only', alwaysThinks: true });
+      expect(stated.of('anthropic', 'claude-fable-5')).toEqual({ thinking: 'adaptive-only', refusesDisabled: true });
       expect(stated.of('anthropic', 'claude-3-5-haiku-20241022')).toEqual({ thinking: 'none' });
       expect(stated.of('anthropic', 'claude-no-types')).toBeUndefined();
     } finally {
