@@ -12,7 +12,7 @@ export interface Flash {
   kind: 'ok' | 'error' | 'info';
   text: string;
   /**
-   * Carries a notice to act on (credentials.json open to others) beside the outcome: a screen that
+   * Carries a notice to act on (credentials.json open to others, or made 0600) beside the outcome: a screen that
    * honours it gives the message the lines it needs, past the usual two, so neither is cut off.
    */
   notice?: true;

@@ -11,6 +11,7 @@ import { useLatestState } from '../hooks/use-latest-state.js';
 import { useDialogMode } from '../hooks/use-dialog-mode.js';
 import { nothingRemoved } from '../../cli/disconnect-wording.js';
 import { nothingRemovedFlash } from '../providers/nothing-removed-flash.js';
+import { withNotices } from '../providers/notice-flash.js';
 import { connectOutcome } from '../../cli/connect-outcome.js';
 import type { ConnectResult } from '../../secrets/operations.js';
 import { Confirm } from '../components/Confirm.js';
@@ -78,7 +79,7 @@ function connectedFlash(r: ConnectResult): Flash {
   const notes = [outcome.note, ...(r.modeNotices ?? [])].filter((n) => n !== undefined);
   const note = notes.length ? ` Note: ${notes.join(' ')}` : '';
   // a file made private is news to act on (others may have read it), not a plain success
-  return { kind: r.unusableEnv !== undefined || r.modeNotices !== undefined ? 'info' : 'ok', text: `${outcome.text}${note}` };
+  return withNotices({ kind: r.unusableEnv !== undefined || r.modeNotices !== undefined ? 'info' : 'ok', text: `${outcome.text}${note}` }, r.modeNotices);
 }
 
 export function ProvidersScreen({ width, height, feed }: { width: number; height: number; feed: LogFeed }) {
@@ -157,7 +158,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
             authHeader: v.authHeader || undefined,
             headers: headers.headers,
           });
-          return notedFlash(`Endpoint ${e.slug} added: use models as ${e.slug}/<model>.`, e.modeNotices ?? []);
+          return withNotices(notedFlash(`Endpoint ${e.slug} added: use models as ${e.slug}/<model>.`, e.modeNotices ?? []), e.modeNotices);
         } catch (err) {
           if (!(noKeychain(err) && !insecureStorage)) throw err;
           askInsecure(v.slug ?? '', {
@@ -271,12 +272,12 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
           res.keychainError ? `the OS keychain could not be checked (${res.keychainError})` : '',
           res.stillConnectedViaEnv ? `still connected through ${res.stillConnectedViaEnv} in the daemon's environment` : '',
         ].filter(Boolean);
-        return notedFlash(`${res.name} disconnected (removed from ${res.removedFrom.join(' and ')}).`, notes);
+        return withNotices(notedFlash(`${res.name} disconnected (removed from ${res.removedFrom.join(' and ')}).`, notes), res.modeNotices);
       });
     } else if (r.kind === 'endpoint') {
       act(async (b) => {
         const res = await b.management.removeEndpoint(r.name);
-        return notedFlash(`Endpoint ${r.name} removed.`, [...usesNotes(res.stillUsedBy), ...(res.modeNotices ?? [])]);
+        return withNotices(notedFlash(`Endpoint ${r.name} removed.`, [...usesNotes(res.stillUsedBy), ...(res.modeNotices ?? [])]), res.modeNotices);
       });
     } else if (r.kind === 'local') {
       act(async (b) => notedFlash(`Local server ${r.name} removed.`, usesNotes((await b.management.removeLocal(r.name)).stillUsedBy)));
