@@ -429,37 +429,37 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         />
       ) : null}
       <Box flexDirection="column" height={detailLines} overflow="hidden">
-        {row ? (
-          <>
-            <Text bold color={theme.accent} wrap="truncate-end">
-              {row.name} <Text color={theme.muted}>({kindText(row)})</Text>
-            </Text>
-            <Text wrap="truncate-end">
-              {'  '}base URL    {baseUrlText(row)}
-              {headersText(row) ? <Text color={theme.muted}> · headers {headersText(row)}</Text> : null}
-            </Text>
-            {problem !== undefined ? (
-              // not connected, so no models and no error of its own: the reason in their lines and more, … past the rows there are
-              problemLines.map((line, i) => (
-                <Text key={i} color={theme.error} wrap="truncate-end">
-                  {'  '}
-                  {line}
-                </Text>
-              ))
-            ) : (
-              <>
-              <Text wrap="truncate-end">
-                {'  '}credential  {credentialText(row)} · models {modelsText(row, counts, failedLists)}
-                {failedLists?.[row.name] !== undefined ? <Text color={theme.error}> (list failed: {printable(listFailureText(failedLists[row.name]!))})</Text> : null}
-                {models.error ? <Text color={theme.muted}> (catalog: {models.error})</Text> : null}
-              </Text>
-              <Text wrap="truncate-end">
-                {'  '}last error  <Text color={selectedError ? theme.error : undefined}>{printable(lastErrorText(selectedError, (t) => ago(t)))}</Text>
-              </Text>
-              </>
-            )}
-          </>
-        ) : null}
+        {/* only the lines that fit: in a box shorter than its lines Ink drew two on one row */}
+        {(row
+          ? [
+              <Text key="name" bold color={theme.accent} wrap="truncate-end">
+                {row.name} <Text color={theme.muted}>({kindText(row)})</Text>
+              </Text>,
+              <Text key="url" wrap="truncate-end">
+                {'  '}base URL    {baseUrlText(row)}
+                {headersText(row) ? <Text color={theme.muted}> · headers {headersText(row)}</Text> : null}
+              </Text>,
+              ...(problem !== undefined
+                ? // not connected, so no models and no error of its own: the reason in their lines and more, … past the rows there are
+                  problemLines.map((line, i) => (
+                    <Text key={`problem${i}`} color={theme.error} wrap="truncate-end">
+                      {'  '}
+                      {line}
+                    </Text>
+                  ))
+                : [
+                    <Text key="credential" wrap="truncate-end">
+                      {'  '}credential  {credentialText(row)} · models {modelsText(row, counts, failedLists)}
+                      {failedLists?.[row.name] !== undefined ? <Text color={theme.error}> (list failed: {printable(listFailureText(failedLists[row.name]!))})</Text> : null}
+                      {models.error ? <Text color={theme.muted}> (catalog: {models.error})</Text> : null}
+                    </Text>,
+                    <Text key="error" wrap="truncate-end">
+                      {'  '}last error  <Text color={selectedError ? theme.error : undefined}>{printable(lastErrorText(selectedError, (t) => ago(t)))}</Text>
+                    </Text>,
+                  ]),
+            ]
+          : []
+        ).slice(0, detailLines)}
       </Box>
       <Box flexDirection="column" height={footer}>
         {bottom}
