@@ -33,7 +33,9 @@ async function disconnectEnvOnly(rows: number) {
   await h.press(KEYS.down, KEYS.down, KEYS.down, 'd');
   await h.waitFor((f) => f.includes('Disconnect gemini') && f.includes('[y/N]'), 'the question');
   await h.press('y');
-  const f = await h.waitFor((fr) => flat(fr).includes('Nothing removed: gemini'), 'the outcome');
+  // without a usable keychain (a dead D-Bus address, unless this test process already holds a
+  // connection) the outcome also says the keychain could not be checked
+  const f = await h.waitFor((fr) => /Nothing removed: gemini|gemini has no stored key to remove/.test(flat(fr)), 'the outcome');
   for (const frame of h.ui.frames) expect(frame).not.toMatch(/Secret_Nr/);
   return { f, notice: `Note: ${path} holds provider credentials and can be read by group or others (0644): chmod 600 ${path}.` };
 }
@@ -41,14 +43,18 @@ async function disconnectEnvOnly(rows: number) {
 describe('providers screen: a disconnect that removes nothing says what the daemon found of credentials.json', () => {
   it('at 80x24 the notice and the whole outcome after it', async () => {
     const { f, notice } = await disconnectEnvOnly(24);
-    expect(flat(f)).toContain(`${notice} Nothing removed: gemini is connected through GEMINI_API_KEY in the daemon's environment, which svc-proxy does not change (unset it where the daemon is started); no key for gemini in the 0600 file, and the OS keychain could not be checked (`);
-    expect(flat(f)).toContain('if it holds a key for gemini, remove it there.');
+    const said = flat(f);
+    const outcomeAt = said.indexOf(notice) + notice.length;
+    expect(said.indexOf(notice)).toBeGreaterThanOrEqual(0);
+    const after = said.slice(outcomeAt);
+    expect(after).toMatch(/^ (Nothing removed: gemini is connected|gemini has no stored key to remove; it is connected) through GEMINI_API_KEY in the daemon's environment, which svc-proxy does not change \(unset it where the daemon is started\)/);
+    if (after.includes('could not be checked')) expect(after).toContain('if it holds a key for gemini, remove it there.');
   });
 
   // the notice has the fix and comes first; the outcome's start follows it, its end cut where the rows run out
   it.each([9, 8])('at 80x%i the notice whole and the outcome from its start, the table keeping its header and a row', async (rows) => {
     const { f, notice } = await disconnectEnvOnly(rows);
-    expect(flat(f)).toContain(`${notice} Nothing removed: gemini is connected`);
+    expect(flat(f)).toMatch(new RegExp(`${notice.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (Nothing removed: gemini is connected|gemini has no stored key)`));
     expect(f).toMatch(/NAME\s+KIND/);
   });
 });
