@@ -2,7 +2,8 @@
  * A Messages client's own thinking fitted to how the model takes it, for Anthropic and a custom
  * Messages gateway alike (each passes the model's traits, from its id or its list): adaptive to a
  * model without it, a budget to a model that takes adaptive only or no thinking, "disabled" to a
- * model that thinks always. Each is a 400 upstream as sent. Anything else the client sent stays.
+ * model that refuses it (an adaptive-only one, off when thinking is left out). Each is a 400 upstream
+ * as sent. Anything else the client sent stays.
  */
 import type { Effort } from '../protocols/hub.js';
 import { takesAdaptive, type ClaudeTraits } from './anthropic-models.js';
