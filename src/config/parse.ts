@@ -1,14 +1,12 @@
 /** Turning the text of config.json into a validated Config, with errors that name the file and the field. */
+import { withoutByteOrderMark } from './byte-order-mark.js';
 import { ConfigFileError } from './errors.js';
+
+export { withoutByteOrderMark };
 import { describeJsonSyntaxError } from './json-syntax.js';
 import { migrate, MigrationError } from './migrations.js';
 import { configSchema, type Config } from './schema.js';
 import { unknownFields } from './unknown-fields.js';
-
-/** A byte-order mark, as Windows editors save UTF-8, is not content (JSON.parse refuses it). */
-export function withoutByteOrderMark(text: string): string {
-  return text.startsWith('\uFEFF') ? text.slice(1) : text;
-}
 
 /** `unknown`: fields the schema does not know, ignored (and dropped at the next write). */
 export function parseConfigText(text: string, file: string): { config: Config; migrated: boolean; unknown: string[] } {

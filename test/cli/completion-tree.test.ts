@@ -100,6 +100,12 @@ describe('__complete', () => {
     expect(await runCli(['__complete', 'groups'], { env: cleanEnv({ SVC_PROXY_HOME: home }) })).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
+  it('a config.json a Windows editor saved with a byte-order mark offers its names, as the daemon reads it', async () => {
+    const home = await tempStateDir('svc-complete-');
+    await writeFile(join(home, 'config.json'), `\uFEFF${JSON.stringify({ groups: { fast: {} } })}`);
+    expect(await runCli(['__complete', 'groups'], { env: cleanEnv({ SVC_PROXY_HOME: home }) })).toMatchObject({ code: 0, stdout: 'fast\n', stderr: '' });
+  });
+
   it('a config.json over the 8 MB the daemon reads offers nothing, valid JSON though it is', async () => {
     const home = await tempStateDir('svc-complete-');
     const env = cleanEnv({ SVC_PROXY_HOME: home });

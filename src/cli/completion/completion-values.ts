@@ -8,6 +8,7 @@
 import { open } from 'node:fs/promises';
 import { resolveStateDir, statePaths } from '../../config/paths.js';
 import { CONFIG_SIZE_CAP } from '../../config/size-cap.js';
+import { withoutByteOrderMark } from '../../config/byte-order-mark.js';
 import type { DynamicKind } from './value-sources.js';
 
 type Entries = Record<string, unknown> | undefined;
@@ -47,7 +48,8 @@ export async function completionValues(kinds: readonly string[], env: Record<str
   try {
     const text = await readCapped(statePaths(resolveStateDir(env)).config);
     if (text === undefined) return [];
-    const parsed: unknown = JSON.parse(text);
+    // as the daemon reads it: a Windows editor's byte-order mark is not content
+    const parsed: unknown = JSON.parse(withoutByteOrderMark(text));
     if (typeof parsed !== 'object' || parsed === null) return [];
     config = parsed as ConfigNames;
   } catch {
