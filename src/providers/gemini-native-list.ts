@@ -12,7 +12,7 @@ import { geminiNativeRoot, stripModelsPrefix } from './gemini.js';
 import { tokenCount } from './token-count.js';
 import { isObject } from '../util/is-object.js';
 
-export const GEMINI_PAGE_SIZE = 1000;
+const GEMINI_PAGE_SIZE = 1000;
 
 /** One model as the native list states it (fields it leaves out are absent). */
 export interface GeminiNativeFacts {

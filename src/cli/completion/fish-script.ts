@@ -1,9 +1,5 @@
 /** The fish completion script: source it, or save it as ~/.config/fish/completions/svc-proxy.fish. */
-
-/** A single-quoted word for fish (which escapes \ and ' inside quotes). */
-function fishQuote(text: string): string {
-  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
-}
+import { quoteFish } from '../tools/render.js';
 
 const WALK = String.raw`
 function __svc_proxy_complete
@@ -70,7 +66,7 @@ complete -c svc-proxy -f -a '(__svc_proxy_complete)'
 `;
 
 export function fishScript(data: ReadonlyMap<string, string>): string {
-  const cases = [...data].flatMap(([key, value]) => [`        case ${fishQuote(key)}`, `            printf '%s' ${fishQuote(value)}`]);
+  const cases = [...data].flatMap(([key, value]) => [`        case ${quoteFish(key)}`, `            printf '%s' ${quoteFish(value)}`]);
   const dataFunction = ['function __svc_proxy_data', '    switch $argv[1]', ...cases, '    end', 'end'].join('\n');
   return `# svc-proxy completion for fish (see svc-proxy completion --help)\n${dataFunction}\n${WALK.trimStart()}`;
 }

@@ -17,11 +17,13 @@ export function defaultShell(env: Record<string, string | undefined>, platform: 
   return 'sh';
 }
 
-function quoteSh(value: string): string {
+/** A single-quoted word for bash and zsh. */
+export function quoteSh(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-function quoteFish(value: string): string {
+/** A single-quoted word for fish (which escapes \\ and ' inside quotes). */
+export function quoteFish(value: string): string {
   return `'${value.replace(/[\\']/g, (c) => `\\${c}`)}'`;
 }
 

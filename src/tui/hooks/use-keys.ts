@@ -75,7 +75,7 @@ const CONTROL_SEQUENCE = /^\x1b\x1b?(?:\[\[?[\x20-\x3f]*[$\x40-\x7e]|O[\x40-\x7e
  * names gets a flag and no text (or, in the kitty protocol, the key's own text). Only the read
  * tells such a sequence from the same characters typed or pasted.
  */
-export function isUnnamedSequence(read: string, input: string): boolean {
+function isUnnamedSequence(read: string, input: string): boolean {
   return read.charCodeAt(0) === 0x1b && input !== '' && input === read.slice(1) && CONTROL_SEQUENCE.test(read);
 }
 
