@@ -6,8 +6,8 @@
  * a model that reads no images reads no PDFs. Any other id is taken to read both, as every family
  * since gpt-4o does.
  */
-const DATE = '(?:-\\d{4}-\\d{2}-\\d{2})?';
-const TEXT_ONLY = new RegExp(`^(?:gpt-3\\.5|gpt-4(?:-32k)?(?:-0314|-0613)?$|gpt-4-(?:1106|0125|turbo)-preview$|o1-mini${DATE}$|o1-preview${DATE}$|o3-mini${DATE}$)`);
+import { OPENAI_ID_DATE } from './openai-id-date.js';
+const TEXT_ONLY = new RegExp(`^(?:gpt-3\\.5|gpt-4(?:-32k)?(?:-0314|-0613)?$|gpt-4-(?:1106|0125|turbo)-preview$|o1-mini${OPENAI_ID_DATE}$|o1-preview${OPENAI_ID_DATE}$|o3-mini${OPENAI_ID_DATE}$)`);
 
 export function openaiTextOnly(model: string): boolean {
   return TEXT_ONLY.test(model.toLowerCase());

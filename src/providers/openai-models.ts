@@ -4,19 +4,19 @@
  * current models (up to `xhigh`). And when it takes sampling parameters (temperature, top_p,
  * top_logprobs), which reasoning models refuse with a 400.
  */
+import { OPENAI_ID_DATE } from './openai-id-date.js';
 import type { Effort } from '../protocols/hub.js';
 
 const TO_HIGH: readonly Effort[] = ['low', 'medium', 'high'];
 const TO_XHIGH: readonly Effort[] = ['low', 'medium', 'high', 'xhigh'];
 const ONLY_HIGH: readonly Effort[] = ['high'];
-const DATE = '(?:-\\d{4}-\\d{2}-\\d{2})?';
 const NON_REASONING = /^(gpt-4|gpt-3\.5|chatgpt-|gpt-5-chat)/;
 const O_SERIES = /^o\d/;
-const GPT5_PRO = new RegExp(`^gpt-5-pro${DATE}$`);
-const GPT5 = new RegExp(`^gpt-5(?:-mini|-nano|-codex)?${DATE}$`);
-const GPT51 = new RegExp(`^gpt-5\\.1(?:-codex|-codex-mini)?${DATE}$`);
+const GPT5_PRO = new RegExp(`^gpt-5-pro${OPENAI_ID_DATE}$`);
+const GPT5 = new RegExp(`^gpt-5(?:-mini|-nano|-codex)?${OPENAI_ID_DATE}$`);
+const GPT51 = new RegExp(`^gpt-5\\.1(?:-codex|-codex-mini)?${OPENAI_ID_DATE}$`);
 /** gpt-5.1, 5.2 and 5.4 reason only when asked (effort `none` is their default); 5.5+ default to medium. */
-const NONE_BY_DEFAULT = new RegExp(`^gpt-5\\.[124]${DATE}$`);
+const NONE_BY_DEFAULT = new RegExp(`^gpt-5\\.[124]${OPENAI_ID_DATE}$`);
 const REASONING_FAMILY = /^(o\d|gpt-\d|codex-)/;
 
 /** Levels for `reasoning.effort`; empty = not a reasoning model, send no effort. */
@@ -30,9 +30,9 @@ export function openaiEffortLevels(model: string): readonly Effort[] {
   return TO_XHIGH;
 }
 
-const GPT5_MINIMAL = new RegExp(`^gpt-5(?:-mini|-nano)?${DATE}$`);
+const GPT5_MINIMAL = new RegExp(`^gpt-5(?:-mini|-nano)?${OPENAI_ID_DATE}$`);
 /** gpt-5.5 and later gpt-5.x: they reason by default (medium) and, as every gpt-5.x since 5.1, take `none`. */
-const REASONING_BY_DEFAULT_NONE_TAKEN = new RegExp(`^gpt-5\\.(?:[5-9]|[1-9]\\d+)${DATE}$`);
+const REASONING_BY_DEFAULT_NONE_TAKEN = new RegExp(`^gpt-5\\.(?:[5-9]|[1-9]\\d+)${OPENAI_ID_DATE}$`);
 
 /**
  * What a request that turns reasoning off sends: `none` to gpt-5.5 and later, whose default is
