@@ -3,8 +3,9 @@
 /**
  * config.json cannot be used: unreadable, not JSON, or not matching the schema. Never overwritten.
  * `code`: config_invalid for its content; what keeps it from being read has a code of its own.
+ * credentials.json that is not JSON is `credentials_invalid` (its content never quoted: it holds secrets).
  */
-export type ConfigFileCode = 'config_invalid' | 'config_unreadable' | 'config_too_large' | 'dangling_symlink';
+export type ConfigFileCode = 'config_invalid' | 'config_unreadable' | 'config_too_large' | 'dangling_symlink' | 'credentials_invalid';
 
 export class ConfigFileError extends Error {
   readonly code: ConfigFileCode;

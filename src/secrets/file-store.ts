@@ -6,6 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import { writeFileAtomic } from '../config/atomic-write.js';
+import { ConfigFileError } from '../config/errors.js';
 import { withFileLock } from '../config/file-lock.js';
 import { DanglingLinkError, isDanglingLink } from '../config/link-target.js';
 import { lockPathFor } from '../config/lock-path.js';
@@ -62,7 +63,7 @@ export class CredentialFile {
       return { all, mode };
     } catch {
       // Never echo the file: it holds secrets.
-      throw new Error(`${this.path} is not valid JSON; fix or delete it and connect again.`);
+      throw new ConfigFileError(this.path, `${this.path} is not valid JSON; fix or delete it and connect again.`, 'credentials_invalid');
     }
   }
 

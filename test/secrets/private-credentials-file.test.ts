@@ -39,6 +39,20 @@ async function credentialsFile(mode: number, where: 'plain' | 'linked' = 'plain'
 
 const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 
+describe('credentials.json that is not JSON', () => {
+  it('is credentials_invalid naming the file, without quoting it; the CLI says so in --json with exit 1', async () => {
+    const dir = await tempStateDir();
+    const path = join(dir, 'credentials.json');
+    await writeFile(path, '{"credentials": {"openai": "sk-proj-Broken_Secret_Nr9"', { mode: 0o600 });
+    const err = await new CredentialFile(path).readAll().then(() => undefined, (e: unknown) => e);
+    expect(err).toMatchObject({ code: 'credentials_invalid', file: path, message: `${path} is not valid JSON; fix or delete it and connect again.` });
+    const res = await runCli(['provider', 'disconnect', 'openai', '--json'], { env: { ...NO_KEYCHAIN_ENV, SVC_PROXY_HOME: dir, SVC_PROXY_KEYCHAIN_SERVICE: testKeychainService() } });
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout)).toMatchObject({ error: { code: 'credentials_invalid', file: path } });
+    expect(res.stdout + res.stderr).not.toContain('Broken_Secret');
+  });
+});
+
 describe('credentials.json that group or others can read', () => {
   it('is warned of once however often it is read, naming the file and the chmod, never a value', async () => {
     const { path } = await credentialsFile(0o644);
