@@ -20,6 +20,8 @@ export interface StatedCapabilities {
   thinking?: ThinkingMode;
   /** `thinking.types.disabled` stated false: thinking off is a 400 (Fable 5: cline/cline#13203). */
   refusesDisabled?: boolean;
+  /** `thinking.types.between_tools` stated false: that type is a 400 ("false exactly when", ThinkingTypes). */
+  refusesBetweenTools?: boolean;
 }
 
 /** The levels of `capabilities.effort`, lowest first (`xhigh` is null on a model from before it). */
@@ -47,6 +49,8 @@ export function anthropicCapabilities(entry: Record<string, unknown>): StatedCap
   if (mode) stated.thinking = mode;
   const off = thinks ? typeSupported(capabilities.thinking, 'disabled') : undefined;
   if (off !== undefined) stated.refusesDisabled = !off;
+  const betweenTools = thinks ? typeSupported(capabilities.thinking, 'between_tools') : undefined;
+  if (betweenTools !== undefined) stated.refusesBetweenTools = !betweenTools;
   const efforts = effortLevels(capabilities.effort);
   if (efforts) stated.efforts = efforts;
   return stated;
@@ -72,7 +76,7 @@ function effortLevels(effort: unknown): Effort[] | undefined {
 }
 
 /** `thinking.types[type].supported` (ThinkingTypes in the API reference), when stated as a boolean. */
-function typeSupported(thinking: unknown, type: 'disabled'): boolean | undefined {
+function typeSupported(thinking: unknown, type: 'disabled' | 'between_tools'): boolean | undefined {
   const types = isObject(thinking) ? thinking.types : undefined;
   const entry = isObject(types) ? types[type] : undefined;
   return isObject(entry) && typeof entry.supported === 'boolean' ? entry.supported : undefined;

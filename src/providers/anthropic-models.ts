@@ -32,6 +32,11 @@ export interface ClaudeTraits {
    * says (an adaptive-only model refuses it); the model list's `thinking.types.disabled` sets it.
    */
   refusesDisabled?: boolean;
+  /**
+   * `thinking: {type: "between_tools"}` is a 400. No id rule: which models take it is known only
+   * from the model list's `thinking.types.between_tools`; unset, it goes as sent.
+   */
+  refusesBetweenTools?: boolean;
   /** Default max_tokens when the client gave none (Anthropic requires one). */
   defaultMaxTokens: number;
   /** Temperature, top_p and top_k are rejected (Opus 4.7+ and newer lines). */

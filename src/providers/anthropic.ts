@@ -58,9 +58,9 @@ function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effort
  */
 function fitStatedControls(traits: ClaudeTraits, stated: ModelControls | undefined): ClaudeTraits {
   if (stated === undefined) return traits;
-  const { efforts = traits.efforts, thinking = traits.thinking, refusesDisabled = traits.refusesDisabled } = stated;
-  const same = efforts === traits.efforts && thinking === traits.thinking && refusesDisabled === traits.refusesDisabled;
-  return same ? traits : { ...traits, efforts, thinking, refusesDisabled };
+  const { efforts = traits.efforts, thinking = traits.thinking, refusesDisabled = traits.refusesDisabled, refusesBetweenTools = traits.refusesBetweenTools } = stated;
+  const same = efforts === traits.efforts && thinking === traits.thinking && refusesDisabled === traits.refusesDisabled && refusesBetweenTools === traits.refusesBetweenTools;
+  return same ? traits : { ...traits, efforts, thinking, refusesDisabled, refusesBetweenTools };
 }
 
 export const anthropicAdapter: ProviderAdapter = {

@@ -2,8 +2,9 @@
  * A Messages client's own thinking fitted to how the model takes it, for Anthropic and a custom
  * Messages gateway alike (each passes the model's traits, from its id or its list): adaptive to a
  * model without it, a budget to a model that takes adaptive only or no thinking, "disabled" to a
- * model that refuses it (an adaptive-only one, off when thinking is left out). Each is a 400 upstream
- * as sent. Anything else the client sent stays.
+ * model that refuses it (an adaptive-only one, off when thinking is left out), "between_tools" to a
+ * model whose list says it refuses it (thinking off, as asked, without the progress notes). Each is a
+ * 400 upstream as sent. Anything else the client sent stays.
  */
 import type { Effort } from '../protocols/hub.js';
 import { takesAdaptive, type ClaudeTraits } from './anthropic-models.js';
@@ -33,6 +34,11 @@ export function fitClientThinking(body: Body, traits: ClaudeTraits, named: Effor
   if (thinking === undefined) return undefined;
   // Such a model thinks only when adaptive is sent (PROTOCOLS.md §7.2): left out, thinking is off.
   if (thinking.type === 'disabled' && (traits.refusesDisabled ?? traits.thinking === 'adaptive-only')) {
+    delete body.thinking;
+    return undefined;
+  }
+  // between_tools is thinking off with progress notes; where refused, off without them is closest
+  if (thinking.type === 'between_tools' && traits.refusesBetweenTools === true) {
     delete body.thinking;
     return undefined;
   }

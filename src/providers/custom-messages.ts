@@ -20,7 +20,8 @@ function listedTraits(ctx: FinalizeContext): ClaudeTraits | undefined {
   const thinking = ctx.stated?.thinking;
   if (thinking === undefined) return undefined;
   const traits = claudeTraits(ctx.model);
-  return { ...traits, thinking, efforts: ctx.stated?.efforts ?? [], refusesDisabled: ctx.stated?.refusesDisabled ?? traits.refusesDisabled };
+  const stated = ctx.stated;
+  return { ...traits, thinking, efforts: stated?.efforts ?? [], refusesDisabled: stated?.refusesDisabled ?? traits.refusesDisabled, refusesBetweenTools: stated?.refusesBetweenTools };
 }
 
 export const customMessagesAdapter: ProviderAdapter = {

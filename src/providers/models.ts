@@ -48,6 +48,8 @@ export interface CatalogModel {
   thinking?: ThinkingMode;
   /** Thinking off is refused, where the list says (Anthropic's `capabilities.thinking.types.disabled`). */
   refusesDisabled?: boolean;
+  /** `thinking: {type: "between_tools"}` is refused, where the list says (`capabilities.thinking.types.between_tools`). */
+  refusesBetweenTools?: boolean;
 }
 
 /** Input besides text a model list can state: images, and PDF files. */
@@ -107,7 +109,7 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
     const started = performance.now();
     const run = fetchModels(target, timeoutMs, previous?.models)
       .then((models): Entry => {
-        stated.keep(target.slug, models.map((m) => ({ model: upstreamIdOf(m), ...(m.efforts ? { efforts: m.efforts } : {}), ...(m.thinking ? { thinking: m.thinking } : {}), ...(m.refusesDisabled !== undefined ? { refusesDisabled: m.refusesDisabled } : {}) })));
+        stated.keep(target.slug, models.map((m) => ({ model: upstreamIdOf(m), ...(m.efforts ? { efforts: m.efforts } : {}), ...(m.thinking ? { thinking: m.thinking } : {}), ...(m.refusesDisabled !== undefined ? { refusesDisabled: m.refusesDisabled } : {}), ...(m.refusesBetweenTools !== undefined ? { refusesBetweenTools: m.refusesBetweenTools } : {}) })));
         return { models, at: Date.now(), failed: false };
       })
       // A failed refresh keeps the last good list (stale beats empty).

@@ -16,6 +16,8 @@ export interface ModelControls {
   thinking?: ThinkingMode;
   /** Thinking off is refused (Anthropic's `capabilities.thinking.types.disabled` false). */
   refusesDisabled?: boolean;
+  /** `thinking: {type: "between_tools"}` is refused (`capabilities.thinking.types.between_tools` false). */
+  refusesBetweenTools?: boolean;
 }
 
 export class StatedControls {
@@ -25,9 +27,14 @@ export class StatedControls {
   /** A provider's good list: what it states replaces what its previous list stated. */
   keep(slug: string, models: Iterable<{ model: string } & ModelControls>): void {
     const stated = new Map<string, ModelControls>();
-    for (const { model, efforts, thinking, refusesDisabled } of models) {
-      if (efforts === undefined && thinking === undefined && refusesDisabled === undefined) continue;
-      stated.set(model, { ...(efforts ? { efforts } : {}), ...(thinking ? { thinking } : {}), ...(refusesDisabled !== undefined ? { refusesDisabled } : {}) });
+    for (const { model, efforts, thinking, refusesDisabled, refusesBetweenTools } of models) {
+      if (efforts === undefined && thinking === undefined && refusesDisabled === undefined && refusesBetweenTools === undefined) continue;
+      stated.set(model, {
+        ...(efforts ? { efforts } : {}),
+        ...(thinking ? { thinking } : {}),
+        ...(refusesDisabled !== undefined ? { refusesDisabled } : {}),
+        ...(refusesBetweenTools !== undefined ? { refusesBetweenTools } : {}),
+      });
     }
     if (stated.size > 0) this.bySlug.set(slug, stated);
     else this.bySlug.delete(slug);

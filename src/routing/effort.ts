@@ -66,12 +66,13 @@ export function readEffort(body: Record<string, unknown>, dialect: Dialect): Eff
 
 /**
  * A Messages client that set thinking without naming an effort, bound for a non-Messages target:
- * the budget maps to a level (<4096 low, <16384 medium, else high); disabled → none; adaptive →
- * the model's default (undefined).
+ * the budget maps to a level (<4096 low, <16384 medium, else high); disabled → none, and
+ * between_tools too (thinking off; its progress notes between tool calls are Claude's alone);
+ * adaptive → the model's default (undefined).
  */
 export function effortFromThinking(thinking: unknown): Effort | undefined {
   if (!isObject(thinking)) return undefined;
-  if (thinking.type === 'disabled') return 'none';
+  if (thinking.type === 'disabled' || thinking.type === 'between_tools') return 'none';
   if (thinking.type !== 'enabled') return undefined;
   const budget = thinking.budget_tokens;
   return typeof budget === 'number' && Number.isFinite(budget) ? effortFromBudget(budget) : undefined;

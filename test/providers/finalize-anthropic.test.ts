@@ -185,6 +185,13 @@ describe('anthropic finalizeBody: Messages client passthrough', () => {
     expect(run(off, { ...pass, model: 'claude-sonnet-4-5' }).body.thinking).toEqual({ type: 'disabled' });
   });
 
+  it('thinking "between_tools" is left out where the list states the model refuses it; as sent where it takes it or states nothing (no id rule)', () => {
+    const notes = { ...base(), thinking: { type: 'between_tools' } };
+    expect(run(notes, { ...pass, model: 'claude-opus-4-7', stated: { refusesBetweenTools: true } }).body).not.toHaveProperty('thinking');
+    expect(run(notes, { ...pass, model: 'claude-opus-4-7', stated: { refusesBetweenTools: false } }).body.thinking).toEqual({ type: 'between_tools' });
+    expect(run(notes, { ...pass, model: 'claude-opus-4-7' }).body.thinking).toEqual({ type: 'between_tools' });
+  });
+
   it('a Messages client asking with reasoning_effort (no native controls) gets the mapping', () => {
     const { body, effortSent } = run({ ...base(), reasoning_effort: 'high' }, { ...pass, model: 'claude-opus-4-7', effort: 'high' });
     expect(body.thinking).toEqual({ type: 'adaptive' });

@@ -265,6 +265,14 @@ describe('custom endpoint format b finalizeBody', () => {
     expect(effortSent).toBe('max');
   });
 
+  it('from protocol B a thinking type the gateway’s list states the model refuses is fitted (between_tools → left out); as sent where its list states none', () => {
+    const sent = () => ({ model: 'claude-opus-4-7', max_tokens: 10, messages: [], thinking: { type: 'between_tools' } });
+    const ctx = { model: 'claude-opus-4-7', from: 'messages' as const, passthrough: true };
+    expect(run(customMessagesAdapter, sent(), { ...ctx, stated: { thinking: 'adaptive-only', refusesBetweenTools: true } }).body).not.toHaveProperty('thinking');
+    expect(run(customMessagesAdapter, sent(), { ...ctx, stated: { thinking: 'adaptive-only' } }).body.thinking).toEqual({ type: 'between_tools' });
+    expect(run(customMessagesAdapter, sent(), ctx).body.thinking).toEqual({ type: 'between_tools' });
+  });
+
   it('rejects input_audio; sane default max_tokens for foreign models', () => {
     expect(customMessagesAdapter.accepts.inputAudio).toBe(false);
     expect(customMessagesAdapter.encodeOptions('glm-4.6').defaultMaxTokens).toBe(8192);

@@ -409,7 +409,7 @@ describe('model catalog', () => {
   it('keeps how Anthropic’s list states a model thinks (capabilities.thinking.types: adaptive before enabled, adaptive only where enabled is stated false; none where it does not think; whether it takes thinking off), and keeps it where requests read it', async () => {
     const saved = anthropic.handler;
     const yes = (supported: boolean) => ({ supported });
-    const thinking = (supported: boolean, adaptive: boolean, enabled: boolean, disabled = true) => ({ supported, types: { adaptive: yes(adaptive), enabled: yes(enabled), disabled: yes(disabled), between_tools: yes(false) } });
+    const thinking = (supported: boolean, adaptive: boolean, enabled: boolean, disabled = true, betweenTools = false) => ({ supported, types: { adaptive: yes(adaptive), enabled: yes(enabled), disabled: yes(disabled), between_tools: yes(betweenTools) } });
     const model = (id: string, capabilities: unknown) => ({ type: 'model', id, display_name: id, created_at: '2025-09-29T00:00:00Z', capabilities });
     anthropic.handler = (_req, res) =>
       json(res, {
@@ -417,7 +417,7 @@ describe('model catalog', () => {
           model('claude-opus-4-7', { thinking: thinking(true, true, false) }),
           model('claude-fable-5', { thinking: thinking(true, true, false, false) }),
           model('claude-sonnet-4-6', { thinking: thinking(true, true, true) }),
-          model('claude-haiku-4-5', { thinking: thinking(true, false, true) }),
+          model('claude-haiku-4-5', { thinking: thinking(true, false, true, true, true) }),
           model('claude-3-5-haiku-20241022', { thinking: thinking(false, false, false) }),
           model('claude-no-types', { thinking: { supported: true } }),
           model('claude-unstated', null),
@@ -437,10 +437,11 @@ describe('model catalog', () => {
         'anthropic/claude-no-types': undefined,
         'anthropic/claude-unstated': undefined,
       });
-      expect(stated.of('anthropic', 'claude-haiku-4-5')).toEqual({ thinking: 'budget', refusesDisabled: false });
-      expect(stated.of('anthropic', 'claude-opus-4-7')).toEqual({ thinking: 'adaptive-only', refusesDisabled: false });
+      // `between_tools` stated true of Haiku 4.5 only here
+      expect(stated.of('anthropic', 'claude-haiku-4-5')).toEqual({ thinking: 'budget', refusesDisabled: false, refusesBetweenTools: false });
+      expect(stated.of('anthropic', 'claude-opus-4-7')).toEqual({ thinking: 'adaptive-only', refusesDisabled: false, refusesBetweenTools: true });
       // `disabled` stated false: thinking off is refused
-      expect(stated.of('anthropic', 'claude-fable-5')).toEqual({ thinking: 'adaptive-only', refusesDisabled: true });
+      expect(stated.of('anthropic', 'claude-fable-5')).toEqual({ thinking: 'adaptive-only', refusesDisabled: true, refusesBetweenTools: true });
       expect(stated.of('anthropic', 'claude-3-5-haiku-20241022')).toEqual({ thinking: 'none' });
       expect(stated.of('anthropic', 'claude-no-types')).toBeUndefined();
     } finally {

@@ -107,6 +107,7 @@ describe('effort', () => {
     expect(effortFromThinking({ type: 'enabled', budget_tokens: 4096 })).toBe('medium');
     expect(effortFromThinking({ type: 'enabled', budget_tokens: 16384 })).toBe('high');
     expect(effortFromThinking({ type: 'disabled' })).toBe('none');
+    expect(effortFromThinking({ type: 'between_tools' })).toBe('none');
     expect(effortFromThinking({ type: 'adaptive' })).toBeUndefined();
   });
 });
