@@ -4,6 +4,11 @@
  * §4.1.2), and thinking is off when it is left out (§7.2). A client's "off" goes as thinking left
  * out; other Claudes still get "disabled" as sent. Anthropic's list states it per model
  * (`capabilities.thinking.types.disabled`), which rules over the id once listed.
+ *
+ * thinking {type:"between_tools"} is thinking off with short progress notes between tool calls
+ * (§7.2); the list states per model whether it takes it (`types.between_tools`, a 400 exactly where
+ * false), and no id rule is known. Once the list states a model refuses it, it goes as thinking left
+ * out; where it states the model takes it, as sent. To a target that is not Claude it is reasoning off.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
@@ -15,6 +20,7 @@ beforeAll(async () => {
   h = await startHarness();
   // read from its id as taking "disabled" (budget thinking); this list says it does not
   h.mocks.anthropic.thinkingTypes['claude-sonnet-4-5'] = { adaptive: false, enabled: true, disabled: false };
+  h.mocks.anthropic.thinkingTypes['claude-haiku-4-5'] = { adaptive: false, enabled: true, betweenTools: true };
 });
 afterAll(async () => {
   await h.close();
@@ -44,5 +50,23 @@ describe('thinking "disabled" to a Claude that refuses it', () => {
     expect(h.mocks.anthropic.lastGeneration().body).not.toHaveProperty('thinking');
     await off('claude-opus-4-7');
     expect((h.mocks.anthropic.lastGeneration().body as Record<string, unknown>).thinking).toEqual({ type: 'disabled' });
+  });
+});
+
+describe('thinking "between_tools"', () => {
+  const betweenTools = (model: string) => messages().messages.create({ model, max_tokens: 1000, thinking: { type: 'between_tools' }, messages: hello });
+
+  // (the describe above has listed Anthropic already; before a list it goes as sent: finalize-anthropic.test.ts)
+  it('goes without thinking where the list says the model refuses it, as sent where it says it takes it', async () => {
+    await new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 }).models.list();
+    await betweenTools('anthropic/claude-opus-4-7');
+    expect(h.mocks.anthropic.lastGeneration().body).not.toHaveProperty('thinking');
+    await betweenTools('anthropic/claude-haiku-4-5');
+    expect((h.mocks.anthropic.lastGeneration().body as Record<string, unknown>).thinking).toEqual({ type: 'between_tools' });
+  });
+
+  it('is reasoning off to a chat-dialect target', async () => {
+    await betweenTools('gemini/gemini-2.5-flash');
+    expect(h.mocks.gemini.lastGeneration().body.reasoning_effort).toBe('none');
   });
 });
