@@ -183,9 +183,8 @@ export interface EventWait {
 export function withStreamWait(failure: UpstreamFailure, own: EventWait, answerHeaders?: AnswerHeaders, answerDate?: string | string[]): UpstreamFailure {
   if (failure.contextLength || namesWait(failure.message)) return failure;
   const now = Date.now();
-  // a used-up quota that comes back at a known time (Gemini's per-day one, at midnight Pacific): not before then, as failureOfAnswer says
-  const stated = own.statedWaitMs;
-  if (failure.code === 'upstream_billing' && stated !== undefined && beyondAdvice(stated)) return notBeforeReset(failure, Math.min(stated, LONGEST_RESET_MS), now);
+  const usedUp = quotaBackAtStatedTime(failure, own.statedWaitMs, now);
+  if (usedUp) return usedUp;
   if (!retryable(failure.upstreamStatus)) return failure;
   let wait = own.statedWaitMs;
   if (wait === undefined) {
@@ -194,7 +193,7 @@ export function withStreamWait(failure: UpstreamFailure, own: EventWait, answerH
     wait = resetWaitMs(limitHeaders, failure.upstreamStatus, upstreamClock(Array.isArray(answerDate) ? answerDate[0] : answerDate, now));
   }
   if (wait === undefined) return failure;
-  if (beyondAdvice(wait)) return notBeforeReset(failure, Math.min(wait, LONGEST_RESET_MS), now);
+  if (beyondAdvice(wait)) return notBeforeReset(failure, wait, now);
   return withWaitInMessage(Object.assign(failure, waitAdvice(wait)));
 }
 
@@ -399,9 +398,8 @@ export function failureOfAnswer(
   withRetryAdvice(failure, upstreamHeader(headers, 'retry-after-ms'), upstreamHeader(headers, 'x-should-retry'));
   if (failure.contextLength) return failure;
   const now = Date.now();
-  // a used-up quota that comes back at a known time (Gemini's per-day one, at midnight Pacific): not before then
-  const stated = parsed?.statedWaitMs;
-  if (failure.code === 'upstream_billing' && stated !== undefined && beyondAdvice(stated)) return notBeforeReset(failure, Math.min(stated, LONGEST_RESET_MS), now);
+  const usedUp = quotaBackAtStatedTime(failure, parsed?.statedWaitMs, now);
+  if (usedUp) return usedUp;
   // a prompt too long is answered as a 400 whatever the status, a used-up quota as a 402: nothing to wait for
   if (!retryable(failure.status)) return failure;
   const clock = upstreamClock(upstreamHeader(headers, 'date'), now);
@@ -410,17 +408,29 @@ export function failureOfAnswer(
     ? advisedWaitMs(failure.retryAfter, failure.retryAfterMs, clock)
     : (parsed?.statedWaitMs ?? resetWaitMs(parsed?.limitHeaders ? { ...parsed.limitHeaders, ...headers } : headers, failure.upstreamStatus, clock));
   if (wait === undefined) return failure;
-  if (beyondAdvice(wait)) return notBeforeReset(failure, Math.min(wait, LONGEST_RESET_MS), now);
+  if (beyondAdvice(wait)) return notBeforeReset(failure, wait, now);
   if (!own) Object.assign(failure, waitAdvice(wait));
   return failure;
 }
 
 /**
+ * A used-up quota that comes back at the time its body states (Gemini's per-day one, at midnight
+ * Pacific), beyond a wait to sit out: not before then (notBeforeReset). Undefined for any other
+ * failure, which the caller's retry advice covers.
+ */
+function quotaBackAtStatedTime(failure: UpstreamFailure, statedWaitMs: number | undefined, now: number): UpstreamFailure | undefined {
+  if (failure.code !== 'upstream_billing' || statedWaitMs === undefined || !beyondAdvice(statedWaitMs)) return undefined;
+  return notBeforeReset(failure, statedWaitMs, now);
+}
+
+/**
  * A limit that resets beyond the longest wait to sit out: `x-should-retry: false`, the message
  * saying when it resets, and retry-after(-ms) naming that time (in seconds, whatever form the
- * upstream's took), for a client that schedules by them rather than retrying.
+ * upstream's took), for a client that schedules by them rather than retrying. A later reset than
+ * LONGEST_RESET_MS (one in 2099) is read as that.
  */
-function notBeforeReset(failure: UpstreamFailure, waitMs: number, now: number): UpstreamFailure {
+function notBeforeReset(failure: UpstreamFailure, resetMs: number, now: number): UpstreamFailure {
+  const waitMs = Math.min(resetMs, LONGEST_RESET_MS);
   failure.shouldRetry = 'false';
   failure.resetsAt = now + waitMs;
   Object.assign(failure, waitAdvice(waitMs));
