@@ -12,8 +12,8 @@ export interface Flash {
   kind: 'ok' | 'error' | 'info';
   text: string;
   /**
-   * Carries a notice to act on (credentials.json open to others, or made 0600) beside the outcome: a screen that
-   * honours it gives the message the lines it needs, past the usual two, so neither is cut off.
+   * Carries a notice to act on (credentials.json open to others, or made 0600) beside the outcome: under a list
+   * (message-under-list.ts) the message gets the lines it needs, past the usual two, so neither is cut off.
    */
   notice?: true;
 }

@@ -10,7 +10,7 @@ import { useLatestState } from '../hooks/use-latest-state.js';
 import { useDialogMode } from '../hooks/use-dialog-mode.js';
 import type { GroupDetail } from '../../config/groups.js';
 import { Confirm, fittingQuestion } from '../components/Confirm.js';
-import { flashLines, Message, messageLines, type Flash } from '../components/Message.js';
+import { Message, type Flash } from '../components/Message.js';
 import { messageUnderList } from '../message-under-list.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { TextField } from '../components/TextField.js';
@@ -97,17 +97,15 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const reason = mode.kind === 'adding-group' || mode.kind === 'editing' ? mode.problem : undefined;
   const reasonRows = reason ? wrapLines(reason, width, 2).length : 0;
   const room = mode.kind === 'adding-group' || mode.kind === 'editing' ? fieldUnderList(height, reasonRows, LIST_ABOVE) : undefined;
-  const shownFlash = flash ?? (groups.error ? { kind: 'error', text: groups.error } : undefined);
-  const reserved = messageLines(width, height);
-  const message = mode.kind === 'list' ? messageUnderList(height, shownFlash && flashLines(shownFlash, width, reserved), reserved, LIST_ABOVE) : undefined;
+  const message = messageUnderList({ flash, loadError: groups.error, width, height, above: LIST_ABOVE, listed: mode.kind === 'list' });
   const footer = room
     ? room.rows
     : mode.kind === 'adding-name'
       ? wizardRoom(wizardWanted(NAME_FIELDS.length), height, LIST_ABOVE)
       : mode.kind === 'removing'
         ? 2
-        : (message?.rows ?? reserved);
-  const heading = room?.heading !== false && message?.heading !== false;
+        : message.rows;
+  const heading = room?.heading !== false && message.heading;
   // the base URLs give way first in a short terminal: the title and a row of the list stay. Their
   // heading goes first, then both (a lone one was B, what Ink's squeeze happened to leave)
   const urlRoom = Math.min(URL_LINES, height - LIST_ABOVE - footer);
@@ -264,7 +262,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
     const r = mode.row;
     bottom = <Confirm question={fittingQuestion(question(r), width, footer)} onYes={() => remove(r)} onNo={() => setMode({ kind: 'list' })} />;
   } else {
-    bottom = <Message flash={shownFlash} width={width} lines={footer} />;
+    bottom = <Message flash={message.flash} width={width} lines={footer} />;
   }
 
   const shown = rows.slice(first, first + listRows);

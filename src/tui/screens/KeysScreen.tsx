@@ -9,7 +9,7 @@ import { useLatestState } from '../hooks/use-latest-state.js';
 import { useDialogMode } from '../hooks/use-dialog-mode.js';
 import type { CreatedKey, KeyInfo } from '../../keys/operations.js';
 import { Confirm, fittingQuestion } from '../components/Confirm.js';
-import { flashLines, Message, messageLines } from '../components/Message.js';
+import { Message, messageLines } from '../components/Message.js';
 import { messageUnderList } from '../message-under-list.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
@@ -122,11 +122,9 @@ export function KeysScreen({ width, height }: { width: number; height: number })
   // way out (Esc) stays; the heading, table header and a row stay over it while they leave it room
   const reasonRows = mode.kind === 'naming' && mode.problem ? wrapLines(mode.problem, width, 2).length : 0;
   const room = mode.kind === 'naming' ? fieldUnderList(height, reasonRows) : undefined;
-  const shownFlash = flash ?? (keys.error ? { kind: 'error', text: keys.error } : undefined);
-  const reserved = messageLines(width, height);
-  const message = mode.kind === 'list' ? messageUnderList(height, shownFlash && flashLines(shownFlash, width, reserved), reserved, TABLE_ABOVE) : undefined;
-  const footer = room ? (room.list ? Math.max(reserved, room.rows) : room.rows) : (message?.rows ?? reserved);
-  const heading = room?.heading !== false && message?.heading !== false;
+  const message = messageUnderList({ flash, loadError: keys.error, width, height, above: TABLE_ABOVE, listed: mode.kind === 'list' });
+  const footer = room ? (room.list ? Math.max(message.reserved, room.rows) : room.rows) : message.rows;
+  const heading = room?.heading !== false && message.heading;
   const rows = room && !room.list ? 0 : Math.max(1, height - (heading ? 2 : 1) - footer);
   useKeys(
     (input, key) => {
@@ -195,7 +193,7 @@ export function KeysScreen({ width, height }: { width: number; height: number })
             onNo={() => setMode({ kind: 'list' })}
           />
         ) : (
-          <Message flash={shownFlash} width={width} lines={footer} />
+          <Message flash={message.flash} width={width} lines={footer} />
         )}
       </Box>
     </Box>

@@ -15,7 +15,7 @@ import { withNotices } from '../providers/notice-flash.js';
 import { connectOutcome } from '../../cli/connect-outcome.js';
 import type { ConnectResult } from '../../secrets/operations.js';
 import { Confirm } from '../components/Confirm.js';
-import { flashLines, Message, messageLines, type Flash } from '../components/Message.js';
+import { Message, type Flash } from '../components/Message.js';
 import { messageUnderList } from '../message-under-list.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { Table } from '../components/Table.js';
@@ -194,27 +194,23 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
   const reasonRows = mode.kind === 'base-url' && mode.problem ? wrapLines(mode.problem, width, 2).length : 0;
   // where the table leaves a field too few rows it gives them up, then the heading does (fieldUnderList)
   const room = typing && !wizard && !question ? fieldUnderList(height, reasonRows) : undefined;
-  const shownFlash = flash ?? (upstreams.error ? { kind: 'error', text: upstreams.error } : undefined);
-  const reserved = messageLines(width, height);
-  // a notice and its outcome take the lines they need, the table keeping its header and a row (the heading may go)
-  const noticeLines = shownFlash?.notice ? flashLines(shownFlash, width, Math.max(reserved, height - TABLE_ABOVE + 1)) : 0;
-  const message = mode.kind === 'list' ? messageUnderList(height, shownFlash && Math.max(noticeLines, flashLines(shownFlash, width, reserved)), Math.max(reserved, noticeLines), TABLE_ABOVE) : undefined;
+  const message = messageUnderList({ flash, loadError: upstreams.error, width, height, above: TABLE_ABOVE, listed: mode.kind === 'list' });
   const footer = wizard
     ? wizardRoom(wizardWanted(wizard), height, 3)
     : question
-      ? Math.max(reserved, question.lines)
+      ? Math.max(message.reserved, question.lines)
       : room
         ? room.list
-          ? Math.max(reserved, room.rows)
+          ? Math.max(message.reserved, room.rows)
           : room.rows
-        : (message?.rows ?? reserved);
-  const heading = room?.heading !== false && message?.heading !== false;
+        : message.rows;
+  const heading = room?.heading !== false && message.heading;
   // the selected row's lines give way first in a short terminal: the title, table header and a row
   // stay. Why its credential is unusable ends with the fix, so it gets the two lines it stands in
   // for and those a message takes, … only past the rows there are.
   const detailRoom = height - 3 - footer;
   const problem = row ? credentialProblemText(row) : undefined;
-  const problemLines = problem === undefined ? [] : wrapLines(`credential ${problem}`, width - 2, Math.max(1, Math.min(2 + messageLines(width, height), detailRoom - 2)));
+  const problemLines = problem === undefined ? [] : wrapLines(`credential ${problem}`, width - 2, Math.max(1, Math.min(2 + message.reserved, detailRoom - 2)));
   const detailLines = Math.max(0, Math.min(problem === undefined ? DETAIL_LINES : 2 + problemLines.length, detailRoom));
   // none at all while a wizard has the rows of a short terminal
   const tableRows = Math.max(wizard || room?.list === false ? 0 : 1, height - (heading ? 1 : 0) - 1 - detailLines - footer);
@@ -393,7 +389,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       />
     );
   } else {
-    bottom = <Message flash={shownFlash} width={width} lines={footer} />;
+    bottom = <Message flash={message.flash} width={width} lines={footer} />;
   }
 
   const selectedError = row ? errors.get(row.name) : undefined;
