@@ -6,8 +6,8 @@
 import type { AddGroupInput, GroupDetail, GroupSummary } from '../config/groups.js';
 import type { StatePaths } from '../config/paths.js';
 import type { ModeNotice } from '../secrets/file-store.js';
-import { AdminClient } from './admin-client.js';
-import { daemonWaitNotice } from './daemon-wait-notice.js';
+import type { AdminClient } from './admin-client.js';
+import { connectAdmin } from './connect-admin.js';
 import type { CliContext } from './io.js';
 
 export interface GroupModelInput {
@@ -74,6 +74,6 @@ async function groupsOffline(paths: StatePaths, env: Record<string, string | und
 }
 
 export async function openGroupManagement(ctx: CliContext): Promise<GroupManagement> {
-  const client = await AdminClient.connect(ctx.paths(), daemonWaitNotice(ctx));
+  const client = await connectAdmin(ctx);
   return client ? groupsViaDaemon(client) : groupsOffline(ctx.paths(), ctx.io.env, ctx.warn);
 }

@@ -7,8 +7,8 @@ import type { LogFilter } from '../log/filter.js';
 import type { LogQuery } from '../log/query.js';
 import { logQueryToParams } from '../log/query-params.js';
 import type { StatsBy, StatsReport } from '../log/stats.js';
-import { AdminClient } from './admin-client.js';
-import { daemonWaitNotice } from './daemon-wait-notice.js';
+import type { AdminClient } from './admin-client.js';
+import { connectAdmin } from './connect-admin.js';
 import type { CliContext } from './io.js';
 
 export interface LogAccess {
@@ -31,7 +31,7 @@ export function logsViaDaemon(client: AdminClient): LogAccess {
 
 export async function openLogAccess(ctx: CliContext): Promise<LogAccess> {
   const paths = ctx.paths();
-  const client = await AdminClient.connect(paths, daemonWaitNotice(ctx));
+  const client = await connectAdmin(ctx);
   if (client) return logsViaDaemon(client);
   const [{ queryLog, statsLog }, { logsDir }] = await Promise.all([import('../log/query.js'), import('../log/paths.js')]);
   const dir = logsDir(paths.dir);

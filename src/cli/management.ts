@@ -8,8 +8,7 @@ import type { RevocationResult } from '../keys/unsaved-revocations.js';
 import type { GroupUse } from '../config/group-uses.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
 import type { AddEndpointInput, AddedEndpoint, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo, RemovedEndpoint } from '../secrets/operations.js';
-import { AdminClient } from './admin-client.js';
-import { daemonWaitNotice } from './daemon-wait-notice.js';
+import { connectAdmin } from './connect-admin.js';
 import type { CliContext } from './io.js';
 
 export interface Management {
@@ -37,7 +36,7 @@ export interface Management {
  * word on a state file's mode — credentials.json readable by others — goes to `ctx.warn`).
  */
 export async function openManagement(ctx: CliContext): Promise<Management> {
-  const client = await AdminClient.connect(ctx.paths(), daemonWaitNotice(ctx));
+  const client = await connectAdmin(ctx);
   if (client) return client;
   const { openOfflineManagement } = await import('./offline-management.js');
   return openOfflineManagement(ctx.paths(), ctx.io.env, ctx.warn);

@@ -1,7 +1,6 @@
 /** `svc-proxy config path|check|reload` — where the state lives, is config.json valid, apply it now. */
 import type { Command } from 'commander';
-import { AdminClient } from '../admin-client.js';
-import { daemonWaitNotice } from '../daemon-wait-notice.js';
+import { connectAdmin } from '../connect-admin.js';
 import { CliError, type CliContext } from '../io.js';
 
 export function register(program: Command, ctx: CliContext): void {
@@ -58,7 +57,7 @@ export function register(program: Command, ctx: CliContext): void {
     .command('reload')
     .description('Make the running daemon re-read config.json now (it also notices edits by itself)')
     .action(async () => {
-      const client = await AdminClient.connect(ctx.paths(), daemonWaitNotice(ctx));
+      const client = await connectAdmin(ctx);
       if (!client) throw new CliError('svc-proxy is not running; the file is read when it starts.', 1, { code: 'daemon_not_running' });
       const result = await client.reloadConfig();
       ctx.out(result.changed ? 'config.json reloaded.' : 'config.json reloaded (no changes).');

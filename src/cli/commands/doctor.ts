@@ -8,12 +8,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { AdminClient } from '../admin-client.js';
+import type { AdminClient } from '../admin-client.js';
 import { daemonFindings, type ModelLists } from '../doctor/daemon-findings.js';
 import { exitCodeOf, renderFindings, type Finding } from '../doctor/findings.js';
 import { privateFileFindings } from '../doctor/private-files.js';
 import { shellFindings, type DaemonAddress } from '../doctor/shell-bases.js';
-import { daemonWaitNotice } from '../daemon-wait-notice.js';
+import { connectAdmin } from '../connect-admin.js';
 import type { CliContext } from '../io.js';
 
 /** As `svc-proxy models`: a slow provider's pages, each fetch bounded at 3 s by the daemon. */
@@ -48,7 +48,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--json', 'print {ok, findings: [{check, mark, text, fix}]}; ok: nothing failed (exit 0)')
     .action(async (flags: { json?: boolean }) => {
       const findings: Finding[] = [];
-      const client = await AdminClient.connect(ctx.paths(), daemonWaitNotice(ctx));
+      const client = await connectAdmin(ctx);
       let daemon: DaemonAddress | undefined;
       if (client) {
         const s = await client.status();

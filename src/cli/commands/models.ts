@@ -7,9 +7,9 @@
 import type { Command } from 'commander';
 import { isRefusedCredential, listFailureText } from '../../providers/model-list-failure.js';
 import type { CatalogModel } from '../../providers/models.js';
-import { AdminClient } from '../admin-client.js';
+import type { AdminClient } from '../admin-client.js';
 import { ensureDaemon } from '../daemon-control.js';
-import { daemonWaitNotice } from '../daemon-wait-notice.js';
+import { connectAdmin } from '../connect-admin.js';
 import { CliError, type CliContext } from '../io.js';
 import { table } from '../output.js';
 import { workingKeyFix } from '../working-key-fix.js';
@@ -28,7 +28,7 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (providers: string[], flags: { json?: boolean }) => {
       const { daemon, alreadyRunning } = await ensureDaemon(ctx);
       if (!alreadyRunning) ctx.err(`No daemon was running: started one (pid ${daemon.pid}) on ${daemon.host}:${daemon.port}.`);
-      const client = await AdminClient.connect(ctx.paths(), daemonWaitNotice(ctx));
+      const client = await connectAdmin(ctx);
       if (!client) throw new CliError('The daemon stopped before it could be asked.', 1, { code: 'daemon_not_running' });
       const wanted = providers.length > 0 ? new Set(providers) : undefined;
       // named providers: only those are asked, not every provider's list

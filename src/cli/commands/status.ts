@@ -1,10 +1,9 @@
 /** `svc-proxy status` — exit 0 when the daemon runs, 1 when it does not. */
 import type { Command } from 'commander';
-import { AdminClient } from '../admin-client.js';
 import type { CliContext } from '../io.js';
 import { duration } from '../output.js';
 import { proxyStatusLines, shellProxyDiffers } from '../../providers/upstream-proxy.js';
-import { daemonWaitNotice } from '../daemon-wait-notice.js';
+import { connectAdmin } from '../connect-admin.js';
 
 export function register(program: Command, ctx: CliContext): void {
   program
@@ -12,7 +11,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Is the daemon running? pid, port, uptime, base URLs, connected providers (exit 1 when not running)')
     .option('--json', 'print the status as JSON')
     .action(async (flags: { json?: boolean }) => {
-      const client = await AdminClient.connect(ctx.paths(), daemonWaitNotice(ctx));
+      const client = await connectAdmin(ctx);
       if (!client) {
         if (flags.json) ctx.json({ running: false });
         else ctx.out('svc-proxy is not running (start it with: svc-proxy start)');

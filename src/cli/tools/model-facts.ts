@@ -22,7 +22,6 @@ import type { CatalogModel, ModelInput } from '../../providers/models.js';
 import { openaiTextOnly } from '../../providers/openai-inputs.js';
 import { openaiEffortLevels } from '../../providers/openai-models.js';
 import { splitModelId } from '../../routing/targets.js';
-import { daemonWaitNotice } from '../daemon-wait-notice.js';
 import type { CliContext } from '../io.js';
 
 export interface ModelFacts {
@@ -116,8 +115,8 @@ export function combine(all: ModelFacts[]): ModelFacts {
 
 async function listedModels(ctx: CliContext, providers: ReadonlySet<string>): Promise<Map<string, CatalogModel>> {
   if (providers.size === 0) return new Map();
-  const { AdminClient } = await import('../admin-client.js');
-  const client = await AdminClient.connect(ctx.paths(), daemonWaitNotice(ctx)).catch(() => null);
+  const { connectAdmin } = await import('../connect-admin.js');
+  const client = await connectAdmin(ctx).catch(() => null);
   if (!client) return new Map();
   try {
     const answer = await client.models(providers, LOOKUP_TIMEOUT_MS);
