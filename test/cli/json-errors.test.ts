@@ -58,6 +58,18 @@ describe('--json errors', () => {
     expect(JSON.parse(notAKey.stdout).error).toMatchObject({ code: 'not_a_service_key' });
   });
 
+  it('an option the tool or provider cannot take: a code of its own, exit 2', async () => {
+    // Claude Code is set up through its environment alone; the refusal comes before --json's conflict with --config-file
+    const noFile = await run(['env', 'claude-code', '--config-file', '--json']);
+    expect(noFile.code).toBe(2);
+    expect(JSON.parse(noFile.stdout)).toEqual({ error: { code: 'no_config_file', message: 'Claude Code takes no config file; drop --config-file.' } });
+
+    // an empty URL is refused as the daemon refuses one (endpoint add --url ''), not read as --reset
+    const emptyUrl = await run(['provider', 'set', 'openai', '--base-url', ' ', '--json']);
+    expect(emptyUrl.code).toBe(2);
+    expect(JSON.parse(emptyUrl.stdout)).toEqual({ error: { code: 'invalid_url', message: '--base-url needs a URL; --reset restores the default.' } });
+  });
+
   it('a bad filter value: the filter\'s own code', async () => {
     const res = await run(['logs', '--since', 'yesterday', '--json']);
     expect(res.code).toBe(2);

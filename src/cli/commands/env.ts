@@ -98,10 +98,9 @@ export function register(program: Command, ctx: CliContext): void {
       if (!name) throw new CliError(`Name a tool: svc-proxy env <tool> (${toolNames()}), or svc-proxy env --list.`, 2, { code: 'missing_argument' });
       const tool = findTool(name);
       if (!tool) throw new CliError(`Unknown tool "${name}". Known: ${toolNames()}.`, 2, { code: 'unknown_tool' });
+      // before --json's conflict with it: without --json this refusal would still stand
+      if (flags.configFile && !hasConfigFile(tool.via)) throw new CliError(`${tool.title} takes no config file; drop --config-file.`, 2, { code: 'no_config_file' });
       if (flags.configFile && flags.json) throw new CliError('Give either --config-file or --json.', 2, { code: 'conflicting_options' });
-      if (flags.configFile && !hasConfigFile(tool.via)) {
-        throw new CliError(`${tool.title} takes no config file; drop --config-file.`, 2);
-      }
 
       const [{ prepare }, { defaultShell, renderShell, toJson }] = await Promise.all([import('../tools/prepare.js'), import('../tools/render.js')]);
       const prepared = await prepare(ctx, tool, { key: flags.key, newKey: flags.newKey, keyName: flags.keyName, group: flags.group, model: flags.model }, (config) => locate(ctx, config));

@@ -108,7 +108,7 @@ export function register(program: Command, ctx: CliContext): void {
       flags.header ??= {};
       const setsHeaders = flags.authHeader !== undefined || Object.keys(flags.header).length > 0 || !flags.headers;
       if (flags.baseUrl !== undefined && flags.reset) throw new CliError('Give either --base-url <url> or --reset, not both.', 2, { code: 'conflicting_options' });
-      if (flags.baseUrl !== undefined && flags.baseUrl.trim() === '') throw new CliError('--base-url needs a URL; --reset restores the default.', 2);
+      if (flags.baseUrl !== undefined && flags.baseUrl.trim() === '') throw new CliError('--base-url needs a URL; --reset restores the default.', 2, { code: 'invalid_url' });
       if (flags.baseUrl === undefined && !flags.reset && !setsHeaders) throw new CliError('Give --base-url <url>, --reset, or header settings (--auth-header, --header, --no-headers).', 2, { code: 'missing_option' });
       if (!flags.headers && (flags.authHeader !== undefined || Object.keys(flags.header).length > 0)) throw new CliError('--no-headers removes the header settings; give it alone.', 2, { code: 'conflicting_options' });
       checkHeaderFlags(flags.authHeader, flags.header);
