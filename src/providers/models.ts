@@ -291,12 +291,10 @@ async function fetchPages(target: ResolvedProvider, timeoutMs: number, signal: A
   if (llamaCpp.length > 0) await addSlotContext(llamaCpp, base, headers, windowSignal, windowMs);
   if (adapter.kind === 'local') await addLoadedContext(out, base, headers, windowSignal, windowMs);
   if (adapter.kind === 'gemini') return withGeminiFacts(out, target, windowSignal, windowMs, lastGood);
-  // OpenAI's list states none: the windows its model pages document
-  if (adapter.kind === 'openai') {
-    for (const m of out) {
-      const window = documentedWindow(adapter.kind, upstreamIdOf(m));
-      if (window !== undefined) m.contextWindow = window;
-    }
+  // a list that states none (OpenAI's): the windows the provider's model pages document
+  for (const m of out) {
+    const window = documentedWindow(adapter.kind, upstreamIdOf(m));
+    if (window !== undefined) m.contextWindow = window;
   }
   return out;
 }
