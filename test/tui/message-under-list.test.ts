@@ -34,8 +34,9 @@ describe('the message a list screen shows', () => {
 
   it('a notice takes the lines it needs; any other message the reserved ones', () => {
     expect(messageUnderList({ ...screen, flash: { kind: 'info', text: long }, loadError: undefined, listed: true })).toMatchObject({ reserved: 2, rows: 2, heading: true });
-    expect(messageUnderList({ ...screen, flash: { kind: 'info', text: long, notice: true }, loadError: undefined, listed: true })).toMatchObject({ reserved: 2, rows: 4, heading: true });
+    // the outcome's line and the notice's four
+    expect(messageUnderList({ ...screen, flash: { kind: 'info', text: 'Done.', notice: long }, loadError: undefined, listed: true })).toMatchObject({ reserved: 2, rows: 5, heading: true });
     // on a short screen it keeps the list's header and a row, the heading giving way
-    expect(messageUnderList({ ...screen, height: 6, flash: { kind: 'info', text: long, notice: true }, loadError: undefined, listed: true })).toMatchObject({ rows: 4, heading: false });
+    expect(messageUnderList({ ...screen, height: 6, flash: { kind: 'info', text: 'Done.', notice: long }, loadError: undefined, listed: true })).toMatchObject({ rows: 4, heading: false });
   });
 });

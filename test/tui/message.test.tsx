@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAEMON_AWAY, Message, messageLines } from '../../src/tui/components/Message.js';
+import { DAEMON_AWAY, Message, messageLines, messageRows } from '../../src/tui/components/Message.js';
 import { wrapLines } from '../../src/tui/wrap-lines.js';
 import { textWidth } from '../../src/util/text-width.js';
 import { frameOf } from './frame-of.js';
@@ -39,6 +39,39 @@ describe('Message', () => {
 
   it('a short message stays on one line', () => {
     expect(messageFrame('Key revoked.', 40).split('\n')[0]).toBe('✗ Key revoked.');
+  });
+});
+
+describe('a message with a notice (credentials.json open to others, say)', () => {
+  const outcome = 'openai disconnected (removed from file).';
+  const notice = `Note: /Users/someone/Library/Application Support/svc-proxy/credentials.json holds provider credentials and can be read by group or others (0644): chmod 600 '/Users/someone/Library/Application Support/svc-proxy/credentials.json'.`;
+  const flash = { kind: 'info', text: outcome, notice } as const;
+
+  it('says the outcome, then the notice from a line of its own, with the rows they need', () => {
+    const rows = messageRows(flash, 80, 10);
+    expect(rows[0]).toBe(outcome);
+    expect(rows.slice(1).join(' ')).toBe(notice);
+  });
+
+  it('short of rows keeps the outcome on its first line and gives the notice the rest, cut with …', () => {
+    for (const max of [2, 3]) {
+      const rows = messageRows(flash, 80, max);
+      expect(rows, `${max} rows`).toHaveLength(max);
+      expect(rows[0]).toBe(outcome);
+      expect(rows[1]).toMatch(/^Note: \/Users\/someone/);
+      expect(rows.at(-1)).toMatch(/…$/);
+    }
+  });
+
+  it('a long outcome keeps its first line, cut with …, where the notice needs the others', () => {
+    const long = `gemini: key …abcd stored in the insecure credentials file, but not used while GEMINI_API_KEY is set in the daemon's environment and unusable.`;
+    const rows = messageRows({ kind: 'info', text: long, notice }, 80, 3);
+    expect(rows[0]).toMatch(/^gemini: key …abcd stored in the insecure credentials file, but not used .*…$/);
+    expect(rows.slice(1).join(' ')).toMatch(/^Note: .*…$/);
+  });
+
+  it('on one row: the outcome, the notice after it as far as it goes, then …', () => {
+    expect(messageRows(flash, 80, 1)).toEqual([expect.stringMatching(/^openai disconnected \(removed from file\)\. Note: \/Users\/.*…$/)]);
   });
 });
 

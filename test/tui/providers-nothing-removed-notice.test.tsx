@@ -2,6 +2,7 @@
  * A provider disconnect that removes nothing (gemini connected only by its variable) still says
  * what the daemon found of credentials.json's mode (open to others), and the message gets the
  * lines for it and the outcome: in a two-line box the note cut the outcome off, or was dropped.
+ * The outcome comes first: with the notice first, a 7-row terminal showed no word of it.
  */
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -41,20 +42,33 @@ async function disconnectEnvOnly(rows: number) {
 }
 
 describe('providers screen: a disconnect that removes nothing says what the daemon found of credentials.json', () => {
-  it('at 80x24 the notice and the whole outcome after it', async () => {
+  const outcomeStart = /(Nothing removed: gemini is connected|gemini has no stored key to remove; it is connected)/;
+
+  it('at 80x24 the whole outcome, then the notice whole', async () => {
     const { f, notice } = await disconnectEnvOnly(24);
     const said = flat(f);
-    const outcomeAt = said.indexOf(notice) + notice.length;
-    expect(said.indexOf(notice)).toBeGreaterThanOrEqual(0);
-    const after = said.slice(outcomeAt);
-    expect(after).toMatch(/^ (Nothing removed: gemini is connected|gemini has no stored key to remove; it is connected) through GEMINI_API_KEY in the daemon's environment, which svc-proxy does not change \(unset it where the daemon is started\)/);
-    if (after.includes('could not be checked')) expect(after).toContain('if it holds a key for gemini, remove it there.');
+    const noticeAt = said.indexOf(notice);
+    expect(noticeAt).toBeGreaterThanOrEqual(0);
+    const before = said.slice(0, noticeAt);
+    expect(before).toMatch(/(Nothing removed: gemini is connected|gemini has no stored key to remove; it is connected) through GEMINI_API_KEY in the daemon's environment, which svc-proxy does not change \(unset it where the daemon is started\)/);
+    if (before.includes('could not be checked')) expect(before).toContain('if it holds a key for gemini, remove it there.');
   });
 
-  // the notice has the fix and comes first; the outcome's start follows it, its end cut where the rows run out
-  it.each([9, 8])('at 80x%i the notice whole and the outcome from its start, the table keeping its header and a row', async (rows) => {
-    const { f, notice } = await disconnectEnvOnly(rows);
-    expect(flat(f)).toMatch(new RegExp(`${notice.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (Nothing removed: gemini is connected|gemini has no stored key)`));
+  // the outcome keeps its first line; the notice, which has the fix, the rows after it
+  it('at 80x9 the outcome from its start, then the notice whole, the table keeping its header and a row', async () => {
+    const { f, notice } = await disconnectEnvOnly(9);
+    expect(flat(f)).toMatch(new RegExp(`${outcomeStart.source}.*… ${notice.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(f).toMatch(/NAME\s+KIND/);
+  });
+
+  // at 7 rows the notice first left no row for the outcome
+  it.each([8, 7])('at 80x%i the outcome on the first line, the notice on the rows left, cut with …', async (rows) => {
+    const { f } = await disconnectEnvOnly(rows);
+    const lines = f.split('\n').map((l) => l.trimEnd());
+    const at = lines.findIndex((l) => outcomeStart.test(l));
+    expect(at, f).toBeGreaterThanOrEqual(0);
+    expect(lines[at + 1], f).toMatch(/^Note: \/\S*credentials\.json holds provider credentials/);
+    expect(lines.filter(Boolean).at(-1), f).toMatch(/…$/);
     expect(f).toMatch(/NAME\s+KIND/);
   });
 });

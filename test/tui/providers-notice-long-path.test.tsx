@@ -3,6 +3,8 @@
  * credentials.json notice after a connect, a disconnect that removed the key, or an endpoint
  * add/remove runs past the message's two lines at 80 columns: it was cut with …, the path or its
  * chmod command lost. The message now takes the lines it needs; the table keeps its header and a row.
+ * In a 7- or 8-row terminal, rows short of them, the outcome keeps its line and the notice the rows
+ * left, cut with …: the outcome no longer runs on into the notice, which took its room.
  */
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -104,5 +106,45 @@ describe('providers screen: a credentials.json notice in a long state path is sh
     }
     await storeKey(h, 'Endpoint gw added');
     await outcome(h, 'Endpoint gw added', made, open);
+  });
+});
+
+/** The outcome's frame on a screen too short for the notice: the outcome's line, the notice on the rows after it, cut with …. */
+async function cutOutcome(h: TuiHarness, said: RegExp) {
+  const f = await h.waitFor((fr) => said.test(fr), 'the outcome');
+  const lines = f.split('\n').map((l) => l.trimEnd()).filter(Boolean);
+  const at = lines.findIndex((l) => said.test(l));
+  expect(lines[at], f).toMatch(new RegExp(`^(✓ )?${said.source}`));
+  expect(lines[at + 1], f).toMatch(/^Note: \/\S+\/Library\/Application/);
+  expect(lines.at(-1), f).toMatch(/…$/);
+  expect(f).toMatch(/NAME\s+KIND/);
+  for (const frame of h.ui.frames) expect(frame).not.toMatch(/Secret_Lp/);
+}
+
+describe('providers screen: a credentials.json notice in a long state path, 80 columns and too few rows for it', () => {
+  it.each([8, 7])('a disconnect that removed the key from the file (80x%i)', async (rows) => {
+    const { h } = await openFileLongPath(rows);
+    await h.press(KEYS.down, 'd');
+    await h.waitFor((f) => f.includes('Disconnect openai') && f.includes('[y/N]'), 'the question, the groups checked');
+    await h.press('y');
+    await cutOutcome(h, /openai disconnected \(removed from file\)\./);
+  });
+
+  it.each([8, 7])('removing an endpoint whose key is not in the file (80x%i)', async (rows) => {
+    const { h } = await openFileLongPath(rows);
+    await h.press(KEYS.end, 'd');
+    await h.waitFor((f) => f.includes('Remove endpoint work') && f.includes('[y/N]'), 'the question, the groups checked');
+    await h.press('y');
+    await cutOutcome(h, /Endpoint work removed\./);
+  });
+
+  it.each([8, 7])('connect, the key going to the file or the keychain (80x%i)', async (rows) => {
+    const { h } = await openFileLongPath(rows);
+    await h.press(KEYS.down, KEYS.down, KEYS.down, 'c');
+    await h.waitFor((f) => f.includes('API key for gemini:'), 'the prompt');
+    await h.type('gm-tui-long-path-Secret_Lp2');
+    await h.press(KEYS.enter);
+    await storeKey(h, 'gemini connected');
+    await cutOutcome(h, /gemini connected \(key …_Lp2 stored in (the OS keychain|the insecure credentials file)\)\./);
   });
 });

@@ -76,10 +76,8 @@ function refusal(answers: Record<string, string>, fields: readonly WizardField[]
 
 function connectedFlash(r: ConnectResult): Flash {
   const outcome = connectOutcome(r);
-  const notes = [outcome.note, ...(r.modeNotices ?? [])].filter((n) => n !== undefined);
-  const note = notes.length ? ` Note: ${notes.join(' ')}` : '';
-  // a file made private is news to act on (others may have read it), not a plain success
-  return withNotices({ kind: r.unusableEnv !== undefined || r.modeNotices !== undefined ? 'info' : 'ok', text: `${outcome.text}${note}` }, r.modeNotices);
+  const note = outcome.note !== undefined ? ` Note: ${outcome.note}` : '';
+  return withNotices({ kind: r.unusableEnv !== undefined ? 'info' : 'ok', text: `${outcome.text}${note}` }, r.modeNotices);
 }
 
 export function ProvidersScreen({ width, height, feed }: { width: number; height: number; feed: LogFeed }) {
@@ -158,7 +156,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
             authHeader: v.authHeader || undefined,
             headers: headers.headers,
           });
-          return withNotices(notedFlash(`Endpoint ${e.slug} added: use models as ${e.slug}/<model>.`, e.modeNotices ?? []), e.modeNotices);
+          return withNotices({ kind: 'ok', text: `Endpoint ${e.slug} added: use models as ${e.slug}/<model>.` }, e.modeNotices);
         } catch (err) {
           if (!(noKeychain(err) && !insecureStorage)) throw err;
           askInsecure(v.slug ?? '', {
@@ -261,10 +259,9 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
       act(async (b) => {
         const res = await b.management.disconnectProvider(r.name);
         if (res.removedFrom.length === 0) return nothingRemovedFlash(res);
-        // the groups and the file's mode first: a long keychain error may not fit the two lines after them
+        // the groups first: a long keychain error may not fit the lines after them
         const notes = [
           res.stillUsedBy.length ? groupsNote(res.stillUsedBy) : '',
-          ...(res.modeNotices ?? []),
           res.keychainError ? `the OS keychain could not be checked (${res.keychainError})` : '',
           res.stillConnectedViaEnv ? `still connected through ${res.stillConnectedViaEnv} in the daemon's environment` : '',
         ].filter(Boolean);
@@ -273,7 +270,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     } else if (r.kind === 'endpoint') {
       act(async (b) => {
         const res = await b.management.removeEndpoint(r.name);
-        return withNotices(notedFlash(`Endpoint ${r.name} removed.`, [...usesNotes(res.stillUsedBy), ...(res.modeNotices ?? [])]), res.modeNotices);
+        return withNotices(notedFlash(`Endpoint ${r.name} removed.`, usesNotes(res.stillUsedBy)), res.modeNotices);
       });
     } else if (r.kind === 'local') {
       act(async (b) => notedFlash(`Local server ${r.name} removed.`, usesNotes((await b.management.removeLocal(r.name)).stillUsedBy)));
@@ -466,7 +463,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
 
 /**
  * What a change says; a note (not a plain ok) when there is more to know: model groups still
- * routing to what went, or credentials.json found or made private (others may have read it).
+ * routing to what went, say (credentials.json found or made private is its notice: withNotices).
  */
 function notedFlash(done: string, notes: readonly string[]): Flash {
   if (notes.length === 0) return { kind: 'ok', text: done };
