@@ -36,7 +36,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'env', summary: 'print the settings that point a coding tool at the proxy (claude-code, codex, openai, anthropic, …)', load: () => import('./commands/env.js') },
   { name: 'run', summary: 'start the daemon if needed and run a coding tool pointed at it', load: () => import('./commands/run.js') },
   { name: 'completion', summary: 'print a shell completion script: bash, zsh or fish', load: () => import('./commands/completion.js') },
-  { name: 'tui', aliases: ['ui'], summary: 'terminal UI: live request log, keys, groups, providers', load: () => import('./commands/tui.js') },
+  { name: 'tui', aliases: ['ui'], summary: 'terminal UI: live request log, keys, groups, providers, stats', load: () => import('./commands/tui.js') },
 ];
 
 export function findCommand(name: string | undefined): CommandEntry | undefined {

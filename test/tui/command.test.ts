@@ -29,10 +29,11 @@ describe('svc-proxy tui', () => {
 
   it('is listed in the help with its alias', async () => {
     const res = await runCli(['--help']);
-    expect(res.stdout).toMatch(/tui\|ui\s+terminal UI/);
+    // every screen it has, Stats too
+    expect(res.stdout).toMatch(/tui\|ui\s+terminal UI: live request log, keys, groups, providers, stats/);
     const sub = await runCli(['tui', '--help']);
     expect(sub.code).toBe(0);
-    expect(sub.stdout).toContain('Terminal UI: live request log, service keys, model groups, providers');
+    expect(sub.stdout.replace(/\s+/g, ' ')).toContain('Terminal UI: live request log, service keys, model groups, providers, stats');
   });
 
   describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))('loading (built binary)', () => {

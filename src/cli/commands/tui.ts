@@ -1,5 +1,5 @@
 /**
- * `svc-proxy tui` (alias `ui`) — the terminal UI: live request log, keys, groups, providers.
+ * `svc-proxy tui` (alias `ui`) — the terminal UI: live request log, keys, groups, providers, stats.
  * Starts the daemon first when none runs (and says so). React and Ink load only here.
  */
 import type { Command } from 'commander';
@@ -10,7 +10,7 @@ export function register(program: Command, ctx: CliContext): void {
   program
     .command('tui')
     .alias('ui')
-    .description('Terminal UI: live request log, service keys, model groups, providers (starts the daemon if needed)')
+    .description('Terminal UI: live request log, service keys, model groups, providers, stats (starts the daemon if needed)')
     .action(async () => {
       const stdout = ctx.io.stdout as { isTTY?: boolean };
       if (ctx.io.stdin.isTTY !== true || stdout.isTTY !== true) {
