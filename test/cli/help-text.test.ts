@@ -166,6 +166,12 @@ describe('command help', () => {
     const help = await runCli(['stats', '--help']);
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('default 24h, "all" for every retained file');
   });
+
+  // "ok: nothing failed (exit 0)" read as --json always exiting 0; it exits 1 as without --json
+  it('doctor --json says ok is false exactly when the exit is 1, as README says', async () => {
+    const help = await runCli(['doctor', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('ok false exactly when the exit is 1');
+  });
 });
 
 describe('--json help says what the output holds', () => {

@@ -45,7 +45,7 @@ export function register(program: Command, ctx: CliContext): void {
   program
     .command('doctor')
     .description('Check the daemon, keys, providers, state file modes, login service and this shell\'s tool settings; say what to fix (exit 1 on a problem)')
-    .option('--json', 'print {ok, findings: [{check, mark, text, fix}]}; ok: nothing failed (exit 0)')
+    .option('--json', 'print {ok, findings: [{check, mark, text, fix}]}; ok false exactly when the exit is 1')
     .action(async (flags: { json?: boolean }) => {
       const findings: Finding[] = [];
       const client = await connectAdmin(ctx);
