@@ -6,7 +6,7 @@ import { baseUrls, isLoopbackHost } from '../config/base-urls.js';
 import type { StatePaths } from '../config/paths.js';
 import { DaemonStartError, checkHealth, findDaemon, spawnDaemon, type DaemonLocation } from '../daemon/control.js';
 import { CliError, type CliContext } from './io.js';
-import { daemonWaitNotice } from './daemon-wait-notice.js';
+import { daemonOf } from './daemon-of.js';
 
 export interface StartOptions {
   port?: number;
@@ -29,7 +29,7 @@ export function warnIfExposed(ctx: CliContext, host: string | undefined): void {
 /** Start the background daemon unless one already answers for this state dir. */
 export async function ensureDaemon(ctx: CliContext, opts: StartOptions = {}): Promise<Started> {
   const paths = ctx.paths();
-  const running = await findDaemon(paths, daemonWaitNotice(ctx));
+  const running = await daemonOf(ctx);
   if (running && (await checkHealth(running.origin, 5_000))) return { daemon: running, alreadyRunning: true };
   // (findDaemon already took a pid reused by another process for a stale file)
   if (running) throw new CliError(`A daemon (pid ${running.pid}) is registered but does not answer on ${running.origin}; stop it first: svc-proxy stop`, 1, { code: 'daemon_not_answering' });

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { Config } from '../../config/schema.js';
 import { wrappedHelpText } from '../help-layout.js';
-import { daemonWaitNotice } from '../daemon-wait-notice.js';
+import { liveDaemonOf } from '../daemon-of.js';
 import { CliError, type CliContext } from '../io.js';
 import { table } from '../output.js';
 import { findTool, toolNames, TOOLS } from '../tools/index.js';
@@ -54,8 +54,7 @@ function printList(ctx: CliContext, json: boolean | undefined): void {
 
 /** Where the daemon listens (when it runs), else where it will listen (config settings). */
 async function locate(ctx: CliContext, config: Config): Promise<Address> {
-  const { findLiveDaemon } = await import('../../daemon/control.js');
-  const daemon = await findLiveDaemon(ctx.paths(), daemonWaitNotice(ctx));
+  const daemon = await liveDaemonOf(ctx);
   if (daemon) return { host: daemon.host, port: daemon.port };
   ctx.err('svc-proxy: note: the daemon is not running; start it with: svc-proxy start');
   return { host: config.settings.host, port: config.settings.port };

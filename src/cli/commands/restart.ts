@@ -9,7 +9,7 @@ import { CliError, type CliContext } from '../io.js';
 import { drainBudget, ensureDaemon, printBaseUrls, warnIfExposed } from '../daemon-control.js';
 import { parsePort } from '../parse-options.js';
 import { stoppedSentence } from '../stop-wording.js';
-import { daemonWaitNotice } from '../daemon-wait-notice.js';
+import { stopDaemonOf } from '../daemon-of.js';
 
 interface Restarted {
   daemon: DaemonLocation;
@@ -58,9 +58,8 @@ async function restart(ctx: CliContext, flags: { port?: number; host?: string },
       ctx.err(`note: the login service could not be restarted (${err.message}); restarting the daemon by hand.`);
     }
   }
-  const { stopDaemon } = await import('../../daemon/control.js');
   // the wait `stop` gives: in-flight answers get the whole drain before the new daemon starts
-  const stopped = await stopDaemon(ctx.paths(), await drainBudget(ctx), daemonWaitNotice(ctx));
+  const stopped = await stopDaemonOf(ctx, await drainBudget(ctx));
   if (stopped) onStopped(stopped);
   const { daemon } = await ensureDaemon(ctx, { port: flags.port, host: flags.host });
   return { daemon, stoppedPid: stopped?.pid, forced: stopped?.forced ?? false, byLoginService: false };

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { baseUrls } from '../../config/base-urls.js';
 import { ensureStateDir } from '../../config/paths.js';
 import { printBaseUrls } from '../daemon-control.js';
-import { daemonWaitNotice } from '../daemon-wait-notice.js';
+import { daemonOf, liveDaemonOf, stopDaemonOf } from '../daemon-of.js';
 import { CliError, type CliContext } from '../io.js';
 import { currentDefinition as definition } from '../service/current-definition.js';
 import { runsFromNpxCache } from '../service/service-definition.js';
@@ -53,10 +53,9 @@ async function install(ctx: CliContext, json: boolean): Promise<void> {
   }
   // The service's daemon takes over the state dir and the port from one started by hand (or an
   // older service's): that one drains and stops first.
-  const { findDaemon, stopDaemon } = await import('../../daemon/control.js');
-  const before = await findDaemon(paths, daemonWaitNotice(ctx));
+  const before = await daemonOf(ctx);
   // (none found: the wait for its daemon.json is over, and a second one would find none either)
-  const stopped = before ? await stopDaemon(paths, def.stopTimeoutMs, daemonWaitNotice(ctx)) : null;
+  const stopped = before ? await stopDaemonOf(ctx, def.stopTimeoutMs) : null;
   try {
     await manager.start();
   } catch (err) {
@@ -111,8 +110,7 @@ async function uninstall(ctx: CliContext, json: boolean): Promise<void> {
 async function status(ctx: CliContext, json: boolean): Promise<void> {
   const manager = managerFor(ctx);
   const written = await readText(manager.file);
-  const { findLiveDaemon } = await import('../../daemon/control.js');
-  const daemon = await findLiveDaemon(ctx.paths(), daemonWaitNotice(ctx));
+  const daemon = await liveDaemonOf(ctx);
   const state = written === undefined ? undefined : await manager.state();
   // Another Node, another install of svc-proxy, another state dir or environment than now.
   const current = written === undefined ? undefined : written === manager.render((await definition(ctx)).def);

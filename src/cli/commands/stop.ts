@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { drainBudget } from '../daemon-control.js';
 import type { CliContext } from '../io.js';
 import { stoppedSentence } from '../stop-wording.js';
-import { daemonWaitNotice } from '../daemon-wait-notice.js';
+import { stopDaemonOf } from '../daemon-of.js';
 
 export function register(program: Command, ctx: CliContext): void {
   program
@@ -11,8 +11,7 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Stop the daemon gracefully (in-flight requests get settings.drainTimeoutMs to finish)')
     .option('--json', 'print the result as JSON')
     .action(async (flags: { json?: boolean }) => {
-      const { stopDaemon } = await import('../../daemon/control.js');
-      const result = await stopDaemon(ctx.paths(), await drainBudget(ctx), daemonWaitNotice(ctx));
+      const result = await stopDaemonOf(ctx, await drainBudget(ctx));
       if (flags.json) {
         ctx.json(result ? { stopped: true, pid: result.pid, forced: result.forced } : { stopped: false, running: false });
         return;

@@ -5,8 +5,8 @@
  * for a daemon the manager started, shared with `service install`.
  */
 import type { StatePaths } from '../../config/paths.js';
-import { findDaemon, findLiveDaemon, type DaemonLocation } from '../../daemon/control.js';
-import { daemonWaitNotice } from '../daemon-wait-notice.js';
+import { findLiveDaemon, type DaemonLocation } from '../../daemon/control.js';
+import { daemonOf } from '../daemon-of.js';
 import type { CliContext } from '../io.js';
 import { installedService } from './service-manager.js';
 
@@ -30,7 +30,7 @@ export async function restartThroughService(ctx: CliContext): Promise<{ daemon: 
   const paths = ctx.paths();
   const manager = await installedService(ctx.io.env, paths.dir);
   if (!manager) return null;
-  const before = (await findDaemon(paths, daemonWaitNotice(ctx)))?.pid;
+  const before = (await daemonOf(ctx))?.pid;
   await manager.restart();
   return { daemon: await daemonAfterStart(paths, before), before, title: `${manager.title} ${manager.file}` };
 }
