@@ -4,6 +4,7 @@
  * settings.logBodies asks for them (redacted by the caller).
  */
 import { randomUUID } from 'node:crypto';
+import { isoNow } from '../util/iso-now.js';
 import { attemptsAreUnlisted, type LogAttempt, type LogUsage, type RequestLogEntry } from '../log/entry.js';
 import type { ProxyCaller, ProxyRoute } from './proxy-handler.js';
 
@@ -70,7 +71,7 @@ function earlyEntry(r: Omit<Refusal, 'code'> & { code?: string }): RequestLogEnt
   }
   const entry: RequestLogEntry = {
     id: randomUUID(),
-    time: new Date().toISOString(),
+    time: isoNow(),
     ...(r.caller ? { keyId: r.caller.keyId, keyName: r.caller.keyName } : {}),
     base: group === undefined ? 'provider' : `group:${group}`,
     endpoint: route ? (route.endpoint === 'responses_item' ? 'stored_response' : route.endpoint) : 'unknown',
@@ -105,7 +106,7 @@ export class RequestRecord {
     this.t0 = t0;
     this.entry = {
       id: randomUUID(),
-      time: new Date().toISOString(),
+      time: isoNow(),
       keyId: caller.keyId,
       keyName: caller.keyName,
       base: route.group === undefined ? 'provider' : `group:${route.group}`,
