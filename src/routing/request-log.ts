@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { isoNow } from '../util/iso-now.js';
 import { attemptsAreUnlisted, type LogAttempt, type LogUsage, type RequestLogEntry } from '../log/entry.js';
+import { sharedName } from './log-strings.js';
 import type { ProxyCaller, ProxyRoute } from './proxy-handler.js';
 
 const DIALECTS: Readonly<Record<ProxyRoute['endpoint'], RequestLogEntry['dialect']>> = {
@@ -125,11 +126,15 @@ export class RequestRecord {
   }
 
   attempt(a: LogAttempt): void {
-    this.entry.attempts.push(a);
+    const attempts = this.entry.attempts;
+    // a push onto the empty array reserves 17 slots, which the log's ring would keep for each of
+    // its 2,000 records: most requests make one attempt, and `[a]` is its exact size
+    if (attempts.length === 0) this.entry.attempts = [a];
+    else attempts.push(a);
   }
 
   skipped(target: string, code: string, reason: string): void {
-    this.entry.attempts.push({ target, status: 0, latencyMs: 0, errorCode: code, skipped: reason });
+    this.attempt({ target, status: 0, latencyMs: 0, errorCode: code, skipped: reason });
   }
 
   firstByte(): void {
@@ -152,6 +157,9 @@ export class RequestRecord {
     const e = this.entry;
     e.status = status;
     e.latencyMs = this.elapsed();
+    if (e.modelAsked !== undefined) e.modelAsked = sharedName(e.modelAsked);
+    if (e.model !== undefined) e.model = sharedName(e.model);
+    for (const a of e.attempts) a.target = sharedName(a.target);
     if (errorCode !== undefined) e.errorCode = errorCode;
     // a model list's attempts are the providers whose lists failed, side by side: none fell back
     e.fallback = e.attempts.length > 1 && !attemptsAreUnlisted(e) && e.attempts.some((a) => a.target !== e.attempts[0]!.target);

@@ -1,0 +1,35 @@
+/**
+ * A request's log record: its attempts in order, and — since the request log's ring keeps 2,000
+ * records — nothing it need not hold: no spare room in the attempts' array (a push onto an empty
+ * array reserves 17 slots for the usual single attempt), no copies of the model names of its own
+ * (log-strings.ts). Measured from heap snapshots in a child process.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { RequestRecord } from '../../src/routing/request-log.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const record = () => new RequestRecord({ protocol: 'a', endpoint: 'chat' }, { keyId: 'key', keyName: 'name' }, 0);
+
+describe('request record attempts', () => {
+  it('keeps attempts and skipped targets in order, and marks a fallback to another target', () => {
+    const r = record();
+    r.skipped('a/x', 'policy_skipped', 'effort not supported');
+    r.attempt({ target: 'b/y', status: 500, latencyMs: 3 });
+    r.attempt({ target: 'c/z', status: 200, latencyMs: 4 });
+    let logged: unknown;
+    r.finish((e) => (logged = e), 200);
+    expect(logged).toMatchObject({ status: 200, fallback: true, attempts: [{ target: 'a/x', skipped: 'effort not supported', errorCode: 'policy_skipped' }, { target: 'b/y', status: 500 }, { target: 'c/z', status: 200 }] });
+  });
+
+  it('holds no spare array slots and one copy of each model name (the ring keeps 2,000 records)', () => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', 'test/routing/fixtures/record-heap.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(child.status, child.stderr).toBe(0);
+    const perRecord = JSON.parse(child.stdout) as { elements: number; strings: number };
+    // the attempts' exact-size array: a 16-byte header and one 8-byte slot (152 bytes with spares)
+    expect(perRecord.elements).toBeLessThan(64);
+    // its id (56 bytes) and time (40) are its own; the names asked, tried and answered are shared (~200 with copies)
+    expect(perRecord.strings).toBeLessThan(140);
+  });
+});
