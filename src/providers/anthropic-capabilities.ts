@@ -49,7 +49,9 @@ export function anthropicCapabilities(entry: Record<string, unknown>): StatedCap
   if (mode) stated.thinking = mode;
   const off = thinks ? typeSupported(capabilities.thinking, 'disabled') : undefined;
   if (off !== undefined) stated.refusesDisabled = !off;
-  const betweenTools = thinks ? typeSupported(capabilities.thinking, 'between_tools') : undefined;
+  // read whether or not the model thinks: unlike `disabled` (stated true of a model that does not
+  // think), nothing makes `between_tools` so, and claude-3-5-haiku's list states it false
+  const betweenTools = typeSupported(capabilities.thinking, 'between_tools');
   if (betweenTools !== undefined) stated.refusesBetweenTools = !betweenTools;
   const efforts = effortLevels(capabilities.effort);
   if (efforts) stated.efforts = efforts;

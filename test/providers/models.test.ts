@@ -442,7 +442,8 @@ describe('model catalog', () => {
       expect(stated.of('anthropic', 'claude-opus-4-7')).toEqual({ thinking: 'adaptive-only', refusesDisabled: false, refusesBetweenTools: true });
       // `disabled` stated false: thinking off is refused
       expect(stated.of('anthropic', 'claude-fable-5')).toEqual({ thinking: 'adaptive-only', refusesDisabled: true, refusesBetweenTools: true });
-      expect(stated.of('anthropic', 'claude-3-5-haiku-20241022')).toEqual({ thinking: 'none' });
+      // `between_tools` stated false of a model that does not think is read too
+      expect(stated.of('anthropic', 'claude-3-5-haiku-20241022')).toEqual({ thinking: 'none', refusesBetweenTools: true });
       expect(stated.of('anthropic', 'claude-no-types')).toBeUndefined();
     } finally {
       anthropic.handler = saved;

@@ -65,6 +65,13 @@ describe('thinking "between_tools"', () => {
     expect((h.mocks.anthropic.lastGeneration().body as Record<string, unknown>).thinking).toEqual({ type: 'between_tools' });
   });
 
+  // ThinkingTypes: each key read on its own; `disabled` is stated true of a model that does not think, `between_tools` not
+  it('goes without thinking to a Claude that does not think where the list says it refuses it (claude-3-5-haiku)', async () => {
+    await new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 }).models.list();
+    await betweenTools('anthropic/claude-3-5-haiku-20241022');
+    expect(h.mocks.anthropic.lastGeneration().body).not.toHaveProperty('thinking');
+  });
+
   it('is reasoning off to a chat-dialect target', async () => {
     await betweenTools('gemini/gemini-2.5-flash');
     expect(h.mocks.gemini.lastGeneration().body.reasoning_effort).toBe('none');
