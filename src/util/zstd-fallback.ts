@@ -109,7 +109,11 @@ export function createZstdFallback(): Transform {
   return new Transform({
     transform(this: Transform, chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
       try {
-        decoder ??= zstdDecoder((block) => this.push(block));
+        decoder ??= zstdDecoder((block) => {
+          // a reader stopped it (a limit reached): the rest of a chunk is not decoded for nothing
+          if (this.destroyed) throw new Error('zstd stream destroyed');
+          this.push(block);
+        });
         decoder.push(chunk);
         done();
       } catch (err) {

@@ -5,6 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { AnswerTooLarge, readAll } from '../../src/providers/read-all.js';
 import { createZstdFallback, zstdDecompressFallback } from '../../src/util/zstd-fallback.js';
 import { ZSTD_PACKED, ZSTD_TEXT, zstdBlock, zstdBomb, zstdFrame, zstdHeader } from '../fixtures/zstd.js';
 
@@ -51,6 +52,18 @@ describe('createZstdFallback', () => {
     expect(seen.join('')).toBe('data: {"n":1}\n\ndata: {"n":2}\n\n');
     body.end(zstdBlock({ raw: Buffer.alloc(0) }, true));
     await new Promise((r) => out.on('end', r));
+  });
+
+  it('stops decoding once its reader stops at a limit, within the chunk that passed it', async () => {
+    const body = new PassThrough();
+    const decoded = body.pipe(createZstdFallback());
+    let blocks = 0;
+    const push = decoded.push.bind(decoded);
+    decoded.push = (chunk: unknown) => (blocks++, push(chunk));
+    const read = readAll(decoded, 1024 * 1024).then(() => undefined, (e: unknown) => e);
+    body.end(zstdBomb(8000)); // one ~32 KB chunk that would be 1 GB
+    expect(await read).toBeInstanceOf(AnswerTooLarge);
+    expect(blocks).toBeLessThan(20); // 1 MB is 8 blocks of 128 KiB
   });
 
   it('decodes a body cut anywhere; bad data fails the stream with an errno', async () => {
