@@ -10,7 +10,6 @@ import { pipeline, Transform, type Duplex, type Readable, type TransformCallback
 import * as zlib from 'node:zlib';
 import { displayOrigin } from './base-url.js';
 import { markUndecodable, UpstreamError } from './upstream-error.js';
-import { createZstdFallback } from '../util/zstd-fallback.js';
 
 type Factory = () => Duplex;
 
@@ -18,8 +17,8 @@ type Factory = () => Duplex;
 // stream without its trailer is not an error here, nor is an empty body labelled gzip
 const LENIENT = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
 
-// zstd arrived in Node 22.15 and 23.8; on older Nodes fzstd decodes it, block by block as it comes
-const createZstd = (zlib as unknown as { createZstdDecompress?: () => Duplex }).createZstdDecompress ?? createZstdFallback;
+// zstd arrived in Node 22.15 and 23.8
+const createZstd = (zlib as unknown as { createZstdDecompress?: () => Duplex }).createZstdDecompress;
 
 const DECODERS: Record<string, Factory | undefined> = {
   gzip: () => zlib.createGunzip(LENIENT),
@@ -97,7 +96,8 @@ export function decodedBody(body: Readable, header: string | string[], url: stri
     const factory = DECODERS[coding];
     if (factory) return { coding, factory };
     body.destroy();
-    throw new UpstreamError('upstream_invalid_response', `${displayOrigin(url)} answered with Content-Encoding "${coding.slice(0, 40)}", which svc-proxy cannot decode.`);
+    const why = coding === 'zstd' ? ` (zstd needs Node 22.15 or later; this daemon runs on Node ${process.versions.node})` : '';
+    throw new UpstreamError('upstream_invalid_response', `${displayOrigin(url)} answered with Content-Encoding "${coding.slice(0, 40)}", which svc-proxy cannot decode${why}.`);
   });
   let sourceFailure: unknown;
   body.on('error', (err) => {

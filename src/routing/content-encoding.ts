@@ -2,18 +2,16 @@
  * Request bodies a client compressed (`Content-Encoding: gzip`, `deflate`, `br`, `zstd`, or a list
  * of them, applied in order): decoded before anything reads them, so passthrough sends the plain
  * JSON upstream (the upstream never sees the client's encoding header). Decoding runs in libuv's
- * thread pool, not on the event loop (zstd on a Node without it: in slices, the loop let run
- * between), and stops at the body limit, so a small body that expands to gigabytes (a "zip bomb")
- * is a 413 like any other large body.
+ * thread pool, not on the event loop, and stops at the body limit, so a small body that expands
+ * to gigabytes (a "zip bomb") is a 413 like any other large body.
  */
 import * as zlib from 'node:zlib';
 import { ProtocolError } from '../protocols/errors.js';
-import { zstdDecompressFallback } from '../util/zstd-fallback.js';
 
-type Decoder = (buf: Buffer, options: zlib.ZlibOptions, done: (err: Error | null, out: Buffer) => void) => void;
+type Decoder = (buf: Buffer, options: zlib.ZlibOptions | zlib.BrotliOptions, done: (err: Error | null, out: Buffer) => void) => void;
 
-// zstd arrived in Node 22.15 and 23.8; on older Nodes fzstd decodes it (on the event loop, in slices)
-const zstdDecompress = (zlib as unknown as { zstdDecompress?: Decoder }).zstdDecompress ?? zstdDecompressFallback;
+// zstd arrived in Node 22.15 and 23.8; on older Nodes a zstd body is refused with that reason
+const zstdDecompress = (zlib as unknown as { zstdDecompress?: Decoder }).zstdDecompress;
 
 /** deflate per HTTP is zlib-wrapped; some clients send raw deflate, which inflate refuses at once. */
 const inflateEither: Decoder = (buf, options, done) =>
@@ -30,7 +28,8 @@ const DECODERS: Record<string, Decoder | undefined> = {
 const SUPPORTED = Object.keys(DECODERS).filter((name) => DECODERS[name] !== undefined && name !== 'x-gzip');
 
 function unsupported(coding: string): ProtocolError {
-  return new ProtocolError(415, 'unsupported_content_encoding', `Content-Encoding "${coding.slice(0, 40)}" is not supported. Send the body uncompressed, or as ${SUPPORTED.join(', ')}.`);
+  const why = coding === 'zstd' ? ` (zstd needs Node 22.15 or later; this daemon runs on Node ${process.versions.node})` : '';
+  return new ProtocolError(415, 'unsupported_content_encoding', `Content-Encoding "${coding.slice(0, 40)}" is not supported${why}. Send the body uncompressed, or as ${SUPPORTED.join(', ')}.`);
 }
 
 function decodeOne(buf: Buffer, coding: string, limit: number): Promise<Buffer> {

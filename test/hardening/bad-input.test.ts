@@ -7,7 +7,6 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { zstdBomb, zstdFrame } from '../fixtures/zstd.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { crashLines, expectShapeA, expectShapeB, M, rawExchange, send, startLean, type Lean } from './helpers.js';
 
@@ -274,7 +273,7 @@ describe('compressed request bodies (Content-Encoding)', () => {
   const chatBody = (model: string) => ({ model, messages: [user('hello from a compressed body')], max_tokens: 50 });
   const messagesBody = { model: M.anthropic, max_tokens: 50, messages: [user('hello from a compressed body')] };
 
-  it('gzip, br, deflate and zstd bodies are decoded: converted and passthrough, the upstream gets plain JSON', async () => {
+  it('gzip, br and deflate bodies are decoded: converted and passthrough, the upstream gets plain JSON', async () => {
     const converted = await send(w.d, CHAT, { body: gzipSync(JSON.stringify(chatBody(M.anthropic))), headers: { 'content-encoding': 'gzip' } });
     expect(converted.status, converted.text).toBe(200);
     const toAnthropic = w.anthropic.requests.at(-1)!;
@@ -290,11 +289,6 @@ describe('compressed request bodies (Content-Encoding)', () => {
     const rec = w.chat.requests.at(-1)!;
     expect(rec.headers['content-encoding']).toBeUndefined();
     expect(rec.body.messages).toEqual([{ role: 'user', content: 'hello from a compressed body' }]);
-
-    // on every Node (fzstd where zlib has no zstd)
-    const zstd = await send(w.d, MESSAGES, { body: zstdFrame([{ raw: Buffer.from(JSON.stringify(messagesBody)) }]), headers: { 'content-encoding': 'zstd' } });
-    expect(zstd.status, zstd.text).toBe(200);
-    expect(w.anthropic.requests.at(-1)!.body.messages).toEqual(messagesBody.messages);
   });
 
   it('an unknown coding → 415, a body that is not what it says → 400, one that expands past the limit → 413; nothing reaches an upstream', async () => {
@@ -302,8 +296,6 @@ describe('compressed request bodies (Content-Encoding)', () => {
     expectShapeB(await send(w.d, MESSAGES, { body: JSON.stringify(messagesBody), headers: { 'content-encoding': 'gzip' } }), 400, 'invalid_content_encoding');
     const bomb = gzipSync(Buffer.alloc(LIMIT * 8, 0x20));
     expectShapeA(await send(w.d, RESPONSES, { body: bomb, headers: { 'content-encoding': 'gzip' } }), 413, 'request_too_large');
-    expectShapeB(await send(w.d, MESSAGES, { body: JSON.stringify(messagesBody), headers: { 'content-encoding': 'zstd' } }), 400, 'invalid_content_encoding');
-    expectShapeA(await send(w.d, RESPONSES, { body: zstdBomb(Math.ceil((LIMIT * 8) / (128 * 1024))), headers: { 'content-encoding': 'zstd' } }), 413, 'request_too_large');
     expect(w.anthropic.requests.length + w.openai.requests.length + w.chat.requests.length).toBe(0);
     expect(crashLines(w.d.log)).toEqual([]);
   });

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { decodedBody } from '../../src/providers/upstream-decoding.js';
 import { toUpstreamError, undecodableCoding, UpstreamError } from '../../src/providers/upstream-error.js';
 import { answerReadFailure, bodyErrorCode } from '../../src/routing/upstream-body.js';
-import { ZSTD_PACKED, ZSTD_TEXT, zstdBlock, zstdHeader } from '../fixtures/zstd.js';
 
 const URL = 'https://gw.example/v1/chat/completions';
 
@@ -42,24 +41,6 @@ describe('decodedBody', () => {
     const out = decodedBody(body, coding, URL);
     body.end(compress(Buffer.from('{"answer":"plain"}')));
     expect(await read(out)).toBe('{"answer":"plain"}');
-  });
-
-  // on a Node before 22.15 (zlib without zstd) by fzstd: test/util/zstd-fallback.test.ts
-  it('decodes zstd on every Node, whole and as it comes', async () => {
-    const body = new PassThrough();
-    const out = decodedBody(body, 'zstd', URL);
-    body.end(ZSTD_PACKED);
-    expect(await read(out)).toBe(ZSTD_TEXT);
-    const streamed = new PassThrough();
-    const decoded = decodedBody(streamed, 'zstd', URL);
-    const seen: string[] = [];
-    decoded.on('data', (c: Buffer) => seen.push(c.toString()));
-    streamed.write(Buffer.concat([zstdHeader(), zstdBlock({ raw: Buffer.from('data: {"n":1}\n\n') }, false)]));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(seen.join('')).toBe('data: {"n":1}\n\n');
-    streamed.end(zstdBlock({ raw: Buffer.from('data: {"n":2}\n\n') }, true));
-    await new Promise((r) => decoded.on('end', r));
-    expect(seen.join('')).toBe('data: {"n":1}\n\ndata: {"n":2}\n\n');
   });
 
   it('decodes codings applied one after another, last applied first', async () => {
@@ -118,15 +99,6 @@ describe('decodedBody', () => {
     const client = answerReadFailure('gw', err, undefined);
     expect(client).toMatchObject({ status: 502, code: 'upstream_invalid_response' });
     expect(client.message).toMatch(/^gw: the upstream's gzip-compressed answer could not be decoded \(/);
-  });
-
-  it('zstd data that is not zstd fails as undecodable too', async () => {
-    const body = new PassThrough();
-    const out = decodedBody(body, 'zstd', URL);
-    body.end('{"plain":"json"}');
-    const err = await failure(out);
-    expect(undecodableCoding(err)).toBe('zstd');
-    expect(toUpstreamError(err, URL)).toMatchObject({ code: 'upstream_invalid_response', message: expect.stringMatching(/^https:\/\/gw\.example sent a zstd answer that could not be decoded/) });
   });
 
   it('takes deflate raw as well as zlib-wrapped (as browsers do), whatever bytes the header comes in', async () => {
