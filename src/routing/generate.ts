@@ -6,7 +6,6 @@
  * early to a client kept waiting do not count: early-stream.ts; while targets are left, neither
  * does the stream's envelope: stream-relay.ts holdEnvelope).
  */
-import type { OutgoingHttpHeaders } from 'node:http';
 import { ProtocolError, badRequest } from '../protocols/errors.js';
 import type { ResponseContext, StreamDecoder } from '../protocols/codec.js';
 import type { Dialect, Effort, HubError, HubRequest } from '../protocols/hub.js';
@@ -14,28 +13,22 @@ import type { TopLevelMember } from '../protocols/json-members.js';
 import { MessageContentAccumulator } from '../protocols/messages/content-accumulate.js';
 import { requestEcho } from '../protocols/responses/request-echo.js';
 import { verbatimStringsOf } from '../protocols/lazy-json.js';
-import { parseKeepingStrings, stringifyKeepingStrings, VERBATIM_MIN_BYTES, VerbatimStrings } from '../protocols/verbatim-strings.js';
+import { stringifyKeepingStrings, VerbatimStrings } from '../protocols/verbatim-strings.js';
 import type { ResolvedProvider } from '../providers/types.js';
 import { effortFromThinking, lowerEffort, readEffort, type EffortAsked } from './effort.js';
-import { effortLevelsFrom } from './effort-refusal.js';
-import { thinkLevelsFrom } from './think-value-refusal.js';
-import { withRefusedHint } from '../providers/refused-connection-hint.js';
 import { snapEffort } from '../providers/effort.js';
 import type { ModelControls } from '../providers/stated-controls.js';
-import { streamBodyTimeout, timeouts, type Exchange } from './exchange.js';
+import { streamBodyTimeout, type Exchange } from './exchange.js';
 import { shouldFallback } from './fallback.js';
 import { allTargetsFailed, type TriedTarget } from './all-failed.js';
-import { fitChatBody, learnFromRefusal, learnOutputFit, type ChatFit, type Fitted } from './chat-fit.js';
-import { templateRefusedAs500 } from './system-placement.js';
-import { fitMessagesBody } from './messages-fit.js';
-import { fitResponsesBody } from './responses-fit.js';
-import { continueAfterPrefill, refusesPrefill } from './prefill-continue.js';
+import type { Fitted } from './chat-fit.js';
+import { continueAfterPrefill } from './prefill-continue.js';
 import { addUsage, continuationBody, MAX_PAUSE_CONTINUATIONS, mayPause } from './pause-continue.js';
 import { KeptTurn } from './kept-turn.js';
 import { readOpenAIConversation } from './openai-chain.js';
 import { isResolveFailure } from '../providers/registry.js';
 import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNames } from './freeform-tools.js';
-import { EarlyStream, isOpenedEarly, takeOverEarlyStream } from './early-stream.js';
+import { EarlyStream, isOpenedEarly } from './early-stream.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
 import {
@@ -50,73 +43,28 @@ import {
 } from './reasoning-continuity.js';
 import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
 import { dropForeignChatReasoning, dropForeignThinking, recordMessagesAnswer, recordOutput, remembersSignatures, withoutForeignProof } from './proof-issuers.js';
-import { maskEchoed, maskEchoedText } from './echoed-secrets.js';
+import { maskEchoed } from './echoed-secrets.js';
 import { redactForLog, streamSecret } from './redact.js';
 import { msSince } from './request-log.js';
 import { checkDeclaredLength, checkJsonContentType, ClientGone, parseJsonRequest, readBody } from './request-body.js';
-import { answeredByHeaders, sendError, sendJson } from './respond.js';
-import type { UpstreamAnswer, UpstreamRequest, UpstreamResponse } from './services.js';
+import { answeredByHeaders, answerHeaders, sendError, sendJson } from './respond.js';
+import type { UpstreamResponse } from './services.js';
 import { ConvertedRelay, PassthroughRelay, type ConvertOptions, type RelayOptions, type StreamOutcome } from './stream-relay.js';
-import { reasoningDetailsScan } from './reasoning-details-scan.js';
-import { StreamTap, thinkingSignatureScan, thoughtSignatureScan, type SignatureScan } from './stream-tap.js';
+import { StreamTap } from './stream-tap.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
-import { readAll } from '../providers/read-all.js';
-import { answerReadFailure, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, WHOLE_LIMITS } from './upstream-body.js';
-import { describeErrorJson, failureOfAnswer, invalidResponse, isErrorBody, parseErrorBody, retryAdviceHeaders, streamEventFailure, transportFailure, withWaitInMessage, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
+import { invalidResponse, retryAdviceHeaders, withWaitInMessage, type UpstreamFailure } from './upstream-errors.js';
 import { fromHubUsage, readResponseUsage } from './usage.js';
 import type { LogAttempt, LogUsage } from '../log/entry.js';
 import type { HubResponse, Usage } from '../protocols/hub.js';
-import { responseEvents } from '../protocols/response-events.js';
-import { answerFromEventStream } from '../protocols/stream-answer.js';
-import { SSE_HEADERS } from './stream-errors.js';
-import { upstreamHeader } from './upstream-header.js';
+import { contentOf, isEventStream, readAnswer, readPart, readStreamedAnswer, type Answered } from './answer-read.js';
+import { coolingLast } from './cooling-last.js';
+import { passthroughScan } from './passthrough-scan.js';
+import { fitBody, learnFromFailure, refusesBody, sameBytes, wentWithoutEffort, type Built, type RequestFit } from './target-body.js';
+import { callUpstream } from './upstream-call.js';
+import { sendWholeAsStream } from './whole-as-stream.js';
 
 type Obj = Record<string, unknown>;
-
-/** A request body ready for one target. */
-interface Built {
-  bytes: string | Buffer;
-  upstreamModel: string;
-  effortSent?: string;
-  passthrough: boolean;
-  toolNames?: ToolNameMap;
-  freeform?: FreeformNames;
-  /** What the body asks of its upstream, as fitted (chat-fit.ts, messages-fit.ts, responses-fit.ts). */
-  fitted?: Fitted;
-  /** A converted body to a Messages upstream with a server tool: the turn may pause (pause-continue.ts). */
-  mayPause?: boolean;
-}
-
-/** What one request learnt from its upstream's refusals: a Chat body's fit, whether to end on a user turn, the efforts the model takes. */
-interface RequestFit extends ChatFit {
-  continuePrefill?: boolean;
-  effortLevels?: readonly Effort[];
-}
-
-/** The same body bytes, whether kept as the client's Buffer or written as a string. */
-function sameBytes(a: string | Buffer, b: string | Buffer): boolean {
-  if (typeof a === 'string' && typeof b === 'string') return a === b;
-  return Buffer.from(a).equals(Buffer.from(b));
-}
-
-/** An upstream's answer: a stream (to a streamed request), or read whole. */
-type Answered = UpstreamResponse | UpstreamAnswer;
-
-/**
- * An upstream error answer (or a 2xx that is not a usable body) as our failure. `parsed` is the
- * body's error as already read (undefined: not JSON, or no error shape).
- */
-function failureOf(p: ResolvedProvider, up: Answered, buf: Buffer, parsed: ParsedError | undefined): UpstreamFailure {
-  // a 2xx keeps no date among its headers; its error's absolute reset times are read on the upstream's clock too
-  const headers = up.headers.date === undefined && up.receivedDate !== undefined ? { ...up.headers, date: up.receivedDate } : up.headers;
-  return failureOfAnswer(p.slug, up.status, headers, buf, parsed, p.credential);
-}
-
-/** A whole Messages answer's content blocks, as the upstream wrote them. */
-function contentOf(json: Obj): unknown[] {
-  return Array.isArray(json.content) ? json.content : [];
-}
 
 /**
  * Decoding and converting walk the client's body recursively; JSON nested thousands of levels deep
@@ -128,23 +76,6 @@ function tooDeepIsTheClients(err: unknown): unknown {
     return badRequest('invalid_json', 'The request body is nested too deeply to convert for this model (JSON thousands of levels deep).');
   }
   return err;
-}
-
-/** The model refused the effort parameter: the request went without one (the log says so). */
-function wentWithoutEffort(fitted: Fitted | undefined): boolean {
-  return fitted?.droppedParams?.includes('reasoning_effort') === true;
-}
-
-/** Who answered, and the upstream's own id of the request (for a support ticket with the provider). */
-function answerHeaders(slug: string, answered: string, up: Answered): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = answeredByHeaders(slug, answered);
-  const requestId = upstreamHeader(up.headers, 'x-request-id') ?? upstreamHeader(up.headers, 'request-id');
-  if (requestId) headers['x-svc-upstream-request-id'] = requestId;
-  return headers;
-}
-
-function isEventStream(headers: UpstreamResponse['headers']): boolean {
-  return (upstreamHeader(headers, 'content-type') ?? '').toLowerCase().includes('text/event-stream');
 }
 
 export function handleGenerate(x: Exchange, dialect: Dialect): Promise<void> {
@@ -266,7 +197,7 @@ class GenerateRequest {
     let last: { failure: UpstreamFailure; slug: string; model: string } | undefined;
     const tried: TriedTarget[] = [];
     const cooling = x.config.settings.groupCooldowns;
-    const ordered = route.group === undefined || !cooling ? targets : this.coolingLast(targets);
+    const ordered = route.group === undefined || !cooling ? targets : coolingLast(x, targets);
     for (const [i, target] of ordered.entries()) {
       this.fallbackLeft = route.group !== undefined && i < ordered.length - 1;
       const provider = target.provider;
@@ -342,26 +273,6 @@ class GenerateRequest {
     throw firstRefusal!;
   }
 
-  /**
-   * A group's targets with those cooling down after a recent failure moved behind the others
-   * (cooldowns.ts), each noted in the log; the order itself when none is.
-   */
-  private coolingLast(targets: Target[]): Target[] {
-    const { cooldowns, record } = this.x;
-    let deferred: Target[] | undefined;
-    const fresh: Target[] = [];
-    for (const t of targets) {
-      const cooling = t.provider && !t.refusal ? cooldowns.coolingDown(t.label) : undefined;
-      if (!cooling) {
-        fresh.push(t);
-        continue;
-      }
-      (deferred ??= []).push(t);
-      record.skipped(t.label, 'cooling_down', `failed moments ago (${cooling.code}): tried after the other targets for ${cooling.secondsLeft} s more`);
-    }
-    return deferred ? [...fresh, ...deferred] : targets;
-  }
-
   /** The parsed body the first time; a fresh copy afterwards (edits happen in place). */
   private freshBody(): Obj {
     if (!this.bodyUsed) {
@@ -417,43 +328,9 @@ class GenerateRequest {
    * system message to move, no trailing assistant turn); `fit` gathers what this request learnt.
    */
   private refit(p: ResolvedProvider, model: string, hub: HubRequest | undefined, built: Built, failure: UpstreamFailure, fit: RequestFit): Built | undefined {
-    const refused = failure.upstreamStatus === 400 || failure.upstreamStatus === 422 || templateRefusedAs500(failure.upstreamStatus, failure.message);
-    if (!refused) return undefined;
-    if (!this.learn(p, built, failure, fit)) return undefined;
+    if (!refusesBody(failure) || !learnFromFailure(this.x.upstreamFits, p, built, failure, fit)) return undefined;
     const again = this.build(p, model, hub, fit);
     return sameBytes(again.bytes, built.bytes) ? undefined : again;
-  }
-
-  /** Add what a refusal teaches to `fit` (chat-fit.ts, prefill-continue.ts, effort-refusal.ts); false when it teaches nothing new. */
-  private learn(p: ResolvedProvider, built: Built, failure: UpstreamFailure, fit: RequestFit): boolean {
-    if (!fit.continuePrefill && refusesPrefill(failure.message)) {
-      fit.continuePrefill = true;
-      return true;
-    }
-    const fits = this.x.upstreamFits;
-    const levels = built.effortSent === undefined ? undefined : (effortLevelsFrom(failure.message, built.effortSent) ?? thinkLevelsFrom(failure.message));
-    if (levels) {
-      fits.setEffortLevels(p.slug, built.upstreamModel, levels);
-      fit.effortLevels = levels;
-      return true;
-    }
-    const { fitted } = built;
-    if (!fitted) return false;
-    if (p.adapter.dialect === 'chat') return learnFromRefusal(fits, p.slug, built.upstreamModel, failure.message, fitted, fit) !== undefined;
-    return learnOutputFit(fits, p.slug, built.upstreamModel, failure.message, fitted, fit);
-  }
-
-  /** A body fitted to what its upstream takes: Chat fits (chat-fit.ts), or the output allowance alone. */
-  private fitBody(p: ResolvedProvider, upstreamModel: string, body: Obj, fit: ChatFit | undefined): Fitted {
-    const fits = this.x.upstreamFits;
-    switch (p.adapter.dialect) {
-      case 'chat':
-        return fitChatBody(fits, p.slug, upstreamModel, body, fit);
-      case 'messages':
-        return fitMessagesBody(fits, p.slug, upstreamModel, body, fit);
-      case 'responses':
-        return fitResponsesBody(fits, p.slug, upstreamModel, body, fit);
-    }
   }
 
   private buildPassthrough(p: ResolvedProvider, model: string, fit?: RequestFit): Built {
@@ -476,7 +353,7 @@ class GenerateRequest {
         let restored = envelopes && restoreNativeProof(dialect, body);
         if (dialect === 'messages') restored = dropForeignThinking(body, issuers, p.slug) || restored;
         const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream, stated: this.statedControls(p, upstreamModel, effort) });
-        fitted = this.fitBody(p, upstreamModel, body, fit);
+        fitted = fitBody(this.x.upstreamFits, p, upstreamModel, body, fit);
         if (fit?.continuePrefill) continueAfterPrefill(body);
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
         // think wrote it (manual thinking only): thinking off, not a 400
@@ -506,7 +383,7 @@ class GenerateRequest {
     const stated = this.statedControls(p, upstreamModel, effort);
     let { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream, stated });
     if (p.adapter.dialect === 'messages' && dropUnprovenThinking(body)) ({ effortSent } = effortLeftWithoutThinking(body));
-    const fitted = this.fitBody(p, upstreamModel, body, fit);
+    const fitted = fitBody(this.x.upstreamFits, p, upstreamModel, body, fit);
     if (fit?.continuePrefill) continueAfterPrefill(body);
     const built: Built = { bytes: stringifyKeepingStrings(body, this.verbatim), upstreamModel, passthrough: false, fitted };
     if (effortSent !== undefined && !wentWithoutEffort(fitted)) built.effortSent = effortSent;
@@ -526,9 +403,9 @@ class GenerateRequest {
       this.continued = undefined;
     };
 
-    let sent: Awaited<ReturnType<GenerateRequest['send']>>;
+    let sent: Awaited<ReturnType<typeof callUpstream>>;
     try {
-      sent = await this.send(p, built, built.bytes);
+      sent = await callUpstream(this.x, p, this.dialect, this.stream, built.upstreamModel, built.bytes);
     } catch (err) {
       // the client left while this target was asked: the log names the attempt it left
       if (err instanceof ClientGone) note(0, 'client_disconnected');
@@ -563,41 +440,6 @@ class GenerateRequest {
   }
 
   /**
-   * One call of the upstream with this body: its 2xx answer, or the failure and the status it came
-   * with (0: no answer). ClientGone when the client left meanwhile.
-   */
-  private async send(p: ResolvedProvider, built: Built, body: string | Buffer): Promise<{ up: Answered } | { failure: UpstreamFailure; status: number }> {
-    const { services, abort, req, config } = this.x;
-    const limits = timeouts(config);
-    if (this.stream) limits.idleTimeoutMs = streamBodyTimeout(config);
-    const request: UpstreamRequest = {
-      url: p.adapter.url(p.baseUrl, 'generate', built.upstreamModel),
-      method: 'POST',
-      headers: p.adapter.headers(p.credential, req.headers, this.dialect),
-      body,
-      signal: abort.upstreamSignal,
-      ...limits,
-    };
-    let up: Answered;
-    try {
-      // a request for a whole answer reads it whole, with no stream made for it
-      up = this.stream ? await services.upstreamRequest(request) : await services.upstreamAnswer(request, WHOLE_LIMITS);
-    } catch (err) {
-      if (abort.aborted) throw new ClientGone();
-      const code = (err as { code?: unknown } | null)?.code;
-      // nothing listens there: a local server says how to start it
-      const message = withRefusedHint((err as Error)?.message ?? String(err), err, p);
-      return { failure: transportFailure(p.slug, typeof code === 'string' ? code : 'upstream_unreachable', message, p.credential), status: 0 };
-    }
-    if (up.status < 200 || up.status >= 300) {
-      const buf = up.kind === 'stream' ? await readAll(up.body, MAX_ERROR_BYTES, true).catch(() => Buffer.alloc(0)) : (up.bytes ?? Buffer.alloc(0));
-      if (abort.aborted) throw new ClientGone();
-      return { failure: failureOf(p, up, buf, parseErrorBody(buf)), status: up.status };
-    }
-    return { up };
-  }
-
-  /**
    * The request sent again to go on with a paused turn (pause-continue.ts): its answer, or why
    * there is none (logged as an attempt of its own); undefined when the client left meanwhile.
    */
@@ -610,7 +452,7 @@ class GenerateRequest {
     };
     let sent;
     try {
-      sent = await this.send(p, built, continuationBody(built.bytes, content));
+      sent = await callUpstream(this.x, p, this.dialect, this.stream, built.upstreamModel, continuationBody(built.bytes, content));
     } catch (err) {
       if (!(err instanceof ClientGone)) throw err;
       log(0, 'client_disconnected');
@@ -643,7 +485,7 @@ class GenerateRequest {
       const next = await this.continuePaused(p, target, built, content);
       if (next === undefined) throw new ClientGone();
       if ('failure' in next) return next.failure;
-      const read = await this.readPart(p, built, next.up);
+      const read = await readPart(this.x, p, built, next.up);
       if (!('part' in read)) return read;
       const { part } = read;
       content.push(...read.content);
@@ -652,22 +494,6 @@ class GenerateRequest {
       joined = { ...part, id: joined.id, output: [...joined.output, ...part.output], usage };
     }
     return joined;
-  }
-
-  /** A continuation's answer, whole or streamed (as the first part was): decoded, and its blocks as the upstream wrote them. */
-  private async readPart(p: ResolvedProvider, built: Built, up: Answered): Promise<{ part: HubResponse; content: unknown[] } | UpstreamFailure> {
-    if (isEventStream(up.headers)) {
-      const streamed = await this.readStreamedAnswer(p, up, built);
-      return 'streamed' in streamed ? { part: streamed.streamed, content: streamed.content ?? [] } : streamed;
-    }
-    const read = await this.readAnswer(p, up, 'the continuation of a paused turn');
-    if (!('json' in read)) return read;
-    try {
-      return { part: this.x.services.codecs.messages.decodeResponse(read.json, p.adapter.decodeOptions?.(built.upstreamModel)), content: contentOf(read.json) };
-    } catch (err) {
-      if (!(err instanceof ProtocolError)) throw err;
-      return invalidResponse(p.slug, `the continuation of a paused turn is not a Messages answer: ${err.message}`);
-    }
   }
 
   private relay(p: ResolvedProvider, target: Target, built: Built, up: UpstreamResponse): Promise<StreamOutcome> {
@@ -679,20 +505,7 @@ class GenerateRequest {
     if (idle < streamBodyTimeout(x.config)) options.idleTimeoutMs = idle;
     if (this.fallbackLeft) options.holdEnvelope = true;
     if (built.passthrough) {
-      const { cache, issuers } = x;
-      const slug = p.slug;
-      // only upstreams that put thought signatures on tool calls are scanned for them, OpenRouter
-      // for its signed reasoning_details, and custom Messages endpoints for their thinking signatures
-      let scan: SignatureScan | undefined;
-      if (dialect === 'chat' && p.adapter.encodeOptions(built.upstreamModel).thoughtSignatures === true) {
-        scan = thoughtSignatureScan((callId, signature) => cache.set(callId, { slug, thoughtSignature: signature }));
-      } else if (dialect === 'chat' && p.adapter.kind === 'openrouter') {
-        scan = reasoningDetailsScan((callIds, reasoningDetails) => {
-          for (const callId of callIds) cache.set(callId, { slug, reasoningDetails });
-        });
-      } else if (remembersSignatures(p.adapter)) {
-        scan = thinkingSignatureScan((signature) => issuers.record(signature, slug));
-      }
+      const scan = passthroughScan(x, dialect, p, built.upstreamModel);
       return new PassthroughRelay(options, new StreamTap(dialect, scan, this.fallbackLeft)).run();
     }
     const codecs = x.services.codecs;
@@ -759,72 +572,6 @@ class GenerateRequest {
     return this.x.services.codecs.responses.createStreamEncoder(ctx).encode({ type: 'error', error: err });
   }
 
-  /** A whole answer's bytes (bounded), or why they could not be read; ClientGone when the client left. */
-  private async readBody(p: ResolvedProvider, up: Answered): Promise<Buffer | UpstreamFailure> {
-    if (up.kind === 'whole') {
-      if (up.bytes !== undefined) return up.bytes;
-      if (this.x.abort.aborted) throw new ClientGone();
-      return answerReadFailure(p.slug, up.bodyError, p.credential);
-    }
-    // a streamed request answered whole: its answer is a stream already, read to its end here
-    try {
-      return await readAll(up.body, MAX_ANSWER_BYTES);
-    } catch (err) {
-      if (this.x.abort.aborted) throw new ClientGone();
-      return answerReadFailure(p.slug, err, p.credential);
-    }
-  }
-
-  /**
-   * A whole 2xx answer's body, read and parsed: a JSON object, or why it is none (`what` names it
-   * in the messages). Long strings (the answer's text) are read as ropes and kept with their bytes:
-   * a large answer is neither one string over V8's large-object threshold nor serialised again for
-   * the client.
-   */
-  private async readAnswer(p: ResolvedProvider, up: Answered, what: string): Promise<{ buf: Buffer; json: Obj; kept: VerbatimStrings | undefined } | UpstreamFailure> {
-    const buf = await this.readBody(p, up);
-    if (!Buffer.isBuffer(buf)) return buf;
-    const kept = buf.length >= VERBATIM_MIN_BYTES ? new VerbatimStrings() : undefined;
-    let json: unknown;
-    try {
-      json = kept ? parseKeepingStrings(buf, kept) : JSON.parse(buf.toString('utf8'));
-    } catch {
-      json = undefined;
-    }
-    if (json === undefined) {
-      // answers come here with a 2xx: garbage in one is the upstream's failure, like a 502
-      const failure = failureOf(p, up, buf, undefined);
-      return { ...failure, message: failure.message.replace(`${p.slug}: `, `${p.slug}: ${what} is not JSON: `) };
-    }
-    // the parse above is the only one: the error is described from it
-    if (isErrorBody(json)) return failureOf(p, up, buf, describeErrorJson(json));
-    if (typeof json !== 'object' || json === null || Array.isArray(json)) return invalidResponse(p.slug, `${what} is not a JSON object`);
-    return { buf, json: json as Obj, kept };
-  }
-
-  /**
-   * A whole answer that came as an event stream, read to its end (bounded as a whole answer is) and
-   * folded into one: the answer, or why there is none (an error event, a stream cut short).
-   */
-  private async readStreamedAnswer(p: ResolvedProvider, up: Answered, built: Built): Promise<{ streamed: HubResponse; content?: unknown[] } | UpstreamFailure> {
-    const buf = await this.readBody(p, up);
-    if (!Buffer.isBuffer(buf)) return buf;
-    const decoder = this.x.services.codecs[p.adapter.dialect].createStreamDecoder(p.adapter.decodeOptions?.(built.upstreamModel));
-    // a turn that may pause keeps its blocks as the upstream wrote them, to be sent back verbatim
-    const content = built.mayPause ? new MessageContentAccumulator() : undefined;
-    let folded;
-    try {
-      folded = answerFromEventStream(buf, decoder, built.upstreamModel, { errorField: p.adapter.dialect === 'chat' }, content && ((ev) => content.push(ev)));
-    } catch (err) {
-      return invalidResponse(p.slug, `the answer came as an event stream that could not be read (${err instanceof Error ? err.message : String(err)})`);
-    }
-    if ('error' in folded) {
-      // classified as the same words in an HTTP error body would be (a prompt too long is the request's)
-      return streamEventFailure(p.slug, folded.error, p.credential);
-    }
-    return content ? { streamed: folded, content: content.blocks() } : { streamed: folded };
-  }
-
   /** A whole 2xx answer: check it, render it for the client, send it. */
   private async answer(
     p: ResolvedProvider,
@@ -841,7 +588,7 @@ class GenerateRequest {
 
     // a request for a whole answer answered with a stream (a gateway or local server that streams
     // whatever `stream` says) is read to its end and goes the converted way, even in its own dialect
-    const read = isEventStream(up.headers) ? await this.readStreamedAnswer(p, up, built) : await this.readAnswer(p, up, 'the upstream answer');
+    const read = isEventStream(up.headers) ? await readStreamedAnswer(x, p, up, built) : await readAnswer(x, p, up, 'the upstream answer');
     if (!('json' in read) && !('streamed' in read)) return fail(read);
     const kept = 'json' in read ? read.kept : undefined;
 
@@ -888,7 +635,7 @@ class GenerateRequest {
       const model = `${p.slug}/${answered}`;
       if (this.stream) {
         note(up.status);
-        this.sendWholeAsStream(p, answered, hubRes, up);
+        sendWholeAsStream(x, x.services.codecs[dialect].createStreamEncoder(this.responseContext(model)), p, answered, hubRes, up);
         return undefined;
       }
       client = x.services.codecs[dialect].encodeResponse(hubRes, this.responseContext(model));
@@ -898,7 +645,7 @@ class GenerateRequest {
       if (hubRes.usage) usage = fromHubUsage(hubRes.usage);
     }
 
-    sendJson(x.res, 200, maskEchoed(bytes, streamSecret(p.credential)), answerHeaders(p.slug, answered, up));
+    sendJson(x.res, 200, maskEchoed(bytes, streamSecret(p.credential)), answerHeaders(p.slug, answered, up.headers));
     note(up.status);
     const { record } = x;
     record.firstByte();
@@ -907,30 +654,5 @@ class GenerateRequest {
     if (x.config.settings.logBodies) record.entry.responseBody = redactForLog(client, p.credential);
     record.finish(x.deps.log, 200);
     return undefined;
-  }
-
-  /**
-   * A whole answer sent as the stream the client asked for: the events its dialect's stream would
-   * have carried, rendered by the client's stream encoder (which also keeps a Responses answer), in
-   * one write. A stream the client was kept waiting on (early headers) goes on from there.
-   */
-  private sendWholeAsStream(p: ResolvedProvider, answered: string, hubRes: HubResponse, up: Answered): void {
-    const { x, dialect } = this;
-    const { res, record } = x;
-    const encoder = x.services.codecs[dialect].createStreamEncoder(this.responseContext(`${p.slug}/${answered}`));
-    let text = '';
-    for (const event of responseEvents(hubRes)) text += encoder.encode(event);
-    const openedEarly = takeOverEarlyStream(res);
-    // answered already (a 503 at the drain deadline): nothing more may be written
-    if (!res.headersSent || openedEarly) {
-      if (!openedEarly) {
-        res.writeHead(200, { ...SSE_HEADERS, ...answerHeaders(p.slug, answered, up) });
-      }
-      if (!res.destroyed && !res.writableEnded) res.end(maskEchoedText(text, streamSecret(p.credential)));
-    }
-    record.firstByte();
-    record.answeredBy(p.slug, answered);
-    if (hubRes.usage) record.usage(fromHubUsage(hubRes.usage));
-    record.finish(x.deps.log, 200);
   }
 }

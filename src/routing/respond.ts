@@ -5,6 +5,8 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { anthropicErrorBody, openaiErrorBody } from '../protocols/errors.js';
 import type { HubError } from '../protocols/hub.js';
 import { endEarlyStream } from './early-stream.js';
+import type { UpstreamResponse } from './services.js';
+import { upstreamHeader } from './upstream-header.js';
 
 export type Protocol = 'a' | 'b';
 
@@ -41,6 +43,14 @@ export function sendError(res: ServerResponse, protocol: Protocol, err: HubError
  */
 export function answeredByHeaders(provider: string, model: string): OutgoingHttpHeaders {
   return { 'x-svc-upstream-provider': provider, 'x-svc-upstream-model': headerSafe(model) };
+}
+
+/** Who answered, and the upstream's own id of the request (for a support ticket with the provider). */
+export function answerHeaders(slug: string, answered: string, upstreamHeaders: UpstreamResponse['headers']): OutgoingHttpHeaders {
+  const headers = answeredByHeaders(slug, answered);
+  const requestId = upstreamHeader(upstreamHeaders, 'x-request-id') ?? upstreamHeader(upstreamHeaders, 'request-id');
+  if (requestId) headers['x-svc-upstream-request-id'] = requestId;
+  return headers;
 }
 
 function headerSafe(value: string): string {
