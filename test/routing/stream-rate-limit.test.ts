@@ -96,7 +96,7 @@ describe('a rate limit inside an OpenRouter stream, its reset in error.metadata.
     t.h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'will be cut short', stream: { ...RATE_LIMIT, rateLimitResetInMs: 3 * 3_600_000 } } });
     const { err } = await messagesStreamError('openrouter/anthropic/claude-sonnet-4.5');
     const message = (err.error as { error: { message: string } }).error.message;
-    expect(message).toMatch(/free-models-per-min; the limit resets in (3 h|2 h 59 min) \(at \d\d:\d\d UTC\)\.$/);
+    expect(message).toMatch(/free-models-per-min; the limit resets in (3 h|2 h 59 min) \(at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\)\.$/);
     expect(message).not.toMatch(/try again in/);
   });
 });
