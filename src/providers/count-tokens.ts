@@ -11,6 +11,7 @@ import { messagesCodec } from '../protocols/messages/index.js';
 import { responsesCodec } from '../protocols/responses/index.js';
 import { geminiCountBody } from './gemini-count.js';
 import { estimateInputTokens } from './local-token-estimate.js';
+import type { ModelControls } from './stated-controls.js';
 import type { ResolvedProvider } from './types.js';
 import { toUpstreamError, UpstreamError } from './upstream-client.js';
 import { upstreamText } from './upstream-text.js';
@@ -27,6 +28,11 @@ export interface CountTokensInput {
   from: Dialect;
   /** The client's headers (anthropic-version / anthropic-beta reach Messages targets). */
   headers?: IncomingHttpHeaders;
+  /**
+   * What the target's model list stated of the model's reasoning controls (stated-controls.ts): the
+   * thinking a Messages target refuses is fitted as for generation (a 400 as sent).
+   */
+  stated?: ModelControls;
 }
 
 const TIMEOUTS = { connectTimeoutMs: 10_000, headersTimeoutMs: 60_000, idleTimeoutMs: 60_000 };
@@ -79,7 +85,7 @@ function messagesCountBody(target: ResolvedProvider, model: string, req: CountTo
     : messagesCodec.encodeRequest({ ...req.hub, model, stream: false }, target.adapter.encodeOptions(model));
   body.model = model;
   // The same effort policy as the real request, so the count endpoint sees what generation would.
-  target.adapter.finalizeBody(body, { model, effort: req.hub.reasoning?.effort, from: req.from, passthrough, stream: false });
+  target.adapter.finalizeBody(body, { model, effort: req.hub.reasoning?.effort, from: req.from, passthrough, stream: false, stated: req.stated });
   for (const key of NOT_FOR_COUNTING) delete body[key];
   return body;
 }

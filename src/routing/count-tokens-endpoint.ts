@@ -45,7 +45,13 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
   await countOverTargets(x, {
     model: parsed.model,
     count: (p, model) =>
-      services.countTokens(p, model, { hub: hubFor(p.adapter.dialect === 'messages'), raw: rawFor(p.slug), from: 'messages', headers: req.headers }, x.abort.signal),
+      services.countTokens(
+        p,
+        model,
+        // the list's controls, as a generation's: thinking the model refuses is fitted, not sent (a 400)
+        { hub: hubFor(p.adapter.dialect === 'messages'), raw: rawFor(p.slug), from: 'messages', headers: req.headers, stated: services.statedControls?.(p.slug, model) },
+        x.abort.signal,
+      ),
     answer: (n) => JSON.stringify({ input_tokens: n }),
   });
 }

@@ -77,3 +77,14 @@ describe('thinking "between_tools"', () => {
     expect(h.mocks.gemini.lastGeneration().body.reasoning_effort).toBe('none');
   });
 });
+
+describe('count_tokens of thinking the list says the model refuses', () => {
+  it('counts as the generation goes: without thinking, where it was a 400', async () => {
+    await new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 }).models.list();
+    const count = (model: string, type: 'disabled' | 'between_tools') => messages().messages.countTokens({ model, thinking: { type }, messages: hello });
+    await expect(count('anthropic/claude-opus-4-7', 'between_tools')).resolves.toMatchObject({ input_tokens: expect.any(Number) });
+    expect(h.mocks.anthropic.requests.at(-1)?.body).not.toHaveProperty('thinking');
+    await expect(count('anthropic/claude-sonnet-4-5', 'disabled')).resolves.toMatchObject({ input_tokens: expect.any(Number) });
+    expect(h.mocks.anthropic.requests.at(-1)?.body).not.toHaveProperty('thinking');
+  });
+});
