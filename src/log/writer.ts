@@ -9,6 +9,7 @@ import { FileSink, type SinkHealth } from './file-sink.js';
 import { compileFilter } from './filter.js';
 import { clampLimit, queryLog, statsLog, type LogQuery } from './query.js';
 import { maskClientFields } from './mask-fields.js';
+import { shareNames } from './shared-names.js';
 import { redactBody } from './redact-body.js';
 import { Ring } from './ring.js';
 import type { LogFilter } from './filter.js';
@@ -196,6 +197,8 @@ export function createRequestLog(opts: RequestLogOptions): RequestLog {
       try {
         // a few short strings: the bodies wait for the batch (prepare)
         maskClientFields(entry);
+        // after masking: the table keeps no name whose record had a key masked out of it
+        shareNames(entry);
         ring.push(entry);
         pending.push(entry);
         recorded++;

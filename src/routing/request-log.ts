@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { isoNow } from '../util/iso-now.js';
 import { attemptsAreUnlisted, type LogAttempt, type LogUsage, type RequestLogEntry } from '../log/entry.js';
-import { sharedName } from './log-strings.js';
 import type { ProxyCaller, ProxyRoute } from './proxy-handler.js';
 
 const DIALECTS: Readonly<Record<ProxyRoute['endpoint'], RequestLogEntry['dialect']>> = {
@@ -157,9 +156,6 @@ export class RequestRecord {
     const e = this.entry;
     e.status = status;
     e.latencyMs = this.elapsed();
-    if (e.modelAsked !== undefined) e.modelAsked = sharedName(e.modelAsked);
-    if (e.model !== undefined) e.model = sharedName(e.model);
-    for (const a of e.attempts) a.target = sharedName(a.target);
     if (errorCode !== undefined) e.errorCode = errorCode;
     // a model list's attempts are the providers whose lists failed, side by side: none fell back
     e.fallback = e.attempts.length > 1 && !attemptsAreUnlisted(e) && e.attempts.some((a) => a.target !== e.attempts[0]!.target);

@@ -2,7 +2,7 @@
  * A request's log record: its attempts in order, and — since the request log's ring keeps 2,000
  * records — nothing it need not hold: no spare room in the attempts' array (a push onto an empty
  * array reserves 17 slots for the usual single attempt), no copies of the model names of its own
- * (log-strings.ts). Measured from heap snapshots in a child process.
+ * (log/shared-names.ts). Measured from heap snapshots in a child process.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

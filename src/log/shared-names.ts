@@ -3,14 +3,26 @@
  * of the same few names (the model asked, the upstream model, the target tried), and the log's
  * ring keeps 2,000 records: each record then points at the copy already kept instead of holding
  * three strings of its own. Bounded: a client inventing names only refills the table.
+ *
+ * Shared only once masked (mask-fields.ts): a key pasted into a model id must not stay in the
+ * table after its record was masked.
  */
+import type { RequestLogEntry } from './entry.js';
+
 const MAX_NAMES = 256;
 const names = new Map<string, string>();
 
-export function sharedName(name: string): string {
+function sharedName(name: string): string {
   const known = names.get(name);
   if (known !== undefined) return known;
   if (names.size >= MAX_NAMES) names.clear();
   names.set(name, name);
   return name;
+}
+
+/** The entry's model names (asked, answered, each attempt's target) as the table's copies. */
+export function shareNames(e: RequestLogEntry): void {
+  if (e.modelAsked !== undefined) e.modelAsked = sharedName(e.modelAsked);
+  if (e.model !== undefined) e.model = sharedName(e.model);
+  for (const a of e.attempts) a.target = sharedName(a.target);
 }
