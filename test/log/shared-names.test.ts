@@ -18,6 +18,17 @@ describe('shared model names', () => {
     expect(e).toMatchObject({ modelAsked: 'g/x', model: 'm', attempts: [{ target: 'a/m' }] });
   });
 
+  it('cuts a name past 200 characters (a body may name a model of megabytes; the ring keeps 2,000 records)', () => {
+    const long = `openai/${'x'.repeat(1_000_000)}`;
+    const e = { modelAsked: long, model: long.slice(7), attempts: [{ target: long, status: 404, latencyMs: 1 }] } as RequestLogEntry;
+    shareNames(e);
+    for (const name of [e.modelAsked, e.model, e.attempts[0]!.target]) {
+      expect(name).toHaveLength(200);
+      expect(name!.endsWith('…')).toBe(true);
+    }
+    expect(e.modelAsked!.startsWith('openai/xxx')).toBe(true);
+  });
+
   it('keeps no key pasted into a model id once its record is masked and gone', () => {
     const child = spawnSync(process.execPath, ['--import', 'tsx', 'test/log/fixtures/key-in-model-heap.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     expect(child.status, child.stderr).toBe(0);

@@ -194,7 +194,8 @@ describe('request log writer', () => {
     await writeFile(join(dir, rotatedName(new Date(now - 9 * 3_600_000))), 'tiny\n');
     // filling the current file rotates it; the total is then over the cap again
     t = now + 60_000;
-    log.record(makeEntry({ modelAsked: 'z'.repeat(1_500) }));
+    // ~1,500 bytes of attempts (a model name is cut to 200 characters in the log)
+    log.record(makeEntry({ attempts: Array.from({ length: 21 }, (_, i) => ({ target: `provider-${i}/some-model-name-${i}`, status: 500, latencyMs: 1 })) }));
     await log.flush();
     const names = (await readdir(dir)).sort();
     expect(names).toContain(CURRENT_LOG);
