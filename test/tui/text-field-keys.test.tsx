@@ -65,6 +65,19 @@ afterEach(() => {
 });
 
 /** A field holding `initial`, the keys typed one read each; the line after each, and what Enter handed over. */
+/**
+ * Until the key's frame is drawn: a key that changes the field draws one new frame, which a loaded
+ * machine can take longer than a fixed pause to draw (one test saw the frame before Home); a key that
+ * changes nothing draws none, and the wait ends at its bound.
+ */
+async function frameAfter(before: string | undefined): Promise<void> {
+  const until = Date.now() + 250;
+  while (Date.now() < until) {
+    await sleep(5);
+    if (ui!.lastFrame() !== before) return;
+  }
+}
+
 async function typed(initial: string, keys: string[], opts: { width?: number; hidden?: boolean } = {}) {
   const submitted: string[] = [];
   const changes: string[] = [];
@@ -72,8 +85,9 @@ async function typed(initial: string, keys: string[], opts: { width?: number; hi
   await sleep(30);
   const shown: string[] = [];
   for (const k of keys) {
+    const before = ui.lastFrame();
     ui.stdin.write(k);
-    await sleep(25);
+    await frameAfter(before);
     shown.push(cursorLine(ui.lastFrame() ?? ''));
   }
   ui.stdin.write(KEY.enter);
