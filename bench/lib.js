@@ -208,7 +208,11 @@ export function superviseChildren(label, limitMs) {
       } catch {}
     }
   });
+  // `timeout` and service managers stop with SIGTERM: without a handler the script dies without its
+  // exit handler, and its mock, gateways and daemons stay behind
   process.on('SIGINT', () => process.exit(130));
+  process.on('SIGTERM', () => process.exit(143));
+  process.on('SIGHUP', () => process.exit(129));
   setTimeout(() => {
     console.error(`${label}: hard time limit (${Math.round(limitMs / 60_000)} min) reached, stopping`);
     process.exit(2);
