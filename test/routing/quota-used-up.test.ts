@@ -8,7 +8,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { geminiError } from '../fixtures/mock-upstream/index.js';
 import { useHarness } from './harness.js';
 
@@ -87,11 +87,20 @@ describe('a used-up quota before the stream', () => {
       },
       { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '40s' },
     ];
-    t.h.mocks.gemini.next(geminiError(429, GEMINI_QUOTA, { retryAfter: 40, details }));
-    const e = await refusal(openai().chat.completions.create({ model: 'gemini/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }));
-    expect({ status: e.status, shouldRetry: e.headers?.get('x-should-retry') }).toEqual({ status: 402, shouldRetry: 'false' });
-    expect(e.message).toMatch(/; the limit resets in .+ \(at .+ UTC\)\.$/);
-    expect(e.code).toBe('upstream_billing');
+    // a fixed clock: on the real one, in the last 5 minutes before midnight Pacific (07:55–08:00
+    // UTC, 06:55–07:00 in summer) the day's quota is back within a wait to sit out, and the message
+    // names no reset time
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-03-10T12:00:00Z')); // 05:00 PDT: midnight Pacific is 19 h away
+      t.h.mocks.gemini.next(geminiError(429, GEMINI_QUOTA, { retryAfter: 40, details }));
+      const e = await refusal(openai().chat.completions.create({ model: 'gemini/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }));
+      expect({ status: e.status, shouldRetry: e.headers?.get('x-should-retry') }).toEqual({ status: 402, shouldRetry: 'false' });
+      expect(e.message).toMatch(/; the limit resets in 19 h \(at 2026-03-11 07:00 UTC\)\.$/);
+      expect(e.code).toBe('upstream_billing');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an upstream’s own x-should-retry: true does not override ours: a used-up quota is not retried', async () => {
