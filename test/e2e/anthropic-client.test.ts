@@ -139,8 +139,9 @@ describe('anthropic client: models list and headers', () => {
     expect(before.has_more).toBe(true);
     const after = await client.models.list({ limit: 2, after_id: ids[ids.length - 2]! });
     expect(after).toMatchObject({ has_more: false, first_id: ids[ids.length - 1], last_id: ids[ids.length - 1] });
-    for (const bad of [client.models.list({ limit: 1001 }), client.models.list({ after_id: 'nobody/nothing' })]) {
-      const e = await rejection(bad);
+    // each asked only when awaited: a second list made at once could reject before anything awaits it
+    for (const bad of [() => client.models.list({ limit: 1001 }), () => client.models.list({ after_id: 'nobody/nothing' })]) {
+      const e = await rejection(bad());
       expect(e.status).toBe(400);
       expect(errorCode(e)).toBe('invalid_request');
     }
