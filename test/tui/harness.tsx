@@ -101,6 +101,12 @@ export async function startTui(opts: HarnessOptions = {}): Promise<TuiHarness> {
 }
 
 /** Lines of a frame (ink-testing-library frames carry no trailing newline). */
+/** A test's TUI and the in-process daemon it was started on, both stopped (after each test). */
+export async function stopTuiAndDaemon(h: TuiHarness | undefined): Promise<void> {
+  await h?.close();
+  await h?.d.daemon.stop();
+}
+
 export function lines(frame: string): string[] {
   return frame.split('\n');
 }

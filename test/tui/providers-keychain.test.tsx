@@ -8,14 +8,13 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createKeychain } from '../../src/secrets/keychain.js';
 import { keychainTestsEnabled, removeTempDirs, testKeychainService } from '../daemon/harness.js';
 import { startInProcess } from '../daemon/in-process.js';
-import { KEYS, startTui, type TuiHarness } from './harness.js';
+import { KEYS, startTui, stopTuiAndDaemon, type TuiHarness } from './harness.js';
 
 const enabled = await keychainTestsEnabled('TUI provider connect through the OS keychain');
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
-  await h?.close();
-  await h?.d.daemon.stop();
+  await stopTuiAndDaemon(h);
   h = undefined;
 });
 afterAll(removeTempDirs);

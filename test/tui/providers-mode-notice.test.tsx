@@ -10,12 +10,11 @@ import { ConfigStore } from '../../src/config/store.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NO_KEYCHAIN_ENV, removeTempDirs, tempStateDir, testKeychainService } from '../daemon/harness.js';
 import { startInProcess } from '../daemon/in-process.js';
-import { KEYS, startTui, type TuiHarness } from './harness.js';
+import { KEYS, startTui, stopTuiAndDaemon, type TuiHarness } from './harness.js';
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
-  await h?.close();
-  await h?.d.daemon.stop();
+  await stopTuiAndDaemon(h);
   h = undefined;
   await removeTempDirs();
 });

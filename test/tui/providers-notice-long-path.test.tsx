@@ -14,12 +14,11 @@ import { statePaths } from '../../src/config/paths.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { NO_KEYCHAIN_ENV, removeTempDirs, tempStateDir, testKeychainService } from '../daemon/harness.js';
 import { startInProcess } from '../daemon/in-process.js';
-import { KEYS, startTui, type TuiHarness } from './harness.js';
+import { KEYS, startTui, stopTuiAndDaemon, type TuiHarness } from './harness.js';
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
-  await h?.close();
-  await h?.d.daemon.stop();
+  await stopTuiAndDaemon(h);
   h = undefined;
   await removeTempDirs();
 });

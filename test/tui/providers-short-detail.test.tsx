@@ -6,12 +6,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { NO_KEYCHAIN_ENV, removeTempDirs } from '../daemon/harness.js';
 import { startInProcess } from '../daemon/in-process.js';
-import { startTui, type TuiHarness } from './harness.js';
+import { startTui, stopTuiAndDaemon, type TuiHarness } from './harness.js';
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
-  await h?.close();
-  await h?.d.daemon.stop();
+  await stopTuiAndDaemon(h);
   h = undefined;
   await removeTempDirs();
 });
