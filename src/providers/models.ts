@@ -109,7 +109,8 @@ export function createModelCatalog(deps: CatalogDeps): ModelCatalog {
     const started = performance.now();
     const run = fetchModels(target, timeoutMs, previous?.models)
       .then((models): Entry => {
-        stated.keep(target.slug, models.map((m) => ({ model: upstreamIdOf(m), ...(m.efforts ? { efforts: m.efforts } : {}), ...(m.thinking ? { thinking: m.thinking } : {}), ...(m.refusesDisabled !== undefined ? { refusesDisabled: m.refusesDisabled } : {}), ...(m.refusesBetweenTools !== undefined ? { refusesBetweenTools: m.refusesBetweenTools } : {}) })));
+        // keep() reads the controls' own fields of each entry and leaves the rest
+        stated.keep(target.slug, models.map((m) => ({ ...m, model: upstreamIdOf(m) })));
         return { models, at: Date.now(), failed: false };
       })
       // A failed refresh keeps the last good list (stale beats empty).
