@@ -41,6 +41,8 @@ export async function countOverTargets(x: Exchange, walk: CountWalk): Promise<vo
     }
     const model = p.adapter.normaliseModelId(target.model);
     const started = performance.now();
+    // a client that leaves meanwhile is logged against this target (engine.ts finishes the record)
+    record.begin(target.label, started);
     try {
       const n = await walk.count(p, model);
       record.attempt({ target: target.label, status: 200, latencyMs: Math.round(performance.now() - started) });

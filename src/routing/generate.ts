@@ -404,6 +404,7 @@ class GenerateRequest {
     };
 
     let sent: Awaited<ReturnType<typeof callUpstream>>;
+    record.begin(target.label, started);
     try {
       sent = await callUpstream(this.x, p, this.dialect, this.stream, built.upstreamModel, built.bytes);
     } catch (err) {
@@ -416,6 +417,7 @@ class GenerateRequest {
       return sent.failure;
     }
     const { up } = sent;
+    record.upstreamAnswered(up.status);
 
     if (up.kind === 'stream' && this.stream && isEventStream(up.headers)) {
       const outcome = await this.relay(p, target, built, up);

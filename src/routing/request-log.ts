@@ -101,6 +101,13 @@ export class RequestRecord {
   /** performance.now() when the request arrived. */
   readonly t0: number;
   private sent = false;
+  /**
+   * The attempt under way (begun, not yet noted): a request the daemon ends meanwhile (a revoked
+   * key, the drain deadline) logs it with the code it ended with, as the handler notes it only later.
+   */
+  private openTarget: string | undefined;
+  private openAt = 0;
+  private openStatus = 0;
 
   constructor(route: ProxyRoute, caller: ProxyCaller, t0: number) {
     this.t0 = t0;
@@ -124,7 +131,23 @@ export class RequestRecord {
     return msSince(this.t0, now);
   }
 
+  /** A call of `target` starts (performance.now() `at`); attempt() notes how it went. */
+  begin(target: string, at: number): void {
+    this.openTarget = target;
+    this.openAt = at;
+    this.openStatus = 0;
+  }
+
+  /** The call under way was answered with `status` (its body, a stream say, still to come). */
+  upstreamAnswered(status: number): void {
+    this.openStatus = status;
+  }
+
   attempt(a: LogAttempt): void {
+    // the entry is the log's once finished: what the handler notes while unwinding after a
+    // request was ended for it (finish() noted the attempt under way) must not change it
+    if (this.sent) return;
+    this.openTarget = undefined;
     const attempts = this.entry.attempts;
     // a push onto the empty array reserves 17 slots, which the log's ring would keep for each of
     // its 2,000 records: most requests make one attempt, and `[a]` is its exact size
@@ -137,25 +160,32 @@ export class RequestRecord {
   }
 
   firstByte(): void {
-    if (this.entry.ttfbMs === undefined) this.entry.ttfbMs = this.elapsed();
+    if (this.entry.ttfbMs === undefined && !this.sent) this.entry.ttfbMs = this.elapsed();
   }
 
   answeredBy(provider: string, model: string): void {
+    if (this.sent) return;
     this.entry.provider = provider;
     this.entry.model = model;
   }
 
   usage(u: LogUsage | undefined): void {
-    if (u) this.entry.usage = u;
+    if (u && !this.sent) this.entry.usage = u;
   }
 
   /** Complete the record and hand it to the log (once). */
   finish(log: (entry: RequestLogEntry) => void, status: number, errorCode?: string): void {
     if (this.sent) return;
-    this.sent = true;
     const e = this.entry;
+    const now = performance.now();
+    if (this.openTarget !== undefined) {
+      const open: LogAttempt = { target: this.openTarget, status: this.openStatus, latencyMs: msSince(this.openAt, now) };
+      if (errorCode !== undefined) open.errorCode = errorCode;
+      this.attempt(open);
+    }
+    this.sent = true;
     e.status = status;
-    e.latencyMs = this.elapsed();
+    e.latencyMs = this.elapsed(now);
     if (errorCode !== undefined) e.errorCode = errorCode;
     // a model list's attempts are the providers whose lists failed, side by side: none fell back
     e.fallback = e.attempts.length > 1 && !attemptsAreUnlisted(e) && e.attempts.some((a) => a.target !== e.attempts[0]!.target);

@@ -34,3 +34,29 @@ describe('request record attempts', () => {
     expect(perRecord.strings).toBeLessThan(140);
   });
 });
+
+describe('a request ended while an attempt is under way (a revoked key, the drain deadline)', () => {
+  it('logs that attempt with the code it ended with, and nothing the handler notes later changes the logged entry', () => {
+    const r = record();
+    r.attempt({ target: 'a/x', status: 500, latencyMs: 3, errorCode: 'upstream_error' });
+    r.begin('b/y', performance.now());
+    r.upstreamAnswered(200);
+    let logged: unknown;
+    r.finish((e) => (logged = structuredClone(e)), 401, 'invalid_api_key');
+    // the handler unwinds afterwards and notes what it saw: the log has its answer already
+    r.attempt({ target: 'b/y', status: 200, latencyMs: 9 });
+    r.answeredBy('b', 'y');
+    r.usage({ input: 5 });
+    r.firstByte();
+    expect(logged).toMatchObject({ status: 401, errorCode: 'invalid_api_key', fallback: true, attempts: [{ target: 'a/x', status: 500 }, { target: 'b/y', status: 200, errorCode: 'invalid_api_key' }] });
+    expect(r.entry).toEqual(logged);
+  });
+
+  it('an attempt noted before the end is not logged twice', () => {
+    const r = record();
+    r.begin('b/y', performance.now());
+    r.attempt({ target: 'b/y', status: 200, latencyMs: 9 });
+    r.finish(() => undefined, 200);
+    expect(r.entry.attempts).toEqual([{ target: 'b/y', status: 200, latencyMs: 9 }]);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The log entry of a request the daemon ends itself while a target is being asked (a revoked key,
+ * the drain deadline) or the client leaves: it names that attempt with the code it ended with, and
+ * it stays as it was logged while the handler unwinds (it once gained the attempt as an answer,
+ * and "answered by" that target, after the 401 had been logged).
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
+
+const t = useHarness({
+  settings: { headersTimeoutMs: 5_000 },
+  groups: { team: [{ name: 'claude', targets: ['anthropic/claude-sonnet-4-5', 'openai/gpt-5.4'] }] },
+});
+const anthropic = (baseURL: string) => new Anthropic({ apiKey: 'sk-svc-proxy-test', baseURL, maxRetries: 0 });
+const openai = (baseURL: string) => new OpenAI({ apiKey: 'sk-svc-proxy-test', baseURL, maxRetries: 0 });
+const messageStart = {
+  event: 'message_start',
+  data: { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 0 } } },
+};
+
+describe('a request ended by the daemon while a target is asked', () => {
+  it('key revoked while a group stream holds its envelope: a 401, the attempt logged with invalid_api_key, no answerer, no later target', async () => {
+    const { h } = t;
+    h.mocks.anthropic.next({ kind: 'sse', events: [messageStart], ending: 'stall' });
+    const asked = anthropic(h.groupB('team')).messages.create({ model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const rec = await h.mocks.anthropic.waitForGeneration();
+    // the envelope is sent (the proxy holds it while a target is left); whether the proxy has read
+    // its headers yet or not, the attempt is logged with the revoke's code
+    while (rec.streamed === undefined || rec.streamed.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.handler.endRevoked!(new Set())).toBe(1);
+    await expect(asked).rejects.toMatchObject({ status: 401, error: { error: { type: 'authentication_error', code: 'invalid_api_key' } } });
+    await rec.done;
+    expect(rec.closedEarly).toBe(true);
+    const [entry] = await h.waitForLogs(1);
+    // the handler has unwound by now: the upstream body was dropped and its relay settled
+    await new Promise((r) => setTimeout(r, 50));
+    expect(entry).toMatchObject({ status: 401, errorCode: 'invalid_api_key', attempts: [{ target: 'anthropic/claude-sonnet-4-5', errorCode: 'invalid_api_key' }] });
+    expect(entry!.attempts).toHaveLength(1);
+    expect(entry!.provider).toBeUndefined();
+    expect(h.mocks.openai.generations()).toHaveLength(0);
+  });
+
+  it('the drain deadline while a whole answer is awaited: a 503, the attempt logged with shutting_down', async () => {
+    const { h } = t;
+    h.mocks.anthropic.next({ kind: 'hang' });
+    const asked = openai(h.a).chat.completions.create({ model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] });
+    const rec = await h.mocks.anthropic.waitForGeneration();
+    expect(h.handler.endInFlight!()).toBe(1);
+    await expect(asked).rejects.toMatchObject({ status: 503, code: 'shutting_down' });
+    await rec.done;
+    const [entry] = await h.waitForLogs(1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(entry).toMatchObject({ status: 503, errorCode: 'shutting_down', attempts: [{ target: 'anthropic/claude-sonnet-4-5', status: 0, errorCode: 'shutting_down' }] });
+    expect(entry!.attempts).toHaveLength(1);
+  });
+
+  it('a client that leaves a group count_tokens while its first target is asked: that attempt is logged as client_disconnected, the next is not asked', async () => {
+    const { h } = t;
+    h.mocks.anthropic.on('/v1/messages/count_tokens', { kind: 'hang' });
+    const controller = new AbortController();
+    const counted = anthropic(h.groupB('team')).messages.countTokens({ model: 'claude', messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal });
+    const rec = await h.mocks.anthropic.waitForRequest((r) => r.path === '/v1/messages/count_tokens');
+    controller.abort();
+    await expect(counted).rejects.toThrow(/abort/i);
+    await rec.done;
+    expect(rec.closedEarly).toBe(true);
+    const [entry] = await h.waitForLogs(1);
+    expect(entry).toMatchObject({ endpoint: 'count_tokens', status: 499, errorCode: 'client_disconnected', attempts: [{ target: 'anthropic/claude-sonnet-4-5', status: 0, errorCode: 'client_disconnected' }] });
+    expect(h.mocks.openai.requests).toHaveLength(0);
+  });
+});
