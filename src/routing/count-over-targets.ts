@@ -1,13 +1,15 @@
 /**
  * The target walk both token-count endpoints share (Messages count_tokens, Responses
- * input_tokens): the first target that can count answers; a refused target is skipped; an
- * upstream failure falls back as generation does, and is an error in the client's shape that
- * never counts against a provider.
+ * input_tokens): the first target that can count answers; a refused target is skipped; a target
+ * cooling down after a failed generation is asked last (cooling-last.ts); an upstream failure
+ * falls back as generation does, and is an error in the client's shape that never counts against
+ * a provider.
  */
 import type { DialectCodec } from '../protocols/codec.js';
 import { ProtocolError } from '../protocols/errors.js';
 import type { HubRequest } from '../protocols/hub.js';
 import type { Exchange } from './exchange.js';
+import { coolingLast } from './cooling-last.js';
 import { shouldFallback } from './fallback.js';
 import { redactSecret } from './redact.js';
 import { ClientGone } from './request-body.js';
@@ -29,7 +31,10 @@ export interface CountWalk {
 
 export async function countOverTargets(x: Exchange, walk: CountWalk): Promise<void> {
   const { config, record, services, route } = x;
-  const targets = resolveTargets(config, route.group, walk.model, (slug) => services.resolveProvider(slug));
+  const resolved = resolveTargets(config, route.group, walk.model, (slug) => services.resolveProvider(slug));
+  // a target that just failed a generation is asked last here too: hung, it would cost every count
+  // its timeout (Claude Code counts often); a count's own failure cools nothing, as it is another endpoint
+  const targets = route.group !== undefined && config.settings.groupCooldowns ? coolingLast(x, resolved) : resolved;
   let failure: ProtocolError | undefined;
   for (const target of targets) {
     const p = target.provider;

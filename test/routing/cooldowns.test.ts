@@ -1,4 +1,5 @@
 /** Cooldowns of targets that failed moments ago: the rule (cooldowns.ts), then a group that uses it. */
+import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cooldownFor, Cooldowns, MAX_COOLDOWN_MS } from '../../src/routing/cooldowns.js';
 import type { UpstreamFailure } from '../../src/routing/upstream-errors.js';
@@ -132,5 +133,28 @@ describe('a group whose first target’s quota is used up (a 429 insufficient_qu
     const [cooling] = h.logs.at(-1)!.attempts;
     expect(cooling).toMatchObject({ target: 'ca/qwen3-coder', errorCode: 'cooling_down' });
     expect(Number(/for (\d+) s more/.exec(cooling!.skipped ?? '')?.[1])).toBeGreaterThan(55);
+  });
+});
+
+describe('token counts on a group read the cooldowns too', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ settings: { groupCooldowns: true }, groups: { team: [{ name: 'claude', targets: ['anthropic/claude-sonnet-4-5', 'openai/gpt-5.4'] }] } });
+  });
+  afterAll(async () => h.close());
+
+  it('a target cooling after a failed generation is counted on last (Claude Code counts between its turns)', async () => {
+    h.mocks.anthropic.next(h.mocks.anthropic.error(529, 'Overloaded'));
+    const client = new Anthropic({ apiKey: 'sk-svc-proxy-test', baseURL: h.groupB('team'), maxRetries: 0 });
+    const answer = await client.messages.create({ model: 'claude', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] });
+    expect(answer.model).toBe('openai/gpt-5.4');
+
+    const counted = await client.messages.countTokens({ model: 'claude', messages: [{ role: 'user', content: 'hi' }] });
+    expect(counted.input_tokens).toBeGreaterThan(0);
+    expect(h.mocks.anthropic.requests.filter((r) => r.path === '/v1/messages/count_tokens')).toHaveLength(0);
+    expect(h.logs.at(-1)!.attempts).toEqual([
+      expect.objectContaining({ target: 'anthropic/claude-sonnet-4-5', errorCode: 'cooling_down' }),
+      expect.objectContaining({ target: 'openai/gpt-5.4', status: 200 }),
+    ]);
   });
 });
