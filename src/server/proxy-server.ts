@@ -16,9 +16,11 @@ import { authenticate } from './auth.js';
 import { CorsPolicy, isPreflight } from './cors.js';
 import { overloaded, OVERLOADED_ADVICE } from '../routing/body-budget.js';
 import { closeAfterAnswer, tooLarge } from '../routing/request-body.js';
+import { HEADERS_TOO_LARGE, headersTooLargeMessage, rawAnswer, requestLineOf } from './header-overflow.js';
 import { HostGuard } from './host-guard.js';
 import { isProxyPath, matchProxyPath, protocolOfPath } from './route-table.js';
 import { sendAdminError, sendProtocolError, type Protocol } from './send-error.js';
+import { errorJson } from '../routing/respond.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
@@ -65,13 +67,39 @@ export class ProxyServer {
       res.setHeader('connection', 'close');
       this.onRequest(req, res, true);
     });
-    this.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    this.server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
       // Malformed request line/headers (e.g. 431): answer if the socket still can, never crash.
-      if (socket.writable && !socket.writableEnded) {
-        const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-        socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
-      } else socket.destroy();
+      if (!socket.writable || socket.writableEnded) {
+        socket.destroy();
+        return;
+      }
+      if (err.code === 'HPE_HEADER_OVERFLOW') {
+        socket.end(this.headersTooLarge(err.rawPacket));
+        return;
+      }
+      socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     });
+  }
+
+  /** The 431 for headers over node's limit: in the base's shape and logged, when the request line names a proxy base (header-overflow.ts). */
+  private headersTooLarge(raw: Buffer | undefined): string {
+    const line = requestLineOf(raw);
+    const status = '431 Request Header Fields Too Large';
+    if (!line || !isProxyPath(line.path)) return `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`;
+    const refusal = beforeRouting(line.path, line.method, 431, HEADERS_TOO_LARGE);
+    const headers: Record<string, string> = {};
+    const log = this.opts.log;
+    if (log !== undefined) {
+      const entry = refusedEntry(refusal);
+      headers['x-svc-request-id'] = entry.id;
+      try {
+        log(entry);
+      } catch {
+        // logging never fails a request
+      }
+    }
+    const body = errorJson(protocolOfPath(line.path), { status: 431, code: HEADERS_TOO_LARGE, message: headersTooLargeMessage() });
+    return rawAnswer(status, body, headers);
   }
 
   /**

@@ -1,4 +1,6 @@
+import Anthropic from '@anthropic-ai/sdk';
 import { request } from 'node:http';
+import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { settingsSchema, type ServiceKeyRecord, type Settings } from '../../src/config/schema.js';
 import { displayPrefix, generateServiceKey, hashServiceKey } from '../../src/keys/format.js';
@@ -296,7 +298,29 @@ describe('proxy server: header abuse', () => {
       sock.on('error', () => resolve(text));
     });
     expect(raw).toMatch(/^HTTP\/1\.1 431/);
+    // in the base's error shape with a stable code, and logged with the route it was meant for
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'request_headers_too_large', type: 'invalid_request_error' } });
+    expect(h.logged).toEqual([expect.objectContaining({ status: 431, errorCode: 'request_headers_too_large', endpoint: 'models', base: 'provider' })]);
+    expect(raw).toContain(`x-svc-request-id: ${h.logged[0]!.id}`);
     expect((await http('GET', `${h.origin}/protocol-a/v1/models`, { headers: { 'x-api-key': KEY } })).status).toBe(200);
+  });
+
+  it('the official SDKs read oversized headers as a 431 with its code (a tool sending big custom headers), on a group base too', async () => {
+    const h = await start();
+    const big = { 'x-custom': 'v'.repeat(32 * 1024) };
+    const openai = new OpenAI({ apiKey: KEY, baseURL: `${h.origin}/protocol-a/v1`, maxRetries: 0, defaultHeaders: big });
+    const refusedA = await openai.chat.completions.create({ model: 'openai/gpt-5.4', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    expect(refusedA).toBeInstanceOf(OpenAI.APIError);
+    expect(refusedA).toMatchObject({ status: 431, code: 'request_headers_too_large', message: expect.stringMatching(/headers are larger than svc-proxy takes/) });
+    const anthropic = new Anthropic({ apiKey: KEY, baseURL: `${h.origin}/g/team/protocol-b`, maxRetries: 0, defaultHeaders: big });
+    const refusedB = await anthropic.messages.create({ model: 'claude', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    expect(refusedB).toBeInstanceOf(Anthropic.APIError);
+    expect(refusedB).toMatchObject({ status: 431, error: { type: 'error', error: { type: 'invalid_request_error', code: 'request_headers_too_large' } } });
+    expect(h.logged.map((e) => [e.base, e.endpoint, e.status, e.errorCode])).toEqual([
+      ['provider', 'chat', 431, 'request_headers_too_large'],
+      ['group:team', 'messages', 431, 'request_headers_too_large'],
+    ]);
+    expect(h.calls).toHaveLength(0);
   });
 
   it('refuses keys with whitespace, control or non-ASCII bytes, and many-key headers, as invalid', async () => {
