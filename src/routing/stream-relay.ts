@@ -130,6 +130,13 @@ function catchUpRelay(relay: Relay): void {
   relay.catchUp();
 }
 
+/** A block start that says nothing yet: its text comes in deltas (a call's name, a search, a redacted block's data are content). */
+function isBareBlockStart(ev: HubEvent): boolean {
+  if (ev.type !== 'block_start') return false;
+  const { block } = ev;
+  return block.type === 'text' || (block.type === 'reasoning' && block.origin === undefined);
+}
+
 /** The pieces one tick wrote, as one string (converted streams) or one Buffer (passthrough). */
 function joinPieces(pieces: (string | Buffer)[]): string | Buffer {
   let allText = true;
@@ -813,7 +820,8 @@ export class ConvertedRelay extends Relay {
     const usage = ev.type === 'usage' || ev.type === 'start' || ev.type === 'finish' ? ev.usage : undefined;
     if (usage) this.usage = mergeUsage(this.usage, fromHubUsage(usage));
     if (ev.type === 'finish') this.ended = true;
-    if (ev.type !== 'start' && ev.type !== 'usage') this.opened = true;
+    // a text or reasoning block opened with nothing in it yet (Anthropic opens its first before its ping) is envelope too
+    if (!this.opened && ev.type !== 'start' && ev.type !== 'usage' && !isBareBlockStart(ev)) this.opened = true;
     this.out += this.c.encoder.encode(ev);
   }
 

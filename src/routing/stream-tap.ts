@@ -407,12 +407,18 @@ function isDataLine(line: Buffer): boolean {
 /**
  * Events that open every stream of a dialect before any content: what holdEnvelope reads past.
  * Messages `message_start` and `ping`; Responses `response.created`/`in_progress`/`queued`; a
- * Chat chunk whose deltas say nothing yet (OpenRouter's and most servers' `role` chunk).
+ * Chat chunk whose deltas say nothing yet (OpenRouter's and most servers' `role` chunk). Also the
+ * start of a text or thinking block, or of a message item and its text part, that holds nothing
+ * yet: Anthropic opens its first block before its `ping`, and an overload may follow both.
  */
 function isEnvelope(event: Record<string, unknown>, dialect: Dialect): boolean {
   const type = event.type;
-  if (dialect === 'messages') return type === 'message_start' || type === 'ping';
-  if (dialect === 'responses') return type === 'response.created' || type === 'response.in_progress' || type === 'response.queued';
+  if (dialect === 'messages') return type === 'message_start' || type === 'ping' || (type === 'content_block_start' && isEmptyBlock(event.content_block));
+  if (dialect === 'responses') {
+    if (type === 'response.created' || type === 'response.in_progress' || type === 'response.queued') return true;
+    if (type === 'response.output_item.added') return isEmptyMessageItem(event.item);
+    return type === 'response.content_part.added' && isEmptyTextPart(event.part);
+  }
   const choices = event.choices;
   if (!Array.isArray(choices) || choices.length === 0) return false;
   for (const choice of choices) {
@@ -425,6 +431,28 @@ function isEnvelope(event: Record<string, unknown>, dialect: Dialect): boolean {
     }
   }
   return true;
+}
+
+/** A Messages text or thinking block's start with no text in it (a signature comes only at its end). */
+function isEmptyBlock(block: unknown): boolean {
+  if (typeof block !== 'object' || block === null) return false;
+  const b = block as Record<string, unknown>;
+  if (b.type === 'text') return b.text === '' && (b.citations === undefined || b.citations === null);
+  return b.type === 'thinking' && b.thinking === '' && (b.signature === undefined || b.signature === '');
+}
+
+/** A Responses message item opened with no content yet. */
+function isEmptyMessageItem(item: unknown): boolean {
+  if (typeof item !== 'object' || item === null) return false;
+  const i = item as Record<string, unknown>;
+  return i.type === 'message' && Array.isArray(i.content) && i.content.length === 0;
+}
+
+/** A Responses output_text part opened with no text yet. */
+function isEmptyTextPart(part: unknown): boolean {
+  if (typeof part !== 'object' || part === null) return false;
+  const p = part as Record<string, unknown>;
+  return p.type === 'output_text' && p.text === '';
 }
 
 /** `error:` line (llama-server's stream error), at the line's start. */

@@ -119,6 +119,72 @@ describe('fallback', () => {
     expect(log!.attempts[0]).toMatchObject({ target: 'ca/qwen3-coder', errorCode: 'upstream_overloaded' });
   });
 
+  describe('an opening block with nothing in it yet is held as the envelope is (an error right after it still falls back)', () => {
+    const messageStart = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 0 } } };
+    // Anthropic's own order: the first block opens before its ping, and an overload may come next
+    const anthropicOpening = (block: Record<string, unknown>) => ({
+      kind: 'sse' as const,
+      events: [
+        { event: 'message_start', data: messageStart },
+        { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: block } },
+        { event: 'ping', data: { type: 'ping' } },
+        { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+      ],
+    });
+
+    it('Messages passthrough: an empty text or thinking block start, then overloaded_error → the next target answers', async () => {
+      const client = new Anthropic({ baseURL: h.groupB('team'), apiKey: 'k', maxRetries: 0 });
+      for (const block of [{ type: 'text', text: '' }, { type: 'thinking', thinking: '', signature: '' }]) {
+        h.reset();
+        h.mocks.anthropic.next(anthropicOpening(block));
+        const m = await client.messages.stream(msg('claude-sonnet-4-5') as never).finalMessage();
+        expect(m.model, block.type).toBe('openai/gpt-5.4');
+        const [log] = await h.waitForLogs(1);
+        expect(log!.attempts.map((a) => [a.target, a.errorCode])).toEqual([
+          ['anthropic/claude-sonnet-4-5', 'upstream_overloaded'],
+          ['openai/gpt-5.4', undefined],
+        ]);
+      }
+    });
+
+    it('converted for a Chat client: the same', async () => {
+      h.mocks.anthropic.next(anthropicOpening({ type: 'text', text: '' }));
+      const client = new OpenAI({ baseURL: h.groupA('team'), apiKey: 'k', maxRetries: 0 });
+      const stream = await client.chat.completions.create({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }], stream: true });
+      const models = new Set<string>();
+      for await (const chunk of stream) models.add(chunk.model);
+      expect([...models]).toEqual(['openai/gpt-5.4']);
+    });
+
+    it('Responses passthrough: an empty message item and content part, then an error → the next target answers', async () => {
+      const response = { id: 'resp_1', object: 'response', created_at: 1, status: 'in_progress', model: 'gpt-5.4', output: [], usage: null };
+      const item = { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] };
+      h.mocks.openai.next({
+        kind: 'sse',
+        events: [
+          { event: 'response.created', data: { type: 'response.created', sequence_number: 0, response } },
+          { event: 'response.in_progress', data: { type: 'response.in_progress', sequence_number: 1, response } },
+          { event: 'response.output_item.added', data: { type: 'response.output_item.added', sequence_number: 2, output_index: 0, item } },
+          { event: 'response.content_part.added', data: { type: 'response.content_part.added', sequence_number: 3, item_id: 'msg_1', output_index: 0, content_index: 0, part: { type: 'output_text', annotations: [], text: '' } } },
+          { event: 'error', data: { type: 'error', sequence_number: 4, code: 'server_error', message: 'The server had an error while processing your request.', param: null } },
+          { event: 'response.failed', data: { type: 'response.failed', sequence_number: 5, response: { ...response, status: 'failed', error: { code: 'server_error', message: 'The server had an error' } } } },
+        ],
+      });
+      const client = new OpenAI({ baseURL: h.groupA('gpt'), apiKey: 'k', maxRetries: 0 });
+      const final = await client.responses.stream({ model: 'gpt-first', input: 'hi' }).finalResponse();
+      expect(final.model).toBe('anthropic/claude-sonnet-4-5');
+      const [log] = await h.waitForLogs(1);
+      expect(log!.attempts.map((a) => a.target)).toEqual(['openai/gpt-5.4', 'anthropic/claude-sonnet-4-5']);
+    });
+
+    it('a block that says something (text in its start, a tool call) is the answer begun: no fallback', async () => {
+      h.mocks.anthropic.next(anthropicOpening({ type: 'text', text: 'Hel' }));
+      const client = new Anthropic({ baseURL: h.groupB('team'), apiKey: 'k', maxRetries: 0 });
+      await expect(client.messages.stream(msg('claude-sonnet-4-5') as never).finalMessage()).rejects.toThrow(/Overloaded/);
+      expect(h.mocks.openai.generations()).toHaveLength(0);
+    });
+  });
+
   it('every target failing → the last one\'s error in the client\'s shape', async () => {
     h.mocks.anthropic.next(h.mocks.anthropic.error(503, 'first down'));
     h.mocks.openai.next(h.mocks.openai.error(502, 'second down'));
