@@ -8,6 +8,7 @@ import { BUILTIN_PROVIDERS, type BuiltinProvider, type Config } from '../config/
 import { anthropicAdapter } from './anthropic.js';
 import { customChatAdapter } from './custom-chat.js';
 import { customMessagesAdapter } from './custom-messages.js';
+import { endpointReaddCommands } from './endpoint-readd.js';
 import { withOwnHeaders } from './own-headers.js';
 import { geminiAdapter } from './gemini.js';
 import { defaultLocalDetector, type LocalDetector } from './local-detect.js';
@@ -72,12 +73,12 @@ export function resolveProvider(slug: string, deps: RegistryDeps): ResolveResult
     const adapter = withOwnHeaders(endpoint.format === 'a' ? customChatAdapter : customMessagesAdapter, endpoint);
     const credential = deps.credential(slug);
     if (endpoint.hasCredential && !credential) {
-      const readd = `svc-proxy endpoint add ${slug} --url ${endpoint.url} --format ${endpoint.format}`;
+      const readd = endpointReaddCommands(slug, endpoint);
       const problem = deps.credentialProblem?.(slug);
-      if (problem !== undefined) return { error: 'not_connected', hint: `Endpoint "${slug}" cannot be used: ${problem} \`${readd}\``, code: 'provider_credential_invalid' };
+      if (problem !== undefined) return { error: 'not_connected', hint: `Endpoint "${slug}" cannot be used: ${problem} ${readd}.`, code: 'provider_credential_invalid' };
       return {
         error: 'not_connected',
-        hint: `The credential of endpoint "${slug}" is missing from the keychain. Add it again: \`${readd}\`.`,
+        hint: `The credential of endpoint "${slug}" is missing from the keychain. Add the endpoint again: ${readd}.`,
       };
     }
     return { slug, adapter, baseUrl: adapter.normaliseBaseUrl(endpoint.url), ...(credential ? { credential } : {}) };

@@ -5,6 +5,7 @@ import { LocalDetector } from '../../src/providers/local-detect.js';
 import { createModelCatalog } from '../../src/providers/models.js';
 import { isResolveFailure, knownProviderSlugs, resolveProvider } from '../../src/providers/registry.js';
 import { closeUpstreamPools } from '../../src/providers/upstream-client.js';
+import { checkNewUpstream } from '../../src/secrets/operations.js';
 import type { ResolvedProvider } from '../../src/providers/types.js';
 import { closedPortUrl } from '../fixtures/ports.js';
 
@@ -73,16 +74,34 @@ describe('resolveProvider: endpoints and locals', () => {
     expect(open.credential).toBeUndefined();
   });
 
-  it('an endpoint whose stored credential is missing → not_connected with the re-add command', () => {
+  it('an endpoint whose stored credential is missing → not_connected with the commands that add it again: remove first, as add refuses a taken slug', () => {
     const r = resolveProvider('kimi', { config: () => cfg, credential: () => undefined, detector: noDetect });
-    expect(r).toMatchObject({ error: 'not_connected' });
-    expect((r as { hint: string }).hint).toContain('svc-proxy endpoint add kimi --url https://api.moonshot.ai/anthropic/ --format b');
+    expect(r).toEqual({
+      error: 'not_connected',
+      hint: 'The credential of endpoint "kimi" is missing from the keychain. Add the endpoint again: `svc-proxy endpoint remove kimi`, then `svc-proxy endpoint add kimi --url https://api.moonshot.ai/anthropic/ --format b` with its key.',
+    });
+    // why the remove: an add of the slug as it stands is refused
+    expect(() => checkNewUpstream('kimi', 'https://api.moonshot.ai/anthropic/', { endpoints: Object.keys(cfg.endpoints), locals: [] })).toThrow(/already exists/);
+  });
+
+  it('the re-add keeps the header the key goes in and the fixed headers, quoted for the shell where they need it', () => {
+    const gateway = config({
+      endpoints: { azure: { url: 'https://gw.example/openai/v1?api-version=2025-01-01', format: 'a', hasCredential: true, created, authHeader: 'api-key', headers: { 'x-team': "ops & dev's" } } },
+    });
+    const r = resolveProvider('azure', { config: () => gateway, credential: () => undefined, detector: noDetect });
+    expect((r as { hint: string }).hint).toContain(
+      "`svc-proxy endpoint add azure --url 'https://gw.example/openai/v1?api-version=2025-01-01' --format a --auth-header api-key --header 'x-team=ops & dev'\\''s'` with its key.",
+    );
   });
 
   it('an endpoint whose stored credential is unusable → provider_credential_invalid with the problem and the re-add command', () => {
     const problem = 'the credential of kimi stored in the OS keychain is wrapped in quotes (give the key without them); it is not used: add the endpoint again with a usable key.';
     const r = resolveProvider('kimi', { config: () => cfg, credential: () => undefined, credentialProblem: (s: string) => (s === 'kimi' ? problem : undefined), detector: noDetect });
-    expect(r).toEqual({ error: 'not_connected', code: 'provider_credential_invalid', hint: `Endpoint "kimi" cannot be used: ${problem} \`svc-proxy endpoint add kimi --url https://api.moonshot.ai/anthropic/ --format b\`` });
+    expect(r).toEqual({
+      error: 'not_connected',
+      code: 'provider_credential_invalid',
+      hint: `Endpoint "kimi" cannot be used: ${problem} \`svc-proxy endpoint remove kimi\`, then \`svc-proxy endpoint add kimi --url https://api.moonshot.ai/anthropic/ --format b\` with its key.`,
+    });
   });
 
   it('local servers: no credential, root URL gets /v1', () => {

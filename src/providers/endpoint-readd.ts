@@ -1,0 +1,20 @@
+/**
+ * The commands that give an endpoint a usable credential again, for a hint: `endpoint add` refuses
+ * a slug that is taken (409), so the endpoint is removed first, then added with the settings it has
+ * (URL, format, the header its key goes in and its fixed headers, which are never secrets), each
+ * word quoted for a POSIX shell when it needs it.
+ */
+import type { Endpoint } from '../config/schema.js';
+
+const PLAIN = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+function shellWord(word: string): string {
+  return PLAIN.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+export function endpointReaddCommands(slug: string, endpoint: Pick<Endpoint, 'url' | 'format' | 'authHeader' | 'headers'>): string {
+  let add = `svc-proxy endpoint add ${slug} --url ${shellWord(endpoint.url)} --format ${endpoint.format}`;
+  if (endpoint.authHeader !== undefined) add += ` --auth-header ${shellWord(endpoint.authHeader)}`;
+  for (const [name, value] of Object.entries(endpoint.headers ?? {})) add += ` --header ${shellWord(`${name}=${value}`)}`;
+  return `\`svc-proxy endpoint remove ${slug}\`, then \`${add}\` with its key`;
+}
