@@ -407,7 +407,8 @@ function isDataLine(line: Buffer): boolean {
 /**
  * Events that open every stream of a dialect before any content: what holdEnvelope reads past.
  * Messages `message_start` and `ping`; Responses `response.created`/`in_progress`/`queued`; a
- * Chat chunk whose deltas say nothing yet (OpenRouter's and most servers' `role` chunk). Also the
+ * Chat chunk whose deltas say nothing yet (OpenRouter's and most servers' `role` chunk, Azure's
+ * chunk of no choices before it). Also the
  * start of a text or thinking block, or of a message item and its text part, that holds nothing
  * yet: Anthropic opens its first block before its `ping`, and an overload may follow both.
  */
@@ -420,7 +421,9 @@ function isEnvelope(event: Record<string, unknown>, dialect: Dialect): boolean {
     return type === 'response.content_part.added' && isEmptyTextPart(event.part);
   }
   const choices = event.choices;
-  if (!Array.isArray(choices) || choices.length === 0) return false;
+  if (!Array.isArray(choices)) return false;
+  // Azure opens with a chunk of no choices that carries its prompt filter results
+  if (choices.length === 0) return event.usage === undefined || event.usage === null;
   for (const choice of choices) {
     const c = choice as Record<string, unknown> | null;
     if (typeof c !== 'object' || c === null || (c.finish_reason !== undefined && c.finish_reason !== null)) return false;

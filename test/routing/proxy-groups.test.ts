@@ -177,6 +177,19 @@ describe('fallback', () => {
       expect(log!.attempts.map((a) => a.target)).toEqual(['openai/gpt-5.4', 'anthropic/claude-sonnet-4-5']);
     });
 
+    it("Chat passthrough: Azure's opening chunk with no choices (its prompt filter results), the role chunk, then an error → the next target answers", async () => {
+      const filter = { id: '', object: '', created: 0, model: '', choices: [], prompt_filter_results: [{ prompt_index: 0, content_filter_results: { hate: { filtered: false, severity: 'safe' } } }] };
+      const role = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
+      h.mocks.ca.next({ kind: 'sse', events: [{ data: filter }, { data: role }, { data: { error: { message: 'The server had an error', type: 'server_error', code: 500 } } }] });
+      const client = new OpenAI({ baseURL: h.groupA('team'), apiKey: 'k', maxRetries: 0 });
+      const stream = await client.chat.completions.create({ model: 'fast', messages: [{ role: 'user', content: 'hi' }], stream: true });
+      const models = new Set<string>();
+      for await (const chunk of stream) models.add(chunk.model);
+      expect([...models]).toEqual(['gemini-2.5-flash']);
+      const [log] = await h.waitForLogs(1);
+      expect(log!.attempts.map((a) => a.target)).toEqual(['ca/qwen3-coder', 'gemini/gemini-2.5-flash']);
+    });
+
     it('a block that says something (text in its start, a tool call) is the answer begun: no fallback', async () => {
       h.mocks.anthropic.next(anthropicOpening({ type: 'text', text: 'Hel' }));
       const client = new Anthropic({ baseURL: h.groupB('team'), apiKey: 'k', maxRetries: 0 });
