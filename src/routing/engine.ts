@@ -57,6 +57,14 @@ function answerWaiting(exchanges: Iterable<Exchange>, err: typeof SHUTTING_DOWN)
   return answered;
 }
 
+/**
+ * Streams just ended with their final event may still have an upstream call under way that is
+ * not their relayed body (a paused turn's continuation): their requests' calls are dropped too.
+ */
+function dropEndedCalls(exchanges: Iterable<Exchange>): void {
+  for (const x of exchanges) if (x.res.writableEnded) x.abort.abort();
+}
+
 const ABORT = Symbol('svc-proxy.abort');
 type AbortableResponse = ServerResponse & { [ABORT]?: ClientAbort };
 
@@ -141,12 +149,18 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
     reconfigure: (config) => {
       bodyBudget.limit = config.settings.bodyBudgetBytes;
     },
-    endInFlight: () => endCommittedStreams(SHUTTING_DOWN) + answerWaiting(inFlight.items(), SHUTTING_DOWN),
+    endInFlight: () => {
+      const ended = endCommittedStreams(SHUTTING_DOWN) + answerWaiting(inFlight.items(), SHUTTING_DOWN);
+      dropEndedCalls(inFlight.items());
+      return ended;
+    },
     endRevoked(active) {
       const revoked = (record: RequestRecord): boolean => record.entry.keyId !== undefined && !active.has(record.entry.keyId);
       const waiting = inFlight.items().filter((x) => revoked(x.record));
       if (waiting.length === 0) return 0;
-      return endCommittedStreams(KEY_REVOKED, revoked) + answerWaiting(waiting, KEY_REVOKED);
+      const ended = endCommittedStreams(KEY_REVOKED, revoked) + answerWaiting(waiting, KEY_REVOKED);
+      dropEndedCalls(waiting);
+      return ended;
     },
   };
 }

@@ -72,3 +72,22 @@ describe('a request ended by the daemon while a target is asked', () => {
     expect(h.mocks.openai.requests).toHaveLength(0);
   });
 });
+
+describe('a stream ended by the daemon while it waits for the continuation of a paused turn', () => {
+  it('key revoked: the stream ends with invalid_api_key and the continuation call is dropped too', async () => {
+    const { h } = t;
+    const mock = h.mocks.anthropic;
+    mock.next({ kind: 'turn', turn: { webSearches: [{ query: 'q', pages: [{ url: 'https://example.com/a', title: 'A' }] }], finish: 'pause' } }, { kind: 'hang' });
+    const stream = await openai(h.a).responses.create({ model: 'anthropic/claude-sonnet-4-5', input: 'search', tools: [{ type: 'web_search' }], stream: true });
+    const continuation = await mock.waitForGeneration({ since: 1 });
+    expect(h.handler.endRevoked!(new Set())).toBe(1);
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types.slice(-2)).toEqual(['error', 'response.failed']);
+    // dropped with the answer, not left to the headers timeout
+    await Promise.race([continuation.done, new Promise((r) => setTimeout(r, 2_000))]);
+    expect(continuation.closedEarly, 'the continuation call was still open').toBe(true);
+    const [entry] = await h.waitForLogs(1);
+    expect(entry).toMatchObject({ status: 200, errorCode: 'invalid_api_key' });
+  });
+});
