@@ -426,10 +426,11 @@ class GenerateRequest {
         return outcome.failure;
       }
       const committed = this.x.res.headersSent;
-      note(up.status, outcome.errorCode);
+      const errorCode = outcome.errorCode ?? (outcome.clientGone ? 'client_disconnected' : undefined);
+      // the attempt says so too, as one the client left while its headers were awaited does
+      note(up.status, errorCode);
       record.answeredBy(p.slug, built.upstreamModel);
       record.usage(outcome.usage);
-      const errorCode = outcome.errorCode ?? (outcome.clientGone ? 'client_disconnected' : undefined);
       record.finish(this.x.deps.log, outcome.clientGone && !committed ? 499 : 200, errorCode);
       return undefined;
     }

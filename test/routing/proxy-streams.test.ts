@@ -431,6 +431,8 @@ describe('client disconnects', () => {
     expect(upstream.closedAt! - closedAt).toBeLessThan(500);
     const [log] = await h.waitForLogs(1);
     expect(log).toMatchObject({ status: 200, errorCode: 'client_disconnected' });
+    // the attempt the client left says so, as one left while its headers were awaited does
+    expect(log!.attempts).toEqual([expect.objectContaining({ target: 'anthropic/claude-sonnet-4-5', status: 200, errorCode: 'client_disconnected' })]);
   });
 });
 
