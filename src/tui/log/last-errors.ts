@@ -2,7 +2,8 @@
  * Each upstream's most recent failure, read from the request log the TUI already holds: a failed
  * attempt (fallbacks included), or a request refused before any attempt, counted for the provider
  * its model id names. Skipped attempts (policy said no before anything was sent) are not the
- * provider's fault and do not count, nor does a client hanging up (client_disconnected).
+ * provider's fault and do not count, nor does a client hanging up (client_disconnected), nor a
+ * request the daemon ended itself while a target was asked (its key revoked, the drain deadline).
  */
 import type { RequestLogEntry } from '../../log/entry.js';
 
@@ -20,8 +21,8 @@ function providerOf(target: string): string {
 
 const failed = (status: number) => status === 0 || status >= 400;
 
-// the client left: says nothing about the upstream
-const clientLeft = (code: string | undefined) => code === 'client_disconnected';
+// the client left, or the daemon ended the request (engine.ts): says nothing about the upstream
+const notTheUpstream = (code: string | undefined) => code === 'client_disconnected' || code === 'invalid_api_key' || code === 'shutting_down';
 
 /** `entries` newest first; the first failure seen per provider wins. */
 export function lastErrors(entries: readonly RequestLogEntry[]): Map<string, LastError> {
@@ -30,11 +31,11 @@ export function lastErrors(entries: readonly RequestLogEntry[]): Map<string, Las
     if (e.attempts.length > 0) {
       for (let i = e.attempts.length - 1; i >= 0; i--) {
         const a = e.attempts[i]!;
-        if (a.skipped || !failed(a.status) || clientLeft(a.errorCode)) continue;
+        if (a.skipped || !failed(a.status) || notTheUpstream(a.errorCode)) continue;
         const p = providerOf(a.target);
         if (!out.has(p)) out.set(p, { time: e.time, status: a.status, ...(a.errorCode ? { code: a.errorCode } : {}) });
       }
-    } else if (failed(e.status) && !clientLeft(e.errorCode)) {
+    } else if (failed(e.status) && !notTheUpstream(e.errorCode)) {
       // Refused before any attempt (e.g. provider_not_connected): the provider named in the model id.
       const p = e.provider ?? (e.base === 'provider' && e.modelAsked?.includes('/') ? providerOf(e.modelAsked) : undefined);
       if (p && !out.has(p)) out.set(p, { time: e.time, status: e.status, ...(e.errorCode ? { code: e.errorCode } : {}) });

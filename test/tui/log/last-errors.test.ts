@@ -42,3 +42,21 @@ describe('lastErrors and a client that hung up', () => {
     expect(errors.has('anthropic')).toBe(false);
   });
 });
+
+describe('lastErrors and a request the daemon ended itself', () => {
+  it('does not count an attempt cut by a revoked key or the drain deadline as the provider failing', () => {
+    const revoked = makeEntry({
+      time: '2026-01-01T10:00:03Z',
+      status: 401,
+      errorCode: 'invalid_api_key',
+      provider: undefined,
+      attempts: [{ target: 'openai/gpt-5', status: 0, latencyMs: 4, errorCode: 'invalid_api_key' }],
+    });
+    const revokedBeforeAttempt = makeEntry({ time: '2026-01-01T10:00:02Z', status: 401, errorCode: 'invalid_api_key', attempts: [], provider: undefined, modelAsked: 'anthropic/claude' });
+    const drained = makeEntry({ time: '2026-01-01T10:00:01Z', status: 503, errorCode: 'shutting_down', provider: undefined, attempts: [{ target: 'openai/gpt-5', status: 200, latencyMs: 4, errorCode: 'shutting_down' }] });
+    const realFailure = makeEntry({ time: '2026-01-01T10:00:00Z', status: 502, attempts: [{ target: 'openai/gpt-5', status: 503, latencyMs: 9, errorCode: 'upstream_error' }] });
+    const errors = lastErrors([revoked, revokedBeforeAttempt, drained, realFailure]);
+    expect(errors.get('openai')).toEqual({ time: '2026-01-01T10:00:00Z', status: 503, code: 'upstream_error' });
+    expect(errors.has('anthropic')).toBe(false);
+  });
+});
