@@ -86,7 +86,13 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
   else return notFound('a', path, group !== undefined ? 'A group base is /g/<slug>/protocol-a/v1 or /g/<slug>/protocol-b.' : undefined);
 
   if (group !== undefined && !SLUG.test(group)) {
-    return { ok: false, protocol, status: 404, code: 'group_not_found', message: `No model group named "${group.slice(0, 80)}".` };
+    return {
+      ok: false,
+      protocol,
+      status: 404,
+      code: 'group_not_found',
+      message: `No model group named "${readable(group).slice(0, 80)}": group names are lowercase letters, digits, "-" and "_" (svc-proxy group list).`,
+    };
   }
 
   let sub = rest.slice('/protocol-a'.length);
@@ -122,6 +128,15 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
     };
   }
   return { ok: true, route };
+}
+
+/** A slug as the client wrote it, not as its HTTP client percent-encoded it (a name in another script, a space). */
+function readable(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function notFound(protocol: Protocol, path: string, hint?: string): ProxyMatch {

@@ -81,6 +81,9 @@ describe('route table', () => {
   it('bad group slugs are group_not_found', () => {
     expect(fail('/g/Bad!/protocol-a/v1/chat/completions')).toMatchObject({ status: 404, code: 'group_not_found', protocol: 'a' });
     expect(fail('/g//protocol-b/v1/messages')).toMatchObject({ code: 'group_not_found', protocol: 'b' });
+    // named as the client wrote it, with what a group name may hold
+    expect(fail('/g/%C3%BCn%C3%AF/protocol-a/v1/chat/completions')).toMatchObject({ code: 'group_not_found', message: expect.stringMatching(/^No model group named "ünï": group names are lowercase letters, digits/) });
+    expect(fail('/g/%E0%A4%A/protocol-a/v1/chat/completions')).toMatchObject({ code: 'group_not_found', message: expect.stringContaining('"%E0%A4%A"') });
   });
 
   it('wrong methods are 405 with Allow', () => {
