@@ -409,7 +409,7 @@ function isDataLine(line: Buffer): boolean {
  * Messages `message_start` and `ping`; Responses `response.created`/`in_progress`/`queued`; a
  * Chat chunk whose deltas say nothing yet (OpenRouter's and most servers' `role` chunk, Azure's
  * chunk of no choices before it). Also the
- * start of a text or thinking block, or of a message item and its text part, that holds nothing
+ * start of a text or thinking block, or of a message or reasoning item and its text part, that holds nothing
  * yet: Anthropic opens its first block before its `ping`, and an overload may follow both.
  */
 function isEnvelope(event: Record<string, unknown>, dialect: Dialect): boolean {
@@ -444,11 +444,16 @@ function isEmptyBlock(block: unknown): boolean {
   return b.type === 'thinking' && b.thinking === '' && (b.signature === undefined || b.signature === '');
 }
 
-/** A Responses message item opened with no content yet. */
+/** A Responses message item opened with no content yet, or a reasoning item with no summary or encrypted content yet. */
 function isEmptyMessageItem(item: unknown): boolean {
   if (typeof item !== 'object' || item === null) return false;
   const i = item as Record<string, unknown>;
-  return i.type === 'message' && Array.isArray(i.content) && i.content.length === 0;
+  if (i.type === 'message') return Array.isArray(i.content) && i.content.length === 0;
+  return i.type === 'reasoning' && isEmptyList(i.summary) && (i.content === undefined || isEmptyList(i.content)) && (i.encrypted_content === undefined || i.encrypted_content === null);
+}
+
+function isEmptyList(v: unknown): boolean {
+  return Array.isArray(v) && v.length === 0;
 }
 
 /** A Responses output_text part opened with no text yet. */

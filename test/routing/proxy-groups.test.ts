@@ -156,7 +156,7 @@ describe('fallback', () => {
       expect([...models]).toEqual(['openai/gpt-5.4']);
     });
 
-    it('Responses passthrough: an empty message item and content part, then an error → the next target answers', async () => {
+    it('Responses passthrough: an empty reasoning item, message item and content part, then an error → the next target answers', async () => {
       const response = { id: 'resp_1', object: 'response', created_at: 1, status: 'in_progress', model: 'gpt-5.4', output: [], usage: null };
       const item = { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] };
       h.mocks.openai.next({
@@ -164,10 +164,12 @@ describe('fallback', () => {
         events: [
           { event: 'response.created', data: { type: 'response.created', sequence_number: 0, response } },
           { event: 'response.in_progress', data: { type: 'response.in_progress', sequence_number: 1, response } },
-          { event: 'response.output_item.added', data: { type: 'response.output_item.added', sequence_number: 2, output_index: 0, item } },
-          { event: 'response.content_part.added', data: { type: 'response.content_part.added', sequence_number: 3, item_id: 'msg_1', output_index: 0, content_index: 0, part: { type: 'output_text', annotations: [], text: '' } } },
-          { event: 'error', data: { type: 'error', sequence_number: 4, code: 'server_error', message: 'The server had an error while processing your request.', param: null } },
-          { event: 'response.failed', data: { type: 'response.failed', sequence_number: 5, response: { ...response, status: 'failed', error: { code: 'server_error', message: 'The server had an error' } } } },
+          // a reasoning model's item opens before it thinks
+          { event: 'response.output_item.added', data: { type: 'response.output_item.added', sequence_number: 2, output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [] } } },
+          { event: 'response.output_item.added', data: { type: 'response.output_item.added', sequence_number: 3, output_index: 1, item } },
+          { event: 'response.content_part.added', data: { type: 'response.content_part.added', sequence_number: 4, item_id: 'msg_1', output_index: 1, content_index: 0, part: { type: 'output_text', annotations: [], text: '' } } },
+          { event: 'error', data: { type: 'error', sequence_number: 5, code: 'server_error', message: 'The server had an error while processing your request.', param: null } },
+          { event: 'response.failed', data: { type: 'response.failed', sequence_number: 6, response: { ...response, status: 'failed', error: { code: 'server_error', message: 'The server had an error' } } } },
         ],
       });
       const client = new OpenAI({ baseURL: h.groupA('gpt'), apiKey: 'k', maxRetries: 0 });
