@@ -416,7 +416,8 @@ function isEnvelope(event: Record<string, unknown>, dialect: Dialect): boolean {
   const type = event.type;
   if (dialect === 'messages') return type === 'message_start' || type === 'ping' || (type === 'content_block_start' && isEmptyBlock(event.content_block));
   if (dialect === 'responses') {
-    if (type === 'response.created' || type === 'response.in_progress' || type === 'response.queued') return true;
+    // `keepalive`: what OpenAI sends while a reasoning model thinks
+    if (type === 'response.created' || type === 'response.in_progress' || type === 'response.queued' || type === 'keepalive') return true;
     if (type === 'response.output_item.added') return isEmptyMessageItem(event.item);
     return type === 'response.content_part.added' && isEmptyTextPart(event.part);
   }

@@ -166,10 +166,11 @@ describe('fallback', () => {
           { event: 'response.in_progress', data: { type: 'response.in_progress', sequence_number: 1, response } },
           // a reasoning model's item opens before it thinks
           { event: 'response.output_item.added', data: { type: 'response.output_item.added', sequence_number: 2, output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [] } } },
-          { event: 'response.output_item.added', data: { type: 'response.output_item.added', sequence_number: 3, output_index: 1, item } },
-          { event: 'response.content_part.added', data: { type: 'response.content_part.added', sequence_number: 4, item_id: 'msg_1', output_index: 1, content_index: 0, part: { type: 'output_text', annotations: [], text: '' } } },
-          { event: 'error', data: { type: 'error', sequence_number: 5, code: 'server_error', message: 'The server had an error while processing your request.', param: null } },
-          { event: 'response.failed', data: { type: 'response.failed', sequence_number: 6, response: { ...response, status: 'failed', error: { code: 'server_error', message: 'The server had an error' } } } },
+          { event: 'keepalive', data: { type: 'keepalive', sequence_number: 3 } },
+          { event: 'response.output_item.added', data: { type: 'response.output_item.added', sequence_number: 4, output_index: 1, item } },
+          { event: 'response.content_part.added', data: { type: 'response.content_part.added', sequence_number: 5, item_id: 'msg_1', output_index: 1, content_index: 0, part: { type: 'output_text', annotations: [], text: '' } } },
+          { event: 'error', data: { type: 'error', sequence_number: 6, code: 'server_error', message: 'The server had an error while processing your request.', param: null } },
+          { event: 'response.failed', data: { type: 'response.failed', sequence_number: 7, response: { ...response, status: 'failed', error: { code: 'server_error', message: 'The server had an error' } } } },
         ],
       });
       const client = new OpenAI({ baseURL: h.groupA('gpt'), apiKey: 'k', maxRetries: 0 });
