@@ -46,10 +46,12 @@ function answerWaiting(exchanges: Iterable<Exchange>, err: typeof SHUTTING_DOWN)
   let answered = 0;
   for (const x of exchanges) {
     if ((x.res.headersSent && !isOpenedEarly(x.res)) || x.res.destroyed) continue;
-    // a stream whose headers went out early (early-stream.ts) gets its final error event instead
-    if (!x.res.headersSent) x.res.setHeader('connection', 'close');
+    // a stream whose headers went out early (early-stream.ts) gets its final error event instead,
+    // after the 200 it had: the log says what the client got
+    const early = x.res.headersSent;
+    if (!early) x.res.setHeader('connection', 'close');
     sendError(x.res, x.route.protocol, err);
-    x.record.finish(x.deps.log, err.status, err.code);
+    x.record.finish(x.deps.log, early ? 200 : err.status, err.code);
     // the handler unwinds as if the client had left; its own answer and record are no-ops now
     x.abort.abort();
     answered++;

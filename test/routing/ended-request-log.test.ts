@@ -91,3 +91,24 @@ describe('a stream ended by the daemon while it waits for the continuation of a 
     expect(entry).toMatchObject({ status: 200, errorCode: 'invalid_api_key' });
   });
 });
+
+describe('a stream whose headers went out early (streamHeadersAfterMs), its key revoked while its upstream has not answered', () => {
+  const early = useHarness({ settings: { headersTimeoutMs: 5_000, streamHeadersAfterMs: 50 } });
+
+  it('ends with the final invalid_api_key event the SDK throws, and the upstream call is dropped', async () => {
+    const { h } = early;
+    h.mocks.anthropic.next({ kind: 'hang' });
+    const stream = await anthropic(h.b).messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], stream: true });
+    // the SDK has the 200 headers the daemon sent early (a comment follows, no event)
+    const rec = await h.mocks.anthropic.waitForGeneration();
+    expect(h.handler.endRevoked!(new Set())).toBe(1);
+    const read = (async () => {
+      for await (const event of stream) void event;
+    })();
+    await expect(read).rejects.toMatchObject({ error: { type: 'error', error: { type: 'authentication_error', code: 'invalid_api_key' } } });
+    await rec.done;
+    expect(rec.closedEarly).toBe(true);
+    const [entry] = await h.waitForLogs(1);
+    expect(entry).toMatchObject({ status: 200, errorCode: 'invalid_api_key', attempts: [{ target: 'anthropic/claude-sonnet-4-5', status: 0, errorCode: 'invalid_api_key' }] });
+  });
+});
