@@ -16,7 +16,7 @@ export const MAX_COOLDOWN_MS = MAX_ADVISED_WAIT_MS;
 const UNREACHABLE_MS = 30_000;
 /** Rate limited or overloaded without a Retry-After, or a 5xx. */
 const BUSY_MS = 15_000;
-/** A refused key, no credit or quota left, no such model: nothing a retry in seconds fixes. */
+/** A refused key, no credit or quota left, no such model, a redirect: nothing a retry in seconds fixes. */
 const REFUSED_MS = 60_000;
 
 interface Cooling {
@@ -69,7 +69,8 @@ export function cooldownFor(failure: Pick<UpstreamFailure, 'code' | 'upstreamSta
   if (advised !== undefined) return Math.min(advised, MAX_COOLDOWN_MS);
   const s = failure.upstreamStatus;
   if (s === 0) return UNREACHABLE_MS;
-  if (s === 401 || s === 402 || s === 403 || s === 404) return REFUSED_MS;
+  // a redirect: a gateway sending to its login page, which lasts until someone signs in again
+  if (s === 401 || s === 402 || s === 403 || s === 404 || (s >= 300 && s < 400)) return REFUSED_MS;
   if (s === 408 || s === 429 || s >= 500) return BUSY_MS;
   return 0;
 }

@@ -35,6 +35,8 @@ describe('cooldownFor', () => {
     expect(cooldownFor(failure(529))).toBe(15_000);
     expect(cooldownFor(failure(429))).toBe(15_000);
     expect(cooldownFor(failure(401))).toBe(60_000);
+    // a gateway redirecting to its login page
+    expect(cooldownFor(failure(302, { code: 'upstream_invalid_response' }))).toBe(60_000);
     expect(cooldownFor(failure(402, { code: 'upstream_billing' }))).toBe(60_000);
     // a used-up quota that came as a 429 is no rate limit
     expect(cooldownFor(failure(429, { status: 402, code: 'upstream_billing' }))).toBe(60_000);

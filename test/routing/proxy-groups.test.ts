@@ -56,6 +56,18 @@ describe('fallback', () => {
     }
   });
 
+  it("a redirect (a company gateway sending to its login page) moves on too, with the real SDK", async () => {
+    h.mocks.ca.next({ kind: 'raw', status: 302, contentType: 'text/html', body: '<html><title>Sign in</title></html>', headers: { location: 'https://sso.example.com/login' } });
+    const client = new OpenAI({ baseURL: h.groupA('team'), apiKey: 'k', maxRetries: 0 });
+    const answer = await client.chat.completions.create({ model: 'fast', messages: [{ role: 'user', content: 'hi' }] });
+    expect(answer.model).toBe('gemini/gemini-2.5-flash');
+    const [log] = await h.waitForLogs(1);
+    expect(log!.attempts.map((a) => [a.target, a.status, a.errorCode])).toEqual([
+      ['ca/qwen3-coder', 302, 'upstream_invalid_response'],
+      ['gemini/gemini-2.5-flash', 200, undefined],
+    ]);
+  });
+
   it('connection refused → next target', async () => {
     const saved = h.config.endpoints.ca!.url;
     h.config.endpoints.ca!.url = 'http://127.0.0.1:9/v1';
