@@ -59,6 +59,7 @@ import type { LogAttempt, LogUsage } from '../log/entry.js';
 import type { HubResponse, Usage } from '../protocols/hub.js';
 import { contentOf, isEventStream, readAnswer, readPart, readStreamedAnswer, type Answered } from './answer-read.js';
 import { coolingLast } from './cooling-last.js';
+import { passthroughAnswerProblem } from './passthrough-answer.js';
 import { passthroughScan } from './passthrough-scan.js';
 import { fitBody, learnFromFailure, refusesBody, sameBytes, wentWithoutEffort, type Built, type RequestFit } from './target-body.js';
 import { callUpstream } from './upstream-call.js';
@@ -603,6 +604,8 @@ class GenerateRequest {
     // converted way even in its own dialect: its answer becomes the stream the client asked for
     if (built.passthrough && !this.stream && 'json' in read) {
       const { buf, json } = read;
+      const problem = passthroughAnswerProblem(dialect, json, x.services.codecs[dialect]);
+      if (problem !== undefined) return fail(invalidResponse(p.slug, `unexpected answer: ${problem}`));
       client = json;
       answered = typeof client.model === 'string' && client.model !== '' ? p.adapter.normaliseModelId(client.model) : built.upstreamModel;
       usage = readResponseUsage(client, dialect);

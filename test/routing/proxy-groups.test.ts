@@ -68,6 +68,28 @@ describe('fallback', () => {
     ]);
   });
 
+  it("a 200 relayed as it is that is not the dialect's answer (a gateway's {}, no choices, a failed response) moves on too, with the real SDKs", async () => {
+    const raw = (body: unknown) => ({ kind: 'raw' as const, status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+    h.mocks.anthropic.next(raw({}));
+    const claude = await new Anthropic({ baseURL: h.groupB('team'), apiKey: 'k', maxRetries: 0 }).messages.create(msg('claude-sonnet-4-5') as never);
+    expect(claude.model).toBe('openai/gpt-5.4');
+    h.mocks.ca.next(raw({ id: 'c', object: 'chat.completion', choices: [] }));
+    const openai = new OpenAI({ baseURL: h.groupA('team'), apiKey: 'k', maxRetries: 0 });
+    expect((await openai.chat.completions.create({ model: 'fast', messages: [{ role: 'user', content: 'hi' }] })).model).toBe('gemini/gemini-2.5-flash');
+    h.mocks.openai.next(raw({ id: 'resp_1', object: 'response', status: 'failed', error: { code: 'server_error', message: 'The server had an error' }, output: [] }));
+    const gpt = new OpenAI({ baseURL: h.groupA('gpt'), apiKey: 'k', maxRetries: 0 });
+    expect((await gpt.responses.create({ model: 'gpt-first', input: 'hi' })).model).toBe('anthropic/claude-sonnet-4-5');
+    const logs = await h.waitForLogs(3);
+    expect(logs.map((l) => l.attempts[0]!.errorCode)).toEqual(['upstream_invalid_response', 'upstream_invalid_response', 'upstream_invalid_response']);
+    expect(logs[2]!.attempts[0]!.target).toBe('openai/gpt-5.4');
+  });
+
+  it('on a provider base such an answer is a 502 upstream_invalid_response saying why, not a success', async () => {
+    h.mocks.openai.next({ kind: 'raw', status: 200, contentType: 'application/json', body: JSON.stringify({ id: 'resp_1', object: 'response', status: 'failed', error: { code: 'server_error', message: 'The server had an error' }, output: [] }) });
+    const refused = await new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 }).responses.create({ model: 'openai/gpt-5.4', input: 'hi' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 502, code: 'upstream_invalid_response', message: expect.stringContaining('openai: unexpected answer: The server had an error (server_error)') });
+  });
+
   it('connection refused → next target', async () => {
     const saved = h.config.endpoints.ca!.url;
     h.config.endpoints.ca!.url = 'http://127.0.0.1:9/v1';
