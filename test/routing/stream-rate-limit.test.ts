@@ -101,7 +101,7 @@ describe('a rate limit inside an OpenRouter stream, its reset in error.metadata.
   });
 });
 
-describe('a rate limit inside a Gemini or custom endpoint stream (Chat passthrough)', () => {
+describe('a rate limit inside a Gemini or custom endpoint stream', () => {
   it.each([
     ['gemini/gemini-2.5-flash', 'gemini: Resource has been exhausted (e.g. check quota).'],
     ['ca/qwen3-coder', 'ca: Rate limit reached for requests. Please try again in 2s.'],
@@ -110,6 +110,17 @@ describe('a rate limit inside a Gemini or custom endpoint stream (Chat passthrou
     t.h.mocks[slug].next({ kind: 'turn', turn: { text: 'will be cut short', stream: RATE_LIMIT } });
     const { err } = await chatStreamError(model);
     expect({ type: err.type, code: err.code, message: err.message }).toEqual({ type: 'rate_limit_exceeded', code: 'upstream_rate_limited', message });
+  });
+
+  it('custom endpoint → Messages client: OpenAI’s error ({type:"requests", code:"rate_limit_exceeded"}) is a rate_limit_error, not an api_error', async () => {
+    t.h.mocks.ca.next({ kind: 'turn', turn: { text: 'will be cut short', stream: RATE_LIMIT } });
+    const { text, err } = await messagesStreamError('ca/qwen3-coder');
+    expect(text.length).toBeGreaterThan(0);
+    expect(err.type).toBe('rate_limit_error');
+    expect((err.error as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'upstream_rate_limited',
+      message: 'ca: Rate limit reached for requests. Please try again in 2s.',
+    });
   });
 });
 

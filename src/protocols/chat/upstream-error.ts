@@ -26,6 +26,10 @@ const STATUS_BY_TYPE: Readonly<Record<string, number>> = {
   timeout_error: 504,
 };
 
+function statusByName(name: string | undefined): number | undefined {
+  return name !== undefined && Object.hasOwn(STATUS_BY_TYPE, name) ? STATUS_BY_TYPE[name] : undefined;
+}
+
 function isStatus(n: number | undefined): n is number {
   return n !== undefined && Number.isInteger(n) && n >= 400 && n <= 599;
 }
@@ -34,8 +38,9 @@ function isStatus(n: number | undefined): n is number {
 export function upstreamError(err: unknown, fallbackMessage: string, now?: () => number): HubError {
   if (!isRecord(err)) return { status: 502, code: 'upstream_error', message: typeof err === 'string' && err ? err : fallbackMessage };
   const numeric = num(err.code) ?? num(err.status);
-  const type = str(err.type) ?? '';
-  const byType = Object.hasOwn(STATUS_BY_TYPE, type) ? STATUS_BY_TYPE[type] : undefined;
+  // OpenAI's rate-limit errors carry the class in a string `code` ("rate_limit_exceeded") and a
+  // scope in `type` ("requests", "tokens"): either field may name it.
+  const byType = statusByName(str(err.type)) ?? statusByName(str(err.code));
   const status = quotaUsedUp(err) ? 402 : isStatus(numeric) ? numeric : (byType ?? 502);
   const error: HubError = { status, code: codeForStatus(status), message: str(err.message) || fallbackMessage };
   const headers = isRecord(err.metadata) ? err.metadata.headers : undefined;
