@@ -8,15 +8,17 @@ export class ProtocolError extends Error implements HubError {
   readonly status: number;
   readonly code: string;
   readonly param?: string;
-  constructor(status: number, code: string, message: string, param?: string) {
+  readonly details?: Readonly<Record<string, unknown>>;
+  constructor(status: number, code: string, message: string, param?: string, details?: Readonly<Record<string, unknown>>) {
     super(message);
     this.name = 'ProtocolError';
     this.status = status;
     this.code = code;
     if (param !== undefined) this.param = param;
+    if (details !== undefined) this.details = details;
   }
   toHub(): HubError {
-    return { status: this.status, code: this.code, message: this.message, ...(this.param ? { param: this.param } : {}) };
+    return { status: this.status, code: this.code, message: this.message, ...(this.param ? { param: this.param } : {}), ...(this.details ? { details: this.details } : {}) };
   }
 }
 
@@ -84,9 +86,10 @@ export function openaiErrorBody(err: HubError): { error: { message: string; type
   return { error: { message: err.message, type: openaiErrorType(err.status), param: err.param ?? null, code: err.code } };
 }
 
-/** `{"type":"error","error":{"type","message","code"}}` */
-export function anthropicErrorBody(err: HubError): { type: 'error'; error: { type: string; message: string; code: string } } {
-  return { type: 'error', error: { type: anthropicErrorType(err.status), message: anthropicMessage(err), code: err.code } };
+/** `{"type":"error","error":{"type","message","code","details"?}}` */
+export function anthropicErrorBody(err: HubError): { type: 'error'; error: { type: string; message: string; code: string; details?: Readonly<Record<string, unknown>> } } {
+  const error = { type: anthropicErrorType(err.status), message: anthropicMessage(err), code: err.code };
+  return { type: 'error', error: err.details ? { ...error, details: err.details } : error };
 }
 
 /**

@@ -446,4 +446,6 @@ export interface HubError {
   limitHeaders?: Readonly<Record<string, unknown>>;
   /** The wait the upstream's error states in its body (Google's RetryInfo), in milliseconds. */
   statedWaitMs?: number;
+  /** Messages `error.details`: the machine-readable cause the Anthropic SDK acts on (`error_code`, …). */
+  details?: Readonly<Record<string, unknown>>;
 }

@@ -29,6 +29,8 @@ export interface RequestFeatures {
   conversation: boolean;
   /** A Chat request asking for web search (`web_search_options`). */
   webSearchOptions: boolean;
+  /** A Messages request in a message thread the server holds (`thread`, beta message-threads-2026-08-12). */
+  thread: boolean;
 }
 
 export function readFeatures(body: Record<string, unknown>, dialect: Dialect): RequestFeatures {
@@ -45,6 +47,7 @@ export function readFeatures(body: Record<string, unknown>, dialect: Dialect): R
     previousResponse: dialect === 'responses' && typeof body.previous_response_id === 'string' && body.previous_response_id !== '',
     conversation: dialect === 'responses' && body.conversation !== undefined && body.conversation !== null,
     webSearchOptions: dialect === 'chat' && body.web_search_options !== undefined && body.web_search_options !== null,
+    thread: dialect === 'messages' && body.thread !== undefined && body.thread !== null,
   };
 }
 
@@ -114,6 +117,17 @@ export function policyRefusal(
   // a converted one searches with its own tool, where it has one
   if (features.webSearchOptions && adapter.dialect !== 'chat' && !adapter.accepts.webSearch) {
     return cannotSearch(['web_search_options'], slug, 'web_search_options');
+  }
+  // Only Anthropic holds message threads: another target would get just the turn's new messages.
+  // The SDK's toolRunner reads this error_code and sends the whole history unthreaded instead.
+  if (features.thread && adapter.kind !== 'anthropic') {
+    return new ProtocolError(
+      400,
+      'unsupported_feature',
+      `Message threads (thread) are held only by anthropic/… models; ${slug} cannot continue one. Send the whole conversation in messages, without thread.`,
+      'thread',
+      { error_code: 'thread_unsupported_request', unsupported: ['thread'] },
+    );
   }
   if (features.serverTools.length > 0 && adapter.dialect !== 'messages' && dialect === 'messages') {
     if (!features.serverTools.every(isWebSearchType)) {

@@ -1,0 +1,76 @@
+/**
+ * Message threads (`thread`, beta message-threads-2026-08-12), which the Anthropic SDK's
+ * `beta.messages.toolRunner` uses by default: after the first turn it sends only the new messages
+ * and the previous reply's id. Only Anthropic holds threads, so any other target refuses one with
+ * the `error.details.error_code` the SDK recovers from (`thread_unsupported_request`): the runner
+ * then sends the whole history, unthreaded, and the tool loop works on every model.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
+
+const t = useHarness();
+const client = () => new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+
+function weatherTool(calls: unknown[]) {
+  return betaTool({
+    name: 'get_weather',
+    description: 'Weather in a city.',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    run: (args) => {
+      calls.push(args);
+      return `sunny in ${args.city}`;
+    },
+  });
+}
+
+describe('the SDK toolRunner (threaded by default) on models other than Anthropic', () => {
+  it.each([
+    ['openai/gpt-5.4', 'openai'],
+    ['openrouter/anthropic/claude-sonnet-4.5', 'openrouter'],
+    ['gemini/gemini-2.5-flash', 'gemini'],
+    ['ca/qwen3-coder', 'ca'],
+    ['cb/glm-4.6', 'cb'],
+  ] as const)('%s: the tool runs once and the final answer reads its result; the model saw the whole history', async (model, slug) => {
+    for (const stream of [false, true]) {
+      t.h.reset();
+      const calls: unknown[] = [];
+      const runner = client().beta.messages.toolRunner({ model, max_tokens: 500, tools: [weatherTool(calls)], messages: [{ role: 'user', content: 'Weather in Paris?' }], max_iterations: 4, ...(stream ? { stream: true as const } : {}) });
+      const final = await runner.runUntilDone();
+      expect(calls, `stream ${stream}`).toEqual([{ city: 'Paris' }]);
+      expect(final.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Tool said: sunny in Paris' })]);
+      const sent = t.h.mocks[slug].generations().map((r) => JSON.stringify(r.body));
+      expect(sent).toHaveLength(2);
+      expect(sent[1]).toContain('Weather in Paris?');
+      expect(sent.join('')).not.toContain('"thread"');
+    }
+  });
+});
+
+describe('a request in a thread', () => {
+  it('to a converted target: 400 invalid_request_error with details.error_code thread_unsupported_request, before any upstream', async () => {
+    const err = await client()
+      .beta.messages.create({ model: 'openai/gpt-5.4', max_tokens: 100, thread: { type: 'create' }, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    const body = (err as { error: { error: Record<string, unknown> } }).error.error;
+    expect(body).toMatchObject({ type: 'invalid_request_error', code: 'unsupported_feature', details: { error_code: 'thread_unsupported_request', unsupported: ['thread'] } });
+    expect(body.message).toContain('Message threads (thread) are held only by anthropic/… models');
+    expect(t.h.mocks.openai.generations()).toHaveLength(0);
+  });
+
+  it("client.beta.messages.thread() (which does not fall back by default) surfaces that error", async () => {
+    const thread = client().beta.messages.thread({ model: 'gemini/gemini-2.5-flash', max_tokens: 100 });
+    const err = await thread.send({ role: 'user', content: 'hi' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as { error: { error: { details: unknown } } }).error.error.details).toEqual({ error_code: 'thread_unsupported_request', unsupported: ['thread'] });
+  });
+
+  it('to anthropic (passthrough): sent on as the client wrote it', async () => {
+    await client()
+      .beta.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, thread: { type: 'create' }, messages: [{ role: 'user', content: 'hi' }] })
+      .catch(() => undefined);
+    expect(t.h.mocks.anthropic.lastGeneration().body.thread).toEqual({ type: 'create' });
+  });
+});
