@@ -36,6 +36,15 @@ export function stopReasonFromChat(finish: unknown, native: unknown, hasToolCall
 }
 
 /**
+ * An answer that is only a refusal (OpenAI's `refusal`, which comes with finish_reason `stop`) is a
+ * refused turn, as a Responses upstream's lone refusal part is (responses/status.ts): a Messages
+ * client reads it from `stop_reason: "refusal"`.
+ */
+export function refusedTurn(reason: StopReason, hasRefusal: boolean, hasText: boolean): StopReason {
+  return reason === 'end_turn' && hasRefusal && !hasText ? 'refusal' : reason;
+}
+
+/**
  * The turn ended normally: not cut off (max tokens, a filter) and no tool call. A matched stop
  * sequence counts, as Chat reports it as `stop` too.
  */

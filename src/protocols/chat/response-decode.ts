@@ -7,7 +7,7 @@ import type { DecodeOptions } from '../codec.js';
 import { ProtocolError } from '../errors.js';
 import { isRecord, num, str, type Json } from './guards.js';
 import { upstreamReasoningItem } from './reasoning.js';
-import { endedOwnTurn, stopReasonFromChat } from './finish-reason.js';
+import { endedOwnTurn, refusedTurn, stopReasonFromChat } from './finish-reason.js';
 import { chatUsageOf, usageFromChat } from './usage.js';
 import { upstreamError } from './upstream-error.js';
 import { splitThinkTags } from './think-tags.js';
@@ -61,7 +61,7 @@ export function decodeResponse(raw: unknown, opts: DecodeOptions = {}): HubRespo
   }
   output.push(...calls);
 
-  const res: HubResponse = { id, model: str(raw.model) ?? '', output, stopReason };
+  const res: HubResponse = { id, model: str(raw.model) ?? '', output, stopReason: refusedTurn(stopReason, refusal !== undefined && refusal !== '', text !== '') };
   // vLLM reports the matched stop string in `stop_reason`.
   const matched = str(choice.stop_reason);
   if (matched && choice.finish_reason === 'stop') {

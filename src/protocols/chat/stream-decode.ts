@@ -18,7 +18,7 @@ import type { SseEvent } from '../sse.js';
 import { isRecord, str, type Json } from './guards.js';
 import { DetailsAccumulator } from './details-accumulator.js';
 import { detailsText, upstreamDetails, upstreamReasoningText } from './reasoning.js';
-import { endedOwnTurn, stopReasonFromChat } from './finish-reason.js';
+import { endedOwnTurn, refusedTurn, stopReasonFromChat } from './finish-reason.js';
 import { chatUsageOf, usageFromChat } from './usage.js';
 import { upstreamError } from './upstream-error.js';
 import { callIdBase, synthesizedCallId } from './ids.js';
@@ -42,6 +42,9 @@ export class ChatStreamDecoder implements StreamDecoder {
   private responseId: string | undefined;
   private nextIndex = 0;
   private open: { kind: SequentialKind; index: number } | undefined;
+  /** A text block, a refusal block was opened (counted when a block opens, never per delta). */
+  private hadText = false;
+  private hadRefusal = false;
   private details: DetailsAccumulator | undefined;
   private readonly toolsByIndex = new Map<number, ToolState>();
   private readonly toolsById = new Map<string, ToolState>();
@@ -240,6 +243,8 @@ export class ChatStreamDecoder implements StreamDecoder {
     this.closeSequential(out);
     const index = this.nextIndex++;
     this.open = { kind, index };
+    if (kind === 'text') this.hadText = true;
+    else if (kind === 'refusal') this.hadRefusal = true;
     if (kind === 'reasoning') {
       this.details = new DetailsAccumulator();
       out.push({ type: 'block_start', index, block: { type: 'reasoning' } });
@@ -338,7 +343,7 @@ export class ChatStreamDecoder implements StreamDecoder {
     if (!this.started) this.begin({}, out);
     this.closeAll(out);
     this.done = true;
-    const stopReason: StopReason = stopReasonFromChat(this.finishReason, this.nativeFinish, this.hadToolCalls);
+    const stopReason: StopReason = refusedTurn(stopReasonFromChat(this.finishReason, this.nativeFinish, this.hadToolCalls), this.hadRefusal, this.hadText);
     const finish: HubEvent & { type: 'finish' } = { type: 'finish', stopReason };
     // vLLM reports the matched stop string in `stop_reason`.
     if (this.matchedStop && this.finishReason === 'stop') {
