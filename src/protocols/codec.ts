@@ -26,7 +26,7 @@ export interface EncodeRequestOptions {
   thoughtSignatures?: boolean;
   /** Messages targets: max_tokens to send when the client gave none (Anthropic requires one). */
   defaultMaxTokens?: number;
-  /** Keep cache_control hints (Messages targets only). */
+  /** Keep cache_control hints (Messages targets; Chat targets that take them on content parts: OpenRouter). */
   keepCacheControl?: boolean;
   /**
    * Messages targets: when the client marked nothing to cache, ask for automatic caching (the

@@ -38,8 +38,10 @@ export const openrouterAdapter: ProviderAdapter = {
     return { ...bearerHeaders(credential), 'x-title': 'svc-proxy' };
   },
   encodeOptions(model) {
-    // OpenRouter fetches a PDF given by URL in file.file_data (openrouter.ai/docs, "PDF Inputs").
-    return { replayReasoning: ['openrouter', 'unsigned'], systemRole: 'system', systemInPlace: keepsSystemInPlace(model), maxTokensField: 'max_tokens', fileUrls: true };
+    // OpenRouter fetches a PDF given by URL in file.file_data (openrouter.ai/docs, "PDF Inputs"),
+    // and takes cache_control on content parts: Claude and Gemini cache up to the marked block
+    // ("Prompt Caching"), so a Messages client's breakpoints keep their effect (and price).
+    return { replayReasoning: ['openrouter', 'unsigned'], systemRole: 'system', systemInPlace: keepsSystemInPlace(model), maxTokensField: 'max_tokens', fileUrls: true, keepCacheControl: true };
   },
   finalizeBody: finalize,
   normaliseModelId: (id) => id,

@@ -163,7 +163,7 @@ export class MessageWriter {
   result(item: FunctionCallOutputItem): void {
     this.flushTurn();
     if (typeof item.output === 'string') {
-      this.messages.push({ role: 'tool', tool_call_id: item.callId, content: toolErrorPrefix(item.isError, item.output) + item.output });
+      this.messages.push({ role: 'tool', tool_call_id: item.callId, content: this.toolContent(item, toolErrorPrefix(item.isError, item.output) + item.output) });
       return;
     }
     const texts: string[] = [];
@@ -175,8 +175,19 @@ export class MessageWriter {
     }
     let text = texts.join('\n');
     if (!text && media.length > 0) text = `(${media.length} attachment${media.length > 1 ? 's' : ''} in the next user message)`;
-    this.messages.push({ role: 'tool', tool_call_id: item.callId, content: toolErrorPrefix(item.isError, text) + text });
+    this.messages.push({ role: 'tool', tool_call_id: item.callId, content: this.toolContent(item, toolErrorPrefix(item.isError, text) + text) });
     if (media.length > 0) this.media.push({ callId: item.callId, parts: media });
+  }
+
+  /**
+   * A tool message's content: its text, or, where cache hints are kept and the result carries one
+   * (Claude Code marks the conversation's last block, often a tool result), one text part with it.
+   */
+  private toolContent(item: FunctionCallOutputItem, text: string): string | Json[] {
+    if (this.opts.keepCacheControl !== true) return text;
+    let cc = item.cacheControl;
+    if (!cc && typeof item.output !== 'string') for (const p of item.output) if ('cacheControl' in p && p.cacheControl) cc = p.cacheControl;
+    return cc ? [{ type: 'text', text, cache_control: cc }] : text;
   }
 
   /** Close everything still open; returns the messages. */
