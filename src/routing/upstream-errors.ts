@@ -57,6 +57,8 @@ export interface ParsedError {
   quotaUsedUp?: boolean;
   /** The wait the body states (Google's RetryInfo), in milliseconds. */
   statedWaitMs?: number;
+  /** Anthropic's `error.details` (its SDK acts on `error_code`: a lost thread is replayed, …). */
+  details?: Record<string, unknown>;
 }
 
 const CONTEXT_RE =
@@ -132,9 +134,16 @@ export function failureFromParsed(
     upstreamStatus: status,
   };
   if (parsed.param) failure.param = parsed.param;
+  // structured words of the provider's, passed on as they came unless they hold the credential
+  if (parsed.details && keepsNoSecret(parsed.details, credential)) failure.details = parsed.details;
   if (contextLength) failure.contextLength = true;
   if (retryAfter && retryable(told)) failure.retryAfter = retryAfter;
   return withBillingNoRetry(failure);
+}
+
+function keepsNoSecret(details: Record<string, unknown>, credential: string | undefined): boolean {
+  const text = JSON.stringify(details);
+  return redactSecret(text, credential) === text;
 }
 
 /**
@@ -279,6 +288,7 @@ export function describeErrorJson(json: unknown): ParsedError | undefined {
     const implied = typeof e.code === 'number' ? e.code : statusForKind(kind);
     if (implied !== undefined && implied >= 400 && implied <= 599) parsed.impliedStatus = implied;
     if (typeof e.param === 'string') parsed.param = e.param;
+    if (o.type === 'error' && typeof e.details === 'object' && e.details !== null && !Array.isArray(e.details)) parsed.details = e.details as Record<string, unknown>;
     return parsed;
   }
   const listed = validationDetail(o.detail) ?? (typeof o.message === 'object' && o.message !== null ? validationDetail((o.message as Record<string, unknown>).detail) : undefined);

@@ -8,10 +8,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 import { describe, expect, it } from 'vitest';
-import { useHarness } from './harness.js';
+import { KEYS, useHarness } from './harness.js';
 
 const t = useHarness();
 const client = () => new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+const THREADS_BETA = 'message-threads-2026-08-12';
 
 function weatherTool(calls: unknown[]) {
   return betaTool({
@@ -68,9 +69,34 @@ describe('a request in a thread', () => {
   });
 
   it('to anthropic (passthrough): sent on as the client wrote it', async () => {
-    await client()
-      .beta.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, thread: { type: 'create' }, messages: [{ role: 'user', content: 'hi' }] })
-      .catch(() => undefined);
+    await client().beta.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, betas: [THREADS_BETA], thread: { type: 'create' }, messages: [{ role: 'user', content: 'hi' }] });
     expect(t.h.mocks.anthropic.lastGeneration().body.thread).toEqual({ type: 'create' });
+  });
+
+  it("to anthropic, a thread Anthropic no longer holds: its error keeps details.error_code, so the toolRunner replays the history", async () => {
+    const calls: unknown[] = [];
+    const runner = client().beta.messages.toolRunner({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 500, tools: [weatherTool(calls)], messages: [{ role: 'user', content: 'Weather in Paris?' }], max_iterations: 4 });
+    const final = await runner.runUntilDone();
+    expect(calls).toEqual([{ city: 'Paris' }]);
+    expect(final.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Tool said: sunny in Paris' })]);
+    const sent = t.h.mocks.anthropic.generations();
+    expect(sent.map((r) => [r.status, (r.body.thread as { type: string } | undefined)?.type])).toEqual([
+      [200, 'create'],
+      [404, 'continue'],
+      [200, 'create'],
+    ]);
+    expect(JSON.stringify(sent[2]!.body.messages)).toContain('Weather in Paris?');
+  });
+
+  it('the details of an Anthropic error reach the client as they came, unless they hold the credential', async () => {
+    const create = () => client().beta.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, betas: [THREADS_BETA], thread: { type: 'continue', previous_message_id: 'msg_01gone' }, messages: [{ role: 'user', content: 'hi' }] });
+    const gone = (await create().catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    expect(gone).toBeInstanceOf(Anthropic.NotFoundError);
+    expect((gone.error as { error: Record<string, unknown> }).error).toMatchObject({ type: 'not_found_error', details: { error_code: 'thread_not_found' } });
+    t.h.mocks.anthropic.next({ kind: 'json', status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'bad key use', details: { error_code: 'x', key: KEYS.anthropic } } } });
+    const leaked = (await client().messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    expect(leaked.status).toBe(400);
+    expect(JSON.stringify(leaked.error)).not.toContain(KEYS.anthropic);
+    expect((leaked.error as { error: Record<string, unknown> }).error).not.toHaveProperty('details');
   });
 });
