@@ -124,7 +124,7 @@ export function policyRefusal(
     return new ProtocolError(
       400,
       'unsupported_feature',
-      `Message threads (thread) are held only by anthropic/… models; ${slug} cannot continue one. Send the whole conversation in messages, without thread.`,
+      `Message threads (thread) are held only by anthropic/… models; ${slug} cannot hold one. Send the whole conversation in messages, without thread.`,
       'thread',
       { error_code: 'thread_unsupported_request', unsupported: ['thread'] },
     );
