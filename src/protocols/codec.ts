@@ -57,6 +57,11 @@ export interface ResponseContext {
   model: string;
   /** Chat streams: the client asked for stream_options.include_usage (we always ask upstream). */
   includeUsage?: boolean;
+  /**
+   * Chat: the client declared the deprecated `functions` (not `tools`), so it reads a call from
+   * `message.function_call` / `delta.function_call` and `finish_reason: "function_call"`.
+   */
+  legacyFunctions?: boolean;
   /** Unix seconds used for created fields; injected so codecs stay deterministic in tests. */
   created?: number;
   /** Id generator seed/prefix for synthesised ids (deterministic in tests). */

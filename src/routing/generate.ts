@@ -11,6 +11,7 @@ import type { ResponseContext, StreamDecoder } from '../protocols/codec.js';
 import type { Dialect, Effort, HubError, HubRequest } from '../protocols/hub.js';
 import type { TopLevelMember } from '../protocols/json-members.js';
 import { MessageContentAccumulator } from '../protocols/messages/content-accumulate.js';
+import { wantsLegacyFunctionCall } from '../protocols/chat/request-decode.js';
 import { requestEcho } from '../protocols/responses/request-echo.js';
 import { verbatimStringsOf } from '../protocols/lazy-json.js';
 import { stringifyKeepingStrings, VerbatimStrings } from '../protocols/verbatim-strings.js';
@@ -94,6 +95,8 @@ class GenerateRequest {
   private body!: Obj;
   private stream = false;
   private includeUsage = false;
+  /** A Chat client of the deprecated `functions`: its call is answered as `function_call`. */
+  private legacyFunctions = false;
   private asked!: EffortAsked;
   /** Level implied by a Messages client's thinking settings (for non-Messages targets). */
   private thinkingEffort: Effort | undefined;
@@ -151,6 +154,7 @@ class GenerateRequest {
     if (dialect === 'chat') {
       const so = parsed.body.stream_options;
       this.includeUsage = typeof so === 'object' && so !== null && (so as Obj).include_usage === true;
+      this.legacyFunctions = wantsLegacyFunctionCall(parsed.body);
     }
 
     const after = config.settings.streamHeadersAfterMs;
@@ -553,7 +557,7 @@ class GenerateRequest {
 
   /** How a converted answer is rendered for this client. */
   private responseContext(model: string): ResponseContext {
-    if (this.dialect === 'chat') return { model, includeUsage: this.includeUsage };
+    if (this.dialect === 'chat') return this.legacyFunctions ? { model, includeUsage: this.includeUsage, legacyFunctions: true } : { model, includeUsage: this.includeUsage };
     if (this.kept) return this.kept.context({ model, echo: requestEcho(this.body) });
     if (this.dialect === 'messages') {
       const ctx: ResponseContext = { model };

@@ -1,7 +1,7 @@
 /** Chat finish_reason ↔ hub StopReason (PROTOCOLS.md §6.8). */
 import type { StopReason } from '../hub.js';
 
-export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
+export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
 
 /** Anthropic-style native reasons (OpenRouter `native_finish_reason`) that say more than `finish_reason`. */
 const NATIVE: Readonly<Record<string, StopReason>> = {
@@ -65,4 +65,9 @@ export function chatFinishReason(reason: StopReason, hadToolCalls: boolean): Cha
     default:
       return hadToolCalls ? 'tool_calls' : 'stop';
   }
+}
+
+/** The same for a client of the deprecated `functions`, whose call ends the turn as `function_call`. */
+export function legacyFinishReason(reason: ChatFinishReason): ChatFinishReason {
+  return reason === 'tool_calls' ? 'function_call' : reason;
 }

@@ -16,5 +16,5 @@ export const chatCodec: DialectCodec = {
   createStreamEncoder: (ctx) => new ChatStreamEncoder(ctx),
 };
 
-export { wantsStreamUsage, parseEffort } from './request-decode.js';
+export { wantsStreamUsage, wantsLegacyFunctionCall, parseEffort } from './request-decode.js';
 export { TOOL_ERROR_PREFIX } from '../tool-error.js';

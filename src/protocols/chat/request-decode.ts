@@ -125,6 +125,8 @@ export function decodeRequest(raw: unknown): HubRequest {
   if (toolChoice) req.toolChoice = toolChoice;
   const parallel = optBoolean(body.parallel_tool_calls, REQ, 'parallel_tool_calls');
   if (parallel !== undefined) req.parallelToolCalls = parallel;
+  // one function_call is all a `functions` client can be answered with
+  if (wantsLegacyFunctionCall(body)) req.parallelToolCalls = false;
   const responseFormat = decodeResponseFormat(body.response_format);
   if (responseFormat) req.responseFormat = responseFormat;
   const verbosity = decodeVerbosity(body.verbosity);
@@ -164,4 +166,13 @@ export function decodeRequest(raw: unknown): HubRequest {
  */
 export function wantsStreamUsage(raw: unknown): boolean {
   return isRecord(raw) && isRecord(raw.stream_options) && raw.stream_options.include_usage === true;
+}
+
+/**
+ * Whether a Chat client declared the deprecated `functions` instead of `tools`: OpenAI then answers
+ * with one `function_call` (finish_reason `function_call`), which is all such a client reads.
+ * Routing passes this to the response encoders as ResponseContext.legacyFunctions.
+ */
+export function wantsLegacyFunctionCall(raw: unknown): boolean {
+  return isRecord(raw) && Array.isArray(raw.functions) && (raw.tools === undefined || raw.tools === null);
 }

@@ -5,7 +5,7 @@ import { citedStretch } from '../citations.js';
 import type { Json } from './guards.js';
 import { chatCompletionId } from './ids.js';
 import { renderClientReasoning } from './reasoning.js';
-import { chatFinishReason } from './finish-reason.js';
+import { chatFinishReason, legacyFinishReason } from './finish-reason.js';
 import { chatLogprobs } from './logprobs.js';
 import { usageToChat } from './usage.js';
 
@@ -50,17 +50,22 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
     content: text || (calls.length > 0 || refusal ? null : ''),
     refusal: refusal || null,
   };
-  if (calls.length > 0) message.tool_calls = calls.map(clientToolCall);
+  const legacy = ctx.legacyFunctions === true && calls.length > 0;
+  // a `functions` client reads its one call here (the request asked for no parallel calls)
+  if (legacy) message.function_call = { name: calls[0]!.name, arguments: calls[0]!.arguments };
+  else if (calls.length > 0) message.tool_calls = calls.map(clientToolCall);
   if (annotations.length > 0) message.annotations = annotations;
   const fields = renderClientReasoning(reasoning);
   if (fields) Object.assign(message, fields);
 
+  const finish = chatFinishReason(res.stopReason, calls.length > 0);
+  const finishReason = ctx.legacyFunctions === true ? legacyFinishReason(finish) : finish;
   const body: Json = {
     id: chatCompletionId(res.id, ctx.idSuffix),
     object: 'chat.completion',
     created: res.created ?? ctx.created ?? Math.floor(Date.now() / 1000),
     model: ctx.model,
-    choices: [{ index: 0, message, finish_reason: chatFinishReason(res.stopReason, calls.length > 0), logprobs: logprobs ? chatLogprobs(logprobs) : null }],
+    choices: [{ index: 0, message, finish_reason: finishReason, logprobs: logprobs ? chatLogprobs(logprobs) : null }],
   };
   if (res.usage) body.usage = usageToChat(res.usage);
   if (res.serviceTier) body.service_tier = res.serviceTier;

@@ -29,7 +29,7 @@ import { SSE_DONE, sseData } from '../sse.js';
 import type { Json } from './guards.js';
 import { chatCompletionId } from './ids.js';
 import { BLOCK_SEPARATOR, originDetails, originThinkingBlock } from './reasoning.js';
-import { chatFinishReason } from './finish-reason.js';
+import { chatFinishReason, legacyFinishReason, type ChatFinishReason } from './finish-reason.js';
 import { chatLogprobs } from './logprobs.js';
 import { usageToChat } from './usage.js';
 import { clientToolCall, urlAnnotation } from './response-encode.js';
@@ -72,7 +72,11 @@ export class ChatStreamEncoder implements StreamEncoder {
   /** Citations of the latest text block, written as an annotations chunk when it stops. */
   private cited: UrlCitation[] | undefined;
 
+  /** The client declared `functions`: its one call goes out as `function_call` (ResponseContext.legacyFunctions). */
+  private readonly legacy: boolean;
+
   constructor(private readonly ctx: ResponseContext) {
+    this.legacy = ctx.legacyFunctions === true;
     this.created = ctx.created ?? Math.floor(Date.now() / 1000);
     this.tail = `,"finish_reason":null}]${ctx.includeUsage ? ',"usage":null' : ''}}\n\n`;
   }
@@ -115,7 +119,7 @@ export class ChatStreamEncoder implements StreamEncoder {
         const index = this.toolIndex.get(ev.index);
         if (index === undefined || !ev.json) return '';
         this.noArguments.delete(ev.index);
-        return this.flushRun() + this.chunk({ tool_calls: [{ index, function: { arguments: ev.json } }] });
+        return this.flushRun() + this.chunk(this.legacy ? { function_call: { arguments: ev.json } } : { tool_calls: [{ index, function: { arguments: ev.json } }] });
       }
       case 'block_stop':
         if (this.noArguments.delete(ev.index)) return this.noArgumentsChunk(ev.index);
@@ -129,7 +133,7 @@ export class ChatStreamEncoder implements StreamEncoder {
           this.serviceTier = ev.serviceTier;
           this.setEnvelope();
         }
-        return this.finish(chatFinishReason(ev.stopReason, this.toolIndex.size > 0));
+        return this.finish(this.finishReason(chatFinishReason(ev.stopReason, this.toolIndex.size > 0)));
     }
   }
 
@@ -191,11 +195,17 @@ export class ChatStreamEncoder implements StreamEncoder {
    */
   private noArgumentsChunk(index: number): string {
     const toolIndex = this.toolIndex.get(index);
-    return toolIndex === undefined ? '' : this.chunk({ tool_calls: [{ index: toolIndex, function: { arguments: '{}' } }] });
+    if (toolIndex === undefined) return '';
+    return this.chunk(this.legacy ? { function_call: { arguments: '{}' } } : { tool_calls: [{ index: toolIndex, function: { arguments: '{}' } }] });
+  }
+
+  private finishReason(reason: ChatFinishReason): ChatFinishReason {
+    return this.legacy ? legacyFinishReason(reason) : reason;
   }
 
   private blockStart(index: number, block: Extract<HubEvent, { type: 'block_start' }>['block']): string {
     if (block.type !== 'function_call') return '';
+    if (this.legacy) return this.legacyCallStart(index, block.name);
     const toolIndex = this.toolIndex.size;
     this.toolIndex.set(index, toolIndex);
     // a freeform (custom) tool's input may well be empty
@@ -203,6 +213,17 @@ export class ChatStreamEncoder implements StreamEncoder {
     const call = clientToolCall({ type: 'function_call', callId: block.callId, name: block.name, arguments: '' });
     if (block.thoughtSignature) call.extra_content = { google: { thought_signature: block.thoughtSignature } };
     return this.chunk({ tool_calls: [{ index: toolIndex, ...call }] });
+  }
+
+  /**
+   * A `functions` client's call: `delta.function_call` with the name, then its argument pieces.
+   * It has room for one; a further call (the upstream ignored parallel_tool_calls) is left out.
+   */
+  private legacyCallStart(index: number, name: string): string {
+    if (this.toolIndex.size > 0) return '';
+    this.toolIndex.set(index, 0);
+    this.noArguments.add(index);
+    return this.chunk({ function_call: { name, arguments: '' } });
   }
 
   private reasoningBlock(index: number): ReasoningBlock {
