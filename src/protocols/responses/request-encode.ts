@@ -21,6 +21,7 @@ import type { ContentPart, FunctionCallOutputItem, HubRequest, Item, ResponseFor
 import { badRequest } from '../errors.js';
 import { cutContent, standsBefore } from '../inline-system.js';
 import { toolErrorPrefix } from '../tool-error.js';
+import { wireCallId } from './call-id-limit.js';
 import { assistantPart, userPart } from './content-encode.js';
 import { wireReasoningItem } from './reasoning.js';
 
@@ -130,10 +131,10 @@ function encodeItems(items: readonly Item[], opts: EncodeRequestOptions, inline:
       }
       case 'function_call':
         // No `id`: OpenAI demands ids starting with "fc" and call_id alone correlates.
-        out.push({ type: 'function_call', call_id: item.callId, name: item.name, arguments: item.arguments });
+        out.push({ type: 'function_call', call_id: wireCallId(item.callId), name: item.name, arguments: item.arguments });
         break;
       case 'function_call_output':
-        out.push({ type: 'function_call_output', call_id: item.callId, output: encodeToolOutput(item) });
+        out.push({ type: 'function_call_output', call_id: wireCallId(item.callId), output: encodeToolOutput(item) });
         break;
     }
   }
