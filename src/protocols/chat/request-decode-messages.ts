@@ -21,6 +21,8 @@ interface PendingCall {
   name: string;
   /** Legacy `function_call` turns are answered by name, not id. */
   legacy: boolean;
+  /** The id the call has in the hub: the client's, or a fresh one when the client's recurs (below). */
+  hubId: string;
 }
 
 class MessageReader {
@@ -108,10 +110,23 @@ class MessageReader {
   }
 
   private addCall(item: FunctionCallItem, path: string, legacy: boolean): void {
-    if (this.seenCallIds.has(item.callId)) throw badRequest(CALL, `Tool call id "${item.callId}" at ${path} is used twice.`, `${path}.id`);
+    const clientId = item.callId;
+    if (this.pending.has(clientId)) throw badRequest(CALL, `Tool call id "${clientId}" at ${path} is used twice.`, `${path}.id`);
+    // An id an earlier turn used and answered: models that number calls per turn (Kimi's
+    // `list_dir:0`) repeat them. Chat pairs a result with the turn before it, so the client is
+    // right; targets that want ids unique in a request (Anthropic, OpenAI's Responses) get a
+    // fresh one for it and its result, the same one every time this history is sent.
+    if (this.seenCallIds.has(clientId)) item.callId = this.freshId(clientId);
     this.seenCallIds.add(item.callId);
-    this.pending.set(item.callId, { path, name: item.name, legacy });
+    this.pending.set(clientId, { path, name: item.name, legacy, hubId: item.callId });
     this.items.push(item);
+  }
+
+  private freshId(clientId: string): string {
+    for (let n = 2; ; n++) {
+      const id = `${clientId}_${n}`;
+      if (!this.seenCallIds.has(id)) return id;
+    }
   }
 
   private toolCall(raw: unknown, path: string): void {
@@ -157,7 +172,7 @@ class MessageReader {
     // Text is the standard; images/files are accepted because tool results that hold media are common.
     const output: FunctionCallOutputItem['output'] =
       typeof m.content === 'string' ? m.content : decodeContent(m.content, `${path}.content`, ['text', 'image_url', 'file']);
-    this.items.push({ type: 'function_call_output', callId, output });
+    this.items.push({ type: 'function_call_output', callId: call.hubId, output });
   }
 
   private legacyFunctionResult(m: Json, path: string): void {
@@ -165,9 +180,10 @@ class MessageReader {
     let match: string | undefined;
     for (const [id, call] of this.pending) if (call.legacy && call.name === name) match = id;
     if (!match) throw badRequest(CALL, `${path} answers function "${name}", which no earlier assistant function_call made.`, `${path}.name`);
+    const call = this.pending.get(match)!;
     this.pending.delete(match);
     const output = m.content === undefined || m.content === null ? '' : (str(m.content) ?? JSON.stringify(m.content));
-    this.items.push({ type: 'function_call_output', callId: match, output });
+    this.items.push({ type: 'function_call_output', callId: call.hubId, output });
   }
 }
 
