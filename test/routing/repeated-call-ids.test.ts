@@ -2,8 +2,10 @@
  * Models that number their calls per turn repeat ids across a conversation: Kimi's `list_dir:0`
  * (vllm-project/vllm#50295, fw-ai/fireconnect#16). A Chat client pairs each result with the turn
  * before it, so such a history is valid Chat; Anthropic wants tool_use ids unique in a request and
- * OpenAI's Responses API call ids unique too. A session begun on Kimi must go on on them.
+ * OpenAI's Responses API call ids unique too. A session begun on Kimi must go on on them — and a
+ * Messages or Responses client, which got Kimi's ids as they were, must go on on Kimi itself.
  */
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './harness.js';
@@ -65,5 +67,60 @@ describe('a Chat history whose calls repeat an id from an earlier turn (Kimi)', 
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect((err as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('invalid_tool_call');
     expect(t.h.mocks.anthropic.generations()).toHaveLength(0);
+  });
+});
+
+function pairedChatIds(): { calls: string[]; results: string[] } {
+  const messages = t.h.mocks.ca.lastGeneration().body.messages as Array<{ role: string; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>;
+  return {
+    calls: messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id)),
+    results: messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id!),
+  };
+}
+
+describe('Messages and Responses clients on a model that repeats its ids (Kimi behind an endpoint)', () => {
+  it('a Messages client (Claude Code): its third turn is answered; the endpoint gets the first id as it was and a fresh one for the repeat', async () => {
+    const client = new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+    const use = (path: string): Anthropic.MessageParam => ({ role: 'assistant', content: [{ type: 'tool_use', id: 'list_dir:0', name: 'list_dir', input: { path } }] });
+    const result = (path: string): Anthropic.MessageParam => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'list_dir:0', content: `listing of ${path}` }] });
+    const message = await client.messages.create({
+      model: 'ca/kimi-k3',
+      max_tokens: 1000,
+      tools: [{ name: 'list_dir', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }],
+      messages: [{ role: 'user', content: 'List . then /.' }, use('.'), result('.'), use('/'), result('/')],
+    });
+    expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: 'Tool said: listing of /' })]);
+    expect(pairedChatIds()).toEqual({ calls: ['list_dir:0', 'list_dir:0_2'], results: ['list_dir:0', 'list_dir:0_2'] });
+  });
+
+  it('a Responses client (Codex), streamed: answered on Kimi and on Claude', async () => {
+    const client = new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+    const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'List . then /.' }];
+    for (const path of ['.', '/']) {
+      input.push({ type: 'function_call', call_id: 'list_dir:0', name: 'list_dir', arguments: JSON.stringify({ path }) });
+      input.push({ type: 'function_call_output', call_id: 'list_dir:0', output: `listing of ${path}` });
+    }
+    const rtools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'list_dir', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false }];
+    const onKimi = await client.responses.stream({ model: 'ca/kimi-k3', input, tools: rtools, store: false }).finalResponse();
+    expect(onKimi.output_text).toBe('Tool said: listing of /');
+    expect(pairedChatIds()).toEqual({ calls: ['list_dir:0', 'list_dir:0_2'], results: ['list_dir:0', 'list_dir:0_2'] });
+    const onClaude = await client.responses.create({ model: 'anthropic/claude-sonnet-4-5', input, tools: rtools, store: false });
+    expect(onClaude.output_text).toBe('Tool said: listing of /');
+  });
+
+  it('a Responses call_id used again before its output came is still refused', async () => {
+    const client = new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+    const err = await client.responses
+      .create({
+        model: 'ca/kimi-k3',
+        input: [
+          { role: 'user', content: 'List both.' },
+          { type: 'function_call', call_id: 'list_dir:0', name: 'list_dir', arguments: '{}' },
+          { type: 'function_call', call_id: 'list_dir:0', name: 'list_dir', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'list_dir:0', output: 'a' },
+        ],
+      })
+      .catch((e: unknown) => e);
+    expect((err as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('invalid_tool_call');
   });
 });

@@ -9,6 +9,7 @@
  */
 import type { ContentPart, FunctionCallItem, FunctionCallOutputItem, Item, MessageItem, SystemPart } from '../hub.js';
 import { badRequest } from '../errors.js';
+import { CallIdReuse } from '../call-id-reuse.js';
 import { decodeClientReasoning } from './reasoning.js';
 import { decodeContent, decodeTextContent } from './request-decode-content.js';
 import { thoughtSignatureOf } from './upstream-read.js';
@@ -30,6 +31,7 @@ class MessageReader {
   readonly items: Item[] = [];
   private readonly pending = new Map<string, PendingCall>();
   private readonly seenCallIds = new Set<string>();
+  private readonly hubIds = new CallIdReuse();
   private legacyCount = 0;
 
   read(raw: unknown, i: number): void {
@@ -112,21 +114,12 @@ class MessageReader {
   private addCall(item: FunctionCallItem, path: string, legacy: boolean): void {
     const clientId = item.callId;
     if (this.pending.has(clientId)) throw badRequest(CALL, `Tool call id "${clientId}" at ${path} is used twice.`, `${path}.id`);
-    // An id an earlier turn used and answered: models that number calls per turn (Kimi's
-    // `list_dir:0`) repeat them. Chat pairs a result with the turn before it, so the client is
-    // right; targets that want ids unique in a request (Anthropic, OpenAI's Responses) get a
-    // fresh one for it and its result, the same one every time this history is sent.
-    if (this.seenCallIds.has(clientId)) item.callId = this.freshId(clientId);
-    this.seenCallIds.add(item.callId);
+    // an id an earlier, answered turn used is a new call (call-id-reuse.ts): Chat pairs a result
+    // with the turn before it, so the client is right
+    item.callId = this.hubIds.idFor(clientId);
+    this.seenCallIds.add(clientId);
     this.pending.set(clientId, { path, name: item.name, legacy, hubId: item.callId });
     this.items.push(item);
-  }
-
-  private freshId(clientId: string): string {
-    for (let n = 2; ; n++) {
-      const id = `${clientId}_${n}`;
-      if (!this.seenCallIds.has(id)) return id;
-    }
   }
 
   private toolCall(raw: unknown, path: string): void {

@@ -15,6 +15,7 @@
  */
 import type { ContentPart, FunctionCallItem, FunctionCallOutputItem, Item, MessageItem, SystemPart } from '../hub.js';
 import { callIdOf } from './ids.js';
+import { CallIdReuse } from '../call-id-reuse.js';
 import { isAdvisorBlock } from './advisor.js';
 import { badRequest } from '../errors.js';
 import { decodeCacheControl } from './cache-control.js';
@@ -78,23 +79,22 @@ export function decodeMessages(v: unknown): { items: Item[]; system: SystemPart[
   });
 
   const items: Item[] = [];
-  const pending = new Map<string, string>(); // tool_use id → path of the block, until answered
-  const answered = new Set<string>();
+  const book: CallBook = { pending: new Map(), answered: new Set(), hubIds: new CallIdReuse() };
   const placeInline = (turn: number, user?: UserMessageAt): void => {
     for (const at of inlineAfter) if (at.turn === turn) at.part.inline = inlinePlace(at.block, items.length, user);
   };
   turns.forEach((turn, t) => {
     if (turn.role === 'assistant') {
-      failIfUnanswered(pending);
-      decodeAssistantTurn(turn, items, pending, answered);
+      failIfUnanswered(book);
+      decodeAssistantTurn(turn, items, book);
       placeInline(t);
     } else {
-      placeInline(t, decodeUserTurn(turn, items, pending, answered, events));
+      placeInline(t, decodeUserTurn(turn, items, book, events));
       // Results belong in the user turn right after the call; a later answer would be out of order.
-      if (t < turns.length - 1) failIfUnanswered(pending);
+      if (t < turns.length - 1) failIfUnanswered(book);
     }
   });
-  if (turns[turns.length - 1]?.role !== 'assistant') failIfUnanswered(pending);
+  if (turns[turns.length - 1]?.role !== 'assistant') failIfUnanswered(book);
   // events of system messages and of turns were recorded in two passes: put them back in message order
   events.sort((a, b) => messageIndex(a.path) - messageIndex(b.path));
   return { items, system, toolEvents: events };
@@ -151,14 +151,14 @@ function inlinePlace(block: number, end: number, user: UserMessageAt | undefined
   return before === 0 ? { beforeItem: user.index, role: 'system' } : { beforeItem: user.index, role: 'system', beforePart: before };
 }
 
-function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>, answered: Set<string>, events: ToolEvent[]): UserMessageAt | undefined {
+function decodeUserTurn(turn: Turn, items: Item[], book: CallBook, events: ToolEvent[]): UserMessageAt | undefined {
   const outputs: FunctionCallOutputItem[] = [];
   const parts: ContentPart[] = [];
   const partsBefore: number[] = [];
   for (const { block, path } of turn.blocks) {
     partsBefore.push(parts.length);
     if (block.type === 'tool_result') {
-      outputs.push(decodeToolResult(block, path, pending, answered, events));
+      outputs.push(decodeToolResult(block, path, book, events));
       continue;
     }
     if (isToolChange(block.type)) {
@@ -179,21 +179,30 @@ function decodeUserTurn(turn: Turn, items: Item[], pending: Map<string, string>,
   return { index: items.length - 1, partsBefore };
 }
 
-function decodeToolResult(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>, events: ToolEvent[]): FunctionCallOutputItem {
+/** Calls of the conversation by their client id: those awaiting a result, those answered, and their hub ids. */
+interface CallBook {
+  pending: Map<string, { path: string; hubId: string }>;
+  answered: Set<string>;
+  hubIds: CallIdReuse;
+}
+
+function decodeToolResult(block: JsonObject, path: string, book: CallBook, events: ToolEvent[]): FunctionCallOutputItem {
   const callId = callIdOf(expectString(block.tool_use_id, `${path}.tool_use_id`, 'invalid_tool_call'));
-  if (!pending.delete(callId)) {
-    const why = answered.has(callId) ? 'answers a tool_use that already has a tool_result' : 'has no matching tool_use in the preceding assistant turn';
+  const call = book.pending.get(callId);
+  if (!call) {
+    const why = book.answered.has(callId) ? 'answers a tool_use that already has a tool_result' : 'has no matching tool_use in the preceding assistant turn';
     throw badRequest('invalid_tool_call', `${path}: tool_result for ${JSON.stringify(callId)} ${why}.`, `${path}.tool_use_id`);
   }
-  answered.add(callId);
-  const item: FunctionCallOutputItem = { type: 'function_call_output', callId, output: decodeToolResultContent(block.content, `${path}.content`, events) };
+  book.pending.delete(callId);
+  book.answered.add(callId);
+  const item: FunctionCallOutputItem = { type: 'function_call_output', callId: call.hubId, output: decodeToolResultContent(block.content, `${path}.content`, events) };
   if (optBoolean(block.is_error, `${path}.is_error`, 'invalid_tool_call')) item.isError = true;
   const cc = decodeCacheControl(block.cache_control, `${path}.cache_control`);
   if (cc) item.cacheControl = cc;
   return item;
 }
 
-function decodeAssistantTurn(turn: Turn, items: Item[], pending: Map<string, string>, answered: Set<string>): void {
+function decodeAssistantTurn(turn: Turn, items: Item[], book: CallBook): void {
   let message: MessageItem | undefined; // open text run; a later non-text block closes it
   for (const { block, path } of turn.blocks) {
     switch (block.type) {
@@ -221,7 +230,7 @@ function decodeAssistantTurn(turn: Turn, items: Item[], pending: Map<string, str
         break;
       }
       case 'tool_use':
-        items.push(decodeToolUse(block, path, pending, answered));
+        items.push(decodeToolUse(block, path, book));
         message = undefined;
         break;
       case 'server_tool_use':
@@ -243,23 +252,25 @@ function isPastWebSearch(block: JsonObject): boolean {
   return block.type === 'web_search_tool_result' || block.name === 'web_search';
 }
 
-function decodeToolUse(block: JsonObject, path: string, pending: Map<string, string>, answered: Set<string>): FunctionCallItem {
+function decodeToolUse(block: JsonObject, path: string, book: CallBook): FunctionCallItem {
   const callId = callIdOf(expectString(block.id, `${path}.id`, 'invalid_tool_call'));
   const name = expectString(block.name, `${path}.name`, 'invalid_tool_call');
   if (callId === '' || name === '') throw badRequest('invalid_tool_call', `${path}: tool_use needs a non-empty id and name.`, path);
-  if (pending.has(callId) || answered.has(callId)) {
+  if (book.pending.has(callId)) {
     throw badRequest('invalid_tool_call', `${path}: tool_use id ${JSON.stringify(callId)} is used more than once.`, `${path}.id`);
   }
-  pending.set(callId, path);
+  // the id of an earlier, answered call (a model that numbers calls per turn): a new call (call-id-reuse.ts)
+  const hubId = book.hubIds.idFor(callId);
+  book.pending.set(callId, { path, hubId });
   const input = block.input === undefined || block.input === null ? {} : block.input;
-  const item: FunctionCallItem = { type: 'function_call', callId, name, arguments: JSON.stringify(input) };
+  const item: FunctionCallItem = { type: 'function_call', callId: hubId, name, arguments: JSON.stringify(input) };
   const cc = decodeCacheControl(block.cache_control, `${path}.cache_control`);
   if (cc) item.cacheControl = cc;
   return item;
 }
 
-function failIfUnanswered(pending: Map<string, string>): void {
-  for (const [id, path] of pending) {
+function failIfUnanswered(book: CallBook): void {
+  for (const [id, { path }] of book.pending) {
     throw badRequest(
       'invalid_tool_call',
       `${path}: tool_use ${JSON.stringify(id)} has no tool_result in the user turn that follows it.`,

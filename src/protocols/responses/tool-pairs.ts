@@ -3,29 +3,41 @@
  * answered — except calls in the trailing assistant turn (nothing but calls and reasoning after
  * them). Checked here because every target rejects broken pairs, each with a different message.
  * custom_tool_call(_output) items are hub function calls (outputs) too: they pair the same way.
+ *
+ * A call reusing the id of an earlier, answered call (a model that numbers calls per turn, such as
+ * Kimi) is a new call: it and the outputs after it get a fresh hub id (call-id-reuse.ts).
  */
 import type { Item } from '../hub.js';
 import { badRequest } from '../errors.js';
+import { CallIdReuse } from '../call-id-reuse.js';
 
 export function checkToolPairs(items: readonly Item[], positions: readonly number[]): void {
-  const calls = new Map<string, number>();
-  const answered = new Set<string>();
+  const calls = new Map<string, number>(); // hub id → index
+  const answered = new Set<string>(); // hub ids
+  const latest = new Map<string, string>(); // client id → hub id of its latest call
+  const hubIds = new CallIdReuse();
   items.forEach((item, i) => {
     const param = `input[${positions[i] ?? i}]`;
     if (item.type === 'function_call') {
-      if (calls.has(item.callId)) {
+      const earlier = latest.get(item.callId);
+      if (earlier !== undefined && !answered.has(earlier)) {
         throw badRequest('invalid_tool_call', `${param}: call_id ${JSON.stringify(item.callId)} is used by more than one function_call.`, `${param}.call_id`);
       }
-      calls.set(item.callId, i);
+      const hubId = hubIds.idFor(item.callId);
+      latest.set(item.callId, hubId);
+      item.callId = hubId;
+      calls.set(hubId, i);
     } else if (item.type === 'function_call_output') {
-      if (!calls.has(item.callId)) {
+      const hubId = latest.get(item.callId);
+      if (hubId === undefined) {
         throw badRequest(
           'invalid_tool_call',
           `${param}: no function_call with call_id ${JSON.stringify(item.callId)} comes before this function_call_output.`,
           `${param}.call_id`,
         );
       }
-      answered.add(item.callId);
+      item.callId = hubId;
+      answered.add(hubId);
     }
   });
   const trailingFrom = trailingTurnStart(items);

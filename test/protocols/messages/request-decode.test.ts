@@ -180,9 +180,17 @@ describe('Messages decodeRequest: tool call pairing', () => {
     expect(errorOf(() => decode(base({ messages: [user, toolTurn(), dup] }))).message).toMatch(/already/);
   });
 
-  it('rejects a reused tool_use id and a tool_use without id', () => {
+  it('an id an earlier, answered call used (Kimi numbers calls per turn) is a new call with a fresh id; one id twice in a turn and a tool_use without id are refused', () => {
     const msgs = [user, toolTurn('a'), resultTurn('a'), toolTurn('a'), resultTurn('a')];
-    expect(codeOf(base({ messages: msgs }))).toBe('invalid_tool_call');
+    const calls = decode(base({ messages: msgs })).items.filter((i) => i.type === 'function_call' || i.type === 'function_call_output');
+    expect(calls.map((i) => [i.type, i.callId])).toEqual([
+      ['function_call', 'a'],
+      ['function_call_output', 'a'],
+      ['function_call', 'a_2'],
+      ['function_call_output', 'a_2'],
+    ]);
+    const twice = { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'f', input: {} }, { type: 'tool_use', id: 'a', name: 'f', input: {} }] };
+    expect(codeOf(base({ messages: [user, twice, resultTurn('a')] }))).toBe('invalid_tool_call');
     expect(codeOf(base({ messages: [user, { role: 'assistant', content: [{ type: 'tool_use', name: 'f', input: {} }] }] }))).toBe('invalid_tool_call');
   });
 
