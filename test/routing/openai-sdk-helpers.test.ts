@@ -94,3 +94,37 @@ describe('parse(): structured output and strict tools read by the zod helpers', 
     });
   }
 });
+
+describe('stream.controller.abort(): the upstream request is cancelled', () => {
+  for (const model of ['anthropic/claude-sonnet-4-5', 'openai/gpt-5', 'gemini/gemini-2.5-flash', 'cb/some-model']) {
+    it(`${model}: a chat stream and a responses stream, each aborted at its third text delta`, async () => {
+      const mock = mockOf(model);
+      mock.next({ kind: 'turn', turn: { text: 'x'.repeat(400), stream: { chunk: 2, delayMs: 20 } } });
+      const chat = client().chat.completions.stream({ model, messages: [{ role: 'user', content: 'Go on.' }] });
+      let n = 0;
+      for await (const chunk of chat) {
+        if (chunk.choices[0]?.delta.content && ++n === 3) {
+          chat.controller.abort();
+          break;
+        }
+      }
+      const first = mock.lastGeneration();
+      await first.done;
+      expect(first.closedEarly).toBe(true);
+
+      mock.next({ kind: 'turn', turn: { text: 'x'.repeat(400), stream: { chunk: 2, delayMs: 20 } } });
+      const resp = client().responses.stream({ model, input: 'Go on.' });
+      n = 0;
+      for await (const ev of resp) {
+        if (ev.type === 'response.output_text.delta' && ++n === 3) {
+          resp.controller.abort();
+          break;
+        }
+      }
+      const second = mock.lastGeneration();
+      expect(second).not.toBe(first);
+      await second.done;
+      expect(second.closedEarly).toBe(true);
+    });
+  }
+});
