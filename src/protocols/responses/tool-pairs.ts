@@ -12,7 +12,7 @@ import { badRequest } from '../errors.js';
 import { CallIdReuse } from '../call-id-reuse.js';
 
 export function checkToolPairs(items: readonly Item[], positions: readonly number[]): void {
-  const calls = new Map<string, number>(); // hub id → index
+  const calls = new Map<string, { index: number; clientId: string }>(); // by hub id
   const answered = new Set<string>(); // hub ids
   const latest = new Map<string, string>(); // client id → hub id of its latest call
   const hubIds = new CallIdReuse();
@@ -25,8 +25,8 @@ export function checkToolPairs(items: readonly Item[], positions: readonly numbe
       }
       const hubId = hubIds.idFor(item.callId);
       latest.set(item.callId, hubId);
+      calls.set(hubId, { index: i, clientId: item.callId });
       item.callId = hubId;
-      calls.set(hubId, i);
     } else if (item.type === 'function_call_output') {
       const hubId = latest.get(item.callId);
       if (hubId === undefined) {
@@ -41,12 +41,12 @@ export function checkToolPairs(items: readonly Item[], positions: readonly numbe
     }
   });
   const trailingFrom = trailingTurnStart(items);
-  for (const [callId, i] of calls) {
-    if (!answered.has(callId) && i < trailingFrom) {
+  for (const [hubId, { index: i, clientId }] of calls) {
+    if (!answered.has(hubId) && i < trailingFrom) {
       const param = `input[${positions[i] ?? i}]`;
       throw badRequest(
         'invalid_tool_call',
-        `${param}: no function_call_output for call_id ${JSON.stringify(callId)}; send the output of every function call.`,
+        `${param}: no function_call_output for call_id ${JSON.stringify(clientId)}; send the output of every function call.`,
         `${param}.call_id`,
       );
     }

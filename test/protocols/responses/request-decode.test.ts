@@ -213,3 +213,26 @@ describe('responses decodeRequest: details', () => {
     expect(req.items[1]).toEqual({ type: 'function_call', callId: 'c', name: 'patch', namespace: 'files', arguments: 'x', freeform: true });
   });
 });
+
+describe('responses decodeRequest: a call id an earlier, answered call used (Kimi numbers calls per turn)', () => {
+  const call = (path: string) => ({ type: 'function_call', call_id: 'list_dir:0', name: 'f', arguments: JSON.stringify({ path }) });
+  const output = (text: string) => ({ type: 'function_call_output', call_id: 'list_dir:0', output: text });
+
+  it('is a new call: it and its output get a fresh hub id, the first keeps its own', () => {
+    const req = responsesCodec.decodeRequest({ model: 'm/x', input: [user, call('.'), output('a'), user, call('/'), output('b')] });
+    const pairs = req.items.flatMap((i) => (i.type === 'function_call' || i.type === 'function_call_output' ? [[i.type, i.callId]] : []));
+    expect(pairs).toEqual([
+      ['function_call', 'list_dir:0'],
+      ['function_call_output', 'list_dir:0'],
+      ['function_call', 'list_dir:0_2'],
+      ['function_call_output', 'list_dir:0_2'],
+    ]);
+  });
+
+  it('such a call left unanswered is refused under the id the client sent', () => {
+    const err = errorOf({ model: 'm/x', input: [user, call('.'), output('a'), call('/'), user] });
+    expect(err.code).toBe('invalid_tool_call');
+    expect(err.message).toContain('"list_dir:0"');
+    expect(err.message).not.toContain('list_dir:0_2');
+  });
+});
