@@ -88,6 +88,11 @@ export interface ResponseContext {
    * that would make a taken one is not reused (responses/ids.ts).
    */
   idTaken?: (responseId: string) => boolean;
+  /**
+   * Messages and Responses: whether a call id is one of the request's conversation. A new call
+   * reusing one (a model that numbers its calls per turn) goes out with a fresh id (call-id-reuse.ts).
+   */
+  callIdTaken?: (callId: string) => boolean;
   /** Responses: the answer is kept for a later previous_response_id (its `store` says so). */
   kept?: boolean;
   /** Responses: the previous_response_id the request named, echoed as OpenAI does. */

@@ -12,6 +12,7 @@ import type { Dialect, Effort, HubError, HubRequest } from '../protocols/hub.js'
 import type { TopLevelMember } from '../protocols/json-members.js';
 import { MessageContentAccumulator } from '../protocols/messages/content-accumulate.js';
 import { wantsLegacyFunctionCall } from '../protocols/chat/request-decode.js';
+import { callIdsOf } from '../protocols/call-id-reuse.js';
 import { requestEcho } from '../protocols/responses/request-echo.js';
 import { verbatimStringsOf } from '../protocols/lazy-json.js';
 import { stringifyKeepingStrings, VerbatimStrings } from '../protocols/verbatim-strings.js';
@@ -558,15 +559,15 @@ class GenerateRequest {
   /** How a converted answer is rendered for this client. */
   private responseContext(model: string): ResponseContext {
     if (this.dialect === 'chat') return this.legacyFunctions ? { model, includeUsage: this.includeUsage, legacyFunctions: true } : { model, includeUsage: this.includeUsage };
-    if (this.kept) return this.kept.context({ model, echo: requestEcho(this.body) });
+    const ctx = this.kept ? this.kept.context({ model, echo: requestEcho(this.body) }) : { model };
     if (this.dialect === 'messages') {
-      const ctx: ResponseContext = { model };
       if (this.hub?.reasoning?.display === 'omitted') ctx.omitThinking = true;
       if (this.thinkingOff) ctx.hideThinking = true;
       if (this.hub?.contextEdits) ctx.contextEdits = this.hub.contextEdits;
-      return ctx;
     }
-    return { model };
+    // a new call must not take the id of one in the conversation (call-id-reuse.ts)
+    if (this.hub) ctx.callIdTaken = callIdsOf(this.hub.items);
+    return ctx;
   }
 
   /**

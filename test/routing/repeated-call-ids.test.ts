@@ -8,6 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import type { Reply } from '../fixtures/mock-upstream/index.js';
 import { useHarness } from './harness.js';
 
 const t = useHarness();
@@ -122,5 +123,61 @@ describe('Messages and Responses clients on a model that repeats its ids (Kimi b
       })
       .catch((e: unknown) => e);
     expect((err as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('invalid_tool_call');
+  });
+});
+
+describe('an answer whose call takes an id the conversation has (Kimi on its second tool turn)', () => {
+  const again = (): Reply => ({ kind: 'turn', turn: { toolCalls: [{ id: 'list_dir:0', name: 'list_dir', arguments: { path: '/' } }] } });
+
+  it('a Messages client gets it under a fresh id, whole and streamed, and the session then goes on on Claude (passed through)', async () => {
+    const client = new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+    const kimiId = `svcp_${Buffer.from('list_dir:0').toString('base64url')}`;
+    const tools: Anthropic.Tool[] = [{ name: 'list_dir', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }];
+    const history: Anthropic.MessageParam[] = [
+      { role: 'user', content: 'List . then /.' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: kimiId, name: 'list_dir', input: { path: '.' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: kimiId, content: 'listing of .' }] },
+    ];
+    t.h.mocks.ca.next(again());
+    const whole = await client.messages.create({ model: 'ca/kimi-k3', max_tokens: 1000, tools, messages: history });
+    t.h.mocks.ca.next(again());
+    const streamed = await client.messages.stream({ model: 'ca/kimi-k3', max_tokens: 1000, tools, messages: history }).finalMessage();
+    for (const answer of [whole, streamed]) {
+      const use = answer.content.find((b) => b.type === 'tool_use')!;
+      expect(use.id).toBe(`svcp_${Buffer.from('list_dir:0_2').toString('base64url')}`);
+      expect(use.id).not.toBe(kimiId);
+    }
+    const use = whole.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')!;
+    const onClaude = await client.messages.create({
+      model: 'anthropic/claude-sonnet-4-5',
+      max_tokens: 1000,
+      tools,
+      messages: [...history, { role: 'assistant', content: [use] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'listing of /' }] }],
+    });
+    expect(onClaude.content).toEqual([expect.objectContaining({ type: 'text', text: 'Tool said: listing of /' })]);
+  });
+
+  it('a Responses client gets it under a fresh call_id, whole and streamed', async () => {
+    const client = new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+    const input: OpenAI.Responses.ResponseInputItem[] = [
+      { role: 'user', content: 'List . then /.' },
+      { type: 'function_call', call_id: 'list_dir:0', name: 'list_dir', arguments: '{"path":"."}' },
+      { type: 'function_call_output', call_id: 'list_dir:0', output: 'listing of .' },
+    ];
+    const rtools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'list_dir', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false }];
+    t.h.mocks.ca.next(again());
+    const whole = await client.responses.create({ model: 'ca/kimi-k3', input, tools: rtools, store: false });
+    t.h.mocks.ca.next(again());
+    const streamed = await client.responses.stream({ model: 'ca/kimi-k3', input, tools: rtools, store: false }).finalResponse();
+    for (const answer of [whole, streamed]) {
+      expect(answer.output.find((o) => o.type === 'function_call')).toMatchObject({ call_id: 'list_dir:0_2', arguments: '{"path":"/"}' });
+    }
+  });
+
+  it('an id the conversation does not have is left as it is', async () => {
+    const client = new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+    t.h.mocks.ca.next(again());
+    const answer = await client.responses.create({ model: 'ca/kimi-k3', input: 'List /.', tools: [{ type: 'function', name: 'list_dir', parameters: null, strict: false }], store: false });
+    expect(answer.output.find((o) => o.type === 'function_call')).toMatchObject({ call_id: 'list_dir:0' });
   });
 });

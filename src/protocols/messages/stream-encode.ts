@@ -25,6 +25,7 @@ import { anthropicErrorBody } from '../errors.js';
 import { sseNamed } from '../sse.js';
 import { contextManagementOf } from './context-edits.js';
 import { clientMessageId, syntheticToolUseId, toolUseId } from './ids.js';
+import { AnswerCallIds } from '../call-id-reuse.js';
 import { messagesUsage } from './response-encode.js';
 import { messagesStopReason } from './stop-reason.js';
 import { omittedSignatureFor, signatureFor } from './thinking.js';
@@ -69,7 +70,12 @@ class MessagesStreamEncoder implements StreamEncoder {
   private out = '';
   private omittedDeltas = 0;
 
-  constructor(private readonly ctx: ResponseContext) {}
+  /** Fresh ids for calls that reuse one of the conversation's (call-id-reuse.ts). */
+  private readonly callIds: AnswerCallIds | undefined;
+
+  constructor(private readonly ctx: ResponseContext) {
+    this.callIds = ctx.callIdTaken ? new AnswerCallIds(ctx.callIdTaken) : undefined;
+  }
 
   encode(event: HubEvent): string {
     if (this.ended) return '';
@@ -298,7 +304,7 @@ class MessagesStreamEncoder implements StreamEncoder {
       case 'function_call':
         contentBlock = {
           type: 'tool_use',
-          id: start.callId ? toolUseId(start.callId) : syntheticToolUseId(this.ctx, this.toolCount),
+          id: start.callId ? toolUseId(this.callIds ? this.callIds.idFor(start.callId) : start.callId) : syntheticToolUseId(this.ctx, this.toolCount),
           name: start.name,
           input: {},
           caller: { type: 'direct' },
