@@ -100,6 +100,8 @@ export class RequestRecord {
   readonly entry: RequestLogEntry;
   /** performance.now() when the request arrived. */
   readonly t0: number;
+  /** Date.now() when the request arrived: `entry.time` is written from it at finish. */
+  private readonly arrived: number;
   private sent = false;
   /**
    * The attempt under way (begun, not yet noted): a request the daemon ends meanwhile (a revoked
@@ -111,9 +113,12 @@ export class RequestRecord {
 
   constructor(route: ProxyRoute, caller: ProxyCaller, t0: number) {
     this.t0 = t0;
+    this.arrived = Date.now();
     this.entry = {
       id: randomUUID(),
-      time: isoNow(),
+      // made in finish(): a toISOString run cold, as a request that comes alone runs, costs ~15 µs
+      // that would delay its upstream call and first byte (bench/FINDINGS.md, paced)
+      time: '',
       keyId: caller.keyId,
       keyName: caller.keyName,
       base: route.group === undefined ? 'provider' : `group:${route.group}`,
@@ -184,6 +189,7 @@ export class RequestRecord {
       this.attempt(open);
     }
     this.sent = true;
+    e.time = isoNow(this.arrived);
     e.status = status;
     e.latencyMs = this.elapsed(now);
     if (errorCode !== undefined) e.errorCode = errorCode;
