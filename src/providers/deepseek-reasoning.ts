@@ -15,9 +15,13 @@ import { fillAssistantReasoning } from './assistant-reasoning-fill.js';
 
 type Obj = Record<string, unknown>;
 
+export function isDeepSeekModel(model: string): boolean {
+  return /deepseek/i.test(model);
+}
+
 /** A DeepSeek model asked to think: by its id (deepseek-reasoner, R1 distills) or by the body. */
 export function deepSeekThinks(body: Obj, model: string): boolean {
-  if (!/deepseek/i.test(model)) return false;
+  if (!isDeepSeekModel(model)) return false;
   if (/reasoner|(^|[^a-z0-9])r1([^0-9]|$)/i.test(model)) return true;
   const thinking = body.thinking;
   if (typeof thinking === 'object' && thinking !== null && (thinking as Obj).type === 'enabled') return true;

@@ -24,8 +24,12 @@ function thinkingType(body: Obj): unknown {
   return typeof thinking === 'object' && thinking !== null ? (thinking as Obj).type : undefined;
 }
 
+export function isKimiModel(model: string): boolean {
+  return KIMI.test(model);
+}
+
 export function kimiThinks(body: Obj, model: string): boolean {
-  if (!KIMI.test(model)) return false;
+  if (!isKimiModel(model)) return false;
   const type = thinkingType(body);
   if (type === 'disabled') return false;
   return type === 'enabled' || THINKS_BY_DEFAULT.test(model);

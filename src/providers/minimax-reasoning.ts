@@ -30,8 +30,12 @@ function withThinking(content: unknown, think: string): unknown {
   return think; // null: a message of tool calls only
 }
 
+export function isMiniMaxModel(model: string): boolean {
+  return MINIMAX.test(model);
+}
+
 export function inlineMiniMaxReasoning(body: Obj, model: string): void {
-  if (!MINIMAX.test(model)) return;
+  if (!isMiniMaxModel(model)) return;
   // a passthrough conversation without either field is left unparsed
   if (!FIELDS.some((field) => mayContain(body, 'messages', field)) || !Array.isArray(body.messages)) return;
   for (const m of body.messages as unknown[]) {

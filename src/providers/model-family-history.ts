@@ -4,13 +4,22 @@
  * MiniMax reads its reasoning back. Keyed on the model id, since the same model sits behind its
  * maker's API, a gateway or vLLM alike.
  */
-import { fillReasoningContent } from './deepseek-reasoning.js';
-import { fillKimiReasoningContent } from './kimi-reasoning.js';
-import { inlineMiniMaxReasoning } from './minimax-reasoning.js';
-import { fitToolCallIds } from './mistral-tool-ids.js';
+import { memoByString } from '../util/string-memo.js';
+import { fillReasoningContent, isDeepSeekModel } from './deepseek-reasoning.js';
+import { fillKimiReasoningContent, isKimiModel } from './kimi-reasoning.js';
+import { inlineMiniMaxReasoning, isMiniMaxModel } from './minimax-reasoning.js';
+import { fitToolCallIds, isMistralModel } from './mistral-tool-ids.js';
 import { bridgeToolToUser } from './mistral-turn-order.js';
 
+/**
+ * Whether any of the families has rules for the model, tested once per model id: most models are
+ * none of them, and each request to one then skips the five rules on one lookup instead of five
+ * regular expressions (each rule below still checks its own family).
+ */
+const hasFamilyRules = memoByString((model) => isDeepSeekModel(model) || isKimiModel(model) || isMistralModel(model) || isMiniMaxModel(model));
+
 export function fitModelFamilyHistory(body: Record<string, unknown>, model: string): void {
+  if (!hasFamilyRules(model)) return;
   fillReasoningContent(body, model);
   fillKimiReasoningContent(body, model);
   fitToolCallIds(body, model);

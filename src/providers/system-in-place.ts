@@ -10,8 +10,8 @@
  * last system message it is given (codecompanion.nvim#2530, pipecat#3362), which would drop the
  * leading prompt.
  */
+import { memoByString } from '../util/string-memo.js';
 import { isMistralModel } from './mistral-tool-ids.js';
 
-export function keepsSystemInPlace(model: string): boolean {
-  return !isMistralModel(model) && !/gemini/i.test(model);
-}
+/** Tested once per model id (util/string-memo.ts): every Chat request's encode options ask it. */
+export const keepsSystemInPlace = memoByString((model) => !isMistralModel(model) && !/gemini/i.test(model));

@@ -1,5 +1,5 @@
 /** Which Chat targets get a mid-conversation system message in place, and through which adapter. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { customChatAdapter } from '../../src/providers/custom-chat.js';
 import { geminiAdapter } from '../../src/providers/gemini.js';
 import { localAdapter } from '../../src/providers/local.js';
@@ -18,5 +18,18 @@ describe('keepsSystemInPlace', () => {
       expect(adapter.encodeOptions('google/gemini-2.5-flash').systemInPlace, adapter.kind).toBe(false);
     }
     expect(geminiAdapter.encodeOptions('gemini-2.5-flash').systemInPlace).toBeUndefined();
+  });
+});
+
+describe('keepsSystemInPlace, asked on every Chat request', () => {
+  it('tests a model id once, then answers from memory', () => {
+    expect(keepsSystemInPlace('memo-check-model')).toBe(true);
+    const test = vi.spyOn(RegExp.prototype, 'test');
+    try {
+      expect(keepsSystemInPlace('memo-check-model')).toBe(true);
+      expect(test).not.toHaveBeenCalled();
+    } finally {
+      test.mockRestore();
+    }
   });
 });
