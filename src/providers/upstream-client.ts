@@ -9,7 +9,6 @@
 import type { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { memoByString } from '../util/string-memo.js';
 import { displayOrigin } from './base-url.js';
 import { decodedBody } from './upstream-decoding.js';
 import { errorCode, toUpstreamError, UpstreamError, type ProxyVia } from './upstream-error.js';
@@ -65,12 +64,11 @@ export function exposeHeader(name: string): boolean {
   return SAFE_HEADERS.has(name) || name.startsWith('x-ratelimit-') || name.startsWith('anthropic-ratelimit-') || name.startsWith('ratelimit');
 }
 
-/** An upstream URL's origin and path, worked out once per URL (util/string-memo.ts): every upstream request asks. */
-const splitUrl = memoByString((url: string): { origin: string; path: string } => {
+function splitUrl(url: string): { origin: string; path: string } {
   const m = /^(https?:\/\/[^/?#]+)([^#]*)/i.exec(url);
   if (!m) throw new UpstreamError('upstream_unreachable', 'The upstream URL is not a valid http(s) URL.');
   return { origin: m[1], path: m[2] === '' ? '/' : m[2].startsWith('?') ? `/${m[2]}` : m[2] };
-});
+}
 
 /** Where a request goes and undici's options for it; throws when it cannot go (aborted, a refused proxy). */
 export interface Prepared {
