@@ -33,6 +33,7 @@ import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNa
 import { EarlyStream, isOpenedEarly } from './early-stream.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
+import { isThreadRefusal } from './thread-refusal.js';
 import {
   attachToChatBody,
   attachToRequest,
@@ -221,6 +222,7 @@ class GenerateRequest {
       if (refusal || !provider) {
         const r = refusal!;
         record.skipped(target.label, r.code, r.message);
+        if (isThreadRefusal(r)) throw r;
         firstRefusal ??= r;
         continue;
       }

@@ -10,6 +10,7 @@ import { isAdvisorTool } from '../protocols/messages/advisor.js';
 import { isWebSearchType } from '../protocols/messages/web-search.js';
 import { isWebSearchToolType } from '../protocols/responses/web-search.js';
 import type { ProviderAdapter } from '../providers/types.js';
+import { threadRefusal } from './thread-refusal.js';
 
 const AUDIO_PART = 'input_audio';
 
@@ -118,17 +119,7 @@ export function policyRefusal(
   if (features.webSearchOptions && adapter.dialect !== 'chat' && !adapter.accepts.webSearch) {
     return cannotSearch(['web_search_options'], slug, 'web_search_options');
   }
-  // Only Anthropic holds message threads: another target would get just the turn's new messages.
-  // The SDK's toolRunner reads this error_code and sends the whole history unthreaded instead.
-  if (features.thread && adapter.kind !== 'anthropic') {
-    return new ProtocolError(
-      400,
-      'unsupported_feature',
-      `Message threads (thread) are held only by anthropic/… models; ${slug} cannot hold one. Send the whole conversation in messages, without thread.`,
-      'thread',
-      { error_code: 'thread_unsupported_request', unsupported: ['thread'] },
-    );
-  }
+  if (features.thread && adapter.kind !== 'anthropic') return threadRefusal(slug);
   if (features.serverTools.length > 0 && adapter.dialect !== 'messages' && dialect === 'messages') {
     if (!features.serverTools.every(isWebSearchType)) {
       return badRequest(

@@ -10,8 +10,15 @@ import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 import { describe, expect, it } from 'vitest';
 import { KEYS, useHarness } from './harness.js';
 
-const t = useHarness();
-const client = () => new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+const t = useHarness({
+  groups: {
+    team: [
+      { name: 'cheap-first', targets: ['openrouter/anthropic/claude-sonnet-4.5', 'anthropic/claude-sonnet-4-5'] },
+      { name: 'claude-first', targets: ['anthropic/claude-sonnet-4-5', 'openrouter/anthropic/claude-sonnet-4.5'] },
+    ],
+  },
+});
+const client = (baseURL = t.h.b) => new Anthropic({ baseURL, apiKey: 'k', maxRetries: 0 });
 const THREADS_BETA = 'message-threads-2026-08-12';
 
 function weatherTool(calls: unknown[]) {
@@ -98,5 +105,39 @@ describe('a request in a thread', () => {
     expect(leaked.status).toBe(400);
     expect(JSON.stringify(leaked.error)).not.toContain(KEYS.anthropic);
     expect((leaked.error as { error: Record<string, unknown> }).error).not.toHaveProperty('details');
+  });
+});
+
+describe('the SDK toolRunner on a group that holds anthropic/… and another model', () => {
+  const threadsSent = () => t.h.mocks.anthropic.generations().map((r) => (r.body.thread as { type: string } | undefined)?.type ?? 'none');
+
+  it("another model first: its refusal is answered at once, so the runner goes unthreaded and the group's first target answers every turn", async () => {
+    const calls: unknown[] = [];
+    const runner = client(t.h.groupB('team')).beta.messages.toolRunner({ model: 'cheap-first', max_tokens: 500, tools: [weatherTool(calls)], messages: [{ role: 'user', content: 'Weather in Paris?' }], max_iterations: 4 });
+    const final = await runner.runUntilDone();
+    expect(calls).toEqual([{ city: 'Paris' }]);
+    expect(final.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Tool said: sunny in Paris' })]);
+    expect(t.h.mocks.openrouter.generations()).toHaveLength(2);
+    expect(threadsSent()).toEqual([]);
+  });
+
+  it('anthropic/… first and failing: the next target cannot hold the thread and says so, so the runner resends unthreaded and the group falls back', async () => {
+    t.h.mocks.anthropic.always(() => true, t.h.mocks.anthropic.error(529, 'Overloaded'));
+    const calls: unknown[] = [];
+    const runner = client(t.h.groupB('team')).beta.messages.toolRunner({ model: 'claude-first', max_tokens: 500, tools: [weatherTool(calls)], messages: [{ role: 'user', content: 'Weather in Paris?' }], max_iterations: 4 });
+    const final = await runner.runUntilDone();
+    expect(calls).toEqual([{ city: 'Paris' }]);
+    expect(final.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Tool said: sunny in Paris' })]);
+    expect(t.h.mocks.openrouter.generations()).toHaveLength(2);
+    expect(threadsSent()).toEqual(['create', 'none', 'none']);
+  });
+
+  it('anthropic/… first and answering: the thread goes on there', async () => {
+    const calls: unknown[] = [];
+    const runner = client(t.h.groupB('team')).beta.messages.toolRunner({ model: 'claude-first', max_tokens: 500, tools: [weatherTool(calls)], messages: [{ role: 'user', content: 'Weather in Paris?' }], max_iterations: 4 });
+    await runner.runUntilDone();
+    expect(calls).toEqual([{ city: 'Paris' }]);
+    expect(t.h.mocks.openrouter.generations()).toHaveLength(0);
+    expect(threadsSent()[0]).toBe('create');
   });
 });
