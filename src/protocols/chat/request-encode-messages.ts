@@ -24,6 +24,7 @@ import type {
 import type { EncodeRequestOptions } from '../codec.js';
 import { cutContent, standsBefore, userMessagesRejoined } from '../inline-system.js';
 import { toolErrorPrefix } from '../tool-error.js';
+import { joinedResultTexts } from '../tool-result-text.js';
 import { encodeFile, encodeImage } from './media-encode.js';
 import { replayReasoning } from './reasoning.js';
 import type { Json } from './guards.js';
@@ -173,7 +174,7 @@ export class MessageWriter {
       else if (p.type === 'file' && p.source.kind === 'text') texts.push(p.source.text);
       else media.push(p);
     }
-    let text = texts.join('\n');
+    let text = joinedResultTexts(texts);
     if (!text && media.length > 0) text = `(${media.length} attachment${media.length > 1 ? 's' : ''} in the next user message)`;
     this.messages.push({ role: 'tool', tool_call_id: item.callId, content: this.toolContent(item, toolErrorPrefix(item.isError, text) + text) });
     if (media.length > 0) this.media.push({ callId: item.callId, parts: media });

@@ -21,6 +21,7 @@ import type { ContentPart, FunctionCallOutputItem, HubRequest, Item, ResponseFor
 import { badRequest } from '../errors.js';
 import { cutContent, standsBefore } from '../inline-system.js';
 import { toolErrorPrefix } from '../tool-error.js';
+import { joinedResultTexts } from '../tool-result-text.js';
 import { wireCallId } from './call-id-limit.js';
 import { assistantPart, userPart } from './content-encode.js';
 import { wireReasoningItem } from './reasoning.js';
@@ -194,7 +195,7 @@ function encodeToolOutput(item: FunctionCallOutputItem): string | ResponseFuncti
   // No error flag in Responses: a failed result says so in its text.
   if (typeof item.output === 'string') return toolErrorPrefix(item.isError, item.output) + item.output;
   if (item.output.every((p) => p.type === 'text')) {
-    const text = item.output.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    const text = joinedResultTexts(item.output.map((p) => (p.type === 'text' ? p.text : '')));
     return toolErrorPrefix(item.isError, text) + text;
   }
   const first = item.output[0];
