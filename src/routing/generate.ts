@@ -33,7 +33,7 @@ import { foldFreeformTools, FreeformStream, unfoldFreeformCalls, type FreeformNa
 import { EarlyStream, isOpenedEarly } from './early-stream.js';
 import { editJsonBody } from './json-splice.js';
 import { checkStatefulResponses, policyRefusal, readFeatures, type RequestFeatures } from './policy.js';
-import { isThreadRefusal } from './thread-refusal.js';
+import { isThreadRefusal } from './message-threads.js';
 import {
   attachToChatBody,
   attachToRequest,

@@ -10,7 +10,7 @@ import { isAdvisorTool } from '../protocols/messages/advisor.js';
 import { isWebSearchType } from '../protocols/messages/web-search.js';
 import { isWebSearchToolType } from '../protocols/responses/web-search.js';
 import type { ProviderAdapter } from '../providers/types.js';
-import { threadRefusal } from './thread-refusal.js';
+import { threadRefusal } from './message-threads.js';
 
 const AUDIO_PART = 'input_audio';
 

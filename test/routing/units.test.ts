@@ -331,6 +331,11 @@ describe('fallback decision table', () => {
       expect(shouldFallback(contextLength === undefined ? { upstreamStatus } : { upstreamStatus, contextLength }), `${upstreamStatus}/${contextLength}`).toBe(expected);
     }
   });
+
+  it("stays on Anthropic's 404 for a thread it lost (the client replays it; no other target holds it)", () => {
+    expect(shouldFallback({ upstreamStatus: 404, details: { error_code: 'thread_not_found' } })).toBe(false);
+    expect(shouldFallback({ upstreamStatus: 404, details: { error_code: 'file_expired' } })).toBe(true);
+  });
 });
 
 describe('reasoning cache and continuity', () => {

@@ -2,7 +2,8 @@
  * Anthropic's message threads (`thread`): only Anthropic holds one, so any other target would get
  * just the turn's new messages. It refuses the request with the `error_code` the Anthropic SDK
  * recovers from (thread_unsupported_request): its toolRunner sends the whole history again,
- * without a thread, which every target takes.
+ * without a thread, which every target takes. A thread Anthropic lost (thread_not_found) the SDK
+ * replays in a new one.
  */
 import { ProtocolError } from '../protocols/errors.js';
 
@@ -26,4 +27,9 @@ export function threadRefusal(slug: string): ProtocolError {
  */
 export function isThreadRefusal(err: ProtocolError): boolean {
   return err.details?.error_code === THREAD_UNSUPPORTED;
+}
+
+/** Anthropic's answer to a continue of a thread it no longer holds (`error.details`). */
+export function lostThread(details: Readonly<Record<string, unknown>> | undefined): boolean {
+  return details?.error_code === 'thread_not_found';
 }
