@@ -111,32 +111,30 @@ describe('a request in a thread', () => {
 describe('the SDK toolRunner on a group that holds anthropic/… and another model', () => {
   const threadsSent = () => t.h.mocks.anthropic.generations().map((r) => (r.body.thread as { type: string } | undefined)?.type ?? 'none');
 
-  it("another model first: its refusal is answered at once, so the runner goes unthreaded and the group's first target answers every turn", async () => {
+  /** The weather loop on a model of the group: the tool ran once and the answer read its result. */
+  async function runsOnGroup(model: string): Promise<void> {
     const calls: unknown[] = [];
-    const runner = client(t.h.groupB('team')).beta.messages.toolRunner({ model: 'cheap-first', max_tokens: 500, tools: [weatherTool(calls)], messages: [{ role: 'user', content: 'Weather in Paris?' }], max_iterations: 4 });
+    const runner = client(t.h.groupB('team')).beta.messages.toolRunner({ model, max_tokens: 500, tools: [weatherTool(calls)], messages: [{ role: 'user', content: 'Weather in Paris?' }], max_iterations: 4 });
     const final = await runner.runUntilDone();
     expect(calls).toEqual([{ city: 'Paris' }]);
     expect(final.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Tool said: sunny in Paris' })]);
+  }
+
+  it("another model first: its refusal is answered at once, so the runner goes unthreaded and the group's first target answers every turn", async () => {
+    await runsOnGroup('cheap-first');
     expect(t.h.mocks.openrouter.generations()).toHaveLength(2);
     expect(threadsSent()).toEqual([]);
   });
 
   it('anthropic/… first and failing: the next target cannot hold the thread and says so, so the runner resends unthreaded and the group falls back', async () => {
     t.h.mocks.anthropic.always(() => true, t.h.mocks.anthropic.error(529, 'Overloaded'));
-    const calls: unknown[] = [];
-    const runner = client(t.h.groupB('team')).beta.messages.toolRunner({ model: 'claude-first', max_tokens: 500, tools: [weatherTool(calls)], messages: [{ role: 'user', content: 'Weather in Paris?' }], max_iterations: 4 });
-    const final = await runner.runUntilDone();
-    expect(calls).toEqual([{ city: 'Paris' }]);
-    expect(final.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Tool said: sunny in Paris' })]);
+    await runsOnGroup('claude-first');
     expect(t.h.mocks.openrouter.generations()).toHaveLength(2);
     expect(threadsSent()).toEqual(['create', 'none', 'none']);
   });
 
-  it('anthropic/… first and answering: the thread goes on there, and a thread it lost is the client\'s to replay, not a failure to fall back from', async () => {
-    const calls: unknown[] = [];
-    const runner = client(t.h.groupB('team')).beta.messages.toolRunner({ model: 'claude-first', max_tokens: 500, tools: [weatherTool(calls)], messages: [{ role: 'user', content: 'Weather in Paris?' }], max_iterations: 4 });
-    await runner.runUntilDone();
-    expect(calls).toEqual([{ city: 'Paris' }]);
+  it("anthropic/… first and answering: the thread goes on there, and a thread it lost is the client's to replay, not a failure to fall back from", async () => {
+    await runsOnGroup('claude-first');
     expect(t.h.mocks.openrouter.generations()).toHaveLength(0);
     // the mock holds no thread: the continue is lost (404 thread_not_found) and the runner replays it in a new one
     expect(threadsSent()).toEqual(['create', 'continue', 'create']);
