@@ -39,8 +39,9 @@ export const openrouterAdapter: ProviderAdapter = {
   },
   encodeOptions(model) {
     // OpenRouter fetches a PDF given by URL in file.file_data (openrouter.ai/docs, "PDF Inputs"),
-    // and takes cache_control on content parts: Claude and Gemini cache up to the marked block
-    // ("Prompt Caching"), so a Messages client's breakpoints keep their effect (and price).
+    // and takes cache_control on content parts: Claude, Gemini and Alibaba's Qwen cache up to the
+    // marked block ("Prompt Caching"; the others cache on their own), so a Messages client's
+    // breakpoints keep their effect (and price).
     return { replayReasoning: ['openrouter', 'unsigned'], systemRole: 'system', systemInPlace: keepsSystemInPlace(model), maxTokensField: 'max_tokens', fileUrls: true, keepCacheControl: true };
   },
   finalizeBody: finalize,
