@@ -9,13 +9,34 @@ import type { Item } from './hub.js';
 
 export class CallIdReuse {
   private readonly used = new Set<string>();
+  /**
+   * Per client id, the suffix to try first: those below it are taken for good (ids are only ever
+   * added), so a session of hundreds of `list_dir:0` stays linear instead of trying `_2` … each time.
+   */
+  private readonly next = new Map<string, number>();
+
+  /**
+   * `taken`: ids held besides those given here. An answer's calls go to a Messages or Responses
+   * client under the id a decoder would give them next turn, not one its conversation has, so
+   * the client's history stays valid for a provider that wants ids unique (Claude Code taking a
+   * Kimi session to Claude, Codex to OpenAI).
+   */
+  constructor(private readonly taken?: (id: string) => boolean) {}
 
   /** The hub id for the next call the client names `clientId`. */
   idFor(clientId: string): string {
     let id = clientId;
-    for (let n = 2; this.used.has(id); n++) id = `${clientId}_${n}`;
+    if (this.isTaken(id)) {
+      let n = this.next.get(clientId) ?? 2;
+      for (id = `${clientId}_${n}`; this.isTaken(id); ) id = `${clientId}_${++n}`;
+      this.next.set(clientId, n + 1);
+    }
     this.used.add(id);
     return id;
+  }
+
+  private isTaken(id: string): boolean {
+    return this.used.has(id) || (this.taken !== undefined && this.taken(id));
   }
 }
 
@@ -29,23 +50,4 @@ export function callIdsOf(items: readonly Item[]): (id: string) => boolean {
     }
     return ids.has(id);
   };
-}
-
-/**
- * The ids an answer's calls go to a Messages or Responses client with: their own, unless the
- * conversation the request carried has a call of that id already (the same models) — then the id
- * a decoder would give it, so the client's history stays valid for a provider that wants ids unique
- * (Claude Code taking a Kimi session to Claude, Codex to OpenAI).
- */
-export class AnswerCallIds {
-  private readonly given = new Set<string>();
-
-  constructor(private readonly taken: (id: string) => boolean) {}
-
-  idFor(callId: string): string {
-    let id = callId;
-    for (let n = 2; this.taken(id) || this.given.has(id); n++) id = `${callId}_${n}`;
-    this.given.add(id);
-    return id;
-  }
 }

@@ -8,7 +8,7 @@ import type { ResponseContext } from '../codec.js';
 import type { HubResponse, Usage } from '../hub.js';
 import { contextManagementOf } from './context-edits.js';
 import { clientMessageId, toolUseId } from './ids.js';
-import { AnswerCallIds } from '../call-id-reuse.js';
+import { CallIdReuse } from '../call-id-reuse.js';
 import { messagesStopReason } from './stop-reason.js';
 import { clientThinkingBlock } from './thinking.js';
 import { parseToolInput } from './tool-input.js';
@@ -18,7 +18,7 @@ import { serverToolUsage, serverToolUseBlock, webSearchResultBlock } from './web
 export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown> {
   const content: ContentBlock[] = [];
   let searches = 0;
-  const callIds = ctx.callIdTaken ? new AnswerCallIds(ctx.callIdTaken) : undefined;
+  const callIds = ctx.callIdTaken ? new CallIdReuse(ctx.callIdTaken) : undefined;
   for (const item of res.output) {
     switch (item.type) {
       case 'reasoning': {

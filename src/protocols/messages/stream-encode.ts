@@ -25,7 +25,7 @@ import { anthropicErrorBody } from '../errors.js';
 import { sseNamed } from '../sse.js';
 import { contextManagementOf } from './context-edits.js';
 import { clientMessageId, syntheticToolUseId, toolUseId } from './ids.js';
-import { AnswerCallIds } from '../call-id-reuse.js';
+import { CallIdReuse } from '../call-id-reuse.js';
 import { messagesUsage } from './response-encode.js';
 import { messagesStopReason } from './stop-reason.js';
 import { omittedSignatureFor, signatureFor } from './thinking.js';
@@ -71,10 +71,10 @@ class MessagesStreamEncoder implements StreamEncoder {
   private omittedDeltas = 0;
 
   /** Fresh ids for calls that reuse one of the conversation's (call-id-reuse.ts). */
-  private readonly callIds: AnswerCallIds | undefined;
+  private readonly callIds: CallIdReuse | undefined;
 
   constructor(private readonly ctx: ResponseContext) {
-    this.callIds = ctx.callIdTaken ? new AnswerCallIds(ctx.callIdTaken) : undefined;
+    this.callIds = ctx.callIdTaken ? new CallIdReuse(ctx.callIdTaken) : undefined;
   }
 
   encode(event: HubEvent): string {

@@ -13,7 +13,7 @@ import type { BlockStart, HubError, HubEvent, ReasoningOrigin, StopReason, UrlCi
 import { sseNamed } from '../sse.js';
 import { responseFailedCode } from '../errors.js';
 import { chooseSuffix, itemId } from './ids.js';
-import { AnswerCallIds } from '../call-id-reuse.js';
+import { CallIdReuse } from '../call-id-reuse.js';
 import { customToolCallItem, functionCallItem, messageItem, refusalPart, textPart, urlCitation, webSearchCallItem, type ItemStatus } from './output-items.js';
 import { wireReasoningItem } from './reasoning.js';
 import { requestFields, responseObject } from './response-encode.js';
@@ -73,10 +73,10 @@ class ResponsesStreamEncoder implements StreamEncoder {
   private readonly usage: Partial<Usage> = {};
 
   /** Fresh ids for calls that reuse one of the conversation's (call-id-reuse.ts). */
-  private readonly callIds: AnswerCallIds | undefined;
+  private readonly callIds: CallIdReuse | undefined;
 
   constructor(private readonly ctx: ResponseContext) {
-    this.callIds = ctx.callIdTaken ? new AnswerCallIds(ctx.callIdTaken) : undefined;
+    this.callIds = ctx.callIdTaken ? new CallIdReuse(ctx.callIdTaken) : undefined;
   }
 
   encode(event: HubEvent): string {
