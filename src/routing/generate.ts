@@ -109,6 +109,8 @@ class GenerateRequest {
   /** The target being tried has others after it in its group (streams hold their envelope: stream-relay.ts). */
   private fallbackLeft = false;
   private hub: HubRequest | undefined;
+  /** The call ids of `hub`'s conversation (callIdTaken), for the hub they were read from. */
+  private takenIds: { hub: HubRequest; has: (id: string) => boolean } | undefined;
   private toolNames: ToolNameMap | undefined;
   /** Target-facing names of the Responses client's freeform tools (freeform-tools.ts). */
   private freeform: FreeformNames | undefined;
@@ -527,7 +529,7 @@ class GenerateRequest {
       encoder: codecs[dialect].createStreamEncoder(ctx),
       toolNames: built.toolNames,
       freeform: built.freeform && new FreeformStream(built.freeform),
-      collector: new StreamReasoningCollector(x.cache, p.slug, this.keepsReasoning, remembersSignatures(p.adapter) ? x.issuers : undefined),
+      collector: new StreamReasoningCollector(x.cache, p.slug, this.keepsReasoning, remembersSignatures(p.adapter) ? x.issuers : undefined, this.callIdTaken()),
       errorField: p.adapter.dialect === 'chat',
     };
     if (built.mayPause) {
@@ -568,8 +570,16 @@ class GenerateRequest {
       if (this.hub?.contextEdits) ctx.contextEdits = this.hub.contextEdits;
     }
     // a new call must not take the id of one in the conversation (call-id-reuse.ts)
-    if (this.hub) ctx.callIdTaken = callIdsOf(this.hub.items);
+    const taken = this.callIdTaken();
+    if (taken) ctx.callIdTaken = taken;
     return ctx;
+  }
+
+  /** Whether a call id is one of the decoded conversation's; one set for the encoder and the reasoning kept (both rename alike). */
+  private callIdTaken(): ((id: string) => boolean) | undefined {
+    if (!this.hub) return undefined;
+    if (this.takenIds?.hub !== this.hub) this.takenIds = { hub: this.hub, has: callIdsOf(this.hub.items) };
+    return this.takenIds.has;
   }
 
   /**
@@ -642,7 +652,7 @@ class GenerateRequest {
       if (built.freeform) unfoldFreeformCalls(hubRes, built.freeform);
       if (built.toolNames) restoreResponseToolNames(hubRes, built.toolNames);
       // reasoning only for clients that do not carry it (keepsReasoning); thought signatures for all
-      rememberOutput(x.cache, p.slug, hubRes.output, this.keepsReasoning);
+      rememberOutput(x.cache, p.slug, hubRes.output, this.keepsReasoning, this.callIdTaken());
       if (remembersSignatures(p.adapter)) recordOutput(x.issuers, p.slug, hubRes.output);
       answered = hubRes.model ? p.adapter.normaliseModelId(hubRes.model) : built.upstreamModel;
       const model = `${p.slug}/${answered}`;

@@ -7,6 +7,7 @@
 import type { FunctionCallItem, HubEvent, HubRequest, Item, OutputItem, ReasoningItem, ReasoningOrigin, SystemPart } from '../protocols/hub.js';
 import { lastElement, mayContain } from '../protocols/lazy-json.js';
 import { copyMembers } from '../protocols/own-members.js';
+import { CallIdReuse } from '../protocols/call-id-reuse.js';
 import { recordOrigin, type ProofIssuers } from './proof-issuers.js';
 import type { CachedTurn, ReasoningMemory } from './reasoning-cache.js';
 import { outputConfig } from '../providers/messages-body.js';
@@ -14,18 +15,30 @@ import { isObject } from '../util/is-object.js';
 
 type Obj = Record<string, unknown>;
 
-function remember(cache: ReasoningMemory, slug: string, reasoning: ReasoningItem[], calls: Array<{ callId: string; thoughtSignature?: string }>): void {
+/**
+ * Proof is kept under the id the call has in the hub when the client sends it back: a call that
+ * takes an id its conversation has (`taken`; a model that numbers calls per turn) is renamed then,
+ * by the decoder for a Chat client and already in the answer for the others (call-id-reuse.ts), so
+ * each turn finds its own proof, not the latest turn's under the shared id.
+ */
+function remember(cache: ReasoningMemory, slug: string, reasoning: ReasoningItem[], calls: Array<{ callId: string; thoughtSignature?: string }>, taken?: (id: string) => boolean): void {
+  const hubIds = taken && calls.length > 0 ? new CallIdReuse(taken) : undefined;
   for (const call of calls) {
+    // every call is named, proof or not: the fresh ids count the calls before
+    const callId = hubIds ? hubIds.idFor(call.callId) : call.callId;
     if (reasoning.length === 0 && !call.thoughtSignature) continue;
     const turn: CachedTurn = { slug };
     if (reasoning.length > 0) turn.reasoning = reasoning;
     if (call.thoughtSignature) turn.thoughtSignature = call.thoughtSignature;
-    cache.set(call.callId, turn);
+    cache.set(callId, turn);
   }
 }
 
-/** Remember the proof in a converted, non-streamed answer. `withReasoning`: the client cannot carry reasoning itself. */
-export function rememberOutput(cache: ReasoningMemory, slug: string, output: OutputItem[], withReasoning: boolean): void {
+/**
+ * Remember the proof in a converted, non-streamed answer. `withReasoning`: the client cannot carry
+ * reasoning itself; `taken`: whether a call id is one of the request's conversation.
+ */
+export function rememberOutput(cache: ReasoningMemory, slug: string, output: OutputItem[], withReasoning: boolean, taken?: (id: string) => boolean): void {
   const reasoning: ReasoningItem[] = [];
   const calls: FunctionCallItem[] = [];
   for (const item of output) {
@@ -35,7 +48,7 @@ export function rememberOutput(cache: ReasoningMemory, slug: string, output: Out
       calls.push(item);
     }
   }
-  remember(cache, slug, reasoning, calls);
+  remember(cache, slug, reasoning, calls, taken);
 }
 
 /** Collects the same from a converted stream, event by event; stored only when the answer finishes. */
@@ -47,13 +60,18 @@ export class StreamReasoningCollector {
   private readonly open = new Map<number, { text: string; origin?: ReasoningOrigin }>();
   private readonly reasoning: ReasoningItem[] = [];
   private readonly calls: Array<{ callId: string; thoughtSignature?: string }> = [];
+  private readonly taken: ((id: string) => boolean) | undefined;
 
-  /** `issuers`: where the upstream's thinking signatures are remembered (custom Messages endpoints). */
-  constructor(cache: ReasoningMemory, slug: string, withReasoning: boolean, issuers?: ProofIssuers) {
+  /**
+   * `issuers`: where the upstream's thinking signatures are remembered (custom Messages endpoints);
+   * `taken`: whether a call id is one of the request's conversation (rememberOutput).
+   */
+  constructor(cache: ReasoningMemory, slug: string, withReasoning: boolean, issuers?: ProofIssuers, taken?: (id: string) => boolean) {
     this.cache = cache;
     this.slug = slug;
     this.withReasoning = withReasoning;
     this.issuers = issuers;
+    this.taken = taken;
   }
 
   onEvent(ev: HubEvent): void {
@@ -85,7 +103,7 @@ export class StreamReasoningCollector {
         break;
       }
       case 'finish':
-        remember(this.cache, this.slug, this.reasoning, this.calls);
+        remember(this.cache, this.slug, this.reasoning, this.calls, this.taken);
         break;
       default:
         break;
