@@ -22,7 +22,9 @@ type Obj = Record<string, unknown>;
  * each turn finds its own proof, not the latest turn's under the shared id.
  */
 function remember(cache: ReasoningMemory, slug: string, reasoning: ReasoningItem[], calls: Array<{ callId: string; thoughtSignature?: string }>, taken?: (id: string) => boolean): void {
-  const hubIds = taken && calls.length > 0 ? new CallIdReuse(taken) : undefined;
+  // nothing to keep: the conversation's ids are not gathered (a set over all its calls)
+  if (reasoning.length === 0 && !calls.some((call) => call.thoughtSignature)) return;
+  const hubIds = taken ? new CallIdReuse(taken) : undefined;
   for (const call of calls) {
     // every call is named, proof or not: the fresh ids count the calls before
     const callId = hubIds ? hubIds.idFor(call.callId) : call.callId;

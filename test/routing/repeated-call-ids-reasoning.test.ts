@@ -7,6 +7,9 @@
  */
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import type { FunctionCallItem, ReasoningItem } from '../../src/protocols/hub.js';
+import { ReasoningCache } from '../../src/routing/reasoning-cache.js';
+import { rememberOutput } from '../../src/routing/reasoning-continuity.js';
 import type { Reply } from '../fixtures/mock-upstream/index.js';
 import { useHarness } from './harness.js';
 
@@ -51,4 +54,23 @@ describe('a Chat client on an endpoint that repeats its call ids, with thinking'
       expect(thoughts).toEqual(['First the current folder.', 'Now the root.']);
     });
   }
+});
+
+describe('rememberOutput with the conversation’s call ids', () => {
+  const signed: ReasoningItem = { type: 'reasoning', text: 'Now the root.', origin: { kind: 'anthropic', signature: 'sig' } };
+  const call = (callId: string): FunctionCallItem => ({ type: 'function_call', callId, name: 'list_dir', arguments: '{}' });
+
+  it('keeps the proof under the id the next request gives the call', () => {
+    const cache = new ReasoningCache().scope('k');
+    rememberOutput(cache, 'cb', [signed, call('list_dir_0'), call('other')], true, (id) => id === 'list_dir_0');
+    expect(cache.get('list_dir_0_2')?.reasoning).toEqual([signed]);
+    expect(cache.get('other')?.reasoning).toEqual([signed]);
+    expect(cache.get('list_dir_0')).toBeUndefined();
+  });
+
+  it('does not gather the conversation’s ids for an answer with nothing to keep', () => {
+    let asked = 0;
+    rememberOutput(new ReasoningCache().scope('k'), 'cb', [call('list_dir_0')], true, () => (asked++, false));
+    expect(asked).toBe(0);
+  });
 });
