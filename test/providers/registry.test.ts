@@ -94,6 +94,17 @@ describe('resolveProvider: endpoints and locals', () => {
     );
   });
 
+  it('the re-add hint, which clients and the log see, masks a credential a hand-edited config holds in the URL or a fixed header', () => {
+    const key = 'sk-proj-abcdefghijklmnopqrstuvwxyz012345';
+    const leaky = config({
+      endpoints: { gw: { url: `https://me:hunter22@gw.example/v1?key=${key}&team=ops`, format: 'a', hasCredential: true, created, headers: { 'x-auth-token': 'tok-123456', 'x-note': `k ${key}`, 'x-team': 'ops' } } },
+    });
+    const r = resolveProvider('gw', { config: () => leaky, credential: () => undefined, detector: noDetect });
+    const hint = (r as { hint: string }).hint;
+    for (const secret of [key, 'hunter22', 'tok-123456']) expect(hint).not.toContain(secret);
+    expect(hint).toContain("`svc-proxy endpoint add gw --url 'https://***@gw.example/v1?key=***&team=ops' --format a --header 'x-auth-token=***' --header 'x-note=***' --header x-team=ops` with its key.");
+  });
+
   it('an endpoint whose stored credential is unusable → provider_credential_invalid with the problem and the re-add command', () => {
     const problem = 'the credential of kimi stored in the OS keychain is wrapped in quotes (give the key without them); it is not used: add the endpoint again with a usable key.';
     const r = resolveProvider('kimi', { config: () => cfg, credential: () => undefined, credentialProblem: (s: string) => (s === 'kimi' ? problem : undefined), detector: noDetect });
