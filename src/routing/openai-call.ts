@@ -66,6 +66,8 @@ export async function relayToOpenAI(
 ): Promise<void> {
   const { record } = x;
   const started = performance.now();
+  // a request ended meanwhile (the client left, a revoke, the drain deadline) logs this attempt with its code
+  record.begin(p.slug, started);
   const answer = await callOpenAI(x, p, call.method, call.path, call.query, call.body);
   const latencyMs = Math.round(performance.now() - started);
   const headers = { 'x-svc-upstream-provider': p.slug };

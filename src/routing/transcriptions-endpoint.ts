@@ -114,6 +114,8 @@ export async function handleTranscriptions(x: Exchange): Promise<void> {
   if (declared !== undefined && /^\d+$/.test(declared)) headers['content-length'] = String(Number(declared) + rewriter.lengthDelta(model));
 
   const started = performance.now();
+  // a request ended meanwhile (the client left, a revoke, the drain deadline) logs this attempt with its code
+  record.begin(chosen.label, started);
   const note = (status: number, errorCode?: string): void =>
     record.attempt(errorCode ? { target: chosen.label, status, latencyMs: Math.round(performance.now() - started), errorCode } : { target: chosen.label, status, latencyMs: Math.round(performance.now() - started) });
   const answeredBy: OutgoingHttpHeaders = answeredByHeaders(p.slug, model);

@@ -73,6 +73,63 @@ describe('a request ended by the daemon while a target is asked', () => {
   });
 });
 
+describe('a request ended by the daemon while a call other than a generation is under way', () => {
+  it('key revoked while a custom endpoint transcribes: a 401, the attempt logged with invalid_api_key', async () => {
+    const { h } = t;
+    h.mocks.ca.on('/v1/audio/transcriptions', { kind: 'hang' });
+    const file = new File([Buffer.alloc(5000, 3)], 'a.wav', { type: 'audio/wav' });
+    const asked = openai(h.a).audio.transcriptions.create({ model: 'ca/whisper-large-v3', file });
+    const rec = await h.mocks.ca.waitForRequest((r) => r.path === '/v1/audio/transcriptions');
+    expect(h.handler.endRevoked!(new Set())).toBe(1);
+    await expect(asked).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+    await rec.done;
+    const [entry] = await h.waitForLogs(1);
+    expect(entry).toMatchObject({ endpoint: 'transcriptions', status: 401, errorCode: 'invalid_api_key', attempts: [{ target: 'ca/whisper-large-v3', status: 0, errorCode: 'invalid_api_key' }] });
+  });
+
+  it('the drain deadline while a stored response is read from OpenAI: a 503, the attempt logged with shutting_down', async () => {
+    const { h } = t;
+    h.mocks.openai.on('/v1/responses/resp_1', { kind: 'hang' });
+    const asked = openai(h.a).responses.retrieve('resp_1');
+    const rec = await h.mocks.openai.waitForRequest((r) => r.path === '/v1/responses/resp_1');
+    expect(h.handler.endInFlight!()).toBe(1);
+    await expect(asked).rejects.toMatchObject({ status: 503, code: 'shutting_down' });
+    await rec.done;
+    const [entry] = await h.waitForLogs(1);
+    expect(entry).toMatchObject({ endpoint: 'stored_response.retrieve', status: 503, errorCode: 'shutting_down', attempts: [{ target: 'openai', status: 0, errorCode: 'shutting_down' }] });
+  });
+});
+
+describe('an audio upload the daemon refuses while relaying it', () => {
+  const small = useHarness({ settings: { headersTimeoutMs: 5_000, bodyLimitBytes: 64 * 1024 } });
+
+  it('over the body limit once the endpoint has it: a 413, the attempt it cut logged with request_too_large', async () => {
+    const { h } = small;
+    h.mocks.ca.on('/v1/audio/transcriptions', { kind: 'hang' });
+    const { request } = await import('node:http');
+    const head = '--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nca/whisper-1\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\n';
+    // no Content-Length: the upload is relayed as it comes, and refused when its count passes the limit
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${h.a}/audio/transcriptions`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=b', authorization: 'Bearer sk-svc-proxy-test' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.write(head);
+      // the rest once the endpoint is called (the mock records a request only when its body is whole)
+      const accepted = h.mocks.ca.connectionsAccepted;
+      const more = (): void => {
+        if (h.mocks.ca.connectionsAccepted === accepted) return void setTimeout(more, 5);
+        for (let i = 0; i < 8; i++) req.write(Buffer.alloc(16 * 1024, 7));
+      };
+      more();
+    });
+    expect(status).toBe(413);
+    const [entry] = await h.waitForLogs(1);
+    expect(entry).toMatchObject({ endpoint: 'transcriptions', status: 413, errorCode: 'request_too_large', attempts: [{ target: 'ca/whisper-1', status: 0, errorCode: 'request_too_large' }] });
+  });
+});
+
 describe('a stream ended by the daemon while it waits for the continuation of a paused turn', () => {
   it('key revoked: the stream ends with invalid_api_key and the continuation call is dropped too', async () => {
     const { h } = t;

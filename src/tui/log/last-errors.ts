@@ -3,7 +3,8 @@
  * attempt (fallbacks included), or a request refused before any attempt, counted for the provider
  * its model id names. Skipped attempts (policy said no before anything was sent) are not the
  * provider's fault and do not count, nor does a client hanging up (client_disconnected), nor a
- * request the daemon ended itself while a target was asked (its key revoked, the drain deadline).
+ * request the daemon ended itself while a target was asked (its key revoked, the drain deadline,
+ * an audio upload it refused while relaying it: over the body limit or the memory budget).
  */
 import type { RequestLogEntry } from '../../log/entry.js';
 
@@ -21,8 +22,9 @@ function providerOf(target: string): string {
 
 const failed = (status: number) => status === 0 || status >= 400;
 
-// the client left, or the daemon ended the request (engine.ts): says nothing about the upstream
-const notTheUpstream = (code: string | undefined) => code === 'client_disconnected' || code === 'invalid_api_key' || code === 'shutting_down';
+// the client left, or the daemon ended the request (engine.ts, transcriptions-endpoint.ts): says nothing about the upstream
+const DAEMON_ENDED = new Set(['client_disconnected', 'invalid_api_key', 'shutting_down', 'request_too_large', 'proxy_overloaded']);
+const notTheUpstream = (code: string | undefined) => code !== undefined && DAEMON_ENDED.has(code);
 
 /** `entries` newest first; the first failure seen per provider wins. */
 export function lastErrors(entries: readonly RequestLogEntry[]): Map<string, LastError> {

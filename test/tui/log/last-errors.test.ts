@@ -60,3 +60,12 @@ describe('lastErrors and a request the daemon ended itself', () => {
     expect(errors.has('anthropic')).toBe(false);
   });
 });
+
+describe('lastErrors and an audio upload the daemon refused while relaying it', () => {
+  it('does not count the transcription attempt it cut (over the body limit, or the memory budget full) as the provider failing', () => {
+    const cut = (time: string, code: string) => makeEntry({ time, status: code === 'proxy_overloaded' ? 503 : 413, errorCode: code, provider: undefined, attempts: [{ target: 'ca/whisper', status: 0, latencyMs: 4, errorCode: code }] });
+    const realFailure = makeEntry({ time: '2026-01-01T10:00:00Z', status: 502, attempts: [{ target: 'ca/whisper', status: 500, latencyMs: 9, errorCode: 'upstream_error' }] });
+    const errors = lastErrors([cut('2026-01-01T10:00:02Z', 'request_too_large'), cut('2026-01-01T10:00:01Z', 'proxy_overloaded'), realFailure]);
+    expect(errors.get('ca')).toEqual({ time: '2026-01-01T10:00:00Z', status: 500, code: 'upstream_error' });
+  });
+});
