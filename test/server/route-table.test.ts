@@ -84,6 +84,10 @@ describe('route table', () => {
     // named as the client wrote it, with what a group name may hold
     expect(fail('/g/%C3%BCn%C3%AF/protocol-a/v1/chat/completions')).toMatchObject({ code: 'group_not_found', message: expect.stringMatching(/^No model group named "ünï": group names are lowercase letters, digits/) });
     expect(fail('/g/%E0%A4%A/protocol-a/v1/chat/completions')).toMatchObject({ code: 'group_not_found', message: expect.stringContaining('"%E0%A4%A"') });
+    // a name refused for its first character or its length is told the rule it breaks
+    for (const name of ['-team', '_team', 'a'.repeat(64)]) {
+      expect(fail(`/g/${name}/protocol-a/v1/chat/completions`)).toMatchObject({ code: 'group_not_found', message: expect.stringContaining('at most 63, the first a letter or digit') });
+    }
   });
 
   it('wrong methods are 405 with Allow', () => {
