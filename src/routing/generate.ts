@@ -116,8 +116,6 @@ class GenerateRequest {
   private freeform: FreeformNames | undefined;
   /** The decoded body's long strings as the client's bytes, for the converted body to reuse. */
   private verbatim: VerbatimStrings | undefined;
-  /** Calls that continued a paused turn, logged after the attempt they continued. */
-  private continued: LogAttempt[] | undefined;
   /** A Responses request and the answers the daemon keeps (kept-turn.ts). */
   private kept: KeptTurn | undefined;
 
@@ -407,11 +405,8 @@ class GenerateRequest {
   private async attempt(p: ResolvedProvider, target: Target, built: Built): Promise<UpstreamFailure | undefined> {
     const { record } = this.x;
     const started = performance.now();
-    const note = (status: number, errorCode?: string): void => {
-      this.note(target, started, status, errorCode);
-      if (this.continued) for (const a of this.continued) record.attempt(a);
-      this.continued = undefined;
-    };
+    // the calls that continued a paused turn follow it in the log (record.continued)
+    const note = (status: number, errorCode?: string): void => this.note(target, started, status, errorCode);
 
     let sent: Awaited<ReturnType<typeof callUpstream>>;
     record.begin(target.label, started);
@@ -458,11 +453,14 @@ class GenerateRequest {
    */
   private async continuePaused(p: ResolvedProvider, target: Target, built: Built, content: readonly unknown[]): Promise<{ up: Answered } | { failure: UpstreamFailure } | undefined> {
     const started = performance.now();
+    const { record } = this.x;
     const log = (status: number, errorCode?: string): void => {
       const a: LogAttempt = { target: target.label, status, latencyMs: msSince(started), continued: true };
       if (errorCode) a.errorCode = errorCode;
-      (this.continued ??= []).push(a);
+      record.continued(a);
     };
+    // a request ended meanwhile logs this call too (request-log.ts)
+    record.beginContinued(target.label, started);
     let sent;
     try {
       sent = await callUpstream(this.x, p, this.dialect, this.stream, built.upstreamModel, continuationBody(built.bytes, content));

@@ -110,6 +110,12 @@ export class RequestRecord {
   private openTarget: string | undefined;
   private openAt = 0;
   private openStatus = 0;
+  /**
+   * A paused turn's continuations of the attempt under way (`continued`), which is noted only once
+   * the answer is over: logged right after it. The one under way, if any, since when.
+   */
+  private goingOn: LogAttempt[] | undefined;
+  private continuing: { target: string; at: number } | undefined;
 
   constructor(route: ProxyRoute, caller: ProxyCaller, t0: number) {
     this.t0 = t0;
@@ -158,6 +164,24 @@ export class RequestRecord {
     // its 2,000 records: most requests make one attempt, and `[a]` is its exact size
     if (attempts.length === 0) this.entry.attempts = [a];
     else attempts.push(a);
+    if (this.goingOn !== undefined) this.noteGoingOn();
+  }
+
+  /** A call of `target` that continues the attempt under way (a paused turn) starts; continued() notes how it went. */
+  beginContinued(target: string, at: number): void {
+    this.continuing = { target, at };
+  }
+
+  /** How a continuation went (`continued: true`): logged after the attempt it continues. */
+  continued(a: LogAttempt): void {
+    if (this.sent) return;
+    this.continuing = undefined;
+    (this.goingOn ??= []).push(a);
+  }
+
+  private noteGoingOn(): void {
+    for (const c of this.goingOn!) this.entry.attempts.push(c);
+    this.goingOn = undefined;
   }
 
   skipped(target: string, code: string, reason: string): void {
@@ -183,11 +207,18 @@ export class RequestRecord {
     if (this.sent) return;
     const e = this.entry;
     const now = performance.now();
+    // a continuation under way was cut with the request: after the attempt it continued
+    const cut = this.continuing;
+    if (cut !== undefined) {
+      const a: LogAttempt = { target: cut.target, status: 0, latencyMs: msSince(cut.at, now), continued: true };
+      if (errorCode !== undefined) a.errorCode = errorCode;
+      this.continued(a);
+    }
     if (this.openTarget !== undefined) {
       const open: LogAttempt = { target: this.openTarget, status: this.openStatus, latencyMs: msSince(this.openAt, now) };
       if (errorCode !== undefined) open.errorCode = errorCode;
       this.attempt(open);
-    }
+    } else if (this.goingOn !== undefined) this.noteGoingOn();
     this.sent = true;
     e.time = isoNow(this.arrived);
     e.status = status;

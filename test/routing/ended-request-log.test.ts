@@ -146,6 +146,29 @@ describe('a stream ended by the daemon while it waits for the continuation of a 
     expect(continuation.closedEarly, 'the continuation call was still open').toBe(true);
     const [entry] = await h.waitForLogs(1);
     expect(entry).toMatchObject({ status: 200, errorCode: 'invalid_api_key' });
+    // the continuation call is in the log too, after the attempt it continued
+    expect(entry!.attempts).toEqual([
+      expect.objectContaining({ target: 'anthropic/claude-sonnet-4-5', status: 200, errorCode: 'invalid_api_key' }),
+      expect.objectContaining({ target: 'anthropic/claude-sonnet-4-5', status: 0, errorCode: 'invalid_api_key', continued: true }),
+    ]);
+  });
+
+  it('a whole answer the client leaves while its turn is continued: both calls logged as client_disconnected', async () => {
+    const { h } = t;
+    const mock = h.mocks.anthropic;
+    mock.next({ kind: 'turn', turn: { webSearches: [{ query: 'q', pages: [{ url: 'https://example.com/a', title: 'A' }] }], finish: 'pause' } }, { kind: 'hang' });
+    const controller = new AbortController();
+    const asked = openai(h.a).responses.create({ model: 'anthropic/claude-sonnet-4-5', input: 'search', tools: [{ type: 'web_search' }] }, { signal: controller.signal });
+    const continuation = await mock.waitForGeneration({ since: 1 });
+    controller.abort();
+    await expect(asked).rejects.toThrow(/abort/i);
+    await continuation.done;
+    const [entry] = await h.waitForLogs(1);
+    expect(entry).toMatchObject({ status: 499, errorCode: 'client_disconnected' });
+    expect(entry!.attempts).toEqual([
+      expect.objectContaining({ target: 'anthropic/claude-sonnet-4-5', status: 200, errorCode: 'client_disconnected' }),
+      expect.objectContaining({ target: 'anthropic/claude-sonnet-4-5', status: 0, errorCode: 'client_disconnected', continued: true }),
+    ]);
   });
 });
 

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../../src/log/entry.js';
 import { RequestRecord } from '../../src/routing/request-log.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -58,5 +59,36 @@ describe('a request ended while an attempt is under way (a revoked key, the drai
     r.attempt({ target: 'b/y', status: 200, latencyMs: 9 });
     r.finish(() => undefined, 200);
     expect(r.entry.attempts).toEqual([{ target: 'b/y', status: 200, latencyMs: 9 }]);
+  });
+});
+
+describe('the continuations of a paused turn', () => {
+  it('follow the attempt they continue, noted once the answer is over; one under way when the request ends is logged cut', () => {
+    const r = record();
+    r.begin('b/y', performance.now());
+    r.upstreamAnswered(200);
+    r.beginContinued('b/y', performance.now());
+    r.continued({ target: 'b/y', status: 200, latencyMs: 5, continued: true });
+    r.beginContinued('b/y', performance.now());
+    let logged: RequestLogEntry | undefined;
+    r.finish((e) => (logged = e), 401, 'invalid_api_key');
+    expect(logged!.attempts).toEqual([
+      expect.objectContaining({ target: 'b/y', status: 200, errorCode: 'invalid_api_key' }),
+      { target: 'b/y', status: 200, latencyMs: 5, continued: true },
+      expect.objectContaining({ target: 'b/y', status: 0, errorCode: 'invalid_api_key', continued: true }),
+    ]);
+    expect(logged!.fallback).toBe(false);
+  });
+
+  it('a stream ended on its continuation notes its attempt first: the cut continuation still follows it', () => {
+    const r = record();
+    r.begin('b/y', performance.now());
+    r.beginContinued('b/y', performance.now());
+    r.attempt({ target: 'b/y', status: 200, latencyMs: 9, errorCode: 'shutting_down' });
+    r.finish(() => undefined, 200, 'shutting_down');
+    expect(r.entry.attempts).toEqual([
+      { target: 'b/y', status: 200, latencyMs: 9, errorCode: 'shutting_down' },
+      expect.objectContaining({ target: 'b/y', status: 0, errorCode: 'shutting_down', continued: true }),
+    ]);
   });
 });
