@@ -405,15 +405,13 @@ describe('passthrough Responses: a broken upstream connection ends as a converte
 });
 
 describe('client disconnects', () => {
-  it('closing the response mid-stream aborts the upstream within 100 ms', async () => {
+  it('closing the response mid-stream aborts the upstream before its stream ends', async () => {
     h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'x'.repeat(400), stream: { chunk: 2, delayMs: 20 } } });
-    let closedAt = 0;
     await new Promise<void>((resolve, reject) => {
       const req = request(`${h.a}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
         let n = 0;
         res.on('data', () => {
           if (++n === 3) {
-            closedAt = performance.now();
             req.destroy();
             resolve();
           }
@@ -426,9 +424,9 @@ describe('client disconnects', () => {
     });
     const upstream = h.mocks.anthropic.lastGeneration();
     await upstream.done;
+    // the upstream's 200 chunks take 4 s: a missing abort lets them all through (no timing assert:
+    // speed lives in the bench)
     expect(upstream.closedEarly).toBe(true);
-    // generous: a busy machine can stall a loop this long; a missing abort takes the whole stream
-    expect(upstream.closedAt! - closedAt).toBeLessThan(500);
     const [log] = await h.waitForLogs(1);
     expect(log).toMatchObject({ status: 200, errorCode: 'client_disconnected' });
     // the attempt the client left says so, as one left while its headers were awaited does
