@@ -3,7 +3,7 @@
  * Effort is sent as given; OpenAI-only parameters are dropped and `max_tokens` is used, since
  * these servers reject or ignore the rest (PROTOCOLS.md §5.5).
  */
-import { developerToSystem, dropOpenAiOnlyParams, mirrorReasoningContent, setReasoningEffort, useMaxTokensField } from './chat-body.js';
+import { developerToSystem, dropOpenAiOnlyParams, mirrorReasoningContent, mirrorReasoningToContent, setReasoningEffort, useMaxTokensField } from './chat-body.js';
 import { chatUrl, normaliseLocalBase } from './chat-url.js';
 import { fitModelFamilyHistory } from './model-family-history.js';
 import { chatDecodeOptions } from './think-prefill.js';
@@ -29,6 +29,8 @@ export const localAdapter: ProviderAdapter = {
     dropOpenAiOnlyParams(body);
     useMaxTokensField(body);
     mirrorReasoningContent(body);
+    // our own encoding writes `reasoning` only; a client's body keeps the fields it chose
+    if (!ctx.passthrough) mirrorReasoningToContent(body);
     fitModelFamilyHistory(body, ctx.model);
     return setReasoningEffort(body, ctx.effort);
   },

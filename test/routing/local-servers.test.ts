@@ -329,6 +329,45 @@ describe('reasoning_content of llama.cpp, vLLM and LM Studio is carried as reaso
   });
 });
 
+describe('reasoning replayed to a local server goes in both fields (llama-server reads reasoning_content, vLLM and Ollama reasoning)', () => {
+  // Codex's second turn: its reasoning item (no id, as Codex sends it), the call and its output
+  const input = [
+    { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'read a' }] },
+    { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Need to read a.' }], encrypted_content: null },
+    { type: 'function_call', call_id: 'call_1', name: 'read', arguments: '{"p":"a"}' },
+    { type: 'function_call_output', call_id: 'call_1', output: 'file a' },
+  ];
+  const tools = [{ type: 'function', name: 'read', parameters: { type: 'object', properties: { p: { type: 'string' } } }, strict: false }];
+
+  it('Responses client: the assistant tool-call message carries reasoning_content and reasoning', async () => {
+    local.next({ kind: 'turn', turn: { text: 'done' } });
+    const r = await post(`${h.a}/responses`, { model: 'llama/gpt-oss:20b', stream: true, store: false, input, tools });
+    expect(r.status).toBe(200);
+    const sent = local.requests.at(-1)!.body as { messages: Array<Record<string, unknown>> };
+    const assistant = sent.messages.find((m) => m.role === 'assistant')!;
+    expect(assistant.reasoning_content).toBe('Need to read a.');
+    expect(assistant.reasoning).toBe('Need to read a.');
+  });
+
+  it('Messages client (Claude Code): its thinking block goes back in both fields too', async () => {
+    local.next({ kind: 'turn', turn: { text: 'done' } });
+    const r = await post(`${h.b}/v1/messages`, {
+      model: 'llama/qwen3:30b',
+      max_tokens: 2000,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      tools: [{ name: 'read', input_schema: { type: 'object', properties: { p: { type: 'string' } } } }],
+      messages: [
+        { role: 'user', content: 'read a' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'Need to read a.', signature: '' }, { type: 'tool_use', id: 'call_1', name: 'read', input: { p: 'a' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'file a' }] },
+      ],
+    });
+    expect(r.status).toBe(200);
+    const sent = local.requests.at(-1)!.body as { messages: Array<Record<string, unknown>> };
+    expect(sent.messages.find((m) => m.role === 'assistant')).toMatchObject({ reasoning: 'Need to read a.', reasoning_content: 'Need to read a.' });
+  });
+});
+
 describe('a local server that refuses the connection: the error says to start it', () => {
   beforeAll(async () => {
     h.config.locals.off = { url: await closedPortUrl('/v1'), created: '2026-01-02T03:04:05.000Z', detected: false };
