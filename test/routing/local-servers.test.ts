@@ -329,6 +329,51 @@ describe('reasoning_content of llama.cpp, vLLM and LM Studio is carried as reaso
   });
 });
 
+describe('vLLM/SGLang end a request their engine dropped with finish_reason "abort" (vllm-project/vllm#57082): a failure, not a finished answer', () => {
+  const aborted = chunk({ role: 'assistant', content: 'The answer is' }) + chunk({}, 'abort') + 'data: [DONE]\n\n';
+  const abortedCall =
+    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"p":' } }] }) + chunk({}, 'abort') + 'data: [DONE]\n\n';
+
+  it('Responses client (Codex), streamed: an error event and response.failed, no response.completed with the cut answer', async () => {
+    for (const body of [aborted, abortedCall]) {
+      local.next({ kind: 'raw', contentType: 'text/event-stream', body });
+      const r = await post(`${h.a}/responses`, responsesStream);
+      expect(r.status).toBe(200);
+      const all = events(r.text);
+      expect(all.some((e) => e.type === 'response.completed')).toBe(false);
+      const [error, failed] = all.slice(-2) as [{ type: string; code: string; message: string }, { type: string; response: { status: string; error: { code: string; message: string } } }];
+      expect(error.type).toBe('error');
+      expect(error.message).toMatch(/^llama: The upstream server aborted the answer before it was complete/);
+      expect(failed.type).toBe('response.failed');
+      expect(failed.response.status).toBe('failed');
+      expect(failed.response.error.code).toBe(error.code);
+    }
+  });
+
+  it('Messages client, streamed: the error event last, no message_stop', async () => {
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body: aborted });
+    const r = await post(`${h.b}/v1/messages`, messagesStream);
+    const all = events(r.text);
+    expect(all.some((e) => e.type === 'message_stop')).toBe(false);
+    const last = all.at(-1) as { type: string; error: { type: string; message: string } };
+    expect(last.type).toBe('error');
+    expect(last.error.message).toContain('aborted the answer');
+  });
+
+  it('a whole answer (SDK): an APIError, not the cut text', async () => {
+    local.next({
+      kind: 'json',
+      body: { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, finish_reason: 'abort', message: { role: 'assistant', content: 'The answer is' } }] },
+    });
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const err = await client.responses.create({ model: 'llama/qwen3-coder', input: 'x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    const e = err as InstanceType<typeof OpenAI.APIError>;
+    expect(e.status).toBe(502);
+    expect(e.message).toContain('aborted the answer before it was complete');
+  });
+});
+
 describe('reasoning replayed to a local server goes in both fields (llama-server reads reasoning_content, vLLM and Ollama reasoning)', () => {
   // Codex's second turn: its reasoning item (no id, as Codex sends it), the call and its output
   const input = [

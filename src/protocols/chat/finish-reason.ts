@@ -12,6 +12,14 @@ const NATIVE: Readonly<Record<string, StopReason>> = {
 };
 
 /**
+ * vLLM and SGLang end a request their engine dropped (shutdown, sleep mode, scale-down, an abort)
+ * with finish_reason "abort", not in OpenAI's set, after a 200 and before `[DONE]`
+ * (vllm-project/vllm#57082): the answer is cut short, so it is a failure, not an ended turn.
+ */
+export const ABORTED = 'abort';
+export const ABORTED_MESSAGE = 'The upstream server aborted the answer before it was complete (finish_reason "abort": it was stopped, paused or dropped the request).';
+
+/**
  * Hub stop reason for an upstream choice. Some servers (Gemini compat, older vLLM) report `stop`
  * for a turn that ended in tool calls; the calls are what matters to the client.
  */

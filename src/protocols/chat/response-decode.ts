@@ -7,7 +7,7 @@ import type { DecodeOptions } from '../codec.js';
 import { ProtocolError } from '../errors.js';
 import { isRecord, num, str, type Json } from './guards.js';
 import { upstreamReasoningItem } from './reasoning.js';
-import { endedOwnTurn, refusedTurn, stopReasonFromChat } from './finish-reason.js';
+import { ABORTED, ABORTED_MESSAGE, endedOwnTurn, refusedTurn, stopReasonFromChat } from './finish-reason.js';
 import { chatUsageOf, usageFromChat } from './usage.js';
 import { upstreamError } from './upstream-error.js';
 import { splitThinkTags } from './think-tags.js';
@@ -33,6 +33,10 @@ export function decodeResponse(raw: unknown, opts: DecodeOptions = {}): HubRespo
   if (!choice) throw invalid('choices is empty');
   if (choice.finish_reason === 'error') {
     const e = upstreamError(choice.error ?? raw.error, 'The upstream stopped with an error.', opts.now);
+    throw new ProtocolError(e.status, e.code, e.message);
+  }
+  if (choice.finish_reason === ABORTED) {
+    const e = upstreamError(undefined, ABORTED_MESSAGE);
     throw new ProtocolError(e.status, e.code, e.message);
   }
   const message = isRecord(choice.message) ? choice.message : {};

@@ -18,7 +18,7 @@ import type { SseEvent } from '../sse.js';
 import { isRecord, str, type Json } from './guards.js';
 import { DetailsAccumulator } from './details-accumulator.js';
 import { detailsText, upstreamDetails, upstreamReasoningText } from './reasoning.js';
-import { endedOwnTurn, refusedTurn, stopReasonFromChat } from './finish-reason.js';
+import { ABORTED, ABORTED_MESSAGE, endedOwnTurn, refusedTurn, stopReasonFromChat } from './finish-reason.js';
 import { chatUsageOf, usageFromChat } from './usage.js';
 import { upstreamError } from './upstream-error.js';
 import { callIdBase, synthesizedCallId } from './ids.js';
@@ -109,6 +109,7 @@ export class ChatStreamDecoder implements StreamDecoder {
       }
       if (!this.finished && isRecord(choice.delta)) this.delta(choice.delta, out);
       if (typeof choice.finish_reason === 'string' && choice.finish_reason && !this.finished) {
+        if (choice.finish_reason === ABORTED) return this.fail(out, upstreamError(undefined, ABORTED_MESSAGE));
         this.finished = true;
         this.finishReason = choice.finish_reason;
         this.nativeFinish = choice.native_finish_reason;
