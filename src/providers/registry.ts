@@ -98,7 +98,7 @@ export function resolveProvider(slug: string, deps: RegistryDeps): ResolveResult
     }
     return {
       error: 'not_connected',
-      hint: `${candidate.label} does not answer at ${candidate.url}. Start it, or add a local server with \`svc-proxy local add <slug> --url <url>\`.`,
+      hint: `${candidate.label} does not answer at ${candidate.url}: is it running? Start it${candidate.start ? ` ${candidate.start}` : ''}, or add a local server with \`svc-proxy local add <slug> --url <url>\`.`,
     };
   }
 

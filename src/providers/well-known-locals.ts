@@ -10,11 +10,13 @@ export interface LocalCandidate {
   url: string;
   /** Name shown in hints. */
   label: string;
+  /** How to start it, as the hint says it when it does not answer ("with `ollama serve`"). */
+  start?: string;
 }
 
 export const WELL_KNOWN_LOCALS: readonly LocalCandidate[] = [
-  { slug: 'ollama', url: 'http://127.0.0.1:11434/v1', label: 'Ollama' },
-  { slug: 'lmstudio', url: 'http://127.0.0.1:1234/v1', label: 'LM Studio' },
+  { slug: 'ollama', url: 'http://127.0.0.1:11434/v1', label: 'Ollama', start: 'with `ollama serve`' },
+  { slug: 'lmstudio', url: 'http://127.0.0.1:1234/v1', label: 'LM Studio', start: 'in the app or with `lms server start`' },
 ];
 
 export const WELL_KNOWN_LOCAL_SLUGS: readonly string[] = WELL_KNOWN_LOCALS.map((c) => c.slug);

@@ -169,6 +169,7 @@ describe('resolveProvider: detected local servers', () => {
     const silent = resolveProvider('lmstudio', d);
     expect(silent).toMatchObject({ error: 'not_connected' });
     expect((silent as { hint: string }).hint).toContain('LM Studio does not answer');
+    expect((silent as { hint: string }).hint).toContain(': is it running? Start it, or add a local server');
     expect(knownProviderSlugs(config(), det)).toContain('ollama');
     expect(knownProviderSlugs(config(), det)).not.toContain('lmstudio');
   });
