@@ -64,6 +64,15 @@ export interface ParsedError {
 const CONTEXT_RE =
   /context[ _-]?(length|window|size)|exceed_context|maximum context|maximum prompt length|exceeded model token limit|model max length exceeded|prompt is too long|input is too long|too many (input )?tokens|token count.{0,40}exceeds|reduce the length of the (messages|prompt|input)/i;
 
+/**
+ * llama-server answers input it cannot take with 500 server_error: an image or audio part with no
+ * projector loaded, a content part type it does not know, tools without `--jinja`
+ * (ggml-org/llama.cpp#13566, #15377, #12947). The same request fails the same way every time, so
+ * the client gets a 400 and does not retry it (Codex retries a 5xx four times); a group still moves
+ * on, by the upstream's status, to a target that may take it.
+ */
+const INPUT_NOT_TAKEN_RE = /(image|audio) input is not supported|unsupported content part type|tools param requires --jinja/i;
+
 /** Build the failure for an upstream non-2xx answer (or a 2xx whose body is an error). */
 export function upstreamFailure(
   slug: string,
@@ -125,11 +134,12 @@ export function failureFromParsed(
   const contextLength = CONTEXT_RE.test(parsed.kind) || CONTEXT_RE.test(parsed.message);
   // OpenAI's and Google's used-up quota comes as a 429: its client must not retry it as one
   const told = parsed.quotaUsedUp ? 402 : status;
+  // llama.cpp answers an overflowing prompt with 500 "Context size has been exceeded.": a client
+  // retries a 5xx, and the same prompt cannot fit on the next try either
+  const requestCaused = told >= 500 && (contextLength || INPUT_NOT_TAKEN_RE.test(parsed.message));
   const failure: UpstreamFailure = {
-    // llama.cpp answers an overflowing prompt with 500 "Context size has been exceeded.": a client
-    // retries a 5xx, and the same prompt cannot fit on the next try either
-    status: contextLength && told >= 500 ? 400 : told,
-    code: contextLength ? 'context_length_exceeded' : codeForStatus(told),
+    status: requestCaused ? 400 : told,
+    code: contextLength ? 'context_length_exceeded' : codeForStatus(requestCaused ? 400 : told),
     message: redactSecret(`${slug}: ${parsed.message || `upstream answered HTTP ${status}`}`, credential),
     upstreamStatus: status,
   };

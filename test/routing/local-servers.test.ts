@@ -374,6 +374,49 @@ describe('vLLM/SGLang end a request their engine dropped with finish_reason "abo
   });
 });
 
+describe("llama-server's 500 for input it cannot take (no projector for an image, tools without --jinja): the request's error, a 400", () => {
+  const refusal = (message: string) => ({ kind: 'raw' as const, status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 500, message, type: 'server_error' } }) });
+  const withImage = [{ role: 'user' as const, content: [{ type: 'input_text' as const, text: 'what is it?' }, { type: 'input_image' as const, image_url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'auto' as const }] }];
+
+  it('Responses client (SDK, as Codex): 400 invalid_request_error, not a 500 it would retry; the server\'s words kept', async () => {
+    for (const message of ['image input is not supported - hint: if this is unexpected, you may need to provide the mmproj', 'Failed to parse messages: Unsupported content part type: "image_url"', 'tools param requires --jinja flag']) {
+      local.next(refusal(message));
+      const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+      const err = await client.responses.create({ model: 'llama/gemma3', input: withImage, stream: true }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+      const e = err as InstanceType<typeof OpenAI.BadRequestError>;
+      expect(e.message).toContain(`llama: ${message}`);
+      expect((e.error as { type: string }).type).toBe('invalid_request_error');
+    }
+  });
+
+  it('Messages client: 400 invalid_request_error', async () => {
+    local.next(refusal('image input is not supported - hint: if this is unexpected, you may need to provide the mmproj'));
+    const r = await post(`${h.b}/v1/messages`, messagesStream);
+    expect(r.status).toBe(400);
+    expect(r.json.error.type).toBe('invalid_request_error');
+  });
+
+  it('a group still moves on to its next target, which may take it', async () => {
+    h.config.groups.vision = { models: [{ name: 'see', targets: ['llama/gemma3', 'anthropic/claude-sonnet-4-5'] }], created: '2026-01-02T03:04:05.000Z' } as never;
+    try {
+      local.next(refusal('image input is not supported - hint: if this is unexpected, you may need to provide the mmproj'));
+      h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'A pixel.' } });
+      const client = new OpenAI({ baseURL: h.groupA('vision'), apiKey: 'k', maxRetries: 0 });
+      const answer = await client.responses.create({ model: 'see', input: withImage });
+      expect(answer.output_text).toBe('A pixel.');
+    } finally {
+      delete h.config.groups.vision;
+    }
+  });
+
+  it('other 500s stay 5xx: the server may answer the next try', async () => {
+    local.next(refusal('Failed to load model'));
+    const r = await post(`${h.a}/responses`, responsesStream);
+    expect(r.status).toBe(500);
+  });
+});
+
 describe('reasoning replayed to a local server goes in both fields (llama-server reads reasoning_content, vLLM and Ollama reasoning)', () => {
   // Codex's second turn: its reasoning item (no id, as Codex sends it), the call and its output
   const input = [
