@@ -197,6 +197,35 @@ describe.skipIf('missing' in codex)('Codex CLI through protocol A /responses', {
     expect(call.extra_content?.google?.thought_signature).toMatch(/\S{20,}/);
     expect(chatToolResult(second!)).toContain('cx-gem3');
   });
+
+  it('on a local server (gpt-oss on llama-server: reasoning in reasoning_content, a call without an id): the turn runs, and the reasoning goes back in the field llama-server reads', async () => {
+    const codexHome = join(t.box.home, 'codex-local');
+    await mkdir(codexHome, { recursive: true });
+    const mock = t.world.mocks.local;
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-lc1', object: 'chat.completion.chunk', created: 1, model: 'gpt-oss:20b', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    mock.always(
+      (r) => mock.plugin.isGeneration(r),
+      (r): Reply => {
+        const out = chatToolResult(r);
+        if (out !== undefined) return { kind: 'turn', turn: { text: `The command printed ${/cx-\w+/.exec(out)?.[0] ?? 'nothing'}.` } };
+        const args = JSON.stringify({ cmd: "printf 'cx-%s\\n' local9" });
+        const body =
+          chunk({ role: 'assistant', content: null, reasoning_content: 'Run the command.' }) +
+          chunk({ tool_calls: [{ index: 0, type: 'function', function: { name: 'exec_command', arguments: args } }] }) +
+          chunk({}, 'tool_calls') +
+          'data: [DONE]\n\n';
+        return { kind: 'raw', contentType: 'text/event-stream', body };
+      },
+    );
+    const env = { ...t.box.env, CODEX_HOME: codexHome, SVC_PROXY_HOME: t.world.daemon.home };
+    const res = await runCodex(process.execPath, [BIN, 'run', '--model', 'lm/gpt-oss:20b', '--key', t.world.daemon.key, 'codex', 'exec', '--skip-git-repo-check', 'Print the marker with the shell.'], { env, cwd: t.box.work, timeoutMs: RUN_TIMEOUT });
+    expect(res.stdout).toContain('The command printed cx-local9.');
+    const second = mock.generations().find((g) => chatToolResult(g) !== undefined)!;
+    expect(chatToolResult(second)).toContain('cx-local9');
+    const turn = (second.body.messages as Array<{ role: string; tool_calls?: unknown[]; reasoning_content?: string }>).find((m) => m.role === 'assistant' && m.tool_calls)!;
+    expect(turn.reasoning_content).toBe('Run the command.');
+  });
 });
 
 // The tool is a devDependency: its absence is a broken install, which must fail, never skip.
