@@ -73,6 +73,11 @@ export function fixedHeaderCredentialProblem(name: string, value: string): strin
   return undefined;
 }
 
+/** A fixed header's value as shown to a person or a client (a hint, the TUI): '***' when it carries a credential. */
+export function shownFixedHeaderValue(name: string, value: string): string {
+  return fixedHeaderCredentialProblem(name, value) === undefined ? value : '***';
+}
+
 /** Why a fixed header being set now (CLI, admin API, TUI) is refused: the file's rules and no credential. */
 export function settableFixedHeaderProblem(name: string, value: string, authHeader?: string): string | undefined {
   return fixedHeaderProblem(name, value, authHeader) ?? fixedHeaderCredentialProblem(name, value);

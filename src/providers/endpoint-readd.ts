@@ -7,7 +7,7 @@
  * with one, though `config check` names it), are masked — `endpoint add` refuses them anyway.
  */
 import type { Endpoint } from '../config/schema.js';
-import { fixedHeaderCredentialProblem } from '../config/header-settings.js';
+import { shownFixedHeaderValue } from '../config/header-settings.js';
 import { displayUrl } from '../util/display-url.js';
 
 const PLAIN = /^[A-Za-z0-9_@%+=:,./-]+$/;
@@ -16,13 +16,9 @@ function shellWord(word: string): string {
   return PLAIN.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-function shownHeader(name: string, value: string): string {
-  return `${name}=${fixedHeaderCredentialProblem(name, value) === undefined ? value : '***'}`;
-}
-
 export function endpointReaddCommands(slug: string, endpoint: Pick<Endpoint, 'url' | 'format' | 'authHeader' | 'headers'>): string {
   let add = `svc-proxy endpoint add ${slug} --url ${shellWord(displayUrl(endpoint.url))} --format ${endpoint.format}`;
   if (endpoint.authHeader !== undefined) add += ` --auth-header ${shellWord(endpoint.authHeader)}`;
-  for (const [name, value] of Object.entries(endpoint.headers ?? {})) add += ` --header ${shellWord(shownHeader(name, value))}`;
+  for (const [name, value] of Object.entries(endpoint.headers ?? {})) add += ` --header ${shellWord(`${name}=${shownFixedHeaderValue(name, value)}`)}`;
   return `\`svc-proxy endpoint remove ${slug}\`, then \`${add}\` with its key`;
 }

@@ -2,7 +2,7 @@
  * The providers screen's rows: built-in providers, custom endpoints, configured local servers, and
  * local servers the daemon found by itself (they appear in the model catalog under their own slug).
  */
-import type { HeaderSettings } from '../../config/header-settings.js';
+import { shownFixedHeaderValue, type HeaderSettings } from '../../config/header-settings.js';
 import type { ListFailureRead } from '../../providers/model-list-failure.js';
 import type { EndpointInfo, LocalInfo, ProviderInfo } from '../../secrets/operations.js';
 import type { LastError } from '../log/last-errors.js';
@@ -77,9 +77,9 @@ export function baseUrlText(r: UpstreamRow): string {
   return '(found on this machine)';
 }
 
-/** Header settings as one line (`key in api-key; x-team=42`), '' when there are none. */
+/** Header settings as one line (`key in api-key; x-team=42`), '' when there are none; a credential a hand-edited config holds is masked. */
 export function headerSettingsText(settings: HeaderSettings): string {
-  const parts = [settings.authHeader ? `key in ${settings.authHeader}` : '', ...Object.entries(settings.headers ?? {}).map(([name, value]) => `${name}=${value}`)];
+  const parts = [settings.authHeader ? `key in ${settings.authHeader}` : '', ...Object.entries(settings.headers ?? {}).map(([name, value]) => `${name}=${shownFixedHeaderValue(name, value)}`)];
   return parts.filter(Boolean).join('; ');
 }
 

@@ -12,6 +12,11 @@ describe('header answers', () => {
     expect(headerSettingsText({})).toBe('');
   });
 
+  it('a credential a hand-edited config holds in a fixed header is masked on the providers screen, as in the re-add hint', () => {
+    expect(headerSettingsText({ headers: { authorization: 'Bearer gw-secret-1', 'x-team': '42' } })).toBe('authorization=***; x-team=42');
+    expect(headerSettingsText({ headers: { 'x-gw': 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' } })).toBe('x-gw=***');
+  });
+
   it('refuses what the CLI and the admin API refuse, in a sentence', () => {
     expect(parseHeaderList('x-team')).toEqual({ problem: '"x-team" must be name=value.' });
     expect(parseHeaderList('authorization=Bearer x')).toEqual({ problem: expect.stringMatching(/^Authorization cannot be a fixed header \(a credential goes in the keychain/) });
