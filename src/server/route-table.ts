@@ -91,7 +91,7 @@ export function matchProxyPath(path: string, method: string): ProxyMatch {
       protocol,
       status: 404,
       code: 'group_not_found',
-      message: `No model group named "${readable(group).slice(0, 80)}": group names are lowercase letters, digits, "-" and "_", at most 63, the first a letter or digit (svc-proxy group list).`,
+      message: `No model group named "${readable(group).slice(0, 80)}": group names are lowercase letters, digits, "-" and "_", at most 63 characters, the first a letter or digit (svc-proxy group list).`,
     };
   }
 

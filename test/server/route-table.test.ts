@@ -86,7 +86,7 @@ describe('route table', () => {
     expect(fail('/g/%E0%A4%A/protocol-a/v1/chat/completions')).toMatchObject({ code: 'group_not_found', message: expect.stringContaining('"%E0%A4%A"') });
     // a name refused for its first character or its length is told the rule it breaks
     for (const name of ['-team', '_team', 'a'.repeat(64)]) {
-      expect(fail(`/g/${name}/protocol-a/v1/chat/completions`)).toMatchObject({ code: 'group_not_found', message: expect.stringContaining('at most 63, the first a letter or digit') });
+      expect(fail(`/g/${name}/protocol-a/v1/chat/completions`)).toMatchObject({ code: 'group_not_found', message: expect.stringContaining('at most 63 characters, the first a letter or digit') });
     }
   });
 
