@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, type Config } from '../../src/config/schema.js';
 import { LocalDetector } from '../../src/providers/local-detect.js';
+import { WELL_KNOWN_LOCALS } from '../../src/providers/well-known-locals.js';
 import { createModelCatalog } from '../../src/providers/models.js';
 import { isResolveFailure, knownProviderSlugs, resolveProvider } from '../../src/providers/registry.js';
 import { closeUpstreamPools } from '../../src/providers/upstream-client.js';
@@ -172,6 +173,20 @@ describe('resolveProvider: detected local servers', () => {
     expect((silent as { hint: string }).hint).toContain(': is it running? Start it, or add a local server');
     expect(knownProviderSlugs(config(), det)).toContain('ollama');
     expect(knownProviderSlugs(config(), det)).not.toContain('lmstudio');
+  });
+
+  it('a well-known server that did not answer: the hint says how to start it (Ollama, LM Studio)', async () => {
+    // the real candidates' wording, at an address where nothing listens (not the machine's own 11434/1234)
+    const det = new LocalDetector({ candidates: WELL_KNOWN_LOCALS.map((c) => ({ ...c, url: deadUrl })), enabled: true });
+    await det.detect();
+    const d = { config: () => config(), credential: () => undefined, detector: det };
+    expect(resolveProvider('ollama', d)).toEqual({
+      error: 'not_connected',
+      hint: `Ollama does not answer at ${deadUrl}: is it running? Start it with \`ollama serve\`, or add a local server with \`svc-proxy local add <slug> --url <url>\`.`,
+    });
+    expect((resolveProvider('lmstudio', d) as { hint: string }).hint).toBe(
+      `LM Studio does not answer at ${deadUrl}: is it running? Start it in the app or with \`lms server start\`, or add a local server with \`svc-proxy local add <slug> --url <url>\`.`,
+    );
   });
 
   it('a stale "nothing answered" does not stop a later attempt: the server started since is tried', async () => {
