@@ -26,6 +26,11 @@ export interface EncodeRequestOptions {
   thoughtSignatures?: boolean;
   /** Messages targets: max_tokens to send when the client gave none (Anthropic requires one). */
   defaultMaxTokens?: number;
+  /**
+   * Chat targets: replayed unsigned reasoning goes in `reasoning_content` as well as `reasoning`,
+   * for servers that read only the older field (written here, not by a pass over the messages after).
+   */
+  reasoningContentToo?: boolean;
   /** Keep cache_control hints (Messages targets; Chat targets that take them on content parts: OpenRouter). */
   keepCacheControl?: boolean;
   /**

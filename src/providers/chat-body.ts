@@ -35,25 +35,6 @@ export function mirrorReasoningContent(body: Body): void {
   }
 }
 
-/**
- * Local servers differ in the field they read reasoning from on assistant messages: llama.cpp's
- * llama-server (and the Qwen3/gpt-oss chat templates it renders) only `reasoning_content`, vLLM
- * ≥0.16 and Ollama only `reasoning`; each ignores the other. The converted path writes `reasoning`,
- * so it is copied to `reasoning_content` too, or llama-server drops the thinking of past tool-call
- * turns that these templates replay. For bodies the proxy encoded (already objects, never lazy).
- */
-export function mirrorReasoningToContent(body: Body): void {
-  if (!mayContain(body, 'messages', 'reasoning')) return;
-  const messages = body.messages;
-  if (!Array.isArray(messages)) return;
-  for (const m of messages) {
-    if (typeof m !== 'object' || m === null) continue;
-    const msg = m as Record<string, unknown>;
-    const text = msg.reasoning;
-    if (msg.role === 'assistant' && typeof text === 'string' && text !== '' && (msg.reasoning_content === undefined || msg.reasoning_content === null)) msg.reasoning_content = text;
-  }
-}
-
 /** Parameters only OpenAI's own API knows; local servers may reject them (PROTOCOLS.md §5.5). */
 const OPENAI_ONLY = ['store', 'metadata', 'service_tier', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier', 'moderation'];
 

@@ -294,8 +294,8 @@ describe('local finalizeBody', () => {
     expect((body.messages as Array<{ role: string }>)[0]!.role).toBe('system');
   });
 
-  it('codec options: system role (mid-conversation ones in place), max_tokens, unsigned replay', () => {
-    expect(localAdapter.encodeOptions('x')).toEqual({ replayReasoning: ['unsigned'], systemRole: 'system', systemInPlace: true, maxTokensField: 'max_tokens' });
+  it('codec options: system role (mid-conversation ones in place), max_tokens, unsigned replay (also in reasoning_content)', () => {
+    expect(localAdapter.encodeOptions('x')).toEqual({ replayReasoning: ['unsigned'], reasoningContentToo: true, systemRole: 'system', systemInPlace: true, maxTokensField: 'max_tokens' });
     expect(localAdapter.highestEffort).toBeNull();
   });
 });

@@ -227,6 +227,7 @@ export class MessageWriter {
     if (turn.name) msg.name = turn.name;
     if (turn.calls.length > 0) msg.tool_calls = turn.calls.map((c) => this.toolCall(c));
     Object.assign(msg, replay);
+    if (replay.reasoning !== undefined && this.opts.reasoningContentToo === true) msg.reasoning_content = replay.reasoning;
     this.messages.push(msg);
   }
 

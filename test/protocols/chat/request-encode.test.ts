@@ -178,3 +178,31 @@ describe('chat request encode: system text from the middle of a conversation', (
     expect(encoded(6).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'system', 'user']);
   });
 });
+
+describe('chat request encode: replayed unsigned reasoning', () => {
+  const items: Item[] = [
+    { type: 'message', role: 'user', content: [{ type: 'text', text: 'read a' }] },
+    { type: 'reasoning', text: 'Need to read a.', origin: { kind: 'unsigned' } },
+    { type: 'function_call', callId: 'call_1', name: 'read', arguments: '{"p":"a"}' },
+    { type: 'function_call_output', callId: 'call_1', output: 'file a' },
+    { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Plain answer.' }] },
+    { type: 'message', role: 'user', content: [{ type: 'text', text: 'next' }] },
+  ];
+  const assistants = (reasoningContentToo?: boolean) =>
+    (chatCodec.encodeRequest({ ...base, items }, { replayReasoning: ['unsigned'], ...(reasoningContentToo === undefined ? {} : { reasoningContentToo }) }) as { messages: Array<Record<string, unknown>> }).messages.filter(
+      (m) => m.role === 'assistant',
+    );
+
+  it('goes in reasoning_content too when the target asks (llama-server reads only that), written with the message', () => {
+    const [turn, plain] = assistants(true);
+    expect(turn).toMatchObject({ reasoning: 'Need to read a.', reasoning_content: 'Need to read a.' });
+    // a turn without reasoning gets neither field
+    expect(plain).not.toHaveProperty('reasoning_content');
+    expect(plain).not.toHaveProperty('reasoning');
+  });
+
+  it('goes in reasoning alone otherwise (OpenRouter, custom endpoints)', () => {
+    for (const asked of [undefined, false]) expect(assistants(asked)[0]).not.toHaveProperty('reasoning_content');
+    expect(assistants()[0]).toMatchObject({ reasoning: 'Need to read a.' });
+  });
+});
