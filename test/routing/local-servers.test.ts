@@ -360,6 +360,28 @@ describe('vLLM/SGLang end a request their engine dropped with finish_reason "abo
     expect(last.error.message).toContain('aborted the answer');
   });
 
+  it('the request log: the attempt and the entry carry upstream_error, the stream its 200', async () => {
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body: aborted });
+    await post(`${h.b}/v1/messages`, messagesStream);
+    const [log] = await h.waitForLogs(1);
+    expect(log).toMatchObject({ status: 200, errorCode: 'upstream_error' });
+    expect(log!.attempts.at(-1)).toMatchObject({ target: 'llama/qwen3-coder', errorCode: 'upstream_error' });
+  });
+
+  it('in a group, aborted before any text: the next target answers', async () => {
+    h.config.groups.steady = { models: [{ name: 'code', targets: ['llama/qwen3-coder', 'anthropic/claude-sonnet-4-5'] }], created: '2026-01-02T03:04:05.000Z' } as never;
+    try {
+      local.next({ kind: 'raw', contentType: 'text/event-stream', body: chunk({ role: 'assistant', content: '' }) + chunk({}, 'abort') + 'data: [DONE]\n\n' });
+      h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'From the next one.' } });
+      const client = new OpenAI({ baseURL: h.groupA('steady'), apiKey: 'k', maxRetries: 0 });
+      let text = '';
+      for await (const ev of await client.responses.create({ model: 'code', input: 'x', stream: true })) if (ev.type === 'response.output_text.delta') text += ev.delta;
+      expect(text).toBe('From the next one.');
+    } finally {
+      delete h.config.groups.steady;
+    }
+  });
+
   it('a whole answer (SDK): an APIError, not the cut text', async () => {
     local.next({
       kind: 'json',
