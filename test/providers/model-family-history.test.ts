@@ -1,5 +1,10 @@
 /** The model-family history rules as one step: each family's rules for its models, nothing for the others — tested once per model id. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fillReasoningContent } from '../../src/providers/deepseek-reasoning.js';
+import { fillKimiReasoningContent } from '../../src/providers/kimi-reasoning.js';
+import { inlineMiniMaxReasoning } from '../../src/providers/minimax-reasoning.js';
+import { fitToolCallIds } from '../../src/providers/mistral-tool-ids.js';
+import { bridgeToolToUser } from '../../src/providers/mistral-turn-order.js';
 import { fitModelFamilyHistory } from '../../src/providers/model-family-history.js';
 
 type Msg = Record<string, unknown>;
@@ -41,5 +46,31 @@ describe('fitModelFamilyHistory', () => {
     fitModelFamilyHistory(again, 'family-less-model-1');
     expect(again).toEqual(conversation());
     expect(test).not.toHaveBeenCalled();
+  });
+});
+
+describe('fitModelFamilyHistory, gated once per model id', () => {
+  it('does what the five rules do ungated, for every family (Kimi and MiniMax too) and for none', () => {
+    const models = ['deepseek-reasoner', 'kimi-k2-thinking', 'moonshotai/Kimi-K2.5', 'k2p5', 'MiniMax-M2.1', 'minimax/minimax-m2', 'devstral-small', 'qwen3-coder', 'gpt-oss:20b'];
+    for (const model of models) {
+      for (let i = 0; i < 2; i++) {
+        const ungated = { ...conversation(), thinking: { type: 'enabled' } };
+        fillReasoningContent(ungated, model);
+        fillKimiReasoningContent(ungated, model);
+        fitToolCallIds(ungated, model);
+        bridgeToolToUser(ungated, model);
+        inlineMiniMaxReasoning(ungated, model);
+        const gated = { ...conversation(), thinking: { type: 'enabled' } };
+        fitModelFamilyHistory(gated, model);
+        expect(gated, `${model}, call ${i + 1}`).toEqual(ungated);
+      }
+    }
+    // the families' rules did change something: the comparison is not of untouched bodies
+    const kimi = { ...conversation(), thinking: { type: 'enabled' } };
+    fitModelFamilyHistory(kimi, 'kimi-k2-thinking');
+    const minimax = conversation();
+    fitModelFamilyHistory(minimax, 'MiniMax-M2.1');
+    expect(kimi.messages).not.toEqual(conversation().messages);
+    expect(minimax.messages).not.toEqual(conversation().messages);
   });
 });
