@@ -51,3 +51,16 @@ export function callIdsOf(items: readonly Item[]): (id: string) => boolean {
     return ids.has(id);
   };
 }
+
+const asIs = (id: string): string => id;
+
+/**
+ * How an answer's calls are named to the client, in order: a fresh id for one that takes an id of
+ * the conversation (`taken`, from callIdsOf), else the id as it came; as it came when no
+ * conversation is known.
+ */
+export function answerCallIds(taken: ((id: string) => boolean) | undefined): (id: string) => string {
+  if (taken === undefined) return asIs;
+  const reuse = new CallIdReuse(taken);
+  return (id) => reuse.idFor(id);
+}

@@ -7,7 +7,7 @@
 import type { FunctionCallItem, HubEvent, HubRequest, Item, OutputItem, ReasoningItem, ReasoningOrigin, SystemPart } from '../protocols/hub.js';
 import { lastElement, mayContain } from '../protocols/lazy-json.js';
 import { copyMembers } from '../protocols/own-members.js';
-import { CallIdReuse } from '../protocols/call-id-reuse.js';
+import { answerCallIds } from '../protocols/call-id-reuse.js';
 import { recordOrigin, type ProofIssuers } from './proof-issuers.js';
 import type { CachedTurn, ReasoningMemory } from './reasoning-cache.js';
 import { outputConfig } from '../providers/messages-body.js';
@@ -24,10 +24,10 @@ type Obj = Record<string, unknown>;
 function remember(cache: ReasoningMemory, slug: string, reasoning: ReasoningItem[], calls: Array<{ callId: string; thoughtSignature?: string }>, taken?: (id: string) => boolean): void {
   // nothing to keep: the conversation's ids are not gathered (a set over all its calls)
   if (reasoning.length === 0 && !calls.some((call) => call.thoughtSignature)) return;
-  const hubIds = taken ? new CallIdReuse(taken) : undefined;
+  const hubId = answerCallIds(taken);
   for (const call of calls) {
     // every call is named, proof or not: the fresh ids count the calls before
-    const callId = hubIds ? hubIds.idFor(call.callId) : call.callId;
+    const callId = hubId(call.callId);
     if (reasoning.length === 0 && !call.thoughtSignature) continue;
     const turn: CachedTurn = { slug };
     if (reasoning.length > 0) turn.reasoning = reasoning;

@@ -8,7 +8,7 @@ import type { ResponseContext } from '../codec.js';
 import type { HubResponse, Usage } from '../hub.js';
 import { contextManagementOf } from './context-edits.js';
 import { clientMessageId, toolUseId } from './ids.js';
-import { CallIdReuse } from '../call-id-reuse.js';
+import { answerCallIds } from '../call-id-reuse.js';
 import { messagesStopReason } from './stop-reason.js';
 import { clientThinkingBlock } from './thinking.js';
 import { parseToolInput } from './tool-input.js';
@@ -18,7 +18,7 @@ import { serverToolUsage, serverToolUseBlock, webSearchResultBlock } from './web
 export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown> {
   const content: ContentBlock[] = [];
   let searches = 0;
-  const callIds = ctx.callIdTaken ? new CallIdReuse(ctx.callIdTaken) : undefined;
+  const callId = answerCallIds(ctx.callIdTaken);
   for (const item of res.output) {
     switch (item.type) {
       case 'reasoning': {
@@ -36,7 +36,7 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
         }
         break;
       case 'function_call':
-        content.push({ type: 'tool_use', id: toolUseId(callIds ? callIds.idFor(item.callId) : item.callId), name: item.name, input: parseToolInput(item.arguments), caller: { type: 'direct' } });
+        content.push({ type: 'tool_use', id: toolUseId(callId(item.callId)), name: item.name, input: parseToolInput(item.arguments), caller: { type: 'direct' } });
         break;
       case 'web_search':
         content.push(serverToolUseBlock(item), webSearchResultBlock(item));

@@ -25,7 +25,7 @@ import { anthropicErrorBody } from '../errors.js';
 import { sseNamed } from '../sse.js';
 import { contextManagementOf } from './context-edits.js';
 import { clientMessageId, syntheticToolUseId, toolUseId } from './ids.js';
-import { CallIdReuse } from '../call-id-reuse.js';
+import { answerCallIds } from '../call-id-reuse.js';
 import { messagesUsage } from './response-encode.js';
 import { messagesStopReason } from './stop-reason.js';
 import { omittedSignatureFor, signatureFor } from './thinking.js';
@@ -71,10 +71,10 @@ class MessagesStreamEncoder implements StreamEncoder {
   private omittedDeltas = 0;
 
   /** Fresh ids for calls that reuse one of the conversation's (call-id-reuse.ts). */
-  private readonly callIds: CallIdReuse | undefined;
+  private readonly callId: (id: string) => string;
 
   constructor(private readonly ctx: ResponseContext) {
-    this.callIds = ctx.callIdTaken ? new CallIdReuse(ctx.callIdTaken) : undefined;
+    this.callId = answerCallIds(ctx.callIdTaken);
   }
 
   encode(event: HubEvent): string {
@@ -304,7 +304,7 @@ class MessagesStreamEncoder implements StreamEncoder {
       case 'function_call':
         contentBlock = {
           type: 'tool_use',
-          id: start.callId ? toolUseId(this.callIds ? this.callIds.idFor(start.callId) : start.callId) : syntheticToolUseId(this.ctx, this.toolCount),
+          id: start.callId ? toolUseId(this.callId(start.callId)) : syntheticToolUseId(this.ctx, this.toolCount),
           name: start.name,
           input: {},
           caller: { type: 'direct' },

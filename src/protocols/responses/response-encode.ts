@@ -6,7 +6,7 @@
 import type { ResponseContext } from '../codec.js';
 import type { HubResponse, OutputItem } from '../hub.js';
 import { chooseSuffix, itemId } from './ids.js';
-import { CallIdReuse } from '../call-id-reuse.js';
+import { answerCallIds } from '../call-id-reuse.js';
 import type { ResponseEcho } from './request-echo.js';
 import { customToolCallItem, functionCallItem, messageItem, messageParts, outputText, webSearchCallItem } from './output-items.js';
 import { wireReasoningItem } from './reasoning.js';
@@ -19,8 +19,8 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
   const terminal = statusFor(res.stopReason, hasRefusalPart);
   // an answer cut at max_output_tokens was cut in its last item: OpenAI marks that item incomplete
   const cut = terminal.incomplete_details?.reason === 'max_output_tokens' ? res.output.length - 1 : -1;
-  const callIds = ctx.callIdTaken ? new CallIdReuse(ctx.callIdTaken) : undefined;
-  const output = res.output.map((item, i) => encodeOutputItem(item, suffix, i, i === cut ? 'incomplete' : 'completed', callIds));
+  const callId = answerCallIds(ctx.callIdTaken);
+  const output = res.output.map((item, i) => encodeOutputItem(item, suffix, i, i === cut ? 'incomplete' : 'completed', callId));
   return responseObject({
     id: `resp_${suffix}`,
     createdAt: ctx.created ?? res.created ?? Math.floor(Date.now() / 1000),
@@ -43,14 +43,14 @@ export function requestFields(ctx: ResponseContext): Pick<ResponseShape, 'store'
   return out;
 }
 
-function encodeOutputItem(item: OutputItem, suffix: string, index: number, status: 'completed' | 'incomplete', callIds: CallIdReuse | undefined): object {
+function encodeOutputItem(item: OutputItem, suffix: string, index: number, status: 'completed' | 'incomplete', clientCallId: (id: string) => string): object {
   switch (item.type) {
     case 'reasoning':
       return wireReasoningItem(item.origin, item.text, itemId('rs', suffix, index));
     case 'message':
       return messageItem(itemId('msg', suffix, index), messageParts(item.content), status, item.phase);
     case 'function_call': {
-      const callId = callIds ? callIds.idFor(item.callId) : item.callId;
+      const callId = clientCallId(item.callId);
       return item.freeform
         ? customToolCallItem(itemId('ctc', suffix, index), callId, item.name, item.arguments, status, item.namespace)
         : functionCallItem(itemId('fc', suffix, index), callId, item.name, item.arguments, status, item.namespace);

@@ -13,7 +13,7 @@ import type { BlockStart, HubError, HubEvent, ReasoningOrigin, StopReason, UrlCi
 import { sseNamed } from '../sse.js';
 import { responseFailedCode } from '../errors.js';
 import { chooseSuffix, itemId } from './ids.js';
-import { CallIdReuse } from '../call-id-reuse.js';
+import { answerCallIds } from '../call-id-reuse.js';
 import { customToolCallItem, functionCallItem, messageItem, refusalPart, textPart, urlCitation, webSearchCallItem, type ItemStatus } from './output-items.js';
 import { wireReasoningItem } from './reasoning.js';
 import { requestFields, responseObject } from './response-encode.js';
@@ -73,10 +73,10 @@ class ResponsesStreamEncoder implements StreamEncoder {
   private readonly usage: Partial<Usage> = {};
 
   /** Fresh ids for calls that reuse one of the conversation's (call-id-reuse.ts). */
-  private readonly callIds: CallIdReuse | undefined;
+  private readonly callId: (id: string) => string;
 
   constructor(private readonly ctx: ResponseContext) {
-    this.callIds = ctx.callIdTaken ? new CallIdReuse(ctx.callIdTaken) : undefined;
+    this.callId = answerCallIds(ctx.callIdTaken);
   }
 
   encode(event: HubEvent): string {
@@ -178,7 +178,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
       case 'function_call': {
         block.freeform = start.freeform === true;
         block.id = itemId(block.freeform ? 'ctc' : 'fc', this.suffix, outputIndex);
-        block.callId = this.callIds ? this.callIds.idFor(start.callId) : start.callId;
+        block.callId = this.callId(start.callId);
         block.name = start.name;
         if (start.namespace !== undefined) block.namespace = start.namespace;
         const item = this.callItem(block, 'in_progress');
