@@ -9,11 +9,12 @@
 import type { Endpoint } from '../config/schema.js';
 import { shownFixedHeaderValue } from '../config/header-settings.js';
 import { displayUrl } from '../util/display-url.js';
+import { quoteSh } from '../util/quote-sh.js';
 
 const PLAIN = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 function shellWord(word: string): string {
-  return PLAIN.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return PLAIN.test(word) ? word : quoteSh(word);
 }
 
 export function endpointReaddCommands(slug: string, endpoint: Pick<Endpoint, 'url' | 'format' | 'authHeader' | 'headers'>): string {

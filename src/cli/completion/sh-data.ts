@@ -1,5 +1,5 @@
 /** The completion data as a bash/zsh function (`case` works alike in both, and in bash 3.2 on macOS). */
-import { quoteSh } from '../tools/render.js';
+import { quoteSh } from '../../util/quote-sh.js';
 
 /** `__svc_proxy_data KEY` prints the entry (completion-tree.ts), or nothing. */
 export function shDataFunction(data: ReadonlyMap<string, string>): string {

@@ -4,6 +4,7 @@
  * notes) is printed as comments, so `eval "$(svc-proxy env …)"` stays safe.
  */
 import type { Prepared } from './prepare.js';
+import { quoteSh } from '../../util/quote-sh.js';
 
 export const SHELLS = ['sh', 'fish', 'powershell'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -15,11 +16,6 @@ export function defaultShell(env: Record<string, string | undefined>, platform: 
   if (/(^|[/\\])(pwsh|powershell)(\.exe)?$/i.test(shell)) return 'powershell';
   if (platform === 'win32' && !shell) return 'powershell';
   return 'sh';
-}
-
-/** A single-quoted word for bash and zsh. */
-export function quoteSh(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A single-quoted word for fish (which escapes \\ and ' inside quotes). */
