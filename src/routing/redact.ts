@@ -277,7 +277,12 @@ export class StreamRedactor {
 const NEWLINE = 0x0a;
 const BACKSLASH = 0x5c;
 const EMPTY = Buffer.alloc(0);
-const ERRORISH = /error|failed/i;
+/**
+ * A line that may be an error, whose key tails are masked: not a field that says there is none —
+ * every Responses event carries `"error":null`, and a `response.completed` holding the credential's
+ * last characters (in a number, say) was cut into invalid JSON.
+ */
+const ERRORISH = /error(?!"\s*:\s*null)|failed/i;
 /** The longest line held whole before it is let go in pieces. */
 const HOLD_LIMIT = 64 * 1024;
 
