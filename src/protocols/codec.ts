@@ -31,6 +31,11 @@ export interface EncodeRequestOptions {
    * for servers that read only the older field (written here, not by a pass over the messages after).
    */
   reasoningContentToo?: boolean;
+  /**
+   * Chat targets: the verbosity hint goes as top-level `verbosity` (OpenRouter takes it; generic
+   * servers do not know it, and strict ones refuse unknown fields).
+   */
+  verbosity?: boolean;
   /** Keep cache_control hints (Messages targets; Chat targets that take them on content parts: OpenRouter). */
   keepCacheControl?: boolean;
   /**

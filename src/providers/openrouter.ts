@@ -41,8 +41,8 @@ export const openrouterAdapter: ProviderAdapter = {
     // OpenRouter fetches a PDF given by URL in file.file_data (openrouter.ai/docs, "PDF Inputs"),
     // and takes cache_control on content parts: Claude, Gemini and Alibaba's Qwen cache up to the
     // marked block ("Prompt Caching"; the others cache on their own), so a Messages client's
-    // breakpoints keep their effect (and price).
-    return { replayReasoning: ['openrouter', 'unsigned'], systemRole: 'system', systemInPlace: keepsSystemInPlace(model), maxTokensField: 'max_tokens', fileUrls: true, keepCacheControl: true };
+    // breakpoints keep their effect (and price). Its top-level `verbosity` is the client's text.verbosity.
+    return { replayReasoning: ['openrouter', 'unsigned'], systemRole: 'system', systemInPlace: keepsSystemInPlace(model), maxTokensField: 'max_tokens', fileUrls: true, keepCacheControl: true, verbosity: true };
   },
   finalizeBody: finalize,
   normaliseModelId: (id) => id,

@@ -70,6 +70,7 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.topP !== undefined) body.top_p = req.topP;
   if (req.stop && req.stop.length > 0) body.stop = req.stop;
+  if (opts.verbosity && req.verbosity) body.verbosity = req.verbosity;
   if (req.n !== undefined) body.n = req.n;
   if (req.user) body.user = req.user;
   if (req.reasoning?.effort) body.reasoning_effort = req.reasoning.effort;
