@@ -9,6 +9,7 @@ import type { HubResponse, Usage } from '../hub.js';
 import { contextManagementOf } from './context-edits.js';
 import { clientMessageId, toolUseId } from './ids.js';
 import { answerCallIds } from '../call-id-reuse.js';
+import { stopDetails } from './stop-details.js';
 import { messagesStopReason } from './stop-reason.js';
 import { clientThinkingBlock } from './thinking.js';
 import { parseToolInput } from './tool-input.js';
@@ -18,6 +19,7 @@ import { serverToolUsage, serverToolUseBlock, webSearchResultBlock } from './web
 export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<string, unknown> {
   const content: ContentBlock[] = [];
   let searches = 0;
+  let refusal: string | undefined;
   const callId = answerCallIds(ctx.callIdTaken);
   for (const item of res.output) {
     switch (item.type) {
@@ -33,6 +35,7 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
           // No `citations` key when there are none, as Anthropic answers: `citations: null` breaks
           // clients that validate strictly (the Vercel AI SDK accepts only an array or no key).
           if ((part.type === 'text' || part.type === 'refusal') && part.text !== '') content.push({ type: 'text', text: part.text } as ContentBlock);
+          if (part.type === 'refusal') refusal = refusal === undefined ? part.text : refusal + part.text;
         }
         break;
       case 'function_call':
@@ -52,7 +55,7 @@ export function encodeResponse(res: HubResponse, ctx: ResponseContext): Record<s
     content,
     stop_reason: messagesStopReason(res.stopReason),
     stop_sequence: res.stopSequence ?? null,
-    stop_details: null,
+    stop_details: stopDetails(res.stopReason, refusal),
     container: null,
     diagnostics: null,
     usage: messagesUsage(res.usage, searches),

@@ -27,6 +27,7 @@ import { contextManagementOf } from './context-edits.js';
 import { clientMessageId, syntheticToolUseId, toolUseId } from './ids.js';
 import { answerCallIds } from '../call-id-reuse.js';
 import { messagesUsage } from './response-encode.js';
+import { stopDetails } from './stop-details.js';
 import { messagesStopReason } from './stop-reason.js';
 import { omittedSignatureFor, signatureFor } from './thinking.js';
 import { anthropicUsage, mergeUsage } from './usage.js';
@@ -60,6 +61,8 @@ export function createStreamEncoder(ctx: ResponseContext): StreamEncoder {
 class MessagesStreamEncoder implements StreamEncoder {
   private started = false;
   private ended = false;
+  /** The refusal's text so far, for stop_details; undefined until a refusal delta comes. */
+  private refusal: string | undefined;
   private usage: Partial<Usage> = {};
   private nextClientIndex = 0;
   private toolCount = 0;
@@ -90,9 +93,13 @@ class MessagesStreamEncoder implements StreamEncoder {
       case 'block_start':
         this.onBlockStart(event.index, event.block);
         break;
-      case 'text_delta':
       case 'refusal_delta':
-        this.onDelta(event.index, event.text, 'text', event.type === 'text_delta' ? { type: 'text' } : { type: 'refusal' });
+        // the refusal's words explain it in stop_details (only refusals pay for this)
+        this.refusal = this.refusal === undefined ? event.text : this.refusal + event.text;
+        this.onDelta(event.index, event.text, 'text', { type: 'refusal' });
+        break;
+      case 'text_delta':
+        this.onDelta(event.index, event.text, 'text', { type: 'text' });
         break;
       case 'reasoning_delta':
         this.onDelta(event.index, event.text, 'reasoning', { type: 'reasoning' });
@@ -175,7 +182,7 @@ class MessagesStreamEncoder implements StreamEncoder {
     };
     const ev: RawMessageDeltaEvent & { context_management?: object } = {
       type: 'message_delta',
-      delta: { stop_reason: messagesStopReason(stopReason), stop_sequence: stopSequence ?? null, stop_details: null, container: null },
+      delta: { stop_reason: messagesStopReason(stopReason), stop_sequence: stopSequence ?? null, stop_details: stopDetails(stopReason, this.refusal), container: null },
       usage: deltaUsage,
     };
     // the beta field Anthropic reports applied context edits in, on the delta as on a whole message
