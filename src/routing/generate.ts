@@ -54,6 +54,9 @@ import { answeredByHeaders, answerHeaders, sendError, sendJson } from './respond
 import type { UpstreamResponse } from './services.js';
 import { ConvertedRelay, PassthroughRelay, type ConvertOptions, type RelayOptions, type StreamOutcome } from './stream-relay.js';
 import { StreamTap } from './stream-tap.js';
+import { stopsLeftOut } from '../protocols/stops-left-out.js';
+import { cutAnswerAtStop } from './stop-cut-answer.js';
+import { StopCutStream } from './stop-cut-stream.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { invalidResponse, retryAdviceHeaders, withWaitInMessage, type UpstreamFailure } from './upstream-errors.js';
@@ -398,6 +401,8 @@ class GenerateRequest {
     if (this.toolNames) built.toolNames = this.toolNames;
     if (this.freeform) built.freeform = this.freeform;
     if (p.adapter.dialect === 'messages' && mayPause(hub)) built.mayPause = true;
+    const stops = stopsLeftOut(p.adapter.dialect, hub.stop);
+    if (stops) built.stops = stops;
     return built;
   }
 
@@ -530,6 +535,7 @@ class GenerateRequest {
       collector: new StreamReasoningCollector(x.cache, p.slug, this.keepsReasoning, remembersSignatures(p.adapter) ? x.issuers : undefined, this.callIdTaken()),
       errorField: p.adapter.dialect === 'chat',
     };
+    if (built.stops) convert.stops = new StopCutStream(built.stops);
     if (built.mayPause) {
       convert.continuation = {
         content: new MessageContentAccumulator(),
@@ -646,6 +652,7 @@ class GenerateRequest {
         if (!('output' in joined)) return fail(joined);
         hubRes = joined;
       }
+      if (built.stops) cutAnswerAtStop(hubRes, built.stops);
       // freeform calls are known by the names the target answered with: before those are restored
       if (built.freeform) unfoldFreeformCalls(hubRes, built.freeform);
       if (built.toolNames) restoreResponseToolNames(hubRes, built.toolNames);

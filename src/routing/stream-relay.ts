@@ -40,6 +40,7 @@ import { addWaitToRateLimitEvent } from './stream-error-wait.js';
 import { LastEventWatch } from './last-event-watch.js';
 import type { FreeformStream } from './freeform-tools.js';
 import type { StreamTap } from './stream-tap.js';
+import type { StopCutStream } from './stop-cut-stream.js';
 import { restoreEventToolName, type ToolNameMap } from './tool-names.js';
 import { failureFromParsed, streamEventFailure, transportFailure, withStreamWait, type ParsedError, type UpstreamFailure } from './upstream-errors.js';
 import { bodyErrorCode, undecodableMessage } from './upstream-body.js';
@@ -590,6 +591,8 @@ export interface ConvertOptions {
   continuation?: StreamContinuation;
   /** The upstream may write its error as an `error:` line (a Chat server: llama-server does). */
   errorField?: boolean;
+  /** Stop sequences the upstream could not take, held here (only requests with such stops). */
+  stops?: StopCutStream;
 }
 
 /** Different dialects: SSE parser → upstream decoder → hub events → client encoder, chunk by chunk. */
@@ -776,6 +779,11 @@ export class ConvertedRelay extends Relay {
   }
 
   private handle(ev: HubEvent, ours = false): void {
+    if (this.c.stops === undefined) this.handleCut(ev, ours);
+    else for (const each of this.c.stops.map(ev)) this.handleCut(each, ours);
+  }
+
+  private handleCut(ev: HubEvent, ours: boolean): void {
     if (this.c.freeform === undefined) this.handleOne(ev, ours);
     else for (const each of this.c.freeform.map(ev)) this.handleOne(each, ours);
   }
@@ -851,6 +859,8 @@ export class ConvertedRelay extends Relay {
   private finish(): void {
     if (this.settled) return;
     this.end();
-    this.settle(this.done(this.usage, this.errorCode), this.errorCode === undefined && !this.o.res.destroyed);
+    // an answer ended at a stop sequence drops the upstream's request: the rest is not wanted
+    const keepUpstream = this.errorCode === undefined && !this.o.res.destroyed && this.c.stops?.cut !== true;
+    this.settle(this.done(this.usage, this.errorCode), keepUpstream);
   }
 }

@@ -28,6 +28,8 @@ export interface Built {
   fitted?: Fitted;
   /** A converted body to a Messages upstream with a server tool: the turn may pause (pause-continue.ts). */
   mayPause?: boolean;
+  /** Stop sequences the converted body could not carry: routing cuts the answer at them (stop-cut-*.ts). */
+  stops?: string[];
 }
 
 /** What one request learnt from its upstream's refusals: a Chat body's fit, whether to end on a user turn, the efforts the model takes. */

@@ -4,7 +4,7 @@
  * next turn can replay it. Effort is written as the hub says; the provider adapter applies its
  * policy (e.g. leaving `none` out) afterwards.
  *
- * Not expressible in Responses: `stop` (dropped — OpenAI has no stop sequences here), `top_k`
+ * Not expressible in Responses: `stop` (left out — routing holds it: stops-left-out.ts), `top_k`
  * (dropped), `n > 1` (400 unsupported_feature), audio input (400 unsupported_modality).
  * Logprobs are asked for as Responses does: `top_logprobs` and the `include` that returns them.
  */

@@ -1,0 +1,83 @@
+/**
+ * A converted stream whose target could not take the request's stop sequences: the text is
+ * relayed delta by delta, except an end of it that may begin a stop sequence (at most the longest
+ * stop's length − 1 characters), held until the next delta of its block shows whether it does.
+ * A stop sequence cut across deltas is found all the same. At the first one the text before it
+ * goes out, its block ends, and the answer ends as a stop sequence; nothing the upstream sends
+ * after counts (the relay drops its request: `cut`). Only requests with such stops have one.
+ */
+import type { HubEvent, TokenLogprob } from '../protocols/hub.js';
+import { firstStop, startOfStopAtEnd } from './stop-match.js';
+
+type TextDelta = Extract<HubEvent, { type: 'text_delta' }>;
+
+export class StopCutStream {
+  private readonly stops: readonly string[];
+  /** Text held by block index: it may begin a stop sequence. */
+  private readonly held = new Map<number, string>();
+  /** A stop sequence was met: the answer ended with it. */
+  cut = false;
+
+  constructor(stops: readonly string[]) {
+    this.stops = stops;
+  }
+
+  /** The events to relay for `ev` (none once the answer ended at a stop). */
+  map(ev: HubEvent): HubEvent[] {
+    if (this.cut) return [];
+    switch (ev.type) {
+      case 'text_delta':
+        return this.text(ev);
+      case 'block_stop':
+        return this.release(ev.index, [ev]);
+      case 'finish':
+      case 'error':
+        return this.releaseAll([ev]);
+      default:
+        return [ev];
+    }
+  }
+
+  private text(ev: TextDelta): HubEvent[] {
+    const before = this.held.get(ev.index);
+    const text = before === undefined ? ev.text : before + ev.text;
+    const match = firstStop(text, this.stops);
+    if (match !== undefined) {
+      this.cut = true;
+      this.held.clear();
+      const out: HubEvent[] = [];
+      if (match.at > 0) out.push(delta(ev.index, text.slice(0, match.at), ev.logprobs));
+      out.push({ type: 'block_stop', index: ev.index }, { type: 'finish', stopReason: 'stop_sequence', stopSequence: match.stop });
+      return out;
+    }
+    const hold = startOfStopAtEnd(text, this.stops);
+    if (hold === 0) {
+      if (before !== undefined) this.held.delete(ev.index);
+      return before === undefined ? [ev] : [delta(ev.index, text, ev.logprobs)];
+    }
+    this.held.set(ev.index, text.slice(text.length - hold));
+    const now = text.slice(0, text.length - hold);
+    // a delta's logprobs go out with the text sent now, or alone when all of it is held
+    return now === '' && ev.logprobs === undefined ? [] : [delta(ev.index, now, ev.logprobs)];
+  }
+
+  /** Block `index` ends: what it held was no stop sequence. */
+  private release(index: number, then: HubEvent[]): HubEvent[] {
+    const held = this.held.get(index);
+    if (held === undefined) return then;
+    this.held.delete(index);
+    return [delta(index, held, undefined), ...then];
+  }
+
+  private releaseAll(then: HubEvent[]): HubEvent[] {
+    if (this.held.size === 0) return then;
+    const out: HubEvent[] = [];
+    for (const [index, held] of this.held) out.push(delta(index, held, undefined));
+    this.held.clear();
+    return [...out, ...then];
+  }
+}
+
+function delta(index: number, text: string, logprobs: TokenLogprob[] | undefined): TextDelta {
+  return logprobs === undefined ? { type: 'text_delta', index, text } : { type: 'text_delta', index, text, logprobs };
+}
