@@ -185,6 +185,26 @@ describe.each(['anthropic', 'customB'] as const)('openai client → %s (Messages
   });
 });
 
+describe('openai client: stop on models that cannot take it', () => {
+  const text = 'One, two. END three, four, five, six, seven, eight.';
+
+  it('openai/… (Responses has no stop): the answer is cut at it, whole and streamed, and the stream’s upstream request dropped', async () => {
+    world.mocks.openai.next({ kind: 'turn', turn: { text } });
+    const whole = await client.chat.completions.create({ model: MODELS.openai, messages: [{ role: 'user', content: 'Count.' }], stop: ['END'] });
+    expect(whole.choices[0]!.message.content).toBe('One, two. ');
+    expect(whole.choices[0]!.finish_reason).toBe('stop');
+
+    world.mocks.openai.next({ kind: 'turn', turn: { text, stream: { chunk: 1, delayMs: 3 } } });
+    const chunks = await collect(await client.chat.completions.create({ model: MODELS.openai, messages: [{ role: 'user', content: 'Count.' }], stop: 'END', stream: true }));
+    expect(chatStreamText(chunks)).toBe('One, two. ');
+    expect(chunks.some((c) => c.choices[0]?.finish_reason === 'stop')).toBe(true);
+    const up = world.mocks.openai.lastGeneration();
+    expect(up.body).not.toHaveProperty('stop');
+    await up.done;
+    expect(up.closedEarly).toBe(true);
+  });
+});
+
 describe('openai client: models and transcriptions', () => {
   it('models.list shows every connected provider kind, prefixed, Gemini without models/', async () => {
     const ids: string[] = [];
