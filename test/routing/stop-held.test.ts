@@ -64,6 +64,20 @@ describe('stop sequences a target cannot take', () => {
     expect(res.choices[0]!.finish_reason).toBe('stop');
   });
 
+  it('a stop the answer begins with: an empty answer that ended as a stop, whole and streamed', async () => {
+    const params = { model: 'openai/gpt-5', max_tokens: 100, messages: [{ role: 'user' as const, content: 'Count.' }], stop_sequences: ['One'] };
+    t.h.mocks.openai.next({ kind: 'turn', turn: { text: TEXT } });
+    const whole = await anthropic().messages.create(params);
+    expect(whole.content.map((b) => (b.type === 'text' ? b.text : b.type)).join('')).toBe('');
+    expect(whole.stop_reason).toBe('stop_sequence');
+
+    t.h.mocks.openai.next({ kind: 'turn', turn: { text: TEXT, stream: { chunk: 1 } } });
+    const streamed = await anthropic().messages.stream(params).finalMessage();
+    expect(streamed.content.map((b) => (b.type === 'text' ? b.text : b.type)).join('')).toBe('');
+    expect(streamed.stop_reason).toBe('stop_sequence');
+    expect(streamed.stop_sequence).toBe('One');
+  });
+
   it('no stop in the answer: it comes whole, as the upstream ended it', async () => {
     t.h.mocks.openai.next({ kind: 'turn', turn: { text: TEXT, stream: { chunk: 3 } } });
     const stream = await openai().chat.completions.create({ model: 'openai/gpt-5', messages: [{ role: 'user', content: 'Count.' }], stop: ['STOP'], stream: true });
