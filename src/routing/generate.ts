@@ -13,6 +13,7 @@ import type { TopLevelMember } from '../protocols/json-members.js';
 import { MessageContentAccumulator } from '../protocols/messages/content-accumulate.js';
 import { wantsLegacyFunctionCall } from '../protocols/chat/request-decode.js';
 import { callIdsOf } from '../protocols/call-id-reuse.js';
+import { chatCallIdsOf } from './chat-call-ids.js';
 import { requestEcho } from '../protocols/responses/request-echo.js';
 import { verbatimStringsOf } from '../protocols/lazy-json.js';
 import { stringifyKeepingStrings, VerbatimStrings } from '../protocols/verbatim-strings.js';
@@ -521,7 +522,7 @@ class GenerateRequest {
     if (idle < streamBodyTimeout(x.config)) options.idleTimeoutMs = idle;
     if (this.fallbackLeft) options.holdEnvelope = true;
     if (built.passthrough) {
-      const scan = passthroughScan(x, dialect, p, built.upstreamModel);
+      const scan = passthroughScan(x, dialect, p, built.upstreamModel, dialect === 'chat' ? this.chatCallIdTaken() : undefined);
       return new PassthroughRelay(options, new StreamTap(dialect, scan, this.fallbackLeft)).run();
     }
     const codecs = x.services.codecs;
@@ -587,6 +588,14 @@ class GenerateRequest {
   }
 
   /**
+   * Whether a call id is the hub id of one of a passthrough Chat conversation's calls, read from
+   * the client's body at the first question (chat-call-ids.ts): the body sent may have been edited.
+   */
+  private chatCallIdTaken(): (id: string) => boolean {
+    return chatCallIdsOf(this.fresh);
+  }
+
+  /**
    * A Responses stream that fails before its first event, its headers sent early: the response is
    * still created and then failed (`response.created`, `in_progress`, `error`, `response.failed`),
    * as OpenAI's own streams and svc-proxy's converted ones end; Codex reads the failure's code
@@ -630,7 +639,7 @@ class GenerateRequest {
       client = json;
       answered = typeof client.model === 'string' && client.model !== '' ? p.adapter.normaliseModelId(client.model) : built.upstreamModel;
       usage = readResponseUsage(client, dialect);
-      if (dialect === 'chat') rememberChatAnswer(x.cache, p.slug, client);
+      if (dialect === 'chat') rememberChatAnswer(x.cache, p.slug, client, this.chatCallIdTaken());
       else if (remembersSignatures(p.adapter)) recordMessagesAnswer(x.issuers, p.slug, client);
       // only `model` changes: a large answer keeps its other bytes instead of being re-serialised
       const model = `${p.slug}/${answered}`;

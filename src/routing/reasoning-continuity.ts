@@ -7,7 +7,7 @@
 import type { FunctionCallItem, HubEvent, HubRequest, Item, OutputItem, ReasoningItem, ReasoningOrigin, SystemPart } from '../protocols/hub.js';
 import { lastElement, mayContain } from '../protocols/lazy-json.js';
 import { copyMembers } from '../protocols/own-members.js';
-import { answerCallIds } from '../protocols/call-id-reuse.js';
+import { answerCallIds, CallIdReuse } from '../protocols/call-id-reuse.js';
 import { recordOrigin, type ProofIssuers } from './proof-issuers.js';
 import type { CachedTurn, ReasoningMemory } from './reasoning-cache.js';
 import { outputConfig } from '../providers/messages-body.js';
@@ -228,34 +228,47 @@ function runPlaces(items: Item[], from: number, to: number, start: number, swapp
   return places;
 }
 
-/** Remember the proof in a passthrough Chat answer (OpenRouter `reasoning_details`, Gemini signatures). */
-export function rememberChatAnswer(cache: ReasoningMemory, slug: string, body: Obj): void {
+/**
+ * Remember the proof in a passthrough Chat answer (OpenRouter `reasoning_details`, Gemini
+ * signatures), under the id each call has in the hub next turn (`taken`: chat-call-ids.ts), as
+ * remember() does for a converted one.
+ */
+export function rememberChatAnswer(cache: ReasoningMemory, slug: string, body: Obj, taken?: (id: string) => boolean): void {
   const choices = body.choices;
   if (!Array.isArray(choices)) return;
   const message = isObject(choices[0]) ? choices[0].message : undefined;
   if (!isObject(message) || !Array.isArray(message.tool_calls)) return;
   const details = Array.isArray(message.reasoning_details) && message.reasoning_details.length > 0 ? message.reasoning_details : undefined;
-  for (const tc of message.tool_calls) {
-    if (!isObject(tc) || typeof tc.id !== 'string') continue;
+  const calls = message.tool_calls.filter((tc): tc is Obj => isObject(tc) && typeof tc.id === 'string');
+  // nothing to keep: the conversation's ids are not gathered
+  if (!details && !calls.some((tc) => chatThoughtSignature(tc))) return;
+  const hubId = answerCallIds(taken);
+  for (const tc of calls) {
+    // every call is named, proof or not: the fresh ids count the calls before
+    const callId = hubId(tc.id as string);
     const sig = chatThoughtSignature(tc);
     if (!details && !sig) continue;
     const turn: CachedTurn = { slug };
     if (details) turn.reasoningDetails = details;
     if (sig) turn.thoughtSignature = sig;
-    cache.set(tc.id, turn);
+    cache.set(callId, turn);
   }
 }
 
-/** Put cached proof back into a passthrough Chat request body, in place. */
+/**
+ * Put cached proof back into a passthrough Chat request body, in place. Each call is looked up by
+ * its hub id (a repeated id renamed as the decoder would), under which its answer's proof was kept.
+ */
 export function attachToChatBody(cache: ReasoningMemory, body: Obj, slug: string): void {
   // only assistant turns with tool calls get anything: a conversation without them stays unparsed
   if (cache.size === 0 || !mayContain(body, 'messages', 'tool_calls') || !Array.isArray(body.messages)) return;
+  const names = new CallIdReuse();
   for (const m of body.messages) {
     if (!isObject(m) || m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
     let first: CachedTurn | undefined;
     for (const tc of m.tool_calls) {
       if (!isObject(tc) || typeof tc.id !== 'string') continue;
-      const turn = cache.get(tc.id);
+      const turn = cache.get(names.idFor(tc.id));
       if (!turn || turn.slug !== slug) continue;
       first ??= turn;
       if (turn.thoughtSignature && !chatThoughtSignature(tc)) {

@@ -1,0 +1,111 @@
+/**
+ * Proof kept for a Chat client that drops it, on a Chat upstream passed through, when the model
+ * numbers its calls per turn (Kimi's `functions.list_dir:0`, each turn): the proof is kept under
+ * the id the call has in the hub next turn (call-id-reuse.ts), as on the converted path, so each
+ * replayed turn gets its own back — not the latest turn's under the shared id.
+ */
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { chatCallIdsOf } from '../../src/routing/chat-call-ids.js';
+import { ReasoningCache } from '../../src/routing/reasoning-cache.js';
+import { rememberChatAnswer } from '../../src/routing/reasoning-continuity.js';
+import type { Reply } from '../fixtures/mock-upstream/index.js';
+import { useHarness } from './harness.js';
+
+const t = useHarness();
+const tools: OpenAI.Chat.ChatCompletionTool[] = [{ type: 'function', function: { name: 'list_dir', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
+const ID = 'functions.list_dir:0';
+
+/** A typical client keeps only role, content and tool_calls of an assistant message. */
+function replay(m: OpenAI.Chat.ChatCompletionMessage, result: string): OpenAI.Chat.ChatCompletionMessageParam[] {
+  return [
+    { role: 'assistant', content: null, tool_calls: m.tool_calls!.map((c) => (c.type === 'function' ? { id: c.id, type: c.type, function: c.function } : c)) },
+    { role: 'tool', tool_call_id: m.tool_calls![0]!.id, content: result },
+  ];
+}
+
+describe('a Chat client on OpenRouter (passed through) whose model repeats its call id each turn', () => {
+  const answer = (thought: string, path: string): Reply => ({ kind: 'turn', turn: { reasoning: { text: thought }, toolCalls: [{ id: ID, name: 'list_dir', arguments: { path } }] } });
+
+  for (const stream of [false, true]) {
+    it(`${stream ? 'streamed' : 'whole'}: each replayed turn gets back the reasoning_details it was answered with`, async () => {
+      const client = new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+      const ask = async (messages: OpenAI.Chat.ChatCompletionMessageParam[]): Promise<OpenAI.Chat.ChatCompletionMessage> => {
+        const params = { model: 'openrouter/anthropic/claude-sonnet-4.5', reasoning_effort: 'high' as const, tools, messages };
+        const done = stream ? await client.chat.completions.stream(params).finalChatCompletion() : await client.chat.completions.create(params);
+        return done.choices[0]!.message;
+      };
+      const history: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'List . then /.' }];
+      t.h.mocks.openrouter.next(answer('First the current folder.', '.'));
+      history.push(...replay(await ask(history), 'listing of .'));
+      t.h.mocks.openrouter.next(answer('Now the root.', '/'));
+      const second = await ask(history);
+      // passed through: the client gets the upstream's id as it came
+      expect(second.tool_calls![0]!.id).toBe(ID);
+      history.push(...replay(second, 'listing of /'));
+
+      t.h.mocks.openrouter.next({ kind: 'turn', turn: { text: 'Done.' } });
+      await ask(history);
+      const sent = t.h.mocks.openrouter.lastGeneration().body as { messages: Array<{ role: string; reasoning_details?: Array<{ text?: string }> }> };
+      const thoughts = sent.messages.filter((m) => m.role === 'assistant').map((m) => m.reasoning_details?.map((d) => d.text).join(''));
+      expect(thoughts).toEqual(['First the current folder.', 'Now the root.']);
+    });
+  }
+});
+
+describe('a Chat client on Gemini (passed through) whose calls repeat an id each turn', () => {
+  for (const stream of [false, true]) {
+    it(`${stream ? 'streamed' : 'whole'}: each replayed call gets back its own thought signature`, async () => {
+      const client = new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+      const ask = async (messages: OpenAI.Chat.ChatCompletionMessageParam[]): Promise<OpenAI.Chat.ChatCompletionMessage> => {
+        const params = { model: 'gemini/gemini-3-pro-preview', tools, messages };
+        const done = stream ? await client.chat.completions.stream(params).finalChatCompletion() : await client.chat.completions.create(params);
+        return done.choices[0]!.message;
+      };
+      const history: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'List . then /.' }];
+      for (const [path, signature] of [['.', 'CiQBsigOne'], ['/', 'CiQBsigTwo']] as const) {
+        // Gemini checks the signatures of the steps after the latest user message only (the mock's are by id)
+        if (path === '/') history.push({ role: 'user', content: 'And /?' });
+        t.h.mocks.gemini.next({ kind: 'turn', turn: { toolCalls: [{ id: ID, name: 'list_dir', arguments: { path }, thoughtSignature: signature }] } });
+        history.push(...replay(await ask(history), `listing of ${path}`));
+      }
+      t.h.mocks.gemini.next({ kind: 'turn', turn: { text: 'Done.' } });
+      await ask(history);
+      const sent = t.h.mocks.gemini.lastGeneration().body as { messages: Array<{ role: string; tool_calls?: Array<{ extra_content?: { google?: { thought_signature?: string } } }> }> };
+      const signatures = sent.messages.filter((m) => m.role === 'assistant').map((m) => m.tool_calls![0]!.extra_content?.google?.thought_signature);
+      expect(signatures).toEqual(['CiQBsigOne', 'CiQBsigTwo']);
+    });
+  }
+});
+
+describe('rememberChatAnswer and chatCallIdsOf', () => {
+  const answer = (details: boolean): Record<string, unknown> => ({
+    choices: [{ message: { role: 'assistant', tool_calls: [{ id: ID, type: 'function', function: { name: 'list_dir', arguments: '{}' } }], ...(details ? { reasoning_details: [{ type: 'reasoning.text', text: 'Now the root.' }] } : {}) } }],
+  });
+  const call = { id: ID, type: 'function', function: { name: 'list_dir', arguments: '{}' } };
+  const body = {
+    model: 'm',
+    messages: [
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: ID, content: 'a' },
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: ID, content: 'b' },
+    ],
+  };
+
+  it('the conversation’s calls by their hub ids; an answer’s repeat kept under the next one', () => {
+    const taken = chatCallIdsOf(() => structuredClone(body));
+    expect([ID, `${ID}_2`, `${ID}_3`].map(taken)).toEqual([true, true, false]);
+    const cache = new ReasoningCache().scope('k');
+    rememberChatAnswer(cache, 'or', answer(true), taken);
+    expect(cache.get(`${ID}_3`)?.reasoningDetails).toEqual([{ type: 'reasoning.text', text: 'Now the root.' }]);
+    expect(cache.get(ID)).toBeUndefined();
+  });
+
+  it('an answer with calls but no proof to keep does not read the conversation', () => {
+    let read = 0;
+    rememberChatAnswer(new ReasoningCache().scope('k'), 'or', answer(false), chatCallIdsOf(() => (read++, structuredClone(body))));
+    expect(read).toBe(0);
+  });
+});
