@@ -11,6 +11,7 @@ import { lowerEffort, snapEffort } from './effort.js';
 import { bearerHeaders } from './headers.js';
 import { openaiEffortLevels, openaiOffEffort, openaiSampling } from './openai-models.js';
 import { fitFunctionSchema } from './openai-tool-schema.js';
+import { fitLongCallIds } from './openai-call-ids.js';
 import type { FinalizeContext, ProviderAdapter, UpstreamOperation } from './types.js';
 import { isObject } from '../util/is-object.js';
 
@@ -139,6 +140,8 @@ const OPENAI_MIN_OUTPUT_TOKENS = 16;
 function finalize(body: Record<string, unknown>, ctx: FinalizeContext): { effortSent?: string } {
   if (!ctx.passthrough && typeof body.max_output_tokens === 'number' && body.max_output_tokens < OPENAI_MIN_OUTPUT_TOKENS) body.max_output_tokens = OPENAI_MIN_OUTPUT_TOKENS;
   dropUnstoredItemIds(body);
+  // a converted body's history is fitted as it is encoded
+  if (ctx.passthrough) fitLongCallIds(body);
   const sent = applyEffort(body, ctx);
   fitSampling(body, ctx.model);
   if (!ctx.passthrough) fitToolSchemas(body);

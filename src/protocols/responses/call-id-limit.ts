@@ -4,10 +4,11 @@
  * Such an id in a converted conversation's history goes as its first 40 characters and a hash of
  * the whole: the same for a call and its output, different for two calls, at most 64 characters.
  * Only history carries them: the calls of OpenAI's answer are its own ids, so nothing maps back.
+ * A Responses client's own body, passed through, gets the same (providers/openai-call-ids.ts).
  */
 import { createHash } from 'node:crypto';
 
-const MAX_CALL_ID = 64;
+export const MAX_CALL_ID = 64;
 const KEPT = 40;
 
 export function wireCallId(callId: string): string {
