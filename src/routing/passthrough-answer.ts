@@ -1,13 +1,14 @@
 /**
  * A whole 2xx answer relayed as it is (same dialect in and out) must still be its dialect's
  * answer: a gateway's stand-in (`{}`), a Chat completion with no choices or one that stopped with
- * an error (OpenRouter's provider error inside a 200), or a Responses answer that failed is the
- * target's failure — a group moves on, as it does when a converted answer's decoding refuses the
+ * an error (OpenRouter's provider error inside a 200) or was aborted (vLLM, SGLang), or a
+ * Responses answer that failed is the target's failure — a group moves on, as it does when a converted answer's decoding refuses the
  * same body. Only the few fields that tell are read; the codec is asked why only when they do.
  */
 import type { DialectCodec } from '../protocols/codec.js';
 import { ProtocolError } from '../protocols/errors.js';
 import type { Dialect } from '../protocols/hub.js';
+import { ABORTED } from '../protocols/chat/finish-reason.js';
 
 type Obj = Record<string, unknown>;
 
@@ -17,7 +18,9 @@ function looksLikeAnswer(dialect: Dialect, json: Obj): boolean {
     const choices = json.choices;
     if (!Array.isArray(choices) || choices.length === 0) return false;
     const first: unknown = choices[0];
-    return !(typeof first === 'object' && first !== null && (first as Obj).finish_reason === 'error');
+    const finish = typeof first === 'object' && first !== null ? (first as Obj).finish_reason : undefined;
+    // vLLM/SGLang's "abort": the engine dropped the request, the answer is cut short (chat/finish-reason.ts)
+    return finish !== 'error' && finish !== ABORTED;
   }
   return Array.isArray(json.output) && json.status !== 'failed' && json.status !== 'cancelled';
 }

@@ -138,6 +138,22 @@ function isBareBlockStart(ev: HubEvent): boolean {
   return block.type === 'text' || (block.type === 'reasoning' && block.origin === undefined);
 }
 
+const BLANK_LINE = Buffer.from('\n\n');
+const ABORTED_FINISH = Buffer.from('"finish_reason":"abort"');
+const DONE_EVENT = Buffer.from('data: [DONE]');
+
+/**
+ * Where what is dropped of a tick's bytes that end an aborted Chat stream begins: the event that
+ * finished with "abort", when it begins in them, else the `[DONE]` that ends them.
+ */
+function abortedTailStart(bytes: Buffer): number {
+  const done = Math.max(bytes.lastIndexOf(DONE_EVENT), bytes.lastIndexOf('data:[DONE]'));
+  const end = done === -1 ? bytes.length : done;
+  const aborted = bytes.lastIndexOf(ABORTED_FINISH, end);
+  const boundary = aborted === -1 ? -1 : bytes.lastIndexOf(BLANK_LINE, aborted);
+  return boundary === -1 ? end : boundary + BLANK_LINE.length;
+}
+
 /** The pieces one tick wrote, as one string (converted streams) or one Buffer (passthrough). */
 function joinPieces(pieces: (string | Buffer)[]): string | Buffer {
   let allText = true;
@@ -417,12 +433,38 @@ export class PassthroughRelay extends Relay {
   override endTick(): void {
     const kind = this.settled ? undefined : this.lastEvents.take(this.pending, false);
     if (kind !== undefined && !this.lastEvents.endedCut) this.amendLastEvent();
+    const ending = kind === 'terminal';
+    // the last events are read before they go out (once per stream): an aborted answer's `[DONE]` does not
+    if (ending) this.tap.finish();
+    if (ending && this.tap.aborted) {
+      this.endAborted();
+      return;
+    }
     this.flushWrites();
-    if (kind === 'terminal' && !this.settled) {
-      this.tap.finish();
+    if (ending && !this.settled) {
       // what the upstream still sends (the chunked terminator) is read and dropped: the connection stays pooled
       this.endComplete(true);
     }
+  }
+
+  /**
+   * A Chat stream whose answer finished with "abort" (vLLM/SGLang dropped the request) and ended
+   * (`[DONE]`, or the body's end): a failure, as the converted path reports it. The bytes still
+   * to go out go up to the aborted chunk (or, when that went out in an earlier read, up to the
+   * `[DONE]`), then svc-proxy's final error event, and the stream ends. Looked for only at the
+   * stream's end, in the last events the tap reads then anyway: no cost per chunk.
+   */
+  private endAborted(): void {
+    const pieces = this.pending;
+    const joined = pieces.length === 1 && typeof pieces[0] !== 'string' ? pieces[0]! : joinPieces(pieces);
+    const bytes = typeof joined === 'string' ? Buffer.from(joined) : joined;
+    this.pending = [bytes.subarray(0, abortedTailStart(bytes))];
+    // what the masks still hold came after the `[DONE]`: it does not go out
+    this.serviceKeys.flush();
+    this.redactor?.flush();
+    this.writeFinalError(this.failureOf(this.tap.error!));
+    this.end();
+    this.settle(this.done(this.tap.usage, this.upstreamErrorCode()));
   }
 
   /**
@@ -507,6 +549,7 @@ export class PassthroughRelay extends Relay {
 
   protected onEnd = (): void => {
     if (this.settled) return;
+    let terminal: boolean | undefined;
     if (this.committed) {
       // an upstream error event among this tick's bytes is replaced (flushWrites), one the
       // redactor or the Chat watch still holds too: nothing more comes to complete it; the
@@ -515,10 +558,16 @@ export class PassthroughRelay extends Relay {
       this.lastEvents.take(this.pending, true);
       this.amendLastEvent();
       this.flushHeld();
+      // the last events are read before they go out: an aborted answer's end does not (endAborted)
+      terminal = this.tap.finish();
+      if (terminal && this.tap.aborted) {
+        this.endAborted();
+        return;
+      }
       this.flushWrites();
       if (this.settled) return;
     }
-    const terminal = this.tap.finish();
+    terminal ??= this.tap.finish();
     if (!this.committed) {
       const error = this.tap.error;
       if (error) {

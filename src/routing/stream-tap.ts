@@ -18,6 +18,7 @@ import type { LogUsage } from '../log/entry.js';
 import { describeStreamError, type ParsedError } from './upstream-errors.js';
 import { mergeUsage, readEventUsage, readUsageObject } from './usage.js';
 import { TERMINAL_TYPES } from './last-event.js';
+import { ABORTED, ABORTED_MESSAGE } from '../protocols/chat/finish-reason.js';
 
 const LF = 0x0a;
 const QUOTE = 0x22;
@@ -73,6 +74,11 @@ export class StreamTap {
    * the head at no extra cost; a final error event ends it with response.failed (stream-errors.ts).
    */
   announced: Record<string, unknown> | undefined;
+  /**
+   * Chat: a choice among the events read (the opening, the last few) finished with "abort" (vLLM's
+   * and SGLang's engine dropped the request): a failure, `error` says so (chat/finish-reason.ts).
+   */
+  aborted = false;
 
   private readonly dialect: Dialect;
   private readonly scan: SignatureScan | undefined;
@@ -280,7 +286,11 @@ export class StreamTap {
     if (named && (obj.error === undefined || obj.error === null)) obj = { error: obj };
     this.usage = mergeUsage(this.usage, readEventUsage(obj, this.dialect));
     if (opening && this.dialect === 'responses' && this.announced === undefined && isEnvelope(obj, 'responses') && isObject(obj.response)) this.announced = obj.response;
-    const error = describeStreamError(obj, this.dialect);
+    let error = describeStreamError(obj, this.dialect);
+    if (!error && this.dialect === 'chat' && finishedWith(obj, ABORTED)) {
+      this.aborted = true;
+      error = { message: ABORTED_MESSAGE, kind: '' };
+    }
     if (error) {
       if (opening) this.opening = error;
       this.error ??= error;
@@ -384,6 +394,12 @@ function sequenceNumberIn(bytes: Buffer): number {
 
 function isDigit(b: number): boolean {
   return b >= 0x30 && b <= 0x39;
+}
+
+/** A Chat chunk with a choice that finished for `reason`. */
+function finishedWith(event: Record<string, unknown>, reason: string): boolean {
+  const choices = event.choices;
+  return Array.isArray(choices) && choices.some((c) => isObject(c) && c.finish_reason === reason);
 }
 
 /** A Chat chunk that says a choice finished. */

@@ -396,6 +396,76 @@ describe('vLLM/SGLang end a request their engine dropped with finish_reason "abo
   });
 });
 
+describe('finish_reason "abort" on a Chat client’s passthrough: the failure the converted path reports, in the client’s shape', () => {
+  // as vLLM writes its last chunk: stop_reason after finish_reason, then the usage chunk
+  const vllmChunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish, stop_reason: null }] });
+  const usage = JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } });
+  const text = vllmChunk({ role: 'assistant', content: 'The answer is' });
+  const aborted = vllmChunk({}, 'abort');
+  const chat = { model: 'llama/qwen3-coder', stream: true, messages: [{ role: 'user', content: 'x' }] };
+
+  const bodies: Array<[string, () => void]> = [
+    ['in one read, with the usage chunk', () => local.next({ kind: 'raw', contentType: 'text/event-stream', body: [text, aborted, usage, '[DONE]'].map((d) => `data: ${d}\n\n`).join('') })],
+    ['an event per read', () => local.next({ kind: 'sse', events: [text, aborted, '[DONE]'].map((d) => ({ data: d === '[DONE]' ? d : (JSON.parse(d) as unknown) })) })],
+    ['without [DONE]', () => local.next({ kind: 'raw', contentType: 'text/event-stream', body: [text, aborted].map((d) => `data: ${d}\n\n`).join('') })],
+  ];
+  for (const [how, send] of bodies) {
+    it(`streamed, ${how}: the text so far, then svc-proxy’s error event last; no [DONE]`, async () => {
+      send();
+      const r = await post(`${h.a}/chat/completions`, chat);
+      expect(r.status).toBe(200);
+      expect(r.text).toContain('The answer is');
+      expect(r.text).not.toContain('[DONE]');
+      const last = events(r.text).at(-1) as { error: { code: string; message: string } };
+      expect(last.error.code).toBe('upstream_error');
+      expect(last.error.message).toMatch(/^llama: The upstream server aborted the answer before it was complete/);
+      const [log] = await h.waitForLogs(1);
+      expect(log).toMatchObject({ status: 200, errorCode: 'upstream_error' });
+    });
+  }
+
+  it('streamed, in one read: the aborted chunk itself does not reach the client', async () => {
+    bodies[0]![1]();
+    const r = await post(`${h.a}/chat/completions`, chat);
+    expect(r.text).not.toContain('"abort"');
+  });
+
+  it('the OpenAI SDK’s stream throws an APIError', async () => {
+    bodies[0]![1]();
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const err = await client.chat.completions
+      .stream({ model: 'llama/qwen3-coder', messages: [{ role: 'user', content: 'x' }] })
+      .finalChatCompletion()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    expect((err as Error).message).toContain('aborted the answer before it was complete');
+  });
+
+  it('a whole answer: an APIError (502), not the cut text', async () => {
+    local.next({ kind: 'json', body: { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, finish_reason: 'abort', message: { role: 'assistant', content: 'The answer is' } }] } });
+    const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
+    const err = await client.chat.completions.create({ model: 'llama/qwen3-coder', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    const e = err as InstanceType<typeof OpenAI.APIError>;
+    expect(e.status).toBe(502);
+    expect(e.message).toContain('aborted the answer before it was complete');
+  });
+
+  it('in a group, streamed and aborted before any text: the next target answers', async () => {
+    h.config.groups.steady = { models: [{ name: 'code', targets: ['llama/qwen3-coder', 'anthropic/claude-sonnet-4-5'] }], created: '2026-01-02T03:04:05.000Z' } as never;
+    try {
+      local.next({ kind: 'raw', contentType: 'text/event-stream', body: [vllmChunk({ role: 'assistant', content: '' }), aborted, '[DONE]'].map((d) => `data: ${d}\n\n`).join('') });
+      h.mocks.anthropic.next({ kind: 'turn', turn: { text: 'From the next one.' } });
+      const client = new OpenAI({ baseURL: h.groupA('steady'), apiKey: 'k', maxRetries: 0 });
+      const done = await client.chat.completions.stream({ model: 'code', messages: [{ role: 'user', content: 'x' }] }).finalChatCompletion();
+      expect(done.choices[0]!.message.content).toBe('From the next one.');
+    } finally {
+      delete h.config.groups.steady;
+    }
+  });
+});
+
 describe("llama-server's 500 for input it cannot take (no projector for an image, tools without --jinja): the request's error, a 400", () => {
   const refusal = (message: string) => ({ kind: 'raw' as const, status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 500, message, type: 'server_error' } }) });
   const withImage = [{ role: 'user' as const, content: [{ type: 'input_text' as const, text: 'what is it?' }, { type: 'input_image' as const, image_url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'auto' as const }] }];
