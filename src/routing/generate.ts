@@ -26,6 +26,7 @@ import { shouldFallback } from './fallback.js';
 import { allTargetsFailed, type TriedTarget } from './all-failed.js';
 import type { Fitted } from './chat-fit.js';
 import { continueAfterPrefill } from './prefill-continue.js';
+import { uniqueToolUseIds } from './unique-tool-use-ids.js';
 import { addUsage, continuationBody, MAX_PAUSE_CONTINUATIONS, mayPause } from './pause-continue.js';
 import { KeptTurn } from './kept-turn.js';
 import { readOpenAIConversation } from './openai-chain.js';
@@ -367,6 +368,7 @@ class GenerateRequest {
         const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream, stated: this.statedControls(p, upstreamModel, effort) });
         fitted = fitBody(this.x.upstreamFits, p, upstreamModel, body, fit);
         if (fit?.continuePrefill) continueAfterPrefill(body);
+        if (fit?.uniqueToolUseIds && dialect === 'messages') uniqueToolUseIds(body);
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
         // think wrote it (manual thinking only): thinking off, not a 400
         if (dialect === 'messages' && (restored ? dropUnprovenThinking(body) : dropUnprovenManualThinking(body))) return effortLeftWithoutThinking(body);

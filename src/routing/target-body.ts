@@ -11,6 +11,7 @@ import { fitMessagesBody } from './messages-fit.js';
 import { refusesPrefill } from './prefill-continue.js';
 import { fitResponsesBody } from './responses-fit.js';
 import { templateRefusedAs500 } from './system-placement.js';
+import { refusesRepeatedToolUseIds } from './unique-tool-use-ids.js';
 import { thinkLevelsFrom } from './think-value-refusal.js';
 import type { ToolNameMap } from './tool-names.js';
 import type { UpstreamFailure } from './upstream-errors.js';
@@ -35,6 +36,8 @@ export interface Built {
 /** What one request learnt from its upstream's refusals: a Chat body's fit, whether to end on a user turn, the efforts the model takes. */
 export interface RequestFit extends ChatFit {
   continuePrefill?: boolean;
+  /** A Messages body whose repeated tool_use ids the upstream refused: renamed (unique-tool-use-ids.ts). */
+  uniqueToolUseIds?: boolean;
   effortLevels?: readonly Effort[];
 }
 
@@ -66,10 +69,17 @@ export function refusesBody(failure: UpstreamFailure): boolean {
   return failure.upstreamStatus === 400 || failure.upstreamStatus === 422 || templateRefusedAs500(failure.upstreamStatus, failure.message);
 }
 
-/** Add what a refusal teaches to `fit` (chat-fit.ts, prefill-continue.ts, effort-refusal.ts); false when it teaches nothing new. */
+/**
+ * Add what a refusal teaches to `fit` (chat-fit.ts, prefill-continue.ts, unique-tool-use-ids.ts,
+ * effort-refusal.ts); false when it teaches nothing new.
+ */
 export function learnFromFailure(fits: UpstreamFits, p: ResolvedProvider, built: Built, failure: UpstreamFailure, fit: RequestFit): boolean {
   if (!fit.continuePrefill && refusesPrefill(failure.message)) {
     fit.continuePrefill = true;
+    return true;
+  }
+  if (!fit.uniqueToolUseIds && built.passthrough && p.adapter.dialect === 'messages' && refusesRepeatedToolUseIds(failure.message)) {
+    fit.uniqueToolUseIds = true;
     return true;
   }
   const levels = built.effortSent === undefined ? undefined : (effortLevelsFrom(failure.message, built.effortSent) ?? thinkLevelsFrom(failure.message));

@@ -4,6 +4,7 @@
  * the id the call has in the hub next turn (call-id-reuse.ts), as on the converted path, so each
  * replayed turn gets its own back — not the latest turn's under the shared id.
  */
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { chatCallIdsOf } from '../../src/routing/chat-call-ids.js';
@@ -107,5 +108,56 @@ describe('rememberChatAnswer and chatCallIdsOf', () => {
     let read = 0;
     rememberChatAnswer(new ReasoningCache().scope('k'), 'or', answer(false), chatCallIdsOf(() => (read++, structuredClone(body))));
     expect(read).toBe(0);
+  });
+});
+
+describe('a session passed through on a model that repeats its call ids, then taken to Claude or GPT', () => {
+  it('a Chat client (Kimi behind a Chat endpoint, then anthropic/… and openai/…): the history goes with ids unique, each result with its call’s', async () => {
+    const client = new OpenAI({ baseURL: t.h.a, apiKey: 'k', maxRetries: 0 });
+    const history: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'List . then /.' }];
+    for (const path of ['.', '/']) {
+      t.h.mocks.ca.next({ kind: 'turn', turn: { toolCalls: [{ id: ID, name: 'list_dir', arguments: { path } }] } });
+      const answer = await client.chat.completions.create({ model: 'ca/kimi-k3', tools, messages: history });
+      expect(answer.choices[0]!.message.tool_calls![0]!.id).toBe(ID);
+      history.push(...replay(answer.choices[0]!.message, `listing of ${path}`));
+    }
+    const onClaude = await client.chat.completions.create({ model: 'anthropic/claude-sonnet-4-5', tools, messages: history });
+    expect(onClaude.choices[0]!.message.content).toBe('Tool said: listing of /');
+    const blocks = (t.h.mocks.anthropic.lastGeneration().body.messages as Array<{ content: Array<{ type: string; id?: string; tool_use_id?: string }> }>).flatMap((m) => m.content);
+    const uses = blocks.filter((b) => b.type === 'tool_use').map((b) => b.id);
+    expect(new Set(uses).size).toBe(2);
+    expect(blocks.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id)).toEqual(uses);
+
+    const onGpt = await client.chat.completions.create({ model: 'openai/gpt-5', tools, messages: history });
+    expect(onGpt.choices[0]!.message.content).toBe('Tool said: listing of /');
+    const input = t.h.mocks.openai.lastGeneration().body.input as Array<{ type: string; call_id?: string }>;
+    const calls = input.filter((i) => i.type === 'function_call').map((i) => i.call_id);
+    expect(new Set(calls).size).toBe(2);
+    expect(input.filter((i) => i.type === 'function_call_output').map((i) => i.call_id)).toEqual(calls);
+  });
+
+  it('a Messages client (Kimi behind a Messages endpoint, then anthropic/…, passed through too): answered', async () => {
+    const client = new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+    const mtools: Anthropic.Tool[] = [{ name: 'list_dir', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }];
+    const history: Anthropic.MessageParam[] = [{ role: 'user', content: 'List . then /.' }];
+    for (const [path, stream] of [['.', false], ['/', true]] as const) {
+      t.h.mocks.cb.next({ kind: 'turn', turn: { toolCalls: [{ id: 'list_dir_0', name: 'list_dir', arguments: { path } }] } });
+      const params = { model: 'cb/kimi-k3', max_tokens: 1000, tools: mtools, messages: history };
+      const answer = stream ? await client.messages.stream(params).finalMessage() : await client.messages.create(params);
+      const use = answer.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')!;
+      history.push({ role: 'assistant', content: [use] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: `listing of ${path}` }] });
+    }
+    // Anthropic refuses the repeated id once; the body goes again with it renamed, as the decoder would
+    for (const stream of [false, true]) {
+      const params = { model: 'anthropic/claude-sonnet-4-5', max_tokens: 1000, tools: mtools, messages: history };
+      const onClaude = stream ? await client.messages.stream(params).finalMessage() : await client.messages.create(params);
+      expect(onClaude.content).toEqual([expect.objectContaining({ type: 'text', text: 'Tool said: listing of /' })]);
+      const blocks = (t.h.mocks.anthropic.lastGeneration().body.messages as Array<{ content: Array<{ type: string; id?: string; tool_use_id?: string }> | string }>).flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
+      expect(blocks.filter((b) => b.type === 'tool_use').map((b) => b.id)).toEqual(['list_dir_0', 'list_dir_0_2']);
+      expect(blocks.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id)).toEqual(['list_dir_0', 'list_dir_0_2']);
+    }
+    // and the session goes on on the endpoint too
+    const onKimi = await client.messages.create({ model: 'cb/kimi-k3', max_tokens: 1000, tools: mtools, messages: history });
+    expect(onKimi.content).toEqual([expect.objectContaining({ type: 'text', text: 'Tool said: listing of /' })]);
   });
 });

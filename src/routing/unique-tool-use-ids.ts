@@ -1,0 +1,43 @@
+/**
+ * A Messages client's own history may hold one `tool_use` id in several turns: a session passed
+ * through on a model that numbers its calls per turn (Kimi's `list_dir_0` each turn, behind a
+ * Messages endpoint) got them as the model wrote them. Anthropic refuses such a history ("`tool_use`
+ * ids must be unique"), so a session taken on to `anthropic/…` (passed through: no decoder renames
+ * them) failed at its first request. On that refusal the body goes once more with each repeat
+ * renamed as the Messages decoder names it (call-id-reuse.ts: `_2`, `_3` …), and each tool_result
+ * with its call's. Learnt from the refusal, not looked for: a history without repeats, the usual
+ * one, costs nothing.
+ */
+import { CallIdReuse } from '../protocols/call-id-reuse.js';
+import { isObject } from '../util/is-object.js';
+
+type Obj = Record<string, unknown>;
+
+const REFUSAL = /`tool_use` ids must be unique/;
+
+/** The upstream refused the body for a tool_use id it holds twice. */
+export function refusesRepeatedToolUseIds(message: string): boolean {
+  return REFUSAL.test(message);
+}
+
+/** Rename each repeated tool_use id of a Messages body, and the tool_results that answer it, in place. */
+export function uniqueToolUseIds(body: Obj): void {
+  if (!Array.isArray(body.messages)) return;
+  const names = new CallIdReuse();
+  // a result answers the latest call of its id before it
+  const latest = new Map<string, string>();
+  for (const m of body.messages) {
+    if (!isObject(m) || !Array.isArray(m.content)) continue;
+    for (const block of m.content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'tool_use' && typeof block.id === 'string') {
+        const id = names.idFor(block.id);
+        latest.set(block.id, id);
+        block.id = id;
+      } else if (block.type === 'tool_result' && typeof block.tool_use_id === 'string') {
+        const id = latest.get(block.tool_use_id);
+        if (id !== undefined) block.tool_use_id = id;
+      }
+    }
+  }
+}
