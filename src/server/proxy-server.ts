@@ -16,7 +16,9 @@ import { authenticate } from './auth.js';
 import { CorsPolicy, isPreflight } from './cors.js';
 import { overloaded, OVERLOADED_ADVICE } from '../routing/body-budget.js';
 import { closeAfterAnswer, tooLarge } from '../routing/request-body.js';
-import { HEADERS_TOO_LARGE, headersTooLargeMessage, rawAnswer, requestLineOf } from './header-overflow.js';
+import { HEADERS_TOO_LARGE, headersTooLargeMessage } from './header-overflow.js';
+import { MALFORMED_REQUEST, malformedRequestMessage } from './malformed-request.js';
+import { bareAnswer, rawAnswer, requestLineOf } from './parser-refusal.js';
 import { HostGuard } from './host-guard.js';
 import { isProxyPath, matchProxyPath, protocolOfPath } from './route-table.js';
 import { sendAdminError, sendProtocolError, type Protocol } from './send-error.js';
@@ -67,26 +69,36 @@ export class ProxyServer {
       res.setHeader('connection', 'close');
       this.onRequest(req, res, true);
     });
-    this.server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    this.server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer; reason?: string }, socket) => {
       // Malformed request line/headers (e.g. 431): answer if the socket still can, never crash.
       if (!socket.writable || socket.writableEnded) {
         socket.destroy();
         return;
       }
       if (err.code === 'HPE_HEADER_OVERFLOW') {
-        socket.end(this.headersTooLarge(err.rawPacket));
+        socket.end(this.parserRefusal(err.rawPacket, '431 Request Header Fields Too Large', HEADERS_TOO_LARGE, headersTooLargeMessage()));
         return;
       }
-      socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      // a request node had already handed over (a body that breaks the chunked encoding) is the
+      // routing handler's to log: only one the parser stopped before it existed is shaped here (node's
+      // own default answer looks at the same field)
+      if ((socket as { _httpMessage?: unknown })._httpMessage == null && err.code?.startsWith('HPE_')) {
+        socket.end(this.parserRefusal(err.rawPacket, '400 Bad Request', MALFORMED_REQUEST, malformedRequestMessage(err.reason)));
+        return;
+      }
+      socket.end(bareAnswer('400 Bad Request'));
     });
   }
 
-  /** The 431 for headers over node's limit: in the base's shape and logged, when the request line names a proxy base (header-overflow.ts). */
-  private headersTooLarge(raw: Buffer | undefined): string {
+  /**
+   * The answer to a request node's parser refused: in the base's shape and logged when the request
+   * line names a proxy base, else the bare status (parser-refusal.ts).
+   */
+  private parserRefusal(raw: Buffer | undefined, status: string, code: string, message: string): string {
     const line = requestLineOf(raw);
-    const status = '431 Request Header Fields Too Large';
-    if (!line || !isProxyPath(line.path)) return `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`;
-    const refusal = beforeRouting(line.path, line.method, 431, HEADERS_TOO_LARGE);
+    if (!line || !isProxyPath(line.path)) return bareAnswer(status);
+    const statusCode = Number(status.slice(0, 3));
+    const refusal = beforeRouting(line.path, line.method, statusCode, code);
     const headers: Record<string, string> = {};
     const log = this.opts.log;
     if (log !== undefined) {
@@ -98,8 +110,7 @@ export class ProxyServer {
         // logging never fails a request
       }
     }
-    const body = errorJson(protocolOfPath(line.path), { status: 431, code: HEADERS_TOO_LARGE, message: headersTooLargeMessage() });
-    return rawAnswer(status, body, headers);
+    return rawAnswer(status, errorJson(protocolOfPath(line.path), { status: statusCode, code, message }), headers);
   }
 
   /**
