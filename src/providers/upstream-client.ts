@@ -114,13 +114,20 @@ export async function retryIfStale<T>(err: unknown, req: UpstreamRequest, via: P
   }
 }
 
-/** The answer's headers routing may see (exposeHeader), and on an error status its `date`. */
+/**
+ * The answer's headers routing may see (exposeHeader); on an error status its `date`, on a
+ * redirect its `location` (named, as its origin, in the error: routing/upstream-redirect.ts).
+ */
 export function exposedHeaders(all: Record<string, string | string[] | undefined>, status: number): Record<string, string | string[] | undefined> {
   const headers: Record<string, string | string[] | undefined> = {};
   for (const name in all) {
     if (exposeHeader(name)) headers[name] = all[name];
   }
-  if (status >= 400 && all.date !== undefined) headers.date = all.date;
+  if (status >= 300) {
+    if (status >= 400) {
+      if (all.date !== undefined) headers.date = all.date;
+    } else if (all.location !== undefined) headers.location = all.location;
+  }
   return headers;
 }
 

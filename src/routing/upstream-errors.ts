@@ -18,6 +18,7 @@ import { googleWaitMs } from '../protocols/google-retry-info.js';
 import { upstreamHeader } from './upstream-header.js';
 import { advisedWaitMs, bodyLimitHeaders, errorBodyLimitHeaders, LONGEST_RESET_MS, resetWaitMs, retryableStatus as retryable, streamLimitHeaders, upstreamClock, waitAdvice, type AnswerHeaders } from '../providers/retry-wait.js';
 import { beyondAdvice, farResetWords } from '../providers/far-reset.js';
+import { isRedirect, redirectFailure } from './upstream-redirect.js';
 
 export { codeForStatus };
 
@@ -414,6 +415,7 @@ export function failureOfAnswer(
   parsed: ParsedError | undefined,
   credential: string | undefined,
 ): UpstreamFailure {
+  if (isRedirect(status)) return redirectFailure(slug, status, upstreamHeader(headers, 'location'), credential);
   const failure = failureOfBody(slug, status, body, parsed, upstreamHeader(headers, 'content-type'), credential, upstreamHeader(headers, 'retry-after'));
   withRetryAdvice(failure, upstreamHeader(headers, 'retry-after-ms'), upstreamHeader(headers, 'x-should-retry'));
   if (failure.contextLength) return failure;

@@ -63,7 +63,7 @@ describe('fallback', () => {
     expect(answer.model).toBe('gemini/gemini-2.5-flash');
     const [log] = await h.waitForLogs(1);
     expect(log!.attempts.map((a) => [a.target, a.status, a.errorCode])).toEqual([
-      ['ca/qwen3-coder', 302, 'upstream_invalid_response'],
+      ['ca/qwen3-coder', 302, 'upstream_redirect'],
       ['gemini/gemini-2.5-flash', 200, undefined],
     ]);
   });
