@@ -13,7 +13,7 @@ import { geminiCountBody } from './gemini-count.js';
 import { estimateInputTokens } from './local-token-estimate.js';
 import type { ModelControls } from './stated-controls.js';
 import type { ResolvedProvider } from './types.js';
-import { toUpstreamError, UpstreamError } from './upstream-client.js';
+import { toUpstreamError, UpstreamError, type UpstreamRequest } from './upstream-client.js';
 import { upstreamText } from './upstream-text.js';
 import { isObject } from '../util/is-object.js';
 import { withRefusedHint } from './refused-connection-hint.js';
@@ -33,9 +33,14 @@ export interface CountTokensInput {
    * thinking a Messages target refuses is fitted as for generation (a 400 as sent).
    */
   stated?: ModelControls;
+  /**
+   * The upstream timeouts of the settings (connectTimeoutMs, headersTimeoutMs, idleTimeoutMs), as
+   * for a generation: a provider slow to count (a long prompt) is waited for as long.
+   */
+  timeouts: CountTimeouts;
 }
 
-const TIMEOUTS = { connectTimeoutMs: 10_000, headersTimeoutMs: 60_000, idleTimeoutMs: 60_000 };
+export type CountTimeouts = Pick<UpstreamRequest, 'connectTimeoutMs' | 'headersTimeoutMs' | 'idleTimeoutMs'>;
 
 /** Fields of a Messages create body that count_tokens rejects. */
 const NOT_FOR_COUNTING = ['max_tokens', 'stream', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'metadata', 'service_tier', 'reasoning_effort', 'container', 'inference_geo'];
@@ -51,7 +56,7 @@ export async function countTokens(target: ResolvedProvider, model: string, req: 
     case 'anthropic':
     case 'custom-b': {
       const body = messagesCountBody(target, model, req);
-      const res = await post(target, adapter.url(target.baseUrl, 'count_tokens'), adapter.headers(target.credential, req.headers ?? {}, req.from), body, signal);
+      const res = await post(target, adapter.url(target.baseUrl, 'count_tokens'), adapter.headers(target.credential, req.headers ?? {}, req.from), body, req.timeouts, signal);
       return readCount(res, 'input_tokens', target.slug);
     }
     case 'openai': {
@@ -62,14 +67,14 @@ export async function countTokens(target: ResolvedProvider, model: string, req: 
       for (const key of RESPONSES_COUNT_FIELDS) if (encoded[key] !== undefined) body[key] = encoded[key];
       // a Responses client's own chain (an id or conversation only OpenAI keeps) is OpenAI's to count
       if (req.from === 'responses') for (const key of OPENAI_STATE_FIELDS) if (typeof req.raw[key] === 'string' || isObject(req.raw[key])) body[key] = req.raw[key];
-      const res = await post(target, adapter.url(target.baseUrl, 'count_tokens'), adapter.headers(target.credential, {}, req.from), body, signal);
+      const res = await post(target, adapter.url(target.baseUrl, 'count_tokens'), adapter.headers(target.credential, {}, req.from), body, req.timeouts, signal);
       return readCount(res, 'input_tokens', target.slug);
     }
     case 'gemini': {
       const { body, extraTokens } = geminiCountBody(req.hub, model);
       const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'svc-proxy' };
       if (target.credential) headers['x-goog-api-key'] = target.credential;
-      const res = await post(target, adapter.url(target.baseUrl, 'count_tokens', model), headers, body, signal);
+      const res = await post(target, adapter.url(target.baseUrl, 'count_tokens', model), headers, body, req.timeouts, signal);
       return (await readCount(res, 'totalTokens', target.slug)) + extraTokens;
     }
     default:
@@ -113,11 +118,11 @@ export class CountRefused extends ProtocolError {
   }
 }
 
-async function post(target: ResolvedProvider, url: string, headers: Record<string, string>, body: unknown, signal?: AbortSignal): Promise<Answer> {
+async function post(target: ResolvedProvider, url: string, headers: Record<string, string>, body: unknown, timeouts: CountTimeouts, signal?: AbortSignal): Promise<Answer> {
   try {
-    return await upstreamText({ url, method: 'POST', headers, body: JSON.stringify(body), signal, ...TIMEOUTS }, 4 * 1024 * 1024);
+    return await upstreamText({ url, method: 'POST', headers, body: JSON.stringify(body), signal, ...timeouts }, 4 * 1024 * 1024);
   } catch (err) {
-    const e = err instanceof UpstreamError ? err : toUpstreamError(err, url, TIMEOUTS);
+    const e = err instanceof UpstreamError ? err : toUpstreamError(err, url, timeouts);
     throw new ProtocolError(e.status, e.code, withRefusedHint(`Counting tokens with "${target.slug}" failed: ${e.message}`, e, target));
   }
 }

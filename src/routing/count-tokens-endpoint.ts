@@ -5,7 +5,7 @@
  * failure is an error in protocol B's shape; it never counts against a provider.
  */
 import { countedHub, countOverTargets } from './count-over-targets.js';
-import type { Exchange } from './exchange.js';
+import { timeouts, type Exchange } from './exchange.js';
 import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
 import { dropForeignThinking } from './proof-issuers.js';
 import { dropUnprovenManualThinking, dropUnprovenThinking } from './reasoning-continuity.js';
@@ -42,6 +42,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
     return restored || dropped ? copy : parsed.body;
   };
 
+  const limits = timeouts(x.config);
   await countOverTargets(x, {
     model: parsed.model,
     count: (p, model) =>
@@ -49,7 +50,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
         p,
         model,
         // the list's controls, as a generation's: thinking the model refuses is fitted, not sent (a 400)
-        { hub: hubFor(p.adapter.dialect === 'messages'), raw: rawFor(p.slug), from: 'messages', headers: req.headers, stated: services.statedControls?.(p.slug, model) },
+        { hub: hubFor(p.adapter.dialect === 'messages'), raw: rawFor(p.slug), from: 'messages', headers: req.headers, stated: services.statedControls?.(p.slug, model), timeouts: limits },
         x.abort.signal,
       ),
     answer: (n) => JSON.stringify({ input_tokens: n }),

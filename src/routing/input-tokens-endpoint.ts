@@ -8,7 +8,7 @@
  * skipped as policy.ts says.
  */
 import { countedHub, countOverTargets } from './count-over-targets.js';
-import type { Exchange } from './exchange.js';
+import { timeouts, type Exchange } from './exchange.js';
 import { KeptTurn } from './kept-turn.js';
 import { checkStatefulResponses, policyRefusal, readFeatures } from './policy.js';
 import { checkDeclaredLength, checkJsonContentType, parseJsonRequest, readBody } from './request-body.js';
@@ -29,11 +29,12 @@ export async function handleInputTokens(x: Exchange): Promise<void> {
   const features = readFeatures(body, 'responses');
   const codec = services.codecs.responses;
   const hubFor = countedHub(codec, codec.decodeRequest(body), parsed.fresh);
+  const limits = timeouts(x.config);
   await countOverTargets(x, {
     model: parsed.model,
     refusal: (p) => policyRefusal(features, p.adapter, p.slug, 'responses'),
     count: (p, model) =>
-      services.countTokens(p, model, { hub: hubFor(p.adapter.dialect === 'responses'), raw: body, from: 'responses', headers: req.headers }, x.abort.signal),
+      services.countTokens(p, model, { hub: hubFor(p.adapter.dialect === 'responses'), raw: body, from: 'responses', headers: req.headers, timeouts: limits }, x.abort.signal),
     answer: (n) => JSON.stringify({ object: 'response.input_tokens', input_tokens: n }),
   });
 }

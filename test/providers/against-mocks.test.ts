@@ -31,6 +31,8 @@ import {
   type ResponsesMock,
 } from '../fixtures/mock-upstream/index.js';
 
+const COUNT_TIMEOUTS = { connectTimeoutMs: 10_000, headersTimeoutMs: 600_000, idleTimeoutMs: 300_000 };
+
 let ant: AnthropicMock, oa: ResponsesMock, or: OpenRouterMock, gem: GeminiMock, gen: GenericChatMock;
 let config: Config;
 const creds: Record<string, string> = { anthropic: 'ant-key', openai: 'oa-key', openrouter: 'or-key', gemini: 'gm-key' };
@@ -84,9 +86,9 @@ describe('provider layer against the shared mock upstreams', () => {
   });
 
   it('count_tokens passes each mock and returns its count', async () => {
-    expect(await countTokens(resolve('anthropic'), 'claude-sonnet-4-5', { hub, raw: {}, from: 'chat' })).toBe(anthropicCountTokens(ant.requests.at(-1)!.body));
-    expect(await countTokens(resolve('openai'), 'gpt-5.4', { hub: { ...hub, reasoning: { effort: 'high' } }, raw: {}, from: 'messages' })).toBe(responsesCountTokens(oa.requests.at(-1)!.body));
-    expect(await countTokens(resolve('gemini'), 'gemini-2.5-flash', { hub, raw: {}, from: 'messages' })).toBe(geminiCountTokens(gem.requests.at(-1)!.body));
+    expect(await countTokens(resolve('anthropic'), 'claude-sonnet-4-5', { hub, raw: {}, from: 'chat', timeouts: COUNT_TIMEOUTS })).toBe(anthropicCountTokens(ant.requests.at(-1)!.body));
+    expect(await countTokens(resolve('openai'), 'gpt-5.4', { hub: { ...hub, reasoning: { effort: 'high' } }, raw: {}, from: 'messages', timeouts: COUNT_TIMEOUTS })).toBe(responsesCountTokens(oa.requests.at(-1)!.body));
+    expect(await countTokens(resolve('gemini'), 'gemini-2.5-flash', { hub, raw: {}, from: 'messages', timeouts: COUNT_TIMEOUTS })).toBe(geminiCountTokens(gem.requests.at(-1)!.body));
   });
 
   it('sanitised schemas pass the Gemini mock keyword check (property)', () => {

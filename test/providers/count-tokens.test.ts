@@ -25,6 +25,10 @@ let server: Server;
 let root: string;
 let seen: Seen[] = [];
 let answer: { status: number; body: unknown } | undefined;
+/** The settings' defaults; a test that times out gives its own. */
+const COUNT_TIMEOUTS = { connectTimeoutMs: 10_000, headersTimeoutMs: 600_000, idleTimeoutMs: 300_000 };
+/** The provider sends its headers after this long (0: at once). */
+let headersAfterMs = 0;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -42,8 +46,12 @@ beforeAll(async () => {
             : path.endsWith(':countTokens')
               ? { status: 200, body: { totalTokens: 333 } }
               : { status: 404, body: { error: { message: 'no route' } } });
-      res.writeHead(reply.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(reply.body));
+      const send = () => {
+        res.writeHead(reply.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(reply.body));
+      };
+      if (headersAfterMs > 0) setTimeout(send, headersAfterMs);
+      else send();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -92,7 +100,7 @@ function hub(extra: Partial<HubRequest> = {}): HubRequest {
 describe('countTokens via provider endpoints', () => {
   it('anthropic from a Messages client: the raw body minus create-only fields, client version/betas', async () => {
     const raw = { model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, stream: true, temperature: 0.5, messages: [{ role: 'user', content: 'hi' }], system: 'sys', thinking: { type: 'enabled', budget_tokens: 2048 } };
-    const n = await countTokens(target(anthropicAdapter, root, 'sk-ant-real'), 'claude-sonnet-4-5', { hub: hub(), raw, from: 'messages', headers: { 'anthropic-version': '2026-10-21', 'anthropic-beta': 'b1', authorization: 'Bearer client' } });
+    const n = await countTokens(target(anthropicAdapter, root, 'sk-ant-real'), 'claude-sonnet-4-5', { hub: hub(), raw, from: 'messages', headers: { 'anthropic-version': '2026-10-21', 'anthropic-beta': 'b1', authorization: 'Bearer client' }, timeouts: COUNT_TIMEOUTS });
     expect(n).toBe(111);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.path).toBe('/v1/messages/count_tokens');
@@ -107,14 +115,14 @@ describe('countTokens via provider endpoints', () => {
   it('anthropic count bodies get the same effort cap as generation; the client body is not modified', async () => {
     const raw = { model: 'x', messages: [{ role: 'user', content: 'hi' }], thinking: { type: 'adaptive' }, output_config: { effort: 'xhigh' }, tool_choice: { type: 'any' } };
     const copy = structuredClone(raw);
-    await countTokens(target(anthropicAdapter, root, 'k'), 'claude-sonnet-4-6', { hub: hub({ reasoning: { effort: 'xhigh' } }), raw, from: 'messages' });
+    await countTokens(target(anthropicAdapter, root, 'k'), 'claude-sonnet-4-6', { hub: hub({ reasoning: { effort: 'xhigh' } }), raw, from: 'messages', timeouts: COUNT_TIMEOUTS });
     expect(seen[0]!.body.output_config).toEqual({ effort: 'high' });
     expect(seen[0]!.body.tool_choice).toEqual({ type: 'auto' });
     expect(raw).toEqual(copy);
   });
 
   it('custom b from a converted request: the Messages encoding of the hub without max_tokens', async () => {
-    const n = await countTokens(target(customMessagesAdapter, `${root}/v1`), 'glm-4.6', { hub: hub(), raw: {}, from: 'chat' });
+    const n = await countTokens(target(customMessagesAdapter, `${root}/v1`), 'glm-4.6', { hub: hub(), raw: {}, from: 'chat', timeouts: COUNT_TIMEOUTS });
     expect(n).toBe(111);
     const body = seen[0]!.body;
     expect(body.model).toBe('glm-4.6');
@@ -128,7 +136,7 @@ describe('countTokens via provider endpoints', () => {
   });
 
   it('openai: /responses/input_tokens with only the fields it takes', async () => {
-    const n = await countTokens(target(openaiAdapter, `${root}/v1`, 'sk-oa'), 'gpt-5.4', { hub: hub({ reasoning: { effort: 'max' }, maxOutputTokens: 50, temperature: 0.2 }), raw: {}, from: 'messages' });
+    const n = await countTokens(target(openaiAdapter, `${root}/v1`, 'sk-oa'), 'gpt-5.4', { hub: hub({ reasoning: { effort: 'max' }, maxOutputTokens: 50, temperature: 0.2 }), raw: {}, from: 'messages', timeouts: COUNT_TIMEOUTS });
     expect(n).toBe(222);
     expect(seen[0]!.path).toBe('/v1/responses/input_tokens');
     const body = seen[0]!.body;
@@ -139,7 +147,7 @@ describe('countTokens via provider endpoints', () => {
   });
 
   it('gemini: native countTokens with contents, system instruction and sanitised tools', async () => {
-    const n = await countTokens(target(geminiAdapter, `${root}/v1beta/openai`, 'g-key'), 'models/gemini-2.5-flash', { hub: hub(), raw: {}, from: 'messages' });
+    const n = await countTokens(target(geminiAdapter, `${root}/v1beta/openai`, 'g-key'), 'models/gemini-2.5-flash', { hub: hub(), raw: {}, from: 'messages', timeouts: COUNT_TIMEOUTS });
     expect(n).toBe(333);
     expect(seen[0]!.path).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
     expect(seen[0]!.headers['x-goog-api-key']).toBe('g-key');
@@ -160,23 +168,36 @@ describe('countTokens via provider endpoints', () => {
 
   it('upstream errors become ProtocolErrors with the provider message', async () => {
     answer = { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'messages: field required' } } };
-    const err = await countTokens(target(anthropicAdapter, root, 'k'), 'claude-opus-4-7', { hub: hub(), raw: { messages: [] }, from: 'messages' }).catch((e: unknown) => e);
+    const err = await countTokens(target(anthropicAdapter, root, 'k'), 'claude-opus-4-7', { hub: hub(), raw: { messages: [] }, from: 'messages', timeouts: COUNT_TIMEOUTS }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProtocolError);
     expect(err).toMatchObject({ status: 400, code: 'upstream_error' });
     expect((err as Error).message).toContain('messages: field required');
 
     answer = { status: 500, body: [{ error: { code: 500, message: 'Internal', status: 'INTERNAL' } }] };
-    const err5 = await countTokens(target(geminiAdapter, `${root}/v1beta/openai`, 'k'), 'gemini-2.5-pro', { hub: hub(), raw: {}, from: 'messages' }).catch((e: unknown) => e);
+    const err5 = await countTokens(target(geminiAdapter, `${root}/v1beta/openai`, 'k'), 'gemini-2.5-pro', { hub: hub(), raw: {}, from: 'messages', timeouts: COUNT_TIMEOUTS }).catch((e: unknown) => e);
     expect(err5).toMatchObject({ status: 502, code: 'upstream_error' });
     expect((err5 as Error).message).toContain('Internal');
 
     answer = { status: 200, body: { nope: 1 } };
-    await expect(countTokens(target(openaiAdapter, `${root}/v1`, 'k'), 'gpt-5.4', { hub: hub(), raw: {}, from: 'messages' })).rejects.toMatchObject({ status: 502, code: 'upstream_invalid_response' });
+    await expect(countTokens(target(openaiAdapter, `${root}/v1`, 'k'), 'gpt-5.4', { hub: hub(), raw: {}, from: 'messages', timeouts: COUNT_TIMEOUTS })).rejects.toMatchObject({ status: 502, code: 'upstream_invalid_response' });
+  });
+
+  it('waits for the provider as long as the timeouts it is given say (the settings\', as for a generation)', async () => {
+    // undici checks its timeouts about once a second: the answer comes well after that
+    headersAfterMs = 2_500;
+    try {
+      const slow = { ...COUNT_TIMEOUTS, headersTimeoutMs: 200 };
+      const err = await countTokens(target(anthropicAdapter, root, 'k'), 'claude-opus-4-7', { hub: hub(), raw: { messages: [] }, from: 'messages', timeouts: slow }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProtocolError);
+      expect(err).toMatchObject({ status: 504, code: 'upstream_timeout' });
+    } finally {
+      headersAfterMs = 0;
+    }
   });
 
   it('an unreachable provider → 502 upstream_unreachable, never leaking the credential', async () => {
     const url = await closedPortUrl();
-    const err = await countTokens(target(anthropicAdapter, url, 'sk-ant-secret'), 'claude-opus-4-7', { hub: hub(), raw: { messages: [] }, from: 'messages' }).catch((e: unknown) => e);
+    const err = await countTokens(target(anthropicAdapter, url, 'sk-ant-secret'), 'claude-opus-4-7', { hub: hub(), raw: { messages: [] }, from: 'messages', timeouts: COUNT_TIMEOUTS }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProtocolError);
     expect(err).toMatchObject({ status: 502, code: 'upstream_unreachable' });
     expect((err as Error).message).not.toContain('sk-ant-secret');
@@ -186,7 +207,7 @@ describe('countTokens via provider endpoints', () => {
 describe('countTokens local estimate', () => {
   it('chat-speaking targets other than gemini use the tokenizer without any request', async () => {
     for (const adapter of [openrouterAdapter, customChatAdapter, localAdapter]) {
-      const n = await countTokens(target(adapter, root), 'any', { hub: hub(), raw: {}, from: 'messages' });
+      const n = await countTokens(target(adapter, root), 'any', { hub: hub(), raw: {}, from: 'messages', timeouts: COUNT_TIMEOUTS });
       expect(n).toBe(await estimateInputTokens(hub()));
     }
     expect(seen).toHaveLength(0);

@@ -14,7 +14,7 @@ import { useHarness } from './harness.js';
 const t = useHarness();
 const LOCATION = 'https://sso-user:sso-pass@login.corp.example/sso?token=t0ken-abc';
 
-const replies: Array<[string, Reply]> = [
+const replies: Array<[string, Extract<Reply, { kind: 'json' | 'raw' }>]> = [
   ['302, Location, a JSON error', { kind: 'json', status: 302, body: { error: { message: 'Moved', type: 'redirect' } }, headers: { location: LOCATION } }],
   ['301, Location, JSON that is no error', { kind: 'json', status: 301, body: { moved_to: 'elsewhere' }, headers: { location: LOCATION } }],
   ['307, no Location, a JSON error', { kind: 'json', status: 307, body: { type: 'error', error: { type: 'api_error', message: 'go elsewhere' } } }],
