@@ -164,10 +164,13 @@ class GenerateRequest {
       this.legacyFunctions = wantsLegacyFunctionCall(parsed.body);
     }
 
+    const ordered = route.group === undefined || !config.settings.groupCooldowns ? targets : coolingLast(x, targets);
     const after = config.settings.streamHeadersAfterMs;
-    const early = this.stream && after > 0 ? new EarlyStream(x.res, dialect, after, dialect === 'responses' ? (err) => this.failedResponse(err) : undefined) : undefined;
+    // a thread refusal must reach the client as an HTTP 400, which the Anthropic SDK replays
+    // unthreaded; after early headers it could only be an event in the stream
+    const early = this.stream && after > 0 && !this.threadRefusedAhead(ordered) ? new EarlyStream(x.res, dialect, after, dialect === 'responses' ? (err) => this.failedResponse(err) : undefined) : undefined;
     try {
-      await this.tryTargets(targets);
+      await this.tryTargets(ordered);
     } finally {
       early?.stop();
     }
@@ -201,15 +204,29 @@ class GenerateRequest {
     return true;
   }
 
-  /** Each target in order until one answers; the last failure (or the first refusal) otherwise. */
-  private async tryTargets(targets: Target[]): Promise<void> {
+  /**
+   * Whether a target of the walk refuses the request's message thread (message-threads.ts): the
+   * walk ends there with that refusal. It depends on the request and the target alone, so it is
+   * known before any byte is written.
+   */
+  private threadRefusedAhead(ordered: Target[]): boolean {
+    if (!this.features.thread) return false;
+    return ordered.some((t) => {
+      const p = t.provider;
+      if (!p || t.refusal) return false;
+      const refusal = policyRefusal(this.features, p.adapter, p.slug, this.dialect);
+      return refusal !== undefined && isThreadRefusal(refusal);
+    });
+  }
+
+  /** Each target in order (cooling ones last) until one answers; the last failure (or the first refusal) otherwise. */
+  private async tryTargets(ordered: Target[]): Promise<void> {
     const { x, dialect } = this;
     const { record, route } = x;
     let firstRefusal: ProtocolError | undefined;
     let last: { failure: UpstreamFailure; slug: string; model: string } | undefined;
     const tried: TriedTarget[] = [];
     const cooling = x.config.settings.groupCooldowns;
-    const ordered = route.group === undefined || !cooling ? targets : coolingLast(x, targets);
     for (const [i, target] of ordered.entries()) {
       this.fallbackLeft = route.group !== undefined && i < ordered.length - 1;
       const provider = target.provider;

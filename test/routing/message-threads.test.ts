@@ -8,7 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 import { describe, expect, it } from 'vitest';
-import { KEYS, useHarness } from './harness.js';
+import { KEYS, useHarness, type Harness } from './harness.js';
 
 const t = useHarness({
   groups: {
@@ -138,5 +138,42 @@ describe('the SDK toolRunner on a group that holds anthropic/… and another mod
     expect(t.h.mocks.openrouter.generations()).toHaveLength(0);
     // the mock holds no thread: the continue is lost (404 thread_not_found) and the runner replays it in a new one
     expect(threadsSent()).toEqual(['create', 'continue', 'create']);
+  });
+});
+
+describe('a thread request whose group has a target that cannot hold it, with stream headers sent early', () => {
+  // headers go out after 50 ms of waiting; anthropic/… takes 300 ms to fail
+  const early = useHarness({ settings: { streamHeadersAfterMs: 50 }, groups: { team: [{ name: 'claude-first', targets: ['anthropic/claude-sonnet-4-5', 'openrouter/anthropic/claude-sonnet-4.5'] }] } });
+  const slowOverload = (h: Harness) => h.mocks.anthropic.always(() => true, { kind: 'json', status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, delayMs: 300 });
+
+  it('the refusal comes as an HTTP 400 the streaming toolRunner replays, not as an event after a 200', async () => {
+    const h = early.h;
+    slowOverload(h);
+    const calls: unknown[] = [];
+    const runner = new Anthropic({ baseURL: h.groupB('team'), apiKey: 'k', maxRetries: 0 }).beta.messages.toolRunner({
+      model: 'claude-first',
+      max_tokens: 500,
+      tools: [weatherTool(calls)],
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      max_iterations: 4,
+      stream: true,
+    });
+    const final = await runner.runUntilDone();
+    expect(calls).toEqual([{ city: 'Paris' }]);
+    expect(final.content.filter((b) => b.type === 'text')).toEqual([expect.objectContaining({ text: 'Tool said: sunny in Paris' })]);
+    expect(h.mocks.openrouter.generations()).toHaveLength(2);
+    expect(h.mocks.anthropic.generations().map((r) => (r.body.thread as { type: string } | undefined)?.type ?? 'none')).toEqual(['create', 'none', 'none']);
+  });
+
+  it('a stream without a thread still gets its headers early while the first target thinks', async () => {
+    const h = early.h;
+    slowOverload(h);
+    const res = await fetch(`${h.groupB('team')}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+      body: JSON.stringify({ model: 'claude-first', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/^: waiting for the model\n\n[\s\S]*message_stop/);
   });
 });
