@@ -82,3 +82,10 @@ export function shownFixedHeaderValue(name: string, value: string): string {
 export function settableFixedHeaderProblem(name: string, value: string, authHeader?: string): string | undefined {
   return fixedHeaderProblem(name, value, authHeader) ?? fixedHeaderCredentialProblem(name, value);
 }
+
+/** The value `headers` hold for the header `name`, whatever case either spells it in (a hand-edited file may). */
+export function fixedHeaderValue(headers: Readonly<Record<string, string>> | undefined, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const [held, value] of Object.entries(headers ?? {})) if (held.toLowerCase() === lower) return value;
+  return undefined;
+}

@@ -3,7 +3,7 @@
  * and used by both the admin API (inside the daemon) and the CLI's offline path.
  */
 import { DEFAULT_BASE_URLS } from '../config/builtin-providers.js';
-import { authHeaderProblem, settableFixedHeaderProblem, type HeaderSettings } from '../config/header-settings.js';
+import { authHeaderProblem, fixedHeaderProblem, fixedHeaderValue, settableFixedHeaderProblem, type HeaderSettings } from '../config/header-settings.js';
 import { OperationError } from '../config/errors.js';
 import { groupsRoutingTo, type GroupUse } from '../config/group-uses.js';
 import { validateSlug, validateUrl } from '../config/upstream-values.js';
@@ -206,7 +206,10 @@ export async function setProviderBaseUrl(store: ConfigStore, rawName: unknown, r
 
 /**
  * A built-in provider reached through a gateway that wants its own headers: the header that carries
- * the key, and fixed headers. Both are replaced as given; none of either removes them.
+ * the key, and fixed headers. Both are replaced as given; none of either removes them. A fixed
+ * header given with the value config.json holds for it already is not refused for looking like a
+ * credential (a hand-edited file may hold one): nothing new goes into the file, and the TUI's
+ * editor, which shows it masked, gives it back as it was when the user left it alone.
  */
 export async function setProviderHeaders(
   store: ConfigStore,
@@ -214,10 +217,11 @@ export async function setProviderHeaders(
   input: { authHeader?: unknown; headers?: unknown },
 ): Promise<{ name: string } & HeaderSettings> {
   const name = requireBuiltin(rawName);
-  const settings = validateHeaderSettings(input.authHeader, input.headers);
-  await store.update((config) => {
-    const { authHeader: _a, headers: _h, ...rest } = config.providers[name] ?? { enabled: true };
-    config.providers[name] = { ...rest, ...settings };
+  const settings = await store.update((config) => {
+    const { authHeader: _a, headers: held, ...rest } = config.providers[name] ?? { enabled: true };
+    const checked = validateHeaderSettings(input.authHeader, input.headers, held);
+    config.providers[name] = { ...rest, ...checked };
+    return checked;
   });
   return { name, ...settings };
 }
@@ -248,8 +252,12 @@ function headerSettings(authHeader: string | undefined, headers: Record<string, 
   return { ...(authHeader ? { authHeader } : {}), ...(headers && Object.keys(headers).length > 0 ? { headers } : {}) };
 }
 
-/** `authHeader` and `headers` of endpoint add and provider set (the CLI's --auth-header and --header), checked (header-settings.ts). */
-function validateHeaderSettings(authHeader: unknown, headers: unknown): HeaderSettings {
+/**
+ * `authHeader` and `headers` of endpoint add and provider set (the CLI's --auth-header and
+ * --header), checked (header-settings.ts); `held`: the fixed headers the file holds now, whose
+ * unchanged values are not new credentials.
+ */
+function validateHeaderSettings(authHeader: unknown, headers: unknown, held?: Readonly<Record<string, string>>): HeaderSettings {
   let auth: string | undefined;
   if (authHeader !== undefined && authHeader !== null && authHeader !== '') {
     const problem = typeof authHeader === 'string' ? authHeaderProblem(authHeader) : 'it must be a header name';
@@ -261,7 +269,8 @@ function validateHeaderSettings(authHeader: unknown, headers: unknown): HeaderSe
   if (headers !== undefined && headers !== null) {
     if (typeof headers !== 'object' || Array.isArray(headers)) throw new OperationError(400, 'invalid_header', 'headers must be an object of header names and values.');
     for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-      const problem = typeof value === 'string' ? settableFixedHeaderProblem(name, value, auth) : `the value of ${name} must be a string`;
+      const kept = typeof value === 'string' && fixedHeaderValue(held, name) === value;
+      const problem = typeof value !== 'string' ? `the value of ${name} must be a string` : kept ? fixedHeaderProblem(name, value, auth) : settableFixedHeaderProblem(name, value, auth);
       if (problem) throw new OperationError(400, 'invalid_header', `headers: ${problem}.`);
       fixed[name.toLowerCase()] = value as string;
     }

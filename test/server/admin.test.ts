@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statePaths } from '../../src/config/paths.js';
+import { ConfigStore } from '../../src/config/store.js';
 import { http, keychainAvailability, removeTempDirs, tempStateDir, testKeychainService } from '../daemon/harness.js';
 import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
 
@@ -150,6 +151,25 @@ describe('admin API: providers, endpoints, local servers', () => {
     expect(((await d.admin('GET', '/admin/locals')).json() as { locals: Array<{ slug: string }> }).locals.map((l) => l.slug)).toEqual(['ollama']);
     expect((await d.admin('DELETE', '/admin/locals/ollama')).status).toBe(200);
     expect((await d.admin('DELETE', '/admin/locals/ollama')).status).toBe(404);
+  });
+});
+
+describe('admin API: provider headers a hand-edited config.json holds', () => {
+  it('a credential the file holds in a fixed header may be given back unchanged (the TUI editor keeps it); changed, or new, it is refused', async () => {
+    const held = 'AIza-hand-edited-held-0001';
+    const other = await ConfigStore.open(statePaths(d.dir));
+    await other.update((c) => {
+      c.providers.gemini = { ...c.providers.gemini, enabled: true, headers: { 'X-Goog-Api-Key': held, 'x-team': 'ml' } };
+    });
+    const kept = await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': held, 'x-team': 'ai' } });
+    expect(kept.status).toBe(200);
+    expect(kept.json()).toEqual({ name: 'gemini', headers: { 'x-goog-api-key': held, 'x-team': 'ai' } });
+    const changed = await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': `${held}x`, 'x-team': 'ai' } });
+    expect(changed.json()).toMatchObject({ error: { code: 'invalid_header', message: expect.stringMatching(/^headers: x-goog-api-key cannot be a fixed header/) } });
+    // held, it still may not be the key's header too
+    const asAuth = await d.admin('PUT', '/admin/providers/gemini/headers', { authHeader: 'x-goog-api-key', headers: { 'x-goog-api-key': held } });
+    expect(asAuth.json()).toMatchObject({ error: { code: 'invalid_header' } });
+    expect((await d.admin('PUT', '/admin/providers/gemini/headers', {})).json()).toEqual({ name: 'gemini' });
   });
 });
 

@@ -11,8 +11,10 @@ vi.hoisted(() => {
 });
 
 import { mkdir } from 'node:fs/promises';
+import { statePaths } from '../../src/config/paths.js';
+import { ConfigStore } from '../../src/config/store.js';
 import { GenericChatMock } from '../fixtures/mock-upstream/index.js';
-import { removeTempDirs, testKeychainService } from '../daemon/harness.js';
+import { removeTempDirs, tempStateDir, testKeychainService } from '../daemon/harness.js';
 import { startInProcess } from '../daemon/in-process.js';
 import { makeEntry } from '../log/make-entry.js';
 import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
@@ -565,6 +567,32 @@ describe('providers screen', () => {
     const anthropic = after.providers.find((p) => p.name === 'anthropic')!;
     expect(anthropic.authHeader).toBeUndefined();
     expect(anthropic.headers).toBeUndefined();
+  });
+
+  it('h opens with a credential a hand-edited config holds in a fixed header masked, and keeps it when *** is left as it was', async () => {
+    const secret = 'sk-ant-api03-HandEditedSecret0123456789abcdef';
+    const stateDir = await tempStateDir();
+    const store = await ConfigStore.open(statePaths(stateDir));
+    await store.update((c) => {
+      c.providers.anthropic = { ...c.providers.anthropic, enabled: true, headers: { 'X-Gw-Token': secret, 'x-team': 'alpha' } };
+    });
+    const daemon = await startInProcess({ stateDir });
+    h = await startTui({ daemon, initialScreen: 'providers', size: { columns: 160, rows: 30 } });
+    await h.waitFor((f) => f.includes('gemini'), 'the list');
+    await h.press('h');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('X-Gw-Token=***; x-team=alpha'), 'the fixed headers, the credential masked');
+    // a *** that keeps nothing is refused: it would reach the upstream as it is
+    await h.type('; x-new=***');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('*** keeps a value x-new already has, and it has none to keep'), 'the refusal');
+    for (let i = 0; i < '; x-new=***'.length; i++) await h.press(KEYS.backspace);
+    await h.type('; x-project=p7');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('anthropic headers: x-gw-token=***; x-team=alpha; x-project=p7'), 'the result');
+    const providers = (await h.d.admin('GET', '/admin/providers')).json() as { providers: Array<{ name: string; headers?: Record<string, string> }> };
+    expect(providers.providers.find((p) => p.name === 'anthropic')!.headers).toEqual({ 'x-gw-token': secret, 'x-team': 'alpha', 'x-project': 'p7' });
+    for (const frame of h.ui.frames) expect(frame).not.toContain('HandEditedSecret');
   });
 
   it('explains what c, u and d do not do for endpoints and local servers', async () => {

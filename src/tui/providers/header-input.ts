@@ -3,16 +3,27 @@
  * headers as one line, `name=value; name=value` (a value with `;` in it cannot be typed here;
  * `svc-proxy provider set --header` takes it). Checked as the CLI and the admin API check them
  * (config/header-settings.ts), so a refusal comes before the wizard's next question.
+ *
+ * A credential a hand-edited config.json holds in a fixed header is never put on screen: the line
+ * shows it as `name=***`, and that text left as it was keeps the stored value (never `***`).
  */
-import { authHeaderProblem, settableFixedHeaderProblem } from '../../config/header-settings.js';
+import { authHeaderProblem, fixedHeaderProblem, fixedHeaderValue, settableFixedHeaderProblem, shownFixedHeaderValue } from '../../config/header-settings.js';
 
+const MASKED = '***';
+
+/** The fixed headers as the line the editor opens with, credentials masked. */
 export function headerListText(headers: Readonly<Record<string, string>> | undefined): string {
   return Object.entries(headers ?? {})
-    .map(([name, value]) => `${name}=${value}`)
+    .map(([name, value]) => `${name}=${shownFixedHeaderValue(name, value)}`)
     .join('; ');
 }
 
-export function parseHeaderList(text: string, authHeader?: string): { headers: Record<string, string> } | { problem: string } {
+/**
+ * The line typed, as headers; `stored`: the ones the provider has now. A `name=***` whose stored
+ * value was masked keeps that value: it is in config.json already, so only the file's own rules
+ * apply to it (it may not become the key's header), not the refusal of a new credential.
+ */
+export function parseHeaderList(text: string, authHeader?: string, stored?: Readonly<Record<string, string>>): { headers: Record<string, string> } | { problem: string } {
   const headers: Record<string, string> = {};
   for (const part of text.split(';')) {
     const item = part.trim();
@@ -20,8 +31,12 @@ export function parseHeaderList(text: string, authHeader?: string): { headers: R
     const eq = item.indexOf('=');
     if (eq <= 0) return { problem: `"${item.slice(0, 40)}" must be name=value.` };
     const name = item.slice(0, eq).trim();
-    const value = item.slice(eq + 1).trim();
-    const problem = settableFixedHeaderProblem(name, value, authHeader);
+    const typed = item.slice(eq + 1).trim();
+    const kept = typed === MASKED ? maskedStoredValue(stored, name) : undefined;
+    // a *** that keeps nothing (a header renamed, a new one) would go to the upstream as it is
+    if (typed === MASKED && kept === undefined) return { problem: `${MASKED} keeps a value ${name.toLowerCase()} already has, and it has none to keep: type its value.` };
+    const value = kept ?? typed;
+    const problem = kept === undefined ? settableFixedHeaderProblem(name, value, authHeader) : fixedHeaderProblem(name, value, authHeader);
     if (problem) return { problem: `${problem[0]!.toUpperCase()}${problem.slice(1)}.` };
     headers[name.toLowerCase()] = value;
   }
@@ -32,4 +47,10 @@ export function parseHeaderList(text: string, authHeader?: string): { headers: R
 export function authHeaderInputProblem(text: string): string | undefined {
   const problem = text.trim() === '' ? undefined : authHeaderProblem(text.trim());
   return problem ? `${problem[0]!.toUpperCase()}${problem.slice(1)}.` : undefined;
+}
+
+/** The stored value of the header `name` when the editor showed it masked. */
+function maskedStoredValue(stored: Readonly<Record<string, string>> | undefined, name: string): string | undefined {
+  const value = fixedHeaderValue(stored, name);
+  return value !== undefined && shownFixedHeaderValue(name, value) === MASKED ? value : undefined;
 }

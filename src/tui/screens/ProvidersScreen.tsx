@@ -56,7 +56,7 @@ type Mode =
   | { kind: 'insecure'; name: string }
   // a refused URL opens the field again with it as typed and the daemon's reason
   | { kind: 'base-url'; name: string; current: string; typed?: string; problem?: string }
-  | ({ kind: 'headers'; name: string; authHeader: string; headers: string } & Refused)
+  | ({ kind: 'headers'; name: string; authHeader: string; headers: string; stored: Readonly<Record<string, string>> } & Refused)
   /** `groups`: the model groups still routing to it; no yes is taken while they are being checked. */
   | { kind: 'removing'; row: UpstreamRow; groups: GroupsCheck }
   | ({ kind: 'adding-endpoint' } & Refused)
@@ -238,7 +238,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         return setFlash({ kind: 'info', text: 'Only built-in providers have a base URL to override; endpoints and local servers are re-added with a new URL.' });
       }
       if (input === 'h') {
-        if (row.kind === 'provider') return setMode({ kind: 'headers', name: row.name, authHeader: row.info.authHeader ?? '', headers: headerListText(row.info.headers) });
+        if (row.kind === 'provider') return setMode({ kind: 'headers', name: row.name, authHeader: row.info.authHeader ?? '', headers: headerListText(row.info.headers), stored: row.info.headers ?? {} });
         return setFlash({ kind: 'info', text: row.kind === 'endpoint' ? 'An endpoint gets its headers when it is added: remove it (d) and add it again (e) to change them.' : 'Local servers take no header settings.' });
       }
       if (input === 'd' || key.delete) {
@@ -334,7 +334,7 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
         onDone={(v) =>
           act(
             async (b) => {
-              const parsed = parseHeaderList(v.headers ?? '', v.authHeader || undefined);
+              const parsed = parseHeaderList(v.headers ?? '', v.authHeader || undefined, editing.stored);
               if ('problem' in parsed) return { kind: 'error', text: parsed.problem };
               const res = await b.management.setProviderHeaders(name, { authHeader: v.authHeader || undefined, headers: parsed.headers });
               return { kind: 'ok', text: `${name} headers: ${headerSettingsText(res) || 'none (the provider’s own)'}` };
@@ -474,9 +474,12 @@ const usesNotes = (uses: readonly GroupUse[]) => (uses.length ? [groupsNote(uses
 
 const groupsNote = (uses: readonly GroupUse[]) => `${groupUsesText(uses)}; those targets now fail (edit them on the Groups screen)`;
 
-/** The fixed-headers answer, checked before the next question against the key's header answered before it. */
-function fixedHeadersProblem(text: string, authHeader: string | undefined): string | undefined {
-  const parsed = parseHeaderList(text, authHeader || undefined);
+/**
+ * The fixed-headers answer, checked before the next question against the key's header answered
+ * before it; `stored`: the headers an editor opened with (a masked one left as it was is kept).
+ */
+function fixedHeadersProblem(text: string, authHeader: string | undefined, stored?: Readonly<Record<string, string>>): string | undefined {
+  const parsed = parseHeaderList(text, authHeader || undefined, stored);
   return 'problem' in parsed ? parsed.problem : undefined;
 }
 
@@ -495,9 +498,9 @@ const LOCAL_FIELDS: readonly WizardField[] = [
 ];
 
 /** The headers wizard's questions, each starting from the provider's current setting. */
-function headerFields(current: { authHeader: string; headers: string }): WizardField[] {
+function headerFields(current: { authHeader: string; headers: string; stored: Readonly<Record<string, string>> }): WizardField[] {
   return [
     { key: 'authHeader', label: ['Header that carries the key (empty: the provider’s own):', 'Key header (empty: its own):', 'Key header:'], initial: current.authHeader, hint: 'e.g. api-key; authorization means Bearer', check: authHeaderInputProblem },
-    { key: 'headers', label: ['Fixed headers, name=value; … (empty: none):', 'Fixed headers (empty: none):', 'Headers:'], initial: current.headers, hint: 'kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader) },
+    { key: 'headers', label: ['Fixed headers, name=value; … (empty: none):', 'Fixed headers (empty: none):', 'Headers:'], initial: current.headers, hint: 'kept in config.json in the clear: never a key', check: (v, answers) => fixedHeadersProblem(v, answers.authHeader, current.stored) },
   ];
 }

@@ -17,6 +17,22 @@ describe('header answers', () => {
     expect(headerSettingsText({ headers: { 'x-gw': 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' } })).toBe('x-gw=***');
   });
 
+  it('the editor opens with a stored credential masked; *** left as it was keeps the stored value, and never stands for a new one', () => {
+    const secret = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789';
+    const stored = { 'X-Gw': secret, 'x-goog-api-key': 'AIza-held-value', 'x-team': '42' };
+    const shown = headerListText(stored);
+    expect(shown).toBe('X-Gw=***; x-goog-api-key=***; x-team=42');
+    expect(parseHeaderList(shown, undefined, stored)).toEqual({ headers: { 'x-gw': secret, 'x-goog-api-key': 'AIza-held-value', 'x-team': '42' } });
+    expect(parseHeaderList('x-gw=***; x-team=43', undefined, stored)).toEqual({ headers: { 'x-gw': secret, 'x-team': '43' } });
+    // a header shown as it is has no masked value to keep, nor has a new or renamed one
+    for (const text of ['x-team=***', 'x-other=***', 'x-gw-renamed=***']) expect(parseHeaderList(text, undefined, stored)).toEqual({ problem: expect.stringMatching(/^\*\*\* keeps a value .* it has none to keep/) });
+    expect(parseHeaderList('x-gw=***')).toEqual({ problem: expect.stringMatching(/it has none to keep/) });
+    // a kept value still may not become the key's header
+    expect(parseHeaderList('x-gw=***', 'x-gw', stored)).toEqual({ problem: expect.stringMatching(/^X-gw cannot be a fixed header/) });
+    // a new credential is refused as ever
+    expect(parseHeaderList(`x-gw=${secret}x`, undefined, stored)).toEqual({ problem: expect.stringMatching(/looks like a key/) });
+  });
+
   it('refuses what the CLI and the admin API refuse, in a sentence', () => {
     expect(parseHeaderList('x-team')).toEqual({ problem: '"x-team" must be name=value.' });
     expect(parseHeaderList('authorization=Bearer x')).toEqual({ problem: expect.stringMatching(/^Authorization cannot be a fixed header \(a credential goes in the keychain/) });
