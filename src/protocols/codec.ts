@@ -36,6 +36,11 @@ export interface EncodeRequestOptions {
    * servers do not know it, and strict ones refuse unknown fields).
    */
   verbosity?: boolean;
+  /**
+   * Chat targets: how many stop sequences the target takes (OpenAI's Chat: 4, the default); the
+   * rest are held by routing (stops-left-out.ts).
+   */
+  maxStops?: number;
   /** Keep cache_control hints (Messages targets; Chat targets that take them on content parts: OpenRouter). */
   keepCacheControl?: boolean;
   /**

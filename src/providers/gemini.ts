@@ -147,7 +147,8 @@ export const geminiAdapter: ProviderAdapter = {
   headers: (credential) => bearerHeaders(credential),
   encodeOptions() {
     // no systemInPlace: the compat layer keeps only the last system message (system-in-place.ts)
-    return { replayReasoning: [], systemRole: 'system', maxTokensField: 'max_tokens', thoughtSignatures: true };
+    // Gemini takes up to 5 stop sequences (GenerationConfig.stopSequences), one more than OpenAI
+    return { replayReasoning: [], systemRole: 'system', maxTokensField: 'max_tokens', thoughtSignatures: true, maxStops: 5 };
   },
   decodeOptions: () => DECODE_OPTIONS,
   finalizeBody: finalize,

@@ -409,7 +409,8 @@ class GenerateRequest {
     if (p.adapter.dialect === 'messages') items = withoutForeignProof(items, this.x.issuers, p.slug);
     const forTarget: HubRequest = { ...hub, model: upstreamModel, items, system: attached.system };
     if (effort !== undefined) forTarget.reasoning = { ...hub.reasoning, effort };
-    const body = this.x.services.codecs[p.adapter.dialect].encodeRequest(forTarget, p.adapter.encodeOptions(upstreamModel));
+    const encodeOptions = p.adapter.encodeOptions(upstreamModel);
+    const body = this.x.services.codecs[p.adapter.dialect].encodeRequest(forTarget, encodeOptions);
     body.model = upstreamModel;
     const stated = this.statedControls(p, upstreamModel, effort);
     let { effortSent } = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: this.dialect, passthrough: false, stream: this.stream, stated });
@@ -421,7 +422,7 @@ class GenerateRequest {
     if (this.toolNames) built.toolNames = this.toolNames;
     if (this.freeform) built.freeform = this.freeform;
     if (p.adapter.dialect === 'messages' && mayPause(hub)) built.mayPause = true;
-    const stops = stopsLeftOut(p.adapter.dialect, hub.stop);
+    const stops = stopsLeftOut(p.adapter.dialect, hub.stop, encodeOptions);
     if (stops) built.stops = stops;
     return built;
   }

@@ -78,6 +78,38 @@ describe('stop sequences a target cannot take', () => {
     expect(streamed.stop_sequence).toBe('One');
   });
 
+  it('Messages client with more stops than a Chat target takes: the first 4 sent (Gemini: 5), the rest held', async () => {
+    const stops = ['S1', 'S2', 'S3', 'S4', 'S5', 'END'];
+    const params = { max_tokens: 100, messages: [{ role: 'user' as const, content: 'Count.' }], stop_sequences: stops };
+    t.h.mocks.openrouter.next({ kind: 'turn', turn: { text: TEXT } });
+    const res = await anthropic().messages.create({ ...params, model: 'openrouter/openai/gpt-4o' });
+    expect(t.h.mocks.openrouter.lastGeneration().body.stop).toEqual(['S1', 'S2', 'S3', 'S4']);
+    expect(res.content).toEqual([{ type: 'text', text: 'One, two. ' }]);
+    expect(res.stop_reason).toBe('stop_sequence');
+    expect(res.stop_sequence).toBe('END');
+
+    t.h.mocks.openrouter.next({ kind: 'turn', turn: { text: TEXT, stream: { chunk: 2 } } });
+    const streamed = await anthropic().messages.stream({ ...params, model: 'openrouter/openai/gpt-4o' }).finalMessage();
+    expect(streamed.content.map((b) => (b.type === 'text' ? b.text : b.type))).toEqual(['One, two. ']);
+    expect(streamed.stop_sequence).toBe('END');
+
+    t.h.mocks.gemini.next({ kind: 'turn', turn: { text: TEXT } });
+    await anthropic().messages.create({ ...params, model: 'gemini/gemini-2.5-flash' });
+    expect(t.h.mocks.gemini.lastGeneration().body.stop).toEqual(['S1', 'S2', 'S3', 'S4', 'S5']);
+  });
+
+  it('an empty stop sequence stops nothing: the answer is not cut at its start', async () => {
+    t.h.mocks.openai.next({ kind: 'turn', turn: { text: TEXT } });
+    const res = await anthropic().messages.create({ model: 'openai/gpt-5', max_tokens: 100, messages: [{ role: 'user', content: 'Count.' }], stop_sequences: [''] });
+    expect(res.content).toEqual([{ type: 'text', text: TEXT }]);
+    expect(res.stop_reason).toBe('end_turn');
+
+    t.h.mocks.openrouter.next({ kind: 'turn', turn: { text: TEXT, stream: { chunk: 3 } } });
+    const streamed = await anthropic().messages.stream({ model: 'openrouter/openai/gpt-4o', max_tokens: 100, messages: [{ role: 'user', content: 'Count.' }], stop_sequences: [''] }).finalMessage();
+    expect(t.h.mocks.openrouter.lastGeneration().body).not.toHaveProperty('stop');
+    expect(streamed.content.map((b) => (b.type === 'text' ? b.text : b.type))).toEqual([TEXT]);
+  });
+
   it('no stop in the answer: it comes whole, as the upstream ended it', async () => {
     t.h.mocks.openai.next({ kind: 'turn', turn: { text: TEXT, stream: { chunk: 3 } } });
     const stream = await openai().chat.completions.create({ model: 'openai/gpt-5', messages: [{ role: 'user', content: 'Count.' }], stop: ['STOP'], stream: true });

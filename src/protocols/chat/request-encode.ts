@@ -9,6 +9,7 @@ import type { EncodeRequestOptions } from '../codec.js';
 import { badRequest } from '../errors.js';
 import { encodeMessages } from './request-encode-messages.js';
 import type { Json } from './guards.js';
+import { stopsSent } from '../stops-left-out.js';
 
 function functionTools(req: HubRequest): FunctionTool[] {
   return req.tools.map((t, i) => {
@@ -69,7 +70,9 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   if (req.maxOutputTokens !== undefined) body[opts.maxTokensField ?? 'max_tokens'] = req.maxOutputTokens;
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.topP !== undefined) body.top_p = req.topP;
-  if (req.stop && req.stop.length > 0) body.stop = req.stop;
+  // no more than the target takes: routing holds the rest (stops-left-out.ts)
+  const stop = stopsSent('chat', req.stop, opts);
+  if (stop) body.stop = stop;
   if (opts.verbosity && req.verbosity) body.verbosity = req.verbosity;
   if (req.n !== undefined) body.n = req.n;
   if (req.user) body.user = req.user;

@@ -25,7 +25,7 @@ import { encodeJsonOutput } from './json-output.js';
 import { parseToolInput } from './tool-input.js';
 import { encodeReasoning, upstreamThinkingBlock } from './thinking.js';
 import { encodeTools } from './tools-encode.js';
-import { messagesTakesStop } from '../stops-left-out.js';
+import { stopsSent } from '../stops-left-out.js';
 
 /** Used only when neither the client nor the provider adapter gave a cap (Anthropic requires one). */
 export const FALLBACK_MAX_TOKENS = 8192;
@@ -128,8 +128,8 @@ export function encodeRequest(req: HubRequest, opts: EncodeRequestOptions): Reco
   if (req.temperature !== undefined) out.temperature = Math.min(Math.max(req.temperature, 0), 1);
   if (req.topP !== undefined) out.top_p = req.topP;
   if (req.topK !== undefined) out.top_k = req.topK;
-  const stop = req.stop?.filter(messagesTakesStop);
-  if (stop && stop.length > 0) out.stop_sequences = stop;
+  const stop = stopsSent('messages', req.stop, opts);
+  if (stop) out.stop_sequences = stop;
   if (req.user && !isEmail(req.user)) out.metadata = { user_id: req.user };
 
   const { thinking, effort } = encodeReasoning(req.reasoning);
