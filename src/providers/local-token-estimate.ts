@@ -17,10 +17,13 @@ export const IMAGE_TOKENS = 1000;
 /** A PDF page (Anthropic documents 1,500–3,000 per page; text-light pages are cheaper). */
 const PDF_PAGE_TOKENS = 1500;
 
-type Counter = (text: string) => number;
+/** Tokens of a text, as o200k_base cuts it. */
+export type TokenCounter = (text: string) => number;
+type Counter = TokenCounter;
 let counter: Promise<Counter> | undefined;
 
-function loadCounter(): Promise<Counter> {
+/** The tokenizer, loaded on the first call (later calls get the same one). */
+export function textTokenCounter(): Promise<TokenCounter> {
   counter ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
     // Text that looks like a special token is counted as text, not rejected.
     const options = { disallowedSpecial: new Set<string>() };
@@ -72,7 +75,11 @@ function partTokens(part: ContentPart, count: Counter): number {
 }
 
 export async function estimateInputTokens(hub: HubRequest): Promise<number> {
-  const count = await loadCounter();
+  return countInputTokens(hub, await textTokenCounter());
+}
+
+/** estimateInputTokens with the tokenizer at hand. */
+export function countInputTokens(hub: HubRequest, count: TokenCounter): number {
   let total = REPLY_PRIMING;
   if (hub.system.length > 0) {
     total += PER_MESSAGE;

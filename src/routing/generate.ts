@@ -59,6 +59,8 @@ import { StreamTap } from './stream-tap.js';
 import { stopsLeftOut } from '../protocols/stops-left-out.js';
 import { cutAnswerAtStop } from './stop-cut-answer.js';
 import { StopCutStream } from './stop-cut-stream.js';
+import { CutUsage } from './stop-cut-usage.js';
+import { textTokenCounter, type TokenCounter } from '../providers/local-token-estimate.js';
 import { resolveTargets, type Target } from './targets.js';
 import { restoreResponseToolNames, shortenToolNames, type ToolNameMap } from './tool-names.js';
 import { invalidResponse, retryAdviceHeaders, withWaitInMessage, type UpstreamFailure } from './upstream-errors.js';
@@ -114,6 +116,8 @@ class GenerateRequest {
   /** The target being tried has others after it in its group (streams hold their envelope: stream-relay.ts). */
   private fallbackLeft = false;
   private hub: HubRequest | undefined;
+  /** The tokenizer, for the usage of a stream cut at a stop it holds (loaded for such requests only). */
+  private countText: TokenCounter | undefined;
   /** The call ids of `hub`'s conversation (callIdTaken), for the hub they were read from. */
   private takenIds: { hub: HubRequest; has: (id: string) => boolean } | undefined;
   private toolNames: ToolNameMap | undefined;
@@ -429,6 +433,8 @@ class GenerateRequest {
 
   /** One upstream call. Returns undefined when the client got its answer, else the failure. */
   private async attempt(p: ResolvedProvider, target: Target, built: Built): Promise<UpstreamFailure | undefined> {
+    // a stream cut at a stop reports estimated usage (stop-cut-usage.ts): the tokenizer is loaded first (once per daemon)
+    if (built.stops && this.stream) this.countText ??= await textTokenCounter();
     const { record } = this.x;
     const started = performance.now();
     // the calls that continued a paused turn follow it in the log (record.continued)
@@ -556,7 +562,7 @@ class GenerateRequest {
       collector: new StreamReasoningCollector(x.cache, p.slug, this.keepsReasoning, remembersSignatures(p.adapter) ? x.issuers : undefined, this.callIdTaken()),
       errorField: p.adapter.dialect === 'chat',
     };
-    if (built.stops) convert.stops = new StopCutStream(built.stops);
+    if (built.stops) convert.stops = new StopCutStream(built.stops, this.countText && this.hub && new CutUsage(this.countText, this.hub));
     if (built.mayPause) {
       convert.continuation = {
         content: new MessageContentAccumulator(),

@@ -4,10 +4,12 @@
  * stop's length − 1 characters), held until the next delta of its block shows whether it does.
  * A stop sequence cut across deltas is found all the same. At the first one the text before it
  * goes out, its block ends, and the answer ends as a stop sequence; nothing the upstream sends
- * after counts (the relay drops its request: `cut`). Only requests with such stops have one.
+ * after counts (the relay drops its request: `cut`), so the finish carries an estimate of the
+ * usage (stop-cut-usage.ts). Only requests with such stops have one.
  */
 import type { HubEvent, TokenLogprob } from '../protocols/hub.js';
 import { firstStop, startOfStopAtEnd } from './stop-match.js';
+import type { CutUsage } from './stop-cut-usage.js';
 
 type TextDelta = Extract<HubEvent, { type: 'text_delta' }>;
 
@@ -18,13 +20,24 @@ export class StopCutStream {
   /** A stop sequence was met: the answer ended with it. */
   cut = false;
 
-  constructor(stops: readonly string[]) {
+  /** What the finish at a cut says was used (the upstream says nothing then). */
+  private readonly usage: CutUsage | undefined;
+
+  constructor(stops: readonly string[], usage?: CutUsage) {
     this.stops = stops;
+    this.usage = usage;
   }
 
   /** The events to relay for `ev` (none once the answer ended at a stop). */
   map(ev: HubEvent): HubEvent[] {
     if (this.cut) return [];
+    const out = this.mapLive(ev);
+    // the cut's own events were seen as it was made (text())
+    if (this.usage !== undefined && !this.cut) for (const each of out) this.usage.see(each);
+    return out;
+  }
+
+  private mapLive(ev: HubEvent): HubEvent[] {
     switch (ev.type) {
       case 'text_delta':
         return this.text(ev);
@@ -47,7 +60,12 @@ export class StopCutStream {
       this.held.clear();
       const out: HubEvent[] = [];
       if (match.at > 0) out.push(delta(ev.index, text.slice(0, match.at), ev.logprobs));
-      out.push({ type: 'block_stop', index: ev.index }, { type: 'finish', stopReason: 'stop_sequence', stopSequence: match.stop });
+      const finish: HubEvent = { type: 'finish', stopReason: 'stop_sequence', stopSequence: match.stop };
+      if (this.usage !== undefined) {
+        if (match.at > 0) this.usage.see(out[0]!);
+        finish.usage = this.usage.atCut();
+      }
+      out.push({ type: 'block_stop', index: ev.index }, finish);
       return out;
     }
     const hold = startOfStopAtEnd(text, this.stops);
