@@ -4,7 +4,7 @@
  * came after (more text, calls) goes, and the answer ends as a stop sequence.
  */
 import type { HubResponse, OutputItem, TextPart } from '../protocols/hub.js';
-import { firstStop } from './stop-match.js';
+import { firstStop, tokensBefore } from './stop-match.js';
 
 /** Cut `res` in place at its first stop sequence; false when its text holds none. */
 export function cutAnswerAtStop(res: HubResponse, stops: readonly string[]): boolean {
@@ -35,14 +35,8 @@ function cutText(part: TextPart, at: number): TextPart {
     else delete cut.citations;
   }
   if (part.logprobs) {
-    // the tokens that make up the text kept (their texts, joined, are the part's text)
-    let length = 0;
-    const logprobs = part.logprobs.filter((t) => {
-      const starts = length;
-      length += t.token.length;
-      return starts < at;
-    });
-    if (logprobs.length > 0) cut.logprobs = logprobs;
+    const logprobs = tokensBefore(part.logprobs, at);
+    if (logprobs) cut.logprobs = logprobs;
     else delete cut.logprobs;
   }
   return cut;

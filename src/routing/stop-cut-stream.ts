@@ -8,7 +8,7 @@
  * usage (stop-cut-usage.ts). Only requests with such stops have one.
  */
 import type { HubEvent, TokenLogprob } from '../protocols/hub.js';
-import { firstStop, startOfStopAtEnd } from './stop-match.js';
+import { firstStop, startOfStopAtEnd, tokensBefore } from './stop-match.js';
 import type { CutUsage } from './stop-cut-usage.js';
 
 type TextDelta = Extract<HubEvent, { type: 'text_delta' }>;
@@ -59,7 +59,9 @@ export class StopCutStream {
       this.cut = true;
       this.held.clear();
       const out: HubEvent[] = [];
-      if (match.at > 0) out.push(delta(ev.index, text.slice(0, match.at), ev.logprobs));
+      // this delta's tokens that begin before the stop (held text's went out with their deltas)
+      const logprobs = ev.logprobs && tokensBefore(ev.logprobs, match.at - (before?.length ?? 0));
+      if (match.at > 0) out.push(delta(ev.index, text.slice(0, match.at), logprobs));
       const finish: HubEvent = { type: 'finish', stopReason: 'stop_sequence', stopSequence: match.stop };
       if (this.usage !== undefined) {
         if (match.at > 0) this.usage.see(out[0]!);

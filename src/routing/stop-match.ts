@@ -4,6 +4,7 @@
  * that ends first wins (of two ending together, the longer, which began first), and the answer is
  * the text before it.
  */
+import type { TokenLogprob } from '../protocols/hub.js';
 
 export interface StopMatch {
   /** Where the stop sequence begins: the answer's text is what comes before. */
@@ -42,4 +43,18 @@ export function startOfStopAtEnd(text: string, stops: readonly string[]): number
     }
   }
   return longest;
+}
+
+/**
+ * The tokens of a text that begin before `at` (their texts, joined, are that text): those of the
+ * text an answer keeps when it is cut there; undefined when none.
+ */
+export function tokensBefore(tokens: readonly TokenLogprob[], at: number): TokenLogprob[] | undefined {
+  let length = 0;
+  const kept = tokens.filter((t) => {
+    const starts = length;
+    length += t.token.length;
+    return starts < at;
+  });
+  return kept.length > 0 ? kept : undefined;
 }

@@ -85,6 +85,32 @@ describe('StopCutStream', () => {
     }
   });
 
+  it('every cut of the text into three deltas gives what the whole text cut at its first stop gives, overlapping stops too', () => {
+    const stops = ['ENDING', 'DIN', 'N\n', 'NDE'];
+    for (const whole of ['abc ENDING x', 'abENDIN\ny', 'a ENDE b', 'nothing END here']) {
+      const match = firstStop(whole, stops);
+      const expected = match === undefined ? whole : whole.slice(0, match.at);
+      for (let i = 0; i <= whole.length; i++) {
+        for (let j = i; j <= whole.length; j++) {
+          const pieces = [whole.slice(0, i), whole.slice(i, j), whole.slice(j)].filter((p) => p !== '');
+          const { text: sent, events } = run(pieces, stops);
+          expect(sent, JSON.stringify(pieces)).toBe(expected);
+          expect(events.at(-1)).toEqual(match === undefined ? { type: 'finish', stopReason: 'end_turn' } : { type: 'finish', stopReason: 'stop_sequence', stopSequence: match.stop });
+        }
+      }
+    }
+  });
+
+  it('the delta the stop is in keeps the tokens of the text before it only', () => {
+    const tok = (token: string): { token: string; logprob: number; top: [] } => ({ token, logprob: -0.5, top: [] });
+    const cut = new StopCutStream(['END']);
+    expect(cut.map({ type: 'text_delta', index: 0, text: 'Hi E', logprobs: [tok('Hi'), tok(' E')] })).toEqual([{ type: 'text_delta', index: 0, text: 'Hi ', logprobs: [tok('Hi'), tok(' E')] }]);
+    // the held "E" was no stop; this delta's tokens are counted from its own start
+    expect(cut.map({ type: 'text_delta', index: 0, text: 'xy END more', logprobs: [tok('xy'), tok(' END'), tok(' more')] })[0]).toEqual({ type: 'text_delta', index: 0, text: 'Exy ', logprobs: [tok('xy'), tok(' END')] });
+    const again = new StopCutStream(['END']);
+    expect(again.map({ type: 'text_delta', index: 0, text: 'Hi END more', logprobs: [tok('Hi'), tok(' END'), tok(' more')] })[0]).toEqual({ type: 'text_delta', index: 0, text: 'Hi ', logprobs: [tok('Hi'), tok(' END')] });
+  });
+
   it('nothing is held when no end of the text begins a stop', () => {
     const { lag } = run(['abc', 'def', 'ghi'], ['XYZ']);
     expect(lag).toBe(0);
