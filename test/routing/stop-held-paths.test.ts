@@ -100,3 +100,28 @@ describe('an echoed credential with a held stop', () => {
     expect(JSON.stringify(log)).not.toContain(key);
   });
 });
+
+describe('the upstream connection of a stream with a held stop', () => {
+  it('kept when no stop came (the answer ended as the upstream ended it); dropped only at a cut', async () => {
+    // paced: a cut comes before the upstream has written all
+    const ask = async (text: string): Promise<string> => {
+      t.h.mocks.openai.next({ kind: 'turn', turn: { text, stream: { chunk: 4, delayMs: 3 } } });
+      const stream = await openai().chat.completions.create({ model: 'openai/gpt-5', messages: [{ role: 'user', content: 'Count.' }], stop: ['STOP'], stream: true });
+      let content = '';
+      for await (const chunk of stream) content += chunk.choices[0]?.delta.content ?? '';
+      return content;
+    };
+    expect(await ask(TEXT)).toBe(TEXT);
+    t.h.mocks.openai.connectionsAccepted = 0;
+    expect(await ask(TEXT)).toBe(TEXT);
+    const kept = t.h.mocks.openai.lastGeneration();
+    await kept.done;
+    expect(kept.closedEarly).toBe(false);
+    expect(t.h.mocks.openai.connectionsAccepted).toBe(0);
+
+    expect(await ask('Go on, then STOP here and ramble on for a while longer.')).toBe('Go on, then ');
+    const dropped = t.h.mocks.openai.lastGeneration();
+    await dropped.done;
+    expect(dropped.closedEarly).toBe(true);
+  });
+});
