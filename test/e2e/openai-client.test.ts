@@ -195,9 +195,15 @@ describe('openai client: stop on models that cannot take it', () => {
     expect(whole.choices[0]!.finish_reason).toBe('stop');
 
     world.mocks.openai.next({ kind: 'turn', turn: { text, stream: { chunk: 1, delayMs: 3 } } });
-    const chunks = await collect(await client.chat.completions.create({ model: MODELS.openai, messages: [{ role: 'user', content: 'Count.' }], stop: 'END', stream: true }));
+    const chunks = await collect(
+      await client.chat.completions.create({ model: MODELS.openai, messages: [{ role: 'user', content: 'Count.' }], stop: 'END', stream: true, stream_options: { include_usage: true } }),
+    );
     expect(chatStreamText(chunks)).toBe('One, two. ');
     expect(chunks.some((c) => c.choices[0]?.finish_reason === 'stop')).toBe(true);
+    // the upstream reports no usage for a cut stream: estimated by the daemon's tokenizer
+    const usage = chunks.at(-1)!.usage!;
+    expect(usage.prompt_tokens).toBeGreaterThan(0);
+    expect(usage.completion_tokens).toBeGreaterThan(0);
     const up = world.mocks.openai.lastGeneration();
     expect(up.body).not.toHaveProperty('stop');
     await up.done;
