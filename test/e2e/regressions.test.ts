@@ -6,7 +6,6 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   assembleChatMessage, assembleChatToolCalls, chatStreamText, chatWeatherTool, collect, messagesWeatherTool, responsesWeatherTool,
@@ -498,47 +497,46 @@ describe('reasoning never becomes visible text', () => {
 describe('client abort stops the upstream request', () => {
   const slow: Turn = { text: 'x'.repeat(200), stream: { chunk: 2, delayMs: 40 } };
 
-  it.each(['anthropic', 'openai', 'openrouter', 'gemini', 'customA'] as Kind[])('Chat client aborts a stream from %s → upstream socket closed within ~100 ms', async (kind) => {
+  // the slow stream runs 4 s: an abort that does not reach the upstream lets it finish (closedEarly false)
+  it.each(['anthropic', 'openai', 'openrouter', 'gemini', 'customA'] as Kind[])('Chat client aborts a stream from %s → upstream socket closed before the stream ends', async (kind) => {
     const m = world.mock(kind);
     m.next({ kind: 'turn', turn: slow });
     const stream = await chat.chat.completions.create({ model: MODELS[kind], messages: [{ role: 'user', content: 'long' }], stream: true });
     let seen = 0;
-    let abortedAt = 0;
+    let aborted = false;
     try {
       for await (const c of stream) {
         if (c.choices[0]?.delta?.content) seen++;
         if (seen === 3) {
-          abortedAt = performance.now();
+          aborted = true;
           stream.controller.abort();
         }
       }
     } catch {
       // the SDK throws an abort error
     }
-    expect(abortedAt).toBeGreaterThan(0);
+    expect(aborted).toBe(true);
     const rec = m.lastGeneration();
-    await Promise.race([rec.done, new Promise((r) => setTimeout(r, 2_000))]);
-    expect(rec.closedEarly, 'upstream stream was still running').toBe(true);
-    const lag = rec.closedAt! - abortedAt;
-    expect(lag, `upstream closed ${lag.toFixed(0)} ms after the client aborted`).toBeLessThan(500);
+    await rec.done;
+    expect(rec.closedEarly, 'upstream stream ran to its end').toBe(true);
   });
 
   it('Messages client aborts a stream from openai → upstream closed', async () => {
     const m = world.mocks.openai;
     m.next({ kind: 'turn', turn: slow });
     const stream = ant.messages.stream({ model: MODELS.openai, max_tokens: 100, messages: [{ role: 'user', content: 'long' }] });
-    let abortedAt = 0;
+    let aborted = false;
     stream.on('text', () => {
-      if (!abortedAt) {
-        abortedAt = performance.now();
+      if (!aborted) {
+        aborted = true;
         stream.abort();
       }
     });
     await stream.done().catch(() => undefined);
+    expect(aborted).toBe(true);
     const rec = m.lastGeneration();
-    await Promise.race([rec.done, new Promise((r) => setTimeout(r, 2_000))]);
-    expect(rec.closedEarly).toBe(true);
-    expect(rec.closedAt! - abortedAt).toBeLessThan(500);
+    await rec.done;
+    expect(rec.closedEarly, 'upstream stream ran to its end').toBe(true);
   });
 });
 
@@ -562,11 +560,10 @@ describe('a revoked key stops at once, its answers under way included', () => {
     const waiting = post('/protocol-b/v1/messages', { model: MODELS.anthropic, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
     await world.mocks.anthropic.waitForGeneration();
 
-    const revokedAt = performance.now();
     expect((await world.daemon.cli(['key', 'revoke', 'leaving'])).code).toBe(0);
     let rest = '';
     for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
-    expect(performance.now() - revokedAt, 'the stream ended at the revoke').toBeLessThan(2_000);
+    // a stream the revoke did not stop runs its 4 s to [DONE]: its last event is no error then
     const last = rest.trim().split('\n\n').at(-1)!;
     expect(JSON.parse(last.slice('data: '.length))).toMatchObject({ error: { code: 'invalid_api_key', type: 'authentication_error' } });
     const refused = await waiting;
@@ -574,7 +571,8 @@ describe('a revoked key stops at once, its answers under way included', () => {
     expect(await refused.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', code: 'invalid_api_key' } });
     for (const m of [world.mocks.customA, world.mocks.anthropic]) {
       const rec = m.lastGeneration();
-      await Promise.race([rec.done, new Promise((r) => setTimeout(r, 2_000))]);
+      // the stream would run 4 s and the hang forever: only a drop ends them early
+      await rec.done;
       expect(rec.closedEarly, 'the upstream call was dropped').toBe(true);
     }
     // the daemon's own key was not touched

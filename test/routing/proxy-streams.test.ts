@@ -449,11 +449,10 @@ describe('a paused turn being continued', () => {
     expect((continuation.body.messages as Array<{ role: string }>).at(-1)!.role).toBe('assistant');
     // the first part reached the client before the continuation was asked for
     expect(seen).toContain('response.web_search_call.completed');
-    const gone = performance.now();
     req.destroy();
+    // the continuation hangs: only the abort ends it (without, this await times the test out)
     await continuation.done;
     expect(continuation.closedEarly).toBe(true);
-    expect(continuation.closedAt! - gone).toBeLessThan(500);
     const [log] = await h.waitForLogs(1);
     expect(log).toMatchObject({ status: 200, errorCode: 'client_disconnected' });
     expect(log!.attempts.map((a) => a.continued ?? false)).toEqual([false, true]);
@@ -468,11 +467,11 @@ describe('client disconnects before the answer', () => {
     req.on('error', () => undefined);
     req.end(JSON.stringify({ model: 'openai/gpt-5.4', input: 'x' }));
     while (h.mocks.openai.generations().length === 0) await new Promise((r) => setTimeout(r, 5));
-    const gone = performance.now();
     req.destroy();
     const upstream = h.mocks.openai.lastGeneration();
+    // the upstream hangs: only the abort ends it (without, this await times the test out)
     await upstream.done;
-    expect(upstream.closedAt! - gone).toBeLessThan(500);
+    expect(upstream.closedEarly).toBe(true);
     const [log] = await h.waitForLogs(1);
     expect(log).toMatchObject({ status: 499, errorCode: 'client_disconnected' });
   });
