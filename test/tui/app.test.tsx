@@ -15,7 +15,7 @@ import { textWidth } from '../../src/util/text-width.js';
 import { removeTempDirs } from '../daemon/harness.js';
 import { startInProcess, type InProcessDaemon } from '../daemon/in-process.js';
 import { makeEntry } from '../log/make-entry.js';
-import { KEYS, sleep, startTui, type TuiHarness } from './harness.js';
+import { KEYS, settleInk, sleep, startTui, type TuiHarness } from './harness.js';
 import { SCREEN_TOPS, showsScreen } from './screen-shown.js';
 
 class FakeStdout extends EventEmitter {
@@ -74,7 +74,7 @@ async function until(check: () => boolean, what: string, ms = 5_000): Promise<vo
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
-  await sleep(30);
+  await settleInk();
 }
 
 async function fakeTerminal(d: InProcessDaemon, columns = 80, rows = 24, props: Pick<AppProps, 'notice' | 'foreground'> = {}) {
@@ -97,7 +97,7 @@ async function fakeTerminal(d: InProcessDaemon, columns = 80, rows = 24, props: 
   const press = async (...keys: string[]) => {
     for (const k of keys) {
       stdin.write(k);
-      await sleep(k === KEYS.escape ? 80 : 30);
+      await settleInk();
     }
   };
   await until(() => stdout.last().includes('● daemon'), 'the connection');

@@ -27,6 +27,16 @@ export const KEYS = {
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/**
+ * Let Ink and React finish with what was typed: Ink reads stdin and renders synchronously (legacy
+ * root, debug output), flushes a lone Escape on the next setImmediate, and React runs the effects
+ * of a commit (a new field's key handlers) on one after that. A few turns of the event loop cover
+ * all three, where a fixed 25 ms per key made the TUI tests mostly sleep.
+ */
+export async function settleInk(): Promise<void> {
+  for (let i = 0; i < 4; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
 export type Rendered = ReturnType<typeof render>;
 
 export interface TuiHarness {
@@ -65,12 +75,12 @@ export async function startTui(opts: HarnessOptions = {}): Promise<TuiHarness> {
     async press(...keys) {
       for (const k of keys) {
         ui.stdin.write(k);
-        await sleep(k === KEYS.escape ? 80 : 25);
+        await settleInk();
       }
     },
     async type(text) {
       ui.stdin.write(text);
-      await sleep(40);
+      await settleInk();
     },
     async waitFor(check, what, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
@@ -78,7 +88,7 @@ export async function startTui(opts: HarnessOptions = {}): Promise<TuiHarness> {
         const f = frame();
         if (check(f)) {
           // What is on screen is committed; give its effects (key handlers of a new field) a moment.
-          await sleep(30);
+          await settleInk();
           return f;
         }
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last frame:\n${f}`);

@@ -7,7 +7,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { TextField } from '../../src/tui/components/TextField.js';
 import { KeyRouterProvider, splitAtLineBreaks, useKeyRouterRoot } from '../../src/tui/hooks/use-keys.js';
-import { sleep } from './harness.js';
+import { settleInk } from './harness.js';
 
 function Field({ hidden, onSubmit }: { hidden: boolean; onSubmit(v: string): void }) {
   const router = useKeyRouterRoot();
@@ -22,9 +22,9 @@ async function submittedAfter(chunk: string, hidden = true): Promise<string[]> {
   const submitted: string[] = [];
   const ui = render(<Field hidden={hidden} onSubmit={(v) => submitted.push(v)} />);
   try {
-    await sleep(30);
+    await settleInk();
     ui.stdin.write(chunk);
-    await sleep(60);
+    await settleInk();
     return submitted;
   } finally {
     ui.unmount();

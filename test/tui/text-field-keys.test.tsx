@@ -13,7 +13,7 @@ vi.hoisted(() => {
 import { render } from 'ink-testing-library';
 import { TextField } from '../../src/tui/components/TextField.js';
 import { KeyRouterProvider, useKeyRouterRoot } from '../../src/tui/hooks/use-keys.js';
-import { sleep } from './harness.js';
+import { settleInk } from './harness.js';
 
 const KEY = {
   left: '\x1b[D',
@@ -65,40 +65,26 @@ afterEach(() => {
 });
 
 /** A field holding `initial`, the keys typed one read each; the line after each, and what Enter handed over. */
-/**
- * Until the key's frame is drawn: a key that changes the field draws one new frame, which a loaded
- * machine can take longer than a fixed pause to draw (one test saw the frame before Home); a key that
- * changes nothing draws none, and the wait ends at its bound.
- */
-async function frameAfter(before: string | undefined): Promise<void> {
-  const until = Date.now() + 250;
-  while (Date.now() < until) {
-    await sleep(5);
-    if (ui!.lastFrame() !== before) return;
-  }
-}
-
 async function typed(initial: string, keys: string[], opts: { width?: number; hidden?: boolean } = {}) {
   const submitted: string[] = [];
   const changes: string[] = [];
   ui = render(<Field initial={initial} width={opts.width ?? 60} hidden={opts.hidden} onSubmit={(v) => submitted.push(v)} onChange={(v) => changes.push(v)} />);
-  await sleep(30);
+  await settleInk();
   const shown: string[] = [];
   for (const k of keys) {
-    const before = ui.lastFrame();
     ui.stdin.write(k);
-    await frameAfter(before);
+    await settleInk();
     shown.push(cursorLine(ui.lastFrame() ?? ''));
   }
   ui.stdin.write(KEY.enter);
-  await sleep(25);
+  await settleInk();
   return { shown, last: shown[shown.length - 1], submitted, changes };
 }
 
 describe('a text field’s cursor', () => {
   it('starts after the end of the value, a blank inverse cell', async () => {
     ui = render(<Field initial="abc" width={60} onSubmit={() => undefined} />);
-    await sleep(30);
+    await settleInk();
     expect(cursorLine(ui.lastFrame() ?? '')).toBe('URL: abc[ ]');
   });
 
@@ -155,15 +141,15 @@ describe('a text field’s cursor', () => {
   it('a paste with a line break at a middle cursor: its text goes in there, then Enter submits the whole', async () => {
     const submitted: string[] = [];
     ui = render(<Field initial="https://.example.com" width={60} onSubmit={(v) => submitted.push(v)} />);
-    await sleep(30);
+    await settleInk();
     ui.stdin.write(KEY.home);
-    await sleep(25);
+    await settleInk();
     for (let i = 0; i < 'https://'.length; i++) {
       ui.stdin.write(KEY.right);
-      await sleep(25);
+      await settleInk();
     }
     ui.stdin.write('gateway\r\n');
-    await sleep(60);
+    await settleInk();
     expect(submitted).toEqual(['https://gateway.example.com']);
   });
 
