@@ -192,9 +192,9 @@ describe('fallback, not streamed', () => {
     const took = performance.now() - t0;
     expect(res.content[0]).toMatchObject({ text: 'Echo: hi' });
     expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
-    expect(took).toBeLessThan(TIMEOUT_MS + 3_000);
     const hung = world.mocks.anthropic.lastGeneration();
-    await Promise.race([hung.done, new Promise((r) => setTimeout(r, 1_000))]);
+    // the mock hangs for good: only the daemon abandoning the request ends it (or the test times out)
+    await hung.done;
     expect(hung.closedEarly, 'the timed-out upstream request is abandoned').toBe(true);
     const entry = await logged(NAMES.claude);
     expect(attempts(entry)).toEqual([

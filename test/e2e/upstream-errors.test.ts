@@ -374,10 +374,10 @@ describe('failures after the stream started', () => {
 
   it('a stalled stream ends with an error after the idle timeout', async () => {
     world.mocks.gemini.next({ kind: 'turn', turn: { text: 'stalls after a bit', stream: { chunk: 3, stallAfter: 3 } } });
-    const t0 = Date.now();
     const err = await drain(await ant.messages.create({ model: MODELS.gemini, max_tokens: 100, messages: hi, stream: true }));
-    expect(err).toBeDefined();
-    expect(Date.now() - t0).toBeLessThan(8_000);
+    // the daemon's idle timeout ended it, not the SDK's own (which would say nothing of silence)
+    expect(err?.message).toContain('"code":"upstream_timeout"');
+    expect(err?.message).toContain('went silent mid-stream (settings.idleTimeoutMs)');
   });
 });
 
