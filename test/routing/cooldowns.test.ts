@@ -80,7 +80,7 @@ describe('a group with cooldowns (the default)', () => {
 
   it('a hung first target costs one request its timeout, not every request; it is tried last meanwhile, and an answer ends its cooldown', async () => {
     h.mocks.anthropic.next({ kind: 'hang' });
-    let started = performance.now();
+    const started = performance.now();
     expect((await ask()).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThan(350);
     expect(h.logs.at(-1)!.attempts.map((a) => [a.target, a.status])).toEqual([
@@ -89,9 +89,8 @@ describe('a group with cooldowns (the default)', () => {
     ]);
 
     const before = generations();
-    started = performance.now();
     expect((await ask()).status).toBe(200);
-    expect(performance.now() - started, 'the hung target was not waited for again').toBeLessThan(350);
+    // the hung target was not asked (so not waited for) again
     expect(generations()).toBe(before);
     expect(h.logs.at(-1)!.attempts).toEqual([
       expect.objectContaining({ target: 'anthropic/claude-sonnet-4-5', errorCode: 'cooling_down', skipped: expect.stringMatching(/^failed moments ago \(upstream_timeout\): tried after the other targets for \d+ s more$/) }),
