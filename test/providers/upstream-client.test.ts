@@ -192,21 +192,19 @@ describe('upstreamRequest', () => {
     const silent: TcpServer = createTcpServer(() => undefined);
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const addr = silent.address();
-    const started = Date.now();
     const err = await expectUpstreamError(
       upstreamRequest({ url: `https://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/x`, method: 'GET', headers: {}, connectTimeoutMs: 300, headersTimeoutMs: 5000, idleTimeoutMs: 5000 }),
       'upstream_timeout',
     );
-    expect(Date.now() - started).toBeLessThan(3000);
+    // the connect timer's words, not the headers timer's (the only other one that could end it)
     expect(err.message).toContain('Connecting');
     expect(err.status).toBe(504);
     silent.close();
   });
 
   it('headers timeout → upstream_timeout', async () => {
-    const started = Date.now();
     const err = await expectUpstreamError(upstreamRequest({ url: `${base}/no-headers`, method: 'GET', headers: {}, connectTimeoutMs: 1000, headersTimeoutMs: 300, idleTimeoutMs: 5000 }), 'upstream_timeout');
-    expect(Date.now() - started).toBeLessThan(3000);
+    // the headers timer's words (the server never answers: nothing else ends it)
     expect(err.message).toContain('no response headers');
   });
 
@@ -257,11 +255,10 @@ describe('upstreamRequest', () => {
       const res = await upstreamRequest({ url: `${base}/stall`, method: 'GET', headers: {}, connectTimeoutMs: 1000, headersTimeoutMs: 1000, idleTimeoutMs: 60_000 });
       const reading = streamedText(res, base);
       expect(dropConnectionsFrom(['10.20.30.40', 'fe80::1'])).toBe(0);
-      const started = Date.now();
       expect(dropConnectionsFrom(['192.168.1.20', '::ffff:127.0.0.1'])).toBe(1);
+      // the cut's own words: without it the read would end only at the 60 s idle timeout
       const err = await expectUpstreamError(reading, 'upstream_reset');
       expect(err.message).toBe(`The connection to ${base} was cut: the network changed and this machine no longer has the address it was made from.`);
-      expect(Date.now() - started).toBeLessThan(1000);
       // the pool connects afresh for the next request
       expect((await upstreamRequest({ url: `${base}/json`, method: 'GET', headers: {}, ...T })).status).toBe(200);
     } finally {
@@ -273,9 +270,8 @@ describe('upstreamRequest', () => {
     const early = new AbortController();
     const p = upstreamRequest({ url: `${base}/no-headers`, method: 'GET', headers: {}, signal: early.signal, ...T });
     setTimeout(() => early.abort(), 50);
-    const started = Date.now();
+    // 'aborted', not the headers timer's upstream_timeout: the abort ended it
     await expectUpstreamError(p, 'aborted');
-    expect(Date.now() - started).toBeLessThan(1000);
 
     const mid = new AbortController();
     const res = await upstreamRequest({ url: `${base}/stall`, method: 'GET', headers: {}, signal: mid.signal, ...T });
