@@ -139,7 +139,8 @@ describe('model catalog', () => {
     });
     // each as long as its fetch took: the one that timed out waited its bound
     expect(byProvider.openrouter!.latencyMs).toBeGreaterThanOrEqual(390);
-    expect(byProvider.gemini!.latencyMs).toBeLessThan(390);
+    // gemini's 500 came at once, not when the whole listing ended (the timed-out one's bound)
+    expect(byProvider.gemini!.latencyMs).toBeLessThan(byProvider.openrouter!.latencyMs);
     // only the providers asked: a cached failure of another is not this listing's
     const one = await catalog.listing(undefined, new Set(['gemini', 'openai']));
     expect(one.failed.map((f) => f.provider)).toEqual(['gemini']);
@@ -626,8 +627,7 @@ describe('model catalog', () => {
     const ac = new AbortController();
     const p = catalog.list(ac.signal);
     setTimeout(() => ac.abort(new Error('client left')), 50);
-    const started = Date.now();
+    // the abort's reason, not the 2 s timeout's error: the abort ended it
     await expect(p).rejects.toThrow('client left');
-    expect(Date.now() - started).toBeLessThan(500);
   });
 });
