@@ -465,10 +465,9 @@ describe('daemon runtime', () => {
       const { key } = (await d.admin('POST', '/admin/keys', { name: 'stranded' })).json() as { key: string };
       const pending = http('POST', `${d.origin}/protocol-b/v1/messages`, { headers: { 'x-api-key': key } });
       await until(() => reading);
-      const started = Date.now();
       interfaces = {};
+      // a reset, not the idle timeout's upstream_timeout: the cut ended it
       expect((await pending).text).toBe('failed: upstream_reset');
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(d.logLines).toContain('info 1 upstream connection made from an address now gone was cut: its request fails as a reset now rather than at the idle timeout');
     } finally {
       await closeUpstreamPools(200);
