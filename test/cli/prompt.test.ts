@@ -56,10 +56,9 @@ describe('readSecret from a pipe', () => {
 
   it('never hangs on an open, silent stdin', async () => {
     const pipe = new PassThrough();
-    const started = Date.now();
+    // the pipe stays open and silent: only the first-byte timer can end the read, with these words
     const err = await readSecret(io(pipe), 'ignored', { firstByteTimeoutMs: 150 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliError);
     expect((err as Error).message).toMatch(/Nothing arrived on stdin/);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

@@ -161,9 +161,8 @@ describe('CredentialCache', () => {
     const hanging = new CredentialCache(
       Object.assign(Object.create(store) as CredentialStore, { read: () => new Promise(() => {}) }),
     );
-    const started = Date.now();
+    // the read never settles: only the 100 ms bound lets refresh return (or the test times out)
     await hanging.refresh(['openai'], 100);
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(hanging.get('openai')).toBeUndefined();
   });
 
