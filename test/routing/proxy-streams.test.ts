@@ -45,6 +45,21 @@ const chatStream = (model: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+
+/**
+ * Runs `fn` with the idle timeout far past the test's own: a stream the relay does not end at its
+ * terminal event then hangs the test, where at 400 ms it would end quietly at the timeout and only
+ * a wall-clock bound could tell.
+ */
+async function withIdleTimeoutFarOff(fn: () => Promise<void>): Promise<void> {
+  const idle = h.config.settings.idleTimeoutMs;
+  h.config.settings.idleTimeoutMs = 60_000;
+  try {
+    await fn();
+  } finally {
+    h.config.settings.idleTimeoutMs = idle;
+  }
+}
 describe('successful streams', () => {
   it('finished streams hand their upstream connection back: sequential streams, passthrough and converted, share one keep-alive connection', async () => {
     const ant = h.mocks.anthropic;
@@ -197,22 +212,21 @@ describe('failures after the first byte', () => {
       { mock: h.mocks.ca, url: `${h.a}/chat/completions`, body: chatStream('ca/qwen3-coder'), last: 'data: [DONE]' },
       { mock: h.mocks.openai, url: `${h.a}/responses`, body: { model: 'openai/gpt-5.4', input: 'x', stream: true }, last: 'event: response.completed' },
     ];
-    for (const c of cases) {
-      for (const after of [{ stallAfter: 1000 }, { resetAfter: 1000 }]) {
-        c.mock.next({ kind: 'turn', turn: { text: 'complete answer', stream: after } });
-        const before = h.logs.length;
-        const started = Date.now();
-        const r = await streamRaw(c.url, c.body);
-        const label = `${c.last} then ${Object.keys(after)[0]}`;
-        // ended at the terminal event, not at the idle timeout (400 ms here, 300 s by default)
-        expect(Date.now() - started, label).toBeLessThan(350);
-        expect(r.text, label).not.toMatch(/upstream_(timeout|reset)/);
-        const events = r.text.trim().split('\n\n');
-        expect(events[events.length - 1]!.startsWith(c.last), label).toBe(true);
-        for (let i = 0; i < 100 && h.logs.length <= before; i++) await new Promise((r) => setTimeout(r, 10));
-        expect(h.logs[h.logs.length - 1]!.errorCode, label).toBeUndefined();
+    await withIdleTimeoutFarOff(async () => {
+      for (const c of cases) {
+        for (const after of [{ stallAfter: 1000 }, { resetAfter: 1000 }]) {
+          c.mock.next({ kind: 'turn', turn: { text: 'complete answer', stream: after } });
+          const before = h.logs.length;
+          const r = await streamRaw(c.url, c.body);
+          const label = `${c.last} then ${Object.keys(after)[0]}`;
+          expect(r.text, label).not.toMatch(/upstream_(timeout|reset)/);
+          const events = r.text.trim().split('\n\n');
+          expect(events[events.length - 1]!.startsWith(c.last), label).toBe(true);
+          for (let i = 0; i < 100 && h.logs.length <= before; i++) await new Promise((r) => setTimeout(r, 10));
+          expect(h.logs[h.logs.length - 1]!.errorCode, label).toBeUndefined();
+        }
       }
-    }
+    });
   });
 
   it('passthrough: a terminal event whose blank line comes alone in a later read ends the stream there, though the upstream then stalls', async () => {
@@ -223,17 +237,16 @@ describe('failures after the first byte', () => {
       { mock: h.mocks.ca, url: `${h.a}/chat/completions`, body: chatStream('ca/qwen3-coder'), first: chunk, last: 'data: [DONE]\n' },
       { mock: h.mocks.anthropic, url: `${h.b}/v1/messages`, body: { model: 'anthropic/claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'x' }] }, first: start, last: stop },
     ];
-    for (const c of cases) {
-      c.mock.next({ kind: 'sse', events: [{ raw: c.first }, { raw: c.last, delayMs: 30 }, { raw: '\n', delayMs: 30 }], ending: 'stall' });
-      const before = h.logs.length;
-      const started = Date.now();
-      const r = await streamRaw(c.url, c.body);
-      // ended at the terminal event, not at the idle timeout (400 ms here)
-      expect(Date.now() - started, c.last).toBeLessThan(350);
-      expect(r.text, c.last).toBe(c.first + c.last + '\n');
-      for (let i = 0; i < 100 && h.logs.length <= before; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(h.logs[h.logs.length - 1]!.errorCode, c.last).toBeUndefined();
-    }
+    await withIdleTimeoutFarOff(async () => {
+      for (const c of cases) {
+        c.mock.next({ kind: 'sse', events: [{ raw: c.first }, { raw: c.last, delayMs: 30 }, { raw: '\n', delayMs: 30 }], ending: 'stall' });
+        const before = h.logs.length;
+        const r = await streamRaw(c.url, c.body);
+        expect(r.text, c.last).toBe(c.first + c.last + '\n');
+        for (let i = 0; i < 100 && h.logs.length <= before; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(h.logs[h.logs.length - 1]!.errorCode, c.last).toBeUndefined();
+      }
+    });
   });
 
   it('passthrough Chat: a stream that ends at its finish_reason without [DONE] is complete (some servers leave it out)', async () => {
