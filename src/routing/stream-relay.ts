@@ -35,6 +35,7 @@ import { LiveSet } from './live-set.js';
 import type { RequestRecord } from './request-log.js';
 import { finalErrorEvent, SSE_HEADERS } from './stream-errors.js';
 import { ChatErrorWatch } from './chat-error-watch.js';
+import { abortedTailStart } from './chat-abort-tail.js';
 import { recodeFailedResponse } from './failed-response-code.js';
 import { addWaitToRateLimitEvent } from './stream-error-wait.js';
 import { LastEventWatch } from './last-event-watch.js';
@@ -136,22 +137,6 @@ function isBareBlockStart(ev: HubEvent): boolean {
   if (ev.type !== 'block_start') return false;
   const { block } = ev;
   return block.type === 'text' || (block.type === 'reasoning' && block.origin === undefined);
-}
-
-const BLANK_LINE = Buffer.from('\n\n');
-const ABORTED_FINISH = Buffer.from('"finish_reason":"abort"');
-const DONE_EVENT = Buffer.from('data: [DONE]');
-
-/**
- * Where what is dropped of a tick's bytes that end an aborted Chat stream begins: the event that
- * finished with "abort", when it begins in them, else the `[DONE]` that ends them.
- */
-function abortedTailStart(bytes: Buffer): number {
-  const done = Math.max(bytes.lastIndexOf(DONE_EVENT), bytes.lastIndexOf('data:[DONE]'));
-  const end = done === -1 ? bytes.length : done;
-  const aborted = bytes.lastIndexOf(ABORTED_FINISH, end);
-  const boundary = aborted === -1 ? -1 : bytes.lastIndexOf(BLANK_LINE, aborted);
-  return boundary === -1 ? end : boundary + BLANK_LINE.length;
 }
 
 /** The pieces one tick wrote, as one string (converted streams) or one Buffer (passthrough). */

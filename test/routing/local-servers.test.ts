@@ -431,6 +431,26 @@ describe('finish_reason "abort" on a Chat client’s passthrough: the failure th
     expect(r.text).not.toContain('"abort"');
   });
 
+  // as vLLM and SGLang write it: the text in one read, the aborted chunk, usage and [DONE] at once after it
+  it('streamed, the aborted chunk first in the last read: it does not reach the client either', async () => {
+    const last = [aborted, usage, '[DONE]'].map((d) => `data: ${d}\n\n`).join('');
+    local.next({ kind: 'sse', events: [{ data: JSON.parse(text) as unknown }, { raw: last, delayMs: 50 }] });
+    const r = await post(`${h.a}/chat/completions`, chat);
+    expect(r.text).toContain('The answer is');
+    expect(r.text).not.toContain('"abort"');
+    const end = events(r.text).at(-1) as { error: { code: string } };
+    expect(end.error.code).toBe('upstream_error');
+  });
+
+  it('streamed, written with spaces (Python’s json.dumps): the aborted chunk does not reach the client either', async () => {
+    const spaced = (json: string) => json.replaceAll('":', '": ').replaceAll(',"', ', "');
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body: [spaced(text), spaced(aborted), '[DONE]'].map((d) => `data: ${d}\n\n`).join('') });
+    const r = await post(`${h.a}/chat/completions`, chat);
+    expect(r.text).toContain('The answer is');
+    expect(r.text).not.toContain('"abort"');
+    expect((events(r.text).at(-1) as { error: { code: string } }).error.code).toBe('upstream_error');
+  });
+
   it('the OpenAI SDK’s stream throws an APIError', async () => {
     bodies[0]![1]();
     const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
