@@ -440,6 +440,8 @@ export class PassthroughRelay extends Relay {
    * stream's end, in the last events the tap reads then anyway: no cost per chunk.
    */
   private endAborted(): void {
+    // what the Chat watch holds (the aborted chunk's start, cut across reads) goes back in front
+    this.chatErrors?.take(this.pending, true);
     const pieces = this.pending;
     const joined = pieces.length === 1 && typeof pieces[0] !== 'string' ? pieces[0]! : joinPieces(pieces);
     const bytes = typeof joined === 'string' ? Buffer.from(joined) : joined;

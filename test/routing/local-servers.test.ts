@@ -442,6 +442,17 @@ describe('finish_reason "abort" on a Chat client’s passthrough: the failure th
     expect(end.error.code).toBe('upstream_error');
   });
 
+  it('streamed, the aborted chunk cut across reads: no piece of it reaches the client', async () => {
+    const last = `data: ${aborted}\n\ndata: [DONE]\n\n`;
+    const cut = last.indexOf('"finish_reason"');
+    local.next({ kind: 'sse', events: [{ raw: `data: ${text}\n\n${last.slice(0, cut)}` }, { raw: last.slice(cut), delayMs: 50 }] });
+    const r = await post(`${h.a}/chat/completions`, chat);
+    expect(r.text).toContain('The answer is');
+    expect(r.text).not.toContain('"finish_reason":"abort"');
+    expect(r.text.split('\n\n').filter((e) => e !== '').every((e) => e.startsWith('data: {'))).toBe(true);
+    expect((events(r.text).at(-1) as { error: { code: string } }).error.code).toBe('upstream_error');
+  });
+
   it('streamed, written with spaces (Python’s json.dumps): the aborted chunk does not reach the client either', async () => {
     const spaced = (json: string) => json.replaceAll('":', '": ').replaceAll(',"', ', "');
     local.next({ kind: 'raw', contentType: 'text/event-stream', body: [spaced(text), spaced(aborted), '[DONE]'].map((d) => `data: ${d}\n\n`).join('') });
