@@ -13,7 +13,8 @@ import { isObject } from '../util/is-object.js';
 
 type Obj = Record<string, unknown>;
 
-const REFUSAL = /`tool_use` ids must be unique/;
+// Anthropic has written it with and without the backticks ("messages.43.content.2: tool_use ids must be unique")
+const REFUSAL = /`?tool_use`? ids must be unique/;
 
 /** The upstream refused the body for a tool_use id it holds twice. */
 export function refusesRepeatedToolUseIds(message: string): boolean {
