@@ -15,13 +15,14 @@ describe('refusesRepeatedToolUseIds', () => {
 
 describe('uniqueToolUseIds', () => {
   it('each repeat gets the next free suffix, each result its call’s; a history without repeats is left as it is', () => {
-    const turn = (id: string) => [
+    type Block = { type: string; id?: string; tool_use_id?: string; name?: string; input?: object; content?: string };
+    const turn = (id: string): Array<{ role: string; content: string | Block[] }> => [
       { role: 'assistant', content: [{ type: 'tool_use', id, name: 'list_dir', input: {} }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'x' }] },
     ];
-    const body = { messages: [{ role: 'user', content: 'go' }, ...turn('list_dir_0'), ...turn('list_dir_0'), ...turn('list_dir_0')] };
+    const body = { messages: [{ role: 'user', content: 'go' as string | Block[] }, ...turn('list_dir_0'), ...turn('list_dir_0'), ...turn('list_dir_0')] };
     uniqueToolUseIds(body);
-    const blocks = body.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)) as Array<{ id?: string; tool_use_id?: string }>;
+    const blocks = body.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
     expect(blocks.map((b) => b.id ?? b.tool_use_id)).toEqual(['list_dir_0', 'list_dir_0', 'list_dir_0_2', 'list_dir_0_2', 'list_dir_0_3', 'list_dir_0_3']);
 
     const unique = { messages: [...turn('a'), ...turn('b')] };
