@@ -35,6 +35,11 @@ export class CallIdReuse {
     return id;
   }
 
+  /** Whether `idFor` gave this id. */
+  gave(id: string): boolean {
+    return this.used.has(id);
+  }
+
   private isTaken(id: string): boolean {
     return this.used.has(id) || (this.taken !== undefined && this.taken(id));
   }

@@ -127,6 +127,8 @@ class GenerateRequest {
   private verbatim: VerbatimStrings | undefined;
   /** A Responses request and the answers the daemon keeps (kept-turn.ts). */
   private kept: KeptTurn | undefined;
+  /** A passthrough Chat conversation's calls by hub id, when putting proof back read them (attachToChatBody). */
+  private chatHubIds: ((id: string) => boolean) | undefined;
 
   constructor(x: Exchange, dialect: Dialect) {
     this.x = x;
@@ -381,7 +383,7 @@ class GenerateRequest {
       (body) => {
         body.model = upstreamModel;
         if (dialect === 'chat') {
-          attachToChatBody(cache, body, p.slug);
+          this.chatHubIds = attachToChatBody(cache, body, p.slug);
           dropForeignChatReasoning(body, issuers, p.slug);
         }
         let restored = envelopes && restoreNativeProof(dialect, body);
@@ -614,11 +616,12 @@ class GenerateRequest {
   }
 
   /**
-   * Whether a call id is the hub id of one of a passthrough Chat conversation's calls, read from
-   * the client's body at the first question (chat-call-ids.ts): the body sent may have been edited.
+   * Whether a call id is the hub id of one of a passthrough Chat conversation's calls: as putting
+   * proof back named them, before any edit, or else read from the client's body at the first
+   * question (chat-call-ids.ts): the body sent may have been edited.
    */
   private chatCallIdTaken(): (id: string) => boolean {
-    return chatCallIdsOf(this.fresh);
+    return this.chatHubIds ?? chatCallIdsOf(this.fresh);
   }
 
   /**

@@ -258,10 +258,12 @@ export function rememberChatAnswer(cache: ReasoningMemory, slug: string, body: O
 /**
  * Put cached proof back into a passthrough Chat request body, in place. Each call is looked up by
  * its hub id (a repeated id renamed as the decoder would), under which its answer's proof was kept.
+ * Returns whether an id is the hub id of one of the conversation's calls, when it read them: the
+ * answer's proof is kept by them (chat-call-ids.ts) without the conversation parsed again.
  */
-export function attachToChatBody(cache: ReasoningMemory, body: Obj, slug: string): void {
+export function attachToChatBody(cache: ReasoningMemory, body: Obj, slug: string): ((id: string) => boolean) | undefined {
   // only assistant turns with tool calls get anything: a conversation without them stays unparsed
-  if (cache.size === 0 || !mayContain(body, 'messages', 'tool_calls') || !Array.isArray(body.messages)) return;
+  if (cache.size === 0 || !mayContain(body, 'messages', 'tool_calls') || !Array.isArray(body.messages)) return undefined;
   const names = new CallIdReuse();
   for (const m of body.messages) {
     if (!isObject(m) || m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
@@ -281,6 +283,7 @@ export function attachToChatBody(cache: ReasoningMemory, body: Obj, slug: string
       m.reasoning_details = first.reasoningDetails;
     }
   }
+  return (id) => names.gave(id);
 }
 
 function chatThoughtSignature(tc: Obj): string | undefined {

@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { chatCallIdsOf } from '../../src/routing/chat-call-ids.js';
 import { ReasoningCache } from '../../src/routing/reasoning-cache.js';
-import { rememberChatAnswer } from '../../src/routing/reasoning-continuity.js';
+import { attachToChatBody, rememberChatAnswer } from '../../src/routing/reasoning-continuity.js';
 import type { Reply } from '../fixtures/mock-upstream/index.js';
 import { useHarness } from './harness.js';
 
@@ -159,5 +159,32 @@ describe('a session passed through on a model that repeats its call ids, then ta
     // and the session goes on on the endpoint too
     const onKimi = await client.messages.create({ model: 'cb/kimi-k3', max_tokens: 1000, tools: mtools, messages: history });
     expect(onKimi.content).toEqual([expect.objectContaining({ type: 'text', text: 'Tool said: listing of /' })]);
+  });
+});
+
+describe('attachToChatBody', () => {
+  it('names the conversation’s calls as chatCallIdsOf does, so the answer’s proof is kept by them without the body read again', () => {
+    const call = { id: ID, type: 'function', function: { name: 'list_dir', arguments: '{}' } };
+    const body = {
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: null, tool_calls: [call] },
+        { role: 'tool', tool_call_id: ID, content: 'a' },
+        { role: 'assistant', content: null, tool_calls: [{ ...call, id: 'other' }, call] },
+        { role: 'tool', tool_call_id: 'other', content: 'b' },
+        { role: 'tool', tool_call_id: ID, content: 'c' },
+      ],
+    };
+    const cache = new ReasoningCache().scope('k');
+    cache.set(ID, { slug: 'or', reasoningDetails: [{ type: 'reasoning.text', text: 'First.' }] });
+    const named = attachToChatBody(cache, structuredClone(body), 'or');
+    const read = chatCallIdsOf(() => structuredClone(body));
+    for (const id of [ID, `${ID}_2`, `${ID}_3`, 'other', 'other_2']) expect(named?.(id), id).toBe(read(id));
+    expect(named?.(`${ID}_2`)).toBe(true);
+  });
+
+  it('a conversation it does not read (nothing kept yet) names none: the ids are read from the body then', () => {
+    expect(attachToChatBody(new ReasoningCache().scope('k'), { model: 'm', messages: [{ role: 'user', content: 'x' }] }, 'or')).toBeUndefined();
   });
 });
