@@ -33,10 +33,7 @@ export interface CountTokensInput {
    * thinking a Messages target refuses is fitted as for generation (a 400 as sent).
    */
   stated?: ModelControls;
-  /**
-   * The upstream timeouts of the settings (connectTimeoutMs, headersTimeoutMs, idleTimeoutMs), as
-   * for a generation: a provider slow to count (a long prompt) is waited for as long.
-   */
+  /** How long to wait for the provider: the settings' timeouts, capped for a count (routing/count-timeouts.ts). */
   timeouts: CountTimeouts;
 }
 

@@ -5,7 +5,8 @@
  * failure is an error in protocol B's shape; it never counts against a provider.
  */
 import { countedHub, countOverTargets } from './count-over-targets.js';
-import { timeouts, type Exchange } from './exchange.js';
+import { countTimeouts } from './count-timeouts.js';
+import type { Exchange } from './exchange.js';
 import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js';
 import { dropForeignThinking } from './proof-issuers.js';
 import { dropUnprovenManualThinking, dropUnprovenThinking } from './reasoning-continuity.js';
@@ -42,7 +43,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
     return restored || dropped ? copy : parsed.body;
   };
 
-  const limits = timeouts(x.config);
+  const limits = countTimeouts(x.config);
   await countOverTargets(x, {
     model: parsed.model,
     count: (p, model) =>

@@ -8,7 +8,8 @@
  * skipped as policy.ts says.
  */
 import { countedHub, countOverTargets } from './count-over-targets.js';
-import { timeouts, type Exchange } from './exchange.js';
+import { countTimeouts } from './count-timeouts.js';
+import type { Exchange } from './exchange.js';
 import { KeptTurn } from './kept-turn.js';
 import { checkStatefulResponses, policyRefusal, readFeatures } from './policy.js';
 import { checkDeclaredLength, checkJsonContentType, parseJsonRequest, readBody } from './request-body.js';
@@ -29,7 +30,7 @@ export async function handleInputTokens(x: Exchange): Promise<void> {
   const features = readFeatures(body, 'responses');
   const codec = services.codecs.responses;
   const hubFor = countedHub(codec, codec.decodeRequest(body), parsed.fresh);
-  const limits = timeouts(x.config);
+  const limits = countTimeouts(x.config);
   await countOverTargets(x, {
     model: parsed.model,
     refusal: (p) => policyRefusal(features, p.adapter, p.slug, 'responses'),

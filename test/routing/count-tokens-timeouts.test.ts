@@ -1,10 +1,13 @@
 /**
- * Counting tokens waits for a provider as a generation does: the settings' upstream timeouts
- * (connectTimeoutMs, headersTimeoutMs, idleTimeoutMs), not a fixed minute of its own.
+ * Counting tokens waits for a provider by the settings' upstream timeouts (connectTimeoutMs,
+ * headersTimeoutMs, idleTimeoutMs), a user's lower ones included, but for its answer never past a
+ * minute: Claude Code counts often, and a hung count must not wait as long as a generation may.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/schema.js';
+import { countTimeouts } from '../../src/routing/count-timeouts.js';
 import { useHarness } from './harness.js';
 
 // undici checks its timeouts about once a second: the answers come well after that
@@ -26,5 +29,20 @@ describe('count_tokens and input_tokens follow settings.headersTimeoutMs', () =>
     const err = await client.responses.inputTokens.count({ model: 'openai/gpt-5.4', input: 'hi' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIError);
     expect(err).toMatchObject({ status: 504, code: 'upstream_timeout' });
+  });
+});
+
+describe('a count waits for its answer at most a minute', () => {
+  const withSettings = (settings: Partial<ReturnType<typeof defaultConfig>['settings']>) => {
+    const config = defaultConfig();
+    return { ...config, settings: { ...config.settings, ...settings } };
+  };
+
+  it('the defaults (a generation waits 600 s for headers, 300 s of silence): a count waits 60 s for each', () => {
+    expect(countTimeouts(withSettings({}))).toEqual({ connectTimeoutMs: 10_000, headersTimeoutMs: 60_000, idleTimeoutMs: 60_000 });
+  });
+
+  it('a user\'s lower timeouts are the count\'s too', () => {
+    expect(countTimeouts(withSettings({ connectTimeoutMs: 3_000, headersTimeoutMs: 20_000, idleTimeoutMs: 5_000 }))).toEqual({ connectTimeoutMs: 3_000, headersTimeoutMs: 20_000, idleTimeoutMs: 5_000 });
   });
 });
