@@ -6,6 +6,7 @@
  * body)", and the tool's user finds it in `svc-proxy logs`. The base is read from the request line
  * at the start of those bytes; a request line not among them gets the bare status.
  */
+import { ServerResponse } from 'node:http';
 
 /** Longest request line read from the raw bytes (a longer one is not looked for). */
 const MAX_REQUEST_LINE = 8 * 1024;
@@ -19,8 +20,25 @@ export function requestLineOf(raw: Buffer | undefined): { method: string; path: 
   if (!raw) return undefined;
   const end = raw.indexOf('\r\n');
   const line = raw.subarray(0, end === -1 ? Math.min(raw.length, MAX_REQUEST_LINE) : Math.min(end, MAX_REQUEST_LINE)).toString('latin1');
-  const m = /^([A-Z]+) (?:[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/ ?#]*)?(\/[^ ?#]*)\S* HTTP\/1\.[01]$/.exec(line);
-  return m ? { method: m[1]!, path: m[2]! } : undefined;
+  const m = /^([A-Z]+) (\S+) HTTP\/1\.[01]$/.exec(line);
+  if (!m) return undefined;
+  const path = targetPath(m[2]!);
+  return path === undefined ? undefined : { method: m[1]!, path };
+}
+
+/** The path (no query) of a request target, origin-form or absolute-form. */
+export function targetPath(target: string): string | undefined {
+  return /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/ ?#]*)?(\/[^ ?#]*)/.exec(target)?.[1];
+}
+
+/**
+ * The answer node handed a request on this socket and has not finished sending, if any: node's own
+ * `_httpMessage` (its default clientError answer reads it too: Node 20, 22, 24), taken only when it
+ * is that, so a Node without it is one with no answer in flight.
+ */
+export function answerInFlight(socket: object): ServerResponse | undefined {
+  const held = (socket as { _httpMessage?: unknown })._httpMessage;
+  return held instanceof ServerResponse ? held : undefined;
 }
 
 /** The raw HTTP answer: the socket has no ServerResponse, and the connection cannot go on. */

@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Settings } from '../config/schema.js';
 import type { KeyVerifier } from '../keys/verifier.js';
 import type { RequestLogEntry } from '../log/entry.js';
@@ -18,7 +19,8 @@ import { overloaded, OVERLOADED_ADVICE } from '../routing/body-budget.js';
 import { closeAfterAnswer, tooLarge } from '../routing/request-body.js';
 import { HEADERS_TOO_LARGE, headersTooLargeMessage } from './header-overflow.js';
 import { MALFORMED_REQUEST, malformedRequestMessage } from './malformed-request.js';
-import { bareAnswer, rawAnswer, requestLineOf } from './parser-refusal.js';
+import { answerInFlight, bareAnswer, rawAnswer, requestLineOf, targetPath } from './parser-refusal.js';
+import { REQUEST_TIMEOUT, requestTimeoutMessage } from './request-timeout.js';
 import { HostGuard } from './host-guard.js';
 import { isProxyPath, matchProxyPath, protocolOfPath } from './route-table.js';
 import { sendAdminError, sendProtocolError, type Protocol } from './send-error.js';
@@ -69,25 +71,44 @@ export class ProxyServer {
       res.setHeader('connection', 'close');
       this.onRequest(req, res, true);
     });
-    this.server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer; reason?: string }, socket) => {
-      // Malformed request line/headers (e.g. 431): answer if the socket still can, never crash.
-      if (!socket.writable || socket.writableEnded) {
-        socket.destroy();
-        return;
+    this.server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer; reason?: string }, socket) => this.onClientError(err, socket));
+  }
+
+  /**
+   * Node gave up on what a connection sent (its parser refused it, or it came too slowly): answer
+   * if the socket still can and no answer is under way on it, never crash.
+   */
+  private onClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer; reason?: string }, socket: Duplex): void {
+    if (!socket.writable || socket.writableEnded) {
+      socket.destroy();
+      return;
+    }
+    const inFlight = answerInFlight(socket);
+    if (inFlight?.req.complete) {
+      // the refused bytes are a later (pipelined) request's: the answer in flight goes out whole,
+      // with nothing before or inside it, and the connection closes after it
+      if (!closingAfterAnswer.has(socket)) {
+        closingAfterAnswer.add(socket);
+        inFlight.once('close', () => socket.end());
       }
-      if (err.code === 'HPE_HEADER_OVERFLOW') {
-        socket.end(this.parserRefusal(err.rawPacket, '431 Request Header Fields Too Large', HEADERS_TOO_LARGE, headersTooLargeMessage()));
-        return;
-      }
-      // a request node had already handed over (a body that breaks the chunked encoding) is the
-      // routing handler's to log: only one the parser stopped before it existed is shaped here (node's
-      // own default answer looks at the same field)
-      if ((socket as { _httpMessage?: unknown })._httpMessage == null && err.code?.startsWith('HPE_')) {
-        socket.end(this.parserRefusal(err.rawPacket, '400 Bad Request', MALFORMED_REQUEST, malformedRequestMessage(err.reason)));
-        return;
-      }
+      return;
+    }
+    if (inFlight?.headersSent) {
+      // its own body broke after its answer started: cut short as node does, never added to
+      socket.destroy();
+      return;
+    }
+    const refused = refusalOf(err, this.server);
+    if (refused === undefined) {
       socket.end(bareAnswer('400 Bad Request'));
-    });
+      return;
+    }
+    const [status, code, message] = refused;
+    // a request node had handed over (a body that breaks the chunked encoding, or too slow) is the
+    // routing handler's to log; one the parser stopped before it existed is logged here
+    const path = inFlight?.req.url === undefined ? undefined : targetPath(inFlight.req.url);
+    if (inFlight !== undefined) socket.end(path !== undefined && isProxyPath(path) ? rawAnswer(status, errorJson(protocolOfPath(path), { status: Number(status.slice(0, 3)), code, message }), {}) : bareAnswer(status));
+    else socket.end(this.parserRefusal(err.rawPacket, status, code, message));
   }
 
   /**
@@ -330,6 +351,17 @@ function askedRoute(req: IncomingMessage, path: string): ProxyRoute | undefined 
  * A refusal made before the route is looked up (a foreign Host, shutting down), with the route its
  * path names, if any, for the request log: only refused requests pay for this second match.
  */
+/** Sockets left to close once the answer in flight on them is done (a later request on them was refused). */
+const closingAfterAnswer = new WeakSet<Duplex>();
+
+/** The status line, code and message node's refusal gets; undefined: not one of the parser's, the bare 400. */
+function refusalOf(err: NodeJS.ErrnoException & { reason?: string }, server: Server): [string, string, string] | undefined {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return ['431 Request Header Fields Too Large', HEADERS_TOO_LARGE, headersTooLargeMessage()];
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['408 Request Timeout', REQUEST_TIMEOUT, requestTimeoutMessage(server.headersTimeout, server.requestTimeout)];
+  if (err.code?.startsWith('HPE_')) return ['400 Bad Request', MALFORMED_REQUEST, malformedRequestMessage(err.reason)];
+  return undefined;
+}
+
 function beforeRouting(path: string, method: string | undefined, status: number, code: string): Refusal {
   const route = isProxyPath(path) ? matchProxyPath(path, method ?? 'GET').route : undefined;
   return route ? { path, route, status, code } : { path, status, code };

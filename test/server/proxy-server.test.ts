@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 async function start(
-  opts: { settings?: Partial<Settings>; handle?: ProxyHandler['handle']; other?: NodeListener; bodyBytesHeld?: () => number } = {},
+  opts: { settings?: Partial<Settings>; handle?: ProxyHandler['handle']; other?: NodeListener; bodyBytesHeld?: () => number; beforeListen?: (s: ProxyServer) => void } = {},
 ): Promise<Harness> {
   const calls: Harness['calls'] = [];
   const errors: unknown[] = [];
@@ -64,6 +64,7 @@ async function start(
     onError: (err) => errors.push(err),
     log: (entry) => logged.push(entry),
   });
+  opts.beforeListen?.(server);
   const port = await server.listen(0, '127.0.0.1');
   running.push(server);
   return { server, origin: `http://127.0.0.1:${port}`, port, verifier, calls, errors, logged };
@@ -346,6 +347,145 @@ describe('proxy server: header abuse', () => {
       expect(answer).not.toContain(KEY);
     }
     expect(h.calls).toHaveLength(0);
+  });
+});
+
+describe('proxy server: what node gives up on while an answer is in flight', () => {
+  /**
+   * A connection: `first` written at once, `then(text)` each time the server says something (what
+   * it returns, if anything, written next); resolves with everything the server said, at close.
+   */
+  async function converse(port: number, first: string, then: (text: string) => string | undefined = () => undefined): Promise<string> {
+    const { connect } = await import('node:net');
+    return new Promise<string>((resolve) => {
+      const sock = connect(port, '127.0.0.1', () => sock.write(first, 'latin1'));
+      sock.setTimeout(10_000, () => sock.destroy());
+      let text = '';
+      sock.on('data', (c: Buffer) => {
+        text += c.toString('latin1');
+        const next = then(text);
+        if (next !== undefined) sock.write(next, 'latin1');
+      });
+      sock.on('close', () => resolve(text));
+      sock.on('error', () => resolve(text));
+    });
+  }
+
+  /** A streamed answer: its head and a first part at once, the rest once `release` is called. */
+  function streaming(): { handle: ProxyHandler['handle']; release: () => void } {
+    let release = () => {};
+    const released = new Promise<void>((r) => (release = r));
+    return {
+      release: () => release(),
+      handle: async (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: part-1\n\n');
+        await released;
+        res.end('data: part-2\n\n');
+      },
+    };
+  }
+
+  const statusLines = (text: string) => text.match(/HTTP\/1\.1 \d{3}/g) ?? [];
+
+  it('a later request node refuses on the same connection: the answer streaming goes out whole, nothing inside it, and the connection closes after it', async () => {
+    const s = streaming();
+    const h = await start({ handle: s.handle });
+    // the first answer ends once node refused the second request
+    h.server.server.on('clientError', () => setImmediate(s.release));
+    const get = `GET /protocol-a/v1/models HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\n\r\n`;
+    let step = 0;
+    const text = await converse(h.port, get, (said) => {
+      if (step === 0 && said.includes('part-1')) {
+        step = 1;
+        // the next request, pipelined: a header name with a space in it
+        return `POST /protocol-b/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nbad name: 1\r\n\r\n`;
+      }
+      return undefined;
+    });
+    expect(statusLines(text)).toEqual(['HTTP/1.1 200']);
+    expect(text).toMatch(/part-1[\s\S]*part-2[\s\S]*\r\n0\r\n\r\n$/);
+    expect(h.logged).toEqual([]);
+  });
+
+  it('over the header limit, pipelined behind a streaming answer: the same', async () => {
+    const s = streaming();
+    const h = await start({ handle: s.handle });
+    // the first answer ends once node refused the second request
+    h.server.server.on('clientError', () => setImmediate(s.release));
+    const get = `GET /protocol-a/v1/models HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\n\r\n`;
+    let step = 0;
+    const text = await converse(h.port, get, (said) => {
+      if (step === 0 && said.includes('part-1')) {
+        step = 1;
+        return `GET /protocol-a/v1/models HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-big: ${'k'.repeat(64 * 1024)}\r\n\r\n`;
+      }
+      return undefined;
+    });
+    expect(statusLines(text)).toEqual(['HTTP/1.1 200']);
+    expect(text).toMatch(/part-2[\s\S]*\r\n0\r\n\r\n$/);
+  });
+
+  it('a chunked body that breaks after its answer started: nothing is written into the answer, the connection is cut', async () => {
+    const s = streaming();
+    const h = await start({ handle: s.handle });
+    const post = `POST /protocol-a/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n`;
+    let step = 0;
+    const text = await converse(h.port, post, (said) => {
+      if (step === 0 && said.includes('part-1')) {
+        step = 1;
+        return 'zz-not-a-chunk-size\r\n';
+      }
+      return undefined;
+    });
+    s.release();
+    expect(statusLines(text)).toEqual(['HTTP/1.1 200']);
+    expect(text).not.toContain('Bad Request');
+    expect(text).not.toContain('part-2');
+  });
+
+  it('a chunked body that breaks before its answer started: a 400 malformed_request in its base\'s shape', async () => {
+    const h = await start({
+      handle: async (req, res) => {
+        try {
+          for await (const _ of req) void _;
+        } catch {
+          return;
+        }
+        res.writeHead(200).end('{}');
+      },
+    });
+    const text = await converse(h.port, `POST /g/team/protocol-b/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n`);
+    expect(statusLines(text)).toEqual(['HTTP/1.1 400']);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', code: 'malformed_request' } });
+    expect(text).not.toContain(KEY);
+  });
+
+  it('a request that does not arrive in time is a 408 (which the SDKs retry), in its base\'s shape once its request line was read', async () => {
+    const h = await start({
+      handle: async (req, res) => {
+        try {
+          for await (const _ of req) void _;
+        } catch {
+          return;
+        }
+        res.writeHead(200).end('{}');
+      },
+      beforeListen: (s) => {
+        // node reads the option's field when it starts listening; it checks every 30 s by default
+        (s.server as typeof s.server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 50;
+        s.server.headersTimeout = 300;
+        s.server.requestTimeout = 300;
+      },
+    });
+    // headers never finished: nothing tells the base, the bare status
+    const noHeaders = await converse(h.port, `POST /protocol-a/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\n`);
+    expect(noHeaders).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*content-length: 0\r\n\r\n$/);
+    // a body cut short: the request is known
+    const slowBody = await converse(h.port, `POST /protocol-a/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nx-api-key: ${KEY}\r\ncontent-length: 10\r\n\r\n{}`);
+    expect(statusLines(slowBody)).toEqual(['HTTP/1.1 408']);
+    expect(JSON.parse(slowBody.slice(slowBody.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { type: 'invalid_request_error', code: 'request_timeout', message: expect.stringContaining('did not reach svc-proxy in full in time') } });
+    expect(h.errors).toEqual([]);
   });
 });
 
