@@ -8,6 +8,7 @@ import { REFUSED_CREDENTIAL, type ProviderListFailure } from './model-list-failu
 import { withRefusedHint } from './refused-connection-hint.js';
 import type { ResolvedProvider } from './types.js';
 import { UpstreamError } from './upstream-error.js';
+import { isRedirect, redirectReason, UPSTREAM_REDIRECT } from './redirect-answer.js';
 import { answerWaitMs, errorBodyLimitHeaders, type AnswerHeaders } from './retry-wait.js';
 
 export class ListTimedOut extends Error {
@@ -16,11 +17,15 @@ export class ListTimedOut extends Error {
   }
 }
 
-/** A models list answered with an error status; `retryAt` (epoch ms): when it said to try again, if it did. */
+/**
+ * A models list answered with an error status; `retryAt` (epoch ms): when it said to try again, if
+ * it did; `location`: where a redirect pointed.
+ */
 export class ListRefused extends Error {
   constructor(
     readonly status: number,
     readonly retryAt?: number,
+    readonly location?: string,
   ) {
     super(`models list answered ${status}`);
   }
@@ -34,7 +39,8 @@ export class ListRefused extends Error {
 export function listRefusal(status: number, headers: AnswerHeaders, body: string, now = Date.now()): ListRefused {
   const repeated = errorBodyLimitHeaders(jsonOrUndefined(body));
   const wait = answerWaitMs(repeated ? { ...repeated, ...headers } : headers, status, now);
-  return new ListRefused(status, wait === undefined ? undefined : now + wait);
+  const location = isRedirect(status) ? headers.location : undefined;
+  return new ListRefused(status, wait === undefined ? undefined : now + wait, Array.isArray(location) ? location[0] : location);
 }
 
 function jsonOrUndefined(text: string): unknown {
@@ -66,7 +72,9 @@ export function listFailureOf(err: unknown, target: ResolvedProvider, latencyMs:
   if (err instanceof ListRefused) {
     const s = err.status;
     if (s === 401 || s === 403) return failure(s, codeForStatus(s), s, `${REFUSED_CREDENTIAL} (${s})`);
-    // a redirect or an odd 1xx is no list and no error status a client could act on
+    // a redirect is no list, and named as a generation's is (its upstream status the 3xx, as there)
+    if (isRedirect(s)) return failure(502, UPSTREAM_REDIRECT, s, redirectReason(s, err.location));
+    // an odd 1xx is no list and no error status a client could act on
     if (s < 400 || s > 599) return failure(502, INVALID, 502, `the provider answered ${s}`);
     const refused = failure(s, codeForStatus(s), s, `the provider answered ${s}`);
     if (err.retryAt !== undefined) refused.retryAt = err.retryAt;

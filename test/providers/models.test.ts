@@ -610,8 +610,11 @@ describe('model catalog', () => {
 
   it('an answer that is no list is a bad gateway, whatever its status: a redirect, JSON that is not an object, a refused key', async () => {
     const saved = custom.handler;
+    const redirected = (to?: string) => `the provider answered with a redirect (HTTP 302${to ? ` to ${to}` : ''}), which svc-proxy does not follow. Check the provider's base URL, or sign in to the gateway in front of it.`;
     const answers: Array<[Handler, { status: number; code: string; upstreamStatus: number; reason: string }]> = [
-      [(_req, res) => res.writeHead(302, { location: 'https://login.example/' }).end(), { status: 502, code: 'upstream_invalid_response', upstreamStatus: 502, reason: 'the provider answered 302' }],
+      // a redirect is named as a generation's is: where it pointed, its origin only (no user info, path or query)
+      [(_req, res) => res.writeHead(302, { location: 'https://sso:pw@login.example/sign-in?token=t0k' }).end(), { status: 502, code: 'upstream_redirect', upstreamStatus: 302, reason: redirected('https://login.example') }],
+      [(_req, res) => res.writeHead(302, { location: '/elsewhere' }).end(), { status: 502, code: 'upstream_redirect', upstreamStatus: 302, reason: redirected() }],
       [(_req, res) => json(res, 42), { status: 502, code: 'upstream_invalid_response', upstreamStatus: 502, reason: 'the answer was not a JSON object' }],
       [(_req, res) => json(res, { error: 'forbidden' }, 403), { status: 403, code: 'upstream_auth_failed', upstreamStatus: 403, reason: 'the provider refused the credential (403)' }],
     ];
