@@ -165,6 +165,25 @@ describe('a thread request whose group has a target that cannot hold it, with st
     expect(h.mocks.anthropic.generations().map((r) => (r.body.thread as { type: string } | undefined)?.type ?? 'none')).toEqual(['create', 'none', 'none']);
   });
 
+  it('a streamed thread request to one model that cannot hold it still gets its 400 at once, and to anthropic/… goes on as before', async () => {
+    const h = early.h;
+    const client = new Anthropic({ baseURL: h.b, apiKey: 'k', maxRetries: 0 });
+    const refused = await (async () => {
+      for await (const _ of await client.beta.messages.create({ model: 'openai/gpt-5.4', max_tokens: 50, stream: true, thread: { type: 'create' }, messages: [{ role: 'user', content: 'hi' }] })) void _;
+    })().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((refused as { error: { error: Record<string, unknown> } }).error.error).toMatchObject({ details: { error_code: 'thread_unsupported_request' } });
+    expect(h.mocks.openai.generations()).toHaveLength(0);
+    // anthropic/… holds the thread: nothing refuses it, so a slow answer still gets its headers early
+    h.mocks.anthropic.always(() => true, { kind: 'json', status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, delayMs: 300 });
+    const res = await fetch(`${h.b}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-beta': 'message-threads-2026-08-12' },
+      body: JSON.stringify({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 50, stream: true, thread: { type: 'create' }, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect([res.status, await res.text()]).toEqual([200, expect.stringMatching(/^: waiting for the model\n\n[\s\S]*overloaded/)]);
+  });
+
   it('a stream without a thread still gets its headers early while the first target thinks', async () => {
     const h = early.h;
     slowOverload(h);
