@@ -30,7 +30,13 @@ function expectRedirectError(err: unknown, slug: string, withLocation: boolean):
   expect(message).toContain(`${slug}: `);
   expect(message).toMatch(/redirect \(HTTP 30\d/);
   if (withLocation) expect(message).toContain('to https://login.corp.example');
-  for (const secret of ['sso-pass', 'sso-user', 't0ken-abc', '/sso']) expect(message).not.toContain(secret);
+  // nor its headers: the redirect's Location is read (exposedHeaders), never passed on
+  const headers = JSON.stringify(Object.fromEntries((err as { headers: Headers }).headers));
+  expect(headers).toContain('content-type');
+  for (const secret of ['sso-pass', 'sso-user', 't0ken-abc', '/sso']) {
+    expect(message).not.toContain(secret);
+    expect(headers).not.toContain(secret);
+  }
 }
 
 describe('an upstream 3xx reaches the client as a 502 upstream_redirect naming the provider', () => {
