@@ -106,9 +106,7 @@ export class ProxyServer {
     const [status, code, message] = refused;
     // a request node had handed over (a body that breaks the chunked encoding, or too slow) is the
     // routing handler's to log; one the parser stopped before it existed is logged here
-    const path = inFlight?.req.url === undefined ? undefined : targetPath(inFlight.req.url);
-    if (inFlight !== undefined) socket.end(path !== undefined && isProxyPath(path) ? rawAnswer(status, errorJson(protocolOfPath(path), { status: Number(status.slice(0, 3)), code, message }), {}) : bareAnswer(status));
-    else socket.end(this.parserRefusal(err.rawPacket, status, code, message));
+    socket.end(inFlight === undefined ? this.parserRefusal(err.rawPacket, status, code, message) : refusalOfRequest(inFlight.req.url, status, code, message));
   }
 
   /**
@@ -360,6 +358,13 @@ function refusalOf(err: NodeJS.ErrnoException & { reason?: string }, server: Ser
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['408 Request Timeout', REQUEST_TIMEOUT, requestTimeoutMessage(server.headersTimeout, server.requestTimeout)];
   if (err.code?.startsWith('HPE_')) return ['400 Bad Request', MALFORMED_REQUEST, malformedRequestMessage(err.reason)];
   return undefined;
+}
+
+/** The answer to a request node had handed over and then gave up on: in its base's shape, not logged here. */
+function refusalOfRequest(url: string | undefined, status: string, code: string, message: string): string {
+  const path = url === undefined ? undefined : targetPath(url);
+  if (path === undefined || !isProxyPath(path)) return bareAnswer(status);
+  return rawAnswer(status, errorJson(protocolOfPath(path), { status: Number(status.slice(0, 3)), code, message }), {});
 }
 
 function beforeRouting(path: string, method: string | undefined, status: number, code: string): Refusal {
