@@ -19,6 +19,7 @@ import { handleModel, handleModels } from './models-endpoint.js';
 import type { ProxyDeps, ProxyHandler } from './proxy-handler.js';
 import { ResponseStore } from './response-store.js';
 import { UpstreamFits } from './upstream-fits.js';
+import { ToolUseIdMemory } from './tool-use-id-rewrites.js';
 import { ProofIssuers } from './proof-issuers.js';
 import { ReasoningCache } from './reasoning-cache.js';
 import { ClientGone, closeAfterAnswer } from './request-body.js';
@@ -79,6 +80,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
   const cache = new ReasoningCache();
   const issuers = deps.issuers ?? new ProofIssuers();
   const upstreamFits = new UpstreamFits();
+  const toolUseIds = new ToolUseIdMemory();
   const responses = new ResponseStore();
   const cooldowns = new Cooldowns();
   /**
@@ -118,7 +120,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       const abort = new ClientAbort();
       (res as AbortableResponse)[ABORT] = abort;
       res.once('close', abortIfUnfinished);
-      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache: cache.scope(caller.keyId), issuers, upstreamFits, responses, cooldowns, bodyBudget, bodyBytes: 0 };
+      const x: Exchange = { req, res, route, deps, services, config: deps.config(), record, abort, cache: cache.scope(caller.keyId), issuers, upstreamFits, toolUseIds, responses, cooldowns, bodyBudget, bodyBytes: 0 };
       const ticket = inFlight.add(x);
       try {
         await dispatch(x);

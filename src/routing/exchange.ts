@@ -4,6 +4,7 @@ import type { Config } from '../config/schema.js';
 import type { BodyBudget } from './body-budget.js';
 import type { ClientAbort } from './client-abort.js';
 import type { Cooldowns } from './cooldowns.js';
+import type { ToolUseIdMemory } from './tool-use-id-rewrites.js';
 import type { UpstreamFits } from './upstream-fits.js';
 import type { ProofIssuers } from './proof-issuers.js';
 import type { ProxyDeps, ProxyRoute } from './proxy-handler.js';
@@ -29,6 +30,8 @@ export interface Exchange {
   issuers: ProofIssuers;
   /** What Chat upstreams said they take: output limits, no reasoning fields (chat-fit.ts). */
   upstreamFits: UpstreamFits;
+  /** The tool_use id rewrites a (service key, target) pair's last Messages passthrough needed (tool-use-id-rewrites.ts). */
+  toolUseIds: ToolUseIdMemory;
   /** Converted answers to Responses clients, for previous_response_id (response-store.ts). */
   responses: ResponseStore;
   /** Targets that failed moments ago, which groups try last (cooldowns.ts). */

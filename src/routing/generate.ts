@@ -26,7 +26,7 @@ import { shouldFallback } from './fallback.js';
 import { allTargetsFailed, type TriedTarget } from './all-failed.js';
 import type { Fitted } from './chat-fit.js';
 import { continueAfterPrefill } from './prefill-continue.js';
-import { uniqueToolUseIds } from './unique-tool-use-ids.js';
+import { asksToolUseIdRewrite, rewriteToolUseIds, type ToolUseIdRewrites } from './tool-use-id-rewrites.js';
 import { addUsage, continuationBody, MAX_PAUSE_CONTINUATIONS, mayPause } from './pause-continue.js';
 import { KeptTurn } from './kept-turn.js';
 import { readOpenAIConversation } from './openai-chain.js';
@@ -262,9 +262,12 @@ class GenerateRequest {
       } catch (err) {
         throw tooDeepIsTheClients(err);
       }
+      // the tool_use id rewrites this pair's last request needed, asked up front (tool-use-id-rewrites.ts)
+      const remembered = passthrough && dialect === 'messages' ? x.toolUseIds.recall(record.entry.keyId ?? '', target.label) : undefined;
+      const fit: RequestFit = { ...remembered };
       let built: Built;
       try {
-        built = this.build(provider, target.model, hub);
+        built = this.build(provider, target.model, hub, remembered && fit);
       } catch (thrown) {
         const err = tooDeepIsTheClients(thrown);
         if (!(err instanceof ProtocolError)) throw err;
@@ -277,7 +280,6 @@ class GenerateRequest {
 
       let failure = await this.attempt(provider, target, built);
       // an upstream that says what it would take gets it: at most three more tries
-      const fit: RequestFit = {};
       for (let tries = 0; failure && tries < 3; tries++) {
         const again = this.refit(provider, target.model, hub, built, failure, fit);
         if (!again) break;
@@ -286,6 +288,7 @@ class GenerateRequest {
         else delete record.entry.effortSent;
         failure = await this.attempt(provider, target, built);
       }
+      if (remembered || asksToolUseIdRewrite(fit)) x.toolUseIds.settle(record.entry.keyId ?? '', target.label, built.idRewrites);
       if (!failure) {
         if (cooling) x.cooldowns.succeeded(target.label);
         return;
@@ -376,6 +379,7 @@ class GenerateRequest {
     const { cache, issuers } = this.x;
     const envelopes = needsNativeProof(dialect, this.raw);
     let fitted: Fitted | undefined;
+    let idRewrites: ToolUseIdRewrites | undefined;
     const { bytes, result } = editJsonBody(
       this.raw,
       this.freshBody(),
@@ -391,7 +395,7 @@ class GenerateRequest {
         const finalized = p.adapter.finalizeBody(body, { model: upstreamModel, effort, from: dialect, passthrough: true, stream, stated: this.statedControls(p, upstreamModel, effort) });
         fitted = fitBody(this.x.upstreamFits, p, upstreamModel, body, fit);
         if (fit?.continuePrefill) continueAfterPrefill(body);
-        if (fit?.uniqueToolUseIds && dialect === 'messages') uniqueToolUseIds(body);
+        if (fit && dialect === 'messages' && asksToolUseIdRewrite(fit)) idRewrites = rewriteToolUseIds(body, fit);
         // the turn whose tools are answered lost its foreign thinking, or a model that does not
         // think wrote it (manual thinking only): thinking off, not a 400
         if (dialect === 'messages' && (restored ? dropUnprovenThinking(body) : dropUnprovenManualThinking(body))) return effortLeftWithoutThinking(body);
@@ -400,6 +404,7 @@ class GenerateRequest {
       this.members,
     );
     const built: Built = { bytes, upstreamModel, passthrough: true };
+    if (idRewrites) built.idRewrites = idRewrites;
     if (result.effortSent !== undefined && !wentWithoutEffort(fitted)) built.effortSent = result.effortSent;
     if (fitted) built.fitted = fitted;
     return built;

@@ -11,7 +11,9 @@ import { fitMessagesBody } from './messages-fit.js';
 import { refusesPrefill } from './prefill-continue.js';
 import { fitResponsesBody } from './responses-fit.js';
 import { templateRefusedAs500 } from './system-placement.js';
+import type { ToolUseIdRewrites } from './tool-use-id-rewrites.js';
 import { refusesRepeatedToolUseIds } from './unique-tool-use-ids.js';
+import { refusesToolUseIdPattern } from './valid-tool-use-ids.js';
 import { thinkLevelsFrom } from './think-value-refusal.js';
 import type { ToolNameMap } from './tool-names.js';
 import type { UpstreamFailure } from './upstream-errors.js';
@@ -31,13 +33,13 @@ export interface Built {
   mayPause?: boolean;
   /** Stop sequences the converted body could not carry: routing cuts the answer at them (stop-cut-*.ts). */
   stops?: string[];
+  /** A Messages body passed through whose tool_use ids were rewritten: the rewrites that changed it (tool-use-id-rewrites.ts). */
+  idRewrites?: ToolUseIdRewrites;
 }
 
 /** What one request learnt from its upstream's refusals: a Chat body's fit, whether to end on a user turn, the efforts the model takes. */
-export interface RequestFit extends ChatFit {
+export interface RequestFit extends ChatFit, ToolUseIdRewrites {
   continuePrefill?: boolean;
-  /** A Messages body whose repeated tool_use ids the upstream refused: renamed (unique-tool-use-ids.ts). */
-  uniqueToolUseIds?: boolean;
   effortLevels?: readonly Effort[];
 }
 
@@ -71,16 +73,25 @@ export function refusesBody(failure: UpstreamFailure): boolean {
 
 /**
  * Add what a refusal teaches to `fit` (chat-fit.ts, prefill-continue.ts, unique-tool-use-ids.ts,
- * effort-refusal.ts); false when it teaches nothing new.
+ * valid-tool-use-ids.ts, effort-refusal.ts); false when it teaches nothing new.
  */
 export function learnFromFailure(fits: UpstreamFits, p: ResolvedProvider, built: Built, failure: UpstreamFailure, fit: RequestFit): boolean {
   if (!fit.continuePrefill && refusesPrefill(failure.message)) {
     fit.continuePrefill = true;
     return true;
   }
-  if (!fit.uniqueToolUseIds && built.passthrough && p.adapter.dialect === 'messages' && refusesRepeatedToolUseIds(failure.message)) {
-    fit.uniqueToolUseIds = true;
-    return true;
+  if (built.passthrough && p.adapter.dialect === 'messages') {
+    if (!fit.uniqueToolUseIds && refusesRepeatedToolUseIds(failure.message)) {
+      fit.uniqueToolUseIds = true;
+      return true;
+    }
+    if (!fit.validToolUseIds && refusesToolUseIdPattern(failure.message)) {
+      fit.validToolUseIds = true;
+      // such ids come from models that number their calls per turn (Kimi): repeats are looked for
+      // in the same go, or Anthropic, which checks the pattern first, refuses them next
+      fit.uniqueToolUseIds = true;
+      return true;
+    }
   }
   const levels = built.effortSent === undefined ? undefined : (effortLevelsFrom(failure.message, built.effortSent) ?? thinkLevelsFrom(failure.message));
   if (levels) {

@@ -1,5 +1,6 @@
 /** A Messages body's repeated tool_use ids, renamed on Anthropic's refusal (unique-tool-use-ids.ts). */
 import { describe, expect, it } from 'vitest';
+import { trackWrites } from '../../src/routing/json-splice.js';
 import { refusesRepeatedToolUseIds, uniqueToolUseIds } from '../../src/routing/unique-tool-use-ids.js';
 
 describe('refusesRepeatedToolUseIds', () => {
@@ -21,13 +22,16 @@ describe('uniqueToolUseIds', () => {
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'x' }] },
     ];
     const body = { messages: [{ role: 'user', content: 'go' as string | Block[] }, ...turn('list_dir_0'), ...turn('list_dir_0'), ...turn('list_dir_0')] };
-    uniqueToolUseIds(body);
+    expect(uniqueToolUseIds(body)).toBe(true);
     const blocks = body.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
     expect(blocks.map((b) => b.id ?? b.tool_use_id)).toEqual(['list_dir_0', 'list_dir_0', 'list_dir_0_2', 'list_dir_0_2', 'list_dir_0_3', 'list_dir_0_3']);
 
     const unique = { messages: [...turn('a'), ...turn('b')] };
     const before = structuredClone(unique);
-    uniqueToolUseIds(unique);
+    // unwritten, too: the member's bytes are copied as the client sent them (json-splice.ts)
+    const { proxy, dirty } = trackWrites(unique);
+    expect(uniqueToolUseIds(proxy)).toBe(false);
     expect(unique).toEqual(before);
+    expect(dirty.size).toBe(0);
   });
 });

@@ -1,0 +1,62 @@
+/**
+ * The tool_use id rewrites of a Messages body passed through (valid-tool-use-ids.ts,
+ * unique-tool-use-ids.ts), and which of them a (service key, target) pair's last request needed.
+ * A session taken from Kimi to Claude needs them every turn, and learning them from Anthropic's
+ * 400 each time cost a round trip per turn: the pair's next request gets them up front (one scan of
+ * its history, for those requests only), and one that did not need them forgets them. Bounded,
+ * least recent dropped first; while none is held, a request costs one size check.
+ */
+import { uniqueToolUseIds } from './unique-tool-use-ids.js';
+import { validToolUseIds } from './valid-tool-use-ids.js';
+
+type Obj = Record<string, unknown>;
+
+/** Rewrites asked of a body, or those that changed one. */
+export interface ToolUseIdRewrites {
+  /** Ids outside Anthropic's pattern mapped (valid-tool-use-ids.ts). */
+  validToolUseIds?: boolean;
+  /** Repeated ids renamed (unique-tool-use-ids.ts). */
+  uniqueToolUseIds?: boolean;
+}
+
+/** Apply the rewrites `asked` to a Messages body in place: those that changed it, or undefined. */
+export function rewriteToolUseIds(body: Obj, asked: ToolUseIdRewrites): ToolUseIdRewrites | undefined {
+  // mapped first, so repeats are looked for among the ids as they go
+  const valid = asked.validToolUseIds === true && validToolUseIds(body);
+  const unique = asked.uniqueToolUseIds === true && uniqueToolUseIds(body);
+  if (!valid && !unique) return undefined;
+  const done: ToolUseIdRewrites = {};
+  if (valid) done.validToolUseIds = true;
+  if (unique) done.uniqueToolUseIds = true;
+  return done;
+}
+
+/** Whether `fit` asks any rewrite. */
+export function asksToolUseIdRewrite(fit: ToolUseIdRewrites): boolean {
+  return fit.validToolUseIds === true || fit.uniqueToolUseIds === true;
+}
+
+export class ToolUseIdMemory {
+  /** `keyId \n target` → the rewrites its last request needed. */
+  private readonly pairs = new Map<string, ToolUseIdRewrites>();
+
+  constructor(private readonly maxEntries = 256) {}
+
+  /** The rewrites to apply up front for this pair's request, if its last one needed any. */
+  recall(keyId: string, target: string): ToolUseIdRewrites | undefined {
+    return this.pairs.size === 0 ? undefined : this.pairs.get(pairKey(keyId, target));
+  }
+
+  /** After a request of the pair: keep what its body needed (`needed`), or forget. */
+  settle(keyId: string, target: string, needed: ToolUseIdRewrites | undefined): void {
+    const key = pairKey(keyId, target);
+    this.pairs.delete(key);
+    if (needed === undefined || !asksToolUseIdRewrite(needed)) return;
+    this.pairs.set(key, { ...needed });
+    if (this.pairs.size > this.maxEntries) this.pairs.delete(this.pairs.keys().next().value as string);
+  }
+}
+
+function pairKey(keyId: string, target: string): string {
+  return `${keyId}\n${target}`;
+}

@@ -1,0 +1,44 @@
+/** Which tool_use id rewrites a (service key, target) pair needed, kept for its next request (tool-use-id-rewrites.ts). */
+import { describe, expect, it } from 'vitest';
+import { rewriteToolUseIds, ToolUseIdMemory } from '../../src/routing/tool-use-id-rewrites.js';
+
+const body = (ids: string[]): Record<string, unknown> => ({
+  messages: ids.flatMap((id) => [
+    { role: 'assistant', content: [{ type: 'tool_use', id, name: 'f', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'x' }] },
+  ]),
+});
+
+describe('rewriteToolUseIds', () => {
+  it('answers the rewrites that changed the body, only of those asked', () => {
+    const both = { validToolUseIds: true, uniqueToolUseIds: true };
+    expect(rewriteToolUseIds(body(['f:0', 'f:0']), both)).toEqual(both);
+    expect(rewriteToolUseIds(body(['f:0', 'g']), both)).toEqual({ validToolUseIds: true });
+    expect(rewriteToolUseIds(body(['f_0', 'f_0']), both)).toEqual({ uniqueToolUseIds: true });
+    expect(rewriteToolUseIds(body(['f_0', 'g']), both)).toBeUndefined();
+    expect(rewriteToolUseIds(body(['f:0']), { uniqueToolUseIds: true })).toBeUndefined();
+  });
+});
+
+describe('ToolUseIdMemory', () => {
+  it('keeps what a pair needed for its next request, per service key and target; forgets after one that needed nothing', () => {
+    const memory = new ToolUseIdMemory();
+    expect(memory.recall('k1', 'anthropic/claude-sonnet-4-5')).toBeUndefined();
+    memory.settle('k1', 'anthropic/claude-sonnet-4-5', { validToolUseIds: true });
+    expect(memory.recall('k1', 'anthropic/claude-sonnet-4-5')).toEqual({ validToolUseIds: true });
+    expect(memory.recall('k2', 'anthropic/claude-sonnet-4-5')).toBeUndefined();
+    expect(memory.recall('k1', 'anthropic/claude-opus-4-7')).toBeUndefined();
+    memory.settle('k1', 'anthropic/claude-sonnet-4-5', { uniqueToolUseIds: true });
+    expect(memory.recall('k1', 'anthropic/claude-sonnet-4-5')).toEqual({ uniqueToolUseIds: true });
+    memory.settle('k1', 'anthropic/claude-sonnet-4-5', undefined);
+    expect(memory.recall('k1', 'anthropic/claude-sonnet-4-5')).toBeUndefined();
+  });
+
+  it('is bounded: the pair least recently settled goes first', () => {
+    const memory = new ToolUseIdMemory(2);
+    for (const key of ['a', 'b']) memory.settle(key, 't', { validToolUseIds: true });
+    memory.settle('a', 't', { validToolUseIds: true });
+    memory.settle('c', 't', { validToolUseIds: true });
+    expect(['a', 'b', 'c'].map((key) => memory.recall(key, 't') !== undefined)).toEqual([true, false, true]);
+  });
+});
