@@ -28,6 +28,17 @@ describe('abortedTailStart', () => {
     });
   }
 
+  it('a stream framed with CRLF line ends: the aborted chunk is dropped too, also first in the bytes', () => {
+    const crlf = (s: string): string => s.replaceAll('\n', '\r\n');
+    const [text, aborted] = [crlf(chunk(null)), crlf(chunk('abort'))];
+    expect(cutAt(text + aborted + crlf(usage + done))).toBe(text);
+    expect(cutAt(text + aborted)).toBe(text);
+    expect(cutAt(aborted + crlf(done))).toBe('');
+    // the blank line before it completed by this read: its CRLF, or the LF of it
+    expect(cutAt(`\r\n${aborted}`)).toBe('\r\n');
+    expect(cutAt(`\n${aborted}`)).toBe('\n');
+  });
+
   it('the aborted chunk went out in an earlier read: only the [DONE] is dropped', () => {
     expect(cutAt(usage + done)).toBe(usage);
     expect(cutAt(done)).toBe('');

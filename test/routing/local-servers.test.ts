@@ -462,6 +462,15 @@ describe('finish_reason "abort" on a Chat client’s passthrough: the failure th
     expect((events(r.text).at(-1) as { error: { code: string } }).error.code).toBe('upstream_error');
   });
 
+  it('streamed, framed with CRLF line ends: the aborted chunk does not reach the client either', async () => {
+    local.next({ kind: 'raw', contentType: 'text/event-stream', body: [text, aborted, usage, '[DONE]'].map((d) => `data: ${d}\r\n\r\n`).join('') });
+    const r = await post(`${h.a}/chat/completions`, chat);
+    expect(r.text).toContain('The answer is');
+    expect(r.text).not.toContain('"abort"');
+    expect(r.text).not.toContain('[DONE]');
+    expect((events(r.text.replaceAll('\r\n', '\n')).at(-1) as { error: { code: string } }).error.code).toBe('upstream_error');
+  });
+
   it('the OpenAI SDK’s stream throws an APIError', async () => {
     bodies[0]![1]();
     const client = new OpenAI({ baseURL: h.a, apiKey: 'k', maxRetries: 0 });
