@@ -11,6 +11,8 @@ import { needsNativeProof, restoreNativeProof } from './passthrough-envelopes.js
 import { dropForeignThinking } from './proof-issuers.js';
 import { dropUnprovenManualThinking, dropUnprovenThinking } from './reasoning-continuity.js';
 import { checkDeclaredLength, checkJsonContentType, parseJsonRequest, readBody } from './request-body.js';
+import { rewrittenOnRefusal } from './tool-use-id-rewrites.js';
+import { CountRefused } from '../providers/count-tokens.js';
 
 export async function handleCountTokens(x: Exchange): Promise<void> {
   const { req, config, record, services } = x;
@@ -46,14 +48,25 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
   const limits = countTimeouts(x.config);
   await countOverTargets(x, {
     model: parsed.model,
-    count: (p, model) =>
-      services.countTokens(
-        p,
-        model,
-        // the list's controls, as a generation's: thinking the model refuses is fitted, not sent (a 400)
-        { hub: hubFor(p.adapter.dialect === 'messages'), raw: rawFor(p.slug), from: 'messages', headers: req.headers, stated: services.statedControls?.(p.slug, model), timeouts: limits },
-        x.abort.signal,
-      ),
+    count: async (p, model) => {
+      const ask = (raw: Record<string, unknown>): Promise<number> =>
+        services.countTokens(
+          p,
+          model,
+          // the list's controls, as a generation's: thinking the model refuses is fitted, not sent (a 400)
+          { hub: hubFor(p.adapter.dialect === 'messages'), raw, from: 'messages', headers: req.headers, stated: services.statedControls?.(p.slug, model), timeouts: limits },
+          x.abort.signal,
+        );
+      const raw = rawFor(p.slug);
+      try {
+        return await ask(raw);
+      } catch (err) {
+        // tool_use ids Anthropic refuses (a session begun on Kimi) go once more as a generation's retry sends them
+        const again = p.adapter.dialect === 'messages' && err instanceof CountRefused ? rewrittenOnRefusal(err.body, raw) : undefined;
+        if (!again) throw err;
+        return await ask(again);
+      }
+    },
     answer: (n) => JSON.stringify({ input_tokens: n }),
   });
 }

@@ -6,8 +6,8 @@
  * its history, for those requests only), and one that did not need them forgets them. Bounded,
  * least recent dropped first; while none is held, a request costs one size check.
  */
-import { uniqueToolUseIds } from './unique-tool-use-ids.js';
-import { validToolUseIds } from './valid-tool-use-ids.js';
+import { refusesRepeatedToolUseIds, uniqueToolUseIds } from './unique-tool-use-ids.js';
+import { refusesToolUseIdPattern, validToolUseIds } from './valid-tool-use-ids.js';
 
 type Obj = Record<string, unknown>;
 
@@ -29,6 +29,19 @@ export function rewriteToolUseIds(body: Obj, asked: ToolUseIdRewrites): ToolUseI
   if (valid) done.validToolUseIds = true;
   if (unique) done.uniqueToolUseIds = true;
   return done;
+}
+
+/**
+ * A Messages body with its tool_use ids rewritten as `refusal` (the upstream's error, as it came)
+ * asks, a copy; undefined when it asks nothing, or nothing that changes the body. For a token
+ * count (count-tokens-endpoint.ts), sent again once as a generation would be.
+ */
+export function rewrittenOnRefusal(refusal: string, body: Obj): Obj | undefined {
+  // as a generation learns it (target-body.ts): ids outside the pattern come with repeats
+  const pattern = refusesToolUseIdPattern(refusal);
+  if (!pattern && !refusesRepeatedToolUseIds(refusal)) return undefined;
+  const copy = { ...body, messages: structuredClone(body.messages) };
+  return rewriteToolUseIds(copy, { validToolUseIds: pattern, uniqueToolUseIds: true }) ? copy : undefined;
 }
 
 /** Whether `fit` asks any rewrite. */

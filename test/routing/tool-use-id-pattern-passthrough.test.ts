@@ -92,3 +92,17 @@ describe('a Messages session whose tool ids repeat (Kimi’s `list_dir_0` each t
     expect(ids(sentBlocks(), 'tool_result')).toEqual(['list_dir_0', 'list_dir_0_2']);
   });
 });
+
+describe('count_tokens of such a session on anthropic/…', () => {
+  it('counted: the ids go mapped and unique, as a generation sends them', async () => {
+    const client = new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+    const counted = await client.messages.countTokens({ model: 'anthropic/claude-sonnet-4-5', tools, messages: kimiHistory(['.', '/']) });
+    expect(counted.input_tokens).toBeGreaterThan(0);
+    const sent = t.h.mocks.anthropic.requests.at(-1)!.body as { messages: Array<{ content: Block[] | string }> };
+    const blocks = sent.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
+    const uses = ids(blocks, 'tool_use');
+    expect(new Set(uses).size).toBe(2);
+    for (const id of uses) expect(id).toMatch(/^[a-zA-Z0-9_-]+$/);
+    expect(ids(blocks, 'tool_result')).toEqual(uses);
+  });
+});

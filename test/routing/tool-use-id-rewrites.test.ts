@@ -1,6 +1,6 @@
 /** Which tool_use id rewrites a (service key, target) pair needed, kept for its next request (tool-use-id-rewrites.ts). */
 import { describe, expect, it } from 'vitest';
-import { rewriteToolUseIds, ToolUseIdMemory } from '../../src/routing/tool-use-id-rewrites.js';
+import { rewriteToolUseIds, rewrittenOnRefusal, ToolUseIdMemory } from '../../src/routing/tool-use-id-rewrites.js';
 
 const body = (ids: string[]): Record<string, unknown> => ({
   messages: ids.flatMap((id) => [
@@ -17,6 +17,22 @@ describe('rewriteToolUseIds', () => {
     expect(rewriteToolUseIds(body(['f_0', 'f_0']), both)).toEqual({ uniqueToolUseIds: true });
     expect(rewriteToolUseIds(body(['f_0', 'g']), both)).toBeUndefined();
     expect(rewriteToolUseIds(body(['f:0']), { uniqueToolUseIds: true })).toBeUndefined();
+  });
+});
+
+describe('rewrittenOnRefusal', () => {
+  it('a copy rewritten as the refusal asks; the body itself is left as it is', () => {
+    const sent = body(['f:0', 'f:0']);
+    const before = structuredClone(sent);
+    const pattern = '{"type":"error","error":{"type":"invalid_request_error","message":"messages.0.content.0.tool_use.id: String should match pattern \'^[a-zA-Z0-9_-]+$\'"}}';
+    const again = rewrittenOnRefusal(pattern, sent) as { messages: Array<{ content: Array<{ id?: string }> }> };
+    expect(sent).toEqual(before);
+    const uses = again.messages.flatMap((m) => m.content).flatMap((b) => (b.id === undefined ? [] : [b.id]));
+    expect(new Set(uses).size).toBe(2);
+    expect(rewrittenOnRefusal('{"error":{"message":"messages.0.content.0: `tool_use` ids must be unique"}}', body(['f_0', 'f_0']))).toBeDefined();
+    // nothing to rewrite, or another refusal: undefined
+    expect(rewrittenOnRefusal(pattern, body(['f_0', 'g']))).toBeUndefined();
+    expect(rewrittenOnRefusal('{"error":{"message":"max_tokens: Field required"}}', sent)).toBeUndefined();
   });
 });
 
