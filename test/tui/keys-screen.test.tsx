@@ -1,6 +1,7 @@
 /** The keys screen against a real daemon: list, create (key shown once), revoke with confirmation. */
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { holdRequests } from './hold-requests.js';
+import { AdminClient } from '../../src/cli/admin-client.js';
 import { removeTempDirs } from '../daemon/harness.js';
 import { textWidth } from '../../src/util/text-width.js';
 import { KEYS, lines, startTui, type TuiHarness } from './harness.js';
@@ -104,6 +105,29 @@ describe('keys screen', () => {
     expect(closed).not.toContain('already exists');
     const keys = (await h.d.admin('GET', '/admin/keys')).json() as { keys: { name: string }[] };
     expect(keys.keys.map((k) => k.name).sort()).toEqual(['ci', 'ci-2']);
+  });
+
+  it('two Enters in one read (a paste with a blank line, a busy machine) create the key once and show it', async () => {
+    // counted before the TUI binds its client's request (hold-requests.ts)
+    const creates: string[] = [];
+    const request = AdminClient.prototype.request;
+    vi.spyOn(AdminClient.prototype, 'request').mockImplementation(function (this: AdminClient, ...args: Parameters<AdminClient['request']>) {
+      if (args[0] === 'POST' && args[1] === '/admin/keys') creates.push(args[1]);
+      return request.apply(this, args);
+    });
+    h = await startTui({ initialScreen: 'keys' });
+    await h.waitFor((f) => f.includes('No keys yet'), 'the empty list');
+    await h.press('n');
+    await h.waitFor((f) => f.includes('Name for the new key:'), 'the name prompt');
+    // the second Enter reaches what is on screen once the field has closed, not the field again
+    await h.type('pasted\r\r');
+    const shown = await h.waitFor((f) => KEY_RE.test(f) || f.includes('already exists'), 'the outcome');
+    expect(shown).not.toContain('already exists');
+    expect(shown).toContain('Key "pasted" created');
+    const keys = (await h.d.admin('GET', '/admin/keys')).json() as { keys: { name: string }[] };
+    expect(keys.keys.map((k) => k.name)).toEqual(['pasted']);
+    // a second create, refused or not, would race the first for the screen and could hide the key
+    expect(creates).toHaveLength(1);
   });
 
   it('Backspace deletes a whole character: an emoji with its modifier, a letter with its accent', async () => {

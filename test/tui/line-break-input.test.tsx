@@ -6,6 +6,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { TextField } from '../../src/tui/components/TextField.js';
+import { Wizard } from '../../src/tui/components/Wizard.js';
 import { KeyRouterProvider, splitAtLineBreaks, useKeyRouterRoot } from '../../src/tui/hooks/use-keys.js';
 import { settleInk } from './harness.js';
 
@@ -32,7 +33,40 @@ async function submittedAfter(chunk: string, hidden = true): Promise<string[]> {
   }
 }
 
+function TwoQuestions({ onDone }: { onDone(v: Record<string, string>): void }) {
+  const router = useKeyRouterRoot();
+  return (
+    <KeyRouterProvider value={router}>
+      <Wizard
+        title="Add a model name"
+        width={60}
+        height={8}
+        fields={[
+          { key: 'name', label: 'Model name:' },
+          { key: 'targets', label: 'Targets:' },
+        ]}
+        onDone={onDone}
+        onCancel={() => undefined}
+      />
+    </KeyRouterProvider>
+  );
+}
+
 describe('a read that carries text and Enter together', () => {
+  it('answers a wizard line by line: what follows a line break goes to the question asked next', async () => {
+    const done: Record<string, string>[] = [];
+    const ui = render(<TwoQuestions onDone={(v) => done.push(v)} />);
+    try {
+      await settleInk();
+      ui.stdin.write('fast\rollama/llama3\r');
+      await settleInk();
+      expect(done).toEqual([{ name: 'fast', targets: 'ollama/llama3' }]);
+    } finally {
+      ui.unmount();
+      ui.cleanup();
+    }
+  });
+
   it('submits the text typed before the line break, whichever break a terminal or a paste sends', async () => {
     expect(await submittedAfter('sk-ant-pasted-0001\r')).toEqual(['sk-ant-pasted-0001']);
     expect(await submittedAfter('sk-ant-pasted-0002\n')).toEqual(['sk-ant-pasted-0002']);

@@ -6,7 +6,7 @@
  * latest version and only while active.
  */
 import { useInput, useStdin, type Key } from 'ink';
-import { createContext, useContext, useLayoutEffect, useMemo, useRef } from 'react';
+import { createContext, useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 type Handler = (input: string, key: Key) => void;
 
@@ -95,12 +95,43 @@ export function useKeyRouterRoot(): KeyRouter {
       reads.off('input', note);
     };
   }, [reads]);
+  // What follows a read's first line break waits, handed back to Ink as a read of its own once
+  // React has committed what the Enter did (a field closed, a wizard's next question, and their key
+  // handlers): it is for what is on screen then. Reads that arrive meanwhile wait behind it, in order.
+  const waiting = useRef<string[]>([]);
+  const replaying = useRef(false);
+  const [replays, setReplays] = useState(0);
+  useLayoutEffect(() => {
+    if (waiting.current.length === 0) return;
+    const next = setImmediate(() => {
+      const read = waiting.current.shift();
+      if (read === undefined) return;
+      replaying.current = true;
+      try {
+        reads.emit('input', read);
+      } finally {
+        replaying.current = false;
+      }
+      if (waiting.current.length > 0) setReplays((n) => n + 1);
+    });
+    return () => clearImmediate(next);
+  }, [replays, reads]);
   useInput((input, ink) => {
-    if (isUnnamedSequence(lastRead.current, input)) return;
-    const key = withBackspace(ink, lastRead.current);
+    const read = lastRead.current;
+    if (waiting.current.length > 0 && !replaying.current) {
+      waiting.current.push(read);
+      return;
+    }
+    if (isUnnamedSequence(read, input)) return;
+    const key = withBackspace(ink, read);
     const parts = key.return ? [input] : splitAtLineBreaks(input);
     if (parts.length === 1 && parts[0] === input) return router.dispatch(input, key);
-    for (const part of parts) router.dispatch(part, part === '\r' ? { ...key, return: true } : key);
+    const enter = parts.indexOf('\r');
+    for (const part of parts.slice(0, enter + 1)) router.dispatch(part, part === '\r' ? { ...key, return: true } : key);
+    const rest = parts.slice(enter + 1).join('');
+    if (rest === '') return;
+    waiting.current.unshift(rest);
+    setReplays((n) => n + 1);
   });
   return router;
 }
