@@ -92,6 +92,8 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
   const lines = useMemo(() => (detail ? detailLines(detail.entry, width) : []), [detail?.entry, width]);
   const lineCount = (d: { entry: RequestLogEntry } | null) => (d === detail ? lines.length : d ? detailLines(d.entry, width).length : 0);
   const detailRows = Math.max(1, height - 1);
+  // a terminal grown taller (or wider, wrapping less) since the scroll shows the end at its last row, not over blank rows
+  const shownOffset = (d: { entry: RequestLogEntry; offset: number }) => Math.min(d.offset, Math.max(0, lineCount(d) - detailRows));
 
   useKeys(
     (input, key) => {
@@ -99,7 +101,7 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
       const open = getDetail();
       if (open) {
         if (key.escape || key.return || key.backspace || key.delete) return setDetail(null);
-        const next = moveIndex(open.offset, Math.max(1, lineCount(open) - detailRows + 1), key, detailRows);
+        const next = moveIndex(shownOffset(open), Math.max(1, lineCount(open) - detailRows + 1), key, detailRows);
         if (next !== undefined) setDetail({ ...open, offset: next });
         return;
       }
@@ -133,7 +135,7 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
   if (detail) {
     return (
       <Box flexDirection="column" height={height}>
-        <LogDetail lines={lines} offset={detail.offset} rows={detailRows} />
+        <LogDetail lines={lines} offset={shownOffset(detail)} rows={detailRows} />
         <Text color={theme.muted} wrap="truncate-end">
           {fittingHints(DETAIL_HINTS, width, '')}
         </Text>
