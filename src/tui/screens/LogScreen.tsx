@@ -67,7 +67,9 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
   // -1: nothing selected, or the selection was evicted or filtered out (back to live).
   const indexOf = (id: string | null) => (id === null ? -1 : visible.findIndex((e) => e.id === id));
   const index = indexOf(selectedId);
-  const start = index < 0 ? 0 : Math.max(0, Math.min(index - anchor.current, Math.max(0, visible.length - rows)));
+  // where it sat on screen, within the rows there are now (a shorter terminal keeps it in view)
+  const at = () => Math.min(anchor.current, rows - 1);
+  const start = index < 0 ? 0 : Math.max(0, Math.min(index - at(), Math.max(0, visible.length - rows)));
   const page = visible.slice(start, start + rows);
 
   const keyNames = useMemo(() => {
@@ -80,7 +82,7 @@ export function LogScreen({ feed, width, height, statsPollMs = 5_000 }: LogScree
     const e = visible[i];
     if (!e) return;
     // Keep the selection inside the window; remember where it sits on screen.
-    const current = from < 0 ? 0 : Math.max(0, Math.min(from - anchor.current, Math.max(0, visible.length - rows)));
+    const current = from < 0 ? 0 : Math.max(0, Math.min(from - at(), Math.max(0, visible.length - rows)));
     let s = current;
     if (i < s) s = i;
     if (i >= s + rows) s = i - rows + 1;
