@@ -117,6 +117,28 @@ describe('groups screen', () => {
     expect((await h.d.admin('GET', '/admin/groups/work')).status).toBe(404);
   });
 
+  it('a reorder or target removal on targets changed elsewhere since shown writes nothing, says so and shows them as they are', async () => {
+    h = await withGroupWork();
+    await addName(h, 'fast', 'openai/gpt-5, anthropic/claude-sonnet-4-5');
+    await h.waitFor((fr) => fr.includes('2. anthropic/claude-sonnet-4-5'), 'the targets');
+    // the CLI (or another TUI) adds a third target; this screen has not polled since
+    await h.d.admin('PUT', '/admin/groups/work/models', { name: 'fast', targets: ['openai/gpt-5', 'anthropic/claude-sonnet-4-5', 'gemini/gemini-2.5-flash'] });
+    // Rows: group, name, target 1, target 2. Move target 1 down.
+    await h.press(KEYS.down, KEYS.down, ']');
+    let f = await h.waitFor((fr) => fr.includes('3. gemini/gemini-2.5-flash'), 'the targets as they are now');
+    expect(f).toContain('changed elsewhere');
+    expect(await targetsOf(h, 'work', 'fast')).toEqual(['openai/gpt-5', 'anthropic/claude-sonnet-4-5', 'gemini/gemini-2.5-flash']);
+
+    // the same for removing a target
+    await h.d.admin('PUT', '/admin/groups/work/models', { name: 'fast', targets: ['openai/gpt-5', 'gemini/gemini-2.5-flash'] });
+    await h.press('d');
+    await h.waitFor((fr) => fr.includes('[y/N]'), 'the question');
+    await h.press('y');
+    f = await h.waitFor((fr) => fr.includes('changed elsewhere'), 'the refusal');
+    expect(await targetsOf(h, 'work', 'fast')).toEqual(['openai/gpt-5', 'gemini/gemini-2.5-flash']);
+    await h.waitFor((fr) => fr.includes('2. gemini/gemini-2.5-flash') && !fr.includes('3. '), 'the targets as they are now');
+  });
+
   it('a refused name and targets open the wizard again with them and the reason; fixed, Enter adds them; Esc cancels', async () => {
     h = await withGroupWork();
     await addName(h, 'fast', 'nope/model');

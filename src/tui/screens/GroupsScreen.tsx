@@ -19,6 +19,7 @@ import { wrapLines } from '../wrap-lines.js';
 import { Wizard, type WizardField } from '../components/Wizard.js';
 import { clip } from '../format.js';
 import { groupRows, moveTarget, parseTargets, rowId, type GroupRow } from '../groups/rows.js';
+import { checkTargetsAsShown } from '../groups/targets-as-shown.js';
 import { moveIndex, windowStart } from '../hooks/cursor.js';
 import { useResource } from '../hooks/use-resource.js';
 import { useAction } from '../hooks/use-action.js';
@@ -124,6 +125,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
     const next = moveTarget(row.targets, row.index, delta);
     if (!next) return;
     act(async (b) => {
+        await checkTargetsAsShown(b.groups, row);
         await b.groups.set(row.slug, row.name, next);
         return { kind: 'ok', text: `${row.slug} / ${row.name}: ${next.join(' → ')}` };
       },
@@ -171,6 +173,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
     } else {
       const rest = r.targets.filter((_, i) => i !== r.index);
       act(async (b) => {
+        await checkTargetsAsShown(b.groups, r);
         await b.groups.set(r.slug, r.name, rest);
         return { kind: 'ok', text: `${r.slug} / ${r.name}: ${rest.join(' → ')}` };
       });
