@@ -130,6 +130,31 @@ describe('keys screen', () => {
     expect(creates).toHaveLength(1);
   });
 
+  it('a screen key pressed while the daemon is still creating the key waits: the new key is shown, not lost with the screen', async () => {
+    // the create is answered only when the test says (counted before the TUI binds its client's request)
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const request = AdminClient.prototype.request;
+    vi.spyOn(AdminClient.prototype, 'request').mockImplementation(async function (this: AdminClient, ...args: Parameters<AdminClient['request']>) {
+      if (args[0] === 'POST' && args[1] === '/admin/keys') await answered;
+      return request.apply(this, args);
+    });
+    h = await startTui({ initialScreen: 'keys' });
+    await h.waitFor((f) => f.includes('No keys yet'), 'the empty list');
+    await h.press('n');
+    await h.waitFor((f) => f.includes('Name for the new key:'), 'the name prompt');
+    await h.type('slow-one');
+    await h.press(KEYS.enter, '1', KEYS.tab, 'q');
+    answer();
+    const shown = await h.waitFor((f) => KEY_RE.test(f), 'the new key');
+    expect(shown).toContain('Key "slow-one" created');
+    // the keyboard is let go once the key is on screen: dismissed, the screen keys work again
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => f.includes('1 active, 0 revoked'), 'the list');
+    await h.press('1');
+    await h.waitFor((f) => showsScreen(f, '1'), 'the log');
+  });
+
   it('Backspace deletes a whole character: an emoji with its modifier, a letter with its accent', async () => {
     h = await startTui({ initialScreen: 'keys' });
     await h.waitFor((f) => f.includes('Service keys'), 'the screen');

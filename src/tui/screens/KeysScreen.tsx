@@ -17,7 +17,7 @@ import { TextField } from '../components/TextField.js';
 import { fieldUnderList, TABLE_ABOVE } from '../field-line.js';
 import { wrapLines } from '../wrap-lines.js';
 import { ago } from '../format.js';
-import { useCaptureKeys } from '../hooks/use-capture.js';
+import { useCaptureHold, useCaptureKeys } from '../hooks/use-capture.js';
 import { moveIndex } from '../hooks/cursor.js';
 import { useResource } from '../hooks/use-resource.js';
 import { useAction } from '../hooks/use-action.js';
@@ -94,15 +94,22 @@ export function KeysScreen({ width, height }: { width: number; height: number })
     setCursor(i);
   }, [keys.data]);
 
+  // the new key is shown once, by this screen: switching screens or quitting waits for the daemon's answer
+  const holdKeys = useCaptureHold();
   const create = (name: string) => {
     setMode({ kind: 'list' });
     if (!name.trim()) return;
     run(
       async (b) => {
-        const created = await b.management.createKey(name.trim());
-        selectWhenListed.current = created.id;
-        setMode({ kind: 'created', key: created });
-        return { kind: 'info', text: `Key "${created.name}" created.` };
+        const release = holdKeys();
+        try {
+          const created = await b.management.createKey(name.trim());
+          selectWhenListed.current = created.id;
+          setMode({ kind: 'created', key: created });
+          return { kind: 'info', text: `Key "${created.name}" created.` };
+        } finally {
+          release();
+        }
       },
       undefined,
       (problem) => setMode({ kind: 'naming', name, problem }),
