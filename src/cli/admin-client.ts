@@ -6,6 +6,7 @@
 import { OperationError } from '../config/errors.js';
 import type { StatePaths } from '../config/paths.js';
 import type { GroupUse } from '../config/group-uses.js';
+import type { KeepStoredValue } from '../config/header-settings.js';
 import { findDaemon, readAdminToken, type DaemonLocation, type RuntimeWaitNotice } from '../daemon/control.js';
 import { DaemonUnreachableError, httpJson } from '../daemon/http-json.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
@@ -130,7 +131,7 @@ export class AdminClient implements Management {
   setProviderBaseUrl(name: string, baseUrl: string | null): Promise<{ name: string; baseUrl: string; overridden: boolean }> {
     return this.request('PATCH', `/admin/providers/${encodeURIComponent(name)}`, { baseUrl });
   }
-  setProviderHeaders(name: string, settings: { authHeader?: string; headers?: Record<string, string> }): Promise<{ name: string; authHeader?: string; headers?: Record<string, string> }> {
+  setProviderHeaders(name: string, settings: { authHeader?: string; headers?: Record<string, string | KeepStoredValue> }): Promise<{ name: string; authHeader?: string; headers?: Record<string, string> }> {
     return this.request('PUT', `/admin/providers/${encodeURIComponent(name)}/headers`, settings);
   }
 

@@ -6,6 +6,7 @@
  */
 import type { RevocationResult } from '../keys/unsaved-revocations.js';
 import type { GroupUse } from '../config/group-uses.js';
+import type { KeepStoredValue } from '../config/header-settings.js';
 import type { CreatedKey, KeyInfo, RevokedKey } from '../keys/operations.js';
 import type { AddEndpointInput, AddedEndpoint, ConnectResult, DisconnectResult, EndpointInfo, LocalInfo, ProviderInfo, RemovedEndpoint } from '../secrets/operations.js';
 import { connectAdmin } from './connect-admin.js';
@@ -22,7 +23,7 @@ export interface Management {
   /** null restores the default. */
   setProviderBaseUrl(name: string, baseUrl: string | null): Promise<{ name: string; baseUrl: string; overridden: boolean }>;
   /** Replaces both; none of either removes them. */
-  setProviderHeaders(name: string, settings: { authHeader?: string; headers?: Record<string, string> }): Promise<{ name: string; authHeader?: string; headers?: Record<string, string> }>;
+  setProviderHeaders(name: string, settings: { authHeader?: string; headers?: Record<string, string | KeepStoredValue> }): Promise<{ name: string; authHeader?: string; headers?: Record<string, string> }>;
   listEndpoints(): Promise<EndpointInfo[]>;
   addEndpoint(input: AddEndpointInput): Promise<AddedEndpoint>;
   removeEndpoint(slug: string): Promise<RemovedEndpoint>;

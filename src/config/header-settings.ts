@@ -73,9 +73,42 @@ export function fixedHeaderCredentialProblem(name: string, value: string): strin
   return undefined;
 }
 
-/** A fixed header's value as shown to a person or a client (a hint, the TUI): '***' when it carries a credential. */
+/** What a fixed header that carries a credential is shown as, by the admin API, the CLI and the TUI. */
+export const MASKED_HEADER_VALUE = '***';
+
+/**
+ * Names a hand-edited file may give a header that carries a credential though its value has no
+ * key's shape (`x-gateway-token: abc`): shown masked too, since a value shown is a value leaked.
+ */
+const CREDENTIAL_NAME = /auth|key|token|secret|passw|credential|signature|session|cookie/i;
+
+/** A fixed header's value as shown to a person or a client (admin API, CLI, TUI): masked when it may carry a credential. */
 export function shownFixedHeaderValue(name: string, value: string): string {
-  return fixedHeaderCredentialProblem(name, value) === undefined ? value : '***';
+  return fixedHeaderCredentialProblem(name, value) === undefined && !CREDENTIAL_NAME.test(name) ? value : MASKED_HEADER_VALUE;
+}
+
+/** Fixed headers as every answer of the daemon and every output of the CLI shows them. */
+export function shownFixedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, shownFixedHeaderValue(name, value)]));
+}
+
+/**
+ * What a client sends as a fixed header's value to keep the value config.json holds for it, which
+ * it was only shown masked (the TUI's editor, `provider set --auth-header`): an object, so no
+ * typed value can be mistaken for it.
+ */
+export interface KeepStoredValue {
+  keep: true;
+}
+export const KEEP_STORED_VALUE: KeepStoredValue = { keep: true };
+
+export function isKeepStoredValue(value: unknown): value is KeepStoredValue {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { keep?: unknown }).keep === true && Object.keys(value).length === 1;
+}
+
+/** Fixed headers as shown, given back: each masked value becomes the marker that keeps the stored one. */
+export function keptFixedHeaders(shown: Readonly<Record<string, string>>): Record<string, string | KeepStoredValue> {
+  return Object.fromEntries(Object.entries(shown).map(([name, value]) => [name, value === MASKED_HEADER_VALUE ? KEEP_STORED_VALUE : value]));
 }
 
 /** Why a fixed header being set now (CLI, admin API, TUI) is refused: the file's rules and no credential. */

@@ -3,10 +3,20 @@
  * and used by both the admin API (inside the daemon) and the CLI's offline path.
  */
 import { DEFAULT_BASE_URLS } from '../config/builtin-providers.js';
-import { authHeaderProblem, fixedHeaderProblem, fixedHeaderValue, settableFixedHeaderProblem, type HeaderSettings } from '../config/header-settings.js';
+import {
+  authHeaderProblem,
+  fixedHeaderProblem,
+  fixedHeaderValue,
+  isKeepStoredValue,
+  MASKED_HEADER_VALUE,
+  settableFixedHeaderProblem,
+  shownFixedHeaders,
+  type HeaderSettings,
+} from '../config/header-settings.js';
 import { OperationError } from '../config/errors.js';
 import { groupsRoutingTo, type GroupUse } from '../config/group-uses.js';
 import { validateSlug, validateUrl } from '../config/upstream-values.js';
+import { displayUrl } from '../util/display-url.js';
 import { BUILTIN_PROVIDERS, type BuiltinProvider, type Config } from '../config/schema.js';
 import type { ConfigStore } from '../config/store.js';
 import { credentialProblem } from './credential-check.js';
@@ -148,10 +158,10 @@ export async function listProviders(config: Config, credentials: CredentialServi
         last4: resolved ? last4(resolved.value) : '',
         ...(envProblem !== undefined ? { credentialProblem: envProblem } : {}),
         ...(stored ? { credentialProblem: stored.text, unusableStored: stored.storedIn } : {}),
-        baseUrl: settings?.baseUrl ?? DEFAULT_BASE_URLS[name],
+        baseUrl: displayUrl(settings?.baseUrl ?? DEFAULT_BASE_URLS[name]),
         baseUrlOverridden: settings?.baseUrl !== undefined,
         enabled: settings?.enabled ?? true,
-        ...headerSettings(settings?.authHeader, settings?.headers),
+        ...shownHeaderSettings(settings?.authHeader, settings?.headers),
       };
     }),
   );
@@ -223,7 +233,7 @@ export async function setProviderHeaders(
     config.providers[name] = { ...rest, ...checked };
     return checked;
   });
-  return { name, ...settings };
+  return { name, ...shownHeaderSettings(settings.authHeader, settings.headers) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,13 +246,13 @@ export async function listEndpoints(config: Config, credentials: CredentialServi
       const resolved = e.hasCredential ? await credentials.resolve(slug) : undefined;
       return {
         slug,
-        url: e.url,
+        url: displayUrl(e.url),
         format: e.format,
         hasCredential: e.hasCredential,
         source: resolved?.source ?? null,
         last4: resolved ? last4(resolved.value) : '',
         created: e.created,
-        ...headerSettings(e.authHeader, e.headers),
+        ...shownHeaderSettings(e.authHeader, e.headers),
       };
     }),
   );
@@ -250,6 +260,14 @@ export async function listEndpoints(config: Config, credentials: CredentialServi
 
 function headerSettings(authHeader: string | undefined, headers: Record<string, string> | undefined): HeaderSettings {
   return { ...(authHeader ? { authHeader } : {}), ...(headers && Object.keys(headers).length > 0 ? { headers } : {}) };
+}
+
+/**
+ * Header settings as an answer or a listing gives them: a fixed header that may carry a credential
+ * (a hand-edited config.json) shows '***'; its value goes to the upstream and nowhere else.
+ */
+function shownHeaderSettings(authHeader: string | undefined, headers: Record<string, string> | undefined): HeaderSettings {
+  return headerSettings(authHeader, headers && shownFixedHeaders(headers));
 }
 
 /**
@@ -268,8 +286,18 @@ function validateHeaderSettings(authHeader: unknown, headers: unknown, held?: Re
   const fixed: Record<string, string> = {};
   if (headers !== undefined && headers !== null) {
     if (typeof headers !== 'object' || Array.isArray(headers)) throw new OperationError(400, 'invalid_header', 'headers must be an object of header names and values.');
-    for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-      const kept = typeof value === 'string' && fixedHeaderValue(held, name) === value;
+    for (const [name, given] of Object.entries(headers as Record<string, unknown>)) {
+      const stored = fixedHeaderValue(held, name);
+      if (isKeepStoredValue(given) && stored === undefined) {
+        throw new OperationError(400, 'invalid_header', `headers: {"keep":true} keeps the value ${name.toLowerCase()} has, and it has none: give its value.`);
+      }
+      // '***' is how a value is shown masked, never a value: sent back, it would reach the upstream as is
+      if (given === MASKED_HEADER_VALUE) {
+        throw new OperationError(400, 'invalid_header', `headers: ${MASKED_HEADER_VALUE} is how the value of ${name.toLowerCase()} is shown, not a value; send {"keep":true} to keep the stored one.`);
+      }
+      const value = isKeepStoredValue(given) ? stored : given;
+      // a value the file holds already (kept, or given back as it is) is no new credential: only the file's rules apply to it
+      const kept = typeof value === 'string' && stored === value;
       const problem = typeof value !== 'string' ? `the value of ${name} must be a string` : kept ? fixedHeaderProblem(name, value, auth) : settableFixedHeaderProblem(name, value, auth);
       if (problem) throw new OperationError(400, 'invalid_header', `headers: ${problem}.`);
       fixed[name.toLowerCase()] = value as string;
@@ -333,7 +361,7 @@ export async function addEndpoint(store: ConfigStore, credentials: CredentialSer
     source: storedIn ?? null,
     last4: secret ? last4(secret) : '',
     created,
-    ...headerInfo,
+    ...shownHeaderSettings(headerInfo.authHeader, headerInfo.headers),
     ...heard.found(),
   };
 }
@@ -359,7 +387,7 @@ export async function removeEndpoint(store: ConfigStore, credentials: Credential
 // ---------------------------------------------------------------------------------------------
 
 export function listLocals(config: Config): LocalInfo[] {
-  return Object.entries(config.locals).map(([slug, l]) => ({ slug, url: l.url, detected: l.detected, created: l.created }));
+  return Object.entries(config.locals).map(([slug, l]) => ({ slug, url: displayUrl(l.url), detected: l.detected, created: l.created }));
 }
 
 export async function addLocal(store: ConfigStore, input: { slug: unknown; url: unknown }): Promise<LocalInfo> {

@@ -155,20 +155,39 @@ describe('admin API: providers, endpoints, local servers', () => {
 });
 
 describe('admin API: provider headers a hand-edited config.json holds', () => {
-  it('a credential the file holds in a fixed header may be given back unchanged (the TUI editor keeps it); changed, or new, it is refused', async () => {
+  it('a credential the file holds in a fixed header is listed masked and kept by {"keep":true}; *** as a value, a keep of nothing, a changed or new credential are refused', async () => {
     const held = 'AIza-hand-edited-held-0001';
     const other = await ConfigStore.open(statePaths(d.dir));
     await other.update((c) => {
       c.providers.gemini = { ...c.providers.gemini, enabled: true, headers: { 'X-Goog-Api-Key': held, 'x-team': 'ml' } };
     });
-    const kept = await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': held, 'x-team': 'ai' } });
+    expect((await d.admin('POST', '/admin/config/reload')).status).toBe(200);
+    const listed = await d.admin('GET', '/admin/providers');
+    expect(listed.text).not.toContain(held);
+    expect((listed.json() as { providers: Array<{ name: string; headers?: unknown }> }).providers.find((p) => p.name === 'gemini')!.headers).toEqual({ 'X-Goog-Api-Key': '***', 'x-team': 'ml' });
+    const kept = await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': { keep: true }, 'x-team': 'ai' } });
     expect(kept.status).toBe(200);
-    expect(kept.json()).toEqual({ name: 'gemini', headers: { 'x-goog-api-key': held, 'x-team': 'ai' } });
+    expect(kept.json()).toEqual({ name: 'gemini', headers: { 'x-goog-api-key': '***', 'x-team': 'ai' } });
+    expect((await ConfigStore.open(statePaths(d.dir))).current().providers.gemini?.headers).toEqual({ 'x-goog-api-key': held, 'x-team': 'ai' });
+    // the value given back as it is still works (a client of an older TUI), and is not echoed
+    const givenBack = await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': held, 'x-team': 'ai' } });
+    expect(givenBack.json()).toEqual({ name: 'gemini', headers: { 'x-goog-api-key': '***', 'x-team': 'ai' } });
+    // *** is how a value is shown, never one: it would reach the upstream as it is
+    const literal = await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': '***', 'x-team': 'ai' } });
+    expect(literal.status).toBe(400);
+    expect(literal.json()).toMatchObject({ error: { code: 'invalid_header', message: expect.stringContaining('*** is how the value of x-goog-api-key is shown, not a value; send {"keep":true}') } });
+    const keepsNothing = await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': { keep: true }, 'x-other-token': { keep: true } } });
+    expect(keepsNothing.json()).toMatchObject({ error: { code: 'invalid_header', message: 'headers: {"keep":true} keeps the value x-other-token has, and it has none: give its value.' } });
+    for (const odd of [{ keep: false }, { keep: true, value: 'x' }, ['x']]) {
+      expect((await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': odd } })).json()).toMatchObject({ error: { code: 'invalid_header', message: 'headers: the value of x-goog-api-key must be a string.' } });
+    }
     const changed = await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': `${held}x`, 'x-team': 'ai' } });
     expect(changed.json()).toMatchObject({ error: { code: 'invalid_header', message: expect.stringMatching(/^headers: x-goog-api-key cannot be a fixed header/) } });
-    // held, it still may not be the key's header too
-    const asAuth = await d.admin('PUT', '/admin/providers/gemini/headers', { authHeader: 'x-goog-api-key', headers: { 'x-goog-api-key': held } });
+    expect(changed.text).not.toContain(held);
+    // kept, it still may not be the key's header too
+    const asAuth = await d.admin('PUT', '/admin/providers/gemini/headers', { authHeader: 'x-goog-api-key', headers: { 'x-goog-api-key': { keep: true } } });
     expect(asAuth.json()).toMatchObject({ error: { code: 'invalid_header' } });
+    expect((await ConfigStore.open(statePaths(d.dir))).current().providers.gemini?.headers).toEqual({ 'x-goog-api-key': held, 'x-team': 'ai' });
     expect((await d.admin('PUT', '/admin/providers/gemini/headers', {})).json()).toEqual({ name: 'gemini' });
   });
 });

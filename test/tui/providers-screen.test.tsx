@@ -590,8 +590,11 @@ describe('providers screen', () => {
     await h.type('; x-project=p7');
     await h.press(KEYS.enter);
     await h.waitFor((f) => f.includes('anthropic headers: x-gw-token=***; x-team=alpha; x-project=p7'), 'the result');
-    const providers = (await h.d.admin('GET', '/admin/providers')).json() as { providers: Array<{ name: string; headers?: Record<string, string> }> };
-    expect(providers.providers.find((p) => p.name === 'anthropic')!.headers).toEqual({ 'x-gw-token': secret, 'x-team': 'alpha', 'x-project': 'p7' });
+    // the TUI never had the value (the admin API shows it masked), so it kept it by the marker
+    const listed = await h.d.admin('GET', '/admin/providers');
+    expect(listed.text).not.toContain('HandEditedSecret');
+    expect((listed.json() as { providers: Array<{ name: string; headers?: Record<string, string> }> }).providers.find((p) => p.name === 'anthropic')!.headers).toEqual({ 'x-gw-token': '***', 'x-team': 'alpha', 'x-project': 'p7' });
+    expect((await ConfigStore.open(statePaths(stateDir))).current().providers.anthropic?.headers).toEqual({ 'x-gw-token': secret, 'x-team': 'alpha', 'x-project': 'p7' });
     for (const frame of h.ui.frames) expect(frame).not.toContain('HandEditedSecret');
   });
 

@@ -10,6 +10,7 @@ import { relayModeNotices } from '../mode-notices.js';
 import { table } from '../output.js';
 import { readSecret } from '../prompt.js';
 import { displayUrl } from '../../util/display-url.js';
+import { keptFixedHeaders } from '../../config/header-settings.js';
 import { wrappedHelpText } from '../help-layout.js';
 
 const SOURCE_LABEL: Record<string, string> = { keychain: 'keychain', env: 'env', file: 'file (insecure)' };
@@ -125,7 +126,8 @@ export function register(program: Command, ctx: CliContext): void {
         const given = Object.keys(flags.header).length > 0 ? flags.header : undefined;
         const current = flags.headers ? (await management.listProviders()).find((p) => p.name === name) : undefined;
         const authHeader = flags.authHeader ?? (flags.headers ? current?.authHeader : undefined);
-        const headers = given ?? (flags.headers ? current?.headers : undefined);
+        // the headers as listed, masked ones given back as the marker that keeps their stored values
+        const headers = given ?? (flags.headers && current?.headers ? keptFixedHeaders(current.headers) : undefined);
         const set = await management.setProviderHeaders(name, { authHeader, headers });
         Object.assign(result, { authHeader: set.authHeader ?? null, headers: set.headers ?? null });
         const parts = [set.authHeader ? `key sent as ${set.authHeader}` : '', set.headers ? `${Object.keys(set.headers).join(', ')} on every request` : ''].filter(Boolean);

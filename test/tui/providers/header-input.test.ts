@@ -15,15 +15,18 @@ describe('header answers', () => {
   it('a credential a hand-edited config holds in a fixed header is masked on the providers screen, as in the re-add hint', () => {
     expect(headerSettingsText({ headers: { authorization: 'Bearer gw-secret-1', 'x-team': '42' } })).toBe('authorization=***; x-team=42');
     expect(headerSettingsText({ headers: { 'x-gw': 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' } })).toBe('x-gw=***');
+    // a header named for a credential, whatever its value looks like
+    expect(headerSettingsText({ headers: { 'X-Gateway-Token': 'plain123', 'x-auth-user': 'bob', 'x-team': '42' } })).toBe('X-Gateway-Token=***; x-auth-user=***; x-team=42');
   });
 
-  it('the editor opens with a stored credential masked; *** left as it was keeps the stored value, and never stands for a new one', () => {
+  it('the editor opens with a stored credential masked; *** left as it was sends the marker that keeps the stored value, and never stands for a new one', () => {
     const secret = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789';
-    const stored = { 'X-Gw': secret, 'x-goog-api-key': 'AIza-held-value', 'x-team': '42' };
+    // as the admin API lists them: the credentials masked already
+    const stored = { 'X-Gw': '***', 'x-goog-api-key': '***', 'x-team': '42' };
     const shown = headerListText(stored);
     expect(shown).toBe('X-Gw=***; x-goog-api-key=***; x-team=42');
-    expect(parseHeaderList(shown, undefined, stored)).toEqual({ headers: { 'x-gw': secret, 'x-goog-api-key': 'AIza-held-value', 'x-team': '42' } });
-    expect(parseHeaderList('x-gw=***; x-team=43', undefined, stored)).toEqual({ headers: { 'x-gw': secret, 'x-team': '43' } });
+    expect(parseHeaderList(shown, undefined, stored)).toEqual({ headers: { 'x-gw': { keep: true }, 'x-goog-api-key': { keep: true }, 'x-team': '42' } });
+    expect(parseHeaderList('x-gw=***; x-team=43', undefined, stored)).toEqual({ headers: { 'x-gw': { keep: true }, 'x-team': '43' } });
     // a header shown as it is has no masked value to keep, nor has a new or renamed one
     for (const text of ['x-team=***', 'x-other=***', 'x-gw-renamed=***']) expect(parseHeaderList(text, undefined, stored)).toEqual({ problem: expect.stringMatching(/^\*\*\* keeps a value .* it has none to keep/) });
     expect(parseHeaderList('x-gw=***')).toEqual({ problem: expect.stringMatching(/it has none to keep/) });
