@@ -344,6 +344,18 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect(JSON.parse((await cli(['endpoint', 'list', '--json'])).stdout).map((e: { slug: string }) => e.slug)).toEqual(['azure']);
   });
 
+  it('provider set --auth-header keeps a credential a hand-edited config holds in a fixed header, which it only ever shows as ***', async () => {
+    const held = 'AIzaSyHandEditedHeldCli0123456789abcdef';
+    await writeFile(join(home, 'config.json'), JSON.stringify({ version: 2, providers: { gemini: { enabled: true, headers: { 'x-goog-api-key': held, 'x-team': 'ml' } } } }));
+    const set = await cli(['provider', 'set', 'gemini', '--auth-header', 'x-gw-key', '--json']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ name: 'gemini', authHeader: 'x-gw-key', headers: { 'x-goog-api-key': '***', 'x-team': 'ml' } });
+    const listed = await cli(['provider', 'list', '--json']);
+    expect(`${set.stdout}${set.stderr}${listed.stdout}`).not.toContain(held);
+    const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as { providers: Record<string, unknown> };
+    expect(config.providers.gemini).toEqual({ enabled: true, authHeader: 'x-gw-key', headers: { 'x-goog-api-key': held, 'x-team': 'ml' } });
+  });
+
   it('provider set: header settings alone or with a base URL, listed, removed; conflicting flags are usage errors', async () => {
     const set = await cli(['provider', 'set', 'anthropic', '--base-url', 'https://gw.corp.example/anthropic', '--auth-header', 'authorization', '--header', 'x-team=ml', '--json']);
     expect(set.code, set.stderr).toBe(0);
