@@ -9,6 +9,9 @@ import { holdsKey } from '../util/key-shapes.js';
 import { printable } from '../util/printable.js';
 import { trimTrailingSlashes } from '../util/slashes.js';
 
+/** How displayUrl shows a credential in a URL. */
+const MASK = '***';
+
 /**
  * The value as a refusal quotes it: what was typed where a URL goes may be a key pasted by
  * mistake, and the message reaches a terminal, a log or a client; credentials and control codes
@@ -32,6 +35,10 @@ export function validateUrl(raw: unknown, what: string): string {
     // `localhost:8000/v1` parses as a URL of scheme "localhost:"
     const bare = !raw.includes('://');
     throw new OperationError(400, 'invalid_url', bare && !holdsKey(raw) ? `${what}: ${quoted(raw)} has no scheme; write http://${printable(raw.trim())} (or https://).` : `${what}: only http and https URLs are supported.`);
+  }
+  // a URL shown masked and given back as it is (the TUI's base URL field opens with it) would send *** upstream
+  if ([...url.searchParams.values()].includes(MASK)) {
+    throw new OperationError(400, 'invalid_url', `${what}: ${MASK} stands for a value shown masked, not a value; type the URL whole.`);
   }
   if (url.username || url.password || holdsKey(url.search) || /[?&](api[-_]?key|key|token|access_token)=/i.test(url.search)) {
     throw new OperationError(400, 'invalid_url', `${what}: put credentials in the keychain, not in the URL.`);

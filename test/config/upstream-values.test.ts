@@ -32,6 +32,14 @@ describe('validateUrl', () => {
   });
 });
 
+describe('validateUrl and a URL shown masked', () => {
+  it('refuses *** as a query value or as user info: a masked URL given back would send it upstream', () => {
+    expect(() => validateUrl('https://gw.example/v1?sig=***', 'Base URL')).toThrow('Base URL: *** stands for a value shown masked, not a value; type the URL whole.');
+    expect(() => validateUrl('https://***@gw.example/v1', 'Base URL')).toThrow('Base URL: put credentials in the keychain, not in the URL.');
+    expect(validateUrl('https://gw.example/v1?team=ml', 'Base URL')).toBe('https://gw.example/v1?team=ml');
+  });
+});
+
 describe('validateUrl and a key in the query after a percent escape', () => {
   const key = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz';
 
