@@ -162,6 +162,25 @@ describe('providers screen', () => {
     await h.waitFor((fr) => fr.includes('(default)'), 'the reset');
   });
 
+  it('u opens with a base URL a hand-edited config holds with a password and a signature masked; left as it was, it is refused and the file keeps it', async () => {
+    const stateDir = await tempStateDir();
+    const held = 'http://canaryuser:CanaryUrlPass0007@127.0.0.1:9/v1?sig=CanarySig0008';
+    const store = await ConfigStore.open(statePaths(stateDir));
+    await store.update((c) => {
+      c.providers.anthropic = { ...c.providers.anthropic, enabled: true, baseUrl: held };
+    });
+    const daemon = await startInProcess({ stateDir });
+    h = await startTui({ daemon, initialScreen: 'providers', size: { columns: 160, rows: 30 } });
+    await h.waitFor((f) => f.includes('gemini'), 'the list');
+    await h.press('u');
+    await h.waitFor((f) => f.includes('Base URL for anthropic: http://***@127.0.0.1:9/v1?sig=***'), 'the field, masked');
+    await h.press(KEYS.enter);
+    await h.waitFor((f) => flat(f).includes('*** stands for a value shown masked, not a value'), 'the refusal');
+    await h.press(KEYS.escape);
+    expect((await ConfigStore.open(statePaths(stateDir))).current().providers.anthropic?.baseUrl).toBe(held);
+    for (const frame of h.ui.frames) for (const secret of ['CanaryUrlPass0007', 'CanarySig0008']) expect(frame).not.toContain(secret);
+  });
+
   it('a refused base URL keeps the field open with the URL and the reason; fixed, Enter saves it; Esc cancels', async () => {
     h = await startTui({ initialScreen: 'providers' });
     await h.waitFor((f) => f.includes('openrouter'), 'the list');
