@@ -300,7 +300,9 @@ class MessagesStreamEncoder implements StreamEncoder {
     switch (start.type) {
       case 'text':
       case 'refusal':
-        contentBlock = { type: 'text', text: '', citations: null };
+        // no `citations` key, as Anthropic starts a text block and as the whole answer has it
+        // (response-encode.ts); the SDK keeps this start as the final block
+        contentBlock = { type: 'text', text: '' } as RawContentBlockStartEvent['content_block'];
         break;
       case 'reasoning':
         if (origin?.kind === 'anthropic_redacted' && block.pending === '') {

@@ -43,6 +43,19 @@ describe('Messages stream encoder: regressions', () => {
     expect(out.find((e) => e.event === 'message_delta')!.data.usage).toMatchObject({ input_tokens: null, cache_read_input_tokens: null, output_tokens: 3 });
   });
 
+  it('starts a text block without a citations key, as Anthropic does and as the whole answer has it', () => {
+    const out = sseEvents(
+      encodeAll([
+        { type: 'start' },
+        { type: 'block_start', index: 0, block: { type: 'text' } },
+        { type: 'text_delta', index: 0, text: 'hi' },
+        { type: 'block_stop', index: 0 },
+        { type: 'finish', stopReason: 'end_turn' },
+      ]),
+    );
+    expect(out.find((e) => e.event === 'content_block_start')!.data.content_block).toStrictEqual({ type: 'text', text: '' });
+  });
+
   it('never turns reasoning into text', () => {
     const text = encodeAll([
       { type: 'start' },
