@@ -66,6 +66,11 @@ class MessagesStreamDecoder implements StreamDecoder {
   private stopSequence: string | undefined;
   /** Open upstream blocks: upstream index → hub index and kind. */
   private readonly open = new Map<number, { hub: number; kind: BlockKind }>();
+  /**
+   * Text blocks started empty: opened at their first text or citation, so one that stays empty is
+   * no block, as the whole answer's decoder drops an empty text block (response-decode.ts).
+   */
+  private readonly unopened = new Set<number>();
   private nextHub = 0;
   /** Web search server_tool_use blocks: upstream index → id and the input JSON so far; then id → query. */
   private readonly searchInputs = new Map<number, { id: string; json: string }>();
@@ -76,7 +81,8 @@ class MessagesStreamDecoder implements StreamDecoder {
     const fast = readTextDelta(ev.data);
     if (fast !== undefined) {
       const block = this.open.get(fast.index);
-      return block?.kind === 'text' && fast.text ? [{ type: 'text_delta', index: block.hub, text: fast.text }] : [];
+      if (block !== undefined) return block.kind === 'text' && fast.text ? [{ type: 'text_delta', index: block.hub, text: fast.text }] : [];
+      return fast.text && this.unopened.has(fast.index) ? this.openText(fast.index, (hub) => ({ type: 'text_delta', index: hub, text: fast.text })) : [];
     }
     let data: unknown;
     try {
@@ -144,15 +150,20 @@ class MessagesStreamDecoder implements StreamDecoder {
   private onBlockStart(data: JsonObject): HubEvent[] {
     const index = numberOr(data.index);
     const block = data.content_block;
-    if (index === undefined || !isObject(block) || this.open.has(index)) return [];
+    if (index === undefined || !isObject(block) || this.open.has(index) || this.unopened.has(index)) return [];
     const out: HubEvent[] = [];
     this.ensureStarted(out);
     const hub = this.nextHub;
     switch (block.type) {
       case 'text': {
-        out.push({ type: 'block_start', index: hub, block: { type: 'text' } });
-        for (const citation of urlCitationsOf(block.citations)) out.push({ type: 'citation', index: hub, citation });
+        const citations = urlCitationsOf(block.citations);
         const text = stringOr(block.text);
+        if (!text && citations.length === 0) {
+          this.unopened.add(index);
+          return out;
+        }
+        out.push({ type: 'block_start', index: hub, block: { type: 'text' } });
+        for (const citation of citations) out.push({ type: 'citation', index: hub, citation });
         if (text) out.push({ type: 'text_delta', index: hub, text });
         this.open.set(index, { hub, kind: 'text' });
         break;
@@ -201,6 +212,7 @@ class MessagesStreamDecoder implements StreamDecoder {
     const block = index === undefined ? undefined : this.open.get(index);
     const delta = data.delta;
     if (!block && index !== undefined && isObject(delta) && delta.type === 'input_json_delta') this.searchInput(index, delta);
+    if (!block && index !== undefined && isObject(delta) && this.unopened.has(index)) return this.openEmptyText(index, delta);
     if (!block || !isObject(delta)) return [];
     const hub = block.hub;
     switch (delta.type) {
@@ -243,9 +255,32 @@ class MessagesStreamDecoder implements StreamDecoder {
       this.searchInputs.delete(index!);
       this.searchQueries.set(search.id, queryOf(search.json));
     }
-    if (!block) return [];
+    if (!block) {
+      if (index !== undefined) this.unopened.delete(index);
+      return [];
+    }
     this.open.delete(index!);
     return [{ type: 'block_stop', index: block.hub }];
+  }
+
+  /** A delta to a text block started empty: its first text or citation opens it. */
+  private openEmptyText(index: number, delta: JsonObject): HubEvent[] {
+    if (delta.type === 'text_delta') {
+      const text = stringOr(delta.text);
+      return text ? this.openText(index, (hub) => ({ type: 'text_delta', index: hub, text })) : [];
+    }
+    if (delta.type === 'citations_delta') {
+      const citation = urlCitationOf(delta.citation);
+      return citation ? this.openText(index, (hub) => ({ type: 'citation', index: hub, citation })) : [];
+    }
+    return [];
+  }
+
+  private openText(index: number, first: (hub: number) => HubEvent): HubEvent[] {
+    this.unopened.delete(index);
+    const hub = this.nextHub++;
+    this.open.set(index, { hub, kind: 'text' });
+    return [{ type: 'block_start', index: hub, block: { type: 'text' } }, first(hub)];
   }
 
   private onMessageDelta(data: JsonObject): void {

@@ -42,6 +42,29 @@ describe('Messages stream decoder (upstream SSE → hub events)', () => {
     expect(d.end()).toEqual([]);
   });
 
+  it('an empty text block is no block (as the whole answer decodes it); one given text later opens then', () => {
+    const ev = (data: object) => ({ event: (data as { type: string }).type, data: JSON.stringify(data) });
+    const d = messagesCodec.createStreamDecoder();
+    const events = [
+      { type: 'message_start', message: { id: 'msg_1', model: 'm', usage: { input_tokens: 3, output_tokens: 1 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: '' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Hi' } },
+      { type: 'content_block_stop', index: 1 },
+      { type: 'content_block_start', index: 2, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_stop', index: 2 },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } },
+      { type: 'message_stop' },
+    ].flatMap((e) => d.push(ev(e)));
+    expect(events.filter((e) => e.type !== 'start' && e.type !== 'finish')).toEqual([
+      { type: 'block_start', index: 0, block: { type: 'text' } },
+      { type: 'text_delta', index: 0, text: 'Hi' },
+      { type: 'block_stop', index: 0 },
+    ]);
+  });
+
   it('turns a malformed event into a final 502 error', () => {
     const d = messagesCodec.createStreamDecoder();
     expect(d.push({ event: 'message_start', data: '{"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":3}}}' })).toHaveLength(1);
