@@ -64,8 +64,11 @@ class ResponsesStreamEncoder implements StreamEncoder {
   /** Hub text blocks by index: their stretch of their item's text. */
   private readonly stretches = new Map<number, Stretch>();
   /**
-   * A text item whose hub block has stopped, left open: an adjacent text block goes on in it
-   * (Anthropic splits an answer into text blocks around what it cites), anything else closes it.
+   * The message or call item whose hub block stopped last, left open until the next block starts
+   * or the answer ends: an adjacent text block goes on in a text item (Anthropic splits an answer
+   * into text blocks around what it cites), and an answer cut at max_output_tokens was cut in this
+   * item, which then closes incomplete, as the whole answer marks it (upstreams stop a block
+   * before they say why).
    */
   private lingering: Block | undefined;
   /** Final items by output_index (snapshots of open items until they close). */
@@ -106,10 +109,14 @@ class ResponsesStreamEncoder implements StreamEncoder {
       case 'block_stop': {
         const block = this.blocks.get(event.index);
         if (!block) return sse;
-        if (block.kind !== 'text' || !block.open) return sse + this.close(block, 'completed');
-        this.endStretch(event.index, block);
+        // reasoning and web search items have no status to give: their done goes out now (a paused
+        // turn may wait long for its continuation after a search)
+        if (block.kind === 'reasoning' || block.kind === 'web_search' || !block.open) return sse + this.close(block, 'completed');
+        if (block.kind === 'text') this.endStretch(event.index, block);
+        // blocks stopped one after another (a Chat upstream's calls, stopped at its finish): only the last waits
+        const closed = this.lingering !== block ? this.closeLingering() : '';
         this.lingering = block;
-        return sse;
+        return sse + closed;
       }
       case 'usage':
         mergeUsage(this.usage, event.usage);
@@ -135,7 +142,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
     if (this.blocks.has(index)) return '';
     const lingering = this.lingering;
     this.lingering = undefined;
-    if (lingering?.open && start.type === 'text') {
+    if (lingering?.open && lingering.kind === 'text' && start.type === 'text') {
       this.blocks.set(index, lingering);
       this.stretches.set(index, { start: lingering.text.length });
       return '';
@@ -299,7 +306,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
   private finish(stopReason: StopReason): string {
     const hasRefusalPart = [...this.blocks.values()].some((b) => b.kind === 'refusal');
     const terminal = statusFor(stopReason, hasRefusalPart);
-    // Items still open when the answer was cut short are themselves incomplete, and so is the text
+    // Items still open when the answer was cut short are themselves incomplete, and so is the item
     // that ended an answer cut at max_output_tokens (upstreams stop a block before they say why:
     // its stop is no sign it was whole)
     const status = terminal.status === 'incomplete' ? 'incomplete' : 'completed';

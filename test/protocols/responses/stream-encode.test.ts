@@ -110,6 +110,38 @@ describe('responses stream encoder: sequences', () => {
     expect(last.usage).toBeNull();
   });
 
+  it('max_tokens after the last block stopped: that item is the one cut, incomplete in its done event and the final output, as the whole answer says', () => {
+    const hubAnswer: HubEvent[] = [
+      { type: 'start', id: 'chatcmpl-1' },
+      { type: 'block_start', index: 0, block: { type: 'function_call', callId: 'call_1', name: 'get_weather' } },
+      { type: 'arguments_delta', index: 0, json: '{"city":"Pa' },
+      { type: 'block_stop', index: 0 },
+      { type: 'block_start', index: 1, block: { type: 'function_call', callId: 'call_2', name: 'get_weather' } },
+      { type: 'arguments_delta', index: 1, json: '{"city":"Ro' },
+      { type: 'block_stop', index: 1 },
+      { type: 'finish', stopReason: 'max_tokens' },
+    ];
+    const { wire } = encodeAll(hubAnswer);
+    checkSequence(wire);
+    const done = wire.filter((w) => w.type === 'response.output_item.done').map((w) => (w.item as { status: string }).status);
+    expect(done).toEqual(['completed', 'incomplete']);
+    const last = wire.at(-1)!.response as { output: Array<{ status: string }> };
+    expect(last.output.map((o) => o.status)).toEqual(['completed', 'incomplete']);
+    const whole = responsesCodec.encodeResponse(
+      {
+        id: 'chatcmpl-1',
+        model: 'm',
+        output: [
+          { type: 'function_call', callId: 'call_1', name: 'get_weather', arguments: '{"city":"Pa' },
+          { type: 'function_call', callId: 'call_2', name: 'get_weather', arguments: '{"city":"Ro' },
+        ],
+        stopReason: 'max_tokens',
+      },
+      { model: 'p/m', created: 1, idSuffix: 'S' },
+    ) as { output: Array<{ status: string }> };
+    expect(whole.output.map((o) => o.status)).toEqual(['completed', 'incomplete']);
+  });
+
   it('error → error event then response.failed, nothing after', () => {
     const enc = responsesCodec.createStreamEncoder({ model: 'p/m', created: 1, idSuffix: 'E' });
     const parts = [
