@@ -4,6 +4,7 @@
  */
 import { OperationError } from './errors.js';
 import { slugSchema } from './schema.js';
+import { isCredentialQueryName } from '../util/credential-query-name.js';
 import { displayUrl } from '../util/display-url.js';
 import { holdsKey } from '../util/key-shapes.js';
 import { printable } from '../util/printable.js';
@@ -40,7 +41,7 @@ export function validateUrl(raw: unknown, what: string): string {
   if ([...url.searchParams.values()].includes(MASK)) {
     throw new OperationError(400, 'invalid_url', `${what}: ${MASK} stands for a value shown masked, not a value; type the URL whole.`);
   }
-  if (url.username || url.password || holdsKey(url.search) || /[?&](api[-_]?key|key|token|access_token)=/i.test(url.search)) {
+  if (url.username || url.password || holdsKey(url.search) || [...url.searchParams.keys()].some(isCredentialQueryName)) {
     throw new OperationError(400, 'invalid_url', `${what}: put credentials in the keychain, not in the URL.`);
   }
   // paths are appended to a base URL; after a #fragment they would never reach the server

@@ -4,11 +4,10 @@
  * proxy URL from the environment can still hold them. Read as text, not parsed with URL, so what is
  * shown is what was written.
  */
+import { isCredentialQueryName } from './credential-query-name.js';
 import { holdsKey } from './key-shapes.js';
 
 const MASK = '***';
-/** Parameter names that carry a credential: key, api_key, X-Api-Key, token, access_token, sig, … */
-const SECRET_NAME = /(?:key|token|secret|password|passwd|pwd|sig|signature|auth|credential)s?$/i;
 
 export function displayUrl(url: string): string {
   return maskQuery(maskUserinfo(url));
@@ -38,7 +37,7 @@ function maskQuery(url: string): string {
       const eq = pair.indexOf('=');
       if (eq === -1) return pair;
       const value = pair.slice(eq + 1);
-      return value !== '' && (SECRET_NAME.test(pair.slice(0, eq)) || holdsKey(value)) ? `${pair.slice(0, eq + 1)}${MASK}` : pair;
+      return value !== '' && (isCredentialQueryName(pair.slice(0, eq)) || holdsKey(value)) ? `${pair.slice(0, eq + 1)}${MASK}` : pair;
     })
     .join('&');
   return `${url.slice(0, q + 1)}${masked}${hash === -1 ? '' : url.slice(hash)}`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateSlug, validateUrl } from '../../src/config/upstream-values.js';
+import { displayUrl } from '../../src/util/display-url.js';
 
 describe('validateUrl', () => {
   it('refuses URLs with credentials in them, without echoing the secret', () => {
@@ -88,5 +89,21 @@ describe('validateSlug', () => {
     expect(validateSlug('my-vllm', 'Endpoint')).toBe('my-vllm');
     expect(() => validateSlug('Bad Name', 'Endpoint')).toThrow(/^Endpoint name "Bad Name": /);
     expect(() => validateSlug(7, 'Local server')).toThrow(/^Local server name "7": /);
+  });
+});
+
+describe('validateUrl and displayUrl agree on which query names carry a credential', () => {
+  it('refuses every query value displayUrl would show masked by its name', () => {
+    for (const query of ['?sig=abc', '?secret=abc', '?password=abc', '?X-Amz-Signature=abc', '?client_credentials=abc', '?auth=abc', '?pwd=abc']) {
+      const url = `https://gw.example/v1${query}`;
+      expect(displayUrl(url), query).toContain('=***');
+      expect(() => validateUrl(url, 'Base URL'), query).toThrow('Base URL: put credentials in the keychain, not in the URL.');
+    }
+  });
+
+  it('keeps a query value displayUrl shows as it is', () => {
+    const url = 'https://gw.example/v1?api-version=2024-06-01&team=ml';
+    expect(displayUrl(url)).toBe(url);
+    expect(validateUrl(url, 'Base URL')).toBe(url);
   });
 });
