@@ -356,6 +356,20 @@ describe('CLI without a daemon (edits config.json under its lock)', () => {
     expect(config.providers.gemini).toEqual({ enabled: true, authHeader: 'x-gw-key', headers: { 'x-goog-api-key': held, 'x-team': 'ml' } });
   });
 
+  it('provider set --header name=*** keeps the value a header shown masked holds (x-session-affinity is masked by its name), so other headers can be edited', async () => {
+    await writeFile(join(home, 'config.json'), JSON.stringify({ version: 2, providers: { openai: { enabled: true, headers: { 'x-session-affinity': 'pool-7', 'x-team': 'ml' } } } }));
+    const listed = JSON.parse((await cli(['provider', 'list', '--json'])).stdout) as Array<{ name: string; headers?: Record<string, string> }>;
+    expect(listed.find((p) => p.name === 'openai')?.headers).toEqual({ 'x-session-affinity': '***', 'x-team': 'ml' });
+    const set = await cli(['provider', 'set', 'openai', '--header', 'x-session-affinity=***', '--header', 'x-team=infra', '--json']);
+    expect(set.code, set.stderr).toBe(0);
+    const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as { providers: Record<string, unknown> };
+    expect(config.providers.openai).toEqual({ enabled: true, headers: { 'x-session-affinity': 'pool-7', 'x-team': 'infra' } });
+    const fresh = await cli(['provider', 'set', 'openai', '--header', 'x-new=***', '--json']);
+    expect(fresh.code).toBe(2);
+    expect(JSON.parse(fresh.stdout)).toMatchObject({ error: { code: 'invalid_header', message: expect.stringContaining('x-new') } });
+    expect(JSON.stringify(JSON.parse(await readFile(join(home, 'config.json'), 'utf8')))).not.toContain('"***"');
+  });
+
   it('provider set: header settings alone or with a base URL, listed, removed; conflicting flags are usage errors', async () => {
     const set = await cli(['provider', 'set', 'anthropic', '--base-url', 'https://gw.corp.example/anthropic', '--auth-header', 'authorization', '--header', 'x-team=ml', '--json']);
     expect(set.code, set.stderr).toBe(0);

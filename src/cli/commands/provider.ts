@@ -123,7 +123,8 @@ export function register(program: Command, ctx: CliContext): void {
       }
       if (setsHeaders) {
         // the setting not named keeps its value: a new fixed header does not drop the key's header, nor the reverse
-        const given = Object.keys(flags.header).length > 0 ? flags.header : undefined;
+        // name=*** (a value as listed, masked) keeps the stored one, as in the TUI's editor: the value was never shown, so it cannot be typed again
+        const given = Object.keys(flags.header).length > 0 ? keptFixedHeaders(flags.header) : undefined;
         const current = flags.headers ? (await management.listProviders()).find((p) => p.name === name) : undefined;
         const authHeader = flags.authHeader ?? (flags.headers ? current?.authHeader : undefined);
         // the headers as listed, masked ones given back as the marker that keeps their stored values
