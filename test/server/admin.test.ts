@@ -192,6 +192,30 @@ describe('admin API: provider headers a hand-edited config.json holds', () => {
   });
 });
 
+describe('admin API: a base URL a hand-edited config.json holds with credentials', () => {
+  it('is listed masked, and the listed URL given back is refused, the stored one left as it was', async () => {
+    const held = 'https://gw-user:gw-pass-0001@gw.corp.example/openai?team=ml&sig=held-sig-0001';
+    await (await ConfigStore.open(statePaths(d.dir))).update((c) => {
+      c.providers.openai = { ...c.providers.openai, enabled: true, baseUrl: held };
+    });
+    expect((await d.admin('POST', '/admin/config/reload')).status).toBe(200);
+    const listed = await d.admin('GET', '/admin/providers');
+    expect(listed.text).not.toContain('gw-pass-0001');
+    expect(listed.text).not.toContain('held-sig-0001');
+    const shown = (listed.json() as { providers: Array<{ name: string; baseUrl: string }> }).providers.find((p) => p.name === 'openai')!.baseUrl;
+    expect(shown).toBe('https://***@gw.corp.example/openai?team=ml&sig=***');
+    for (const url of [shown, 'https://gw.corp.example/openai?team=ml&sig=***', 'https://gw.corp.example/openai?team=ml&sig=other']) {
+      const back = await d.admin('PATCH', '/admin/providers/openai', { baseUrl: url });
+      expect(back.status, url).toBe(400);
+      expect(back.json(), url).toMatchObject({ error: { code: 'invalid_url' } });
+    }
+    expect((await ConfigStore.open(statePaths(d.dir))).current().providers.openai?.baseUrl).toBe(held);
+    await (await ConfigStore.open(statePaths(d.dir))).update((c) => {
+      c.providers.openai = { enabled: true };
+    });
+  });
+});
+
 describe('admin API: status and config', () => {
   it('reports pid, port, uptime, base URLs, providers and keys', async () => {
     const s = (await d.admin('GET', '/admin/status')).json() as Record<string, unknown>;
