@@ -25,7 +25,8 @@ export interface CountWalk {
   model: string;
   /** a refusal of this request by this provider, beyond the target's own */
   refusal?: (p: ResolvedProvider) => ProtocolError | undefined;
-  count: (p: ResolvedProvider, model: string) => Promise<number>;
+  /** `retrying`: the count failed with `err` and is asked once more of the same target (logged as an attempt of its own) */
+  count: (p: ResolvedProvider, model: string, retrying: (err: unknown) => void) => Promise<number>;
   answer: (n: number) => string;
 }
 
@@ -45,11 +46,17 @@ export async function countOverTargets(x: Exchange, walk: CountWalk): Promise<vo
       continue;
     }
     const model = p.adapter.normaliseModelId(target.model);
-    const started = performance.now();
+    let started = performance.now();
     // a client that leaves meanwhile is logged against this target (engine.ts finishes the record)
     record.begin(target.label, started);
+    const retrying = (err: unknown): void => {
+      const refused = asCountError(err, p.slug, p.credential);
+      record.attempt({ target: target.label, status: refused.status, latencyMs: Math.round(performance.now() - started), errorCode: refused.code });
+      started = performance.now();
+      record.begin(target.label, started);
+    };
     try {
-      const n = await walk.count(p, model);
+      const n = await walk.count(p, model, retrying);
       record.attempt({ target: target.label, status: 200, latencyMs: Math.round(performance.now() - started) });
       sendJson(x.res, 200, walk.answer(n), answeredByHeaders(p.slug, model));
       record.firstByte();

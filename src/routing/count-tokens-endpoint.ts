@@ -48,7 +48,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
   const limits = countTimeouts(x.config);
   await countOverTargets(x, {
     model: parsed.model,
-    count: async (p, model) => {
+    count: async (p, model, retrying) => {
       const ask = (raw: Record<string, unknown>): Promise<number> =>
         services.countTokens(
           p,
@@ -64,6 +64,7 @@ export async function handleCountTokens(x: Exchange): Promise<void> {
         // tool_use ids Anthropic refuses (a session begun on Kimi) go once more as a generation's retry sends them
         const again = p.adapter.dialect === 'messages' && err instanceof CountRefused ? rewrittenOnRefusal(err.body, raw) : undefined;
         if (!again) throw err;
+        retrying(err);
         return await ask(again);
       }
     },

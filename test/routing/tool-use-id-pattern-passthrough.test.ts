@@ -106,3 +106,18 @@ describe('count_tokens of such a session on anthropic/…', () => {
     expect(ids(blocks, 'tool_result')).toEqual(uses);
   });
 });
+
+describe('the log of such a session on anthropic/…', () => {
+  it('names both the refused attempt and the one that went mapped, for a generation and a count', async () => {
+    const client = new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+    // a target no test before asked: its pair has learnt nothing yet
+    const model = 'anthropic/claude-3-5-haiku-latest';
+    await client.messages.create({ model, max_tokens: 1000, tools, messages: kimiHistory(['.']) });
+    await client.messages.countTokens({ model: 'anthropic/claude-opus-4-7', tools, messages: kimiHistory(['.']) });
+    const [generation, count] = await t.h.waitForLogs(2);
+    for (const [entry, target] of [[generation, model], [count, 'anthropic/claude-opus-4-7']] as const) {
+      expect(entry).toMatchObject({ status: 200, attempts: [{ target, status: 400 }, { target, status: 200 }] });
+      expect(entry!.attempts).toHaveLength(2);
+    }
+  });
+});
