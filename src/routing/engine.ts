@@ -159,6 +159,7 @@ export function createRoutingEngine(deps: ProxyDeps, services: RoutingServices):
       return ended;
     },
     endRevoked(active) {
+      toolUseIds.keepOnly(active);
       const revoked = (record: RequestRecord): boolean => record.entry.keyId !== undefined && !active.has(record.entry.keyId);
       const waiting = inFlight.items().filter((x) => revoked(x.record));
       if (waiting.length === 0) return 0;

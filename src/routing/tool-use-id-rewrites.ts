@@ -68,6 +68,14 @@ export class ToolUseIdMemory {
     this.pairs.set(key, { ...needed });
     if (this.pairs.size > this.maxEntries) this.pairs.delete(this.pairs.keys().next().value as string);
   }
+
+  /** Keys were revoked or removed: forget the pairs of every key not in `active` (requests without a key id are no key's: kept, as engine.ts ends none of them). */
+  keepOnly(active: ReadonlySet<string>): void {
+    for (const key of this.pairs.keys()) {
+      const keyId = key.slice(0, key.indexOf('\n'));
+      if (keyId !== '' && !active.has(keyId)) this.pairs.delete(key);
+    }
+  }
 }
 
 function pairKey(keyId: string, target: string): string {

@@ -121,3 +121,17 @@ describe('the log of such a session on anthropic/…', () => {
     }
   });
 });
+
+describe('a revoked service key', () => {
+  it('its pairs are forgotten: what its session learnt is no other request\'s', async () => {
+    const client = new Anthropic({ baseURL: t.h.b, apiKey: 'k', maxRetries: 0 });
+    const model = 'anthropic/claude-3-7-sonnet-latest';
+    const generations = (): number => t.h.mocks.anthropic.generations().length;
+    const before = generations();
+    await client.messages.create({ model, max_tokens: 1000, tools, messages: kimiHistory(['.']) });
+    expect(generations()).toBe(before + 2);
+    expect(t.h.handler.endRevoked!(new Set())).toBe(0);
+    await client.messages.create({ model, max_tokens: 1000, tools, messages: kimiHistory(['.']) });
+    expect(generations()).toBe(before + 4);
+  });
+});

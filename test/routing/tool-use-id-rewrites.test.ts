@@ -50,6 +50,13 @@ describe('ToolUseIdMemory', () => {
     expect(memory.recall('k1', 'anthropic/claude-sonnet-4-5')).toBeUndefined();
   });
 
+  it('forgets the pairs of a key no longer active (revoked, removed), and only those (a request without a key id is no key\'s)', () => {
+    const memory = new ToolUseIdMemory();
+    for (const key of ['k1', 'k2', '']) memory.settle(key, 't', { validToolUseIds: true });
+    memory.keepOnly(new Set(['k2']));
+    expect(['k1', 'k2', ''].map((key) => memory.recall(key, 't') !== undefined)).toEqual([false, true, true]);
+  });
+
   it('is bounded: the pair least recently settled goes first', () => {
     const memory = new ToolUseIdMemory(2);
     for (const key of ['a', 'b']) memory.settle(key, 't', { validToolUseIds: true });
