@@ -18,6 +18,7 @@ import { fieldUnderList, TABLE_ABOVE } from '../field-line.js';
 import { wrapLines } from '../wrap-lines.js';
 import { ago } from '../format.js';
 import { useCaptureHold, useCaptureKeys } from '../hooks/use-capture.js';
+import { createWithin, CREATE_KEY_WITHIN_MS } from '../keys/create-within.js';
 import { moveIndex } from '../hooks/cursor.js';
 import { useResource } from '../hooks/use-resource.js';
 import { useAction } from '../hooks/use-action.js';
@@ -103,7 +104,7 @@ export function KeysScreen({ width, height }: { width: number; height: number })
       async (b) => {
         const release = holdKeys();
         try {
-          const created = await b.management.createKey(name.trim());
+          const created = await createWithin(b.management.createKey(name.trim()), name.trim(), CREATE_KEY_WITHIN_MS);
           selectWhenListed.current = created.id;
           setMode({ kind: 'created', key: created });
           return { kind: 'info', text: `Key "${created.name}" created.` };
