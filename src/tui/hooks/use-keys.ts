@@ -98,12 +98,16 @@ export function useKeyRouterRoot(): KeyRouter {
   // What follows a read's first line break waits, handed back to Ink as a read of its own once
   // React has committed what the Enter did (a field closed, a wizard's next question, and their key
   // handlers): it is for what is on screen then. Reads that arrive meanwhile wait behind it, in order.
+  // Ink hands a read's escape sequences over one by one, at once: an arrow in the read of an Enter
+  // (or in the next read, on a busy machine) waits too, `held` from that Enter to the commit after it.
   const waiting = useRef<string[]>([]);
+  const held = useRef(false);
   const replaying = useRef(false);
   const [replays, setReplays] = useState(0);
   useLayoutEffect(() => {
-    if (waiting.current.length === 0) return;
+    if (waiting.current.length === 0 && !held.current) return;
     const next = setImmediate(() => {
+      held.current = false;
       const read = waiting.current.shift();
       if (read === undefined) return;
       replaying.current = true;
@@ -116,22 +120,29 @@ export function useKeyRouterRoot(): KeyRouter {
     });
     return () => clearImmediate(next);
   }, [replays, reads]);
+  const holdUntilCommitted = () => {
+    held.current = true;
+    setReplays((n) => n + 1);
+  };
   useInput((input, ink) => {
     const read = lastRead.current;
-    if (waiting.current.length > 0 && !replaying.current) {
+    if ((waiting.current.length > 0 || held.current) && !replaying.current) {
       waiting.current.push(read);
       return;
     }
     if (isUnnamedSequence(read, input)) return;
     const key = withBackspace(ink, read);
     const parts = key.return ? [input] : splitAtLineBreaks(input);
-    if (parts.length === 1 && parts[0] === input) return router.dispatch(input, key);
+    if (parts.length === 1 && parts[0] === input) {
+      router.dispatch(input, key);
+      if (key.return) holdUntilCommitted();
+      return;
+    }
     const enter = parts.indexOf('\r');
     for (const part of parts.slice(0, enter + 1)) router.dispatch(part, part === '\r' ? { ...key, return: true } : key);
     const rest = parts.slice(enter + 1).join('');
-    if (rest === '') return;
-    waiting.current.unshift(rest);
-    setReplays((n) => n + 1);
+    if (rest !== '') waiting.current.unshift(rest);
+    holdUntilCommitted();
   });
   return router;
 }
