@@ -139,6 +139,26 @@ describe('groups screen', () => {
     await h.waitFor((fr) => fr.includes('2. gemini/gemini-2.5-flash') && !fr.includes('3. '), 'the targets as they are now');
   });
 
+  it('an edit of targets changed elsewhere since the field opened writes nothing, says so; Enter again writes what was typed', async () => {
+    h = await withGroupWork();
+    await addName(h, 'fast', 'openai/gpt-5, anthropic/claude-sonnet-4-5');
+    await h.waitFor((fr) => fr.includes('2. anthropic/claude-sonnet-4-5'), 'the targets');
+    await h.press(KEYS.down, 'e');
+    await h.waitFor((fr) => fr.includes('Targets of "fast":'), 'the edit field');
+    // the CLI (or another TUI) adds a target while the field is open
+    await h.d.admin('PUT', '/admin/groups/work/models', { name: 'fast', targets: ['openai/gpt-5', 'anthropic/claude-sonnet-4-5', 'gemini/gemini-2.5-flash'] });
+    await h.type(', openrouter/openai/gpt-5');
+    await h.press(KEYS.enter);
+    const f = await h.waitFor((fr) => fr.includes('changed elsewhere'), 'the refusal');
+    expect(f).toContain('Targets of "fast":');
+    expect(await targetsOf(h, 'work', 'fast')).toEqual(['openai/gpt-5', 'anthropic/claude-sonnet-4-5', 'gemini/gemini-2.5-flash']);
+    await h.waitFor((fr) => fr.includes('3. gemini/gemini-2.5-flash'), 'the targets as they are now');
+    // seen now: Enter writes the targets as typed
+    await h.press(KEYS.enter);
+    await h.waitFor((fr) => fr.includes('3. openrouter/openai/gpt-5'), 'the edit');
+    expect(await targetsOf(h, 'work', 'fast')).toEqual(['openai/gpt-5', 'anthropic/claude-sonnet-4-5', 'openrouter/openai/gpt-5']);
+  });
+
   it('a refused name and targets open the wizard again with them and the reason; fixed, Enter adds them; Esc cancels', async () => {
     h = await withGroupWork();
     await addName(h, 'fast', 'nope/model');

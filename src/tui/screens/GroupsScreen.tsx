@@ -19,7 +19,7 @@ import { wrapLines } from '../wrap-lines.js';
 import { Wizard, type WizardField } from '../components/Wizard.js';
 import { clip } from '../format.js';
 import { groupRows, moveTarget, parseTargets, rowId, type GroupRow } from '../groups/rows.js';
-import { checkTargetsAsShown } from '../groups/targets-as-shown.js';
+import { checkTargetsAsShown, TargetsChangedError } from '../groups/targets-as-shown.js';
 import { moveIndex, windowStart } from '../hooks/cursor.js';
 import { useResource } from '../hooks/use-resource.js';
 import { useAction } from '../hooks/use-action.js';
@@ -251,11 +251,12 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
           act(
             async (b) => {
               const targets = parseTargets(text);
+              await checkTargetsAsShown(b.groups, editing);
               await b.groups.set(slug, name, targets);
               return { kind: 'ok', text: `${slug} / ${name}: ${targets.join(' → ')}` };
             },
             undefined,
-            (problem) => setMode({ ...editing, typed: text, problem }),
+            (problem, err) => setMode({ ...editing, targets: err instanceof TargetsChangedError ? err.now : editing.targets, typed: text, problem }),
           )
         }
         onCancel={() => setMode({ kind: 'list' })}
