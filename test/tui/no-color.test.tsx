@@ -31,6 +31,14 @@ describe('colour', () => {
     expect(f).toMatch(/\x1b\[32m200/); // green 2xx
   });
 
+  it('colours a stream cut part-way red: logged 200 with the error that ended it', async () => {
+    h = await startTui();
+    h.log(makeEntry({ status: 200, streamed: true, errorCode: 'key_revoked', modelAsked: 'x/cut' }));
+    const f = await h.waitFor((fr) => fr.includes('x/cut'), 'the row');
+    // eslint-disable-next-line no-control-regex -- matching escape sequences is the point
+    expect(f).toMatch(/\x1b\[31m200/);
+  });
+
   it('NO_COLOR: no colour anywhere, on any screen', async () => {
     h = await startTui({ env: { NO_COLOR: '1' } });
     h.log(makeEntry({ status: 503, modelAsked: 'x/broken' }), makeEntry({ status: 429, modelAsked: 'x/limited' }));

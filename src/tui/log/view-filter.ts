@@ -1,10 +1,11 @@
 /**
  * What the log screen shows: a text filter (`/`), a status class and a service key, applied to the
  * entries in memory so switching is instant. Status classes mean what `svc-proxy logs --status`
- * means (same parser).
+ * means (same parser), but for a stream cut part-way: logged 200, it is an error here.
  */
 import type { RequestLogEntry } from '../../log/entry.js';
 import { parseStatusFilter } from '../../log/filter.js';
+import { entryFailed } from './entry-failed.js';
 
 export const STATUS_CLASSES = ['all', 'ok', '4xx', '5xx', 'error'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
@@ -53,12 +54,21 @@ function haystack(e: RequestLogEntry): string {
     .toLowerCase();
 }
 
+/** 'error' and 'ok' go by entryFailed: a stream cut part-way is logged 200 and is an error here. */
+function statusTest(s: StatusClass): ((e: RequestLogEntry) => boolean) | undefined {
+  if (s === 'all') return undefined;
+  if (s === 'error') return entryFailed;
+  if (s === 'ok') return (e) => !entryFailed(e);
+  const test = parseStatusFilter(s);
+  return (e) => test(e.status);
+}
+
 export function compileViewFilter(f: ViewFilter): (e: RequestLogEntry) => boolean {
   const text = f.text.trim().toLowerCase();
-  const status = f.status === 'all' ? undefined : parseStatusFilter(f.status);
+  const status = statusTest(f.status);
   const key = f.key;
   return (e) => {
-    if (status && !status(e.status)) return false;
+    if (status && !status(e)) return false;
     if (key !== null && e.keyName !== key && e.keyId !== key) return false;
     if (text && !haystack(e).includes(text)) return false;
     return true;

@@ -3,7 +3,8 @@ import { Box, Text } from 'ink';
 import { memo } from 'react';
 import type { RequestLogEntry } from '../../log/entry.js';
 import { fitCell, GAP, type PlacedColumn } from '../log/columns.js';
-import { statusColour, useTheme } from '../theme.js';
+import { useTheme } from '../theme.js';
+import { entryColour } from '../log/entry-failed.js';
 
 const SEP = ' '.repeat(GAP);
 
@@ -20,7 +21,7 @@ const LogRow = memo(function LogRow({ entry, columns, selected }: { entry: Reque
   return (
     <Text wrap="truncate-end" inverse={selected}>
       {before}
-      <Text color={statusColour(theme, entry.status)} bold={entry.status === 0 || entry.status >= 500}>
+      <Text color={entryColour(theme, entry)} bold={entry.status === 0 || entry.status >= 500}>
         {cells[at]}
       </Text>
       {after}

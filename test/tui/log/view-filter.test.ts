@@ -11,6 +11,14 @@ describe('view filter', () => {
   ];
   const run = (f: Partial<typeof NO_FILTER>) => entries.filter(compileViewFilter({ ...NO_FILTER, ...f })).map((e) => e.id);
 
+  it('a stream cut part-way, logged 200 with the error that ended it, is an error, not ok', () => {
+    const cut = [makeEntry({ id: 'whole', status: 200 }), makeEntry({ id: 'cut', status: 200, streamed: true, errorCode: 'key_revoked' })];
+    const of = (status: 'ok' | 'error' | '4xx') => cut.filter(compileViewFilter({ ...NO_FILTER, status })).map((e) => e.id);
+    expect(of('error')).toEqual(['cut']);
+    expect(of('ok')).toEqual(['whole']);
+    expect(of('4xx')).toEqual([]);
+  });
+
   it('status classes mean what `svc-proxy logs --status` means', () => {
     expect(run({ status: 'ok' })).toEqual(['ok']);
     expect(run({ status: '4xx' })).toEqual(['limited']);
