@@ -41,6 +41,7 @@ import { listFailureText } from '../../providers/model-list-failure.js';
 import { displayUrl } from '../../util/display-url.js';
 import { groupUsesText, usesIn, type GroupUse } from '../../config/group-uses.js';
 import { useBackend } from '../hooks/use-link.js';
+import { useCaptureHold } from '../hooks/use-capture.js';
 import { wizardRoom, wizardWanted } from '../wizard-rows.js';
 import { wrapLines } from '../wrap-lines.js';
 
@@ -126,16 +127,22 @@ export function ProvidersScreen({ width, height, feed }: { width: number; height
     run(what, undefined, refused);
   };
 
+  // the answer (the no-keychain question above all) is this screen's: screen keys and q wait for it
+  // (the admin client's request gives up after 30 s of silence, letting them go with its error)
+  const holdKeys = useCaptureHold();
   const connect = (name: string, secret: string, insecureStorage: boolean) => {
     setMode({ kind: 'list' });
     if (!secret.trim()) return setFlash({ kind: 'info', text: 'No key given; nothing stored.' });
     run(async (b) => {
+      const release = holdKeys();
       try {
         return connectedFlash(await b.management.connectProvider(name, secret.trim(), { insecureStorage }));
       } catch (err) {
         if (!(noKeychain(err) && !insecureStorage)) throw err;
         askInsecure(name, { yes: () => connect(name, secret, true), no: () => setFlash({ kind: 'info', text: 'Nothing stored.' }) });
         return { kind: 'info', text: NOTHING_STORED_YET };
+      } finally {
+        release();
       }
     });
   };
