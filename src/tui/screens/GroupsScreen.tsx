@@ -115,7 +115,7 @@ export function GroupsScreen({ width, height }: { width: number; height: number 
   const listRows = Math.max(mode.kind === 'adding-name' || room?.list === false ? 0 : 1, height - (heading ? 1 : 0) - urlLines - footer);
   const first = (start.current = windowStart(at, rows.length, listRows, start.current));
 
-  const act = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void, refused?: (reason: string) => void) => {
+  const act = (what: (b: TuiBackend) => Promise<Flash>, then?: () => void, refused?: (reason: string, err: unknown) => void) => {
     setMode({ kind: 'list' });
     run(what, then, refused);
   };
