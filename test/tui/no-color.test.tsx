@@ -37,6 +37,16 @@ describe('colour', () => {
     const f = await h.waitFor((fr) => fr.includes('x/cut'), 'the row');
     // eslint-disable-next-line no-control-regex -- matching escape sequences is the point
     expect(f).toMatch(/\x1b\[31m200/);
+    // and in its detail, the request's status and the attempt the stream was cut on
+    h.log(makeEntry({ status: 200, streamed: true, errorCode: 'key_revoked', modelAsked: 'x/cut', attempts: [{ target: 'openai/gpt-5', status: 200, latencyMs: 5, errorCode: 'key_revoked' }] }));
+    await h.waitFor((fr) => fr.split('x/cut').length === 3, 'both rows');
+    await h.press('\r');
+    const detail = await h.waitFor((fr) => fr.includes('openai/gpt-5  200'), 'the detail');
+    const statusLine = detail.split('\n').find((l) => /status\s/.test(l)) ?? '';
+    // eslint-disable-next-line no-control-regex -- matching escape sequences is the point
+    expect(statusLine).toMatch(/\x1b\[31m200/);
+    // eslint-disable-next-line no-control-regex -- matching escape sequences is the point
+    expect(detail).toMatch(/\x1b\[31m\s*1\. openai\/gpt-5 {2}200/);
   });
 
   it('NO_COLOR: no colour anywhere, on any screen', async () => {

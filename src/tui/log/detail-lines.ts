@@ -15,6 +15,8 @@ export interface DetailLine {
   text: string;
   /** Colour the text as this HTTP status. */
   status?: number;
+  /** The error that ended it: a 200 stream cut part-way is coloured as an error. */
+  errorCode?: string;
   heading?: boolean;
 }
 
@@ -72,7 +74,7 @@ export function detailLines(e: RequestLogEntry, width = Infinity): DetailLine[] 
     { label: 'endpoint', text: e.path !== undefined ? `${e.endpoint} (path ${e.path})` : `${e.endpoint} (inbound dialect ${e.dialect})` },
     { label: 'model asked', text: e.modelAsked ?? '-' },
     { label: 'answered by', text: e.provider ? `${e.provider} / ${e.model ?? '?'}` : '-' },
-    { label: 'status', text: statusText(e.status) + (e.status === 0 ? ' (no answer)' : ''), status: e.status },
+    { label: 'status', text: statusText(e.status) + (e.status === 0 ? ' (no answer)' : ''), status: e.status, ...(e.errorCode ? { errorCode: e.errorCode } : {}) },
     { label: 'latency', text: formatMs(e.latencyMs) },
     { label: 'TTFB', text: formatMs(e.ttfbMs) },
     { label: 'streamed', text: yesNo(e.streamed) },
@@ -93,7 +95,7 @@ export function detailLines(e: RequestLogEntry, width = Infinity): DetailLine[] 
       return;
     }
     const outcome = [statusText(a.status), formatMs(a.latencyMs), a.errorCode, a.continued && 'continued a paused turn'].filter(Boolean).join('  ');
-    lines.push({ text: `${lead}${a.target}  ${outcome}`, status: a.status });
+    lines.push({ text: `${lead}${a.target}  ${outcome}`, status: a.status, ...(a.errorCode ? { errorCode: a.errorCode } : {}) });
   });
   lines.push(...bodyLines('Request body', e.requestBody), ...bodyLines('Response body', e.responseBody));
   // fields from clients and upstreams: shown, never obeyed by the terminal

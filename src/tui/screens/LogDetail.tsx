@@ -1,7 +1,8 @@
 /** The detail pane: every field of one request, scrolled with the arrow keys by the log screen. */
 import { Box, Text } from 'ink';
 import type { DetailLine } from '../log/detail-lines.js';
-import { statusColour, useTheme } from '../theme.js';
+import { useTheme } from '../theme.js';
+import { entryColour } from '../log/entry-failed.js';
 
 const LABEL = 13;
 
@@ -18,7 +19,7 @@ export function LogDetail({ lines, offset, rows }: { lines: readonly DetailLine[
         ) : (
           <Text key={offset + i} wrap="truncate-end">
             {l.label !== undefined ? <Text color={theme.muted}>{`  ${l.label.padEnd(LABEL)}`}</Text> : null}
-            <Text color={l.status !== undefined ? statusColour(theme, l.status) : undefined}>{l.text}</Text>
+            <Text color={l.status !== undefined ? entryColour(theme, { status: l.status, errorCode: l.errorCode }) : undefined}>{l.text}</Text>
           </Text>
         ),
       )}
