@@ -14,6 +14,7 @@ const OWN_PROCESS = [
   'test/cli/config-check-one-read.test.ts', // vi.mock of node:fs/promises
   'test/cli/tool-key-save-fallback.test.ts', // vi.mock of the tool-keys.json check
   'test/daemon/state-file-watch-error.test.ts', // vi.mock of node:fs
+  'test/tui/key-create-no-answer.test.tsx', // vi.mock of the create's 15 s wait (shared, an earlier file's import keeps the real one)
   'test/tui/providers-screen.test.tsx', // DBUS_SESSION_BUS_ADDRESS pointed nowhere
   'test/tui/no-color.test.tsx', // FORCE_COLOR
   'test/tui/text-field-keys.test.tsx', // FORCE_COLOR
