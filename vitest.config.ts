@@ -16,6 +16,7 @@ const OWN_PROCESS = [
   'test/daemon/state-file-watch-error.test.ts', // vi.mock of node:fs
   'test/tui/key-create-no-answer.test.tsx', // vi.mock of the create's 15 s wait (shared, an earlier file's import keeps the real one)
   'test/tui/providers-screen.test.tsx', // DBUS_SESSION_BUS_ADDRESS pointed nowhere
+  'test/tui/providers-slow-connect.test.tsx', // DBUS_SESSION_BUS_ADDRESS pointed nowhere
   'test/tui/no-color.test.tsx', // FORCE_COLOR
   'test/tui/text-field-keys.test.tsx', // FORCE_COLOR
   // compare V8 hidden classes: files run before them in a shared process fill the transition trees
