@@ -19,6 +19,13 @@ describe('view filter', () => {
     expect(of('4xx')).toEqual([]);
   });
 
+  it('a stream its client left part-way (client_disconnected) is ok, as stats counts it cancelled, not an error', () => {
+    const left = [makeEntry({ id: 'left', status: 200, streamed: true, errorCode: 'client_disconnected' })];
+    const of = (status: 'ok' | 'error') => left.filter(compileViewFilter({ ...NO_FILTER, status })).map((e) => e.id);
+    expect(of('error')).toEqual([]);
+    expect(of('ok')).toEqual(['left']);
+  });
+
   it('status classes mean what `svc-proxy logs --status` means', () => {
     expect(run({ status: 'ok' })).toEqual(['ok']);
     expect(run({ status: '4xx' })).toEqual(['limited']);
