@@ -292,7 +292,7 @@ function validateHeaderSettings(authHeader: unknown, headers: unknown, held?: Re
         throw new OperationError(400, 'invalid_header', `headers: {"keep":true} keeps the value ${name.toLowerCase()} has, and it has none: give its value.`);
       }
       // '***' is how a value is shown masked, never a value: sent back, it would reach the upstream as is
-      if (given === MASKED_HEADER_VALUE) {
+      if (typeof given === 'string' && given.trim() === MASKED_HEADER_VALUE) {
         throw new OperationError(400, 'invalid_header', `headers: ${MASKED_HEADER_VALUE} is how the value of ${name.toLowerCase()} is shown, not a value; send {"keep":true} to keep the stored one.`);
       }
       const value = isKeepStoredValue(given) ? stored : given;

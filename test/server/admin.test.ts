@@ -176,6 +176,10 @@ describe('admin API: provider headers a hand-edited config.json holds', () => {
     const literal = await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': '***', 'x-team': 'ai' } });
     expect(literal.status).toBe(400);
     expect(literal.json()).toMatchObject({ error: { code: 'invalid_header', message: expect.stringContaining('*** is how the value of x-goog-api-key is shown, not a value; send {"keep":true}') } });
+    // with spaces around it too: a header's value reaches the upstream trimmed, so it would be *** there
+    const spaced = await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': { keep: true }, 'x-team': ' *** ' } });
+    expect(spaced.status).toBe(400);
+    expect(spaced.json()).toMatchObject({ error: { code: 'invalid_header' } });
     const keepsNothing = await d.admin('PUT', '/admin/providers/gemini/headers', { headers: { 'x-goog-api-key': { keep: true }, 'x-other-token': { keep: true } } });
     expect(keepsNothing.json()).toMatchObject({ error: { code: 'invalid_header', message: 'headers: {"keep":true} keeps the value x-other-token has, and it has none: give its value.' } });
     for (const odd of [{ keep: false }, { keep: true, value: 'x' }, ['x']]) {
